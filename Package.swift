@@ -21,12 +21,6 @@ let swiftSettings: [SwiftSetting] = [
 let package = Package(
     name: "OpenHealthKit",
     platforms: [.macOS(.v15)],
-    products: [
-        .library(name: "HealthKit", targets: ["HealthKit"]),
-        .executable(name: "healthd", targets: ["healthd"]),
-        .executable(name: "healthctl", targets: ["healthctl"]),
-        .executable(name: "health-sandbox", targets: ["health-sandbox"]),
-    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -36,109 +30,7 @@ let package = Package(
         // MARK: Pure model
         .target(name: "HealthModel", swiftSettings: swiftSettings),
 
-        // MARK: Wire
-        .target(
-            name: "COpenHealthProto",
-            cSettings: [.unsafeFlags(["-w"])],  // generated code; warnings are protoc-c's
-            linkerSettings: [.linkedLibrary("protobuf-c")]
-        ),
-        .target(
-            name: "HealthWire",
-            dependencies: ["COpenHealthProto", "HealthModel"],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "HealthIPC",
-            dependencies: ["HealthWire", "HealthModel"],
-            swiftSettings: swiftSettings
-        ),
-
-        // MARK: Storage (the only place that touches SQLite)
-        .target(
-            name: "CPageCipher",
-            dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")],
-            linkerSettings: [.linkedLibrary("crypto")]
-        ),
-        .target(
-            name: "HealthStore",
-            dependencies: [
-                "HealthModel", "CPageCipher",
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-
-        // MARK: Broker policy
-        .target(
-            name: "HealthBroker",
-            dependencies: [
-                "HealthModel", "HealthWire", "HealthIPC", "HealthStore",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-
-        // MARK: SDK
-        .target(
-            name: "HealthKit",
-            dependencies: ["HealthModel", "HealthWire", "HealthIPC"],
-            swiftSettings: swiftSettings
-        ),
-
-        // MARK: Sandbox confinement (small C, no policy)
-        .target(
-            name: "CSandbox",
-            path: "sandbox",
-            linkerSettings: [.linkedLibrary("seccomp")]
-        ),
-
-        // MARK: Executables
-        .executableTarget(
-            name: "healthd",
-            dependencies: [
-                "HealthBroker",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "healthctl",
-            dependencies: [
-                "HealthModel", "HealthWire", "HealthIPC",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "health-sandbox",
-            dependencies: [
-                "CSandbox", "HealthWire", "HealthIPC",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-
-        // MARK: Example apps, built with the SDK only
-        .executableTarget(
-            name: "heart-rate-app", dependencies: ["HealthKit"], path: "Examples/HeartRateApp",
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
-            name: "step-reader-app", dependencies: ["HealthKit"], path: "Examples/StepReaderApp",
-            swiftSettings: swiftSettings
-        ),
-
         // MARK: Tests
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"], swiftSettings: swiftSettings),
-        .testTarget(name: "HealthWireTests", dependencies: ["HealthWire", "HealthModel"], swiftSettings: swiftSettings),
-        .testTarget(name: "HealthStoreTests", dependencies: ["HealthStore", "HealthModel"], swiftSettings: swiftSettings),
-        .testTarget(name: "HealthBrokerTests", dependencies: ["HealthBroker", "HealthModel"], swiftSettings: swiftSettings),
-        .testTarget(name: "SandboxTests", dependencies: ["CSandbox"], swiftSettings: swiftSettings),
-        .testTarget(
-            name: "EndToEndTests",
-            dependencies: ["HealthWire", "HealthIPC", "HealthModel"],
-            swiftSettings: swiftSettings
-        ),
     ]
 )

@@ -1,0 +1,56 @@
+/// HealthKit's error, with HealthKit's codes and raw values (HKDefines.h), so ported code can
+/// `catch let error as HKError where error.code == .errorAuthorizationDenied`.
+///
+/// The message is meant for the person fixing the problem. It never contains health values:
+/// errors travel to untrusted apps and into logs.
+public struct HKError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Code: Int, Sendable, CaseIterable {
+        case unknownError = 0
+        case errorHealthDataUnavailable = 1
+        case errorHealthDataRestricted = 2
+        case errorInvalidArgument = 3
+        case errorAuthorizationDenied = 4
+        case errorAuthorizationNotDetermined = 5
+        case errorDatabaseInaccessible = 6
+        case errorUserCanceled = 7
+        case errorAnotherWorkoutSessionStarted = 8
+        case errorUserExitedWorkoutSession = 9
+        case errorRequiredAuthorizationDenied = 10
+        case errorNoData = 11
+        case errorWorkoutActivityNotAllowed = 12
+        case errorDataSizeExceeded = 13
+        case errorBackgroundWorkoutSessionNotAllowed = 14
+        case errorNotPermissibleForGuestUserMode = 15
+
+        /// HealthKit's deprecated alias for code 0.
+        public static let noError = Code.unknownError
+    }
+
+    /// HealthKit's error domain string, `HKErrorDomain`.
+    public static let errorDomain = "com.apple.healthkit"
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var localizedDescription: String { message }
+    public var description: String { "HKError(\(code)): \(message)" }
+
+    // HealthKit exposes the codes as static members of HKError too (`HKError.errorNoData`).
+    public static let errorInvalidArgument = Code.errorInvalidArgument
+    public static let errorAuthorizationDenied = Code.errorAuthorizationDenied
+    public static let errorAuthorizationNotDetermined = Code.errorAuthorizationNotDetermined
+    public static let errorDatabaseInaccessible = Code.errorDatabaseInaccessible
+    public static let errorHealthDataUnavailable = Code.errorHealthDataUnavailable
+    public static let errorNoData = Code.errorNoData
+}
+
+/// Lets `error.code == .errorAuthorizationDenied` read as in HealthKit, where codes compare
+/// against `HKError.Code` values.
+public func ~= (pattern: HKError.Code, error: any Error) -> Bool {
+    (error as? HKError)?.code == pattern
+}

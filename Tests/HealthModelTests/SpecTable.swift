@@ -1,0 +1,28 @@
+import Foundation
+
+/// Reads one of the reference tables in ../shared/spec/healthkit (tab-separated, header row).
+/// Tests check the model against these tables so the registry cannot drift from HealthKit.
+enum SpecTable {
+    static var directory: URL {
+        // Tests/HealthModelTests/SpecTable.swift -> repository root -> ../shared/spec/healthkit
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+            .appendingPathComponent("shared/spec/healthkit")
+    }
+
+    static func load(_ name: String) throws -> [[String: String]] {
+        let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
+        guard let header = lines.first else { return [] }
+        let columns = header.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        return lines.dropFirst().map { line in
+            let cells = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            var row: [String: String] = [:]
+            for (index, column) in columns.enumerated() {
+                row[column] = index < cells.count ? cells[index] : ""
+            }
+            return row
+        }
+    }
+}
