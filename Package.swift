@@ -30,7 +30,20 @@ let package = Package(
         // MARK: Pure model
         .target(name: "HealthModel", swiftSettings: swiftSettings),
 
+        // MARK: Wire
+        .target(
+            name: "COpenHealthProto",
+            cSettings: [.unsafeFlags(["-w"])],  // generated code; its warnings are protoc-c's
+            linkerSettings: [.linkedLibrary("protobuf-c")]
+        ),
+        .target(
+            name: "HealthWire",
+            dependencies: ["COpenHealthProto", "HealthModel"],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "HealthWireTests", dependencies: ["HealthWire", "HealthModel", "COpenHealthProto"], swiftSettings: swiftSettings),
     ]
 )

@@ -1,0 +1,19 @@
+/// Hard limits of the wire, checked before anything is allocated for a peer's bytes.
+///
+/// They are part of the protocol (proto/README.md documents them): a client that needs more
+/// must split its work, e.g. save in batches.
+public enum WireLimits {
+    /// Largest serialized `Frame` accepted, in bytes (the 4-byte length prefix not included).
+    public static let maxFrameBytes = 4 * 1024 * 1024
+    /// Calls one connection may have open at once; the next REQUEST is refused with RESOURCE_EXHAUSTED.
+    public static let maxCallsInFlight = 32
+    /// Deepest nesting of messages inside one payload (predicate trees are recursive). Deeper
+    /// payloads are refused before protobuf-c's recursive decoder sees them.
+    public static let maxMessageDepth = 32
+    /// Longest method name accepted in a REQUEST frame.
+    public static let maxMethodNameBytes = 128
+    /// Samples one save may carry.
+    public static let maxSamplesPerSave = 10_000
+    /// Samples per streamed SampleBatch message sent by the broker.
+    public static let samplesPerBatch = 500
+}
