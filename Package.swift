@@ -41,9 +41,16 @@ let package = Package(
             dependencies: ["COpenHealthProto", "HealthModel"],
             swiftSettings: swiftSettings
         ),
+        .target(name: "CSocketShim"),
+        .target(
+            name: "HealthIPC",
+            dependencies: ["CSocketShim", "HealthWire", "HealthModel"],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Tests
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "HealthIPCTests", dependencies: ["HealthIPC", "HealthWire"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthWireTests", dependencies: ["HealthWire", "HealthModel", "COpenHealthProto"], swiftSettings: swiftSettings),
     ]
 )

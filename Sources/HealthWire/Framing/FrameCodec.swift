@@ -38,7 +38,7 @@ public enum FrameCodec {
                     status = RPCStatus(
                         StatusCode(rawValue: wire.code) ?? .unknown,
                         WireRead.string(wire.message),
-                        healthKitCode: wire.code == 0 ? nil : HKError.Code(rawValue: Int(wire.healthkit_code))
+                        healthKitCode: wire.healthkit_code == 0 ? nil : HKError.Code(rawValue: Int(wire.healthkit_code))
                     )
                 }
                 return Frame(callID: message.call_id, method: method, kind: kind,

@@ -63,7 +63,7 @@ struct  Openhealth__V1__Status
    */
   char *message;
   /*
-   * HKError.Code raw value; meaningful only when code != 0
+   * HKError.Code raw value; 0 when the failure has no HealthKit code
    */
   int32_t healthkit_code;
 };

@@ -1,0 +1,27 @@
+/* Socket calls whose C macros (CMSG_*) and GNU-only structs (struct ucred) Swift cannot use
+ * directly. Mechanism only: every decision about what a credential means is made in Swift. */
+#pragma once
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Sends `len` bytes and, when fd >= 0, that descriptor as SCM_RIGHTS ancillary data.
+ * Returns bytes sent or -1 with errno set. */
+ssize_t ohk_send_with_fd(int sock, const void *buf, size_t len, int fd);
+
+/* Receives up to `len` bytes. Descriptors that arrive as SCM_RIGHTS are stored in fds (at most
+ * max_fds; extra ones are closed) with *n_fds set, all with close-on-exec. Returns bytes read,
+ * 0 at end of stream, or -1 with errno set. A truncated control message is an error (EMSGSIZE). */
+ssize_t ohk_recv_with_fds(int sock, void *buf, size_t len, int *fds, size_t max_fds, size_t *n_fds);
+
+/* SO_PEERCRED of a connected Unix socket. Returns 0 or -1 with errno set. */
+int ohk_peer_credentials(int sock, pid_t *pid, uid_t *uid, gid_t *gid);
+
+/* SO_PEERPIDFD (Linux 6.5+): a pidfd for the peer process as it was at connect(). Returns the
+ * fd or -1 with errno set (ENOPROTOOPT on older kernels). */
+int ohk_peer_pidfd(int sock);
+
+/* pidfd_send_signal(pidfd, 0): 0 while the process is alive, -1 with errno ESRCH once it exited. */
+int ohk_pidfd_alive(int pidfd);
+
+/* accept4(SOCK_CLOEXEC), a GNU extension Swift's Glibc module does not export. */
+int ohk_accept_cloexec(int listener);

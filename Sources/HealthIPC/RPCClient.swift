@@ -1,0 +1,164 @@
+import Foundation
+import Glibc
+import HealthWire
+import Synchronization
+
+/// The client side of a connection: numbered calls multiplexed over one socket, a reader
+/// thread routing each frame to its call, unary and server-streaming calls as async functions.
+/// Used by the SDK, healthctl and health-sandbox.
+public final class RPCClient: Sendable {
+    private let connection: FrameConnection
+    private let calls = Mutex(CallTable())
+
+    private struct CallTable {
+        var nextID: UInt64 = 1
+        var pending: [UInt64: Pending] = [:]
+        /// Set once the connection is gone; every later call fails with it.
+        var failure: RPCStatus?
+    }
+
+    private enum Pending {
+        case unary(CheckedContinuation<[UInt8], any Error>)
+        case stream(AsyncThrowingStream<[UInt8], any Error>.Continuation)
+    }
+
+    /// Connects to a broker socket by path.
+    public static func connect(path: String) throws(SystemCallError) -> RPCClient {
+        RPCClient(fd: try UnixSocket.connect(path: path))
+    }
+
+    /// Adopts an already connected descriptor (e.g. the one health-sandbox passed to an app).
+    public init(fd: Int32, acceptsDescriptors: Bool = false) {
+        connection = FrameConnection(fd: fd, acceptsDescriptors: acceptsDescriptors)
+        let thread = Thread { [self] in readLoop() }
+        thread.name = "openhealth-rpc-reader"
+        thread.start()
+    }
+
+    /// A unary call: the response payload, or the call's failure as `RPCStatus`.
+    public func unary(_ method: String, _ payload: [UInt8]) async throws -> [UInt8] {
+        let id = nextCallID()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                if let failure = register(id, .unary(continuation)) {
+                    continuation.resume(throwing: failure)
+                    return
+                }
+                sendRequest(id, method, payload)
+            }
+        } onCancel: {
+            cancel(id)
+        }
+    }
+
+    /// A server-streaming call. Ending iteration early (or cancelling the consuming task) sends
+    /// CANCEL so the broker stops the work.
+    public func serverStream(_ method: String, _ payload: [UInt8]) -> AsyncThrowingStream<[UInt8], any Error> {
+        let id = nextCallID()
+        return AsyncThrowingStream { continuation in
+            continuation.onTermination = { [self] termination in
+                if case .cancelled = termination { cancel(id) }
+            }
+            if let failure = register(id, .stream(continuation)) {
+                continuation.finish(throwing: failure)
+                return
+            }
+            sendRequest(id, method, payload)
+        }
+    }
+
+    /// The descriptor that arrived with the most recent response, for LaunchBind.
+    public func takeReceivedDescriptor() -> Int32? { connection.takeReceivedDescriptor() }
+
+    /// The raw descriptor, e.g. to hand it to an exec'd app.
+    public var descriptor: Int32 { connection.fd }
+
+    public func close() { connection.close() }
+
+    // MARK: - Internals
+
+    private func nextCallID() -> UInt64 {
+        calls.withLock { table in
+            defer { table.nextID += 1 }
+            return table.nextID
+        }
+    }
+
+    /// Registers a call, or returns the connection's failure if it is already gone.
+    private func register(_ id: UInt64, _ pending: Pending) -> RPCStatus? {
+        calls.withLock { table in
+            if let failure = table.failure { return failure }
+            table.pending[id] = pending
+            return nil
+        }
+    }
+
+    private func sendRequest(_ id: UInt64, _ method: String, _ payload: [UInt8]) {
+        do {
+            try connection.send(.request(id, method, payload))
+        } catch {
+            complete(id, with: .failure(RPCStatus(.unavailable, "cannot send to healthd: \(error)")))
+        }
+    }
+
+    private func cancel(_ id: UInt64) {
+        let wasPending = calls.withLock { $0.pending[id] != nil }
+        guard wasPending else { return }
+        try? connection.send(Frame(callID: id, kind: .cancel))
+        complete(id, with: .failure(RPCStatus(.cancelled, "cancelled by the caller")))
+    }
+
+    private func readLoop() {
+        let failure = connection.readFrames { frame in route(frame) }
+        let status = if let failure {
+            RPCStatus(.unavailable, "connection to healthd failed: \(failure)")
+        } else {
+            RPCStatus(.unavailable, "healthd closed the connection")
+        }
+        let orphans = calls.withLock { table in
+            table.failure = table.failure ?? status
+            defer { table.pending.removeAll() }
+            return table.pending
+        }
+        let reason = calls.withLock { $0.failure! }
+        for (_, pending) in orphans { finish(pending, .failure(reason)) }
+    }
+
+    private func route(_ frame: Frame) {
+        switch frame.kind {
+        case .response:
+            if let status = frame.status, status.code != .ok {
+                complete(frame.callID, with: .failure(status))
+            } else {
+                complete(frame.callID, with: .success(frame.payload))
+            }
+        case .streamMessage:
+            let pending = calls.withLock { $0.pending[frame.callID] }
+            if case let .stream(continuation)? = pending { continuation.yield(frame.payload) }
+        case .endOfStream:
+            if frame.callID == 0 {
+                // A connection-level status (e.g. an oversize frame) precedes the broker closing.
+                calls.withLock { $0.failure = frame.status ?? RPCStatus(.unknown) }
+                return
+            }
+            let status = frame.status ?? .ok
+            complete(frame.callID, with: status.code == .ok ? .success([]) : .failure(status))
+        case .request, .cancel:
+            break  // never sent by a broker; ignored
+        }
+    }
+
+    private func complete(_ id: UInt64, with result: Result<[UInt8], RPCStatus>) {
+        guard let pending = calls.withLock({ $0.pending.removeValue(forKey: id) }) else { return }
+        finish(pending, result)
+    }
+
+    private func finish(_ pending: Pending, _ result: Result<[UInt8], RPCStatus>) {
+        switch (pending, result) {
+        case let (.unary(continuation), .success(payload)): continuation.resume(returning: payload)
+        case let (.unary(continuation), .failure(status)): continuation.resume(throwing: status)
+        case let (.stream(continuation), .success): continuation.finish()
+        case let (.stream(continuation), .failure(status)): continuation.finish(throwing: status)
+        }
+    }
+}
