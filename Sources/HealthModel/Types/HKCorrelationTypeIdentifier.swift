@@ -1,0 +1,16 @@
+/// Names a correlation type, as HealthKit's `HKCorrelationTypeIdentifier`. The raw value is
+/// HealthKit's identifier string ("HKCorrelationTypeIdentifier…"); the known identifiers are
+/// static members (generated from the reference table). Any string can be wrapped, so an
+/// identifier says nothing about whether the type exists: look it up with
+/// `HKObjectType.correlationType(forIdentifier:)`.
+public struct HKCorrelationTypeIdentifier: RawRepresentable, Hashable, Sendable, Codable {
+    public let rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public init(_ rawValue: String) {
+        self.rawValue = rawValue
+    }
+}

@@ -1,0 +1,34 @@
+/// HealthKit's factory functions, answered from the registry. Each returns the one shared
+/// instance for its identifier, or nil when HealthKit defines no such type.
+extension HKObjectType {
+    public static func quantityType(forIdentifier identifier: HKQuantityTypeIdentifier) -> HKQuantityType? {
+        ObjectTypeRegistry.quantityTypes[identifier]
+    }
+
+    public static func categoryType(forIdentifier identifier: HKCategoryTypeIdentifier) -> HKCategoryType? {
+        ObjectTypeRegistry.categoryTypes[identifier]
+    }
+
+    public static func characteristicType(
+        forIdentifier identifier: HKCharacteristicTypeIdentifier
+    ) -> HKCharacteristicType? {
+        ObjectTypeRegistry.characteristicTypes[identifier]
+    }
+
+    public static func correlationType(forIdentifier identifier: HKCorrelationTypeIdentifier) -> HKCorrelationType? {
+        ObjectTypeRegistry.correlationTypes[identifier]
+    }
+
+    public static func workoutType() -> HKWorkoutType { ObjectTypeRegistry.workout }
+
+    public static func activitySummaryType() -> HKActivitySummaryType { ObjectTypeRegistry.activitySummary }
+
+    /// Registry lookup for identifier strings arriving from untrusted peers; nil if unknown.
+    /// Any string is safe to pass: this is a dictionary lookup, nothing is parsed.
+    public static func type(forIdentifier identifier: String) -> HKObjectType? {
+        ObjectTypeRegistry.byIdentifier[identifier]
+    }
+
+    /// Every type the model knows, in a stable order (see `ObjectTypeRegistry.allTypes`).
+    public static var allTypes: [HKObjectType] { ObjectTypeRegistry.allTypes }
+}

@@ -1,0 +1,25 @@
+public import Foundation
+
+/// A type whose objects are samples with a start and an end date, as HealthKit's
+/// `HKSampleType`.
+///
+/// Duration limits: HealthKit restricts the duration of some sample types, but the
+/// reference tables record no such limit for any type, so no registered type is restricted:
+/// `isMinimumDurationRestricted` and `isMaximumDurationRestricted` are false. Where HealthKit
+/// raises an exception on reading the allowed duration of an unrestricted type, this returns
+/// 0 for the minimum and `.infinity` for the maximum, so sample validation can always apply
+/// `minimumAllowedDuration...maximumAllowedDuration` and a limit added later takes effect
+/// everywhere.
+public class HKSampleType: HKObjectType, @unchecked Sendable {
+    private let durationLimits: ClosedRange<TimeInterval>?
+
+    init(identifier: String, durationLimits: ClosedRange<TimeInterval>? = nil) {
+        self.durationLimits = durationLimits
+        super.init(identifier: identifier)
+    }
+
+    public var isMinimumDurationRestricted: Bool { (durationLimits?.lowerBound ?? 0) > 0 }
+    public var isMaximumDurationRestricted: Bool { (durationLimits?.upperBound ?? .infinity) < .infinity }
+    public var minimumAllowedDuration: TimeInterval { durationLimits?.lowerBound ?? 0 }
+    public var maximumAllowedDuration: TimeInterval { durationLimits?.upperBound ?? .infinity }
+}

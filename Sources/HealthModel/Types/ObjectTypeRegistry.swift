@@ -1,0 +1,40 @@
+/// Every object type the model knows, built once from the generated tables. There is one
+/// shared instance per identifier; `HKObjectType`'s lookup functions hand these out.
+enum ObjectTypeRegistry {
+    static let quantityTypes: [HKQuantityTypeIdentifier: HKQuantityType] = Dictionary(
+        uniqueKeysWithValues: QuantityTypeDefinition.all.map { definition in
+            // The canonical units come from the table and are checked valid by the unit tests.
+            (definition.identifier, HKQuantityType(identifier: definition.identifier,
+                                                   canonicalUnit: HKUnit(from: definition.canonicalUnit),
+                                                   aggregationStyle: definition.aggregationStyle))
+        })
+
+    static let categoryTypes: [HKCategoryTypeIdentifier: HKCategoryType] = Dictionary(
+        uniqueKeysWithValues: CategoryTypeDefinition.all.map { definition in
+            (definition.identifier, HKCategoryType(identifier: definition.identifier,
+                                                   allowedValues: definition.allowedValues))
+        })
+
+    static let characteristicTypes: [HKCharacteristicTypeIdentifier: HKCharacteristicType] = Dictionary(
+        uniqueKeysWithValues: HKCharacteristicTypeIdentifier.registered.map { ($0, HKCharacteristicType(identifier: $0)) })
+
+    static let correlationTypes: [HKCorrelationTypeIdentifier: HKCorrelationType] = Dictionary(
+        uniqueKeysWithValues: HKCorrelationTypeIdentifier.registered.map { ($0, HKCorrelationType(identifier: $0)) })
+
+    static let workout = HKWorkoutType()
+    static let workoutRoute = HKSeriesType(identifier: HKSeriesType.workoutRouteIdentifier)
+    static let heartbeatSeries = HKSeriesType(identifier: HKSeriesType.heartbeatSeriesIdentifier)
+    static let activitySummary = HKActivitySummaryType()
+
+    /// All types in a stable order: quantity, category, characteristic and correlation types
+    /// in table order, then workout, the series types and the activity summary.
+    static let allTypes: [HKObjectType] =
+        QuantityTypeDefinition.all.map { quantityTypes[$0.identifier]! as HKObjectType }
+        + CategoryTypeDefinition.all.map { categoryTypes[$0.identifier]! as HKObjectType }
+        + HKCharacteristicTypeIdentifier.registered.map { characteristicTypes[$0]! as HKObjectType }
+        + HKCorrelationTypeIdentifier.registered.map { correlationTypes[$0]! as HKObjectType }
+        + [workout, workoutRoute, heartbeatSeries, activitySummary]
+
+    static let byIdentifier: [String: HKObjectType] = Dictionary(
+        uniqueKeysWithValues: allTypes.map { ($0.identifier, $0) })
+}

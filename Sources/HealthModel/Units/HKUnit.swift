@@ -1,0 +1,76 @@
+/// A unit of measure, as HealthKit's `HKUnit`: parsed from HealthKit's unit strings, combined
+/// with `unitMultiplied(by:)` and friends, and converted through `HKQuantity`.
+///
+/// **Invalid units.** `HKUnit(from:)` keeps HealthKit's non-throwing signature but never
+/// traps: a string that does not parse gives a unit with `isValid == false` whose
+/// `validationError` says what is wrong. Such a unit is compatible with nothing (not even
+/// itself), every conversion to or from it fails with that error (`HKQuantity.value(in:)`
+/// throws it, `doubleValue(for:)` returns NaN), and combining it with another unit gives
+/// another invalid unit. Its `unitString` is the text it was made from. Use
+/// `HKUnit.parse(_:)` to get the error thrown instead.
+///
+/// **Equality** is structural: "kg*m/s^2", "m·kg/s^2" and "kg.m.s^-2" are the same unit,
+/// and print the same canonical `unitString` ("kg·m/s^2"). "kg" and "g" are different
+/// (compatible) units. Invalid units are equal when made from the same text.
+public final class HKUnit: Hashable, CustomStringConvertible, Sendable {
+    enum Content: Hashable, Sendable {
+        case valid(UnitExpression)
+        case invalid(text: String, error: HKError)
+    }
+
+    let content: Content
+
+    /// The canonical spelling ("count/min", "mg/dL", "mL/min·kg", "degC", "%"); for an
+    /// invalid unit, the text it was made from.
+    public let unitString: String
+
+    init(_ expression: UnitExpression) {
+        content = .valid(expression)
+        unitString = expression.unitString
+    }
+
+    init(invalidText text: String, error: HKError) {
+        content = .invalid(text: text, error: error)
+        unitString = text
+    }
+
+    /// HealthKit's initializer. Never traps; see "Invalid units" above.
+    public convenience init(from string: String) {
+        do {
+            self.init(try UnitStringParser.parse(string))
+        } catch {
+            self.init(invalidText: string, error: error)
+        }
+    }
+
+    /// Strict parsing: throws `errorInvalidArgument` saying what is wrong and where.
+    public static func parse(_ string: String) throws(HKError) -> HKUnit {
+        HKUnit(try UnitStringParser.parse(string))
+    }
+
+    public var isValid: Bool {
+        if case .valid = content { return true }
+        return false
+    }
+
+    /// Why this unit is invalid; nil for a valid unit.
+    public var validationError: HKError? {
+        if case .invalid(_, let error) = content { return error }
+        return nil
+    }
+
+    public var description: String { unitString }
+
+    public static func == (lhs: HKUnit, rhs: HKUnit) -> Bool { lhs.content == rhs.content }
+    public func hash(into hasher: inout Hasher) { hasher.combine(content) }
+
+    /// True when both units are valid and measure the same dimension, so values convert
+    /// between them ("count/min" and "Hz", "mg/dL" and "mmol<180.15588>/L", "degF" and "K").
+    public func isCompatible(with other: HKUnit) -> Bool {
+        guard case .valid(let mine) = content, case .valid(let theirs) = other.content else { return false }
+        return mine.dimension == theirs.dimension
+    }
+
+    /// Whether this unit is a plain count (HealthKit's `count`), which some APIs special-case.
+    var isCount: Bool { self == HKUnit.count() }
+}

@@ -1,0 +1,85 @@
+/// A valid unit in normal form: each distinct atom once, with a nonzero integer exponent,
+/// in canonical print order. `HKUnit` wraps one of these; equal expressions are equal units.
+struct UnitExpression: Hashable, Sendable {
+    struct Factor: Hashable, Sendable {
+        let atom: UnitAtom
+        let exponent: Int
+    }
+
+    /// Exponents beyond this are rejected: no health unit needs them, and the cap keeps
+    /// conversion factors finite and exponent arithmetic far from overflow.
+    static let maximumExponentMagnitude = 24
+
+    let factors: [Factor]
+
+    /// Normalizes a product of factors as written (`kg*m/s^2` → kg·m·s^-2).
+    ///
+    /// Affine temperatures and decibels have no zero-preserving factor, so a product
+    /// containing one is meaningless (what would "degC/min" do to the 273.15 offset?). They
+    /// are accepted only alone and to the power 1; write K or Pa in compound units.
+    init(_ written: [Factor]) throws(HKError) {
+        if let nonlinear = written.first(where: { !$0.atom.base.scale.isLinear }),
+           written.count > 1 || nonlinear.exponent != 1 {
+            throw HKError(.errorInvalidArgument,
+                          "'\(nonlinear.atom.unitString)' has an offset or logarithmic scale and can only be used "
+                          + "on its own, not in a compound unit or with an exponent; use K or Pa instead")
+        }
+        var exponents: [UnitAtom: Int] = [:]
+        for factor in written { exponents[factor.atom, default: 0] += factor.exponent }
+        var factors = exponents.filter { $0.value != 0 }.map { Factor(atom: $0.key, exponent: $0.value) }
+        if let excessive = factors.first(where: { $0.exponent.magnitude > Self.maximumExponentMagnitude }) {
+            throw HKError(.errorInvalidArgument,
+                          "exponent \(excessive.exponent) of '\(excessive.atom.unitString)' is outside "
+                          + "±\(Self.maximumExponentMagnitude)")
+        }
+        factors.sort { UnitAtom.printsBefore($0.atom, $1.atom) }
+        // Everything cancelled (count/count, m/m): the result is a plain count, spelled "count"
+        // so that printing and re-parsing give the same unit.
+        self.factors = factors.isEmpty ? [Factor(atom: UnitAtom(Self.count), exponent: 1)] : factors
+    }
+
+    private static let count = BaseUnit.named("count")!
+
+    func multiplied(by other: UnitExpression) throws(HKError) -> UnitExpression {
+        try UnitExpression(factors + other.factors)
+    }
+
+    func raised(to power: Int) throws(HKError) -> UnitExpression {
+        guard power.magnitude <= Self.maximumExponentMagnitude else {
+            throw HKError(.errorInvalidArgument, "power \(power) is outside ±\(Self.maximumExponentMagnitude)")
+        }
+        return try UnitExpression(factors.map { Factor(atom: $0.atom, exponent: $0.exponent * power) })
+    }
+
+    var dimension: UnitDimension {
+        factors.reduce(.dimensionless) { $0 * $1.atom.base.dimension.raised(to: $1.exponent) }
+    }
+
+    /// The single affine or decibel atom this unit consists of, if it is one.
+    var nonlinearScale: UnitScale? {
+        guard factors.count == 1, !factors[0].atom.base.scale.isLinear else { return nil }
+        return factors[0].atom.base.scale
+    }
+
+    /// Factor to the reference unit of `dimension`; for linear units only.
+    var linearFactor: ScaledFactor {
+        factors.reduce(.one) { $0 * $1.atom.linearFactor.raised(to: $1.exponent) }
+    }
+
+    /// HealthKit's printed form: numerator factors joined by "·", then "/" and every
+    /// denominator factor ("mL/min·kg" is mL per minute per kilogram). With no numerator the
+    /// factors print with negative exponents ("s^-1"), which parses back to the same unit.
+    var unitString: String {
+        let numerator = factors.filter { $0.exponent > 0 }
+        let denominator = factors.filter { $0.exponent < 0 }
+        func spell(_ factor: Factor, exponent: Int) -> String {
+            exponent == 1 ? factor.atom.unitString : "\(factor.atom.unitString)^\(exponent)"
+        }
+        if numerator.isEmpty {
+            return denominator.map { spell($0, exponent: $0.exponent) }.joined(separator: "·")
+        }
+        let top = numerator.map { spell($0, exponent: $0.exponent) }.joined(separator: "·")
+        if denominator.isEmpty { return top }
+        return top + "/" + denominator.map { spell($0, exponent: -$0.exponent) }.joined(separator: "·")
+    }
+}
