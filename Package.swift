@@ -48,6 +48,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Storage (the only place that touches SQLite)
+        .target(
+            name: "HealthStore",
+            dependencies: [
+                "HealthModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthIPCTests", dependencies: ["HealthIPC", "HealthWire"], swiftSettings: swiftSettings),

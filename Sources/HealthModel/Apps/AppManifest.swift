@@ -1,0 +1,74 @@
+import Foundation
+
+/// An installed app's manifest: who it is, which executable it is, why it wants health data.
+///
+/// healthctl reads it from a JSON file (see README "App manifests"); the usage-description keys
+/// are HealthKit's Info.plist keys so a ported app keeps its texts.
+public struct AppManifest: Codable, Hashable, Sendable {
+    public var id: String
+    public var displayName: String
+    /// Absolute path; a direct connection to the app socket is identified by matching it.
+    public var executable: String
+    public var version: String
+    /// NSHealthShareUsageDescription: why the app reads health data. Required to request read access.
+    public var readUsageDescription: String?
+    /// NSHealthUpdateUsageDescription: why the app writes health data. Required to request share access.
+    public var shareUsageDescription: String?
+    public var entitlements: [String]
+
+    public init(id: String, displayName: String, executable: String, version: String,
+                readUsageDescription: String? = nil, shareUsageDescription: String? = nil, entitlements: [String] = []) {
+        self.id = id
+        self.displayName = displayName
+        self.executable = executable
+        self.version = version
+        self.readUsageDescription = readUsageDescription
+        self.shareUsageDescription = shareUsageDescription
+        self.entitlements = entitlements
+    }
+
+    public static let readUsageKey = "NSHealthShareUsageDescription"
+    public static let shareUsageKey = "NSHealthUpdateUsageDescription"
+    /// Entitlements the broker knows; anything else is refused at install.
+    public static let knownEntitlements: Set<String> = ["background-delivery"]
+
+    enum CodingKeys: String, CodingKey {
+        case id, displayName, executable, version, entitlements
+        case readUsageDescription = "NSHealthShareUsageDescription"
+        case shareUsageDescription = "NSHealthUpdateUsageDescription"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        displayName = try container.decode(String.self, forKey: .displayName)
+        executable = try container.decode(String.self, forKey: .executable)
+        version = try container.decode(String.self, forKey: .version)
+        readUsageDescription = try container.decodeIfPresent(String.self, forKey: .readUsageDescription)
+        shareUsageDescription = try container.decodeIfPresent(String.self, forKey: .shareUsageDescription)
+        entitlements = try container.decodeIfPresent([String].self, forKey: .entitlements) ?? []
+    }
+
+    /// Everything wrong with the manifest, each problem a sentence naming the field; empty if valid.
+    public var problems: [String] {
+        var problems: [String] = []
+        let idCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_")
+        if id.isEmpty || id.count > 128 || !id.allSatisfy(idCharacters.contains) || id.first == "." {
+            problems.append("id must be 1-128 characters of letters, digits, '.', '-' or '_' (reverse-DNS style), not starting with '.'")
+        }
+        if displayName.trimmingCharacters(in: .whitespaces).isEmpty || displayName.count > 128 {
+            problems.append("displayName must be 1-128 characters")
+        }
+        if !executable.hasPrefix("/") { problems.append("executable must be an absolute path") }
+        if version.isEmpty || version.count > 64 { problems.append("version must be 1-64 characters") }
+        for (key, text) in [(Self.readUsageKey, readUsageDescription), (Self.shareUsageKey, shareUsageDescription)] {
+            if let text, text.trimmingCharacters(in: .whitespaces).isEmpty || text.count > 1000 {
+                problems.append("\(key) must be 1-1000 characters when present")
+            }
+        }
+        for entitlement in entitlements where !Self.knownEntitlements.contains(entitlement) {
+            problems.append("unknown entitlement \(entitlement.prefix(64)) (known: \(Self.knownEntitlements.sorted().joined(separator: ", ")))")
+        }
+        return problems
+    }
+}

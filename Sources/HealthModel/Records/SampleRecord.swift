@@ -1,0 +1,34 @@
+public import Foundation
+
+/// A sample as plain, Sendable values: what travels on the wire and what the store keeps.
+/// The SDK's `HKSample` classes are built from and turned into these.
+public struct SampleRecord: Hashable, Sendable {
+    public enum Value: Hashable, Sendable {
+        /// A quantity in `unit` (an HKUnit string). The broker stores the canonical unit.
+        case quantity(Double, unit: String)
+        case category(Int)
+    }
+
+    /// Assigned by the broker on save (time-ordered, UUIDv7); whatever a client sends is ignored.
+    public var uuid: UUID
+    public var typeIdentifier: String
+    public var startDate: Date
+    public var endDate: Date
+    public var value: Value
+    public var metadata: [String: MetadataValue]
+    public var device: DeviceRecord?
+    /// Set by the broker; ignored when a client saves.
+    public var source: SourceRecord?
+
+    public init(uuid: UUID, typeIdentifier: String, startDate: Date, endDate: Date, value: Value,
+                metadata: [String: MetadataValue] = [:], device: DeviceRecord? = nil, source: SourceRecord? = nil) {
+        self.uuid = uuid
+        self.typeIdentifier = typeIdentifier
+        self.startDate = startDate
+        self.endDate = endDate
+        self.value = value
+        self.metadata = metadata
+        self.device = device
+        self.source = source
+    }
+}

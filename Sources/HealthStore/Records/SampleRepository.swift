@@ -1,0 +1,155 @@
+public import Foundation
+import GRDB
+public import HealthModel
+
+/// Which samples of a type a query may see. The broker's authorization engine decides; the
+/// repository only applies it — inside the index, so hidden rows are never read at all.
+public enum ReadScope: Sendable, Equatable {
+    /// Every source's samples (read permission granted, or the user's own manager).
+    case allSources
+    /// Only the samples this app saved itself (read permission denied or never asked).
+    case ownSamples(appID: String)
+}
+
+/// Samples: atomic batch inserts and scoped, streamed queries.
+public struct SampleRepository: Sendable {
+    let writer: any DatabaseWriter
+
+    /// Stores `records` (already validated and in canonical units) as saved by `source`, all or
+    /// none, in one transaction that is durable when this returns. UUIDs are minted here.
+    public func insert(_ records: [SampleRecord], source: SourceRecord) throws -> [UUID] {
+        try writer.write { db in
+            let sourceID = try Self.sourceID(db, source)
+            let change = try Int64.fetchOne(db, sql: "UPDATE counters SET value = value + 1 WHERE name = 'change' RETURNING value")!
+            var typeIDs: [String: Int64] = [:]
+            var uuids: [UUID] = []
+            uuids.reserveCapacity(records.count)
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO objects (uuid, type_id, source_id, source_version, device_id, start_us, end_us,
+                                     quantity, category, metadata, change_seq)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for record in records {
+                let typeID = try typeIDs[record.typeIdentifier] ?? Self.typeID(db, record.typeIdentifier)
+                typeIDs[record.typeIdentifier] = typeID
+                let uuid = UUIDv7.make()
+                var quantity: Double?
+                var category: Int?
+                switch record.value {
+                case let .quantity(value, _): quantity = value
+                case let .category(value): category = value
+                }
+                try insert.execute(arguments: [
+                    uuid, typeID, sourceID, source.version, try record.device.map { try Self.deviceID(db, $0) },
+                    record.startDate.microsecondsSince1970, record.endDate.microsecondsSince1970,
+                    quantity, category, try MetadataCoding.encode(record.metadata), change,
+                ])
+                uuids.append(uuid)
+            }
+            return uuids
+        }
+    }
+
+    /// Runs `spec` within `scope`, handing results to `emit` in batches of `batchSize`, in one
+    /// read transaction (a consistent snapshot). `emit` may throw to stop early.
+    public func query(_ spec: SampleQuerySpec, scope: ReadScope, batchSize: Int = 500,
+                      emit: ([SampleRecord]) throws -> Void) throws {
+        try writer.read { db in
+            guard let typeID = try Int64.fetchOne(db, sql: "SELECT id FROM sample_types WHERE identifier = ?",
+                                                  arguments: [spec.typeIdentifier]) else { return }
+            var conditions = ["o.type_id = ?"]
+            var arguments: StatementArguments = [typeID]
+            if case let .ownSamples(appID) = scope {
+                conditions.append("o.source_id = (SELECT id FROM sources WHERE bundle_identifier = ?)")
+                arguments += [appID]
+            }
+            if let predicate = spec.predicate {
+                let compiled = SampleSQL.condition(predicate)
+                conditions.append("(\(compiled.sql))")
+                arguments += compiled.arguments
+            }
+            var sql = """
+                SELECT o.id, o.uuid, o.start_us, o.end_us, o.quantity, o.category, o.metadata, o.source_version,
+                       s.bundle_identifier, s.name AS source_name,
+                       d.name AS d_name, d.manufacturer, d.model, d.hardware_version, d.firmware_version,
+                       d.software_version, d.local_identifier, d.udi_device_identifier, d.id AS device_id
+                FROM objects o
+                JOIN sources s ON s.id = o.source_id
+                LEFT JOIN devices d ON d.id = o.device_id
+                WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY \(SampleSQL.orderBy(spec.sort))
+                """
+            if spec.limit > 0 {
+                sql += " LIMIT ?"
+                arguments += [spec.limit]
+            }
+            let unit = (HKObjectType.type(forIdentifier: spec.typeIdentifier) as? HKQuantityType)?.canonicalUnit.unitString ?? ""
+            var batch: [SampleRecord] = []
+            batch.reserveCapacity(batchSize)
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            while let row = try rows.next() {
+                batch.append(try Self.record(row, typeIdentifier: spec.typeIdentifier, unit: unit))
+                if batch.count == batchSize {
+                    try emit(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            if !batch.isEmpty { try emit(batch) }
+        }
+    }
+
+    public func count() throws -> Int {
+        try writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM objects") ?? 0 }
+    }
+
+    // MARK: - Rows
+
+    private static func record(_ row: Row, typeIdentifier: String, unit: String) throws -> SampleRecord {
+        let value: SampleRecord.Value
+        if let quantity: Double = row["quantity"] {
+            value = .quantity(quantity, unit: unit)
+        } else {
+            value = .category(row["category"] ?? 0)
+        }
+        var device: DeviceRecord?
+        if row["device_id"] as Int64? != nil {
+            device = DeviceRecord(
+                name: row["d_name"], manufacturer: row["manufacturer"], model: row["model"],
+                hardwareVersion: row["hardware_version"], firmwareVersion: row["firmware_version"],
+                softwareVersion: row["software_version"], localIdentifier: row["local_identifier"],
+                udiDeviceIdentifier: row["udi_device_identifier"])
+        }
+        return SampleRecord(
+            uuid: row["uuid"], typeIdentifier: typeIdentifier,
+            startDate: Date(microsecondsSince1970: row["start_us"]), endDate: Date(microsecondsSince1970: row["end_us"]),
+            value: value, metadata: try MetadataCoding.decode(row["metadata"]), device: device,
+            source: SourceRecord(bundleIdentifier: row["bundle_identifier"], name: row["source_name"], version: row["source_version"]))
+    }
+
+    private static func typeID(_ db: Database, _ identifier: String) throws -> Int64 {
+        try Int64.fetchOne(db, sql: """
+            INSERT INTO sample_types (identifier) VALUES (?)
+            ON CONFLICT(identifier) DO UPDATE SET identifier = excluded.identifier RETURNING id
+            """, arguments: [identifier])!
+    }
+
+    private static func sourceID(_ db: Database, _ source: SourceRecord) throws -> Int64 {
+        try Int64.fetchOne(db, sql: """
+            INSERT INTO sources (bundle_identifier, name) VALUES (?, ?)
+            ON CONFLICT(bundle_identifier) DO UPDATE SET name = excluded.name RETURNING id
+            """, arguments: [source.bundleIdentifier, source.name])!
+    }
+
+    private static func deviceID(_ db: Database, _ device: DeviceRecord) throws -> Int64 {
+        let fields = [device.name, device.manufacturer, device.model, device.hardwareVersion, device.firmwareVersion,
+                      device.softwareVersion, device.localIdentifier, device.udiDeviceIdentifier]
+        // Unit separator between fields: it cannot be confused with text inside one.
+        let fingerprint = fields.map { $0.map { "=" + $0 } ?? "-" }.joined(separator: "\u{1F}")
+        return try Int64.fetchOne(db, sql: """
+            INSERT INTO devices (fingerprint, name, manufacturer, model, hardware_version, firmware_version,
+                                 software_version, local_identifier, udi_device_identifier)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(fingerprint) DO UPDATE SET fingerprint = excluded.fingerprint RETURNING id
+            """, arguments: StatementArguments([fingerprint] + fields.map { $0 as (any DatabaseValueConvertible)? }))!
+    }
+}

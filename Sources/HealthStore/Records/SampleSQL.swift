@@ -1,0 +1,59 @@
+import GRDB
+import HealthModel
+
+/// Compiles a `SamplePredicate` to a SQL condition over `objects o` with bound arguments.
+/// Values are always bound, never spliced into the SQL text.
+enum SampleSQL {
+    static func condition(_ predicate: SamplePredicate) -> (sql: String, arguments: StatementArguments) {
+        switch predicate {
+        case let .dateRange(start, end, strictStart, strictEnd):
+            var parts: [String] = []
+            var arguments = StatementArguments()
+            if let start {
+                parts.append(strictStart ? "o.start_us >= ?" : "o.end_us >= ?")
+                arguments += [start.microsecondsSince1970]
+            }
+            if let end {
+                parts.append(strictEnd ? "o.end_us <= ?" : "o.start_us < ?")
+                arguments += [end.microsecondsSince1970]
+            }
+            return (parts.isEmpty ? "1" : parts.joined(separator: " AND "), arguments)
+        case let .uuids(uuids):
+            guard !uuids.isEmpty else { return ("0", []) }
+            let list = uuids.sorted { $0.uuidString < $1.uuidString }
+            return ("o.uuid IN (\(Array(repeating: "?", count: list.count).joined(separator: ",")))",
+                    StatementArguments(list))
+        case let .sources(bundles):
+            guard !bundles.isEmpty else { return ("0", []) }
+            let list = bundles.sorted()
+            return ("o.source_id IN (SELECT id FROM sources WHERE bundle_identifier IN (\(Array(repeating: "?", count: list.count).joined(separator: ","))))",
+                    StatementArguments(list))
+        case let .and(operands):
+            return join(operands, with: "AND", empty: "1")
+        case let .or(operands):
+            return join(operands, with: "OR", empty: "0")
+        case let .not(operand):
+            let inner = condition(operand)
+            return ("NOT (\(inner.sql))", inner.arguments)
+        }
+    }
+
+    private static func join(_ operands: [SamplePredicate], with op: String, empty: String) -> (sql: String, arguments: StatementArguments) {
+        guard !operands.isEmpty else { return (empty, []) }
+        var arguments = StatementArguments()
+        let parts = operands.map { operand in
+            let compiled = condition(operand)
+            arguments += compiled.arguments
+            return "(\(compiled.sql))"
+        }
+        return (parts.joined(separator: " \(op) "), arguments)
+    }
+
+    static func orderBy(_ sort: [SampleSort]) -> String {
+        // The rowid last makes the order total, so equal dates come back the same way every time.
+        let keys = sort.map { descriptor in
+            (descriptor.key == .startDate ? "o.start_us" : "o.end_us") + (descriptor.ascending ? " ASC" : " DESC")
+        }
+        return (keys + ["o.id ASC"]).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,82 @@
+import GRDB
+
+/// The store's schema as ordered migrations. A shipped migration is never edited: a change is
+/// a new migration appended at the end. They run at start-up inside one transaction each, so
+/// a crash mid-migration leaves the previous version intact.
+enum StoreSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: objects, sources, devices, apps, grants") { db in
+            try db.execute(sql: """
+                CREATE TABLE sample_types (
+                    id INTEGER PRIMARY KEY,
+                    identifier TEXT NOT NULL UNIQUE
+                );
+                CREATE TABLE sources (
+                    id INTEGER PRIMARY KEY,
+                    bundle_identifier TEXT NOT NULL UNIQUE,
+                    name TEXT NOT NULL
+                );
+                CREATE TABLE devices (
+                    id INTEGER PRIMARY KEY,
+                    -- all properties joined: one row per distinct device
+                    fingerprint TEXT NOT NULL UNIQUE,
+                    name TEXT, manufacturer TEXT, model TEXT, hardware_version TEXT,
+                    firmware_version TEXT, software_version TEXT, local_identifier TEXT,
+                    udi_device_identifier TEXT
+                );
+                -- Objects are immutable. The rowid is the insertion order; uuid is a broker-minted
+                -- UUIDv7, so its UNIQUE index also grows at the right edge (no random inserts).
+                CREATE TABLE objects (
+                    id INTEGER PRIMARY KEY,
+                    uuid BLOB NOT NULL UNIQUE,
+                    type_id INTEGER NOT NULL REFERENCES sample_types(id),
+                    source_id INTEGER NOT NULL REFERENCES sources(id),
+                    source_version TEXT,
+                    device_id INTEGER REFERENCES devices(id),
+                    start_us INTEGER NOT NULL,
+                    end_us INTEGER NOT NULL,
+                    quantity REAL,          -- in the type's canonical unit
+                    category INTEGER,
+                    metadata TEXT,          -- JSON of typed metadata values, NULL when empty
+                    change_seq INTEGER NOT NULL,
+                    CHECK (start_us <= end_us)
+                );
+                CREATE INDEX objects_by_type_start ON objects(type_id, start_us);
+                CREATE INDEX objects_by_type_source_start ON objects(type_id, source_id, start_us);
+                CREATE INDEX objects_by_change ON objects(change_seq);
+                CREATE TABLE deleted_objects (
+                    uuid BLOB PRIMARY KEY,
+                    type_id INTEGER NOT NULL,
+                    source_id INTEGER NOT NULL,
+                    sync_identifier TEXT,
+                    sync_version INTEGER,
+                    change_seq INTEGER NOT NULL
+                );
+                CREATE INDEX deleted_by_change ON deleted_objects(change_seq);
+                -- One counter, bumped once per committed change, that anchors will be built on.
+                CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+                INSERT INTO counters VALUES ('change', 0);
+                CREATE TABLE apps (
+                    id TEXT PRIMARY KEY,
+                    display_name TEXT NOT NULL,
+                    executable TEXT NOT NULL,
+                    version TEXT NOT NULL,
+                    read_usage_description TEXT,
+                    share_usage_description TEXT,
+                    entitlements TEXT NOT NULL,   -- JSON array
+                    installed_us INTEGER NOT NULL
+                );
+                CREATE TABLE grants (
+                    app_id TEXT NOT NULL REFERENCES apps(id) ON DELETE CASCADE,
+                    type_identifier TEXT NOT NULL,
+                    access INTEGER NOT NULL,      -- 1 read, 2 share
+                    decision INTEGER NOT NULL,    -- 1 denied, 2 authorized (not determined = no row)
+                    decided_us INTEGER NOT NULL,
+                    PRIMARY KEY (app_id, type_identifier, access)
+                ) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+}

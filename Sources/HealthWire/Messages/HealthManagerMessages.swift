@@ -1,0 +1,266 @@
+import COpenHealthProto
+public import HealthModel
+
+// The payloads of the manager's HealthManager service (proto/openhealth/v1/health_manager.proto).
+
+extension GrantDecision {
+    func build(in arena: WireArena) -> UnsafeMutablePointer<Openhealth__V1__GrantDecision> {
+        arena.message { (wire: inout Openhealth__V1__GrantDecision) in
+            wire.type = arena.string(typeIdentifier)
+            wire.access = Openhealth__V1__Access(rawValue: UInt32(access.rawValue))
+            wire.decision = Openhealth__V1__Decision(rawValue: UInt32(decision.rawValue))
+        }
+    }
+
+    static func read(_ wire: Openhealth__V1__GrantDecision) throws(WireDecodeError) -> GrantDecision {
+        guard let access = AccessKind(rawValue: Int(wire.access.rawValue)) else { throw .invalidField("access must be read or share") }
+        guard let decision = AuthorizationDecision(rawValue: Int(wire.decision.rawValue)) else { throw .invalidField("unknown decision") }
+        return GrantDecision(WireRead.string(wire.type), access, decision)
+    }
+
+    static func buildList(_ decisions: [GrantDecision], in arena: WireArena)
+        -> (Int, UnsafeMutablePointer<UnsafeMutablePointer<Openhealth__V1__GrantDecision>?>?) {
+        let built = decisions.map { $0.build(in: arena) }
+        return (built.count, arena.messages(built))
+    }
+
+    static func readList(_ pointer: UnsafeMutablePointer<UnsafeMutablePointer<Openhealth__V1__GrantDecision>?>?, count: Int) throws -> [GrantDecision] {
+        try WireRead.messages(pointer, count: count).map(read)
+    }
+}
+
+/// A pending authorization prompt, as the manager shows it.
+public struct AuthorizationPrompt: WireMessage, Hashable {
+    public var requestID: UInt64
+    public var appID: String
+    public var appDisplayName: String
+    public var readUsageDescription: String
+    public var shareUsageDescription: String
+    public var readTypes: [String]
+    public var shareTypes: [String]
+
+    public init(requestID: UInt64, appID: String, appDisplayName: String, readUsageDescription: String,
+                shareUsageDescription: String, readTypes: [String], shareTypes: [String]) {
+        self.requestID = requestID
+        self.appID = appID
+        self.appDisplayName = appDisplayName
+        self.readUsageDescription = readUsageDescription
+        self.shareUsageDescription = shareUsageDescription
+        self.readTypes = readTypes
+        self.shareTypes = shareTypes
+    }
+
+    public init(wire bytes: [UInt8]) throws {
+        self = try ProtobufCodec.withDecoded(Openhealth__V1__AuthorizationPrompt.self, from: bytes, Self.read)
+    }
+
+    public func wireBytes() -> [UInt8] {
+        let arena = WireArena()
+        return ProtobufCodec.encode(build(in: arena).pointee)
+    }
+
+    func build(in arena: WireArena) -> UnsafeMutablePointer<Openhealth__V1__AuthorizationPrompt> {
+        arena.message { (wire: inout Openhealth__V1__AuthorizationPrompt) in
+            wire.request_id = requestID
+            wire.app_id = arena.string(appID)
+            wire.app_display_name = arena.string(appDisplayName)
+            wire.read_usage_description = arena.string(readUsageDescription)
+            wire.share_usage_description = arena.string(shareUsageDescription)
+            wire.n_read_types = readTypes.count
+            wire.read_types = arena.strings(readTypes)
+            wire.n_share_types = shareTypes.count
+            wire.share_types = arena.strings(shareTypes)
+        }
+    }
+
+    static func read(_ wire: Openhealth__V1__AuthorizationPrompt) -> AuthorizationPrompt {
+        AuthorizationPrompt(
+            requestID: wire.request_id, appID: WireRead.string(wire.app_id),
+            appDisplayName: WireRead.string(wire.app_display_name),
+            readUsageDescription: WireRead.string(wire.read_usage_description),
+            shareUsageDescription: WireRead.string(wire.share_usage_description),
+            readTypes: WireRead.strings(wire.read_types, count: wire.n_read_types),
+            shareTypes: WireRead.strings(wire.share_types, count: wire.n_share_types))
+    }
+}
+
+/// ListRequestsResponse.
+public struct PromptList: WireMessage, Equatable {
+    public var prompts: [AuthorizationPrompt]
+    public init(_ prompts: [AuthorizationPrompt]) { self.prompts = prompts }
+
+    public init(wire bytes: [UInt8]) throws {
+        prompts = try ProtobufCodec.withDecoded(Openhealth__V1__ListRequestsResponse.self, from: bytes) { wire in
+            WireRead.messages(wire.requests, count: wire.n_requests).map(AuthorizationPrompt.read)
+        }
+    }
+
+    public func wireBytes() -> [UInt8] {
+        let arena = WireArena()
+        var wire = Openhealth__V1__ListRequestsResponse.initialized()
+        let built = prompts.map { $0.build(in: arena) }
+        wire.n_requests = built.count
+        wire.requests = arena.messages(built)
+        return ProtobufCodec.encode(wire)
+    }
+}
+
+/// AnswerRequestRequest: the user's decision for each type of one prompt.
+public struct PromptAnswer: WireMessage, Equatable {
+    public var requestID: UInt64
+    public var decisions: [GrantDecision]
+
+    public init(requestID: UInt64, decisions: [GrantDecision]) {
+        self.requestID = requestID
+        self.decisions = decisions
+    }
+
+    public init(wire bytes: [UInt8]) throws {
+        self = try ProtobufCodec.withDecoded(Openhealth__V1__AnswerRequestRequest.self, from: bytes) { wire in
+            PromptAnswer(requestID: wire.request_id, decisions: try GrantDecision.readList(wire.decisions, count: wire.n_decisions))
+        }
+    }
+
+    public func wireBytes() -> [UInt8] {
+        let arena = WireArena()
+        var wire = Openhealth__V1__AnswerRequestRequest.initialized()
+        wire.request_id = requestID
+        (wire.n_decisions, wire.decisions) = GrantDecision.buildList(decisions, in: arena)
+        return ProtobufCodec.encode(wire)
+    }
+}
+
+/// SetGrantsRequest (and, without decisions, ListGrantsRequest / LaunchBindRequest by app id).
+public struct AppGrants: WireMessage, Equatable {
+    public var appID: String
+    public var decisions: [GrantDecision]
+
+    public init(appID: String, decisions: [GrantDecision] = []) {
+        self.appID = appID
+        self.decisions = decisions
+    }
+
+    public init(wire bytes: [UInt8]) throws {
+        self = try ProtobufCodec.withDecoded(Openhealth__V1__SetGrantsRequest.self, from: bytes) { wire in
+            AppGrants(appID: WireRead.string(wire.app_id), decisions: try GrantDecision.readList(wire.decisions, count: wire.n_decisions))
+        }
+    }
+
+    public func wireBytes() -> [UInt8] {
+        let arena = WireArena()
+        var wire = Openhealth__V1__SetGrantsRequest.initialized()
+        wire.app_id = arena.string(appID)
+        (wire.n_decisions, wire.decisions) = GrantDecision.buildList(decisions, in: arena)
+        return ProtobufCodec.encode(wire)
+    }
+}
+
+/// ListGrantsResponse.
+public struct GrantList: WireMessage, Equatable {
+    public var grants: [GrantDecision]
+    public init(_ grants: [GrantDecision]) { self.grants = grants }
+
+    public init(wire bytes: [UInt8]) throws {
+        grants = try ProtobufCodec.withDecoded(Openhealth__V1__ListGrantsResponse.self, from: bytes) { wire in
+            try GrantDecision.readList(wire.grants, count: wire.n_grants)
+        }
+    }
+
+    public func wireBytes() -> [UInt8] {
+        let arena = WireArena()
+        var wire = Openhealth__V1__ListGrantsResponse.initialized()
+        (wire.n_grants, wire.grants) = GrantDecision.buildList(grants, in: arena)
+        return ProtobufCodec.encode(wire)
+    }
+}
+
+/// InstallAppRequest / ListAppsResponse.
+public struct ManifestList: WireMessage, Equatable {
+    public var manifests: [AppManifest]
+    public init(_ manifests: [AppManifest]) { self.manifests = manifests }
+
+    public init(wire bytes: [UInt8]) throws {
+        manifests = try ProtobufCodec.withDecoded(Openhealth__V1__ListAppsResponse.self, from: bytes) { wire in
+            WireRead.messages(wire.apps, count: wire.n_apps).map { app in
+                func optional(_ pointer: UnsafeMutablePointer<CChar>?) -> String? {
+                    let value = WireRead.string(pointer)
+                    return value.isEmpty ? nil : value
+                }
+                return AppManifest(
+                    id: WireRead.string(app.id), displayName: WireRead.string(app.display_name),
+                    executable: WireRead.string(app.executable), version: WireRead.string(app.version),
+                    readUsageDescription: optional(app.read_usage_description),
+                    shareUsageDescription: optional(app.share_usage_description),
+                    entitlements: WireRead.strings(app.entitlements, count: app.n_entitlements))
+            }
+        }
+    }
+
+    public func wireBytes() -> [UInt8] {
+        let arena = WireArena()
+        var wire = Openhealth__V1__ListAppsResponse.initialized()
+        let built = manifests.map { manifest in
+            arena.message { (app: inout Openhealth__V1__AppManifest) in
+                app.id = arena.string(manifest.id)
+                app.display_name = arena.string(manifest.displayName)
+                app.executable = arena.string(manifest.executable)
+                app.version = arena.string(manifest.version)
+                app.read_usage_description = arena.string(manifest.readUsageDescription ?? "")
+                app.share_usage_description = arena.string(manifest.shareUsageDescription ?? "")
+                app.n_entitlements = manifest.entitlements.count
+                app.entitlements = arena.strings(manifest.entitlements)
+            }
+        }
+        wire.n_apps = built.count
+        wire.apps = arena.messages(built)
+        return ProtobufCodec.encode(wire)
+    }
+}
+
+/// StatusResponse.
+public struct BrokerStatus: WireMessage, Equatable {
+    public var storeDirectory: String
+    public var appSocket: String
+    public var adminSocket: String
+    public var installedApps: Int
+    public var pendingRequests: Int
+    public var connectedApps: Int
+    public var sampleCount: Int
+    public var version: String
+
+    public init(storeDirectory: String, appSocket: String, adminSocket: String, installedApps: Int,
+                pendingRequests: Int, connectedApps: Int, sampleCount: Int, version: String) {
+        self.storeDirectory = storeDirectory
+        self.appSocket = appSocket
+        self.adminSocket = adminSocket
+        self.installedApps = installedApps
+        self.pendingRequests = pendingRequests
+        self.connectedApps = connectedApps
+        self.sampleCount = sampleCount
+        self.version = version
+    }
+
+    public init(wire bytes: [UInt8]) throws {
+        self = try ProtobufCodec.withDecoded(Openhealth__V1__StatusResponse.self, from: bytes) { wire in
+            BrokerStatus(
+                storeDirectory: WireRead.string(wire.store_directory), appSocket: WireRead.string(wire.app_socket),
+                adminSocket: WireRead.string(wire.admin_socket), installedApps: Int(wire.installed_apps),
+                pendingRequests: Int(wire.pending_requests), connectedApps: Int(wire.connected_apps),
+                sampleCount: Int(wire.sample_count), version: WireRead.string(wire.version))
+        }
+    }
+
+    public func wireBytes() -> [UInt8] {
+        let arena = WireArena()
+        var wire = Openhealth__V1__StatusResponse.initialized()
+        wire.store_directory = arena.string(storeDirectory)
+        wire.app_socket = arena.string(appSocket)
+        wire.admin_socket = arena.string(adminSocket)
+        wire.installed_apps = UInt32(clamping: installedApps)
+        wire.pending_requests = UInt32(clamping: pendingRequests)
+        wire.connected_apps = UInt32(clamping: connectedApps)
+        wire.sample_count = UInt64(clamping: sampleCount)
+        wire.version = arena.string(version)
+        return ProtobufCodec.encode(wire)
+    }
+}

@@ -1,0 +1,97 @@
+import COpenHealthProto
+import Foundation
+import HealthModel
+
+/// Conversion between `SamplePredicate` and `openhealth.v1.Predicate`. Recursion here is bounded
+/// by `WireDepthGuard`, which has already refused deeper payloads.
+enum PredicateWire {
+    static func build(_ predicate: SamplePredicate, in arena: WireArena) -> UnsafeMutablePointer<Openhealth__V1__Predicate> {
+        arena.message { (wire: inout Openhealth__V1__Predicate) in
+            switch predicate {
+            case let .dateRange(start, end, strictStart, strictEnd):
+                wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_DATE_RANGE
+                wire.date_range = arena.message { (range: inout Openhealth__V1__DateRangePredicate) in
+                    range.has_start = start == nil ? 0 : 1
+                    range.start_us = start?.microsecondsSince1970 ?? 0
+                    range.has_end = end == nil ? 0 : 1
+                    range.end_us = end?.microsecondsSince1970 ?? 0
+                    range.strict_start = strictStart ? 1 : 0
+                    range.strict_end = strictEnd ? 1 : 0
+                }
+            case let .uuids(uuids):
+                wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_UUIDS
+                let values = uuids.sorted { $0.uuidString < $1.uuidString }.map { arena.bytes($0.bytes) }
+                wire.uuids = arena.message { (node: inout Openhealth__V1__UuidPredicate) in
+                    node.n_uuids = values.count
+                    node.uuids = arena.array(values)
+                }
+            case let .sources(bundles):
+                wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_SOURCES
+                wire.sources = arena.message { (node: inout Openhealth__V1__SourcePredicate) in
+                    node.n_bundle_identifiers = bundles.count
+                    node.bundle_identifiers = arena.strings(bundles.sorted())
+                }
+            case let .and(operands): wire = compound(OPENHEALTH__V1__COMPOUND_OPERATOR__COMPOUND_OPERATOR_AND, operands, arena)
+            case let .or(operands): wire = compound(OPENHEALTH__V1__COMPOUND_OPERATOR__COMPOUND_OPERATOR_OR, operands, arena)
+            case let .not(operand): wire = compound(OPENHEALTH__V1__COMPOUND_OPERATOR__COMPOUND_OPERATOR_NOT, [operand], arena)
+            }
+        }
+    }
+
+    private static func compound(
+        _ op: Openhealth__V1__CompoundOperator, _ operands: [SamplePredicate], _ arena: WireArena
+    ) -> Openhealth__V1__Predicate {
+        var wire = Openhealth__V1__Predicate.initialized()
+        wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_COMPOUND
+        let built = operands.map { build($0, in: arena) }
+        wire.compound = arena.message { (node: inout Openhealth__V1__CompoundPredicate) in
+            node.operator_ = op
+            node.n_operands = built.count
+            node.operands = arena.messages(built)
+        }
+        return wire
+    }
+
+    /// nil for an empty Predicate (matches everything).
+    static func read(_ wire: Openhealth__V1__Predicate) throws(WireDecodeError) -> SamplePredicate? {
+        switch wire.node_case {
+        case OPENHEALTH__V1__PREDICATE__NODE__NOT_SET:
+            return nil
+        case OPENHEALTH__V1__PREDICATE__NODE_DATE_RANGE:
+            guard let range = wire.date_range?.pointee else { return nil }
+            return .dateRange(
+                start: range.has_start != 0 ? Date(microsecondsSince1970: range.start_us) : nil,
+                end: range.has_end != 0 ? Date(microsecondsSince1970: range.end_us) : nil,
+                strictStart: range.strict_start != 0, strictEnd: range.strict_end != 0)
+        case OPENHEALTH__V1__PREDICATE__NODE_UUIDS:
+            var uuids = Set<UUID>()
+            if let node = wire.uuids?.pointee, node.n_uuids > 0 {
+                for data in UnsafeBufferPointer(start: node.uuids, count: node.n_uuids) {
+                    guard let uuid = UUID(bytes: WireRead.bytes(data)) else { throw .invalidField("predicate uuid must be 16 bytes") }
+                    uuids.insert(uuid)
+                }
+            }
+            return .uuids(uuids)
+        case OPENHEALTH__V1__PREDICATE__NODE_SOURCES:
+            let node = wire.sources?.pointee
+            return .sources(Set(WireRead.strings(node?.bundle_identifiers, count: node?.n_bundle_identifiers ?? 0)))
+        case OPENHEALTH__V1__PREDICATE__NODE_COMPOUND:
+            guard let node = wire.compound?.pointee else { throw .invalidField("compound predicate missing") }
+            let operands = try WireRead.messages(node.operands, count: node.n_operands).map { (operand) throws(WireDecodeError) in
+                guard let predicate = try read(operand) else { throw .invalidField("empty operand in compound predicate") }
+                return predicate
+            }
+            switch node.operator_ {
+            case OPENHEALTH__V1__COMPOUND_OPERATOR__COMPOUND_OPERATOR_AND: return .and(operands)
+            case OPENHEALTH__V1__COMPOUND_OPERATOR__COMPOUND_OPERATOR_OR: return .or(operands)
+            case OPENHEALTH__V1__COMPOUND_OPERATOR__COMPOUND_OPERATOR_NOT:
+                guard operands.count == 1 else { throw .invalidField("NOT takes exactly one operand") }
+                return .not(operands[0])
+            default:
+                throw .invalidField("unknown compound operator")
+            }
+        default:
+            throw .invalidField("unknown predicate kind")
+        }
+    }
+}

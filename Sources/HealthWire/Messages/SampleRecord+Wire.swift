@@ -1,0 +1,154 @@
+import COpenHealthProto
+import Foundation
+import HealthModel
+
+/// Conversion between `SampleRecord` and `openhealth.v1.Sample`.
+enum SampleWire {
+    static func build(_ record: SampleRecord, in arena: WireArena) -> UnsafeMutablePointer<Openhealth__V1__Sample> {
+        arena.message { (wire: inout Openhealth__V1__Sample) in
+            wire.uuid = arena.bytes(record.uuid.bytes)
+            wire.type = arena.string(record.typeIdentifier)
+            wire.start_us = record.startDate.microsecondsSince1970
+            wire.end_us = record.endDate.microsecondsSince1970
+            switch record.value {
+            case let .quantity(value, unit):
+                wire.value_case = OPENHEALTH__V1__SAMPLE__VALUE_QUANTITY
+                wire.quantity = QuantityWire.build(value, unit, in: arena)
+            case let .category(value):
+                wire.value_case = OPENHEALTH__V1__SAMPLE__VALUE_CATEGORY_VALUE
+                wire.category_value = Int64(value)
+            }
+            let entries = record.metadata.sorted { $0.key < $1.key }.map { key, value in
+                MetadataWire.build(key, value, in: arena)
+            }
+            wire.n_metadata = entries.count
+            wire.metadata = arena.messages(entries)
+            if let device = record.device { wire.device = DeviceWire.build(device, in: arena) }
+            if let source = record.source {
+                wire.source_revision = arena.message { (revision: inout Openhealth__V1__SourceRevision) in
+                    revision.bundle_identifier = arena.string(source.bundleIdentifier)
+                    revision.name = arena.string(source.name)
+                    revision.version = arena.string(source.version ?? "")
+                }
+            }
+        }
+    }
+
+    static func read(_ wire: Openhealth__V1__Sample) throws(WireDecodeError) -> SampleRecord {
+        let uuidBytes = WireRead.bytes(wire.uuid)
+        let uuid: UUID
+        if uuidBytes.isEmpty {
+            uuid = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        } else if let parsed = UUID(bytes: uuidBytes) {
+            uuid = parsed
+        } else {
+            throw .invalidField("sample uuid must be 16 bytes, not \(uuidBytes.count)")
+        }
+        let value: SampleRecord.Value
+        switch wire.value_case {
+        case OPENHEALTH__V1__SAMPLE__VALUE_QUANTITY:
+            guard let quantity = wire.quantity?.pointee else { throw .invalidField("sample quantity missing") }
+            value = .quantity(quantity.value, unit: WireRead.string(quantity.unit))
+        case OPENHEALTH__V1__SAMPLE__VALUE_CATEGORY_VALUE:
+            guard let category = Int(exactly: wire.category_value) else { throw .invalidField("category value out of range") }
+            value = .category(category)
+        default:
+            throw .invalidField("sample has no value")
+        }
+        var metadata: [String: MetadataValue] = [:]
+        for entry in WireRead.messages(wire.metadata, count: wire.n_metadata) {
+            let key = WireRead.string(entry.key)
+            guard metadata[key] == nil else { throw .invalidField("metadata key \(key.prefix(100)) appears twice") }
+            metadata[key] = try MetadataWire.read(entry)
+        }
+        var source: SourceRecord?
+        if let revision = wire.source_revision?.pointee {
+            let version = WireRead.string(revision.version)
+            source = SourceRecord(bundleIdentifier: WireRead.string(revision.bundle_identifier),
+                                  name: WireRead.string(revision.name), version: version.isEmpty ? nil : version)
+        }
+        return SampleRecord(
+            uuid: uuid, typeIdentifier: WireRead.string(wire.type),
+            startDate: Date(microsecondsSince1970: wire.start_us), endDate: Date(microsecondsSince1970: wire.end_us),
+            value: value, metadata: metadata, device: wire.device.map { DeviceWire.read($0.pointee) }, source: source)
+    }
+}
+
+enum QuantityWire {
+    static func build(_ value: Double, _ unit: String, in arena: WireArena) -> UnsafeMutablePointer<Openhealth__V1__Quantity> {
+        arena.message { (wire: inout Openhealth__V1__Quantity) in
+            wire.value = value
+            wire.unit = arena.string(unit)
+        }
+    }
+}
+
+enum MetadataWire {
+    static func build(_ key: String, _ value: MetadataValue, in arena: WireArena) -> UnsafeMutablePointer<Openhealth__V1__MetadataEntry> {
+        arena.message { (entry: inout Openhealth__V1__MetadataEntry) in
+            entry.key = arena.string(key)
+            entry.value = arena.message { (wire: inout Openhealth__V1__MetadataValue) in
+                switch value {
+                case let .string(string):
+                    wire.value_case = OPENHEALTH__V1__METADATA_VALUE__VALUE_STRING_VALUE
+                    wire.string_value = arena.string(string)
+                case let .number(number):
+                    wire.value_case = OPENHEALTH__V1__METADATA_VALUE__VALUE_NUMBER_VALUE
+                    wire.number_value = number
+                case let .date(date):
+                    wire.value_case = OPENHEALTH__V1__METADATA_VALUE__VALUE_DATE_US
+                    wire.date_us = date.microsecondsSince1970
+                case let .quantity(number, unit):
+                    wire.value_case = OPENHEALTH__V1__METADATA_VALUE__VALUE_QUANTITY_VALUE
+                    wire.quantity_value = QuantityWire.build(number, unit, in: arena)
+                case let .bool(bool):
+                    wire.value_case = OPENHEALTH__V1__METADATA_VALUE__VALUE_BOOL_VALUE
+                    wire.bool_value = bool ? 1 : 0
+                }
+            }
+        }
+    }
+
+    static func read(_ entry: Openhealth__V1__MetadataEntry) throws(WireDecodeError) -> MetadataValue {
+        let key = WireRead.string(entry.key)
+        guard let wire = entry.value?.pointee else { throw .invalidField("metadata key \(key.prefix(100)) has no value") }
+        switch wire.value_case {
+        case OPENHEALTH__V1__METADATA_VALUE__VALUE_STRING_VALUE: return .string(WireRead.string(wire.string_value))
+        case OPENHEALTH__V1__METADATA_VALUE__VALUE_NUMBER_VALUE: return .number(wire.number_value)
+        case OPENHEALTH__V1__METADATA_VALUE__VALUE_DATE_US: return .date(Date(microsecondsSince1970: wire.date_us))
+        case OPENHEALTH__V1__METADATA_VALUE__VALUE_BOOL_VALUE: return .bool(wire.bool_value != 0)
+        case OPENHEALTH__V1__METADATA_VALUE__VALUE_QUANTITY_VALUE:
+            guard let quantity = wire.quantity_value?.pointee else { throw .invalidField("metadata quantity missing") }
+            return .quantity(value: quantity.value, unit: WireRead.string(quantity.unit))
+        default:
+            throw .invalidField("metadata key \(key.prefix(100)) has no value")
+        }
+    }
+}
+
+enum DeviceWire {
+    static func build(_ device: DeviceRecord, in arena: WireArena) -> UnsafeMutablePointer<Openhealth__V1__Device> {
+        arena.message { (wire: inout Openhealth__V1__Device) in
+            wire.name = arena.string(device.name ?? "")
+            wire.manufacturer = arena.string(device.manufacturer ?? "")
+            wire.model = arena.string(device.model ?? "")
+            wire.hardware_version = arena.string(device.hardwareVersion ?? "")
+            wire.firmware_version = arena.string(device.firmwareVersion ?? "")
+            wire.software_version = arena.string(device.softwareVersion ?? "")
+            wire.local_identifier = arena.string(device.localIdentifier ?? "")
+            wire.udi_device_identifier = arena.string(device.udiDeviceIdentifier ?? "")
+        }
+    }
+
+    static func read(_ wire: Openhealth__V1__Device) -> DeviceRecord {
+        func optional(_ pointer: UnsafeMutablePointer<CChar>?) -> String? {
+            let value = WireRead.string(pointer)
+            return value.isEmpty ? nil : value
+        }
+        return DeviceRecord(
+            name: optional(wire.name), manufacturer: optional(wire.manufacturer), model: optional(wire.model),
+            hardwareVersion: optional(wire.hardware_version), firmwareVersion: optional(wire.firmware_version),
+            softwareVersion: optional(wire.software_version), localIdentifier: optional(wire.local_identifier),
+            udiDeviceIdentifier: optional(wire.udi_device_identifier))
+    }
+}

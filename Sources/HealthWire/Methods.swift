@@ -1,0 +1,29 @@
+/// Method names in gRPC form. Each service's list is the complete set its socket serves.
+public enum HealthStoreMethod: String, CaseIterable, Sendable {
+    case getRequestStatus = "/openhealth.v1.HealthStore/GetRequestStatus"
+    case requestAuthorization = "/openhealth.v1.HealthStore/RequestAuthorization"
+    case authorizationStatus = "/openhealth.v1.HealthStore/AuthorizationStatus"
+    case save = "/openhealth.v1.HealthStore/Save"
+    case querySamples = "/openhealth.v1.HealthStore/QuerySamples"
+}
+
+public enum HealthManagerMethod: String, CaseIterable, Sendable {
+    case status = "/openhealth.v1.HealthManager/Status"
+    case installApp = "/openhealth.v1.HealthManager/InstallApp"
+    case listApps = "/openhealth.v1.HealthManager/ListApps"
+    case listRequests = "/openhealth.v1.HealthManager/ListRequests"
+    case watchRequests = "/openhealth.v1.HealthManager/WatchRequests"
+    case answerRequest = "/openhealth.v1.HealthManager/AnswerRequest"
+    case setGrants = "/openhealth.v1.HealthManager/SetGrants"
+    case listGrants = "/openhealth.v1.HealthManager/ListGrants"
+    case querySamples = "/openhealth.v1.HealthManager/QuerySamples"
+    case launchBind = "/openhealth.v1.HealthManager/LaunchBind"
+}
+
+/// Where the SDK finds its connection: health-sandbox puts the inherited descriptor's number here.
+public enum LaunchEnvironment {
+    public static let socketDescriptorVariable = "OPENHEALTH_SOCKET_FD"
+    /// For apps started without the launcher: the app socket's path (else the default).
+    public static let appSocketPathVariable = "OPENHEALTH_APP_SOCKET"
+    public static let adminSocketPathVariable = "OPENHEALTH_ADMIN_SOCKET"
+}
