@@ -73,6 +73,13 @@ import Testing
         #expect(HKObjectType.type(forIdentifier: "HKWorkoutTypeIdentifier") === HKObjectType.workoutType())
         #expect(HKObjectType.type(forIdentifier: "HKWorkoutRouteTypeIdentifier") === HKSeriesType.workoutRoute())
         #expect(HKObjectType.activitySummaryType().identifier == "HKActivitySummaryTypeIdentifier")
+        #expect(HKSeriesType.heartbeat().identifier == HKDataTypeIdentifierHeartbeatSeries)
+    }
+
+    @Test func workoutTypeIdentifierMatchesStringConstantsTable() throws {
+        let row = try #require(try SpecTable.load("string_constants.tsv").first { $0["constant"] == "HKWorkoutTypeIdentifier" })
+        #expect(HKWorkoutTypeIdentifier == row["raw_string_value"]!)
+        #expect(HKObjectType.workoutType().identifier == HKWorkoutTypeIdentifier)
     }
 
     @Test(arguments: ["", "HKQuantityTypeIdentifierStepcount", "stepCount", "HKQuantityTypeIdentifierStepCount ",

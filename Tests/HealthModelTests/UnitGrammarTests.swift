@@ -51,6 +51,8 @@ import Testing
         ("m/s/s", "second '/'"),
         ("kmin", "'min' does not take a metric prefix"),
         ("kK", "'K' does not take a metric prefix"),
+        ("mcal", "'cal' does not take a metric prefix"),
+        ("da", "unknown unit 'da'"),
         ("mol", "needs its molar mass"),
         ("mmol/L", "needs its molar mass"),
         ("g<5>", "only mole units take a molar mass"),

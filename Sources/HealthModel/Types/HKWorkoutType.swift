@@ -1,9 +1,7 @@
-/// The workout type, as HealthKit's `HKWorkoutType`; there is exactly one.
+/// The workout type, as HealthKit's `HKWorkoutType`; there is exactly one, identified by
+/// `HKWorkoutTypeIdentifier`.
 public final class HKWorkoutType: HKSampleType, @unchecked Sendable {
-    /// HealthKit's `HKWorkoutTypeIdentifier`.
-    public static let identifier = "HKWorkoutTypeIdentifier"
-
     init() {
-        super.init(identifier: Self.identifier)
+        super.init(identifier: HKWorkoutTypeIdentifier)
     }
 }

@@ -22,8 +22,8 @@ enum ObjectTypeRegistry {
         uniqueKeysWithValues: HKCorrelationTypeIdentifier.registered.map { ($0, HKCorrelationType(identifier: $0)) })
 
     static let workout = HKWorkoutType()
-    static let workoutRoute = HKSeriesType(identifier: HKSeriesType.workoutRouteIdentifier)
-    static let heartbeatSeries = HKSeriesType(identifier: HKSeriesType.heartbeatSeriesIdentifier)
+    static let workoutRoute = HKSeriesType(identifier: HKWorkoutRouteTypeIdentifier)
+    static let heartbeatSeries = HKSeriesType(identifier: HKDataTypeIdentifierHeartbeatSeries)
     static let activitySummary = HKActivitySummaryType()
 
     /// All types in a stable order: quantity, category, characteristic and correlation types

@@ -70,7 +70,4 @@ public final class HKUnit: Hashable, CustomStringConvertible, Sendable {
         guard case .valid(let mine) = content, case .valid(let theirs) = other.content else { return false }
         return mine.dimension == theirs.dimension
     }
-
-    /// Whether this unit is a plain count (HealthKit's `count`), which some APIs special-case.
-    var isCount: Bool { self == HKUnit.count() }
 }

@@ -130,10 +130,14 @@ struct UnitStringParser {
         _ spelling: String, failure: (String, Int) -> HKError, at start: Int
     ) throws(HKError) -> (BaseUnit, HKMetricPrefix) {
         if let base = BaseUnit.named(spelling) { return (base, .none) }
+        var unprefixable: BaseUnit?
         for prefix in HKMetricPrefix.longestSymbolFirst where spelling.hasPrefix(prefix.symbol) {
             guard let base = BaseUnit.named(String(spelling.dropFirst(prefix.symbol.count))) else { continue }
             if base.acceptsPrefix { return (base, prefix) }
-            throw failure("'\(base.symbol)' does not take a metric prefix", start)
+            unprefixable = base
+        }
+        if let unprefixable {
+            throw failure("'\(unprefixable.symbol)' does not take a metric prefix", start)
         }
         throw failure("unknown unit \(quoted(spelling))", start)
     }
