@@ -30,7 +30,17 @@ let package = Package(
         // MARK: Pure model
         .target(name: "HealthModel", swiftSettings: swiftSettings),
 
+        // MARK: Sandbox confinement (small C, no policy)
+        .target(
+            name: "CSandbox",
+            path: "sandbox",
+            exclude: ["README.md", "probe"],
+            linkerSettings: [.linkedLibrary("seccomp")]
+        ),
+        .executableTarget(name: "sandbox-probe", dependencies: ["CSandbox"], path: "sandbox/probe"),
+
         // MARK: Tests
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "SandboxTests", dependencies: ["CSandbox"], swiftSettings: swiftSettings),
     ]
 )
