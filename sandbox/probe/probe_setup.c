@@ -24,7 +24,7 @@ static void die(const char *what) {
 
 static void usage(void) {
     fprintf(stderr,
-            "usage: sandbox-probe [--no-confine] [--min-landlock-abi N]\n"
+            "usage: sandbox-probe [--no-confine] [--confinements N] [--min-landlock-abi N]\n"
             "         [--read-exec PATH]... [--read-write PATH]...\n"
             "         --secret-file F --readable-file F --outside-dir D\n"
             "         --read-only-dir D --writable-dir D --outside-program P\n"
@@ -40,9 +40,10 @@ static void add_path(const char **list, size_t *count, const char *path) {
 }
 
 void probe_parse_options(int argc, char **argv, struct probe_options *o) {
-    *o = (struct probe_options){ .confine = 1, .stray_fd = -1, .kept_fds = { -1, -1 } };
+    *o = (struct probe_options){ .confine = 1, .confinements = 1, .stray_fd = -1, .kept_fds = { -1, -1 } };
     static const struct option long_options[] = {
         { "no-confine", no_argument, NULL, 'n' },
+        { "confinements", required_argument, NULL, 'c' },
         { "min-landlock-abi", required_argument, NULL, 'm' },
         { "read-exec", required_argument, NULL, 'x' },
         { "read-write", required_argument, NULL, 'w' },
@@ -61,6 +62,7 @@ void probe_parse_options(int argc, char **argv, struct probe_options *o) {
     while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
         switch (c) {
         case 'n': o->confine = 0; break;
+        case 'c': o->confinements = atoi(optarg); break;
         case 'm': o->min_landlock_abi = atoi(optarg); break;
         case 'x': add_path(o->read_exec, &o->n_read_exec, optarg); break;
         case 'w': add_path(o->read_write, &o->n_read_write, optarg); break;
@@ -78,7 +80,7 @@ void probe_parse_options(int argc, char **argv, struct probe_options *o) {
         default: usage();
         }
     }
-    if (optind != argc || o->secret_file == NULL) {
+    if (optind != argc || o->secret_file == NULL || o->confinements < 1) {
         usage();
     }
     if (!o->after_exec && (o->readable_file == NULL || o->outside_dir == NULL ||

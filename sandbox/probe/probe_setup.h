@@ -10,6 +10,7 @@
 
 struct probe_options {
     int confine;            /* 0 with --no-confine: the control run */
+    int confinements;       /* --confinements N: confine N times (default 1) */
     int min_landlock_abi;
     const char *read_exec[PROBE_MAX_PATHS];
     size_t n_read_exec;
