@@ -2,6 +2,8 @@ import Testing
 
 /// The probe's attempts without confinement: each succeeds, so the escape
 /// tests fail if confinement stops working rather than pass by accident.
+/// Only attempts that succeed for any user on any Linux are listed; kcmp,
+/// clone3 or io_uring may be refused by a container runtime's own filter.
 @Suite("Unconfined, the probe's escapes succeed")
 struct ControlRunTests {
     let run: ProbeRun
@@ -19,7 +21,7 @@ struct ControlRunTests {
     @Test("Each escape the confined run is denied succeeds here",
           arguments: ["inet_socket", "inet6_socket", "ptrace_traceme", "process_vm_readv_sleeper",
                       "read_secret", "list_outside_dir", "write_outside", "write_read_only_dir",
-                      "exec_outside", "exec_written_file", "kcmp", "clone3",
+                      "exec_outside", "exec_written_file",
                       "after_exec.exec_self", "after_exec.inet_socket", "after_exec.read_secret"])
     func escapeSucceeds(attempt: String) {
         #expect(run[attempt].map { $0 == "allowed" || $0 == "ok" } == true, "\(run.transcript)")
