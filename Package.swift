@@ -58,9 +58,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Sandbox confinement (small C, no policy)
+        .target(
+            name: "CSandbox",
+            path: "sandbox",
+            exclude: ["README.md", "probe"],
+            linkerSettings: [.linkedLibrary("seccomp")]
+        ),
+        .executableTarget(name: "sandbox-probe", dependencies: ["CSandbox"], path: "sandbox/probe"),
+
         // MARK: Tests
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthIPCTests", dependencies: ["HealthIPC", "HealthWire"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthWireTests", dependencies: ["HealthWire", "HealthModel", "COpenHealthProto"], swiftSettings: swiftSettings),
+        .testTarget(name: "SandboxTests", dependencies: ["CSandbox"], swiftSettings: swiftSettings),
     ]
 )

@@ -1,0 +1,93 @@
+/*
+ * CSandbox: the confinement steps health-sandbox applies to itself right
+ * before it execs an untrusted app.
+ *
+ * Mechanism only. Which paths, which fds and which Landlock ABI are needed is
+ * decided by the Swift caller and passed in; nothing here knows about apps,
+ * sockets of the broker or the layout of the system.
+ *
+ * Contract for the caller:
+ *   - Call ohk_confine() on the thread that will call execve(), and call
+ *     execve() right after it succeeds. Every step is per thread (no_new_privs,
+ *     Landlock, seccomp) and survives execve; other threads of the launcher are
+ *     left unconfined and disappear at execve.
+ *   - On failure (-1) the process may already be partly confined (see
+ *     report->applied_steps). It must not exec the app; exit with the message.
+ *
+ * See sandbox/README.md for the order of steps and what is not a boundary.
+ */
+#ifndef CSANDBOX_H
+#define CSANDBOX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the confined process may keep. Arrays may be NULL when their count is 0. */
+struct ohk_confinement {
+    /* Descriptors >= 3 that survive into the app (FD_CLOEXEC is cleared on
+       them). Every other descriptor >= 3 is marked close-on-exec, so the
+       kernel closes it at execve. 0, 1 and 2 are always kept. */
+    const int *keep_fds;
+    size_t n_keep_fds;
+
+    /* Landlock: read and execute files beneath these paths (a path may also
+       name a single file). */
+    const char *const *read_exec_paths;
+    size_t n_read_exec;
+
+    /* Landlock: read, write, create, remove and rename beneath these paths;
+       never execute. */
+    const char *const *read_write_paths;
+    size_t n_read_write;
+
+    /* 0: use Landlock if the kernel has it, otherwise go on without it (the
+       report says so). N >= 1: fail unless the kernel's Landlock ABI is at
+       least N (6 is the first that scopes abstract Unix sockets and signals). */
+    int landlock_min_abi;
+};
+
+/* Bits of ohk_confinement_report.applied_steps, in the order they are applied. */
+enum ohk_confinement_step {
+    OHK_STEP_RLIMITS       = 1 << 0, /* RLIMIT_CORE 0 */
+    OHK_STEP_FDS           = 1 << 1, /* keep_fds inherited, all others close-on-exec */
+    OHK_STEP_NO_NEW_PRIVS  = 1 << 2, /* PR_SET_NO_NEW_PRIVS 1 */
+    OHK_STEP_NOT_DUMPABLE  = 1 << 3, /* PR_SET_DUMPABLE 0 (until execve) */
+    OHK_STEP_LANDLOCK      = 1 << 4, /* Landlock ruleset enforced */
+    OHK_STEP_SECCOMP       = 1 << 5, /* seccomp filter loaded */
+};
+
+/* What was actually applied; filled in on success and on failure. */
+struct ohk_confinement_report {
+    unsigned applied_steps;          /* OR of enum ohk_confinement_step */
+    int landlock_abi;                /* kernel's Landlock ABI, 0 if it has none */
+    uint64_t landlock_handled_fs;    /* LANDLOCK_ACCESS_FS_* rights restricted */
+    uint64_t landlock_handled_net;   /* LANDLOCK_ACCESS_NET_* rights restricted */
+    uint64_t landlock_scoped;        /* LANDLOCK_SCOPE_* applied */
+};
+
+/* The running kernel's Landlock ABI version, 0 if it has no Landlock. */
+int ohk_landlock_abi(void);
+
+/*
+ * Confines the calling thread: first checks the whole request and prepares
+ * the Landlock ruleset and the seccomp filter without changing the process
+ * (a bad path or fd fails here, with applied_steps == 0), then applies, in
+ * this fixed order: resource limits, descriptors, no_new_privs, not dumpable,
+ * Landlock, seccomp.
+ *
+ * Returns 0, or -1 with `err` (if not NULL) holding "<step>: <what>: <strerror>".
+ * `report` may be NULL.
+ */
+int ohk_confine(const struct ohk_confinement *confinement,
+                struct ohk_confinement_report *report,
+                char *err, size_t err_len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CSANDBOX_H */
