@@ -58,6 +58,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Broker policy
+        .target(
+            name: "HealthBroker",
+            dependencies: [
+                "HealthModel", "HealthWire", "HealthIPC", "HealthStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Sandbox confinement (small C, no policy)
         .target(
             name: "CSandbox",
@@ -65,7 +75,31 @@ let package = Package(
             exclude: ["README.md", "probe"],
             linkerSettings: [.linkedLibrary("seccomp")]
         ),
+        .target(
+            name: "HealthSandboxKit",
+            dependencies: ["CSandbox", "HealthIPC", "HealthWire", "HealthModel"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(name: "sandbox-probe", dependencies: ["CSandbox"], path: "sandbox/probe"),
+
+        // MARK: Executables
+        .executableTarget(
+            name: "healthd",
+            dependencies: [
+                "HealthBroker", "HealthStore", "HealthIPC",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "health-sandbox",
+            dependencies: [
+                "HealthSandboxKit", "HealthIPC", "HealthWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Tests
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"], swiftSettings: swiftSettings),

@@ -1,0 +1,41 @@
+import HealthIPC
+import HealthModel
+import HealthStore
+
+/// Credential binding (DESIGN.md §3.2): an app that connects to the app socket itself is the
+/// installed app whose manifest names the executable the kernel reports for the peer.
+struct AppPeerResolver: Sendable {
+    let apps: AppRepository
+    let brokerUID: UInt32
+
+    enum Refusal: Error, CustomStringConvertible {
+        case otherUser(UInt32)
+        case executableUnknown
+        case notInstalled(executable: String)
+        case ambiguous(executable: String, appIDs: [String])
+
+        var description: String {
+            switch self {
+            case let .otherUser(uid):
+                "connections from uid \(uid) are not accepted; apps of another user must be launched with health-sandbox"
+            case .executableUnknown:
+                "the connecting process's executable could not be verified (it exited, or its binary was replaced); launch the app with health-sandbox"
+            case let .notInstalled(executable):
+                "no installed app manifest names the executable \(executable); install one with `healthctl apps install MANIFEST` or launch the app with `health-sandbox run APP-ID -- …`"
+            case let .ambiguous(executable, appIDs):
+                "several installed apps (\(appIDs.joined(separator: ", "))) name the executable \(executable); launch the app with `health-sandbox run APP-ID -- …` to say which"
+            }
+        }
+    }
+
+    func resolve(_ peer: PeerCredentials) throws -> AppManifest {
+        guard peer.uid == brokerUID else { throw Refusal.otherUser(peer.uid) }
+        guard let executable = peer.executable else { throw Refusal.executableUnknown }
+        let matches = try apps.find(executable: executable)
+        switch matches.count {
+        case 0: throw Refusal.notInstalled(executable: executable)
+        case 1: return matches[0]
+        default: throw Refusal.ambiguous(executable: executable, appIDs: matches.map(\.id))
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import HealthModel
+import HealthStore
+
+/// The one place that turns the user's grants into answers: what an app may save, what part of
+/// a type's data it may see, what its status calls report. Handlers never read grants directly.
+///
+/// The rule that hides read denial (DESIGN.md §7.3): an app without read permission sees the
+/// store as if it held only the samples that app saved itself. Denied and never-asked look the
+/// same, because both map to the same `ReadScope`.
+struct AuthorizationEngine: Sendable {
+    let grants: GrantRepository
+
+    /// HKAuthorizationStatus for `type`: the SHARE decision only (§7.2).
+    func sharingStatus(app: AppManifest, type: String) throws -> HKAuthorizationStatus {
+        switch try grants.decision(appID: app.id, type: type, access: .share) {
+        case .notDetermined: .notDetermined
+        case .denied: .sharingDenied
+        case .authorized: .sharingAuthorized
+        }
+    }
+
+    /// What part of `type` a query by `app` covers.
+    func readScope(app: AppManifest, type: String) throws -> ReadScope {
+        try grants.decision(appID: app.id, type: type, access: .read) == .authorized ? .allSources : .ownSamples(appID: app.id)
+    }
+
+    /// Throws the HealthKit error for saving a type without share permission (§7.5).
+    func checkSave(app: AppManifest, types: Set<String>) throws(HKError) {
+        for type in types.sorted() {
+            let decision: AuthorizationDecision
+            do {
+                decision = try grants.decision(appID: app.id, type: type, access: .share)
+            } catch {
+                throw HKError(.errorDatabaseInaccessible, "the health store could not be read")
+            }
+            switch decision {
+            case .authorized: continue
+            case .notDetermined:
+                throw HKError(.errorAuthorizationNotDetermined, "authorization to share \(type) has not been requested; call requestAuthorization(toShare:read:) first")
+            case .denied:
+                throw HKError(.errorAuthorizationDenied, "authorization to share \(type) is denied")
+            }
+        }
+    }
+
+    /// The types of a request that the user has not decided yet (read and share separately).
+    func undetermined(app: AppManifest, _ request: ValidatedAuthorizationRequest) throws -> (read: [String], share: [String]) {
+        let read = try request.readTypes.filter { try grants.decision(appID: app.id, type: $0, access: .read) == .notDetermined }
+        let share = try request.shareTypes.filter { try grants.decision(appID: app.id, type: $0, access: .share) == .notDetermined }
+        return (read, share)
+    }
+}
+
+/// An authorization request whose types are all known and requestable, and whose app manifest
+/// carries the usage descriptions the request needs.
+struct ValidatedAuthorizationRequest: Sendable, Equatable {
+    let readTypes: [String]
+    let shareTypes: [String]
+
+    init(app: AppManifest, share: [String], read: [String]) throws(HKError) {
+        guard !share.isEmpty || !read.isEmpty else {
+            throw HKError(.errorInvalidArgument, "the request names no types")
+        }
+        guard share.count + read.count <= 512 else {
+            throw HKError(.errorInvalidArgument, "a request may name at most 512 types")
+        }
+        if !share.isEmpty, app.shareUsageDescription == nil {
+            throw HKError(.errorInvalidArgument, "\(AppManifest.shareUsageKey) must be set in the app's manifest in order to request share (write) authorization")
+        }
+        if !read.isEmpty, app.readUsageDescription == nil {
+            throw HKError(.errorInvalidArgument, "\(AppManifest.readUsageKey) must be set in the app's manifest in order to request read authorization")
+        }
+        for identifier in share {
+            try Self.checkShareable(identifier)
+        }
+        for identifier in read {
+            try Self.checkReadable(identifier)
+        }
+        shareTypes = Array(Set(share)).sorted()
+        readTypes = Array(Set(read)).sorted()
+    }
+
+    static func checkShareable(_ identifier: String) throws(HKError) {
+        let type = try known(identifier)
+        if type is HKCorrelationType {
+            throw HKError(.errorInvalidArgument, "authorization to share \(identifier) is disallowed; request the types it contains instead")
+        }
+        guard type is HKSampleType else {
+            throw HKError(.errorInvalidArgument, "authorization to share \(identifier) is disallowed; characteristics are set by the user in the manager")
+        }
+    }
+
+    static func checkReadable(_ identifier: String) throws(HKError) {
+        let type = try known(identifier)
+        if type is HKCorrelationType {
+            throw HKError(.errorInvalidArgument, "authorization to read \(identifier) is requested through the types it contains")
+        }
+    }
+
+    private static func known(_ identifier: String) throws(HKError) -> HKObjectType {
+        guard let type = HKObjectType.type(forIdentifier: identifier) else {
+            throw HKError(.errorInvalidArgument, "unknown type identifier \(identifier.prefix(100))")
+        }
+        return type
+    }
+}

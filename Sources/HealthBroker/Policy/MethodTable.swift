@@ -1,0 +1,47 @@
+import HealthIPC
+import HealthWire
+
+/// Every method the broker serves, with who may call it — the whole privileged API in one place
+/// (the OpenSSH monitor's dispatch table). A method not in the caller's socket's table does not
+/// exist for that caller: an admin method sent on the app socket is UNIMPLEMENTED, whatever bytes
+/// accompany it.
+enum MethodTable {
+    enum Handler: Sendable {
+        case unary(@Sendable (BrokerContext, Caller, [UInt8]) async throws -> Reply)
+        case stream(@Sendable (BrokerContext, Caller, [UInt8], CallResponder) async throws -> Void)
+    }
+
+    struct Reply: Sendable {
+        var payload: [UInt8]
+        /// A descriptor passed with the reply (LaunchBind only); the broker closes its copy after sending.
+        var descriptor: Int32?
+
+        init(_ message: some WireMessage, passing descriptor: Int32? = nil) {
+            payload = message.wireBytes()
+            self.descriptor = descriptor
+        }
+    }
+
+    /// Served on the app socket, to installed apps only.
+    static let app: [String: Handler] = [
+        HealthStoreMethod.getRequestStatus.rawValue: .unary(AppService.getRequestStatus),
+        HealthStoreMethod.requestAuthorization.rawValue: .unary(AppService.requestAuthorization),
+        HealthStoreMethod.authorizationStatus.rawValue: .unary(AppService.authorizationStatus),
+        HealthStoreMethod.save.rawValue: .unary(AppService.save),
+        HealthStoreMethod.querySamples.rawValue: .stream(AppService.querySamples),
+    ]
+
+    /// Served on the admin socket, to the manager tools only.
+    static let manager: [String: Handler] = [
+        HealthManagerMethod.status.rawValue: .unary(ManagerService.status),
+        HealthManagerMethod.installApp.rawValue: .unary(ManagerService.installApp),
+        HealthManagerMethod.listApps.rawValue: .unary(ManagerService.listApps),
+        HealthManagerMethod.listRequests.rawValue: .unary(ManagerService.listRequests),
+        HealthManagerMethod.watchRequests.rawValue: .stream(ManagerService.watchRequests),
+        HealthManagerMethod.answerRequest.rawValue: .unary(ManagerService.answerRequest),
+        HealthManagerMethod.setGrants.rawValue: .unary(ManagerService.setGrants),
+        HealthManagerMethod.listGrants.rawValue: .unary(ManagerService.listGrants),
+        HealthManagerMethod.querySamples.rawValue: .stream(ManagerService.querySamples),
+        HealthManagerMethod.launchBind.rawValue: .unary(ManagerService.launchBind),
+    ]
+}

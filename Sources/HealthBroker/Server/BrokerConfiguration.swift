@@ -1,0 +1,32 @@
+import Foundation
+
+/// Where the broker keeps its store and sockets, and whom it trusts on the admin socket.
+public struct BrokerConfiguration: Sendable {
+    public var storeDirectory: String
+    public var socketDirectory: String
+    /// Executables allowed on the admin socket (by default healthctl and health-sandbox next to healthd).
+    public var trustedManagerExecutables: Set<String>
+    /// Connections one app may hold at once.
+    public var maxConnectionsPerApp = 16
+    /// Connections of all kinds at once (each holds a thread).
+    public var maxConnections = 256
+
+    public init(storeDirectory: String, socketDirectory: String, trustedManagerExecutables: Set<String>) {
+        self.storeDirectory = storeDirectory
+        self.socketDirectory = socketDirectory
+        self.trustedManagerExecutables = trustedManagerExecutables
+    }
+
+    /// The manager tools installed next to the broker's own executable.
+    public static func siblingTools(of brokerExecutable: String) -> Set<String> {
+        let directory = (brokerExecutable as NSString).deletingLastPathComponent
+        return [directory + "/healthctl", directory + "/health-sandbox"]
+    }
+
+    public var appSocketPath: String { socketDirectory + "/app.sock" }
+    public var adminSocketPath: String { socketDirectory + "/admin.sock" }
+}
+
+public enum BrokerVersion {
+    public static let string = "0.1.0"
+}

@@ -1,0 +1,21 @@
+import HealthModel
+import HealthStore
+import Logging
+
+/// What every method handler may use. Built once at start-up; immutable.
+struct BrokerContext: Sendable {
+    let configuration: BrokerConfiguration
+    let database: HealthDatabase
+    let engine: AuthorizationEngine
+    let prompts: PromptCenter
+    let connections: ConnectionRegistry
+    let logger: Logger
+
+    /// The app behind an app-socket call. The tables guarantee it; this keeps the type honest.
+    func requireApp(_ caller: Caller) throws(HKError) -> AppManifest {
+        guard let app = caller.appManifest else {
+            throw HKError(.errorAuthorizationDenied, "this method is for apps")
+        }
+        return app
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Glibc
+import HealthIPC
+import HealthModel
+import HealthWire
+import Logging
+import Synchronization
+
+/// Accepted connections: establishes each one's identity before any frame is read, enforces the
+/// connection limits, and runs each connection on its own thread.
+final class ConnectionRegistry: Sendable {
+    private struct Counts {
+        var total = 0
+        var perApp: [String: Int] = [:]
+    }
+
+    private let counts = Mutex(Counts())
+    private let configuration: BrokerConfiguration
+    private let appResolver: AppPeerResolver
+    private let managerPolicy: ManagerPeerPolicy
+    private let logger: Logger
+    /// Set once the context exists (it holds this registry, so it cannot be passed to init).
+    private let contextBox = Mutex<BrokerContext?>(nil)
+
+    init(configuration: BrokerConfiguration, appResolver: AppPeerResolver, managerPolicy: ManagerPeerPolicy, logger: Logger) {
+        self.configuration = configuration
+        self.appResolver = appResolver
+        self.managerPolicy = managerPolicy
+        self.logger = logger
+    }
+
+    func attach(_ context: BrokerContext) {
+        contextBox.withLock { $0 = context }
+    }
+
+    var connectedAppCount: Int {
+        counts.withLock { $0.perApp.values.filter { $0 > 0 }.count }
+    }
+
+    /// A connection accepted on the app socket: credential binding.
+    func acceptApp(_ fd: Int32) {
+        let app: AppManifest
+        do {
+            let peer = try PeerCredentials.of(fd)
+            app = try appResolver.resolve(peer)
+        } catch let refusal as AppPeerResolver.Refusal {
+            logger.warning("app connection refused", metadata: ["reason": "\(refusal)"])
+            refuse(fd, RPCStatus(.unauthenticated, "\(refusal)", healthKitCode: .errorAuthorizationDenied))
+            return
+        } catch {
+            logger.warning("app connection refused", metadata: ["reason": "\(error)"])
+            refuse(fd, RPCStatus(.unauthenticated, "healthd could not identify this process", healthKitCode: .errorAuthorizationDenied))
+            return
+        }
+        do {
+            try serve(fd, as: .app(app), table: MethodTable.app)
+        } catch {
+            refuse(fd, error)
+        }
+    }
+
+    /// A connection accepted on the admin socket.
+    func acceptManager(_ fd: Int32) {
+        let peer: PeerCredentials
+        do {
+            peer = try PeerCredentials.of(fd)
+        } catch {
+            refuse(fd, RPCStatus(.unauthenticated, "healthd could not identify this process"))
+            return
+        }
+        if let refusal = managerPolicy.refusal(for: peer) {
+            logger.warning("admin connection refused", metadata: ["reason": "\(refusal)"])
+            refuse(fd, RPCStatus(.permissionDenied, refusal))
+            return
+        }
+        do {
+            try serve(fd, as: .manager(peer), table: MethodTable.manager)
+        } catch {
+            refuse(fd, error)
+        }
+    }
+
+    /// Launch binding: a socket pair whose broker end is served as `app`; returns the other end.
+    func bindLaunched(_ app: AppManifest) throws -> Int32 {
+        let (brokerEnd, clientEnd) = try UnixSocket.pair()
+        do {
+            try serve(brokerEnd, as: .app(app), table: MethodTable.app)
+        } catch {
+            close(brokerEnd)
+            close(clientEnd)
+            throw HKError(.errorInvalidArgument, "\(error.statusMessage)")
+        }
+        return clientEnd
+    }
+
+    private func serve(_ fd: Int32, as caller: Caller, table: [String: MethodTable.Handler]) throws(RPCStatus) {
+        let appID = caller.appManifest?.id
+        try counts.withLock { (counts) throws(RPCStatus) in
+            guard counts.total < configuration.maxConnections else {
+                throw RPCStatus(.resourceExhausted, "healthd has \(configuration.maxConnections) connections open; try again later")
+            }
+            if let appID {
+                let current = counts.perApp[appID, default: 0]
+                guard current < configuration.maxConnectionsPerApp else {
+                    throw RPCStatus(.resourceExhausted, "app \(appID) already has \(current) connections open (the limit)")
+                }
+                counts.perApp[appID] = current + 1
+            }
+            counts.total += 1
+        }
+        guard let context = contextBox.withLock({ $0 }) else { fatalError("ConnectionRegistry used before attach") }
+        UnixSocket.setSendTimeout(fd, seconds: 10)
+        let dispatcher = CallDispatcher(context: context, table: table, caller: caller)
+        let logger = self.logger
+        let thread = Thread { [self] in
+            let connection = ServerConnection(fd: fd)
+            if let failure = connection.serve({ call in await dispatcher.dispatch(call) }) {
+                logger.warning("connection closed for a protocol violation", metadata: ["app": "\(appID ?? "manager")", "reason": "\(failure)"])
+            }
+            counts.withLock { counts in
+                counts.total -= 1
+                if let appID { counts.perApp[appID, default: 1] -= 1 }
+            }
+        }
+        thread.name = "healthd-connection"
+        thread.start()
+    }
+
+    /// Sends a connection-level status (call id 0) and closes: the peer's calls fail with it.
+    private func refuse(_ fd: Int32, _ error: any Error) {
+        let status = (error as? RPCStatus) ?? RPCStatus(.unavailable, error.statusMessage)
+        let connection = FrameConnection(fd: fd)
+        try? connection.send(Frame(callID: 0, kind: .endOfStream, status: status))
+        connection.close()
+    }
+}
+
+private extension Error {
+    var statusMessage: String { (self as? RPCStatus)?.message ?? "\(self)" }
+}

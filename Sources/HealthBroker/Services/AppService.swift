@@ -1,0 +1,83 @@
+import HealthIPC
+import HealthModel
+import HealthStore
+import HealthWire
+
+/// The app-facing methods. Each takes the caller from the connection; none reads an identity
+/// from its payload. Every read goes through `AuthorizationEngine.readScope`.
+enum AppService {
+    static func getRequestStatus(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let app = try context.requireApp(caller)
+        let types = try AuthorizationTypes(wire: payload)
+        let request = try ValidatedAuthorizationRequest(app: app, share: types.shareTypes, read: types.readTypes)
+        let open = try context.engine.undetermined(app: app, request)
+        let status: HKAuthorizationRequestStatus = open.read.isEmpty && open.share.isEmpty ? .unnecessary : .shouldRequest
+        return MethodTable.Reply(StatusValue(status.rawValue))
+    }
+
+    static func requestAuthorization(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let app = try context.requireApp(caller)
+        let types = try AuthorizationTypes(wire: payload)
+        let request = try ValidatedAuthorizationRequest(app: app, share: types.shareTypes, read: types.readTypes)
+        let open = try context.engine.undetermined(app: app, request)
+        if !open.read.isEmpty || !open.share.isEmpty {
+            context.logger.info("authorization prompt", metadata: [
+                "app": "\(app.id)", "read": "\(open.read.count)", "share": "\(open.share.count)",
+            ])
+            try await context.prompts.ask(app: app, read: open.read, share: open.share)
+        }
+        return MethodTable.Reply(EmptyMessage())
+    }
+
+    static func authorizationStatus(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let app = try context.requireApp(caller)
+        let identifier = try TypeIdentifierMessage(wire: payload).identifier
+        guard HKObjectType.type(forIdentifier: identifier) != nil else {
+            throw HKError(.errorInvalidArgument, "unknown type identifier \(identifier.prefix(100))")
+        }
+        return MethodTable.Reply(StatusValue(try context.engine.sharingStatus(app: app, type: identifier).rawValue))
+    }
+
+    static func save(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let app = try context.requireApp(caller)
+        let records = try SampleList(wire: payload).samples
+        guard !records.isEmpty else { throw HKError(.errorInvalidArgument, "nothing to save") }
+        for record in records where HKObjectType.type(forIdentifier: record.typeIdentifier) == nil {
+            throw HKError(.errorInvalidArgument, "unknown sample type \(record.typeIdentifier.prefix(100))")
+        }
+        try context.engine.checkSave(app: app, types: Set(records.map(\.typeIdentifier)))
+        // Identity and UUIDs come from the broker: whatever the app put in these fields is dropped.
+        let source = SourceRecord(bundleIdentifier: app.id, name: app.displayName, version: app.version)
+        let canonical = try records.map { record in
+            var record = try SampleValidator.canonicalized(record)
+            record.source = nil
+            return record
+        }
+        let uuids = try context.database.samples.insert(canonical, source: source)
+        context.logger.info("saved", metadata: ["app": "\(app.id)", "count": "\(uuids.count)"])
+        return MethodTable.Reply(SavedUUIDs(uuids))
+    }
+
+    static func querySamples(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
+        let app = try context.requireApp(caller)
+        let spec = try SampleQuerySpec(wire: payload)
+        try SampleQueryValidation.check(spec)
+        let scope = try context.engine.readScope(app: app, type: spec.typeIdentifier)
+        try context.database.samples.query(spec, scope: scope, batchSize: WireLimits.samplesPerBatch) { batch in
+            try responder.send(SampleList(batch).wireBytes())
+        }
+    }
+}
+
+/// Checks on a sample query that do not depend on who asks (so they cannot leak anything).
+enum SampleQueryValidation {
+    static func check(_ spec: SampleQuerySpec) throws(HKError) {
+        guard let type = HKObjectType.type(forIdentifier: spec.typeIdentifier) else {
+            throw HKError(.errorInvalidArgument, "unknown type identifier \(spec.typeIdentifier.prefix(100))")
+        }
+        guard type is HKSampleType else {
+            throw HKError(.errorInvalidArgument, "\(spec.typeIdentifier) is not a sample type")
+        }
+        guard spec.limit >= 0 else { throw HKError(.errorInvalidArgument, "limit must not be negative") }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import HealthIPC
+import HealthModel
+import HealthStore
+import HealthWire
+
+/// The manager's methods: the user's own tool, so it sees all data and may change grants.
+enum ManagerService {
+    static func status(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        _ = try EmptyMessage(wire: payload)
+        return MethodTable.Reply(BrokerStatus(
+            storeDirectory: context.configuration.storeDirectory,
+            appSocket: context.configuration.appSocketPath, adminSocket: context.configuration.adminSocketPath,
+            installedApps: try context.database.apps.all().count,
+            pendingRequests: await context.prompts.prompts.count,
+            connectedApps: context.connections.connectedAppCount,
+            sampleCount: try context.database.samples.count(), version: BrokerVersion.string))
+    }
+
+    static func installApp(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let manifests = try ManifestList(wire: payload).manifests
+        guard manifests.count == 1, let manifest = manifests.first else {
+            throw HKError(.errorInvalidArgument, "install exactly one manifest at a time")
+        }
+        let problems = manifest.problems
+        guard problems.isEmpty else {
+            throw HKError(.errorInvalidArgument, "invalid manifest: " + problems.joined(separator: "; "))
+        }
+        guard FileManager.default.isExecutableFile(atPath: manifest.executable) else {
+            throw HKError(.errorInvalidArgument, "executable \(manifest.executable) does not exist or is not executable")
+        }
+        let replaced = try context.database.apps.install(manifest)
+        context.logger.notice("app installed", metadata: ["app": "\(manifest.id)", "replaced": "\(replaced)"])
+        return MethodTable.Reply(EmptyMessage())
+    }
+
+    static func listApps(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        MethodTable.Reply(ManifestList(try context.database.apps.all()))
+    }
+
+    static func listRequests(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        MethodTable.Reply(PromptList(await context.prompts.prompts))
+    }
+
+    static func watchRequests(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
+        for await prompt in await context.prompts.watch() {
+            try responder.send(prompt.wireBytes())
+        }
+    }
+
+    static func answerRequest(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let answer = try PromptAnswer(wire: payload)
+        guard let prompt = await context.prompts.prompt(answer.requestID) else {
+            throw HKError(.errorInvalidArgument, "no pending request \(answer.requestID); list them with `healthctl requests`")
+        }
+        // Every type of the prompt gets a decision; one the answer leaves out is denied.
+        var decisions: [GrantDecision] = []
+        for (types, access) in [(prompt.readTypes, AccessKind.read), (prompt.shareTypes, AccessKind.share)] {
+            for type in types {
+                let given = answer.decisions.first { $0.typeIdentifier == type && $0.access == access }?.decision
+                decisions.append(GrantDecision(type, access, given == .authorized ? .authorized : .denied))
+            }
+        }
+        let asked = Set(decisions.map { "\($0.access)/\($0.typeIdentifier)" })
+        for extra in answer.decisions where !asked.contains("\(extra.access)/\(extra.typeIdentifier)") {
+            throw HKError(.errorInvalidArgument, "request \(answer.requestID) did not ask for \(extra.access) access to \(extra.typeIdentifier)")
+        }
+        try context.database.grants.apply(appID: prompt.appID, decisions)
+        _ = await context.prompts.resolve(answer.requestID)
+        context.logger.notice("request answered", metadata: ["app": "\(prompt.appID)", "request": "\(answer.requestID)"])
+        return MethodTable.Reply(EmptyMessage())
+    }
+
+    static func setGrants(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let request = try AppGrants(wire: payload)
+        guard try context.database.apps.find(id: request.appID) != nil else {
+            throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); see `healthctl apps list`")
+        }
+        for grant in request.decisions {
+            switch grant.access {
+            case .share: try ValidatedAuthorizationRequest.checkShareable(grant.typeIdentifier)
+            case .read: try ValidatedAuthorizationRequest.checkReadable(grant.typeIdentifier)
+            }
+        }
+        try context.database.grants.apply(appID: request.appID, request.decisions)
+        context.logger.notice("grants changed", metadata: ["app": "\(request.appID)", "count": "\(request.decisions.count)"])
+        return MethodTable.Reply(EmptyMessage())
+    }
+
+    static func listGrants(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let request = try AppGrants(wire: payload)
+        guard try context.database.apps.find(id: request.appID) != nil else {
+            throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); see `healthctl apps list`")
+        }
+        return MethodTable.Reply(GrantList(try context.database.grants.decisions(appID: request.appID)))
+    }
+
+    static func querySamples(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
+        let spec = try SampleQuerySpec(wire: payload)
+        try SampleQueryValidation.check(spec)
+        try context.database.samples.query(spec, scope: .allSources, batchSize: WireLimits.samplesPerBatch) { batch in
+            try responder.send(SampleList(batch).wireBytes())
+        }
+    }
+
+    /// Launch binding (DESIGN.md §3.1): a new connection whose broker end is bound to the app,
+    /// its other end handed to health-sandbox, which passes it on to the app it execs.
+    static func launchBind(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let request = try AppGrants(wire: payload)
+        guard let app = try context.database.apps.find(id: request.appID) else {
+            throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); install its manifest with `healthctl apps install`")
+        }
+        let clientEnd = try context.connections.bindLaunched(app)
+        context.logger.notice("launch bound", metadata: ["app": "\(app.id)"])
+        return MethodTable.Reply(AppGrants(appID: app.id), passing: clientEnd)
+    }
+}

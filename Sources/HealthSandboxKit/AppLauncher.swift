@@ -1,0 +1,97 @@
+import CSandbox
+import Foundation
+import Glibc
+import HealthIPC
+import HealthModel
+import HealthWire
+
+/// `health-sandbox run`: obtain a connection bound to the app from the broker, confine this
+/// thread, exec the app with the connection inherited.
+public enum AppLauncher {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public let exitCode: Int32
+
+        public init(description: String, exitCode: Int32) {
+            self.description = description
+            self.exitCode = exitCode
+        }
+    }
+
+    /// Asks the broker (admin socket) for a connection bound to `appID`. Returns its descriptor.
+    public static func obtainBoundSocket(appID: String, adminSocket: String) throws(Failure) -> Int32 {
+        let client: RPCClient
+        do {
+            client = try RPCClient(fd: UnixSocket.connect(path: adminSocket), acceptsDescriptors: true)
+        } catch {
+            throw Failure(description: "cannot reach healthd at \(adminSocket): \(error) — is healthd running?", exitCode: 69)
+        }
+        defer { client.close() }
+        let result = BlockingCall.run { try await client.unary(HealthManagerMethod.launchBind.rawValue, AppGrants(appID: appID).wireBytes()) }
+        switch result {
+        case .success:
+            guard let descriptor = client.takeReceivedDescriptor() else {
+                throw Failure(description: "healthd answered without passing a socket", exitCode: 70)
+            }
+            return descriptor
+        case let .failure(error):
+            let message = (error as? RPCStatus)?.message ?? "\(error)"
+            throw Failure(description: "healthd refused to bind \(appID): \(message)", exitCode: 77)
+        }
+    }
+
+    /// Confines the calling thread and replaces the process with `command`. Returns only on failure.
+    public static func exec(command: [String], boundSocket: Int32, policy: LaunchPolicy, minimumLandlockABI: Int32) -> Failure {
+        guard let executable = resolveExecutable(command[0]) else {
+            return Failure(description: "\(command[0]): command not found", exitCode: 127)
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment[LaunchEnvironment.socketDescriptorVariable] = String(boundSocket)
+        let confinement = Confinement(keepDescriptors: [boundSocket], readExecutePaths: policy.readExecutePaths,
+                                      readWritePaths: policy.readWritePaths, minimumLandlockABI: minimumLandlockABI)
+        let outcome = confinement.confineCallingThread()
+        guard outcome.succeeded else {
+            return Failure(description: "cannot confine the app: \(outcome.message)", exitCode: 71)
+        }
+        let argv = command.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        execve(executable, argv, envp)
+        return Failure(description: "cannot execute \(executable): \(String(cString: strerror(errno)))", exitCode: 126)
+    }
+
+    /// An absolute path for `name`: as given if it contains a slash, else searched in PATH.
+    public static func resolveExecutable(_ name: String) -> String? {
+        if name.contains("/") {
+            let path = name.hasPrefix("/") ? name : FileManager.default.currentDirectoryPath + "/" + name
+            return access(path, X_OK) == 0 ? (path as NSString).standardizingPath : nil
+        }
+        let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for directory in searchPath.split(separator: ":") {
+            let path = "\(directory)/\(name)"
+            if access(path, X_OK) == 0 { return path }
+        }
+        return nil
+    }
+}
+
+/// Runs an async call to completion from synchronous code, on this thread's behalf: the launcher
+/// must confine and exec on the thread that made the call, so it cannot hop into async main.
+enum BlockingCall {
+    static func run<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
+        let done = DispatchSemaphore(value: 0)
+        let box = ResultBox<T>()
+        Task {
+            do { box.set(.success(try await body())) } catch { box.set(.failure(error)) }
+            done.signal()
+        }
+        done.wait()
+        return box.get()
+    }
+
+    private final class ResultBox<T: Sendable>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var result: Result<T, any Error>?
+        func set(_ value: Result<T, any Error>) { lock.withLock { result = value } }
+        func get() -> Result<T, any Error> { lock.withLock { result! } }
+    }
+}

@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import HealthBroker
+import HealthIPC
+import HealthStore
+import Logging
+
+@main
+struct Healthd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "healthd",
+        abstract: "The OpenHealthKit broker: owns the encrypted health store and serves apps and the manager.",
+        discussion: """
+            healthd opens (creating on first run) the encrypted store in --store and listens on two Unix sockets in \
+            --socket-dir: app.sock for apps (each connection identified by launch binding or by its executable) \
+            and admin.sock (mode 0600) for healthctl and health-sandbox. It runs in the foreground; stop it with \
+            SIGINT or SIGTERM. Logs go to stderr and never contain health values.
+
+            Example:
+              healthd --store ~/.local/share/openhealth --socket-dir /run/user/1000/openhealth
+            """)
+
+    @Option(help: ArgumentHelp("Store directory (database and key files).", valueName: "dir"))
+    var store: String = DefaultPaths.storeDirectory
+
+    @Option(name: .customLong("socket-dir"), help: ArgumentHelp("Directory for app.sock and admin.sock.", valueName: "dir"))
+    var socketDirectory: String = DefaultPaths.socketDirectory
+
+    @Option(name: .customLong("trust-manager"),
+            help: ArgumentHelp("Another executable allowed on the admin socket (repeatable). healthctl and health-sandbox next to healthd are always trusted.", valueName: "path"))
+    var trustedManagers: [String] = []
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("unknown log level '\(logLevel)'; use trace, debug, info, notice, warning, error or critical")
+        }
+        for path in [store, socketDirectory] + trustedManagers where !path.hasPrefix("/") {
+            throw ValidationError("'\(path)' is not an absolute path")
+        }
+    }
+
+    func run() throws {
+        // Block SIGINT/SIGTERM before any thread exists, so every thread inherits the mask and
+        // the signal is only ever taken by sigwait below.
+        let terminationSignals = SignalWaiter.blockTerminationSignals()
+        let level = Logger.Level(rawValue: logLevel)!
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "healthd")
+
+        let database: HealthDatabase
+        do {
+            let encrypted = try EncryptedDatabase.open(directory: store)
+            database = try HealthDatabase(writer: encrypted.writer)
+        } catch {
+            throw StartupFailure("cannot open the health store: \(error)")
+        }
+
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var trusted = BrokerConfiguration.siblingTools(of: executable)
+        trusted.formUnion(trustedManagers)
+        let configuration = BrokerConfiguration(storeDirectory: store, socketDirectory: socketDirectory,
+                                                trustedManagerExecutables: trusted)
+        let broker: Broker
+        do {
+            broker = try Broker(configuration: configuration, database: database, logger: logger)
+        } catch {
+            throw StartupFailure("\(error)")
+        }
+        broker.start()
+        SignalWaiter.wait(for: terminationSignals)
+        logger.notice("healthd stopping")
+        broker.stop()
+    }
+}
+
+/// A start-up failure: printed as one line, exit status 1.
+struct StartupFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = "healthd: " + description }
+}
+
+/// SIGINT and SIGTERM taken synchronously with sigwait: nothing runs in a signal handler, so
+/// there are no async-signal-safety concerns.
+enum SignalWaiter {
+    static func blockTerminationSignals() -> sigset_t {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        return signals
+    }
+
+    static func wait(for signals: sigset_t) {
+        var signals = signals
+        var received: Int32 = 0
+        sigwait(&signals, &received)
+    }
+}
