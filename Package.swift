@@ -30,7 +30,23 @@ let package = Package(
         // MARK: Pure model
         .target(name: "HealthModel", swiftSettings: swiftSettings),
 
+        // MARK: Storage (the only place that touches SQLite)
+        .target(
+            name: "CPageCipher",
+            dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")],
+            linkerSettings: [.linkedLibrary("crypto")]
+        ),
+        .target(
+            name: "HealthStore",
+            dependencies: [
+                "HealthModel", "CPageCipher",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "HealthStoreTests", dependencies: ["HealthStore", "HealthModel"], swiftSettings: swiftSettings),
     ]
 )
