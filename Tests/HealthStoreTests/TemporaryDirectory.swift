@@ -5,7 +5,9 @@ final class TemporaryDirectory {
     let path: String
 
     init() {
-        var template = Array((NSTemporaryDirectory() + "/ohk-store-XXXXXX").utf8CString)
+        var base = NSTemporaryDirectory()
+        while base.hasSuffix("/") { base.removeLast() }
+        var template = Array((base + "/ohk-store-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { fatalError("mkdtemp failed: errno \(errno)") }
         path = String(cString: made)
     }
