@@ -50,9 +50,14 @@ let package = Package(
 
         // MARK: Storage (the only place that touches SQLite)
         .target(
+            name: "CPageCipher",
+            dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")],
+            linkerSettings: [.linkedLibrary("crypto")]
+        ),
+        .target(
             name: "HealthStore",
             dependencies: [
-                "HealthModel",
+                "HealthModel", "CPageCipher",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
@@ -106,5 +111,6 @@ let package = Package(
         .testTarget(name: "HealthIPCTests", dependencies: ["HealthIPC", "HealthWire"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthWireTests", dependencies: ["HealthWire", "HealthModel", "COpenHealthProto"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxTests", dependencies: ["CSandbox"], swiftSettings: swiftSettings),
+        .testTarget(name: "HealthStoreTests", dependencies: ["HealthStore", "HealthModel"], swiftSettings: swiftSettings),
     ]
 )

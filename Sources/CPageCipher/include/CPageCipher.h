@@ -1,0 +1,93 @@
+// CPageCipher: an SQLite VFS shim that encrypts every page of the main database,
+// the WAL, the rollback journal and every temporary file with AES-256-GCM (OpenSSL).
+// See README.md beside this folder for the page format and the threat model.
+//
+// This header deliberately exposes no SQLite or OpenSSL types, so Swift callers need
+// neither module: connections are passed as opaque `sqlite3 *` pointers.
+#ifndef CPAGECIPHER_H
+#define CPAGECIPHER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Name under which the VFS is registered (never as the default VFS).
+#define OHK_CIPHER_VFS_NAME "ohk-cipher"
+/// URI parameter that names the registered key a database file is opened with.
+#define OHK_CIPHER_KEY_PARAMETER "ohk_key"
+/// The only page size the cipher accepts.
+#define OHK_CIPHER_PAGE_SIZE 4096
+/// Bytes at the end of each page that hold the nonce (12) and the GCM tag (16).
+#define OHK_CIPHER_RESERVED_BYTES 28
+/// Length of a data key and of every key-encryption key.
+#define OHK_CIPHER_KEY_BYTES 32
+/// Length of the nonce and tag produced by ohk_aead_seal.
+#define OHK_AEAD_NONCE_BYTES 12
+#define OHK_AEAD_TAG_BYTES 16
+
+/// Registers the VFS once per process. Returns an SQLite result code.
+int ohk_cipher_vfs_register(void);
+
+/// Copies `key` into the registry (subkeys are derived and the raw key is not kept)
+/// and returns its id through `out_id`. Returns an SQLite result code.
+int ohk_cipher_key_register(const uint8_t key[OHK_CIPHER_KEY_BYTES], uint64_t *out_id);
+
+/// Drops the caller's hold on a registered key. Files already open keep working;
+/// the key's memory is cleansed when the last file using it closes.
+void ohk_cipher_key_release(uint64_t id);
+
+/// For a freshly opened connection (`db` is an `sqlite3 *`): checks that its main
+/// database file goes through the cipher VFS and, for an empty database, fixes the
+/// page size and the reserved-bytes count before the first page is written.
+/// Returns an SQLite result code; on error `message` (if not NULL) receives a
+/// static English sentence saying what is wrong.
+int ohk_cipher_connection_prepare(void *db, const char **message);
+
+/// Checks, without SQLite, whether page 1 of the database at `path` decrypts
+/// under registered key `key_id`: 1 it does, 0 it does not, -1 the file has no
+/// complete first page (missing or empty), -2 the file could not be read.
+int ohk_cipher_probe_database(const char *path, uint64_t key_id);
+
+/// What the last authentication failure on the calling thread was about.
+typedef struct ohk_cipher_failure {
+    /// 1 main database, 2 WAL, 3 rollback journal, 4 temporary file.
+    int file_kind;
+    /// Page number (main database) or frame/record index (other kinds).
+    int64_t unit;
+    /// Path of the file, truncated to fit, or "" for a temporary file.
+    char path[512];
+} ohk_cipher_failure;
+
+/// Copies and clears the calling thread's last authentication failure.
+/// Returns 1 if there was one, 0 otherwise.
+int ohk_cipher_take_last_failure(ohk_cipher_failure *out);
+
+/// Fills `buffer` from OpenSSL's CSPRNG. Returns 1 on success.
+int ohk_random_bytes(uint8_t *buffer, size_t length);
+
+/// Zeroes memory in a way the compiler may not elide.
+void ohk_cleanse(void *buffer, size_t length);
+
+/// AES-256-GCM over a small buffer (key wrapping): fresh random nonce.
+/// `ciphertext` has room for `length` bytes. Returns 1 on success.
+int ohk_aead_seal(const uint8_t key[OHK_CIPHER_KEY_BYTES],
+                  const uint8_t *aad, size_t aad_length,
+                  const uint8_t *plaintext, size_t length,
+                  uint8_t nonce[OHK_AEAD_NONCE_BYTES], uint8_t *ciphertext,
+                  uint8_t tag[OHK_AEAD_TAG_BYTES]);
+
+/// Inverse of ohk_aead_seal. Returns 1 if the tag verifies, 0 otherwise
+/// (and then `plaintext` is cleansed).
+int ohk_aead_open(const uint8_t key[OHK_CIPHER_KEY_BYTES],
+                  const uint8_t *aad, size_t aad_length,
+                  const uint8_t *ciphertext, size_t length,
+                  const uint8_t nonce[OHK_AEAD_NONCE_BYTES],
+                  const uint8_t tag[OHK_AEAD_TAG_BYTES], uint8_t *plaintext);
+
+/// scrypt (RFC 7914) through OpenSSL's EVP_KDF. `n` must be a power of two.
+/// Returns 1 on success.
+int ohk_scrypt(const uint8_t *passcode, size_t passcode_length,
+               const uint8_t *salt, size_t salt_length,
+               uint64_t n, uint32_t r, uint32_t p,
+               uint8_t *out, size_t out_length);
+
+#endif

@@ -1,0 +1,98 @@
+// Process-wide table of registered data keys. A database connection names its key
+// by id in its URI (never the key itself, which would then show up in file names);
+// each open file holds a reference so a connection can still open its WAL after the
+// owner released the key. Only subkeys are stored; memory is cleansed on removal.
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <openssl/core_names.h>
+#include <openssl/kdf.h>
+#include "cipher_internal.h"
+
+typedef struct registry_entry {
+    uint64_t id;
+    int references;
+    derived_keys keys;
+    struct registry_entry *next;
+} registry_entry;
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static registry_entry *registry_head = NULL;
+static uint64_t registry_next_id = 1;
+
+/// HKDF-SHA256(key, info = label): separate keys for page sealing and WAL masking.
+static int derive_subkey(const uint8_t key[OHK_CIPHER_KEY_BYTES], const char *label,
+                         uint8_t out[OHK_CIPHER_KEY_BYTES]) {
+    EVP_KDF *kdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
+    if (kdf == NULL) return 0;
+    EVP_KDF_CTX *ctx = EVP_KDF_CTX_new(kdf);
+    EVP_KDF_free(kdf);
+    if (ctx == NULL) return 0;
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, "SHA256", 0),
+        OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, (void *)key, OHK_CIPHER_KEY_BYTES),
+        OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, (void *)label, strlen(label)),
+        OSSL_PARAM_construct_end(),
+    };
+    int ok = EVP_KDF_derive(ctx, out, OHK_CIPHER_KEY_BYTES, params) == 1;
+    EVP_KDF_CTX_free(ctx);
+    return ok;
+}
+
+static void entry_destroy(registry_entry *entry) {
+    OPENSSL_cleanse(&entry->keys, sizeof entry->keys);
+    free(entry);
+}
+
+int ohk_cipher_key_register(const uint8_t key[OHK_CIPHER_KEY_BYTES], uint64_t *out_id) {
+    registry_entry *entry = calloc(1, sizeof *entry);
+    if (entry == NULL) return SQLITE_NOMEM;
+    if (!derive_subkey(key, "openhealthkit page v1", entry->keys.page_key)
+        || !derive_subkey(key, "openhealthkit wal checksum mask v1", entry->keys.wal_mask_key)) {
+        entry_destroy(entry);
+        return SQLITE_ERROR;
+    }
+    entry->references = 1;
+    pthread_mutex_lock(&registry_lock);
+    entry->id = registry_next_id++;
+    entry->next = registry_head;
+    registry_head = entry;
+    pthread_mutex_unlock(&registry_lock);
+    *out_id = entry->id;
+    return SQLITE_OK;
+}
+
+/// Unlinks and returns the entry if this drop was its last reference.
+static registry_entry *drop_reference_locked(uint64_t id) {
+    for (registry_entry **link = &registry_head; *link != NULL; link = &(*link)->next) {
+        registry_entry *entry = *link;
+        if (entry->id != id) continue;
+        if (--entry->references > 0) return NULL;
+        *link = entry->next;
+        return entry;
+    }
+    return NULL;
+}
+
+void ohk_cipher_key_release(uint64_t id) {
+    pthread_mutex_lock(&registry_lock);
+    registry_entry *dead = drop_reference_locked(id);
+    pthread_mutex_unlock(&registry_lock);
+    if (dead != NULL) entry_destroy(dead);
+}
+
+void key_registry_release(uint64_t id) { ohk_cipher_key_release(id); }
+
+int key_registry_retain(uint64_t id, derived_keys *out) {
+    int found = 0;
+    pthread_mutex_lock(&registry_lock);
+    for (registry_entry *entry = registry_head; entry != NULL; entry = entry->next) {
+        if (entry->id != id) continue;
+        entry->references++;
+        memcpy(out, &entry->keys, sizeof *out);
+        found = 1;
+        break;
+    }
+    pthread_mutex_unlock(&registry_lock);
+    return found;
+}

@@ -1,0 +1,118 @@
+// The write-ahead log. Layout (SQLite's): a 32-byte header, then frames of a
+// 24-byte frame header and one page. Frame bodies are sealed like database pages,
+// bound to the frame's index. Frame headers stay readable, because SQLite needs
+// page numbers and salts to rebuild its index, but their two checksum words are
+// masked: SQLite computes them over the plaintext page, so left in clear they
+// would let anyone test guesses about a page's content.
+#include <string.h>
+#include "cipher_internal.h"
+
+/// XORs the frame header's checksum words (bytes 16..23) with a keystream that
+/// depends on the frame's salts (bytes 8..15) and its index: applying it twice
+/// restores the original.
+static int toggle_checksum_mask(cipher_file *file, uint8_t *frame_header, uint64_t frame_index) {
+    uint8_t block[16], mask[32];
+    int produced = 0;
+    memcpy(block, frame_header + 8, 8);
+    for (int i = 0; i < 8; i++) block[8 + i] = (uint8_t)(frame_index >> (56 - 8 * i));
+    if (EVP_EncryptUpdate(file->wal_mask, mask, &produced, block, 16) != 1 || produced != 16) return 0;
+    for (int i = 0; i < 8; i++) frame_header[16 + i] ^= mask[i];
+    return 1;
+}
+
+static uint32_t read_big_endian_u32(const uint8_t *bytes) {
+    return ((uint32_t)bytes[0] << 24) | ((uint32_t)bytes[1] << 16) | ((uint32_t)bytes[2] << 8) | bytes[3];
+}
+
+int wal_file_write(cipher_file *file, const void *in, int amount, sqlite3_int64 offset) {
+    const uint8_t *bytes = in;
+    if (offset < WAL_HEADER_BYTES) {
+        if (offset != 0 || amount != WAL_HEADER_BYTES || read_big_endian_u32(bytes + 8) != PAGE_SIZE_BYTES) {
+            return failure_report_invalid_shape(file, "a WAL header write", amount, offset, SQLITE_IOERR_WRITE);
+        }
+        return file->real->pMethods->xWrite(file->real, in, amount, offset);
+    }
+    sqlite3_int64 relative = offset - WAL_HEADER_BYTES;
+    uint64_t frame = (uint64_t)(relative / WAL_FRAME_BYTES);
+    sqlite3_int64 within = relative % WAL_FRAME_BYTES;
+    uint8_t *out = file->scratch;
+    if (within == 0 && (amount == WAL_FRAME_HEADER_BYTES || amount == WAL_FRAME_BYTES)) {
+        memcpy(out, bytes, WAL_FRAME_HEADER_BYTES);
+        if (!toggle_checksum_mask(file, out, frame)) return SQLITE_IOERR_WRITE;
+        bytes += WAL_FRAME_HEADER_BYTES;
+        out += WAL_FRAME_HEADER_BYTES;
+        if (amount == WAL_FRAME_HEADER_BYTES) {
+            return file->real->pMethods->xWrite(file->real, file->scratch, amount, offset);
+        }
+    } else if (!(within == WAL_FRAME_HEADER_BYTES && amount == PAGE_SIZE_BYTES)) {
+        return failure_report_invalid_shape(file, "a WAL write", amount, offset, SQLITE_IOERR_WRITE);
+    }
+    if (!page_reserved_area_is_clear(bytes)) {
+        return failure_report_invalid_shape(file, "a WAL page whose reserved bytes are in use",
+                                            amount, offset, SQLITE_IOERR_WRITE);
+    }
+    if (!page_codec_seal(&file->codec, FILE_KIND_WAL, frame, bytes, out, PAGE_SIZE_BYTES)) {
+        return SQLITE_IOERR_WRITE;
+    }
+    return file->real->pMethods->xWrite(file->real, file->scratch, amount, offset);
+}
+
+/// A read of header and body together is SQLite rebuilding its WAL index after a
+/// crash. A frame that fails authentication there is what a torn write looks like,
+/// so instead of failing the open it is made to fail SQLite's own salt check,
+/// which ends the log before that frame, exactly as SQLite treats a torn frame in
+/// a plain database.
+static int read_whole_frame(cipher_file *file, uint8_t *out, uint64_t frame, sqlite3_int64 offset) {
+    uint8_t *raw = file->scratch;
+    int rc = file->real->pMethods->xRead(file->real, raw, WAL_FRAME_BYTES, offset);
+    if (rc != SQLITE_OK) {
+        memcpy(out, raw, WAL_FRAME_BYTES);
+        return rc;
+    }
+    memcpy(out, raw, WAL_FRAME_HEADER_BYTES);
+    if (!toggle_checksum_mask(file, out, frame)) return SQLITE_IOERR_READ;
+    if (!page_codec_open(&file->codec, FILE_KIND_WAL, frame, raw + WAL_FRAME_HEADER_BYTES,
+                         out + WAL_FRAME_HEADER_BYTES, PAGE_SIZE_BYTES)) {
+        failure_report(file, (int64_t)frame, 1);
+        for (int i = 8; i < 16; i++) out[i] ^= 0xFF;
+    }
+    return SQLITE_OK;
+}
+
+/// A body-only read is SQLite fetching a page the WAL index says is committed:
+/// any failure here is corruption.
+static int read_frame_body(cipher_file *file, uint8_t *out, uint64_t frame, sqlite3_int64 offset) {
+    uint8_t *raw = file->scratch;
+    int rc = file->real->pMethods->xRead(file->real, raw, PAGE_SIZE_BYTES, offset);
+    if (rc == SQLITE_IOERR_SHORT_READ) rc = SQLITE_IOERR_DATA;
+    if (rc == SQLITE_OK && page_codec_open(&file->codec, FILE_KIND_WAL, frame, raw, out, PAGE_SIZE_BYTES)) {
+        return SQLITE_OK;
+    }
+    memset(out, 0, PAGE_SIZE_BYTES);
+    if (rc == SQLITE_OK || rc == SQLITE_IOERR_DATA) {
+        failure_report(file, (int64_t)frame, 0);
+        return SQLITE_IOERR_DATA;
+    }
+    return rc;
+}
+
+int wal_file_read(cipher_file *file, void *out, int amount, sqlite3_int64 offset) {
+    if (offset + amount <= WAL_HEADER_BYTES) {
+        return file->real->pMethods->xRead(file->real, out, amount, offset);
+    }
+    sqlite3_int64 relative = offset - WAL_HEADER_BYTES;
+    uint64_t frame = (uint64_t)(relative / WAL_FRAME_BYTES);
+    sqlite3_int64 within = relative % WAL_FRAME_BYTES;
+    if (relative >= 0 && within == 0 && amount == WAL_FRAME_BYTES) {
+        return read_whole_frame(file, out, frame, offset);
+    }
+    if (relative >= 0 && within == WAL_FRAME_HEADER_BYTES && amount == PAGE_SIZE_BYTES) {
+        return read_frame_body(file, out, frame, offset);
+    }
+    if (relative >= 0 && within == 0 && amount == WAL_FRAME_HEADER_BYTES) {
+        int rc = file->real->pMethods->xRead(file->real, out, amount, offset);
+        if (rc == SQLITE_OK && !toggle_checksum_mask(file, out, frame)) rc = SQLITE_IOERR_READ;
+        return rc;
+    }
+    return failure_report_invalid_shape(file, "a WAL read", amount, offset, SQLITE_IOERR_READ);
+}

@@ -1,0 +1,82 @@
+import CPageCipher
+import GRDB
+
+/// Opens GRDB connections through the cipher VFS and turns SQLite failures into
+/// typed store errors.
+enum CipherDatabaseOpener {
+    /// A pool in WAL mode whose writer commits with synchronous=FULL.
+    static func openPool(_ layout: StoreLayout, key: RegisteredCipherKey) throws(StoreOpenError) -> DatabasePool {
+        ohkDiscardLastFailure()
+        do {
+            let pool = try DatabasePool(path: key.uri(forDatabaseAt: layout.databasePath), configuration: configuration())
+            // GRDB sets synchronous=NORMAL when it enables WAL; a save is only
+            // acknowledged once durable, so the writer goes back to FULL.
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+                // Reads page 1 and the schema now, so damage is reported at open.
+                _ = try Int.fetchOne(db, sql: "PRAGMA schema_version")
+            }
+            return pool
+        } catch {
+            throw storeError(from: error, layout: layout)
+        }
+    }
+
+    /// A single connection (used by key rotation), not switched to WAL.
+    static func openQueue(_ layout: StoreLayout, key: RegisteredCipherKey) throws(StoreOpenError) -> DatabaseQueue {
+        ohkDiscardLastFailure()
+        do {
+            var config = configuration()
+            config.journalMode = .default
+            return try DatabaseQueue(path: key.uri(forDatabaseAt: layout.databasePath), configuration: config)
+        } catch {
+            throw storeError(from: error, layout: layout)
+        }
+    }
+
+    static func configuration() -> Configuration {
+        var config = Configuration()
+        config.busyMode = .timeout(10)
+        config.prepareDatabase { db in
+            var message: UnsafePointer<CChar>?
+            let rc = ohk_cipher_connection_prepare(UnsafeMutableRawPointer(db.sqliteConnection), &message)
+            guard rc == 0 else {
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: rc), message: message.map { String(cString: $0) })
+            }
+        }
+        return config
+    }
+
+    /// Maps an error from GRDB: an authentication failure the VFS recorded on this
+    /// thread becomes `.corrupt` naming the file and page; other SQLite errors keep
+    /// their code and SQLite's message (which never includes row values, since
+    /// GRDB hides statement arguments).
+    static func storeError(from error: any Error, layout: StoreLayout) -> StoreOpenError {
+        if let failure = takeLastFailure() { return .corrupt(path: layout.directory, detail: failure) }
+        if let error = error as? StoreOpenError { return error }
+        if let error = error as? DatabaseError {
+            return .database(
+                path: layout.directory, code: error.extendedResultCode.rawValue, message: error.message ?? "no message")
+        }
+        return .database(path: layout.directory, code: -1, message: String(describing: type(of: error)))
+    }
+
+    /// "WAL frame 12 of /x/health.sqlite-wal failed authentication", or nil.
+    static func takeLastFailure() -> String? {
+        var failure = ohk_cipher_failure()
+        guard ohk_cipher_take_last_failure(&failure) == 1 else { return nil }
+        let path = withUnsafeBytes(of: failure.path) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        let what = switch failure.file_kind {
+        case 1: "database page"
+        case 2: "WAL frame"
+        case 3: "rollback-journal record at byte"
+        default: "temporary-file block"
+        }
+        return "\(what) \(failure.unit) of \(path.isEmpty ? "a temporary file" : path) failed authentication"
+    }
+
+    private static func ohkDiscardLastFailure() { _ = takeLastFailure() }
+}

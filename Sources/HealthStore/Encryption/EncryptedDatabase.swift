@@ -1,0 +1,66 @@
+public import GRDB
+
+/// The broker's encrypted, durable store: `health.sqlite` in WAL mode with
+/// synchronous=FULL, every page of it, of its WAL and of SQLite's temporary files
+/// sealed with AES-256-GCM by the cipher VFS (see Sources/CPageCipher/README.md),
+/// under a data key kept wrapped in `store.keys`.
+///
+/// Holding this object holds an exclusive lock on the store directory; keep it
+/// alive for as long as `writer` is used.
+public final class EncryptedDatabase: Sendable {
+    /// A DatabasePool: one writer and concurrent readers, which WAL mode allows.
+    public let writer: any DatabaseWriter
+    public var databasePath: String { layout.databasePath }
+    private let layout: StoreLayout
+    private let pool: DatabasePool
+    private let key: RegisteredCipherKey
+    private let lock: StoreLock
+
+    private init(pool: DatabasePool, key: RegisteredCipherKey, lock: StoreLock, layout: StoreLayout) {
+        self.pool = pool
+        self.writer = pool
+        self.key = key
+        self.lock = lock
+        self.layout = layout
+    }
+
+    /// Opens (creating on first use) the encrypted store in `directory`: key files +
+    /// `health.sqlite` (WAL mode, synchronous=FULL so a committed transaction is
+    /// durable), every connection through the cipher VFS.
+    ///
+    /// `passcode` is needed only when a passcode protects the store; given on first
+    /// use, it protects the new store instead of the machine key.
+    public static func open(directory: String, passcode: String? = nil) throws(StoreOpenError) -> EncryptedDatabase {
+        let layout = try StoreLayout(directory: directory, create: true)
+        let lock = try StoreLock(layout)
+        let key = try DataKeyResolver(layout: layout).resolve(passcode: passcode, createIfNew: true)
+        let pool = try CipherDatabaseOpener.openPool(layout, key: key)
+        return EncryptedDatabase(pool: pool, key: key, lock: lock, layout: layout)
+    }
+
+    /// Closes every connection (checkpointing the WAL). The store lock is released
+    /// when this object is deallocated.
+    public func close() throws(StoreOpenError) {
+        do {
+            try pool.close()
+        } catch {
+            throw CipherDatabaseOpener.storeError(from: error, layout: layout)
+        }
+    }
+
+    /// Reads every page from disk (`PRAGMA integrity_check` after dropping cached
+    /// pages) and throws `.corrupt` naming the first page that fails authentication
+    /// or SQLite's own findings.
+    public func checkIntegrity() throws(StoreOpenError) {
+        let findings: [String]
+        do {
+            pool.releaseMemory()
+            findings = try pool.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }
+        } catch {
+            throw CipherDatabaseOpener.storeError(from: error, layout: layout)
+        }
+        guard findings == ["ok"] else {
+            throw .corrupt(path: layout.directory, detail: "integrity check: " + findings.prefix(3).joined(separator: "; "))
+        }
+    }
+}
