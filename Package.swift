@@ -44,9 +44,22 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "store-bench",
+            dependencies: ["HealthStore", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/StoreBench",
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Tests
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthStoreTests", dependencies: ["HealthStore", "HealthModel"], swiftSettings: swiftSettings),
+        // Killed with SIGKILL by HealthStoreTests' crash tests; built by `swift build`/`swift test`.
+        .executableTarget(
+            name: "store-crash-child",
+            dependencies: ["HealthStore", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/StoreCrashChild",
+            swiftSettings: swiftSettings
+        ),
     ]
 )
