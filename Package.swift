@@ -62,6 +62,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "store-bench",
+            dependencies: ["HealthStore", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/StoreBench",
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Broker policy
         .target(
@@ -112,5 +118,12 @@ let package = Package(
         .testTarget(name: "HealthWireTests", dependencies: ["HealthWire", "HealthModel", "COpenHealthProto"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxTests", dependencies: ["CSandbox"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthStoreTests", dependencies: ["HealthStore", "HealthModel"], swiftSettings: swiftSettings),
+        // Killed with SIGKILL by HealthStoreTests' crash tests; built by `swift build`/`swift test`.
+        .executableTarget(
+            name: "store-crash-child",
+            dependencies: ["HealthStore", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/StoreCrashChild",
+            swiftSettings: swiftSettings
+        ),
     ]
 )

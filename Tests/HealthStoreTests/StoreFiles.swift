@@ -8,7 +8,7 @@ enum StoreFiles {
     }
 
     static func write(_ path: String, _ bytes: [UInt8]) {
-        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600])
     }
 
     static func flipByte(in path: String, at offset: Int) {

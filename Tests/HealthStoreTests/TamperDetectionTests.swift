@@ -68,7 +68,7 @@ import Testing
         bytes.replaceSubrange(2 * Self.pageSize..<3 * Self.pageSize, with: second)
         StoreFiles.write(directory.file("health.sqlite"), bytes)
         guard case let .corrupt(_, detail) = Self.openAndCheck(directory) else {
-            Issue.record("a swap of pages 2 and 3 went unnoticed")
+            Issue.record("a swap of pages 2 and 3 went unnoticed: \(String(describing: Self.openAndCheck(directory)))")
             return
         }
         #expect(detail.contains("database page 2") || detail.contains("database page 3"))

@@ -52,10 +52,19 @@ public final class EncryptedDatabase: Sendable {
     /// pages) and throws `.corrupt` naming the first page that fails authentication
     /// or SQLite's own findings.
     public func checkIntegrity() throws(StoreOpenError) {
+        let layout = layout
         let findings: [String]
         do {
             pool.releaseMemory()
-            findings = try pool.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }
+            findings = try pool.read { db in
+                // Mapped inside the closure: the VFS records the failing page on the
+                // thread that ran the statement.
+                do {
+                    return try String.fetchAll(db, sql: "PRAGMA integrity_check")
+                } catch {
+                    throw CipherDatabaseOpener.storeError(from: error, layout: layout)
+                }
+            }
         } catch {
             throw CipherDatabaseOpener.storeError(from: error, layout: layout)
         }

@@ -23,6 +23,7 @@ public enum StoreOpenError: Error, CustomStringConvertible, Sendable, Equatable 
     case passcodeNotSet(path: String)
     /// Setting a passcode on a store that already has one (use change).
     case passcodeAlreadySet(path: String)
+    case passcodeEmpty
     /// The unwrapped data key does not decrypt the database.
     case wrongKey(path: String)
     /// A page failed authentication: the file was modified or damaged.
@@ -57,6 +58,8 @@ public enum StoreOpenError: Error, CustomStringConvertible, Sendable, Equatable 
             "store at \(path) has no passcode: use passcode set"
         case let .passcodeAlreadySet(path):
             "store at \(path) already has a passcode: use passcode change"
+        case .passcodeEmpty:
+            "the passcode is empty: choose a non-empty passcode"
         case let .wrongKey(path):
             "the data key does not decrypt the store at \(path): it was created with a different key (restore store.keys and machine.key from backup, or pass --store for another store) or its first page is damaged"
         case let .corrupt(path, detail):

@@ -17,7 +17,7 @@ struct DataKeyResolver {
             guard createIfNew, !StoreFileIO.exists(layout.databasePath) else {
                 throw .keyFileMissing(path: layout.keyEnvelopePath)
             }
-            let dataKey = try SecretBytes.random(count: Int(32))
+            let dataKey = try SecretBytes.random(count: 32)
             try KeyEnvelope(current: custody.wrap(dataKey, passcode: passcode)).save(layout)
             return try RegisteredCipherKey(dataKey)
         }

@@ -1,0 +1,80 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import HealthStore
+
+/// A real child process is killed with SIGKILL at random points while it works on
+/// the store; after each kill the store must open, pass integrity_check, and hold
+/// everything the child was told had been saved.
+@Suite(.serialized) struct CrashRecoveryTests {
+    static let saverKills = 200
+    static let rotationKills = 60
+
+    @Test func killedSaverLosesNoAcknowledgedRow() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: CrashChild.executablePath),
+                     "build store-crash-child first (swift build)")
+        let directory = TemporaryDirectory()
+        var schedule = KillSchedule(state: 20_261_121)
+        var acknowledged = Set<Int64>()
+        var killedMidRun = 0
+        for _ in 0..<Self.saverKills {
+            let outcome = try CrashChild.run(
+                "save", directory: directory.path, killAfterMicroseconds: UInt32.random(in: 5_000...90_000, using: &schedule))
+            try #require(outcome.wasKilled, "the child stopped by itself: \(outcome.errorOutput)")
+            let ids = outcome.lines.compactMap(Int64.init)
+            if !ids.isEmpty { killedMidRun += 1 }
+            acknowledged.formUnion(ids)
+
+            let store = try EncryptedDatabase.open(directory: directory.path)
+            try store.checkIntegrity()
+            let present = try store.writer.read { db in
+                try db.tableExists("acknowledged") ? Set(try Int64.fetchAll(db, sql: "SELECT id FROM acknowledged")) : []
+            }
+            let lost = acknowledged.subtracting(present)
+            #expect(lost.isEmpty, "acknowledged rows lost: \(lost.sorted().prefix(10))")
+            try store.close()
+            if !lost.isEmpty { break }
+        }
+        // Most kills must land while the child is saving, or the test proves little.
+        #expect(killedMidRun > Self.saverKills / 2)
+        #expect(acknowledged.count > Self.saverKills)
+    }
+
+    @Test func killedRotationLeavesAStoreThatOpensWithEveryRow() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: CrashChild.executablePath),
+                     "build store-crash-child first (swift build)")
+        let directory = TemporaryDirectory()
+        let expected: [Data] = try {
+            let store = try EncryptedDatabase.open(directory: directory.path)
+            defer { try? store.close() }
+            return try store.writer.write { db in
+                try db.execute(sql: "CREATE TABLE acknowledged (id INTEGER PRIMARY KEY, payload BLOB NOT NULL)")
+                for i in 0..<400 {
+                    try db.execute(sql: "INSERT INTO acknowledged (payload) VALUES (?)",
+                                   arguments: [Data((0..<(i * 37 % 3000 + 10)).map { UInt8(truncatingIfNeeded: $0 &* i) })])
+                }
+                return try Data.fetchAll(db, sql: "SELECT payload FROM acknowledged ORDER BY id")
+            }
+        }()
+        let layout = try StoreLayout(directory: directory.path, create: false)
+        var schedule = KillSchedule(state: 7)
+        var interrupted = 0, completed = 0
+        for _ in 0..<Self.rotationKills {
+            let outcome = try CrashChild.run(
+                "rotate", directory: directory.path, killAfterMicroseconds: UInt32.random(in: 5_000...150_000, using: &schedule))
+            try #require(outcome.wasKilled, "the child stopped by itself: \(outcome.errorOutput)")
+            completed += outcome.lines.filter { $0 == "rotated" }.count
+            if try KeyEnvelope.load(layout)?.pending != nil { interrupted += 1 }
+
+            let store = try EncryptedDatabase.open(directory: directory.path)
+            try store.checkIntegrity()
+            let payloads = try store.writer.read { try Data.fetchAll($0, sql: "SELECT payload FROM acknowledged ORDER BY id") }
+            #expect(payloads == expected)
+            try store.close()
+            if payloads != expected { break }
+        }
+        #expect(interrupted > 0, "no kill landed inside a rotation")
+        #expect(completed > 0, "no rotation ever completed")
+    }
+}
