@@ -17,7 +17,7 @@ public struct HealthCtl: ParsableCommand {
             """,
         subcommands: [
             StatusCommand.self, AppsCommand.self, RequestsCommand.self,
-            GrantCommand.self, RevokeCommand.self, GrantsCommand.self,
+            GrantCommand.self, RevokeCommand.self, GrantsCommand.self, SamplesCommand.self,
         ])
 
     public init() {}

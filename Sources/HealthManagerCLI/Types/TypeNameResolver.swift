@@ -36,8 +36,9 @@ public struct TypeNameResolver: Sendable {
     /// Short names for shell completion, in registry order.
     public var completionNames: [String] { identifiers.map { Self.commandLineName(of: $0) } }
 
-    /// Up to `limit` known names closest to `name`: names containing it, then names within a
-    /// few edits of it, nearest first.
+    /// Up to `limit` known names closest to `name`, best first: names containing it, names
+    /// within a few edits of it, then names with a word within one edit of it ("steps" finds
+    /// stepCount).
     public func suggestions(for name: String, limit: Int = 5) -> [String] {
         let wanted = Self.key(name)
         guard !wanted.isEmpty else { return [] }
@@ -45,10 +46,15 @@ public struct TypeNameResolver: Sendable {
         let scored: [(identifier: String, score: Int)] = identifiers.compactMap { identifier in
             let candidate = Self.key(TypeDisplayName.shortName(of: identifier))
             if wanted.count >= 3, candidate.contains(wanted) || wanted.contains(candidate) {
-                return (identifier, abs(candidate.count - wanted.count) == 0 ? 0 : 1)
+                return (identifier, candidate == wanted ? 0 : 1)
             }
             let edits = Self.editDistance(wanted, candidate, bound: allowedEdits)
-            return edits <= allowedEdits ? (identifier, edits + 1) : nil
+            if edits <= allowedEdits { return (identifier, edits + 1) }
+            let words = TypeDisplayName.words(of: identifier).split(separator: " ").map { Self.key(String($0)) }
+            if wanted.count >= 4, words.contains(where: { $0.count >= 4 && Self.editDistance(wanted, $0, bound: 1) <= 1 }) {
+                return (identifier, allowedEdits + 2)
+            }
+            return nil
         }
         return scored
             .sorted { ($0.score, $0.identifier.count, $0.identifier) < ($1.score, $1.identifier.count, $1.identifier) }
@@ -97,6 +103,11 @@ public struct TypeNameError: Error, Equatable, Sendable, CustomStringConvertible
 
     public let name: String
     public let reason: Reason
+
+    public init(name: String, reason: Reason) {
+        self.name = name
+        self.reason = reason
+    }
 
     public var description: String {
         switch reason {
