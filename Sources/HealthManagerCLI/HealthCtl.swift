@@ -7,7 +7,9 @@ public struct HealthCtl: ParsableCommand {
         commandName: "healthctl",
         abstract: "Manage your health data: answer apps' permission requests, edit grants, browse samples.",
         discussion: """
-            healthctl talks to healthd, the broker that owns your health store, over its admin socket.
+            healthctl talks to healthd, the broker that owns your health store, over its admin \
+            socket.
+
             Shell completion: healthctl --generate-completion-script bash|zsh|fish
 
             Examples:

@@ -7,10 +7,11 @@ struct AppsInstallCommand: AsyncParsableCommand {
         commandName: "install",
         abstract: "Install (or update) an app from its JSON manifest.",
         discussion: """
-            The manifest is a JSON object with the keys id, displayName, executable (absolute path),
-            version, NSHealthShareUsageDescription (why it reads), NSHealthUpdateUsageDescription
-            (why it writes) and entitlements (e.g. ["background-delivery"]). Every problem in the
-            file is reported before anything is sent to healthd.
+            The manifest is a JSON object with the keys id, displayName, executable (absolute \
+            path), version, NSHealthShareUsageDescription (why it reads), \
+            NSHealthUpdateUsageDescription (why it writes) and entitlements (e.g. \
+            ["background-delivery"]). Every problem in the file is reported before anything is \
+            sent to healthd.
 
             Example:
               healthctl apps install sleep-tracker.json

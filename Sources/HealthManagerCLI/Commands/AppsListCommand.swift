@@ -7,8 +7,8 @@ struct AppsListCommand: AsyncParsableCommand {
         commandName: "list",
         abstract: "List the installed apps.",
         discussion: """
-            READS and WRITES say whether the manifest explains why the app reads or writes health data;
-            an app can only ask for the kinds of access it explains.
+            READS and WRITES say whether the manifest explains why the app reads or writes \
+            health data; an app can only ask for the kinds of access it explains.
 
             Example:
               healthctl apps list

@@ -10,16 +10,18 @@ struct RequestsCommand: AsyncParsableCommand {
         discussion: """
             Without options, lists the pending requests. An app's request waits until you answer it.
 
-            --answer asks about every pending request, type by type ("Allow Sleep Tracker to READ
-            Heart Rate? [y/N]"); only an explicit y allows.
-            --id N answers one request without questions: --allow-all, --deny-all, or
+            --answer asks about every pending request, type by type ("Allow Sleep Tracker to \
+            READ Heart Rate? [y/N]"); only an explicit y allows.
+
+            --id N answers one request without questions: --allow-all, --deny-all, or \
             --allow-read/--allow-share with the types to allow (every other type is denied).
+
             --wait first waits for a request to arrive (for request N with --id).
 
             Examples:
               healthctl requests
               healthctl requests --answer --wait --timeout 60
-              healthctl requests --id 3 --allow-read heartRate stepCount --allow-share stepCount
+              healthctl requests --id 3 --allow-read heartRate --allow-share stepCount
               healthctl requests --id 3 --deny-all
             """)
 

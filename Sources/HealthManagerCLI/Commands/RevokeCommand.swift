@@ -7,8 +7,8 @@ struct RevokeCommand: AsyncParsableCommand {
         commandName: "revoke",
         abstract: "Deny an app reading or writing types of health data.",
         discussion: """
-            The types become denied, not "not determined": the app will not prompt for them again.
-            Takes effect at once, also for queries the app is already running.
+            The types become denied, not "not determined": the app will not prompt for them \
+            again. Takes effect at once, also for queries the app is already running.
 
             Example:
               healthctl revoke com.example.sleep share stepCount

@@ -9,11 +9,14 @@ struct SamplesCommand: AsyncParsableCommand {
         commandName: "samples",
         abstract: "Browse the samples of one type.",
         discussion: """
-            Lists samples oldest first with start, end, value, unit, source app and device. Dates
-            are ISO 8601: a day (2024-05-01) or a date and time (2024-05-01T08:30, …Z, …+02:00),
-            read in your time zone unless a zone is given; a day given to --to includes that day.
-            A sample is listed when it overlaps the range. --json prints one JSON object per line,
-            as the samples arrive, with dates in UTC.
+            Lists samples oldest first with start, end, value, unit, source app and device. \
+            A sample is listed when it overlaps the range.
+
+            Dates are ISO 8601: a day (2024-05-01) or a date and time (2024-05-01T08:30, \
+            2024-05-01T08:30:00Z, 2024-05-01T08:30+02:00), read in your time zone unless a zone \
+            is given. A day given to --to includes that day.
+
+            --json prints one JSON object per line as the samples arrive, with dates in UTC.
 
             Examples:
               healthctl samples heartRate --from 2024-05-01 --to 2024-05-07 --unit count/s
