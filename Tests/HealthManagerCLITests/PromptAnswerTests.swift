@@ -38,7 +38,7 @@ import Testing
             try PromptDecisionPolicy.allowOnly(read: [], share: [Self.steps]).answer(to: prompt)
         }
         let message = HealthCtlError.typeNotRequested(typeIdentifier: Self.steps, access: .share, requestID: 7, requested: [Self.sleep]).description
-        #expect(message == "request 7 does not ask to share StepCount (it asks to share: SleepAnalysis)")
+        #expect(message == "request 7 does not ask to share stepCount (it asks to share: sleepAnalysis)")
     }
 
     @Test func interactiveAnswersOnlyAllowOnExplicitYes() throws {

@@ -59,8 +59,9 @@ public enum HealthCtlError: Error, Equatable, Sendable, CustomStringConvertible 
             return "request \(id) is not pending (\(others)); see `healthctl requests`"
         case let .typeNotRequested(type, access, requestID, requested):
             let verb = access == .read ? "read" : "share"
-            let asked = requested.isEmpty ? "nothing" : requested.map(TypeDisplayName.shortName(of:)).joined(separator: ", ")
-            return "request \(requestID) does not ask to \(verb) \(TypeDisplayName.shortName(of: type)) (it asks to \(verb): \(asked))"
+            // Named as the user would type them in --allow-read/--allow-share.
+            let asked = requested.isEmpty ? "nothing" : requested.map(TypeNameResolver.commandLineName(of:)).joined(separator: ", ")
+            return "request \(requestID) does not ask to \(verb) \(TypeNameResolver.commandLineName(of: type)) (it asks to \(verb): \(asked))"
         case let .timedOut(waitingFor, seconds):
             return "no \(waitingFor) arrived within \(NumberText.decimal(seconds, maximumFractionDigits: 1)) seconds"
         case let .inputEnded(requestID):
