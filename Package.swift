@@ -112,6 +112,22 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Manager
+        .target(
+            name: "HealthManagerCLI",
+            dependencies: [
+                "HealthModel", "HealthWire", "HealthIPC",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "healthctl",
+            dependencies: ["HealthManagerCLI"],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthIPCTests", dependencies: ["HealthIPC", "HealthWire"], swiftSettings: swiftSettings),
@@ -125,5 +141,6 @@ let package = Package(
             path: "Tests/StoreCrashChild",
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "HealthManagerCLITests", dependencies: ["HealthManagerCLI", "HealthWire", "HealthIPC", "HealthModel"], swiftSettings: swiftSettings),
     ]
 )

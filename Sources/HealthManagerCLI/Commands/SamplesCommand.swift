@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import HealthModel
+import HealthWire
+
+/// `healthctl samples TYPE`: browse the samples of one type, oldest first.
+struct SamplesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "samples",
+        abstract: "Browse the samples of one type.",
+        discussion: """
+            Lists samples oldest first with start, end, value, unit, source app and device. \
+            A sample is listed when it overlaps the range.
+
+            Dates are ISO 8601: a day (2024-05-01) or a date and time (2024-05-01T08:30, \
+            2024-05-01T08:30:00Z, 2024-05-01T08:30+02:00), read in your time zone unless a zone \
+            is given. A day given to --to includes that day.
+
+            --json prints one JSON object per line as the samples arrive, with dates in UTC.
+
+            Examples:
+              healthctl samples heartRate --from 2024-05-01 --to 2024-05-07 --unit count/s
+              healthctl samples stepCount --limit 10 --json
+            """)
+
+    @OptionGroup var connection: ConnectionOptions
+
+    @Argument(help: ArgumentHelp("The sample type: \(HealthTypeArgument.valueHelp).", valueName: "type"),
+              completion: HealthTypeArgument.completion, transform: HealthTypeArgument.identifier)
+    var type: String
+
+    @Option(help: ArgumentHelp("Only samples that end at or after this date.", valueName: "date"),
+            transform: { text in try DateArgument(parsing: text) })
+    var from: DateArgument?
+
+    @Option(help: ArgumentHelp("Only samples that start before this date.", valueName: "date"),
+            transform: { text in try DateArgument(parsing: text) })
+    var to: DateArgument?
+
+    @Option(help: ArgumentHelp("At most this many samples.", valueName: "n"))
+    var limit: Int?
+
+    @Option(help: ArgumentHelp("Show quantities in this HealthKit unit (e.g. kg, lb, count/min, degF, mg/dL).",
+                               valueName: "unit"),
+            transform: SamplesCommand.parseUnit)
+    var unit: HKUnit?
+
+    @Flag(help: "Print one JSON object per line instead of a table.")
+    var json = false
+
+    func validate() throws {
+        guard let sampleType = HKObjectType.type(forIdentifier: type) as? HKSampleType else {
+            throw ValidationError("\(TypeDisplayName.words(of: type)) is not a sample type; samples lists types such as heartRate or sleepAnalysis")
+        }
+        if let unit {
+            guard let quantityType = sampleType as? HKQuantityType else {
+                throw ValidationError("--unit applies to quantity types; \(TypeDisplayName.words(of: type)) samples have no unit")
+            }
+            if !quantityType.is(compatibleWith: unit) {
+                throw ValidationError("\(unit.unitString) does not measure \(TypeDisplayName.words(of: type)) (its unit is \(quantityType.canonicalUnit.unitString))")
+            }
+        }
+        if let limit, limit <= 0 { throw ValidationError("--limit must be a positive number") }
+        let timeZone = CommandIO.current.timeZone
+        if let from, let to, from.start(in: timeZone) >= to.end(in: timeZone) {
+            throw ValidationError("--from \(from.text) is not before --to \(to.text)")
+        }
+    }
+
+    func run() async throws {
+        let io = CommandIO.current
+        let client = try connection.connect()
+        defer { client.close() }
+        let formatter = SampleFormatter(displayUnit: unit, timeZone: io.timeZone)
+        var table = TextTable(SampleFormatter.tableColumns)
+        // JSON lines stream as batches arrive; a table needs every row to size its columns.
+        for try await batch in client.querySamples(querySpec(timeZone: io.timeZone)) {
+            for sample in batch.samples {
+                if json { io.output.writeLine(formatter.jsonLine(sample)) } else { table.append(formatter.tableRow(sample)) }
+            }
+        }
+        if json { return }
+        if table.rows.isEmpty {
+            io.output.writeLine("No \(TypeDisplayName.words(of: type)) samples\(from == nil && to == nil ? "" : " in that range").")
+        } else {
+            io.output.write(table.rendered(emphasize: io.emphasized))
+        }
+    }
+
+    func querySpec(timeZone: TimeZone) -> SampleQuerySpec {
+        let start = from?.start(in: timeZone), end = to?.end(in: timeZone)
+        let predicate: SamplePredicate? = start == nil && end == nil
+            ? nil : .dateRange(start: start, end: end, strictStart: false, strictEnd: false)
+        return SampleQuerySpec(typeIdentifier: type, predicate: predicate, sort: [SampleSort(.startDate, ascending: true)],
+                               limit: limit ?? 0)
+    }
+
+    static func parseUnit(_ text: String) throws -> HKUnit {
+        do {
+            return try HKUnit.parse(text)
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// Numbers as text without locale surprises: a dot for decimals, no grouping, no exponent for
+/// ordinary health values, trailing zeros trimmed ("72", "36.6", "0.0042").
+enum NumberText {
+    static func decimal(_ value: Double, maximumFractionDigits: Int) -> String {
+        guard value.isFinite else { return value.isNaN ? "NaN" : (value < 0 ? "-inf" : "inf") }
+        var text = String(format: "%.\(maximumFractionDigits)f", value)
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text == "-0" ? "0" : text
+    }
+
+    /// A measured value: three decimals, or three significant digits for tiny magnitudes so a
+    /// value like 0.00042 does not print as 0.
+    static func measurement(_ value: Double) -> String {
+        let magnitude = abs(value)
+        if magnitude == 0 || magnitude >= 0.001 { return decimal(value, maximumFractionDigits: 3) }
+        let digits = Int((-log10(magnitude)).rounded(.up)) + 2
+        return decimal(value, maximumFractionDigits: min(digits, 12))
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import HealthModel
+
+/// The JSON shape of one sample in `healthctl samples --json`. Dates are ISO 8601 in UTC with
+/// milliseconds; a quantity has "value" and "unit", a category sample an integer "value".
+struct SampleJSONLine: Encodable {
+    struct Source: Encodable {
+        let bundleIdentifier: String
+        let name: String
+        let version: String?
+    }
+
+    struct Device: Encodable {
+        let name, manufacturer, model, hardwareVersion, firmwareVersion, softwareVersion: String?
+        let localIdentifier, udiDeviceIdentifier: String?
+    }
+
+    /// Metadata values keep their kind: strings, numbers, booleans, ISO dates, {value, unit}.
+    struct Metadata: Encodable {
+        struct Quantity: Encodable {
+            let value: Double
+            let unit: String
+        }
+
+        let value: MetadataValue
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch value {
+            case let .string(text): try container.encode(text)
+            case let .number(number): try container.encode(number)
+            case let .bool(flag): try container.encode(flag)
+            case let .date(date): try container.encode(SampleJSONLine.timestamp(date))
+            case let .quantity(amount, unit): try container.encode(Quantity(value: amount, unit: unit))
+            }
+        }
+    }
+
+    let uuid: String
+    let type: String
+    let start: String
+    let end: String
+    let value: Double
+    let unit: String?
+    let source: Source?
+    let device: Device?
+    let metadata: [String: Metadata]?
+
+    init(_ sample: SampleRecord, formatter: SampleFormatter) {
+        uuid = sample.uuid.uuidString.lowercased()
+        type = sample.typeIdentifier
+        start = Self.timestamp(sample.startDate)
+        end = Self.timestamp(sample.endDate)
+        switch sample.value {
+        case let .quantity(amount, unit):
+            (value, self.unit) = formatter.convertedQuantity(amount, unit)
+        case let .category(raw):
+            (value, unit) = (Double(raw), nil)
+        }
+        source = sample.source.map { Source(bundleIdentifier: $0.bundleIdentifier, name: $0.name, version: $0.version) }
+        device = sample.device.map {
+            Device(name: $0.name, manufacturer: $0.manufacturer, model: $0.model, hardwareVersion: $0.hardwareVersion,
+                   firmwareVersion: $0.firmwareVersion, softwareVersion: $0.softwareVersion,
+                   localIdentifier: $0.localIdentifier, udiDeviceIdentifier: $0.udiDeviceIdentifier)
+        }
+        metadata = sample.metadata.isEmpty ? nil : sample.metadata.mapValues(Metadata.init(value:))
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(secondsFromGMT: 0)!))
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import HealthIPC
+import HealthManagerCLI
+import HealthModel
+import HealthWire
+import Testing
+
+/// status, apps, grant, revoke and grants against a fake healthd on a real admin socket.
+@Suite struct BrokerCommandsTests {
+    static let heartRate = "HKQuantityTypeIdentifierHeartRate"
+    static let steps = "HKQuantityTypeIdentifierStepCount"
+
+    static func broker() throws -> FakeManagerServer {
+        try FakeManagerServer { call in
+            switch HealthManagerMethod(rawValue: call.method) {
+            case .setGrants, .installApp:
+                call.responder.respond(EmptyMessage().wireBytes())
+            case .listGrants:
+                guard let request = try? AppGrants(wire: call.payload), request.appID == "com.example.sleep" else {
+                    call.responder.fail(RPCStatus(.notFound, "no app com.example.unknown is installed"), streaming: false)
+                    return
+                }
+                call.responder.respond(GrantList([
+                    GrantDecision(steps, .share, .denied), GrantDecision(heartRate, .read, .authorized),
+                    GrantDecision(steps, .read, .notDetermined),
+                ]).wireBytes())
+            case .status:
+                call.responder.respond(BrokerStatus(
+                    storeDirectory: "/home/u/.local/share/openhealth", appSocket: "/run/user/1/openhealth/app.sock",
+                    adminSocket: "/run/user/1/openhealth/admin.sock", installedApps: 2, pendingRequests: 1,
+                    connectedApps: 0, sampleCount: 1234, version: "0.1.0").wireBytes())
+            case .listApps:
+                call.responder.respond(ManifestList([AppManifest(
+                    id: "com.example.sleep", displayName: "Sleep Tracker", executable: "/usr/bin/sleep-tracker",
+                    version: "1.2", readUsageDescription: "Charts your nights.")]).wireBytes())
+            default:
+                call.responder.fail(RPCStatus(.unimplemented, call.method), streaming: false)
+            }
+        }
+    }
+
+    @Test func grantAndRevokeSendOneDecisionPerType() async throws {
+        let server = try Self.broker()
+        defer { server.stop() }
+        let granted = await runHealthCtl(["grant", "--socket", server.socketPath, "com.example.sleep", "read",
+                                          "heartRate", "HKQuantityTypeIdentifierStepCount", "heart-rate"])
+        #expect(granted.exitCode == 0, "\(granted.errors)")
+        #expect(granted.output == "Allowed com.example.sleep to read Heart Rate, Step Count.\n")
+        let revoked = await runHealthCtl(["revoke", "--socket", server.socketPath, "com.example.sleep", "share", "stepCount"])
+        #expect(revoked.exitCode == 0, "\(revoked.errors)")
+        let sent = try server.payloads(for: .setGrants).map(AppGrants.init(wire:))
+        #expect(sent == [
+            AppGrants(appID: "com.example.sleep", decisions: [
+                GrantDecision(Self.heartRate, .read, .authorized), GrantDecision(Self.steps, .read, .authorized)]),
+            AppGrants(appID: "com.example.sleep", decisions: [GrantDecision(Self.steps, .share, .denied)]),
+        ])
+    }
+
+    @Test func grantsTableHasOneRowPerType() async throws {
+        let server = try Self.broker()
+        defer { server.stop() }
+        let outcome = await runHealthCtl(["grants", "--socket", server.socketPath, "com.example.sleep"])
+        #expect(outcome.exitCode == 0, "\(outcome.errors)")
+        #expect(outcome.output == """
+            TYPE        READ     SHARE
+            Heart Rate  allowed  not set
+            Step Count  not set  denied
+
+            """)
+    }
+
+    @Test func brokerRefusalIsReportedWithItsReason() async throws {
+        let server = try Self.broker()
+        defer { server.stop() }
+        let outcome = await runHealthCtl(["grants", "--socket", server.socketPath, "com.example.unknown"])
+        #expect(outcome.exitCode == HealthCtlExitCode.dataError.rawValue)
+        #expect(outcome.errors == "healthctl: healthd could not list the grants of com.example.unknown: no app com.example.unknown is installed\n")
+    }
+
+    @Test func statusListsTheBrokersFacts() async throws {
+        let server = try Self.broker()
+        defer { server.stop() }
+        let outcome = await runHealthCtl(["status", "--socket", server.socketPath])
+        #expect(outcome.exitCode == 0, "\(outcome.errors)")
+        #expect(outcome.output == """
+            healthd version:   0.1.0
+            Store directory:   /home/u/.local/share/openhealth
+            App socket:        /run/user/1/openhealth/app.sock
+            Admin socket:      /run/user/1/openhealth/admin.sock
+            Installed apps:    2
+            Pending requests:  1
+            Connected apps:    0
+            Samples:           1234
+
+            """)
+    }
+
+    @Test func appsListShowsWhichAccessEachAppExplains() async throws {
+        let server = try Self.broker()
+        defer { server.stop() }
+        let outcome = await runHealthCtl(["apps", "list", "--socket", server.socketPath])
+        #expect(outcome.exitCode == 0, "\(outcome.errors)")
+        #expect(outcome.output == """
+            ID                 NAME           VERSION  READS  WRITES  EXECUTABLE              ENTITLEMENTS
+            com.example.sleep  Sleep Tracker  1.2      yes    no      /usr/bin/sleep-tracker
+
+            """)
+    }
+
+    @Test func appsInstallSendsTheValidatedManifest() async throws {
+        let server = try Self.broker()
+        defer { server.stop() }
+        let file = server.socketPath.replacingOccurrences(of: "admin.sock", with: "sleep.json")
+        try Data("""
+            {"id": "com.example.sleep", "displayName": "Sleep Tracker", "executable": "/usr/bin/sleep-tracker",
+             "version": "1.2", "NSHealthShareUsageDescription": "Charts your nights."}
+            """.utf8).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let outcome = await runHealthCtl(["apps", "install", "--socket", server.socketPath, file])
+        #expect(outcome.exitCode == 0, "\(outcome.errors)")
+        #expect(outcome.output == "Installed Sleep Tracker (com.example.sleep) version 1.2.\n")
+        #expect(try server.payloads(for: .installApp).map(ManifestList.init(wire:)) == [ManifestList([AppManifest(
+            id: "com.example.sleep", displayName: "Sleep Tracker", executable: "/usr/bin/sleep-tracker",
+            version: "1.2", readUsageDescription: "Charts your nights.")])])
+    }
+}

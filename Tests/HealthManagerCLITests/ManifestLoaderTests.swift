@@ -1,0 +1,89 @@
+import Foundation
+import HealthManagerCLI
+import HealthModel
+import Testing
+
+@Suite struct ManifestLoaderTests {
+    func decode(_ json: String) throws(HealthCtlError) -> ManifestLoader.Loaded {
+        try ManifestLoader.decode(Data(json.utf8), file: "sleep.json")
+    }
+
+    func problems(_ json: String) -> [String] {
+        do {
+            _ = try decode(json)
+            Issue.record("accepted an invalid manifest")
+            return []
+        } catch {
+            guard case let .manifestInvalid(file, problems) = error else {
+                Issue.record("unexpected \(error)")
+                return []
+            }
+            #expect(file == "sleep.json")
+            return problems
+        }
+    }
+
+    @Test func validManifestDecodesWithTheHealthKitKeys() throws {
+        let loaded = try decode("""
+            {"id": "com.example.sleep", "displayName": "Sleep Tracker", "executable": "/usr/bin/sleep-tracker",
+             "version": "1.2", "NSHealthShareUsageDescription": "Charts your nights.",
+             "NSHealthUpdateUsageDescription": "Saves sleep.", "entitlements": ["background-delivery"]}
+            """)
+        #expect(loaded.manifest == AppManifest(
+            id: "com.example.sleep", displayName: "Sleep Tracker", executable: "/usr/bin/sleep-tracker", version: "1.2",
+            readUsageDescription: "Charts your nights.", shareUsageDescription: "Saves sleep.",
+            entitlements: ["background-delivery"]))
+        #expect(loaded.warnings.isEmpty)
+    }
+
+    @Test func syntaxErrorNamesTheFile() {
+        let found = problems(#"{"id": "x",,}"#)
+        #expect(found.count == 1)
+        #expect(found.first?.hasPrefix("not valid JSON") == true)
+        let message = HealthCtlError.manifestInvalid(file: "sleep.json", problems: found).description
+        #expect(message.hasPrefix("sleep.json: not valid JSON"))
+    }
+
+    @Test func everyMissingOrMistypedKeyIsReported() {
+        let found = problems(#"{"id": "com.example.x", "version": 3, "entitlements": "background-delivery"}"#)
+        #expect(found == [
+            #"missing required key "displayName" (a string)"#,
+            #"missing required key "executable" (a string)"#,
+            #""version" must be a string"#,
+            #""entitlements" must be an array of strings"#,
+        ])
+    }
+
+    @Test func modelValidationProblemsAreAllListed() {
+        let found = problems("""
+            {"id": ".bad id", "displayName": "X", "executable": "relative/path", "version": "1",
+             "entitlements": ["root"]}
+            """)
+        #expect(found.count == 3)
+        #expect(found.contains("executable must be an absolute path"))
+        #expect(found.contains { $0.hasPrefix("id must be") })
+        #expect(found.contains { $0.hasPrefix("unknown entitlement root") })
+        let message = HealthCtlError.manifestInvalid(file: "sleep.json", problems: found).description
+        #expect(message.hasPrefix("sleep.json is not a valid app manifest:\n  - "))
+    }
+
+    @Test func nonObjectIsRefused() {
+        #expect(problems("[1, 2]") == ["the manifest must be a JSON object ({ … })"])
+    }
+
+    @Test func misspeltUsageKeyIsAWarning() throws {
+        let loaded = try decode("""
+            {"id": "com.example.x", "displayName": "X", "executable": "/bin/x", "version": "1",
+             "NSHealthShareUsageDescriptio": "typo"}
+            """)
+        #expect(loaded.manifest.readUsageDescription == nil)
+        #expect(loaded.warnings.count == 1)
+        #expect(loaded.warnings[0].hasPrefix(#"sleep.json: unknown key "NSHealthShareUsageDescriptio" is ignored"#))
+    }
+
+    @Test func missingFileSaysSo() {
+        #expect(throws: HealthCtlError.manifestUnreadable(file: "/nonexistent/app.json", reason: "No such file or directory")) {
+            try ManifestLoader.load(path: "/nonexistent/app.json")
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import HealthIPC
+import HealthManagerCLI
+import HealthModel
+import HealthWire
+import Synchronization
+import Testing
+
+/// `healthctl samples`: formatting, validation, and the query sent to a fake healthd.
+@Suite struct SamplesCommandTests {
+    static let heartRate = "HKQuantityTypeIdentifierHeartRate"
+    static let start = try! Date("2024-05-01T08:30:00Z", strategy: .iso8601)
+
+    static let pulse = SampleRecord(
+        uuid: UUID(uuidString: "01890A5D-AC96-774B-BCCE-B302099A8057")!, typeIdentifier: heartRate,
+        startDate: start, endDate: start.addingTimeInterval(60), value: .quantity(72, unit: "count/min"),
+        metadata: ["HKMetadataKeyHeartRateMotionContext": .number(1)],
+        device: DeviceRecord(name: "Watch"), source: SourceRecord(bundleIdentifier: "com.example.run", name: "Runner", version: "2"))
+
+    static let sleep = SampleRecord(
+        uuid: UUID(uuidString: "01890A5D-AC96-774B-BCCE-B302099A8058")!, typeIdentifier: "HKCategoryTypeIdentifierSleepAnalysis",
+        startDate: start, endDate: start.addingTimeInterval(3600), value: .category(3))
+
+    /// Streams `batches` for QuerySamples.
+    static func broker(_ batches: [[SampleRecord]]) throws -> FakeManagerServer {
+        try FakeManagerServer { call in
+            guard call.method == HealthManagerMethod.querySamples.rawValue else {
+                call.responder.fail(RPCStatus(.unimplemented, call.method), streaming: true)
+                return
+            }
+            for batch in batches { try? call.responder.send(SampleList(batch).wireBytes()) }
+            call.responder.finish()
+        }
+    }
+
+    @Test func tableShowsConvertedValuesInTheUsersZone() async throws {
+        let server = try Self.broker([[Self.pulse], [Self.pulse]])
+        defer { server.stop() }
+        let outcome = await runHealthCtl(["samples", "--socket", server.socketPath, "heart-rate", "--unit", "count/s",
+                                          "--from", "2024-05-01", "--to", "2024-05-01", "--limit", "5"])
+        #expect(outcome.exitCode == 0, "\(outcome.errors)")
+        #expect(outcome.output == """
+            START                END                  VALUE  UNIT     SOURCE  DEVICE
+            2024-05-01 08:30:00  2024-05-01 08:31:00    1.2  count/s  Runner  Watch
+            2024-05-01 08:30:00  2024-05-01 08:31:00    1.2  count/s  Runner  Watch
+
+            """)
+        let spec = try SampleQuerySpec(wire: try #require(server.payloads(for: .querySamples).first))
+        let day = try Date("2024-05-01T00:00:00Z", strategy: .iso8601)
+        #expect(spec == SampleQuerySpec(
+            typeIdentifier: Self.heartRate,
+            predicate: .dateRange(start: day, end: day.addingTimeInterval(86_400), strictStart: false, strictEnd: false),
+            sort: [SampleSort(.startDate, ascending: true)], limit: 5))
+    }
+
+    @Test func jsonPrintsOneObjectPerSample() async throws {
+        let server = try Self.broker([[Self.pulse, Self.sleep]])
+        defer { server.stop() }
+        let outcome = await runHealthCtl(["samples", "--socket", server.socketPath, "HKQuantityTypeIdentifierHeartRate", "--json"])
+        #expect(outcome.exitCode == 0, "\(outcome.errors)")
+        let lines = outcome.output.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            #"{"device":{"name":"Watch"},"end":"2024-05-01T08:31:00.000Z","metadata":{"HKMetadataKeyHeartRateMotionContext":1},"# +
+            #""source":{"bundleIdentifier":"com.example.run","name":"Runner","version":"2"},"start":"2024-05-01T08:30:00.000Z","# +
+            #""type":"HKQuantityTypeIdentifierHeartRate","unit":"count/min","uuid":"01890a5d-ac96-774b-bcce-b302099a8057","value":72}"#,
+            #"{"end":"2024-05-01T09:30:00.000Z","start":"2024-05-01T08:30:00.000Z","type":"HKCategoryTypeIdentifierSleepAnalysis","# +
+            #""uuid":"01890a5d-ac96-774b-bcce-b302099a8058","value":3}"#,
+        ])
+    }
+
+    @Test func emptyResultSaysSo() async throws {
+        let server = try Self.broker([])
+        defer { server.stop() }
+        let outcome = await runHealthCtl(["samples", "--socket", server.socketPath, "sleepAnalysis", "--from", "2024-05-01"])
+        #expect(outcome.exitCode == 0, "\(outcome.errors)")
+        #expect(outcome.output == "No Sleep Analysis samples in that range.\n")
+    }
+
+    @Test(arguments: [
+        (["dateOfBirth"], "Date Of Birth is not a sample type"),
+        (["sleepAnalysis", "--unit", "kg"], "--unit applies to quantity types"),
+        (["heartRate", "--unit", "kg"], "kg does not measure Heart Rate (its unit is count/s)"),
+        (["heartRate", "--unit", "furlongs"], "furlongs"),
+        (["heartRate", "--limit", "0"], "--limit must be a positive number"),
+        (["heartRate", "--from", "2024-05-02", "--to", "2024-05-01"], "--from 2024-05-02 is not before --to 2024-05-01"),
+        (["heartRate", "--from", "May 1st"], "'May 1st' is not an ISO 8601 date"),
+    ])
+    func refusedBeforeQuerying(arguments: [String], message: String) async {
+        let outcome = await runHealthCtl(["samples", "--socket", "/nonexistent/admin.sock"] + arguments)
+        #expect(outcome.exitCode == HealthCtlExitCode.usage.rawValue)
+        #expect(outcome.errors.contains(message), "\(outcome.errors)")
+    }
+
+    @Test func formatterKeepsTinyValuesVisible() {
+        let formatter = SampleFormatter(displayUnit: nil, timeZone: TimeZone(identifier: "UTC")!)
+        var sample = Self.pulse
+        sample.value = .quantity(0.00042, unit: "g")
+        #expect(formatter.tableRow(sample)[2] == "0.00042")
+        sample.value = .quantity(12_345_678, unit: "count")
+        #expect(formatter.tableRow(sample)[2] == "12345678")
+        sample.value = .quantity(36.6, unit: "degC")
+        #expect(formatter.tableRow(sample)[2] == "36.6")
+    }
+}
