@@ -133,6 +133,13 @@ let package = Package(
         .testTarget(name: "HealthIPCTests", dependencies: ["HealthIPC", "HealthWire"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthWireTests", dependencies: ["HealthWire", "HealthModel", "COpenHealthProto"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxTests", dependencies: ["CSandbox"], swiftSettings: swiftSettings),
+        // Real broker, real sockets, real separate processes. Needs the executables built
+        // (swift build --build-tests builds every product).
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["HealthWire", "HealthIPC", "HealthModel"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "HealthStoreTests", dependencies: ["HealthStore", "HealthModel"], swiftSettings: swiftSettings),
         // Killed with SIGKILL by HealthStoreTests' crash tests; built by `swift build`/`swift test`.
         .executableTarget(

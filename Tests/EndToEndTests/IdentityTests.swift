@@ -1,0 +1,80 @@
+import Foundation
+import HealthIPC
+import HealthModel
+import HealthWire
+import Testing
+
+/// Identity comes from the connection, never from a message (DESIGN.md §3): unknown executables
+/// get nothing, admin methods do not exist on the app socket, and source fields are ignored.
+@Suite(.serialized) struct IdentityTests {
+    @Test func anUnknownExecutableIsRefusedWithAClearError() async throws {
+        let broker = try BrokerProcess()
+        let client = try RPCClient.connect(path: broker.appSocket)
+        defer { client.close() }
+        do {
+            _ = try await client.unary(HealthStoreMethod.authorizationStatus.rawValue,
+                                       TypeIdentifierMessage(HKQuantityTypeIdentifier.heartRate.rawValue).wireBytes())
+            Issue.record("an unknown executable was served")
+        } catch let status as RPCStatus {
+            #expect(status.code == .unauthenticated || status.code == .unavailable)
+            #expect(status.message.contains("no installed app manifest names the executable"))
+            #expect(status.message.contains(Products.testProcessExecutable))
+        }
+    }
+
+    @Test func theAdminSocketRefusesProcessesThatAreNotTheManager() async throws {
+        let broker = try BrokerProcess()
+        let client = try RPCClient.connect(path: broker.adminSocket)
+        defer { client.close() }
+        await #expect(throws: RPCStatus.self) {
+            _ = try await client.unary(HealthManagerMethod.listApps.rawValue, [])
+        }
+        // healthctl, a trusted tool, is served.
+        let status = try await broker.healthctl(["status"])
+        #expect(status.status == 0, "\(status)")
+    }
+
+    @Test func noAdminMethodIsReachableOverTheAppSocket() async throws {
+        let broker = try BrokerProcess()
+        try await broker.install(appID: "org.test.identity", executable: Products.testProcessExecutable)
+        let client = try RPCClient.connect(path: broker.appSocket)
+        defer { client.close() }
+        for method in HealthManagerMethod.allCases {
+            do {
+                _ = try await client.unary(method.rawValue, AppGrants(appID: "org.test.identity").wireBytes())
+                Issue.record("\(method.rawValue) answered on the app socket")
+            } catch let status as RPCStatus {
+                #expect(status.code == .unimplemented, "\(method.rawValue): \(status)")
+            }
+        }
+        // The same connection still serves the app's own methods.
+        let reply = try await client.unary(HealthStoreMethod.authorizationStatus.rawValue,
+                                           TypeIdentifierMessage(HKQuantityTypeIdentifier.stepCount.rawValue).wireBytes())
+        #expect(try StatusValue(wire: reply).rawValue == HKAuthorizationStatus.notDetermined.rawValue)
+    }
+
+    @Test func sourceAndUUIDFieldsSentByAnAppAreIgnored() async throws {
+        let broker = try BrokerProcess()
+        let appID = try await broker.install(appID: "org.test.honest", executable: Products.testProcessExecutable)
+        let grant = try await broker.healthctl(["grant", appID, "share", "heartRate"])
+        #expect(grant.status == 0, "\(grant)")
+
+        let forgedUUID = UUID()
+        let forged = SampleRecord(
+            uuid: forgedUUID, typeIdentifier: HKQuantityTypeIdentifier.heartRate.rawValue,
+            startDate: Date(timeIntervalSince1970: 1_700_000_000), endDate: Date(timeIntervalSince1970: 1_700_000_060),
+            value: .quantity(72, unit: "count/min"),
+            source: SourceRecord(bundleIdentifier: "org.victim.app", name: "Victim", version: "9"))
+        let client = try RPCClient.connect(path: broker.appSocket)
+        defer { client.close() }
+        let saved = try SavedUUIDs(wire: await client.unary(HealthStoreMethod.save.rawValue, SampleList([forged]).wireBytes()))
+        #expect(saved.uuids.count == 1)
+        #expect(saved.uuids[0] != forgedUUID)
+
+        let listing = try await broker.healthctl(["samples", "heartRate", "--json"])
+        #expect(listing.status == 0, "\(listing)")
+        #expect(listing.stdout.contains(appID))
+        #expect(!listing.stdout.contains("org.victim.app"))
+        #expect(listing.stdout.lowercased().contains(saved.uuids[0].uuidString.lowercased()))
+    }
+}

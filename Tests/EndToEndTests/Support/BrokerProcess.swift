@@ -1,0 +1,85 @@
+import Foundation
+
+/// A real healthd on a fresh store in a temporary directory, stopped (SIGTERM) and removed
+/// when the test is done.
+final class BrokerProcess: @unchecked Sendable {
+    let root: String
+    let storeDirectory: String
+    let socketDirectory: String
+    private let process = Process()
+    private let logPath: String
+
+    var appSocket: String { socketDirectory + "/app.sock" }
+    var adminSocket: String { socketDirectory + "/admin.sock" }
+
+    init() throws {
+        root = NSTemporaryDirectory() + "ohk-e2e-" + UUID().uuidString.prefix(8)
+        storeDirectory = root + "/store"
+        socketDirectory = root + "/run"
+        logPath = root + "/healthd.log"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: Products.path("healthd"))
+        process.arguments = ["--store", storeDirectory, "--socket-dir", socketDirectory, "--log-level", "warning"]
+        // A file, not a pipe: nobody reads while healthd runs, and a full pipe would block it.
+        process.standardError = FileHandle(forWritingAtPath: logPath)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        try waitForSockets()
+    }
+
+    private func waitForSockets() throws {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if FileManager.default.fileExists(atPath: adminSocket), FileManager.default.fileExists(atPath: appSocket) { return }
+            guard process.isRunning else { throw BrokerFailed(log: log) }
+            usleep(20_000)
+        }
+        throw BrokerFailed(log: "healthd did not create its sockets within 30 s")
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    /// healthd's stderr so far.
+    var log: String {
+        (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+    }
+
+    /// Runs healthctl against this broker.
+    func healthctl(_ arguments: [String], stdin: String? = nil) async throws -> ProcessResult {
+        try await ProcessRun.run(Products.path("healthctl"), arguments + ["--socket", adminSocket], stdin: stdin)
+    }
+
+    /// Installs a manifest for `executable` and returns its app id.
+    @discardableResult
+    func install(appID: String, executable: String, read: Bool = true, share: Bool = true) async throws -> String {
+        var manifest: [String: Any] = ["id": appID, "displayName": "Test \(appID)", "executable": executable, "version": "1.0"]
+        if read { manifest["NSHealthShareUsageDescription"] = "reads for a test" }
+        if share { manifest["NSHealthUpdateUsageDescription"] = "writes for a test" }
+        let path = root + "/\(appID).json"
+        try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: path))
+        let result = try await healthctl(["apps", "install", path])
+        guard result.status == 0 else { throw CommandFailed(result: result) }
+        return appID
+    }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    deinit { stop() }
+}
+
+struct BrokerFailed: Error, CustomStringConvertible {
+    let log: String
+    var description: String { "healthd failed to start: \(log)" }
+}
+
+struct CommandFailed: Error, CustomStringConvertible {
+    let result: ProcessResult
+    var description: String { "command failed: \(result)" }
+}
