@@ -21,6 +21,9 @@ let swiftSettings: [SwiftSetting] = [
 let package = Package(
     name: "OpenHealthKit",
     platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "HealthKit", targets: ["HealthKit"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -58,9 +61,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: SDK
+        .target(
+            name: "HealthKit",
+            dependencies: ["HealthModel", "HealthWire", "HealthIPC"],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthIPCTests", dependencies: ["HealthIPC", "HealthWire"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthWireTests", dependencies: ["HealthWire", "HealthModel", "COpenHealthProto"], swiftSettings: swiftSettings),
+        .testTarget(name: "HealthKitTests", dependencies: ["HealthKit", "HealthWire", "HealthIPC"], swiftSettings: swiftSettings),
     ]
 )

@@ -1,0 +1,4 @@
+// `import HealthKit` brings the model's types (HKUnit, HKQuantityType, HKError, the identifier
+// and metadata-key constants…) with it, as Apple's single HealthKit module does. They are
+// defined once, in HealthModel, so the SDK, the broker and healthctl share one definition.
+@_exported public import HealthModel
