@@ -1,6 +1,6 @@
 public import Foundation
 
-/// HealthKit's predicate factory functions. Each returns an `HKSamplePredicate`; combine them
+/// HealthKit's predicate factory functions. Each returns an `SampleTreePredicate`; combine them
 /// with `NSCompoundPredicate(andPredicateWithSubpredicates:)`, `orPredicateWithSubpredicates:`
 /// and `notPredicateWithSubpredicate:`.
 extension HKQuery {
@@ -9,25 +9,25 @@ extension HKQuery {
     /// bound leaves that side open.
     public static func predicateForSamples(withStart startDate: Date?, end endDate: Date?,
                                            options: HKQueryOptions = []) -> NSPredicate {
-        HKSamplePredicate(.dateRange(start: startDate, end: endDate,
+        SampleTreePredicate(.dateRange(start: startDate, end: endDate,
                                      strictStart: options.contains(.strictStartDate),
                                      strictEnd: options.contains(.strictEndDate)))
     }
 
     public static func predicateForObject(with uuid: UUID) -> NSPredicate {
-        HKSamplePredicate(.uuids([uuid]))
+        SampleTreePredicate(.uuids([uuid]))
     }
 
     public static func predicateForObjects(with uuids: Set<UUID>) -> NSPredicate {
-        HKSamplePredicate(.uuids(uuids))
+        SampleTreePredicate(.uuids(uuids))
     }
 
     /// Objects saved by `source` (matched by bundle identifier).
     public static func predicateForObjects(from source: HKSource) -> NSPredicate {
-        HKSamplePredicate(.sources([source.bundleIdentifier]))
+        SampleTreePredicate(.sources([source.bundleIdentifier]))
     }
 
     public static func predicateForObjects(from sources: Set<HKSource>) -> NSPredicate {
-        HKSamplePredicate(.sources(Set(sources.map(\.bundleIdentifier))))
+        SampleTreePredicate(.sources(Set(sources.map(\.bundleIdentifier))))
     }
 }

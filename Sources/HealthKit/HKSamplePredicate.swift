@@ -1,45 +1,32 @@
 public import Foundation
 
-/// The `NSPredicate` the `HKQuery.predicateFor…` functions return. It carries the predicate as
-/// the serializable tree the broker evaluates; `NSCompoundPredicate`s of these are translated
-/// by walking their subpredicates (see `SamplePredicate.init(translating:)`).
-///
-/// swift-corelibs-foundation has no predicate format strings or key-value coding, so this
-/// subclass is how HealthKit's predicate API can exist on Linux at all.
-public final class HKSamplePredicate: NSPredicate {
-    public let samplePredicate: SamplePredicate
+/// One sample type plus an optional filter, for the descriptor API (`HKSampleQueryDescriptor`),
+/// as HealthKit's generic `HKSamplePredicate`. `Sample` is the class the results come back as.
+public struct HKSamplePredicate<Sample: HKSample>: @unchecked Sendable {
+    // @unchecked: NSPredicate is not marked Sendable; this one is never mutated after creation.
+    public let sampleType: HKSampleType
+    public let nsPredicate: NSPredicate?
 
-    init(_ samplePredicate: SamplePredicate) {
-        self.samplePredicate = samplePredicate
-        super.init(value: true)
+    init(sampleType: HKSampleType, nsPredicate: NSPredicate?) {
+        self.sampleType = sampleType
+        self.nsPredicate = nsPredicate
     }
-
-    public required init?(coder: NSCoder) {
-        nil  // never archived: predicates travel as SamplePredicate on the wire
-    }
-
-    /// Evaluates against an `HKSample` with the broker's reference semantics, so filtering
-    /// samples already fetched agrees with a query. Anything else does not match.
-    public override func evaluate(with object: Any?, substitutionVariables bindings: [String: Any]?) -> Bool {
-        guard let sample = object as? HKSample else { return false }
-        return samplePredicate.matches(sample.matchingRecord)
-    }
-
-    public override func evaluate(with object: Any?) -> Bool {
-        evaluate(with: object, substitutionVariables: nil)
-    }
-
-    public override var predicateFormat: String { "\(samplePredicate)" }
-    public override var description: String { predicateFormat }
 }
 
-extension HKSample {
-    /// The record a predicate is matched against, with the source of a fetched sample.
-    var matchingRecord: SampleRecord {
-        let source = sourceRevision.source
-        return SampleRecord(uuid: uuid, typeIdentifier: sampleType.identifier, startDate: startDate, endDate: endDate,
-                            value: recordValue, metadata: metadataValues ?? [:], device: device?.record,
-                            source: SourceRecord(bundleIdentifier: source.bundleIdentifier, name: source.name,
-                                                 version: sourceRevision.version))
+extension HKSamplePredicate where Sample == HKQuantitySample {
+    public static func quantitySample(type: HKQuantityType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKQuantitySample> {
+        HKSamplePredicate(sampleType: type, nsPredicate: predicate)
+    }
+}
+
+extension HKSamplePredicate where Sample == HKCategorySample {
+    public static func categorySample(type: HKCategoryType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKCategorySample> {
+        HKSamplePredicate(sampleType: type, nsPredicate: predicate)
+    }
+}
+
+extension HKSamplePredicate where Sample == HKSample {
+    public static func sample(type: HKSampleType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKSample> {
+        HKSamplePredicate(sampleType: type, nsPredicate: predicate)
     }
 }

@@ -1,5 +1,4 @@
 public import Foundation
-import HealthWire
 
 /// Samples of one type, filtered, sorted and limited, as HealthKit's `HKSampleQuery`. The
 /// broker streams the matches in batches; the handler is called once, with all of them.
@@ -42,55 +41,24 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
             limit: limit)
     }
 
+    /// The protocol's limit (SampleQuerySpec decoding refuses more); checked here for a clear error.
+    private static let maxSortDescriptors = 4
+
     override func start(on connection: BrokerConnection) {
         let started = lifecycle.start { [self] in
-            switch await collect(on: connection) {
-            case let .success(samples): resultsHandler(self, samples, nil)
-            case let .failure(error): resultsHandler(self, nil, error)
+            do throws(HKError) {
+                resultsHandler(self, try await connection.samples(matching: try spec.get()), nil)
+            } catch {
+                resultsHandler(self, nil, error)
             }
         }
-        guard started else {
+        if !started {
             Task { [self] in
                 resultsHandler(self, nil, HKError(.errorInvalidArgument,
                                                   "this HKSampleQuery was already executed or stopped; create a new query to run it again"))
             }
-            return
         }
     }
-
-    /// Every streamed batch, decoded, in the order the broker sent them.
-    private func collect(on connection: BrokerConnection) async -> Result<[HKSample], HKError> {
-        do throws(HKError) {
-            let spec = try spec.get()
-            let (client, batches) = try connection.stream(.querySamples, spec)
-            var samples: [HKSample] = []
-            do {
-                for try await payload in batches {
-                    let batch: SampleList
-                    do {
-                        batch = try SampleList(wire: payload)
-                    } catch {
-                        throw HKError(.unknownError, "healthd sent a malformed batch of samples (\(error))")
-                    }
-                    samples += try batch.samples.map { (record) throws(HKError) in try HKSample.fetched(record) }
-                }
-            } catch {
-                if Task.isCancelled { throw Self.stopped }
-                throw connection.failure(error, on: client)
-            }
-            // Cancelling ends the stream quietly; what was collected is not the full answer.
-            if Task.isCancelled { throw Self.stopped }
-            return .success(samples)
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// The protocol's limit (SampleQuerySpec decoding refuses more); checked here for a clear error.
-    private static let maxSortDescriptors = 4
-
-    /// What the handler of a stopped query receives.
-    static let stopped = HKError(.errorUserCanceled, "the query was stopped with HKHealthStore.stop(_:)")
 }
 
 /// HealthKit's "no limit" for sample queries.

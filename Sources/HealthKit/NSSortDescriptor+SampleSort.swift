@@ -33,10 +33,17 @@ extension SampleSort {
 
     /// The broker-side sort for a sample query's sort descriptor.
     init(translating descriptor: NSSortDescriptor) throws(HKError) {
-        guard let key = Self.sortableKeyPaths[descriptor.keyPath] else {
+        try self.init(keyPath: descriptor.keyPath, ascending: descriptor.ascending)
+    }
+
+    /// The broker-side sort for a key path on a sample class (nil: a descriptor with a
+    /// comparator only, which cannot be sent).
+    init(keyPath: AnyKeyPath?, ascending: Bool) throws(HKError) {
+        guard let keyPath, let key = Self.sortableKeyPaths[keyPath] else {
             throw HKError(.errorInvalidArgument,
-                          "sample queries sort only by HKSampleSortIdentifierStartDate or HKSampleSortIdentifierEndDate")
+                          "sample queries sort only by start or end date (HKSampleSortIdentifierStartDate, "
+                          + "HKSampleSortIdentifierEndDate, or the startDate / endDate key paths)")
         }
-        self.init(key, ascending: descriptor.ascending)
+        self.init(key, ascending: ascending)
     }
 }

@@ -6,7 +6,7 @@ extension SamplePredicate {
     /// an `NSPredicate` is an opaque block, with no format string or key paths to translate.
     init(translating predicate: NSPredicate) throws(HKError) {
         switch predicate {
-        case let ours as HKSamplePredicate:
+        case let ours as SampleTreePredicate:
             self = ours.samplePredicate
         case let compound as NSCompoundPredicate:
             let operands = try compound.subpredicates.map { (operand) throws(HKError) in
