@@ -5,8 +5,8 @@ public struct HKQueryOptions: OptionSet, Sendable, Hashable {
 
     public init(rawValue: UInt) { self.rawValue = rawValue }
 
-    /// Without options a sample matches when it overlaps the range at all.
-    public static let none: HKQueryOptions = []
+    // No options (`[]`): a sample matches when it overlaps the range at all.
+
     /// Only samples that start at or after the range's start.
     public static let strictStartDate = HKQueryOptions(rawValue: 1 << 0)
     /// Only samples that end at or before the range's end.
