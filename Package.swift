@@ -21,6 +21,9 @@ let swiftSettings: [SwiftSetting] = [
 let package = Package(
     name: "OpenHealthKit",
     platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "HealthKit", targets: ["HealthKit"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -128,6 +131,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: SDK
+        .target(
+            name: "HealthKit",
+            dependencies: ["HealthModel", "HealthWire", "HealthIPC"],
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Example apps, built with the SDK only
+        .executableTarget(name: "heart-rate-app", dependencies: ["HealthKit"], path: "Examples/HeartRateApp",
+                          swiftSettings: swiftSettings),
+        .executableTarget(name: "step-reader-app", dependencies: ["HealthKit"], path: "Examples/StepReaderApp",
+                          swiftSettings: swiftSettings),
+
         // MARK: Tests
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthIPCTests", dependencies: ["HealthIPC", "HealthWire"], swiftSettings: swiftSettings),
@@ -135,6 +152,8 @@ let package = Package(
         .testTarget(name: "SandboxTests", dependencies: ["CSandbox"], swiftSettings: swiftSettings),
         // Real broker, real sockets, real separate processes. Needs the executables built
         // (swift build --build-tests builds every product).
+        .executableTarget(name: "e2e-client", dependencies: ["HealthKit"], path: "Tests/EndToEndClient",
+                          swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["HealthWire", "HealthIPC", "HealthModel"],
@@ -149,5 +168,6 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "HealthManagerCLITests", dependencies: ["HealthManagerCLI", "HealthWire", "HealthIPC", "HealthModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "HealthKitTests", dependencies: ["HealthKit", "HealthWire", "HealthIPC"], swiftSettings: swiftSettings),
     ]
 )

@@ -1,0 +1,31 @@
+import HealthWire
+
+extension BrokerConnection {
+    /// Runs one sample query: every streamed batch, decoded, in the order the broker sent it.
+    /// Cancelling the calling task stops the broker's stream and throws `errorUserCanceled`.
+    func samples(matching spec: SampleQuerySpec) async throws(HKError) -> [HKSample] {
+        if Task.isCancelled { throw Self.queryStopped }
+        let (client, batches) = try stream(.querySamples, spec)
+        var samples: [HKSample] = []
+        do {
+            for try await payload in batches {
+                let batch: SampleList
+                do {
+                    batch = try SampleList(wire: payload)
+                } catch {
+                    throw HKError(.unknownError, "healthd sent a malformed batch of samples (\(error))")
+                }
+                samples += try batch.samples.map { (record) throws(HKError) in try HKSample.fetched(record) }
+            }
+        } catch {
+            if Task.isCancelled { throw Self.queryStopped }
+            throw failure(error, on: client)
+        }
+        // A cancelled stream ends quietly; what was collected is not the whole answer.
+        if Task.isCancelled { throw Self.queryStopped }
+        return samples
+    }
+
+    static let queryStopped = HKError(.errorUserCanceled,
+                                      "the query was stopped (HKHealthStore.stop(_:), or its task was cancelled)")
+}

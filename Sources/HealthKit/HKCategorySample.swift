@@ -1,0 +1,29 @@
+public import Foundation
+
+/// A sample holding one value of a category type's enum (e.g. a sleep-analysis stage), as
+/// HealthKit's `HKCategorySample`.
+public final class HKCategorySample: HKSample, @unchecked Sendable {
+    /// The raw value of the type's `HKCategoryValue…` enum.
+    public let value: Int
+    public var categoryType: HKCategoryType { sampleType as! HKCategoryType }
+
+    public convenience init(type: HKCategoryType, value: Int, start startDate: Date, end endDate: Date) {
+        self.init(type: type, value: value, start: startDate, end: endDate, device: nil, metadata: nil)
+    }
+
+    public convenience init(type: HKCategoryType, value: Int, start startDate: Date, end endDate: Date,
+                            metadata: [String: Any]?) {
+        self.init(type: type, value: value, start: startDate, end: endDate, device: nil, metadata: metadata)
+    }
+
+    public init(type: HKCategoryType, value: Int, start startDate: Date, end endDate: Date,
+                device: HKDevice?, metadata: [String: Any]?) {
+        self.value = value
+        super.init(type: type, value: .category(value), start: startDate, end: endDate, device: device, metadata: metadata)
+    }
+
+    init(type: HKCategoryType, fetched record: SampleRecord, value: Int) {
+        self.value = value
+        super.init(type: type, fetched: record)
+    }
+}

@@ -1,0 +1,64 @@
+import HealthWire
+
+extension HKHealthStore {
+    /// Asks the user (in healthctl) for the given permissions. Returns at once when every type
+    /// was already decided; otherwise it waits until the user answers, which may take minutes.
+    /// Success means the user was asked, not that access was granted (as in HealthKit). Fails
+    /// with `errorInvalidArgument` when the app's manifest lacks the usage description for a
+    /// requested access kind, or a type is unknown.
+    public func requestAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws {
+        let _: EmptyMessage = try await connection.call(.requestAuthorization, Self.request(typesToShare, typesToRead))
+    }
+
+    public func requestAuthorization(toShare typesToShare: Set<HKSampleType>?, read typesToRead: Set<HKObjectType>?,
+                                     completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        Task {
+            do {
+                try await requestAuthorization(toShare: typesToShare ?? [], read: typesToRead ?? [])
+                completion(true, nil)
+            } catch {
+                completion(false, error)
+            }
+        }
+    }
+
+    /// Whether `requestAuthorization` for these types would ask the user anything.
+    public func getRequestStatusForAuthorization(toShare typesToShare: Set<HKSampleType>,
+                                                 read typesToRead: Set<HKObjectType>) async throws -> HKAuthorizationRequestStatus {
+        let status: StatusValue = try await connection.call(.getRequestStatus, Self.request(typesToShare, typesToRead))
+        return try status.decoded(as: HKAuthorizationRequestStatus.self)
+    }
+
+    public func getRequestStatusForAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>,
+                                                 completion: @escaping @Sendable (HKAuthorizationRequestStatus, (any Error)?) -> Void) {
+        Task {
+            do {
+                completion(try await getRequestStatusForAuthorization(toShare: typesToShare, read: typesToRead), nil)
+            } catch {
+                completion(.unknown, error)
+            }
+        }
+    }
+
+    /// The app's permission to *share* (save) `type`. As in HealthKit, read permission is never
+    /// revealed: a read-only type reports its (absent) share status.
+    ///
+    /// Synchronous like HealthKit's, so it blocks the calling thread for one round-trip to
+    /// healthd (see `BlockingCall`: safe from the main thread and from async code). It cannot
+    /// throw; when the broker cannot be asked it answers `.notDetermined`, the status under
+    /// which a save fails and a request would prompt.
+    public func authorizationStatus(for type: HKObjectType) -> HKAuthorizationStatus {
+        let connection = connection
+        let request = TypeIdentifierMessage(type.identifier)
+        let status = try? BlockingCall.run { () throws(HKError) -> HKAuthorizationStatus in
+            let value: StatusValue = try await connection.call(.authorizationStatus, request)
+            return try value.decoded(as: HKAuthorizationStatus.self)
+        }
+        return status ?? .notDetermined
+    }
+
+    /// Identifiers sorted, so a request's bytes do not depend on set iteration order.
+    private static func request(_ share: Set<HKSampleType>, _ read: Set<HKObjectType>) -> AuthorizationTypes {
+        AuthorizationTypes(share: share.map(\.identifier).sorted(), read: read.map(\.identifier).sorted())
+    }
+}

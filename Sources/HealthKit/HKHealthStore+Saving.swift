@@ -1,0 +1,58 @@
+import HealthWire
+
+extension HKHealthStore {
+    /// Saves one object. On success its `uuid` is the one the broker assigned.
+    public func save(_ object: HKObject) async throws {
+        try await save([object])
+    }
+
+    /// Saves objects all or nothing (one broker transaction). On success each object's `uuid`
+    /// is the one the broker assigned. Fails with `errorAuthorizationNotDetermined` /
+    /// `errorAuthorizationDenied` for a type without share permission, `errorInvalidArgument`
+    /// for an invalid sample (checked here first, then authoritatively by the broker), and
+    /// `errorDataSizeExceeded` past the protocol's per-save limits (split the array).
+    public func save(_ objects: [HKObject]) async throws {
+        let samples = try objects.map { (object) throws(HKError) -> HKSample in
+            guard let sample = object as? HKSample else {
+                throw HKError(.errorInvalidArgument, "only samples can be saved; \(type(of: object)) is not an HKSample")
+            }
+            return sample
+        }
+        guard !samples.isEmpty else { return }
+        guard samples.count <= WireLimits.maxSamplesPerSave else {
+            throw HKError(.errorDataSizeExceeded,
+                          "one save takes at most \(WireLimits.maxSamplesPerSave) objects, got \(samples.count); save in batches")
+        }
+        let records = try samples.map { (sample) throws(HKError) -> SampleRecord in
+            let record = try sample.saveRecord()
+            _ = try SampleValidator.canonicalized(record)
+            return record
+        }
+        let payload = SampleList(records).wireBytes()
+        // The frame also holds the method name and a header; 1 KiB covers both with room.
+        guard payload.count <= WireLimits.maxFrameBytes - 1024 else {
+            throw HKError(.errorDataSizeExceeded,
+                          "these \(samples.count) objects encode to \(payload.count) bytes, more than one message may carry; save in smaller batches")
+        }
+        let saved: SavedUUIDs = try await connection.call(.save, payload: payload)
+        guard saved.uuids.count == samples.count else {
+            throw HKError(.unknownError, "healthd acknowledged \(saved.uuids.count) UUIDs for \(samples.count) saved objects")
+        }
+        for (sample, uuid) in zip(samples, saved.uuids) { sample.assignBrokerUUID(uuid) }
+    }
+
+    public func save(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        save([object], withCompletion: completion)
+    }
+
+    public func save(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        Task {
+            do {
+                try await save(objects)
+                completion(true, nil)
+            } catch {
+                completion(false, error)
+            }
+        }
+    }
+}

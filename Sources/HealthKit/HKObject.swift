@@ -1,0 +1,80 @@
+public import Foundation
+import Synchronization
+
+/// The root of everything stored, as HealthKit's `HKObject`: a UUID, the source that saved it,
+/// an optional device and metadata. Immutable, except that saving replaces `uuid` (below).
+///
+/// `@unchecked Sendable`: the class is open to this module's subclasses, which the compiler
+/// cannot check; every stored property of every subclass is a `let` of a Sendable value, and
+/// the one thing that changes, the UUID, sits behind a mutex.
+public class HKObject: @unchecked Sendable {
+    /// Until the object is saved, a random UUID made on this side (so unsaved objects can be
+    /// told apart). The broker assigns the real, time-ordered UUID when it stores the object;
+    /// a successful `save` writes it back here, which is why this is the one mutable property.
+    public var uuid: UUID { assignedUUID.withLock { $0 } }
+    private let assignedUUID: Mutex<UUID>
+
+    public let device: HKDevice?
+
+    /// The metadata as HealthKit hands it out: String, NSNumber (numbers and Bools), Date or
+    /// HKQuantity values. Entries that could not be converted are left out; saving such an
+    /// object fails with the conversion's error (see `metadataError`).
+    public var metadata: [String: Any]? { metadataValues?.mapValues(\.anyValue) }
+
+    /// The metadata as wire values; nil when the object was made without metadata.
+    let metadataValues: [String: MetadataValue]?
+    /// Why part of the metadata given at creation cannot be stored; `save` throws it.
+    /// HealthKit raises an Objective-C exception at creation instead, which Swift cannot catch.
+    let metadataError: HKError?
+
+    /// Who saved the object. Set from the broker's record for fetched objects. For an object
+    /// made here and not fetched back, the SDK cannot know the app identity the broker will
+    /// record (it comes from the connection, never from the app), so it describes the current
+    /// process by name with an empty bundle identifier.
+    public var sourceRevision: HKSourceRevision { fetchedSource ?? Self.unsavedSource }
+    private let fetchedSource: HKSourceRevision?
+
+    private static let unsavedSource = HKSourceRevision(
+        source: HKSource(name: ProcessInfo.processInfo.processName, bundleIdentifier: ""), version: nil)
+
+    /// An object made by the app: metadata is converted now, and any failure kept for `save`.
+    init(metadata: [String: Any]?, device: HKDevice?) {
+        assignedUUID = Mutex(UUID())
+        self.device = device
+        fetchedSource = nil
+        guard let metadata else {
+            metadataValues = nil
+            metadataError = nil
+            return
+        }
+        var values: [String: MetadataValue] = [:]
+        var firstError: HKError?
+        // Sorted so the error reported for several bad entries does not depend on hash order.
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
+            do {
+                values[key] = try MetadataValue(any: value, key: key)
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
+        metadataValues = values
+        metadataError = firstError
+    }
+
+    /// An object fetched from the broker, already in wire form.
+    init(fetched uuid: UUID, metadata: [String: MetadataValue], device: DeviceRecord?, source: SourceRecord?) {
+        assignedUUID = Mutex(uuid)
+        self.device = device.map(HKDevice.init(record:))
+        metadataValues = metadata.isEmpty ? nil : metadata
+        metadataError = nil
+        fetchedSource = source.map { record in
+            HKSourceRevision(source: HKSource(name: record.name, bundleIdentifier: record.bundleIdentifier),
+                             version: record.version)
+        }
+    }
+
+    /// Records the UUID the broker assigned on save.
+    func assignBrokerUUID(_ uuid: UUID) {
+        assignedUUID.withLock { $0 = uuid }
+    }
+}

@@ -1,0 +1,33 @@
+public import Foundation
+
+/// One measured amount over a span of time, as HealthKit's `HKQuantitySample`.
+public class HKQuantitySample: HKSample, @unchecked Sendable {
+    public let quantity: HKQuantity
+    public var quantityType: HKQuantityType { sampleType as! HKQuantityType }
+    /// How many values this sample aggregates. Always 1: the SDK has no series samples.
+    public var count: Int { 1 }
+
+    public convenience init(type quantityType: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date) {
+        self.init(type: quantityType, quantity: quantity, start: startDate, end: endDate, device: nil, metadata: nil)
+    }
+
+    public convenience init(type quantityType: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date,
+                            metadata: [String: Any]?) {
+        self.init(type: quantityType, quantity: quantity, start: startDate, end: endDate, device: nil, metadata: metadata)
+    }
+
+    /// The quantity keeps the unit it was written in; the broker converts to the type's
+    /// canonical unit when it stores it, and rejects units of the wrong dimension.
+    public init(type quantityType: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date,
+                device: HKDevice?, metadata: [String: Any]?) {
+        self.quantity = quantity
+        super.init(type: quantityType,
+                   value: .quantity(quantity.doubleValue(for: quantity.unit), unit: quantity.unit.unitString),
+                   start: startDate, end: endDate, device: device, metadata: metadata)
+    }
+
+    init(type quantityType: HKQuantityType, fetched record: SampleRecord, value: Double, unit: String) {
+        quantity = HKQuantity(unit: HKUnit(from: unit), doubleValue: value)
+        super.init(type: quantityType, fetched: record)
+    }
+}

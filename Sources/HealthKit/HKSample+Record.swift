@@ -1,0 +1,27 @@
+import Foundation
+
+/// Conversion between the SDK's classes and the wire's `SampleRecord`.
+extension HKSample {
+    /// The record `save` sends. The UUID is this side's placeholder (the broker ignores it and
+    /// assigns its own); the source is left to the broker, which takes it from the connection.
+    func saveRecord() throws(HKError) -> SampleRecord {
+        if let metadataError { throw metadataError }
+        return SampleRecord(uuid: uuid, typeIdentifier: sampleType.identifier, startDate: startDate, endDate: endDate,
+                            value: recordValue, metadata: metadataValues ?? [:], device: device?.record)
+    }
+
+    /// The sample for a record the broker sent. A record whose type or value kind the SDK does
+    /// not know means the broker and SDK disagree on the protocol, not that the app erred.
+    static func fetched(_ record: SampleRecord) throws(HKError) -> HKSample {
+        switch (HKObjectType.type(forIdentifier: record.typeIdentifier), record.value) {
+        case let (type as HKQuantityType, .quantity(value, unit)):
+            return HKQuantitySample(type: type, fetched: record, value: value, unit: unit)
+        case let (type as HKCategoryType, .category(value)):
+            return HKCategorySample(type: type, fetched: record, value: value)
+        default:
+            throw HKError(.unknownError,
+                          "healthd sent a sample of type \(record.typeIdentifier.prefix(100)) this SDK cannot represent; "
+                          + "the SDK and healthd versions may not match")
+        }
+    }
+}

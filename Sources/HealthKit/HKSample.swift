@@ -1,0 +1,28 @@
+public import Foundation
+
+/// An object that covers a span of time, as HealthKit's `HKSample`.
+public class HKSample: HKObject, @unchecked Sendable {
+    public let sampleType: HKSampleType
+    public let startDate: Date
+    public let endDate: Date
+
+    /// The value as the wire carries it; each subclass also exposes it in HealthKit's form.
+    let recordValue: SampleRecord.Value
+
+    init(type: HKSampleType, value: SampleRecord.Value, start: Date, end: Date,
+         device: HKDevice?, metadata: [String: Any]?) {
+        sampleType = type
+        recordValue = value
+        startDate = start
+        endDate = end
+        super.init(metadata: metadata, device: device)
+    }
+
+    init(type: HKSampleType, fetched record: SampleRecord) {
+        sampleType = type
+        recordValue = record.value
+        startDate = record.startDate
+        endDate = record.endDate
+        super.init(fetched: record.uuid, metadata: record.metadata, device: record.device, source: record.source)
+    }
+}

@@ -1,0 +1,63 @@
+public import Foundation
+
+/// HealthKit's async sample query: `try await descriptor.result(for: store)`.
+///
+/// The broker answers one type per query, so with several predicates each runs as its own
+/// query and the results are merged here: sorted by the sort descriptors (stable, in predicate
+/// order for ties) and cut to `limit`. Each query is limited too, which is enough to get the
+/// right first `limit` samples of the merge.
+public struct HKSampleQueryDescriptor<Sample: HKSample>: Sendable {
+    public let predicates: [HKSamplePredicate<Sample>]
+    public let sortDescriptors: [SortDescriptor<Sample>]
+    public let limit: Int?
+
+    public init(predicates: [HKSamplePredicate<Sample>], sortDescriptors: [SortDescriptor<Sample>], limit: Int? = nil) {
+        self.predicates = predicates
+        self.sortDescriptors = sortDescriptors
+        self.limit = limit
+    }
+
+    /// Runs the query; cancelling the calling task stops it (`errorUserCanceled`).
+    public func result(for healthStore: HKHealthStore) async throws -> [Sample] {
+        let specs = try querySpecs()
+        var merged: [Sample] = []
+        for spec in specs {
+            for sample in try await healthStore.connection.samples(matching: spec) {
+                guard let typed = sample as? Sample else {
+                    throw HKError(.unknownError, "healthd answered a \(spec.typeIdentifier) query with a \(type(of: sample))")
+                }
+                merged.append(typed)
+            }
+        }
+        guard specs.count > 1 else { return merged }
+        let sorts = specs[0].sort
+        if !sorts.isEmpty { merged.sort { Self.precedes($0, $1, by: sorts) } }  // stable
+        // As on the wire, 0 means no limit.
+        guard let limit, limit > 0 else { return merged }
+        return Array(merged.prefix(limit))
+    }
+
+    func querySpecs() throws(HKError) -> [SampleQuerySpec] {
+        guard !predicates.isEmpty else {
+            throw HKError(.errorInvalidArgument, "an HKSampleQueryDescriptor needs at least one predicate")
+        }
+        if let limit, limit < 0 { throw HKError(.errorInvalidArgument, "limit must not be negative, got \(limit)") }
+        let sorts = try sortDescriptors.map { (descriptor) throws(HKError) in
+            try SampleSort(keyPath: descriptor.keyPath, ascending: descriptor.order == .forward)
+        }
+        return try predicates.map { (predicate) throws(HKError) in
+            SampleQuerySpec(typeIdentifier: predicate.sampleType.identifier,
+                            predicate: try predicate.nsPredicate.map { (ns) throws(HKError) in try SamplePredicate(translating: ns) },
+                            sort: sorts, limit: limit ?? HKObjectQueryNoLimit)
+        }
+    }
+
+    /// Whether `lhs` sorts before `rhs`: the first sort whose dates differ decides.
+    private static func precedes(_ lhs: Sample, _ rhs: Sample, by sorts: [SampleSort]) -> Bool {
+        for sort in sorts {
+            let (left, right) = sort.key == .startDate ? (lhs.startDate, rhs.startDate) : (lhs.endDate, rhs.endDate)
+            if left != right { return sort.ascending ? left < right : left > right }
+        }
+        return false
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+@testable import HealthKit
+import Testing
+
+/// HKSample ⇄ SampleRecord: what `save` sends and what a query hands back.
+@Suite struct SampleRecordConversionTests {
+    let start = Date(timeIntervalSince1970: 1_700_000_000)
+    let end = Date(timeIntervalSince1970: 1_700_000_600)
+
+    @Test func quantitySampleKeepsItsUnitValueDeviceAndMetadata() throws {
+        let device = HKDevice(name: "Band", manufacturer: "Acme", model: "B1", hardwareVersion: "2", firmwareVersion: nil,
+                              softwareVersion: "1.4", localIdentifier: "local-7", udiDeviceIdentifier: nil)
+        let sample = HKQuantitySample(
+            type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: HKUnit(from: "count/s"), doubleValue: 1.25),
+            start: start, end: end, device: device,
+            metadata: [HKMetadataKeyWasUserEntered: true, "custom.note": "after run", "custom.count": 3,
+                       "custom.when": start, "custom.dose": HKQuantity(unit: .gram(), doubleValue: 0.5)])
+        let record = try sample.saveRecord()
+        #expect(record.typeIdentifier == "HKQuantityTypeIdentifierHeartRate")
+        #expect(record.value == .quantity(1.25, unit: "count/s"))
+        #expect(record.startDate == start && record.endDate == end)
+        #expect(record.device == DeviceRecord(name: "Band", manufacturer: "Acme", model: "B1", hardwareVersion: "2",
+                                              softwareVersion: "1.4", localIdentifier: "local-7"))
+        #expect(record.metadata == [HKMetadataKeyWasUserEntered: .bool(true), "custom.note": .string("after run"),
+                                    "custom.count": .number(3), "custom.when": .date(start),
+                                    "custom.dose": .quantity(value: 0.5, unit: "g")])
+        #expect(record.source == nil)
+    }
+
+    @Test func categorySampleCarriesItsRawValue() throws {
+        let sample = HKCategorySample(type: HKCategoryType(.sleepAnalysis), value: HKCategoryValueSleepAnalysis.asleepREM.rawValue,
+                                      start: start, end: end)
+        let record = try sample.saveRecord()
+        #expect(record.value == .category(5))
+        #expect(record.metadata.isEmpty && record.device == nil)
+        #expect(sample.metadata == nil)
+    }
+
+    @Test func unsupportedMetadataValueFailsTheSaveNamingTheKey() {
+        let sample = HKQuantitySample(type: HKQuantityType(.stepCount), quantity: HKQuantity(unit: .count(), doubleValue: 10),
+                                      start: start, end: end, metadata: ["ok": "fine", "bad.key": [1, 2]])
+        #expect(sample.metadata?.keys.sorted() == ["ok"])
+        #expect {
+            _ = try sample.saveRecord()
+        } throws: { error in
+            let error = error as? HKError
+            return error?.code == .errorInvalidArgument && error?.message.contains("bad.key") == true
+        }
+    }
+
+    @Test func fetchedRecordBecomesTheMatchingSampleClassWithItsSource() throws {
+        let uuid = UUID()
+        let record = SampleRecord(uuid: uuid, typeIdentifier: "HKQuantityTypeIdentifierStepCount", startDate: start, endDate: end,
+                                  value: .quantity(42, unit: "count"), metadata: ["custom.flag": .bool(false)],
+                                  device: DeviceRecord(name: "Phone"),
+                                  source: SourceRecord(bundleIdentifier: "org.example.walk", name: "Walk", version: "3"))
+        let sample = try #require(try HKSample.fetched(record) as? HKQuantitySample)
+        #expect(sample.uuid == uuid)
+        #expect(sample.quantityType == HKQuantityType(.stepCount))
+        #expect(sample.quantity.doubleValue(for: .count()) == 42)
+        #expect(sample.device?.name == "Phone")
+        #expect(sample.sourceRevision == HKSourceRevision(source: HKSource(name: "Walk", bundleIdentifier: "org.example.walk"),
+                                                           version: "3"))
+        #expect((sample.metadata?["custom.flag"] as? NSNumber)?.boolValue == false)
+        #expect(sample.count == 1)
+    }
+
+    @Test func recordWhoseValueKindDoesNotFitItsTypeIsRefused() {
+        let record = SampleRecord(uuid: UUID(), typeIdentifier: "HKQuantityTypeIdentifierStepCount", startDate: start,
+                                  endDate: end, value: .category(1))
+        #expect(throws: HKError.self) { _ = try HKSample.fetched(record) }
+    }
+}
