@@ -47,6 +47,9 @@ public enum AppLauncher {
         }
         var environment = ProcessInfo.processInfo.environment
         environment[LaunchEnvironment.socketDescriptorVariable] = String(boundSocket)
+        // Swift's crash backtracer runs as a separate program, which Landlock (rightly) does not
+        // let the app execute; without this a crashing Swift app stalls instead of exiting.
+        if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
         let confinement = Confinement(keepDescriptors: [boundSocket], readExecutePaths: policy.readExecutePaths,
                                       readWritePaths: policy.readWritePaths, minimumLandlockABI: minimumLandlockABI)
         let outcome = confinement.confineCallingThread()

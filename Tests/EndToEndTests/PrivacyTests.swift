@@ -17,7 +17,7 @@ import Testing
         #expect(pending.status == 0, "\(pending)")
         #expect(pending.stdout.contains(app))
         let answer = try await broker.healthctl(["requests", "--id", "1", "--allow-all"])
-        #expect(answer.status == 0, "\(answer)")
+        #expect(answer.status == 0, "\(answer)\n\(broker.log)")
         let requested = try await request
         #expect(requested.okValue == "requested", "\(requested)")
 

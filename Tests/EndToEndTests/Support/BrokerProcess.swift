@@ -20,7 +20,7 @@ final class BrokerProcess: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: Products.path("healthd"))
-        process.arguments = ["--store", storeDirectory, "--socket-dir", socketDirectory, "--log-level", "warning"]
+        process.arguments = ["--store", storeDirectory, "--socket-dir", socketDirectory, "--log-level", "info"]
         // A file, not a pipe: nobody reads while healthd runs, and a full pipe would block it.
         process.standardError = FileHandle(forWritingAtPath: logPath)
         process.standardOutput = FileHandle.nullDevice

@@ -29,8 +29,10 @@ enum ProcessRun {
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try? input.fileHandleForWriting.close()
         // Read both pipes while the child runs, so a chatty child never blocks on a full pipe.
-        async let stdoutData = Task.detached { out.fileHandleForReading.readDataToEndOfFile() }.value
-        async let stderrData = Task.detached { err.fileHandleForReading.readDataToEndOfFile() }.value
+        // The blocking reads run on GCD threads: on Swift's cooperative pool (two threads on
+        // this machine) a few concurrent children would starve every other task.
+        async let stdoutData = readToEnd(out.fileHandleForReading)
+        async let stderrData = readToEnd(err.fileHandleForReading)
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning {
             if Date() > deadline {
@@ -44,5 +46,11 @@ enum ProcessRun {
         return ProcessResult(status: process.terminationStatus,
                              stdout: String(decoding: await stdoutData, as: UTF8.self),
                              stderr: String(decoding: await stderrData, as: UTF8.self))
+    }
+
+    private static func readToEnd(_ handle: FileHandle) async -> Data {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: handle.readDataToEndOfFile()) }
+        }
     }
 }
