@@ -53,7 +53,7 @@ enum AppService {
             record.source = nil
             return record
         }
-        let uuids = try context.database.samples.insert(canonical, source: source)
+        let uuids = try await context.database.samples.insert(canonical, source: source)
         context.logger.info("saved", metadata: ["app": "\(app.id)", "count": "\(uuids.count)"])
         return MethodTable.Reply(SavedUUIDs(uuids))
     }
