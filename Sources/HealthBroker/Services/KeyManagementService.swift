@@ -8,25 +8,24 @@ import HealthWire
 ///
 /// Passcodes arrive only here, on the admin socket; they go into `Passcode` objects (cleansed
 /// when released), the decoded copies are erased, and none is ever logged or put in an error.
-/// Each passcode is checked against store.keys before the store goes offline, so a mistyped one
-/// costs the apps nothing.
+/// Each change first checks its passcode against store.keys with the store still open, so a
+/// mistyped one costs the apps nothing.
 enum KeyManagementService {
     static func keyStatus(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         _ = try EmptyMessage(wire: payload)
         let directory = context.store.directory
-        return MethodTable.Reply(KeyStatus(passcodeSet: try readKeyFiles { try StorePasscode.isSet(directory: directory) }))
+        return MethodTable.Reply(KeyStatus(passcodeSet: try keyFiles { try StorePasscode.isSet(directory: directory) }))
     }
 
     static func rotateKey(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         var request = try PasscodeCredentials(wire: payload)
         let passcode = request.passcode.isEmpty ? nil : Passcode(consuming: &request.passcode)
         request.erase()
-        let directory = context.store.directory
-        try await verifyOffPool { try StorePasscode.verify(directory: directory, passcode: passcode) }
-        try await changeKeys(context, after: passcode, before: passcode) { directory in
+        try await changeKeys(context, "data key rotated", after: passcode, before: passcode) { directory in
+            try StorePasscode.verify(directory: directory, passcode: passcode)
+        } change: { directory in
             try StoreKeyRotation.rotate(directory: directory, passcode: passcode)
         }
-        context.logger.notice("data key rotated", metadata: ["store": "\(directory)"])
         return MethodTable.Reply(EmptyMessage())
     }
 
@@ -35,14 +34,11 @@ enum KeyManagementService {
         let new = Passcode(consuming: &request.newPasscode)
         request.erase()
         guard !new.isEmpty else { throw keyError(.passcodeEmpty) }
-        let directory = context.store.directory
-        guard try !readKeyFiles({ try StorePasscode.isSet(directory: directory) }) else {
-            throw keyError(.passcodeAlreadySet(path: directory))
-        }
-        try await changeKeys(context, after: new, before: nil) { directory in
+        try await changeKeys(context, "passcode set", after: new, before: nil) { directory in
+            if try StorePasscode.isSet(directory: directory) { throw StoreOpenError.passcodeAlreadySet(path: directory) }
+        } change: { directory in
             try StorePasscode.set(directory: directory, passcode: new)
         }
-        context.logger.notice("passcode set", metadata: ["store": "\(directory)"])
         return MethodTable.Reply(EmptyMessage())
     }
 
@@ -52,12 +48,11 @@ enum KeyManagementService {
         let new = Passcode(consuming: &request.newPasscode)
         request.erase()
         guard !new.isEmpty else { throw keyError(.passcodeEmpty) }
-        let directory = context.store.directory
-        try await requirePasscode(old, directory: directory)
-        try await changeKeys(context, after: new, before: old) { directory in
+        try await changeKeys(context, "passcode changed", after: new, before: old) { directory in
+            try requirePasscode(old, directory: directory)
+        } change: { directory in
             try StorePasscode.change(directory: directory, from: old, to: new)
         }
-        context.logger.notice("passcode changed", metadata: ["store": "\(directory)"])
         return MethodTable.Reply(EmptyMessage())
     }
 
@@ -65,50 +60,43 @@ enum KeyManagementService {
         var request = try PasscodeCredentials(wire: payload)
         let old = Passcode(consuming: &request.passcode)
         request.erase()
-        let directory = context.store.directory
-        try await requirePasscode(old, directory: directory)
-        try await changeKeys(context, after: nil, before: old) { directory in
+        try await changeKeys(context, "passcode removed", after: nil, before: old) { directory in
+            try requirePasscode(old, directory: directory)
+        } change: { directory in
             try StorePasscode.remove(directory: directory, passcode: old)
         }
-        context.logger.notice("passcode removed", metadata: ["store": "\(directory)"])
         return MethodTable.Reply(EmptyMessage())
     }
 
     // MARK: - Helpers
 
-    /// A passcode must be set, and `passcode` must be it.
-    private static func requirePasscode(_ passcode: Passcode, directory: String) async throws {
-        guard try readKeyFiles({ try StorePasscode.isSet(directory: directory) }) else {
-            throw keyError(.passcodeNotSet(path: directory))
-        }
-        try await verifyOffPool { try StorePasscode.verify(directory: directory, passcode: passcode) }
+    /// A passcode must be set, and `passcode` must be it (one scrypt).
+    private static func requirePasscode(_ passcode: Passcode, directory: String) throws(StoreOpenError) {
+        guard try StorePasscode.isSet(directory: directory) else { throw .passcodeNotSet(path: directory) }
+        try StorePasscode.verify(directory: directory, passcode: passcode)
     }
 
     private static func changeKeys(
-        _ context: BrokerContext, after: Passcode?, before: Passcode?,
-        _ change: @escaping @Sendable (String) throws -> Void
+        _ context: BrokerContext, _ done: String, after: Passcode?, before: Passcode?,
+        check: @escaping @Sendable (String) throws -> Void, change: @escaping @Sendable (String) throws -> Void
     ) async throws {
+        let window: StoreHandle.OfflineWindow
         do {
-            try await context.store.changeKeys(passcodeAfter: after, passcodeBefore: before, change)
+            window = try await context.store.changeKeys(passcodeAfter: after, passcodeBefore: before, check: check, change: change)
         } catch let error as StoreOpenError {
-            context.logger.error("key change failed", metadata: ["reason": "\(error)"])
+            context.logger.warning("key change refused or failed", metadata: ["reason": "\(error)"])
             throw keyError(error)
         }
+        context.logger.notice("\(done)", metadata: [
+            "store": "\(context.store.directory)", "offline": "\(window.duration)",
+            "calls_that_waited": "\(window.callsThatWaited)",
+        ])
     }
 
-    /// Reads of the key files, their errors turned into the manager's.
-    private static func readKeyFiles<T>(_ read: () throws -> T) throws -> T {
+    /// A read of the key files, its errors turned into the manager's.
+    private static func keyFiles<T>(_ read: () throws -> T) throws -> T {
         do {
             return try read()
-        } catch let error as StoreOpenError {
-            throw keyError(error)
-        }
-    }
-
-    /// The same, off the cooperative pool: verifying a passcode runs scrypt (about a second).
-    private static func verifyOffPool(_ check: @escaping @Sendable () throws -> Void) async throws {
-        do {
-            try await BlockingWork.run { try check() }
         } catch let error as StoreOpenError {
             throw keyError(error)
         }

@@ -34,6 +34,9 @@ actor StoreGate {
     /// Resumed with true when the last call inside leaves, false when the drain times out.
     private var drained: CheckedContinuation<Bool, Never>?
     private var drainGeneration: UInt64 = 0
+    /// One key change at a time, from its checks to the reopen: a second one checked against
+    /// key files the first is about to change would reopen the store with the wrong passcode.
+    private var keyChangeClaimed = false
 
     init(_ store: OpenStore) {
         state = .open(store)
@@ -66,11 +69,24 @@ actor StoreGate {
         }
     }
 
+    /// Claims the right to change keys; throws if another change holds it.
+    func claimKeyChange() throws {
+        guard !keyChangeClaimed else {
+            throw HKError(.errorDatabaseInaccessible, "another key change is under way; try again when it is done")
+        }
+        keyChangeClaimed = true
+    }
+
+    func releaseKeyChange() {
+        keyChangeClaimed = false
+    }
+
     /// Stops admitting calls, waits (at most `limit`) for those inside to leave, and hands over
     /// the store for closing. If they do not leave in time, the gate opens again and this throws.
     func takeOffline(drainingAtMost limit: Duration) async throws -> OpenStore {
         guard case let .open(store) = state else {
-            throw HKError(.errorDatabaseInaccessible, "another key change is under way; try again when it is done")
+            if case let .failed(reason) = state { throw HKError(.errorDatabaseInaccessible, reason) }
+            preconditionFailure("the store is offline outside a key change")
         }
         state = .draining(store)
         if inside > 0 {
@@ -92,8 +108,9 @@ actor StoreGate {
         return store
     }
 
-    /// Opens the gate on `store` and admits every waiting call.
-    func reopen(_ store: OpenStore) {
+    /// Opens the gate on `store` and admits every waiting call; returns how many waited.
+    @discardableResult
+    func reopen(_ store: OpenStore) -> Int {
         state = .open(store)
         let admitted = waiting
         waiting = [:]
@@ -101,6 +118,7 @@ actor StoreGate {
         for continuation in admitted.values {
             continuation.resume(returning: store.database)
         }
+        return admitted.count
     }
 
     /// The store could not be reopened: fail the waiting calls and every later one.

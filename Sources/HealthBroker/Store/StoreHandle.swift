@@ -52,15 +52,36 @@ final class StoreHandle: Sendable {
         return try outcome.wait()
     }
 
-    /// Closes the store, runs `change` on its directory, and reopens it: with `passcodeAfter`
-    /// when `change` succeeded, with `passcodeBefore` when it failed (the key files are then as
-    /// they were, or an interrupted rotation that the reopen settles). Calls arriving meanwhile
-    /// wait; calls in flight finish first. If the store cannot be reopened, every later call
-    /// fails with the reason until healthd is restarted.
+    /// One key change, alone (a second one meanwhile is refused): runs `check` on the store
+    /// directory while the store stays open (a wrong passcode is refused without disturbing
+    /// anyone), then closes the store, runs `change`, and reopens it: with `passcodeAfter` when
+    /// `change` succeeded, with `passcodeBefore` when it failed (the key files are then as they
+    /// were, or an interrupted rotation that the reopen settles). Calls arriving meanwhile wait;
+    /// calls in flight finish first. If the store cannot be reopened, every later call fails
+    /// with the reason until healthd is restarted.
+    @discardableResult
     func changeKeys(passcodeAfter: Passcode?, passcodeBefore: Passcode?,
-                    _ change: @escaping @Sendable (String) throws -> Void) async throws {
-        let store = try await gate.takeOffline(drainingAtMost: Self.drainWait)
+                    check: @escaping @Sendable (String) throws -> Void,
+                    change: @escaping @Sendable (String) throws -> Void) async throws -> OfflineWindow {
+        try await gate.claimKeyChange()
+        do {
+            let waited = try await changeKeysClaimed(passcodeAfter: passcodeAfter, passcodeBefore: passcodeBefore,
+                                                     check: check, change: change)
+            await gate.releaseKeyChange()
+            return waited
+        } catch {
+            await gate.releaseKeyChange()
+            throw error
+        }
+    }
+
+    private func changeKeysClaimed(passcodeAfter: Passcode?, passcodeBefore: Passcode?,
+                                   check: @escaping @Sendable (String) throws -> Void,
+                                   change: @escaping @Sendable (String) throws -> Void) async throws -> OfflineWindow {
         let directory = directory
+        try await BlockingWork.run { try check(directory) }
+        let store = try await gate.takeOffline(drainingAtMost: Self.drainWait)
+        let closedAt = ContinuousClock.now
         do {
             try await BlockingWork.run { try store.encrypted.close() }
         } catch {
@@ -74,18 +95,26 @@ final class StoreHandle: Sendable {
             changeFailure = error
         }
         let passcode = changeFailure == nil ? passcodeAfter : passcodeBefore
+        let waited: Int
         do {
             let reopened = try await BlockingWork.run {
                 let encrypted = try EncryptedDatabase.open(directory: directory, passcode: passcode)
                 return StoreGate.OpenStore(encrypted: encrypted, database: try HealthDatabase(writer: encrypted.writer))
             }
-            await gate.reopen(reopened)
+            waited = await gate.reopen(reopened)
         } catch {
             let reason = "the health store could not be reopened after a key change (\(error)); restart healthd"
             await gate.fail(reason)
             throw HKError(.errorDatabaseInaccessible, reason)
         }
         if let changeFailure { throw changeFailure }
+        return OfflineWindow(duration: ContinuousClock.now - closedAt, callsThatWaited: waited)
+    }
+
+    /// How long a key change had the store closed, and how many calls waited for it.
+    struct OfflineWindow: Sendable {
+        let duration: Duration
+        let callsThatWaited: Int
     }
 }
 

@@ -62,8 +62,33 @@ final class RestartableHealthd: @unchecked Sendable {
     /// healthd's stderr over every start so far.
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
+    /// Runs healthctl. Unlike ProcessRun, no thread of this process blocks while it runs (its
+    /// output goes to files, its exit arrives by terminationHandler): Swift's cooperative pool
+    /// has only two threads here, and tests that save concurrently need them meanwhile.
     func healthctl(_ arguments: [String], stdin: String? = nil) async throws -> ProcessResult {
-        try await ProcessRun.run(Products.path("healthctl"), arguments + ["--socket", adminSocket], stdin: stdin)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Products.path("healthctl"))
+        process.arguments = arguments + ["--socket", adminSocket]
+        let stem = root + "/healthctl-" + UUID().uuidString.prefix(8)
+        for suffix in [".out", ".err"] { _ = FileManager.default.createFile(atPath: stem + suffix, contents: nil) }
+        process.standardOutput = FileHandle(forWritingAtPath: stem + ".out")
+        process.standardError = FileHandle(forWritingAtPath: stem + ".err")
+        let input = Pipe()
+        process.standardInput = input
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+                return
+            }
+            if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+            try? input.fileHandleForWriting.close()
+        }
+        func text(_ suffix: String) -> String { (try? String(contentsOfFile: stem + suffix, encoding: .utf8)) ?? "" }
+        return ProcessResult(status: status, stdout: text(".out"), stderr: text(".err"))
     }
 
     /// A file (mode 600) holding `passcode` on its first line.

@@ -33,11 +33,18 @@ struct SavingApp: Sendable {
 
     /// Saves one step-count sample; returns the UUID healthd acknowledged it with.
     func save(_ index: Int) async throws -> UUID {
-        let start = Date(timeIntervalSince1970: 1_700_000_000 + Double(index) * 60)
-        let record = SampleRecord(uuid: UUID(), typeIdentifier: Self.stepCount, startDate: start,
-                                  endDate: start.addingTimeInterval(60), value: .quantity(Double(index % 200), unit: "count"))
-        let saved = try SavedUUIDs(wire: await client.unary(HealthStoreMethod.save.rawValue, SampleList([record]).wireBytes()))
-        return saved.uuids[0]
+        try await save(index..<index + 1)[0]
+    }
+
+    /// Saves one step-count sample per index, in one call; returns the acknowledged UUIDs.
+    func save(_ indices: Range<Int>) async throws -> [UUID] {
+        let records = indices.map { index in
+            let start = Date(timeIntervalSince1970: 1_700_000_000 + Double(index) * 60)
+            return SampleRecord(uuid: UUID(), typeIdentifier: Self.stepCount, startDate: start,
+                                endDate: start.addingTimeInterval(60), value: .quantity(Double(index % 200), unit: "count"))
+        }
+        let saved = try SavedUUIDs(wire: await client.unary(HealthStoreMethod.save.rawValue, SampleList(records).wireBytes()))
+        return saved.uuids
     }
 
     /// Every step-count sample the store holds.
