@@ -2,7 +2,7 @@
 // SQLite with the same schema, pragmas (WAL, synchronous=FULL, 4096-byte pages) and
 // workload, in one run on one machine.
 //
-//   swift run -c release store-bench [rows] [rounds]
+//   swift run -c release store-bench [rows] [rounds] [writers]
 import Foundation
 import GRDB
 import HealthStore
@@ -62,3 +62,28 @@ print("rows: \(rows), batch: \(workload.batchSize) per transaction, range scans:
 print("                         plain SQLite   encrypted store   plain/encrypted")
 print("inserts/s              \(format(p.insertsPerSecond))      \(format(e.insertsPerSecond))      \(String(format: "%.2fx", p.insertsPerSecond / e.insertsPerSecond))")
 print("range-scan rows/s      \(format(p.scannedRowsPerSecond))      \(format(e.scannedRowsPerSecond))      \(String(format: "%.2fx", p.scannedRowsPerSecond / e.scannedRowsPerSecond))")
+
+// Group commit: single-sample saves from concurrent writers (see GroupCommitWorkload).
+let writerCounts = arguments.count > 3 ? [Int(arguments[3]) ?? 16] : [1, 4, 16, 64]
+let savesTotal = 1_600
+print("")
+print("single-sample saves, \(savesTotal) per run, best of \(rounds)")
+print("writers   group commit saves/s (commits)   one transaction each saves/s   speed-up")
+for writers in writerCounts {
+    let workload = GroupCommitWorkload(writers: writers, savesPerWriter: savesTotal / writers)
+    var grouped: [GroupCommitWorkload.Figures] = []
+    var alone: [GroupCommitWorkload.Figures] = []
+    for _ in 0..<rounds {
+        let groupedDirectory = temporaryDirectory(), aloneDirectory = temporaryDirectory()
+        defer {
+            try? FileManager.default.removeItem(atPath: groupedDirectory)
+            try? FileManager.default.removeItem(atPath: aloneDirectory)
+        }
+        grouped.append(try await workload.runGrouped(directory: groupedDirectory))
+        alone.append(try workload.runOneTransactionEach(directory: aloneDirectory))
+    }
+    let g = grouped.max { $0.savesPerSecond < $1.savesPerSecond }!
+    let a = alone.max { $0.savesPerSecond < $1.savesPerSecond }!
+    print(String(format: "%7d   %15.0f (%5d)               %15.0f             %.1fx",
+                 writers, g.savesPerSecond, g.commits, a.savesPerSecond, g.savesPerSecond / a.savesPerSecond))
+}

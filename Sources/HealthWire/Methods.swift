@@ -18,6 +18,11 @@ public enum HealthManagerMethod: String, CaseIterable, Sendable {
     case listGrants = "/openhealth.v1.HealthManager/ListGrants"
     case querySamples = "/openhealth.v1.HealthManager/QuerySamples"
     case launchBind = "/openhealth.v1.HealthManager/LaunchBind"
+    case getKeyStatus = "/openhealth.v1.HealthManager/GetKeyStatus"
+    case rotateKey = "/openhealth.v1.HealthManager/RotateKey"
+    case setPasscode = "/openhealth.v1.HealthManager/SetPasscode"
+    case changePasscode = "/openhealth.v1.HealthManager/ChangePasscode"
+    case removePasscode = "/openhealth.v1.HealthManager/RemovePasscode"
 }
 
 /// Where the SDK finds its connection: health-sandbox puts the inherited descriptor's number here.

@@ -17,6 +17,10 @@ struct Healthd: ParsableCommand {
             and admin.sock (mode 0600) for healthctl and health-sandbox. It runs in the foreground; stop it with \
             SIGINT or SIGTERM. Logs go to stderr and never contain health values.
 
+            A store protected by a passcode (healthctl passcode set) opens only with it: give it in a file \
+            (--passcode-file, its first line) or on standard input (--passcode-stdin). healthd keeps the \
+            bytes only until the store is open.
+
             Example:
               healthd --store ~/.local/share/openhealth --socket-dir /run/user/1000/openhealth
             """)
@@ -34,12 +38,22 @@ struct Healthd: ParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
+    @Option(name: .customLong("passcode-file"),
+            help: ArgumentHelp("Read the store's passcode from the first line of this file.", valueName: "path"))
+    var passcodeFile: String?
+
+    @Flag(name: .customLong("passcode-stdin"), help: "Read the store's passcode from the first line of standard input.")
+    var passcodeFromStandardInput = false
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("unknown log level '\(logLevel)'; use trace, debug, info, notice, warning, error or critical")
         }
         for path in [store, socketDirectory] + trustedManagers where !path.hasPrefix("/") {
             throw ValidationError("'\(path)' is not an absolute path")
+        }
+        if passcodeFile != nil && passcodeFromStandardInput {
+            throw ValidationError("give the passcode either with --passcode-file or with --passcode-stdin, not both")
         }
     }
 
@@ -55,10 +69,12 @@ struct Healthd: ParsableCommand {
         }
         let logger = Logger(label: "healthd")
 
-        let database: HealthDatabase
+        let encrypted: EncryptedDatabase
         do {
-            let encrypted = try EncryptedDatabase.open(directory: store)
-            database = try HealthDatabase(writer: encrypted.writer)
+            encrypted = try EncryptedDatabase.open(directory: store, passcode: try PasscodeInput.read(
+                file: passcodeFile, standardInput: passcodeFromStandardInput))
+        } catch StoreOpenError.passcodeRequired {
+            throw StartupFailure("the health store at \(store) is protected by a passcode: start healthd with --passcode-file PATH or --passcode-stdin")
         } catch {
             throw StartupFailure("cannot open the health store: \(error)")
         }
@@ -70,7 +86,7 @@ struct Healthd: ParsableCommand {
                                                 trustedManagerExecutables: trusted)
         let broker: Broker
         do {
-            broker = try Broker(configuration: configuration, database: database, logger: logger)
+            broker = try Broker(configuration: configuration, store: encrypted, logger: logger)
         } catch {
             throw StartupFailure("\(error)")
         }

@@ -16,7 +16,7 @@ import Testing
         return directory
     }
 
-    static func rowCount(_ directory: TemporaryDirectory, passcode: String? = nil) throws -> Int? {
+    static func rowCount(_ directory: TemporaryDirectory, passcode: Passcode? = nil) throws -> Int? {
         let store = try EncryptedDatabase.open(directory: directory.path, passcode: passcode)
         try store.checkIntegrity()
         return try store.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM t") }

@@ -5,7 +5,7 @@ import HealthStore
 /// Credential binding (DESIGN.md §3.2): an app that connects to the app socket itself is the
 /// installed app whose manifest names the executable the kernel reports for the peer.
 struct AppPeerResolver: Sendable {
-    let apps: AppRepository
+    let store: StoreHandle
     let brokerUID: UInt32
 
     enum Refusal: Error, CustomStringConvertible {
@@ -31,7 +31,7 @@ struct AppPeerResolver: Sendable {
     func resolve(_ peer: PeerCredentials) throws -> AppManifest {
         guard peer.uid == brokerUID else { throw Refusal.otherUser(peer.uid) }
         guard let executable = peer.executable else { throw Refusal.executableUnknown }
-        let matches = try apps.find(executable: executable)
+        let matches = try store.withDatabaseBlocking { try $0.apps.find(executable: executable) }
         switch matches.count {
         case 0: throw Refusal.notInstalled(executable: executable)
         case 1: return matches[0]

@@ -51,6 +51,11 @@ struct AuthorizationEngine: Sendable {
     }
 }
 
+extension HealthDatabase {
+    /// The engine over this database's grants.
+    var authorization: AuthorizationEngine { AuthorizationEngine(grants: grants) }
+}
+
 /// An authorization request whose types are all known and requestable, and whose app manifest
 /// carries the usage descriptions the request needs.
 struct ValidatedAuthorizationRequest: Sendable, Equatable {

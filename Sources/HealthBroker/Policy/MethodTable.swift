@@ -43,5 +43,10 @@ enum MethodTable {
         HealthManagerMethod.listGrants.rawValue: .unary(ManagerService.listGrants),
         HealthManagerMethod.querySamples.rawValue: .stream(ManagerService.querySamples),
         HealthManagerMethod.launchBind.rawValue: .unary(ManagerService.launchBind),
+        HealthManagerMethod.getKeyStatus.rawValue: .unary(KeyManagementService.keyStatus),
+        HealthManagerMethod.rotateKey.rawValue: .unary(KeyManagementService.rotateKey),
+        HealthManagerMethod.setPasscode.rawValue: .unary(KeyManagementService.setPasscode),
+        HealthManagerMethod.changePasscode.rawValue: .unary(KeyManagementService.changePasscode),
+        HealthManagerMethod.removePasscode.rawValue: .unary(KeyManagementService.removePasscode),
     ]
 }

@@ -25,7 +25,8 @@ public final class Broker: Sendable {
 
     /// Creates the sockets (the admin socket 0600, the app socket 0666 with identity checked per
     /// connection) in a directory only this user can enter.
-    public init(configuration: BrokerConfiguration, database: HealthDatabase, logger: Logger) throws {
+    /// Takes over `store` (open, and kept open except while a key change reopens it).
+    public init(configuration: BrokerConfiguration, store encrypted: EncryptedDatabase, logger: Logger) throws {
         self.configuration = configuration
         do {
             try FileManager.default.createDirectory(atPath: configuration.socketDirectory, withIntermediateDirectories: true,
@@ -33,14 +34,14 @@ public final class Broker: Sendable {
         } catch {
             throw StartError.socketDirectory(configuration.socketDirectory, "\(error.localizedDescription)")
         }
+        let store = try StoreHandle(directory: configuration.storeDirectory, opened: encrypted)
         let uid = getuid()
         let registry = ConnectionRegistry(
             configuration: configuration,
-            appResolver: AppPeerResolver(apps: database.apps, brokerUID: uid),
+            appResolver: AppPeerResolver(store: store, brokerUID: uid),
             managerPolicy: ManagerPeerPolicy(brokerUID: uid, trustedExecutables: configuration.trustedManagerExecutables),
             logger: logger)
-        context = BrokerContext(configuration: configuration, database: database,
-                                engine: AuthorizationEngine(grants: database.grants), prompts: PromptCenter(),
+        context = BrokerContext(configuration: configuration, store: store, prompts: PromptCenter(),
                                 connections: registry, logger: logger)
         registry.attach(context)
         do {

@@ -2,11 +2,12 @@ import HealthModel
 import HealthStore
 import Logging
 
-/// What every method handler may use. Built once at start-up; immutable.
+/// What every method handler may use. Built once at start-up; immutable. The store is reached
+/// through `store` (its database changes across key changes); the authorization engine over it
+/// is `HealthDatabase.authorization`.
 struct BrokerContext: Sendable {
     let configuration: BrokerConfiguration
-    let database: HealthDatabase
-    let engine: AuthorizationEngine
+    let store: StoreHandle
     let prompts: PromptCenter
     let connections: ConnectionRegistry
     let logger: Logger

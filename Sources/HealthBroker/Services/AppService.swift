@@ -10,7 +10,7 @@ enum AppService {
         let app = try context.requireApp(caller)
         let types = try AuthorizationTypes(wire: payload)
         let request = try ValidatedAuthorizationRequest(app: app, share: types.shareTypes, read: types.readTypes)
-        let open = try context.engine.undetermined(app: app, request)
+        let open = try await context.store.withDatabase { try $0.authorization.undetermined(app: app, request) }
         let status: HKAuthorizationRequestStatus = open.read.isEmpty && open.share.isEmpty ? .unnecessary : .shouldRequest
         return MethodTable.Reply(StatusValue(status.rawValue))
     }
@@ -19,7 +19,7 @@ enum AppService {
         let app = try context.requireApp(caller)
         let types = try AuthorizationTypes(wire: payload)
         let request = try ValidatedAuthorizationRequest(app: app, share: types.shareTypes, read: types.readTypes)
-        let open = try context.engine.undetermined(app: app, request)
+        let open = try await context.store.withDatabase { try $0.authorization.undetermined(app: app, request) }
         if !open.read.isEmpty || !open.share.isEmpty {
             context.logger.info("authorization prompt", metadata: [
                 "app": "\(app.id)", "read": "\(open.read.count)", "share": "\(open.share.count)",
@@ -35,7 +35,8 @@ enum AppService {
         guard HKObjectType.type(forIdentifier: identifier) != nil else {
             throw HKError(.errorInvalidArgument, "unknown type identifier \(identifier.prefix(100))")
         }
-        return MethodTable.Reply(StatusValue(try context.engine.sharingStatus(app: app, type: identifier).rawValue))
+        let status = try await context.store.withDatabase { try $0.authorization.sharingStatus(app: app, type: identifier) }
+        return MethodTable.Reply(StatusValue(status.rawValue))
     }
 
     static func save(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
@@ -45,7 +46,8 @@ enum AppService {
         for record in records where HKObjectType.type(forIdentifier: record.typeIdentifier) == nil {
             throw HKError(.errorInvalidArgument, "unknown sample type \(record.typeIdentifier.prefix(100))")
         }
-        try context.engine.checkSave(app: app, types: Set(records.map(\.typeIdentifier)))
+        let types = Set(records.map(\.typeIdentifier))
+        try await context.store.withDatabase { try $0.authorization.checkSave(app: app, types: types) }
         // Identity and UUIDs come from the broker: whatever the app put in these fields is dropped.
         let source = SourceRecord(bundleIdentifier: app.id, name: app.displayName, version: app.version)
         let canonical = try records.map { record in
@@ -53,7 +55,7 @@ enum AppService {
             record.source = nil
             return record
         }
-        let uuids = try context.database.samples.insert(canonical, source: source)
+        let uuids = try await context.store.withDatabase { try await $0.samples.insert(canonical, source: source) }
         context.logger.info("saved", metadata: ["app": "\(app.id)", "count": "\(uuids.count)"])
         return MethodTable.Reply(SavedUUIDs(uuids))
     }
@@ -62,9 +64,11 @@ enum AppService {
         let app = try context.requireApp(caller)
         let spec = try SampleQuerySpec(wire: payload)
         try SampleQueryValidation.check(spec)
-        let scope = try context.engine.readScope(app: app, type: spec.typeIdentifier)
-        try context.database.samples.query(spec, scope: scope, batchSize: WireLimits.samplesPerBatch) { batch in
-            try responder.send(SampleList(batch).wireBytes())
+        try await context.store.withDatabase { database in
+            let scope = try database.authorization.readScope(app: app, type: spec.typeIdentifier)
+            try database.samples.query(spec, scope: scope, batchSize: WireLimits.samplesPerBatch) { batch in
+                try responder.send(SampleList(batch).wireBytes())
+            }
         }
     }
 }

@@ -8,13 +8,16 @@ import HealthWire
 enum ManagerService {
     static func status(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         _ = try EmptyMessage(wire: payload)
+        let (installedApps, sampleCount) = try await context.store.withDatabase { database in
+            (try database.apps.all().count, try database.samples.count())
+        }
         return MethodTable.Reply(BrokerStatus(
             storeDirectory: context.configuration.storeDirectory,
             appSocket: context.configuration.appSocketPath, adminSocket: context.configuration.adminSocketPath,
-            installedApps: try context.database.apps.all().count,
+            installedApps: installedApps,
             pendingRequests: await context.prompts.prompts.count,
             connectedApps: context.connections.connectedAppCount,
-            sampleCount: try context.database.samples.count(), version: BrokerVersion.string))
+            sampleCount: sampleCount, version: BrokerVersion.string))
     }
 
     static func installApp(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
@@ -29,13 +32,13 @@ enum ManagerService {
         guard FileManager.default.isExecutableFile(atPath: manifest.executable) else {
             throw HKError(.errorInvalidArgument, "executable \(manifest.executable) does not exist or is not executable")
         }
-        let replaced = try context.database.apps.install(manifest)
+        let replaced = try await context.store.withDatabase { try $0.apps.install(manifest) }
         context.logger.notice("app installed", metadata: ["app": "\(manifest.id)", "replaced": "\(replaced)"])
         return MethodTable.Reply(EmptyMessage())
     }
 
     static func listApps(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
-        MethodTable.Reply(ManifestList(try context.database.apps.all()))
+        MethodTable.Reply(ManifestList(try await context.store.withDatabase { try $0.apps.all() }))
     }
 
     static func listRequests(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
@@ -65,7 +68,7 @@ enum ManagerService {
         for extra in answer.decisions where !asked.contains("\(extra.access)/\(extra.typeIdentifier)") {
             throw HKError(.errorInvalidArgument, "request \(answer.requestID) did not ask for \(extra.access) access to \(extra.typeIdentifier)")
         }
-        try context.database.grants.apply(appID: prompt.appID, decisions)
+        try await context.store.withDatabase { try $0.grants.apply(appID: prompt.appID, decisions) }
         _ = await context.prompts.resolve(answer.requestID)
         context.logger.notice("request answered", metadata: ["app": "\(prompt.appID)", "request": "\(answer.requestID)"])
         return MethodTable.Reply(EmptyMessage())
@@ -73,7 +76,7 @@ enum ManagerService {
 
     static func setGrants(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let request = try AppGrants(wire: payload)
-        guard try context.database.apps.find(id: request.appID) != nil else {
+        guard try await context.store.withDatabase({ try $0.apps.find(id: request.appID) }) != nil else {
             throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); see `healthctl apps list`")
         }
         for grant in request.decisions {
@@ -82,24 +85,30 @@ enum ManagerService {
             case .read: try ValidatedAuthorizationRequest.checkReadable(grant.typeIdentifier)
             }
         }
-        try context.database.grants.apply(appID: request.appID, request.decisions)
+        try await context.store.withDatabase { try $0.grants.apply(appID: request.appID, request.decisions) }
         context.logger.notice("grants changed", metadata: ["app": "\(request.appID)", "count": "\(request.decisions.count)"])
         return MethodTable.Reply(EmptyMessage())
     }
 
     static func listGrants(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let request = try AppGrants(wire: payload)
-        guard try context.database.apps.find(id: request.appID) != nil else {
+        let grants = try await context.store.withDatabase { database -> [GrantDecision]? in
+            guard try database.apps.find(id: request.appID) != nil else { return nil }
+            return try database.grants.decisions(appID: request.appID)
+        }
+        guard let grants else {
             throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); see `healthctl apps list`")
         }
-        return MethodTable.Reply(GrantList(try context.database.grants.decisions(appID: request.appID)))
+        return MethodTable.Reply(GrantList(grants))
     }
 
     static func querySamples(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
         let spec = try SampleQuerySpec(wire: payload)
         try SampleQueryValidation.check(spec)
-        try context.database.samples.query(spec, scope: .allSources, batchSize: WireLimits.samplesPerBatch) { batch in
-            try responder.send(SampleList(batch).wireBytes())
+        try await context.store.withDatabase { database in
+            try database.samples.query(spec, scope: .allSources, batchSize: WireLimits.samplesPerBatch) { batch in
+                try responder.send(SampleList(batch).wireBytes())
+            }
         }
     }
 
@@ -107,7 +116,7 @@ enum ManagerService {
     /// its other end handed to health-sandbox, which passes it on to the app it execs.
     static func launchBind(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let request = try AppGrants(wire: payload)
-        guard let app = try context.database.apps.find(id: request.appID) else {
+        guard let app = try await context.store.withDatabase({ try $0.apps.find(id: request.appID) }) else {
             throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); install its manifest with `healthctl apps install`")
         }
         let clientEnd = try context.connections.bindLaunched(app)

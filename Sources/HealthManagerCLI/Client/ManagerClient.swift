@@ -66,7 +66,7 @@ public struct ManagerClient: Sendable {
 
     // MARK: - Calls
 
-    private func unary<Response: WireMessage>(
+    func unary<Response: WireMessage>(
         _ method: HealthManagerMethod, _ request: some WireMessage, action: String
     ) async throws(HealthCtlError) -> Response {
         let payload: [UInt8]

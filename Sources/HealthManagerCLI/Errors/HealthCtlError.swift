@@ -23,6 +23,10 @@ public enum HealthCtlError: Error, Equatable, Sendable, CustomStringConvertible 
     case timedOut(waitingFor: String, seconds: Double)
     /// stdin ended during an interactive answer; nothing was sent for that request.
     case inputEnded(requestID: UInt64)
+    /// A passcode could not be read (input ended, too long); `what` names it ("the new passcode").
+    case passcodeNotRead(what: String, reason: String)
+    /// The passcodes typed cannot be used (empty, or the confirmation differs); nothing was sent.
+    case passcodeRejected(reason: String)
 
     public var exitCode: HealthCtlExitCode {
         switch self {
@@ -32,7 +36,8 @@ public enum HealthCtlError: Error, Equatable, Sendable, CustomStringConvertible 
         case .manifestUnreadable: .noInput
         case .manifestInvalid, .requestNotPending, .typeNotRequested: .dataError
         case .timedOut: .timedOut
-        case .inputEnded: .noInput
+        case .inputEnded, .passcodeNotRead: .noInput
+        case .passcodeRejected: .dataError
         }
     }
 
@@ -66,6 +71,10 @@ public enum HealthCtlError: Error, Equatable, Sendable, CustomStringConvertible 
             return "no \(waitingFor) arrived within \(NumberText.decimal(seconds, maximumFractionDigits: 1)) seconds"
         case let .inputEnded(requestID):
             return "input ended before request \(requestID) was fully answered; nothing was sent for it"
+        case let .passcodeNotRead(what, reason):
+            return "could not read \(what): \(reason); nothing was changed"
+        case let .passcodeRejected(reason):
+            return "\(reason); nothing was changed"
         }
     }
 

@@ -30,7 +30,7 @@ public final class EncryptedDatabase: Sendable {
     ///
     /// `passcode` is needed only when a passcode protects the store; given on first
     /// use, it protects the new store instead of the machine key.
-    public static func open(directory: String, passcode: String? = nil) throws(StoreOpenError) -> EncryptedDatabase {
+    public static func open(directory: String, passcode: Passcode? = nil) throws(StoreOpenError) -> EncryptedDatabase {
         let layout = try StoreLayout(directory: directory, create: true)
         let lock = try StoreLock(layout)
         let key = try DataKeyResolver(layout: layout).resolve(passcode: passcode, createIfNew: true)
@@ -38,14 +38,16 @@ public final class EncryptedDatabase: Sendable {
         return EncryptedDatabase(pool: pool, key: key, lock: lock, layout: layout)
     }
 
-    /// Closes every connection (checkpointing the WAL). The store lock is released
-    /// when this object is deallocated.
+    /// Closes every connection (checkpointing the WAL), then releases the store lock, so
+    /// the key files may be changed (StoreKeyRotation, StorePasscode) and the store
+    /// reopened. If SQLite refuses to close, the store stays open and locked.
     public func close() throws(StoreOpenError) {
         do {
             try pool.close()
         } catch {
             throw CipherDatabaseOpener.storeError(from: error, layout: layout)
         }
+        lock.release()
     }
 
     /// Reads every page from disk (`PRAGMA integrity_check` after dropping cached

@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,7 +7,8 @@ import Glibc
 /// its keys are being changed. flock locks belong to an open file description, so
 /// a second open in the same process is refused just like one in another process.
 final class StoreLock: Sendable {
-    private let descriptor: Int32
+    /// -1 once released.
+    private let descriptor: Mutex<Int32>
 
     init(_ layout: StoreLayout) throws(StoreOpenError) {
         let fd = open(layout.lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -21,8 +23,17 @@ final class StoreLock: Sendable {
             throw .directoryUnusable(
                 path: layout.directory, reason: SystemCallError("flock", path: layout.lockPath, code: code).reason)
         }
-        descriptor = fd
+        descriptor = Mutex(fd)
     }
 
-    deinit { close(descriptor) }
+    /// Unlocks now (closing the descriptor drops the flock) rather than when the last
+    /// reference goes, so a key change in this process can take the lock right after.
+    func release() {
+        descriptor.withLock { fd in
+            if fd >= 0 { close(fd) }
+            fd = -1
+        }
+    }
+
+    deinit { release() }
 }

@@ -11,7 +11,7 @@
 struct DataKeyResolver {
     let layout: StoreLayout
 
-    func resolve(passcode: String?, createIfNew: Bool) throws(StoreOpenError) -> RegisteredCipherKey {
+    func resolve(passcode: Passcode?, createIfNew: Bool) throws(StoreOpenError) -> RegisteredCipherKey {
         let custody = KeyCustody(layout: layout)
         guard var envelope = try KeyEnvelope.load(layout) else {
             guard createIfNew, !StoreFileIO.exists(layout.databasePath) else {

@@ -3,7 +3,7 @@
 struct KeyCustody {
     let layout: StoreLayout
 
-    func unwrap(_ wrapped: WrappedDataKey, passcode: String?) throws(StoreOpenError) -> SecretBytes {
+    func unwrap(_ wrapped: WrappedDataKey, passcode: Passcode?) throws(StoreOpenError) -> SecretBytes {
         switch wrapped.protection {
         case .machine:
             let keyEncryptionKey = try MachineKey.load(layout)
@@ -22,7 +22,7 @@ struct KeyCustody {
 
     /// Wraps under a passcode (fresh salt) when one is given, else under the
     /// machine key (created if the store has none).
-    func wrap(_ dataKey: SecretBytes, passcode: String?) throws(StoreOpenError) -> WrappedDataKey {
+    func wrap(_ dataKey: SecretBytes, passcode: Passcode?) throws(StoreOpenError) -> WrappedDataKey {
         if let passcode {
             let kdf = try PasscodeKDF.fresh()
             return try .seal(dataKey, protection: .passcode(kdf), keyEncryptionKey: kdf.deriveKey(from: passcode))

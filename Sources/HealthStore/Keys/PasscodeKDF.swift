@@ -25,13 +25,11 @@ struct PasscodeKDF: Codable, Equatable {
     }
 
     /// The key-encryption key for `passcode`.
-    func deriveKey(from passcode: String) throws(StoreOpenError) -> SecretBytes {
+    func deriveKey(from passcode: Passcode) throws(StoreOpenError) -> SecretBytes {
         let kek = SecretBytes(zeroedCount: 32)
-        var passcodeBytes = Array(passcode.utf8)
-        defer { passcodeBytes.withUnsafeMutableBytes { ohk_cleanse($0.baseAddress, $0.count) } }
         let ok = kek.withUnsafeMutableBytes { out in
             salt.withUnsafeBytes { saltBytes in
-                passcodeBytes.withUnsafeBytes { pass in
+                passcode.withUnsafeBytes { pass in
                     ohk_scrypt(
                         pass.baseAddress, pass.count, saltBytes.baseAddress, saltBytes.count,
                         n, r, p, out, 32)

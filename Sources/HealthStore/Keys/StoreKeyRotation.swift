@@ -11,7 +11,7 @@ import GRDB
 public enum StoreKeyRotation {
     /// The store must not be open (this takes the store lock). `passcode` is needed
     /// when a passcode protects the store; the new key is wrapped the same way.
-    public static func rotate(directory: String, passcode: String?) throws(StoreOpenError) {
+    public static func rotate(directory: String, passcode: Passcode?) throws(StoreOpenError) {
         let layout = try StoreLayout(directory: directory, create: false)
         let lock = try StoreLock(layout)
         defer { withExtendedLifetime(lock) {} }

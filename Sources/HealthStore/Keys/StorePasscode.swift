@@ -5,15 +5,15 @@
 ///
 /// Each call takes the store lock: the store must not be open.
 public enum StorePasscode {
-    public static func set(directory: String, passcode: String) throws(StoreOpenError) {
+    public static func set(directory: String, passcode: Passcode) throws(StoreOpenError) {
         try rewrap(directory: directory, unlockWith: nil, wrapWith: passcode, require: .machine)
     }
 
-    public static func change(directory: String, from oldPasscode: String, to newPasscode: String) throws(StoreOpenError) {
+    public static func change(directory: String, from oldPasscode: Passcode, to newPasscode: Passcode) throws(StoreOpenError) {
         try rewrap(directory: directory, unlockWith: oldPasscode, wrapWith: newPasscode, require: .passcode)
     }
 
-    public static func remove(directory: String, passcode: String) throws(StoreOpenError) {
+    public static func remove(directory: String, passcode: Passcode) throws(StoreOpenError) {
         try rewrap(directory: directory, unlockWith: passcode, wrapWith: nil, require: .passcode)
     }
 
@@ -25,10 +25,20 @@ public enum StorePasscode {
         return false
     }
 
+    /// Throws what opening the store with `passcode` would throw for it (`.passcodeRequired`,
+    /// `.wrongPasscode`, a missing or replaced machine key…), reading only the key files. Takes
+    /// no lock, so it may run while the store is open: the broker checks a passcode this way
+    /// before it takes the store offline for a key change. One scrypt when a passcode is set.
+    public static func verify(directory: String, passcode: Passcode?) throws(StoreOpenError) {
+        let layout = try StoreLayout(directory: directory, create: false)
+        guard let envelope = try KeyEnvelope.load(layout) else { throw .keyFileMissing(path: layout.keyEnvelopePath) }
+        _ = try KeyCustody(layout: layout).unwrap(envelope.current, passcode: passcode)
+    }
+
     private enum RequiredProtection { case machine, passcode }
 
     private static func rewrap(
-        directory: String, unlockWith oldPasscode: String?, wrapWith newPasscode: String?,
+        directory: String, unlockWith oldPasscode: Passcode?, wrapWith newPasscode: Passcode?,
         require required: RequiredProtection
     ) throws(StoreOpenError) {
         if let newPasscode, newPasscode.isEmpty { throw .passcodeEmpty }

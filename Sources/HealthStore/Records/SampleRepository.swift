@@ -11,43 +11,58 @@ public enum ReadScope: Sendable, Equatable {
     case ownSamples(appID: String)
 }
 
-/// Samples: atomic batch inserts and scoped, streamed queries.
+/// Samples: atomic, group-committed inserts and scoped, streamed queries.
 public struct SampleRepository: Sendable {
     let writer: any DatabaseWriter
+    private let commits: GroupCommitQueue
+
+    init(writer: any DatabaseWriter) {
+        self.writer = writer
+        commits = GroupCommitQueue(writer: writer)
+    }
 
     /// Stores `records` (already validated and in canonical units) as saved by `source`, all or
-    /// none, in one transaction that is durable when this returns. UUIDs are minted here.
-    public func insert(_ records: [SampleRecord], source: SourceRecord) throws -> [UUID] {
-        try writer.write { db in
-            let sourceID = try Self.sourceID(db, source)
-            let change = try Int64.fetchOne(db, sql: "UPDATE counters SET value = value + 1 WHERE name = 'change' RETURNING value")!
-            var typeIDs: [String: Int64] = [:]
-            var uuids: [UUID] = []
-            uuids.reserveCapacity(records.count)
-            let insert = try db.cachedStatement(sql: """
-                INSERT INTO objects (uuid, type_id, source_id, source_version, device_id, start_us, end_us,
-                                     quantity, category, metadata, change_seq)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            for record in records {
-                let typeID = try typeIDs[record.typeIdentifier] ?? Self.typeID(db, record.typeIdentifier)
-                typeIDs[record.typeIdentifier] = typeID
-                let uuid = UUIDv7.make()
-                var quantity: Double?
-                var category: Int?
-                switch record.value {
-                case let .quantity(value, _): quantity = value
-                case let .category(value): category = value
-                }
-                try insert.execute(arguments: [
-                    uuid, typeID, sourceID, source.version, try record.device.map { try Self.deviceID(db, $0) },
-                    record.startDate.microsecondsSince1970, record.endDate.microsecondsSince1970,
-                    quantity, category, try MetadataCoding.encode(record.metadata), change,
-                ])
-                uuids.append(uuid)
+    /// none, and returns once they are durably committed. UUIDs are minted here.
+    ///
+    /// Saves made concurrently share one transaction and one commit (GroupCommitQueue), each in
+    /// its own savepoint: one save's failure never fails or drops another's.
+    public func insert(_ records: [SampleRecord], source: SourceRecord) async throws -> [UUID] {
+        try await commits.submit { db in try Self.write(records, source: source, db) }
+    }
+
+    /// How many saves and commits this store has seen: fewer commits than saves means saves
+    /// were group-committed.
+    public var commitStatistics: GroupCommitStatistics { commits.statistics }
+
+    private static func write(_ records: [SampleRecord], source: SourceRecord, _ db: Database) throws -> [UUID] {
+        let sourceID = try Self.sourceID(db, source)
+        let change = try Int64.fetchOne(db, sql: "UPDATE counters SET value = value + 1 WHERE name = 'change' RETURNING value")!
+        var typeIDs: [String: Int64] = [:]
+        var uuids: [UUID] = []
+        uuids.reserveCapacity(records.count)
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO objects (uuid, type_id, source_id, source_version, device_id, start_us, end_us,
+                                 quantity, category, metadata, change_seq)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for record in records {
+            let typeID = try typeIDs[record.typeIdentifier] ?? Self.typeID(db, record.typeIdentifier)
+            typeIDs[record.typeIdentifier] = typeID
+            let uuid = UUIDv7.make()
+            var quantity: Double?
+            var category: Int?
+            switch record.value {
+            case let .quantity(value, _): quantity = value
+            case let .category(value): category = value
             }
-            return uuids
+            try insert.execute(arguments: [
+                uuid, typeID, sourceID, source.version, try record.device.map { try Self.deviceID(db, $0) },
+                record.startDate.microsecondsSince1970, record.endDate.microsecondsSince1970,
+                quantity, category, try MetadataCoding.encode(record.metadata), change,
+            ])
+            uuids.append(uuid)
         }
+        return uuids
     }
 
     /// Runs `spec` within `scope`, handing results to `emit` in batches of `batchSize`, in one

@@ -22,6 +22,12 @@ extension Openhealth__V1__AuthorizationStatusRequest: ProtobufCMessageStruct {
 extension Openhealth__V1__AuthorizationStatusResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__authorization_status_response__init(message) }
 }
+extension Openhealth__V1__ChangePasscodeRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__change_passcode_request__init(message) }
+}
+extension Openhealth__V1__ChangePasscodeResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__change_passcode_response__init(message) }
+}
 extension Openhealth__V1__CompoundPredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__compound_predicate__init(message) }
 }
@@ -42,6 +48,12 @@ extension Openhealth__V1__InstallAppRequest: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__InstallAppResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__install_app_response__init(message) }
+}
+extension Openhealth__V1__KeyStatusRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__key_status_request__init(message) }
+}
+extension Openhealth__V1__KeyStatusResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__key_status_response__init(message) }
 }
 extension Openhealth__V1__LaunchBindRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__launch_bind_request__init(message) }
@@ -79,11 +91,23 @@ extension Openhealth__V1__Predicate: ProtobufCMessageStruct {
 extension Openhealth__V1__Quantity: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__quantity__init(message) }
 }
+extension Openhealth__V1__RemovePasscodeRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__remove_passcode_request__init(message) }
+}
+extension Openhealth__V1__RemovePasscodeResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__remove_passcode_response__init(message) }
+}
 extension Openhealth__V1__RequestAuthorizationResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__request_authorization_response__init(message) }
 }
 extension Openhealth__V1__RequestStatusResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__request_status_response__init(message) }
+}
+extension Openhealth__V1__RotateKeyRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__rotate_key_request__init(message) }
+}
+extension Openhealth__V1__RotateKeyResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__rotate_key_response__init(message) }
 }
 extension Openhealth__V1__Sample: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__sample__init(message) }
@@ -105,6 +129,12 @@ extension Openhealth__V1__SetGrantsRequest: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__SetGrantsResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_grants_response__init(message) }
+}
+extension Openhealth__V1__SetPasscodeRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_passcode_request__init(message) }
+}
+extension Openhealth__V1__SetPasscodeResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_passcode_response__init(message) }
 }
 extension Openhealth__V1__SortDescriptor: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__sort_descriptor__init(message) }

@@ -6,8 +6,11 @@ import Glibc
 /// arena goes away, after the message has been packed.
 final class WireArena {
     private var allocations: [UnsafeMutableRawPointer] = []
+    /// Buffers holding secrets (passcodes), zeroed before they are freed.
+    private var secrets: [UnsafeMutableBufferPointer<UInt8>] = []
 
     deinit {
+        for secret in secrets { explicit_bzero(secret.baseAddress!, secret.count) }
         for allocation in allocations { free(allocation) }
     }
 
@@ -22,6 +25,13 @@ final class WireArena {
         let storage = allocate(UInt8.self, count: value.count)
         storage.initialize(from: value, count: value.count)
         return ProtobufCBinaryData(len: value.count, data: storage)
+    }
+
+    /// Like `bytes`, for a secret: the copy is zeroed when the arena goes.
+    func secretBytes(_ value: [UInt8]) -> ProtobufCBinaryData {
+        let data = bytes(value)
+        if let base = data.data { secrets.append(UnsafeMutableBufferPointer(start: base, count: data.len)) }
+        return data
     }
 
     /// A nested message, initialized by its generated `__init` and then filled in.
@@ -66,6 +76,14 @@ enum WireRead {
     static func bytes(_ data: ProtobufCBinaryData) -> [UInt8] {
         guard data.len > 0, let base = data.data else { return [] }
         return Array(UnsafeBufferPointer(start: base, count: data.len))
+    }
+
+    /// Copies a secret out of an unpacked message and zeroes protobuf-c's copy, which is
+    /// freed without being cleared.
+    static func takingSecret(_ data: ProtobufCBinaryData) -> [UInt8] {
+        let copy = bytes(data)
+        if data.len > 0, let base = data.data { explicit_bzero(base, data.len) }
+        return copy
     }
 
     static func strings(_ pointer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, count: Int) -> [String] {

@@ -862,6 +862,456 @@ void   openhealth__v1__launch_bind_response__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__launch_bind_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__key_status_request__init
+                     (Openhealth__V1__KeyStatusRequest         *message)
+{
+  static const Openhealth__V1__KeyStatusRequest init_value = OPENHEALTH__V1__KEY_STATUS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__key_status_request__get_packed_size
+                     (const Openhealth__V1__KeyStatusRequest *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__key_status_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__key_status_request__pack
+                     (const Openhealth__V1__KeyStatusRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__key_status_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__key_status_request__pack_to_buffer
+                     (const Openhealth__V1__KeyStatusRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__key_status_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__KeyStatusRequest *
+       openhealth__v1__key_status_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__KeyStatusRequest *)
+     protobuf_c_message_unpack (&openhealth__v1__key_status_request__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__key_status_request__free_unpacked
+                     (Openhealth__V1__KeyStatusRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__key_status_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__key_status_response__init
+                     (Openhealth__V1__KeyStatusResponse         *message)
+{
+  static const Openhealth__V1__KeyStatusResponse init_value = OPENHEALTH__V1__KEY_STATUS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__key_status_response__get_packed_size
+                     (const Openhealth__V1__KeyStatusResponse *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__key_status_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__key_status_response__pack
+                     (const Openhealth__V1__KeyStatusResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__key_status_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__key_status_response__pack_to_buffer
+                     (const Openhealth__V1__KeyStatusResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__key_status_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__KeyStatusResponse *
+       openhealth__v1__key_status_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__KeyStatusResponse *)
+     protobuf_c_message_unpack (&openhealth__v1__key_status_response__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__key_status_response__free_unpacked
+                     (Openhealth__V1__KeyStatusResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__key_status_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__rotate_key_request__init
+                     (Openhealth__V1__RotateKeyRequest         *message)
+{
+  static const Openhealth__V1__RotateKeyRequest init_value = OPENHEALTH__V1__ROTATE_KEY_REQUEST__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__rotate_key_request__get_packed_size
+                     (const Openhealth__V1__RotateKeyRequest *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__rotate_key_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__rotate_key_request__pack
+                     (const Openhealth__V1__RotateKeyRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__rotate_key_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__rotate_key_request__pack_to_buffer
+                     (const Openhealth__V1__RotateKeyRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__rotate_key_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__RotateKeyRequest *
+       openhealth__v1__rotate_key_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__RotateKeyRequest *)
+     protobuf_c_message_unpack (&openhealth__v1__rotate_key_request__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__rotate_key_request__free_unpacked
+                     (Openhealth__V1__RotateKeyRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__rotate_key_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__rotate_key_response__init
+                     (Openhealth__V1__RotateKeyResponse         *message)
+{
+  static const Openhealth__V1__RotateKeyResponse init_value = OPENHEALTH__V1__ROTATE_KEY_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__rotate_key_response__get_packed_size
+                     (const Openhealth__V1__RotateKeyResponse *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__rotate_key_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__rotate_key_response__pack
+                     (const Openhealth__V1__RotateKeyResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__rotate_key_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__rotate_key_response__pack_to_buffer
+                     (const Openhealth__V1__RotateKeyResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__rotate_key_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__RotateKeyResponse *
+       openhealth__v1__rotate_key_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__RotateKeyResponse *)
+     protobuf_c_message_unpack (&openhealth__v1__rotate_key_response__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__rotate_key_response__free_unpacked
+                     (Openhealth__V1__RotateKeyResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__rotate_key_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__set_passcode_request__init
+                     (Openhealth__V1__SetPasscodeRequest         *message)
+{
+  static const Openhealth__V1__SetPasscodeRequest init_value = OPENHEALTH__V1__SET_PASSCODE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__set_passcode_request__get_packed_size
+                     (const Openhealth__V1__SetPasscodeRequest *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__set_passcode_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__set_passcode_request__pack
+                     (const Openhealth__V1__SetPasscodeRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__set_passcode_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__set_passcode_request__pack_to_buffer
+                     (const Openhealth__V1__SetPasscodeRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__set_passcode_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__SetPasscodeRequest *
+       openhealth__v1__set_passcode_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__SetPasscodeRequest *)
+     protobuf_c_message_unpack (&openhealth__v1__set_passcode_request__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__set_passcode_request__free_unpacked
+                     (Openhealth__V1__SetPasscodeRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__set_passcode_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__set_passcode_response__init
+                     (Openhealth__V1__SetPasscodeResponse         *message)
+{
+  static const Openhealth__V1__SetPasscodeResponse init_value = OPENHEALTH__V1__SET_PASSCODE_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__set_passcode_response__get_packed_size
+                     (const Openhealth__V1__SetPasscodeResponse *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__set_passcode_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__set_passcode_response__pack
+                     (const Openhealth__V1__SetPasscodeResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__set_passcode_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__set_passcode_response__pack_to_buffer
+                     (const Openhealth__V1__SetPasscodeResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__set_passcode_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__SetPasscodeResponse *
+       openhealth__v1__set_passcode_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__SetPasscodeResponse *)
+     protobuf_c_message_unpack (&openhealth__v1__set_passcode_response__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__set_passcode_response__free_unpacked
+                     (Openhealth__V1__SetPasscodeResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__set_passcode_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__change_passcode_request__init
+                     (Openhealth__V1__ChangePasscodeRequest         *message)
+{
+  static const Openhealth__V1__ChangePasscodeRequest init_value = OPENHEALTH__V1__CHANGE_PASSCODE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__change_passcode_request__get_packed_size
+                     (const Openhealth__V1__ChangePasscodeRequest *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__change_passcode_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__change_passcode_request__pack
+                     (const Openhealth__V1__ChangePasscodeRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__change_passcode_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__change_passcode_request__pack_to_buffer
+                     (const Openhealth__V1__ChangePasscodeRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__change_passcode_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__ChangePasscodeRequest *
+       openhealth__v1__change_passcode_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__ChangePasscodeRequest *)
+     protobuf_c_message_unpack (&openhealth__v1__change_passcode_request__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__change_passcode_request__free_unpacked
+                     (Openhealth__V1__ChangePasscodeRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__change_passcode_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__change_passcode_response__init
+                     (Openhealth__V1__ChangePasscodeResponse         *message)
+{
+  static const Openhealth__V1__ChangePasscodeResponse init_value = OPENHEALTH__V1__CHANGE_PASSCODE_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__change_passcode_response__get_packed_size
+                     (const Openhealth__V1__ChangePasscodeResponse *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__change_passcode_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__change_passcode_response__pack
+                     (const Openhealth__V1__ChangePasscodeResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__change_passcode_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__change_passcode_response__pack_to_buffer
+                     (const Openhealth__V1__ChangePasscodeResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__change_passcode_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__ChangePasscodeResponse *
+       openhealth__v1__change_passcode_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__ChangePasscodeResponse *)
+     protobuf_c_message_unpack (&openhealth__v1__change_passcode_response__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__change_passcode_response__free_unpacked
+                     (Openhealth__V1__ChangePasscodeResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__change_passcode_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__remove_passcode_request__init
+                     (Openhealth__V1__RemovePasscodeRequest         *message)
+{
+  static const Openhealth__V1__RemovePasscodeRequest init_value = OPENHEALTH__V1__REMOVE_PASSCODE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__remove_passcode_request__get_packed_size
+                     (const Openhealth__V1__RemovePasscodeRequest *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__remove_passcode_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__remove_passcode_request__pack
+                     (const Openhealth__V1__RemovePasscodeRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__remove_passcode_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__remove_passcode_request__pack_to_buffer
+                     (const Openhealth__V1__RemovePasscodeRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__remove_passcode_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__RemovePasscodeRequest *
+       openhealth__v1__remove_passcode_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__RemovePasscodeRequest *)
+     protobuf_c_message_unpack (&openhealth__v1__remove_passcode_request__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__remove_passcode_request__free_unpacked
+                     (Openhealth__V1__RemovePasscodeRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__remove_passcode_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__remove_passcode_response__init
+                     (Openhealth__V1__RemovePasscodeResponse         *message)
+{
+  static const Openhealth__V1__RemovePasscodeResponse init_value = OPENHEALTH__V1__REMOVE_PASSCODE_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__remove_passcode_response__get_packed_size
+                     (const Openhealth__V1__RemovePasscodeResponse *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__remove_passcode_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__remove_passcode_response__pack
+                     (const Openhealth__V1__RemovePasscodeResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__remove_passcode_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__remove_passcode_response__pack_to_buffer
+                     (const Openhealth__V1__RemovePasscodeResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__remove_passcode_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__RemovePasscodeResponse *
+       openhealth__v1__remove_passcode_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__RemovePasscodeResponse *)
+     protobuf_c_message_unpack (&openhealth__v1__remove_passcode_response__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__remove_passcode_response__free_unpacked
+                     (Openhealth__V1__RemovePasscodeResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__remove_passcode_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 #define openhealth__v1__status_request__field_descriptors NULL
 #define openhealth__v1__status_request__field_indices_by_name NULL
 #define openhealth__v1__status_request__number_ranges NULL
@@ -1783,6 +2233,299 @@ const ProtobufCMessageDescriptor openhealth__v1__launch_bind_response__descripto
   (ProtobufCMessageInit) openhealth__v1__launch_bind_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+#define openhealth__v1__key_status_request__field_descriptors NULL
+#define openhealth__v1__key_status_request__field_indices_by_name NULL
+#define openhealth__v1__key_status_request__number_ranges NULL
+const ProtobufCMessageDescriptor openhealth__v1__key_status_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.KeyStatusRequest",
+  "KeyStatusRequest",
+  "Openhealth__V1__KeyStatusRequest",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__KeyStatusRequest),
+  0,
+  openhealth__v1__key_status_request__field_descriptors,
+  openhealth__v1__key_status_request__field_indices_by_name,
+  0,  openhealth__v1__key_status_request__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__key_status_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__key_status_response__field_descriptors[1] =
+{
+  {
+    "passcode_set",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__KeyStatusResponse, passcode_set),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__key_status_response__field_indices_by_name[] = {
+  0,   /* field[0] = passcode_set */
+};
+static const ProtobufCIntRange openhealth__v1__key_status_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__key_status_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.KeyStatusResponse",
+  "KeyStatusResponse",
+  "Openhealth__V1__KeyStatusResponse",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__KeyStatusResponse),
+  1,
+  openhealth__v1__key_status_response__field_descriptors,
+  openhealth__v1__key_status_response__field_indices_by_name,
+  1,  openhealth__v1__key_status_response__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__key_status_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__rotate_key_request__field_descriptors[1] =
+{
+  {
+    "passcode",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__RotateKeyRequest, passcode),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__rotate_key_request__field_indices_by_name[] = {
+  0,   /* field[0] = passcode */
+};
+static const ProtobufCIntRange openhealth__v1__rotate_key_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__rotate_key_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.RotateKeyRequest",
+  "RotateKeyRequest",
+  "Openhealth__V1__RotateKeyRequest",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__RotateKeyRequest),
+  1,
+  openhealth__v1__rotate_key_request__field_descriptors,
+  openhealth__v1__rotate_key_request__field_indices_by_name,
+  1,  openhealth__v1__rotate_key_request__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__rotate_key_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define openhealth__v1__rotate_key_response__field_descriptors NULL
+#define openhealth__v1__rotate_key_response__field_indices_by_name NULL
+#define openhealth__v1__rotate_key_response__number_ranges NULL
+const ProtobufCMessageDescriptor openhealth__v1__rotate_key_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.RotateKeyResponse",
+  "RotateKeyResponse",
+  "Openhealth__V1__RotateKeyResponse",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__RotateKeyResponse),
+  0,
+  openhealth__v1__rotate_key_response__field_descriptors,
+  openhealth__v1__rotate_key_response__field_indices_by_name,
+  0,  openhealth__v1__rotate_key_response__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__rotate_key_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__set_passcode_request__field_descriptors[1] =
+{
+  {
+    "new_passcode",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__SetPasscodeRequest, new_passcode),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__set_passcode_request__field_indices_by_name[] = {
+  0,   /* field[0] = new_passcode */
+};
+static const ProtobufCIntRange openhealth__v1__set_passcode_request__number_ranges[1 + 1] =
+{
+  { 2, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__set_passcode_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.SetPasscodeRequest",
+  "SetPasscodeRequest",
+  "Openhealth__V1__SetPasscodeRequest",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__SetPasscodeRequest),
+  1,
+  openhealth__v1__set_passcode_request__field_descriptors,
+  openhealth__v1__set_passcode_request__field_indices_by_name,
+  1,  openhealth__v1__set_passcode_request__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__set_passcode_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define openhealth__v1__set_passcode_response__field_descriptors NULL
+#define openhealth__v1__set_passcode_response__field_indices_by_name NULL
+#define openhealth__v1__set_passcode_response__number_ranges NULL
+const ProtobufCMessageDescriptor openhealth__v1__set_passcode_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.SetPasscodeResponse",
+  "SetPasscodeResponse",
+  "Openhealth__V1__SetPasscodeResponse",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__SetPasscodeResponse),
+  0,
+  openhealth__v1__set_passcode_response__field_descriptors,
+  openhealth__v1__set_passcode_response__field_indices_by_name,
+  0,  openhealth__v1__set_passcode_response__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__set_passcode_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__change_passcode_request__field_descriptors[2] =
+{
+  {
+    "passcode",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__ChangePasscodeRequest, passcode),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "new_passcode",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__ChangePasscodeRequest, new_passcode),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__change_passcode_request__field_indices_by_name[] = {
+  1,   /* field[1] = new_passcode */
+  0,   /* field[0] = passcode */
+};
+static const ProtobufCIntRange openhealth__v1__change_passcode_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__change_passcode_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.ChangePasscodeRequest",
+  "ChangePasscodeRequest",
+  "Openhealth__V1__ChangePasscodeRequest",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__ChangePasscodeRequest),
+  2,
+  openhealth__v1__change_passcode_request__field_descriptors,
+  openhealth__v1__change_passcode_request__field_indices_by_name,
+  1,  openhealth__v1__change_passcode_request__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__change_passcode_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define openhealth__v1__change_passcode_response__field_descriptors NULL
+#define openhealth__v1__change_passcode_response__field_indices_by_name NULL
+#define openhealth__v1__change_passcode_response__number_ranges NULL
+const ProtobufCMessageDescriptor openhealth__v1__change_passcode_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.ChangePasscodeResponse",
+  "ChangePasscodeResponse",
+  "Openhealth__V1__ChangePasscodeResponse",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__ChangePasscodeResponse),
+  0,
+  openhealth__v1__change_passcode_response__field_descriptors,
+  openhealth__v1__change_passcode_response__field_indices_by_name,
+  0,  openhealth__v1__change_passcode_response__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__change_passcode_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__remove_passcode_request__field_descriptors[1] =
+{
+  {
+    "passcode",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__RemovePasscodeRequest, passcode),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__remove_passcode_request__field_indices_by_name[] = {
+  0,   /* field[0] = passcode */
+};
+static const ProtobufCIntRange openhealth__v1__remove_passcode_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__remove_passcode_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.RemovePasscodeRequest",
+  "RemovePasscodeRequest",
+  "Openhealth__V1__RemovePasscodeRequest",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__RemovePasscodeRequest),
+  1,
+  openhealth__v1__remove_passcode_request__field_descriptors,
+  openhealth__v1__remove_passcode_request__field_indices_by_name,
+  1,  openhealth__v1__remove_passcode_request__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__remove_passcode_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define openhealth__v1__remove_passcode_response__field_descriptors NULL
+#define openhealth__v1__remove_passcode_response__field_indices_by_name NULL
+#define openhealth__v1__remove_passcode_response__number_ranges NULL
+const ProtobufCMessageDescriptor openhealth__v1__remove_passcode_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.RemovePasscodeResponse",
+  "RemovePasscodeResponse",
+  "Openhealth__V1__RemovePasscodeResponse",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__RemovePasscodeResponse),
+  0,
+  openhealth__v1__remove_passcode_response__field_descriptors,
+  openhealth__v1__remove_passcode_response__field_indices_by_name,
+  0,  openhealth__v1__remove_passcode_response__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__remove_passcode_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCEnumValue openhealth__v1__access__enum_values_by_number[3] =
 {
   { "ACCESS_UNSPECIFIED", "OPENHEALTH__V1__ACCESS__ACCESS_UNSPECIFIED", 0 },
@@ -1843,7 +2586,7 @@ const ProtobufCEnumDescriptor openhealth__v1__decision__descriptor =
   openhealth__v1__decision__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[10] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[15] =
 {
   { "Status", &openhealth__v1__status_request__descriptor, &openhealth__v1__status_response__descriptor },
   { "InstallApp", &openhealth__v1__install_app_request__descriptor, &openhealth__v1__install_app_response__descriptor },
@@ -1855,16 +2598,26 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "ListGrants", &openhealth__v1__list_grants_request__descriptor, &openhealth__v1__list_grants_response__descriptor },
   { "QuerySamples", &openhealth__v1__sample_query_request__descriptor, &openhealth__v1__sample_batch__descriptor },
   { "LaunchBind", &openhealth__v1__launch_bind_request__descriptor, &openhealth__v1__launch_bind_response__descriptor },
+  { "GetKeyStatus", &openhealth__v1__key_status_request__descriptor, &openhealth__v1__key_status_response__descriptor },
+  { "RotateKey", &openhealth__v1__rotate_key_request__descriptor, &openhealth__v1__rotate_key_response__descriptor },
+  { "SetPasscode", &openhealth__v1__set_passcode_request__descriptor, &openhealth__v1__set_passcode_response__descriptor },
+  { "ChangePasscode", &openhealth__v1__change_passcode_request__descriptor, &openhealth__v1__change_passcode_response__descriptor },
+  { "RemovePasscode", &openhealth__v1__remove_passcode_request__descriptor, &openhealth__v1__remove_passcode_response__descriptor },
 };
 const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   5,        /* AnswerRequest */
+  13,        /* ChangePasscode */
+  10,        /* GetKeyStatus */
   1,        /* InstallApp */
   9,        /* LaunchBind */
   2,        /* ListApps */
   7,        /* ListGrants */
   3,        /* ListRequests */
   8,        /* QuerySamples */
+  14,        /* RemovePasscode */
+  11,        /* RotateKey */
   6,        /* SetGrants */
+  12,        /* SetPasscode */
   0,        /* Status */
   4         /* WatchRequests */
 };
@@ -1875,7 +2628,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
   "HealthManager",
   "Openhealth__V1__HealthManager",
   "openhealth.v1",
-  10,
+  15,
   openhealth__v1__health_manager__method_descriptors,
   openhealth__v1__health_manager__method_indices_by_name
 };
@@ -1958,6 +2711,46 @@ void openhealth__v1__health_manager__launch_bind(ProtobufCService *service,
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
   service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__get_key_status(ProtobufCService *service,
+                                                    const Openhealth__V1__KeyStatusRequest *input,
+                                                    Openhealth__V1__KeyStatusResponse_Closure closure,
+                                                    void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__rotate_key(ProtobufCService *service,
+                                                const Openhealth__V1__RotateKeyRequest *input,
+                                                Openhealth__V1__RotateKeyResponse_Closure closure,
+                                                void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__set_passcode(ProtobufCService *service,
+                                                  const Openhealth__V1__SetPasscodeRequest *input,
+                                                  Openhealth__V1__SetPasscodeResponse_Closure closure,
+                                                  void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__change_passcode(ProtobufCService *service,
+                                                     const Openhealth__V1__ChangePasscodeRequest *input,
+                                                     Openhealth__V1__ChangePasscodeResponse_Closure closure,
+                                                     void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__remove_passcode(ProtobufCService *service,
+                                                     const Openhealth__V1__RemovePasscodeRequest *input,
+                                                     Openhealth__V1__RemovePasscodeResponse_Closure closure,
+                                                     void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
                                            Openhealth__V1__HealthManager_ServiceDestroy destroy)

@@ -35,6 +35,16 @@ typedef struct Openhealth__V1__ListGrantsRequest Openhealth__V1__ListGrantsReque
 typedef struct Openhealth__V1__ListGrantsResponse Openhealth__V1__ListGrantsResponse;
 typedef struct Openhealth__V1__LaunchBindRequest Openhealth__V1__LaunchBindRequest;
 typedef struct Openhealth__V1__LaunchBindResponse Openhealth__V1__LaunchBindResponse;
+typedef struct Openhealth__V1__KeyStatusRequest Openhealth__V1__KeyStatusRequest;
+typedef struct Openhealth__V1__KeyStatusResponse Openhealth__V1__KeyStatusResponse;
+typedef struct Openhealth__V1__RotateKeyRequest Openhealth__V1__RotateKeyRequest;
+typedef struct Openhealth__V1__RotateKeyResponse Openhealth__V1__RotateKeyResponse;
+typedef struct Openhealth__V1__SetPasscodeRequest Openhealth__V1__SetPasscodeRequest;
+typedef struct Openhealth__V1__SetPasscodeResponse Openhealth__V1__SetPasscodeResponse;
+typedef struct Openhealth__V1__ChangePasscodeRequest Openhealth__V1__ChangePasscodeRequest;
+typedef struct Openhealth__V1__ChangePasscodeResponse Openhealth__V1__ChangePasscodeResponse;
+typedef struct Openhealth__V1__RemovePasscodeRequest Openhealth__V1__RemovePasscodeRequest;
+typedef struct Openhealth__V1__RemovePasscodeResponse Openhealth__V1__RemovePasscodeResponse;
 
 
 /* --- enums --- */
@@ -283,6 +293,110 @@ struct  Openhealth__V1__LaunchBindResponse
 #define OPENHEALTH__V1__LAUNCH_BIND_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__launch_bind_response__descriptor) \
     , (char *)protobuf_c_empty_string }
+
+
+struct  Openhealth__V1__KeyStatusRequest
+{
+  ProtobufCMessage base;
+};
+#define OPENHEALTH__V1__KEY_STATUS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__key_status_request__descriptor) \
+     }
+
+
+struct  Openhealth__V1__KeyStatusResponse
+{
+  ProtobufCMessage base;
+  protobuf_c_boolean passcode_set;
+};
+#define OPENHEALTH__V1__KEY_STATUS_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__key_status_response__descriptor) \
+    , 0 }
+
+
+/*
+ * Passcodes travel as bytes (UTF-8 as typed), so neither end has to hold them in a string it
+ * cannot erase. The four requests below share field numbers: `passcode` is the current one,
+ * `new_passcode` the one to protect the store with from now on.
+ */
+struct  Openhealth__V1__RotateKeyRequest
+{
+  ProtobufCMessage base;
+  /*
+   * required when a passcode protects the store
+   */
+  ProtobufCBinaryData passcode;
+};
+#define OPENHEALTH__V1__ROTATE_KEY_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__rotate_key_request__descriptor) \
+    , {0,NULL} }
+
+
+struct  Openhealth__V1__RotateKeyResponse
+{
+  ProtobufCMessage base;
+};
+#define OPENHEALTH__V1__ROTATE_KEY_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__rotate_key_response__descriptor) \
+     }
+
+
+struct  Openhealth__V1__SetPasscodeRequest
+{
+  ProtobufCMessage base;
+  ProtobufCBinaryData new_passcode;
+};
+#define OPENHEALTH__V1__SET_PASSCODE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__set_passcode_request__descriptor) \
+    , {0,NULL} }
+
+
+struct  Openhealth__V1__SetPasscodeResponse
+{
+  ProtobufCMessage base;
+};
+#define OPENHEALTH__V1__SET_PASSCODE_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__set_passcode_response__descriptor) \
+     }
+
+
+struct  Openhealth__V1__ChangePasscodeRequest
+{
+  ProtobufCMessage base;
+  ProtobufCBinaryData passcode;
+  ProtobufCBinaryData new_passcode;
+};
+#define OPENHEALTH__V1__CHANGE_PASSCODE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__change_passcode_request__descriptor) \
+    , {0,NULL}, {0,NULL} }
+
+
+struct  Openhealth__V1__ChangePasscodeResponse
+{
+  ProtobufCMessage base;
+};
+#define OPENHEALTH__V1__CHANGE_PASSCODE_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__change_passcode_response__descriptor) \
+     }
+
+
+struct  Openhealth__V1__RemovePasscodeRequest
+{
+  ProtobufCMessage base;
+  ProtobufCBinaryData passcode;
+};
+#define OPENHEALTH__V1__REMOVE_PASSCODE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__remove_passcode_request__descriptor) \
+    , {0,NULL} }
+
+
+struct  Openhealth__V1__RemovePasscodeResponse
+{
+  ProtobufCMessage base;
+};
+#define OPENHEALTH__V1__REMOVE_PASSCODE_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__remove_passcode_response__descriptor) \
+     }
 
 
 /* Openhealth__V1__StatusRequest methods */
@@ -646,6 +760,196 @@ Openhealth__V1__LaunchBindResponse *
 void   openhealth__v1__launch_bind_response__free_unpacked
                      (Openhealth__V1__LaunchBindResponse *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__KeyStatusRequest methods */
+void   openhealth__v1__key_status_request__init
+                     (Openhealth__V1__KeyStatusRequest         *message);
+size_t openhealth__v1__key_status_request__get_packed_size
+                     (const Openhealth__V1__KeyStatusRequest   *message);
+size_t openhealth__v1__key_status_request__pack
+                     (const Openhealth__V1__KeyStatusRequest   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__key_status_request__pack_to_buffer
+                     (const Openhealth__V1__KeyStatusRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__KeyStatusRequest *
+       openhealth__v1__key_status_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__key_status_request__free_unpacked
+                     (Openhealth__V1__KeyStatusRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__KeyStatusResponse methods */
+void   openhealth__v1__key_status_response__init
+                     (Openhealth__V1__KeyStatusResponse         *message);
+size_t openhealth__v1__key_status_response__get_packed_size
+                     (const Openhealth__V1__KeyStatusResponse   *message);
+size_t openhealth__v1__key_status_response__pack
+                     (const Openhealth__V1__KeyStatusResponse   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__key_status_response__pack_to_buffer
+                     (const Openhealth__V1__KeyStatusResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__KeyStatusResponse *
+       openhealth__v1__key_status_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__key_status_response__free_unpacked
+                     (Openhealth__V1__KeyStatusResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__RotateKeyRequest methods */
+void   openhealth__v1__rotate_key_request__init
+                     (Openhealth__V1__RotateKeyRequest         *message);
+size_t openhealth__v1__rotate_key_request__get_packed_size
+                     (const Openhealth__V1__RotateKeyRequest   *message);
+size_t openhealth__v1__rotate_key_request__pack
+                     (const Openhealth__V1__RotateKeyRequest   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__rotate_key_request__pack_to_buffer
+                     (const Openhealth__V1__RotateKeyRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__RotateKeyRequest *
+       openhealth__v1__rotate_key_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__rotate_key_request__free_unpacked
+                     (Openhealth__V1__RotateKeyRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__RotateKeyResponse methods */
+void   openhealth__v1__rotate_key_response__init
+                     (Openhealth__V1__RotateKeyResponse         *message);
+size_t openhealth__v1__rotate_key_response__get_packed_size
+                     (const Openhealth__V1__RotateKeyResponse   *message);
+size_t openhealth__v1__rotate_key_response__pack
+                     (const Openhealth__V1__RotateKeyResponse   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__rotate_key_response__pack_to_buffer
+                     (const Openhealth__V1__RotateKeyResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__RotateKeyResponse *
+       openhealth__v1__rotate_key_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__rotate_key_response__free_unpacked
+                     (Openhealth__V1__RotateKeyResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__SetPasscodeRequest methods */
+void   openhealth__v1__set_passcode_request__init
+                     (Openhealth__V1__SetPasscodeRequest         *message);
+size_t openhealth__v1__set_passcode_request__get_packed_size
+                     (const Openhealth__V1__SetPasscodeRequest   *message);
+size_t openhealth__v1__set_passcode_request__pack
+                     (const Openhealth__V1__SetPasscodeRequest   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__set_passcode_request__pack_to_buffer
+                     (const Openhealth__V1__SetPasscodeRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__SetPasscodeRequest *
+       openhealth__v1__set_passcode_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__set_passcode_request__free_unpacked
+                     (Openhealth__V1__SetPasscodeRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__SetPasscodeResponse methods */
+void   openhealth__v1__set_passcode_response__init
+                     (Openhealth__V1__SetPasscodeResponse         *message);
+size_t openhealth__v1__set_passcode_response__get_packed_size
+                     (const Openhealth__V1__SetPasscodeResponse   *message);
+size_t openhealth__v1__set_passcode_response__pack
+                     (const Openhealth__V1__SetPasscodeResponse   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__set_passcode_response__pack_to_buffer
+                     (const Openhealth__V1__SetPasscodeResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__SetPasscodeResponse *
+       openhealth__v1__set_passcode_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__set_passcode_response__free_unpacked
+                     (Openhealth__V1__SetPasscodeResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__ChangePasscodeRequest methods */
+void   openhealth__v1__change_passcode_request__init
+                     (Openhealth__V1__ChangePasscodeRequest         *message);
+size_t openhealth__v1__change_passcode_request__get_packed_size
+                     (const Openhealth__V1__ChangePasscodeRequest   *message);
+size_t openhealth__v1__change_passcode_request__pack
+                     (const Openhealth__V1__ChangePasscodeRequest   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__change_passcode_request__pack_to_buffer
+                     (const Openhealth__V1__ChangePasscodeRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__ChangePasscodeRequest *
+       openhealth__v1__change_passcode_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__change_passcode_request__free_unpacked
+                     (Openhealth__V1__ChangePasscodeRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__ChangePasscodeResponse methods */
+void   openhealth__v1__change_passcode_response__init
+                     (Openhealth__V1__ChangePasscodeResponse         *message);
+size_t openhealth__v1__change_passcode_response__get_packed_size
+                     (const Openhealth__V1__ChangePasscodeResponse   *message);
+size_t openhealth__v1__change_passcode_response__pack
+                     (const Openhealth__V1__ChangePasscodeResponse   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__change_passcode_response__pack_to_buffer
+                     (const Openhealth__V1__ChangePasscodeResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__ChangePasscodeResponse *
+       openhealth__v1__change_passcode_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__change_passcode_response__free_unpacked
+                     (Openhealth__V1__ChangePasscodeResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__RemovePasscodeRequest methods */
+void   openhealth__v1__remove_passcode_request__init
+                     (Openhealth__V1__RemovePasscodeRequest         *message);
+size_t openhealth__v1__remove_passcode_request__get_packed_size
+                     (const Openhealth__V1__RemovePasscodeRequest   *message);
+size_t openhealth__v1__remove_passcode_request__pack
+                     (const Openhealth__V1__RemovePasscodeRequest   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__remove_passcode_request__pack_to_buffer
+                     (const Openhealth__V1__RemovePasscodeRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__RemovePasscodeRequest *
+       openhealth__v1__remove_passcode_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__remove_passcode_request__free_unpacked
+                     (Openhealth__V1__RemovePasscodeRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__RemovePasscodeResponse methods */
+void   openhealth__v1__remove_passcode_response__init
+                     (Openhealth__V1__RemovePasscodeResponse         *message);
+size_t openhealth__v1__remove_passcode_response__get_packed_size
+                     (const Openhealth__V1__RemovePasscodeResponse   *message);
+size_t openhealth__v1__remove_passcode_response__pack
+                     (const Openhealth__V1__RemovePasscodeResponse   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__remove_passcode_response__pack_to_buffer
+                     (const Openhealth__V1__RemovePasscodeResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__RemovePasscodeResponse *
+       openhealth__v1__remove_passcode_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__remove_passcode_response__free_unpacked
+                     (Openhealth__V1__RemovePasscodeResponse *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Openhealth__V1__StatusRequest_Closure)
@@ -705,6 +1009,36 @@ typedef void (*Openhealth__V1__LaunchBindRequest_Closure)
 typedef void (*Openhealth__V1__LaunchBindResponse_Closure)
                  (const Openhealth__V1__LaunchBindResponse *message,
                   void *closure_data);
+typedef void (*Openhealth__V1__KeyStatusRequest_Closure)
+                 (const Openhealth__V1__KeyStatusRequest *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__KeyStatusResponse_Closure)
+                 (const Openhealth__V1__KeyStatusResponse *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__RotateKeyRequest_Closure)
+                 (const Openhealth__V1__RotateKeyRequest *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__RotateKeyResponse_Closure)
+                 (const Openhealth__V1__RotateKeyResponse *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__SetPasscodeRequest_Closure)
+                 (const Openhealth__V1__SetPasscodeRequest *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__SetPasscodeResponse_Closure)
+                 (const Openhealth__V1__SetPasscodeResponse *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__ChangePasscodeRequest_Closure)
+                 (const Openhealth__V1__ChangePasscodeRequest *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__ChangePasscodeResponse_Closure)
+                 (const Openhealth__V1__ChangePasscodeResponse *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__RemovePasscodeRequest_Closure)
+                 (const Openhealth__V1__RemovePasscodeRequest *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__RemovePasscodeResponse_Closure)
+                 (const Openhealth__V1__RemovePasscodeResponse *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -752,6 +1086,26 @@ struct Openhealth__V1__HealthManager_Service
                       const Openhealth__V1__LaunchBindRequest *input,
                       Openhealth__V1__LaunchBindResponse_Closure closure,
                       void *closure_data);
+  void (*get_key_status)(Openhealth__V1__HealthManager_Service *service,
+                         const Openhealth__V1__KeyStatusRequest *input,
+                         Openhealth__V1__KeyStatusResponse_Closure closure,
+                         void *closure_data);
+  void (*rotate_key)(Openhealth__V1__HealthManager_Service *service,
+                     const Openhealth__V1__RotateKeyRequest *input,
+                     Openhealth__V1__RotateKeyResponse_Closure closure,
+                     void *closure_data);
+  void (*set_passcode)(Openhealth__V1__HealthManager_Service *service,
+                       const Openhealth__V1__SetPasscodeRequest *input,
+                       Openhealth__V1__SetPasscodeResponse_Closure closure,
+                       void *closure_data);
+  void (*change_passcode)(Openhealth__V1__HealthManager_Service *service,
+                          const Openhealth__V1__ChangePasscodeRequest *input,
+                          Openhealth__V1__ChangePasscodeResponse_Closure closure,
+                          void *closure_data);
+  void (*remove_passcode)(Openhealth__V1__HealthManager_Service *service,
+                          const Openhealth__V1__RemovePasscodeRequest *input,
+                          Openhealth__V1__RemovePasscodeResponse_Closure closure,
+                          void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthManager_ServiceDestroy)(Openhealth__V1__HealthManager_Service *);
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
@@ -769,7 +1123,12 @@ void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service
       function_prefix__ ## set_grants,\
       function_prefix__ ## list_grants,\
       function_prefix__ ## query_samples,\
-      function_prefix__ ## launch_bind  }
+      function_prefix__ ## launch_bind,\
+      function_prefix__ ## get_key_status,\
+      function_prefix__ ## rotate_key,\
+      function_prefix__ ## set_passcode,\
+      function_prefix__ ## change_passcode,\
+      function_prefix__ ## remove_passcode  }
 void openhealth__v1__health_manager__status(ProtobufCService *service,
                                             const Openhealth__V1__StatusRequest *input,
                                             Openhealth__V1__StatusResponse_Closure closure,
@@ -810,6 +1169,26 @@ void openhealth__v1__health_manager__launch_bind(ProtobufCService *service,
                                                  const Openhealth__V1__LaunchBindRequest *input,
                                                  Openhealth__V1__LaunchBindResponse_Closure closure,
                                                  void *closure_data);
+void openhealth__v1__health_manager__get_key_status(ProtobufCService *service,
+                                                    const Openhealth__V1__KeyStatusRequest *input,
+                                                    Openhealth__V1__KeyStatusResponse_Closure closure,
+                                                    void *closure_data);
+void openhealth__v1__health_manager__rotate_key(ProtobufCService *service,
+                                                const Openhealth__V1__RotateKeyRequest *input,
+                                                Openhealth__V1__RotateKeyResponse_Closure closure,
+                                                void *closure_data);
+void openhealth__v1__health_manager__set_passcode(ProtobufCService *service,
+                                                  const Openhealth__V1__SetPasscodeRequest *input,
+                                                  Openhealth__V1__SetPasscodeResponse_Closure closure,
+                                                  void *closure_data);
+void openhealth__v1__health_manager__change_passcode(ProtobufCService *service,
+                                                     const Openhealth__V1__ChangePasscodeRequest *input,
+                                                     Openhealth__V1__ChangePasscodeResponse_Closure closure,
+                                                     void *closure_data);
+void openhealth__v1__health_manager__remove_passcode(ProtobufCService *service,
+                                                     const Openhealth__V1__RemovePasscodeRequest *input,
+                                                     Openhealth__V1__RemovePasscodeResponse_Closure closure,
+                                                     void *closure_data);
 
 /* --- descriptors --- */
 
@@ -834,6 +1213,16 @@ extern const ProtobufCMessageDescriptor openhealth__v1__list_grants_request__des
 extern const ProtobufCMessageDescriptor openhealth__v1__list_grants_response__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__launch_bind_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__launch_bind_response__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__key_status_request__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__key_status_response__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__rotate_key_request__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__rotate_key_response__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__set_passcode_request__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__set_passcode_response__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__change_passcode_request__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__change_passcode_response__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__remove_passcode_request__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__remove_passcode_response__descriptor;
 extern const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor;
 
 PROTOBUF_C__END_DECLS

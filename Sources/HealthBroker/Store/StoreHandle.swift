@@ -1,0 +1,136 @@
+import Foundation
+import HealthModel
+import HealthStore
+
+/// The broker's way to the store. The store is not a fixed object for the broker's lifetime: a
+/// key change (rotation, passcode set/change/remove) closes it, changes its key files and opens
+/// it again. Handlers therefore never keep a `HealthDatabase`; they borrow the current one for
+/// the span of their store work with `withDatabase`, which the key change waits for (StoreGate).
+final class StoreHandle: Sendable {
+    let directory: String
+    private let gate: StoreGate
+
+    /// How long a call waits for the store while a key change has it closed. A rotation
+    /// re-encrypts every page, so this scales with the store; two minutes covers stores far
+    /// larger than a person's health data.
+    static let admissionWait: Duration = .seconds(120)
+    /// How long a key change waits for the calls already using the store (a streamed query to a
+    /// slow client is the long one; its sends time out after 10 s) before giving up unchanged.
+    static let drainWait: Duration = .seconds(30)
+
+    /// Takes over `encrypted`, which must stay open (and locked) as long as the handle serves it.
+    init(directory: String, opened encrypted: EncryptedDatabase) throws {
+        self.directory = directory
+        gate = StoreGate(.init(encrypted: encrypted, database: try HealthDatabase(writer: encrypted.writer)))
+    }
+
+    /// Runs `body` with the open database. While a key change has the store closed this waits
+    /// (at most `admissionWait`, then HKError errorDatabaseInaccessible). Keep only store work
+    /// inside: a key change waits for `body` to return.
+    func withDatabase<T: Sendable>(_ body: (HealthDatabase) async throws -> T) async throws -> T {
+        let database = try await gate.enter(waitingAtMost: Self.admissionWait)
+        do {
+            let result = try await body(database)
+            await gate.leave()
+            return result
+        } catch {
+            await gate.leave()
+            throw error
+        }
+    }
+
+    /// `withDatabase` for threads of the broker's own (the accept threads), which may block.
+    func withDatabaseBlocking<T: Sendable>(_ body: @escaping @Sendable (HealthDatabase) throws -> T) throws -> T {
+        let outcome = BlockingOutcome<T>()
+        Task {
+            do {
+                outcome.finish(.success(try await self.withDatabase(body)))
+            } catch {
+                outcome.finish(.failure(error))
+            }
+        }
+        return try outcome.wait()
+    }
+
+    /// One key change, alone (a second one meanwhile is refused): runs `check` on the store
+    /// directory while the store stays open (a wrong passcode is refused without disturbing
+    /// anyone), then closes the store, runs `change`, and reopens it: with `passcodeAfter` when
+    /// `change` succeeded, with `passcodeBefore` when it failed (the key files are then as they
+    /// were, or an interrupted rotation that the reopen settles). Calls arriving meanwhile wait;
+    /// calls in flight finish first. If the store cannot be reopened, every later call fails
+    /// with the reason until healthd is restarted.
+    @discardableResult
+    func changeKeys(passcodeAfter: Passcode?, passcodeBefore: Passcode?,
+                    check: @escaping @Sendable (String) throws -> Void,
+                    change: @escaping @Sendable (String) throws -> Void) async throws -> OfflineWindow {
+        try await gate.claimKeyChange()
+        do {
+            let waited = try await changeKeysClaimed(passcodeAfter: passcodeAfter, passcodeBefore: passcodeBefore,
+                                                     check: check, change: change)
+            await gate.releaseKeyChange()
+            return waited
+        } catch {
+            await gate.releaseKeyChange()
+            throw error
+        }
+    }
+
+    private func changeKeysClaimed(passcodeAfter: Passcode?, passcodeBefore: Passcode?,
+                                   check: @escaping @Sendable (String) throws -> Void,
+                                   change: @escaping @Sendable (String) throws -> Void) async throws -> OfflineWindow {
+        let directory = directory
+        try await BlockingWork.run { try check(directory) }
+        let store = try await gate.takeOffline(drainingAtMost: Self.drainWait)
+        let closedAt = ContinuousClock.now
+        do {
+            try await BlockingWork.run { try store.encrypted.close() }
+        } catch {
+            await gate.reopen(store)
+            throw error
+        }
+        var changeFailure: (any Error)?
+        do {
+            try await BlockingWork.run { try change(directory) }
+        } catch {
+            changeFailure = error
+        }
+        let passcode = changeFailure == nil ? passcodeAfter : passcodeBefore
+        let waited: Int
+        do {
+            let reopened = try await BlockingWork.run {
+                let encrypted = try EncryptedDatabase.open(directory: directory, passcode: passcode)
+                return StoreGate.OpenStore(encrypted: encrypted, database: try HealthDatabase(writer: encrypted.writer))
+            }
+            waited = await gate.reopen(reopened)
+        } catch {
+            let reason = "the health store could not be reopened after a key change (\(error)); restart healthd"
+            await gate.fail(reason)
+            throw HKError(.errorDatabaseInaccessible, reason)
+        }
+        if let changeFailure { throw changeFailure }
+        return OfflineWindow(duration: ContinuousClock.now - closedAt, callsThatWaited: waited)
+    }
+
+    /// How long a key change had the store closed, and how many calls waited for it.
+    struct OfflineWindow: Sendable {
+        let duration: Duration
+        let callsThatWaited: Int
+    }
+}
+
+/// A result handed from a task to a thread that blocks for it.
+private final class BlockingOutcome<T: Sendable>: @unchecked Sendable {
+    // @unchecked: `result` is written once before `done` is signalled and read after waiting.
+    private var result: Result<T, any Error>?
+    private let done = DispatchSemaphore(value: 0)
+
+    func finish(_ result: Result<T, any Error>) {
+        self.result = result
+        done.signal()
+    }
+
+    func wait() throws -> T {
+        done.wait()
+        return try result!.get()
+    }
+}

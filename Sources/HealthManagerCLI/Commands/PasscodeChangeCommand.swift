@@ -1,0 +1,27 @@
+import ArgumentParser
+import HealthWire
+
+/// `healthctl passcode change`.
+struct PasscodeChangeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "change",
+        abstract: "Replace the store's passcode (the current one, then the new one twice).",
+        discussion: """
+            Example:
+              healthctl passcode change
+            """)
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        let client = try connection.connect()
+        defer { client.close() }
+        let reader = PasscodeReader()
+        var credentials = PasscodeCredentials()
+        defer { credentials.erase() }
+        credentials.passcode = try reader.read("the current passcode")
+        credentials.newPasscode = try reader.readNew("the new passcode")
+        try await client.changePasscode(credentials)
+        CommandIO.current.output.writeLine("Passcode changed. Start healthd with the new passcode from now on.")
+    }
+}

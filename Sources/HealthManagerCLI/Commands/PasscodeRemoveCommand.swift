@@ -1,0 +1,27 @@
+import ArgumentParser
+import HealthWire
+
+/// `healthctl passcode remove`.
+struct PasscodeRemoveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove",
+        abstract: "Remove the passcode: the machine key alone opens the store again.",
+        discussion: """
+            Asks for the current passcode.
+
+            Example:
+              healthctl passcode remove
+            """)
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        let client = try connection.connect()
+        defer { client.close() }
+        var credentials = PasscodeCredentials()
+        defer { credentials.erase() }
+        credentials.passcode = try PasscodeReader().read("the current passcode")
+        try await client.removePasscode(credentials)
+        CommandIO.current.output.writeLine("Passcode removed. healthd no longer needs it to start.")
+    }
+}

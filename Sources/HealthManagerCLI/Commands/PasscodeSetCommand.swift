@@ -1,0 +1,30 @@
+import ArgumentParser
+import HealthWire
+
+/// `healthctl passcode set`.
+struct PasscodeSetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Protect the store with a passcode (asked twice).",
+        discussion: """
+            From then on healthd needs the passcode to open the store when it starts \
+            (healthd --passcode-file PATH or --passcode-stdin). Forgetting it loses the data.
+
+            Examples:
+              healthctl passcode set
+              printf '%s\\n%s\\n' "$PASS" "$PASS" | healthctl passcode set
+            """)
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        let client = try connection.connect()
+        defer { client.close() }
+        var credentials = PasscodeCredentials()
+        defer { credentials.erase() }
+        credentials.newPasscode = try PasscodeReader().readNew("the new passcode")
+        try await client.setPasscode(credentials)
+        CommandIO.current.output.writeLine(
+            "Passcode set. Start healthd with --passcode-file PATH or --passcode-stdin from now on.")
+    }
+}

@@ -1,0 +1,27 @@
+import HealthManagerCLI
+import Testing
+
+/// The key-management commands document themselves like the others: an example each, the
+/// socket option, and where passcodes are read from.
+@Suite struct KeyCommandsHelpTests {
+    static let commands: [[String]] = [
+        ["key"], ["key", "rotate"], ["passcode"], ["passcode", "set"], ["passcode", "change"], ["passcode", "remove"],
+    ]
+
+    @Test(arguments: commands)
+    func helpShowsAnExample(command: [String]) async {
+        let outcome = await runHealthCtl(command + ["--help"])
+        #expect(outcome.exitCode == 0)
+        let example = "  " + (["healthctl"] + command).joined(separator: " ")
+        #expect(outcome.output.contains(example + " ") || outcome.output.contains(example + "\n"), "no example for \(command)")
+        if command.count == 2 {
+            #expect(outcome.output.contains("--socket <path>"))
+        }
+    }
+
+    @Test func passcodeHelpSaysHowHealthdGetsThePasscode() async {
+        let outcome = await runHealthCtl(["passcode", "--help"])
+        #expect(outcome.output.contains("--passcode-file"))
+        #expect(outcome.output.contains("without echo"))
+    }
+}
