@@ -94,3 +94,9 @@ int ohk_pidfd_alive(int pidfd) {
 int ohk_accept_cloexec(int listener) {
     return accept4(listener, NULL, NULL, SOCK_CLOEXEC);
 }
+
+#include <sys/prctl.h>
+
+int ohk_set_not_dumpable(void) {
+    return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+}

@@ -45,3 +45,11 @@ public struct PeerCredentials: Sendable, Equatable {
         return path.hasSuffix(" (deleted)") ? nil : path
     }
 }
+
+/// Process hardening the broker applies to itself at start.
+public enum ProcessHardening {
+    /// Makes this process non-dumpable: no core files, no same-uid ptrace, /proc entries
+    /// readable by root only. Returns false if the kernel refused.
+    @discardableResult
+    public static func makeNonDumpable() -> Bool { ohk_set_not_dumpable() == 0 }
+}

@@ -14,8 +14,12 @@ public struct LaunchPolicy: Sendable, Equatable {
     public static func `default`(executable: String, extraReadable: [String] = [], extraWritable: [String] = []) -> LaunchPolicy {
         var readable = ["/usr/lib", "/lib", "/lib64", "/usr/lib64", "/usr/share/zoneinfo",
                         "/etc/ld.so.cache", "/etc/localtime", "/dev/urandom", "/dev/random",
-                        // /proc/self resolves now to this process's pid, which the app keeps across exec.
-                        "/proc/self"]
+                        "/sys/devices/system/cpu",
+                        // libdispatch (every Swift app) reads /proc/<thread id>/stat of its own
+                        // threads and traps when it cannot; thread ids are not known in advance,
+                        // so /proc is readable. The kernel still applies its ptrace access checks
+                        // to other processes' entries, and healthd makes itself non-dumpable.
+                        "/proc"]
         readable += loadedLibraryDirectories()
         readable.append((executable as NSString).deletingLastPathComponent)
         readable += extraReadable

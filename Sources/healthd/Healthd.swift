@@ -61,6 +61,9 @@ struct Healthd: ParsableCommand {
         // Block SIGINT/SIGTERM before any thread exists, so every thread inherits the mask and
         // the signal is only ever taken by sigwait below.
         let terminationSignals = SignalWaiter.blockTerminationSignals()
+        // Before the key is read: no core dumps of key material, no same-uid ptrace, and
+        // sandboxed apps (which may read /proc) see nothing of this process.
+        ProcessHardening.makeNonDumpable()
         let level = Logger.Level(rawValue: logLevel)!
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

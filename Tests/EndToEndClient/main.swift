@@ -6,7 +6,7 @@
 //   e2e-client request-status [--share TYPE]… [--read TYPE]…
 //   e2e-client status TYPE
 //   e2e-client save TYPE VALUE UNIT START END        (START/END: seconds since 1970)
-//   e2e-client query TYPE [--start S] [--end E] [--strict-start] [--strict-end] [--limit N] [--sort start|end] [--descending]
+//   e2e-client query TYPE [--start S] [--end E] [--strict-start] [--strict-end] [--limit N] [--sort start|end] [--descending] [--unit U]
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
 import Foundation
@@ -82,7 +82,7 @@ do {
             store.execute(query)
         }
         for case let sample as HKQuantitySample in samples {
-            let unit = sample.quantityType.canonicalUnit
+            let unit = values(of: "--unit", in: arguments).first.map { HKUnit(from: $0) } ?? sample.quantityType.canonicalUnit
             print("sample \(sample.uuid.uuidString) \(Int(sample.startDate.timeIntervalSince1970)) \(Int(sample.endDate.timeIntervalSince1970)) \(sample.quantity.doubleValue(for: unit)) \(sample.sourceRevision.source.bundleIdentifier)")
         }
         print("ok \(samples.count)")

@@ -24,7 +24,7 @@ import Testing
         #expect(try await broker.runApp(app, ["status", heartRate]).okValue == "2")  // sharingAuthorized
         let saved = try await broker.runApp(app, ["save", heartRate, "72", "count/min", "1700000000", "1700000000"])
         #expect(saved.okValue != nil, "\(saved)")
-        let read = try await broker.runApp(app, ["query", heartRate])
+        let read = try await broker.runApp(app, ["query", heartRate, "--unit", "count/min"])
         #expect(read.samples.map(\.value) == [72])
         #expect(read.samples.first?.source == app)
     }
@@ -42,15 +42,15 @@ import Testing
             let saved = try await broker.runApp(app, ["save", heartRate, value, "count/min", "\(time)", "\(time)"])
             #expect(saved.okValue != nil, "\(saved)")
         }
-        let denied = try await broker.runApp(reader, ["query", heartRate])
+        let denied = try await broker.runApp(reader, ["query", heartRate, "--unit", "count/min"])
         #expect(denied.samples.map(\.value) == [90])
         #expect(denied.okValue == "1")
-        let granted = try await broker.runApp(control, ["query", heartRate])
+        let granted = try await broker.runApp(control, ["query", heartRate, "--unit", "count/min"])
         #expect(granted.samples.map(\.value) == [60, 90, 61])
 
         // Limits and predicates apply to the visible part only: the same as a store holding
         // just the reader's sample.
-        let limited = try await broker.runApp(reader, ["query", heartRate, "--limit", "1", "--start", "1700000000", "--end", "1700000200"])
+        let limited = try await broker.runApp(reader, ["query", heartRate, "--limit", "1", "--start", "1700000000", "--end", "1700000200", "--unit", "count/min"])
         #expect(limited.samples.map(\.value) == [90])
     }
 

@@ -25,3 +25,7 @@ int ohk_pidfd_alive(int pidfd);
 
 /* accept4(SOCK_CLOEXEC), a GNU extension Swift's Glibc module does not export. */
 int ohk_accept_cloexec(int listener);
+
+/* prctl(PR_SET_DUMPABLE, 0): the kernel then refuses same-uid ptrace and restricts this
+ * process's /proc entries to root. prctl is variadic, so Swift cannot call it directly. */
+int ohk_set_not_dumpable(void);

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// A real healthd on a fresh store in a temporary directory, stopped (SIGTERM) and removed
 /// when the test is done.
@@ -6,7 +7,7 @@ final class BrokerProcess: @unchecked Sendable {
     let root: String
     let storeDirectory: String
     let socketDirectory: String
-    private let process = Process()
+    private let process: ChildProcess
     private let logPath: String
 
     var appSocket: String { socketDirectory + "/app.sock" }
@@ -19,12 +20,13 @@ final class BrokerProcess: @unchecked Sendable {
         logPath = root + "/healthd.log"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: Products.path("healthd"))
-        process.arguments = ["--store", storeDirectory, "--socket-dir", socketDirectory, "--log-level", "info"]
-        // A file, not a pipe: nobody reads while healthd runs, and a full pipe would block it.
-        process.standardError = FileHandle(forWritingAtPath: logPath)
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        // Its log goes to a file, not a pipe: nobody reads while healthd runs, and a full pipe
+        // would block it.
+        let log = open(logPath, O_WRONLY | O_APPEND | O_CLOEXEC)
+        defer { close(log) }
+        process = try ChildProcess(Products.path("healthd"),
+                                   ["--store", storeDirectory, "--socket-dir", socketDirectory, "--log-level", "info"],
+                                   stderr: log)
         try waitForSockets()
     }
 
@@ -65,8 +67,8 @@ final class BrokerProcess: @unchecked Sendable {
 
     func stop() {
         if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
+            process.signal(SIGTERM)
+            process.waitBlocking()
         }
         try? FileManager.default.removeItem(atPath: root)
     }

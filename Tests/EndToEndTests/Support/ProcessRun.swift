@@ -1,4 +1,6 @@
 import Foundation
+import Glibc
+import HealthIPC
 
 /// A finished child process: exit status and everything it printed.
 struct ProcessResult: Sendable, CustomStringConvertible {
@@ -15,42 +17,53 @@ struct ProcessResult: Sendable, CustomStringConvertible {
 enum ProcessRun {
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                     stdin: String? = nil, timeout: TimeInterval = 60) async throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.merge(environment) { $1 }
-        process.environment = env
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try? input.fileHandleForWriting.close()
-        // Read both pipes while the child runs, so a chatty child never blocks on a full pipe.
-        // The blocking reads run on GCD threads: on Swift's cooperative pool (two threads on
-        // this machine) a few concurrent children would starve every other task.
-        async let stdoutData = readToEnd(out.fileHandleForReading)
-        async let stderrData = readToEnd(err.fileHandleForReading)
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline {
-                process.terminate()
-                kill(process.processIdentifier, SIGKILL)
-                break
-            }
-            try await Task.sleep(for: .milliseconds(20))
+        let input = try Self.pipe(), output = try Self.pipe(), errors = try Self.pipe()
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(executable, arguments, environment: environment,
+                                     stdin: input.read, stdout: output.write, stderr: errors.write)
+        } catch {
+            [input.read, input.write, output.read, output.write, errors.read, errors.write].forEach { close($0) }
+            throw error
         }
-        process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus,
-                             stdout: String(decoding: await stdoutData, as: UTF8.self),
+        // The child has its own copies; keeping ours would hide its end of output.
+        close(input.read)
+        close(output.write)
+        close(errors.write)
+        if let stdin { _ = Array(stdin.utf8).withUnsafeBytes { write(input.write, $0.baseAddress, $0.count) } }
+        close(input.write)
+        // Read both pipes while the child runs (a chatty child must never block on a full
+        // pipe), on GCD threads: blocking reads on Swift's small cooperative pool would starve
+        // every other task of the test.
+        async let stdoutData = readToEnd(output.read)
+        async let stderrData = readToEnd(errors.read)
+        let status = await child.wait(timeout: timeout)
+        return ProcessResult(status: status, stdout: String(decoding: await stdoutData, as: UTF8.self),
                              stderr: String(decoding: await stderrData, as: UTF8.self))
     }
 
-    private static func readToEnd(_ handle: FileHandle) async -> Data {
+    /// A one-way channel for a child's standard stream. A socket pair rather than pipe(2):
+    /// it is created close-on-exec atomically, so a child spawned concurrently by another test
+    /// never inherits it (an inherited write end would hold the reader open past the child's exit).
+    static func pipe() throws -> (read: Int32, write: Int32) {
+        let (read, write) = try UnixSocket.pair()
+        return (read, write)
+    }
+
+    private static func readToEnd(_ fd: Int32) async -> Data {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: handle.readDataToEndOfFile()) }
+            DispatchQueue.global().async {
+                var data = Data()
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                while true {
+                    let count = read(fd, &buffer, buffer.count)
+                    if count < 0 && errno == EINTR { continue }
+                    if count <= 0 { break }
+                    data.append(contentsOf: buffer[0..<count])
+                }
+                close(fd)
+                continuation.resume(returning: data)
+            }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// A healthd that a test stops and starts again on the same store, with or without a passcode
 /// (BrokerProcess runs one healthd on a fresh store for its whole life).
@@ -7,7 +8,7 @@ final class RestartableHealthd: @unchecked Sendable {
     let storeDirectory: String
     let socketDirectory: String
     private let logPath: String
-    private var process: Process?
+    private var process: ChildProcess?
 
     var appSocket: String { socketDirectory + "/app.sock" }
     var adminSocket: String { socketDirectory + "/admin.sock" }
@@ -25,23 +26,18 @@ final class RestartableHealthd: @unchecked Sendable {
     /// Starts healthd and waits for its sockets; `extraArguments` such as --passcode-file,
     /// `standardInput` written to its stdin (for --passcode-stdin).
     func start(_ extraArguments: [String] = [], standardInput: String? = nil) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Products.path("healthd"))
-        process.arguments = storeArguments + extraArguments
-        let logFile = FileHandle(forWritingAtPath: logPath)!
-        logFile.seekToEndOfFile()
-        process.standardError = logFile
-        process.standardOutput = FileHandle.nullDevice
-        let input = Pipe()
-        process.standardInput = input
-        try process.run()
-        if let standardInput { input.fileHandleForWriting.write(Data(standardInput.utf8)) }
-        try? input.fileHandleForWriting.close()
+        let log = open(logPath, O_WRONLY | O_APPEND | O_CLOEXEC)
+        defer { close(log) }
+        let input = try ProcessRun.pipe()
+        let process = try ChildProcess(Products.path("healthd"), storeArguments + extraArguments, stdin: input.read, stderr: log)
+        close(input.read)
+        if let standardInput { _ = Array(standardInput.utf8).withUnsafeBytes { write(input.write, $0.baseAddress, $0.count) } }
+        close(input.write)
         self.process = process
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             if FileManager.default.fileExists(atPath: adminSocket), FileManager.default.fileExists(atPath: appSocket) { return }
-            guard process.isRunning else { throw BrokerFailed(log: "exit \(process.terminationStatus): \(log)") }
+            guard process.isRunning else { throw BrokerFailed(log: "healthd exited: \(log)") }
             usleep(20_000)
         }
         throw BrokerFailed(log: "healthd did not create its sockets within 30 s")
@@ -54,41 +50,18 @@ final class RestartableHealthd: @unchecked Sendable {
 
     func stop() {
         guard let process, process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        process.signal(SIGTERM)
+        process.waitBlocking()
         self.process = nil
     }
 
     /// healthd's stderr over every start so far.
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    /// Runs healthctl. Unlike ProcessRun, no thread of this process blocks while it runs (its
-    /// output goes to files, its exit arrives by terminationHandler): Swift's cooperative pool
-    /// has only two threads here, and tests that save concurrently need them meanwhile.
+    /// Runs healthctl. No thread of the cooperative pool blocks while it runs (ProcessRun waits
+    /// and reads on GCD threads): tests that save concurrently need the pool meanwhile.
     func healthctl(_ arguments: [String], stdin: String? = nil) async throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Products.path("healthctl"))
-        process.arguments = arguments + ["--socket", adminSocket]
-        let stem = root + "/healthctl-" + UUID().uuidString.prefix(8)
-        for suffix in [".out", ".err"] { _ = FileManager.default.createFile(atPath: stem + suffix, contents: nil) }
-        process.standardOutput = FileHandle(forWritingAtPath: stem + ".out")
-        process.standardError = FileHandle(forWritingAtPath: stem + ".err")
-        let input = Pipe()
-        process.standardInput = input
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-                return
-            }
-            if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-            try? input.fileHandleForWriting.close()
-        }
-        func text(_ suffix: String) -> String { (try? String(contentsOfFile: stem + suffix, encoding: .utf8)) ?? "" }
-        return ProcessResult(status: status, stdout: text(".out"), stderr: text(".err"))
+        try await ProcessRun.run(Products.path("healthctl"), arguments + ["--socket", adminSocket], stdin: stdin)
     }
 
     /// A file (mode 600) holding `passcode` on its first line.

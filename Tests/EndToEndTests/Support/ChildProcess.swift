@@ -1,0 +1,92 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// A child process started with posix_spawn and reaped with waitpid on its own pid.
+///
+/// The tests do not use Foundation's `Process`: with several children running at once its
+/// SIGCHLD-driven reaping left exited children as zombies that `isRunning` still reported as
+/// running, so tests waited out their deadlines. Here each child is waited for by pid, on a GCD
+/// thread, and nothing else in the process reaps it.
+final class ChildProcess: Sendable {
+    let pid: pid_t
+    private let exitStatus = Mutex<Int32?>(nil)
+    private let exited = DispatchSemaphore(value: 0)
+
+    /// Starts `executable`. Standard input, output and error go to the given descriptors (which
+    /// the caller keeps and closes); nil means /dev/null.
+    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+         stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (source, target, mode) in [(stdin, Int32(0), O_RDONLY), (stdout, 1, O_WRONLY), (stderr, 2, O_WRONLY)] {
+            if let source {
+                posix_spawn_file_actions_adddup2(&actions, source, target)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", mode, 0)
+            }
+        }
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { $1 }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var spawned: pid_t = 0
+        let result = posix_spawn(&spawned, executable, &actions, nil, argv, envp)
+        guard result == 0 else {
+            throw SpawnFailed(executable: executable, reason: String(cString: strerror(result)))
+        }
+        let pid = spawned
+        self.pid = pid
+        DispatchQueue.global().async { [self] in
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            // Exit code, or 128 + signal like a shell.
+            let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+            exitStatus.withLock { $0 = code }
+            exited.signal()
+        }
+    }
+
+    var isRunning: Bool { exitStatus.withLock { $0 } == nil }
+
+    func signal(_ signal: Int32) { if isRunning { kill(pid, signal) } }
+
+    /// Waits for the child to exit; kills it (SIGKILL) if it has not after `timeout` seconds.
+    @discardableResult
+    func wait(timeout: TimeInterval = 60) async -> Int32 {
+        let exited = self.exited
+        let finished = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: exited.wait(timeout: .now() + timeout) == .success)
+            }
+        }
+        if !finished {
+            kill(pid, SIGKILL)
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    exited.wait()
+                    continuation.resume()
+                }
+            }
+        }
+        exited.signal()  // leave it signalled for any later wait
+        return exitStatus.withLock { $0 } ?? -1
+    }
+
+    /// Synchronous wait, for deinit paths.
+    func waitBlocking() {
+        exited.wait()
+        exited.signal()
+    }
+}
+
+struct SpawnFailed: Error, CustomStringConvertible {
+    let executable: String
+    let reason: String
+    var description: String { "cannot start \(executable): \(reason)" }
+}
