@@ -64,7 +64,7 @@ wait "$app_pid"
 echo "(It sees only the walk it saved itself: it cannot tell that read access was denied.)"
 
 say "The user's own view, in the manager"
-run "$bin/healthctl" samples heartRate
+run "$bin/healthctl" samples heartRate --unit count/min
 run "$bin/healthctl" samples stepCount
 run "$bin/healthctl" grants org.openhealthkit.example.steps
 run "$bin/healthctl" status
