@@ -146,17 +146,18 @@ let package = Package(
                           swiftSettings: swiftSettings),
 
         // MARK: Tests
-        .testTarget(name: "HealthModelTests", dependencies: ["HealthModel"], swiftSettings: swiftSettings),
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .testTarget(name: "HealthModelTests", dependencies: ["HealthModel", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthIPCTests", dependencies: ["HealthIPC", "HealthWire"], swiftSettings: swiftSettings),
-        .testTarget(name: "HealthWireTests", dependencies: ["HealthWire", "HealthModel", "COpenHealthProto"], swiftSettings: swiftSettings),
-        .testTarget(name: "SandboxTests", dependencies: ["CSandbox"], swiftSettings: swiftSettings),
+        .testTarget(name: "HealthWireTests", dependencies: ["HealthWire", "HealthModel", "COpenHealthProto", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "SandboxTests", dependencies: ["CSandbox", "HealthSandboxKit"], swiftSettings: swiftSettings),
         // Real broker, real sockets, real separate processes. Needs the executables built
         // (swift build --build-tests builds every product).
         .executableTarget(name: "e2e-client", dependencies: ["HealthKit"], path: "Tests/EndToEndClient",
                           swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["HealthWire", "HealthIPC", "HealthModel"],
+            dependencies: ["HealthWire", "HealthIPC", "HealthModel", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "HealthStoreTests", dependencies: ["HealthStore", "HealthModel"], swiftSettings: swiftSettings),

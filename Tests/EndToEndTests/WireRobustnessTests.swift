@@ -4,6 +4,7 @@ import HealthIPC
 import HealthModel
 import HealthWire
 import Testing
+import TestSupport
 
 /// Malformed, oversize and hostile frames from a connected app never take the broker down, and
 /// other clients keep working (DESIGN.md §4).
@@ -104,22 +105,10 @@ import Testing
     static func nestedQuery(depth: Int) -> [UInt8] {
         var predicate: [UInt8] = []
         for _ in 0..<depth {
-            let compound: [UInt8] = [0x08, 0x03] + (predicate.isEmpty ? [] : [0x12] + varint(predicate.count) + predicate)
-            predicate = [0x22] + varint(compound.count) + compound
+            let compound: [UInt8] = [0x08, 0x03] + (predicate.isEmpty ? [] : [0x12] + ProtobufVarint.encode(predicate.count) + predicate)
+            predicate = [0x22] + ProtobufVarint.encode(compound.count) + compound
         }
         let type = Array(HKQuantityTypeIdentifier.stepCount.rawValue.utf8)
-        return [0x0A] + varint(type.count) + type + [0x12] + varint(predicate.count) + predicate
-    }
-
-    static func varint(_ value: Int) -> [UInt8] {
-        var value = UInt64(value)
-        var out: [UInt8] = []
-        repeat {
-            var byte = UInt8(value & 0x7F)
-            value >>= 7
-            if value != 0 { byte |= 0x80 }
-            out.append(byte)
-        } while value != 0
-        return out
+        return [0x0A] + ProtobufVarint.encode(type.count) + type + [0x12] + ProtobufVarint.encode(predicate.count) + predicate
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import HealthModel
 
 /// Conversions between compatible units, with expected values computed here from the unit
@@ -126,22 +127,4 @@ import Testing
         #expect(throws: HKError.self) { try HKQuantity(unit: .pascal(), doubleValue: 0).value(in: .decibelAWeightedSoundPressureLevel()) }
         #expect(HKQuantity(unit: .pascal(), doubleValue: -1).doubleValue(for: .decibelAWeightedSoundPressureLevel()).isNaN)
     }
-}
-
-/// A small deterministic generator (SplitMix64) so property tests are reproducible.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

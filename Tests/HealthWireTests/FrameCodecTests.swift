@@ -1,5 +1,6 @@
 import HealthModel
 import Testing
+import TestSupport
 @testable import HealthWire
 
 @Suite struct FrameCodecTests {
@@ -40,18 +41,5 @@ import Testing
         #expect(throws: WireDecodeError.invalidField("frame kind 99 is not defined")) {
             try FrameCodec.decode([0x08, 0x01, 0x18, 99])
         }
-    }
-}
-
-/// A small deterministic generator so "random" test inputs are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import COpenHealthProto
 import Testing
+import TestSupport
 @testable import HealthWire
 
 @Suite struct WireDepthGuardTests {
@@ -9,22 +10,10 @@ import Testing
         var bytes: [UInt8] = []
         for _ in 1..<depth {
             // CompoundPredicate { operands(2) = <bytes> } inside Predicate { compound(4) = <...> }
-            let compound: [UInt8] = [0x12] + varint(bytes.count) + bytes
-            bytes = [0x22] + varint(compound.count) + compound
+            let compound: [UInt8] = [0x12] + ProtobufVarint.encode(bytes.count) + bytes
+            bytes = [0x22] + ProtobufVarint.encode(compound.count) + compound
         }
         return bytes
-    }
-
-    func varint(_ value: Int) -> [UInt8] {
-        var value = UInt64(value)
-        var out: [UInt8] = []
-        repeat {
-            var byte = UInt8(value & 0x7F)
-            value >>= 7
-            if value != 0 { byte |= 0x80 }
-            out.append(byte)
-        } while value != 0
-        return out
     }
 
     @Test func acceptsNestingWithinTheLimit() throws {

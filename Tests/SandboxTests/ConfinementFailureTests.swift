@@ -1,4 +1,5 @@
 import CSandbox
+import HealthSandboxKit
 import Testing
 
 /// A request that cannot be met fails with -1 and a message naming the step,
@@ -11,34 +12,33 @@ struct ConfinementFailureTests {
     @Test("A missing Landlock path fails before anything is applied",
           .enabled(if: KernelFeatures.hasLandlock, "needs Landlock (Linux 5.13 with lsm=landlock)"))
     func missingPath() throws {
-        let request = ConfinementRequest(readExecPaths: ["/nonexistent/ohk-sandbox-test"],
-                                         landlockMinimumABI: 1)
+        let request = Confinement(readExecutePaths: ["/nonexistent/ohk-sandbox-test"], minimumLandlockABI: 1)
         let outcome = request.confineCallingThread()
-        #expect(outcome.returnCode == -1)
+        #expect(!outcome.succeeded)
         #expect(outcome.message ==
             "landlock: cannot open read_exec path '/nonexistent/ohk-sandbox-test': No such file or directory")
         #expect(outcome.report.applied_steps == 0)
-        #expect(try !ConfinementRequest.callingThreadHasNoNewPrivs())
+        #expect(try !ThreadState.hasNoNewPrivs())
     }
 
     @Test("A Landlock ABI above the kernel's fails and says both versions",
           .enabled(if: KernelFeatures.hasLandlock, "needs Landlock (Linux 5.13 with lsm=landlock)"))
     func landlockTooOld() throws {
-        let outcome = ConfinementRequest(landlockMinimumABI: 99).confineCallingThread()
-        #expect(outcome.returnCode == -1)
+        let outcome = Confinement(minimumLandlockABI: 99).confineCallingThread()
+        #expect(!outcome.succeeded)
         #expect(outcome.message ==
             "landlock: the kernel has Landlock ABI \(KernelFeatures.landlockABI), the policy requires ABI 99")
         #expect(outcome.report.applied_steps == 0)
-        #expect(try !ConfinementRequest.callingThreadHasNoNewPrivs())
+        #expect(try !ThreadState.hasNoNewPrivs())
     }
 
     @Test("A descriptor to keep that is not open fails in the fds step")
     func keptDescriptorNotOpen() throws {
-        let outcome = ConfinementRequest(keepFDs: [1_000_000]).confineCallingThread()
-        #expect(outcome.returnCode == -1)
+        let outcome = Confinement(keepDescriptors: [1_000_000]).confineCallingThread()
+        #expect(!outcome.succeeded)
         #expect(outcome.message == "fds: fd 1000000 to keep is not open: Bad file descriptor")
         #expect(outcome.report.applied_steps == 0)
-        #expect(try !ConfinementRequest.callingThreadHasNoNewPrivs())
+        #expect(try !ThreadState.hasNoNewPrivs())
     }
 
     @Test("A failure after some steps took effect says which, and still fails",
