@@ -100,7 +100,7 @@ let package = Package(
         .executableTarget(
             name: "healthd",
             dependencies: [
-                "HealthBroker", "HealthStore", "HealthIPC",
+                "HealthBroker", "HealthStore", "HealthIPC", "CSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CSandbox
 import Foundation
 import Glibc
 import HealthBroker
@@ -72,6 +73,10 @@ struct Healthd: ParsableCommand {
         }
         let logger = Logger(label: "healthd")
 
+        // The store directory itself is created (0700) by the store; its parents, like
+        // ~/.local/share on a fresh account, are created here.
+        try? FileManager.default.createDirectory(atPath: (store as NSString).deletingLastPathComponent,
+                                                 withIntermediateDirectories: true)
         let encrypted: EncryptedDatabase
         do {
             encrypted = try EncryptedDatabase.open(directory: store, passcode: try PasscodeInput.read(
@@ -94,6 +99,13 @@ struct Healthd: ParsableCommand {
             throw StartupFailure("\(error)")
         }
         broker.start()
+        // From here on no exec and no network sockets, on every thread (DESIGN.md §2): a bug in
+        // request handling cannot become a shell. Refuse to run unconfined.
+        var message = [CChar](repeating: 0, count: 256)
+        guard ohk_confine_broker(&message, message.count) == 0 else {
+            broker.stop()
+            throw StartupFailure("cannot confine healthd: \(String(cString: message))")
+        }
         SignalWaiter.wait(for: terminationSignals)
         logger.notice("healthd stopping")
         broker.stop()

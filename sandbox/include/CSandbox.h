@@ -86,6 +86,13 @@ int ohk_confine(const struct ohk_confinement *confinement,
                 struct ohk_confinement_report *report,
                 char *err, size_t err_len);
 
+/*
+ * The broker's confinement after start-up: no_new_privs and, on every thread of the process
+ * (seccomp TSYNC), the app filter's deny-list plus execve/execveat. No Landlock: the broker
+ * must keep reading and writing its store directory and sockets. Returns 0, or -1 with `err`.
+ */
+int ohk_confine_broker(char *err, size_t err_len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -42,6 +42,8 @@ final class BrokerProcess: @unchecked Sendable {
 
     var isRunning: Bool { process.isRunning }
 
+    var pid: Int32 { process.pid }
+
     /// healthd's stderr so far.
     var log: String {
         (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
