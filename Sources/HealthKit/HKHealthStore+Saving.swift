@@ -23,11 +23,8 @@ extension HKHealthStore {
             throw HKError(.errorDataSizeExceeded,
                           "one save takes at most \(WireLimits.maxSamplesPerSave) objects, got \(samples.count); save in batches")
         }
-        let records = try samples.map { (sample) throws(HKError) -> SampleRecord in
-            let record = try sample.saveRecord()
-            _ = try SampleValidator.canonicalized(record)
-            return record
-        }
+        let records = try samples.map { (sample) throws(HKError) -> SampleRecord in try sample.saveRecord() }
+        _ = try SampleValidator.canonicalized(batch: records)
         let payload = SampleList(records).wireBytes()
         // The frame also holds the method name and a header; 1 KiB covers both with room.
         guard payload.count <= WireLimits.maxFrameBytes - 1024 else {

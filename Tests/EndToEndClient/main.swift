@@ -5,7 +5,10 @@
 //   e2e-client request [--share TYPE]… [--read TYPE]…
 //   e2e-client request-status [--share TYPE]… [--read TYPE]…
 //   e2e-client status TYPE
-//   e2e-client save TYPE VALUE UNIT START END        (START/END: seconds since 1970)
+//   e2e-client save TYPE VALUE UNIT START END [--meta KEY=KIND:VALUE]…   (START/END: seconds since 1970)
+//   e2e-client save-category TYPE VALUE START END [--meta KEY=KIND:VALUE]…
+//   e2e-client save-batch --category TYPE VALUE START END [--meta …]… [--category …]…  (one save of all)
+//     KIND: string, number, date (seconds since 1970), bool (true/false), quantity (VALUE as NUMBER:UNIT)
 //   e2e-client query TYPE [--start S] [--end E] [--strict-start] [--strict-end] [--limit N] [--sort start|end] [--descending] [--unit U]
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
@@ -27,6 +30,47 @@ func type(_ identifier: String) -> HKObjectType {
         exit(2)
     }
     return type
+}
+
+/// `--meta KEY=KIND:VALUE` options as a HealthKit-style metadata dictionary, nil when there are none.
+func metadata(in arguments: [String]) -> [String: Any]? {
+    var result: [String: Any] = [:]
+    for option in values(of: "--meta", in: arguments) {
+        let parts = option.split(separator: "=", maxSplits: 1).map(String.init)
+        let typed = parts.count == 2 ? parts[1].split(separator: ":", maxSplits: 1).map(String.init) : []
+        guard typed.count == 2, let value = metadataValue(kind: typed[0], text: typed[1]) else {
+            print("usage: --meta KEY=KIND:VALUE, got \(option)")
+            exit(2)
+        }
+        result[parts[0]] = value
+    }
+    return result.isEmpty ? nil : result
+}
+
+func metadataValue(kind: String, text: String) -> Any? {
+    switch kind {
+    case "string": return text
+    case "number": return Double(text)
+    case "date": return Double(text).map { Date(timeIntervalSince1970: $0) }
+    case "bool": return text == "true" ? true : text == "false" ? false : nil
+    case "quantity":
+        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let number = Double(parts[0]) else { return nil }
+        return HKQuantity(unit: HKUnit(from: parts[1]), doubleValue: number)
+    default: return nil
+    }
+}
+
+/// `TYPE VALUE START END` (the rest of `arguments`: its options) as a category sample.
+func categorySample(_ arguments: ArraySlice<String>) -> HKCategorySample {
+    let fields = Array(arguments)
+    guard fields.count >= 4, let categoryType = type(fields[0]) as? HKCategoryType, let value = Int(fields[1]),
+          let start = Double(fields[2]), let end = Double(fields[3]) else {
+        print("usage: TYPE VALUE START END")
+        exit(2)
+    }
+    return HKCategorySample(type: categoryType, value: value, start: Date(timeIntervalSince1970: start),
+                            end: Date(timeIntervalSince1970: end), metadata: metadata(in: Array(fields.dropFirst(4))))
 }
 
 func values(of flag: String, in arguments: [String]) -> [String] {
@@ -61,9 +105,22 @@ do {
             exit(2)
         }
         let sample = HKQuantitySample(type: quantityType, quantity: HKQuantity(unit: HKUnit(from: arguments[3]), doubleValue: value),
-                                      start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: end))
+                                      start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: end),
+                                      metadata: metadata(in: arguments))
         try await store.save(sample)
         print("ok \(sample.uuid.uuidString)")
+    case "save-category":
+        let sample = categorySample(arguments.dropFirst())
+        try await store.save(sample)
+        print("ok \(sample.uuid.uuidString)")
+    case "save-batch":
+        // Each `--category` starts one sample; its fields and options run to the next one.
+        let starts = arguments.indices.filter { arguments[$0] == "--category" }
+        let samples = starts.enumerated().map { number, index in
+            categorySample(arguments[(index + 1)..<(number + 1 < starts.count ? starts[number + 1] : arguments.endIndex)])
+        }
+        try await store.save(samples)
+        print("ok \(samples.map(\.uuid.uuidString).joined(separator: " "))")
     case "query":
         guard let sampleType = type(arguments[1]) as? HKSampleType else { exit(2) }
         var options: HKQueryOptions = []
@@ -84,6 +141,9 @@ do {
         for case let sample as HKQuantitySample in samples {
             let unit = values(of: "--unit", in: arguments).first.map { HKUnit(from: $0) } ?? sample.quantityType.canonicalUnit
             print("sample \(sample.uuid.uuidString) \(Int(sample.startDate.timeIntervalSince1970)) \(Int(sample.endDate.timeIntervalSince1970)) \(sample.quantity.doubleValue(for: unit)) \(sample.sourceRevision.source.bundleIdentifier)")
+        }
+        for case let sample as HKCategorySample in samples {
+            print("sample \(sample.uuid.uuidString) \(Int(sample.startDate.timeIntervalSince1970)) \(Int(sample.endDate.timeIntervalSince1970)) \(sample.value) \(sample.sourceRevision.source.bundleIdentifier)")
         }
         print("ok \(samples.count)")
     default:

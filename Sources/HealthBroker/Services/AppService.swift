@@ -50,8 +50,8 @@ enum AppService {
         try await context.store.withDatabase { try $0.authorization.checkSave(app: app, types: types) }
         // Identity and UUIDs come from the broker: whatever the app put in these fields is dropped.
         let source = SourceRecord(bundleIdentifier: app.id, name: app.displayName, version: app.version)
-        let canonical = try records.map { record in
-            var record = try SampleValidator.canonicalized(record)
+        let canonical = try SampleValidator.canonicalized(batch: records).map { record in
+            var record = record
             record.source = nil
             return record
         }

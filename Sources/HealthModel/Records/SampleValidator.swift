@@ -1,16 +1,45 @@
-import Foundation
+public import Foundation
 
 /// The checks every sample passes before the broker stores it. Pure, so the SDK can run the
 /// same checks early, but only the broker's run is authoritative.
+///
+/// Messages name the type, field or metadata key that is wrong, never the value: they reach
+/// untrusted apps and logs, and values are health data.
 public enum SampleValidator {
+    /// Validates a whole save: every record (see `canonicalized(_:)`), and no two records with
+    /// the same sync identifier (which one should win would be ambiguous). Returns the records
+    /// converted to their types' canonical units, in order. A message for a batch of more than
+    /// one names the failing sample's position.
+    public static func canonicalized(batch records: [SampleRecord]) throws(HKError) -> [SampleRecord] {
+        var result: [SampleRecord] = []
+        result.reserveCapacity(records.count)
+        var syncIdentifiers: [String: Int] = [:]
+        for (index, record) in records.enumerated() {
+            let canonical: SampleRecord
+            do {
+                canonical = try canonicalized(record)
+            } catch {
+                guard records.count > 1 else { throw error }
+                throw HKError(error.code, "sample \(index + 1) of \(records.count): \(error.message)")
+            }
+            if let identity = canonical.syncIdentity {
+                if let first = syncIdentifiers[identity.identifier] {
+                    throw HKError(.errorInvalidArgument,
+                                  "samples \(first + 1) and \(index + 1) have the same \(HKMetadataKeySyncIdentifier); save one of them")
+                }
+                syncIdentifiers[identity.identifier] = index
+            }
+            result.append(canonical)
+        }
+        return result
+    }
+
     /// Validates `record` and returns it with its value converted to the type's canonical unit.
     public static func canonicalized(_ record: SampleRecord) throws(HKError) -> SampleRecord {
-        guard let type = HKObjectType.type(forIdentifier: record.typeIdentifier) else {
+        guard let type = HKObjectType.type(forIdentifier: record.typeIdentifier) as? HKSampleType else {
             throw HKError(.errorInvalidArgument, "unknown sample type \(record.typeIdentifier.prefix(100))")
         }
-        guard record.startDate <= record.endDate else {
-            throw HKError(.errorInvalidArgument, "\(type.identifier): start date is after end date")
-        }
+        try checkDates(record, of: type)
         var result = record
         switch (type, record.value) {
         case let (quantityType as HKQuantityType, .quantity(value, unitString)):
@@ -26,14 +55,29 @@ public enum SampleValidator {
             result.value = .quantity(canonical, unit: quantityType.canonicalUnit.unitString)
         case let (categoryType as HKCategoryType, .category(value)):
             guard categoryType.allowedValues.contains(value) else {
-                throw HKError(.errorInvalidArgument, "\(value) is not a value of \(type.identifier)")
+                throw HKError(.errorInvalidArgument, "\(type.identifier): value is not one of the type's category values")
             }
         default:
             throw HKError(.errorInvalidArgument, "\(type.identifier) cannot hold this kind of value")
         }
-        for key in record.metadata.keys where key.isEmpty || key.utf8.count > 256 {
-            throw HKError(.errorInvalidArgument, "metadata keys must have 1 to 256 bytes")
-        }
+        try MetadataValidator.check(record.metadata, of: type, sampleType: type as? HKQuantityType)
         return result
+    }
+
+    /// Internal for tests: no registered type has duration limits yet (see `HKSampleType`).
+    static func checkDates(_ record: SampleRecord, of type: HKSampleType) throws(HKError) {
+        let window = SampleLimits.earliestPermittedSampleDate...SampleLimits.latestPermittedSampleDate
+        guard window.contains(record.startDate), window.contains(record.endDate) else {
+            throw HKError(.errorInvalidArgument,
+                          "\(type.identifier): start and end dates must lie between 1900-01-01 and 2200-01-01 (UTC)")
+        }
+        guard record.startDate <= record.endDate else {
+            throw HKError(.errorInvalidArgument, "\(type.identifier): start date is after end date")
+        }
+        let duration = record.endDate.timeIntervalSince(record.startDate)
+        guard duration >= type.minimumAllowedDuration, duration <= type.maximumAllowedDuration else {
+            throw HKError(.errorInvalidArgument,
+                          "\(type.identifier): duration must be between \(type.minimumAllowedDuration) and \(type.maximumAllowedDuration) seconds")
+        }
     }
 }

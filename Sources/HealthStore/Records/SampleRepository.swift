@@ -24,6 +24,13 @@ public struct SampleRepository: Sendable {
     /// Stores `records` (already validated and in canonical units) as saved by `source`, all or
     /// none, and returns once they are durably committed. UUIDs are minted here.
     ///
+    /// A record with a sync identity (`HKMetadataKeySyncIdentifier` + version) is an upsert within
+    /// `source` (other sources' objects are never looked at): if `source` already holds an object
+    /// with that identifier, a higher version replaces it (the old one is deleted and recorded in
+    /// `deleted_objects`) and a lower or equal version is ignored. An ignored record still counts
+    /// as saved, as in HealthKit; its returned UUID is that of the object that stays stored, so
+    /// the app can find what the store holds under that identifier.
+    ///
     /// Saves made concurrently share one transaction and one commit (GroupCommitQueue), each in
     /// its own savepoint: one save's failure never fails or drops another's.
     public func insert(_ records: [SampleRecord], source: SourceRecord) async throws -> [UUID] {
@@ -42,10 +49,18 @@ public struct SampleRepository: Sendable {
         uuids.reserveCapacity(records.count)
         let insert = try db.cachedStatement(sql: """
             INSERT INTO objects (uuid, type_id, source_id, source_version, device_id, start_us, end_us,
-                                 quantity, category, metadata, change_seq)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                 quantity, category, metadata, change_seq, sync_identifier, sync_version)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for record in records {
+            let sync = record.syncIdentity
+            if let sync, let stored = try SyncedObject.find(db, source: sourceID, identifier: sync.identifier) {
+                guard sync.version > stored.version else {
+                    uuids.append(stored.uuid)
+                    continue
+                }
+                try stored.replace(db, change: change)
+            }
             let typeID = try typeIDs[record.typeIdentifier] ?? Self.typeID(db, record.typeIdentifier)
             typeIDs[record.typeIdentifier] = typeID
             let uuid = UUIDv7.make()
@@ -59,6 +74,7 @@ public struct SampleRepository: Sendable {
                 uuid, typeID, sourceID, source.version, try record.device.map { try Self.deviceID(db, $0) },
                 record.startDate.microsecondsSince1970, record.endDate.microsecondsSince1970,
                 quantity, category, try MetadataCoding.encode(record.metadata), change,
+                sync?.identifier, sync?.version,
             ])
             uuids.append(uuid)
         }

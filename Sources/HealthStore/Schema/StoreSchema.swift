@@ -77,6 +77,18 @@ enum StoreSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v2: sync identifier and version of objects, by source") { db in
+            // HKMetadataKeySyncIdentifier/-Version also stay in `metadata` (what apps read back);
+            // these columns make the per-source upsert an index lookup. Unique per source: a save
+            // replaces or is ignored, so one source never holds two objects with one identifier.
+            // Objects saved under v1 keep their pair in `metadata` only (v1 never upserted).
+            try db.execute(sql: """
+                ALTER TABLE objects ADD COLUMN sync_identifier TEXT;
+                ALTER TABLE objects ADD COLUMN sync_version INTEGER;
+                CREATE UNIQUE INDEX objects_by_source_sync ON objects(source_id, sync_identifier)
+                    WHERE sync_identifier IS NOT NULL;
+                """)
+        }
         return migrator
     }
 }

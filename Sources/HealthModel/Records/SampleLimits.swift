@@ -1,0 +1,20 @@
+public import Foundation
+
+/// The bounds a saved sample must respect. HealthKit leaves these implementation-defined; these
+/// are ours, fixed constants (not "now"-relative) so the SDK and the broker always agree.
+public enum SampleLimits {
+    /// HealthKit's `earliestPermittedSampleDate`: 1900-01-01T00:00:00Z. Older dates are almost
+    /// always a unit mistake (seconds vs. milliseconds) or a zeroed field, not real history.
+    public static let earliestPermittedSampleDate = Date(timeIntervalSince1970: -2_208_988_800)
+    /// The latest date a sample may start or end: 2200-01-01T00:00:00Z. Future samples are
+    /// legitimate (planned doses, forecasts), but not centuries ahead; this also keeps every date
+    /// well inside the store's microsecond integers.
+    public static let latestPermittedSampleDate = Date(timeIntervalSince1970: 7_258_118_400)
+
+    /// At most this many metadata entries per sample.
+    public static let maximumMetadataEntries = 64
+    /// A metadata key has 1 to this many UTF-8 bytes.
+    public static let maximumMetadataKeyBytes = 256
+    /// A string metadata value (and a sync identifier) has at most this many UTF-8 bytes.
+    public static let maximumMetadataStringBytes = 4096
+}

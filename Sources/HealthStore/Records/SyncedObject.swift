@@ -1,0 +1,35 @@
+import Foundation
+import GRDB
+
+/// A stored object that carries a sync identifier: what a save with the same identifier from the
+/// same source is compared against, and replaced through.
+struct SyncedObject {
+    let rowID: Int64
+    let uuid: UUID
+    let typeID: Int64
+    let sourceID: Int64
+    let identifier: String
+    let version: Int64
+
+    /// The object `source` stored under `identifier`, if any (the `objects_by_source_sync` index
+    /// holds at most one).
+    static func find(_ db: Database, source: Int64, identifier: String) throws -> SyncedObject? {
+        let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT id, uuid, type_id, sync_version FROM objects WHERE source_id = ? AND sync_identifier = ?
+            """), arguments: [source, identifier])
+        return row.map { row in
+            SyncedObject(rowID: row["id"], uuid: row["uuid"], typeID: row["type_id"], sourceID: source,
+                         identifier: identifier, version: row["sync_version"])
+        }
+    }
+
+    /// Deletes the object and records it as an `HKDeletedObject` (with its sync identity, so
+    /// anchored queries can report what replaced what) under change `change`.
+    func replace(_ db: Database, change: Int64) throws {
+        try db.execute(sql: "DELETE FROM objects WHERE id = ?", arguments: [rowID])
+        try db.execute(sql: """
+            INSERT INTO deleted_objects (uuid, type_id, source_id, sync_identifier, sync_version, change_seq)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """, arguments: [uuid, typeID, sourceID, identifier, version, change])
+    }
+}
