@@ -160,7 +160,7 @@ let package = Package(
             dependencies: ["HealthWire", "HealthIPC", "HealthModel", "TestSupport"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "HealthStoreTests", dependencies: ["HealthStore", "HealthModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "HealthStoreTests", dependencies: ["HealthStore", "HealthModel", "TestSupport"], swiftSettings: swiftSettings),
         // Killed with SIGKILL by HealthStoreTests' crash tests; built by `swift build`/`swift test`.
         .executableTarget(
             name: "store-crash-child",

@@ -20,7 +20,11 @@ struct CrashChild {
         let errorOutput: String
     }
 
-    static func run(_ mode: String, directory: String, killAfterMicroseconds delay: UInt32) throws -> Outcome {
+    /// Kills the child `delay` µs after it starts, or — with `afterFirstLine` — after its first
+    /// acknowledged line, so that on a loaded machine (slow start-up) the kill still lands while
+    /// it is working rather than before it began.
+    static func run(_ mode: String, directory: String, killAfterMicroseconds delay: UInt32,
+                    afterFirstLine: Bool = false) throws -> Outcome {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: executablePath)
         child.arguments = [mode, directory]
@@ -28,10 +32,19 @@ struct CrashChild {
         child.standardOutput = output
         child.standardError = errors
         try child.run()
+        var received = Data()
+        if afterFirstLine {
+            while !received.contains(UInt8(ascii: "\n")) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }  // the child exited before saving anything
+                received.append(chunk)
+            }
+        }
         usleep(delay)
         kill(child.processIdentifier, SIGKILL)
         child.waitUntilExit()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        received.append(output.fileHandleForReading.readDataToEndOfFile())
+        let text = String(decoding: received, as: UTF8.self)
         // A line cut by the kill has no newline yet: it was never announced.
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         lines.removeLast()
@@ -39,18 +52,5 @@ struct CrashChild {
             lines: lines,
             wasKilled: child.terminationReason == .uncaughtSignal,
             errorOutput: String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
-    }
-}
-
-/// Deterministic kill schedule (SplitMix64), so a failing run can be repeated.
-struct KillSchedule: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

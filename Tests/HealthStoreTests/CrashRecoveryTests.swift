@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 
 @testable import HealthStore
 
@@ -15,12 +16,15 @@ import Testing
         try #require(FileManager.default.isExecutableFile(atPath: CrashChild.executablePath),
                      "build store-crash-child first (swift build)")
         let directory = TemporaryDirectory()
-        var schedule = KillSchedule(state: 20_261_121)
+        var schedule = SplitMix64(seed: 20_261_121)
         var acknowledged = Set<Int64>()
         var killedMidRun = 0
-        for _ in 0..<Self.saverKills {
+        for iteration in 0..<Self.saverKills {
             let outcome = try CrashChild.run(
-                "save", directory: directory.path, killAfterMicroseconds: UInt32.random(in: 5_000...90_000, using: &schedule))
+                "save", directory: directory.path, killAfterMicroseconds: UInt32.random(in: 0...60_000, using: &schedule),
+                // Three kills in four are timed from the first save (so they land mid-run even on
+                // a loaded machine); every fourth from the start, to cover crashes while opening.
+                afterFirstLine: iteration % 4 != 0)
             try #require(outcome.wasKilled, "the child stopped by itself: \(outcome.errorOutput)")
             let ids = outcome.lines.compactMap(Int64.init)
             if !ids.isEmpty { killedMidRun += 1 }
@@ -58,7 +62,7 @@ import Testing
             }
         }()
         let layout = try StoreLayout(directory: directory.path, create: false)
-        var schedule = KillSchedule(state: 7)
+        var schedule = SplitMix64(seed: 7)
         var interrupted = 0, completed = 0
         for _ in 0..<Self.rotationKills {
             let outcome = try CrashChild.run(
