@@ -1,5 +1,6 @@
 public import Foundation
 import GRDB
+public import HealthModel
 
 /// The append-only, hash-chained access log (DESIGN.md §7.9).
 ///
