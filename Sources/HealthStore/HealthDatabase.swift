@@ -8,6 +8,7 @@ public final class HealthDatabase: Sendable {
     public let samples: SampleRepository
     public let apps: AppRepository
     public let grants: GrantRepository
+    public let accessLog: AccessLogRepository
 
     public init(writer: any DatabaseWriter) throws {
         try StoreSchema.migrator.migrate(writer)
@@ -15,5 +16,6 @@ public final class HealthDatabase: Sendable {
         samples = SampleRepository(writer: writer)
         apps = AppRepository(writer: writer)
         grants = GrantRepository(writer: writer)
+        accessLog = AccessLogRepository(writer: writer)
     }
 }

@@ -23,6 +23,8 @@ public enum HealthManagerMethod: String, CaseIterable, Sendable {
     case setPasscode = "/openhealth.v1.HealthManager/SetPasscode"
     case changePasscode = "/openhealth.v1.HealthManager/ChangePasscode"
     case removePasscode = "/openhealth.v1.HealthManager/RemovePasscode"
+    case listAccessLog = "/openhealth.v1.HealthManager/ListAccessLog"
+    case verifyAccessLog = "/openhealth.v1.HealthManager/VerifyAccessLog"
 }
 
 /// Where the SDK finds its connection: health-sandbox puts the inherited descriptor's number here.

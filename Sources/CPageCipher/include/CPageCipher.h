@@ -90,4 +90,10 @@ int ohk_scrypt(const uint8_t *passcode, size_t passcode_length,
                uint64_t n, uint32_t r, uint32_t p,
                uint8_t *out, size_t out_length);
 
+/// Length of a SHA-256 digest.
+#define OHK_SHA256_BYTES 32
+
+/// SHA-256 of `data` (the access log's hash chain). Returns 1 on success.
+int ohk_sha256(const uint8_t *data, size_t length, uint8_t digest[OHK_SHA256_BYTES]);
+
 #endif

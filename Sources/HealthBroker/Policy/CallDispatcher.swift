@@ -20,8 +20,12 @@ struct CallDispatcher: Sendable {
         }
         switch handler {
         case let .unary(run):
+            let report = CallAccessReport()
             do {
-                let reply = try await run(context, caller, call.payload)
+                let reply = try await CallAccessReport.$current.withValue(report) {
+                    try await run(context, caller, call.payload)
+                }
+                await logAccess(call.method, report, failure: nil)
                 if let descriptor = reply.descriptor {
                     call.responder.respond(reply.payload, passing: descriptor)
                     close(descriptor)
@@ -29,16 +33,36 @@ struct CallDispatcher: Sendable {
                     call.responder.respond(reply.payload)
                 }
             } catch {
-                call.responder.fail(status(for: error, method: call.method), streaming: false)
+                let status = status(for: error, method: call.method)
+                await logAccess(call.method, report, failure: status)
+                call.responder.fail(status, streaming: false)
             }
         case let .stream(run):
+            let report = CallAccessReport()
             do {
-                try await run(context, caller, call.payload, call.responder)
+                try await CallAccessReport.$current.withValue(report) {
+                    try await run(context, caller, call.payload, call.responder)
+                }
+                await logAccess(call.method, report, failure: nil)
                 call.responder.finish()
             } catch {
-                call.responder.fail(status(for: error, method: call.method), streaming: true)
+                let status = status(for: error, method: call.method)
+                await logAccess(call.method, report, failure: status)
+                call.responder.fail(status, streaming: true)
             }
         }
+    }
+
+    /// The one place calls reach the access log: a method the table logs, whose handler got
+    /// far enough to report what it touched (a call refused before that touched nothing). The
+    /// entry is written before the reply, so a client that saw the reply finds it in the log.
+    /// A call that failed after reporting (a query cancelled mid-stream) is logged with what it
+    /// had done and its status code.
+    private func logAccess(_ method: String, _ report: CallAccessReport, failure: RPCStatus?) async {
+        guard let action = MethodTable.accessLogged[method], let facts = report.recorded else { return }
+        await AccessLogRecorder(context: context).append(
+            method: method, action: action, caller: caller, facts: facts,
+            outcome: failure.map { "ended with \($0.code)" })
     }
 
     private func status(for error: any Error, method: String) -> RPCStatus {

@@ -1,4 +1,5 @@
 import HealthIPC
+import HealthModel
 import HealthWire
 
 /// Every method the broker serves, with who may call it — the whole privileged API in one place
@@ -48,5 +49,20 @@ enum MethodTable {
         HealthManagerMethod.setPasscode.rawValue: .unary(KeyManagementService.setPasscode),
         HealthManagerMethod.changePasscode.rawValue: .unary(KeyManagementService.changePasscode),
         HealthManagerMethod.removePasscode.rawValue: .unary(KeyManagementService.removePasscode),
+        HealthManagerMethod.listAccessLog.rawValue: .unary(AccessLogService.list),
+        HealthManagerMethod.verifyAccessLog.rawValue: .unary(AccessLogService.verify),
+    ]
+
+    /// The methods recorded in the access log (DESIGN.md §7.9), as which action. The handler
+    /// reports the app, types and count (`CallAccessReport`); `CallDispatcher` appends the entry.
+    /// Status, listing and key methods touch no health data and are not logged; reading the log
+    /// itself is not logged either (it would grow with every look at it).
+    static let accessLogged: [String: AccessAction] = [
+        HealthStoreMethod.requestAuthorization.rawValue: .request,
+        HealthStoreMethod.save.rawValue: .write,
+        HealthStoreMethod.querySamples.rawValue: .read,
+        HealthManagerMethod.answerRequest.rawValue: .grantChange,
+        HealthManagerMethod.setGrants.rawValue: .grantChange,
+        HealthManagerMethod.querySamples.rawValue: .read,
     ]
 }

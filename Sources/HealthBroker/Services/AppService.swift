@@ -19,6 +19,8 @@ enum AppService {
         let app = try context.requireApp(caller)
         let types = try AuthorizationTypes(wire: payload)
         let request = try ValidatedAuthorizationRequest(app: app, share: types.shareTypes, read: types.readTypes)
+        CallAccessReport.record(appID: app.id, types: Array(Set(types.shareTypes + types.readTypes)).sorted(),
+                                detail: "share \(types.shareTypes.count), read \(types.readTypes.count)")
         let open = try await context.store.withDatabase { try $0.authorization.undetermined(app: app, request) }
         if !open.read.isEmpty || !open.share.isEmpty {
             context.logger.info("authorization prompt", metadata: [
@@ -56,6 +58,7 @@ enum AppService {
             return record
         }
         let uuids = try await context.store.withDatabase { try await $0.samples.insert(canonical, source: source) }
+        CallAccessReport.record(appID: app.id, types: types.sorted(), count: uuids.count)
         context.logger.info("saved", metadata: ["app": "\(app.id)", "count": "\(uuids.count)"])
         return MethodTable.Reply(SavedUUIDs(uuids))
     }
@@ -64,10 +67,13 @@ enum AppService {
         let app = try context.requireApp(caller)
         let spec = try SampleQuerySpec(wire: payload)
         try SampleQueryValidation.check(spec)
+        let report = CallAccessReport.current
         try await context.store.withDatabase { database in
             let scope = try database.authorization.readScope(app: app, type: spec.typeIdentifier)
+            report?.record(appID: app.id, types: [spec.typeIdentifier])
             try database.samples.query(spec, scope: scope, batchSize: WireLimits.samplesPerBatch) { batch in
                 try responder.send(SampleList(batch).wireBytes())
+                report?.add(count: batch.count)
             }
         }
     }

@@ -69,6 +69,8 @@ enum ManagerService {
             throw HKError(.errorInvalidArgument, "request \(answer.requestID) did not ask for \(extra.access) access to \(extra.typeIdentifier)")
         }
         try await context.store.withDatabase { try $0.grants.apply(appID: prompt.appID, decisions) }
+        CallAccessReport.record(appID: prompt.appID, types: Set(decisions.map(\.typeIdentifier)).sorted(),
+                                count: decisions.count, detail: "request \(answer.requestID): " + GrantTally(decisions).summary)
         _ = await context.prompts.resolve(answer.requestID)
         context.logger.notice("request answered", metadata: ["app": "\(prompt.appID)", "request": "\(answer.requestID)"])
         return MethodTable.Reply(EmptyMessage())
@@ -86,6 +88,8 @@ enum ManagerService {
             }
         }
         try await context.store.withDatabase { try $0.grants.apply(appID: request.appID, request.decisions) }
+        CallAccessReport.record(appID: request.appID, types: Set(request.decisions.map(\.typeIdentifier)).sorted(),
+                                count: request.decisions.count, detail: GrantTally(request.decisions).summary)
         context.logger.notice("grants changed", metadata: ["app": "\(request.appID)", "count": "\(request.decisions.count)"])
         return MethodTable.Reply(EmptyMessage())
     }
@@ -105,9 +109,12 @@ enum ManagerService {
     static func querySamples(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
         let spec = try SampleQuerySpec(wire: payload)
         try SampleQueryValidation.check(spec)
+        CallAccessReport.record(appID: nil, types: [spec.typeIdentifier])
+        let report = CallAccessReport.current
         try await context.store.withDatabase { database in
             try database.samples.query(spec, scope: .allSources, batchSize: WireLimits.samplesPerBatch) { batch in
                 try responder.send(SampleList(batch).wireBytes())
+                report?.add(count: batch.count)
             }
         }
     }

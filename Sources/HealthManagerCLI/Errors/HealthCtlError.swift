@@ -27,6 +27,8 @@ public enum HealthCtlError: Error, Equatable, Sendable, CustomStringConvertible 
     case passcodeNotRead(what: String, reason: String)
     /// The passcodes typed cannot be used (empty, or the confirmation differs); nothing was sent.
     case passcodeRejected(reason: String)
+    /// `healthctl log verify` found an edited or deleted entry.
+    case accessLogDamaged(AccessLogDamage)
 
     public var exitCode: HealthCtlExitCode {
         switch self {
@@ -38,6 +40,7 @@ public enum HealthCtlError: Error, Equatable, Sendable, CustomStringConvertible 
         case .timedOut: .timedOut
         case .inputEnded, .passcodeNotRead: .noInput
         case .passcodeRejected: .dataError
+        case .accessLogDamaged: .dataError
         }
     }
 
@@ -75,6 +78,8 @@ public enum HealthCtlError: Error, Equatable, Sendable, CustomStringConvertible 
             return "could not read \(what): \(reason); nothing was changed"
         case let .passcodeRejected(reason):
             return "\(reason); nothing was changed"
+        case let .accessLogDamaged(damage):
+            return "the access log is damaged: \(damage)"
         }
     }
 

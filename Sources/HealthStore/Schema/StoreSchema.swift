@@ -89,6 +89,32 @@ enum StoreSchema {
                     WHERE sync_identifier IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("v3: access log") { db in
+            try db.execute(sql: """
+                -- Append-only and hash-chained (AccessLogRepository): who touched which types, how
+                -- many objects, when. Never a health value.
+                CREATE TABLE access_log (
+                    sequence INTEGER PRIMARY KEY,  -- 1, 2, 3, ... without gaps
+                    time_us INTEGER NOT NULL,
+                    actor TEXT NOT NULL,           -- an app id, or "manager"
+                    app_id TEXT,                   -- the app concerned (the actor, or the app whose grants changed)
+                    action TEXT NOT NULL,          -- request, grant-change, read, write, ...
+                    types TEXT NOT NULL,           -- JSON array of type identifiers
+                    count INTEGER NOT NULL,
+                    detail TEXT NOT NULL,
+                    prev_hash BLOB NOT NULL,
+                    hash BLOB NOT NULL
+                );
+                CREATE INDEX access_log_by_app ON access_log(app_id, sequence);
+                -- The chain's head, written in the same transaction as each entry: deleting the
+                -- newest entries leaves the head pointing past the end of the table.
+                CREATE TABLE access_log_head (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    sequence INTEGER NOT NULL,
+                    hash BLOB NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

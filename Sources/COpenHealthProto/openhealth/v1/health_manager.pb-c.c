@@ -1312,6 +1312,231 @@ void   openhealth__v1__remove_passcode_response__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__remove_passcode_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__list_access_log_request__init
+                     (Openhealth__V1__ListAccessLogRequest         *message)
+{
+  static const Openhealth__V1__ListAccessLogRequest init_value = OPENHEALTH__V1__LIST_ACCESS_LOG_REQUEST__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__list_access_log_request__get_packed_size
+                     (const Openhealth__V1__ListAccessLogRequest *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__list_access_log_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__list_access_log_request__pack
+                     (const Openhealth__V1__ListAccessLogRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__list_access_log_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__list_access_log_request__pack_to_buffer
+                     (const Openhealth__V1__ListAccessLogRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__list_access_log_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__ListAccessLogRequest *
+       openhealth__v1__list_access_log_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__ListAccessLogRequest *)
+     protobuf_c_message_unpack (&openhealth__v1__list_access_log_request__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__list_access_log_request__free_unpacked
+                     (Openhealth__V1__ListAccessLogRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__list_access_log_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__access_log_entry__init
+                     (Openhealth__V1__AccessLogEntry         *message)
+{
+  static const Openhealth__V1__AccessLogEntry init_value = OPENHEALTH__V1__ACCESS_LOG_ENTRY__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__access_log_entry__get_packed_size
+                     (const Openhealth__V1__AccessLogEntry *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__access_log_entry__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__access_log_entry__pack
+                     (const Openhealth__V1__AccessLogEntry *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__access_log_entry__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__access_log_entry__pack_to_buffer
+                     (const Openhealth__V1__AccessLogEntry *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__access_log_entry__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__AccessLogEntry *
+       openhealth__v1__access_log_entry__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__AccessLogEntry *)
+     protobuf_c_message_unpack (&openhealth__v1__access_log_entry__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__access_log_entry__free_unpacked
+                     (Openhealth__V1__AccessLogEntry *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__access_log_entry__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__list_access_log_response__init
+                     (Openhealth__V1__ListAccessLogResponse         *message)
+{
+  static const Openhealth__V1__ListAccessLogResponse init_value = OPENHEALTH__V1__LIST_ACCESS_LOG_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__list_access_log_response__get_packed_size
+                     (const Openhealth__V1__ListAccessLogResponse *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__list_access_log_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__list_access_log_response__pack
+                     (const Openhealth__V1__ListAccessLogResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__list_access_log_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__list_access_log_response__pack_to_buffer
+                     (const Openhealth__V1__ListAccessLogResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__list_access_log_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__ListAccessLogResponse *
+       openhealth__v1__list_access_log_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__ListAccessLogResponse *)
+     protobuf_c_message_unpack (&openhealth__v1__list_access_log_response__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__list_access_log_response__free_unpacked
+                     (Openhealth__V1__ListAccessLogResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__list_access_log_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__verify_access_log_request__init
+                     (Openhealth__V1__VerifyAccessLogRequest         *message)
+{
+  static const Openhealth__V1__VerifyAccessLogRequest init_value = OPENHEALTH__V1__VERIFY_ACCESS_LOG_REQUEST__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__verify_access_log_request__get_packed_size
+                     (const Openhealth__V1__VerifyAccessLogRequest *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__verify_access_log_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__verify_access_log_request__pack
+                     (const Openhealth__V1__VerifyAccessLogRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__verify_access_log_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__verify_access_log_request__pack_to_buffer
+                     (const Openhealth__V1__VerifyAccessLogRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__verify_access_log_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__VerifyAccessLogRequest *
+       openhealth__v1__verify_access_log_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__VerifyAccessLogRequest *)
+     protobuf_c_message_unpack (&openhealth__v1__verify_access_log_request__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__verify_access_log_request__free_unpacked
+                     (Openhealth__V1__VerifyAccessLogRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__verify_access_log_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__verify_access_log_response__init
+                     (Openhealth__V1__VerifyAccessLogResponse         *message)
+{
+  static const Openhealth__V1__VerifyAccessLogResponse init_value = OPENHEALTH__V1__VERIFY_ACCESS_LOG_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__verify_access_log_response__get_packed_size
+                     (const Openhealth__V1__VerifyAccessLogResponse *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__verify_access_log_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__verify_access_log_response__pack
+                     (const Openhealth__V1__VerifyAccessLogResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__verify_access_log_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__verify_access_log_response__pack_to_buffer
+                     (const Openhealth__V1__VerifyAccessLogResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__verify_access_log_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__VerifyAccessLogResponse *
+       openhealth__v1__verify_access_log_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__VerifyAccessLogResponse *)
+     protobuf_c_message_unpack (&openhealth__v1__verify_access_log_response__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__verify_access_log_response__free_unpacked
+                     (Openhealth__V1__VerifyAccessLogResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__verify_access_log_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 #define openhealth__v1__status_request__field_descriptors NULL
 #define openhealth__v1__status_request__field_indices_by_name NULL
 #define openhealth__v1__status_request__number_ranges NULL
@@ -2526,6 +2751,319 @@ const ProtobufCMessageDescriptor openhealth__v1__remove_passcode_response__descr
   (ProtobufCMessageInit) openhealth__v1__remove_passcode_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor openhealth__v1__list_access_log_request__field_descriptors[2] =
+{
+  {
+    "app_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__ListAccessLogRequest, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "limit",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__ListAccessLogRequest, limit),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__list_access_log_request__field_indices_by_name[] = {
+  0,   /* field[0] = app_id */
+  1,   /* field[1] = limit */
+};
+static const ProtobufCIntRange openhealth__v1__list_access_log_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__list_access_log_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.ListAccessLogRequest",
+  "ListAccessLogRequest",
+  "Openhealth__V1__ListAccessLogRequest",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__ListAccessLogRequest),
+  2,
+  openhealth__v1__list_access_log_request__field_descriptors,
+  openhealth__v1__list_access_log_request__field_indices_by_name,
+  1,  openhealth__v1__list_access_log_request__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__list_access_log_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__access_log_entry__field_descriptors[8] =
+{
+  {
+    "sequence",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__AccessLogEntry, sequence),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "time_us",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__AccessLogEntry, time_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "actor",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__AccessLogEntry, actor),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "app_id",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__AccessLogEntry, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "action",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__AccessLogEntry, action),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "types",
+    6,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Openhealth__V1__AccessLogEntry, n_types),
+    offsetof(Openhealth__V1__AccessLogEntry, types),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "count",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__AccessLogEntry, count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "detail",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__AccessLogEntry, detail),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__access_log_entry__field_indices_by_name[] = {
+  4,   /* field[4] = action */
+  2,   /* field[2] = actor */
+  3,   /* field[3] = app_id */
+  6,   /* field[6] = count */
+  7,   /* field[7] = detail */
+  0,   /* field[0] = sequence */
+  1,   /* field[1] = time_us */
+  5,   /* field[5] = types */
+};
+static const ProtobufCIntRange openhealth__v1__access_log_entry__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 8 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__access_log_entry__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.AccessLogEntry",
+  "AccessLogEntry",
+  "Openhealth__V1__AccessLogEntry",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__AccessLogEntry),
+  8,
+  openhealth__v1__access_log_entry__field_descriptors,
+  openhealth__v1__access_log_entry__field_indices_by_name,
+  1,  openhealth__v1__access_log_entry__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__access_log_entry__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__list_access_log_response__field_descriptors[1] =
+{
+  {
+    "entries",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__ListAccessLogResponse, n_entries),
+    offsetof(Openhealth__V1__ListAccessLogResponse, entries),
+    &openhealth__v1__access_log_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__list_access_log_response__field_indices_by_name[] = {
+  0,   /* field[0] = entries */
+};
+static const ProtobufCIntRange openhealth__v1__list_access_log_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__list_access_log_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.ListAccessLogResponse",
+  "ListAccessLogResponse",
+  "Openhealth__V1__ListAccessLogResponse",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__ListAccessLogResponse),
+  1,
+  openhealth__v1__list_access_log_response__field_descriptors,
+  openhealth__v1__list_access_log_response__field_indices_by_name,
+  1,  openhealth__v1__list_access_log_response__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__list_access_log_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define openhealth__v1__verify_access_log_request__field_descriptors NULL
+#define openhealth__v1__verify_access_log_request__field_indices_by_name NULL
+#define openhealth__v1__verify_access_log_request__number_ranges NULL
+const ProtobufCMessageDescriptor openhealth__v1__verify_access_log_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.VerifyAccessLogRequest",
+  "VerifyAccessLogRequest",
+  "Openhealth__V1__VerifyAccessLogRequest",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__VerifyAccessLogRequest),
+  0,
+  openhealth__v1__verify_access_log_request__field_descriptors,
+  openhealth__v1__verify_access_log_request__field_indices_by_name,
+  0,  openhealth__v1__verify_access_log_request__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__verify_access_log_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__verify_access_log_response__field_descriptors[4] =
+{
+  {
+    "intact",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__VerifyAccessLogResponse, intact),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "entries",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__VerifyAccessLogResponse, entries),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "damaged_sequence",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__VerifyAccessLogResponse, damaged_sequence),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "damage_kind",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__VerifyAccessLogResponse, damage_kind),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__verify_access_log_response__field_indices_by_name[] = {
+  3,   /* field[3] = damage_kind */
+  2,   /* field[2] = damaged_sequence */
+  1,   /* field[1] = entries */
+  0,   /* field[0] = intact */
+};
+static const ProtobufCIntRange openhealth__v1__verify_access_log_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__verify_access_log_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.VerifyAccessLogResponse",
+  "VerifyAccessLogResponse",
+  "Openhealth__V1__VerifyAccessLogResponse",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__VerifyAccessLogResponse),
+  4,
+  openhealth__v1__verify_access_log_response__field_descriptors,
+  openhealth__v1__verify_access_log_response__field_indices_by_name,
+  1,  openhealth__v1__verify_access_log_response__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__verify_access_log_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCEnumValue openhealth__v1__access__enum_values_by_number[3] =
 {
   { "ACCESS_UNSPECIFIED", "OPENHEALTH__V1__ACCESS__ACCESS_UNSPECIFIED", 0 },
@@ -2586,7 +3124,7 @@ const ProtobufCEnumDescriptor openhealth__v1__decision__descriptor =
   openhealth__v1__decision__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[15] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[17] =
 {
   { "Status", &openhealth__v1__status_request__descriptor, &openhealth__v1__status_response__descriptor },
   { "InstallApp", &openhealth__v1__install_app_request__descriptor, &openhealth__v1__install_app_response__descriptor },
@@ -2603,6 +3141,8 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "SetPasscode", &openhealth__v1__set_passcode_request__descriptor, &openhealth__v1__set_passcode_response__descriptor },
   { "ChangePasscode", &openhealth__v1__change_passcode_request__descriptor, &openhealth__v1__change_passcode_response__descriptor },
   { "RemovePasscode", &openhealth__v1__remove_passcode_request__descriptor, &openhealth__v1__remove_passcode_response__descriptor },
+  { "ListAccessLog", &openhealth__v1__list_access_log_request__descriptor, &openhealth__v1__list_access_log_response__descriptor },
+  { "VerifyAccessLog", &openhealth__v1__verify_access_log_request__descriptor, &openhealth__v1__verify_access_log_response__descriptor },
 };
 const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   5,        /* AnswerRequest */
@@ -2610,6 +3150,7 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   10,        /* GetKeyStatus */
   1,        /* InstallApp */
   9,        /* LaunchBind */
+  15,        /* ListAccessLog */
   2,        /* ListApps */
   7,        /* ListGrants */
   3,        /* ListRequests */
@@ -2619,6 +3160,7 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   6,        /* SetGrants */
   12,        /* SetPasscode */
   0,        /* Status */
+  16,        /* VerifyAccessLog */
   4         /* WatchRequests */
 };
 const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
@@ -2628,7 +3170,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
   "HealthManager",
   "Openhealth__V1__HealthManager",
   "openhealth.v1",
-  15,
+  17,
   openhealth__v1__health_manager__method_descriptors,
   openhealth__v1__health_manager__method_indices_by_name
 };
@@ -2751,6 +3293,22 @@ void openhealth__v1__health_manager__remove_passcode(ProtobufCService *service,
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
   service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__list_access_log(ProtobufCService *service,
+                                                     const Openhealth__V1__ListAccessLogRequest *input,
+                                                     Openhealth__V1__ListAccessLogResponse_Closure closure,
+                                                     void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__verify_access_log(ProtobufCService *service,
+                                                       const Openhealth__V1__VerifyAccessLogRequest *input,
+                                                       Openhealth__V1__VerifyAccessLogResponse_Closure closure,
+                                                       void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
                                            Openhealth__V1__HealthManager_ServiceDestroy destroy)

@@ -45,6 +45,11 @@ typedef struct Openhealth__V1__ChangePasscodeRequest Openhealth__V1__ChangePassc
 typedef struct Openhealth__V1__ChangePasscodeResponse Openhealth__V1__ChangePasscodeResponse;
 typedef struct Openhealth__V1__RemovePasscodeRequest Openhealth__V1__RemovePasscodeRequest;
 typedef struct Openhealth__V1__RemovePasscodeResponse Openhealth__V1__RemovePasscodeResponse;
+typedef struct Openhealth__V1__ListAccessLogRequest Openhealth__V1__ListAccessLogRequest;
+typedef struct Openhealth__V1__AccessLogEntry Openhealth__V1__AccessLogEntry;
+typedef struct Openhealth__V1__ListAccessLogResponse Openhealth__V1__ListAccessLogResponse;
+typedef struct Openhealth__V1__VerifyAccessLogRequest Openhealth__V1__VerifyAccessLogRequest;
+typedef struct Openhealth__V1__VerifyAccessLogResponse Openhealth__V1__VerifyAccessLogResponse;
 
 
 /* --- enums --- */
@@ -397,6 +402,95 @@ struct  Openhealth__V1__RemovePasscodeResponse
 #define OPENHEALTH__V1__REMOVE_PASSCODE_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__remove_passcode_response__descriptor) \
      }
+
+
+struct  Openhealth__V1__ListAccessLogRequest
+{
+  ProtobufCMessage base;
+  /*
+   * empty: every entry
+   */
+  char *app_id;
+  /*
+   * the newest this many; 0 or above the broker's cap: the cap
+   */
+  uint32_t limit;
+};
+#define OPENHEALTH__V1__LIST_ACCESS_LOG_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__list_access_log_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
+
+
+struct  Openhealth__V1__AccessLogEntry
+{
+  ProtobufCMessage base;
+  int64_t sequence;
+  /*
+   * microseconds since 1970
+   */
+  int64_t time_us;
+  /*
+   * an app id, or "manager"
+   */
+  char *actor;
+  /*
+   * the app the entry is about; empty when none
+   */
+  char *app_id;
+  /*
+   * request, grant-change, read, write, delete
+   */
+  char *action;
+  size_t n_types;
+  char **types;
+  int64_t count;
+  char *detail;
+};
+#define OPENHEALTH__V1__ACCESS_LOG_ENTRY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__access_log_entry__descriptor) \
+    , 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0, (char *)protobuf_c_empty_string }
+
+
+struct  Openhealth__V1__ListAccessLogResponse
+{
+  ProtobufCMessage base;
+  size_t n_entries;
+  Openhealth__V1__AccessLogEntry **entries;
+};
+#define OPENHEALTH__V1__LIST_ACCESS_LOG_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__list_access_log_response__descriptor) \
+    , 0,NULL }
+
+
+struct  Openhealth__V1__VerifyAccessLogRequest
+{
+  ProtobufCMessage base;
+};
+#define OPENHEALTH__V1__VERIFY_ACCESS_LOG_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__verify_access_log_request__descriptor) \
+     }
+
+
+struct  Openhealth__V1__VerifyAccessLogResponse
+{
+  ProtobufCMessage base;
+  protobuf_c_boolean intact;
+  /*
+   * when intact: how many
+   */
+  int64_t entries;
+  /*
+   * when not: the first damaged entry
+   */
+  int64_t damaged_sequence;
+  /*
+   * when not: 1 edited entry, 2 broken chain, 3 missing entry, 4 head mismatch
+   */
+  uint32_t damage_kind;
+};
+#define OPENHEALTH__V1__VERIFY_ACCESS_LOG_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__verify_access_log_response__descriptor) \
+    , 0, 0, 0, 0 }
 
 
 /* Openhealth__V1__StatusRequest methods */
@@ -950,6 +1044,101 @@ Openhealth__V1__RemovePasscodeResponse *
 void   openhealth__v1__remove_passcode_response__free_unpacked
                      (Openhealth__V1__RemovePasscodeResponse *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__ListAccessLogRequest methods */
+void   openhealth__v1__list_access_log_request__init
+                     (Openhealth__V1__ListAccessLogRequest         *message);
+size_t openhealth__v1__list_access_log_request__get_packed_size
+                     (const Openhealth__V1__ListAccessLogRequest   *message);
+size_t openhealth__v1__list_access_log_request__pack
+                     (const Openhealth__V1__ListAccessLogRequest   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__list_access_log_request__pack_to_buffer
+                     (const Openhealth__V1__ListAccessLogRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__ListAccessLogRequest *
+       openhealth__v1__list_access_log_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__list_access_log_request__free_unpacked
+                     (Openhealth__V1__ListAccessLogRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__AccessLogEntry methods */
+void   openhealth__v1__access_log_entry__init
+                     (Openhealth__V1__AccessLogEntry         *message);
+size_t openhealth__v1__access_log_entry__get_packed_size
+                     (const Openhealth__V1__AccessLogEntry   *message);
+size_t openhealth__v1__access_log_entry__pack
+                     (const Openhealth__V1__AccessLogEntry   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__access_log_entry__pack_to_buffer
+                     (const Openhealth__V1__AccessLogEntry   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__AccessLogEntry *
+       openhealth__v1__access_log_entry__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__access_log_entry__free_unpacked
+                     (Openhealth__V1__AccessLogEntry *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__ListAccessLogResponse methods */
+void   openhealth__v1__list_access_log_response__init
+                     (Openhealth__V1__ListAccessLogResponse         *message);
+size_t openhealth__v1__list_access_log_response__get_packed_size
+                     (const Openhealth__V1__ListAccessLogResponse   *message);
+size_t openhealth__v1__list_access_log_response__pack
+                     (const Openhealth__V1__ListAccessLogResponse   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__list_access_log_response__pack_to_buffer
+                     (const Openhealth__V1__ListAccessLogResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__ListAccessLogResponse *
+       openhealth__v1__list_access_log_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__list_access_log_response__free_unpacked
+                     (Openhealth__V1__ListAccessLogResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__VerifyAccessLogRequest methods */
+void   openhealth__v1__verify_access_log_request__init
+                     (Openhealth__V1__VerifyAccessLogRequest         *message);
+size_t openhealth__v1__verify_access_log_request__get_packed_size
+                     (const Openhealth__V1__VerifyAccessLogRequest   *message);
+size_t openhealth__v1__verify_access_log_request__pack
+                     (const Openhealth__V1__VerifyAccessLogRequest   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__verify_access_log_request__pack_to_buffer
+                     (const Openhealth__V1__VerifyAccessLogRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__VerifyAccessLogRequest *
+       openhealth__v1__verify_access_log_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__verify_access_log_request__free_unpacked
+                     (Openhealth__V1__VerifyAccessLogRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__VerifyAccessLogResponse methods */
+void   openhealth__v1__verify_access_log_response__init
+                     (Openhealth__V1__VerifyAccessLogResponse         *message);
+size_t openhealth__v1__verify_access_log_response__get_packed_size
+                     (const Openhealth__V1__VerifyAccessLogResponse   *message);
+size_t openhealth__v1__verify_access_log_response__pack
+                     (const Openhealth__V1__VerifyAccessLogResponse   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__verify_access_log_response__pack_to_buffer
+                     (const Openhealth__V1__VerifyAccessLogResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__VerifyAccessLogResponse *
+       openhealth__v1__verify_access_log_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__verify_access_log_response__free_unpacked
+                     (Openhealth__V1__VerifyAccessLogResponse *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Openhealth__V1__StatusRequest_Closure)
@@ -1039,6 +1228,21 @@ typedef void (*Openhealth__V1__RemovePasscodeRequest_Closure)
 typedef void (*Openhealth__V1__RemovePasscodeResponse_Closure)
                  (const Openhealth__V1__RemovePasscodeResponse *message,
                   void *closure_data);
+typedef void (*Openhealth__V1__ListAccessLogRequest_Closure)
+                 (const Openhealth__V1__ListAccessLogRequest *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__AccessLogEntry_Closure)
+                 (const Openhealth__V1__AccessLogEntry *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__ListAccessLogResponse_Closure)
+                 (const Openhealth__V1__ListAccessLogResponse *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__VerifyAccessLogRequest_Closure)
+                 (const Openhealth__V1__VerifyAccessLogRequest *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__VerifyAccessLogResponse_Closure)
+                 (const Openhealth__V1__VerifyAccessLogResponse *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -1106,6 +1310,14 @@ struct Openhealth__V1__HealthManager_Service
                           const Openhealth__V1__RemovePasscodeRequest *input,
                           Openhealth__V1__RemovePasscodeResponse_Closure closure,
                           void *closure_data);
+  void (*list_access_log)(Openhealth__V1__HealthManager_Service *service,
+                          const Openhealth__V1__ListAccessLogRequest *input,
+                          Openhealth__V1__ListAccessLogResponse_Closure closure,
+                          void *closure_data);
+  void (*verify_access_log)(Openhealth__V1__HealthManager_Service *service,
+                            const Openhealth__V1__VerifyAccessLogRequest *input,
+                            Openhealth__V1__VerifyAccessLogResponse_Closure closure,
+                            void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthManager_ServiceDestroy)(Openhealth__V1__HealthManager_Service *);
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
@@ -1128,7 +1340,9 @@ void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service
       function_prefix__ ## rotate_key,\
       function_prefix__ ## set_passcode,\
       function_prefix__ ## change_passcode,\
-      function_prefix__ ## remove_passcode  }
+      function_prefix__ ## remove_passcode,\
+      function_prefix__ ## list_access_log,\
+      function_prefix__ ## verify_access_log  }
 void openhealth__v1__health_manager__status(ProtobufCService *service,
                                             const Openhealth__V1__StatusRequest *input,
                                             Openhealth__V1__StatusResponse_Closure closure,
@@ -1189,6 +1403,14 @@ void openhealth__v1__health_manager__remove_passcode(ProtobufCService *service,
                                                      const Openhealth__V1__RemovePasscodeRequest *input,
                                                      Openhealth__V1__RemovePasscodeResponse_Closure closure,
                                                      void *closure_data);
+void openhealth__v1__health_manager__list_access_log(ProtobufCService *service,
+                                                     const Openhealth__V1__ListAccessLogRequest *input,
+                                                     Openhealth__V1__ListAccessLogResponse_Closure closure,
+                                                     void *closure_data);
+void openhealth__v1__health_manager__verify_access_log(ProtobufCService *service,
+                                                       const Openhealth__V1__VerifyAccessLogRequest *input,
+                                                       Openhealth__V1__VerifyAccessLogResponse_Closure closure,
+                                                       void *closure_data);
 
 /* --- descriptors --- */
 
@@ -1223,6 +1445,11 @@ extern const ProtobufCMessageDescriptor openhealth__v1__change_passcode_request_
 extern const ProtobufCMessageDescriptor openhealth__v1__change_passcode_response__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__remove_passcode_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__remove_passcode_response__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__list_access_log_request__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__access_log_entry__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__list_access_log_response__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__verify_access_log_request__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__verify_access_log_response__descriptor;
 extern const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor;
 
 PROTOBUF_C__END_DECLS

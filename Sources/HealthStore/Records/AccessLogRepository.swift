@@ -1,0 +1,113 @@
+public import Foundation
+import GRDB
+public import HealthModel
+
+/// The append-only, hash-chained access log (DESIGN.md §7.9).
+///
+/// Each entry's hash covers its columns and the previous entry's hash, and the newest sequence
+/// and hash are kept in `access_log_head`, written in the same transaction as the entry. So an
+/// edited entry, a deleted entry (a gap in the sequence) and deleted newest entries (the head
+/// points past the table) are all found by `verify()`.
+///
+/// What this does not stop: the log lives in the encrypted store, so whoever can change it at
+/// all holds the data key, and such a party can also rewrite every hash after an edit and the
+/// head with them. The chain detects edits made without recomputing it (a careless tool, a
+/// partial restore, a bug), not a determined holder of the key; that needs a head kept outside
+/// the store (an external witness), which this design does not have.
+public struct AccessLogRepository: Sendable {
+    let writer: any DatabaseWriter
+
+    /// Appends one entry and advances the head, in one transaction. Returns its sequence number.
+    @discardableResult
+    public func append(actor: String, appID: String?, action: AccessAction, types: [String], count: Int,
+                       detail: String = "", at date: Date = Date()) throws -> Int64 {
+        let typesJSON = String(decoding: try JSONEncoder().encode(types), as: UTF8.self)
+        return try writer.write { db in
+            let head = try Row.fetchOne(db, sql: "SELECT sequence, hash FROM access_log_head WHERE id = 1")
+            let sequence: Int64 = (head?["sequence"] ?? 0) + 1
+            let previousHash: [UInt8] = head.map { [UInt8](($0["hash"] as Data)) } ?? AccessLogChainHash.genesis
+            let fields = AccessLogChainHash.Fields(
+                sequence: sequence, timeMicros: date.microsecondsSince1970, actor: actor, appID: appID,
+                action: action.rawValue, typesJSON: typesJSON, count: Int64(count), detail: detail,
+                previousHash: previousHash)
+            let hash = try AccessLogChainHash.hash(fields)
+            try db.execute(sql: """
+                INSERT INTO access_log (sequence, time_us, actor, app_id, action, types, count, detail, prev_hash, hash)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [sequence, fields.timeMicros, actor, appID, fields.action, typesJSON, fields.count,
+                                 detail, Data(previousHash), Data(hash)])
+            try db.execute(sql: """
+                INSERT INTO access_log_head (id, sequence, hash) VALUES (1, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET sequence = excluded.sequence, hash = excluded.hash
+                """, arguments: [sequence, Data(hash)])
+            return sequence
+        }
+    }
+
+    /// Entries after sequence `since`, oldest first; only those about `appID` (as actor or
+    /// subject) when given. With `limit`, the newest `limit` of them.
+    public func entries(since: Int64 = 0, appID: String? = nil, limit: Int? = nil) throws -> [AccessLogEntry] {
+        try writer.read { db in
+            var sql = "SELECT * FROM access_log WHERE sequence > ?"
+            var arguments: StatementArguments = [since]
+            if let appID {
+                sql += " AND (app_id = ? OR actor = ?)"
+                arguments += [appID, appID]
+            }
+            sql += " ORDER BY sequence DESC"
+            if let limit {
+                sql += " LIMIT ?"
+                arguments += [max(limit, 0)]
+            }
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).reversed().map(Self.entry)
+        }
+    }
+
+    /// Walks the whole chain from entry 1 and reports the first problem, or that it is intact.
+    public func verify() throws -> AccessLogVerification {
+        try writer.read { db in
+            var expected: Int64 = 1
+            var previousHash = AccessLogChainHash.genesis
+            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM access_log ORDER BY sequence")
+            while let row = try rows.next() {
+                let sequence: Int64 = row["sequence"]
+                guard sequence == expected else { return .damaged(AccessLogDamage(sequence: expected, kind: .missingEntry)) }
+                let storedHash = [UInt8](row["hash"] as Data? ?? Data())
+                let storedPrevious = [UInt8](row["prev_hash"] as Data? ?? Data())
+                let recomputed = try AccessLogChainHash.hash(Self.fields(row, previousHash: storedPrevious))
+                guard recomputed == storedHash else { return .damaged(AccessLogDamage(sequence: sequence, kind: .editedEntry)) }
+                guard storedPrevious == previousHash else { return .damaged(AccessLogDamage(sequence: sequence, kind: .brokenChain)) }
+                previousHash = storedHash
+                expected += 1
+            }
+            let newest = expected - 1
+            guard let head = try Row.fetchOne(db, sql: "SELECT sequence, hash FROM access_log_head WHERE id = 1") else {
+                return newest == 0 ? .intact(entries: 0) : .damaged(AccessLogDamage(sequence: newest, kind: .headMismatch))
+            }
+            let headSequence: Int64 = head["sequence"]
+            if headSequence > newest { return .damaged(AccessLogDamage(sequence: newest + 1, kind: .missingEntry)) }
+            guard headSequence == newest, [UInt8](head["hash"] as Data? ?? Data()) == previousHash else {
+                return .damaged(AccessLogDamage(sequence: newest, kind: .headMismatch))
+            }
+            return .intact(entries: Int(newest))
+        }
+    }
+
+    /// The hashed fields of a stored row, read without interpretation (NULLs and wrong types
+    /// become values that cannot match the hash, so they show as edits, not crashes).
+    private static func fields(_ row: Row, previousHash: [UInt8]) -> AccessLogChainHash.Fields {
+        AccessLogChainHash.Fields(
+            sequence: row["sequence"], timeMicros: row["time_us"] ?? 0, actor: row["actor"] ?? "",
+            appID: row["app_id"], action: row["action"] ?? "", typesJSON: row["types"] ?? "",
+            count: row["count"] ?? 0, detail: row["detail"] ?? "", previousHash: previousHash)
+    }
+
+    private static func entry(_ row: Row) -> AccessLogEntry {
+        let typesJSON: String = row["types"] ?? "[]"
+        let types = (try? JSONDecoder().decode([String].self, from: Data(typesJSON.utf8))) ?? [typesJSON]
+        return AccessLogEntry(
+            sequence: row["sequence"], date: Date(microsecondsSince1970: row["time_us"] ?? 0),
+            actor: row["actor"] ?? "", appID: row["app_id"], action: row["action"] ?? "",
+            types: types, count: row["count"] ?? 0, detail: row["detail"] ?? "")
+    }
+}
