@@ -68,5 +68,7 @@ run "$bin/healthctl" samples heartRate --unit count/min
 run "$bin/healthctl" samples stepCount
 run "$bin/healthctl" grants org.openhealthkit.example.steps
 run "$bin/healthctl" status
+run "$bin/healthctl" log
+run "$bin/healthctl" log verify
 say "Done. healthd's log (no health values in it):"
 cat "$demo/healthd.log"
