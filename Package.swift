@@ -72,6 +72,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .executableTarget(
+            name: "privacy-bench",
+            dependencies: ["HealthStore", "HealthModel"],
+            path: "Benchmarks/PrivacyBench",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Broker policy
         .target(
             name: "HealthBroker",
