@@ -40,11 +40,10 @@ public enum AppLauncher {
         }
     }
 
-    /// Confines the calling thread and replaces the process with `command`. Returns only on failure.
-    public static func exec(command: [String], boundSocket: Int32, policy: LaunchPolicy, minimumLandlockABI: Int32) -> Failure {
-        guard let executable = resolveExecutable(command[0]) else {
-            return Failure(description: "\(command[0]): command not found", exitCode: 127)
-        }
+    /// Confines the calling thread and replaces the process with `executable` (an absolute path,
+    /// from `resolveExecutable`) run with `arguments` (argv, including argv[0]). Returns only on failure.
+    public static func exec(executable: String, arguments: [String], boundSocket: Int32, policy: LaunchPolicy,
+                            minimumLandlockABI: Int32) -> Failure {
         var environment = ProcessInfo.processInfo.environment
         environment[LaunchEnvironment.socketDescriptorVariable] = String(boundSocket)
         // Swift's crash backtracer runs as a separate program, which Landlock (rightly) does not
@@ -56,7 +55,7 @@ public enum AppLauncher {
         guard outcome.succeeded else {
             return Failure(description: "cannot confine the app: \(outcome.message)", exitCode: 71)
         }
-        let argv = command.map { strdup($0) } + [nil]
+        let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         execve(executable, argv, envp)
         return Failure(description: "cannot execute \(executable): \(String(cString: strerror(errno)))", exitCode: 126)

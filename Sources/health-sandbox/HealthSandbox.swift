@@ -63,8 +63,8 @@ struct Run: ParsableCommand {
             throw fail(error)
         }
         let policy = LaunchPolicy.default(executable: executable, extraReadable: allowRead, extraWritable: allowWrite)
-        throw fail(AppLauncher.exec(command: [executable] + command.dropFirst(), boundSocket: bound, policy: policy,
-                                    minimumLandlockABI: landlockABI))
+        throw fail(AppLauncher.exec(executable: executable, arguments: [executable] + command.dropFirst(),
+                                    boundSocket: bound, policy: policy, minimumLandlockABI: landlockABI))
     }
 
     private func fail(_ failure: AppLauncher.Failure) -> ExitCode {

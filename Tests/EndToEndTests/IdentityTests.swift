@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import HealthIPC
 import HealthModel
 import HealthWire

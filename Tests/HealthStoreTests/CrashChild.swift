@@ -1,16 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs the `store-crash-child` executable (built next to the test bundle by
 /// `swift build` / `swift test`) and kills it with SIGKILL after a delay.
 struct CrashChild {
-    static var executablePath: String {
-        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        var directory = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
-        // The test binary may sit inside an .xctest bundle directory.
-        if directory.lastPathComponent.hasSuffix(".xctest") { directory.deleteLastPathComponent() }
-        return directory.appendingPathComponent("store-crash-child").path
-    }
+    static var executablePath: String { Products.path("store-crash-child") }
 
     struct Outcome {
         /// Complete lines the child printed before it died.

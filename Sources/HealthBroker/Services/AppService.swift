@@ -66,21 +66,19 @@ enum AppService {
     static func querySamples(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
         let app = try context.requireApp(caller)
         let spec = try SampleQuerySpec(wire: payload)
-        try SampleQueryValidation.check(spec)
+        try SampleQueries.check(spec)
         let report = CallAccessReport.current
         try await context.store.withDatabase { database in
             let scope = try database.authorization.readScope(app: app, type: spec.typeIdentifier)
             report?.record(appID: app.id, types: [spec.typeIdentifier])
-            try database.samples.query(spec, scope: scope, batchSize: WireLimits.samplesPerBatch) { batch in
-                try responder.send(SampleList(batch).wireBytes())
-                report?.add(count: batch.count)
-            }
+            try SampleQueries.stream(spec, scope: scope, from: database, to: responder, counting: report)
         }
     }
 }
 
-/// Checks on a sample query that do not depend on who asks (so they cannot leak anything).
-enum SampleQueryValidation {
+/// What both QuerySamples methods share: checks that do not depend on who asks (so they cannot
+/// leak anything), and streaming the results.
+enum SampleQueries {
     static func check(_ spec: SampleQuerySpec) throws(HKError) {
         guard let type = HKObjectType.type(forIdentifier: spec.typeIdentifier) else {
             throw HKError(.errorInvalidArgument, "unknown type identifier \(spec.typeIdentifier.prefix(100))")
@@ -89,5 +87,16 @@ enum SampleQueryValidation {
             throw HKError(.errorInvalidArgument, "\(spec.typeIdentifier) is not a sample type")
         }
         guard spec.limit >= 0 else { throw HKError(.errorInvalidArgument, "limit must not be negative") }
+    }
+
+    /// Runs a validated query within `scope` and streams the results as SampleList batches,
+    /// adding each batch's size to the call's access-log count. Shared by the app's and the
+    /// manager's QuerySamples, which differ only in the scope.
+    static func stream(_ spec: SampleQuerySpec, scope: ReadScope, from database: HealthDatabase,
+                       to responder: CallResponder, counting report: CallAccessReport?) throws {
+        try database.samples.query(spec, scope: scope, batchSize: WireLimits.samplesPerBatch) { batch in
+            try responder.send(SampleList(batch).wireBytes())
+            report?.add(count: batch.count)
+        }
     }
 }

@@ -108,14 +108,11 @@ enum ManagerService {
 
     static func querySamples(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
         let spec = try SampleQuerySpec(wire: payload)
-        try SampleQueryValidation.check(spec)
+        try SampleQueries.check(spec)
         CallAccessReport.record(appID: nil, types: [spec.typeIdentifier])
         let report = CallAccessReport.current
         try await context.store.withDatabase { database in
-            try database.samples.query(spec, scope: .allSources, batchSize: WireLimits.samplesPerBatch) { batch in
-                try responder.send(SampleList(batch).wireBytes())
-                report?.add(count: batch.count)
-            }
+            try SampleQueries.stream(spec, scope: .allSources, from: database, to: responder, counting: report)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Running the scripted test app (`e2e-client`) as a real, separate, confined process.
 extension BrokerProcess {

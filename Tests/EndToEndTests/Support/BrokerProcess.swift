@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Glibc
 
 /// A real healthd on a fresh store in a temporary directory, stopped (SIGTERM) and removed

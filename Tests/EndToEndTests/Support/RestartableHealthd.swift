@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Glibc
 
 /// A healthd that a test stops and starts again on the same store, with or without a passcode

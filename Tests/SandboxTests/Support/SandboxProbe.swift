@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the `sandbox-probe` executable (sandbox/probe) with a policy built
 /// around a fresh `ProbeWorkspace`.
@@ -20,19 +21,8 @@ enum SandboxProbe {
         }
     }
 
-    /// SwiftPM puts every product of the package, this test runner
-    /// (`OpenHealthKitPackageTests.xctest`) and `sandbox-probe` included, in one
-    /// products directory such as `.build/x86_64-unknown-linux-gnu/debug`. The
-    /// running test binary is `/proc/self/exe`, so its directory is that
-    /// products directory whatever the build path, triple or configuration,
-    /// without guessing from `#filePath` or the working directory.
-    static func productsDirectory() throws -> URL {
-        let testBinary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        return URL(fileURLWithPath: testBinary).deletingLastPathComponent()
-    }
-
     static func executable() throws -> URL {
-        let probe = try productsDirectory().appendingPathComponent("sandbox-probe")
+        let probe = URL(fileURLWithPath: Products.path("sandbox-probe"))
         guard FileManager.default.isExecutableFile(atPath: probe.path) else {
             throw Failure.notBuilt(path: probe.path)
         }
@@ -60,7 +50,7 @@ enum SandboxProbe {
         var readExec = [
             try directoryOfLoadedLibrary(named: "libc.so"),        // libc, the loader, libseccomp
             try directoryOfLoadedLibrary(named: "libswiftCore.so"), // the Swift runtime
-            try productsDirectory().path,
+            Products.directory,
             workspace.readOnlyDirectory.path,
         ]
         if FileManager.default.fileExists(atPath: "/etc/ld.so.cache") {
