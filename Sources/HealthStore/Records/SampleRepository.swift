@@ -90,10 +90,9 @@ public struct SampleRepository: Sendable {
                                                   arguments: [spec.typeIdentifier]) else { return }
             var conditions = ["o.type_id = ?"]
             var arguments: StatementArguments = [typeID]
-            if case let .ownSamples(appID) = scope {
-                conditions.append("o.source_id = (SELECT id FROM sources WHERE bundle_identifier = ?)")
-                arguments += [appID]
-            }
+            let visible = SampleSQL.visibility(scope)
+            conditions.append(visible.sql)
+            arguments += visible.arguments
             if let predicate = spec.predicate {
                 let compiled = SampleSQL.condition(predicate)
                 conditions.append("(\(compiled.sql))")

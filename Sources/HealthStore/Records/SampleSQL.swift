@@ -4,6 +4,19 @@ import HealthModel
 /// Compiles a `SamplePredicate` to a SQL condition over `objects o` with bound arguments.
 /// Values are always bound, never spliced into the SQL text.
 enum SampleSQL {
+    /// The condition that confines a query over `alias` (a table with `source_id` and `start_us`
+    /// columns: `objects` or `deleted_objects`) to what `scope` may see. Every query kind uses this
+    /// one function, so hiding read denial is the engine's default rather than a per-query effort;
+    /// the condition is an equality on an indexed column, so hidden rows are never read.
+    static func visibility(_ scope: ReadScope, alias: String = "o") -> (sql: String, arguments: StatementArguments) {
+        switch scope {
+        case .allSources:
+            return ("1", [])
+        case let .ownSamples(appID):
+            return ("\(alias).source_id = (SELECT id FROM sources WHERE bundle_identifier = ?)", [appID])
+        }
+    }
+
     static func condition(_ predicate: SamplePredicate) -> (sql: String, arguments: StatementArguments) {
         switch predicate {
         case let .dateRange(start, end, strictStart, strictEnd):
