@@ -9,6 +9,7 @@ public final class HealthDatabase: Sendable {
     public let apps: AppRepository
     public let grants: GrantRepository
     public let accessLog: AccessLogRepository
+    public let changeFeed: ChangeFeedRepository
 
     public init(writer: any DatabaseWriter) throws {
         try StoreSchema.migrator.migrate(writer)
@@ -17,5 +18,6 @@ public final class HealthDatabase: Sendable {
         apps = AppRepository(writer: writer)
         grants = GrantRepository(writer: writer)
         accessLog = AccessLogRepository(writer: writer)
+        changeFeed = try ChangeFeedRepository(writer: writer)
     }
 }

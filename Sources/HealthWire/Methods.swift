@@ -5,6 +5,10 @@ public enum HealthStoreMethod: String, CaseIterable, Sendable {
     case authorizationStatus = "/openhealth.v1.HealthStore/AuthorizationStatus"
     case save = "/openhealth.v1.HealthStore/Save"
     case querySamples = "/openhealth.v1.HealthStore/QuerySamples"
+    case queryAnchored = "/openhealth.v1.HealthStore/QueryAnchored"
+    case observeChanges = "/openhealth.v1.HealthStore/ObserveChanges"
+    case acknowledgeObserverUpdate = "/openhealth.v1.HealthStore/AcknowledgeObserverUpdate"
+    case querySources = "/openhealth.v1.HealthStore/QuerySources"
 }
 
 public enum HealthManagerMethod: String, CaseIterable, Sendable {

@@ -30,6 +30,10 @@ enum MethodTable {
         HealthStoreMethod.authorizationStatus.rawValue: .unary(AppService.authorizationStatus),
         HealthStoreMethod.save.rawValue: .unary(AppService.save),
         HealthStoreMethod.querySamples.rawValue: .stream(AppService.querySamples),
+        HealthStoreMethod.queryAnchored.rawValue: .stream(AnchoredQueryService.query),
+        HealthStoreMethod.observeChanges.rawValue: .stream(ObserverQueryService.observe),
+        HealthStoreMethod.acknowledgeObserverUpdate.rawValue: .unary(ObserverQueryService.acknowledge),
+        HealthStoreMethod.querySources.rawValue: .unary(SourceQueryService.query),
     ]
 
     /// Served on the admin socket, to the manager tools only.
@@ -64,5 +68,8 @@ enum MethodTable {
         HealthManagerMethod.answerRequest.rawValue: .grantChange,
         HealthManagerMethod.setGrants.rawValue: .grantChange,
         HealthManagerMethod.querySamples.rawValue: .read,
+        HealthStoreMethod.queryAnchored.rawValue: .read,
+        HealthStoreMethod.observeChanges.rawValue: .read,
+        HealthStoreMethod.querySources.rawValue: .read,
     ]
 }

@@ -34,7 +34,8 @@ public final class Broker: Sendable {
         } catch {
             throw StartError.socketDirectory(configuration.socketDirectory, "\(error.localizedDescription)")
         }
-        let store = try StoreHandle(directory: configuration.storeDirectory, opened: encrypted)
+        let changes = ChangeNotifier()
+        let store = try StoreHandle(directory: configuration.storeDirectory, opened: encrypted, notifying: changes)
         let uid = getuid()
         let registry = ConnectionRegistry(
             configuration: configuration,
@@ -42,7 +43,7 @@ public final class Broker: Sendable {
             managerPolicy: ManagerPeerPolicy(brokerUID: uid, trustedExecutables: configuration.trustedManagerExecutables),
             logger: logger)
         context = BrokerContext(configuration: configuration, store: store, prompts: PromptCenter(),
-                                connections: registry, logger: logger)
+                                connections: registry, logger: logger, changes: changes, observers: ObserverRegistry())
         registry.attach(context)
         do {
             adminListener = try UnixSocket.listen(path: configuration.adminSocketPath, mode: 0o600)

@@ -11,6 +11,10 @@ struct BrokerContext: Sendable {
     let prompts: PromptCenter
     let connections: ConnectionRegistry
     let logger: Logger
+    /// Wakes long-running queries after commits and grant changes.
+    let changes: ChangeNotifier
+    /// The running observer queries, for their acknowledgements.
+    let observers: ObserverRegistry
 
     /// The app behind an app-socket call. The tables guarantee it; this keeps the type honest.
     func requireApp(_ caller: Caller) throws(HKError) -> AppManifest {

@@ -71,6 +71,7 @@ enum ManagerService {
         try await context.store.withDatabase { try $0.grants.apply(appID: prompt.appID, decisions) }
         CallAccessReport.record(appID: prompt.appID, types: Set(decisions.map(\.typeIdentifier)).sorted(),
                                 count: decisions.count, detail: "request \(answer.requestID): " + GrantTally(decisions).summary)
+        context.changes.post(grantsChangedFor: prompt.appID)
         _ = await context.prompts.resolve(answer.requestID)
         context.logger.notice("request answered", metadata: ["app": "\(prompt.appID)", "request": "\(answer.requestID)"])
         return MethodTable.Reply(EmptyMessage())
@@ -88,6 +89,7 @@ enum ManagerService {
             }
         }
         try await context.store.withDatabase { try $0.grants.apply(appID: request.appID, request.decisions) }
+        context.changes.post(grantsChangedFor: request.appID)
         CallAccessReport.record(appID: request.appID, types: Set(request.decisions.map(\.typeIdentifier)).sorted(),
                                 count: request.decisions.count, detail: GrantTally(request.decisions).summary)
         context.logger.notice("grants changed", metadata: ["app": "\(request.appID)", "count": "\(request.decisions.count)"])

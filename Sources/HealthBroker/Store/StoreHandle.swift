@@ -9,6 +9,8 @@ import HealthStore
 final class StoreHandle: Sendable {
     let directory: String
     private let gate: StoreGate
+    /// Told of every committed write, by each database the handle opens (after a key change too).
+    private let changes: ChangeNotifier
 
     /// How long a call waits for the store while a key change has it closed. A rotation
     /// re-encrypts every page, so this scales with the store; two minutes covers stores far
@@ -19,9 +21,17 @@ final class StoreHandle: Sendable {
     static let drainWait: Duration = .seconds(30)
 
     /// Takes over `encrypted`, which must stay open (and locked) as long as the handle serves it.
-    init(directory: String, opened encrypted: EncryptedDatabase) throws {
+    init(directory: String, opened encrypted: EncryptedDatabase, notifying changes: ChangeNotifier) throws {
         self.directory = directory
-        gate = StoreGate(.init(encrypted: encrypted, database: try HealthDatabase(writer: encrypted.writer)))
+        self.changes = changes
+        gate = StoreGate(.init(encrypted: encrypted, database: try Self.database(encrypted, notifying: changes)))
+    }
+
+    /// The repositories over `encrypted`, with its commits announced to `changes`.
+    private static func database(_ encrypted: EncryptedDatabase, notifying changes: ChangeNotifier) throws -> HealthDatabase {
+        let database = try HealthDatabase(writer: encrypted.writer)
+        database.changeFeed.onCommit { changes.post($0) }
+        return database
     }
 
     /// Runs `body` with the open database. While a key change has the store closed this waits
@@ -79,6 +89,7 @@ final class StoreHandle: Sendable {
                                    check: @escaping @Sendable (String) throws -> Void,
                                    change: @escaping @Sendable (String) throws -> Void) async throws -> OfflineWindow {
         let directory = directory
+        let changes = changes
         try await BlockingWork.run { try check(directory) }
         let store = try await gate.takeOffline(drainingAtMost: Self.drainWait)
         let closedAt = ContinuousClock.now
@@ -99,7 +110,7 @@ final class StoreHandle: Sendable {
         do {
             let reopened = try await BlockingWork.run {
                 let encrypted = try EncryptedDatabase.open(directory: directory, passcode: passcode)
-                return StoreGate.OpenStore(encrypted: encrypted, database: try HealthDatabase(writer: encrypted.writer))
+                return StoreGate.OpenStore(encrypted: encrypted, database: try Self.database(encrypted, notifying: changes))
             }
             waited = await gate.reopen(reopened)
         } catch {

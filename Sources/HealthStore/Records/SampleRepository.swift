@@ -134,7 +134,7 @@ public struct SampleRepository: Sendable {
 
     // MARK: - Rows
 
-    private static func record(_ row: Row, typeIdentifier: String, unit: String) throws -> SampleRecord {
+    static func record(_ row: Row, typeIdentifier: String, unit: String) throws -> SampleRecord {
         let value: SampleRecord.Value
         if let quantity: Double = row["quantity"] {
             value = .quantity(quantity, unit: unit)

@@ -115,6 +115,7 @@ enum StoreSchema {
                 );
                 """)
         }
+        registerChangeFeed(&migrator)
         return migrator
     }
 }

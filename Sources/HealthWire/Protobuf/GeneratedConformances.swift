@@ -4,6 +4,12 @@ import COpenHealthProto
 extension Openhealth__V1__AccessLogEntry: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__access_log_entry__init(message) }
 }
+extension Openhealth__V1__AnchoredQueryBatch: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__anchored_query_batch__init(message) }
+}
+extension Openhealth__V1__AnchoredQueryRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__anchored_query_request__init(message) }
+}
 extension Openhealth__V1__AnswerRequestRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__answer_request_request__init(message) }
 }
@@ -36,6 +42,9 @@ extension Openhealth__V1__CompoundPredicate: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__DateRangePredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__date_range_predicate__init(message) }
+}
+extension Openhealth__V1__DeletedObject: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__deleted_object__init(message) }
 }
 extension Openhealth__V1__Device: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__device__init(message) }
@@ -94,6 +103,18 @@ extension Openhealth__V1__MetadataEntry: ProtobufCMessageStruct {
 extension Openhealth__V1__MetadataValue: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__metadata_value__init(message) }
 }
+extension Openhealth__V1__ObserverAcknowledgement: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__observer_acknowledgement__init(message) }
+}
+extension Openhealth__V1__ObserverAcknowledgementResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__observer_acknowledgement_response__init(message) }
+}
+extension Openhealth__V1__ObserverQueryRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__observer_query_request__init(message) }
+}
+extension Openhealth__V1__ObserverUpdate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__observer_update__init(message) }
+}
 extension Openhealth__V1__Predicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__predicate__init(message) }
 }
@@ -148,8 +169,14 @@ extension Openhealth__V1__SetPasscodeResponse: ProtobufCMessageStruct {
 extension Openhealth__V1__SortDescriptor: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__sort_descriptor__init(message) }
 }
+extension Openhealth__V1__SourceList: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_list__init(message) }
+}
 extension Openhealth__V1__SourcePredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_predicate__init(message) }
+}
+extension Openhealth__V1__SourceQueryRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_query_request__init(message) }
 }
 extension Openhealth__V1__SourceRevision: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_revision__init(message) }

@@ -786,18 +786,26 @@ const ProtobufCMessageDescriptor openhealth__v1__sample_batch__descriptor =
   (ProtobufCMessageInit) openhealth__v1__sample_batch__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[5] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[9] =
 {
   { "GetRequestStatus", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_status_response__descriptor },
   { "RequestAuthorization", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
   { "AuthorizationStatus", &openhealth__v1__authorization_status_request__descriptor, &openhealth__v1__authorization_status_response__descriptor },
   { "Save", &openhealth__v1__save_request__descriptor, &openhealth__v1__save_response__descriptor },
   { "QuerySamples", &openhealth__v1__sample_query_request__descriptor, &openhealth__v1__sample_batch__descriptor },
+  { "QueryAnchored", &openhealth__v1__anchored_query_request__descriptor, &openhealth__v1__anchored_query_batch__descriptor },
+  { "ObserveChanges", &openhealth__v1__observer_query_request__descriptor, &openhealth__v1__observer_update__descriptor },
+  { "AcknowledgeObserverUpdate", &openhealth__v1__observer_acknowledgement__descriptor, &openhealth__v1__observer_acknowledgement_response__descriptor },
+  { "QuerySources", &openhealth__v1__source_query_request__descriptor, &openhealth__v1__source_list__descriptor },
 };
 const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
+  7,        /* AcknowledgeObserverUpdate */
   2,        /* AuthorizationStatus */
   0,        /* GetRequestStatus */
+  6,        /* ObserveChanges */
+  5,        /* QueryAnchored */
   4,        /* QuerySamples */
+  8,        /* QuerySources */
   1,        /* RequestAuthorization */
   3         /* Save */
 };
@@ -808,7 +816,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
   "HealthStore",
   "Openhealth__V1__HealthStore",
   "openhealth.v1",
-  5,
+  9,
   openhealth__v1__health_store__method_descriptors,
   openhealth__v1__health_store__method_indices_by_name
 };
@@ -851,6 +859,38 @@ void openhealth__v1__health_store__query_samples(ProtobufCService *service,
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
   service->invoke(service, 4, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__query_anchored(ProtobufCService *service,
+                                                  const Openhealth__V1__AnchoredQueryRequest *input,
+                                                  Openhealth__V1__AnchoredQueryBatch_Closure closure,
+                                                  void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 5, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__observe_changes(ProtobufCService *service,
+                                                   const Openhealth__V1__ObserverQueryRequest *input,
+                                                   Openhealth__V1__ObserverUpdate_Closure closure,
+                                                   void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 6, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__acknowledge_observer_update(ProtobufCService *service,
+                                                               const Openhealth__V1__ObserverAcknowledgement *input,
+                                                               Openhealth__V1__ObserverAcknowledgementResponse_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 7, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__query_sources(ProtobufCService *service,
+                                                 const Openhealth__V1__SourceQueryRequest *input,
+                                                 Openhealth__V1__SourceList_Closure closure,
+                                                 void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 8, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
                                          Openhealth__V1__HealthStore_ServiceDestroy destroy)

@@ -15,6 +15,7 @@ PROTOBUF_C__BEGIN_DECLS
 #endif
 
 #include "openhealth/v1/types.pb-c.h"
+#include "openhealth/v1/changes.pb-c.h"
 
 typedef struct Openhealth__V1__AuthorizationRequest Openhealth__V1__AuthorizationRequest;
 typedef struct Openhealth__V1__RequestStatusResponse Openhealth__V1__RequestStatusResponse;
@@ -367,6 +368,22 @@ struct Openhealth__V1__HealthStore_Service
                         const Openhealth__V1__SampleQueryRequest *input,
                         Openhealth__V1__SampleBatch_Closure closure,
                         void *closure_data);
+  void (*query_anchored)(Openhealth__V1__HealthStore_Service *service,
+                         const Openhealth__V1__AnchoredQueryRequest *input,
+                         Openhealth__V1__AnchoredQueryBatch_Closure closure,
+                         void *closure_data);
+  void (*observe_changes)(Openhealth__V1__HealthStore_Service *service,
+                          const Openhealth__V1__ObserverQueryRequest *input,
+                          Openhealth__V1__ObserverUpdate_Closure closure,
+                          void *closure_data);
+  void (*acknowledge_observer_update)(Openhealth__V1__HealthStore_Service *service,
+                                      const Openhealth__V1__ObserverAcknowledgement *input,
+                                      Openhealth__V1__ObserverAcknowledgementResponse_Closure closure,
+                                      void *closure_data);
+  void (*query_sources)(Openhealth__V1__HealthStore_Service *service,
+                        const Openhealth__V1__SourceQueryRequest *input,
+                        Openhealth__V1__SourceList_Closure closure,
+                        void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthStore_ServiceDestroy)(Openhealth__V1__HealthStore_Service *);
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
@@ -379,7 +396,11 @@ void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *se
       function_prefix__ ## request_authorization,\
       function_prefix__ ## authorization_status,\
       function_prefix__ ## save,\
-      function_prefix__ ## query_samples  }
+      function_prefix__ ## query_samples,\
+      function_prefix__ ## query_anchored,\
+      function_prefix__ ## observe_changes,\
+      function_prefix__ ## acknowledge_observer_update,\
+      function_prefix__ ## query_sources  }
 void openhealth__v1__health_store__get_request_status(ProtobufCService *service,
                                                       const Openhealth__V1__AuthorizationRequest *input,
                                                       Openhealth__V1__RequestStatusResponse_Closure closure,
@@ -399,6 +420,22 @@ void openhealth__v1__health_store__save(ProtobufCService *service,
 void openhealth__v1__health_store__query_samples(ProtobufCService *service,
                                                  const Openhealth__V1__SampleQueryRequest *input,
                                                  Openhealth__V1__SampleBatch_Closure closure,
+                                                 void *closure_data);
+void openhealth__v1__health_store__query_anchored(ProtobufCService *service,
+                                                  const Openhealth__V1__AnchoredQueryRequest *input,
+                                                  Openhealth__V1__AnchoredQueryBatch_Closure closure,
+                                                  void *closure_data);
+void openhealth__v1__health_store__observe_changes(ProtobufCService *service,
+                                                   const Openhealth__V1__ObserverQueryRequest *input,
+                                                   Openhealth__V1__ObserverUpdate_Closure closure,
+                                                   void *closure_data);
+void openhealth__v1__health_store__acknowledge_observer_update(ProtobufCService *service,
+                                                               const Openhealth__V1__ObserverAcknowledgement *input,
+                                                               Openhealth__V1__ObserverAcknowledgementResponse_Closure closure,
+                                                               void *closure_data);
+void openhealth__v1__health_store__query_sources(ProtobufCService *service,
+                                                 const Openhealth__V1__SourceQueryRequest *input,
+                                                 Openhealth__V1__SourceList_Closure closure,
                                                  void *closure_data);
 
 /* --- descriptors --- */

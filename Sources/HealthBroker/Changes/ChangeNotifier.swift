@@ -1,0 +1,66 @@
+import HealthStore
+import Synchronization
+
+/// Wakes long-running queries (anchored and observer) when something they may care about
+/// happened: a committed write touched their type, or the user changed their app's grants.
+///
+/// A wake-up carries no data and promises nothing: the woken query re-reads, within the app's
+/// read scope as it is now, what changed since its own cursor, and stays silent when nothing it
+/// may see did. That is what keeps hidden writes hidden (a hidden save wakes a denied app's query,
+/// which finds nothing and sends nothing) and what makes a revoked grant apply to the next
+/// delivery (the grants-changed wake-up makes it re-read under the new scope).
+///
+/// Posting is synchronous and cheap (a dictionary walk under a lock), because it runs on the
+/// store's writer thread right after each commit (`ChangeFeedRepository.onCommit`).
+final class ChangeNotifier: Sendable {
+    /// What a subscriber is about: one app's queries of one type.
+    struct Interest: Sendable, Hashable {
+        let appID: String
+        let typeIdentifier: String
+    }
+
+    private struct Subscriber {
+        let interest: Interest
+        let wake: @Sendable () -> Void
+    }
+
+    private struct Subscribers {
+        var byToken: [UInt64: Subscriber] = [:]
+        var nextToken: UInt64 = 1
+    }
+
+    private let subscribers = Mutex(Subscribers())
+
+    /// Calls `wake` (from any thread) for every later change concerning `interest`, until
+    /// `unsubscribe` with the returned token.
+    func subscribe(_ interest: Interest, wake: @escaping @Sendable () -> Void) -> UInt64 {
+        subscribers.withLock { subscribers in
+            let token = subscribers.nextToken
+            subscribers.nextToken += 1
+            subscribers.byToken[token] = Subscriber(interest: interest, wake: wake)
+            return token
+        }
+    }
+
+    func unsubscribe(_ token: UInt64) {
+        _ = subscribers.withLock { $0.byToken.removeValue(forKey: token) }
+    }
+
+    /// A committed write: wakes every query of a type it touched.
+    func post(_ change: CommittedChange) {
+        wake { change.concerns($0.typeIdentifier) }
+    }
+
+    /// The user changed `appID`'s grants (any type): its queries re-read under the new scope.
+    /// Also for grants that change by themselves, such as one that expires.
+    func post(grantsChangedFor appID: String) {
+        wake { $0.appID == appID }
+    }
+
+    private func wake(where matches: (Interest) -> Bool) {
+        let woken = subscribers.withLock { subscribers in
+            subscribers.byToken.values.filter { matches($0.interest) }.map(\.wake)
+        }
+        for wake in woken { wake() }
+    }
+}

@@ -1,0 +1,50 @@
+import HealthModel
+import Synchronization
+
+/// The running observer queries, so an acknowledgement (a separate unary call) reaches the
+/// query it is for. An observer's id is random and only ever given to the app that started it;
+/// an acknowledgement naming an observer of another app is refused exactly like one naming no
+/// observer at all.
+final class ObserverRegistry: Sendable {
+    /// What reaches a running observer query.
+    enum Signal: Sendable {
+        /// Something in its type may have changed.
+        case wake
+        /// The app called the completion handler of update `delivery`.
+        case acknowledged(delivery: UInt64)
+    }
+
+    private struct Entry {
+        let appID: String
+        let signals: AsyncStream<Signal>.Continuation
+    }
+
+    private let entries = Mutex<[UInt64: Entry]>([:])
+
+    /// Registers an observer of `appID`; returns its id and the stream of its signals. A full
+    /// buffer drops the oldest signal: wake-ups are interchangeable, and only an app flooding its
+    /// own observer with acknowledgements could lose one (then its own updates pause).
+    func register(appID: String) -> (id: UInt64, signals: AsyncStream<Signal>, continuation: AsyncStream<Signal>.Continuation) {
+        let (signals, continuation) = AsyncStream<Signal>.makeStream(bufferingPolicy: .bufferingNewest(16))
+        let id = entries.withLock { entries in
+            var id = UInt64.random(in: 1...UInt64.max)
+            while entries[id] != nil { id = UInt64.random(in: 1...UInt64.max) }
+            entries[id] = Entry(appID: appID, signals: continuation)
+            return id
+        }
+        return (id, signals, continuation)
+    }
+
+    func remove(_ id: UInt64) {
+        entries.withLock { $0.removeValue(forKey: id) }?.signals.finish()
+    }
+
+    /// Passes an acknowledgement from `appID` to its observer `id`.
+    func acknowledge(appID: String, observerID id: UInt64, delivery: UInt64) throws(HKError) {
+        let entry = entries.withLock { $0[id] }
+        guard let entry, entry.appID == appID else {
+            throw HKError(.errorInvalidArgument, "no running observer query \(id); it may have been stopped")
+        }
+        entry.signals.yield(.acknowledged(delivery: delivery))
+    }
+}

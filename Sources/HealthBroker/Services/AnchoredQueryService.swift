@@ -1,0 +1,121 @@
+import HealthIPC
+import HealthModel
+import HealthStore
+import HealthWire
+
+/// HKAnchoredObjectQuery: the added samples and deleted objects of one type after an anchor,
+/// then — for a long-running query — one delivery each time something the app may see changes.
+///
+/// Each delivery reads the app's read scope afresh (`readScope` → `SampleSQL.visibility`, for
+/// additions and deletions alike), so a grant revoked while the query runs applies to the next
+/// delivery; the grants-changed wake-up makes that delivery happen at once if anything became
+/// visible. Changes the scope hides never produce a message, and the anchor that moves past
+/// them is sealed (`AnchorSealer`), so neither reveals them.
+///
+/// The limit counts samples and deleted objects together, per delivery, as HealthKit's does.
+/// A long-running query whose delivery was cut short by its limit delivers the rest at once, in
+/// further updates of at most `limit` each.
+enum AnchoredQueryService {
+    static func query(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
+        let app = try context.requireApp(caller)
+        let spec = try AnchoredQuerySpec(wire: payload)
+        try ChangeQueries.checkSampleType(spec.typeIdentifier)
+        let feed = AnchoredFeed(context: context, app: app, spec: spec, responder: responder, report: CallAccessReport.current)
+        var cursor = try await feed.openAnchor()
+        guard spec.longRunning else {
+            _ = try await feed.deliver(after: cursor, initial: true)
+            return
+        }
+        // Subscribed before the first read: a commit between that read and the first wait
+        // still wakes the loop (a wake-up finding nothing new sends nothing).
+        let (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let token = context.changes.subscribe(.init(appID: app.id, typeIdentifier: spec.typeIdentifier)) { wake.yield() }
+        defer { context.changes.unsubscribe(token) }
+        var step = try await feed.deliver(after: cursor, initial: true)
+        cursor = step.cursor
+        while !step.reachedEnd {
+            step = try await feed.deliver(after: cursor, initial: false)
+            cursor = step.cursor
+        }
+        for await _ in wakeups {
+            repeat {
+                step = try await feed.deliver(after: cursor, initial: false)
+                cursor = step.cursor
+            } while !step.reachedEnd
+        }
+        // The wake-up stream only ends with the call's task: the client cancelled.
+        throw CancellationError()
+    }
+}
+
+/// One anchored query's deliveries: reading its changes in scope and sending them.
+private struct AnchoredFeed {
+    let context: BrokerContext
+    let app: AppManifest
+    let spec: AnchoredQuerySpec
+    let responder: CallResponder
+    let report: CallAccessReport?
+
+    struct Step {
+        let cursor: ChangeCursor
+        let reachedEnd: Bool
+    }
+
+    /// The cursor inside the app's anchor (the origin for none). Every way an anchor can be
+    /// wrong — another app's, another type's, altered, truncated — gets the same answer.
+    func openAnchor() async throws -> ChangeCursor {
+        guard !spec.anchor.isEmpty else { return .origin }
+        let opened = try await context.store.withDatabase { database in
+            database.changeFeed.anchors.open(spec.anchor, appID: app.id, typeIdentifier: spec.typeIdentifier)
+        }
+        guard let opened else { throw HKError(.errorInvalidArgument, "the anchor is not valid for this query") }
+        return opened
+    }
+
+    /// Sends the visible changes after `cursor` (at most `spec.limit`) as one delivery: batches
+    /// of at most `WireLimits.samplesPerBatch` objects, the last one marked and carrying the new
+    /// anchor. An update with nothing visible sends nothing; the initial results always answer.
+    func deliver(after cursor: ChangeCursor, initial: Bool) async throws -> Step {
+        try await context.store.withDatabase { database in
+            let scope = try database.authorization.readScope(app: app, type: spec.typeIdentifier)
+            if initial { report?.record(appID: app.id, types: [spec.typeIdentifier]) }
+            var cursor = cursor
+            var remaining = spec.limit
+            var sent = 0
+            while true {
+                let chunk = remaining > 0 ? min(remaining, WireLimits.samplesPerBatch) : WireLimits.samplesPerBatch
+                let batch = try database.changeFeed.changes(of: spec.typeIdentifier, matching: spec.predicate, scope: scope,
+                                                            after: cursor, limit: chunk)
+                cursor = batch.cursor
+                sent += batch.count
+                if spec.limit > 0 { remaining -= batch.count }
+                let last = batch.reachedEnd || (spec.limit > 0 && remaining == 0)
+                guard last else {
+                    try responder.send(AnchoredQueryBatch(samples: batch.added, deletedObjects: batch.deleted,
+                                                          endOfDelivery: false).wireBytes())
+                    report?.add(count: batch.count)
+                    continue
+                }
+                if initial || sent > 0 {
+                    let anchor = try database.changeFeed.anchors.seal(cursor, appID: app.id, typeIdentifier: spec.typeIdentifier)
+                    try responder.send(AnchoredQueryBatch(samples: batch.added, deletedObjects: batch.deleted,
+                                                          endOfDelivery: true, anchor: anchor).wireBytes())
+                    report?.add(count: batch.count)
+                }
+                return Step(cursor: cursor, reachedEnd: batch.reachedEnd)
+            }
+        }
+    }
+}
+
+/// Checks shared by the change-feed methods; they depend only on the request, never on who asks.
+enum ChangeQueries {
+    static func checkSampleType(_ identifier: String) throws(HKError) {
+        guard let type = HKObjectType.type(forIdentifier: identifier) else {
+            throw HKError(.errorInvalidArgument, "unknown type identifier \(identifier.prefix(100))")
+        }
+        guard type is HKSampleType else {
+            throw HKError(.errorInvalidArgument, "\(identifier) is not a sample type")
+        }
+    }
+}

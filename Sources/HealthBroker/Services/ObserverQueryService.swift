@@ -1,0 +1,76 @@
+import HealthIPC
+import HealthModel
+import HealthStore
+import HealthWire
+
+/// HKObserverQuery: an update at start (as HealthKit fires one), then one each time a change the
+/// app may see happens to the type — an addition matching the predicate, or a deletion — until
+/// the app stops the query (CANCEL).
+///
+/// Acknowledgements: the SDK calls AcknowledgeObserverUpdate (a unary call naming the observer
+/// and the update) when the app calls the update's completion handler. Until then at most one
+/// update is outstanding: visible changes that happen meanwhile are folded into a single update
+/// sent as soon as the acknowledgement arrives. An app that never calls the completion handler
+/// therefore gets no further updates — a documented difference from HealthKit, which keeps
+/// calling and only backs off for background delivery.
+///
+/// Each wake-up checks visibility with the app's read scope as it is then, inside the index, so
+/// a hidden app's save wakes the query but never reaches the app.
+enum ObserverQueryService {
+    static func observe(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
+        let app = try context.requireApp(caller)
+        let spec = try TypePredicateSpec(wire: payload)
+        try ChangeQueries.checkSampleType(spec.typeIdentifier)
+        let report = CallAccessReport.current
+        let observer = context.observers.register(appID: app.id)
+        defer { context.observers.remove(observer.id) }
+        let continuation = observer.continuation
+        let token = context.changes.subscribe(.init(appID: app.id, typeIdentifier: spec.typeIdentifier)) {
+            continuation.yield(.wake)
+        }
+        defer { context.changes.unsubscribe(token) }
+
+        var checkedThrough = try await context.store.withDatabase { database in
+            _ = try database.authorization.readScope(app: app, type: spec.typeIdentifier)
+            report?.record(appID: app.id, types: [spec.typeIdentifier])
+            return try database.changeFeed.currentChange()
+        }
+        var delivery: UInt64 = 1
+        try responder.send(ObserverDelivery(observerID: observer.id, delivery: delivery).wireBytes())
+        var awaitingAcknowledgement = true
+        var changedMeanwhile = false
+        for await signal in observer.signals {
+            switch signal {
+            case .wake:
+                let check = try await context.store.withDatabase { database in
+                    let scope = try database.authorization.readScope(app: app, type: spec.typeIdentifier)
+                    return try database.changeFeed.hasChanges(of: spec.typeIdentifier, matching: spec.predicate,
+                                                              scope: scope, after: checkedThrough)
+                }
+                checkedThrough = check.through
+                guard check.changed else { continue }
+                guard !awaitingAcknowledgement else {
+                    changedMeanwhile = true
+                    continue
+                }
+            case let .acknowledged(acknowledged):
+                guard awaitingAcknowledgement, acknowledged == delivery else { continue }
+                awaitingAcknowledgement = false
+                guard changedMeanwhile else { continue }
+                changedMeanwhile = false
+            }
+            delivery += 1
+            try responder.send(ObserverDelivery(observerID: observer.id, delivery: delivery).wireBytes())
+            report?.add(count: 1)
+            awaitingAcknowledgement = true
+        }
+        throw CancellationError()
+    }
+
+    static func acknowledge(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let app = try context.requireApp(caller)
+        let acknowledgement = try ObserverDelivery(wire: payload)
+        try context.observers.acknowledge(appID: app.id, observerID: acknowledgement.observerID, delivery: acknowledgement.delivery)
+        return MethodTable.Reply(EmptyMessage())
+    }
+}

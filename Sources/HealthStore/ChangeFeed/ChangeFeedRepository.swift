@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+public import HealthModel
+
+/// A type's changes (added objects and deleted objects) in change order, within a read scope:
+/// what anchored and observer queries read. Like every query, it confines each table with
+/// `SampleSQL.visibility`, inside the index (`StoreSchema.registerChangeFeed`), so a change
+/// the scope hides is never read, counted or waited for.
+public struct ChangeFeedRepository: Sendable {
+    let writer: any DatabaseWriter
+    /// Seals cursors into the anchors apps hold.
+    public let anchors: AnchorSealer
+    private let watcher: CommitWatcher
+
+    init(writer: any DatabaseWriter) throws {
+        self.writer = writer
+        let (key, change) = try writer.read { db in
+            (try Data.fetchOne(db, sql: "SELECT key FROM change_feed_key WHERE id = 1"),
+             try Int64.fetchOne(db, sql: "SELECT value FROM counters WHERE name = 'change'") ?? 0)
+        }
+        guard var key else { throw StoreOpenError.cryptoFailure(operation: "loading the anchor key (it is missing)") }
+        defer { key.resetBytes(in: 0..<key.count) }
+        anchors = try AnchorSealer(key: key)
+        watcher = CommitWatcher(changeNumber: change)
+        writer.add(transactionObserver: watcher, extent: .observerLifetime)
+    }
+
+    /// Calls `listener` after every committed write that added or deleted objects, on the
+    /// writer's thread, before the write's caller resumes. Keep it short; it replaces any
+    /// earlier listener.
+    public func onCommit(_ listener: @escaping @Sendable (CommittedChange) -> Void) {
+        watcher.listen(listener)
+    }
+
+    /// The store's current change number: a cursor complete through it starts "from now".
+    public func currentChange() throws -> Int64 {
+        try writer.read { db in try Self.changeNumber(db) }
+    }
+
+    /// At most `limit` changes (additions and deletions together; 0 for no limit) of
+    /// `typeIdentifier` after `cursor`, visible in `scope`, in change order, read in one
+    /// snapshot. `predicate` applies to additions only: a deleted object keeps no dates or
+    /// values to match, so every visible deletion of the type is reported.
+    public func changes(of typeIdentifier: String, matching predicate: SamplePredicate?, scope: ReadScope,
+                        after cursor: ChangeCursor, limit: Int) throws -> ChangeBatch {
+        try writer.read { db in
+            let now = try Self.changeNumber(db)
+            guard let typeID = try Self.typeID(db, typeIdentifier) else {
+                return ChangeBatch(added: [], deleted: [], cursor: ChangeCursor(completeThrough: now), reachedEnd: true)
+            }
+            // One more than the limit from each table tells whether the merge was cut short.
+            let fetchLimit = limit > 0 ? limit + 1 : -1
+            let deleted = try ChangeFeedSQL.deletions(db, typeID: typeID, scope: scope, after: cursor, limit: fetchLimit)
+            let added = try ChangeFeedSQL.additions(db, typeID: typeID, typeIdentifier: typeIdentifier, predicate: predicate,
+                                                    scope: scope, after: cursor, limit: fetchLimit)
+            var merged = (deleted.map { ($0.position, FeedItem.deleted($0.record)) } + added.map { ($0.position, FeedItem.added($0.record)) })
+                .sorted { $0.0.precedes($1.0) }
+            let reachedEnd = limit <= 0 || merged.count <= limit
+            if !reachedEnd { merged.removeLast(merged.count - limit) }
+            var batch = ChangeBatch(added: [], deleted: [], cursor: ChangeCursor(completeThrough: now), reachedEnd: reachedEnd)
+            for (_, item) in merged {
+                switch item {
+                case let .added(record): batch.added.append(record)
+                case let .deleted(record): batch.deleted.append(record)
+                }
+            }
+            if !reachedEnd, let last = merged.last { batch.cursor = last.0 }
+            return batch
+        }
+    }
+
+    /// Whether `typeIdentifier` has a change after change number `change` that `scope` may see
+    /// (an addition matching `predicate`, or a deletion), and the store's change number at the
+    /// check. Observer queries ask this on every commit that touches their type.
+    public func hasChanges(of typeIdentifier: String, matching predicate: SamplePredicate?, scope: ReadScope,
+                           after change: Int64) throws -> (changed: Bool, through: Int64) {
+        try writer.read { db in
+            let now = try Self.changeNumber(db)
+            guard let typeID = try Self.typeID(db, typeIdentifier) else { return (false, now) }
+            let changed = try ChangeFeedSQL.anyChange(db, typeID: typeID, predicate: predicate, scope: scope, after: change)
+            return (changed, now)
+        }
+    }
+
+    private enum FeedItem {
+        case added(SampleRecord)
+        case deleted(DeletedObjectRecord)
+    }
+
+    private static func changeNumber(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT value FROM counters WHERE name = 'change'") ?? 0
+    }
+
+    private static func typeID(_ db: Database, _ identifier: String) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM sample_types WHERE identifier = ?", arguments: [identifier])
+    }
+}

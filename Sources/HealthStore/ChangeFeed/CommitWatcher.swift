@@ -1,0 +1,78 @@
+import GRDB
+import Synchronization
+
+/// What one committed write changed: the sample types that gained or lost objects.
+public struct CommittedChange: Sendable, Equatable {
+    /// The types concerned; nil when they could not be worked out (then every listener treats
+    /// the change as possibly its own, and re-checks what it may see).
+    public let typeIdentifiers: Set<String>?
+    /// The store's change number once this write was committed.
+    public let change: Int64
+
+    public func concerns(_ typeIdentifier: String) -> Bool {
+        typeIdentifiers?.contains(typeIdentifier) ?? true
+    }
+}
+
+/// The one hook after committed writes: a transaction observer on the writer connection, so
+/// every write that adds to `objects` or `deleted_objects` is seen, whichever repository made
+/// it (saves, sync replacements, deletions) and however saves were grouped into a commit.
+///
+/// It notes during the transaction only that one of those tables changed; after the commit it
+/// reads, on the same connection, which types have rows with a change number above the last
+/// one it reported (an index range on `change_seq`), and hands them to the listener before the
+/// writer returns — so a save is acknowledged only after its change was announced.
+final class CommitWatcher: TransactionObserver, Sendable {
+    private struct State {
+        var touched = false
+        var reportedThrough: Int64
+        var listener: (@Sendable (CommittedChange) -> Void)?
+    }
+
+    private let state: Mutex<State>
+
+    init(changeNumber: Int64) {
+        state = Mutex(State(reportedThrough: changeNumber))
+    }
+
+    /// Replaces the listener (one per store: the broker's notifier).
+    func listen(_ listener: @escaping @Sendable (CommittedChange) -> Void) {
+        state.withLock { $0.listener = listener }
+    }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        eventKind.tableName == "objects" || eventKind.tableName == "deleted_objects"
+    }
+
+    func databaseDidChange(with event: DatabaseEvent) {
+        state.withLock { $0.touched = true }
+        stopObservingDatabaseChangesUntilNextTransaction()
+    }
+
+    func databaseDidCommit(_ db: Database) {
+        let (touched, since, listener) = state.withLock { state in
+            defer { state.touched = false }
+            return (state.touched, state.reportedThrough, state.listener)
+        }
+        guard touched else { return }
+        let change: CommittedChange
+        do {
+            let now = try Int64.fetchOne(db, sql: "SELECT value FROM counters WHERE name = 'change'") ?? since
+            let types = try String.fetchSet(db, sql: """
+                SELECT identifier FROM sample_types WHERE id IN (
+                    SELECT type_id FROM objects WHERE change_seq > ?1
+                    UNION SELECT type_id FROM deleted_objects WHERE change_seq > ?1)
+                """, arguments: [since])
+            state.withLock { $0.reportedThrough = max($0.reportedThrough, now) }
+            guard !types.isEmpty else { return }  // every change was rolled back to its savepoint
+            change = CommittedChange(typeIdentifiers: types, change: now)
+        } catch {
+            change = CommittedChange(typeIdentifiers: nil, change: since)
+        }
+        listener?(change)
+    }
+
+    func databaseDidRollback(_ db: Database) {
+        state.withLock { $0.touched = false }
+    }
+}

@@ -1,0 +1,31 @@
+import GRDB
+public import HealthModel
+
+extension SampleRepository {
+    /// The sources (apps) that have samples of `typeIdentifier` matching `predicate` visible in
+    /// `scope`, by bundle identifier: HealthKit's source query. The distinct source ids are taken
+    /// from the visible samples themselves (never from the sources table first), so a scope
+    /// that sees only the app's own samples reads only those: a denied app finds itself, and
+    /// only if it saved some.
+    public func sources(of typeIdentifier: String, matching predicate: SamplePredicate?, scope: ReadScope) throws -> [SourceRecord] {
+        try writer.read { db in
+            let visible = SampleSQL.visibility(scope)
+            var conditions = ["o.type_id = (SELECT id FROM sample_types WHERE identifier = ?)", visible.sql]
+            var arguments: StatementArguments = [typeIdentifier]
+            arguments += visible.arguments
+            if let predicate {
+                let compiled = SampleSQL.condition(predicate)
+                conditions.append("(\(compiled.sql))")
+                arguments += compiled.arguments
+            }
+            let sql = """
+                SELECT bundle_identifier, name FROM sources
+                WHERE id IN (SELECT DISTINCT o.source_id FROM objects o WHERE \(conditions.joined(separator: " AND ")))
+                ORDER BY bundle_identifier
+                """
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                SourceRecord(bundleIdentifier: row["bundle_identifier"], name: row["name"], version: nil)
+            }
+        }
+    }
+}
