@@ -10,6 +10,9 @@
 //   e2e-client save-batch --category TYPE VALUE START END [--meta …]… [--category …]…  (one save of all)
 //     KIND: string, number, date (seconds since 1970), bool (true/false), quantity (VALUE as NUMBER:UNIT)
 //   e2e-client query TYPE [--start S] [--end E] [--strict-start] [--strict-end] [--limit N] [--sort start|end] [--descending] [--unit U]
+//   e2e-client anchored TYPE [--anchor-file F] [--limit N] [--updates N]   (see ChangeCommands.swift)
+//   e2e-client observe TYPE --count N
+//   e2e-client sources TYPE
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
 import Foundation
@@ -146,6 +149,12 @@ do {
             print("sample \(sample.uuid.uuidString) \(Int(sample.startDate.timeIntervalSince1970)) \(Int(sample.endDate.timeIntervalSince1970)) \(sample.value) \(sample.sourceRevision.source.bundleIdentifier)")
         }
         print("ok \(samples.count)")
+    case "anchored":
+        try await anchoredCommand(arguments, store: store)
+    case "observe":
+        try await observeCommand(arguments, store: store)
+    case "sources":
+        try await sourcesCommand(arguments, store: store)
     default:
         print("usage: unknown command \(command)")
         exit(2)

@@ -1,0 +1,88 @@
+public import Foundation
+import HealthWire
+import Synchronization
+
+/// The samples added and objects deleted since an anchor, as HealthKit's `HKAnchoredObjectQuery`.
+/// The results handler gets the initial results and the anchor to continue from. With an
+/// `updateHandler` set before `execute`, the query keeps running: each time something the app
+/// may read changes, the update handler gets the changes and a new anchor, until `stop(_:)`.
+///
+/// `limit` counts samples and deleted objects together per delivery; a long-running query whose
+/// initial results were cut by the limit receives the rest as updates right away. The predicate
+/// filters added samples; deleted objects of the type are all reported (they carry no dates or
+/// values to match). Permissions apply at every delivery: after the user revokes read access,
+/// the next update holds only the app's own changes.
+public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
+    public typealias ResultsHandler = @Sendable (HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?) -> Void
+
+    public let anchor: HKQueryAnchor?
+    public let limit: Int
+    private let resultsHandler: ResultsHandler
+    private let updates = Mutex<ResultsHandler?>(nil)
+    private let spec: Result<AnchoredQuerySpec, HKError>
+
+    /// Called for each change after the initial results; set it before `execute` to make the
+    /// query long-running (setting it later has no effect on a running query, as in HealthKit).
+    public var updateHandler: ResultsHandler? {
+        get { updates.withLock { $0 } }
+        set { updates.withLock { $0 = newValue } }
+    }
+
+    /// - Parameters:
+    ///   - anchor: from an earlier query of this type, or nil to start from the beginning.
+    ///   - limit: the most samples plus deleted objects per delivery; `HKObjectQueryNoLimit` (0) for all.
+    public init(type: HKSampleType, predicate: NSPredicate?, anchor: HKQueryAnchor?, limit: Int,
+                resultsHandler: @escaping ResultsHandler) {
+        self.anchor = anchor
+        self.limit = limit
+        self.resultsHandler = resultsHandler
+        spec = Result { () throws(HKError) in
+            try Self.spec(type: type, predicate: predicate, anchor: anchor, limit: limit, longRunning: false)
+        }
+        super.init(objectType: type, predicate: predicate)
+    }
+
+    static func spec(type: HKSampleType, predicate: NSPredicate?, anchor: HKQueryAnchor?, limit: Int,
+                     longRunning: Bool) throws(HKError) -> AnchoredQuerySpec {
+        guard limit >= 0 else {
+            throw HKError(.errorInvalidArgument, "limit must be HKObjectQueryNoLimit (0) or positive, got \(limit)")
+        }
+        return AnchoredQuerySpec(
+            typeIdentifier: type.identifier,
+            predicate: try predicate.map { (predicate) throws(HKError) in try SamplePredicate(translating: predicate) },
+            anchor: anchor?.bytes ?? [], limit: limit, longRunning: longRunning)
+    }
+
+    override func start(on connection: BrokerConnection) {
+        let updateHandler = updateHandler
+        let started = lifecycle.start { [self] in
+            let delivered = Mutex(false)
+            do throws(HKError) {
+                var spec = try spec.get()
+                spec.longRunning = updateHandler != nil
+                try await connection.anchoredDeliveries(spec) { delivery in
+                    let first = delivered.withLock { delivered in
+                        defer { delivered = true }
+                        return !delivered
+                    }
+                    let handler = first ? resultsHandler : updateHandler
+                    handler?(self, delivery.samples, delivery.deletedObjects, delivery.anchor, nil)
+                }
+            } catch {
+                // Once the initial results are out, a stopped query ends quietly; other
+                // errors reach the update handler.
+                if delivered.withLock({ $0 }) {
+                    if error.code != .errorUserCanceled { updateHandler?(self, nil, nil, nil, error) }
+                } else {
+                    resultsHandler(self, nil, nil, nil, error)
+                }
+            }
+        }
+        if !started {
+            Task { [self] in
+                resultsHandler(self, nil, nil, nil, HKError(.errorInvalidArgument,
+                                                            "this HKAnchoredObjectQuery was already executed or stopped; create a new query to run it again"))
+            }
+        }
+    }
+}

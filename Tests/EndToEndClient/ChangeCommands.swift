@@ -1,0 +1,106 @@
+// The change-feed commands of the scripted test app: anchored, observer and source queries.
+// Each line is flushed as it is printed, so a test reading a long-running command's output
+// sees every delivery when it happens.
+import Foundation
+import HealthKit
+
+/// Prints one line and flushes it (stdout to a pipe is block-buffered).
+func emit(_ line: String) {
+    print(line)
+    fflush(nil)  // all streams: naming `stdout` is not concurrency-safe in Swift 6
+}
+
+/// `anchored TYPE [--anchor-file F] [--limit N] [--updates N]`: the changes since the anchor in
+/// F (from the beginning if F is missing), saving the new anchor to F. With `--updates N` the
+/// query is long-running and the command exits after N updates.
+///
+/// Output per delivery: `added UUID VALUE SOURCE` and `deleted UUID SYNC-ID SYNC-VERSION`
+/// lines, then `delivery initial|update ADDED DELETED`; finally `ok DELIVERIES`.
+func anchoredCommand(_ arguments: [String], store: HKHealthStore) async throws {
+    guard arguments.count >= 2, let sampleType = type(arguments[1]) as? HKSampleType else {
+        print("usage: anchored TYPE [--anchor-file F] [--limit N] [--updates N]")
+        exit(2)
+    }
+    let anchorFile = values(of: "--anchor-file", in: arguments).first
+    let anchor = anchorFile.flatMap { FileManager.default.contents(atPath: $0) }.map(HKQueryAnchor.init(data:))
+    let limit = values(of: "--limit", in: arguments).first.flatMap(Int.init) ?? HKObjectQueryNoLimit
+    let updates = values(of: "--updates", in: arguments).first.flatMap(Int.init)
+    let deliveries = AsyncThrowingStream<(String, [HKSample], [HKDeletedObject], HKQueryAnchor), any Error>.makeStream()
+    let query = HKAnchoredObjectQuery(type: sampleType, predicate: nil, anchor: anchor, limit: limit) { _, added, deleted, anchor, error in
+        if let error { deliveries.continuation.finish(throwing: error); return }
+        deliveries.continuation.yield(("initial", added ?? [], deleted ?? [], anchor!))
+        if updates == nil { deliveries.continuation.finish() }
+    }
+    if updates != nil {
+        query.updateHandler = { _, added, deleted, anchor, error in
+            if let error { deliveries.continuation.finish(throwing: error); return }
+            deliveries.continuation.yield(("update", added ?? [], deleted ?? [], anchor!))
+        }
+    }
+    store.execute(query)
+    var count = 0
+    for try await (kind, added, deleted, newAnchor) in deliveries.stream {
+        for sample in added { emit("added \(sample.uuid.uuidString) \(value(of: sample)) \(sample.sourceRevision.source.bundleIdentifier)") }
+        for object in deleted {
+            let sync = object.metadata?[HKMetadataKeySyncIdentifier] as? String ?? "-"
+            let version = (object.metadata?[HKMetadataKeySyncVersion] as? NSNumber)?.stringValue ?? "-"
+            emit("deleted \(object.uuid.uuidString) \(sync) \(version)")
+        }
+        if let anchorFile { try newAnchor.data.write(to: URL(fileURLWithPath: anchorFile)) }
+        emit("delivery \(kind) \(added.count) \(deleted.count)")
+        count += 1
+        if let updates, count > updates { break }
+    }
+    store.stop(query)
+    emit("ok \(count)")
+}
+
+/// `observe TYPE --count N`: prints `update K` for each observer update (the first comes at
+/// start), calls its completion handler, and exits after N with `ok N`.
+func observeCommand(_ arguments: [String], store: HKHealthStore) async throws {
+    guard arguments.count >= 2, let sampleType = type(arguments[1]) as? HKSampleType,
+          let wanted = values(of: "--count", in: arguments).first.flatMap(Int.init) else {
+        print("usage: observe TYPE --count N")
+        exit(2)
+    }
+    let updates = AsyncThrowingStream<Void, any Error>.makeStream()
+    let query = HKObserverQuery(sampleType: sampleType, predicate: nil) { _, completion, error in
+        if let error { updates.continuation.finish(throwing: error); return }
+        updates.continuation.yield()
+        completion()
+    }
+    store.execute(query)
+    var count = 0
+    for try await _ in updates.stream {
+        count += 1
+        emit("update \(count)")
+        if count == wanted { break }
+    }
+    store.stop(query)
+    emit("ok \(count)")
+}
+
+/// `sources TYPE`: `source BUNDLE-ID` per source with samples of TYPE the app may read, then `ok N`.
+func sourcesCommand(_ arguments: [String], store: HKHealthStore) async throws {
+    guard arguments.count >= 2, let sampleType = type(arguments[1]) as? HKSampleType else {
+        print("usage: sources TYPE")
+        exit(2)
+    }
+    let sources: Set<HKSource> = try await withCheckedThrowingContinuation { continuation in
+        store.execute(HKSourceQuery(sampleType: sampleType, samplePredicate: nil) { _, sources, error in
+            if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: sources ?? []) }
+        })
+    }
+    for bundle in sources.map(\.bundleIdentifier).sorted() { print("source \(bundle)") }
+    print("ok \(sources.count)")
+}
+
+/// A sample's value as the tests compare it: the quantity in its type's canonical unit, or the
+/// category value.
+func value(of sample: HKSample) -> String {
+    switch sample {
+    case let sample as HKQuantitySample: "\(sample.quantity.doubleValue(for: sample.quantityType.canonicalUnit))"
+    case let sample as HKCategorySample: "\(sample.value)"
+    default: "-"
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+import TestSupport
+
+extension BrokerProcess {
+    /// `runApp` for an app that may write beneath `writable` (the confined app can write nowhere
+    /// else): the anchored command keeps its anchor file there.
+    func runApp(_ appID: String, _ arguments: [String], writable: String, timeout: TimeInterval = 60) async throws -> ProcessResult {
+        try await ProcessRun.run(Products.path("health-sandbox"),
+                                 ["run", appID, "--socket", adminSocket, "--allow-write", writable, "--", Self.clientExecutable] + arguments,
+                                 timeout: timeout)
+    }
+}
+
+/// A directory for files a confined test app keeps between runs (anchors).
+func makeAppFilesDirectory(under root: String) throws -> String {
+    let directory = root + "/app-files"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    return directory
+}
