@@ -1,0 +1,118 @@
+import Foundation
+import HealthIPC
+import HealthWire
+@testable import HealthKit
+import Synchronization
+import Testing
+
+/// Anchored, observer and source queries against a fake broker: how deliveries are assembled,
+/// which handler gets them, and when acknowledgements go out.
+@Suite(.timeLimit(.minutes(1))) struct ChangeFeedQueryTests {
+    let sleep = HKCategoryType(.sleepAnalysis)
+
+    func record(_ value: Int) -> SampleRecord {
+        let start = Date(timeIntervalSince1970: 1_700_000_000 + Double(value) * 60)
+        return SampleRecord(uuid: UUID(), typeIdentifier: sleep.identifier, startDate: start, endDate: start.addingTimeInterval(60),
+                            value: .category(value), source: SourceRecord(bundleIdentifier: "org.example.sleep", name: "Sleep"))
+    }
+
+    @Test func anchoredDeliveriesSpanningSeveralMessagesReachTheRightHandlers() async throws {
+        let requested = Mutex<AnchoredQuerySpec?>(nil)
+        let replaced = DeletedObjectRecord(uuid: UUID(), syncIdentity: SyncIdentity(identifier: "night", version: 1))
+        let broker = try FakeBroker { call in
+            requested.withLock { $0 = try? AnchoredQuerySpec(wire: call.payload) }
+            let messages = [
+                AnchoredQueryBatch(samples: [record(0)], deletedObjects: [], endOfDelivery: false),
+                AnchoredQueryBatch(samples: [record(1)], deletedObjects: [replaced], endOfDelivery: true, anchor: [1, 2]),
+                AnchoredQueryBatch(samples: [record(2)], deletedObjects: [], endOfDelivery: true, anchor: [3]),
+            ]
+            for message in messages { try? call.responder.send(message.wireBytes()) }
+            call.responder.finish()
+        }
+        defer { broker.close() }
+        let (deliveries, sink) = AsyncStream.makeStream(of: (String, [Int], [HKDeletedObject], HKQueryAnchor?).self)
+        let query = HKAnchoredObjectQuery(type: sleep, predicate: nil, anchor: HKQueryAnchor(data: Data([9])), limit: 5) { _, added, deleted, anchor, _ in
+            sink.yield(("results", (added ?? []).map { ($0 as! HKCategorySample).value }, deleted ?? [], anchor))
+        }
+        query.updateHandler = { _, added, deleted, anchor, _ in
+            sink.yield(("update", (added ?? []).map { ($0 as! HKCategorySample).value }, deleted ?? [], anchor))
+        }
+        broker.store.execute(query)
+        var iterator = deliveries.makeAsyncIterator()
+        let initial = try #require(await iterator.next())
+        #expect(initial.0 == "results")
+        #expect(initial.1 == [0, 1])
+        #expect(initial.2.map(\.uuid) == [replaced.uuid])
+        #expect(initial.2.first?.metadata?[HKMetadataKeySyncIdentifier] as? String == "night")
+        #expect(initial.3 == HKQueryAnchor(data: Data([1, 2])))
+        let update = try #require(await iterator.next())
+        #expect(update.0 == "update")
+        #expect(update.1 == [2])
+        #expect(update.3 == HKQueryAnchor(data: Data([3])))
+        #expect(requested.withLock { $0 } == AnchoredQuerySpec(typeIdentifier: sleep.identifier, anchor: [9], limit: 5, longRunning: true))
+    }
+
+    @Test func theDescriptorTakesExactlyOnePredicate() async throws {
+        let descriptor = HKAnchoredObjectQueryDescriptor(
+            predicates: [.categorySample(type: sleep), .categorySample(type: HKCategoryType(.mindfulSession))], anchor: nil)
+        #expect(throws: HKError.self) { _ = try descriptor.spec(longRunning: false) }
+        let single = HKAnchoredObjectQueryDescriptor(predicates: [.categorySample(type: sleep)], anchor: nil, limit: 3)
+        #expect(try single.spec(longRunning: true) == AnchoredQuerySpec(typeIdentifier: sleep.identifier, limit: 3, longRunning: true))
+    }
+
+    @Test func anObserverAcknowledgesEachUpdateOnlyAfterTheAppsCompletionHandler() async throws {
+        let acknowledged = Mutex<[ObserverDelivery]>([])
+        let broker = try FakeBroker { call in
+            switch call.method {
+            case HealthStoreMethod.observeChanges.rawValue:
+                try? call.responder.send(ObserverDelivery(observerID: 77, delivery: 1).wireBytes())
+                try? call.responder.send(ObserverDelivery(observerID: 77, delivery: 2).wireBytes())
+                call.responder.finish()
+            case HealthStoreMethod.acknowledgeObserverUpdate.rawValue:
+                if let ack = try? ObserverDelivery(wire: call.payload) { acknowledged.withLock { $0.append(ack) } }
+                call.responder.respond(EmptyMessage().wireBytes())
+            default:
+                call.responder.fail(RPCStatus(.unimplemented), streaming: false)
+            }
+        }
+        defer { broker.close() }
+        let (completions, sink) = AsyncStream.makeStream(of: HKObserverQuery.CompletionHandler.self)
+        let query = HKObserverQuery(sampleType: sleep, predicate: nil) { _, completion, error in
+            if error == nil { sink.yield(completion) }
+        }
+        broker.store.execute(query)
+        var iterator = completions.makeAsyncIterator()
+        let first = try #require(await iterator.next())
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(acknowledged.withLock { $0 }.isEmpty)  // nothing before the app says it is done
+        first()
+        first()  // a second call changes nothing
+        let second = try #require(await iterator.next())
+        #expect(try await eventually { acknowledged.withLock { $0 } == [ObserverDelivery(observerID: 77, delivery: 1)] })
+        second()
+        #expect(try await eventually { acknowledged.withLock { $0.count } == 2 })
+        #expect(acknowledged.withLock { $0.last } == ObserverDelivery(observerID: 77, delivery: 2))
+        broker.store.stop(query)
+    }
+
+    @Test func aSourceQueryReturnsTheBrokersSources() async throws {
+        let broker = try FakeBroker { call in
+            call.responder.respond(SourceList([SourceRecord(bundleIdentifier: "org.example.a", name: "A")]).wireBytes())
+        }
+        defer { broker.close() }
+        let sources: Set<HKSource> = try await withCheckedThrowingContinuation { continuation in
+            broker.store.execute(HKSourceQuery(sampleType: sleep, samplePredicate: nil) { _, sources, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: sources ?? []) }
+            })
+        }
+        #expect(sources == [HKSource(name: "A", bundleIdentifier: "org.example.a")])
+    }
+
+    @Test func anAnchorPersistsThroughCodable() throws {
+        let anchor = HKQueryAnchor(data: Data((0..<46).map { UInt8($0) }))
+        let decoded = try JSONDecoder().decode(HKQueryAnchor.self, from: JSONEncoder().encode(anchor))
+        #expect(decoded == anchor)
+        #expect(HKQueryAnchor(data: anchor.data) == anchor)
+        #expect(anchor.description == "HKQueryAnchor(46 bytes)")
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+import HealthModel
+import Synchronization
+import Testing
+
+@testable import HealthStore
+
+/// Hidden changes must cost nothing to a scope that cannot see them (DESIGN.md §7.3): every
+/// change-feed and source statement run for an app's own samples reaches `objects` and
+/// `deleted_objects` only through an index whose prefix is (type, source), never by a scan.
+@Suite struct ChangeFeedQueryPlanTests {
+    static let sleep = ChangeFeedRepositoryTests.sleep
+    static let own = ChangeFeedRepositoryTests.own
+
+    /// The query plans of the statements `body` runs that read objects or deleted objects.
+    static func plans(_ writer: DatabaseQueue, while body: () throws -> Void) throws -> [String: [String]] {
+        let executed = Mutex<[String]>([])
+        writer.inDatabase { db in
+            db.trace { event in
+                if case let .statement(statement) = event { executed.withLock { $0.append(statement.expandedSQL) } }
+            }
+        }
+        try body()
+        writer.inDatabase { db in db.trace(nil) }
+        let statements = executed.withLock { $0 }.filter {
+            $0.hasPrefix("SELECT") && ($0.contains("FROM objects") || $0.contains("FROM deleted_objects"))
+        }
+        return try writer.read { db in
+            var plans: [String: [String]] = [:]
+            for sql in statements {
+                plans[sql] = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] }
+            }
+            return plans
+        }
+    }
+
+    @Test func ownScopeStatementsUseTheTypeAndSourceIndexes() async throws {
+        let writer = try DatabaseQueue()
+        let database = try HealthDatabase(writer: writer)
+        for name in ["a", "b"] {
+            _ = try await database.samples.insert([ChangeFeedRepositoryTests.sample(minute: 0, sync: (name, 1))],
+                                                  source: ChangeFeedRepositoryTests.source(name))
+            _ = try await database.samples.insert([ChangeFeedRepositoryTests.sample(minute: 0, sync: (name, 2))],
+                                                  source: ChangeFeedRepositoryTests.source(name))
+        }
+        let plans = try Self.plans(writer) {
+            _ = try database.changeFeed.changes(of: Self.sleep, matching: nil, scope: Self.own, after: .origin, limit: 2)
+            _ = try database.changeFeed.hasChanges(of: Self.sleep, matching: nil, scope: Self.own, after: 0)
+            _ = try database.samples.sources(of: Self.sleep, matching: nil, scope: Self.own)
+        }
+        #expect(plans.count == 4, "\(plans.keys)")
+        for (sql, details) in plans {
+            // Accesses to objects (o) and deleted objects (d); a primary-key lookup is a join to a
+            // source or device row, which the visible sample already named.
+            let tableAccesses = details.filter {
+                ($0.contains(" o ") || $0.hasSuffix(" o") || $0.contains(" d ") || $0.hasSuffix(" d")) && !$0.contains("INTEGER PRIMARY KEY")
+            }
+            #expect(!tableAccesses.isEmpty, "\(sql): \(details)")
+            for detail in tableAccesses {
+                #expect(detail.hasPrefix("SEARCH"), "\(sql): \(detail)")
+                #expect(detail.contains("by_type_source"), "\(sql): \(detail)")
+            }
+        }
+    }
+}
