@@ -26,11 +26,16 @@ final class StoreLock: Sendable {
         descriptor = Mutex(fd)
     }
 
-    /// Unlocks now (closing the descriptor drops the flock) rather than when the last
-    /// reference goes, so a key change in this process can take the lock right after.
+    /// Unlocks now rather than when the last reference goes, so a key change in this process
+    /// can take the lock right after. The explicit LOCK_UN matters: a child being spawned by
+    /// another thread holds a copy of the descriptor until its exec closes it (O_CLOEXEC), and
+    /// closing ours alone would leave the lock held through that copy.
     func release() {
         descriptor.withLock { fd in
-            if fd >= 0 { close(fd) }
+            if fd >= 0 {
+                flock(fd, LOCK_UN)
+                close(fd)
+            }
             fd = -1
         }
     }
