@@ -5,6 +5,12 @@ public enum HealthStoreMethod: String, CaseIterable, Sendable {
     case authorizationStatus = "/openhealth.v1.HealthStore/AuthorizationStatus"
     case save = "/openhealth.v1.HealthStore/Save"
     case querySamples = "/openhealth.v1.HealthStore/QuerySamples"
+    case addSamplesToWorkout = "/openhealth.v1.HealthStore/AddSamplesToWorkout"
+    case insertRouteData = "/openhealth.v1.HealthStore/InsertRouteData"
+    case finishRoute = "/openhealth.v1.HealthStore/FinishRoute"
+    case queryRouteData = "/openhealth.v1.HealthStore/QueryRouteData"
+    case deleteObjects = "/openhealth.v1.HealthStore/DeleteObjects"
+    case deleteMatching = "/openhealth.v1.HealthStore/DeleteMatching"
 }
 
 public enum HealthManagerMethod: String, CaseIterable, Sendable {

@@ -10,6 +10,11 @@
 //   e2e-client save-batch --category TYPE VALUE START END [--meta …]… [--category …]…  (one save of all)
 //     KIND: string, number, date (seconds since 1970), bool (true/false), quantity (VALUE as NUMBER:UNIT)
 //   e2e-client query TYPE [--start S] [--end E] [--strict-start] [--strict-end] [--limit N] [--sort start|end] [--descending] [--unit U]
+//   e2e-client save-workout ACTIVITY START END [--duration S] [--energy V:UNIT] [--distance V:UNIT]
+//              [--event TYPE:START:END]… [--device NAME] [--meta …]…          (WorkoutCommands.swift)
+//   e2e-client query-workouts [--activity RAW]                                  (`workout …` lines)
+//   e2e-client add-to-workout WORKOUT TYPE SAMPLE…
+//   e2e-client query-associated WORKOUT TYPE
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
 import Foundation
@@ -146,6 +151,10 @@ do {
             print("sample \(sample.uuid.uuidString) \(Int(sample.startDate.timeIntervalSince1970)) \(Int(sample.endDate.timeIntervalSince1970)) \(sample.value) \(sample.sourceRevision.source.bundleIdentifier)")
         }
         print("ok \(samples.count)")
+    case "save-workout": try await saveWorkoutCommand(arguments)
+    case "query-workouts": try await queryWorkoutsCommand(arguments)
+    case "add-to-workout": try await addToWorkoutCommand(arguments)
+    case "query-associated": try await queryAssociatedCommand(arguments)
     default:
         print("usage: unknown command \(command)")
         exit(2)

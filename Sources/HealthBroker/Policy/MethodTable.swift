@@ -30,6 +30,12 @@ enum MethodTable {
         HealthStoreMethod.authorizationStatus.rawValue: .unary(AppService.authorizationStatus),
         HealthStoreMethod.save.rawValue: .unary(AppService.save),
         HealthStoreMethod.querySamples.rawValue: .stream(AppService.querySamples),
+        HealthStoreMethod.addSamplesToWorkout.rawValue: .unary(WorkoutService.addSamplesToWorkout),
+        HealthStoreMethod.insertRouteData.rawValue: .unary(RouteService.insertRouteData),
+        HealthStoreMethod.finishRoute.rawValue: .unary(RouteService.finishRoute),
+        HealthStoreMethod.queryRouteData.rawValue: .stream(RouteService.queryRouteData),
+        HealthStoreMethod.deleteObjects.rawValue: .unary(DeletionService.deleteObjects),
+        HealthStoreMethod.deleteMatching.rawValue: .unary(DeletionService.deleteMatching),
     ]
 
     /// Served on the admin socket, to the manager tools only.
@@ -64,5 +70,11 @@ enum MethodTable {
         HealthManagerMethod.answerRequest.rawValue: .grantChange,
         HealthManagerMethod.setGrants.rawValue: .grantChange,
         HealthManagerMethod.querySamples.rawValue: .read,
+        HealthStoreMethod.addSamplesToWorkout.rawValue: .write,
+        HealthStoreMethod.insertRouteData.rawValue: .write,
+        HealthStoreMethod.finishRoute.rawValue: .write,
+        HealthStoreMethod.queryRouteData.rawValue: .read,
+        HealthStoreMethod.deleteObjects.rawValue: .delete,
+        HealthStoreMethod.deleteMatching.rawValue: .delete,
     ]
 }

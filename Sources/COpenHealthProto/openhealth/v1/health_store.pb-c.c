@@ -786,17 +786,29 @@ const ProtobufCMessageDescriptor openhealth__v1__sample_batch__descriptor =
   (ProtobufCMessageInit) openhealth__v1__sample_batch__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[5] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[11] =
 {
   { "GetRequestStatus", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_status_response__descriptor },
   { "RequestAuthorization", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
   { "AuthorizationStatus", &openhealth__v1__authorization_status_request__descriptor, &openhealth__v1__authorization_status_response__descriptor },
   { "Save", &openhealth__v1__save_request__descriptor, &openhealth__v1__save_response__descriptor },
   { "QuerySamples", &openhealth__v1__sample_query_request__descriptor, &openhealth__v1__sample_batch__descriptor },
+  { "AddSamplesToWorkout", &openhealth__v1__add_samples_to_workout_request__descriptor, &openhealth__v1__add_samples_to_workout_response__descriptor },
+  { "InsertRouteData", &openhealth__v1__insert_route_data_request__descriptor, &openhealth__v1__insert_route_data_response__descriptor },
+  { "FinishRoute", &openhealth__v1__finish_route_request__descriptor, &openhealth__v1__finish_route_response__descriptor },
+  { "QueryRouteData", &openhealth__v1__route_data_request__descriptor, &openhealth__v1__route_data_batch__descriptor },
+  { "DeleteObjects", &openhealth__v1__delete_objects_request__descriptor, &openhealth__v1__delete_objects_response__descriptor },
+  { "DeleteMatching", &openhealth__v1__delete_matching_request__descriptor, &openhealth__v1__delete_objects_response__descriptor },
 };
 const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
+  5,        /* AddSamplesToWorkout */
   2,        /* AuthorizationStatus */
+  10,        /* DeleteMatching */
+  9,        /* DeleteObjects */
+  7,        /* FinishRoute */
   0,        /* GetRequestStatus */
+  6,        /* InsertRouteData */
+  8,        /* QueryRouteData */
   4,        /* QuerySamples */
   1,        /* RequestAuthorization */
   3         /* Save */
@@ -808,7 +820,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
   "HealthStore",
   "Openhealth__V1__HealthStore",
   "openhealth.v1",
-  5,
+  11,
   openhealth__v1__health_store__method_descriptors,
   openhealth__v1__health_store__method_indices_by_name
 };
@@ -851,6 +863,54 @@ void openhealth__v1__health_store__query_samples(ProtobufCService *service,
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
   service->invoke(service, 4, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__add_samples_to_workout(ProtobufCService *service,
+                                                          const Openhealth__V1__AddSamplesToWorkoutRequest *input,
+                                                          Openhealth__V1__AddSamplesToWorkoutResponse_Closure closure,
+                                                          void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 5, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__insert_route_data(ProtobufCService *service,
+                                                     const Openhealth__V1__InsertRouteDataRequest *input,
+                                                     Openhealth__V1__InsertRouteDataResponse_Closure closure,
+                                                     void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 6, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__finish_route(ProtobufCService *service,
+                                                const Openhealth__V1__FinishRouteRequest *input,
+                                                Openhealth__V1__FinishRouteResponse_Closure closure,
+                                                void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 7, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__query_route_data(ProtobufCService *service,
+                                                    const Openhealth__V1__RouteDataRequest *input,
+                                                    Openhealth__V1__RouteDataBatch_Closure closure,
+                                                    void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 8, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__delete_objects(ProtobufCService *service,
+                                                  const Openhealth__V1__DeleteObjectsRequest *input,
+                                                  Openhealth__V1__DeleteObjectsResponse_Closure closure,
+                                                  void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__delete_matching(ProtobufCService *service,
+                                                   const Openhealth__V1__DeleteMatchingRequest *input,
+                                                   Openhealth__V1__DeleteObjectsResponse_Closure closure,
+                                                   void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
                                          Openhealth__V1__HealthStore_ServiceDestroy destroy)
