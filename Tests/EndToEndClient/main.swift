@@ -15,6 +15,9 @@
 //   e2e-client query-workouts [--activity RAW]                                  (`workout …` lines)
 //   e2e-client add-to-workout WORKOUT TYPE SAMPLE…
 //   e2e-client query-associated WORKOUT TYPE
+//   e2e-client save-route WORKOUT COUNT [--offset S] [--step S] [--chunk N] [--latitude DEG] [--meta …]…  (RouteCommands.swift)
+//   e2e-client query-route WORKOUT [--async]
+//   e2e-client insert-route LAT LON TIME
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
 import Foundation
@@ -155,6 +158,9 @@ do {
     case "query-workouts": try await queryWorkoutsCommand(arguments)
     case "add-to-workout": try await addToWorkoutCommand(arguments)
     case "query-associated": try await queryAssociatedCommand(arguments)
+    case "save-route": try await saveRouteCommand(arguments)
+    case "query-route": try await queryRouteCommand(arguments)
+    case "insert-route": try await insertRouteCommand(arguments)
     default:
         print("usage: unknown command \(command)")
         exit(2)
