@@ -18,6 +18,8 @@
 //   e2e-client save-route WORKOUT COUNT [--offset S] [--step S] [--chunk N] [--latitude DEG] [--meta …]…  (RouteCommands.swift)
 //   e2e-client query-route WORKOUT [--async]
 //   e2e-client insert-route LAT LON TIME
+//   e2e-client delete TYPE UUID… [--twice]                                     (DeletionCommands.swift)
+//   e2e-client delete-matching TYPE [--start S] [--end E] [--workout UUID]
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
 import Foundation
@@ -161,6 +163,8 @@ do {
     case "save-route": try await saveRouteCommand(arguments)
     case "query-route": try await queryRouteCommand(arguments)
     case "insert-route": try await insertRouteCommand(arguments)
+    case "delete": try await deleteCommand(arguments)
+    case "delete-matching": try await deleteMatchingCommand(arguments)
     default:
         print("usage: unknown command \(command)")
         exit(2)
