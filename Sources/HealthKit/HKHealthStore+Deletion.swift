@@ -33,9 +33,8 @@ extension HKHealthStore {
     /// counted). Other apps' objects are never deleted or counted.
     @discardableResult
     public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate) async throws -> Int {
-        let deletion = MatchingDeletion(typeIdentifier: objectType.identifier, predicate: try SamplePredicate(translating: predicate))
-        let deleted: DeletedCount = try await connection.call(.deleteMatching, deletion)
-        return deleted.count
+        try await deleteMatching(MatchingDeletion(typeIdentifier: objectType.identifier,
+                                                  predicate: try SamplePredicate(translating: predicate)))
     }
 
     public func delete(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
@@ -59,12 +58,17 @@ extension HKHealthStore {
         let translated = Result { () throws(HKError) in try SamplePredicate(translating: predicate) }
         Task {
             do {
-                let deletion = MatchingDeletion(typeIdentifier: objectType.identifier, predicate: try translated.get())
-                let deleted: DeletedCount = try await connection.call(.deleteMatching, deletion)
-                completion(true, deleted.count, nil)
+                let count = try await deleteMatching(MatchingDeletion(typeIdentifier: objectType.identifier,
+                                                                      predicate: try translated.get()))
+                completion(true, count, nil)
             } catch {
                 completion(false, 0, error)
             }
         }
+    }
+
+    private func deleteMatching(_ deletion: MatchingDeletion) async throws(HKError) -> Int {
+        let deleted: DeletedCount = try await connection.call(.deleteMatching, deletion)
+        return deleted.count
     }
 }
