@@ -23,6 +23,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "HealthKit", targets: ["HealthKit"]),
+        .library(name: "CoreLocation", targets: ["CoreLocation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -139,9 +140,11 @@ let package = Package(
         ),
 
         // MARK: SDK
+        // CLLocation and friends for workout routes: Linux has no CoreLocation.
+        .target(name: "CoreLocation", swiftSettings: swiftSettings),
         .target(
             name: "HealthKit",
-            dependencies: ["HealthModel", "HealthWire", "HealthIPC"],
+            dependencies: ["HealthModel", "HealthWire", "HealthIPC", "CoreLocation"],
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),

@@ -6,6 +6,7 @@ extension HKSample {
     /// assigns its own); the source is left to the broker, which takes it from the connection.
     func saveRecord() throws(HKError) -> SampleRecord {
         if let metadataError { throw metadataError }
+        if let workout = self as? HKWorkout, let error = workout.eventMetadataError { throw error }
         return SampleRecord(uuid: uuid, typeIdentifier: sampleType.identifier, startDate: startDate, endDate: endDate,
                             value: recordValue, metadata: metadataValues ?? [:], device: device?.record)
     }
@@ -18,6 +19,14 @@ extension HKSample {
             return HKQuantitySample(type: type, fetched: record, value: value, unit: unit)
         case let (type as HKCategoryType, .category(value)):
             return HKCategorySample(type: type, fetched: record, value: value)
+        case let (_ as HKWorkoutType, .workout(workout)):
+            guard let activityType = HKWorkoutActivityType(rawValue: workout.activityType) else {
+                throw HKError(.unknownError, "healthd sent a workout activity type this SDK does not know; "
+                              + "the SDK and healthd versions may not match")
+            }
+            return try HKWorkout(fetched: record, workout, activityType: activityType)
+        case let (type as HKSeriesType, .workoutRoute(count)) where type.identifier == HKWorkoutRouteTypeIdentifier:
+            return HKWorkoutRoute(type: type, fetched: record, count: count)
         default:
             throw HKError(.unknownError,
                           "healthd sent a sample of type \(record.typeIdentifier.prefix(100)) this SDK cannot represent; "

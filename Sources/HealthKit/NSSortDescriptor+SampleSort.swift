@@ -29,6 +29,8 @@ extension SampleSort {
         \HKSample.startDate: .startDate, \HKSample.endDate: .endDate,
         \HKQuantitySample.startDate: .startDate, \HKQuantitySample.endDate: .endDate,
         \HKCategorySample.startDate: .startDate, \HKCategorySample.endDate: .endDate,
+        \HKWorkout.startDate: .startDate, \HKWorkout.endDate: .endDate,
+        \HKWorkoutRoute.startDate: .startDate, \HKWorkoutRoute.endDate: .endDate,
     ]}
 
     /// The broker-side sort for a sample query's sort descriptor.

@@ -9,6 +9,12 @@ public enum HealthStoreMethod: String, CaseIterable, Sendable {
     case observeChanges = "/openhealth.v1.HealthStore/ObserveChanges"
     case acknowledgeObserverUpdate = "/openhealth.v1.HealthStore/AcknowledgeObserverUpdate"
     case querySources = "/openhealth.v1.HealthStore/QuerySources"
+    case addSamplesToWorkout = "/openhealth.v1.HealthStore/AddSamplesToWorkout"
+    case insertRouteData = "/openhealth.v1.HealthStore/InsertRouteData"
+    case finishRoute = "/openhealth.v1.HealthStore/FinishRoute"
+    case queryRouteData = "/openhealth.v1.HealthStore/QueryRouteData"
+    case deleteObjects = "/openhealth.v1.HealthStore/DeleteObjects"
+    case deleteMatching = "/openhealth.v1.HealthStore/DeleteMatching"
 }
 
 public enum HealthManagerMethod: String, CaseIterable, Sendable {

@@ -13,6 +13,16 @@
 //   e2e-client anchored TYPE [--anchor-file F] [--limit N] [--updates N]   (see ChangeCommands.swift)
 //   e2e-client observe TYPE --count N
 //   e2e-client sources TYPE
+//   e2e-client save-workout ACTIVITY START END [--duration S] [--energy V:UNIT] [--distance V:UNIT]
+//              [--event TYPE:START:END]… [--device NAME] [--meta …]…          (WorkoutCommands.swift)
+//   e2e-client query-workouts [--activity RAW]                                  (`workout …` lines)
+//   e2e-client add-to-workout WORKOUT TYPE SAMPLE…
+//   e2e-client query-associated WORKOUT TYPE
+//   e2e-client save-route WORKOUT COUNT [--offset S] [--step S] [--chunk N] [--latitude DEG] [--meta …]…  (RouteCommands.swift)
+//   e2e-client query-route WORKOUT [--async]
+//   e2e-client insert-route LAT LON TIME
+//   e2e-client delete TYPE UUID… [--twice]                                     (DeletionCommands.swift)
+//   e2e-client delete-matching TYPE [--start S] [--end E] [--workout UUID]
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
 import Foundation
@@ -155,6 +165,15 @@ do {
         try await observeCommand(arguments, store: store)
     case "sources":
         try await sourcesCommand(arguments, store: store)
+    case "save-workout": try await saveWorkoutCommand(arguments)
+    case "query-workouts": try await queryWorkoutsCommand(arguments)
+    case "add-to-workout": try await addToWorkoutCommand(arguments)
+    case "query-associated": try await queryAssociatedCommand(arguments)
+    case "save-route": try await saveRouteCommand(arguments)
+    case "query-route": try await queryRouteCommand(arguments)
+    case "insert-route": try await insertRouteCommand(arguments)
+    case "delete": try await deleteCommand(arguments)
+    case "delete-matching": try await deleteMatchingCommand(arguments)
     default:
         print("usage: unknown command \(command)")
         exit(2)

@@ -6,3 +6,4 @@
 #include "openhealth/v1/health_manager.pb-c.h"
 #include "openhealth/v1/health_store.pb-c.h"
 #include "openhealth/v1/types.pb-c.h"
+#include "openhealth/v1/workouts.pb-c.h"

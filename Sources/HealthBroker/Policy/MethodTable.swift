@@ -34,6 +34,12 @@ enum MethodTable {
         HealthStoreMethod.observeChanges.rawValue: .stream(ObserverQueryService.observe),
         HealthStoreMethod.acknowledgeObserverUpdate.rawValue: .unary(ObserverQueryService.acknowledge),
         HealthStoreMethod.querySources.rawValue: .unary(SourceQueryService.query),
+        HealthStoreMethod.addSamplesToWorkout.rawValue: .unary(WorkoutService.addSamplesToWorkout),
+        HealthStoreMethod.insertRouteData.rawValue: .unary(RouteService.insertRouteData),
+        HealthStoreMethod.finishRoute.rawValue: .unary(RouteService.finishRoute),
+        HealthStoreMethod.queryRouteData.rawValue: .stream(RouteService.queryRouteData),
+        HealthStoreMethod.deleteObjects.rawValue: .unary(DeletionService.deleteObjects),
+        HealthStoreMethod.deleteMatching.rawValue: .unary(DeletionService.deleteMatching),
     ]
 
     /// Served on the admin socket, to the manager tools only.
@@ -71,5 +77,11 @@ enum MethodTable {
         HealthStoreMethod.queryAnchored.rawValue: .read,
         HealthStoreMethod.observeChanges.rawValue: .read,
         HealthStoreMethod.querySources.rawValue: .read,
+        HealthStoreMethod.addSamplesToWorkout.rawValue: .write,
+        HealthStoreMethod.insertRouteData.rawValue: .write,
+        HealthStoreMethod.finishRoute.rawValue: .write,
+        HealthStoreMethod.queryRouteData.rawValue: .read,
+        HealthStoreMethod.deleteObjects.rawValue: .delete,
+        HealthStoreMethod.deleteMatching.rawValue: .delete,
     ]
 }

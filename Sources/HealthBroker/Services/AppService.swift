@@ -71,7 +71,8 @@ enum AppService {
         try await context.store.withDatabase { database in
             let scope = try database.authorization.readScope(app: app, type: spec.typeIdentifier)
             report?.record(appID: app.id, types: [spec.typeIdentifier])
-            try SampleQueries.stream(spec, scope: scope, from: database, to: responder, counting: report)
+            let confined = try WorkoutPredicateScope.confine(spec, app: app, in: database)
+            try SampleQueries.stream(confined, scope: scope, from: database, to: responder, counting: report)
         }
     }
 }

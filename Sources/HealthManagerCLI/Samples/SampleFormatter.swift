@@ -40,6 +40,11 @@ public struct SampleFormatter: Sendable {
         case let .quantity(amount, unit):
             let (converted, shownUnit) = convertedQuantity(amount, unit)
             return (NumberText.measurement(converted), shownUnit)
+        case let .workout(workout):
+            // A workout's one number is its duration; its activity and totals are in --json.
+            return (NumberText.measurement(workout.duration), "s")
+        case let .workoutRoute(count):
+            return ("\(count)", "locations")
         }
     }
 

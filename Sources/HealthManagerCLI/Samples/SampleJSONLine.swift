@@ -56,6 +56,10 @@ struct SampleJSONLine: Encodable {
             (value, self.unit) = formatter.convertedQuantity(amount, unit)
         case let .category(raw):
             (value, unit) = (Double(raw), nil)
+        case let .workout(workout):
+            (value, unit) = (workout.duration, "s")
+        case let .workoutRoute(count):
+            (value, unit) = (Double(count), nil)
         }
         source = sample.source.map { Source(bundleIdentifier: $0.bundleIdentifier, name: $0.name, version: $0.version) }
         device = sample.device.map {

@@ -12,6 +12,11 @@ public indirect enum SamplePredicate: Hashable, Sendable {
     case and([SamplePredicate])
     case or([SamplePredicate])
     case not(SamplePredicate)
+    /// `predicateForObjects(from: workout)`: the samples associated with the workout with this
+    /// UUID (added with `add(_:to:)`, and its route).
+    case workout(UUID)
+    /// `predicateForWorkouts(with:)`: workouts of this `HKWorkoutActivityType` raw value.
+    case workoutActivityType(UInt)
 
     /// Whether `record` matches. The reference semantics: the broker's SQL must agree with it.
     public func matches(_ record: SampleRecord) -> Bool {
@@ -34,6 +39,12 @@ public indirect enum SamplePredicate: Hashable, Sendable {
             return operands.contains { $0.matches(record) }
         case let .not(operand):
             return !operand.matches(record)
+        case .workout:
+            // Associations live in the store, not in the record: only the broker can decide.
+            return false
+        case let .workoutActivityType(activityType):
+            guard case let .workout(workout) = record.value else { return false }
+            return workout.activityType == activityType
         }
     }
 }

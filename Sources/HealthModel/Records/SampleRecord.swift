@@ -7,6 +7,11 @@ public struct SampleRecord: Hashable, Sendable {
         /// A quantity in `unit` (an HKUnit string). The broker stores the canonical unit.
         case quantity(Double, unit: String)
         case category(Int)
+        /// An `HKWorkout`'s activity type, duration, totals and events.
+        case workout(WorkoutValue)
+        /// An `HKWorkoutRoute`: how many locations it holds. The locations themselves travel
+        /// apart (a route may have tens of thousands), see `RouteLocation`.
+        case workoutRoute(locationCount: Int)
     }
 
     /// Assigned by the broker on save (time-ordered, UUIDv7); whatever a client sends is ignored.

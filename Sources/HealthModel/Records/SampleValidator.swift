@@ -57,6 +57,11 @@ public enum SampleValidator {
             guard categoryType.allowedValues.contains(value) else {
                 throw HKError(.errorInvalidArgument, "\(type.identifier): value is not one of the type's category values")
             }
+        case (is HKWorkoutType, .workout(let workout)):
+            result.value = .workout(try WorkoutValidator.canonicalized(workout, of: record))
+        case (_, .workoutRoute) where type.identifier == HKWorkoutRouteTypeIdentifier:
+            throw HKError(.errorInvalidArgument,
+                          "\(type.identifier): routes are saved with HKWorkoutRouteBuilder (insertRouteData, then finishRoute), not save(_:)")
         default:
             throw HKError(.errorInvalidArgument, "\(type.identifier) cannot hold this kind of value")
         }

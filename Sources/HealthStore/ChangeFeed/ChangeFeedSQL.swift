@@ -66,7 +66,7 @@ enum ChangeFeedSQL {
         let unit = (HKObjectType.type(forIdentifier: typeIdentifier) as? HKQuantityType)?.canonicalUnit.unitString ?? ""
         return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
             Positioned(position: ChangeCursor(change: row["change_seq"], table: .objects, row: row["id"]),
-                       record: try SampleRepository.record(row, typeIdentifier: typeIdentifier, unit: unit))
+                       record: try SampleRepository.record(row, typeIdentifier: typeIdentifier, unit: unit, db))
         }
     }
 

@@ -14,7 +14,7 @@ public enum ReadScope: Sendable, Equatable {
 /// Samples: atomic, group-committed inserts and scoped, streamed queries.
 public struct SampleRepository: Sendable {
     let writer: any DatabaseWriter
-    private let commits: GroupCommitQueue
+    let commits: GroupCommitQueue
 
     init(writer: any DatabaseWriter) {
         self.writer = writer
@@ -41,7 +41,7 @@ public struct SampleRepository: Sendable {
     /// were group-committed.
     public var commitStatistics: GroupCommitStatistics { commits.statistics }
 
-    private static func write(_ records: [SampleRecord], source: SourceRecord, _ db: Database) throws -> [UUID] {
+    static func write(_ records: [SampleRecord], source: SourceRecord, _ db: Database) throws -> [UUID] {
         let sourceID = try Self.sourceID(db, source)
         let change = try Int64.fetchOne(db, sql: "UPDATE counters SET value = value + 1 WHERE name = 'change' RETURNING value")!
         var typeIDs: [String: Int64] = [:]
@@ -69,6 +69,7 @@ public struct SampleRepository: Sendable {
             switch record.value {
             case let .quantity(value, _): quantity = value
             case let .category(value): category = value
+            case .workout, .workoutRoute: break  // side tables, written below
             }
             try insert.execute(arguments: [
                 uuid, typeID, sourceID, source.version, try record.device.map { try Self.deviceID(db, $0) },
@@ -76,6 +77,9 @@ public struct SampleRepository: Sendable {
                 quantity, category, try MetadataCoding.encode(record.metadata), change,
                 sync?.identifier, sync?.version,
             ])
+            if case let .workout(workout) = record.value {
+                try WorkoutRows.insert(db, objectID: db.lastInsertedRowID, workout)
+            }
             uuids.append(uuid)
         }
         return uuids
@@ -118,7 +122,7 @@ public struct SampleRepository: Sendable {
             batch.reserveCapacity(batchSize)
             let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
             while let row = try rows.next() {
-                batch.append(try Self.record(row, typeIdentifier: spec.typeIdentifier, unit: unit))
+                batch.append(try Self.record(row, typeIdentifier: spec.typeIdentifier, unit: unit, db))
                 if batch.count == batchSize {
                     try emit(batch)
                     batch.removeAll(keepingCapacity: true)
@@ -134,9 +138,11 @@ public struct SampleRepository: Sendable {
 
     // MARK: - Rows
 
-    static func record(_ row: Row, typeIdentifier: String, unit: String) throws -> SampleRecord {
+    static func record(_ row: Row, typeIdentifier: String, unit: String, _ db: Database) throws -> SampleRecord {
         let value: SampleRecord.Value
-        if let quantity: Double = row["quantity"] {
+        if let stored = try WorkoutRows.value(objectID: row["id"], typeIdentifier: typeIdentifier, db) {
+            value = stored
+        } else if let quantity: Double = row["quantity"] {
             value = .quantity(quantity, unit: unit)
         } else {
             value = .category(row["category"] ?? 0)
@@ -156,21 +162,21 @@ public struct SampleRepository: Sendable {
             source: SourceRecord(bundleIdentifier: row["bundle_identifier"], name: row["source_name"], version: row["source_version"]))
     }
 
-    private static func typeID(_ db: Database, _ identifier: String) throws -> Int64 {
+    static func typeID(_ db: Database, _ identifier: String) throws -> Int64 {
         try Int64.fetchOne(db, sql: """
             INSERT INTO sample_types (identifier) VALUES (?)
             ON CONFLICT(identifier) DO UPDATE SET identifier = excluded.identifier RETURNING id
             """, arguments: [identifier])!
     }
 
-    private static func sourceID(_ db: Database, _ source: SourceRecord) throws -> Int64 {
+    static func sourceID(_ db: Database, _ source: SourceRecord) throws -> Int64 {
         try Int64.fetchOne(db, sql: """
             INSERT INTO sources (bundle_identifier, name) VALUES (?, ?)
             ON CONFLICT(bundle_identifier) DO UPDATE SET name = excluded.name RETURNING id
             """, arguments: [source.bundleIdentifier, source.name])!
     }
 
-    private static func deviceID(_ db: Database, _ device: DeviceRecord) throws -> Int64 {
+    static func deviceID(_ db: Database, _ device: DeviceRecord) throws -> Int64 {
         let fields = [device.name, device.manufacturer, device.model, device.hardwareVersion, device.firmwareVersion,
                       device.softwareVersion, device.localIdentifier, device.udiDeviceIdentifier]
         // Unit separator between fields: it cannot be confused with text inside one.

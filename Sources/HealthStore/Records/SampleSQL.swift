@@ -48,6 +48,11 @@ enum SampleSQL {
         case let .not(operand):
             let inner = condition(operand)
             return ("NOT (\(inner.sql))", inner.arguments)
+        case let .workout(uuid):
+            return ("o.id IN (SELECT a.sample_id FROM workout_associations a JOIN objects w ON w.id = a.workout_id WHERE w.uuid = ?)",
+                    [uuid])
+        case let .workoutActivityType(activityType):
+            return ("o.id IN (SELECT object_id FROM workouts WHERE activity_type = ?)", [Int64(clamping: activityType)])
         }
     }
 

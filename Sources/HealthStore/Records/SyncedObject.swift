@@ -26,10 +26,6 @@ struct SyncedObject {
     /// Deletes the object and records it as an `HKDeletedObject` (with its sync identity, so
     /// anchored queries can report what replaced what) under change `change`.
     func replace(_ db: Database, change: Int64) throws {
-        try db.execute(sql: "DELETE FROM objects WHERE id = ?", arguments: [rowID])
-        try db.execute(sql: """
-            INSERT INTO deleted_objects (uuid, type_id, source_id, sync_identifier, sync_version, change_seq)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [uuid, typeID, sourceID, identifier, version, change])
+        try ObjectDeleter.deleteAndRecord(db, rowID: rowID, change: change)
     }
 }

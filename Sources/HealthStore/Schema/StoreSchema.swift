@@ -115,6 +115,7 @@ enum StoreSchema {
                 );
                 """)
         }
+        registerWorkouts(&migrator)
         registerChangeFeed(&migrator)
         return migrator
     }

@@ -31,6 +31,12 @@ enum PredicateWire {
                     node.n_bundle_identifiers = bundles.count
                     node.bundle_identifiers = arena.strings(bundles.sorted())
                 }
+            case let .workout(uuid):
+                wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_UUID
+                wire.workout_uuid = arena.bytes(uuid.bytes)
+            case let .workoutActivityType(activityType):
+                wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_ACTIVITY_TYPE
+                wire.workout_activity_type = UInt64(activityType)
             case let .and(operands): wire = compound(OPENHEALTH__V1__COMPOUND_OPERATOR__COMPOUND_OPERATOR_AND, operands, arena)
             case let .or(operands): wire = compound(OPENHEALTH__V1__COMPOUND_OPERATOR__COMPOUND_OPERATOR_OR, operands, arena)
             case let .not(operand): wire = compound(OPENHEALTH__V1__COMPOUND_OPERATOR__COMPOUND_OPERATOR_NOT, [operand], arena)
@@ -90,6 +96,12 @@ enum PredicateWire {
             default:
                 throw .invalidField("unknown compound operator")
             }
+        case OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_UUID:
+            guard let uuid = UUID(bytes: WireRead.bytes(wire.workout_uuid)) else { throw .invalidField("workout uuid must be 16 bytes") }
+            return .workout(uuid)
+        case OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_ACTIVITY_TYPE:
+            guard let activityType = UInt(exactly: wire.workout_activity_type) else { throw .invalidField("activity type out of range") }
+            return .workoutActivityType(activityType)
         default:
             throw .invalidField("unknown predicate kind")
         }

@@ -17,6 +17,12 @@ enum SampleWire {
             case let .category(value):
                 wire.value_case = OPENHEALTH__V1__SAMPLE__VALUE_CATEGORY_VALUE
                 wire.category_value = Int64(value)
+            case let .workout(workout):
+                wire.value_case = OPENHEALTH__V1__SAMPLE__VALUE_WORKOUT
+                wire.workout = WorkoutWire.build(workout, in: arena)
+            case let .workoutRoute(count):
+                wire.value_case = OPENHEALTH__V1__SAMPLE__VALUE_ROUTE_LOCATION_COUNT
+                wire.route_location_count = UInt64(max(0, count))
             }
             let entries = record.metadata.sorted { $0.key < $1.key }.map { key, value in
                 MetadataWire.build(key, value, in: arena)
@@ -52,6 +58,12 @@ enum SampleWire {
         case OPENHEALTH__V1__SAMPLE__VALUE_CATEGORY_VALUE:
             guard let category = Int(exactly: wire.category_value) else { throw .invalidField("category value out of range") }
             value = .category(category)
+        case OPENHEALTH__V1__SAMPLE__VALUE_WORKOUT:
+            guard let workout = wire.workout?.pointee else { throw .invalidField("sample workout missing") }
+            value = .workout(try WorkoutWire.read(workout))
+        case OPENHEALTH__V1__SAMPLE__VALUE_ROUTE_LOCATION_COUNT:
+            guard let count = Int(exactly: wire.route_location_count) else { throw .invalidField("route location count out of range") }
+            value = .workoutRoute(locationCount: count)
         default:
             throw .invalidField("sample has no value")
         }

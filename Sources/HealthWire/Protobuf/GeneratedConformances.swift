@@ -4,6 +4,12 @@ import COpenHealthProto
 extension Openhealth__V1__AccessLogEntry: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__access_log_entry__init(message) }
 }
+extension Openhealth__V1__AddSamplesToWorkoutRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__add_samples_to_workout_request__init(message) }
+}
+extension Openhealth__V1__AddSamplesToWorkoutResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__add_samples_to_workout_response__init(message) }
+}
 extension Openhealth__V1__AnchoredQueryBatch: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__anchored_query_batch__init(message) }
 }
@@ -43,17 +49,38 @@ extension Openhealth__V1__CompoundPredicate: ProtobufCMessageStruct {
 extension Openhealth__V1__DateRangePredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__date_range_predicate__init(message) }
 }
+extension Openhealth__V1__DeleteMatchingRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__delete_matching_request__init(message) }
+}
+extension Openhealth__V1__DeleteObjectsRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__delete_objects_request__init(message) }
+}
+extension Openhealth__V1__DeleteObjectsResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__delete_objects_response__init(message) }
+}
 extension Openhealth__V1__DeletedObject: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__deleted_object__init(message) }
 }
 extension Openhealth__V1__Device: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__device__init(message) }
 }
+extension Openhealth__V1__FinishRouteRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__finish_route_request__init(message) }
+}
+extension Openhealth__V1__FinishRouteResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__finish_route_response__init(message) }
+}
 extension Openhealth__V1__Frame: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__frame__init(message) }
 }
 extension Openhealth__V1__GrantDecision: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__grant_decision__init(message) }
+}
+extension Openhealth__V1__InsertRouteDataRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__insert_route_data_request__init(message) }
+}
+extension Openhealth__V1__InsertRouteDataResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__insert_route_data_response__init(message) }
 }
 extension Openhealth__V1__InstallAppRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__install_app_request__init(message) }
@@ -97,11 +124,17 @@ extension Openhealth__V1__ListRequestsRequest: ProtobufCMessageStruct {
 extension Openhealth__V1__ListRequestsResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_requests_response__init(message) }
 }
+extension Openhealth__V1__Location: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__location__init(message) }
+}
 extension Openhealth__V1__MetadataEntry: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__metadata_entry__init(message) }
 }
 extension Openhealth__V1__MetadataValue: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__metadata_value__init(message) }
+}
+extension Openhealth__V1__ObjectReference: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__object_reference__init(message) }
 }
 extension Openhealth__V1__ObserverAcknowledgement: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__observer_acknowledgement__init(message) }
@@ -138,6 +171,12 @@ extension Openhealth__V1__RotateKeyRequest: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__RotateKeyResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__rotate_key_response__init(message) }
+}
+extension Openhealth__V1__RouteDataBatch: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__route_data_batch__init(message) }
+}
+extension Openhealth__V1__RouteDataRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__route_data_request__init(message) }
 }
 extension Openhealth__V1__Sample: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__sample__init(message) }
@@ -198,4 +237,10 @@ extension Openhealth__V1__VerifyAccessLogRequest: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__VerifyAccessLogResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__verify_access_log_response__init(message) }
+}
+extension Openhealth__V1__Workout: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout__init(message) }
+}
+extension Openhealth__V1__WorkoutEvent: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_event__init(message) }
 }

@@ -786,7 +786,7 @@ const ProtobufCMessageDescriptor openhealth__v1__sample_batch__descriptor =
   (ProtobufCMessageInit) openhealth__v1__sample_batch__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[9] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[15] =
 {
   { "GetRequestStatus", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_status_response__descriptor },
   { "RequestAuthorization", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
@@ -797,13 +797,25 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_desc
   { "ObserveChanges", &openhealth__v1__observer_query_request__descriptor, &openhealth__v1__observer_update__descriptor },
   { "AcknowledgeObserverUpdate", &openhealth__v1__observer_acknowledgement__descriptor, &openhealth__v1__observer_acknowledgement_response__descriptor },
   { "QuerySources", &openhealth__v1__source_query_request__descriptor, &openhealth__v1__source_list__descriptor },
+  { "AddSamplesToWorkout", &openhealth__v1__add_samples_to_workout_request__descriptor, &openhealth__v1__add_samples_to_workout_response__descriptor },
+  { "InsertRouteData", &openhealth__v1__insert_route_data_request__descriptor, &openhealth__v1__insert_route_data_response__descriptor },
+  { "FinishRoute", &openhealth__v1__finish_route_request__descriptor, &openhealth__v1__finish_route_response__descriptor },
+  { "QueryRouteData", &openhealth__v1__route_data_request__descriptor, &openhealth__v1__route_data_batch__descriptor },
+  { "DeleteObjects", &openhealth__v1__delete_objects_request__descriptor, &openhealth__v1__delete_objects_response__descriptor },
+  { "DeleteMatching", &openhealth__v1__delete_matching_request__descriptor, &openhealth__v1__delete_objects_response__descriptor },
 };
 const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   7,        /* AcknowledgeObserverUpdate */
+  9,        /* AddSamplesToWorkout */
   2,        /* AuthorizationStatus */
+  14,        /* DeleteMatching */
+  13,        /* DeleteObjects */
+  11,        /* FinishRoute */
   0,        /* GetRequestStatus */
+  10,        /* InsertRouteData */
   6,        /* ObserveChanges */
   5,        /* QueryAnchored */
+  12,        /* QueryRouteData */
   4,        /* QuerySamples */
   8,        /* QuerySources */
   1,        /* RequestAuthorization */
@@ -816,7 +828,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
   "HealthStore",
   "Openhealth__V1__HealthStore",
   "openhealth.v1",
-  9,
+  15,
   openhealth__v1__health_store__method_descriptors,
   openhealth__v1__health_store__method_indices_by_name
 };
@@ -891,6 +903,54 @@ void openhealth__v1__health_store__query_sources(ProtobufCService *service,
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
   service->invoke(service, 8, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__add_samples_to_workout(ProtobufCService *service,
+                                                          const Openhealth__V1__AddSamplesToWorkoutRequest *input,
+                                                          Openhealth__V1__AddSamplesToWorkoutResponse_Closure closure,
+                                                          void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__insert_route_data(ProtobufCService *service,
+                                                     const Openhealth__V1__InsertRouteDataRequest *input,
+                                                     Openhealth__V1__InsertRouteDataResponse_Closure closure,
+                                                     void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__finish_route(ProtobufCService *service,
+                                                const Openhealth__V1__FinishRouteRequest *input,
+                                                Openhealth__V1__FinishRouteResponse_Closure closure,
+                                                void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__query_route_data(ProtobufCService *service,
+                                                    const Openhealth__V1__RouteDataRequest *input,
+                                                    Openhealth__V1__RouteDataBatch_Closure closure,
+                                                    void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__delete_objects(ProtobufCService *service,
+                                                  const Openhealth__V1__DeleteObjectsRequest *input,
+                                                  Openhealth__V1__DeleteObjectsResponse_Closure closure,
+                                                  void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__delete_matching(ProtobufCService *service,
+                                                   const Openhealth__V1__DeleteMatchingRequest *input,
+                                                   Openhealth__V1__DeleteObjectsResponse_Closure closure,
+                                                   void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
                                          Openhealth__V1__HealthStore_ServiceDestroy destroy)

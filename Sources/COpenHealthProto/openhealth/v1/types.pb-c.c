@@ -547,6 +547,96 @@ void   openhealth__v1__sort_descriptor__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__sort_descriptor__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__workout__init
+                     (Openhealth__V1__Workout         *message)
+{
+  static const Openhealth__V1__Workout init_value = OPENHEALTH__V1__WORKOUT__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__workout__get_packed_size
+                     (const Openhealth__V1__Workout *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__workout__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__workout__pack
+                     (const Openhealth__V1__Workout *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__workout__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__workout__pack_to_buffer
+                     (const Openhealth__V1__Workout *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__workout__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__Workout *
+       openhealth__v1__workout__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__Workout *)
+     protobuf_c_message_unpack (&openhealth__v1__workout__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__workout__free_unpacked
+                     (Openhealth__V1__Workout *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__workout__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__workout_event__init
+                     (Openhealth__V1__WorkoutEvent         *message)
+{
+  static const Openhealth__V1__WorkoutEvent init_value = OPENHEALTH__V1__WORKOUT_EVENT__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__workout_event__get_packed_size
+                     (const Openhealth__V1__WorkoutEvent *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__workout_event__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__workout_event__pack
+                     (const Openhealth__V1__WorkoutEvent *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__workout_event__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__workout_event__pack_to_buffer
+                     (const Openhealth__V1__WorkoutEvent *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__workout_event__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__WorkoutEvent *
+       openhealth__v1__workout_event__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__WorkoutEvent *)
+     protobuf_c_message_unpack (&openhealth__v1__workout_event__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__workout_event__free_unpacked
+                     (Openhealth__V1__WorkoutEvent *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__workout_event__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor openhealth__v1__quantity__field_descriptors[2] =
 {
   {
@@ -958,7 +1048,7 @@ const ProtobufCMessageDescriptor openhealth__v1__source_revision__descriptor =
   (ProtobufCMessageInit) openhealth__v1__source_revision__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[9] =
+static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[11] =
 {
   {
     "uuid",
@@ -1068,6 +1158,30 @@ static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "workout",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Sample, value_case),
+    offsetof(Openhealth__V1__Sample, workout),
+    &openhealth__v1__workout__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "route_location_count",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    offsetof(Openhealth__V1__Sample, value_case),
+    offsetof(Openhealth__V1__Sample, route_location_count),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__sample__field_indices_by_name[] = {
   5,   /* field[5] = category_value */
@@ -1075,15 +1189,17 @@ static const unsigned openhealth__v1__sample__field_indices_by_name[] = {
   3,   /* field[3] = end_us */
   6,   /* field[6] = metadata */
   4,   /* field[4] = quantity */
+  10,   /* field[10] = route_location_count */
   8,   /* field[8] = source_revision */
   2,   /* field[2] = start_us */
   1,   /* field[1] = type */
   0,   /* field[0] = uuid */
+  9,   /* field[9] = workout */
 };
 static const ProtobufCIntRange openhealth__v1__sample__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 9 }
+  { 0, 11 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
 {
@@ -1093,14 +1209,14 @@ const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
   "Openhealth__V1__Sample",
   "openhealth.v1",
   sizeof(Openhealth__V1__Sample),
-  9,
+  11,
   openhealth__v1__sample__field_descriptors,
   openhealth__v1__sample__field_indices_by_name,
   1,  openhealth__v1__sample__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__sample__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descriptors[4] =
+static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descriptors[6] =
 {
   {
     "date_range",
@@ -1150,17 +1266,43 @@ static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descripto
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "workout_uuid",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    offsetof(Openhealth__V1__Predicate, node_case),
+    offsetof(Openhealth__V1__Predicate, workout_uuid),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "workout_activity_type",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    offsetof(Openhealth__V1__Predicate, node_case),
+    offsetof(Openhealth__V1__Predicate, workout_activity_type),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__predicate__field_indices_by_name[] = {
   3,   /* field[3] = compound */
   0,   /* field[0] = date_range */
   2,   /* field[2] = sources */
   1,   /* field[1] = uuids */
+  5,   /* field[5] = workout_activity_type */
+  4,   /* field[4] = workout_uuid */
 };
 static const ProtobufCIntRange openhealth__v1__predicate__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor =
 {
@@ -1170,7 +1312,7 @@ const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor =
   "Openhealth__V1__Predicate",
   "openhealth.v1",
   sizeof(Openhealth__V1__Predicate),
-  4,
+  6,
   openhealth__v1__predicate__field_descriptors,
   openhealth__v1__predicate__field_indices_by_name,
   1,  openhealth__v1__predicate__number_ranges,
@@ -1456,6 +1598,173 @@ const ProtobufCMessageDescriptor openhealth__v1__sort_descriptor__descriptor =
   openhealth__v1__sort_descriptor__field_indices_by_name,
   1,  openhealth__v1__sort_descriptor__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__sort_descriptor__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__workout__field_descriptors[5] =
+{
+  {
+    "activity_type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__Workout, activity_type),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "duration",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__Workout, duration),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "total_energy_burned",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__Workout, total_energy_burned),
+    &openhealth__v1__quantity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "total_distance",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__Workout, total_distance),
+    &openhealth__v1__quantity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "events",
+    5,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Workout, n_events),
+    offsetof(Openhealth__V1__Workout, events),
+    &openhealth__v1__workout_event__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__workout__field_indices_by_name[] = {
+  0,   /* field[0] = activity_type */
+  1,   /* field[1] = duration */
+  4,   /* field[4] = events */
+  3,   /* field[3] = total_distance */
+  2,   /* field[2] = total_energy_burned */
+};
+static const ProtobufCIntRange openhealth__v1__workout__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__workout__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.Workout",
+  "Workout",
+  "Openhealth__V1__Workout",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__Workout),
+  5,
+  openhealth__v1__workout__field_descriptors,
+  openhealth__v1__workout__field_indices_by_name,
+  1,  openhealth__v1__workout__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__workout__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__workout_event__field_descriptors[4] =
+{
+  {
+    "type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__WorkoutEvent, type),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "start_us",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__WorkoutEvent, start_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "end_us",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__WorkoutEvent, end_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "metadata",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__WorkoutEvent, n_metadata),
+    offsetof(Openhealth__V1__WorkoutEvent, metadata),
+    &openhealth__v1__metadata_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__workout_event__field_indices_by_name[] = {
+  2,   /* field[2] = end_us */
+  3,   /* field[3] = metadata */
+  1,   /* field[1] = start_us */
+  0,   /* field[0] = type */
+};
+static const ProtobufCIntRange openhealth__v1__workout_event__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__workout_event__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.WorkoutEvent",
+  "WorkoutEvent",
+  "Openhealth__V1__WorkoutEvent",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__WorkoutEvent),
+  4,
+  openhealth__v1__workout_event__field_descriptors,
+  openhealth__v1__workout_event__field_indices_by_name,
+  1,  openhealth__v1__workout_event__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__workout_event__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue openhealth__v1__compound_operator__enum_values_by_number[4] =

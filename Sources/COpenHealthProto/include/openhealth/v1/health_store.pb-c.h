@@ -16,6 +16,7 @@ PROTOBUF_C__BEGIN_DECLS
 
 #include "openhealth/v1/types.pb-c.h"
 #include "openhealth/v1/changes.pb-c.h"
+#include "openhealth/v1/workouts.pb-c.h"
 
 typedef struct Openhealth__V1__AuthorizationRequest Openhealth__V1__AuthorizationRequest;
 typedef struct Openhealth__V1__RequestStatusResponse Openhealth__V1__RequestStatusResponse;
@@ -384,6 +385,30 @@ struct Openhealth__V1__HealthStore_Service
                         const Openhealth__V1__SourceQueryRequest *input,
                         Openhealth__V1__SourceList_Closure closure,
                         void *closure_data);
+  void (*add_samples_to_workout)(Openhealth__V1__HealthStore_Service *service,
+                                 const Openhealth__V1__AddSamplesToWorkoutRequest *input,
+                                 Openhealth__V1__AddSamplesToWorkoutResponse_Closure closure,
+                                 void *closure_data);
+  void (*insert_route_data)(Openhealth__V1__HealthStore_Service *service,
+                            const Openhealth__V1__InsertRouteDataRequest *input,
+                            Openhealth__V1__InsertRouteDataResponse_Closure closure,
+                            void *closure_data);
+  void (*finish_route)(Openhealth__V1__HealthStore_Service *service,
+                       const Openhealth__V1__FinishRouteRequest *input,
+                       Openhealth__V1__FinishRouteResponse_Closure closure,
+                       void *closure_data);
+  void (*query_route_data)(Openhealth__V1__HealthStore_Service *service,
+                           const Openhealth__V1__RouteDataRequest *input,
+                           Openhealth__V1__RouteDataBatch_Closure closure,
+                           void *closure_data);
+  void (*delete_objects)(Openhealth__V1__HealthStore_Service *service,
+                         const Openhealth__V1__DeleteObjectsRequest *input,
+                         Openhealth__V1__DeleteObjectsResponse_Closure closure,
+                         void *closure_data);
+  void (*delete_matching)(Openhealth__V1__HealthStore_Service *service,
+                          const Openhealth__V1__DeleteMatchingRequest *input,
+                          Openhealth__V1__DeleteObjectsResponse_Closure closure,
+                          void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthStore_ServiceDestroy)(Openhealth__V1__HealthStore_Service *);
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
@@ -400,7 +425,13 @@ void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *se
       function_prefix__ ## query_anchored,\
       function_prefix__ ## observe_changes,\
       function_prefix__ ## acknowledge_observer_update,\
-      function_prefix__ ## query_sources  }
+      function_prefix__ ## query_sources,\
+      function_prefix__ ## add_samples_to_workout,\
+      function_prefix__ ## insert_route_data,\
+      function_prefix__ ## finish_route,\
+      function_prefix__ ## query_route_data,\
+      function_prefix__ ## delete_objects,\
+      function_prefix__ ## delete_matching  }
 void openhealth__v1__health_store__get_request_status(ProtobufCService *service,
                                                       const Openhealth__V1__AuthorizationRequest *input,
                                                       Openhealth__V1__RequestStatusResponse_Closure closure,
@@ -437,6 +468,30 @@ void openhealth__v1__health_store__query_sources(ProtobufCService *service,
                                                  const Openhealth__V1__SourceQueryRequest *input,
                                                  Openhealth__V1__SourceList_Closure closure,
                                                  void *closure_data);
+void openhealth__v1__health_store__add_samples_to_workout(ProtobufCService *service,
+                                                          const Openhealth__V1__AddSamplesToWorkoutRequest *input,
+                                                          Openhealth__V1__AddSamplesToWorkoutResponse_Closure closure,
+                                                          void *closure_data);
+void openhealth__v1__health_store__insert_route_data(ProtobufCService *service,
+                                                     const Openhealth__V1__InsertRouteDataRequest *input,
+                                                     Openhealth__V1__InsertRouteDataResponse_Closure closure,
+                                                     void *closure_data);
+void openhealth__v1__health_store__finish_route(ProtobufCService *service,
+                                                const Openhealth__V1__FinishRouteRequest *input,
+                                                Openhealth__V1__FinishRouteResponse_Closure closure,
+                                                void *closure_data);
+void openhealth__v1__health_store__query_route_data(ProtobufCService *service,
+                                                    const Openhealth__V1__RouteDataRequest *input,
+                                                    Openhealth__V1__RouteDataBatch_Closure closure,
+                                                    void *closure_data);
+void openhealth__v1__health_store__delete_objects(ProtobufCService *service,
+                                                  const Openhealth__V1__DeleteObjectsRequest *input,
+                                                  Openhealth__V1__DeleteObjectsResponse_Closure closure,
+                                                  void *closure_data);
+void openhealth__v1__health_store__delete_matching(ProtobufCService *service,
+                                                   const Openhealth__V1__DeleteMatchingRequest *input,
+                                                   Openhealth__V1__DeleteObjectsResponse_Closure closure,
+                                                   void *closure_data);
 
 /* --- descriptors --- */
 

@@ -27,6 +27,8 @@ typedef struct Openhealth__V1__UuidPredicate Openhealth__V1__UuidPredicate;
 typedef struct Openhealth__V1__SourcePredicate Openhealth__V1__SourcePredicate;
 typedef struct Openhealth__V1__CompoundPredicate Openhealth__V1__CompoundPredicate;
 typedef struct Openhealth__V1__SortDescriptor Openhealth__V1__SortDescriptor;
+typedef struct Openhealth__V1__Workout Openhealth__V1__Workout;
+typedef struct Openhealth__V1__WorkoutEvent Openhealth__V1__WorkoutEvent;
 
 
 /* --- enums --- */
@@ -148,7 +150,9 @@ struct  Openhealth__V1__SourceRevision
 typedef enum {
   OPENHEALTH__V1__SAMPLE__VALUE__NOT_SET = 0,
   OPENHEALTH__V1__SAMPLE__VALUE_QUANTITY = 5,
-  OPENHEALTH__V1__SAMPLE__VALUE_CATEGORY_VALUE = 6
+  OPENHEALTH__V1__SAMPLE__VALUE_CATEGORY_VALUE = 6,
+  OPENHEALTH__V1__SAMPLE__VALUE_WORKOUT = 10,
+  OPENHEALTH__V1__SAMPLE__VALUE_ROUTE_LOCATION_COUNT = 11
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__SAMPLE__VALUE__CASE)
 } Openhealth__V1__Sample__ValueCase;
 
@@ -173,6 +177,14 @@ struct  Openhealth__V1__Sample
   union {
     Openhealth__V1__Quantity *quantity;
     int64_t category_value;
+    /*
+     * HKWorkoutTypeIdentifier
+     */
+    Openhealth__V1__Workout *workout;
+    /*
+     * HKWorkoutRouteTypeIdentifier; the locations travel apart (workouts.proto)
+     */
+    uint64_t route_location_count;
   };
 };
 #define OPENHEALTH__V1__SAMPLE__INIT \
@@ -185,7 +197,9 @@ typedef enum {
   OPENHEALTH__V1__PREDICATE__NODE_DATE_RANGE = 1,
   OPENHEALTH__V1__PREDICATE__NODE_UUIDS = 2,
   OPENHEALTH__V1__PREDICATE__NODE_SOURCES = 3,
-  OPENHEALTH__V1__PREDICATE__NODE_COMPOUND = 4
+  OPENHEALTH__V1__PREDICATE__NODE_COMPOUND = 4,
+  OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_UUID = 5,
+  OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_ACTIVITY_TYPE = 6
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__PREDICATE__NODE__CASE)
 } Openhealth__V1__Predicate__NodeCase;
 
@@ -201,6 +215,14 @@ struct  Openhealth__V1__Predicate
     Openhealth__V1__UuidPredicate *uuids;
     Openhealth__V1__SourcePredicate *sources;
     Openhealth__V1__CompoundPredicate *compound;
+    /*
+     * predicateForObjects(from: workout): samples associated with it
+     */
+    ProtobufCBinaryData workout_uuid;
+    /*
+     * predicateForWorkouts(with:): HKWorkoutActivityType raw value
+     */
+    uint64_t workout_activity_type;
   };
 };
 #define OPENHEALTH__V1__PREDICATE__INIT \
@@ -276,6 +298,60 @@ struct  Openhealth__V1__SortDescriptor
 #define OPENHEALTH__V1__SORT_DESCRIPTOR__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__sort_descriptor__descriptor) \
     , OPENHEALTH__V1__SORT_KEY__SORT_KEY_UNSPECIFIED, 0 }
+
+
+/*
+ * HKWorkout's own fields. Here rather than in workouts.proto because Sample refers to them:
+ * workouts.proto imports this file, and protoc refuses import cycles.
+ */
+struct  Openhealth__V1__Workout
+{
+  ProtobufCMessage base;
+  /*
+   * HKWorkoutActivityType raw value
+   */
+  uint64_t activity_type;
+  /*
+   * seconds
+   */
+  double duration;
+  /*
+   * absent = not set
+   */
+  Openhealth__V1__Quantity *total_energy_burned;
+  /*
+   * absent = not set
+   */
+  Openhealth__V1__Quantity *total_distance;
+  /*
+   * chronological
+   */
+  size_t n_events;
+  Openhealth__V1__WorkoutEvent **events;
+};
+#define OPENHEALTH__V1__WORKOUT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__workout__descriptor) \
+    , 0, 0, NULL, NULL, 0,NULL }
+
+
+/*
+ * HKWorkoutEvent.
+ */
+struct  Openhealth__V1__WorkoutEvent
+{
+  ProtobufCMessage base;
+  /*
+   * HKWorkoutEventType raw value
+   */
+  int64_t type;
+  int64_t start_us;
+  int64_t end_us;
+  size_t n_metadata;
+  Openhealth__V1__MetadataEntry **metadata;
+};
+#define OPENHEALTH__V1__WORKOUT_EVENT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__workout_event__descriptor) \
+    , 0, 0, 0, 0,NULL }
 
 
 /* Openhealth__V1__Quantity methods */
@@ -506,6 +582,44 @@ Openhealth__V1__SortDescriptor *
 void   openhealth__v1__sort_descriptor__free_unpacked
                      (Openhealth__V1__SortDescriptor *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__Workout methods */
+void   openhealth__v1__workout__init
+                     (Openhealth__V1__Workout         *message);
+size_t openhealth__v1__workout__get_packed_size
+                     (const Openhealth__V1__Workout   *message);
+size_t openhealth__v1__workout__pack
+                     (const Openhealth__V1__Workout   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__workout__pack_to_buffer
+                     (const Openhealth__V1__Workout   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__Workout *
+       openhealth__v1__workout__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__workout__free_unpacked
+                     (Openhealth__V1__Workout *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__WorkoutEvent methods */
+void   openhealth__v1__workout_event__init
+                     (Openhealth__V1__WorkoutEvent         *message);
+size_t openhealth__v1__workout_event__get_packed_size
+                     (const Openhealth__V1__WorkoutEvent   *message);
+size_t openhealth__v1__workout_event__pack
+                     (const Openhealth__V1__WorkoutEvent   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__workout_event__pack_to_buffer
+                     (const Openhealth__V1__WorkoutEvent   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__WorkoutEvent *
+       openhealth__v1__workout_event__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__workout_event__free_unpacked
+                     (Openhealth__V1__WorkoutEvent *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Openhealth__V1__Quantity_Closure)
@@ -544,6 +658,12 @@ typedef void (*Openhealth__V1__CompoundPredicate_Closure)
 typedef void (*Openhealth__V1__SortDescriptor_Closure)
                  (const Openhealth__V1__SortDescriptor *message,
                   void *closure_data);
+typedef void (*Openhealth__V1__Workout_Closure)
+                 (const Openhealth__V1__Workout *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__WorkoutEvent_Closure)
+                 (const Openhealth__V1__WorkoutEvent *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -564,6 +684,8 @@ extern const ProtobufCMessageDescriptor openhealth__v1__uuid_predicate__descript
 extern const ProtobufCMessageDescriptor openhealth__v1__source_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__compound_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__sort_descriptor__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__workout__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__workout_event__descriptor;
 
 PROTOBUF_C__END_DECLS
 

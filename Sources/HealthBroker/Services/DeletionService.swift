@@ -1,0 +1,47 @@
+import HealthIPC
+import HealthModel
+import HealthStore
+import HealthWire
+
+/// `delete(_:)` and `deleteObjects(of:predicate:)`. Share permission for each type is checked
+/// first (the errors of a save), before anything is looked up, so those errors cannot depend on
+/// what the store holds. Then only the app's own objects are considered: deleting another
+/// app's object fails exactly like deleting one that does not exist (SECURITY.md).
+enum DeletionService {
+    static func deleteObjects(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let app = try context.requireApp(caller)
+        let references = try ObjectDeletion(wire: payload).objects
+        guard !references.isEmpty else { throw HKError(.errorInvalidArgument, "no objects to delete") }
+        let types = Set(references.map(\.typeIdentifier))
+        for type in types.sorted() { try checkDeletable(type) }
+        let count = try await context.store.withDatabase { database in
+            try database.authorization.checkSave(app: app, types: types)
+            return try await database.samples.delete(references, appID: app.id)
+        }
+        CallAccessReport.record(appID: app.id, types: types.sorted(), count: count)
+        return MethodTable.Reply(DeletedCount(count))
+    }
+
+    static func deleteMatching(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let app = try context.requireApp(caller)
+        let deletion = try MatchingDeletion(wire: payload)
+        try checkDeletable(deletion.typeIdentifier)
+        let count = try await context.store.withDatabase { database in
+            try database.authorization.checkSave(app: app, types: [deletion.typeIdentifier])
+            return try await database.samples.deleteMatching(typeIdentifier: deletion.typeIdentifier,
+                                                             predicate: deletion.predicate, appID: app.id)
+        }
+        CallAccessReport.record(appID: app.id, types: [deletion.typeIdentifier], count: count)
+        return MethodTable.Reply(DeletedCount(count))
+    }
+
+    /// Checks that do not depend on who asks: the type exists and holds samples.
+    private static func checkDeletable(_ identifier: String) throws(HKError) {
+        guard let type = HKObjectType.type(forIdentifier: identifier) else {
+            throw HKError(.errorInvalidArgument, "unknown type identifier \(identifier.prefix(100))")
+        }
+        guard type is HKSampleType else {
+            throw HKError(.errorInvalidArgument, "\(identifier) is not a sample type; only samples can be deleted")
+        }
+    }
+}

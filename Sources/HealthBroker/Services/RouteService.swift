@@ -1,0 +1,58 @@
+import Foundation
+import HealthIPC
+import HealthModel
+import HealthStore
+import HealthWire
+
+/// `HKWorkoutRouteBuilder` and `HKWorkoutRouteQuery`. Uploading needs share permission for the
+/// route type, reading a route its read scope: an app without read permission sees only its
+/// own routes, and another app's route fails exactly like one that does not exist.
+enum RouteService {
+    static func insertRouteData(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let app = try context.requireApp(caller)
+        let chunk = try RouteDataChunk(wire: payload)
+        try await context.store.withDatabase { try $0.authorization.checkSave(app: app, types: [HKWorkoutRouteTypeIdentifier]) }
+        try RouteLocationValidator.check(chunk.locations)
+        let count = try await context.store.withDatabase { database in
+            try await database.samples.insertRouteData(chunk.locations, builderID: chunk.builderID, source: app.source)
+        }
+        CallAccessReport.record(appID: app.id, types: [HKWorkoutRouteTypeIdentifier], count: chunk.locations.count,
+                                detail: "route locations inserted")
+        return MethodTable.Reply(RouteLocationCount(count))
+    }
+
+    static func finishRoute(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let app = try context.requireApp(caller)
+        let finish = try RouteFinish(wire: payload)
+        try await context.store.withDatabase { try $0.authorization.checkSave(app: app, types: [HKWorkoutRouteTypeIdentifier]) }
+        try RouteLocationValidator.checkMetadata(finish.metadata)
+        let route = try await context.store.withDatabase { database in
+            try await database.samples.finishRoute(builderID: finish.builderID, workoutUUID: finish.workoutUUID,
+                                                   metadata: finish.metadata, device: finish.device, source: app.source)
+        }
+        CallAccessReport.record(appID: app.id, types: [HKWorkoutRouteTypeIdentifier], count: 1)
+        context.logger.info("route saved", metadata: ["app": "\(app.id)"])
+        return MethodTable.Reply(FinishedRoute(route))
+    }
+
+    static func queryRouteData(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
+        let app = try context.requireApp(caller)
+        let query = try RouteDataQuery(wire: payload)
+        let report = CallAccessReport.current
+        try await context.store.withDatabase { database in
+            let scope = try database.authorization.readScope(app: app, type: HKWorkoutRouteTypeIdentifier)
+            report?.record(appID: app.id, types: [HKWorkoutRouteTypeIdentifier])
+            try database.samples.routeLocations(query.routeUUID, scope: scope, batchSize: WireLimits.locationsPerBatch) { batch, done in
+                try responder.send(RouteLocationBatch(batch, done: done).wireBytes())
+                report?.add(count: batch.count)
+            }
+        }
+    }
+}
+
+extension AppManifest {
+    /// The source the broker records for this app's objects: its identity, never the app's word.
+    var source: SourceRecord {
+        SourceRecord(bundleIdentifier: id, name: displayName, version: version)
+    }
+}

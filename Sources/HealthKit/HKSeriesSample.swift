@@ -1,0 +1,16 @@
+public import Foundation
+
+/// A sample that holds a series of data points, as HealthKit's `HKSeriesSample`.
+public class HKSeriesSample: HKSample, @unchecked Sendable {
+    /// How many data points the series holds.
+    public let count: Int
+
+    init(type: HKSeriesType, fetched record: SampleRecord, count: Int) {
+        self.count = count
+        super.init(type: type, fetched: record)
+    }
+}
+
+/// A workout's GPS route, as HealthKit's `HKWorkoutRoute`. Made by `HKWorkoutRouteBuilder`;
+/// its locations are read with `HKWorkoutRouteQuery`.
+public final class HKWorkoutRoute: HKSeriesSample, @unchecked Sendable {}

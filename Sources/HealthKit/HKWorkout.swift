@@ -1,0 +1,90 @@
+public import Foundation
+
+/// A workout, as HealthKit's `HKWorkout`: an activity over a span of time, with its duration,
+/// optional energy and distance totals and its events. Saved with `HKHealthStore.save(_:)`;
+/// samples recorded during it are linked with `HKHealthStore.add(_:to:)`, and its GPS route
+/// with `HKWorkoutRouteBuilder`.
+public final class HKWorkout: HKSample, @unchecked Sendable {
+    public let workoutActivityType: HKWorkoutActivityType
+    /// Seconds of activity: by default the span from start to end minus paused time.
+    public let duration: TimeInterval
+    public let totalEnergyBurned: HKQuantity?
+    public let totalDistance: HKQuantity?
+    public let workoutEvents: [HKWorkoutEvent]?
+
+    public convenience init(activityType workoutActivityType: HKWorkoutActivityType, start startDate: Date, end endDate: Date) {
+        self.init(activityType: workoutActivityType, start: startDate, end: endDate, workoutEvents: nil,
+                  totalEnergyBurned: nil, totalDistance: nil, device: nil, metadata: nil)
+    }
+
+    public convenience init(activityType workoutActivityType: HKWorkoutActivityType, start startDate: Date, end endDate: Date,
+                            workoutEvents: [HKWorkoutEvent]?, totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?,
+                            metadata: [String: Any]?) {
+        self.init(activityType: workoutActivityType, start: startDate, end: endDate, workoutEvents: workoutEvents,
+                  totalEnergyBurned: totalEnergyBurned, totalDistance: totalDistance, device: nil, metadata: metadata)
+    }
+
+    /// The duration is the span from start to end minus the time between each pause and its
+    /// resume (see `WorkoutValue.activeDuration`).
+    public convenience init(activityType workoutActivityType: HKWorkoutActivityType, start startDate: Date, end endDate: Date,
+                            workoutEvents: [HKWorkoutEvent]?, totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?,
+                            device: HKDevice?, metadata: [String: Any]?) {
+        let duration = WorkoutValue.activeDuration(start: startDate, end: endDate, events: (workoutEvents ?? []).map(\.record))
+        self.init(activityType: workoutActivityType, start: startDate, end: endDate, workoutEvents: workoutEvents,
+                  duration: duration, totalEnergyBurned: totalEnergyBurned, totalDistance: totalDistance,
+                  device: device, metadata: metadata)
+    }
+
+    public convenience init(activityType workoutActivityType: HKWorkoutActivityType, start startDate: Date, end endDate: Date,
+                            duration: TimeInterval, totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?,
+                            metadata: [String: Any]?) {
+        self.init(activityType: workoutActivityType, start: startDate, end: endDate, workoutEvents: nil, duration: duration,
+                  totalEnergyBurned: totalEnergyBurned, totalDistance: totalDistance, device: nil, metadata: metadata)
+    }
+
+    public convenience init(activityType workoutActivityType: HKWorkoutActivityType, start startDate: Date, end endDate: Date,
+                            duration: TimeInterval, totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?,
+                            device: HKDevice?, metadata: [String: Any]?) {
+        self.init(activityType: workoutActivityType, start: startDate, end: endDate, workoutEvents: nil, duration: duration,
+                  totalEnergyBurned: totalEnergyBurned, totalDistance: totalDistance, device: device, metadata: metadata)
+    }
+
+    init(activityType: HKWorkoutActivityType, start: Date, end: Date, workoutEvents: [HKWorkoutEvent]?,
+         duration: TimeInterval, totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?,
+         device: HKDevice?, metadata: [String: Any]?) {
+        workoutActivityType = activityType
+        self.duration = duration
+        self.totalEnergyBurned = totalEnergyBurned
+        self.totalDistance = totalDistance
+        self.workoutEvents = workoutEvents
+        let value = WorkoutValue(activityType: activityType.rawValue, duration: duration,
+                                 totalEnergyBurned: totalEnergyBurned.map(Self.recorded),
+                                 totalDistance: totalDistance.map(Self.recorded),
+                                 events: (workoutEvents ?? []).map(\.record))
+        super.init(type: HKObjectType.workoutType(), value: .workout(value), start: start, end: end,
+                   device: device, metadata: metadata)
+    }
+
+    init(fetched record: SampleRecord, _ workout: WorkoutValue, activityType: HKWorkoutActivityType) throws(HKError) {
+        workoutActivityType = activityType
+        duration = workout.duration
+        totalEnergyBurned = workout.totalEnergyBurned.map { HKQuantity(unit: HKUnit(from: $0.unit), doubleValue: $0.value) }
+        totalDistance = workout.totalDistance.map { HKQuantity(unit: HKUnit(from: $0.unit), doubleValue: $0.value) }
+        workoutEvents = try workout.events.map { (event) throws(HKError) in
+            guard let type = HKWorkoutEventType(rawValue: event.type) else {
+                throw HKError(.unknownError, "healthd sent a workout event type this SDK does not know; the SDK and healthd versions may not match")
+            }
+            return HKWorkoutEvent(record: event, type: type)
+        }
+        super.init(type: HKObjectType.workoutType(), fetched: record)
+    }
+
+    /// The first event metadata that could not be converted; `save` throws it.
+    var eventMetadataError: HKError? {
+        workoutEvents?.lazy.compactMap(\.metadataError).first
+    }
+
+    private static func recorded(_ quantity: HKQuantity) -> RecordedQuantity {
+        RecordedQuantity(quantity.doubleValue(for: quantity.unit), unit: quantity.unit.unitString)
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import GRDB
+import HealthModel
+
+/// The one path by which a stored object leaves the store, whatever the reason (`delete`,
+/// `deleteObjects`, a sync-identifier upsert replacing it, a workout taking its route along):
+/// the object's row goes, its side rows go with it (ON DELETE CASCADE), and a `deleted_objects`
+/// row records it — UUID, type, source, sync identity and time span — for anchored queries.
+enum ObjectDeleter {
+    /// Deletes the object with row id `rowID` under change `change` and returns its UUID, or nil
+    /// if there is no such row. Deleting a workout deletes its routes first (HealthKit deletes a
+    /// route with its workout); samples merely associated with it stay, losing the association.
+    @discardableResult
+    static func deleteAndRecord(_ db: Database, rowID: Int64, change: Int64) throws -> UUID? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT uuid, type_id, source_id, sync_identifier, sync_version, start_us, end_us FROM objects WHERE id = ?
+            """), arguments: [rowID]) else { return nil }
+        for routeID in try routes(ofWorkout: rowID, db) {
+            try deleteAndRecord(db, rowID: routeID, change: change)
+        }
+        try db.execute(sql: "DELETE FROM objects WHERE id = ?", arguments: [rowID])
+        let uuid: UUID = row["uuid"]
+        try db.execute(sql: """
+            INSERT INTO deleted_objects (uuid, type_id, source_id, sync_identifier, sync_version, change_seq, start_us, end_us)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [uuid, row["type_id"] as Int64, row["source_id"] as Int64, row["sync_identifier"] as String?,
+                             row["sync_version"] as Int64?, change, row["start_us"] as Int64, row["end_us"] as Int64])
+        return uuid
+    }
+
+    /// The next value of the change counter: one per committed write, shared by all its changes.
+    static func nextChange(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "UPDATE counters SET value = value + 1 WHERE name = 'change' RETURNING value")!
+    }
+
+    /// The route objects associated with the object `rowID` (none unless it is a workout).
+    private static func routes(ofWorkout rowID: Int64, _ db: Database) throws -> [Int64] {
+        try Int64.fetchAll(db.cachedStatement(sql: """
+            SELECT a.sample_id FROM workout_associations a
+            JOIN objects r ON r.id = a.sample_id
+            JOIN sample_types t ON t.id = r.type_id
+            WHERE a.workout_id = ? AND t.identifier = ?
+            """), arguments: [rowID, HKWorkoutRouteTypeIdentifier])
+    }
+}

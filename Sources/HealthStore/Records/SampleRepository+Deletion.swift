@@ -1,0 +1,60 @@
+public import Foundation
+import GRDB
+public import HealthModel
+
+/// `delete(_:)` and `deleteObjects(of:predicate:)`: an app deletes only objects it saved. Every
+/// deleted object goes through `ObjectDeleter`, which records it in `deleted_objects`.
+extension SampleRepository {
+    /// Deletes `appID`'s objects named by `references`, durably, all or none, and returns how many
+    /// were deleted. A reference to another app's object, to an object of another type, or to a
+    /// UUID that does not exist (or no longer does) fails the whole call alike, with
+    /// HealthKit's `errorInvalidArgument` "failed to find some objects for deletion".
+    public func delete(_ references: [ObjectReference], appID: String) async throws -> Int {
+        var seen = Set<ObjectReference>()
+        let unique = references.filter { seen.insert($0).inserted }
+        return try await commits.submit(returning: { db in
+            let rowIDs = try unique.map { reference in
+                guard let rowID = try OwnedObjects.rowID(db, uuid: reference.uuid, typeIdentifier: reference.typeIdentifier,
+                                                         appID: appID) else {
+                    throw HKError(.errorInvalidArgument,
+                                  "failed to find some objects for deletion: no \(reference.typeIdentifier.prefix(100)) saved by this app has the given UUID")
+                }
+                return rowID
+            }
+            guard !rowIDs.isEmpty else { return 0 }
+            let change = try ObjectDeleter.nextChange(db)
+            var deleted = 0
+            for rowID in rowIDs where try ObjectDeleter.deleteAndRecord(db, rowID: rowID, change: change) != nil {
+                deleted += 1
+            }
+            return deleted
+        })
+    }
+
+    /// Deletes every object of `typeIdentifier` that `appID` saved and `predicate` matches
+    /// (nil: all of them), durably, and returns how many. Other apps' objects are never matched,
+    /// whatever the app's read permission. Routes deleted along with their workouts are not
+    /// counted: the count is of objects the predicate matched.
+    public func deleteMatching(typeIdentifier: String, predicate: SamplePredicate?, appID: String) async throws -> Int {
+        try await commits.submit(returning: { db in
+            let own = SampleSQL.visibility(.ownSamples(appID: appID))
+            var conditions = ["o.type_id = (SELECT id FROM sample_types WHERE identifier = ?)", own.sql]
+            var arguments: StatementArguments = [typeIdentifier]
+            arguments += own.arguments
+            if let predicate {
+                let compiled = SampleSQL.condition(predicate)
+                conditions.append("(\(compiled.sql))")
+                arguments += compiled.arguments
+            }
+            let rowIDs = try Int64.fetchAll(db, sql: "SELECT o.id FROM objects o WHERE \(conditions.joined(separator: " AND "))",
+                                            arguments: arguments)
+            guard !rowIDs.isEmpty else { return 0 }
+            let change = try ObjectDeleter.nextChange(db)
+            var deleted = 0
+            for rowID in rowIDs where try ObjectDeleter.deleteAndRecord(db, rowID: rowID, change: change) != nil {
+                deleted += 1
+            }
+            return deleted
+        })
+    }
+}

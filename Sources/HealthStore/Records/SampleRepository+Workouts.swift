@@ -1,0 +1,55 @@
+public import Foundation
+import GRDB
+public import HealthModel
+
+/// Workout associations (`add(_:to:)`) and the workouts a reader may name in a predicate.
+extension SampleRepository {
+    /// The types of `appID`'s own objects among `uuids`, so the broker can check share permission
+    /// before associating them. UUIDs of other apps' objects and unknown UUIDs are simply absent.
+    public func ownObjectTypes(_ uuids: [UUID], appID: String) throws -> [UUID: String] {
+        try writer.read { db in
+            var types: [UUID: String] = [:]
+            for uuid in Set(uuids) {
+                if let row = try OwnedObjects.row(db, uuid: uuid, appID: appID) { types[uuid] = row.typeIdentifier }
+            }
+            return types
+        }
+    }
+
+    /// Associates `appID`'s samples `sampleUUIDs` with its workout `workoutUUID`, durably, all or
+    /// none. Associating a sample twice is not an error. Another app's object, or a UUID that
+    /// does not exist, fails alike (`errorInvalidArgument`, naming its position only).
+    public func associate(_ sampleUUIDs: [UUID], with workoutUUID: UUID, appID: String) async throws {
+        try await commits.submit(returning: { db in
+            guard let workoutID = try OwnedObjects.rowID(db, uuid: workoutUUID, typeIdentifier: HKWorkoutTypeIdentifier, appID: appID) else {
+                throw HKError(.errorInvalidArgument, "the workout was not found among the workouts this app saved")
+            }
+            let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO workout_associations (workout_id, sample_id) VALUES (?, ?)")
+            for (index, uuid) in sampleUUIDs.enumerated() {
+                guard let sample = try OwnedObjects.row(db, uuid: uuid, appID: appID) else {
+                    throw HKError(.errorInvalidArgument, "sample \(index + 1) was not found among the samples this app saved")
+                }
+                guard sample.typeIdentifier != HKWorkoutTypeIdentifier else {
+                    throw HKError(.errorInvalidArgument, "sample \(index + 1) is a workout; workouts cannot be added to workouts")
+                }
+                try insert.execute(arguments: [workoutID, sample.id])
+            }
+        })
+    }
+
+    /// Those of `uuids` that name workouts visible within `scope`. A predicate naming a workout
+    /// the reader cannot see must match nothing, exactly as if that workout did not exist.
+    public func visibleWorkouts(_ uuids: Set<UUID>, scope: ReadScope) throws -> Set<UUID> {
+        guard !uuids.isEmpty else { return [] }
+        return try writer.read { db in
+            let visible = SampleSQL.visibility(scope)
+            let list = Array(uuids)
+            let found = try UUID.fetchAll(db, sql: """
+                SELECT o.uuid FROM objects o
+                WHERE o.uuid IN (\(Array(repeating: "?", count: list.count).joined(separator: ",")))
+                  AND o.type_id = (SELECT id FROM sample_types WHERE identifier = ?) AND \(visible.sql)
+                """, arguments: StatementArguments(list) + [HKWorkoutTypeIdentifier] + visible.arguments)
+            return Set(found)
+        }
+    }
+}
