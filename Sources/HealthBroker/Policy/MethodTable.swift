@@ -30,6 +30,8 @@ enum MethodTable {
         HealthStoreMethod.authorizationStatus.rawValue: .unary(AppService.authorizationStatus),
         HealthStoreMethod.save.rawValue: .unary(AppService.save),
         HealthStoreMethod.querySamples.rawValue: .stream(AppService.querySamples),
+        HealthStoreMethod.queryStatistics.rawValue: .unary(StatisticsService.queryStatistics),
+        HealthStoreMethod.queryStatisticsCollection.rawValue: .stream(StatisticsService.queryStatisticsCollection),
     ]
 
     /// Served on the admin socket, to the manager tools only.
@@ -51,6 +53,8 @@ enum MethodTable {
         HealthManagerMethod.removePasscode.rawValue: .unary(KeyManagementService.removePasscode),
         HealthManagerMethod.listAccessLog.rawValue: .unary(AccessLogService.list),
         HealthManagerMethod.verifyAccessLog.rawValue: .unary(AccessLogService.verify),
+        HealthManagerMethod.listSources.rawValue: .unary(SourcePriorityService.listSources),
+        HealthManagerMethod.setSourcePriority.rawValue: .unary(SourcePriorityService.setSourcePriority),
     ]
 
     /// The methods recorded in the access log (DESIGN.md §7.9), as which action. The handler
@@ -64,5 +68,7 @@ enum MethodTable {
         HealthManagerMethod.answerRequest.rawValue: .grantChange,
         HealthManagerMethod.setGrants.rawValue: .grantChange,
         HealthManagerMethod.querySamples.rawValue: .read,
+        HealthStoreMethod.queryStatistics.rawValue: .read,
+        HealthStoreMethod.queryStatisticsCollection.rawValue: .read,
     ]
 }

@@ -115,6 +115,7 @@ enum StoreSchema {
                 );
                 """)
         }
+        registerSourcePriority(&migrator)
         return migrator
     }
 }

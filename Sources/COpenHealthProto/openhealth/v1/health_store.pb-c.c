@@ -786,18 +786,22 @@ const ProtobufCMessageDescriptor openhealth__v1__sample_batch__descriptor =
   (ProtobufCMessageInit) openhealth__v1__sample_batch__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[5] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[7] =
 {
   { "GetRequestStatus", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_status_response__descriptor },
   { "RequestAuthorization", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
   { "AuthorizationStatus", &openhealth__v1__authorization_status_request__descriptor, &openhealth__v1__authorization_status_response__descriptor },
   { "Save", &openhealth__v1__save_request__descriptor, &openhealth__v1__save_response__descriptor },
   { "QuerySamples", &openhealth__v1__sample_query_request__descriptor, &openhealth__v1__sample_batch__descriptor },
+  { "QueryStatistics", &openhealth__v1__statistics_query_request__descriptor, &openhealth__v1__statistics__descriptor },
+  { "QueryStatisticsCollection", &openhealth__v1__statistics_collection_request__descriptor, &openhealth__v1__statistics_batch__descriptor },
 };
 const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   2,        /* AuthorizationStatus */
   0,        /* GetRequestStatus */
   4,        /* QuerySamples */
+  5,        /* QueryStatistics */
+  6,        /* QueryStatisticsCollection */
   1,        /* RequestAuthorization */
   3         /* Save */
 };
@@ -808,7 +812,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
   "HealthStore",
   "Openhealth__V1__HealthStore",
   "openhealth.v1",
-  5,
+  7,
   openhealth__v1__health_store__method_descriptors,
   openhealth__v1__health_store__method_indices_by_name
 };
@@ -851,6 +855,22 @@ void openhealth__v1__health_store__query_samples(ProtobufCService *service,
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
   service->invoke(service, 4, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__query_statistics(ProtobufCService *service,
+                                                    const Openhealth__V1__StatisticsQueryRequest *input,
+                                                    Openhealth__V1__Statistics_Closure closure,
+                                                    void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 5, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__query_statistics_collection(ProtobufCService *service,
+                                                               const Openhealth__V1__StatisticsCollectionRequest *input,
+                                                               Openhealth__V1__StatisticsBatch_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 6, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
                                          Openhealth__V1__HealthStore_ServiceDestroy destroy)

@@ -15,6 +15,7 @@ PROTOBUF_C__BEGIN_DECLS
 #endif
 
 #include "openhealth/v1/types.pb-c.h"
+#include "openhealth/v1/statistics.pb-c.h"
 
 typedef struct Openhealth__V1__AuthorizationRequest Openhealth__V1__AuthorizationRequest;
 typedef struct Openhealth__V1__RequestStatusResponse Openhealth__V1__RequestStatusResponse;
@@ -367,6 +368,14 @@ struct Openhealth__V1__HealthStore_Service
                         const Openhealth__V1__SampleQueryRequest *input,
                         Openhealth__V1__SampleBatch_Closure closure,
                         void *closure_data);
+  void (*query_statistics)(Openhealth__V1__HealthStore_Service *service,
+                           const Openhealth__V1__StatisticsQueryRequest *input,
+                           Openhealth__V1__Statistics_Closure closure,
+                           void *closure_data);
+  void (*query_statistics_collection)(Openhealth__V1__HealthStore_Service *service,
+                                      const Openhealth__V1__StatisticsCollectionRequest *input,
+                                      Openhealth__V1__StatisticsBatch_Closure closure,
+                                      void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthStore_ServiceDestroy)(Openhealth__V1__HealthStore_Service *);
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
@@ -379,7 +388,9 @@ void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *se
       function_prefix__ ## request_authorization,\
       function_prefix__ ## authorization_status,\
       function_prefix__ ## save,\
-      function_prefix__ ## query_samples  }
+      function_prefix__ ## query_samples,\
+      function_prefix__ ## query_statistics,\
+      function_prefix__ ## query_statistics_collection  }
 void openhealth__v1__health_store__get_request_status(ProtobufCService *service,
                                                       const Openhealth__V1__AuthorizationRequest *input,
                                                       Openhealth__V1__RequestStatusResponse_Closure closure,
@@ -400,6 +411,14 @@ void openhealth__v1__health_store__query_samples(ProtobufCService *service,
                                                  const Openhealth__V1__SampleQueryRequest *input,
                                                  Openhealth__V1__SampleBatch_Closure closure,
                                                  void *closure_data);
+void openhealth__v1__health_store__query_statistics(ProtobufCService *service,
+                                                    const Openhealth__V1__StatisticsQueryRequest *input,
+                                                    Openhealth__V1__Statistics_Closure closure,
+                                                    void *closure_data);
+void openhealth__v1__health_store__query_statistics_collection(ProtobufCService *service,
+                                                               const Openhealth__V1__StatisticsCollectionRequest *input,
+                                                               Openhealth__V1__StatisticsBatch_Closure closure,
+                                                               void *closure_data);
 
 /* --- descriptors --- */
 
