@@ -80,3 +80,42 @@ func runStatistics(_ arguments: [String], store: HKHealthStore) async throws {
     if let statistics { printStatistics(statistics, unit: values(of: "--unit", in: arguments).first.map { HKUnit(from: $0) }) }
     print("ok \(statistics == nil ? 0 : 1)")
 }
+
+/// `collection TYPE --anchor S --interval minute|hour|day|week|month [--count N] --zone ZONE
+///  --from S --to S --options … [--start S] [--end E] [--by-source] [--unit U]`: every interval
+/// from the one holding --from to the one holding --to, with data or not; `ok` counts those with data.
+func runCollection(_ arguments: [String], store: HKHealthStore) async throws {
+    let type = quantityType(arguments[1])
+    guard let anchor = seconds("--anchor", in: arguments), let from = seconds("--from", in: arguments),
+          let to = seconds("--to", in: arguments), let zoneName = values(of: "--zone", in: arguments).first,
+          let zone = TimeZone(identifier: zoneName) else {
+        print("usage: collection TYPE --anchor S --interval UNIT --zone ZONE --from S --to S --options …")
+        exit(2)
+    }
+    let count = values(of: "--count", in: arguments).first.flatMap(Int.init) ?? 1
+    var components = DateComponents()
+    switch values(of: "--interval", in: arguments).first {
+    case "minute": components.minute = count
+    case "hour": components.hour = count
+    case "day": components.day = count
+    case "week": components.weekOfYear = count
+    case "month": components.month = count
+    default:
+        print("usage: --interval minute|hour|day|week|month")
+        exit(2)
+    }
+    let start = seconds("--start", in: arguments), end = seconds("--end", in: arguments)
+    let predicate = start == nil && end == nil ? nil : HKQuery.predicateForSamples(withStart: start, end: end)
+    let query = HKStatisticsCollectionQuery(quantityType: type, quantitySamplePredicate: predicate,
+                                            options: statisticsOptions(in: arguments), anchorDate: anchor,
+                                            intervalComponents: components, timeZone: zone)
+    let collection: HKStatisticsCollection = try await withCheckedThrowingContinuation { continuation in
+        query.initialResultsHandler = { _, collection, error in
+            if let collection { continuation.resume(returning: collection) } else { continuation.resume(throwing: error!) }
+        }
+        store.execute(query)
+    }
+    let unit = values(of: "--unit", in: arguments).first.map { HKUnit(from: $0) }
+    collection.enumerateStatistics(from: from, to: to) { statistics, _ in printStatistics(statistics, unit: unit) }
+    print("ok \(collection.statistics().count)")
+}

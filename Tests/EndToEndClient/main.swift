@@ -11,6 +11,8 @@
 //     KIND: string, number, date (seconds since 1970), bool (true/false), quantity (VALUE as NUMBER:UNIT)
 //   e2e-client query TYPE [--start S] [--end E] [--strict-start] [--strict-end] [--limit N] [--sort start|end] [--descending] [--unit U]
 //   e2e-client statistics TYPE --options sum,avg,min,max,recent,duration [--start S] [--end E] [--by-source] [--unit U]
+//   e2e-client collection TYPE --anchor S --interval minute|hour|day|week|month [--count N] --zone ZONE --from S --to S
+//              --options … [--start S] [--end E] [--by-source] [--unit U]
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
 import Foundation
@@ -149,6 +151,8 @@ do {
         print("ok \(samples.count)")
     case "statistics":
         try await runStatistics(arguments, store: store)
+    case "collection":
+        try await runCollection(arguments, store: store)
     default:
         print("usage: unknown command \(command)")
         exit(2)
