@@ -43,6 +43,24 @@ struct Workloads {
         return total
     }
 
+    static let stepRowsSQL = """
+        SELECT source_id, start_us, end_us, quantity FROM objects
+        WHERE type_id = (SELECT id FROM sample_types WHERE identifier = ?)
+        ORDER BY source_id, start_us, id
+        """
+
+    /// Only reading the rows the statistics path reads, in its order: the floor for any
+    /// computation over them, merged or not.
+    func stepRowsRawSQL(_ db: Database) throws -> Double {
+        var total = 0.0
+        let rows = try Row.fetchCursor(db, sql: Self.stepRowsSQL, arguments: [BenchData.steps])
+        while let row = try rows.next() {
+            let start: Int64 = row[1], end: Int64 = row[2]
+            if start <= end { total += row[3] as Double }
+        }
+        return total
+    }
+
     // MARK: 10,000 heart-rate samples
 
     /// 10,000 minutes of heart rate from the middle of the range.

@@ -60,6 +60,9 @@ func report(_ name: String, ours: (seconds: Double, checksum: Double), raw: (sec
 let dailyOurs = try median { try workloads.dailySumsThroughOpenHealthKit(encrypted) }
 let dailyRaw = try median { try plainPool.read { try workloads.dailySumsRawSQL($0) } }
 report("daily merged step sums, \(days) days (collection, Europe/Berlin)", ours: dailyOurs, raw: dailyRaw)
+let rowsRaw = try median { try plainPool.read { try workloads.stepRowsRawSQL($0) } }
+print(String(format: "  raw SQL only reading the same rows in the same order (plain): %.1f ms, ratio %.2fx",
+             rowsRaw.seconds * 1000, dailyOurs.seconds / rowsRaw.seconds))
 let dailyOursPlain = try median { try workloads.dailySumsThroughOpenHealthKit(plain) }
 print(String(format: "  OpenHealthKit's path on the plain store: %.1f ms (the cipher's share is the difference)",
              dailyOursPlain.seconds * 1000))
