@@ -79,6 +79,12 @@ let package = Package(
             path: "Benchmarks/PrivacyBench",
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "query-bench",
+            dependencies: ["HealthStore", "HealthModel", "HealthWire", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/QueryBench",
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Broker policy
         .target(

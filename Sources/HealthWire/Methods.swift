@@ -15,6 +15,8 @@ public enum HealthStoreMethod: String, CaseIterable, Sendable {
     case queryRouteData = "/openhealth.v1.HealthStore/QueryRouteData"
     case deleteObjects = "/openhealth.v1.HealthStore/DeleteObjects"
     case deleteMatching = "/openhealth.v1.HealthStore/DeleteMatching"
+    case queryStatistics = "/openhealth.v1.HealthStore/QueryStatistics"
+    case queryStatisticsCollection = "/openhealth.v1.HealthStore/QueryStatisticsCollection"
 }
 
 public enum HealthManagerMethod: String, CaseIterable, Sendable {
@@ -35,6 +37,8 @@ public enum HealthManagerMethod: String, CaseIterable, Sendable {
     case removePasscode = "/openhealth.v1.HealthManager/RemovePasscode"
     case listAccessLog = "/openhealth.v1.HealthManager/ListAccessLog"
     case verifyAccessLog = "/openhealth.v1.HealthManager/VerifyAccessLog"
+    case listSources = "/openhealth.v1.HealthManager/ListSources"
+    case setSourcePriority = "/openhealth.v1.HealthManager/SetSourcePriority"
 }
 
 /// Where the SDK finds its connection: health-sandbox puts the inherited descriptor's number here.

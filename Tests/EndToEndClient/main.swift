@@ -23,6 +23,9 @@
 //   e2e-client insert-route LAT LON TIME
 //   e2e-client delete TYPE UUID… [--twice]                                     (DeletionCommands.swift)
 //   e2e-client delete-matching TYPE [--start S] [--end E] [--workout UUID]
+//   e2e-client statistics TYPE --options sum,avg,min,max,recent,duration [--start S] [--end E] [--by-source] [--unit U]
+//   e2e-client collection TYPE --anchor S --interval minute|hour|day|week|month [--count N] --zone ZONE --from S --to S
+//              --options … [--start S] [--end E] [--by-source] [--unit U]
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
 import Foundation
@@ -174,6 +177,10 @@ do {
     case "insert-route": try await insertRouteCommand(arguments)
     case "delete": try await deleteCommand(arguments)
     case "delete-matching": try await deleteMatchingCommand(arguments)
+    case "statistics":
+        try await runStatistics(arguments, store: store)
+    case "collection":
+        try await runCollection(arguments, store: store)
     default:
         print("usage: unknown command \(command)")
         exit(2)

@@ -5,5 +5,6 @@
 #include "openhealth/v1/frame.pb-c.h"
 #include "openhealth/v1/health_manager.pb-c.h"
 #include "openhealth/v1/health_store.pb-c.h"
+#include "openhealth/v1/statistics.pb-c.h"
 #include "openhealth/v1/types.pb-c.h"
 #include "openhealth/v1/workouts.pb-c.h"

@@ -40,6 +40,8 @@ enum MethodTable {
         HealthStoreMethod.queryRouteData.rawValue: .stream(RouteService.queryRouteData),
         HealthStoreMethod.deleteObjects.rawValue: .unary(DeletionService.deleteObjects),
         HealthStoreMethod.deleteMatching.rawValue: .unary(DeletionService.deleteMatching),
+        HealthStoreMethod.queryStatistics.rawValue: .unary(StatisticsService.queryStatistics),
+        HealthStoreMethod.queryStatisticsCollection.rawValue: .stream(StatisticsService.queryStatisticsCollection),
     ]
 
     /// Served on the admin socket, to the manager tools only.
@@ -61,6 +63,8 @@ enum MethodTable {
         HealthManagerMethod.removePasscode.rawValue: .unary(KeyManagementService.removePasscode),
         HealthManagerMethod.listAccessLog.rawValue: .unary(AccessLogService.list),
         HealthManagerMethod.verifyAccessLog.rawValue: .unary(AccessLogService.verify),
+        HealthManagerMethod.listSources.rawValue: .unary(SourcePriorityService.listSources),
+        HealthManagerMethod.setSourcePriority.rawValue: .unary(SourcePriorityService.setSourcePriority),
     ]
 
     /// The methods recorded in the access log (DESIGN.md §7.9), as which action. The handler
@@ -83,5 +87,7 @@ enum MethodTable {
         HealthStoreMethod.queryRouteData.rawValue: .read,
         HealthStoreMethod.deleteObjects.rawValue: .delete,
         HealthStoreMethod.deleteMatching.rawValue: .delete,
+        HealthStoreMethod.queryStatistics.rawValue: .read,
+        HealthStoreMethod.queryStatisticsCollection.rawValue: .read,
     ]
 }

@@ -117,6 +117,7 @@ enum StoreSchema {
         }
         registerWorkouts(&migrator)
         registerChangeFeed(&migrator)
+        registerSourcePriority(&migrator)
         return migrator
     }
 }

@@ -124,6 +124,12 @@ extension Openhealth__V1__ListRequestsRequest: ProtobufCMessageStruct {
 extension Openhealth__V1__ListRequestsResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_requests_response__init(message) }
 }
+extension Openhealth__V1__ListSourcesRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_sources_request__init(message) }
+}
+extension Openhealth__V1__ListSourcesResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_sources_response__init(message) }
+}
 extension Openhealth__V1__Location: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__location__init(message) }
 }
@@ -205,8 +211,17 @@ extension Openhealth__V1__SetPasscodeRequest: ProtobufCMessageStruct {
 extension Openhealth__V1__SetPasscodeResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_passcode_response__init(message) }
 }
+extension Openhealth__V1__SetSourcePriorityRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_source_priority_request__init(message) }
+}
+extension Openhealth__V1__SetSourcePriorityResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_source_priority_response__init(message) }
+}
 extension Openhealth__V1__SortDescriptor: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__sort_descriptor__init(message) }
+}
+extension Openhealth__V1__SourceEntry: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_entry__init(message) }
 }
 extension Openhealth__V1__SourceList: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_list__init(message) }
@@ -219,6 +234,27 @@ extension Openhealth__V1__SourceQueryRequest: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__SourceRevision: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_revision__init(message) }
+}
+extension Openhealth__V1__SourceStatistics: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_statistics__init(message) }
+}
+extension Openhealth__V1__Statistics: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__statistics__init(message) }
+}
+extension Openhealth__V1__StatisticsBatch: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__statistics_batch__init(message) }
+}
+extension Openhealth__V1__StatisticsCollectionRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__statistics_collection_request__init(message) }
+}
+extension Openhealth__V1__StatisticsInterval: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__statistics_interval__init(message) }
+}
+extension Openhealth__V1__StatisticsQueryRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__statistics_query_request__init(message) }
+}
+extension Openhealth__V1__StatisticsValues: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__statistics_values__init(message) }
 }
 extension Openhealth__V1__Status: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__status__init(message) }

@@ -3124,7 +3124,7 @@ const ProtobufCEnumDescriptor openhealth__v1__decision__descriptor =
   openhealth__v1__decision__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[17] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[19] =
 {
   { "Status", &openhealth__v1__status_request__descriptor, &openhealth__v1__status_response__descriptor },
   { "InstallApp", &openhealth__v1__install_app_request__descriptor, &openhealth__v1__install_app_response__descriptor },
@@ -3143,6 +3143,8 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "RemovePasscode", &openhealth__v1__remove_passcode_request__descriptor, &openhealth__v1__remove_passcode_response__descriptor },
   { "ListAccessLog", &openhealth__v1__list_access_log_request__descriptor, &openhealth__v1__list_access_log_response__descriptor },
   { "VerifyAccessLog", &openhealth__v1__verify_access_log_request__descriptor, &openhealth__v1__verify_access_log_response__descriptor },
+  { "ListSources", &openhealth__v1__list_sources_request__descriptor, &openhealth__v1__list_sources_response__descriptor },
+  { "SetSourcePriority", &openhealth__v1__set_source_priority_request__descriptor, &openhealth__v1__set_source_priority_response__descriptor },
 };
 const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   5,        /* AnswerRequest */
@@ -3154,11 +3156,13 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   2,        /* ListApps */
   7,        /* ListGrants */
   3,        /* ListRequests */
+  17,        /* ListSources */
   8,        /* QuerySamples */
   14,        /* RemovePasscode */
   11,        /* RotateKey */
   6,        /* SetGrants */
   12,        /* SetPasscode */
+  18,        /* SetSourcePriority */
   0,        /* Status */
   16,        /* VerifyAccessLog */
   4         /* WatchRequests */
@@ -3170,7 +3174,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
   "HealthManager",
   "Openhealth__V1__HealthManager",
   "openhealth.v1",
-  17,
+  19,
   openhealth__v1__health_manager__method_descriptors,
   openhealth__v1__health_manager__method_indices_by_name
 };
@@ -3309,6 +3313,22 @@ void openhealth__v1__health_manager__verify_access_log(ProtobufCService *service
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
   service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__list_sources(ProtobufCService *service,
+                                                  const Openhealth__V1__ListSourcesRequest *input,
+                                                  Openhealth__V1__ListSourcesResponse_Closure closure,
+                                                  void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__set_source_priority(ProtobufCService *service,
+                                                         const Openhealth__V1__SetSourcePriorityRequest *input,
+                                                         Openhealth__V1__SetSourcePriorityResponse_Closure closure,
+                                                         void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
                                            Openhealth__V1__HealthManager_ServiceDestroy destroy)

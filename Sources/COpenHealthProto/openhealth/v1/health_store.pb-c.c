@@ -786,7 +786,7 @@ const ProtobufCMessageDescriptor openhealth__v1__sample_batch__descriptor =
   (ProtobufCMessageInit) openhealth__v1__sample_batch__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[15] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[17] =
 {
   { "GetRequestStatus", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_status_response__descriptor },
   { "RequestAuthorization", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
@@ -803,6 +803,8 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_desc
   { "QueryRouteData", &openhealth__v1__route_data_request__descriptor, &openhealth__v1__route_data_batch__descriptor },
   { "DeleteObjects", &openhealth__v1__delete_objects_request__descriptor, &openhealth__v1__delete_objects_response__descriptor },
   { "DeleteMatching", &openhealth__v1__delete_matching_request__descriptor, &openhealth__v1__delete_objects_response__descriptor },
+  { "QueryStatistics", &openhealth__v1__statistics_query_request__descriptor, &openhealth__v1__statistics__descriptor },
+  { "QueryStatisticsCollection", &openhealth__v1__statistics_collection_request__descriptor, &openhealth__v1__statistics_batch__descriptor },
 };
 const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   7,        /* AcknowledgeObserverUpdate */
@@ -818,6 +820,8 @@ const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   12,        /* QueryRouteData */
   4,        /* QuerySamples */
   8,        /* QuerySources */
+  15,        /* QueryStatistics */
+  16,        /* QueryStatisticsCollection */
   1,        /* RequestAuthorization */
   3         /* Save */
 };
@@ -828,7 +832,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
   "HealthStore",
   "Openhealth__V1__HealthStore",
   "openhealth.v1",
-  15,
+  17,
   openhealth__v1__health_store__method_descriptors,
   openhealth__v1__health_store__method_indices_by_name
 };
@@ -951,6 +955,22 @@ void openhealth__v1__health_store__delete_matching(ProtobufCService *service,
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
   service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__query_statistics(ProtobufCService *service,
+                                                    const Openhealth__V1__StatisticsQueryRequest *input,
+                                                    Openhealth__V1__Statistics_Closure closure,
+                                                    void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__query_statistics_collection(ProtobufCService *service,
+                                                               const Openhealth__V1__StatisticsCollectionRequest *input,
+                                                               Openhealth__V1__StatisticsBatch_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
                                          Openhealth__V1__HealthStore_ServiceDestroy destroy)

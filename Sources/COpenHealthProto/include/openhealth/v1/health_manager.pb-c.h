@@ -15,6 +15,7 @@ PROTOBUF_C__BEGIN_DECLS
 #endif
 
 #include "openhealth/v1/health_store.pb-c.h"
+#include "openhealth/v1/statistics.pb-c.h"
 
 typedef struct Openhealth__V1__StatusRequest Openhealth__V1__StatusRequest;
 typedef struct Openhealth__V1__StatusResponse Openhealth__V1__StatusResponse;
@@ -1318,6 +1319,14 @@ struct Openhealth__V1__HealthManager_Service
                             const Openhealth__V1__VerifyAccessLogRequest *input,
                             Openhealth__V1__VerifyAccessLogResponse_Closure closure,
                             void *closure_data);
+  void (*list_sources)(Openhealth__V1__HealthManager_Service *service,
+                       const Openhealth__V1__ListSourcesRequest *input,
+                       Openhealth__V1__ListSourcesResponse_Closure closure,
+                       void *closure_data);
+  void (*set_source_priority)(Openhealth__V1__HealthManager_Service *service,
+                              const Openhealth__V1__SetSourcePriorityRequest *input,
+                              Openhealth__V1__SetSourcePriorityResponse_Closure closure,
+                              void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthManager_ServiceDestroy)(Openhealth__V1__HealthManager_Service *);
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
@@ -1342,7 +1351,9 @@ void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service
       function_prefix__ ## change_passcode,\
       function_prefix__ ## remove_passcode,\
       function_prefix__ ## list_access_log,\
-      function_prefix__ ## verify_access_log  }
+      function_prefix__ ## verify_access_log,\
+      function_prefix__ ## list_sources,\
+      function_prefix__ ## set_source_priority  }
 void openhealth__v1__health_manager__status(ProtobufCService *service,
                                             const Openhealth__V1__StatusRequest *input,
                                             Openhealth__V1__StatusResponse_Closure closure,
@@ -1411,6 +1422,14 @@ void openhealth__v1__health_manager__verify_access_log(ProtobufCService *service
                                                        const Openhealth__V1__VerifyAccessLogRequest *input,
                                                        Openhealth__V1__VerifyAccessLogResponse_Closure closure,
                                                        void *closure_data);
+void openhealth__v1__health_manager__list_sources(ProtobufCService *service,
+                                                  const Openhealth__V1__ListSourcesRequest *input,
+                                                  Openhealth__V1__ListSourcesResponse_Closure closure,
+                                                  void *closure_data);
+void openhealth__v1__health_manager__set_source_priority(ProtobufCService *service,
+                                                         const Openhealth__V1__SetSourcePriorityRequest *input,
+                                                         Openhealth__V1__SetSourcePriorityResponse_Closure closure,
+                                                         void *closure_data);
 
 /* --- descriptors --- */
 

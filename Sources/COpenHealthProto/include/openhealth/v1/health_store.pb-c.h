@@ -17,6 +17,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/types.pb-c.h"
 #include "openhealth/v1/changes.pb-c.h"
 #include "openhealth/v1/workouts.pb-c.h"
+#include "openhealth/v1/statistics.pb-c.h"
 
 typedef struct Openhealth__V1__AuthorizationRequest Openhealth__V1__AuthorizationRequest;
 typedef struct Openhealth__V1__RequestStatusResponse Openhealth__V1__RequestStatusResponse;
@@ -409,6 +410,14 @@ struct Openhealth__V1__HealthStore_Service
                           const Openhealth__V1__DeleteMatchingRequest *input,
                           Openhealth__V1__DeleteObjectsResponse_Closure closure,
                           void *closure_data);
+  void (*query_statistics)(Openhealth__V1__HealthStore_Service *service,
+                           const Openhealth__V1__StatisticsQueryRequest *input,
+                           Openhealth__V1__Statistics_Closure closure,
+                           void *closure_data);
+  void (*query_statistics_collection)(Openhealth__V1__HealthStore_Service *service,
+                                      const Openhealth__V1__StatisticsCollectionRequest *input,
+                                      Openhealth__V1__StatisticsBatch_Closure closure,
+                                      void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthStore_ServiceDestroy)(Openhealth__V1__HealthStore_Service *);
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
@@ -431,7 +440,9 @@ void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *se
       function_prefix__ ## finish_route,\
       function_prefix__ ## query_route_data,\
       function_prefix__ ## delete_objects,\
-      function_prefix__ ## delete_matching  }
+      function_prefix__ ## delete_matching,\
+      function_prefix__ ## query_statistics,\
+      function_prefix__ ## query_statistics_collection  }
 void openhealth__v1__health_store__get_request_status(ProtobufCService *service,
                                                       const Openhealth__V1__AuthorizationRequest *input,
                                                       Openhealth__V1__RequestStatusResponse_Closure closure,
@@ -492,6 +503,14 @@ void openhealth__v1__health_store__delete_matching(ProtobufCService *service,
                                                    const Openhealth__V1__DeleteMatchingRequest *input,
                                                    Openhealth__V1__DeleteObjectsResponse_Closure closure,
                                                    void *closure_data);
+void openhealth__v1__health_store__query_statistics(ProtobufCService *service,
+                                                    const Openhealth__V1__StatisticsQueryRequest *input,
+                                                    Openhealth__V1__Statistics_Closure closure,
+                                                    void *closure_data);
+void openhealth__v1__health_store__query_statistics_collection(ProtobufCService *service,
+                                                               const Openhealth__V1__StatisticsCollectionRequest *input,
+                                                               Openhealth__V1__StatisticsBatch_Closure closure,
+                                                               void *closure_data);
 
 /* --- descriptors --- */
 

@@ -1,0 +1,67 @@
+public import Foundation
+
+/// The statistics of one time interval, as HealthKit's `HKStatistics`: merged across sources
+/// by the user's source priority, and per source when the query asked for
+/// `.separateBySource`. Quantities are in the type's canonical unit; convert with
+/// `doubleValue(for:)`.
+public final class HKStatistics: @unchecked Sendable {
+    // @unchecked: every stored property is immutable and Sendable except HKQuantityType, a
+    // registry class whose properties are immutable.
+    public let quantityType: HKQuantityType
+    public let startDate: Date
+    public let endDate: Date
+    /// The sources with data in the interval, in priority order; nil unless the query asked for
+    /// `.separateBySource`.
+    public let sources: [HKSource]?
+
+    private let merged: StatisticsValues
+    private let bySource: [String: StatisticsValues]
+
+    init(type: HKQuantityType, result: StatisticsResult, separateBySource: Bool) {
+        quantityType = type
+        startDate = Date(microsecondsSince1970: result.span.start)
+        endDate = Date(microsecondsSince1970: result.span.end)
+        merged = result.merged
+        sources = separateBySource
+            ? result.bySource.map { HKSource(name: $0.source.name, bundleIdentifier: $0.source.bundleIdentifier) }
+            : nil
+        bySource = Dictionary(result.bySource.map { ($0.source.bundleIdentifier, $0.values) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// An interval without data (a collection's `enumerateStatistics` yields these too).
+    convenience init(type: HKQuantityType, empty span: TimeSpan, separateBySource: Bool) {
+        self.init(type: type, result: StatisticsResult(span: span, merged: StatisticsValues()),
+                  separateBySource: separateBySource)
+    }
+
+    public func sumQuantity() -> HKQuantity? { quantity(merged.sum) }
+    public func sumQuantity(for source: HKSource) -> HKQuantity? { quantity(values(for: source)?.sum) }
+    public func averageQuantity() -> HKQuantity? { quantity(merged.average) }
+    public func averageQuantity(for source: HKSource) -> HKQuantity? { quantity(values(for: source)?.average) }
+    public func minimumQuantity() -> HKQuantity? { quantity(merged.minimum) }
+    public func minimumQuantity(for source: HKSource) -> HKQuantity? { quantity(values(for: source)?.minimum) }
+    public func maximumQuantity() -> HKQuantity? { quantity(merged.maximum) }
+    public func maximumQuantity(for source: HKSource) -> HKQuantity? { quantity(values(for: source)?.maximum) }
+    public func mostRecentQuantity() -> HKQuantity? { quantity(merged.mostRecent?.value) }
+    public func mostRecentQuantity(for source: HKSource) -> HKQuantity? { quantity(values(for: source)?.mostRecent?.value) }
+    public func mostRecentQuantityDateInterval() -> DateInterval? { Self.interval(merged.mostRecent) }
+    public func mostRecentQuantityDateInterval(for source: HKSource) -> DateInterval? { Self.interval(values(for: source)?.mostRecent) }
+
+    /// The time the samples cover, each instant once (`.duration`), in seconds.
+    public func duration() -> HKQuantity? { merged.duration.map { HKQuantity(unit: .second(), doubleValue: $0) } }
+    public func duration(for source: HKSource) -> HKQuantity? {
+        values(for: source)?.duration.map { HKQuantity(unit: .second(), doubleValue: $0) }
+    }
+
+    private func values(for source: HKSource) -> StatisticsValues? {
+        sources == nil ? nil : bySource[source.bundleIdentifier]
+    }
+
+    private func quantity(_ value: Double?) -> HKQuantity? {
+        value.map { HKQuantity(unit: quantityType.canonicalUnit, doubleValue: $0) }
+    }
+
+    private static func interval(_ mostRecent: StatisticsValues.MostRecent?) -> DateInterval? {
+        mostRecent.map { DateInterval(start: Date(microsecondsSince1970: $0.span.start), end: Date(microsecondsSince1970: $0.span.end)) }
+    }
+}

@@ -1,0 +1,100 @@
+import GRDB
+public import HealthModel
+
+/// App ids that are neither installed apps nor sources of stored data: a priority order cannot
+/// name them.
+public struct UnknownSourcesError: Error, Equatable, Sendable {
+    public let appIDs: [String]
+}
+
+/// The user's source priority per type, and the sources the manager lists.
+///
+/// The effective order of a type's sources: first those the user placed, in the user's order;
+/// then every other source in the order it first saved data to the store (any type).
+public struct SourcePriorityRepository: Sendable {
+    let writer: any DatabaseWriter
+
+    /// Replaces the order of `typeIdentifier` with `appIDs` (highest first). Every id must be
+    /// an installed app or a source of stored data; otherwise nothing changes and
+    /// `UnknownSourcesError` lists the others.
+    public func setOrder(_ appIDs: [String], typeIdentifier: String) throws {
+        try writer.write { db in
+            let known = try Self.knownIDs(db)
+            let unknown = appIDs.filter { !known.contains($0) }
+            guard unknown.isEmpty else { throw UnknownSourcesError(appIDs: unknown) }
+            try db.execute(sql: "DELETE FROM source_priority WHERE type_identifier = ?", arguments: [typeIdentifier])
+            for (rank, appID) in appIDs.enumerated() {
+                try db.execute(sql: "INSERT INTO source_priority (type_identifier, bundle_identifier, rank) VALUES (?, ?, ?)",
+                               arguments: [typeIdentifier, appID, rank])
+            }
+        }
+    }
+
+    /// Forgets the user's order of `typeIdentifier`: its sources fall back to the default order.
+    public func reset(typeIdentifier: String) throws {
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM source_priority WHERE type_identifier = ?", arguments: [typeIdentifier])
+        }
+    }
+
+    /// With a type: the sources that hold samples of it or that the user placed, in its
+    /// effective order, with their sample counts of that type. Without: every source and every
+    /// installed app, in the default order (apps that never saved last, by id), with all their
+    /// samples counted. Apps appear whatever their grants: this is the user's own view.
+    public func list(typeIdentifier: String?) throws -> [SourceEntry] {
+        try writer.read { db in
+            let apps = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, display_name FROM apps")
+                .map { (row: Row) -> (String, String) in (row["id"], row["display_name"]) })
+            let userOrder = try typeIdentifier.map { try Self.userOrder(db, typeIdentifier: $0) } ?? []
+            let counts = try Self.sampleCounts(db, typeIdentifier: typeIdentifier)
+            let sources = try Row.fetchAll(db, sql: "SELECT id, bundle_identifier, name FROM sources ORDER BY id")
+            var ordered = userOrder
+            for row in sources {
+                let appID: String = row["bundle_identifier"]
+                let count = counts[row["id"]] ?? 0
+                if !ordered.contains(appID), typeIdentifier == nil || count > 0 { ordered.append(appID) }
+            }
+            if typeIdentifier == nil { ordered += apps.keys.filter { !ordered.contains($0) }.sorted() }
+            let sourceRows = Dictionary(uniqueKeysWithValues: sources.map { (row: Row) -> (String, Row) in (row["bundle_identifier"], row) })
+            return ordered.map { appID in
+                let row = sourceRows[appID]
+                return SourceEntry(appID: appID, name: apps[appID] ?? row?["name"] ?? appID, installed: apps[appID] != nil,
+                                   sampleCount: row.map { counts[$0["id"]] ?? 0 } ?? 0,
+                                   orderedByUser: userOrder.contains(appID))
+            }
+        }
+    }
+
+    /// Every source in the effective order of `typeIdentifier`: what statistics merge by.
+    static func rankedSources(_ db: Database, typeIdentifier: String) throws -> [(id: Int64, source: SourceRecord)] {
+        try Row.fetchAll(db, sql: """
+            SELECT s.id, s.bundle_identifier, s.name FROM sources s
+            LEFT JOIN source_priority p ON p.type_identifier = ? AND p.bundle_identifier = s.bundle_identifier
+            ORDER BY p.rank IS NULL, p.rank, s.id
+            """, arguments: [typeIdentifier]).map { row in
+            (row["id"], SourceRecord(bundleIdentifier: row["bundle_identifier"], name: row["name"]))
+        }
+    }
+
+    private static func userOrder(_ db: Database, typeIdentifier: String) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT bundle_identifier FROM source_priority WHERE type_identifier = ? ORDER BY rank",
+                            arguments: [typeIdentifier])
+    }
+
+    private static func sampleCounts(_ db: Database, typeIdentifier: String?) throws -> [Int64: Int] {
+        let rows: [Row]
+        if let typeIdentifier {
+            rows = try Row.fetchAll(db, sql: """
+                SELECT source_id, count(*) AS n FROM objects
+                WHERE type_id = (SELECT id FROM sample_types WHERE identifier = ?) GROUP BY source_id
+                """, arguments: [typeIdentifier])
+        } else {
+            rows = try Row.fetchAll(db, sql: "SELECT source_id, count(*) AS n FROM objects GROUP BY source_id")
+        }
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0["source_id"], $0["n"]) })
+    }
+
+    private static func knownIDs(_ db: Database) throws -> Set<String> {
+        Set(try String.fetchAll(db, sql: "SELECT id FROM apps UNION SELECT bundle_identifier FROM sources"))
+    }
+}

@@ -1,0 +1,18 @@
+import HealthManagerCLI
+import Testing
+
+/// `healthctl sources …` command lines refused before anything is sent.
+@Suite struct SourcesArgumentValidationTests {
+    @Test(arguments: [
+        (["sources", "priority", "stepCount"], "give the app ids in priority order, or --reset"),
+        (["sources", "priority", "stepCount", "org.a", "--reset"], "give app ids or --reset, not both"),
+        (["sources", "priority", "stepCount", "org.a", "org.a"], "org.a is listed twice"),
+        (["sources", "priority", "sleepAnalysis", "org.a"], "is not a quantity type"),
+        (["sources", "list", "sleepAnalysis"], "is not a quantity type"),
+    ])
+    func refused(arguments: [String], message: String) async {
+        let outcome = await runHealthCtl(arguments + ArgumentValidationTests.socket)
+        #expect(outcome.exitCode == HealthCtlExitCode.usage.rawValue, "\(outcome.errors)")
+        #expect(outcome.errors.contains(message), "\(outcome.errors)")
+    }
+}
