@@ -177,5 +177,10 @@ let package = Package(
         ),
         .testTarget(name: "HealthManagerCLITests", dependencies: ["HealthManagerCLI", "HealthWire", "HealthIPC", "HealthModel"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthKitTests", dependencies: ["HealthKit", "HealthWire", "HealthIPC"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HealthBrokerTests",
+            dependencies: ["HealthBroker", "HealthStore", "HealthModel", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
     ]
 )

@@ -115,6 +115,7 @@ enum StoreSchema {
                 );
                 """)
         }
+        registerTemporaryGrants(&migrator)
         return migrator
     }
 }
