@@ -153,7 +153,7 @@ let package = Package(
                           swiftSettings: swiftSettings),
 
         // MARK: Tests
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .target(name: "TestSupport", dependencies: ["HealthIPC"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthIPCTests", dependencies: ["HealthIPC", "HealthWire"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthWireTests", dependencies: ["HealthWire", "HealthModel", "COpenHealthProto", "TestSupport"], swiftSettings: swiftSettings),
@@ -165,6 +165,16 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["HealthWire", "HealthIPC", "HealthModel", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        // Byte-for-byte comparison of what an app receives with and without hidden data
+        // (Tests/LeakProbeTests/README.md); the probing app is leak-probe-client.
+        .executableTarget(name: "leak-probe-client", dependencies: ["HealthIPC", "HealthWire"], path: "Tests/LeakProbeClient",
+                          swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LeakProbeTests",
+            dependencies: ["HealthWire", "HealthModel", "TestSupport"],
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "HealthStoreTests", dependencies: ["HealthStore", "HealthModel", "TestSupport"], swiftSettings: swiftSettings),
