@@ -74,7 +74,7 @@ let package = Package(
 
         .executableTarget(
             name: "privacy-bench",
-            dependencies: ["HealthStore", "HealthModel"],
+            dependencies: ["HealthStore", "HealthModel", "HealthIPC", "HealthWire"],
             path: "Benchmarks/PrivacyBench",
             swiftSettings: swiftSettings
         ),
@@ -171,6 +171,8 @@ let package = Package(
         // (Tests/LeakProbeTests/README.md); the probing app is leak-probe-client.
         .executableTarget(name: "leak-probe-client", dependencies: ["HealthIPC", "HealthWire"], path: "Tests/LeakProbeClient",
                           swiftSettings: swiftSettings),
+        // Tries to take another app's broker socket (IdentityAttackTests runs it confined and not).
+        .executableTarget(name: "socket-thief", path: "Tests/SocketThief"),
         .testTarget(
             name: "LeakProbeTests",
             dependencies: ["HealthWire", "HealthModel", "TestSupport"],
