@@ -75,7 +75,7 @@ let package = Package(
 
         .executableTarget(
             name: "privacy-bench",
-            dependencies: ["HealthStore", "HealthModel"],
+            dependencies: ["HealthStore", "HealthModel", "HealthIPC", "HealthWire"],
             path: "Benchmarks/PrivacyBench",
             swiftSettings: swiftSettings
         ),
@@ -162,7 +162,7 @@ let package = Package(
                           swiftSettings: swiftSettings),
 
         // MARK: Tests
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .target(name: "TestSupport", dependencies: ["HealthIPC"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthIPCTests", dependencies: ["HealthIPC", "HealthWire"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthWireTests", dependencies: ["HealthWire", "HealthModel", "COpenHealthProto", "TestSupport"], swiftSettings: swiftSettings),
@@ -176,6 +176,18 @@ let package = Package(
             dependencies: ["HealthWire", "HealthIPC", "HealthModel", "TestSupport"],
             swiftSettings: swiftSettings
         ),
+        // Byte-for-byte comparison of what an app receives with and without hidden data
+        // (Tests/LeakProbeTests/README.md); the probing app is leak-probe-client.
+        .executableTarget(name: "leak-probe-client", dependencies: ["HealthIPC", "HealthWire"], path: "Tests/LeakProbeClient",
+                          swiftSettings: swiftSettings),
+        // Tries to take another app's broker socket (IdentityAttackTests runs it confined and not).
+        .executableTarget(name: "socket-thief", path: "Tests/SocketThief"),
+        .testTarget(
+            name: "LeakProbeTests",
+            dependencies: ["HealthWire", "HealthModel", "TestSupport"],
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "HealthStoreTests", dependencies: ["HealthStore", "HealthModel", "TestSupport"], swiftSettings: swiftSettings),
         // Killed with SIGKILL by HealthStoreTests' crash tests; built by `swift build`/`swift test`.
         .executableTarget(
@@ -186,5 +198,10 @@ let package = Package(
         ),
         .testTarget(name: "HealthManagerCLITests", dependencies: ["HealthManagerCLI", "HealthWire", "HealthIPC", "HealthModel"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthKitTests", dependencies: ["HealthKit", "HealthWire", "HealthIPC"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HealthBrokerTests",
+            dependencies: ["HealthBroker", "HealthStore", "HealthModel", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
     ]
 )

@@ -19,7 +19,10 @@ public struct PeerCredentials: Sendable, Equatable {
 
     /// Reads SO_PEERCRED and resolves the executable. With SO_PEERPIDFD (Linux 6.5+) the pidfd
     /// pins the very process that connected: if it has exited after `/proc/PID/exe` was read, the
-    /// pid may have been reused by another program, so the executable is reported unknown.
+    /// pid may have been reused by another program, so the executable is reported unknown. The
+    /// same holds when the kernel has the option but cannot give a pidfd: kernels 6.5 to 6.15
+    /// refuse one for a peer already reaped, whose pid may already belong to someone else. Only a
+    /// kernel without the option (ENOPROTOOPT) falls back to the pid alone.
     public static func of(_ socket: Int32) throws(SystemCallError) -> PeerCredentials {
         var pid: pid_t = 0
         var uid: uid_t = 0
@@ -28,9 +31,10 @@ public struct PeerCredentials: Sendable, Equatable {
             throw SystemCallError("getsockopt(SO_PEERCRED)")
         }
         let pidfd = ohk_peer_pidfd(socket)
+        let pinningUnsupported = pidfd < 0 && errno == ENOPROTOOPT
         defer { if pidfd >= 0 { close(pidfd) } }
         var executable = readExecutable(pid: pid)
-        if pidfd >= 0, ohk_pidfd_alive(pidfd) != 0 {
+        if pidfd >= 0 ? ohk_pidfd_alive(pidfd) != 0 : !pinningUnsupported {
             executable = nil
         }
         return PeerCredentials(pid: pid, uid: uid, gid: gid, executable: executable)

@@ -9,6 +9,37 @@ import Logging
 struct AccessLogRecorder: Sendable {
     let context: BrokerContext
 
+    /// A refused app call: the app, the types it named if the handler got as far as reporting
+    /// them (only known type identifiers: an unknown one is text the app made up), count 0.
+    func appendRefusal(_ refusal: CallRefusal, app: AppManifest, types: [String]) async {
+        let known = types.filter { HKObjectType.type(forIdentifier: $0) != nil }
+        do {
+            _ = try await context.store.withDatabase { database in
+                try database.accessLog.append(actor: app.id, appID: app.id, action: .refused,
+                                              types: known, count: 0, detail: refusal.detail)
+            }
+        } catch {
+            failed(refusal.method, error)
+        }
+    }
+
+    /// A connection on the app socket refused because its process is no installed app. On the
+    /// accept thread, before the refusal is sent, so the entry exists once the peer sees it.
+    func appendRefusedConnectionBlocking(reason: String) {
+        do {
+            _ = try context.store.withDatabaseBlocking { database in
+                try database.accessLog.append(actor: AccessLogEntry.unidentifiedActor, appID: nil, action: .refused,
+                                              types: [], count: 0, detail: "connection refused: \(reason)")
+            }
+        } catch {
+            failed("connect", error)
+        }
+    }
+
+    private func failed(_ method: String, _ error: any Error) {
+        context.logger.error("access log append failed", metadata: ["method": "\(method)", "error": "\(type(of: error))"])
+    }
+
     func append(method: String, action: AccessAction, caller: Caller, facts: CallAccessReport.Facts, outcome: String?) async {
         let actor = caller.appManifest?.id ?? AccessLogEntry.managerActor
         var detail = facts.detail

@@ -26,6 +26,16 @@ struct AppPeerResolver: Sendable {
                 "several installed apps (\(appIDs.joined(separator: ", "))) name the executable \(executable); launch the app with `health-sandbox run APP-ID -- …` to say which"
             }
         }
+
+        /// The refusal in a few words for the access log (the description is a fix for the user).
+        var logDetail: String {
+            switch self {
+            case let .otherUser(uid): "uid \(uid) is not this user"
+            case .executableUnknown: "executable could not be verified"
+            case let .notInstalled(executable): "no app installed for \(executable.prefix(256))"
+            case let .ambiguous(executable, _): "several apps installed for \(executable.prefix(256))"
+            }
+        }
     }
 
     func resolve(_ peer: PeerCredentials) throws -> AppManifest {

@@ -1,3 +1,4 @@
+import Foundation
 import HealthModel
 import HealthStore
 
@@ -7,12 +8,18 @@ import HealthStore
 /// The rule that hides read denial (DESIGN.md §7.3): an app without read permission sees the
 /// store as if it held only the samples that app saved itself. Denied and never-asked look the
 /// same, because both map to the same `ReadScope`.
+///
+/// Temporary grants are evaluated here, against `now`, on every call: an expired grant is denied
+/// in every answer (read scope, save check, status, undetermined types), exactly as if the user
+/// had revoked it at its expiry; a windowed read grant's window ends at the moment of the query.
 struct AuthorizationEngine: Sendable {
     let grants: GrantRepository
+    /// The clock expiries and windows are measured against; tests pass a fixed or stepped one.
+    var now: @Sendable () -> Date = { Date() }
 
     /// HKAuthorizationStatus for `type`: the SHARE decision only (§7.2).
     func sharingStatus(app: AppManifest, type: String) throws -> HKAuthorizationStatus {
-        switch try grants.decision(appID: app.id, type: type, access: .share) {
+        switch try decision(app: app, type: type, access: .share) {
         case .notDetermined: .notDetermined
         case .denied: .sharingDenied
         case .authorized: .sharingAuthorized
@@ -21,7 +28,13 @@ struct AuthorizationEngine: Sendable {
 
     /// What part of `type` a query by `app` covers.
     func readScope(app: AppManifest, type: String) throws -> ReadScope {
-        try grants.decision(appID: app.id, type: type, access: .read) == .authorized ? .allSources : .ownSamples(appID: app.id)
+        let now = now()
+        guard let grant = try grants.grant(appID: app.id, type: type, access: .read)?.effective(at: now),
+              grant.decision == .authorized else {
+            return .ownSamples(appID: app.id)
+        }
+        guard let windowStart = grant.limits.windowStart(at: now) else { return .allSources }
+        return .recentWindow(appID: app.id, since: windowStart)
     }
 
     /// Throws the HealthKit error for saving a type without share permission (§7.5).
@@ -29,7 +42,7 @@ struct AuthorizationEngine: Sendable {
         for type in types.sorted() {
             let decision: AuthorizationDecision
             do {
-                decision = try grants.decision(appID: app.id, type: type, access: .share)
+                decision = try self.decision(app: app, type: type, access: .share)
             } catch {
                 throw HKError(.errorDatabaseInaccessible, "the health store could not be read")
             }
@@ -45,9 +58,27 @@ struct AuthorizationEngine: Sendable {
 
     /// The types of a request that the user has not decided yet (read and share separately).
     func undetermined(app: AppManifest, _ request: ValidatedAuthorizationRequest) throws -> (read: [String], share: [String]) {
-        let read = try request.readTypes.filter { try grants.decision(appID: app.id, type: $0, access: .read) == .notDetermined }
-        let share = try request.shareTypes.filter { try grants.decision(appID: app.id, type: $0, access: .share) == .notDetermined }
+        let read = try request.readTypes.filter { try decision(app: app, type: $0, access: .read) == .notDetermined }
+        let share = try request.shareTypes.filter { try decision(app: app, type: $0, access: .share) == .notDetermined }
         return (read, share)
+    }
+
+    /// Every grant of `app` as it stands now (expired ones denied, their limits kept), for the
+    /// manager's listing.
+    func effectiveGrants(appID: String) throws -> [GrantDecision] {
+        let now = now()
+        return try grants.decisions(appID: appID).map { $0.effective(at: now) }
+    }
+
+    /// When the next temporary grant expires, or nil when none will. A long-running query must be
+    /// re-scoped then (its app's grants change at that instant as if the user had revoked one),
+    /// so whoever runs such queries schedules a grants-changed event for this date.
+    func nextGrantExpiry() throws -> Date? {
+        try grants.nextExpiry(after: now())
+    }
+
+    private func decision(app: AppManifest, type: String, access: AccessKind) throws -> AuthorizationDecision {
+        try grants.decision(appID: app.id, type: type, access: access, at: now())
     }
 }
 

@@ -15,7 +15,9 @@ struct CallDispatcher: Sendable {
 
     func dispatch(_ call: IncomingCall) async {
         guard let handler = table[call.method] else {
-            call.responder.fail(RPCStatus(.unimplemented, "method \(call.method.prefix(128)) is not served on this socket"), streaming: false)
+            let status = RPCStatus(.unimplemented, "method \(call.method.prefix(128)) is not served on this socket")
+            await logAccess(call.method, CallAccessReport(), failure: status)
+            call.responder.fail(status, streaming: false)
             return
         }
         switch handler {
@@ -53,12 +55,18 @@ struct CallDispatcher: Sendable {
         }
     }
 
-    /// The one place calls reach the access log: a method the table logs, whose handler got
-    /// far enough to report what it touched (a call refused before that touched nothing). The
-    /// entry is written before the reply, so a client that saw the reply finds it in the log.
-    /// A call that failed after reporting (a query cancelled mid-stream) is logged with what it
-    /// had done and its status code.
+    /// The one place calls reach the access log. The entry is written before the reply, so a
+    /// client that saw the reply finds it in the log.
+    /// - An app's call the broker refused (`CallRefusal`: no permission, invalid argument, a
+    ///   method apps may not call) is logged as `refused`, whatever the method.
+    /// - Otherwise a method the table logs, whose handler got far enough to report what it
+    ///   touched. A call that failed after reporting (a query cancelled mid-stream) is logged
+    ///   with what it had done and its status code.
     private func logAccess(_ method: String, _ report: CallAccessReport, failure: RPCStatus?) async {
+        if let failure, let app = caller.appManifest, let refusal = CallRefusal(method: method, status: failure) {
+            await AccessLogRecorder(context: context).appendRefusal(refusal, app: app, types: report.recorded?.types ?? [])
+            return
+        }
         guard let action = MethodTable.accessLogged[method], let facts = report.recorded else { return }
         await AccessLogRecorder(context: context).append(
             method: method, action: action, caller: caller, facts: facts,

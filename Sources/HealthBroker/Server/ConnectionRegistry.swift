@@ -45,6 +45,9 @@ final class ConnectionRegistry: Sendable {
             app = try appResolver.resolve(peer)
         } catch let refusal as AppPeerResolver.Refusal {
             logger.warning("app connection refused", metadata: ["reason": "\(refusal)"])
+            if let context = contextBox.withLock({ $0 }) {
+                AccessLogRecorder(context: context).appendRefusedConnectionBlocking(reason: refusal.logDetail)
+            }
             refuse(fd, RPCStatus(.unauthenticated, "\(refusal)", healthKitCode: .errorAuthorizationDenied))
             return
         } catch {

@@ -49,6 +49,8 @@ enum AppService {
             throw HKError(.errorInvalidArgument, "unknown sample type \(record.typeIdentifier.prefix(100))")
         }
         let types = Set(records.map(\.typeIdentifier))
+        // Reported before the checks, so a refused save's log entry names the types it tried.
+        CallAccessReport.record(appID: app.id, types: types.sorted())
         try await context.store.withDatabase { try $0.authorization.checkSave(app: app, types: types) }
         // Identity and UUIDs come from the broker: whatever the app put in these fields is dropped.
         let source = SourceRecord(bundleIdentifier: app.id, name: app.displayName, version: app.version)

@@ -60,14 +60,17 @@ enum ManagerService {
         var decisions: [GrantDecision] = []
         for (types, access) in [(prompt.readTypes, AccessKind.read), (prompt.shareTypes, AccessKind.share)] {
             for type in types {
-                let given = answer.decisions.first { $0.typeIdentifier == type && $0.access == access }?.decision
-                decisions.append(GrantDecision(type, access, given == .authorized ? .authorized : .denied))
+                let given = answer.decisions.first { $0.typeIdentifier == type && $0.access == access }
+                decisions.append(given?.decision == .authorized
+                    ? GrantDecision(type, access, .authorized, limits: given?.limits ?? .none)
+                    : GrantDecision(type, access, .denied))
             }
         }
         let asked = Set(decisions.map { "\($0.access)/\($0.typeIdentifier)" })
         for extra in answer.decisions where !asked.contains("\(extra.access)/\(extra.typeIdentifier)") {
             throw HKError(.errorInvalidArgument, "request \(answer.requestID) did not ask for \(extra.access) access to \(extra.typeIdentifier)")
         }
+        try GrantLimitsCheck.check(decisions, now: Date())
         try await context.store.withDatabase { try $0.grants.apply(appID: prompt.appID, decisions) }
         CallAccessReport.record(appID: prompt.appID, types: Set(decisions.map(\.typeIdentifier)).sorted(),
                                 count: decisions.count, detail: "request \(answer.requestID): " + GrantTally(decisions).summary)
@@ -88,6 +91,7 @@ enum ManagerService {
             case .read: try ValidatedAuthorizationRequest.checkReadable(grant.typeIdentifier)
             }
         }
+        try GrantLimitsCheck.check(request.decisions, now: Date())
         try await context.store.withDatabase { try $0.grants.apply(appID: request.appID, request.decisions) }
         context.changes.post(grantsChangedFor: request.appID)
         CallAccessReport.record(appID: request.appID, types: Set(request.decisions.map(\.typeIdentifier)).sorted(),
@@ -100,7 +104,7 @@ enum ManagerService {
         let request = try AppGrants(wire: payload)
         let grants = try await context.store.withDatabase { database -> [GrantDecision]? in
             guard try database.apps.find(id: request.appID) != nil else { return nil }
-            return try database.grants.decisions(appID: request.appID)
+            return try database.authorization.effectiveGrants(appID: request.appID)
         }
         guard let grants else {
             throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); see `healthctl apps list`")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HealthModel
 
 /// `healthctl grants APP`: what one app may read and write.
@@ -7,7 +8,8 @@ struct GrantsCommand: AsyncParsableCommand {
         commandName: "grants",
         abstract: "Show what an app may read and write.",
         discussion: """
-            "not set" means the app has not asked and you have not decided.
+            "not set" means the app has not asked and you have not decided. A temporary grant \
+            shows its window and when it expires; once expired it shows as denied.
 
             Example:
               healthctl grants com.example.sleep
@@ -31,26 +33,19 @@ struct GrantsCommand: AsyncParsableCommand {
             io.output.writeLine("\(appID) has no grants yet.")
             return
         }
-        io.output.write(Self.table(grants).rendered(emphasize: io.emphasized))
+        io.output.write(Self.table(grants, timeZone: io.timeZone).rendered(emphasize: io.emphasized))
     }
 
     /// One row per type, sorted by its readable name.
-    static func table(_ grants: [GrantDecision]) -> TextTable {
-        var byType: [String: [AccessKind: AuthorizationDecision]] = [:]
-        for grant in grants { byType[grant.typeIdentifier, default: [:]][grant.access] = grant.decision }
+    static func table(_ grants: [GrantDecision], timeZone: TimeZone) -> TextTable {
+        var byType: [String: [AccessKind: GrantDecision]] = [:]
+        for grant in grants { byType[grant.typeIdentifier, default: [:]][grant.access] = grant }
         var table = TextTable([.init("TYPE"), .init("READ"), .init("SHARE")])
-        let rows = byType.map { (name: TypeDisplayName.words(of: $0.key), decisions: $0.value) }
+        let rows = byType.map { (name: TypeDisplayName.words(of: $0.key), grants: $0.value) }
+        let describer = GrantDescriber(timeZone: timeZone)
         for row in rows.sorted(by: { $0.name < $1.name }) {
-            table.append([row.name, word(row.decisions[.read]), word(row.decisions[.share])])
+            table.append([row.name, describer.text(row.grants[.read]), describer.text(row.grants[.share])])
         }
         return table
-    }
-
-    static func word(_ decision: AuthorizationDecision?) -> String {
-        switch decision ?? .notDetermined {
-        case .authorized: "allowed"
-        case .denied: "denied"
-        case .notDetermined: "not set"
-        }
     }
 }

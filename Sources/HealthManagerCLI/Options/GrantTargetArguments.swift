@@ -24,8 +24,8 @@ struct GrantTargetArguments: ParsableArguments {
         if types.isEmpty { throw ValidationError("name at least one type, e.g. heartRate") }
     }
 
-    func grants(_ decision: AuthorizationDecision) -> [GrantDecision] {
+    func grants(_ decision: AuthorizationDecision, limits: GrantLimits = .none) -> [GrantDecision] {
         var seen: Set<String> = []
-        return types.filter { seen.insert($0).inserted }.map { GrantDecision($0, access.kind, decision) }
+        return types.filter { seen.insert($0).inserted }.map { GrantDecision($0, access.kind, decision, limits: limits) }
     }
 }

@@ -19,6 +19,8 @@ public struct AccessLogEntry: Sendable, Equatable {
 
     /// The actor name of the user's own manager tool.
     public static let managerActor = "manager"
+    /// The actor of a refused connection from a process that is no installed app.
+    public static let unidentifiedActor = "unidentified"
 
     public init(sequence: Int64, date: Date, actor: String, appID: String?, action: String,
                 types: [String], count: Int, detail: String) {
@@ -45,4 +47,8 @@ public enum AccessAction: String, Sendable, CaseIterable {
     case write
     /// Objects were deleted (the count deleted).
     case delete
+    /// An app's call (or an unidentified process's connection) was refused: no permission, an
+    /// invalid argument, a method not served to apps. Count 0; the detail names the method and
+    /// the HealthKit error code, never the request's values.
+    case refused
 }

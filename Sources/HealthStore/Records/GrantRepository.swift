@@ -2,29 +2,52 @@ public import Foundation
 import GRDB
 public import HealthModel
 
-/// Per app, per type, per access kind: the user's decision. No row means not determined.
+/// Per app, per type, per access kind: the user's decision, with the limits of a temporary grant.
+/// No row means not determined.
+///
+/// Rows are stored as the user set them; an expired grant stays `authorized` with its expiry in
+/// the past. Whoever asks for a decision gets the effective one (`GrantDecision.effective(at:)`),
+/// so expiry needs no background job and cannot be missed.
 public struct GrantRepository: Sendable {
     let writer: any DatabaseWriter
 
+    /// Every grant of `appID` as stored, limits included (an expired one still says authorized).
     public func decisions(appID: String) throws -> [GrantDecision] {
         try writer.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT type_identifier, access, decision FROM grants WHERE app_id = ?
+                SELECT type_identifier, access, decision, window_us, expires_us FROM grants WHERE app_id = ?
                 ORDER BY type_identifier, access
-                """, arguments: [appID]).compactMap(Self.decision)
+                """, arguments: [appID]).compactMap(Self.grant)
         }
     }
 
-    public func decision(appID: String, type: String, access: AccessKind) throws -> AuthorizationDecision {
+    /// The stored grant, or nil when the user has not decided.
+    public func grant(appID: String, type: String, access: AccessKind) throws -> GrantDecision? {
         try writer.read { db in
-            let raw = try Int.fetchOne(db, sql: """
-                SELECT decision FROM grants WHERE app_id = ? AND type_identifier = ? AND access = ?
-                """, arguments: [appID, type, access.rawValue])
-            return raw.flatMap(AuthorizationDecision.init(rawValue:)) ?? .notDetermined
+            try Row.fetchOne(db, sql: """
+                SELECT type_identifier, access, decision, window_us, expires_us FROM grants
+                WHERE app_id = ? AND type_identifier = ? AND access = ?
+                """, arguments: [appID, type, access.rawValue]).flatMap(Self.grant)
         }
+    }
+
+    /// The decision in force at `now`: an expired grant is denied.
+    public func decision(appID: String, type: String, access: AccessKind, at now: Date = Date()) throws -> AuthorizationDecision {
+        try grant(appID: appID, type: type, access: access)?.effective(at: now).decision ?? .notDetermined
+    }
+
+    /// The earliest expiry of any grant still in force after `now`, or nil when none will expire.
+    public func nextExpiry(after now: Date) throws -> Date? {
+        try writer.read { db in
+            try Int64.fetchOne(db, sql: """
+                SELECT min(expires_us) FROM grants WHERE expires_us > ? AND decision = ?
+                """, arguments: [now.microsecondsSince1970, AuthorizationDecision.authorized.rawValue])
+        }.map(Date.init(microsecondsSince1970:))
     }
 
     /// Applies decisions atomically; `.notDetermined` removes the row (the app may ask again).
+    /// A decision replaces the earlier one with its limits: a grant set again without an expiry
+    /// is permanent from then on.
     public func apply(appID: String, _ decisions: [GrantDecision], at date: Date = Date()) throws {
         let micros = date.microsecondsSince1970
         try writer.write { db in
@@ -34,18 +57,26 @@ public struct GrantRepository: Sendable {
                                    arguments: [appID, grant.typeIdentifier, grant.access.rawValue])
                 } else {
                     try db.execute(sql: """
-                        INSERT INTO grants (app_id, type_identifier, access, decision, decided_us) VALUES (?, ?, ?, ?, ?)
+                        INSERT INTO grants (app_id, type_identifier, access, decision, decided_us, window_us, expires_us)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT(app_id, type_identifier, access) DO UPDATE SET
-                            decision = excluded.decision, decided_us = excluded.decided_us
-                        """, arguments: [appID, grant.typeIdentifier, grant.access.rawValue, grant.decision.rawValue, micros])
+                            decision = excluded.decision, decided_us = excluded.decided_us,
+                            window_us = excluded.window_us, expires_us = excluded.expires_us
+                        """, arguments: [appID, grant.typeIdentifier, grant.access.rawValue, grant.decision.rawValue, micros,
+                                         grant.limits.dataWindow.map { Int64(($0 * 1_000_000).rounded()) },
+                                         grant.limits.expiry?.microsecondsSince1970])
                 }
             }
         }
     }
 
-    private static func decision(_ row: Row) -> GrantDecision? {
+    private static func grant(_ row: Row) -> GrantDecision? {
         guard let access = AccessKind(rawValue: row["access"]),
               let decision = AuthorizationDecision(rawValue: row["decision"]) else { return nil }
-        return GrantDecision(row["type_identifier"], access, decision)
+        let window: Int64? = row["window_us"]
+        let expiry: Int64? = row["expires_us"]
+        return GrantDecision(row["type_identifier"], access, decision, limits: GrantLimits(
+            dataWindow: window.map { Double($0) / 1_000_000 },
+            expiry: expiry.map(Date.init(microsecondsSince1970:))))
     }
 }

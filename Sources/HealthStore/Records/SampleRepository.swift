@@ -9,6 +9,9 @@ public enum ReadScope: Sendable, Equatable {
     case allSources
     /// Only the samples this app saved itself (read permission denied or never asked).
     case ownSamples(appID: String)
+    /// A read grant limited to a window of recent data (`GrantLimits.dataWindow`): the app's own
+    /// samples whatever their date, plus every source's samples starting at or after `since`.
+    case recentWindow(appID: String, since: Date)
 }
 
 /// Samples: atomic, group-committed inserts and scoped, streamed queries.

@@ -118,6 +118,7 @@ enum StoreSchema {
         registerWorkouts(&migrator)
         registerChangeFeed(&migrator)
         registerSourcePriority(&migrator)
+        registerTemporaryGrants(&migrator)
         return migrator
     }
 }

@@ -1,4 +1,5 @@
 import COpenHealthProto
+import Foundation
 public import HealthModel
 
 // The payloads of the manager's HealthManager service (proto/openhealth/v1/health_manager.proto).
@@ -9,13 +10,18 @@ extension GrantDecision {
             wire.type = arena.string(typeIdentifier)
             wire.access = Openhealth__V1__Access(rawValue: UInt32(access.rawValue))
             wire.decision = Openhealth__V1__Decision(rawValue: UInt32(decision.rawValue))
+            wire.window_us = limits.dataWindow.map { Int64(($0 * 1_000_000).rounded()) } ?? 0
+            wire.expires_us = limits.expiry?.microsecondsSince1970 ?? 0
         }
     }
 
     static func read(_ wire: Openhealth__V1__GrantDecision) throws(WireDecodeError) -> GrantDecision {
         guard let access = AccessKind(rawValue: Int(wire.access.rawValue)) else { throw .invalidField("access must be read or share") }
         guard let decision = AuthorizationDecision(rawValue: Int(wire.decision.rawValue)) else { throw .invalidField("unknown decision") }
-        return GrantDecision(WireRead.string(wire.type), access, decision)
+        guard wire.window_us >= 0 else { throw .invalidField("window_us must not be negative") }
+        let limits = GrantLimits(dataWindow: wire.window_us == 0 ? nil : Double(wire.window_us) / 1_000_000,
+                                 expiry: wire.expires_us == 0 ? nil : Date(microsecondsSince1970: wire.expires_us))
+        return GrantDecision(WireRead.string(wire.type), access, decision, limits: limits)
     }
 
     static func buildList(_ decisions: [GrantDecision], in arena: WireArena)

@@ -2104,7 +2104,7 @@ const ProtobufCMessageDescriptor openhealth__v1__list_requests_response__descrip
   (ProtobufCMessageInit) openhealth__v1__list_requests_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__grant_decision__field_descriptors[3] =
+static const ProtobufCFieldDescriptor openhealth__v1__grant_decision__field_descriptors[5] =
 {
   {
     "type",
@@ -2142,16 +2142,42 @@ static const ProtobufCFieldDescriptor openhealth__v1__grant_decision__field_desc
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "window_us",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__GrantDecision, window_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "expires_us",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__GrantDecision, expires_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__grant_decision__field_indices_by_name[] = {
   1,   /* field[1] = access */
   2,   /* field[2] = decision */
+  4,   /* field[4] = expires_us */
   0,   /* field[0] = type */
+  3,   /* field[3] = window_us */
 };
 static const ProtobufCIntRange openhealth__v1__grant_decision__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__grant_decision__descriptor =
 {
@@ -2161,7 +2187,7 @@ const ProtobufCMessageDescriptor openhealth__v1__grant_decision__descriptor =
   "Openhealth__V1__GrantDecision",
   "openhealth.v1",
   sizeof(Openhealth__V1__GrantDecision),
-  3,
+  5,
   openhealth__v1__grant_decision__field_descriptors,
   openhealth__v1__grant_decision__field_indices_by_name,
   1,  openhealth__v1__grant_decision__number_ranges,

@@ -209,10 +209,18 @@ struct  Openhealth__V1__GrantDecision
   char *type;
   Openhealth__V1__Access access;
   Openhealth__V1__Decision decision;
+  /*
+   * A temporary grant (authorized only; 0 = no limit). window_us, for read access: the app sees
+   * other sources' samples that start at most this many microseconds before each query runs.
+   * expires_us: from this instant (microseconds since 1970) the grant reads as denied. In
+   * ListGrants an expired grant comes back DENIED with its expires_us kept.
+   */
+  int64_t window_us;
+  int64_t expires_us;
 };
 #define OPENHEALTH__V1__GRANT_DECISION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__grant_decision__descriptor) \
-    , (char *)protobuf_c_empty_string, OPENHEALTH__V1__ACCESS__ACCESS_UNSPECIFIED, OPENHEALTH__V1__DECISION__DECISION_NOT_DETERMINED }
+    , (char *)protobuf_c_empty_string, OPENHEALTH__V1__ACCESS__ACCESS_UNSPECIFIED, OPENHEALTH__V1__DECISION__DECISION_NOT_DETERMINED, 0, 0 }
 
 
 struct  Openhealth__V1__AnswerRequestRequest

@@ -1,12 +1,11 @@
-import Foundation
-import TestSupport
+public import Foundation
 
 /// Running the scripted test app (`e2e-client`) as a real, separate, confined process.
 extension BrokerProcess {
-    static let clientExecutable = Products.path("e2e-client")
+    public static let clientExecutable = Products.path("e2e-client")
 
     /// `health-sandbox run APP -- e2e-client ARGS…`, to completion.
-    func runApp(_ appID: String, _ arguments: [String], timeout: TimeInterval = 60) async throws -> ProcessResult {
+    public func runApp(_ appID: String, _ arguments: [String], timeout: TimeInterval = 60) async throws -> ProcessResult {
         try await ProcessRun.run(Products.path("health-sandbox"),
                                  ["run", appID, "--socket", adminSocket, "--", Self.clientExecutable] + arguments,
                                  timeout: timeout)
@@ -14,12 +13,12 @@ extension BrokerProcess {
 
     /// Installs an app whose executable is the scripted test app.
     @discardableResult
-    func installClient(_ appID: String, read: Bool = true, share: Bool = true) async throws -> String {
+    public func installClient(_ appID: String, read: Bool = true, share: Bool = true) async throws -> String {
         try await install(appID: appID, executable: Self.clientExecutable, read: read, share: share)
     }
 
     /// Sets grants with `healthctl grant`/`revoke`, failing the test on error.
-    func set(_ appID: String, _ access: String, _ type: String, allowed: Bool) async throws {
+    public func set(_ appID: String, _ access: String, _ type: String, allowed: Bool) async throws {
         let result = try await healthctl([allowed ? "grant" : "revoke", appID, access, type])
         guard result.status == 0 else { throw CommandFailed(result: result) }
     }
@@ -28,17 +27,17 @@ extension BrokerProcess {
 /// The scripted app's output, parsed.
 extension ProcessResult {
     /// The last `ok …` value, or nil if the app reported an error.
-    var okValue: String? {
+    public var okValue: String? {
         lines.last { $0.hasPrefix("ok") }.map { String($0.dropFirst(3)) }
     }
 
     /// The HealthKit error code of an `error CODE message` line.
-    var errorCode: Int? {
+    public var errorCode: Int? {
         lines.last { $0.hasPrefix("error ") }.flatMap { Int($0.split(separator: " ")[1]) }
     }
 
     /// `sample UUID START END VALUE SOURCE` lines, as (start, end, value, source).
-    var samples: [(start: Int, end: Int, value: Double, source: String)] {
+    public var samples: [(start: Int, end: Int, value: Double, source: String)] {
         lines.filter { $0.hasPrefix("sample ") }.map { line in
             let f = line.split(separator: " ").map(String.init)
             return (Int(f[2])!, Int(f[3])!, Double(f[4])!, f[5])

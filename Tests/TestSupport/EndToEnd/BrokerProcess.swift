@@ -1,20 +1,19 @@
 import Foundation
-import TestSupport
 import Glibc
 
 /// A real healthd on a fresh store in a temporary directory, stopped (SIGTERM) and removed
 /// when the test is done.
-final class BrokerProcess: @unchecked Sendable {
-    let root: String
-    let storeDirectory: String
-    let socketDirectory: String
+public final class BrokerProcess: @unchecked Sendable {
+    public let root: String
+    public let storeDirectory: String
+    public let socketDirectory: String
     private let process: ChildProcess
     private let logPath: String
 
-    var appSocket: String { socketDirectory + "/app.sock" }
-    var adminSocket: String { socketDirectory + "/admin.sock" }
+    public var appSocket: String { socketDirectory + "/app.sock" }
+    public var adminSocket: String { socketDirectory + "/admin.sock" }
 
-    init() throws {
+    public init() throws {
         root = NSTemporaryDirectory() + "ohk-e2e-" + UUID().uuidString.prefix(8)
         storeDirectory = root + "/store"
         socketDirectory = root + "/run"
@@ -41,23 +40,23 @@ final class BrokerProcess: @unchecked Sendable {
         throw BrokerFailed(log: "healthd did not create its sockets within 30 s")
     }
 
-    var isRunning: Bool { process.isRunning }
+    public var isRunning: Bool { process.isRunning }
 
-    var pid: Int32 { process.pid }
+    public var pid: Int32 { process.pid }
 
     /// healthd's stderr so far.
-    var log: String {
+    public var log: String {
         (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
     }
 
     /// Runs healthctl against this broker.
-    func healthctl(_ arguments: [String], stdin: String? = nil) async throws -> ProcessResult {
+    public func healthctl(_ arguments: [String], stdin: String? = nil) async throws -> ProcessResult {
         try await ProcessRun.run(Products.path("healthctl"), arguments + ["--socket", adminSocket], stdin: stdin)
     }
 
     /// Installs a manifest for `executable` and returns its app id.
     @discardableResult
-    func install(appID: String, executable: String, read: Bool = true, share: Bool = true) async throws -> String {
+    public func install(appID: String, executable: String, read: Bool = true, share: Bool = true) async throws -> String {
         var manifest: [String: Any] = ["id": appID, "displayName": "Test \(appID)", "executable": executable, "version": "1.0"]
         if read { manifest["NSHealthShareUsageDescription"] = "reads for a test" }
         if share { manifest["NSHealthUpdateUsageDescription"] = "writes for a test" }
@@ -68,7 +67,7 @@ final class BrokerProcess: @unchecked Sendable {
         return appID
     }
 
-    func stop() {
+    public func stop() {
         if process.isRunning {
             process.signal(SIGTERM)
             process.waitBlocking()
@@ -79,12 +78,14 @@ final class BrokerProcess: @unchecked Sendable {
     deinit { stop() }
 }
 
-struct BrokerFailed: Error, CustomStringConvertible {
-    let log: String
-    var description: String { "healthd failed to start: \(log)" }
+public struct BrokerFailed: Error, CustomStringConvertible {
+    public let log: String
+    public init(log: String) { self.log = log }
+    public var description: String { "healthd failed to start: \(log)" }
 }
 
-struct CommandFailed: Error, CustomStringConvertible {
-    let result: ProcessResult
-    var description: String { "command failed: \(result)" }
+public struct CommandFailed: Error, CustomStringConvertible {
+    public let result: ProcessResult
+    public init(result: ProcessResult) { self.result = result }
+    public var description: String { "command failed: \(result)" }
 }

@@ -1,21 +1,27 @@
-import Foundation
+public import Foundation
 import Glibc
 import HealthIPC
 
 /// A finished child process: exit status and everything it printed.
-struct ProcessResult: Sendable, CustomStringConvertible {
-    let status: Int32
-    let stdout: String
-    let stderr: String
+public struct ProcessResult: Sendable, CustomStringConvertible {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
 
-    var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
-    var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+
+    public var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
+    public var lines: [String] { stdout.split(separator: "\n").map(String.init) }
 }
 
 /// Runs executables as real child processes, with a deadline so a hung child fails the test
 /// instead of hanging the suite.
-enum ProcessRun {
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+public enum ProcessRun {
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                     stdin: String? = nil, timeout: TimeInterval = 60) async throws -> ProcessResult {
         let input = try Self.pipe(), output = try Self.pipe(), errors = try Self.pipe()
         let child: ChildProcess
@@ -45,7 +51,7 @@ enum ProcessRun {
     /// A one-way channel for a child's standard stream. A socket pair rather than pipe(2):
     /// it is created close-on-exec atomically, so a child spawned concurrently by another test
     /// never inherits it (an inherited write end would hold the reader open past the child's exit).
-    static func pipe() throws -> (read: Int32, write: Int32) {
+    public static func pipe() throws -> (read: Int32, write: Int32) {
         let (read, write) = try UnixSocket.pair()
         return (read, write)
     }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Glibc
 import Synchronization
 
@@ -8,14 +8,14 @@ import Synchronization
 /// SIGCHLD-driven reaping left exited children as zombies that `isRunning` still reported as
 /// running, so tests waited out their deadlines. Here each child is waited for by pid, on a GCD
 /// thread, and nothing else in the process reaps it.
-final class ChildProcess: Sendable {
-    let pid: pid_t
+public final class ChildProcess: Sendable {
+    public let pid: pid_t
     private let exitStatus = Mutex<Int32?>(nil)
     private let exited = DispatchSemaphore(value: 0)
 
     /// Starts `executable`. Standard input, output and error go to the given descriptors (which
     /// the caller keeps and closes); nil means /dev/null.
-    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
          stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -52,13 +52,13 @@ final class ChildProcess: Sendable {
         }
     }
 
-    var isRunning: Bool { exitStatus.withLock { $0 } == nil }
+    public var isRunning: Bool { exitStatus.withLock { $0 } == nil }
 
-    func signal(_ signal: Int32) { if isRunning { kill(pid, signal) } }
+    public func signal(_ signal: Int32) { if isRunning { kill(pid, signal) } }
 
     /// Waits for the child to exit; kills it (SIGKILL) if it has not after `timeout` seconds.
     @discardableResult
-    func wait(timeout: TimeInterval = 60) async -> Int32 {
+    public func wait(timeout: TimeInterval = 60) async -> Int32 {
         let exited = self.exited
         let finished = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
@@ -79,14 +79,14 @@ final class ChildProcess: Sendable {
     }
 
     /// Synchronous wait, for deinit paths.
-    func waitBlocking() {
+    public func waitBlocking() {
         exited.wait()
         exited.signal()
     }
 }
 
-struct SpawnFailed: Error, CustomStringConvertible {
-    let executable: String
-    let reason: String
-    var description: String { "cannot start \(executable): \(reason)" }
+public struct SpawnFailed: Error, CustomStringConvertible {
+    public let executable: String
+    public let reason: String
+    public var description: String { "cannot start \(executable): \(reason)" }
 }

@@ -1,0 +1,18 @@
+import Foundation
+import HealthModel
+
+/// Refuses temporary-grant limits the manager sent that would mean nothing: a window on share
+/// access, limits on a denial, an expiry already past. Refusing is better than storing a grant
+/// that silently behaves otherwise than the user asked.
+enum GrantLimitsCheck {
+    static func check(_ decisions: [GrantDecision], now: Date) throws(HKError) {
+        for grant in decisions {
+            if let problem = grant.limits.problem(for: grant.access, decision: grant.decision) {
+                throw HKError(.errorInvalidArgument, "\(grant.access) \(grant.typeIdentifier): \(problem)")
+            }
+            if grant.limits.isExpired(at: now) {
+                throw HKError(.errorInvalidArgument, "\(grant.access) \(grant.typeIdentifier): the expiry is already past; give a duration from now")
+            }
+        }
+    }
+}
