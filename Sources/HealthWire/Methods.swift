@@ -5,6 +5,9 @@ public enum HealthStoreMethod: String, CaseIterable, Sendable {
     case authorizationStatus = "/openhealth.v1.HealthStore/AuthorizationStatus"
     case save = "/openhealth.v1.HealthStore/Save"
     case querySamples = "/openhealth.v1.HealthStore/QuerySamples"
+    case getCharacteristic = "/openhealth.v1.HealthStore/GetCharacteristic"
+    case queryCorrelations = "/openhealth.v1.HealthStore/QueryCorrelations"
+    case preferredUnits = "/openhealth.v1.HealthStore/PreferredUnits"
 }
 
 public enum HealthManagerMethod: String, CaseIterable, Sendable {
@@ -25,6 +28,10 @@ public enum HealthManagerMethod: String, CaseIterable, Sendable {
     case removePasscode = "/openhealth.v1.HealthManager/RemovePasscode"
     case listAccessLog = "/openhealth.v1.HealthManager/ListAccessLog"
     case verifyAccessLog = "/openhealth.v1.HealthManager/VerifyAccessLog"
+    case listCharacteristics = "/openhealth.v1.HealthManager/ListCharacteristics"
+    case setCharacteristic = "/openhealth.v1.HealthManager/SetCharacteristic"
+    case listUnitPreferences = "/openhealth.v1.HealthManager/ListUnitPreferences"
+    case setUnitPreference = "/openhealth.v1.HealthManager/SetUnitPreference"
 }
 
 /// Where the SDK finds its connection: health-sandbox puts the inherited descriptor's number here.

@@ -10,6 +10,7 @@
 //   e2e-client save-batch --category TYPE VALUE START END [--meta …]… [--category …]…  (one save of all)
 //     KIND: string, number, date (seconds since 1970), bool (true/false), quantity (VALUE as NUMBER:UNIT)
 //   e2e-client query TYPE [--start S] [--end E] [--strict-start] [--strict-end] [--limit N] [--sort start|end] [--descending] [--unit U]
+//   e2e-client characteristics                         (every characteristic, one `characteristic NAME VALUE` line each)
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
 import Foundation
@@ -146,6 +147,8 @@ do {
             print("sample \(sample.uuid.uuidString) \(Int(sample.startDate.timeIntervalSince1970)) \(Int(sample.endDate.timeIntervalSince1970)) \(sample.value) \(sample.sourceRevision.source.bundleIdentifier)")
         }
         print("ok \(samples.count)")
+    case "characteristics":
+        try readCharacteristics(store)
     default:
         print("usage: unknown command \(command)")
         exit(2)

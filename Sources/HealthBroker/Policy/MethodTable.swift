@@ -30,6 +30,7 @@ enum MethodTable {
         HealthStoreMethod.authorizationStatus.rawValue: .unary(AppService.authorizationStatus),
         HealthStoreMethod.save.rawValue: .unary(AppService.save),
         HealthStoreMethod.querySamples.rawValue: .stream(AppService.querySamples),
+        HealthStoreMethod.getCharacteristic.rawValue: .unary(CharacteristicService.get),
     ]
 
     /// Served on the admin socket, to the manager tools only.
@@ -51,6 +52,8 @@ enum MethodTable {
         HealthManagerMethod.removePasscode.rawValue: .unary(KeyManagementService.removePasscode),
         HealthManagerMethod.listAccessLog.rawValue: .unary(AccessLogService.list),
         HealthManagerMethod.verifyAccessLog.rawValue: .unary(AccessLogService.verify),
+        HealthManagerMethod.listCharacteristics.rawValue: .unary(CharacteristicService.list),
+        HealthManagerMethod.setCharacteristic.rawValue: .unary(CharacteristicService.set),
     ]
 
     /// The methods recorded in the access log (DESIGN.md §7.9), as which action. The handler
@@ -64,5 +67,8 @@ enum MethodTable {
         HealthManagerMethod.answerRequest.rawValue: .grantChange,
         HealthManagerMethod.setGrants.rawValue: .grantChange,
         HealthManagerMethod.querySamples.rawValue: .read,
+        HealthStoreMethod.getCharacteristic.rawValue: .read,
+        HealthManagerMethod.listCharacteristics.rawValue: .read,
+        HealthManagerMethod.setCharacteristic.rawValue: .write,
     ]
 }

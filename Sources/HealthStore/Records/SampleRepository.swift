@@ -163,7 +163,7 @@ public struct SampleRepository: Sendable {
             """, arguments: [identifier])!
     }
 
-    private static func sourceID(_ db: Database, _ source: SourceRecord) throws -> Int64 {
+    static func sourceID(_ db: Database, _ source: SourceRecord) throws -> Int64 {
         try Int64.fetchOne(db, sql: """
             INSERT INTO sources (bundle_identifier, name) VALUES (?, ?)
             ON CONFLICT(bundle_identifier) DO UPDATE SET name = excluded.name RETURNING id

@@ -115,6 +115,7 @@ enum StoreSchema {
                 );
                 """)
         }
+        registerCharacteristics(&migrator)
         return migrator
     }
 }

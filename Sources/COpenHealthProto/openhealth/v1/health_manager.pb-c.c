@@ -3124,7 +3124,7 @@ const ProtobufCEnumDescriptor openhealth__v1__decision__descriptor =
   openhealth__v1__decision__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[17] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[21] =
 {
   { "Status", &openhealth__v1__status_request__descriptor, &openhealth__v1__status_response__descriptor },
   { "InstallApp", &openhealth__v1__install_app_request__descriptor, &openhealth__v1__install_app_response__descriptor },
@@ -3143,6 +3143,10 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "RemovePasscode", &openhealth__v1__remove_passcode_request__descriptor, &openhealth__v1__remove_passcode_response__descriptor },
   { "ListAccessLog", &openhealth__v1__list_access_log_request__descriptor, &openhealth__v1__list_access_log_response__descriptor },
   { "VerifyAccessLog", &openhealth__v1__verify_access_log_request__descriptor, &openhealth__v1__verify_access_log_response__descriptor },
+  { "ListCharacteristics", &openhealth__v1__list_characteristics_request__descriptor, &openhealth__v1__characteristic_list__descriptor },
+  { "SetCharacteristic", &openhealth__v1__characteristic__descriptor, &openhealth__v1__set_characteristic_response__descriptor },
+  { "ListUnitPreferences", &openhealth__v1__list_unit_preferences_request__descriptor, &openhealth__v1__preferred_unit_list__descriptor },
+  { "SetUnitPreference", &openhealth__v1__preferred_unit__descriptor, &openhealth__v1__set_unit_preference_response__descriptor },
 };
 const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   5,        /* AnswerRequest */
@@ -3152,13 +3156,17 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   9,        /* LaunchBind */
   15,        /* ListAccessLog */
   2,        /* ListApps */
+  17,        /* ListCharacteristics */
   7,        /* ListGrants */
   3,        /* ListRequests */
+  19,        /* ListUnitPreferences */
   8,        /* QuerySamples */
   14,        /* RemovePasscode */
   11,        /* RotateKey */
+  18,        /* SetCharacteristic */
   6,        /* SetGrants */
   12,        /* SetPasscode */
+  20,        /* SetUnitPreference */
   0,        /* Status */
   16,        /* VerifyAccessLog */
   4         /* WatchRequests */
@@ -3170,7 +3178,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
   "HealthManager",
   "Openhealth__V1__HealthManager",
   "openhealth.v1",
-  17,
+  21,
   openhealth__v1__health_manager__method_descriptors,
   openhealth__v1__health_manager__method_indices_by_name
 };
@@ -3309,6 +3317,38 @@ void openhealth__v1__health_manager__verify_access_log(ProtobufCService *service
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
   service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__list_characteristics(ProtobufCService *service,
+                                                          const Openhealth__V1__ListCharacteristicsRequest *input,
+                                                          Openhealth__V1__CharacteristicList_Closure closure,
+                                                          void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__set_characteristic(ProtobufCService *service,
+                                                        const Openhealth__V1__Characteristic *input,
+                                                        Openhealth__V1__SetCharacteristicResponse_Closure closure,
+                                                        void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__list_unit_preferences(ProtobufCService *service,
+                                                           const Openhealth__V1__ListUnitPreferencesRequest *input,
+                                                           Openhealth__V1__PreferredUnitList_Closure closure,
+                                                           void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__set_unit_preference(ProtobufCService *service,
+                                                         const Openhealth__V1__PreferredUnit *input,
+                                                         Openhealth__V1__SetUnitPreferenceResponse_Closure closure,
+                                                         void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
                                            Openhealth__V1__HealthManager_ServiceDestroy destroy)

@@ -786,17 +786,23 @@ const ProtobufCMessageDescriptor openhealth__v1__sample_batch__descriptor =
   (ProtobufCMessageInit) openhealth__v1__sample_batch__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[5] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[8] =
 {
   { "GetRequestStatus", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_status_response__descriptor },
   { "RequestAuthorization", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
   { "AuthorizationStatus", &openhealth__v1__authorization_status_request__descriptor, &openhealth__v1__authorization_status_response__descriptor },
   { "Save", &openhealth__v1__save_request__descriptor, &openhealth__v1__save_response__descriptor },
   { "QuerySamples", &openhealth__v1__sample_query_request__descriptor, &openhealth__v1__sample_batch__descriptor },
+  { "GetCharacteristic", &openhealth__v1__characteristic_request__descriptor, &openhealth__v1__characteristic__descriptor },
+  { "QueryCorrelations", &openhealth__v1__correlation_query_request__descriptor, &openhealth__v1__sample_batch__descriptor },
+  { "PreferredUnits", &openhealth__v1__preferred_units_request__descriptor, &openhealth__v1__preferred_unit_list__descriptor },
 };
 const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   2,        /* AuthorizationStatus */
+  5,        /* GetCharacteristic */
   0,        /* GetRequestStatus */
+  7,        /* PreferredUnits */
+  6,        /* QueryCorrelations */
   4,        /* QuerySamples */
   1,        /* RequestAuthorization */
   3         /* Save */
@@ -808,7 +814,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
   "HealthStore",
   "Openhealth__V1__HealthStore",
   "openhealth.v1",
-  5,
+  8,
   openhealth__v1__health_store__method_descriptors,
   openhealth__v1__health_store__method_indices_by_name
 };
@@ -851,6 +857,30 @@ void openhealth__v1__health_store__query_samples(ProtobufCService *service,
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
   service->invoke(service, 4, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__get_characteristic(ProtobufCService *service,
+                                                      const Openhealth__V1__CharacteristicRequest *input,
+                                                      Openhealth__V1__Characteristic_Closure closure,
+                                                      void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 5, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__query_correlations(ProtobufCService *service,
+                                                      const Openhealth__V1__CorrelationQueryRequest *input,
+                                                      Openhealth__V1__SampleBatch_Closure closure,
+                                                      void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 6, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__preferred_units(ProtobufCService *service,
+                                                   const Openhealth__V1__PreferredUnitsRequest *input,
+                                                   Openhealth__V1__PreferredUnitList_Closure closure,
+                                                   void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 7, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
                                          Openhealth__V1__HealthStore_ServiceDestroy destroy)

@@ -15,6 +15,7 @@ PROTOBUF_C__BEGIN_DECLS
 #endif
 
 #include "openhealth/v1/health_store.pb-c.h"
+#include "openhealth/v1/characteristics.pb-c.h"
 
 typedef struct Openhealth__V1__StatusRequest Openhealth__V1__StatusRequest;
 typedef struct Openhealth__V1__StatusResponse Openhealth__V1__StatusResponse;
@@ -1318,6 +1319,22 @@ struct Openhealth__V1__HealthManager_Service
                             const Openhealth__V1__VerifyAccessLogRequest *input,
                             Openhealth__V1__VerifyAccessLogResponse_Closure closure,
                             void *closure_data);
+  void (*list_characteristics)(Openhealth__V1__HealthManager_Service *service,
+                               const Openhealth__V1__ListCharacteristicsRequest *input,
+                               Openhealth__V1__CharacteristicList_Closure closure,
+                               void *closure_data);
+  void (*set_characteristic)(Openhealth__V1__HealthManager_Service *service,
+                             const Openhealth__V1__Characteristic *input,
+                             Openhealth__V1__SetCharacteristicResponse_Closure closure,
+                             void *closure_data);
+  void (*list_unit_preferences)(Openhealth__V1__HealthManager_Service *service,
+                                const Openhealth__V1__ListUnitPreferencesRequest *input,
+                                Openhealth__V1__PreferredUnitList_Closure closure,
+                                void *closure_data);
+  void (*set_unit_preference)(Openhealth__V1__HealthManager_Service *service,
+                              const Openhealth__V1__PreferredUnit *input,
+                              Openhealth__V1__SetUnitPreferenceResponse_Closure closure,
+                              void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthManager_ServiceDestroy)(Openhealth__V1__HealthManager_Service *);
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
@@ -1342,7 +1359,11 @@ void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service
       function_prefix__ ## change_passcode,\
       function_prefix__ ## remove_passcode,\
       function_prefix__ ## list_access_log,\
-      function_prefix__ ## verify_access_log  }
+      function_prefix__ ## verify_access_log,\
+      function_prefix__ ## list_characteristics,\
+      function_prefix__ ## set_characteristic,\
+      function_prefix__ ## list_unit_preferences,\
+      function_prefix__ ## set_unit_preference  }
 void openhealth__v1__health_manager__status(ProtobufCService *service,
                                             const Openhealth__V1__StatusRequest *input,
                                             Openhealth__V1__StatusResponse_Closure closure,
@@ -1411,6 +1432,22 @@ void openhealth__v1__health_manager__verify_access_log(ProtobufCService *service
                                                        const Openhealth__V1__VerifyAccessLogRequest *input,
                                                        Openhealth__V1__VerifyAccessLogResponse_Closure closure,
                                                        void *closure_data);
+void openhealth__v1__health_manager__list_characteristics(ProtobufCService *service,
+                                                          const Openhealth__V1__ListCharacteristicsRequest *input,
+                                                          Openhealth__V1__CharacteristicList_Closure closure,
+                                                          void *closure_data);
+void openhealth__v1__health_manager__set_characteristic(ProtobufCService *service,
+                                                        const Openhealth__V1__Characteristic *input,
+                                                        Openhealth__V1__SetCharacteristicResponse_Closure closure,
+                                                        void *closure_data);
+void openhealth__v1__health_manager__list_unit_preferences(ProtobufCService *service,
+                                                           const Openhealth__V1__ListUnitPreferencesRequest *input,
+                                                           Openhealth__V1__PreferredUnitList_Closure closure,
+                                                           void *closure_data);
+void openhealth__v1__health_manager__set_unit_preference(ProtobufCService *service,
+                                                         const Openhealth__V1__PreferredUnit *input,
+                                                         Openhealth__V1__SetUnitPreferenceResponse_Closure closure,
+                                                         void *closure_data);
 
 /* --- descriptors --- */
 

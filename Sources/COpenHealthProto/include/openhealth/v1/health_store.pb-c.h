@@ -15,6 +15,7 @@ PROTOBUF_C__BEGIN_DECLS
 #endif
 
 #include "openhealth/v1/types.pb-c.h"
+#include "openhealth/v1/characteristics.pb-c.h"
 
 typedef struct Openhealth__V1__AuthorizationRequest Openhealth__V1__AuthorizationRequest;
 typedef struct Openhealth__V1__RequestStatusResponse Openhealth__V1__RequestStatusResponse;
@@ -367,6 +368,18 @@ struct Openhealth__V1__HealthStore_Service
                         const Openhealth__V1__SampleQueryRequest *input,
                         Openhealth__V1__SampleBatch_Closure closure,
                         void *closure_data);
+  void (*get_characteristic)(Openhealth__V1__HealthStore_Service *service,
+                             const Openhealth__V1__CharacteristicRequest *input,
+                             Openhealth__V1__Characteristic_Closure closure,
+                             void *closure_data);
+  void (*query_correlations)(Openhealth__V1__HealthStore_Service *service,
+                             const Openhealth__V1__CorrelationQueryRequest *input,
+                             Openhealth__V1__SampleBatch_Closure closure,
+                             void *closure_data);
+  void (*preferred_units)(Openhealth__V1__HealthStore_Service *service,
+                          const Openhealth__V1__PreferredUnitsRequest *input,
+                          Openhealth__V1__PreferredUnitList_Closure closure,
+                          void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthStore_ServiceDestroy)(Openhealth__V1__HealthStore_Service *);
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
@@ -379,7 +392,10 @@ void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *se
       function_prefix__ ## request_authorization,\
       function_prefix__ ## authorization_status,\
       function_prefix__ ## save,\
-      function_prefix__ ## query_samples  }
+      function_prefix__ ## query_samples,\
+      function_prefix__ ## get_characteristic,\
+      function_prefix__ ## query_correlations,\
+      function_prefix__ ## preferred_units  }
 void openhealth__v1__health_store__get_request_status(ProtobufCService *service,
                                                       const Openhealth__V1__AuthorizationRequest *input,
                                                       Openhealth__V1__RequestStatusResponse_Closure closure,
@@ -400,6 +416,18 @@ void openhealth__v1__health_store__query_samples(ProtobufCService *service,
                                                  const Openhealth__V1__SampleQueryRequest *input,
                                                  Openhealth__V1__SampleBatch_Closure closure,
                                                  void *closure_data);
+void openhealth__v1__health_store__get_characteristic(ProtobufCService *service,
+                                                      const Openhealth__V1__CharacteristicRequest *input,
+                                                      Openhealth__V1__Characteristic_Closure closure,
+                                                      void *closure_data);
+void openhealth__v1__health_store__query_correlations(ProtobufCService *service,
+                                                      const Openhealth__V1__CorrelationQueryRequest *input,
+                                                      Openhealth__V1__SampleBatch_Closure closure,
+                                                      void *closure_data);
+void openhealth__v1__health_store__preferred_units(ProtobufCService *service,
+                                                   const Openhealth__V1__PreferredUnitsRequest *input,
+                                                   Openhealth__V1__PreferredUnitList_Closure closure,
+                                                   void *closure_data);
 
 /* --- descriptors --- */
 
