@@ -6,8 +6,12 @@ extension HKSample {
     /// assigns its own); the source is left to the broker, which takes it from the connection.
     func saveRecord() throws(HKError) -> SampleRecord {
         if let metadataError { throw metadataError }
+        var value = recordValue
+        if let correlation = self as? HKCorrelation {
+            value = .correlation(try correlation.orderedObjects.map { (object) throws(HKError) in try object.saveRecord() })
+        }
         return SampleRecord(uuid: uuid, typeIdentifier: sampleType.identifier, startDate: startDate, endDate: endDate,
-                            value: recordValue, metadata: metadataValues ?? [:], device: device?.record)
+                            value: value, metadata: metadataValues ?? [:], device: device?.record)
     }
 
     /// The sample for a record the broker sent. A record whose type or value kind the SDK does
@@ -18,6 +22,9 @@ extension HKSample {
             return HKQuantitySample(type: type, fetched: record, value: value, unit: unit)
         case let (type as HKCategoryType, .category(value)):
             return HKCategorySample(type: type, fetched: record, value: value)
+        case let (type as HKCorrelationType, .correlation(objects)):
+            return HKCorrelation(type: type, fetched: record,
+                                 objects: try objects.map { (object) throws(HKError) in try fetched(object) })
         default:
             throw HKError(.unknownError,
                           "healthd sent a sample of type \(record.typeIdentifier.prefix(100)) this SDK cannot represent; "

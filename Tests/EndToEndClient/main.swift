@@ -10,6 +10,12 @@
 //   e2e-client save-batch --category TYPE VALUE START END [--meta …]… [--category …]…  (one save of all)
 //     KIND: string, number, date (seconds since 1970), bool (true/false), quantity (VALUE as NUMBER:UNIT)
 //   e2e-client query TYPE [--start S] [--end E] [--strict-start] [--strict-end] [--limit N] [--sort start|end] [--descending] [--unit U]
+//   e2e-client save-blood-pressure SYSTOLIC DIASTOLIC TIME [--diastolic-time T]   (mmHg; an HKCorrelation)
+//   e2e-client save-food START END --item TYPE VALUE UNIT…
+//   e2e-client query-correlations TYPE [--sample-query] [--above TYPE VALUE UNIT]…
+//   e2e-client query-matching TYPE FILTER…              (device, metadata, quantity and category predicates; see PredicateCommands.swift)
+//   e2e-client save-from-device TYPE VALUE UNIT TIME NAME MANUFACTURER MODEL HARDWARE FIRMWARE SOFTWARE LOCAL-ID UDI
+//   e2e-client describe TYPE                           (each sample's device and source revision)
 //   e2e-client characteristics                         (every characteristic, one `characteristic NAME VALUE` line each)
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
@@ -147,6 +153,18 @@ do {
             print("sample \(sample.uuid.uuidString) \(Int(sample.startDate.timeIntervalSince1970)) \(Int(sample.endDate.timeIntervalSince1970)) \(sample.value) \(sample.sourceRevision.source.bundleIdentifier)")
         }
         print("ok \(samples.count)")
+    case "save-blood-pressure":
+        try await saveBloodPressure(store, arguments)
+    case "save-food":
+        try await saveFood(store, arguments)
+    case "query-correlations":
+        try await queryCorrelations(store, arguments)
+    case "query-matching":
+        try await queryMatching(store, arguments)
+    case "save-from-device":
+        try await saveFromDevice(store, arguments)
+    case "describe":
+        try await describeSamples(store, arguments)
     case "characteristics":
         try readCharacteristics(store)
     default:

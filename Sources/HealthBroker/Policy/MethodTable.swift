@@ -31,6 +31,7 @@ enum MethodTable {
         HealthStoreMethod.save.rawValue: .unary(AppService.save),
         HealthStoreMethod.querySamples.rawValue: .stream(AppService.querySamples),
         HealthStoreMethod.getCharacteristic.rawValue: .unary(CharacteristicService.get),
+        HealthStoreMethod.queryCorrelations.rawValue: .stream(CorrelationService.query),
     ]
 
     /// Served on the admin socket, to the manager tools only.
@@ -70,5 +71,6 @@ enum MethodTable {
         HealthStoreMethod.getCharacteristic.rawValue: .read,
         HealthManagerMethod.listCharacteristics.rawValue: .read,
         HealthManagerMethod.setCharacteristic.rawValue: .write,
+        HealthStoreMethod.queryCorrelations.rawValue: .read,
     ]
 }

@@ -56,6 +56,8 @@ struct SampleJSONLine: Encodable {
             (value, self.unit) = formatter.convertedQuantity(amount, unit)
         case let .category(raw):
             (value, unit) = (Double(raw), nil)
+        case let .correlation(objects):
+            (value, unit) = (Double(objects.count), "samples")
         }
         source = sample.source.map { Source(bundleIdentifier: $0.bundleIdentifier, name: $0.name, version: $0.version) }
         device = sample.device.map {

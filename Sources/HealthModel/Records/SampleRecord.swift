@@ -7,6 +7,9 @@ public struct SampleRecord: Hashable, Sendable {
         /// A quantity in `unit` (an HKUnit string). The broker stores the canonical unit.
         case quantity(Double, unit: String)
         case category(Int)
+        /// An HKCorrelation: the samples it groups (see `CorrelationRules`). Each is also a
+        /// sample of its own type, saved and stored with the correlation.
+        case correlation([SampleRecord])
     }
 
     /// Assigned by the broker on save (time-ordered, UUIDv7); whatever a client sends is ignored.

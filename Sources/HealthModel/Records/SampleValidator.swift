@@ -57,6 +57,8 @@ public enum SampleValidator {
             guard categoryType.allowedValues.contains(value) else {
                 throw HKError(.errorInvalidArgument, "\(type.identifier): value is not one of the type's category values")
             }
+        case let (correlationType as HKCorrelationType, .correlation(objects)):
+            result.value = .correlation(try CorrelationRules.canonicalizedObjects(objects, of: record, type: correlationType))
         default:
             throw HKError(.errorInvalidArgument, "\(type.identifier) cannot hold this kind of value")
         }

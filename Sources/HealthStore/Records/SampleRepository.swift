@@ -69,6 +69,7 @@ public struct SampleRepository: Sendable {
             switch record.value {
             case let .quantity(value, _): quantity = value
             case let .category(value): category = value
+            case .correlation: break  // its samples are rows of their own, linked below
             }
             try insert.execute(arguments: [
                 uuid, typeID, sourceID, source.version, try record.device.map { try Self.deviceID(db, $0) },
@@ -77,6 +78,10 @@ public struct SampleRepository: Sendable {
                 sync?.identifier, sync?.version,
             ])
             uuids.append(uuid)
+            if case let .correlation(objects) = record.value {
+                uuids += try insertCorrelationObjects(objects, of: db.lastInsertedRowID, using: insert,
+                                                      source: sourceID, version: source.version, change: change, db)
+            }
         }
         return uuids
     }
@@ -93,7 +98,7 @@ public struct SampleRepository: Sendable {
             let visible = SampleSQL.visibility(scope)
             conditions.append(visible.sql)
             arguments += visible.arguments
-            if let predicate = spec.predicate {
+            if let predicate = try spec.canonicalPredicate() {
                 let compiled = SampleSQL.condition(predicate)
                 conditions.append("(\(compiled.sql))")
                 arguments += compiled.arguments
@@ -134,7 +139,7 @@ public struct SampleRepository: Sendable {
 
     // MARK: - Rows
 
-    private static func record(_ row: Row, typeIdentifier: String, unit: String) throws -> SampleRecord {
+    static func record(_ row: Row, typeIdentifier: String, unit: String) throws -> SampleRecord {
         let value: SampleRecord.Value
         if let quantity: Double = row["quantity"] {
             value = .quantity(quantity, unit: unit)
@@ -156,7 +161,7 @@ public struct SampleRepository: Sendable {
             source: SourceRecord(bundleIdentifier: row["bundle_identifier"], name: row["source_name"], version: row["source_version"]))
     }
 
-    private static func typeID(_ db: Database, _ identifier: String) throws -> Int64 {
+    static func typeID(_ db: Database, _ identifier: String) throws -> Int64 {
         try Int64.fetchOne(db, sql: """
             INSERT INTO sample_types (identifier) VALUES (?)
             ON CONFLICT(identifier) DO UPDATE SET identifier = excluded.identifier RETURNING id
@@ -170,7 +175,7 @@ public struct SampleRepository: Sendable {
             """, arguments: [source.bundleIdentifier, source.name])!
     }
 
-    private static func deviceID(_ db: Database, _ device: DeviceRecord) throws -> Int64 {
+    static func deviceID(_ db: Database, _ device: DeviceRecord) throws -> Int64 {
         let fields = [device.name, device.manufacturer, device.model, device.hardwareVersion, device.firmwareVersion,
                       device.softwareVersion, device.localIdentifier, device.udiDeviceIdentifier]
         // Unit separator between fields: it cannot be confused with text inside one.

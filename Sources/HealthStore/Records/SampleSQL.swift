@@ -48,6 +48,15 @@ enum SampleSQL {
         case let .not(operand):
             let inner = condition(operand)
             return ("NOT (\(inner.sql))", inner.arguments)
+        case let .device(property, allowed):
+            return deviceCondition(property, allowed)
+        case let .metadata(key, test):
+            return metadataCondition(key, test)
+        case let .quantity(op, value, _):
+            // Already in the type's canonical unit (SampleQuerySpec.canonicalPredicate).
+            return ("COALESCE(o.quantity \(op.sqlOperator) ?, 0)", [value])
+        case let .categoryValue(op, value):
+            return ("COALESCE(o.category \(op.sqlOperator) ?, 0)", [value])
         }
     }
 

@@ -17,6 +17,10 @@ enum SampleWire {
             case let .category(value):
                 wire.value_case = OPENHEALTH__V1__SAMPLE__VALUE_CATEGORY_VALUE
                 wire.category_value = Int64(value)
+            case let .correlation(objects):
+                let built = objects.map { build($0, in: arena) }
+                wire.n_correlation_objects = built.count
+                wire.correlation_objects = arena.messages(built)
             }
             let entries = record.metadata.sorted { $0.key < $1.key }.map { key, value in
                 MetadataWire.build(key, value, in: arena)
@@ -44,6 +48,9 @@ enum SampleWire {
         } else {
             throw .invalidField("sample uuid must be 16 bytes, not \(uuidBytes.count)")
         }
+        guard wire.n_correlation_objects == 0 || wire.value_case == OPENHEALTH__V1__SAMPLE__VALUE__NOT_SET else {
+            throw .invalidField("a sample with a value cannot hold correlation objects")
+        }
         let value: SampleRecord.Value
         switch wire.value_case {
         case OPENHEALTH__V1__SAMPLE__VALUE_QUANTITY:
@@ -52,6 +59,9 @@ enum SampleWire {
         case OPENHEALTH__V1__SAMPLE__VALUE_CATEGORY_VALUE:
             guard let category = Int(exactly: wire.category_value) else { throw .invalidField("category value out of range") }
             value = .category(category)
+        case OPENHEALTH__V1__SAMPLE__VALUE__NOT_SET where wire.n_correlation_objects > 0:
+            // Recursion bounded by WireDepthGuard, like predicates.
+            value = .correlation(try WireRead.messages(wire.correlation_objects, count: wire.n_correlation_objects).map(read))
         default:
             throw .invalidField("sample has no value")
         }
