@@ -18,3 +18,17 @@ func readCharacteristics(_ store: HKHealthStore) throws {
     print("characteristic activityMoveMode \(try store.activityMoveMode().activityMoveMode.rawValue)")
     print("ok 6")
 }
+
+/// `e2e-client preferred-units TYPE…`: `preferredUnits(for:)` with this process's locale;
+/// prints `locale metric|us|uk` (the system the SDK sends), `unit TYPE UNIT` lines sorted by
+/// type, then `ok COUNT`.
+func preferredUnits(_ store: HKHealthStore, _ arguments: [String]) async throws {
+    let system = Locale.current.measurementSystem
+    print("locale \(system == .us ? "us" : system == .uk ? "uk" : "metric")")
+    let types = Set(arguments.dropFirst().compactMap { type($0) as? HKQuantityType })
+    let units = try await store.preferredUnits(for: types)
+    for (type, unit) in units.sorted(by: { $0.key.identifier < $1.key.identifier }) {
+        print("unit \(type.identifier) \(unit.unitString)")
+    }
+    print("ok \(units.count)")
+}

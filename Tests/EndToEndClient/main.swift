@@ -17,6 +17,7 @@
 //   e2e-client save-from-device TYPE VALUE UNIT TIME NAME MANUFACTURER MODEL HARDWARE FIRMWARE SOFTWARE LOCAL-ID UDI
 //   e2e-client describe TYPE                           (each sample's device and source revision)
 //   e2e-client characteristics                         (every characteristic, one `characteristic NAME VALUE` line each)
+//   e2e-client preferred-units TYPE…                   (`unit TYPE UNIT` lines)
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
 import Foundation
@@ -167,6 +168,8 @@ do {
         try await describeSamples(store, arguments)
     case "characteristics":
         try readCharacteristics(store)
+    case "preferred-units":
+        try await preferredUnits(store, arguments)
     default:
         print("usage: unknown command \(command)")
         exit(2)

@@ -32,6 +32,7 @@ enum MethodTable {
         HealthStoreMethod.querySamples.rawValue: .stream(AppService.querySamples),
         HealthStoreMethod.getCharacteristic.rawValue: .unary(CharacteristicService.get),
         HealthStoreMethod.queryCorrelations.rawValue: .stream(CorrelationService.query),
+        HealthStoreMethod.preferredUnits.rawValue: .unary(PreferredUnitService.preferredUnits),
     ]
 
     /// Served on the admin socket, to the manager tools only.
@@ -55,6 +56,8 @@ enum MethodTable {
         HealthManagerMethod.verifyAccessLog.rawValue: .unary(AccessLogService.verify),
         HealthManagerMethod.listCharacteristics.rawValue: .unary(CharacteristicService.list),
         HealthManagerMethod.setCharacteristic.rawValue: .unary(CharacteristicService.set),
+        HealthManagerMethod.listUnitPreferences.rawValue: .unary(PreferredUnitService.list),
+        HealthManagerMethod.setUnitPreference.rawValue: .unary(PreferredUnitService.set),
     ]
 
     /// The methods recorded in the access log (DESIGN.md §7.9), as which action. The handler

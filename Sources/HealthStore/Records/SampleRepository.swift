@@ -22,7 +22,8 @@ public struct SampleRepository: Sendable {
     }
 
     /// Stores `records` (already validated and in canonical units) as saved by `source`, all or
-    /// none, and returns once they are durably committed. UUIDs are minted here.
+    /// none, and returns once they are durably committed. UUIDs are minted here: one per
+    /// record, each correlation's followed by those of its samples (`insertCorrelationObjects`).
     ///
     /// A record with a sync identity (`HKMetadataKeySyncIdentifier` + version) is an upsert within
     /// `source` (other sources' objects are never looked at): if `source` already holds an object
