@@ -96,6 +96,11 @@ public final class RPCClient: Sendable {
     private func sendRequest(_ id: UInt64, _ method: String, _ payload: [UInt8]) {
         do {
             try connection.send(.request(id, method, payload))
+        } catch where error.errno == EPIPE || error.errno == ECONNRESET {
+            // healthd closed the connection, usually right after saying why (a connection-level
+            // status such as "this executable is not an installed app"). The read loop is about
+            // to reach that status and the end of the stream; it fails this call with the
+            // reason instead of this side's broken pipe.
         } catch {
             complete(id, with: .failure(RPCStatus(.unavailable, "cannot send to healthd: \(error)")))
         }

@@ -32,10 +32,12 @@ extension HKHealthStore {
                           "these \(samples.count) objects encode to \(payload.count) bytes, more than one message may carry; save in smaller batches")
         }
         let saved: SavedUUIDs = try await connection.call(.save, payload: payload)
-        guard saved.uuids.count == samples.count else {
-            throw HKError(.unknownError, "healthd acknowledged \(saved.uuids.count) UUIDs for \(samples.count) saved objects")
+        // One UUID per object, a correlation's samples right after it.
+        let savedObjects = samples.flatMap(\.savedObjects)
+        guard saved.uuids.count == savedObjects.count else {
+            throw HKError(.unknownError, "healthd acknowledged \(saved.uuids.count) UUIDs for \(savedObjects.count) saved objects")
         }
-        for (sample, uuid) in zip(samples, saved.uuids) { sample.assignBrokerUUID(uuid) }
+        for (object, uuid) in zip(savedObjects, saved.uuids) { object.assignBrokerUUID(uuid) }
     }
 
     public func save(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {

@@ -31,3 +31,66 @@ extension HKQuery {
         SampleTreePredicate(.sources(Set(sources.map(\.bundleIdentifier))))
     }
 }
+
+/// The device, metadata, quantity and category predicates. Arguments HealthKit would reject
+/// with an exception (an unknown device property, an operator other than the six
+/// comparisons, a metadata value of another type) make a predicate that fails the query with
+/// `errorInvalidArgument` when it runs.
+extension HKQuery {
+    /// Objects whose device has `key` (an `HKDevicePropertyKey…`) set to one of `allowedValues`.
+    public static func predicateForObjects(withDeviceProperty key: String, allowedValues: Set<String>) -> NSPredicate {
+        guard let property = DeviceProperty(rawValue: key) else {
+            return UnusablePredicate(HKError(.errorInvalidArgument, "\(key.prefix(100)) is not an HKDevicePropertyKey"))
+        }
+        return SampleTreePredicate(.device(property, allowedValues: allowedValues))
+    }
+
+    /// Objects whose metadata has `key`.
+    public static func predicateForObjects(withMetadataKey key: String) -> NSPredicate {
+        SampleTreePredicate(.metadata(key: key, .exists))
+    }
+
+    /// Objects whose metadata value for `key` equals one of `allowedValues` (String, number,
+    /// Bool, Date or HKQuantity; a value compares only with values of its own kind).
+    public static func predicateForObjects(withMetadataKey key: String, allowedValues: [Any]) -> NSPredicate {
+        do throws(HKError) {
+            let values = try allowedValues.map { (value) throws(HKError) in try MetadataValue(any: value, key: key) }
+            return SampleTreePredicate(.metadata(key: key, .oneOf(values)))
+        } catch {
+            return UnusablePredicate(error)
+        }
+    }
+
+    /// Objects whose metadata value for `key` compares with `value` as `operatorType` says.
+    public static func predicateForObjects(withMetadataKey key: String, operatorType: NSComparisonPredicate.Operator,
+                                           value: Any) -> NSPredicate {
+        do throws(HKError) {
+            let op = try ComparisonOperator(translating: operatorType)
+            return SampleTreePredicate(.metadata(key: key, .compare(op, try MetadataValue(any: value, key: key))))
+        } catch {
+            return UnusablePredicate(error)
+        }
+    }
+
+    /// Quantity samples whose quantity compares with `quantity` as `operatorType` says. The
+    /// broker converts `quantity` to the queried type's unit; a unit of another dimension fails
+    /// the query with `errorInvalidArgument`.
+    public static func predicateForQuantitySamples(with operatorType: NSComparisonPredicate.Operator,
+                                                   quantity: HKQuantity) -> NSPredicate {
+        do throws(HKError) {
+            let op = try ComparisonOperator(translating: operatorType)
+            return SampleTreePredicate(.quantity(op, value: quantity.doubleValue(for: quantity.unit), unit: quantity.unit.unitString))
+        } catch {
+            return UnusablePredicate(error)
+        }
+    }
+
+    /// Category samples whose value compares with `value` as `operatorType` says.
+    public static func predicateForCategorySamples(with operatorType: NSComparisonPredicate.Operator, value: Int) -> NSPredicate {
+        do throws(HKError) {
+            return SampleTreePredicate(.categoryValue(try ComparisonOperator(translating: operatorType), value))
+        } catch {
+            return UnusablePredicate(error)
+        }
+    }
+}

@@ -7,8 +7,12 @@ extension HKSample {
     func saveRecord() throws(HKError) -> SampleRecord {
         if let metadataError { throw metadataError }
         if let workout = self as? HKWorkout, let error = workout.eventMetadataError { throw error }
+        var value = recordValue
+        if let correlation = self as? HKCorrelation {
+            value = .correlation(try correlation.orderedObjects.map { (object) throws(HKError) in try object.saveRecord() })
+        }
         return SampleRecord(uuid: uuid, typeIdentifier: sampleType.identifier, startDate: startDate, endDate: endDate,
-                            value: recordValue, metadata: metadataValues ?? [:], device: device?.record)
+                            value: value, metadata: metadataValues ?? [:], device: device?.record)
     }
 
     /// The sample for a record the broker sent. A record whose type or value kind the SDK does
@@ -27,6 +31,9 @@ extension HKSample {
             return try HKWorkout(fetched: record, workout, activityType: activityType)
         case let (type as HKSeriesType, .workoutRoute(count)) where type.identifier == HKWorkoutRouteTypeIdentifier:
             return HKWorkoutRoute(type: type, fetched: record, count: count)
+        case let (type as HKCorrelationType, .correlation(objects)):
+            return HKCorrelation(type: type, fetched: record,
+                                 objects: try objects.map { (object) throws(HKError) in try fetched(object) })
         default:
             throw HKError(.unknownError,
                           "healthd sent a sample of type \(record.typeIdentifier.prefix(100)) this SDK cannot represent; "

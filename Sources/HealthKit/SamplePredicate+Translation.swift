@@ -8,6 +8,8 @@ extension SamplePredicate {
         switch predicate {
         case let ours as SampleTreePredicate:
             self = ours.samplePredicate
+        case let unusable as UnusablePredicate:
+            throw unusable.error
         case let compound as NSCompoundPredicate:
             let operands = try compound.subpredicates.map { (operand) throws(HKError) in
                 try SamplePredicate(translating: operand)

@@ -21,6 +21,7 @@ public struct HealthCtl: ParsableCommand {
             StatusCommand.self, AppsCommand.self, RequestsCommand.self,
             GrantCommand.self, RevokeCommand.self, GrantsCommand.self, SamplesCommand.self,
             KeyCommand.self, PasscodeCommand.self, LogCommand.self, SourcesCommand.self,
+            CharacteristicsCommand.self, UnitsCommand.self,
         ])
 
     public init() {}

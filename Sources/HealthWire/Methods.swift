@@ -17,6 +17,9 @@ public enum HealthStoreMethod: String, CaseIterable, Sendable {
     case deleteMatching = "/openhealth.v1.HealthStore/DeleteMatching"
     case queryStatistics = "/openhealth.v1.HealthStore/QueryStatistics"
     case queryStatisticsCollection = "/openhealth.v1.HealthStore/QueryStatisticsCollection"
+    case getCharacteristic = "/openhealth.v1.HealthStore/GetCharacteristic"
+    case queryCorrelations = "/openhealth.v1.HealthStore/QueryCorrelations"
+    case preferredUnits = "/openhealth.v1.HealthStore/PreferredUnits"
 }
 
 public enum HealthManagerMethod: String, CaseIterable, Sendable {
@@ -39,6 +42,10 @@ public enum HealthManagerMethod: String, CaseIterable, Sendable {
     case verifyAccessLog = "/openhealth.v1.HealthManager/VerifyAccessLog"
     case listSources = "/openhealth.v1.HealthManager/ListSources"
     case setSourcePriority = "/openhealth.v1.HealthManager/SetSourcePriority"
+    case listCharacteristics = "/openhealth.v1.HealthManager/ListCharacteristics"
+    case setCharacteristic = "/openhealth.v1.HealthManager/SetCharacteristic"
+    case listUnitPreferences = "/openhealth.v1.HealthManager/ListUnitPreferences"
+    case setUnitPreference = "/openhealth.v1.HealthManager/SetUnitPreference"
 }
 
 /// Where the SDK finds its connection: health-sandbox puts the inherited descriptor's number here.

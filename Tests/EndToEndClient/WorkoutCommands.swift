@@ -126,8 +126,3 @@ func quantity(_ text: String) -> HKQuantity {
     guard parts.count == 2, let value = Double(parts[0]) else { usage("quantity as VALUE:UNIT, got \(text)") }
     return HKQuantity(unit: HKUnit(from: parts[1]), doubleValue: value)
 }
-
-func usage(_ text: String) -> Never {
-    print("usage: \(text)")
-    exit(2)
-}

@@ -26,6 +26,14 @@
 //   e2e-client statistics TYPE --options sum,avg,min,max,recent,duration [--start S] [--end E] [--by-source] [--unit U]
 //   e2e-client collection TYPE --anchor S --interval minute|hour|day|week|month [--count N] --zone ZONE --from S --to S
 //              --options … [--start S] [--end E] [--by-source] [--unit U]
+//   e2e-client save-blood-pressure SYSTOLIC DIASTOLIC TIME [--diastolic-time T]   (mmHg; an HKCorrelation)
+//   e2e-client save-food START END --item TYPE VALUE UNIT…
+//   e2e-client query-correlations TYPE [--sample-query] [--above TYPE VALUE UNIT]…
+//   e2e-client query-matching TYPE FILTER…              (device, metadata, quantity and category predicates; see PredicateCommands.swift)
+//   e2e-client save-from-device TYPE VALUE UNIT TIME NAME MANUFACTURER MODEL HARDWARE FIRMWARE SOFTWARE LOCAL-ID UDI
+//   e2e-client describe TYPE                           (each sample's device and source revision)
+//   e2e-client characteristics                         (every characteristic, one `characteristic NAME VALUE` line each)
+//   e2e-client preferred-units TYPE…                   (`unit TYPE UNIT` lines)
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
 import Foundation
@@ -38,6 +46,12 @@ func fail(_ error: any Error) -> Never {
         print("error -1 \(error)")
     }
     exit(3)
+}
+
+/// A command-line mistake in a test's call: exit status 2, distinct from the SDK's errors (3).
+func usage(_ text: String) -> Never {
+    print("usage: \(text)")
+    exit(2)
 }
 
 func type(_ identifier: String) -> HKObjectType {
@@ -181,6 +195,22 @@ do {
         try await runStatistics(arguments, store: store)
     case "collection":
         try await runCollection(arguments, store: store)
+    case "save-blood-pressure":
+        try await saveBloodPressure(store, arguments)
+    case "save-food":
+        try await saveFood(store, arguments)
+    case "query-correlations":
+        try await queryCorrelations(store, arguments)
+    case "query-matching":
+        try await queryMatching(store, arguments)
+    case "save-from-device":
+        try await saveFromDevice(store, arguments)
+    case "describe":
+        try await describeSamples(store, arguments)
+    case "characteristics":
+        try readCharacteristics(store)
+    case "preferred-units":
+        try await preferredUnits(store, arguments)
     default:
         print("usage: unknown command \(command)")
         exit(2)

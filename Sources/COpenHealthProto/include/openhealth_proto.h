@@ -2,9 +2,11 @@
 #pragma once
 #include <protobuf-c/protobuf-c.h>
 #include "openhealth/v1/changes.pb-c.h"
+#include "openhealth/v1/characteristics.pb-c.h"
 #include "openhealth/v1/frame.pb-c.h"
 #include "openhealth/v1/health_manager.pb-c.h"
 #include "openhealth/v1/health_store.pb-c.h"
+#include "openhealth/v1/sample_predicates.pb-c.h"
 #include "openhealth/v1/statistics.pb-c.h"
 #include "openhealth/v1/types.pb-c.h"
 #include "openhealth/v1/workouts.pb-c.h"

@@ -42,6 +42,9 @@ enum MethodTable {
         HealthStoreMethod.deleteMatching.rawValue: .unary(DeletionService.deleteMatching),
         HealthStoreMethod.queryStatistics.rawValue: .unary(StatisticsService.queryStatistics),
         HealthStoreMethod.queryStatisticsCollection.rawValue: .stream(StatisticsService.queryStatisticsCollection),
+        HealthStoreMethod.getCharacteristic.rawValue: .unary(CharacteristicService.get),
+        HealthStoreMethod.queryCorrelations.rawValue: .stream(CorrelationService.query),
+        HealthStoreMethod.preferredUnits.rawValue: .unary(PreferredUnitService.preferredUnits),
     ]
 
     /// Served on the admin socket, to the manager tools only.
@@ -65,6 +68,10 @@ enum MethodTable {
         HealthManagerMethod.verifyAccessLog.rawValue: .unary(AccessLogService.verify),
         HealthManagerMethod.listSources.rawValue: .unary(SourcePriorityService.listSources),
         HealthManagerMethod.setSourcePriority.rawValue: .unary(SourcePriorityService.setSourcePriority),
+        HealthManagerMethod.listCharacteristics.rawValue: .unary(CharacteristicService.list),
+        HealthManagerMethod.setCharacteristic.rawValue: .unary(CharacteristicService.set),
+        HealthManagerMethod.listUnitPreferences.rawValue: .unary(PreferredUnitService.list),
+        HealthManagerMethod.setUnitPreference.rawValue: .unary(PreferredUnitService.set),
     ]
 
     /// The methods recorded in the access log (DESIGN.md §7.9), as which action. The handler
@@ -89,5 +96,9 @@ enum MethodTable {
         HealthStoreMethod.deleteMatching.rawValue: .delete,
         HealthStoreMethod.queryStatistics.rawValue: .read,
         HealthStoreMethod.queryStatisticsCollection.rawValue: .read,
+        HealthStoreMethod.getCharacteristic.rawValue: .read,
+        HealthManagerMethod.listCharacteristics.rawValue: .read,
+        HealthManagerMethod.setCharacteristic.rawValue: .write,
+        HealthStoreMethod.queryCorrelations.rawValue: .read,
     ]
 }

@@ -45,12 +45,13 @@ enum AppService {
         let app = try context.requireApp(caller)
         let records = try SampleList(wire: payload).samples
         guard !records.isEmpty else { throw HKError(.errorInvalidArgument, "nothing to save") }
-        for record in records where HKObjectType.type(forIdentifier: record.typeIdentifier) == nil {
-            throw HKError(.errorInvalidArgument, "unknown sample type \(record.typeIdentifier.prefix(100))")
+        // A correlation needs share permission for the types it holds (its own type has none).
+        let types = Set(records.flatMap(\.shareTypeIdentifiers))
+        for type in types.sorted() where HKObjectType.type(forIdentifier: type) == nil {
+            throw HKError(.errorInvalidArgument, "unknown sample type \(type.prefix(100))")
         }
-        let types = Set(records.map(\.typeIdentifier))
         // Reported before the checks, so a refused save's log entry names the types it tried.
-        CallAccessReport.record(appID: app.id, types: types.sorted())
+        CallAccessReport.record(appID: app.id, types: types.union(records.map(\.typeIdentifier)).sorted())
         try await context.store.withDatabase { try $0.authorization.checkSave(app: app, types: types) }
         // Identity and UUIDs come from the broker: whatever the app put in these fields is dropped.
         let source = SourceRecord(bundleIdentifier: app.id, name: app.displayName, version: app.version)
@@ -60,7 +61,7 @@ enum AppService {
             return record
         }
         let uuids = try await context.store.withDatabase { try await $0.samples.insert(canonical, source: source) }
-        CallAccessReport.record(appID: app.id, types: types.sorted(), count: uuids.count)
+        CallAccessReport.record(appID: app.id, types: types.union(records.map(\.typeIdentifier)).sorted(), count: uuids.count)
         context.logger.info("saved", metadata: ["app": "\(app.id)", "count": "\(uuids.count)"])
         return MethodTable.Reply(SavedUUIDs(uuids))
     }
@@ -69,6 +70,10 @@ enum AppService {
         let app = try context.requireApp(caller)
         let spec = try SampleQuerySpec(wire: payload)
         try SampleQueries.check(spec)
+        if HKObjectType.type(forIdentifier: spec.typeIdentifier) is HKCorrelationType {
+            try await CorrelationService.stream(CorrelationQuerySpec(spec), for: app, context, responder)
+            return
+        }
         let report = CallAccessReport.current
         try await context.store.withDatabase { database in
             let scope = try database.authorization.readScope(app: app, type: spec.typeIdentifier)
@@ -90,6 +95,7 @@ enum SampleQueries {
             throw HKError(.errorInvalidArgument, "\(spec.typeIdentifier) is not a sample type")
         }
         guard spec.limit >= 0 else { throw HKError(.errorInvalidArgument, "limit must not be negative") }
+        _ = try spec.canonicalPredicate()  // a unit that does not fit the type, before any store work
     }
 
     /// Runs a validated query within `scope` and streams the results as SampleList batches,

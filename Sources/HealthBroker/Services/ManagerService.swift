@@ -116,6 +116,10 @@ enum ManagerService {
         let spec = try SampleQuerySpec(wire: payload)
         try SampleQueries.check(spec)
         CallAccessReport.record(appID: nil, types: [spec.typeIdentifier])
+        if HKObjectType.type(forIdentifier: spec.typeIdentifier) is HKCorrelationType {
+            try await CorrelationService.streamForManager(CorrelationQuerySpec(spec), context, responder)
+            return
+        }
         let report = CallAccessReport.current
         try await context.store.withDatabase { database in
             try SampleQueries.stream(spec, scope: .allSources, from: database, to: responder, counting: report)

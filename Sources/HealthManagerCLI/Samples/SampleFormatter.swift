@@ -37,6 +37,9 @@ public struct SampleFormatter: Sendable {
         switch value {
         case let .category(raw):
             return ("\(raw)", "")
+        case let .correlation(objects):
+            // The samples themselves are listed under their own types.
+            return ("\(objects.count)", objects.count == 1 ? "sample" : "samples")
         case let .quantity(amount, unit):
             let (converted, shownUnit) = convertedQuantity(amount, unit)
             return (NumberText.measurement(converted), shownUnit)

@@ -60,6 +60,8 @@ struct SampleJSONLine: Encodable {
             (value, unit) = (workout.duration, "s")
         case let .workoutRoute(count):
             (value, unit) = (Double(count), nil)
+        case let .correlation(objects):
+            (value, unit) = (Double(objects.count), "samples")
         }
         source = sample.source.map { Source(bundleIdentifier: $0.bundleIdentifier, name: $0.name, version: $0.version) }
         device = sample.device.map {

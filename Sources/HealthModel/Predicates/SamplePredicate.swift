@@ -17,6 +17,17 @@ public indirect enum SamplePredicate: Hashable, Sendable {
     case workout(UUID)
     /// `predicateForWorkouts(with:)`: workouts of this `HKWorkoutActivityType` raw value.
     case workoutActivityType(UInt)
+    /// `predicateForObjects(withDeviceProperty:allowedValues:)`: the object's device has the
+    /// property set to one of the values (exact, case-sensitive). No device, or the property
+    /// unset: no match.
+    case device(DeviceProperty, allowedValues: Set<String>)
+    /// `predicateForObjects(withMetadataKey:…)`.
+    case metadata(key: String, MetadataTest)
+    /// `predicateForQuantitySamples(with:quantity:)`. Queries convert the quantity to the
+    /// queried type's canonical unit first (`canonicalized(for:)`).
+    case quantity(ComparisonOperator, value: Double, unit: String)
+    /// `predicateForCategorySamples(with:value:)`: the category value compared with `value`.
+    case categoryValue(ComparisonOperator, Int)
 
     /// Whether `record` matches. The reference semantics: the broker's SQL must agree with it.
     public func matches(_ record: SampleRecord) -> Bool {
@@ -45,6 +56,18 @@ public indirect enum SamplePredicate: Hashable, Sendable {
         case let .workoutActivityType(activityType):
             guard case let .workout(workout) = record.value else { return false }
             return workout.activityType == activityType
+        case let .device(property, allowed):
+            return record.device.flatMap(property.value(of:)).map(allowed.contains) ?? false
+        case let .metadata(key, test):
+            return test.matches(record.metadata[key])
+        case let .quantity(op, value, unit):
+            guard case let .quantity(stored, storedUnit) = record.value,
+                  let converted = try? HKQuantity(unit: HKUnit.parse(unit), doubleValue: value).value(in: HKUnit.parse(storedUnit))
+            else { return false }
+            return op.evaluate(stored, converted)
+        case let .categoryValue(op, value):
+            guard case let .category(stored) = record.value else { return false }
+            return op.evaluate(stored, value)
         }
     }
 }

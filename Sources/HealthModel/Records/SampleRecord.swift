@@ -12,6 +12,9 @@ public struct SampleRecord: Hashable, Sendable {
         /// An `HKWorkoutRoute`: how many locations it holds. The locations themselves travel
         /// apart (a route may have tens of thousands), see `RouteLocation`.
         case workoutRoute(locationCount: Int)
+        /// An HKCorrelation: the samples it groups (see `CorrelationRules`). Each is also a
+        /// sample of its own type, saved and stored with the correlation.
+        case correlation([SampleRecord])
     }
 
     /// Assigned by the broker on save (time-ordered, UUIDv7); whatever a client sends is ignored.

@@ -62,6 +62,8 @@ public enum SampleValidator {
         case (_, .workoutRoute) where type.identifier == HKWorkoutRouteTypeIdentifier:
             throw HKError(.errorInvalidArgument,
                           "\(type.identifier): routes are saved with HKWorkoutRouteBuilder (insertRouteData, then finishRoute), not save(_:)")
+        case let (correlationType as HKCorrelationType, .correlation(objects)):
+            result.value = .correlation(try CorrelationRules.canonicalizedObjects(objects, of: record, type: correlationType))
         default:
             throw HKError(.errorInvalidArgument, "\(type.identifier) cannot hold this kind of value")
         }

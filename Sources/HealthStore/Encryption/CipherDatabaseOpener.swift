@@ -44,6 +44,7 @@ enum CipherDatabaseOpener {
                 throw DatabaseError(
                     resultCode: ResultCode(rawValue: rc), message: message.map { String(cString: $0) })
             }
+            db.add(function: SampleSQL.quantityConversion)
         }
         return config
     }

@@ -25,7 +25,8 @@ public struct SampleRepository: Sendable {
     }
 
     /// Stores `records` (already validated and in canonical units) as saved by `source`, all or
-    /// none, and returns once they are durably committed. UUIDs are minted here.
+    /// none, and returns once they are durably committed. UUIDs are minted here: one per
+    /// record, each correlation's followed by those of its samples (`insertCorrelationObjects`).
     ///
     /// A record with a sync identity (`HKMetadataKeySyncIdentifier` + version) is an upsert within
     /// `source` (other sources' objects are never looked at): if `source` already holds an object
@@ -73,6 +74,7 @@ public struct SampleRepository: Sendable {
             case let .quantity(value, _): quantity = value
             case let .category(value): category = value
             case .workout, .workoutRoute: break  // side tables, written below
+            case .correlation: break  // its samples are rows of their own, linked below
             }
             try insert.execute(arguments: [
                 uuid, typeID, sourceID, source.version, try record.device.map { try Self.deviceID(db, $0) },
@@ -84,6 +86,10 @@ public struct SampleRepository: Sendable {
                 try WorkoutRows.insert(db, objectID: db.lastInsertedRowID, workout)
             }
             uuids.append(uuid)
+            if case let .correlation(objects) = record.value {
+                uuids += try insertCorrelationObjects(objects, of: db.lastInsertedRowID, using: insert,
+                                                      source: sourceID, version: source.version, change: change, db)
+            }
         }
         return uuids
     }
@@ -100,7 +106,7 @@ public struct SampleRepository: Sendable {
             let visible = SampleSQL.visibility(scope)
             conditions.append(visible.sql)
             arguments += visible.arguments
-            if let predicate = spec.predicate {
+            if let predicate = try spec.canonicalPredicate() {
                 let compiled = SampleSQL.condition(predicate)
                 conditions.append("(\(compiled.sql))")
                 arguments += compiled.arguments

@@ -62,6 +62,15 @@ enum SampleSQL {
                     [uuid])
         case let .workoutActivityType(activityType):
             return ("o.id IN (SELECT object_id FROM workouts WHERE activity_type = ?)", [Int64(clamping: activityType)])
+        case let .device(property, allowed):
+            return deviceCondition(property, allowed)
+        case let .metadata(key, test):
+            return metadataCondition(key, test)
+        case let .quantity(op, value, _):
+            // Already in the type's canonical unit (SampleQuerySpec.canonicalPredicate).
+            return ("COALESCE(o.quantity \(op.sqlOperator) ?, 0)", [value])
+        case let .categoryValue(op, value):
+            return ("COALESCE(o.category \(op.sqlOperator) ?, 0)", [value])
         }
     }
 

@@ -119,6 +119,7 @@ enum StoreSchema {
         registerChangeFeed(&migrator)
         registerSourcePriority(&migrator)
         registerTemporaryGrants(&migrator)
+        registerCharacteristics(&migrator)
         return migrator
     }
 }

@@ -40,6 +40,18 @@ enum PredicateWire {
             case let .and(operands): wire = compound(OPENHEALTH__V1__COMPOUND_OPERATOR__COMPOUND_OPERATOR_AND, operands, arena)
             case let .or(operands): wire = compound(OPENHEALTH__V1__COMPOUND_OPERATOR__COMPOUND_OPERATOR_OR, operands, arena)
             case let .not(operand): wire = compound(OPENHEALTH__V1__COMPOUND_OPERATOR__COMPOUND_OPERATOR_NOT, [operand], arena)
+            case let .device(property, allowed):
+                wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_DEVICE
+                wire.device = ValuePredicateWire.device(property, allowed, in: arena)
+            case let .metadata(key, test):
+                wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_METADATA
+                wire.metadata = ValuePredicateWire.metadata(key, test, in: arena)
+            case let .quantity(op, value, unit):
+                wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_QUANTITY
+                wire.quantity = ValuePredicateWire.quantity(op, value, unit, in: arena)
+            case let .categoryValue(op, value):
+                wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_CATEGORY
+                wire.category = ValuePredicateWire.category(op, value, in: arena)
             }
         }
     }
@@ -102,6 +114,10 @@ enum PredicateWire {
         case OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_ACTIVITY_TYPE:
             guard let activityType = UInt(exactly: wire.workout_activity_type) else { throw .invalidField("activity type out of range") }
             return .workoutActivityType(activityType)
+        case OPENHEALTH__V1__PREDICATE__NODE_DEVICE: return try ValuePredicateWire.readDevice(wire.device?.pointee)
+        case OPENHEALTH__V1__PREDICATE__NODE_METADATA: return try ValuePredicateWire.readMetadata(wire.metadata?.pointee)
+        case OPENHEALTH__V1__PREDICATE__NODE_QUANTITY: return try ValuePredicateWire.readQuantity(wire.quantity?.pointee)
+        case OPENHEALTH__V1__PREDICATE__NODE_CATEGORY: return try ValuePredicateWire.readCategory(wire.category?.pointee)
         default:
             throw .invalidField("unknown predicate kind")
         }

@@ -23,6 +23,10 @@ enum SampleWire {
             case let .workoutRoute(count):
                 wire.value_case = OPENHEALTH__V1__SAMPLE__VALUE_ROUTE_LOCATION_COUNT
                 wire.route_location_count = UInt64(max(0, count))
+            case let .correlation(objects):
+                let built = objects.map { build($0, in: arena) }
+                wire.n_correlation_objects = built.count
+                wire.correlation_objects = arena.messages(built)
             }
             let entries = record.metadata.sorted { $0.key < $1.key }.map { key, value in
                 MetadataWire.build(key, value, in: arena)
@@ -50,6 +54,9 @@ enum SampleWire {
         } else {
             throw .invalidField("sample uuid must be 16 bytes, not \(uuidBytes.count)")
         }
+        guard wire.n_correlation_objects == 0 || wire.value_case == OPENHEALTH__V1__SAMPLE__VALUE__NOT_SET else {
+            throw .invalidField("a sample with a value cannot hold correlation objects")
+        }
         let value: SampleRecord.Value
         switch wire.value_case {
         case OPENHEALTH__V1__SAMPLE__VALUE_QUANTITY:
@@ -64,6 +71,9 @@ enum SampleWire {
         case OPENHEALTH__V1__SAMPLE__VALUE_ROUTE_LOCATION_COUNT:
             guard let count = Int(exactly: wire.route_location_count) else { throw .invalidField("route location count out of range") }
             value = .workoutRoute(locationCount: count)
+        case OPENHEALTH__V1__SAMPLE__VALUE__NOT_SET where wire.n_correlation_objects > 0:
+            // Recursion bounded by WireDepthGuard, like predicates.
+            value = .correlation(try WireRead.messages(wire.correlation_objects, count: wire.n_correlation_objects).map(read))
         default:
             throw .invalidField("sample has no value")
         }

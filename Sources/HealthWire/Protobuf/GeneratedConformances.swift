@@ -37,14 +37,32 @@ extension Openhealth__V1__AuthorizationStatusRequest: ProtobufCMessageStruct {
 extension Openhealth__V1__AuthorizationStatusResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__authorization_status_response__init(message) }
 }
+extension Openhealth__V1__CalendarDay: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__calendar_day__init(message) }
+}
+extension Openhealth__V1__CategoryPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__category_predicate__init(message) }
+}
 extension Openhealth__V1__ChangePasscodeRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__change_passcode_request__init(message) }
 }
 extension Openhealth__V1__ChangePasscodeResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__change_passcode_response__init(message) }
 }
+extension Openhealth__V1__Characteristic: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__characteristic__init(message) }
+}
+extension Openhealth__V1__CharacteristicList: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__characteristic_list__init(message) }
+}
+extension Openhealth__V1__CharacteristicRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__characteristic_request__init(message) }
+}
 extension Openhealth__V1__CompoundPredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__compound_predicate__init(message) }
+}
+extension Openhealth__V1__CorrelationQueryRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__correlation_query_request__init(message) }
 }
 extension Openhealth__V1__DateRangePredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__date_range_predicate__init(message) }
@@ -63,6 +81,9 @@ extension Openhealth__V1__DeletedObject: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__Device: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__device__init(message) }
+}
+extension Openhealth__V1__DevicePredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__device_predicate__init(message) }
 }
 extension Openhealth__V1__FinishRouteRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__finish_route_request__init(message) }
@@ -112,6 +133,9 @@ extension Openhealth__V1__ListAppsRequest: ProtobufCMessageStruct {
 extension Openhealth__V1__ListAppsResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_apps_response__init(message) }
 }
+extension Openhealth__V1__ListCharacteristicsRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_characteristics_request__init(message) }
+}
 extension Openhealth__V1__ListGrantsRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_grants_request__init(message) }
 }
@@ -130,11 +154,23 @@ extension Openhealth__V1__ListSourcesRequest: ProtobufCMessageStruct {
 extension Openhealth__V1__ListSourcesResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_sources_response__init(message) }
 }
+extension Openhealth__V1__ListUnitPreferencesRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_unit_preferences_request__init(message) }
+}
 extension Openhealth__V1__Location: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__location__init(message) }
 }
+extension Openhealth__V1__MemberPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__member_predicate__init(message) }
+}
 extension Openhealth__V1__MetadataEntry: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__metadata_entry__init(message) }
+}
+extension Openhealth__V1__MetadataOperand: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__metadata_operand__init(message) }
+}
+extension Openhealth__V1__MetadataPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__metadata_predicate__init(message) }
 }
 extension Openhealth__V1__MetadataValue: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__metadata_value__init(message) }
@@ -157,8 +193,23 @@ extension Openhealth__V1__ObserverUpdate: ProtobufCMessageStruct {
 extension Openhealth__V1__Predicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__predicate__init(message) }
 }
+extension Openhealth__V1__PredicateQuantity: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__predicate_quantity__init(message) }
+}
+extension Openhealth__V1__PreferredUnit: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__preferred_unit__init(message) }
+}
+extension Openhealth__V1__PreferredUnitList: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__preferred_unit_list__init(message) }
+}
+extension Openhealth__V1__PreferredUnitsRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__preferred_units_request__init(message) }
+}
 extension Openhealth__V1__Quantity: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__quantity__init(message) }
+}
+extension Openhealth__V1__QuantityPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__quantity_predicate__init(message) }
 }
 extension Openhealth__V1__RemovePasscodeRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__remove_passcode_request__init(message) }
@@ -199,6 +250,9 @@ extension Openhealth__V1__SaveRequest: ProtobufCMessageStruct {
 extension Openhealth__V1__SaveResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__save_response__init(message) }
 }
+extension Openhealth__V1__SetCharacteristicResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_characteristic_response__init(message) }
+}
 extension Openhealth__V1__SetGrantsRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_grants_request__init(message) }
 }
@@ -216,6 +270,9 @@ extension Openhealth__V1__SetSourcePriorityRequest: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__SetSourcePriorityResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_source_priority_response__init(message) }
+}
+extension Openhealth__V1__SetUnitPreferenceResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_unit_preference_response__init(message) }
 }
 extension Openhealth__V1__SortDescriptor: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__sort_descriptor__init(message) }

@@ -27,6 +27,10 @@ final class RestartableHealthd: @unchecked Sendable {
     /// Starts healthd and waits for its sockets; `extraArguments` such as --passcode-file,
     /// `standardInput` written to its stdin (for --passcode-stdin).
     func start(_ extraArguments: [String] = [], standardInput: String? = nil) throws {
+        // A previous run's socket files may still be there (healthd replaces them when it is
+        // ready): waiting for the paths to exist must not be satisfied by those.
+        unlink(appSocket)
+        unlink(adminSocket)
         let log = open(logPath, O_WRONLY | O_APPEND | O_CLOEXEC)
         defer { close(log) }
         let input = try ProcessRun.pipe()

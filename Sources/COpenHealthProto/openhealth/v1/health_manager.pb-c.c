@@ -3150,7 +3150,7 @@ const ProtobufCEnumDescriptor openhealth__v1__decision__descriptor =
   openhealth__v1__decision__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[19] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[23] =
 {
   { "Status", &openhealth__v1__status_request__descriptor, &openhealth__v1__status_response__descriptor },
   { "InstallApp", &openhealth__v1__install_app_request__descriptor, &openhealth__v1__install_app_response__descriptor },
@@ -3171,6 +3171,10 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "VerifyAccessLog", &openhealth__v1__verify_access_log_request__descriptor, &openhealth__v1__verify_access_log_response__descriptor },
   { "ListSources", &openhealth__v1__list_sources_request__descriptor, &openhealth__v1__list_sources_response__descriptor },
   { "SetSourcePriority", &openhealth__v1__set_source_priority_request__descriptor, &openhealth__v1__set_source_priority_response__descriptor },
+  { "ListCharacteristics", &openhealth__v1__list_characteristics_request__descriptor, &openhealth__v1__characteristic_list__descriptor },
+  { "SetCharacteristic", &openhealth__v1__characteristic__descriptor, &openhealth__v1__set_characteristic_response__descriptor },
+  { "ListUnitPreferences", &openhealth__v1__list_unit_preferences_request__descriptor, &openhealth__v1__preferred_unit_list__descriptor },
+  { "SetUnitPreference", &openhealth__v1__preferred_unit__descriptor, &openhealth__v1__set_unit_preference_response__descriptor },
 };
 const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   5,        /* AnswerRequest */
@@ -3180,15 +3184,19 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   9,        /* LaunchBind */
   15,        /* ListAccessLog */
   2,        /* ListApps */
+  19,        /* ListCharacteristics */
   7,        /* ListGrants */
   3,        /* ListRequests */
   17,        /* ListSources */
+  21,        /* ListUnitPreferences */
   8,        /* QuerySamples */
   14,        /* RemovePasscode */
   11,        /* RotateKey */
+  20,        /* SetCharacteristic */
   6,        /* SetGrants */
   12,        /* SetPasscode */
   18,        /* SetSourcePriority */
+  22,        /* SetUnitPreference */
   0,        /* Status */
   16,        /* VerifyAccessLog */
   4         /* WatchRequests */
@@ -3200,7 +3208,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
   "HealthManager",
   "Openhealth__V1__HealthManager",
   "openhealth.v1",
-  19,
+  23,
   openhealth__v1__health_manager__method_descriptors,
   openhealth__v1__health_manager__method_indices_by_name
 };
@@ -3355,6 +3363,38 @@ void openhealth__v1__health_manager__set_source_priority(ProtobufCService *servi
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
   service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__list_characteristics(ProtobufCService *service,
+                                                          const Openhealth__V1__ListCharacteristicsRequest *input,
+                                                          Openhealth__V1__CharacteristicList_Closure closure,
+                                                          void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__set_characteristic(ProtobufCService *service,
+                                                        const Openhealth__V1__Characteristic *input,
+                                                        Openhealth__V1__SetCharacteristicResponse_Closure closure,
+                                                        void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__list_unit_preferences(ProtobufCService *service,
+                                                           const Openhealth__V1__ListUnitPreferencesRequest *input,
+                                                           Openhealth__V1__PreferredUnitList_Closure closure,
+                                                           void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 21, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__set_unit_preference(ProtobufCService *service,
+                                                         const Openhealth__V1__PreferredUnit *input,
+                                                         Openhealth__V1__SetUnitPreferenceResponse_Closure closure,
+                                                         void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 22, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
                                            Openhealth__V1__HealthManager_ServiceDestroy destroy)

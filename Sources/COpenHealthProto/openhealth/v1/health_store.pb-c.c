@@ -786,7 +786,7 @@ const ProtobufCMessageDescriptor openhealth__v1__sample_batch__descriptor =
   (ProtobufCMessageInit) openhealth__v1__sample_batch__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[17] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[20] =
 {
   { "GetRequestStatus", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_status_response__descriptor },
   { "RequestAuthorization", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
@@ -805,6 +805,9 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_desc
   { "DeleteMatching", &openhealth__v1__delete_matching_request__descriptor, &openhealth__v1__delete_objects_response__descriptor },
   { "QueryStatistics", &openhealth__v1__statistics_query_request__descriptor, &openhealth__v1__statistics__descriptor },
   { "QueryStatisticsCollection", &openhealth__v1__statistics_collection_request__descriptor, &openhealth__v1__statistics_batch__descriptor },
+  { "GetCharacteristic", &openhealth__v1__characteristic_request__descriptor, &openhealth__v1__characteristic__descriptor },
+  { "QueryCorrelations", &openhealth__v1__correlation_query_request__descriptor, &openhealth__v1__sample_batch__descriptor },
+  { "PreferredUnits", &openhealth__v1__preferred_units_request__descriptor, &openhealth__v1__preferred_unit_list__descriptor },
 };
 const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   7,        /* AcknowledgeObserverUpdate */
@@ -813,10 +816,13 @@ const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   14,        /* DeleteMatching */
   13,        /* DeleteObjects */
   11,        /* FinishRoute */
+  17,        /* GetCharacteristic */
   0,        /* GetRequestStatus */
   10,        /* InsertRouteData */
   6,        /* ObserveChanges */
+  19,        /* PreferredUnits */
   5,        /* QueryAnchored */
+  18,        /* QueryCorrelations */
   12,        /* QueryRouteData */
   4,        /* QuerySamples */
   8,        /* QuerySources */
@@ -832,7 +838,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
   "HealthStore",
   "Openhealth__V1__HealthStore",
   "openhealth.v1",
-  17,
+  20,
   openhealth__v1__health_store__method_descriptors,
   openhealth__v1__health_store__method_indices_by_name
 };
@@ -971,6 +977,30 @@ void openhealth__v1__health_store__query_statistics_collection(ProtobufCService 
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
   service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__get_characteristic(ProtobufCService *service,
+                                                      const Openhealth__V1__CharacteristicRequest *input,
+                                                      Openhealth__V1__Characteristic_Closure closure,
+                                                      void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__query_correlations(ProtobufCService *service,
+                                                      const Openhealth__V1__CorrelationQueryRequest *input,
+                                                      Openhealth__V1__SampleBatch_Closure closure,
+                                                      void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__preferred_units(ProtobufCService *service,
+                                                   const Openhealth__V1__PreferredUnitsRequest *input,
+                                                   Openhealth__V1__PreferredUnitList_Closure closure,
+                                                   void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
                                          Openhealth__V1__HealthStore_ServiceDestroy destroy)

@@ -1048,7 +1048,7 @@ const ProtobufCMessageDescriptor openhealth__v1__source_revision__descriptor =
   (ProtobufCMessageInit) openhealth__v1__source_revision__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[11] =
+static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[12] =
 {
   {
     "uuid",
@@ -1182,9 +1182,22 @@ static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "correlation_objects",
+    12,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Sample, n_correlation_objects),
+    offsetof(Openhealth__V1__Sample, correlation_objects),
+    &openhealth__v1__sample__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__sample__field_indices_by_name[] = {
   5,   /* field[5] = category_value */
+  11,   /* field[11] = correlation_objects */
   7,   /* field[7] = device */
   3,   /* field[3] = end_us */
   6,   /* field[6] = metadata */
@@ -1199,7 +1212,7 @@ static const unsigned openhealth__v1__sample__field_indices_by_name[] = {
 static const ProtobufCIntRange openhealth__v1__sample__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 11 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
 {
@@ -1209,14 +1222,14 @@ const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
   "Openhealth__V1__Sample",
   "openhealth.v1",
   sizeof(Openhealth__V1__Sample),
-  11,
+  12,
   openhealth__v1__sample__field_descriptors,
   openhealth__v1__sample__field_indices_by_name,
   1,  openhealth__v1__sample__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__sample__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descriptors[6] =
+static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descriptors[10] =
 {
   {
     "date_range",
@@ -1290,10 +1303,62 @@ static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descripto
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "device",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Predicate, node_case),
+    offsetof(Openhealth__V1__Predicate, device),
+    &openhealth__v1__device_predicate__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "metadata",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Predicate, node_case),
+    offsetof(Openhealth__V1__Predicate, metadata),
+    &openhealth__v1__metadata_predicate__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "quantity",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Predicate, node_case),
+    offsetof(Openhealth__V1__Predicate, quantity),
+    &openhealth__v1__quantity_predicate__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "category",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Predicate, node_case),
+    offsetof(Openhealth__V1__Predicate, category),
+    &openhealth__v1__category_predicate__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__predicate__field_indices_by_name[] = {
+  9,   /* field[9] = category */
   3,   /* field[3] = compound */
   0,   /* field[0] = date_range */
+  6,   /* field[6] = device */
+  7,   /* field[7] = metadata */
+  8,   /* field[8] = quantity */
   2,   /* field[2] = sources */
   1,   /* field[1] = uuids */
   5,   /* field[5] = workout_activity_type */
@@ -1302,7 +1367,7 @@ static const unsigned openhealth__v1__predicate__field_indices_by_name[] = {
 static const ProtobufCIntRange openhealth__v1__predicate__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor =
 {
@@ -1312,7 +1377,7 @@ const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor =
   "Openhealth__V1__Predicate",
   "openhealth.v1",
   sizeof(Openhealth__V1__Predicate),
-  6,
+  10,
   openhealth__v1__predicate__field_descriptors,
   openhealth__v1__predicate__field_indices_by_name,
   1,  openhealth__v1__predicate__number_ranges,

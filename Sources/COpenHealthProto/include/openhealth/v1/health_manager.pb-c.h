@@ -16,6 +16,7 @@ PROTOBUF_C__BEGIN_DECLS
 
 #include "openhealth/v1/health_store.pb-c.h"
 #include "openhealth/v1/statistics.pb-c.h"
+#include "openhealth/v1/characteristics.pb-c.h"
 
 typedef struct Openhealth__V1__StatusRequest Openhealth__V1__StatusRequest;
 typedef struct Openhealth__V1__StatusResponse Openhealth__V1__StatusResponse;
@@ -1335,6 +1336,22 @@ struct Openhealth__V1__HealthManager_Service
                               const Openhealth__V1__SetSourcePriorityRequest *input,
                               Openhealth__V1__SetSourcePriorityResponse_Closure closure,
                               void *closure_data);
+  void (*list_characteristics)(Openhealth__V1__HealthManager_Service *service,
+                               const Openhealth__V1__ListCharacteristicsRequest *input,
+                               Openhealth__V1__CharacteristicList_Closure closure,
+                               void *closure_data);
+  void (*set_characteristic)(Openhealth__V1__HealthManager_Service *service,
+                             const Openhealth__V1__Characteristic *input,
+                             Openhealth__V1__SetCharacteristicResponse_Closure closure,
+                             void *closure_data);
+  void (*list_unit_preferences)(Openhealth__V1__HealthManager_Service *service,
+                                const Openhealth__V1__ListUnitPreferencesRequest *input,
+                                Openhealth__V1__PreferredUnitList_Closure closure,
+                                void *closure_data);
+  void (*set_unit_preference)(Openhealth__V1__HealthManager_Service *service,
+                              const Openhealth__V1__PreferredUnit *input,
+                              Openhealth__V1__SetUnitPreferenceResponse_Closure closure,
+                              void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthManager_ServiceDestroy)(Openhealth__V1__HealthManager_Service *);
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
@@ -1361,7 +1378,11 @@ void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service
       function_prefix__ ## list_access_log,\
       function_prefix__ ## verify_access_log,\
       function_prefix__ ## list_sources,\
-      function_prefix__ ## set_source_priority  }
+      function_prefix__ ## set_source_priority,\
+      function_prefix__ ## list_characteristics,\
+      function_prefix__ ## set_characteristic,\
+      function_prefix__ ## list_unit_preferences,\
+      function_prefix__ ## set_unit_preference  }
 void openhealth__v1__health_manager__status(ProtobufCService *service,
                                             const Openhealth__V1__StatusRequest *input,
                                             Openhealth__V1__StatusResponse_Closure closure,
@@ -1437,6 +1458,22 @@ void openhealth__v1__health_manager__list_sources(ProtobufCService *service,
 void openhealth__v1__health_manager__set_source_priority(ProtobufCService *service,
                                                          const Openhealth__V1__SetSourcePriorityRequest *input,
                                                          Openhealth__V1__SetSourcePriorityResponse_Closure closure,
+                                                         void *closure_data);
+void openhealth__v1__health_manager__list_characteristics(ProtobufCService *service,
+                                                          const Openhealth__V1__ListCharacteristicsRequest *input,
+                                                          Openhealth__V1__CharacteristicList_Closure closure,
+                                                          void *closure_data);
+void openhealth__v1__health_manager__set_characteristic(ProtobufCService *service,
+                                                        const Openhealth__V1__Characteristic *input,
+                                                        Openhealth__V1__SetCharacteristicResponse_Closure closure,
+                                                        void *closure_data);
+void openhealth__v1__health_manager__list_unit_preferences(ProtobufCService *service,
+                                                           const Openhealth__V1__ListUnitPreferencesRequest *input,
+                                                           Openhealth__V1__PreferredUnitList_Closure closure,
+                                                           void *closure_data);
+void openhealth__v1__health_manager__set_unit_preference(ProtobufCService *service,
+                                                         const Openhealth__V1__PreferredUnit *input,
+                                                         Openhealth__V1__SetUnitPreferenceResponse_Closure closure,
                                                          void *closure_data);
 
 /* --- descriptors --- */

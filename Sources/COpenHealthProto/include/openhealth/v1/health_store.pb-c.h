@@ -18,6 +18,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/changes.pb-c.h"
 #include "openhealth/v1/workouts.pb-c.h"
 #include "openhealth/v1/statistics.pb-c.h"
+#include "openhealth/v1/characteristics.pb-c.h"
 
 typedef struct Openhealth__V1__AuthorizationRequest Openhealth__V1__AuthorizationRequest;
 typedef struct Openhealth__V1__RequestStatusResponse Openhealth__V1__RequestStatusResponse;
@@ -418,6 +419,18 @@ struct Openhealth__V1__HealthStore_Service
                                       const Openhealth__V1__StatisticsCollectionRequest *input,
                                       Openhealth__V1__StatisticsBatch_Closure closure,
                                       void *closure_data);
+  void (*get_characteristic)(Openhealth__V1__HealthStore_Service *service,
+                             const Openhealth__V1__CharacteristicRequest *input,
+                             Openhealth__V1__Characteristic_Closure closure,
+                             void *closure_data);
+  void (*query_correlations)(Openhealth__V1__HealthStore_Service *service,
+                             const Openhealth__V1__CorrelationQueryRequest *input,
+                             Openhealth__V1__SampleBatch_Closure closure,
+                             void *closure_data);
+  void (*preferred_units)(Openhealth__V1__HealthStore_Service *service,
+                          const Openhealth__V1__PreferredUnitsRequest *input,
+                          Openhealth__V1__PreferredUnitList_Closure closure,
+                          void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthStore_ServiceDestroy)(Openhealth__V1__HealthStore_Service *);
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
@@ -442,7 +455,10 @@ void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *se
       function_prefix__ ## delete_objects,\
       function_prefix__ ## delete_matching,\
       function_prefix__ ## query_statistics,\
-      function_prefix__ ## query_statistics_collection  }
+      function_prefix__ ## query_statistics_collection,\
+      function_prefix__ ## get_characteristic,\
+      function_prefix__ ## query_correlations,\
+      function_prefix__ ## preferred_units  }
 void openhealth__v1__health_store__get_request_status(ProtobufCService *service,
                                                       const Openhealth__V1__AuthorizationRequest *input,
                                                       Openhealth__V1__RequestStatusResponse_Closure closure,
@@ -511,6 +527,18 @@ void openhealth__v1__health_store__query_statistics_collection(ProtobufCService 
                                                                const Openhealth__V1__StatisticsCollectionRequest *input,
                                                                Openhealth__V1__StatisticsBatch_Closure closure,
                                                                void *closure_data);
+void openhealth__v1__health_store__get_characteristic(ProtobufCService *service,
+                                                      const Openhealth__V1__CharacteristicRequest *input,
+                                                      Openhealth__V1__Characteristic_Closure closure,
+                                                      void *closure_data);
+void openhealth__v1__health_store__query_correlations(ProtobufCService *service,
+                                                      const Openhealth__V1__CorrelationQueryRequest *input,
+                                                      Openhealth__V1__SampleBatch_Closure closure,
+                                                      void *closure_data);
+void openhealth__v1__health_store__preferred_units(ProtobufCService *service,
+                                                   const Openhealth__V1__PreferredUnitsRequest *input,
+                                                   Openhealth__V1__PreferredUnitList_Closure closure,
+                                                   void *closure_data);
 
 /* --- descriptors --- */
 

@@ -1,0 +1,64 @@
+import HealthIPC
+import HealthModel
+import HealthStore
+import HealthWire
+
+/// Correlation queries: HKCorrelationQuery (`QueryCorrelations`) and HKSampleQuery of a
+/// correlation type (routed here by both QuerySamples methods). A correlation type has no
+/// grant of its own; what a caller sees is decided by the read scopes of the types it may
+/// hold (`SampleRepository.queryCorrelations` explains the rule).
+enum CorrelationService {
+    static func query(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
+        let app = try context.requireApp(caller)
+        let spec = try CorrelationQuerySpec(wire: payload)
+        try check(spec)
+        try await stream(spec, for: app, context, responder)
+    }
+
+    /// Runs a checked query for `app`, each contained type within the app's read scope for it.
+    static func stream(_ spec: CorrelationQuerySpec, for app: AppManifest, _ context: BrokerContext,
+                       _ responder: CallResponder) async throws {
+        let report = CallAccessReport.current
+        try await context.store.withDatabase { database in
+            var scopes: [String: ReadScope] = [:]
+            for type in CorrelationRules.memberTypes(of: spec.typeIdentifier) {
+                scopes[type.identifier] = try database.authorization.readScope(app: app, type: type.identifier)
+            }
+            report?.record(appID: app.id, types: [spec.typeIdentifier])
+            try stream(spec, objectScopes: scopes, from: database, to: responder, counting: report)
+        }
+    }
+
+    /// Runs a checked query for the manager, which sees every correlation.
+    static func streamForManager(_ spec: CorrelationQuerySpec, _ context: BrokerContext, _ responder: CallResponder) async throws {
+        let report = CallAccessReport.current
+        let scopes = Dictionary(uniqueKeysWithValues: CorrelationRules.memberTypes(of: spec.typeIdentifier).map {
+            ($0.identifier, ReadScope.allSources)
+        })
+        try await context.store.withDatabase { database in
+            try stream(spec, objectScopes: scopes, from: database, to: responder, counting: report)
+        }
+    }
+
+    /// Checks that do not depend on who asks, so they reveal nothing.
+    static func check(_ spec: CorrelationQuerySpec) throws(HKError) {
+        guard HKObjectType.type(forIdentifier: spec.typeIdentifier) is HKCorrelationType else {
+            throw HKError(.errorInvalidArgument, "\(spec.typeIdentifier.prefix(100)) is not a correlation type")
+        }
+        let allowed = Set(CorrelationRules.memberTypes(of: spec.typeIdentifier).map(\.identifier))
+        for type in spec.objectPredicates.keys.sorted() where !allowed.contains(type) {
+            throw HKError(.errorInvalidArgument,
+                          "a sample predicate names \(type.prefix(100)), which \(spec.typeIdentifier) cannot hold")
+        }
+        guard spec.limit >= 0 else { throw HKError(.errorInvalidArgument, "limit must not be negative") }
+        _ = try spec.canonicalized()
+    }
+
+    private static func stream(_ spec: CorrelationQuerySpec, objectScopes: [String: ReadScope], from database: HealthDatabase,
+                               to responder: CallResponder, counting report: CallAccessReport?) throws {
+        try database.samples.queryCorrelations(spec, objectScopes: objectScopes, batchSize: WireLimits.samplesPerBatch) { batch in
+            try responder.send(SampleList(batch).wireBytes())
+            report?.add(count: batch.count)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import HealthWire
+
+/// The user's characteristics, as HealthKit reads them: synchronous and throwing, each one
+/// round-trip to healthd (see `BlockingCall`: safe from the main thread and from async code).
+///
+/// The app needs read permission for the characteristic type. Without it — denied or never
+/// asked — the value looks exactly as if the user had not set it: `.notSet` (for the move mode,
+/// `.activeEnergy`, HealthKit's default), or date components with no year, month or day.
+/// Apps cannot write characteristics; the user sets them with `healthctl characteristics set`.
+extension HKHealthStore {
+    /// The date of birth as year, month and day in the Gregorian calendar (no time zone applies).
+    public func dateOfBirthComponents() throws -> DateComponents {
+        switch try characteristic(.dateOfBirth) {
+        case let .day(day)?: return day.dateComponents
+        default: return DateComponents(calendar: Calendar(identifier: .gregorian))
+        }
+    }
+
+    public func biologicalSex() throws -> HKBiologicalSexObject {
+        HKBiologicalSexObject(try enumeration(.biologicalSex, as: HKBiologicalSex.self))
+    }
+
+    public func bloodType() throws -> HKBloodTypeObject {
+        HKBloodTypeObject(try enumeration(.bloodType, as: HKBloodType.self))
+    }
+
+    public func fitzpatrickSkinType() throws -> HKFitzpatrickSkinTypeObject {
+        HKFitzpatrickSkinTypeObject(try enumeration(.fitzpatrickSkinType, as: HKFitzpatrickSkinType.self))
+    }
+
+    public func wheelchairUse() throws -> HKWheelchairUseObject {
+        HKWheelchairUseObject(try enumeration(.wheelchairUse, as: HKWheelchairUse.self))
+    }
+
+    public func activityMoveMode() throws -> HKActivityMoveModeObject {
+        HKActivityMoveModeObject(try enumeration(.activityMoveMode, as: HKActivityMoveMode.self))
+    }
+
+    /// The enum value of `type`, or the type's unset value (`CharacteristicKind`).
+    private func enumeration<Value: RawRepresentable>(
+        _ type: HKCharacteristicTypeIdentifier, as _: Value.Type
+    ) throws(HKError) -> Value where Value.RawValue == Int {
+        guard case let .enumeration(_, unsetValue)? = CharacteristicKind.of(type.rawValue) else {
+            preconditionFailure("\(type.rawValue) is not an enumerated characteristic")
+        }
+        let raw: Int
+        switch try characteristic(type) {
+        case let .enumeration(value)?: raw = value
+        default: raw = unsetValue
+        }
+        guard let value = Value(rawValue: raw) else {
+            throw HKError(.unknownError, "healthd sent a \(type.rawValue) value this SDK does not know; "
+                          + "the SDK and healthd versions may not match")
+        }
+        return value
+    }
+
+    /// The stored value of `type` as the broker lets this app see it; nil for unset.
+    private func characteristic(_ type: HKCharacteristicTypeIdentifier) throws(HKError) -> CharacteristicRecord.Value? {
+        let connection = connection
+        let request = TypeIdentifierMessage(type.rawValue)
+        return try BlockingCall.run { () throws(HKError) -> CharacteristicRecord.Value? in
+            let record: CharacteristicRecord = try await connection.call(.getCharacteristic, request)
+            return record.value
+        }
+    }
+}

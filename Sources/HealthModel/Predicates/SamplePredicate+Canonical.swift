@@ -1,0 +1,59 @@
+extension SamplePredicate {
+    /// The predicate with every quantity converted to `type`'s canonical unit, the unit samples
+    /// are stored in, so the store compares numbers directly. Throws `errorInvalidArgument` for
+    /// a quantity in a unit `type` cannot be measured in, a quantity predicate on a type that
+    /// is not a quantity type, or a category predicate on one that is not a category type.
+    public func canonicalized(for type: HKSampleType) throws(HKError) -> SamplePredicate {
+        switch self {
+        case .dateRange, .uuids, .sources, .device, .metadata, .workout, .workoutActivityType:
+            return self
+        case let .and(operands):
+            return .and(try operands.map { (operand) throws(HKError) in try operand.canonicalized(for: type) })
+        case let .or(operands):
+            return .or(try operands.map { (operand) throws(HKError) in try operand.canonicalized(for: type) })
+        case let .not(operand):
+            return .not(try operand.canonicalized(for: type))
+        case let .quantity(op, value, unitString):
+            guard let quantityType = type as? HKQuantityType else {
+                throw HKError(.errorInvalidArgument, "a quantity predicate cannot apply to \(type.identifier), which is not a quantity type")
+            }
+            let unit = try HKUnit.parse(unitString)
+            guard quantityType.is(compatibleWith: unit) else {
+                throw HKError(.errorInvalidArgument,
+                              "the predicate's unit \(unitString) is not compatible with \(type.identifier) (expected a unit like \(quantityType.canonicalUnit.unitString))")
+            }
+            guard value.isFinite else { throw HKError(.errorInvalidArgument, "the predicate's quantity is not a finite number") }
+            let canonical = try HKQuantity(unit: unit, doubleValue: value).value(in: quantityType.canonicalUnit)
+            return .quantity(op, value: canonical, unit: quantityType.canonicalUnit.unitString)
+        case .categoryValue:
+            guard type is HKCategoryType else {
+                throw HKError(.errorInvalidArgument, "a category predicate cannot apply to \(type.identifier), which is not a category type")
+            }
+            return self
+        }
+    }
+}
+
+extension SampleQuerySpec {
+    /// The predicate converted for the queried type (`SamplePredicate.canonicalized(for:)`);
+    /// what the store compiles. Throws for an unknown or non-sample type too.
+    public func canonicalPredicate() throws(HKError) -> SamplePredicate? {
+        guard let predicate else { return nil }
+        guard let type = HKObjectType.type(forIdentifier: typeIdentifier) as? HKSampleType else {
+            throw HKError(.errorInvalidArgument, "\(typeIdentifier.prefix(100)) is not a sample type")
+        }
+        return try predicate.canonicalized(for: type)
+    }
+}
+
+extension CorrelationQuerySpec {
+    /// The correlation predicate and each sample predicate converted for its type.
+    public func canonicalized() throws(HKError) -> CorrelationQuerySpec {
+        var result = self
+        result.predicate = try SampleQuerySpec(typeIdentifier: typeIdentifier, predicate: predicate).canonicalPredicate()
+        for (type, predicate) in objectPredicates {
+            result.objectPredicates[type] = try SampleQuerySpec(typeIdentifier: type, predicate: predicate).canonicalPredicate()
+        }
+        return result
+    }
+}

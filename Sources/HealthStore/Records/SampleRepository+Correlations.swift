@@ -1,0 +1,173 @@
+import Foundation
+import GRDB
+public import HealthModel
+
+/// Correlations: an `objects` row of the correlation type (no value) plus one
+/// `correlation_members` row per sample it holds; the samples are ordinary `objects` rows of
+/// their own types, so queries of those types find them like any other sample.
+extension SampleRepository {
+    /// Inserts a correlation's samples as objects saved by the same source in the same change
+    /// and links them to the correlation row `correlationID`. Returns their UUIDs in order: a
+    /// save is answered with each record's UUID followed by those of its samples.
+    static func insertCorrelationObjects(_ objects: [SampleRecord], of correlationID: Int64, using insert: Statement,
+                                         source: Int64, version: String?, change: Int64, _ db: Database) throws -> [UUID] {
+        let link = try db.cachedStatement(sql: "INSERT INTO correlation_members (correlation_id, member_id) VALUES (?, ?)")
+        var uuids: [UUID] = []
+        for object in objects {
+            var quantity: Double?
+            var category: Int?
+            switch object.value {
+            case let .quantity(value, _): quantity = value
+            case let .category(value): category = value
+            case .correlation, .workout, .workoutRoute:
+                throw StoredValueError(table: "correlation_members")  // CorrelationRules admits quantity and category samples only
+            }
+            let uuid = UUIDv7.make()
+            try insert.execute(arguments: [
+                uuid, try typeID(db, object.typeIdentifier), source, version, try object.device.map { try deviceID(db, $0) },
+                object.startDate.microsecondsSince1970, object.endDate.microsecondsSince1970,
+                quantity, category, try MetadataCoding.encode(object.metadata), change, nil, nil,
+            ])
+            try link.execute(arguments: [correlationID, db.lastInsertedRowID])
+            uuids.append(uuid)
+        }
+        return uuids
+    }
+
+    /// Runs `spec`, handing correlations (each with all of its samples) to `emit` in batches, in
+    /// one read transaction.
+    ///
+    /// `objectScopes` holds the read scope of every type a correlation of this type may hold. A
+    /// correlation is visible when each of its samples is visible under its own type's scope:
+    /// a reader allowed to read systolic but not diastolic pressure sees its own blood-pressure
+    /// correlations only — another app's correlation would reveal that a diastolic sample
+    /// exists — while it still sees every systolic sample through sample queries. The visible
+    /// correlations' rows are first narrowed by the scopes themselves (index-friendly: for an
+    /// app that may read none of the types, only its own rows are read).
+    public func queryCorrelations(_ spec: CorrelationQuerySpec, objectScopes: [String: ReadScope], batchSize: Int = 500,
+                                  emit: ([SampleRecord]) throws -> Void) throws {
+        let spec = try spec.canonicalized()
+        try writer.read { db in
+            guard let typeID = try Int64.fetchOne(db, sql: "SELECT id FROM sample_types WHERE identifier = ?",
+                                                  arguments: [spec.typeIdentifier]) else { return }
+            var conditions = ["o.type_id = ?"]
+            var arguments: StatementArguments = [typeID]
+            for condition in [Self.scopeFilter(objectScopes), Self.everyObjectVisible(objectScopes)]
+                + (spec.predicate.map { [SampleSQL.condition($0)] } ?? [])
+                + (spec.objectPredicates.isEmpty ? [] : [Self.anyObjectMatches(spec.objectPredicates)]) {
+                conditions.append("(\(condition.sql))")
+                arguments += condition.arguments
+            }
+            // `c` names the correlation row a second time: the object-predicate subqueries
+            // compile their conditions over `o` (SampleSQL's alias), which there is the sample.
+            var sql = """
+                SELECT \(Self.recordColumns)
+                FROM objects o
+                JOIN objects c ON c.id = o.id
+                JOIN sources s ON s.id = o.source_id
+                LEFT JOIN devices d ON d.id = o.device_id
+                WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY \(SampleSQL.orderBy(spec.sort))
+                """
+            if spec.limit > 0 {
+                sql += " LIMIT ?"
+                arguments += [spec.limit]
+            }
+            var batch: [(id: Int64, record: SampleRecord)] = []
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            while let row = try rows.next() {
+                batch.append((row["id"], try Self.record(row, typeIdentifier: spec.typeIdentifier, unit: "", db)))
+                if batch.count == batchSize {
+                    try emit(try Self.withObjects(batch, db))
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            if !batch.isEmpty { try emit(try Self.withObjects(batch, db)) }
+        }
+    }
+
+    /// The columns `record(_:typeIdentifier:unit:)` reads, over `o`, `s` and `d`.
+    private static let recordColumns = """
+        o.id, o.uuid, o.start_us, o.end_us, o.quantity, o.category, o.metadata, o.source_version,
+        s.bundle_identifier, s.name AS source_name,
+        d.name AS d_name, d.manufacturer, d.model, d.hardware_version, d.firmware_version,
+        d.software_version, d.local_identifier, d.udi_device_identifier, d.id AS device_id
+        """
+
+    /// The correlation row is visible under at least one of the scopes (distinct scopes only,
+    /// so that a reader denied every type gets one indexed equality).
+    private static func scopeFilter(_ scopes: [String: ReadScope]) -> (sql: String, arguments: StatementArguments) {
+        var distinct: [ReadScope] = []
+        for (_, scope) in scopes.sorted(by: { $0.key < $1.key }) where !distinct.contains(scope) { distinct.append(scope) }
+        guard !distinct.isEmpty else { return ("0", []) }
+        var arguments = StatementArguments()
+        let parts = distinct.map { scope in
+            let visible = SampleSQL.visibility(scope, alias: "o")
+            arguments += visible.arguments
+            return "(\(visible.sql))"
+        }
+        return (parts.joined(separator: " OR "), arguments)
+    }
+
+    /// No sample of the correlation is hidden from its type's scope. `IS NOT 1` counts an
+    /// unknown (NULL) visibility as hidden; a type without a scope is hidden.
+    private static func everyObjectVisible(_ scopes: [String: ReadScope]) -> (sql: String, arguments: StatementArguments) {
+        var arguments = StatementArguments()
+        let branches = scopes.sorted { $0.key < $1.key }.map { type, scope in
+            let visible = SampleSQL.visibility(scope, alias: "m")
+            arguments += [type]
+            arguments += visible.arguments
+            return "WHEN ? THEN (\(visible.sql))"
+        }
+        return ("""
+            NOT EXISTS (SELECT 1 FROM correlation_members cm
+                        JOIN objects m ON m.id = cm.member_id
+                        JOIN sample_types mt ON mt.id = m.type_id
+                        WHERE cm.correlation_id = o.id
+                          AND (CASE mt.identifier \(branches.joined(separator: " ")) ELSE 0 END) IS NOT 1)
+            """, arguments)
+    }
+
+    /// At least one sample matches the predicate given for its type.
+    private static func anyObjectMatches(_ predicates: [String: SamplePredicate]) -> (sql: String, arguments: StatementArguments) {
+        var arguments = StatementArguments()
+        let parts = predicates.sorted { $0.key < $1.key }.map { type, predicate in
+            let compiled = SampleSQL.condition(predicate)
+            arguments += [type]
+            arguments += compiled.arguments
+            return """
+                EXISTS (SELECT 1 FROM correlation_members cm JOIN objects o ON o.id = cm.member_id
+                        WHERE cm.correlation_id = c.id
+                          AND o.type_id = (SELECT id FROM sample_types WHERE identifier = ?) AND (\(compiled.sql)))
+                """
+        }
+        return (parts.joined(separator: " OR "), arguments)
+    }
+
+    /// The correlations of `batch` with their samples (every one of them: visibility was
+    /// decided for the whole correlation), samples in the order they were saved.
+    private static func withObjects(_ batch: [(id: Int64, record: SampleRecord)], _ db: Database) throws -> [SampleRecord] {
+        let ids = batch.map(\.id)
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT cm.correlation_id, t.identifier AS type_identifier, \(recordColumns)
+            FROM correlation_members cm
+            JOIN objects o ON o.id = cm.member_id
+            JOIN sample_types t ON t.id = o.type_id
+            JOIN sources s ON s.id = o.source_id
+            LEFT JOIN devices d ON d.id = o.device_id
+            WHERE cm.correlation_id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ",")))
+            ORDER BY o.id
+            """, arguments: StatementArguments(ids))
+        var objects: [Int64: [SampleRecord]] = [:]
+        for row in rows {
+            let type: String = row["type_identifier"]
+            let unit = (HKObjectType.type(forIdentifier: type) as? HKQuantityType)?.canonicalUnit.unitString ?? ""
+            objects[row["correlation_id"], default: []].append(try record(row, typeIdentifier: type, unit: unit, db))
+        }
+        return batch.map { id, record in
+            var correlation = record
+            correlation.value = .correlation(objects[id] ?? [])
+            return correlation
+        }
+    }
+}
