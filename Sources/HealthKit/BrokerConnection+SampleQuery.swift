@@ -4,8 +4,16 @@ extension BrokerConnection {
     /// Runs one sample query: every streamed batch, decoded, in the order the broker sent it.
     /// Cancelling the calling task stops the broker's stream and throws `errorUserCanceled`.
     func samples(matching spec: SampleQuerySpec) async throws(HKError) -> [HKSample] {
+        try await streamedSamples(.querySamples, spec, describing: "samples")
+    }
+
+    /// Runs a query whose answer streams as `SampleList` batches (sample and correlation
+    /// queries): every record, decoded, in the order the broker sent it. `describing` names the
+    /// results in the error for a malformed batch.
+    func streamedSamples(_ method: HealthStoreMethod, _ request: some WireMessage,
+                         describing results: String) async throws(HKError) -> [HKSample] {
         if Task.isCancelled { throw Self.queryStopped }
-        let (client, batches) = try stream(.querySamples, spec)
+        let (client, batches) = try stream(method, request)
         var samples: [HKSample] = []
         do {
             for try await payload in batches {
@@ -13,7 +21,7 @@ extension BrokerConnection {
                 do {
                     batch = try SampleList(wire: payload)
                 } catch {
-                    throw HKError(.unknownError, "healthd sent a malformed batch of samples (\(error))")
+                    throw HKError(.unknownError, "healthd sent a malformed batch of \(results) (\(error))")
                 }
                 samples += try batch.samples.map { (record) throws(HKError) in try HKSample.fetched(record) }
             }
