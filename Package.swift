@@ -177,5 +177,6 @@ let package = Package(
         ),
         .testTarget(name: "HealthManagerCLITests", dependencies: ["HealthManagerCLI", "HealthWire", "HealthIPC", "HealthModel"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthKitTests", dependencies: ["HealthKit", "HealthWire", "HealthIPC"], swiftSettings: swiftSettings),
+        .testTarget(name: "HealthBrokerTests", dependencies: ["HealthBroker", "HealthModel"], swiftSettings: swiftSettings),
     ]
 )

@@ -9,6 +9,9 @@ public enum HealthStoreMethod: String, CaseIterable, Sendable {
     case observeChanges = "/openhealth.v1.HealthStore/ObserveChanges"
     case acknowledgeObserverUpdate = "/openhealth.v1.HealthStore/AcknowledgeObserverUpdate"
     case querySources = "/openhealth.v1.HealthStore/QuerySources"
+    case enableBackgroundDelivery = "/openhealth.v1.HealthStore/EnableBackgroundDelivery"
+    case disableBackgroundDelivery = "/openhealth.v1.HealthStore/DisableBackgroundDelivery"
+    case disableAllBackgroundDeliveries = "/openhealth.v1.HealthStore/DisableAllBackgroundDeliveries"
 }
 
 public enum HealthManagerMethod: String, CaseIterable, Sendable {
@@ -29,6 +32,8 @@ public enum HealthManagerMethod: String, CaseIterable, Sendable {
     case removePasscode = "/openhealth.v1.HealthManager/RemovePasscode"
     case listAccessLog = "/openhealth.v1.HealthManager/ListAccessLog"
     case verifyAccessLog = "/openhealth.v1.HealthManager/VerifyAccessLog"
+    case listBackgroundDeliveries = "/openhealth.v1.HealthManager/ListBackgroundDeliveries"
+    case watchLaunches = "/openhealth.v1.HealthManager/WatchLaunches"
 }
 
 /// Where the SDK finds its connection: health-sandbox puts the inherited descriptor's number here.
@@ -37,4 +42,8 @@ public enum LaunchEnvironment {
     /// For apps started without the launcher: the app socket's path (else the default).
     public static let appSocketPathVariable = "OPENHEALTH_APP_SOCKET"
     public static let adminSocketPathVariable = "OPENHEALTH_ADMIN_SOCKET"
+    /// Why an app was started, when not by the user: `health-sandbox agent` sets it to
+    /// `backgroundDeliveryLaunchReason` for a background-delivery launch.
+    public static let launchReasonVariable = "OPENHEALTH_LAUNCH_REASON"
+    public static let backgroundDeliveryLaunchReason = "background-delivery"
 }

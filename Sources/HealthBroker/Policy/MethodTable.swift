@@ -34,6 +34,9 @@ enum MethodTable {
         HealthStoreMethod.observeChanges.rawValue: .stream(ObserverQueryService.observe),
         HealthStoreMethod.acknowledgeObserverUpdate.rawValue: .unary(ObserverQueryService.acknowledge),
         HealthStoreMethod.querySources.rawValue: .unary(SourceQueryService.query),
+        HealthStoreMethod.enableBackgroundDelivery.rawValue: .unary(BackgroundDeliveryService.enable),
+        HealthStoreMethod.disableBackgroundDelivery.rawValue: .unary(BackgroundDeliveryService.disable),
+        HealthStoreMethod.disableAllBackgroundDeliveries.rawValue: .unary(BackgroundDeliveryService.disableAll),
     ]
 
     /// Served on the admin socket, to the manager tools only.
@@ -55,6 +58,8 @@ enum MethodTable {
         HealthManagerMethod.removePasscode.rawValue: .unary(KeyManagementService.removePasscode),
         HealthManagerMethod.listAccessLog.rawValue: .unary(AccessLogService.list),
         HealthManagerMethod.verifyAccessLog.rawValue: .unary(AccessLogService.verify),
+        HealthManagerMethod.listBackgroundDeliveries.rawValue: .unary(BackgroundDeliveryService.list),
+        HealthManagerMethod.watchLaunches.rawValue: .stream(BackgroundDeliveryService.watchLaunches),
     ]
 
     /// The methods recorded in the access log (DESIGN.md §7.9), as which action. The handler

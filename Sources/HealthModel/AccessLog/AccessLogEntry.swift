@@ -19,6 +19,8 @@ public struct AccessLogEntry: Sendable, Equatable {
 
     /// The actor name of the user's own manager tool.
     public static let managerActor = "manager"
+    /// The actor name of healthd itself, for what it does on its own (background launches).
+    public static let brokerActor = "healthd"
 
     public init(sequence: Int64, date: Date, actor: String, appID: String?, action: String,
                 types: [String], count: Int, detail: String) {
@@ -45,4 +47,7 @@ public enum AccessAction: String, Sendable, CaseIterable {
     case write
     /// Objects were deleted (the count deleted).
     case delete
+    /// healthd asked the launch agent to start the app for background delivery (types: the
+    /// registrations the launch is for; count 1).
+    case launch
 }

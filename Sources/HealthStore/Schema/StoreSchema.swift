@@ -116,6 +116,7 @@ enum StoreSchema {
                 """)
         }
         registerChangeFeed(&migrator)
+        registerBackgroundDelivery(&migrator)
         return migrator
     }
 }

@@ -3124,7 +3124,7 @@ const ProtobufCEnumDescriptor openhealth__v1__decision__descriptor =
   openhealth__v1__decision__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[17] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[19] =
 {
   { "Status", &openhealth__v1__status_request__descriptor, &openhealth__v1__status_response__descriptor },
   { "InstallApp", &openhealth__v1__install_app_request__descriptor, &openhealth__v1__install_app_response__descriptor },
@@ -3143,6 +3143,8 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "RemovePasscode", &openhealth__v1__remove_passcode_request__descriptor, &openhealth__v1__remove_passcode_response__descriptor },
   { "ListAccessLog", &openhealth__v1__list_access_log_request__descriptor, &openhealth__v1__list_access_log_response__descriptor },
   { "VerifyAccessLog", &openhealth__v1__verify_access_log_request__descriptor, &openhealth__v1__verify_access_log_response__descriptor },
+  { "ListBackgroundDeliveries", &openhealth__v1__list_background_deliveries_request__descriptor, &openhealth__v1__list_background_deliveries_response__descriptor },
+  { "WatchLaunches", &openhealth__v1__watch_launches_request__descriptor, &openhealth__v1__launch_request__descriptor },
 };
 const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   5,        /* AnswerRequest */
@@ -3152,6 +3154,7 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   9,        /* LaunchBind */
   15,        /* ListAccessLog */
   2,        /* ListApps */
+  17,        /* ListBackgroundDeliveries */
   7,        /* ListGrants */
   3,        /* ListRequests */
   8,        /* QuerySamples */
@@ -3161,6 +3164,7 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   12,        /* SetPasscode */
   0,        /* Status */
   16,        /* VerifyAccessLog */
+  18,        /* WatchLaunches */
   4         /* WatchRequests */
 };
 const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
@@ -3170,7 +3174,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
   "HealthManager",
   "Openhealth__V1__HealthManager",
   "openhealth.v1",
-  17,
+  19,
   openhealth__v1__health_manager__method_descriptors,
   openhealth__v1__health_manager__method_indices_by_name
 };
@@ -3309,6 +3313,22 @@ void openhealth__v1__health_manager__verify_access_log(ProtobufCService *service
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
   service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__list_background_deliveries(ProtobufCService *service,
+                                                                const Openhealth__V1__ListBackgroundDeliveriesRequest *input,
+                                                                Openhealth__V1__ListBackgroundDeliveriesResponse_Closure closure,
+                                                                void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__watch_launches(ProtobufCService *service,
+                                                    const Openhealth__V1__WatchLaunchesRequest *input,
+                                                    Openhealth__V1__LaunchRequest_Closure closure,
+                                                    void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
                                            Openhealth__V1__HealthManager_ServiceDestroy destroy)

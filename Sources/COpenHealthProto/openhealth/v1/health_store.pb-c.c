@@ -786,7 +786,7 @@ const ProtobufCMessageDescriptor openhealth__v1__sample_batch__descriptor =
   (ProtobufCMessageInit) openhealth__v1__sample_batch__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[9] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[12] =
 {
   { "GetRequestStatus", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_status_response__descriptor },
   { "RequestAuthorization", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
@@ -797,10 +797,16 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_desc
   { "ObserveChanges", &openhealth__v1__observer_query_request__descriptor, &openhealth__v1__observer_update__descriptor },
   { "AcknowledgeObserverUpdate", &openhealth__v1__observer_acknowledgement__descriptor, &openhealth__v1__observer_acknowledgement_response__descriptor },
   { "QuerySources", &openhealth__v1__source_query_request__descriptor, &openhealth__v1__source_list__descriptor },
+  { "EnableBackgroundDelivery", &openhealth__v1__background_delivery_request__descriptor, &openhealth__v1__background_delivery_response__descriptor },
+  { "DisableBackgroundDelivery", &openhealth__v1__background_delivery_request__descriptor, &openhealth__v1__background_delivery_response__descriptor },
+  { "DisableAllBackgroundDeliveries", &openhealth__v1__background_delivery_response__descriptor, &openhealth__v1__background_delivery_response__descriptor },
 };
 const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   7,        /* AcknowledgeObserverUpdate */
   2,        /* AuthorizationStatus */
+  11,        /* DisableAllBackgroundDeliveries */
+  10,        /* DisableBackgroundDelivery */
+  9,        /* EnableBackgroundDelivery */
   0,        /* GetRequestStatus */
   6,        /* ObserveChanges */
   5,        /* QueryAnchored */
@@ -816,7 +822,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
   "HealthStore",
   "Openhealth__V1__HealthStore",
   "openhealth.v1",
-  9,
+  12,
   openhealth__v1__health_store__method_descriptors,
   openhealth__v1__health_store__method_indices_by_name
 };
@@ -891,6 +897,30 @@ void openhealth__v1__health_store__query_sources(ProtobufCService *service,
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
   service->invoke(service, 8, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__enable_background_delivery(ProtobufCService *service,
+                                                              const Openhealth__V1__BackgroundDeliveryRequest *input,
+                                                              Openhealth__V1__BackgroundDeliveryResponse_Closure closure,
+                                                              void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__disable_background_delivery(ProtobufCService *service,
+                                                               const Openhealth__V1__BackgroundDeliveryRequest *input,
+                                                               Openhealth__V1__BackgroundDeliveryResponse_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__disable_all_background_deliveries(ProtobufCService *service,
+                                                                     const Openhealth__V1__BackgroundDeliveryResponse *input,
+                                                                     Openhealth__V1__BackgroundDeliveryResponse_Closure closure,
+                                                                     void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
                                          Openhealth__V1__HealthStore_ServiceDestroy destroy)

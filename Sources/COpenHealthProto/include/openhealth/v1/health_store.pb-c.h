@@ -16,6 +16,7 @@ PROTOBUF_C__BEGIN_DECLS
 
 #include "openhealth/v1/types.pb-c.h"
 #include "openhealth/v1/changes.pb-c.h"
+#include "openhealth/v1/background.pb-c.h"
 
 typedef struct Openhealth__V1__AuthorizationRequest Openhealth__V1__AuthorizationRequest;
 typedef struct Openhealth__V1__RequestStatusResponse Openhealth__V1__RequestStatusResponse;
@@ -384,6 +385,18 @@ struct Openhealth__V1__HealthStore_Service
                         const Openhealth__V1__SourceQueryRequest *input,
                         Openhealth__V1__SourceList_Closure closure,
                         void *closure_data);
+  void (*enable_background_delivery)(Openhealth__V1__HealthStore_Service *service,
+                                     const Openhealth__V1__BackgroundDeliveryRequest *input,
+                                     Openhealth__V1__BackgroundDeliveryResponse_Closure closure,
+                                     void *closure_data);
+  void (*disable_background_delivery)(Openhealth__V1__HealthStore_Service *service,
+                                      const Openhealth__V1__BackgroundDeliveryRequest *input,
+                                      Openhealth__V1__BackgroundDeliveryResponse_Closure closure,
+                                      void *closure_data);
+  void (*disable_all_background_deliveries)(Openhealth__V1__HealthStore_Service *service,
+                                            const Openhealth__V1__BackgroundDeliveryResponse *input,
+                                            Openhealth__V1__BackgroundDeliveryResponse_Closure closure,
+                                            void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthStore_ServiceDestroy)(Openhealth__V1__HealthStore_Service *);
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
@@ -400,7 +413,10 @@ void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *se
       function_prefix__ ## query_anchored,\
       function_prefix__ ## observe_changes,\
       function_prefix__ ## acknowledge_observer_update,\
-      function_prefix__ ## query_sources  }
+      function_prefix__ ## query_sources,\
+      function_prefix__ ## enable_background_delivery,\
+      function_prefix__ ## disable_background_delivery,\
+      function_prefix__ ## disable_all_background_deliveries  }
 void openhealth__v1__health_store__get_request_status(ProtobufCService *service,
                                                       const Openhealth__V1__AuthorizationRequest *input,
                                                       Openhealth__V1__RequestStatusResponse_Closure closure,
@@ -437,6 +453,18 @@ void openhealth__v1__health_store__query_sources(ProtobufCService *service,
                                                  const Openhealth__V1__SourceQueryRequest *input,
                                                  Openhealth__V1__SourceList_Closure closure,
                                                  void *closure_data);
+void openhealth__v1__health_store__enable_background_delivery(ProtobufCService *service,
+                                                              const Openhealth__V1__BackgroundDeliveryRequest *input,
+                                                              Openhealth__V1__BackgroundDeliveryResponse_Closure closure,
+                                                              void *closure_data);
+void openhealth__v1__health_store__disable_background_delivery(ProtobufCService *service,
+                                                               const Openhealth__V1__BackgroundDeliveryRequest *input,
+                                                               Openhealth__V1__BackgroundDeliveryResponse_Closure closure,
+                                                               void *closure_data);
+void openhealth__v1__health_store__disable_all_background_deliveries(ProtobufCService *service,
+                                                                     const Openhealth__V1__BackgroundDeliveryResponse *input,
+                                                                     Openhealth__V1__BackgroundDeliveryResponse_Closure closure,
+                                                                     void *closure_data);
 
 /* --- descriptors --- */
 
