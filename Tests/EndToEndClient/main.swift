@@ -13,6 +13,9 @@
 //   e2e-client anchored TYPE [--anchor-file F] [--limit N] [--updates N]   (see ChangeCommands.swift)
 //   e2e-client observe TYPE --count N
 //   e2e-client sources TYPE
+//   e2e-client background-enable TYPE [--frequency immediate|hourly|daily|weekly]   (see BackgroundCommands.swift)
+//   e2e-client background-disable TYPE | --all
+//   (no arguments, OPENHEALTH_LAUNCH_REASON=background-delivery: the background launch, BackgroundCommands.swift)
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
 import Foundation
@@ -82,7 +85,7 @@ func values(of flag: String, in arguments: [String]) -> [String] {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let store = HKHealthStore()
-guard let command = arguments.first else {
+guard let command = arguments.first ?? launchedCommand() else {
     print("usage: e2e-client request|request-status|status|save|query …")
     exit(2)
 }
@@ -155,6 +158,12 @@ do {
         try await observeCommand(arguments, store: store)
     case "sources":
         try await sourcesCommand(arguments, store: store)
+    case "background-enable":
+        try await backgroundEnableCommand(arguments, store: store)
+    case "background-disable":
+        try await backgroundDisableCommand(arguments, store: store)
+    case "background-launch":
+        try await backgroundLaunchCommand(store: store)
     default:
         print("usage: unknown command \(command)")
         exit(2)
