@@ -20,6 +20,9 @@ public enum HealthStoreMethod: String, CaseIterable, Sendable {
     case getCharacteristic = "/openhealth.v1.HealthStore/GetCharacteristic"
     case queryCorrelations = "/openhealth.v1.HealthStore/QueryCorrelations"
     case preferredUnits = "/openhealth.v1.HealthStore/PreferredUnits"
+    case enableBackgroundDelivery = "/openhealth.v1.HealthStore/EnableBackgroundDelivery"
+    case disableBackgroundDelivery = "/openhealth.v1.HealthStore/DisableBackgroundDelivery"
+    case disableAllBackgroundDeliveries = "/openhealth.v1.HealthStore/DisableAllBackgroundDeliveries"
 }
 
 public enum HealthManagerMethod: String, CaseIterable, Sendable {
@@ -46,6 +49,8 @@ public enum HealthManagerMethod: String, CaseIterable, Sendable {
     case setCharacteristic = "/openhealth.v1.HealthManager/SetCharacteristic"
     case listUnitPreferences = "/openhealth.v1.HealthManager/ListUnitPreferences"
     case setUnitPreference = "/openhealth.v1.HealthManager/SetUnitPreference"
+    case listBackgroundDeliveries = "/openhealth.v1.HealthManager/ListBackgroundDeliveries"
+    case watchLaunches = "/openhealth.v1.HealthManager/WatchLaunches"
 }
 
 /// Where the SDK finds its connection: health-sandbox puts the inherited descriptor's number here.
@@ -54,4 +59,8 @@ public enum LaunchEnvironment {
     /// For apps started without the launcher: the app socket's path (else the default).
     public static let appSocketPathVariable = "OPENHEALTH_APP_SOCKET"
     public static let adminSocketPathVariable = "OPENHEALTH_ADMIN_SOCKET"
+    /// Why an app was started, when not by the user: `health-sandbox agent` sets it to
+    /// `backgroundDeliveryLaunchReason` for a background-delivery launch.
+    public static let launchReasonVariable = "OPENHEALTH_LAUNCH_REASON"
+    public static let backgroundDeliveryLaunchReason = "background-delivery"
 }

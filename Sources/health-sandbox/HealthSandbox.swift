@@ -9,7 +9,7 @@ struct HealthSandbox: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "health-sandbox",
         abstract: "Starts an app confined, with a connection to healthd already bound to the app's id.",
-        subcommands: [Run.self])
+        subcommands: [Run.self, Agent.self])
 }
 
 struct Run: ParsableCommand {

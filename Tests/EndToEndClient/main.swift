@@ -34,6 +34,9 @@
 //   e2e-client describe TYPE                           (each sample's device and source revision)
 //   e2e-client characteristics                         (every characteristic, one `characteristic NAME VALUE` line each)
 //   e2e-client preferred-units TYPE…                   (`unit TYPE UNIT` lines)
+//   e2e-client background-enable TYPE [--frequency immediate|hourly|daily|weekly]   (see BackgroundCommands.swift)
+//   e2e-client background-disable TYPE | --all
+//   (no arguments, OPENHEALTH_LAUNCH_REASON=background-delivery: the background launch, BackgroundCommands.swift)
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
 import Foundation
@@ -109,7 +112,7 @@ func values(of flag: String, in arguments: [String]) -> [String] {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let store = HKHealthStore()
-guard let command = arguments.first else {
+guard let command = arguments.first ?? launchedCommand() else {
     print("usage: e2e-client request|request-status|status|save|query …")
     exit(2)
 }
@@ -211,6 +214,12 @@ do {
         try readCharacteristics(store)
     case "preferred-units":
         try await preferredUnits(store, arguments)
+    case "background-enable":
+        try await backgroundEnableCommand(arguments, store: store)
+    case "background-disable":
+        try await backgroundDisableCommand(arguments, store: store)
+    case "background-launch":
+        try await backgroundLaunchCommand(store: store)
     default:
         print("usage: unknown command \(command)")
         exit(2)

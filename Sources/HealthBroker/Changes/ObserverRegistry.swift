@@ -16,6 +16,7 @@ final class ObserverRegistry: Sendable {
 
     private struct Entry {
         let appID: String
+        let typeIdentifier: String
         let signals: AsyncStream<Signal>.Continuation
     }
 
@@ -24,15 +25,23 @@ final class ObserverRegistry: Sendable {
     /// Registers an observer of `appID`; returns its id and the stream of its signals. A full
     /// buffer drops the oldest signal: wake-ups are interchangeable, and only an app flooding its
     /// own observer with acknowledgements could lose one (then its own updates pause).
-    func register(appID: String) -> (id: UInt64, signals: AsyncStream<Signal>, continuation: AsyncStream<Signal>.Continuation) {
+    func register(appID: String, typeIdentifier: String) -> (id: UInt64, signals: AsyncStream<Signal>, continuation: AsyncStream<Signal>.Continuation) {
         let (signals, continuation) = AsyncStream<Signal>.makeStream(bufferingPolicy: .bufferingNewest(16))
         let id = entries.withLock { entries in
             var id = UInt64.random(in: 1...UInt64.max)
             while entries[id] != nil { id = UInt64.random(in: 1...UInt64.max) }
-            entries[id] = Entry(appID: appID, signals: continuation)
+            entries[id] = Entry(appID: appID, typeIdentifier: typeIdentifier, signals: continuation)
             return id
         }
         return (id, signals, continuation)
+    }
+
+    /// Whether `appID` runs an observer query of `typeIdentifier` now (background delivery
+    /// launches an app only when none would receive the change).
+    func isObserving(appID: String, typeIdentifier: String) -> Bool {
+        entries.withLock { entries in
+            entries.values.contains { $0.appID == appID && $0.typeIdentifier == typeIdentifier }
+        }
     }
 
     func remove(_ id: UInt64) {

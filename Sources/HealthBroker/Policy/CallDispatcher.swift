@@ -77,6 +77,8 @@ struct CallDispatcher: Sendable {
         switch error {
         case let error as HKError:
             return RPCStatus(error)
+        case let error as RPCStatus:
+            return error
         case let error as WireDecodeError:
             return RPCStatus(.invalidArgument, "bad request: \(error)", healthKitCode: .errorInvalidArgument)
         case is CancellationError:

@@ -45,6 +45,9 @@ enum MethodTable {
         HealthStoreMethod.getCharacteristic.rawValue: .unary(CharacteristicService.get),
         HealthStoreMethod.queryCorrelations.rawValue: .stream(CorrelationService.query),
         HealthStoreMethod.preferredUnits.rawValue: .unary(PreferredUnitService.preferredUnits),
+        HealthStoreMethod.enableBackgroundDelivery.rawValue: .unary(BackgroundDeliveryService.enable),
+        HealthStoreMethod.disableBackgroundDelivery.rawValue: .unary(BackgroundDeliveryService.disable),
+        HealthStoreMethod.disableAllBackgroundDeliveries.rawValue: .unary(BackgroundDeliveryService.disableAll),
     ]
 
     /// Served on the admin socket, to the manager tools only.
@@ -72,6 +75,8 @@ enum MethodTable {
         HealthManagerMethod.setCharacteristic.rawValue: .unary(CharacteristicService.set),
         HealthManagerMethod.listUnitPreferences.rawValue: .unary(PreferredUnitService.list),
         HealthManagerMethod.setUnitPreference.rawValue: .unary(PreferredUnitService.set),
+        HealthManagerMethod.listBackgroundDeliveries.rawValue: .unary(BackgroundDeliveryService.list),
+        HealthManagerMethod.watchLaunches.rawValue: .stream(BackgroundDeliveryService.watchLaunches),
     ]
 
     /// The methods recorded in the access log (DESIGN.md §7.9), as which action. The handler

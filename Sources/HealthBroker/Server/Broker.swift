@@ -43,7 +43,8 @@ public final class Broker: Sendable {
             managerPolicy: ManagerPeerPolicy(brokerUID: uid, trustedExecutables: configuration.trustedManagerExecutables),
             logger: logger)
         context = BrokerContext(configuration: configuration, store: store, prompts: PromptCenter(),
-                                connections: registry, logger: logger, changes: changes, observers: ObserverRegistry())
+                                connections: registry, logger: logger, changes: changes, observers: ObserverRegistry(),
+                                backgroundDelivery: BackgroundDeliveryCoordinator(policy: configuration.backgroundDelivery))
         registry.attach(context)
         do {
             adminListener = try UnixSocket.listen(path: configuration.adminSocketPath, mode: 0o600)
@@ -60,6 +61,8 @@ public final class Broker: Sendable {
 
     /// Starts accepting on both sockets, each on its own thread.
     public func start() {
+        context.backgroundDelivery.start(store: context.store, changes: context.changes, observers: context.observers,
+                                         logger: context.logger)
         let registry = context.connections
         let logger = context.logger
         for (listener, accept) in [(appListener, registry.acceptApp), (adminListener, registry.acceptManager)] {

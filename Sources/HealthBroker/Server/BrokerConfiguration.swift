@@ -10,6 +10,8 @@ public struct BrokerConfiguration: Sendable {
     public var maxConnectionsPerApp = 16
     /// Connections of all kinds at once (each holds a thread).
     public var maxConnections = 256
+    /// Background delivery's acknowledgement timeout, backoff and suspension.
+    public var backgroundDelivery = BackgroundDeliveryPolicy()
 
     public init(storeDirectory: String, socketDirectory: String, trustedManagerExecutables: Set<String>) {
         self.storeDirectory = storeDirectory

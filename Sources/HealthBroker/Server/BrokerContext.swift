@@ -15,6 +15,8 @@ struct BrokerContext: Sendable {
     let changes: ChangeNotifier
     /// The running observer queries, for their acknowledgements.
     let observers: ObserverRegistry
+    /// Background delivery: registrations, launch decisions, the launch agent.
+    let backgroundDelivery: BackgroundDeliveryCoordinator
 
     /// The app behind an app-socket call. The tables guarantee it; this keeps the type honest.
     func requireApp(_ caller: Caller) throws(HKError) -> AppManifest {

@@ -22,7 +22,7 @@ enum ObserverQueryService {
         let spec = try TypePredicateSpec(wire: payload)
         try ChangeQueries.checkSampleType(spec.typeIdentifier)
         let report = CallAccessReport.current
-        let observer = context.observers.register(appID: app.id)
+        let observer = context.observers.register(appID: app.id, typeIdentifier: spec.typeIdentifier)
         defer { context.observers.remove(observer.id) }
         let continuation = observer.continuation
         let token = context.changes.subscribe(.init(appID: app.id, typeIdentifier: spec.typeIdentifier)) {
@@ -54,6 +54,8 @@ enum ObserverQueryService {
             case let .acknowledged(acknowledged):
                 guard awaitingAcknowledgement, acknowledged == delivery else { continue }
                 awaitingAcknowledgement = false
+                // What a background launch waits for: the app has taken the update.
+                context.backgroundDelivery.observerAcknowledged(appID: app.id, typeIdentifier: spec.typeIdentifier)
                 guard changedMeanwhile else { continue }
                 changedMeanwhile = false
             }

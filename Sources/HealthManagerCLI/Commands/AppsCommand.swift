@@ -4,11 +4,12 @@ import ArgumentParser
 struct AppsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apps",
-        abstract: "Install apps from their manifests and list the installed apps.",
+        abstract: "Install apps from their manifests, list them and their background deliveries.",
         discussion: """
             Examples:
               healthctl apps install sleep-tracker.json
               healthctl apps list
+              healthctl apps background org.example.sleep
             """,
-        subcommands: [AppsInstallCommand.self, AppsListCommand.self])
+        subcommands: [AppsInstallCommand.self, AppsListCommand.self, AppsBackgroundCommand.self])
 }

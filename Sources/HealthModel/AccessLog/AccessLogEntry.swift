@@ -21,6 +21,8 @@ public struct AccessLogEntry: Sendable, Equatable {
     public static let managerActor = "manager"
     /// The actor of a refused connection from a process that is no installed app.
     public static let unidentifiedActor = "unidentified"
+    /// The actor name of healthd itself, for what it does on its own (background launches).
+    public static let brokerActor = "healthd"
 
     public init(sequence: Int64, date: Date, actor: String, appID: String?, action: String,
                 types: [String], count: Int, detail: String) {
@@ -51,4 +53,7 @@ public enum AccessAction: String, Sendable, CaseIterable {
     /// invalid argument, a method not served to apps. Count 0; the detail names the method and
     /// the HealthKit error code, never the request's values.
     case refused
+    /// healthd asked the launch agent to start the app for background delivery (types: the
+    /// registrations the launch is for; count 1).
+    case launch
 }

@@ -30,7 +30,15 @@ public struct AppManifest: Codable, Hashable, Sendable {
     public static let readUsageKey = "NSHealthShareUsageDescription"
     public static let shareUsageKey = "NSHealthUpdateUsageDescription"
     /// Entitlements the broker knows; anything else is refused at install.
-    public static let knownEntitlements: Set<String> = ["background-delivery"]
+    public static let knownEntitlements: Set<String> = ["background-delivery", backgroundDeliveryEntitlement]
+    /// HealthKit's entitlement for `enableBackgroundDelivery`. The short "background-delivery"
+    /// (the name manifests used first) grants the same.
+    public static let backgroundDeliveryEntitlement = "com.apple.developer.healthkit.background-delivery"
+
+    /// Whether the manifest allows `enableBackgroundDelivery` (and launches for it).
+    public var allowsBackgroundDelivery: Bool {
+        entitlements.contains(Self.backgroundDeliveryEntitlement) || entitlements.contains("background-delivery")
+    }
 
     enum CodingKeys: String, CodingKey {
         case id, displayName, executable, version, entitlements

@@ -115,11 +115,12 @@ enum StoreSchema {
                 );
                 """)
         }
-        registerWorkouts(&migrator)
-        registerChangeFeed(&migrator)
-        registerSourcePriority(&migrator)
-        registerTemporaryGrants(&migrator)
-        registerCharacteristics(&migrator)
+        registerWorkouts(&migrator)              // v4
+        registerCharacteristics(&migrator)       // v5
+        registerChangeFeed(&migrator)            // v6
+        registerSourcePriority(&migrator)        // v7
+        registerTemporaryGrants(&migrator)       // v8
+        registerBackgroundDelivery(&migrator)    // v9
         return migrator
     }
 }

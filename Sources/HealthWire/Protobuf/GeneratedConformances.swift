@@ -37,6 +37,15 @@ extension Openhealth__V1__AuthorizationStatusRequest: ProtobufCMessageStruct {
 extension Openhealth__V1__AuthorizationStatusResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__authorization_status_response__init(message) }
 }
+extension Openhealth__V1__BackgroundDeliveryRegistration: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__background_delivery_registration__init(message) }
+}
+extension Openhealth__V1__BackgroundDeliveryRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__background_delivery_request__init(message) }
+}
+extension Openhealth__V1__BackgroundDeliveryResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__background_delivery_response__init(message) }
+}
 extension Openhealth__V1__CalendarDay: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__calendar_day__init(message) }
 }
@@ -121,6 +130,9 @@ extension Openhealth__V1__LaunchBindRequest: ProtobufCMessageStruct {
 extension Openhealth__V1__LaunchBindResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__launch_bind_response__init(message) }
 }
+extension Openhealth__V1__LaunchRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__launch_request__init(message) }
+}
 extension Openhealth__V1__ListAccessLogRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_access_log_request__init(message) }
 }
@@ -132,6 +144,12 @@ extension Openhealth__V1__ListAppsRequest: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__ListAppsResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_apps_response__init(message) }
+}
+extension Openhealth__V1__ListBackgroundDeliveriesRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_background_deliveries_request__init(message) }
+}
+extension Openhealth__V1__ListBackgroundDeliveriesResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_background_deliveries_response__init(message) }
 }
 extension Openhealth__V1__ListCharacteristicsRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_characteristics_request__init(message) }
@@ -330,6 +348,9 @@ extension Openhealth__V1__VerifyAccessLogRequest: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__VerifyAccessLogResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__verify_access_log_response__init(message) }
+}
+extension Openhealth__V1__WatchLaunchesRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__watch_launches_request__init(message) }
 }
 extension Openhealth__V1__Workout: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout__init(message) }

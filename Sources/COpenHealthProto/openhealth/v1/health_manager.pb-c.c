@@ -3150,7 +3150,7 @@ const ProtobufCEnumDescriptor openhealth__v1__decision__descriptor =
   openhealth__v1__decision__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[23] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[25] =
 {
   { "Status", &openhealth__v1__status_request__descriptor, &openhealth__v1__status_response__descriptor },
   { "InstallApp", &openhealth__v1__install_app_request__descriptor, &openhealth__v1__install_app_response__descriptor },
@@ -3175,6 +3175,8 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "SetCharacteristic", &openhealth__v1__characteristic__descriptor, &openhealth__v1__set_characteristic_response__descriptor },
   { "ListUnitPreferences", &openhealth__v1__list_unit_preferences_request__descriptor, &openhealth__v1__preferred_unit_list__descriptor },
   { "SetUnitPreference", &openhealth__v1__preferred_unit__descriptor, &openhealth__v1__set_unit_preference_response__descriptor },
+  { "ListBackgroundDeliveries", &openhealth__v1__list_background_deliveries_request__descriptor, &openhealth__v1__list_background_deliveries_response__descriptor },
+  { "WatchLaunches", &openhealth__v1__watch_launches_request__descriptor, &openhealth__v1__launch_request__descriptor },
 };
 const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   5,        /* AnswerRequest */
@@ -3184,6 +3186,7 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   9,        /* LaunchBind */
   15,        /* ListAccessLog */
   2,        /* ListApps */
+  23,        /* ListBackgroundDeliveries */
   19,        /* ListCharacteristics */
   7,        /* ListGrants */
   3,        /* ListRequests */
@@ -3199,6 +3202,7 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   22,        /* SetUnitPreference */
   0,        /* Status */
   16,        /* VerifyAccessLog */
+  24,        /* WatchLaunches */
   4         /* WatchRequests */
 };
 const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
@@ -3208,7 +3212,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
   "HealthManager",
   "Openhealth__V1__HealthManager",
   "openhealth.v1",
-  23,
+  25,
   openhealth__v1__health_manager__method_descriptors,
   openhealth__v1__health_manager__method_indices_by_name
 };
@@ -3395,6 +3399,22 @@ void openhealth__v1__health_manager__set_unit_preference(ProtobufCService *servi
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
   service->invoke(service, 22, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__list_background_deliveries(ProtobufCService *service,
+                                                                const Openhealth__V1__ListBackgroundDeliveriesRequest *input,
+                                                                Openhealth__V1__ListBackgroundDeliveriesResponse_Closure closure,
+                                                                void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__watch_launches(ProtobufCService *service,
+                                                    const Openhealth__V1__WatchLaunchesRequest *input,
+                                                    Openhealth__V1__LaunchRequest_Closure closure,
+                                                    void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
                                            Openhealth__V1__HealthManager_ServiceDestroy destroy)

@@ -786,7 +786,7 @@ const ProtobufCMessageDescriptor openhealth__v1__sample_batch__descriptor =
   (ProtobufCMessageInit) openhealth__v1__sample_batch__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[20] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[23] =
 {
   { "GetRequestStatus", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_status_response__descriptor },
   { "RequestAuthorization", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
@@ -808,6 +808,9 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_desc
   { "GetCharacteristic", &openhealth__v1__characteristic_request__descriptor, &openhealth__v1__characteristic__descriptor },
   { "QueryCorrelations", &openhealth__v1__correlation_query_request__descriptor, &openhealth__v1__sample_batch__descriptor },
   { "PreferredUnits", &openhealth__v1__preferred_units_request__descriptor, &openhealth__v1__preferred_unit_list__descriptor },
+  { "EnableBackgroundDelivery", &openhealth__v1__background_delivery_request__descriptor, &openhealth__v1__background_delivery_response__descriptor },
+  { "DisableBackgroundDelivery", &openhealth__v1__background_delivery_request__descriptor, &openhealth__v1__background_delivery_response__descriptor },
+  { "DisableAllBackgroundDeliveries", &openhealth__v1__background_delivery_response__descriptor, &openhealth__v1__background_delivery_response__descriptor },
 };
 const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   7,        /* AcknowledgeObserverUpdate */
@@ -815,6 +818,9 @@ const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   2,        /* AuthorizationStatus */
   14,        /* DeleteMatching */
   13,        /* DeleteObjects */
+  22,        /* DisableAllBackgroundDeliveries */
+  21,        /* DisableBackgroundDelivery */
+  20,        /* EnableBackgroundDelivery */
   11,        /* FinishRoute */
   17,        /* GetCharacteristic */
   0,        /* GetRequestStatus */
@@ -838,7 +844,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
   "HealthStore",
   "Openhealth__V1__HealthStore",
   "openhealth.v1",
-  20,
+  23,
   openhealth__v1__health_store__method_descriptors,
   openhealth__v1__health_store__method_indices_by_name
 };
@@ -1001,6 +1007,30 @@ void openhealth__v1__health_store__preferred_units(ProtobufCService *service,
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
   service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__enable_background_delivery(ProtobufCService *service,
+                                                              const Openhealth__V1__BackgroundDeliveryRequest *input,
+                                                              Openhealth__V1__BackgroundDeliveryResponse_Closure closure,
+                                                              void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__disable_background_delivery(ProtobufCService *service,
+                                                               const Openhealth__V1__BackgroundDeliveryRequest *input,
+                                                               Openhealth__V1__BackgroundDeliveryResponse_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 21, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__disable_all_background_deliveries(ProtobufCService *service,
+                                                                     const Openhealth__V1__BackgroundDeliveryResponse *input,
+                                                                     Openhealth__V1__BackgroundDeliveryResponse_Closure closure,
+                                                                     void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 22, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
                                          Openhealth__V1__HealthStore_ServiceDestroy destroy)

@@ -17,6 +17,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/health_store.pb-c.h"
 #include "openhealth/v1/statistics.pb-c.h"
 #include "openhealth/v1/characteristics.pb-c.h"
+#include "openhealth/v1/background.pb-c.h"
 
 typedef struct Openhealth__V1__StatusRequest Openhealth__V1__StatusRequest;
 typedef struct Openhealth__V1__StatusResponse Openhealth__V1__StatusResponse;
@@ -1352,6 +1353,14 @@ struct Openhealth__V1__HealthManager_Service
                               const Openhealth__V1__PreferredUnit *input,
                               Openhealth__V1__SetUnitPreferenceResponse_Closure closure,
                               void *closure_data);
+  void (*list_background_deliveries)(Openhealth__V1__HealthManager_Service *service,
+                                     const Openhealth__V1__ListBackgroundDeliveriesRequest *input,
+                                     Openhealth__V1__ListBackgroundDeliveriesResponse_Closure closure,
+                                     void *closure_data);
+  void (*watch_launches)(Openhealth__V1__HealthManager_Service *service,
+                         const Openhealth__V1__WatchLaunchesRequest *input,
+                         Openhealth__V1__LaunchRequest_Closure closure,
+                         void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthManager_ServiceDestroy)(Openhealth__V1__HealthManager_Service *);
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
@@ -1382,7 +1391,9 @@ void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service
       function_prefix__ ## list_characteristics,\
       function_prefix__ ## set_characteristic,\
       function_prefix__ ## list_unit_preferences,\
-      function_prefix__ ## set_unit_preference  }
+      function_prefix__ ## set_unit_preference,\
+      function_prefix__ ## list_background_deliveries,\
+      function_prefix__ ## watch_launches  }
 void openhealth__v1__health_manager__status(ProtobufCService *service,
                                             const Openhealth__V1__StatusRequest *input,
                                             Openhealth__V1__StatusResponse_Closure closure,
@@ -1475,6 +1486,14 @@ void openhealth__v1__health_manager__set_unit_preference(ProtobufCService *servi
                                                          const Openhealth__V1__PreferredUnit *input,
                                                          Openhealth__V1__SetUnitPreferenceResponse_Closure closure,
                                                          void *closure_data);
+void openhealth__v1__health_manager__list_background_deliveries(ProtobufCService *service,
+                                                                const Openhealth__V1__ListBackgroundDeliveriesRequest *input,
+                                                                Openhealth__V1__ListBackgroundDeliveriesResponse_Closure closure,
+                                                                void *closure_data);
+void openhealth__v1__health_manager__watch_launches(ProtobufCService *service,
+                                                    const Openhealth__V1__WatchLaunchesRequest *input,
+                                                    Openhealth__V1__LaunchRequest_Closure closure,
+                                                    void *closure_data);
 
 /* --- descriptors --- */
 

@@ -19,6 +19,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/workouts.pb-c.h"
 #include "openhealth/v1/statistics.pb-c.h"
 #include "openhealth/v1/characteristics.pb-c.h"
+#include "openhealth/v1/background.pb-c.h"
 
 typedef struct Openhealth__V1__AuthorizationRequest Openhealth__V1__AuthorizationRequest;
 typedef struct Openhealth__V1__RequestStatusResponse Openhealth__V1__RequestStatusResponse;
@@ -431,6 +432,18 @@ struct Openhealth__V1__HealthStore_Service
                           const Openhealth__V1__PreferredUnitsRequest *input,
                           Openhealth__V1__PreferredUnitList_Closure closure,
                           void *closure_data);
+  void (*enable_background_delivery)(Openhealth__V1__HealthStore_Service *service,
+                                     const Openhealth__V1__BackgroundDeliveryRequest *input,
+                                     Openhealth__V1__BackgroundDeliveryResponse_Closure closure,
+                                     void *closure_data);
+  void (*disable_background_delivery)(Openhealth__V1__HealthStore_Service *service,
+                                      const Openhealth__V1__BackgroundDeliveryRequest *input,
+                                      Openhealth__V1__BackgroundDeliveryResponse_Closure closure,
+                                      void *closure_data);
+  void (*disable_all_background_deliveries)(Openhealth__V1__HealthStore_Service *service,
+                                            const Openhealth__V1__BackgroundDeliveryResponse *input,
+                                            Openhealth__V1__BackgroundDeliveryResponse_Closure closure,
+                                            void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthStore_ServiceDestroy)(Openhealth__V1__HealthStore_Service *);
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
@@ -458,7 +471,10 @@ void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *se
       function_prefix__ ## query_statistics_collection,\
       function_prefix__ ## get_characteristic,\
       function_prefix__ ## query_correlations,\
-      function_prefix__ ## preferred_units  }
+      function_prefix__ ## preferred_units,\
+      function_prefix__ ## enable_background_delivery,\
+      function_prefix__ ## disable_background_delivery,\
+      function_prefix__ ## disable_all_background_deliveries  }
 void openhealth__v1__health_store__get_request_status(ProtobufCService *service,
                                                       const Openhealth__V1__AuthorizationRequest *input,
                                                       Openhealth__V1__RequestStatusResponse_Closure closure,
@@ -539,6 +555,18 @@ void openhealth__v1__health_store__preferred_units(ProtobufCService *service,
                                                    const Openhealth__V1__PreferredUnitsRequest *input,
                                                    Openhealth__V1__PreferredUnitList_Closure closure,
                                                    void *closure_data);
+void openhealth__v1__health_store__enable_background_delivery(ProtobufCService *service,
+                                                              const Openhealth__V1__BackgroundDeliveryRequest *input,
+                                                              Openhealth__V1__BackgroundDeliveryResponse_Closure closure,
+                                                              void *closure_data);
+void openhealth__v1__health_store__disable_background_delivery(ProtobufCService *service,
+                                                               const Openhealth__V1__BackgroundDeliveryRequest *input,
+                                                               Openhealth__V1__BackgroundDeliveryResponse_Closure closure,
+                                                               void *closure_data);
+void openhealth__v1__health_store__disable_all_background_deliveries(ProtobufCService *service,
+                                                                     const Openhealth__V1__BackgroundDeliveryResponse *input,
+                                                                     Openhealth__V1__BackgroundDeliveryResponse_Closure closure,
+                                                                     void *closure_data);
 
 /* --- descriptors --- */
 

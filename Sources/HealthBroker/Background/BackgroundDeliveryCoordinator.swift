@@ -1,0 +1,87 @@
+import HealthWire
+import Logging
+import Synchronization
+
+/// Background delivery in the broker: what the rest of healthd tells it, and the one task
+/// (`BackgroundDeliveryLoop`) that decides launches. Everything arrives as an event on one
+/// stream, handled in order by that task, so the schedule has a single owner and no locks.
+///
+/// Posting never blocks: commit wake-ups come from the store's writer thread. Wake-ups of
+/// registrations are folded — a burst of commits costs one visibility check per registration.
+final class BackgroundDeliveryCoordinator: Sendable {
+    enum Event: Sendable {
+        /// An app enabled or disabled registrations (nil: load every app's, at start-up).
+        case registrationsChanged(appID: String?)
+        /// Registrations were woken by commits or grant changes; `takeWokenKeys` says which.
+        case registrationsWoken
+        case acknowledged(BackgroundSchedule.Key)
+        case agentAttached
+        case dispatched(LaunchRequest)
+        case undelivered([LaunchRequest])
+        /// A deadline of the schedule passed (a wait timed out, a period ended).
+        case deadline
+    }
+
+    /// The agent that launches apps, as the WatchLaunches handler reaches it.
+    let launches = LaunchChannel()
+    let policy: BackgroundSchedule.Policy
+    private let events: AsyncStream<Event>.Continuation
+    private let stream: Mutex<AsyncStream<Event>?>
+    private let woken = Mutex<Set<BackgroundSchedule.Key>>([])
+
+    init(policy: BackgroundSchedule.Policy) {
+        self.policy = policy
+        let (stream, events) = AsyncStream<Event>.makeStream()
+        self.events = events
+        self.stream = Mutex(stream)
+    }
+
+    /// Starts the loop (once): it loads every registration and runs for the broker's lifetime.
+    func start(store: StoreHandle, changes: ChangeNotifier, observers: ObserverRegistry, logger: Logger) {
+        guard let stream = stream.withLock({ $0.take() }) else { return }
+        let loop = BackgroundDeliveryLoop(coordinator: self, store: store, changes: changes, observers: observers,
+                                          logger: logger, schedule: BackgroundSchedule(policy: policy))
+        events.yield(.registrationsChanged(appID: nil))
+        Task {
+            var loop = loop
+            await loop.run(stream)
+        }
+    }
+
+    func registrationsChanged(appID: String) { events.yield(.registrationsChanged(appID: appID)) }
+
+    /// An app acknowledged an update of its observer query of `typeIdentifier`.
+    func observerAcknowledged(appID: String, typeIdentifier: String) {
+        events.yield(.acknowledged(.init(appID: appID, typeIdentifier: typeIdentifier)))
+    }
+
+    func agentAttached() { events.yield(.agentAttached) }
+
+    /// The agent's call sent `request` to it.
+    func launchDispatched(_ request: LaunchRequest) { events.yield(.dispatched(request)) }
+
+    /// The agent went away before these reached it.
+    func launchesUndelivered(_ requests: [LaunchRequest]) {
+        if !requests.isEmpty { events.yield(.undelivered(requests)) }
+    }
+
+    // MARK: For the loop
+
+    /// A registration's wake-up (any thread, the writer's included).
+    func wake(_ key: BackgroundSchedule.Key) {
+        let first = woken.withLock { woken in
+            defer { woken.insert(key) }
+            return woken.isEmpty
+        }
+        if first { events.yield(.registrationsWoken) }
+    }
+
+    func takeWokenKeys() -> Set<BackgroundSchedule.Key> {
+        woken.withLock { woken in
+            defer { woken = [] }
+            return woken
+        }
+    }
+
+    func deadlinePassed() { events.yield(.deadline) }
+}

@@ -1,0 +1,177 @@
+import HealthModel
+import HealthStore
+import HealthWire
+import Logging
+
+/// The task that carries out background delivery: keeps one change subscription per
+/// registration, decides for each wake-up whether the app may see a change, feeds the
+/// `BackgroundSchedule`, and hands due launches to the agent.
+///
+/// Privacy: a registration's check is the observer query's — `hasChanges` under the app's read
+/// scope as it is now, after the registration's own cursor — so a change the app may not see
+/// (another app's save of a type whose read the app was denied) never makes it pending, and
+/// therefore never launches it. The cursor moves past hidden changes too, so a later grant
+/// does not turn old hidden changes into a launch.
+struct BackgroundDeliveryLoop {
+    typealias Key = BackgroundSchedule.Key
+
+    /// A registration's subscription and how far its changes were checked.
+    private struct Watch {
+        let token: UInt64
+        var checkedThrough: Int64
+    }
+
+    let coordinator: BackgroundDeliveryCoordinator
+    let store: StoreHandle
+    let changes: ChangeNotifier
+    let observers: ObserverRegistry
+    let logger: Logger
+    var schedule: BackgroundSchedule
+    private var watches: [Key: Watch] = [:]
+    private var armed: (deadline: ContinuousClock.Instant, timer: Task<Void, Never>)?
+    private var nextRequestID: UInt64 = 1
+
+    init(coordinator: BackgroundDeliveryCoordinator, store: StoreHandle, changes: ChangeNotifier, observers: ObserverRegistry,
+         logger: Logger, schedule: BackgroundSchedule) {
+        self.coordinator = coordinator
+        self.store = store
+        self.changes = changes
+        self.observers = observers
+        self.logger = logger
+        self.schedule = schedule
+    }
+
+    mutating func run(_ events: AsyncStream<BackgroundDeliveryCoordinator.Event>) async {
+        for await event in events {
+            switch event {
+            case let .registrationsChanged(appID):
+                await reload(appID: appID)
+            case .registrationsWoken:
+                for key in coordinator.takeWokenKeys().sorted() { await check(key) }
+            case let .acknowledged(key):
+                schedule.noteAcknowledged(key)
+            case .agentAttached, .deadline:
+                break
+            case let .dispatched(request):
+                schedule.noteDispatched(appID: request.appID, typeIdentifiers: request.typeIdentifiers, now: .now)
+                await recordLaunch(request)
+            case let .undelivered(requests):
+                for request in requests {
+                    schedule.noteUndelivered(appID: request.appID, typeIdentifiers: request.typeIdentifiers)
+                }
+            }
+            let now = ContinuousClock.now
+            schedule.expire(now: now)
+            await launchDue(now: now)
+            arm(after: now)
+        }
+    }
+
+    // MARK: Registrations
+
+    /// Brings the watches of `appID` (every app's when nil) in line with the store: subscribes
+    /// new registrations (from the current change on: earlier changes are not theirs), drops
+    /// removed ones, and passes frequencies to the schedule.
+    private mutating func reload(appID: String?) async {
+        let registrations: [BackgroundDeliveryRegistration]
+        do {
+            registrations = try await store.withDatabase { try $0.backgroundDeliveries.registrations(appID: appID) }
+        } catch {
+            logger.error("background delivery: cannot read registrations", metadata: ["error": "\(type(of: error))"])
+            return
+        }
+        let wanted = Dictionary(registrations.map { (Key(appID: $0.appID, typeIdentifier: $0.typeIdentifier), $0.frequency) },
+                                uniquingKeysWith: { first, _ in first })
+        for key in watches.keys where (appID == nil || key.appID == appID) && wanted[key] == nil {
+            changes.unsubscribe(watches.removeValue(forKey: key)!.token)
+            schedule.unregister(key)
+        }
+        var added: [Key: UInt64] = [:]
+        for (key, frequency) in wanted {
+            schedule.register(key, frequency: frequency)
+            guard watches[key] == nil else { continue }
+            let coordinator = coordinator
+            added[key] = changes.subscribe(.init(appID: key.appID, typeIdentifier: key.typeIdentifier)) { coordinator.wake(key) }
+        }
+        guard !added.isEmpty else { return }
+        // Subscribed first, then the cursor read: a commit in between is seen by both, never by neither.
+        let current = (try? await store.withDatabase { try $0.changeFeed.currentChange() }) ?? 0
+        for (key, token) in added { watches[key] = Watch(token: token, checkedThrough: current) }
+    }
+
+    /// Whether `key`'s app may see a change of the type since the last check; if so, and no
+    /// observer query of the app receives it, the registration becomes pending.
+    private mutating func check(_ key: Key) async {
+        guard let watch = watches[key] else { return }
+        let outcome: (app: AppManifest?, changed: Bool, through: Int64)
+        do {
+            outcome = try await store.withDatabase { database in
+                guard let app = try database.apps.find(id: key.appID) else { return (nil, false, watch.checkedThrough) }
+                let scope = try database.authorization.readScope(app: app, type: key.typeIdentifier)
+                let check = try database.changeFeed.hasChanges(of: key.typeIdentifier, matching: nil, scope: scope,
+                                                               after: watch.checkedThrough)
+                return (app, check.changed, check.through)
+            }
+        } catch {
+            // The cursor stays: the next wake-up checks the same changes again.
+            logger.warning("background delivery: check failed", metadata: ["app": "\(key.appID)", "error": "\(type(of: error))"])
+            return
+        }
+        watches[key]?.checkedThrough = outcome.through
+        guard outcome.changed, outcome.app?.allowsBackgroundDelivery == true else { return }
+        // A running observer query of the app gets this change itself.
+        guard !observers.isObserving(appID: key.appID, typeIdentifier: key.typeIdentifier) else { return }
+        schedule.noteVisibleChange(key)
+    }
+
+    // MARK: Launches
+
+    /// Hands every due launch to the agent, if one is attached; the executable comes from the
+    /// manifest as installed now.
+    private mutating func launchDue(now: ContinuousClock.Instant) async {
+        guard coordinator.launches.hasAgent else { return }
+        for (appID, types) in schedule.takeDue(now: now) {
+            let app = try? await store.withDatabase { try $0.apps.find(id: appID) }
+            guard let app, app.allowsBackgroundDelivery else {
+                schedule.noteUndelivered(appID: appID, typeIdentifiers: types)
+                continue
+            }
+            let request = LaunchRequest(requestID: nextRequestID, appID: appID, executable: app.executable, typeIdentifiers: types)
+            nextRequestID += 1
+            if !coordinator.launches.offer(request) {
+                schedule.noteUndelivered(appID: appID, typeIdentifiers: types)
+            }
+        }
+    }
+
+    /// The access-log entry of a launch that reached the agent (DESIGN.md §7.9: the user sees
+    /// when healthd had an app started, and for which types).
+    private func recordLaunch(_ request: LaunchRequest) async {
+        logger.notice("background launch requested", metadata: [
+            "app": "\(request.appID)", "types": "\(request.typeIdentifiers.count)", "request": "\(request.requestID)",
+        ])
+        do {
+            _ = try await store.withDatabase { database in
+                try database.accessLog.append(actor: AccessLogEntry.brokerActor, appID: request.appID, action: .launch,
+                                              types: request.typeIdentifiers, count: 1,
+                                              detail: "background delivery, launch request \(request.requestID)")
+            }
+        } catch {
+            logger.error("access log append failed", metadata: ["action": "launch", "error": "\(type(of: error))"])
+        }
+    }
+
+    /// Wakes the loop at the schedule's next deadline (one timer, replaced when it moves).
+    private mutating func arm(after now: ContinuousClock.Instant) {
+        let next = schedule.nextDeadline(after: now)
+        guard next != armed?.deadline else { return }
+        armed?.timer.cancel()
+        armed = next.map { deadline in
+            let coordinator = coordinator
+            return (deadline, Task {
+                guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
+                coordinator.deadlinePassed()
+            })
+        }
+    }
+}

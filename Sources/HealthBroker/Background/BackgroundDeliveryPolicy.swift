@@ -1,0 +1,19 @@
+/// How patient background delivery is with apps that are launched but do not acknowledge an
+/// observer update (`BackgroundSchedule` applies it).
+public struct BackgroundDeliveryPolicy: Sendable, Equatable {
+    /// How long a launched app has to acknowledge an observer update of the type.
+    public var acknowledgementTimeout: Duration
+    /// The wait after the first unacknowledged launch; it doubles with each further one.
+    public var firstBackoff: Duration
+    public var maximumBackoff: Duration
+    /// Unacknowledged launches in a row after which a registration is suspended.
+    public var unacknowledgedLaunchLimit: Int
+
+    public init(acknowledgementTimeout: Duration = .seconds(120), firstBackoff: Duration = .seconds(300),
+                maximumBackoff: Duration = .seconds(4 * 3600), unacknowledgedLaunchLimit: Int = 3) {
+        self.acknowledgementTimeout = acknowledgementTimeout
+        self.firstBackoff = firstBackoff
+        self.maximumBackoff = maximumBackoff
+        self.unacknowledgedLaunchLimit = unacknowledgedLaunchLimit
+    }
+}

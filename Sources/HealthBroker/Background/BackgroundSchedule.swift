@@ -1,0 +1,185 @@
+import HealthModel
+
+/// When to launch apps for background delivery: a pure state machine over the registrations,
+/// driven by events (a visible change, a launch handed to the agent, an acknowledgement) and
+/// by the time, which every call takes as an argument — so the policy is tested without clocks,
+/// sockets or processes (`BackgroundScheduleTests`). `BackgroundDeliveryLoop` feeds it and
+/// carries out what it decides.
+///
+/// The rules, per registration (app, type):
+/// - A visible change makes it *pending*. Only the app's acknowledgement of an observer update
+///   of the type clears it: the observer's first update stands for every change before it.
+/// - A pending registration is *due* when its app has no launch awaiting acknowledgement and
+///   its frequency allows it: `.immediate` at once, `.hourly`/`.daily`/`.weekly` no sooner
+///   than that period after its last launch. Changes meanwhile coalesce into that one launch.
+/// - A launch is awaited for `acknowledgementTimeout`. Unanswered, the registration waits an
+///   exponentially growing backoff before the next launch; after `unacknowledgedLaunchLimit`
+///   unanswered launches in a row it is suspended (HealthKit likewise stops after three) until
+///   the app acknowledges an observer update of the type or enables delivery again.
+/// - Due launches are taken only while an agent is connected; until then they wait here, at
+///   most one per registration, so waiting is bounded by the registrations.
+struct BackgroundSchedule: Sendable {
+    typealias Instant = ContinuousClock.Instant
+
+    struct Key: Hashable, Sendable, Comparable {
+        let appID: String
+        let typeIdentifier: String
+
+        static func < (lhs: Key, rhs: Key) -> Bool {
+            (lhs.appID, lhs.typeIdentifier) < (rhs.appID, rhs.typeIdentifier)
+        }
+    }
+
+    typealias Policy = BackgroundDeliveryPolicy
+
+    enum Phase: Equatable, Sendable {
+        case idle
+        /// Given to the agent's stream, not yet confirmed sent.
+        case handedToAgent
+        case awaitingAcknowledgement(since: Instant)
+        /// Too many launches went unacknowledged; no more until the app acknowledges or re-enables.
+        case suspended
+    }
+
+    struct Entry: Equatable, Sendable {
+        var frequency: HKUpdateFrequency
+        var pending = false
+        var phase = Phase.idle
+        var lastLaunch: Instant?
+        var unacknowledgedLaunches = 0
+        /// Set when a launch went unacknowledged: no relaunch before it.
+        var retryNotBefore: Instant?
+    }
+
+    let policy: Policy
+    private(set) var entries: [Key: Entry] = [:]
+
+    init(policy: Policy) {
+        self.policy = policy
+    }
+
+    /// A registration was enabled (or enabled again, possibly with a new frequency). Enabling
+    /// again resumes a suspended registration, as the app evidently runs.
+    mutating func register(_ key: Key, frequency: HKUpdateFrequency) {
+        var entry = entries[key] ?? Entry(frequency: frequency)
+        entry.frequency = frequency
+        if entry.phase == .suspended {
+            entry.phase = .idle
+            entry.unacknowledgedLaunches = 0
+            entry.retryNotBefore = nil
+        }
+        entries[key] = entry
+    }
+
+    mutating func unregister(_ key: Key) {
+        entries[key] = nil
+    }
+
+    /// A change the app may see happened to the type while no observer query of it ran.
+    mutating func noteVisibleChange(_ key: Key) {
+        entries[key]?.pending = true
+    }
+
+    /// The app acknowledged an observer update of the type: it has what changed so far, and it
+    /// evidently runs, so any backoff or suspension ends.
+    mutating func noteAcknowledged(_ key: Key) {
+        guard var entry = entries[key] else { return }
+        entry.pending = false
+        entry.unacknowledgedLaunches = 0
+        entry.retryNotBefore = nil
+        if entry.phase != .handedToAgent { entry.phase = .idle }
+        entries[key] = entry
+    }
+
+    /// Ends the waits that timed out by `now`, counting each as an unacknowledged launch.
+    mutating func expire(now: Instant) {
+        for (key, entry) in entries {
+            guard case let .awaitingAcknowledgement(since) = entry.phase, now >= since + policy.acknowledgementTimeout else { continue }
+            var expired = entry
+            expired.unacknowledgedLaunches += 1
+            if expired.unacknowledgedLaunches >= policy.unacknowledgedLaunchLimit {
+                expired.phase = .suspended
+                expired.retryNotBefore = nil
+            } else {
+                expired.phase = .idle
+                expired.retryNotBefore = now + backoff(after: expired.unacknowledgedLaunches)
+            }
+            entries[key] = expired
+        }
+    }
+
+    /// The launches due at `now`, one per app with the types it is for (sorted), and marks
+    /// them handed to the agent. Call only while an agent can take them.
+    mutating func takeDue(now: Instant) -> [(appID: String, typeIdentifiers: [String])] {
+        let busyApps = Set(entries.filter { $0.value.phase.isAwaiting || $0.value.phase == .handedToAgent }.map(\.key.appID))
+        var due: [String: [String]] = [:]
+        for key in entries.keys.sorted() where !busyApps.contains(key.appID) {
+            guard let entry = entries[key], entry.phase == .idle, entry.pending,
+                  earliestLaunch(of: entry).map({ $0 <= now }) ?? true else { continue }
+            due[key.appID, default: []].append(key.typeIdentifier)
+            entries[key]?.phase = .handedToAgent
+        }
+        return due.keys.sorted().map { ($0, due[$0]!) }
+    }
+
+    /// The agent received the launch of `appID` for `typeIdentifiers` at `now`.
+    mutating func noteDispatched(appID: String, typeIdentifiers: [String], now: Instant) {
+        for type in typeIdentifiers {
+            let key = Key(appID: appID, typeIdentifier: type)
+            guard entries[key]?.phase == .handedToAgent else { continue }
+            entries[key]?.phase = .awaitingAcknowledgement(since: now)
+            entries[key]?.lastLaunch = now
+        }
+    }
+
+    /// A launch handed to the agent never reached it (the agent went away): it is due again
+    /// for the next agent, its change still pending.
+    mutating func noteUndelivered(appID: String, typeIdentifiers: [String]) {
+        for type in typeIdentifiers {
+            let key = Key(appID: appID, typeIdentifier: type)
+            if entries[key]?.phase == .handedToAgent { entries[key]?.phase = .idle }
+        }
+    }
+
+    /// The earliest instant after `now` at which, without any event, something changes: a wait
+    /// times out, or a pending registration's period or backoff ends. Nil when nothing waits.
+    func nextDeadline(after now: Instant) -> Instant? {
+        var deadlines: [Instant] = []
+        for entry in entries.values {
+            switch entry.phase {
+            case let .awaitingAcknowledgement(since):
+                deadlines.append(since + policy.acknowledgementTimeout)
+            case .idle where entry.pending:
+                if let earliest = earliestLaunch(of: entry) { deadlines.append(earliest) }
+            default:
+                continue
+            }
+        }
+        return deadlines.filter { $0 > now }.min()
+    }
+
+    /// No sooner than the frequency's period after the last launch, nor before the backoff
+    /// ends; nil when neither applies (never launched, no backoff).
+    private func earliestLaunch(of entry: Entry) -> Instant? {
+        let afterPeriod = entry.lastLaunch.map { $0 + entry.frequency.minimumInterval }
+        guard let retry = entry.retryNotBefore else { return afterPeriod }
+        return max(afterPeriod ?? retry, retry)
+    }
+
+    /// `firstBackoff`, doubled for each unacknowledged launch after the first, capped.
+    func backoff(after unacknowledged: Int) -> Duration {
+        var wait = policy.firstBackoff
+        for _ in 1..<max(1, unacknowledged) {
+            wait *= 2
+            if wait >= policy.maximumBackoff { return policy.maximumBackoff }
+        }
+        return min(wait, policy.maximumBackoff)
+    }
+}
+
+private extension BackgroundSchedule.Phase {
+    var isAwaiting: Bool {
+        if case .awaitingAcknowledgement = self { return true }
+        return false
+    }
+}

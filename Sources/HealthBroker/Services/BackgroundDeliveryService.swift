@@ -1,0 +1,94 @@
+import Foundation
+import HealthIPC
+import HealthModel
+import HealthStore
+import HealthWire
+
+/// Background delivery's methods: the app's enable/disable calls (HKHealthStore), the
+/// manager's listing, and the launch agent's WatchLaunches stream.
+///
+/// Enabling answers the same whatever the app's read permission: a registration for a type the
+/// app may not read is accepted and simply never launches it for other apps' data.
+enum BackgroundDeliveryService {
+    static func enable(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let app = try context.requireApp(caller)
+        let spec = try BackgroundDeliverySpec(wire: payload)
+        try checkEntitled(app)
+        try ChangeQueries.checkSampleType(spec.typeIdentifier)
+        guard let frequency = spec.frequency else {
+            throw HKError(.errorInvalidArgument, "enableBackgroundDelivery needs a frequency (HKUpdateFrequency .immediate, .hourly, .daily or .weekly)")
+        }
+        let registration = BackgroundDeliveryRegistration(appID: app.id, typeIdentifier: spec.typeIdentifier,
+                                                          frequency: frequency, enabledDate: Date())
+        try await context.store.withDatabase { try $0.backgroundDeliveries.enable(registration) }
+        context.backgroundDelivery.registrationsChanged(appID: app.id)
+        context.logger.info("background delivery enabled", metadata: ["app": "\(app.id)", "frequency": "\(frequency.name)"])
+        return MethodTable.Reply(EmptyMessage())
+    }
+
+    static func disable(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let app = try context.requireApp(caller)
+        let spec = try BackgroundDeliverySpec(wire: payload)
+        try checkEntitled(app)
+        try ChangeQueries.checkSampleType(spec.typeIdentifier)
+        _ = try await context.store.withDatabase { try $0.backgroundDeliveries.disable(appID: app.id, typeIdentifier: spec.typeIdentifier) }
+        context.backgroundDelivery.registrationsChanged(appID: app.id)
+        return MethodTable.Reply(EmptyMessage())
+    }
+
+    static func disableAll(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let app = try context.requireApp(caller)
+        _ = try EmptyMessage(wire: payload)
+        try checkEntitled(app)
+        _ = try await context.store.withDatabase { try $0.backgroundDeliveries.disable(appID: app.id, typeIdentifier: nil) }
+        context.backgroundDelivery.registrationsChanged(appID: app.id)
+        return MethodTable.Reply(EmptyMessage())
+    }
+
+    /// HealthKit refuses background delivery to an app without the entitlement, with
+    /// errorAuthorizationDenied; the Linux counterpart of the entitlement is the manifest's.
+    private static func checkEntitled(_ app: AppManifest) throws(HKError) {
+        guard app.allowsBackgroundDelivery else {
+            throw HKError(.errorAuthorizationDenied, """
+                Missing \(AppManifest.backgroundDeliveryEntitlement) entitlement: add it to the "entitlements" of \
+                \(app.id)'s manifest and install it again with `healthctl apps install`
+                """)
+        }
+    }
+
+    // MARK: Manager
+
+    static func list(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let query = try BackgroundRegistrationQuery(wire: payload)
+        let registrations = try await context.store.withDatabase { database -> [BackgroundDeliveryRegistration]? in
+            if let appID = query.appID, try database.apps.find(id: appID) == nil { return nil }
+            return try database.backgroundDeliveries.registrations(appID: query.appID)
+        }
+        guard let registrations else {
+            throw HKError(.errorInvalidArgument, "no installed app \(query.appID?.prefix(128) ?? ""); see `healthctl apps list`")
+        }
+        return MethodTable.Reply(BackgroundRegistrationList(registrations))
+    }
+
+    /// `health-sandbox agent`: every launch due now, then each one as it falls due, until the
+    /// agent cancels. Launches handed to it but not sent when the call ends stay due for the
+    /// next agent.
+    static func watchLaunches(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
+        _ = try EmptyMessage(wire: payload)
+        guard case let .manager(peer) = caller else { throw HKError(.errorAuthorizationDenied, "this method is for the launch agent") }
+        let coordinator = context.backgroundDelivery
+        let agent = try coordinator.launches.attach(pid: peer.pid)
+        context.logger.notice("launch agent attached", metadata: ["pid": "\(peer.pid)"])
+        defer {
+            coordinator.launchesUndelivered(coordinator.launches.detach(agent.id))
+            context.logger.notice("launch agent detached", metadata: ["pid": "\(peer.pid)"])
+        }
+        coordinator.agentAttached()
+        for await request in agent.requests {
+            try responder.send(request.wireBytes())
+            coordinator.launches.confirmSent(request.requestID, by: agent.id)
+            coordinator.launchDispatched(request)
+        }
+        throw CancellationError()
+    }
+}

@@ -1,0 +1,61 @@
+import HealthWire
+
+extension HKHealthStore {
+    /// Asks healthd to launch the app when `type` changes in a way the app may see while it is
+    /// not running an `HKObserverQuery` of the type — at most once per `frequency` period. The
+    /// launched app should start its observer queries at once and call each update's completion
+    /// handler; launches that go unacknowledged are retried with growing delays and stop after
+    /// three. Needs the `com.apple.developer.healthkit.background-delivery` entitlement in the
+    /// app's manifest (else `errorAuthorizationDenied`) and a running `health-sandbox agent`,
+    /// which does the launching. Enabling a type again changes its frequency.
+    public func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency) async throws {
+        let _: EmptyMessage = try await connection.call(.enableBackgroundDelivery,
+                                                        BackgroundDeliverySpec(typeIdentifier: type.identifier, frequency: frequency))
+    }
+
+    public func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency,
+                                         withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        Task {
+            do {
+                try await enableBackgroundDelivery(for: type, frequency: frequency)
+                completion(true, nil)
+            } catch {
+                completion(false, error)
+            }
+        }
+    }
+
+    /// Stops background delivery of `type`. Succeeds when it was not enabled.
+    public func disableBackgroundDelivery(for type: HKObjectType) async throws {
+        let _: EmptyMessage = try await connection.call(.disableBackgroundDelivery,
+                                                        BackgroundDeliverySpec(typeIdentifier: type.identifier, frequency: nil))
+    }
+
+    public func disableBackgroundDelivery(for type: HKObjectType,
+                                          withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        Task {
+            do {
+                try await disableBackgroundDelivery(for: type)
+                completion(true, nil)
+            } catch {
+                completion(false, error)
+            }
+        }
+    }
+
+    /// Stops background delivery of every type.
+    public func disableAllBackgroundDelivery() async throws {
+        let _: EmptyMessage = try await connection.call(.disableAllBackgroundDeliveries, EmptyMessage())
+    }
+
+    public func disableAllBackgroundDelivery(completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        Task {
+            do {
+                try await disableAllBackgroundDelivery()
+                completion(true, nil)
+            } catch {
+                completion(false, error)
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import HealthIPC
+import HealthWire
+
+/// `health-sandbox agent`: the user's long-running process that starts apps for background
+/// delivery. healthd decides when an app must run but cannot start it (its seccomp filter
+/// forbids exec); the agent watches healthd's WatchLaunches stream on the admin socket and hands
+/// each request to `SandboxedAppSpawner`.
+///
+/// It survives healthd restarts: when the stream ends or healthd cannot be reached it tries
+/// again, waiting 1 s and doubling up to 30 s. It gives up only when healthd refuses it (another
+/// agent is attached, or this program is not one of the manager tools healthd trusts).
+public struct LaunchAgent: Sendable {
+    let adminSocket: String
+    let spawner: SandboxedAppSpawner
+    let report: @Sendable (String) -> Void
+
+    static let firstRetry: Duration = .seconds(1)
+    static let longestRetry: Duration = .seconds(30)
+
+    public init(adminSocket: String, spawner: SandboxedAppSpawner, report: @escaping @Sendable (String) -> Void) {
+        self.adminSocket = adminSocket
+        self.spawner = spawner
+        self.report = report
+    }
+
+    /// Runs until healthd refuses the agent; returns that refusal.
+    public func run() async -> AppLauncher.Failure {
+        var retry = Self.firstRetry
+        while true {
+            switch await watchOnce() {
+            case let .refused(failure):
+                return failure
+            case .watched:
+                retry = Self.firstRetry
+            case .unreachable:
+                break
+            }
+            report("retrying in \(retry.components.seconds) s")
+            try? await Task.sleep(for: retry)
+            retry = min(retry * 2, Self.longestRetry)
+        }
+    }
+
+    private enum Outcome {
+        /// The stream ran and ended (healthd stopped or restarted).
+        case watched
+        case unreachable
+        case refused(AppLauncher.Failure)
+    }
+
+    /// One connection: watch launches until the stream ends.
+    private func watchOnce() async -> Outcome {
+        let client: RPCClient
+        do {
+            client = try RPCClient.connect(path: adminSocket)
+        } catch {
+            report("cannot reach healthd at \(adminSocket): \(error) — is healthd running?")
+            return .unreachable
+        }
+        defer { client.close() }
+        report("connected to healthd at \(adminSocket); waiting for launch requests")
+        do {
+            for try await payload in client.serverStream(HealthManagerMethod.watchLaunches.rawValue, EmptyMessage().wireBytes()) {
+                do {
+                    spawner.launch(try LaunchRequest(wire: payload))
+                } catch {
+                    report("ignoring a malformed launch request: \(error)")
+                }
+            }
+            report("healthd ended the launch stream (it stopped)")
+        } catch let status as RPCStatus where [.failedPrecondition, .permissionDenied, .unimplemented].contains(status.code) {
+            return .refused(AppLauncher.Failure(description: "healthd refused the agent: \(status.message)", exitCode: 77))
+        } catch {
+            report("lost the connection to healthd: \(error)")
+        }
+        return .watched
+    }
+}
+
+extension LaunchAgent {
+    /// `run()` for synchronous callers (the command line's `run`), blocking this thread.
+    public func runBlocking() -> AppLauncher.Failure {
+        switch BlockingCall.run({ await run() }) {
+        case let .success(failure): failure
+        case let .failure(error): AppLauncher.Failure(description: "the agent stopped: \(error)", exitCode: 70)
+        }
+    }
+
+    /// This program's own path (`/proc/self/exe`): launches re-run it as `health-sandbox run`,
+    /// which healthd trusts on the admin socket as it trusts the agent.
+    public static func launcherPath() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Glibc
+public import HealthWire
+import Synchronization
+
+/// Starts apps for `health-sandbox agent`: each launch is a child `health-sandbox run APP --
+/// EXECUTABLE`, so a launched app gets exactly what a user-started one gets — a connection
+/// bound to its id by healthd, and the same confinement. The agent itself stays unconfined (it
+/// must reach the admin socket and start processes); only its children confine themselves.
+///
+/// One instance of an app at a time: a launch for an app still running is skipped, as the
+/// running one will receive the change through its observer queries.
+public final class SandboxedAppSpawner: Sendable {
+    public struct Configuration: Sendable {
+        /// This program (`health-sandbox`), whose `run` subcommand each child executes.
+        public var launcher: String
+        public var adminSocket: String
+        /// Where each app's standard output and error go (`APP-ID.log`, appended); nil: the agent's own.
+        public var logDirectory: String?
+        public var extraReadable: [String]
+        public var extraWritable: [String]
+        public var minimumLandlockABI: Int32
+
+        public init(launcher: String, adminSocket: String, logDirectory: String?, extraReadable: [String],
+                    extraWritable: [String], minimumLandlockABI: Int32) {
+            self.launcher = launcher
+            self.adminSocket = adminSocket
+            self.logDirectory = logDirectory
+            self.extraReadable = extraReadable
+            self.extraWritable = extraWritable
+            self.minimumLandlockABI = minimumLandlockABI
+        }
+    }
+
+    private let configuration: Configuration
+    private let report: @Sendable (String) -> Void
+    /// Apps started and not yet exited, by id.
+    private let running = Mutex<[String: pid_t]>([:])
+
+    public init(_ configuration: Configuration, report: @escaping @Sendable (String) -> Void) {
+        self.configuration = configuration
+        self.report = report
+    }
+
+    /// Starts the app `request` names, unless it is still running; reports what happened.
+    public func launch(_ request: LaunchRequest) {
+        // Manifest ids are reverse-DNS names; anything else must not become a log file path.
+        guard !request.appID.isEmpty, !request.appID.contains("/"), !request.appID.hasPrefix(".") else {
+            report("refusing launch request \(request.requestID): app id \(request.appID.prefix(64)) is not a valid id")
+            return
+        }
+        if let pid = running.withLock({ $0[request.appID] }) {
+            report("\(request.appID) is still running (pid \(pid)); launch request \(request.requestID) skipped")
+            return
+        }
+        do {
+            let pid = try spawn(request)
+            running.withLock { $0[request.appID] = pid }
+            report("launched \(request.appID) (pid \(pid), request \(request.requestID), for \(request.typeIdentifiers.joined(separator: ", ")))")
+            reapInBackground(pid, appID: request.appID)
+        } catch {
+            report("cannot launch \(request.appID): \(error)")
+        }
+    }
+
+    /// `health-sandbox run APP --socket S [--allow-…] -- EXECUTABLE`, in its own process group
+    /// (a Ctrl-C meant for the agent does not stop apps mid-update), stdin from /dev/null.
+    private func spawn(_ request: LaunchRequest) throws(SpawnError) -> pid_t {
+        var arguments = [configuration.launcher, "run", request.appID, "--socket", configuration.adminSocket]
+        arguments += configuration.extraReadable.flatMap { ["--allow-read", $0] }
+        arguments += configuration.extraWritable.flatMap { ["--allow-write", $0] }
+        arguments += ["--landlock-abi", String(configuration.minimumLandlockABI), "--", request.executable]
+        var environment = ProcessInfo.processInfo.environment
+        environment[LaunchEnvironment.launchReasonVariable] = LaunchEnvironment.backgroundDeliveryLaunchReason
+
+        var output: Int32 = -1
+        if let directory = configuration.logDirectory {
+            let path = directory + "/" + request.appID + ".log"
+            output = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+            guard output >= 0 else { throw SpawnError(what: "cannot open \(path)", errno: errno) }
+        }
+        defer { if output >= 0 { close(output) } }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if output >= 0 {
+            posix_spawn_file_actions_adddup2(&actions, output, 1)
+            posix_spawn_file_actions_adddup2(&actions, output, 2)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setpgroup(&attributes, 0)
+        // The spawning thread may be a runtime thread that blocks signals, and a child inherits
+        // that mask: start the app with none blocked and the usual signals at their defaults,
+        // so it can be stopped like any program.
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, configuration.launcher, &actions, &attributes, argv, envp)
+        guard result == 0 else { throw SpawnError(what: "cannot start \(configuration.launcher)", errno: result) }
+        return pid
+    }
+
+    /// Waits for the child on a thread of its own and reports how it ended.
+    private func reapInBackground(_ pid: pid_t, appID: String) {
+        let thread = Thread { [self] in
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            running.withLock { running in
+                if running[appID] == pid { running[appID] = nil }
+            }
+            let signal = status & 0x7F
+            report(signal == 0 ? "\(appID) exited with status \((status >> 8) & 0xFF)" : "\(appID) was killed by signal \(signal)")
+        }
+        thread.name = "agent-reaper"
+        thread.start()
+    }
+
+    struct SpawnError: Error, CustomStringConvertible {
+        let what: String
+        let errno: Int32
+        var description: String { "\(what): \(String(cString: strerror(errno)))" }
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import HealthIPC
+import HealthSandboxKit
+import HealthWire
+
+/// `health-sandbox agent`: starts apps for background delivery when healthd asks.
+struct Agent: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Launch apps for background delivery when healthd asks (runs until stopped).",
+        discussion: """
+            healthd cannot start programs itself. Run this once per session, like healthctl: it connects to \
+            healthd's admin socket and waits. When data an app enabled background delivery for changes (and the \
+            app may read the change) while the app is not running, healthd asks the agent to launch it; the agent \
+            runs `health-sandbox run APP-ID -- EXECUTABLE` (the executable of the app's installed manifest), so the \
+            app is confined and bound to its id exactly as when started by hand, with \
+            OPENHEALTH_LAUNCH_REASON=background-delivery in its environment. The app should start its \
+            HKObserverQuery at once and call the completion handler. The agent reconnects when healthd restarts. \
+            Only one agent may run per healthd. Exit codes: 77 refused by healthd, 70 internal failure.
+
+            Example:
+              health-sandbox agent --log-dir ~/.local/state/openhealth/apps
+            """)
+
+    @Option(help: ArgumentHelp("healthd's admin socket.", valueName: "path"))
+    var socket: String = ProcessInfo.processInfo.environment[LaunchEnvironment.adminSocketPathVariable]
+        ?? DefaultPaths.adminSocket(in: DefaultPaths.socketDirectory)
+
+    @Option(name: .customLong("log-dir"), help: ArgumentHelp(
+        "Append each launched app's output to DIR/APP-ID.log (default: the agent's own output).", valueName: "dir"))
+    var logDirectory: String?
+
+    @Option(name: .customLong("allow-read"), help: ArgumentHelp("Also let launched apps read (and execute) beneath PATH (repeatable).", valueName: "path"))
+    var allowRead: [String] = []
+
+    @Option(name: .customLong("allow-write"), help: ArgumentHelp("Also let launched apps write beneath PATH (repeatable).", valueName: "path"))
+    var allowWrite: [String] = []
+
+    @Option(name: .customLong("landlock-abi"), help: "Refuse to launch apps unless the kernel's Landlock ABI is at least this (0 = best effort).")
+    var landlockABI: Int32 = 0
+
+    func validate() throws {
+        for path in allowRead + allowWrite + [logDirectory].compactMap({ $0 }) where !path.hasPrefix("/") {
+            throw ValidationError("'\(path)' is not an absolute path")
+        }
+        var isDirectory: ObjCBool = false
+        if let logDirectory, !FileManager.default.fileExists(atPath: logDirectory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            throw ValidationError("--log-dir \(logDirectory) is not an existing directory")
+        }
+    }
+
+    func run() throws {
+        // Whoever started the agent may have left SIGINT/SIGTERM blocked (a process started from
+        // a thread that blocks them inherits that); the agent has nothing to clean up on them,
+        // so let their default action stop it.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stopSignals, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
+        guard let launcher = LaunchAgent.launcherPath() else {
+            throw fail(AppLauncher.Failure(description: "cannot find this program's own path in /proc/self/exe", exitCode: 70))
+        }
+        let report: @Sendable (String) -> Void = { message in
+            FileHandle.standardError.write(Data("health-sandbox agent: \(Date().ISO8601Format()) \(message)\n".utf8))
+        }
+        let spawner = SandboxedAppSpawner(.init(launcher: launcher, adminSocket: socket, logDirectory: logDirectory,
+                                                extraReadable: allowRead, extraWritable: allowWrite,
+                                                minimumLandlockABI: landlockABI), report: report)
+        throw fail(LaunchAgent(adminSocket: socket, spawner: spawner, report: report).runBlocking())
+    }
+
+    private func fail(_ failure: AppLauncher.Failure) -> ExitCode {
+        FileHandle.standardError.write(Data("health-sandbox agent: \(failure.description)\n".utf8))
+        return ExitCode(failure.exitCode)
+    }
+}

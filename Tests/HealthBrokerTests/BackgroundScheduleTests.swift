@@ -1,0 +1,167 @@
+@testable import HealthBroker
+import HealthModel
+import Testing
+
+/// The background-delivery policy on its own: every instant is made here (`t0` plus durations),
+/// so no test waits or depends on the machine's clock.
+@Suite struct BackgroundScheduleTests {
+    typealias Key = BackgroundSchedule.Key
+
+    let t0 = ContinuousClock.now
+    let steps = Key(appID: "org.test.app", typeIdentifier: "HKQuantityTypeIdentifierStepCount")
+    let heartRate = Key(appID: "org.test.app", typeIdentifier: "HKQuantityTypeIdentifierHeartRate")
+    let policy = BackgroundDeliveryPolicy(acknowledgementTimeout: .seconds(60), firstBackoff: .seconds(300),
+                                          maximumBackoff: .seconds(1200), unacknowledgedLaunchLimit: 3)
+
+    func schedule(_ registrations: [(Key, HKUpdateFrequency)]) -> BackgroundSchedule {
+        var schedule = BackgroundSchedule(policy: policy)
+        for (key, frequency) in registrations { schedule.register(key, frequency: frequency) }
+        return schedule
+    }
+
+    /// Takes what is due at `time` and reports it dispatched then, as the loop does with an agent.
+    func launch(_ schedule: inout BackgroundSchedule, at time: ContinuousClock.Instant) -> [String] {
+        let due = schedule.takeDue(now: time)
+        for launch in due { schedule.noteDispatched(appID: launch.appID, typeIdentifiers: launch.typeIdentifiers, now: time) }
+        return due.flatMap(\.typeIdentifiers)
+    }
+
+    @Test func nothingIsDueWithoutAVisibleChange() {
+        var schedule = schedule([(steps, .immediate)])
+        #expect(schedule.takeDue(now: t0).isEmpty)
+        #expect(schedule.nextDeadline(after: t0) == nil)
+    }
+
+    @Test func immediateLaunchesAtOnceThenWaitsForTheAcknowledgement() {
+        var schedule = schedule([(steps, .immediate)])
+        schedule.noteVisibleChange(steps)
+        #expect(launch(&schedule, at: t0) == [steps.typeIdentifier])
+        // More changes while the launched app has not acknowledged: no second launch.
+        schedule.noteVisibleChange(steps)
+        #expect(launch(&schedule, at: t0 + .seconds(5)).isEmpty)
+        schedule.noteAcknowledged(steps)
+        #expect(launch(&schedule, at: t0 + .seconds(6)).isEmpty, "the acknowledged update covered those changes")
+        schedule.noteVisibleChange(steps)
+        #expect(launch(&schedule, at: t0 + .seconds(7)) == [steps.typeIdentifier])
+    }
+
+    @Test(arguments: [HKUpdateFrequency.hourly, .daily, .weekly])
+    func aPeriodicFrequencyLaunchesAtMostOncePerPeriodCoalescingChanges(_ frequency: HKUpdateFrequency) {
+        let period = frequency.minimumInterval
+        var schedule = schedule([(steps, frequency)])
+        schedule.noteVisibleChange(steps)
+        #expect(launch(&schedule, at: t0) == [steps.typeIdentifier], "the first change launches at once")
+        schedule.noteAcknowledged(steps)
+        for minute in 1...5 {
+            schedule.noteVisibleChange(steps)
+            #expect(launch(&schedule, at: t0 + .seconds(60 * minute)).isEmpty)
+        }
+        #expect(schedule.nextDeadline(after: t0 + .seconds(300)) == t0 + period)
+        #expect(launch(&schedule, at: t0 + period - .seconds(1)).isEmpty)
+        #expect(launch(&schedule, at: t0 + period) == [steps.typeIdentifier], "five changes, one launch")
+    }
+
+    @Test func anUnacknowledgedLaunchIsRetriedWithGrowingBackoffThenSuspended() {
+        var schedule = schedule([(steps, .immediate)])
+        schedule.noteVisibleChange(steps)
+        var time = t0
+        #expect(launch(&schedule, at: time) == [steps.typeIdentifier])
+        #expect(schedule.nextDeadline(after: time) == time + .seconds(60))
+
+        // First timeout: retry 300 s after it.
+        time += .seconds(60)
+        schedule.expire(now: time)
+        #expect(launch(&schedule, at: time + .seconds(299)).isEmpty)
+        #expect(schedule.nextDeadline(after: time) == time + .seconds(300))
+        time += .seconds(300)
+        #expect(launch(&schedule, at: time) == [steps.typeIdentifier])
+
+        // Second timeout: the wait doubles.
+        time += .seconds(60)
+        schedule.expire(now: time)
+        #expect(launch(&schedule, at: time + .seconds(599)).isEmpty)
+        time += .seconds(600)
+        #expect(launch(&schedule, at: time) == [steps.typeIdentifier])
+
+        // Third: suspended, whatever changes or time passes.
+        time += .seconds(60)
+        schedule.expire(now: time)
+        #expect(schedule.entries[steps]?.phase == .suspended)
+        schedule.noteVisibleChange(steps)
+        #expect(launch(&schedule, at: time + .seconds(86_400)).isEmpty)
+        #expect(schedule.nextDeadline(after: time) == nil)
+    }
+
+    @Test func anAcknowledgementOrEnablingAgainResumesASuspendedRegistration() {
+        var schedule = schedule([(steps, .immediate), (heartRate, .immediate)])
+        var time = t0
+        for key in [steps, heartRate] { schedule.noteVisibleChange(key) }
+        for _ in 0..<3 {
+            _ = launch(&schedule, at: time)
+            time += .seconds(60)
+            schedule.expire(now: time)
+            time += .seconds(1200)
+        }
+        #expect(schedule.entries[steps]?.phase == .suspended)
+        #expect(schedule.entries[heartRate]?.phase == .suspended)
+
+        schedule.noteAcknowledged(steps)  // the user ran the app and it observed steps
+        schedule.register(heartRate, frequency: .immediate)  // the app enabled heart rate again
+        schedule.noteVisibleChange(steps)
+        #expect(launch(&schedule, at: time) == [heartRate.typeIdentifier, steps.typeIdentifier])
+    }
+
+    @Test func theBackoffDoublesUpToItsMaximum() {
+        let schedule = schedule([])
+        #expect((1...5).map { schedule.backoff(after: $0) } == [.seconds(300), .seconds(600), .seconds(1200), .seconds(1200), .seconds(1200)])
+    }
+
+    @Test func oneLaunchPerAppCarriesEveryDueTypeAndNoSecondLaunchWhileOneIsAwaited() {
+        var schedule = schedule([(steps, .immediate), (heartRate, .hourly)])
+        let other = Key(appID: "org.test.other", typeIdentifier: steps.typeIdentifier)
+        schedule.register(other, frequency: .immediate)
+        for key in [steps, heartRate, other] { schedule.noteVisibleChange(key) }
+        let due = schedule.takeDue(now: t0)
+        #expect(due.map(\.appID) == ["org.test.app", "org.test.other"])
+        #expect(due.first?.typeIdentifiers == [heartRate.typeIdentifier, steps.typeIdentifier])
+        for launch in due { schedule.noteDispatched(appID: launch.appID, typeIdentifiers: launch.typeIdentifiers, now: t0) }
+
+        // Heart rate acknowledged, steps still awaited: the app is not launched again for heart rate.
+        schedule.noteAcknowledged(heartRate)
+        schedule.noteVisibleChange(heartRate)
+        #expect(launch(&schedule, at: t0 + .seconds(3600)).isEmpty)
+        schedule.noteAcknowledged(steps)
+        #expect(launch(&schedule, at: t0 + .seconds(3600)) == [heartRate.typeIdentifier])
+    }
+
+    @Test func aLaunchThatNeverReachedTheAgentIsDueAgainAndStartsNoTimer() {
+        var schedule = schedule([(steps, .hourly)])
+        schedule.noteVisibleChange(steps)
+        #expect(schedule.takeDue(now: t0).count == 1)
+        #expect(schedule.takeDue(now: t0).isEmpty, "handed to the agent already")
+        #expect(schedule.nextDeadline(after: t0) == nil, "no acknowledgement is awaited for an undelivered launch")
+        schedule.noteUndelivered(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier])
+        // Hours later (no agent meanwhile), the waiting launch is still one launch.
+        #expect(launch(&schedule, at: t0 + .seconds(5 * 3600)) == [steps.typeIdentifier])
+    }
+
+    @Test func disablingDropsAPendingLaunch() {
+        var schedule = schedule([(steps, .immediate)])
+        schedule.noteVisibleChange(steps)
+        schedule.unregister(steps)
+        #expect(schedule.takeDue(now: t0).isEmpty)
+        schedule.noteVisibleChange(steps)
+        #expect(schedule.takeDue(now: t0).isEmpty, "a change of an unregistered type is ignored")
+    }
+
+    @Test func changingTheFrequencyKeepsTheLastLaunch() {
+        var schedule = schedule([(steps, .immediate)])
+        schedule.noteVisibleChange(steps)
+        _ = launch(&schedule, at: t0)
+        schedule.noteAcknowledged(steps)
+        schedule.register(steps, frequency: .daily)
+        schedule.noteVisibleChange(steps)
+        #expect(launch(&schedule, at: t0 + .seconds(3600)).isEmpty)
+        #expect(launch(&schedule, at: t0 + .seconds(86_400)) == [steps.typeIdentifier])
+    }
+}
