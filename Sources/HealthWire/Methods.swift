@@ -20,6 +20,7 @@ public enum HealthStoreMethod: String, CaseIterable, Sendable {
     case getCharacteristic = "/openhealth.v1.HealthStore/GetCharacteristic"
     case queryCorrelations = "/openhealth.v1.HealthStore/QueryCorrelations"
     case preferredUnits = "/openhealth.v1.HealthStore/PreferredUnits"
+    case queryActivitySummaries = "/openhealth.v1.HealthStore/QueryActivitySummaries"
 }
 
 public enum HealthManagerMethod: String, CaseIterable, Sendable {
@@ -46,6 +47,9 @@ public enum HealthManagerMethod: String, CaseIterable, Sendable {
     case setCharacteristic = "/openhealth.v1.HealthManager/SetCharacteristic"
     case listUnitPreferences = "/openhealth.v1.HealthManager/ListUnitPreferences"
     case setUnitPreference = "/openhealth.v1.HealthManager/SetUnitPreference"
+    case listActivityGoals = "/openhealth.v1.HealthManager/ListActivityGoals"
+    case setActivityGoals = "/openhealth.v1.HealthManager/SetActivityGoals"
+    case queryActivitySummaries = "/openhealth.v1.HealthManager/QueryActivitySummaries"
 }
 
 /// Where the SDK finds its connection: health-sandbox puts the inherited descriptor's number here.

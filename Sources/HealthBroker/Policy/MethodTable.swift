@@ -45,6 +45,7 @@ enum MethodTable {
         HealthStoreMethod.getCharacteristic.rawValue: .unary(CharacteristicService.get),
         HealthStoreMethod.queryCorrelations.rawValue: .stream(CorrelationService.query),
         HealthStoreMethod.preferredUnits.rawValue: .unary(PreferredUnitService.preferredUnits),
+        HealthStoreMethod.queryActivitySummaries.rawValue: .stream(ActivitySummaryService.query),
     ]
 
     /// Served on the admin socket, to the manager tools only.
@@ -72,6 +73,9 @@ enum MethodTable {
         HealthManagerMethod.setCharacteristic.rawValue: .unary(CharacteristicService.set),
         HealthManagerMethod.listUnitPreferences.rawValue: .unary(PreferredUnitService.list),
         HealthManagerMethod.setUnitPreference.rawValue: .unary(PreferredUnitService.set),
+        HealthManagerMethod.listActivityGoals.rawValue: .unary(ActivitySummaryService.listGoals),
+        HealthManagerMethod.setActivityGoals.rawValue: .unary(ActivitySummaryService.setGoals),
+        HealthManagerMethod.queryActivitySummaries.rawValue: .stream(ActivitySummaryService.queryForManager),
     ]
 
     /// The methods recorded in the access log (DESIGN.md §7.9), as which action. The handler
@@ -100,5 +104,9 @@ enum MethodTable {
         HealthManagerMethod.listCharacteristics.rawValue: .read,
         HealthManagerMethod.setCharacteristic.rawValue: .write,
         HealthStoreMethod.queryCorrelations.rawValue: .read,
+        HealthStoreMethod.queryActivitySummaries.rawValue: .read,
+        HealthManagerMethod.listActivityGoals.rawValue: .read,
+        HealthManagerMethod.setActivityGoals.rawValue: .write,
+        HealthManagerMethod.queryActivitySummaries.rawValue: .read,
     ]
 }

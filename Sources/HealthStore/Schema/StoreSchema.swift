@@ -120,6 +120,7 @@ enum StoreSchema {
         registerSourcePriority(&migrator)
         registerTemporaryGrants(&migrator)
         registerCharacteristics(&migrator)
+        registerActivitySummaries(&migrator)
         return migrator
     }
 }

@@ -3150,7 +3150,7 @@ const ProtobufCEnumDescriptor openhealth__v1__decision__descriptor =
   openhealth__v1__decision__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[23] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[26] =
 {
   { "Status", &openhealth__v1__status_request__descriptor, &openhealth__v1__status_response__descriptor },
   { "InstallApp", &openhealth__v1__install_app_request__descriptor, &openhealth__v1__install_app_response__descriptor },
@@ -3175,6 +3175,9 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "SetCharacteristic", &openhealth__v1__characteristic__descriptor, &openhealth__v1__set_characteristic_response__descriptor },
   { "ListUnitPreferences", &openhealth__v1__list_unit_preferences_request__descriptor, &openhealth__v1__preferred_unit_list__descriptor },
   { "SetUnitPreference", &openhealth__v1__preferred_unit__descriptor, &openhealth__v1__set_unit_preference_response__descriptor },
+  { "ListActivityGoals", &openhealth__v1__list_activity_goals_request__descriptor, &openhealth__v1__activity_goal_schedule__descriptor },
+  { "SetActivityGoals", &openhealth__v1__activity_goal_update__descriptor, &openhealth__v1__activity_goal_schedule__descriptor },
+  { "QueryActivitySummaries", &openhealth__v1__activity_summary_query_request__descriptor, &openhealth__v1__activity_summary_batch__descriptor },
 };
 const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   5,        /* AnswerRequest */
@@ -3183,15 +3186,18 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   1,        /* InstallApp */
   9,        /* LaunchBind */
   15,        /* ListAccessLog */
+  23,        /* ListActivityGoals */
   2,        /* ListApps */
   19,        /* ListCharacteristics */
   7,        /* ListGrants */
   3,        /* ListRequests */
   17,        /* ListSources */
   21,        /* ListUnitPreferences */
+  25,        /* QueryActivitySummaries */
   8,        /* QuerySamples */
   14,        /* RemovePasscode */
   11,        /* RotateKey */
+  24,        /* SetActivityGoals */
   20,        /* SetCharacteristic */
   6,        /* SetGrants */
   12,        /* SetPasscode */
@@ -3208,7 +3214,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
   "HealthManager",
   "Openhealth__V1__HealthManager",
   "openhealth.v1",
-  23,
+  26,
   openhealth__v1__health_manager__method_descriptors,
   openhealth__v1__health_manager__method_indices_by_name
 };
@@ -3395,6 +3401,30 @@ void openhealth__v1__health_manager__set_unit_preference(ProtobufCService *servi
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
   service->invoke(service, 22, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__list_activity_goals(ProtobufCService *service,
+                                                         const Openhealth__V1__ListActivityGoalsRequest *input,
+                                                         Openhealth__V1__ActivityGoalSchedule_Closure closure,
+                                                         void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__set_activity_goals(ProtobufCService *service,
+                                                        const Openhealth__V1__ActivityGoalUpdate *input,
+                                                        Openhealth__V1__ActivityGoalSchedule_Closure closure,
+                                                        void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__query_activity_summaries(ProtobufCService *service,
+                                                              const Openhealth__V1__ActivitySummaryQueryRequest *input,
+                                                              Openhealth__V1__ActivitySummaryBatch_Closure closure,
+                                                              void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
                                            Openhealth__V1__HealthManager_ServiceDestroy destroy)

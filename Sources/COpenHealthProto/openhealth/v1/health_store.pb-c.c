@@ -786,7 +786,7 @@ const ProtobufCMessageDescriptor openhealth__v1__sample_batch__descriptor =
   (ProtobufCMessageInit) openhealth__v1__sample_batch__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[20] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[21] =
 {
   { "GetRequestStatus", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_status_response__descriptor },
   { "RequestAuthorization", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
@@ -808,6 +808,7 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_desc
   { "GetCharacteristic", &openhealth__v1__characteristic_request__descriptor, &openhealth__v1__characteristic__descriptor },
   { "QueryCorrelations", &openhealth__v1__correlation_query_request__descriptor, &openhealth__v1__sample_batch__descriptor },
   { "PreferredUnits", &openhealth__v1__preferred_units_request__descriptor, &openhealth__v1__preferred_unit_list__descriptor },
+  { "QueryActivitySummaries", &openhealth__v1__activity_summary_query_request__descriptor, &openhealth__v1__activity_summary_batch__descriptor },
 };
 const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   7,        /* AcknowledgeObserverUpdate */
@@ -821,6 +822,7 @@ const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   10,        /* InsertRouteData */
   6,        /* ObserveChanges */
   19,        /* PreferredUnits */
+  20,        /* QueryActivitySummaries */
   5,        /* QueryAnchored */
   18,        /* QueryCorrelations */
   12,        /* QueryRouteData */
@@ -838,7 +840,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
   "HealthStore",
   "Openhealth__V1__HealthStore",
   "openhealth.v1",
-  20,
+  21,
   openhealth__v1__health_store__method_descriptors,
   openhealth__v1__health_store__method_indices_by_name
 };
@@ -1001,6 +1003,14 @@ void openhealth__v1__health_store__preferred_units(ProtobufCService *service,
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
   service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__query_activity_summaries(ProtobufCService *service,
+                                                            const Openhealth__V1__ActivitySummaryQueryRequest *input,
+                                                            Openhealth__V1__ActivitySummaryBatch_Closure closure,
+                                                            void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
                                          Openhealth__V1__HealthStore_ServiceDestroy destroy)

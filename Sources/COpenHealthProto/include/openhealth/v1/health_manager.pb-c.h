@@ -17,6 +17,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/health_store.pb-c.h"
 #include "openhealth/v1/statistics.pb-c.h"
 #include "openhealth/v1/characteristics.pb-c.h"
+#include "openhealth/v1/activity.pb-c.h"
 
 typedef struct Openhealth__V1__StatusRequest Openhealth__V1__StatusRequest;
 typedef struct Openhealth__V1__StatusResponse Openhealth__V1__StatusResponse;
@@ -1352,6 +1353,18 @@ struct Openhealth__V1__HealthManager_Service
                               const Openhealth__V1__PreferredUnit *input,
                               Openhealth__V1__SetUnitPreferenceResponse_Closure closure,
                               void *closure_data);
+  void (*list_activity_goals)(Openhealth__V1__HealthManager_Service *service,
+                              const Openhealth__V1__ListActivityGoalsRequest *input,
+                              Openhealth__V1__ActivityGoalSchedule_Closure closure,
+                              void *closure_data);
+  void (*set_activity_goals)(Openhealth__V1__HealthManager_Service *service,
+                             const Openhealth__V1__ActivityGoalUpdate *input,
+                             Openhealth__V1__ActivityGoalSchedule_Closure closure,
+                             void *closure_data);
+  void (*query_activity_summaries)(Openhealth__V1__HealthManager_Service *service,
+                                   const Openhealth__V1__ActivitySummaryQueryRequest *input,
+                                   Openhealth__V1__ActivitySummaryBatch_Closure closure,
+                                   void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthManager_ServiceDestroy)(Openhealth__V1__HealthManager_Service *);
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
@@ -1382,7 +1395,10 @@ void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service
       function_prefix__ ## list_characteristics,\
       function_prefix__ ## set_characteristic,\
       function_prefix__ ## list_unit_preferences,\
-      function_prefix__ ## set_unit_preference  }
+      function_prefix__ ## set_unit_preference,\
+      function_prefix__ ## list_activity_goals,\
+      function_prefix__ ## set_activity_goals,\
+      function_prefix__ ## query_activity_summaries  }
 void openhealth__v1__health_manager__status(ProtobufCService *service,
                                             const Openhealth__V1__StatusRequest *input,
                                             Openhealth__V1__StatusResponse_Closure closure,
@@ -1475,6 +1491,18 @@ void openhealth__v1__health_manager__set_unit_preference(ProtobufCService *servi
                                                          const Openhealth__V1__PreferredUnit *input,
                                                          Openhealth__V1__SetUnitPreferenceResponse_Closure closure,
                                                          void *closure_data);
+void openhealth__v1__health_manager__list_activity_goals(ProtobufCService *service,
+                                                         const Openhealth__V1__ListActivityGoalsRequest *input,
+                                                         Openhealth__V1__ActivityGoalSchedule_Closure closure,
+                                                         void *closure_data);
+void openhealth__v1__health_manager__set_activity_goals(ProtobufCService *service,
+                                                        const Openhealth__V1__ActivityGoalUpdate *input,
+                                                        Openhealth__V1__ActivityGoalSchedule_Closure closure,
+                                                        void *closure_data);
+void openhealth__v1__health_manager__query_activity_summaries(ProtobufCService *service,
+                                                              const Openhealth__V1__ActivitySummaryQueryRequest *input,
+                                                              Openhealth__V1__ActivitySummaryBatch_Closure closure,
+                                                              void *closure_data);
 
 /* --- descriptors --- */
 
