@@ -34,6 +34,7 @@
 //   e2e-client describe TYPE                           (each sample's device and source revision)
 //   e2e-client characteristics                         (every characteristic, one `characteristic NAME VALUE` line each)
 //   e2e-client preferred-units TYPE…                   (`unit TYPE UNIT` lines)
+//   e2e-client activity-summaries [--from DAY --to DAY] [--zone ZONE] [--async]   (`summary …` lines; ActivityCommands.swift)
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
 import Foundation
@@ -211,6 +212,8 @@ do {
         try readCharacteristics(store)
     case "preferred-units":
         try await preferredUnits(store, arguments)
+    case "activity-summaries":
+        try await activitySummaries(store, arguments)
     default:
         print("usage: unknown command \(command)")
         exit(2)

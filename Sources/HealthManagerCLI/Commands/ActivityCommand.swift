@@ -19,12 +19,3 @@ struct ActivityCommand: AsyncParsableCommand {
         subcommands: [ActivitySummaryCommand.self, ActivityGoalsCommand.self],
         defaultSubcommand: ActivitySummaryCommand.self)
 }
-
-/// `healthctl activity goals …`.
-struct ActivityGoalsCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "goals",
-        abstract: "Show or set your activity goals.",
-        subcommands: [ActivityGoalsShowCommand.self, ActivityGoalsSetCommand.self],
-        defaultSubcommand: ActivityGoalsShowCommand.self)
-}
