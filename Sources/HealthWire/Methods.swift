@@ -23,6 +23,7 @@ public enum HealthStoreMethod: String, CaseIterable, Sendable {
     case enableBackgroundDelivery = "/openhealth.v1.HealthStore/EnableBackgroundDelivery"
     case disableBackgroundDelivery = "/openhealth.v1.HealthStore/DisableBackgroundDelivery"
     case disableAllBackgroundDeliveries = "/openhealth.v1.HealthStore/DisableAllBackgroundDeliveries"
+    case queryActivitySummaries = "/openhealth.v1.HealthStore/QueryActivitySummaries"
 }
 
 public enum HealthManagerMethod: String, CaseIterable, Sendable {
@@ -51,6 +52,9 @@ public enum HealthManagerMethod: String, CaseIterable, Sendable {
     case setUnitPreference = "/openhealth.v1.HealthManager/SetUnitPreference"
     case listBackgroundDeliveries = "/openhealth.v1.HealthManager/ListBackgroundDeliveries"
     case watchLaunches = "/openhealth.v1.HealthManager/WatchLaunches"
+    case listActivityGoals = "/openhealth.v1.HealthManager/ListActivityGoals"
+    case setActivityGoals = "/openhealth.v1.HealthManager/SetActivityGoals"
+    case queryActivitySummaries = "/openhealth.v1.HealthManager/QueryActivitySummaries"
 }
 
 /// Where the SDK finds its connection: health-sandbox puts the inherited descriptor's number here.

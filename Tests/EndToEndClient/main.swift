@@ -37,6 +37,7 @@
 //   e2e-client background-enable TYPE [--frequency immediate|hourly|daily|weekly]   (see BackgroundCommands.swift)
 //   e2e-client background-disable TYPE | --all
 //   (no arguments, OPENHEALTH_LAUNCH_REASON=background-delivery: the background launch, BackgroundCommands.swift)
+//   e2e-client activity-summaries [--from DAY --to DAY] [--zone ZONE] [--async]   (`summary …` lines; ActivityCommands.swift)
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
 import Foundation
@@ -220,6 +221,8 @@ do {
         try await backgroundDisableCommand(arguments, store: store)
     case "background-launch":
         try await backgroundLaunchCommand(store: store)
+    case "activity-summaries":
+        try await activitySummaries(store, arguments)
     default:
         print("usage: unknown command \(command)")
         exit(2)

@@ -121,6 +121,10 @@ struct ValidatedAuthorizationRequest: Sendable, Equatable {
         if type is HKCorrelationType {
             throw HKError(.errorInvalidArgument, "authorization to share \(identifier) is disallowed; request the types it contains instead")
         }
+        if type is HKActivitySummaryType {
+            throw HKError(.errorInvalidArgument, "authorization to share \(identifier) is disallowed; summaries are computed "
+                          + "from activeEnergyBurned, appleExerciseTime, appleMoveTime and appleStandHour samples: share those")
+        }
         guard type is HKSampleType else {
             throw HKError(.errorInvalidArgument, "authorization to share \(identifier) is disallowed; characteristics are set by the user in the manager")
         }

@@ -48,6 +48,7 @@ enum MethodTable {
         HealthStoreMethod.enableBackgroundDelivery.rawValue: .unary(BackgroundDeliveryService.enable),
         HealthStoreMethod.disableBackgroundDelivery.rawValue: .unary(BackgroundDeliveryService.disable),
         HealthStoreMethod.disableAllBackgroundDeliveries.rawValue: .unary(BackgroundDeliveryService.disableAll),
+        HealthStoreMethod.queryActivitySummaries.rawValue: .stream(ActivitySummaryService.query),
     ]
 
     /// Served on the admin socket, to the manager tools only.
@@ -77,6 +78,9 @@ enum MethodTable {
         HealthManagerMethod.setUnitPreference.rawValue: .unary(PreferredUnitService.set),
         HealthManagerMethod.listBackgroundDeliveries.rawValue: .unary(BackgroundDeliveryService.list),
         HealthManagerMethod.watchLaunches.rawValue: .stream(BackgroundDeliveryService.watchLaunches),
+        HealthManagerMethod.listActivityGoals.rawValue: .unary(ActivitySummaryService.listGoals),
+        HealthManagerMethod.setActivityGoals.rawValue: .unary(ActivitySummaryService.setGoals),
+        HealthManagerMethod.queryActivitySummaries.rawValue: .stream(ActivitySummaryService.queryForManager),
     ]
 
     /// The methods recorded in the access log (DESIGN.md §7.9), as which action. The handler
@@ -105,5 +109,9 @@ enum MethodTable {
         HealthManagerMethod.listCharacteristics.rawValue: .read,
         HealthManagerMethod.setCharacteristic.rawValue: .write,
         HealthStoreMethod.queryCorrelations.rawValue: .read,
+        HealthStoreMethod.queryActivitySummaries.rawValue: .read,
+        HealthManagerMethod.listActivityGoals.rawValue: .read,
+        HealthManagerMethod.setActivityGoals.rawValue: .write,
+        HealthManagerMethod.queryActivitySummaries.rawValue: .read,
     ]
 }

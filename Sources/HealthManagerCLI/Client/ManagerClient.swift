@@ -78,7 +78,7 @@ public struct ManagerClient: Sendable {
         return try Self.decode(payload, action: action)
     }
 
-    private func stream<Message: WireMessage>(
+    func stream<Message: WireMessage>(
         _ method: HealthManagerMethod, _ request: some WireMessage, action: String, as: Message.Type
     ) -> DecodedStream<Message> {
         DecodedStream(payloads: rpc.serverStream(method.rawValue, request.wireBytes()), action: action)

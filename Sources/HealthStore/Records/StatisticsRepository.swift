@@ -10,45 +10,48 @@ public struct StatisticsRepository: Sendable {
     /// statistics need. The scope's condition comes from `SampleSQL.visibility`, like every
     /// other query's: hidden rows are never read. Sources without matching samples are left out.
     public func samples(typeIdentifier: String, predicate: SamplePredicate?, scope: ReadScope) throws -> [SourceSamples] {
-        try writer.read { db in
-            guard let typeID = try Int64.fetchOne(db, sql: "SELECT id FROM sample_types WHERE identifier = ?",
-                                                  arguments: [typeIdentifier]) else { return [] }
-            var conditions = ["o.type_id = ?", "o.quantity IS NOT NULL"]
-            var arguments: StatementArguments = [typeID]
-            let visible = SampleSQL.visibility(scope)
-            conditions.append(visible.sql)
-            arguments += visible.arguments
-            if let predicate {
-                let compiled = SampleSQL.condition(predicate)
-                conditions.append("(\(compiled.sql))")
-                arguments += compiled.arguments
+        try writer.read { db in try Self.samples(db, typeIdentifier: typeIdentifier, predicate: predicate, scope: scope) }
+    }
+
+    /// The same, inside a read the caller holds (activity summaries read several types at once).
+    static func samples(_ db: Database, typeIdentifier: String, predicate: SamplePredicate?, scope: ReadScope) throws -> [SourceSamples] {
+        guard let typeID = try Int64.fetchOne(db, sql: "SELECT id FROM sample_types WHERE identifier = ?",
+                                              arguments: [typeIdentifier]) else { return [] }
+        var conditions = ["o.type_id = ?", "o.quantity IS NOT NULL"]
+        var arguments: StatementArguments = [typeID]
+        let visible = SampleSQL.visibility(scope)
+        conditions.append(visible.sql)
+        arguments += visible.arguments
+        if let predicate {
+            let compiled = SampleSQL.condition(predicate)
+            conditions.append("(\(compiled.sql))")
+            arguments += compiled.arguments
+        }
+        // Source, then start: the order of the (type, source, start) index, so SQLite reads
+        // the index in order instead of sorting; the rowid breaks ties by saving order.
+        let statement = try db.makeStatement(sql: """
+            SELECT o.source_id, o.start_us, o.end_us, o.quantity FROM objects o
+            WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY o.source_id, o.start_us, o.id
+            """)
+        statement.arguments = arguments
+        var bySource: [Int64: [StatisticsSample]] = [:]
+        var currentSource: Int64?
+        var current: [StatisticsSample] = []
+        let rows = try Row.fetchCursor(statement)
+        while let row = try rows.next() {
+            let source: Int64 = row[0]
+            if source != currentSource {
+                if let currentSource { bySource[currentSource] = current }
+                currentSource = source
+                current = []
             }
-            // Source, then start: the order of the (type, source, start) index, so SQLite reads
-            // the index in order instead of sorting; the rowid breaks ties by saving order.
-            let statement = try db.makeStatement(sql: """
-                SELECT o.source_id, o.start_us, o.end_us, o.quantity FROM objects o
-                WHERE \(conditions.joined(separator: " AND "))
-                ORDER BY o.source_id, o.start_us, o.id
-                """)
-            statement.arguments = arguments
-            var bySource: [Int64: [StatisticsSample]] = [:]
-            var currentSource: Int64?
-            var current: [StatisticsSample] = []
-            let rows = try Row.fetchCursor(statement)
-            while let row = try rows.next() {
-                let source: Int64 = row[0]
-                if source != currentSource {
-                    if let currentSource { bySource[currentSource] = current }
-                    currentSource = source
-                    current = []
-                }
-                current.append(StatisticsSample(start: row[1], end: row[2], value: row[3]))
-            }
-            if let currentSource { bySource[currentSource] = current }
-            guard !bySource.isEmpty else { return [] }
-            return try SourcePriorityRepository.rankedSources(db, typeIdentifier: typeIdentifier).compactMap { ranked in
-                bySource[ranked.id].map { SourceSamples(source: ranked.source, samples: $0) }
-            }
+            current.append(StatisticsSample(start: row[1], end: row[2], value: row[3]))
+        }
+        if let currentSource { bySource[currentSource] = current }
+        guard !bySource.isEmpty else { return [] }
+        return try SourcePriorityRepository.rankedSources(db, typeIdentifier: typeIdentifier).compactMap { ranked in
+            bySource[ranked.id].map { SourceSamples(source: ranked.source, samples: $0) }
         }
     }
 }

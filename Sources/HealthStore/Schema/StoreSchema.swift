@@ -121,6 +121,7 @@ enum StoreSchema {
         registerSourcePriority(&migrator)        // v7
         registerTemporaryGrants(&migrator)       // v8
         registerBackgroundDelivery(&migrator)    // v9
+        registerActivitySummaries(&migrator)     // v10
         return migrator
     }
 }

@@ -4,6 +4,27 @@ import COpenHealthProto
 extension Openhealth__V1__AccessLogEntry: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__access_log_entry__init(message) }
 }
+extension Openhealth__V1__ActivityGoalChange: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__activity_goal_change__init(message) }
+}
+extension Openhealth__V1__ActivityGoalSchedule: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__activity_goal_schedule__init(message) }
+}
+extension Openhealth__V1__ActivityGoalUpdate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__activity_goal_update__init(message) }
+}
+extension Openhealth__V1__ActivityGoals: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__activity_goals__init(message) }
+}
+extension Openhealth__V1__ActivitySummary: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__activity_summary__init(message) }
+}
+extension Openhealth__V1__ActivitySummaryBatch: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__activity_summary_batch__init(message) }
+}
+extension Openhealth__V1__ActivitySummaryQueryRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__activity_summary_query_request__init(message) }
+}
 extension Openhealth__V1__AddSamplesToWorkoutRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__add_samples_to_workout_request__init(message) }
 }
@@ -103,6 +124,9 @@ extension Openhealth__V1__FinishRouteResponse: ProtobufCMessageStruct {
 extension Openhealth__V1__Frame: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__frame__init(message) }
 }
+extension Openhealth__V1__GoalValue: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__goal_value__init(message) }
+}
 extension Openhealth__V1__GrantDecision: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__grant_decision__init(message) }
 }
@@ -138,6 +162,9 @@ extension Openhealth__V1__ListAccessLogRequest: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__ListAccessLogResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_access_log_response__init(message) }
+}
+extension Openhealth__V1__ListActivityGoalsRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_activity_goals_request__init(message) }
 }
 extension Openhealth__V1__ListAppsRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_apps_request__init(message) }

@@ -786,7 +786,7 @@ const ProtobufCMessageDescriptor openhealth__v1__sample_batch__descriptor =
   (ProtobufCMessageInit) openhealth__v1__sample_batch__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[23] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[24] =
 {
   { "GetRequestStatus", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_status_response__descriptor },
   { "RequestAuthorization", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
@@ -811,6 +811,7 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_desc
   { "EnableBackgroundDelivery", &openhealth__v1__background_delivery_request__descriptor, &openhealth__v1__background_delivery_response__descriptor },
   { "DisableBackgroundDelivery", &openhealth__v1__background_delivery_request__descriptor, &openhealth__v1__background_delivery_response__descriptor },
   { "DisableAllBackgroundDeliveries", &openhealth__v1__background_delivery_response__descriptor, &openhealth__v1__background_delivery_response__descriptor },
+  { "QueryActivitySummaries", &openhealth__v1__activity_summary_query_request__descriptor, &openhealth__v1__activity_summary_batch__descriptor },
 };
 const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   7,        /* AcknowledgeObserverUpdate */
@@ -827,6 +828,7 @@ const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   10,        /* InsertRouteData */
   6,        /* ObserveChanges */
   19,        /* PreferredUnits */
+  23,        /* QueryActivitySummaries */
   5,        /* QueryAnchored */
   18,        /* QueryCorrelations */
   12,        /* QueryRouteData */
@@ -844,7 +846,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
   "HealthStore",
   "Openhealth__V1__HealthStore",
   "openhealth.v1",
-  23,
+  24,
   openhealth__v1__health_store__method_descriptors,
   openhealth__v1__health_store__method_indices_by_name
 };
@@ -1031,6 +1033,14 @@ void openhealth__v1__health_store__disable_all_background_deliveries(ProtobufCSe
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
   service->invoke(service, 22, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__query_activity_summaries(ProtobufCService *service,
+                                                            const Openhealth__V1__ActivitySummaryQueryRequest *input,
+                                                            Openhealth__V1__ActivitySummaryBatch_Closure closure,
+                                                            void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
                                          Openhealth__V1__HealthStore_ServiceDestroy destroy)

@@ -18,6 +18,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/statistics.pb-c.h"
 #include "openhealth/v1/characteristics.pb-c.h"
 #include "openhealth/v1/background.pb-c.h"
+#include "openhealth/v1/activity.pb-c.h"
 
 typedef struct Openhealth__V1__StatusRequest Openhealth__V1__StatusRequest;
 typedef struct Openhealth__V1__StatusResponse Openhealth__V1__StatusResponse;
@@ -1361,6 +1362,18 @@ struct Openhealth__V1__HealthManager_Service
                          const Openhealth__V1__WatchLaunchesRequest *input,
                          Openhealth__V1__LaunchRequest_Closure closure,
                          void *closure_data);
+  void (*list_activity_goals)(Openhealth__V1__HealthManager_Service *service,
+                              const Openhealth__V1__ListActivityGoalsRequest *input,
+                              Openhealth__V1__ActivityGoalSchedule_Closure closure,
+                              void *closure_data);
+  void (*set_activity_goals)(Openhealth__V1__HealthManager_Service *service,
+                             const Openhealth__V1__ActivityGoalUpdate *input,
+                             Openhealth__V1__ActivityGoalSchedule_Closure closure,
+                             void *closure_data);
+  void (*query_activity_summaries)(Openhealth__V1__HealthManager_Service *service,
+                                   const Openhealth__V1__ActivitySummaryQueryRequest *input,
+                                   Openhealth__V1__ActivitySummaryBatch_Closure closure,
+                                   void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthManager_ServiceDestroy)(Openhealth__V1__HealthManager_Service *);
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
@@ -1393,7 +1406,10 @@ void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service
       function_prefix__ ## list_unit_preferences,\
       function_prefix__ ## set_unit_preference,\
       function_prefix__ ## list_background_deliveries,\
-      function_prefix__ ## watch_launches  }
+      function_prefix__ ## watch_launches,\
+      function_prefix__ ## list_activity_goals,\
+      function_prefix__ ## set_activity_goals,\
+      function_prefix__ ## query_activity_summaries  }
 void openhealth__v1__health_manager__status(ProtobufCService *service,
                                             const Openhealth__V1__StatusRequest *input,
                                             Openhealth__V1__StatusResponse_Closure closure,
@@ -1494,6 +1510,18 @@ void openhealth__v1__health_manager__watch_launches(ProtobufCService *service,
                                                     const Openhealth__V1__WatchLaunchesRequest *input,
                                                     Openhealth__V1__LaunchRequest_Closure closure,
                                                     void *closure_data);
+void openhealth__v1__health_manager__list_activity_goals(ProtobufCService *service,
+                                                         const Openhealth__V1__ListActivityGoalsRequest *input,
+                                                         Openhealth__V1__ActivityGoalSchedule_Closure closure,
+                                                         void *closure_data);
+void openhealth__v1__health_manager__set_activity_goals(ProtobufCService *service,
+                                                        const Openhealth__V1__ActivityGoalUpdate *input,
+                                                        Openhealth__V1__ActivityGoalSchedule_Closure closure,
+                                                        void *closure_data);
+void openhealth__v1__health_manager__query_activity_summaries(ProtobufCService *service,
+                                                              const Openhealth__V1__ActivitySummaryQueryRequest *input,
+                                                              Openhealth__V1__ActivitySummaryBatch_Closure closure,
+                                                              void *closure_data);
 
 /* --- descriptors --- */
 

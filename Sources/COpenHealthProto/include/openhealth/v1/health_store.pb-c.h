@@ -20,6 +20,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/statistics.pb-c.h"
 #include "openhealth/v1/characteristics.pb-c.h"
 #include "openhealth/v1/background.pb-c.h"
+#include "openhealth/v1/activity.pb-c.h"
 
 typedef struct Openhealth__V1__AuthorizationRequest Openhealth__V1__AuthorizationRequest;
 typedef struct Openhealth__V1__RequestStatusResponse Openhealth__V1__RequestStatusResponse;
@@ -444,6 +445,10 @@ struct Openhealth__V1__HealthStore_Service
                                             const Openhealth__V1__BackgroundDeliveryResponse *input,
                                             Openhealth__V1__BackgroundDeliveryResponse_Closure closure,
                                             void *closure_data);
+  void (*query_activity_summaries)(Openhealth__V1__HealthStore_Service *service,
+                                   const Openhealth__V1__ActivitySummaryQueryRequest *input,
+                                   Openhealth__V1__ActivitySummaryBatch_Closure closure,
+                                   void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthStore_ServiceDestroy)(Openhealth__V1__HealthStore_Service *);
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
@@ -474,7 +479,8 @@ void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *se
       function_prefix__ ## preferred_units,\
       function_prefix__ ## enable_background_delivery,\
       function_prefix__ ## disable_background_delivery,\
-      function_prefix__ ## disable_all_background_deliveries  }
+      function_prefix__ ## disable_all_background_deliveries,\
+      function_prefix__ ## query_activity_summaries  }
 void openhealth__v1__health_store__get_request_status(ProtobufCService *service,
                                                       const Openhealth__V1__AuthorizationRequest *input,
                                                       Openhealth__V1__RequestStatusResponse_Closure closure,
@@ -567,6 +573,10 @@ void openhealth__v1__health_store__disable_all_background_deliveries(ProtobufCSe
                                                                      const Openhealth__V1__BackgroundDeliveryResponse *input,
                                                                      Openhealth__V1__BackgroundDeliveryResponse_Closure closure,
                                                                      void *closure_data);
+void openhealth__v1__health_store__query_activity_summaries(ProtobufCService *service,
+                                                            const Openhealth__V1__ActivitySummaryQueryRequest *input,
+                                                            Openhealth__V1__ActivitySummaryBatch_Closure closure,
+                                                            void *closure_data);
 
 /* --- descriptors --- */
 

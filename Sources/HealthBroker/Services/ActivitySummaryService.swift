@@ -1,0 +1,73 @@
+import Foundation
+import HealthIPC
+import HealthModel
+import HealthStore
+import HealthWire
+
+/// Activity summaries and goals. Summaries are computed at each query from the samples the
+/// reader's scope for `HKActivitySummaryType` admits (`ActivitySummaryRepository`): an app without
+/// read permission for activity summaries gets the summaries of its own samples, without the
+/// user's goals; the manager gets the user's whole data.
+enum ActivitySummaryService {
+    /// Summaries per stream message: a day is about 100 bytes on the wire.
+    static let summariesPerBatch = 500
+
+    /// HKActivitySummaryQuery.
+    static func query(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
+        let app = try context.requireApp(caller)
+        let spec = try ActivitySummaryQuerySpec(wire: payload)
+        _ = try spec.validatedTimeZone()
+        let type = HKObjectType.activitySummaryType().identifier
+        let report = CallAccessReport.current
+        let outcome = try await context.store.withDatabase { database in
+            let scope = try database.authorization.readScope(app: app, type: type)
+            return try database.activitySummaries.summaries(spec, scope: scope)
+        }
+        report?.record(appID: app.id, types: [type], count: outcome.sampleCount, detail: "\(outcome.summaries.count) days")
+        try send(outcome.summaries, to: responder)
+    }
+
+    /// The user's own summaries, from every source (`healthctl activity summary`).
+    static func queryForManager(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8],
+                                _ responder: CallResponder) async throws {
+        let spec = try ActivitySummaryQuerySpec(wire: payload)
+        _ = try spec.validatedTimeZone()
+        let report = CallAccessReport.current
+        let outcome = try await context.store.withDatabase { database in
+            try database.activitySummaries.summaries(spec, scope: .allSources)
+        }
+        report?.record(appID: nil, types: [HKObjectType.activitySummaryType().identifier], count: outcome.sampleCount,
+                       detail: "\(outcome.summaries.count) days")
+        try send(outcome.summaries, to: responder)
+    }
+
+    static func listGoals(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        _ = try EmptyMessage(wire: payload)
+        let schedule = try await context.store.withDatabase { try $0.activityGoals.schedule() }
+        CallAccessReport.record(appID: nil, types: [HKObjectType.activitySummaryType().identifier], count: schedule.changes.count,
+                                detail: "activity goals")
+        return MethodTable.Reply(schedule)
+    }
+
+    /// Changes goals from a day on; answers the whole new schedule.
+    static func setGoals(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let update = try ActivityGoalUpdate(wire: payload)
+        guard !update.changesNothing else {
+            throw HKError(.errorInvalidArgument, "name at least one goal to change (move, exercise, stand or move time)")
+        }
+        let schedule = try await context.store.withDatabase { try $0.activityGoals.apply(update) }
+        CallAccessReport.record(appID: nil, types: [HKObjectType.activitySummaryType().identifier], count: 1,
+                                detail: "activity goals from \(update.effectiveFrom)")
+        context.logger.notice("activity goals changed")
+        return MethodTable.Reply(schedule)
+    }
+
+    private static func send(_ summaries: [ActivitySummaryRecord], to responder: CallResponder) throws {
+        var start = 0
+        while start < summaries.count {
+            let end = min(start + summariesPerBatch, summaries.count)
+            try responder.send(ActivitySummaryBatch(Array(summaries[start..<end])).wireBytes())
+            start = end
+        }
+    }
+}

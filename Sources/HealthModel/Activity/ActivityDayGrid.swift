@@ -1,0 +1,54 @@
+public import Foundation
+
+/// Consecutive calendar days in one time zone, from local midnight to local midnight: 23 or 25
+/// hours across a DST change. Built on the statistics `IntervalGrid` (daily intervals anchored
+/// at the first day's midnight), so a summary's day is exactly a daily statistics interval.
+public struct ActivityDayGrid: Sendable, Equatable {
+    public let grid: IntervalGrid
+    public let firstDay: CalendarDay
+    public let timeZone: TimeZone
+
+    /// The days `first` through `last`, inclusive. Throws `errorInvalidArgument` for more days
+    /// than a collection may have intervals.
+    public static func days(from first: CalendarDay, through last: CalendarDay, in timeZone: TimeZone) throws(HKError) -> ActivityDayGrid {
+        let calendar = Self.calendar(timeZone)
+        let start = try startOfDay(first, calendar)
+        let lastStart = try startOfDay(max(first, last), calendar)
+        let grid = try IntervalGrid.covering(TimeSpan(start: start.microsecondsSince1970, end: lastStart.microsecondsSince1970),
+                                             anchor: start, interval: StatisticsInterval(days: 1), timeZone: timeZone)
+        return ActivityDayGrid(grid: grid, firstDay: first, timeZone: timeZone)
+    }
+
+    /// The days from the one holding `span.start` to the one holding its last instant.
+    public static func covering(_ span: TimeSpan, in timeZone: TimeZone) throws(HKError) -> ActivityDayGrid {
+        let last = max(span.start, span.end - 1)  // the end itself is not covered
+        return try days(from: CalendarDay(containing: Date(microsecondsSince1970: span.start), in: timeZone),
+                        through: CalendarDay(containing: Date(microsecondsSince1970: last), in: timeZone), in: timeZone)
+    }
+
+    public var count: Int { grid.count }
+
+    /// From the first day's midnight to the midnight after the last day.
+    public var span: TimeSpan { TimeSpan(start: grid.boundaries[0], end: grid.boundaries[grid.count]) }
+
+    /// The calendar day of interval `index`.
+    public func day(at index: Int) -> CalendarDay {
+        CalendarDay(containing: Date(microsecondsSince1970: grid.boundaries[index]), in: timeZone)
+    }
+
+    /// Local midnight of `day`: the first instant of the day (in a zone whose clocks skip
+    /// midnight, the first instant after the skipped hour).
+    static func startOfDay(_ day: CalendarDay, _ calendar: Calendar) throws(HKError) -> Date {
+        let noon = DateComponents(year: day.year, month: day.month, day: day.day, hour: 12)
+        guard let date = calendar.date(from: noon) else {
+            throw HKError(.errorInvalidArgument, "the day \(day) cannot be represented in the calendar")
+        }
+        return calendar.startOfDay(for: date)
+    }
+
+    static func calendar(_ timeZone: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar
+    }
+}
