@@ -15,6 +15,9 @@ struct BrokerContext: Sendable {
     let changes: ChangeNotifier
     /// The running observer queries, for their acknowledgements.
     let observers: ObserverRegistry
+    /// Wakes an app's long-running queries when one of its temporary grants expires; told about
+    /// every grant change (`reschedule()`).
+    let grantExpiries: GrantExpiryScheduler
 
     /// The app behind an app-socket call. The tables guarantee it; this keeps the type honest.
     func requireApp(_ caller: Caller) throws(HKError) -> AppManifest {
