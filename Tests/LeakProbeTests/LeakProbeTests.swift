@@ -20,6 +20,13 @@ import Testing
             let withHidden = try await hiddenWorld.probe(state, steps: steps, hidden: hiddenWorld.hiddenObjects)
             let without = try await controlWorld.probe(state, steps: steps, hidden: hiddenWorld.hiddenObjects)
             let differing = steps.indices.filter { withHidden[$0] != without[$0] }.map { steps[$0].name }
+            // Naming another app's object looks like naming nothing: to change it in every state,
+            // to read through it wherever the app may not read it.
+            let pairs = ProbeCatalog.changeTwins + (state.worldsMayDiffer ? [] : ProbeCatalog.readTwins)
+            for (hidden, fresh) in pairs {
+                let index = { (name: String) in steps.firstIndex { $0.name == name }! }
+                #expect(withHidden[index(hidden)] == withHidden[index(fresh)], "\(state): \(hidden) vs \(fresh)")
+            }
             if state.worldsMayDiffer {
                 let blind = ProbeCatalog.positiveControls.filter { !differing.contains($0) }
                 #expect(blind.isEmpty, "positive control: with read permission these must see the hidden data: \(blind)")

@@ -73,6 +73,8 @@ struct ProbeInputs: Sendable {
     let hiddenApp: String
     /// UUIDs the broker assigned to the probing app's own objects, in save order.
     let ownUUIDs: [UUID]
+    /// The probing app's own workout (saved last while setting up).
+    let ownWorkout: UUID
     /// The hidden app's UUIDs in the world that has them; the control world is probed with the
     /// same values, which name nothing there.
     let hidden: HiddenObjects

@@ -16,6 +16,7 @@ enum ProbeCatalog {
         steps += anchored
         steps += statistics.map(ProbeStep.call)
         steps += sources.map(ProbeStep.call)
+        steps += (correlations + characteristics + workouts + changes).map(ProbeStep.call)
         steps += longRunning
         steps += saves.map(ProbeStep.call)
         return steps
@@ -27,7 +28,8 @@ enum ProbeCatalog {
         "heart rate, default order", "anchored heart rate, continued after the hidden change",
         "anchored steps, from the start", "statistics: step sum", "statistics: heart rate average, min, max",
         "collection: daily step sums", "sources of heart rate", "observer: after a hidden save",
-        "long-running anchored: after a hidden save",
+        "long-running anchored: after a hidden save", "correlations: blood pressure", "characteristic: blood type",
+        "workouts", "heart rate in the hidden workout", "route data of the hidden route",
     ]
 
     /// Status calls: the app's view of its own permissions.

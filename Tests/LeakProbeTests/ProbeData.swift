@@ -11,7 +11,9 @@ enum ProbeData {
     static let base = Date(timeIntervalSince1970: 1_700_000_000)
 
     /// The types every app of the worlds may save; the probing apps' read grants cover them too.
-    static let sharedTypes = [heartRate, steps]
+    static let sharedTypes = [heartRate, steps, systolic, diastolic, HKWorkoutTypeIdentifier, HKWorkoutRouteTypeIdentifier]
+    /// What the probing apps' read grants name: the shared types and the characteristics.
+    static let readTypes = sharedTypes + [bloodType, dateOfBirth]
 
     static func time(_ minutes: Int) -> Date { base.addingTimeInterval(Double(minutes) * 60) }
 
@@ -63,7 +65,8 @@ enum ProbeData {
 
     /// The probing app's set-up saves; returns its UUIDs in save order.
     static func saveOwn(through session: ProbeSession) async throws -> [UUID] {
-        try await save(ownFirst, through: session) + save(ownSecond, through: session)
+        let samples = try await save(ownFirst, through: session) + save(ownSecond, through: session)
+        return try await samples + saveOwnObjects(through: session, firstHeartRate: samples[0])
     }
 
     static func save(_ records: [SampleRecord], through session: ProbeSession) async throws -> [UUID] {
@@ -80,4 +83,10 @@ struct HiddenObjects: Sendable {
     /// Its samples of `ProbeData.hiddenEarly` and `hiddenLate`, in save order (the first and
     /// second are deleted by the time anything is probed).
     var samples: [UUID] = []
+    /// Its blood-pressure correlation.
+    var correlation = UUID()
+    /// Its workout, holding its third heart rate sample.
+    var workout = UUID()
+    /// The route of that workout.
+    var route = UUID()
 }

@@ -41,7 +41,14 @@ final class ProbeWorld: Sendable {
             own[state.appID] = try await ProbeData.saveOwn(through: session)
             try await session.finish()
         }
-        if let hiddenSession { try await ProbeData.saveHiddenLate(through: hiddenSession, into: &hiddenObjects) }
+        if let hiddenSession {
+            try await ProbeData.saveHiddenLate(through: hiddenSession, into: &hiddenObjects)
+            try await ProbeData.saveHiddenObjects(through: hiddenSession, into: &hiddenObjects)
+            for command in ProbeData.hiddenCharacteristics {
+                let result = try await broker.healthctl(command)
+                guard result.status == 0 else { throw CommandFailed(result: result) }
+            }
+        }
         for state in ProbeState.allCases {
             for command in state.grantCommands {
                 let result = try await broker.healthctl(command)
@@ -57,6 +64,7 @@ final class ProbeWorld: Sendable {
     func probe(_ state: ProbeState, steps: [ProbeStep], hidden: HiddenObjects) async throws -> [[String]] {
         let session = try ProbeSession(state.appID, adminSocket: broker.adminSocket)
         var own = ownUUIDs[state.appID] ?? []
+        let ownWorkout = own.last ?? UUID()
         var anchors: [String: [UInt8]] = [:]
         var observerUpdates: [String: ObserverDelivery] = [:]
         var seen: [String: Int] = [:]  // messages of each open stream at the last look
@@ -67,7 +75,7 @@ final class ProbeWorld: Sendable {
                 try await runHidden(action)
                 transcript.append([], method: nil)
             case let .call(call):
-                let inputs = ProbeInputs(probingApp: state.appID, hiddenApp: Self.hiddenApp, ownUUIDs: own, hidden: hidden,
+                let inputs = ProbeInputs(probingApp: state.appID, hiddenApp: Self.hiddenApp, ownUUIDs: own, ownWorkout: ownWorkout, hidden: hidden,
                                          anchors: anchors, observerUpdates: observerUpdates)
                 let lines: [String]
                 if case let .watch(stream, expectingMore) = call.shape {
