@@ -18,8 +18,8 @@ import Testing
         let reader = try await broker.installClient("org.test.expiring-reader")
         let writer = try await broker.installClient("org.test.other-writer")
         for app in [reader, writer] { try await broker.set(app, "share", sleep, allowed: true) }
-        let grant = try await broker.healthctl(["grant", reader, "read", sleep, "--for", "3s"])
-        let expiry = Date().addingTimeInterval(3)  // healthctl computed its expiry before returning
+        let grant = try await broker.healthctl(["grant", reader, "read", sleep, "--for", "5s"])
+        let expiry = Date().addingTimeInterval(5)  // healthctl computed its expiry before returning
         #expect(grant.status == 0, "\(grant)")
 
         let live = try LiveApp(reader, ["anchored", sleep, "--updates", "2"], adminSocket: broker.adminSocket)
@@ -30,7 +30,7 @@ import Testing
 
         // No call, no save: healthd itself notices the expiry and wakes the reader's queries.
         try await Task.sleep(for: .seconds(max(0, expiry.timeIntervalSinceNow)))
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(15)
         while !broker.log.contains("temporary grant expired"), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(broker.log.contains("temporary grant expired") && broker.log.contains(reader), "\(broker.log)")
 

@@ -12,6 +12,10 @@ enum ProbeData {
 
     /// The types every app of the worlds may save; the probing apps' read grants cover them too.
     static let sharedTypes = [heartRate, steps, systolic, diastolic, HKWorkoutTypeIdentifier, HKWorkoutRouteTypeIdentifier]
+    /// The user's source order, set in both worlds: the hidden app's steps count first when
+    /// sums merge overlapping samples.
+    static let sourcePriority = ["sources", "priority", "stepCount", "org.probe.hidden"]
+
     /// What the probing apps' read grants name: the shared types and the characteristics.
     static let readTypes = sharedTypes + [bloodType, dateOfBirth]
 
@@ -37,11 +41,12 @@ enum ProbeData {
         return record
     }
 
-    /// Saved by the hidden app before the probing apps save theirs, and after; then the hidden
+    /// Saved by the hidden app before the probing apps save theirs, and after (one step sample
+    /// overlapping the probing apps' own, whose sums the user's source order would merge); then the hidden
     /// app replaces one (sync identifier, version 2) and deletes another, so the store holds its
     /// deleted objects of both kinds too.
     static let hiddenEarly = [heartRate(0, 1.0, sync: "hidden-sync-1"), heartRate(15, 1.1), heartRate(35, 1.2), steps(0, 500)]
-    static let hiddenLate = [heartRate(25, 1.3, sync: "hidden-sync-2"), heartRate(60, 1.4), steps(30, 700)]
+    static let hiddenLate = [heartRate(25, 1.3, sync: "hidden-sync-2"), heartRate(60, 1.4), steps(30, 700), steps(12, 300)]
     static let hiddenSyncIdentifiers = ["hidden-sync-1", "hidden-sync-2"]
 
     /// Saved by every probing app, in two saves; the second replaces `own-sync` (so the app has a

@@ -49,11 +49,9 @@ final class ProbeWorld: Sendable {
                 guard result.status == 0 else { throw CommandFailed(result: result) }
             }
         }
-        for state in ProbeState.allCases {
-            for command in state.grantCommands {
-                let result = try await broker.healthctl(command)
-                guard result.status == 0 else { throw CommandFailed(result: result) }
-            }
+        for command in [ProbeData.sourcePriority] + ProbeState.allCases.flatMap(\.grantCommands) {
+            let result = try await broker.healthctl(command)
+            guard result.status == 0 else { throw CommandFailed(result: result) }
         }
         self.hiddenObjects = hiddenObjects
         ownUUIDs = own
