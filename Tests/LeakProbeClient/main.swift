@@ -3,16 +3,26 @@
 // what the broker sends), and prints the raw bytes of every response so two worlds can be
 // compared byte for byte.
 //
-// Script on stdin, one call per line:   unary|stream METHOD PAYLOAD-HEX   (empty payload: "-")
-// Output, per call:
+// Commands on stdin, one a line, run in order; the test writes the next one after reading the
+// previous one's `done`, so it can act in between (another app saves) and build the next request
+// from earlier answers (an anchor):
+//   unary METHOD PAYLOAD-HEX       (empty payload: "-")
+//   stream METHOD PAYLOAD-HEX
+//   open NAME METHOD PAYLOAD-HEX   start a server stream that stays open (long-running queries)
+//   close NAME                     cancel it
+// Output, per command:
 //   call N METHOD
 //   reply HEX            a unary call's response payload
 //   item HEX             each message of a stream, in order
 //   end                  a stream's clean end
 //   status CODE HK MESSAGE-HEX   the call failed (gRPC code, HealthKit code or -1, message bytes)
+//   done N
+// and, whenever a message of an open stream arrives (between any of the above):
+//   watch NAME item HEX | watch NAME end | watch NAME status …
 import Foundation
 import HealthIPC
 import HealthWire
+import Synchronization
 
 func hex(_ bytes: some Sequence<UInt8>) -> String {
     let text = bytes.map { String(format: "%02x", $0) }.joined()
@@ -38,35 +48,72 @@ func statusLine(_ error: any Error) -> String {
     return "status \(status.code.rawValue) \(status.healthKitCode.map { String($0.rawValue) } ?? "-1") \(hex(Array(status.message.utf8)))"
 }
 
-guard let descriptorText = ProcessInfo.processInfo.environment[LaunchEnvironment.socketDescriptorVariable],
-      let descriptor = Int32(descriptorText) else {
-    FileHandle.standardError.write(Data("leak-probe-client: run me under health-sandbox (\(LaunchEnvironment.socketDescriptorVariable) unset)\n".utf8))
+/// Whole lines, written at once: the test reads them while the process runs, and open streams
+/// print from other threads. Unbuffered writes, not stdio: flushing every stream (the only flush
+/// that does not name `stdout`) would wait for stdin's lock, held by `readLine` until the next
+/// command arrives.
+let outputLock = Mutex(())
+func emit(_ line: String) {
+    outputLock.withLock { _ in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("leak-probe-client: \(message)\n".utf8))
     exit(2)
 }
+
+guard let descriptorText = ProcessInfo.processInfo.environment[LaunchEnvironment.socketDescriptorVariable],
+      let descriptor = Int32(descriptorText) else {
+    fail("run me under health-sandbox (\(LaunchEnvironment.socketDescriptorVariable) unset)")
+}
 let client = RPCClient(fd: descriptor)
+var openStreams: [String: Task<Void, Never>] = [:]
 var number = 0
 while let line = readLine() {
-    let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-    guard fields.count == 3, fields[0] == "unary" || fields[0] == "stream", let payload = bytes(fromHex: fields[2]) else {
-        FileHandle.standardError.write(Data("leak-probe-client: bad script line \(number + 1)\n".utf8))
-        exit(2)
-    }
     number += 1
-    let method = String(fields[1])
-    print("call \(number) \(method)")
-    if fields[0] == "unary" {
+    let fields = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+    switch fields.first {
+    case "unary" where fields.count == 3:
+        guard let payload = bytes(fromHex: Substring(fields[2])) else { fail("bad payload on line \(number)") }
+        emit("call \(number) \(fields[1])")
         do {
-            print("reply \(hex(try await client.unary(method, payload)))")
+            emit("reply \(hex(try await client.unary(fields[1], payload)))")
         } catch {
-            print(statusLine(error))
+            emit(statusLine(error))
         }
-    } else {
+    case "stream" where fields.count == 3:
+        guard let payload = bytes(fromHex: Substring(fields[2])) else { fail("bad payload on line \(number)") }
+        emit("call \(number) \(fields[1])")
         do {
-            for try await item in client.serverStream(method, payload) { print("item \(hex(item))") }
-            print("end")
+            for try await item in client.serverStream(fields[1], payload) { emit("item \(hex(item))") }
+            emit("end")
         } catch {
-            print(statusLine(error))
+            emit(statusLine(error))
         }
+    case "open" where fields.count == 4:
+        guard let payload = bytes(fromHex: Substring(fields[3])), openStreams[fields[1]] == nil else {
+            fail("bad open on line \(number)")
+        }
+        let (name, method) = (fields[1], fields[2])
+        emit("call \(number) \(method)")
+        openStreams[name] = Task.detached {
+            do {
+                for try await item in client.serverStream(method, payload) { emit("watch \(name) item \(hex(item))") }
+                // A cancelled stream ends too; only an end the broker chose is reported.
+                if !Task.isCancelled { emit("watch \(name) end") }
+            } catch {
+                if !Task.isCancelled { emit("watch \(name) \(statusLine(error))") }
+            }
+        }
+    case "close" where fields.count == 2:
+        guard let stream = openStreams.removeValue(forKey: fields[1]) else { fail("close of a stream not open, line \(number)") }
+        emit("call \(number) close")
+        stream.cancel()
+        await stream.value
+    default:
+        fail("bad command on line \(number)")
     }
+    emit("done \(number)")
 }
+for stream in openStreams.values { stream.cancel() }
 client.close()

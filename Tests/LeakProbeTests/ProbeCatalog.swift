@@ -2,7 +2,7 @@ import Foundation
 import HealthModel
 import HealthWire
 
-/// Every call the leak probe makes, in order: one entry per request shape of every app method
+/// Every step of the leak probe, in order: one entry per request shape of every app method
 /// that exists. A new query kind is covered by adding its entries here (see README.md); the
 /// suite then compares its responses in every permission state.
 enum ProbeCatalog {
@@ -10,7 +10,27 @@ enum ProbeCatalog {
     static let steps = ProbeData.steps
     static let everything = SamplePredicate.dateRange(start: ProbeData.time(-600), end: ProbeData.time(600), strictStart: false, strictEnd: false)
 
-    static let all: [ProbeCall] = status + queries + malformed + saves
+    static let all: [ProbeStep] = {
+        let plainCalls: [ProbeCall] = status + queries + malformed
+        var steps: [ProbeStep] = plainCalls.map(ProbeStep.call)
+        steps += anchored
+        steps += statistics.map(ProbeStep.call)
+        steps += sources.map(ProbeStep.call)
+        steps += (correlations + characteristics + workouts + changes).map(ProbeStep.call)
+        steps += longRunning
+        steps += saves.map(ProbeStep.call)
+        return steps
+    }()
+
+    /// The entries whose answers must differ between the worlds for an app allowed to read: one
+    /// per kind of query, so each kind's probe is shown able to see hidden data.
+    static let positiveControls = [
+        "heart rate, default order", "anchored heart rate, continued after the hidden change",
+        "anchored steps, from the start", "statistics: step sum", "statistics: heart rate average, min, max",
+        "collection: daily step sums", "sources of heart rate", "observer: after a hidden save",
+        "long-running anchored: after a hidden save", "correlations: blood pressure", "characteristic: blood type",
+        "workouts", "heart rate in the hidden workout", "route data of the hidden route",
+    ]
 
     /// Status calls: the app's view of its own permissions.
     static let status: [ProbeCall] = [
@@ -36,15 +56,15 @@ enum ProbeCatalog {
             SampleQuerySpec(typeIdentifier: heartRate, predicate: .dateRange(start: ProbeData.time(58), end: ProbeData.time(70), strictStart: false, strictEnd: false))
         },
         .query("own UUIDs") { SampleQuerySpec(typeIdentifier: heartRate, predicate: .uuids(Set($0.ownUUIDs))) },
-        .query("hidden UUIDs") { SampleQuerySpec(typeIdentifier: heartRate, predicate: .uuids(Set($0.hiddenUUIDs))) },
-        .query("own and hidden UUIDs, limit 2") { SampleQuerySpec(typeIdentifier: heartRate, predicate: .uuids(Set($0.ownUUIDs + $0.hiddenUUIDs)), limit: 2) },
-        .query("hidden UUIDs, step count type") { SampleQuerySpec(typeIdentifier: steps, predicate: .uuids(Set($0.hiddenUUIDs))) },
+        .query("hidden UUIDs") { SampleQuerySpec(typeIdentifier: heartRate, predicate: .uuids(Set($0.hidden.samples))) },
+        .query("own and hidden UUIDs, limit 2") { SampleQuerySpec(typeIdentifier: heartRate, predicate: .uuids(Set($0.ownUUIDs + $0.hidden.samples)), limit: 2) },
+        .query("hidden UUIDs, step count type") { SampleQuerySpec(typeIdentifier: steps, predicate: .uuids(Set($0.hidden.samples))) },
         .query("source: the hidden app") { SampleQuerySpec(typeIdentifier: heartRate, predicate: .sources([$0.hiddenApp])) },
         .query("source: itself") { SampleQuerySpec(typeIdentifier: heartRate, predicate: .sources([$0.probingApp])) },
         .query("source: not itself") { SampleQuerySpec(typeIdentifier: heartRate, predicate: .not(.sources([$0.probingApp]))) },
         .query("compound: (range or hidden UUIDs) and not hidden source") { inputs in
             SampleQuerySpec(typeIdentifier: heartRate, predicate: .and([
-                .or([.dateRange(start: ProbeData.time(20), end: nil, strictStart: true, strictEnd: false), .uuids(Set(inputs.hiddenUUIDs))]),
+                .or([.dateRange(start: ProbeData.time(20), end: nil, strictStart: true, strictEnd: false), .uuids(Set(inputs.hidden.samples))]),
                 .not(.sources([inputs.hiddenApp])),
             ]), sort: [SampleSort(.endDate, ascending: true)], limit: 3)
         },
@@ -71,11 +91,11 @@ enum ProbeCatalog {
         .unary("save a fresh sample", .save) { _ in SampleList([ProbeData.heartRate(40, 2.0)]).wireBytes() },
         .unary("save with a hidden object's UUID", .save) { inputs in
             var record = ProbeData.heartRate(41, 2.1)
-            record.uuid = inputs.hiddenUUIDs[0]
+            record.uuid = inputs.hidden.samples[2]
             return SampleList([record]).wireBytes()
         },
         .unary("save with a hidden sync identifier", .save) { inputs in
-            SampleList([ProbeData.heartRate(42, 2.2, sync: inputs.hiddenSyncIdentifiers[0])]).wireBytes()
+            SampleList([ProbeData.heartRate(42, 2.2, sync: ProbeData.hiddenSyncIdentifiers[0])]).wireBytes()
         },
         .query("heart rate after the saves") { _ in SampleQuerySpec(typeIdentifier: heartRate, sort: [SampleSort(.startDate, ascending: true)]) },
     ]

@@ -1,7 +1,8 @@
 import Foundation
 import HealthModel
+import HealthWire
 
-/// The samples the two kinds of app save. Dates are fixed and interleaved, so the hidden
+/// The objects the two kinds of app save. Dates are fixed and interleaved, so the hidden
 /// samples sit before, between and after the probing app's own ones; all lie years before any
 /// test run, hence outside a 30-day window grant.
 enum ProbeData {
@@ -9,29 +10,88 @@ enum ProbeData {
     static let steps = HKQuantityTypeIdentifier.stepCount.rawValue
     static let base = Date(timeIntervalSince1970: 1_700_000_000)
 
+    /// The types every app of the worlds may save; the probing apps' read grants cover them too.
+    static let sharedTypes = [heartRate, steps, systolic, diastolic, HKWorkoutTypeIdentifier, HKWorkoutRouteTypeIdentifier]
+    /// The user's source order, set in both worlds: the hidden app's steps count first when
+    /// sums merge overlapping samples.
+    static let sourcePriority = ["sources", "priority", "stepCount", "org.probe.hidden"]
+
+    /// What the probing apps' read grants name: the shared types and the characteristics.
+    static let readTypes = sharedTypes + [bloodType, dateOfBirth]
+
     static func time(_ minutes: Int) -> Date { base.addingTimeInterval(Double(minutes) * 60) }
 
-    static func heartRate(_ minute: Int, _ beatsPerSecond: Double, sync: String? = nil) -> SampleRecord {
+    static func heartRate(_ minute: Int, _ beatsPerSecond: Double, sync: String? = nil, version: Double = 1) -> SampleRecord {
         var metadata: [String: MetadataValue] = [:]
         if let sync {
             metadata[HKMetadataKeySyncIdentifier] = .string(sync)
-            metadata[HKMetadataKeySyncVersion] = .number(1)
+            metadata[HKMetadataKeySyncVersion] = .number(version)
         }
         return SampleRecord(uuid: UUID(), typeIdentifier: heartRate, startDate: time(minute), endDate: time(minute + 1),
                             value: .quantity(beatsPerSecond, unit: "count/s"), metadata: metadata)
     }
 
-    static func steps(_ minute: Int, _ count: Double) -> SampleRecord {
-        SampleRecord(uuid: UUID(), typeIdentifier: steps, startDate: time(minute), endDate: time(minute + 10),
-                     value: .quantity(count, unit: "count"))
+    static func steps(_ minute: Int, _ count: Double, sync: String? = nil, version: Double = 1) -> SampleRecord {
+        var record = SampleRecord(uuid: UUID(), typeIdentifier: steps, startDate: time(minute), endDate: time(minute + 10),
+                                  value: .quantity(count, unit: "count"))
+        if let sync {
+            record.metadata[HKMetadataKeySyncIdentifier] = .string(sync)
+            record.metadata[HKMetadataKeySyncVersion] = .number(version)
+        }
+        return record
     }
 
-    /// Saved by the hidden app before the probing apps save theirs, and after.
+    /// Saved by the hidden app before the probing apps save theirs, and after (one step sample
+    /// overlapping the probing apps' own, whose sums the user's source order would merge); then the hidden
+    /// app replaces one (sync identifier, version 2) and deletes another, so the store holds its
+    /// deleted objects of both kinds too.
     static let hiddenEarly = [heartRate(0, 1.0, sync: "hidden-sync-1"), heartRate(15, 1.1), heartRate(35, 1.2), steps(0, 500)]
-    static let hiddenLate = [heartRate(25, 1.3, sync: "hidden-sync-2"), heartRate(60, 1.4), steps(30, 700)]
+    static let hiddenLate = [heartRate(25, 1.3, sync: "hidden-sync-2"), heartRate(60, 1.4), steps(30, 700), steps(12, 300)]
     static let hiddenSyncIdentifiers = ["hidden-sync-1", "hidden-sync-2"]
 
-    /// Saved by every probing app, in two saves.
-    static let ownFirst = [heartRate(10, 1.5), heartRate(30, 1.6), steps(10, 100)]
-    static let ownSecond = [heartRate(20, 1.7), heartRate(50, 1.8)]
+    /// Saved by every probing app, in two saves; the second replaces `own-sync` (so the app has a
+    /// deleted object of its own to see).
+    static let ownFirst = [heartRate(10, 1.5), heartRate(30, 1.6), steps(10, 100), heartRate(5, 1.45, sync: "own-sync")]
+    static let ownSecond = [heartRate(20, 1.7), heartRate(50, 1.8), heartRate(5, 1.46, sync: "own-sync", version: 2)]
+
+    static func saveHiddenEarly(through session: ProbeSession, into hidden: inout HiddenObjects) async throws {
+        hidden.samples += try await save(hiddenEarly, through: session)
+    }
+
+    static func saveHiddenLate(through session: ProbeSession, into hidden: inout HiddenObjects) async throws {
+        hidden.samples += try await save(hiddenLate, through: session)
+        _ = try await save([heartRate(0, 1.05, sync: hiddenSyncIdentifiers[0], version: 2)], through: session)
+        let deletion = ObjectDeletion([ObjectReference(typeIdentifier: heartRate, uuid: hidden.samples[1])])
+        let answer = try await session.run("unary \(HealthStoreMethod.deleteObjects.rawValue) \(ProbeTranscript.hex(deletion.wireBytes()))")
+        guard answer == ["reply \(ProbeTranscript.hex(DeletedCount(1).wireBytes()))"] else {
+            throw ProbeFailed(reason: "the hidden app could not delete its sample: \(answer)")
+        }
+    }
+
+    /// The probing app's set-up saves; returns its UUIDs in save order.
+    static func saveOwn(through session: ProbeSession) async throws -> [UUID] {
+        let samples = try await save(ownFirst, through: session) + save(ownSecond, through: session)
+        return try await samples + saveOwnObjects(through: session, firstHeartRate: samples[0])
+    }
+
+    static func save(_ records: [SampleRecord], through session: ProbeSession) async throws -> [UUID] {
+        let answer = try await session.run("unary \(HealthStoreMethod.save.rawValue) \(ProbeTranscript.hex(SampleList(records).wireBytes()))")
+        let uuids = ProbeTranscript.savedUUIDs(answer)
+        guard uuids.count >= records.count else { throw ProbeFailed(reason: "a save was refused: \(answer)") }
+        return uuids
+    }
+}
+
+/// The hidden app's objects, by role, as the hidden world's broker assigned them. The control
+/// world is probed with the same values, which name nothing there.
+struct HiddenObjects: Sendable {
+    /// Its samples of `ProbeData.hiddenEarly` and `hiddenLate`, in save order (the first and
+    /// second are deleted by the time anything is probed).
+    var samples: [UUID] = []
+    /// Its blood-pressure correlation.
+    var correlation = UUID()
+    /// Its workout, holding its third heart rate sample.
+    var workout = UUID()
+    /// The route of that workout.
+    var route = UUID()
 }

@@ -10,7 +10,8 @@ enum ProbeState: String, CaseIterable, Sendable, CustomStringConvertible {
     case revoked
     /// A temporary grant whose duration has elapsed.
     case expired
-    /// A read grant for the last 30 days; every hidden sample is years older.
+    /// A read grant for the last 30 days; every hidden sample is years older. (Characteristics,
+    /// which have no date, cannot take a window and are not granted.)
     case window
 
     var description: String { rawValue }
@@ -24,7 +25,7 @@ enum ProbeState: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The `healthctl` command lines that put `appID` in this state, run after it saved its
     /// own samples (with its share grant).
     var grantCommands: [[String]] {
-        let types = [ProbeData.heartRate, ProbeData.steps]
+        let types = ProbeData.readTypes
         let grant = ["grant", appID, "read"] + types
         switch self {
         case .authorized: return [grant]
@@ -32,7 +33,8 @@ enum ProbeState: String, CaseIterable, Sendable, CustomStringConvertible {
         case .neverAsked: return []
         case .revoked: return [grant, ["revoke", appID, "read"] + types]
         case .expired: return [grant + ["--for", "\(Int(Self.temporaryGrantDuration))s"]]
-        case .window: return [grant + ["--window", "30d"]]
+        // Windows apply to samples only; characteristics stay undecided (and so unreadable).
+        case .window: return [["grant", appID, "read"] + ProbeData.sharedTypes + ["--window", "30d"]]
         }
     }
 

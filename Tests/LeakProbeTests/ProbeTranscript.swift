@@ -1,38 +1,78 @@
 import Foundation
 import HealthWire
 
-/// What leak-probe-client printed: per call, its response lines (`reply HEX`, `item HEX`…,
-/// `end`, or `status …`). Comparing transcripts compares raw response bytes.
+/// What the probing app received, step by step: per step its response lines (`reply HEX`,
+/// `item HEX`…, `end`, `status …`; nothing for a hidden app's step). Comparing transcripts
+/// compares raw response bytes, except for values the broker makes up afresh in each world.
 struct ProbeTranscript: Sendable {
-    let responses: [[String]]
+    private(set) var entries: [[String]] = []
+    private(set) var methods: [HealthStoreMethod?] = []
 
-    init(output: String) {
-        var responses: [[String]] = []
-        for line in output.split(separator: "\n").map(String.init) {
-            if line.hasPrefix("call ") {
-                responses.append([])
-            } else if !responses.isEmpty {
-                responses[responses.count - 1].append(line)
-            }
-        }
-        self.responses = responses
+    mutating func append(_ lines: [String], method: HealthStoreMethod?) {
+        entries.append(lines)
+        methods.append(method)
     }
 
-    /// The UUIDs a successful Save returned, for the call at `index`; empty for any other reply.
-    func savedUUIDs(at index: Int) -> [UUID] {
-        guard let line = responses[index].first, line.hasPrefix("reply "),
-              let saved = try? SavedUUIDs(wire: Self.bytes(fromHex: String(line.dropFirst(6)))) else { return [] }
+    /// Every response with the broker's fresh values replaced by placeholders:
+    /// - each of `own` (the probing app's UUIDs, in save order) by `<own-N>`: the broker mints
+    ///   new random UUIDs in each world;
+    /// - each anchor by `<anchor: N bytes>`: anchors are sealed with a random nonce, so even an
+    ///   unchanged position has new bytes (what an anchor *means* is compared by continuing from
+    ///   it, see `ProbeCatalog.anchored`); only its length stays visible;
+    /// - observer ids by `<observer-N>` (random, per query), in the order they first appear.
+    /// Everything else must be identical byte for byte.
+    func normalized(own: [UUID]) -> [[String]] {
+        let replacements = own.enumerated().map { (Self.hex($0.element.bytes), "<own-\($0.offset)>") }
+        var observers: [UInt64] = []
+        return zip(entries, methods).map { lines, method in
+            lines.map { line in
+                var text = line
+                if let payload = Self.payload(of: line) {
+                    switch method {
+                    case .queryAnchored?:
+                        if let batch = try? AnchoredQueryBatch(wire: payload), !batch.anchor.isEmpty {
+                            text = text.replacingOccurrences(of: Self.hex(batch.anchor), with: "<anchor: \(batch.anchor.count) bytes>")
+                        }
+                    case .observeChanges?:
+                        // Only a message that is exactly an update is summarized; anything else stays raw.
+                        if let update = try? ObserverDelivery(wire: payload), update.wireBytes() == payload {
+                            if !observers.contains(update.observerID) { observers.append(update.observerID) }
+                            let index = observers.firstIndex(of: update.observerID)!
+                            text = text.replacingOccurrences(of: Self.hex(payload),
+                                                             with: "update <observer-\(index)> delivery \(update.delivery)")
+                        }
+                    default:
+                        break
+                    }
+                }
+                return replacements.reduce(text) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
+            }
+        }
+    }
+
+    /// The UUIDs a successful Save returned in `lines`; empty for any other reply.
+    static func savedUUIDs(_ lines: [String]) -> [UUID] {
+        guard let line = lines.first, line.hasPrefix("reply "),
+              let saved = try? SavedUUIDs(wire: bytes(fromHex: String(line.dropFirst(6)))) else { return [] }
         return saved.uuids
     }
 
-    /// Every response with each of `own` (the probing app's UUIDs, in save order) written as
-    /// `<own-N>`: the broker assigns fresh random UUIDs in each world, and nothing else may
-    /// differ.
-    func normalized(own: [UUID]) -> [[String]] {
-        let replacements = own.enumerated().map { (Self.hex($0.element.bytes), "<own-\($0.offset)>") }
-        return responses.map { lines in
-            lines.map { line in replacements.reduce(line) { $0.replacingOccurrences(of: $1.0, with: $1.1) } }
+    /// The last anchor among anchored-query messages in `lines`.
+    static func lastAnchor(_ lines: [String]) -> [UInt8]? {
+        lines.compactMap { payload(of: $0).flatMap { try? AnchoredQueryBatch(wire: $0) } }.last { !$0.anchor.isEmpty }?.anchor
+    }
+
+    /// The last observer update among `lines`.
+    static func lastObserverUpdate(_ lines: [String]) -> ObserverDelivery? {
+        lines.compactMap { payload(of: $0).flatMap { try? ObserverDelivery(wire: $0) } }.last
+    }
+
+    /// The message bytes of a `reply HEX` or `item HEX` line.
+    static func payload(of line: String) -> [UInt8]? {
+        for prefix in ["reply ", "item "] where line.hasPrefix(prefix) {
+            return bytes(fromHex: String(line.dropFirst(prefix.count)))
         }
+        return nil
     }
 
     static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }

@@ -1,76 +1,120 @@
 import Foundation
 import HealthModel
 import HealthWire
+import Synchronization
 import TestSupport
 
-/// One broker with one probing app per `ProbeState` and the hidden app, whose samples exist
-/// only if `hidden` is true (the world under test) and not otherwise (the control world).
+/// One broker with one probing app per `ProbeState` and the hidden app, whose data exists only
+/// if `hidden` is true (the world under test) and not otherwise (the control world).
 /// Everything else — apps, grants, the probing apps' own saves, their order — is the same.
 final class ProbeWorld: Sendable {
     static let hiddenApp = "org.probe.hidden"
     static let client = Products.path("leak-probe-client")
+    /// How long a look at an open stream waits for a message that must not come.
+    static let settlingTime: Duration = .milliseconds(300)
+    /// How long it waits at most for one that must.
+    static let deliveryTimeout: TimeInterval = 5
 
     let broker: BrokerProcess
-    /// The hidden app's UUIDs (empty in the control world).
-    let hiddenUUIDs: [UUID]
+    /// The hidden app's objects (none in the control world).
+    let hiddenObjects: HiddenObjects
     /// Each probing app's own UUIDs from its set-up saves, by app id.
     let ownUUIDs: [String: [UUID]]
+    /// The hidden app, kept connected for its actions between probe calls (hidden world only).
+    private let hiddenSession: ProbeSession?
+    private let hiddenActionsRun = Mutex(0)
 
     init(hidden: Bool) async throws {
         broker = try BrokerProcess()
         for app in [Self.hiddenApp] + ProbeState.allCases.map(\.appID) {
             try await broker.install(appID: app, executable: Self.client)
-            for type in [ProbeData.heartRate, ProbeData.steps] { try await broker.set(app, "share", type, allowed: true) }
+            for type in ProbeData.sharedTypes { try await broker.set(app, "share", type, allowed: true) }
         }
-        // Hidden samples before and after the probing apps' own, so that insertion order and
+        hiddenSession = hidden ? try ProbeSession(Self.hiddenApp, adminSocket: broker.adminSocket) : nil
+        // Hidden objects before and after the probing apps' own, so that insertion order and
         // change counters differ from a world without them at every point.
-        var hiddenUUIDs: [UUID] = []
-        if hidden { hiddenUUIDs += try await Self.save(ProbeData.hiddenEarly, as: Self.hiddenApp, in: broker) }
+        var hiddenObjects = HiddenObjects()
+        if let hiddenSession { try await ProbeData.saveHiddenEarly(through: hiddenSession, into: &hiddenObjects) }
         var own: [String: [UUID]] = [:]
         for state in ProbeState.allCases {
-            own[state.appID] = try await Self.save(ProbeData.ownFirst, as: state.appID, in: broker)
-                + Self.save(ProbeData.ownSecond, as: state.appID, in: broker)
+            let session = try ProbeSession(state.appID, adminSocket: broker.adminSocket)
+            own[state.appID] = try await ProbeData.saveOwn(through: session)
+            try await session.finish()
         }
-        if hidden { hiddenUUIDs += try await Self.save(ProbeData.hiddenLate, as: Self.hiddenApp, in: broker) }
-        for state in ProbeState.allCases {
-            for command in state.grantCommands {
+        if let hiddenSession {
+            try await ProbeData.saveHiddenLate(through: hiddenSession, into: &hiddenObjects)
+            try await ProbeData.saveHiddenObjects(through: hiddenSession, into: &hiddenObjects)
+            for command in ProbeData.hiddenCharacteristics {
                 let result = try await broker.healthctl(command)
                 guard result.status == 0 else { throw CommandFailed(result: result) }
             }
         }
-        self.hiddenUUIDs = hiddenUUIDs
+        for command in [ProbeData.sourcePriority] + ProbeState.allCases.flatMap(\.grantCommands) {
+            let result = try await broker.healthctl(command)
+            guard result.status == 0 else { throw CommandFailed(result: result) }
+        }
+        self.hiddenObjects = hiddenObjects
         ownUUIDs = own
     }
 
-    /// Runs the probe calls as `state`'s app and returns its transcript, normalized.
-    func probe(_ state: ProbeState, calls: [ProbeCall], hiddenUUIDs: [UUID]) async throws -> [[String]] {
-        let own = ownUUIDs[state.appID] ?? []
-        let inputs = ProbeInputs(probingApp: state.appID, hiddenApp: Self.hiddenApp, ownUUIDs: own,
-                                 hiddenUUIDs: hiddenUUIDs, hiddenSyncIdentifiers: ProbeData.hiddenSyncIdentifiers)
-        let transcript = try await Self.run(calls.map { $0.scriptLine(inputs) }, as: state.appID, in: broker)
-        guard transcript.responses.count == calls.count else {
-            throw ProbeFailed(reason: "\(state.appID) answered \(transcript.responses.count) of \(calls.count) calls")
+    /// Runs `steps` as `state`'s app and returns what it received, normalized. `hidden` names the
+    /// hidden world's objects (the control world is probed with the same values).
+    func probe(_ state: ProbeState, steps: [ProbeStep], hidden: HiddenObjects) async throws -> [[String]] {
+        let session = try ProbeSession(state.appID, adminSocket: broker.adminSocket)
+        var own = ownUUIDs[state.appID] ?? []
+        let ownWorkout = own.last ?? UUID()
+        var anchors: [String: [UInt8]] = [:]
+        var observerUpdates: [String: ObserverDelivery] = [:]
+        var seen: [String: Int] = [:]  // messages of each open stream at the last look
+        var transcript = ProbeTranscript()
+        for step in steps {
+            switch step {
+            case let .hidden(action):
+                try await runHidden(action)
+                transcript.append([], method: nil)
+            case let .call(call):
+                let inputs = ProbeInputs(probingApp: state.appID, hiddenApp: Self.hiddenApp, ownUUIDs: own, ownWorkout: ownWorkout, hidden: hidden,
+                                         anchors: anchors, observerUpdates: observerUpdates)
+                let lines: [String]
+                if case let .watch(stream, expectingMore) = call.shape {
+                    lines = try await look(at: stream, in: session, after: seen[stream] ?? 0, expectingMore: expectingMore)
+                    seen[stream] = lines.count
+                    if let update = ProbeTranscript.lastObserverUpdate(lines) { observerUpdates[stream] = update }
+                } else {
+                    lines = try await session.run(call.command(inputs)!)
+                }
+                if call.method == .save { own += ProbeTranscript.savedUUIDs(lines) }
+                if call.method == .queryAnchored, let anchor = ProbeTranscript.lastAnchor(lines) { anchors[call.name] = anchor }
+                transcript.append(lines, method: call.method)
+            }
         }
-        // Saves during the probe add own UUIDs, numbered after the set-up ones.
-        let saved = calls.indices.flatMap { transcript.savedUUIDs(at: $0) }
-        return transcript.normalized(own: own + saved)
+        try await session.finish()
+        return transcript.normalized(own: own)
     }
 
     func stop() { broker.stop() }
 
-    private static func save(_ records: [SampleRecord], as app: String, in broker: BrokerProcess) async throws -> [UUID] {
-        let line = "unary \(HealthStoreMethod.save.rawValue) \(ProbeTranscript.hex(SampleList(records).wireBytes()))"
-        let uuids = try await run([line], as: app, in: broker).savedUUIDs(at: 0)
-        guard uuids.count == records.count else { throw ProbeFailed(reason: "\(app) could not save its samples") }
-        return uuids
+    /// What the open stream delivered so far, after waiting (bounded) for a message beyond the
+    /// `before` seen at the last look, when one is expected, and then for the settling time.
+    private func look(at stream: String, in session: ProbeSession, after before: Int, expectingMore: Bool) async throws -> [String] {
+        if expectingMore {
+            let deadline = Date().addingTimeInterval(Self.deliveryTimeout)
+            while session.watched(stream).count == before, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        try await Task.sleep(for: Self.settlingTime)
+        return session.watched(stream)
     }
 
-    private static func run(_ script: [String], as app: String, in broker: BrokerProcess) async throws -> ProbeTranscript {
-        let result = try await ProcessRun.run(Products.path("health-sandbox"),
-                                              ["run", app, "--socket", broker.adminSocket, "--", client],
-                                              stdin: script.joined(separator: "\n") + "\n")
-        guard result.status == 0 else { throw ProbeFailed(reason: "leak-probe-client as \(app): \(result)") }
-        return ProbeTranscript(output: result.stdout)
+    private func runHidden(_ action: HiddenAction) async throws {
+        guard let hiddenSession else { return }
+        let runs = hiddenActionsRun.withLock { runs in
+            defer { runs += 1 }
+            return runs
+        }
+        let answer = try await hiddenSession.run(action.command(earlierRuns: runs))
+        guard answer.first?.hasPrefix("reply ") == true else {
+            throw ProbeFailed(reason: "the hidden app could not \(action.name): \(answer)")
+        }
     }
 }
 

@@ -70,11 +70,11 @@ struct AuthorizationEngine: Sendable {
         return try grants.decisions(appID: appID).map { $0.effective(at: now) }
     }
 
-    /// When the next temporary grant expires, or nil when none will. A long-running query must be
-    /// re-scoped then (its app's grants change at that instant as if the user had revoked one),
-    /// so whoever runs such queries schedules a grants-changed event for this date.
-    func nextGrantExpiry() throws -> Date? {
-        try grants.nextExpiry(after: now())
+    /// When the next temporary grant expires (after `instant`, by default now), or nil when none
+    /// will. A long-running query must be re-scoped then (its app's grants change at that instant
+    /// as if the user had revoked one): `GrantExpiryScheduler` posts a grants-changed event.
+    func nextGrantExpiry(after instant: Date? = nil) throws -> Date? {
+        try grants.nextExpiry(after: instant ?? now())
     }
 
     private func decision(app: AppManifest, type: String, access: AccessKind) throws -> AuthorizationDecision {

@@ -44,7 +44,8 @@ public final class Broker: Sendable {
             logger: logger)
         context = BrokerContext(configuration: configuration, store: store, prompts: PromptCenter(),
                                 connections: registry, logger: logger, changes: changes, observers: ObserverRegistry(),
-                                backgroundDelivery: BackgroundDeliveryCoordinator(policy: configuration.backgroundDelivery))
+                                backgroundDelivery: BackgroundDeliveryCoordinator(policy: configuration.backgroundDelivery),
+                                grantExpiries: GrantExpiryScheduler(store: store, changes: changes, logger: logger))
         registry.attach(context)
         do {
             adminListener = try UnixSocket.listen(path: configuration.adminSocketPath, mode: 0o600)
@@ -80,6 +81,7 @@ public final class Broker: Sendable {
             thread.name = "healthd-accept"
             thread.start()
         }
+        context.grantExpiries.reschedule()
         logger.notice("healthd ready", metadata: [
             "store": "\(configuration.storeDirectory)", "app_socket": "\(configuration.appSocketPath)",
             "admin_socket": "\(configuration.adminSocketPath)",
@@ -88,6 +90,7 @@ public final class Broker: Sendable {
 
     /// Removes the sockets; open connections end as their peers go.
     public func stop() {
+        context.grantExpiries.cancel()
         unlink(configuration.appSocketPath)
         unlink(configuration.adminSocketPath)
         shutdown(appListener, Int32(SHUT_RDWR))

@@ -17,6 +17,9 @@ struct BrokerContext: Sendable {
     let observers: ObserverRegistry
     /// Background delivery: registrations, launch decisions, the launch agent.
     let backgroundDelivery: BackgroundDeliveryCoordinator
+    /// Wakes an app's long-running queries when one of its temporary grants expires; told about
+    /// every grant change (`reschedule()`).
+    let grantExpiries: GrantExpiryScheduler
 
     /// The app behind an app-socket call. The tables guarantee it; this keeps the type honest.
     func requireApp(_ caller: Caller) throws(HKError) -> AppManifest {

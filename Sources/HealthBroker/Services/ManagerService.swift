@@ -75,6 +75,7 @@ enum ManagerService {
         CallAccessReport.record(appID: prompt.appID, types: Set(decisions.map(\.typeIdentifier)).sorted(),
                                 count: decisions.count, detail: "request \(answer.requestID): " + GrantTally(decisions).summary)
         context.changes.post(grantsChangedFor: prompt.appID)
+        context.grantExpiries.reschedule()
         _ = await context.prompts.resolve(answer.requestID)
         context.logger.notice("request answered", metadata: ["app": "\(prompt.appID)", "request": "\(answer.requestID)"])
         return MethodTable.Reply(EmptyMessage())
@@ -94,6 +95,7 @@ enum ManagerService {
         try GrantLimitsCheck.check(request.decisions, now: Date())
         try await context.store.withDatabase { try $0.grants.apply(appID: request.appID, request.decisions) }
         context.changes.post(grantsChangedFor: request.appID)
+        context.grantExpiries.reschedule()
         CallAccessReport.record(appID: request.appID, types: Set(request.decisions.map(\.typeIdentifier)).sorted(),
                                 count: request.decisions.count, detail: GrantTally(request.decisions).summary)
         context.logger.notice("grants changed", metadata: ["app": "\(request.appID)", "count": "\(request.decisions.count)"])

@@ -45,6 +45,16 @@ public struct GrantRepository: Sendable {
         }.map(Date.init(microsecondsSince1970:))
     }
 
+    /// The apps with an authorized grant expiring after `start` and at or before `end`: whose
+    /// grants changed by themselves in that time.
+    public func appsWithGrantsExpiring(after start: Date, through end: Date) throws -> [String] {
+        try writer.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT DISTINCT app_id FROM grants WHERE expires_us > ? AND expires_us <= ? AND decision = ? ORDER BY app_id
+                """, arguments: [start.microsecondsSince1970, end.microsecondsSince1970, AuthorizationDecision.authorized.rawValue])
+        }
+    }
+
     /// Applies decisions atomically; `.notDetermined` removes the row (the app may ask again).
     /// A decision replaces the earlier one with its limits: a grant set again without an expiry
     /// is permanent from then on.

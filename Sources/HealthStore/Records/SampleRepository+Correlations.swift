@@ -38,12 +38,15 @@ extension SampleRepository {
     /// one read transaction.
     ///
     /// `objectScopes` holds the read scope of every type a correlation of this type may hold. A
-    /// correlation is visible when each of its samples is visible under its own type's scope:
-    /// a reader allowed to read systolic but not diastolic pressure sees its own blood-pressure
-    /// correlations only — another app's correlation would reveal that a diastolic sample
-    /// exists — while it still sees every systolic sample through sample queries. The visible
-    /// correlations' rows are first narrowed by the scopes themselves (index-friendly: for an
-    /// app that may read none of the types, only its own rows are read).
+    /// correlation is visible only when it is visible under every one of them: a reader allowed
+    /// to read systolic but not diastolic pressure sees its own blood-pressure correlations only —
+    /// another app's correlation would reveal that a diastolic sample exists — while it still
+    /// sees every systolic sample through sample queries; likewise another app's meal is visible
+    /// only to a reader of every dietary type. The rows are confined in SQL by the narrowest of
+    /// the scopes (`ReadScope.narrowest`): an index range, so correlations the reader cannot see
+    /// are never read (their count cannot show in its latency). A correlation's samples share
+    /// its source and start no earlier than it (`CorrelationRules`), so they are visible too;
+    /// `everyObjectVisible` checks that on the rows admitted, should a stored one ever break it.
     public func queryCorrelations(_ spec: CorrelationQuerySpec, objectScopes: [String: ReadScope], batchSize: Int = 500,
                                   emit: ([SampleRecord]) throws -> Void) throws {
         let spec = try spec.canonicalized()
@@ -94,19 +97,10 @@ extension SampleRepository {
         d.software_version, d.local_identifier, d.udi_device_identifier, d.id AS device_id
         """
 
-    /// The correlation row is visible under at least one of the scopes (distinct scopes only,
-    /// so that a reader denied every type gets one indexed equality).
+    /// The correlation row is visible under every scope: their narrowest, or nothing.
     private static func scopeFilter(_ scopes: [String: ReadScope]) -> (sql: String, arguments: StatementArguments) {
-        var distinct: [ReadScope] = []
-        for (_, scope) in scopes.sorted(by: { $0.key < $1.key }) where !distinct.contains(scope) { distinct.append(scope) }
-        guard !distinct.isEmpty else { return ("0", []) }
-        var arguments = StatementArguments()
-        let parts = distinct.map { scope in
-            let visible = SampleSQL.visibility(scope, alias: "o")
-            arguments += visible.arguments
-            return "(\(visible.sql))"
-        }
-        return (parts.joined(separator: " OR "), arguments)
+        guard let narrowest = ReadScope.narrowest(scopes.sorted { $0.key < $1.key }.map(\.value)) else { return ("0", []) }
+        return SampleSQL.visibility(narrowest, alias: "o")
     }
 
     /// No sample of the correlation is hidden from its type's scope. `IS NOT 1` counts an

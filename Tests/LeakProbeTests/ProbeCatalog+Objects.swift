@@ -1,0 +1,113 @@
+import Foundation
+import HealthModel
+import HealthWire
+
+/// Correlations, characteristics, preferred units, workouts, routes, and the calls that name
+/// objects to change them (associate, delete): another app's object must answer exactly like
+/// one that does not exist — here, in the control world, the hidden app's UUIDs name nothing.
+extension ProbeCatalog {
+    /// A UUID no world ever assigns: the "fresh" object the hidden ones must look like.
+    static let freshUUID = UUID(uuidString: "00000000-0000-7000-8000-000000000001")!
+    static let bloodPressure = ProbeData.bloodPressure
+
+    static let correlations: [ProbeCall] = [
+        .stream("correlations: blood pressure", .queryCorrelations) { _ in CorrelationQuerySpec(typeIdentifier: bloodPressure).wireBytes() },
+        .stream("correlations: blood pressure, systolic above 125 mmHg", .queryCorrelations) { _ in
+            CorrelationQuerySpec(typeIdentifier: bloodPressure,
+                                 objectPredicates: [ProbeData.systolic: .quantity(.greaterThan, value: 125, unit: "mmHg")]).wireBytes()
+        },
+        .stream("correlations: blood pressure, hidden UUID", .queryCorrelations) {
+            CorrelationQuerySpec(typeIdentifier: bloodPressure, predicate: .uuids([$0.hidden.correlation])).wireBytes()
+        },
+        .stream("correlations: food, which nobody saved", .queryCorrelations) { _ in
+            CorrelationQuerySpec(typeIdentifier: HKCorrelationTypeIdentifier.food.rawValue).wireBytes()
+        },
+        .stream("correlations: not a correlation type", .queryCorrelations) { _ in CorrelationQuerySpec(typeIdentifier: heartRate).wireBytes() },
+        .query("sample query of blood pressure") { _ in SampleQuerySpec(typeIdentifier: bloodPressure) },
+        .query("sample query of systolic pressure") { _ in SampleQuerySpec(typeIdentifier: ProbeData.systolic) },
+    ]
+
+    /// Characteristics: set by the user in the hidden world, never in the control world.
+    static let characteristics: [ProbeCall] = [
+        .unary("characteristic: blood type", .getCharacteristic) { _ in TypeIdentifierMessage(ProbeData.bloodType).wireBytes() },
+        .unary("characteristic: date of birth", .getCharacteristic) { _ in TypeIdentifierMessage(ProbeData.dateOfBirth).wireBytes() },
+        .unary("characteristic: biological sex, unset everywhere", .getCharacteristic) { _ in
+            TypeIdentifierMessage(HKCharacteristicTypeIdentifier.biologicalSex.rawValue).wireBytes()
+        },
+        .unary("characteristic: not a characteristic type", .getCharacteristic) { _ in TypeIdentifierMessage(heartRate).wireBytes() },
+        .unary("preferred units, metric", .preferredUnits) { _ in
+            PreferredUnitsRequest(typeIdentifiers: [heartRate, steps, ProbeData.systolic], measurementSystem: "metric").wireBytes()
+        },
+        .unary("preferred units, a type never asked about", .preferredUnits) { _ in
+            PreferredUnitsRequest(typeIdentifiers: [HKQuantityTypeIdentifier.bodyMass.rawValue], measurementSystem: "us").wireBytes()
+        },
+    ]
+
+    static let workouts: [ProbeCall] = [
+        .query("workouts") { _ in SampleQuerySpec(typeIdentifier: HKWorkoutTypeIdentifier) },
+        .query("workouts: running only (the hidden app's activity)") { _ in
+            SampleQuerySpec(typeIdentifier: HKWorkoutTypeIdentifier, predicate: .workoutActivityType(HKWorkoutActivityType.running.rawValue))
+        },
+        .query("heart rate in the hidden workout") { SampleQuerySpec(typeIdentifier: heartRate, predicate: .workout($0.hidden.workout)) },
+        .query("heart rate in its own workout") { SampleQuerySpec(typeIdentifier: heartRate, predicate: .workout($0.ownWorkout)) },
+        .query("heart rate in a workout that does not exist") { _ in SampleQuerySpec(typeIdentifier: heartRate, predicate: .workout(freshUUID)) },
+        .query("workout routes") { _ in SampleQuerySpec(typeIdentifier: HKWorkoutRouteTypeIdentifier) },
+        .stream("route data of the hidden route", .queryRouteData) { RouteDataQuery(routeUUID: $0.hidden.route).wireBytes() },
+        .stream("route data of a route that does not exist", .queryRouteData) { _ in RouteDataQuery(routeUUID: freshUUID).wireBytes() },
+        .stream("anchored workouts, from the start", .queryAnchored) { _ in AnchoredQuerySpec(typeIdentifier: HKWorkoutTypeIdentifier).wireBytes() },
+    ]
+
+    /// Calls naming objects to change them; each hidden-naming call has a twin naming `freshUUID`.
+    static let changes: [ProbeCall] = [
+        .unary("associate its sample with the hidden workout", .addSamplesToWorkout) {
+            WorkoutAssociation(workoutUUID: $0.hidden.workout, sampleUUIDs: [$0.ownUUIDs[0]]).wireBytes()
+        },
+        .unary("associate its sample with a workout that does not exist", .addSamplesToWorkout) {
+            WorkoutAssociation(workoutUUID: freshUUID, sampleUUIDs: [$0.ownUUIDs[0]]).wireBytes()
+        },
+        .unary("associate a hidden sample with its workout", .addSamplesToWorkout) {
+            WorkoutAssociation(workoutUUID: $0.ownWorkout, sampleUUIDs: [$0.hidden.samples[3]]).wireBytes()
+        },
+        .unary("associate a sample that does not exist with its workout", .addSamplesToWorkout) {
+            WorkoutAssociation(workoutUUID: $0.ownWorkout, sampleUUIDs: [freshUUID]).wireBytes()
+        },
+        .unary("delete a hidden sample", .deleteObjects) {
+            ObjectDeletion([ObjectReference(typeIdentifier: heartRate, uuid: $0.hidden.samples[2])]).wireBytes()
+        },
+        .unary("delete a sample that does not exist", .deleteObjects) { _ in
+            ObjectDeletion([ObjectReference(typeIdentifier: heartRate, uuid: freshUUID)]).wireBytes()
+        },
+        .unary("delete the hidden workout", .deleteObjects) {
+            ObjectDeletion([ObjectReference(typeIdentifier: HKWorkoutTypeIdentifier, uuid: $0.hidden.workout)]).wireBytes()
+        },
+        .unary("delete a workout that does not exist", .deleteObjects) { _ in
+            ObjectDeletion([ObjectReference(typeIdentifier: HKWorkoutTypeIdentifier, uuid: freshUUID)]).wireBytes()
+        },
+        .unary("delete matching hidden UUIDs", .deleteMatching) {
+            MatchingDeletion(typeIdentifier: heartRate, predicate: .uuids(Set($0.hidden.samples))).wireBytes()
+        },
+        .unary("delete matching a UUID that does not exist", .deleteMatching) { _ in
+            MatchingDeletion(typeIdentifier: heartRate, predicate: .uuids([freshUUID])).wireBytes()
+        },
+        .unary("delete matching steps at hidden samples' dates", .deleteMatching) { _ in
+            MatchingDeletion(typeIdentifier: steps, predicate: hiddenStepsOnly).wireBytes()
+        },
+        .query("heart rate after the attempts") { _ in SampleQuerySpec(typeIdentifier: heartRate) },
+    ]
+
+    /// Calls that must get the same answer within one world, in every state: one naming the
+    /// hidden app's object to change it, one naming nothing.
+    static let changeTwins = [
+        ("associate its sample with the hidden workout", "associate its sample with a workout that does not exist"),
+        ("associate a hidden sample with its workout", "associate a sample that does not exist with its workout"),
+        ("delete a hidden sample", "delete a sample that does not exist"),
+        ("delete the hidden workout", "delete a workout that does not exist"),
+        ("delete matching hidden UUIDs", "delete matching a UUID that does not exist"),
+    ]
+
+    /// The same for reads through a hidden object, in every state but `authorized`.
+    static let readTwins = [
+        ("heart rate in the hidden workout", "heart rate in a workout that does not exist"),
+        ("route data of the hidden route", "route data of a route that does not exist"),
+    ]
+}

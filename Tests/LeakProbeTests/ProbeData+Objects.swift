@@ -1,0 +1,62 @@
+import Foundation
+import HealthModel
+import HealthWire
+
+/// Objects other than plain samples that both kinds of app save: blood-pressure correlations,
+/// workouts with associated samples, and (the hidden app) a workout route; plus the
+/// characteristics the user sets in the hidden world.
+extension ProbeData {
+    static let systolic = HKQuantityTypeIdentifier.bloodPressureSystolic.rawValue
+    static let diastolic = HKQuantityTypeIdentifier.bloodPressureDiastolic.rawValue
+    static let bloodPressure = HKCorrelationTypeIdentifier.bloodPressure.rawValue
+    static let bloodType = HKCharacteristicTypeIdentifier.bloodType.rawValue
+    static let dateOfBirth = HKCharacteristicTypeIdentifier.dateOfBirth.rawValue
+
+    /// Set by the user (`healthctl characteristics set`) in the hidden world only.
+    static let hiddenCharacteristics = [["characteristics", "set", "bloodType", "A+"], ["characteristics", "set", "dateOfBirth", "1984-03-02"]]
+
+    static func bloodPressureReading(_ high: Double, _ low: Double, minute: Int) -> SampleRecord {
+        func half(_ type: String, _ value: Double) -> SampleRecord {
+            SampleRecord(uuid: UUID(), typeIdentifier: type, startDate: time(minute), endDate: time(minute), value: .quantity(value, unit: "mmHg"))
+        }
+        return SampleRecord(uuid: UUID(), typeIdentifier: bloodPressure, startDate: time(minute), endDate: time(minute),
+                            value: .correlation([half(systolic, high), half(diastolic, low)]))
+    }
+
+    static func workout(_ activity: HKWorkoutActivityType, from start: Int, to end: Int) -> SampleRecord {
+        SampleRecord(uuid: UUID(), typeIdentifier: HKWorkoutTypeIdentifier, startDate: time(start), endDate: time(end),
+                     value: .workout(WorkoutValue(activityType: activity.rawValue, duration: Double(end - start) * 60)))
+    }
+
+    /// The hidden app's correlation, workout (holding one of its heart rate samples) and route.
+    static func saveHiddenObjects(through session: ProbeSession, into hidden: inout HiddenObjects) async throws {
+        hidden.correlation = try await save([bloodPressureReading(130, 85, minute: 2)], through: session)[0]
+        let workout = try await save([workout(.running, from: 0, to: 60)], through: session)[0]
+        hidden.workout = workout
+        try await call(.addSamplesToWorkout, WorkoutAssociation(workoutUUID: workout, sampleUUIDs: [hidden.samples[2]]), through: session)
+        let builder = UUID()
+        let locations = (0..<3).map { RouteLocation(timestamp: time(5 + $0), latitude: 52.5 + Double($0) / 1000, longitude: 13.4) }
+        try await call(.insertRouteData, RouteDataChunk(builderID: builder, locations: locations), through: session)
+        let finished = try await call(.finishRoute, RouteFinish(builderID: builder, workoutUUID: workout), through: session)
+        hidden.route = try FinishedRoute(wire: finished).route.uuid
+    }
+
+    /// The probing app's correlation and workout (holding its first heart rate sample); returns
+    /// their UUIDs in save order, the workout's last.
+    static func saveOwnObjects(through session: ProbeSession, firstHeartRate: UUID) async throws -> [UUID] {
+        let correlation = try await save([bloodPressureReading(120, 80, minute: 4)], through: session)
+        let workout = try await save([workout(.cycling, from: 0, to: 30)], through: session)
+        try await call(.addSamplesToWorkout, WorkoutAssociation(workoutUUID: workout[0], sampleUUIDs: [firstHeartRate]), through: session)
+        return correlation + workout
+    }
+
+    /// A unary call that must succeed; its reply payload.
+    @discardableResult
+    static func call(_ method: HealthStoreMethod, _ request: some WireMessage, through session: ProbeSession) async throws -> [UInt8] {
+        let answer = try await session.run("unary \(method.rawValue) \(ProbeTranscript.hex(request.wireBytes()))")
+        guard let reply = answer.first.flatMap(ProbeTranscript.payload(of:)), answer.count == 1 else {
+            throw ProbeFailed(reason: "\(method.rawValue) failed while setting up: \(answer)")
+        }
+        return reply
+    }
+}
