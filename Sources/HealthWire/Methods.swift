@@ -20,6 +20,7 @@ public enum HealthStoreMethod: String, CaseIterable, Sendable {
     case getCharacteristic = "/openhealth.v1.HealthStore/GetCharacteristic"
     case queryCorrelations = "/openhealth.v1.HealthStore/QueryCorrelations"
     case preferredUnits = "/openhealth.v1.HealthStore/PreferredUnits"
+    case watchStatisticsCollection = "/openhealth.v1.HealthStore/WatchStatisticsCollection"
 }
 
 public enum HealthManagerMethod: String, CaseIterable, Sendable {

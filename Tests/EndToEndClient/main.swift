@@ -211,6 +211,8 @@ do {
         try readCharacteristics(store)
     case "preferred-units":
         try await preferredUnits(store, arguments)
+    case "collection-updates":
+        try await collectionUpdatesCommand(arguments, store: store)
     default:
         print("usage: unknown command \(command)")
         exit(2)

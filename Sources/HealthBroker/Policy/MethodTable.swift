@@ -45,6 +45,7 @@ enum MethodTable {
         HealthStoreMethod.getCharacteristic.rawValue: .unary(CharacteristicService.get),
         HealthStoreMethod.queryCorrelations.rawValue: .stream(CorrelationService.query),
         HealthStoreMethod.preferredUnits.rawValue: .unary(PreferredUnitService.preferredUnits),
+        HealthStoreMethod.watchStatisticsCollection.rawValue: .stream(StatisticsCollectionWatchService.watch),
     ]
 
     /// Served on the admin socket, to the manager tools only.
@@ -100,5 +101,6 @@ enum MethodTable {
         HealthManagerMethod.listCharacteristics.rawValue: .read,
         HealthManagerMethod.setCharacteristic.rawValue: .write,
         HealthStoreMethod.queryCorrelations.rawValue: .read,
+        HealthStoreMethod.watchStatisticsCollection.rawValue: .read,
     ]
 }

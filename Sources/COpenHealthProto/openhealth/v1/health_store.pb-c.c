@@ -786,7 +786,7 @@ const ProtobufCMessageDescriptor openhealth__v1__sample_batch__descriptor =
   (ProtobufCMessageInit) openhealth__v1__sample_batch__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[20] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[21] =
 {
   { "GetRequestStatus", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_status_response__descriptor },
   { "RequestAuthorization", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
@@ -808,6 +808,7 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_desc
   { "GetCharacteristic", &openhealth__v1__characteristic_request__descriptor, &openhealth__v1__characteristic__descriptor },
   { "QueryCorrelations", &openhealth__v1__correlation_query_request__descriptor, &openhealth__v1__sample_batch__descriptor },
   { "PreferredUnits", &openhealth__v1__preferred_units_request__descriptor, &openhealth__v1__preferred_unit_list__descriptor },
+  { "WatchStatisticsCollection", &openhealth__v1__statistics_collection_request__descriptor, &openhealth__v1__statistics_collection_delivery__descriptor },
 };
 const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   7,        /* AcknowledgeObserverUpdate */
@@ -829,7 +830,8 @@ const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   15,        /* QueryStatistics */
   16,        /* QueryStatisticsCollection */
   1,        /* RequestAuthorization */
-  3         /* Save */
+  3,        /* Save */
+  20         /* WatchStatisticsCollection */
 };
 const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
 {
@@ -838,7 +840,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
   "HealthStore",
   "Openhealth__V1__HealthStore",
   "openhealth.v1",
-  20,
+  21,
   openhealth__v1__health_store__method_descriptors,
   openhealth__v1__health_store__method_indices_by_name
 };
@@ -1001,6 +1003,14 @@ void openhealth__v1__health_store__preferred_units(ProtobufCService *service,
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
   service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__watch_statistics_collection(ProtobufCService *service,
+                                                               const Openhealth__V1__StatisticsCollectionRequest *input,
+                                                               Openhealth__V1__StatisticsCollectionDelivery_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
                                          Openhealth__V1__HealthStore_ServiceDestroy destroy)

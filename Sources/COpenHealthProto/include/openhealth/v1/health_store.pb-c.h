@@ -19,6 +19,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/workouts.pb-c.h"
 #include "openhealth/v1/statistics.pb-c.h"
 #include "openhealth/v1/characteristics.pb-c.h"
+#include "openhealth/v1/statistics_updates.pb-c.h"
 
 typedef struct Openhealth__V1__AuthorizationRequest Openhealth__V1__AuthorizationRequest;
 typedef struct Openhealth__V1__RequestStatusResponse Openhealth__V1__RequestStatusResponse;
@@ -431,6 +432,10 @@ struct Openhealth__V1__HealthStore_Service
                           const Openhealth__V1__PreferredUnitsRequest *input,
                           Openhealth__V1__PreferredUnitList_Closure closure,
                           void *closure_data);
+  void (*watch_statistics_collection)(Openhealth__V1__HealthStore_Service *service,
+                                      const Openhealth__V1__StatisticsCollectionRequest *input,
+                                      Openhealth__V1__StatisticsCollectionDelivery_Closure closure,
+                                      void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthStore_ServiceDestroy)(Openhealth__V1__HealthStore_Service *);
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
@@ -458,7 +463,8 @@ void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *se
       function_prefix__ ## query_statistics_collection,\
       function_prefix__ ## get_characteristic,\
       function_prefix__ ## query_correlations,\
-      function_prefix__ ## preferred_units  }
+      function_prefix__ ## preferred_units,\
+      function_prefix__ ## watch_statistics_collection  }
 void openhealth__v1__health_store__get_request_status(ProtobufCService *service,
                                                       const Openhealth__V1__AuthorizationRequest *input,
                                                       Openhealth__V1__RequestStatusResponse_Closure closure,
@@ -539,6 +545,10 @@ void openhealth__v1__health_store__preferred_units(ProtobufCService *service,
                                                    const Openhealth__V1__PreferredUnitsRequest *input,
                                                    Openhealth__V1__PreferredUnitList_Closure closure,
                                                    void *closure_data);
+void openhealth__v1__health_store__watch_statistics_collection(ProtobufCService *service,
+                                                               const Openhealth__V1__StatisticsCollectionRequest *input,
+                                                               Openhealth__V1__StatisticsCollectionDelivery_Closure closure,
+                                                               void *closure_data);
 
 /* --- descriptors --- */
 

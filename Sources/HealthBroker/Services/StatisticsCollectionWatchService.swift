@@ -1,0 +1,62 @@
+import HealthIPC
+import HealthModel
+import HealthStore
+import HealthWire
+
+/// HKStatisticsCollectionQuery with a `statisticsUpdateHandler`: the collection, then an update
+/// each time the collection the app may see changes, until the app stops the query (CANCEL).
+///
+/// Every computation is `StatisticsComputation.collection` under the read scope as it is at that
+/// moment, and an update is the difference between the collection last sent and the new one
+/// (`StatisticsCollectionChange`). So a change the app may not see leaves the two equal and sends
+/// nothing, whatever woke the query; and after a grant is revoked (which wakes the query) the
+/// next update turns the collection into the app's own samples' collection at once.
+///
+/// Updates carry only the changed intervals (plus the starts of intervals that lost all their
+/// data): a year of daily intervals costs one interval per save, not 365. The SDK applies them to
+/// its copy and hands the app a whole collection, as HealthKit does.
+///
+/// Wake-ups that arrive while a computation runs fold into one (`bufferingNewest(1)`), so a burst
+/// of saves costs at most one extra computation per query.
+enum StatisticsCollectionWatchService {
+    static func watch(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
+        let app = try context.requireApp(caller)
+        let spec = try StatisticsCollectionSpec(wire: payload)
+        try spec.validate()
+        let type = try spec.statistics.validatedType()
+        let typeIdentifier = spec.statistics.typeIdentifier
+        let report = CallAccessReport.current
+
+        // Subscribed before the first computation: a commit between it and the first wait still
+        // wakes the loop (and a wake-up that finds nothing new sends nothing).
+        let (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let token = context.changes.subscribe(.init(appID: app.id, typeIdentifier: typeIdentifier)) { wake.yield() }
+        defer { context.changes.unsubscribe(token) }
+
+        func compute() async throws -> StatisticsComputation.Outcome<[StatisticsResult]> {
+            try await context.store.withDatabase { database in
+                let scope = try database.authorization.readScope(app: app, type: typeIdentifier)
+                return try StatisticsComputation.collection(spec, type: type, scope: scope, in: database)
+            }
+        }
+        func send(_ change: StatisticsCollectionChange) throws {
+            for message in StatisticsCollectionDelivery.messages(of: change) { try responder.send(message.wireBytes()) }
+        }
+
+        let initial = try await compute()
+        report?.record(appID: app.id, types: [typeIdentifier], count: initial.sampleCount,
+                       detail: "statistics collection with updates")
+        var shown = initial.result
+        try send(StatisticsCollectionChange(from: [], to: shown))
+        for await _ in wakeups {
+            let current = try await compute()
+            let change = StatisticsCollectionChange(from: shown, to: current.result)
+            guard !change.isEmpty else { continue }
+            try send(change)
+            report?.add(count: current.sampleCount)
+            shown = current.result
+        }
+        // The wake-up stream only ends with the call's task: the client cancelled.
+        throw CancellationError()
+    }
+}
