@@ -34,6 +34,8 @@
 //   e2e-client describe TYPE                           (each sample's device and source revision)
 //   e2e-client characteristics                         (every characteristic, one `characteristic NAME VALUE` line each)
 //   e2e-client preferred-units TYPE…                   (`unit TYPE UNIT` lines)
+//   e2e-client collection-updates COLLECTION-ARGS… --updates N [--descriptor] [--linger]  (StatisticsUpdateCommands.swift)
+//   e2e-client query-ordered TYPE [--start S] [--end E] [--strict-start] [--strict-end] [--limit N] [--sort start|end:asc|desc]…
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
 import Foundation
@@ -213,6 +215,8 @@ do {
         try await preferredUnits(store, arguments)
     case "collection-updates":
         try await collectionUpdatesCommand(arguments, store: store)
+    case "query-ordered":
+        try await orderedQueryCommand(arguments, store: store)
     default:
         print("usage: unknown command \(command)")
         exit(2)
