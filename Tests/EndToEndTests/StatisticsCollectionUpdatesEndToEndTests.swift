@@ -83,6 +83,36 @@ import Testing
         ], "\(result)")
     }
 
+    @Test func aSourceReorderAndAnExpiringGrantEachUpdateARunningCollection() async throws {
+        let broker = try BrokerProcess()
+        let reader = try await broker.installClient("org.test.merging-reader")
+        let watch = try await broker.installClient("org.test.merging-watch")
+        let phone = try await broker.installClient("org.test.merging-phone")
+        for app in [reader, watch, phone] { try await broker.set(app, "share", steps, allowed: true) }
+        // ARCHITECTURE.md's worked example: watch 60 over [0, 60 s), phone 90 over [30 s, 90 s).
+        _ = try await save(broker, watch, 60, day0, day0 + 60)
+        _ = try await save(broker, phone, 90, day0 + 30, day0 + 90)
+        _ = try await save(broker, reader, 7, day1, day1 + 60)
+        // Long enough for the query to start under the grant on a loaded machine.
+        let grant = try await broker.healthctl(["grant", reader, "read", steps, "--for", "6s"])
+        #expect(grant.status == 0, "\(grant)")
+
+        let query = try live(broker, reader, updates: 2)
+        #expect(try await query.waitForLine("delivery initial -"), "\(query.lines)")
+        // Phone first: 90 + the watch's uncovered [0, 30 s) → 30. Nothing but the order changed.
+        let reorder = try await broker.healthctl(["sources", "priority", steps, phone, watch])
+        #expect(reorder.status == 0, "\(reorder)")
+        #expect(try await query.waitForLine("delivery update \(day0)"), "\(query.lines)")
+        // Then nothing happens until the grant expires: the other apps' day empties by itself.
+        let result = await query.finish(timeout: 30)
+        #expect(result.lines == [
+            "stat \(day0) \(day1) sum=105.0", "stat \(day1) \(day2) sum=7.0", "delivery initial -",
+            "stat \(day0) \(day1) sum=120.0", "stat \(day1) \(day2) sum=7.0", "delivery update \(day0)",
+            "stat \(day1) \(day2) sum=7.0", "delivery update \(day0)",
+            "ok 3",
+        ], "\(result)")
+    }
+
     @Test func theDescriptorYieldsTheCollectionThenEachUpdateWithEveryChangedInterval() async throws {
         let broker = try BrokerProcess()
         let app = try await broker.installClient("org.test.collection-descriptor")

@@ -7,17 +7,18 @@ import HealthWire
 /// each time the collection the app may see changes, until the app stops the query (CANCEL).
 ///
 /// Every computation is `StatisticsComputation.collection` under the read scope as it is at that
-/// moment, and an update is the difference between the collection last sent and the new one
-/// (`StatisticsCollectionChange`). So a change the app may not see leaves the two equal and sends
-/// nothing, whatever woke the query; and after a grant is revoked (which wakes the query) the
-/// next update turns the collection into the app's own samples' collection at once.
+/// moment (`CollectionWatch`), and an update is the difference between the collection last sent
+/// and the new one (`StatisticsCollectionChange`). So a change the app may not see leaves the two
+/// equal and sends nothing, whatever woke the query; and after a grant is revoked (which wakes
+/// the query) or expires (`GrantExpiryAlarm`) the next update turns the collection into the app's
+/// own samples' collection at once. A reorder of the type's sources wakes it too.
 ///
 /// Updates carry only the changed intervals (plus the starts of intervals that lost all their
 /// data): a year of daily intervals costs one interval per save, not 365. The SDK applies them to
 /// its copy and hands the app a whole collection, as HealthKit does.
 ///
-/// Wake-ups that arrive while a computation runs fold into one (`bufferingNewest(1)`), so a burst
-/// of saves costs at most one extra computation per query.
+/// Wake-ups that arrive while a read runs fold into one (`bufferingNewest(1)`), so a burst of
+/// saves costs at most one extra computation per query.
 enum StatisticsCollectionWatchService {
     static func watch(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
         let app = try context.requireApp(caller)
@@ -32,24 +33,24 @@ enum StatisticsCollectionWatchService {
         let (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let token = context.changes.subscribe(.init(appID: app.id, typeIdentifier: typeIdentifier)) { wake.yield() }
         defer { context.changes.unsubscribe(token) }
+        var alarm = GrantExpiryAlarm { wake.yield() }
+        defer { alarm.cancel() }
 
-        func compute() async throws -> StatisticsComputation.Outcome<[StatisticsResult]> {
-            try await context.store.withDatabase { database in
-                let scope = try database.authorization.readScope(app: app, type: typeIdentifier)
-                return try StatisticsComputation.collection(spec, type: type, scope: scope, in: database)
-            }
-        }
         func send(_ change: StatisticsCollectionChange) throws {
             for message in StatisticsCollectionDelivery.messages(of: change) { try responder.send(message.wireBytes()) }
         }
 
-        let initial = try await compute()
-        report?.record(appID: app.id, types: [typeIdentifier], count: initial.sampleCount,
+        let watch = CollectionWatch(context: context, app: app, spec: spec, type: type)
+        var reading = try await watch.read(since: nil)
+        alarm.arm(at: reading.nextGrantExpiry)
+        var shown = reading.outcome?.result ?? []
+        report?.record(appID: app.id, types: [typeIdentifier], count: reading.outcome?.sampleCount ?? 0,
                        detail: "statistics collection with updates")
-        var shown = initial.result
         try send(StatisticsCollectionChange(from: [], to: shown))
         for await _ in wakeups {
-            let current = try await compute()
+            reading = try await watch.read(since: reading.basis)
+            alarm.arm(at: reading.nextGrantExpiry)
+            guard let current = reading.outcome else { continue }
             let change = StatisticsCollectionChange(from: shown, to: current.result)
             guard !change.isEmpty else { continue }
             try send(change)
