@@ -44,6 +44,12 @@ public final class RPCClient: Sendable {
                     continuation.resume(throwing: failure)
                     return
                 }
+                // Cancelled before the call was registered: `onCancel` already ran and found
+                // nothing to cancel, so the request must not go out at all.
+                if Task.isCancelled {
+                    complete(id, with: .failure(RPCStatus(.cancelled, "cancelled by the caller")))
+                    return
+                }
                 sendRequest(id, method, payload)
             }
         } onCancel: {

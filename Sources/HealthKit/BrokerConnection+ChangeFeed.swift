@@ -9,14 +9,16 @@ struct AnchoredDelivery: Sendable {
 
 extension BrokerConnection {
     /// Runs an anchored query, handing each complete delivery to `deliver` in order. Returns
-    /// when the broker ends the stream (after the initial results, unless long-running);
-    /// cancelling the calling task stops the broker's stream and throws `errorUserCanceled`.
+    /// when the broker ends the stream after the initial results of a query that is not
+    /// long-running; a long-running one ends only with an error. Cancelling the calling task
+    /// stops the broker's stream and throws `errorUserCanceled`.
     func anchoredDeliveries(_ spec: AnchoredQuerySpec,
                             _ deliver: @Sendable (AnchoredDelivery) async -> Void) async throws(HKError) {
         if Task.isCancelled { throw Self.queryStopped }
         let (client, batches) = try stream(.queryAnchored, spec)
         var samples: [HKSample] = []
         var deleted: [HKDeletedObject] = []
+        var deliveries = 0
         do {
             for try await payload in batches {
                 let batch: AnchoredQueryBatch
@@ -29,6 +31,7 @@ extension BrokerConnection {
                 deleted += batch.deletedObjects.map(HKDeletedObject.init(record:))
                 guard batch.endOfDelivery else { continue }
                 await deliver(AnchoredDelivery(samples: samples, deletedObjects: deleted, anchor: HKQueryAnchor(bytes: batch.anchor)))
+                deliveries += 1
                 samples = []
                 deleted = []
             }
@@ -37,6 +40,11 @@ extension BrokerConnection {
             throw failure(error, on: client)
         }
         if Task.isCancelled { throw Self.queryStopped }
+        // Without these checks the app's handler would never hear of the query again.
+        if deliveries == 0 || !samples.isEmpty || !deleted.isEmpty {
+            throw HKError(.unknownError, "healthd ended the anchored query in the middle of a delivery")
+        }
+        if spec.longRunning { throw HKError(.unknownError, "healthd ended the long-running anchored query without an error") }
     }
 
     /// Runs an observer query: `update` gets each update's delivery number and must return once
@@ -67,9 +75,12 @@ extension BrokerConnection {
         throw HKError(.unknownError, "healthd ended the observer query without an error")
     }
 
-    /// Runs a source query.
+    /// Runs a source query. Cancelling the calling task stops the broker's call and throws
+    /// `errorUserCanceled`.
     func sources(_ spec: TypePredicateSpec) async throws(HKError) -> Set<HKSource> {
+        if Task.isCancelled { throw Self.queryStopped }
         let list: SourceList = try await call(.querySources, spec)
+        if Task.isCancelled { throw Self.queryStopped }
         return Set(list.sources.map { HKSource(name: $0.name, bundleIdentifier: $0.bundleIdentifier) })
     }
 }

@@ -3,8 +3,8 @@ import HealthWire
 
 extension BrokerConnection {
     /// Streams route `routeUUID`'s locations, a batch at a time, to `handle` (with the batch's
-    /// done flag). Cancelling the calling task stops the broker's stream and throws
-    /// `errorUserCanceled`.
+    /// done flag). Cancelling the calling task before the last batch stops the broker's stream
+    /// and throws `errorUserCanceled`; after it, returns (the app already has every location).
     func routeLocations(_ routeUUID: UUID, _ handle: ([CLLocation], _ done: Bool) async -> Void) async throws(HKError) {
         if Task.isCancelled { throw Self.queryStopped }
         let (client, batches) = try stream(.queryRouteData, RouteDataQuery(routeUUID: routeUUID))
@@ -21,9 +21,14 @@ extension BrokerConnection {
                 await handle(batch.locations.map(CLLocation.init), batch.done)
             }
         } catch {
-            if Task.isCancelled { throw Self.queryStopped }
+            if Task.isCancelled {
+                if finished { return }
+                throw Self.queryStopped
+            }
             throw failure(error, on: client)
         }
-        if Task.isCancelled || !finished { throw Self.queryStopped }
+        if finished { return }
+        if Task.isCancelled { throw Self.queryStopped }
+        throw HKError(.unknownError, "healthd ended the route's locations without its last batch")
     }
 }

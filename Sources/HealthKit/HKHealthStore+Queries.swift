@@ -5,9 +5,12 @@ extension HKHealthStore {
         query.start(on: connection)
     }
 
-    /// Stops a running query: the broker is told to stop, and the handler (if it has not been
-    /// called yet) gets `errorUserCanceled` — HealthKit does not specify what a stopped sample
-    /// query reports; a cancellation error lets the app tell it apart from an empty result.
+    /// Stops a running query: its call to the broker is cancelled (healthd stops the work). A
+    /// query still waiting for its first answer gets `errorUserCanceled` in the handler for that
+    /// answer — HealthKit does not specify what a stopped sample query reports; a cancellation
+    /// error lets the app tell it apart from an empty result. After the first answer, and for an
+    /// observer query at any time, stopping is quiet. Stopping a query that has not been executed
+    /// does nothing.
     public func stop(_ query: HKQuery) {
         query.lifecycle.stop()
     }

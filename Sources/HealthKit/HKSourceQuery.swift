@@ -22,9 +22,7 @@ public final class HKSourceQuery: HKQuery, @unchecked Sendable {
     override func start(on connection: BrokerConnection) {
         let started = lifecycle.start { [self] in
             do throws(HKError) {
-                let sources = try await connection.sources(try spec.get())
-                if Task.isCancelled { throw BrokerConnection.queryStopped }
-                completionHandler(self, sources, nil)
+                completionHandler(self, try await connection.sources(try spec.get()), nil)
             } catch {
                 completionHandler(self, nil, error)
             }

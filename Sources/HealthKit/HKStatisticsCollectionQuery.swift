@@ -7,10 +7,14 @@ import Synchronization
 /// with a Gregorian calendar in `timeZone` — so a daily interval at a DST change lasts 23 or
 /// 25 hours. Cumulative samples that span intervals are split between them by time.
 ///
-/// `statisticsUpdateHandler` (results that keep updating) is not available yet; set
-/// `initialResultsHandler`, then execute.
+/// Set `initialResultsHandler` for the collection once. Set `statisticsUpdateHandler` too (before
+/// `execute`) to keep the query running: after the initial results, it gets the whole updated
+/// collection each time a change the app may read alters it, until `stop(_:)`. Permissions apply
+/// at every update: after the user revokes read access, the next update holds only the app's
+/// own samples.
 public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
     public typealias ResultsHandler = @Sendable (HKStatisticsCollectionQuery, HKStatisticsCollection?, (any Error)?) -> Void
+    public typealias UpdateHandler = @Sendable (HKStatisticsCollectionQuery, HKStatistics?, HKStatisticsCollection?, (any Error)?) -> Void
 
     public let quantityType: HKQuantityType
     public let options: HKStatisticsOptions
@@ -20,13 +24,23 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
     /// uses the device's current calendar.
     public let timeZone: TimeZone
 
-    private let handler = Mutex<ResultsHandler?>(nil)
+    private let handlers = Mutex<(initial: ResultsHandler?, update: UpdateHandler?)>((nil, nil))
     let spec: Result<StatisticsCollectionSpec, HKError>
 
     /// Called once with the collection (or the error). Set it before executing the query.
     public var initialResultsHandler: ResultsHandler? {
-        get { handler.withLock { $0 } }
-        set { handler.withLock { $0 = newValue } }
+        get { handlers.withLock { $0.initial } }
+        set { handlers.withLock { $0.initial = newValue } }
+    }
+
+    /// Called after the initial results each time the collection changes, with the statistics
+    /// of the latest interval that changed (nil quantities when it lost its data) and the whole
+    /// updated collection; with an error if the query fails later (never for `stop(_:)`). Set it
+    /// before `execute` to make the query long-running; setting it later has no effect on a
+    /// running query, as in HealthKit.
+    public var statisticsUpdateHandler: UpdateHandler? {
+        get { handlers.withLock { $0.update } }
+        set { handlers.withLock { $0.update = newValue } }
     }
 
     public init(quantityType: HKQuantityType, quantitySamplePredicate: NSPredicate?, options: HKStatisticsOptions,
@@ -48,20 +62,63 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
     }
 
     override func start(on connection: BrokerConnection) {
+        let (initial, update) = handlers.withLock { $0 }
         let started = lifecycle.start { [self] in
-            guard let handler = initialResultsHandler else { return }
+            if let update {
+                await runUpdating(on: connection, initial: initial, update: update)
+                return
+            }
             do throws(HKError) {
-                handler(self, try await connection.statisticsCollection(self), nil)
+                let collection = try await connection.statisticsCollection(self)
+                initial?(self, collection, nil)
             } catch {
-                handler(self, nil, error)
+                initial?(self, nil, error)
             }
         }
-        if !started, let handler = initialResultsHandler {
+        if !started {
+            let error = HKError(.errorInvalidArgument,
+                                "this HKStatisticsCollectionQuery was already executed or stopped; create a new query to run it again")
             Task { [self] in
-                handler(self, nil, HKError(.errorInvalidArgument,
-                                           "this HKStatisticsCollectionQuery was already executed or stopped; create a new query to run it again"))
+                if let initial { initial(self, nil, error) } else { update?(self, nil, nil, error) }
             }
         }
+    }
+
+    /// The long-running form: the first delivery goes to `initial`, later ones to `update`. An
+    /// error before the first delivery goes to `initial` (to `update` when there is none); one
+    /// after it to `update`, except the quiet end of a stopped query.
+    private func runUpdating(on connection: BrokerConnection, initial: ResultsHandler?, update: @escaping UpdateHandler) async {
+        let delivered = Mutex(false)
+        do throws(HKError) {
+            let spec = try spec.get()
+            try await connection.statisticsCollectionUpdates(spec) { delivery in
+                let collection = collection(of: delivery.intervals, interval: spec.interval)
+                let first = delivered.withLock { delivered in
+                    defer { delivered = true }
+                    return !delivered
+                }
+                if first {
+                    initial?(self, collection, nil)
+                } else {
+                    let latest = delivery.updated.last.map {
+                        HKStatistics(type: quantityType, result: $0, separateBySource: options.contains(.separateBySource))
+                    }
+                    update(self, latest, collection, nil)
+                }
+            }
+        } catch {
+            if !delivered.withLock({ $0 }), let initial {
+                initial(self, nil, error)
+            } else if error.code != .errorUserCanceled {
+                update(self, nil, nil, error)
+            }
+        }
+    }
+
+    /// The app's view of the intervals with data of this query's collection.
+    func collection(of intervals: [StatisticsResult], interval: StatisticsInterval) -> HKStatisticsCollection {
+        HKStatisticsCollection(type: quantityType, results: intervals, anchor: anchorDate, interval: interval,
+                               timeZone: timeZone, separateBySource: options.contains(.separateBySource))
     }
 }
 
@@ -69,9 +126,7 @@ extension BrokerConnection {
     /// Runs a collection query and wraps its results for the app.
     func statisticsCollection(_ query: HKStatisticsCollectionQuery) async throws(HKError) -> HKStatisticsCollection {
         let spec = try query.spec.get()
-        return HKStatisticsCollection(type: query.quantityType, results: try await statisticsCollection(spec),
-                                      anchor: spec.anchor, interval: spec.interval, timeZone: query.timeZone,
-                                      separateBySource: query.options.contains(.separateBySource))
+        return query.collection(of: try await statisticsCollection(spec), interval: spec.interval)
     }
 }
 

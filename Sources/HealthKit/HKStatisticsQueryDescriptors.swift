@@ -27,7 +27,9 @@ public struct HKStatisticsQueryDescriptor: Sendable {
     }
 }
 
-/// HealthKit's async statistics collection query (initial results only).
+/// HealthKit's async statistics collection query: `try await descriptor.result(for: store)` for
+/// the collection now, or `for try await result in descriptor.results(for: store)` for it and
+/// then the updated collection after every change the app may read, until the loop ends.
 public struct HKStatisticsCollectionQueryDescriptor: Sendable {
     public let predicate: HKSamplePredicate<HKQuantitySample>
     public let options: HKStatisticsOptions
@@ -46,12 +48,17 @@ public struct HKStatisticsCollectionQueryDescriptor: Sendable {
     }
 
     public func result(for healthStore: HKHealthStore) async throws -> HKStatisticsCollection {
+        try await healthStore.connection.statisticsCollection(try makeQuery())
+    }
+
+    /// The query this descriptor describes; a predicate of a type that is not a quantity type
+    /// cannot make one.
+    func makeQuery() throws(HKError) -> HKStatisticsCollectionQuery {
         guard let type = predicate.sampleType as? HKQuantityType else {
             throw HKError(.errorInvalidArgument, "statistics need a quantity type; \(predicate.sampleType.identifier) is not one")
         }
-        let query = HKStatisticsCollectionQuery(quantityType: type, quantitySamplePredicate: predicate.nsPredicate,
-                                                options: options, anchorDate: anchorDate,
-                                                intervalComponents: intervalComponents, timeZone: timeZone)
-        return try await healthStore.connection.statisticsCollection(query)
+        return HKStatisticsCollectionQuery(quantityType: type, quantitySamplePredicate: predicate.nsPredicate,
+                                           options: options, anchorDate: anchorDate,
+                                           intervalComponents: intervalComponents, timeZone: timeZone)
     }
 }

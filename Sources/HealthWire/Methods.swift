@@ -24,6 +24,7 @@ public enum HealthStoreMethod: String, CaseIterable, Sendable {
     case disableBackgroundDelivery = "/openhealth.v1.HealthStore/DisableBackgroundDelivery"
     case disableAllBackgroundDeliveries = "/openhealth.v1.HealthStore/DisableAllBackgroundDeliveries"
     case queryActivitySummaries = "/openhealth.v1.HealthStore/QueryActivitySummaries"
+    case watchStatisticsCollection = "/openhealth.v1.HealthStore/WatchStatisticsCollection"
 }
 
 public enum HealthManagerMethod: String, CaseIterable, Sendable {

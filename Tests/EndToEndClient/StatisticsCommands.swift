@@ -81,15 +81,13 @@ func runStatistics(_ arguments: [String], store: HKHealthStore) async throws {
     print("ok \(statistics == nil ? 0 : 1)")
 }
 
-/// `collection TYPE --anchor S --interval minute|hour|day|week|month [--count N] --zone ZONE
-///  --from S --to S --options … [--start S] [--end E] [--by-source] [--unit U]`: every interval
-/// from the one holding --from to the one holding --to, with data or not; `ok` counts those with data.
-func runCollection(_ arguments: [String], store: HKHealthStore) async throws {
+/// The collection query's arguments: `TYPE --anchor S --interval minute|hour|day|week|month
+/// [--count N] --zone ZONE --options … [--start S] [--end E] [--by-source]`.
+func collectionQuery(_ arguments: [String]) -> HKStatisticsCollectionQuery {
     let type = quantityType(arguments[1])
-    guard let anchor = seconds("--anchor", in: arguments), let from = seconds("--from", in: arguments),
-          let to = seconds("--to", in: arguments), let zoneName = values(of: "--zone", in: arguments).first,
+    guard let anchor = seconds("--anchor", in: arguments), let zoneName = values(of: "--zone", in: arguments).first,
           let zone = TimeZone(identifier: zoneName) else {
-        print("usage: collection TYPE --anchor S --interval UNIT --zone ZONE --from S --to S --options …")
+        print("usage: collection TYPE --anchor S --interval UNIT --zone ZONE --options …")
         exit(2)
     }
     let count = values(of: "--count", in: arguments).first.flatMap(Int.init) ?? 1
@@ -106,9 +104,20 @@ func runCollection(_ arguments: [String], store: HKHealthStore) async throws {
     }
     let start = seconds("--start", in: arguments), end = seconds("--end", in: arguments)
     let predicate = start == nil && end == nil ? nil : HKQuery.predicateForSamples(withStart: start, end: end)
-    let query = HKStatisticsCollectionQuery(quantityType: type, quantitySamplePredicate: predicate,
-                                            options: statisticsOptions(in: arguments), anchorDate: anchor,
-                                            intervalComponents: components, timeZone: zone)
+    return HKStatisticsCollectionQuery(quantityType: type, quantitySamplePredicate: predicate,
+                                       options: statisticsOptions(in: arguments), anchorDate: anchor,
+                                       intervalComponents: components, timeZone: zone)
+}
+
+/// `collection TYPE --anchor S --interval minute|hour|day|week|month [--count N] --zone ZONE
+///  --from S --to S --options … [--start S] [--end E] [--by-source] [--unit U]`: every interval
+/// from the one holding --from to the one holding --to, with data or not; `ok` counts those with data.
+func runCollection(_ arguments: [String], store: HKHealthStore) async throws {
+    guard let from = seconds("--from", in: arguments), let to = seconds("--to", in: arguments) else {
+        print("usage: collection TYPE --anchor S --interval UNIT --zone ZONE --from S --to S --options …")
+        exit(2)
+    }
+    let query = collectionQuery(arguments)
     let collection: HKStatisticsCollection = try await withCheckedThrowingContinuation { continuation in
         query.initialResultsHandler = { _, collection, error in
             if let collection { continuation.resume(returning: collection) } else { continuation.resume(throwing: error!) }

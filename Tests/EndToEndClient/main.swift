@@ -38,6 +38,8 @@
 //   e2e-client background-disable TYPE | --all
 //   (no arguments, OPENHEALTH_LAUNCH_REASON=background-delivery: the background launch, BackgroundCommands.swift)
 //   e2e-client activity-summaries [--from DAY --to DAY] [--zone ZONE] [--async]   (`summary …` lines; ActivityCommands.swift)
+//   e2e-client collection-updates COLLECTION-ARGS… --updates N [--descriptor] [--linger]  (StatisticsUpdateCommands.swift)
+//   e2e-client query-ordered TYPE [--start S] [--end E] [--strict-start] [--strict-end] [--limit N] [--sort start|end:asc|desc]…
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
 import Foundation
@@ -223,6 +225,10 @@ do {
         try await backgroundLaunchCommand(store: store)
     case "activity-summaries":
         try await activitySummaries(store, arguments)
+    case "collection-updates":
+        try await collectionUpdatesCommand(arguments, store: store)
+    case "query-ordered":
+        try await orderedQueryCommand(arguments, store: store)
     default:
         print("usage: unknown command \(command)")
         exit(2)

@@ -10,5 +10,6 @@
 #include "openhealth/v1/health_store.pb-c.h"
 #include "openhealth/v1/sample_predicates.pb-c.h"
 #include "openhealth/v1/statistics.pb-c.h"
+#include "openhealth/v1/statistics_updates.pb-c.h"
 #include "openhealth/v1/types.pb-c.h"
 #include "openhealth/v1/workouts.pb-c.h"

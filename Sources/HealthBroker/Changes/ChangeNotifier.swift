@@ -1,8 +1,9 @@
 import HealthStore
 import Synchronization
 
-/// Wakes long-running queries (anchored and observer) when something they may care about
-/// happened: a committed write touched their type, or the user changed their app's grants.
+/// Wakes long-running queries (anchored, observer, statistics collections) when something they
+/// may care about happened: a committed write touched their type, the user changed their app's
+/// grants, or the user reordered their type's sources.
 ///
 /// A wake-up carries no data and promises nothing: the woken query re-reads, within the app's
 /// read scope as it is now, what changed since its own cursor, and stays silent when nothing it
@@ -30,6 +31,8 @@ final class ChangeNotifier: Sendable {
     }
 
     private let subscribers = Mutex(Subscribers())
+    /// How many times each quantity type's source order changed since start-up.
+    private let sourceOrderVersions = Mutex<[String: UInt64]>([:])
 
     /// Calls `wake` (from any thread) for every later change concerning `interest`, until
     /// `unsubscribe` with the returned token.
@@ -55,6 +58,19 @@ final class ChangeNotifier: Sendable {
     /// Also for grants that change by themselves, such as one that expires.
     func post(grantsChangedFor appID: String) {
         wake { $0.appID == appID }
+    }
+
+    /// The user reordered a type's sources: statistics of that type merge differently now, so
+    /// its queries re-read (those that do not merge find nothing new).
+    func post(sourceOrderChangedFor typeIdentifier: String) {
+        sourceOrderVersions.withLock { $0[typeIdentifier, default: 0] += 1 }
+        wake { $0.typeIdentifier == typeIdentifier }
+    }
+
+    /// Changes with every `post(sourceOrderChangedFor:)` of the type: a query that merges sources
+    /// compares it to tell whether its last result may be out of date without any sample change.
+    func sourceOrderVersion(of typeIdentifier: String) -> UInt64 {
+        sourceOrderVersions.withLock { $0[typeIdentifier, default: 0] }
     }
 
     private func wake(where matches: (Interest) -> Bool) {

@@ -49,6 +49,7 @@ enum MethodTable {
         HealthStoreMethod.disableBackgroundDelivery.rawValue: .unary(BackgroundDeliveryService.disable),
         HealthStoreMethod.disableAllBackgroundDeliveries.rawValue: .unary(BackgroundDeliveryService.disableAll),
         HealthStoreMethod.queryActivitySummaries.rawValue: .stream(ActivitySummaryService.query),
+        HealthStoreMethod.watchStatisticsCollection.rawValue: .stream(StatisticsCollectionWatchService.watch),
     ]
 
     /// Served on the admin socket, to the manager tools only.
@@ -113,5 +114,6 @@ enum MethodTable {
         HealthManagerMethod.listActivityGoals.rawValue: .read,
         HealthManagerMethod.setActivityGoals.rawValue: .write,
         HealthManagerMethod.queryActivitySummaries.rawValue: .read,
+        HealthStoreMethod.watchStatisticsCollection.rawValue: .read,
     ]
 }

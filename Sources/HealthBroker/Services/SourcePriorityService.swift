@@ -34,6 +34,7 @@ enum SourcePriorityService {
                               + ": neither installed nor a source of stored data; see `healthctl sources list`")
             }
         }
+        context.changes.post(sourceOrderChangedFor: change.typeIdentifier)
         context.logger.notice("source priority changed", metadata: [
             "type": "\(change.typeIdentifier)", "sources": "\(change.appIDs.count)", "reset": "\(change.reset)",
         ])

@@ -346,6 +346,9 @@ extension Openhealth__V1__Statistics: ProtobufCMessageStruct {
 extension Openhealth__V1__StatisticsBatch: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__statistics_batch__init(message) }
 }
+extension Openhealth__V1__StatisticsCollectionDelivery: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__statistics_collection_delivery__init(message) }
+}
 extension Openhealth__V1__StatisticsCollectionRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__statistics_collection_request__init(message) }
 }

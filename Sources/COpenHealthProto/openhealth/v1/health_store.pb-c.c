@@ -786,7 +786,7 @@ const ProtobufCMessageDescriptor openhealth__v1__sample_batch__descriptor =
   (ProtobufCMessageInit) openhealth__v1__sample_batch__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[24] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[25] =
 {
   { "GetRequestStatus", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_status_response__descriptor },
   { "RequestAuthorization", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
@@ -812,6 +812,7 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_desc
   { "DisableBackgroundDelivery", &openhealth__v1__background_delivery_request__descriptor, &openhealth__v1__background_delivery_response__descriptor },
   { "DisableAllBackgroundDeliveries", &openhealth__v1__background_delivery_response__descriptor, &openhealth__v1__background_delivery_response__descriptor },
   { "QueryActivitySummaries", &openhealth__v1__activity_summary_query_request__descriptor, &openhealth__v1__activity_summary_batch__descriptor },
+  { "WatchStatisticsCollection", &openhealth__v1__statistics_collection_request__descriptor, &openhealth__v1__statistics_collection_delivery__descriptor },
 };
 const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   7,        /* AcknowledgeObserverUpdate */
@@ -837,7 +838,8 @@ const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   15,        /* QueryStatistics */
   16,        /* QueryStatisticsCollection */
   1,        /* RequestAuthorization */
-  3         /* Save */
+  3,        /* Save */
+  24         /* WatchStatisticsCollection */
 };
 const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
 {
@@ -846,7 +848,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
   "HealthStore",
   "Openhealth__V1__HealthStore",
   "openhealth.v1",
-  24,
+  25,
   openhealth__v1__health_store__method_descriptors,
   openhealth__v1__health_store__method_indices_by_name
 };
@@ -1041,6 +1043,14 @@ void openhealth__v1__health_store__query_activity_summaries(ProtobufCService *se
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
   service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__watch_statistics_collection(ProtobufCService *service,
+                                                               const Openhealth__V1__StatisticsCollectionRequest *input,
+                                                               Openhealth__V1__StatisticsCollectionDelivery_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
                                          Openhealth__V1__HealthStore_ServiceDestroy destroy)

@@ -21,6 +21,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/characteristics.pb-c.h"
 #include "openhealth/v1/background.pb-c.h"
 #include "openhealth/v1/activity.pb-c.h"
+#include "openhealth/v1/statistics_updates.pb-c.h"
 
 typedef struct Openhealth__V1__AuthorizationRequest Openhealth__V1__AuthorizationRequest;
 typedef struct Openhealth__V1__RequestStatusResponse Openhealth__V1__RequestStatusResponse;
@@ -449,6 +450,10 @@ struct Openhealth__V1__HealthStore_Service
                                    const Openhealth__V1__ActivitySummaryQueryRequest *input,
                                    Openhealth__V1__ActivitySummaryBatch_Closure closure,
                                    void *closure_data);
+  void (*watch_statistics_collection)(Openhealth__V1__HealthStore_Service *service,
+                                      const Openhealth__V1__StatisticsCollectionRequest *input,
+                                      Openhealth__V1__StatisticsCollectionDelivery_Closure closure,
+                                      void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthStore_ServiceDestroy)(Openhealth__V1__HealthStore_Service *);
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
@@ -480,7 +485,8 @@ void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *se
       function_prefix__ ## enable_background_delivery,\
       function_prefix__ ## disable_background_delivery,\
       function_prefix__ ## disable_all_background_deliveries,\
-      function_prefix__ ## query_activity_summaries  }
+      function_prefix__ ## query_activity_summaries,\
+      function_prefix__ ## watch_statistics_collection  }
 void openhealth__v1__health_store__get_request_status(ProtobufCService *service,
                                                       const Openhealth__V1__AuthorizationRequest *input,
                                                       Openhealth__V1__RequestStatusResponse_Closure closure,
@@ -577,6 +583,10 @@ void openhealth__v1__health_store__query_activity_summaries(ProtobufCService *se
                                                             const Openhealth__V1__ActivitySummaryQueryRequest *input,
                                                             Openhealth__V1__ActivitySummaryBatch_Closure closure,
                                                             void *closure_data);
+void openhealth__v1__health_store__watch_statistics_collection(ProtobufCService *service,
+                                                               const Openhealth__V1__StatisticsCollectionRequest *input,
+                                                               Openhealth__V1__StatisticsCollectionDelivery_Closure closure,
+                                                               void *closure_data);
 
 /* --- descriptors --- */
 

@@ -1,0 +1,48 @@
+import Foundation
+import HealthModel
+import HealthStore
+
+/// The reads of one long-running collection query: the collection under the app's read scope as
+/// it is now — or, when nothing it depends on can have changed, the finding that its last result
+/// still holds.
+///
+/// A wake-up is cheap when the app cannot see what woke it: with the same scope and source order,
+/// one indexed existence check (`ChangeFeedRepository.hasChanges`, the observer query's) decides,
+/// so another app's hidden save never costs a computation over the app's visible samples.
+struct CollectionWatch: Sendable {
+    let context: BrokerContext
+    let app: AppManifest
+    let spec: StatisticsCollectionSpec
+    let type: HKQuantityType
+
+    struct Reading: Sendable {
+        /// The recomputed collection; nil when the last one still holds.
+        var outcome: StatisticsComputation.Outcome<[StatisticsResult]>?
+        var basis: CollectionBasis
+    }
+
+    /// Computes the collection, unless a result on `basis` still holds. No basis: computes.
+    func read(since basis: CollectionBasis?) async throws -> Reading {
+        let typeIdentifier = spec.statistics.typeIdentifier
+        // Read before the data, like the change number: a reorder after this wakes us again.
+        let sourceOrderVersion = context.changes.sourceOrderVersion(of: typeIdentifier)
+        return try await context.store.withDatabase { database in
+            let authorization = database.authorization
+            let scope = try authorization.readScope(app: app, type: typeIdentifier)
+            if var basis, basis.carriesOver(to: scope, sourceOrderVersion: sourceOrderVersion) {
+                // No predicate: any visible change of the type recomputes, a superset that cannot
+                // miss one the predicate would admit.
+                let check = try database.changeFeed.hasChanges(of: typeIdentifier, matching: nil, scope: scope, after: basis.change)
+                if !check.changed {
+                    basis.change = check.through
+                    return Reading(outcome: nil, basis: basis)
+                }
+            }
+            // The change number before the computation: a commit in between is in the result or
+            // found by the next check, never lost.
+            let change = try database.changeFeed.currentChange()
+            let outcome = try StatisticsComputation.collection(spec, type: type, scope: scope, in: database)
+            return Reading(outcome: outcome, basis: CollectionBasis(scope: scope, sourceOrderVersion: sourceOrderVersion, change: change))
+        }
+    }
+}
