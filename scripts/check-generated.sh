@@ -10,3 +10,4 @@ if ! git diff --quiet --exit-code -- Sources/COpenHealthProto Sources/HealthWire
   exit 1
 fi
 echo "generated protobuf-c code matches proto/"
+./scripts/sync-spec.sh --check

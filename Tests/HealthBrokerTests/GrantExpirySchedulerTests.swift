@@ -58,12 +58,15 @@ import Testing
 
     @Test func theAppIsNotifiedAtItsGrantsExpiryAndOnlyThen() async throws {
         let database = try Self.database(apps: ["soon", "later"])
-        try database.grants.apply(appID: "soon", Self.grant(expiringIn: 0.3))
-        try database.grants.apply(appID: "later", Self.grant(expiringIn: 3600))
-        let expiry = try #require(try database.grants.decisions(appID: "soon").first?.limits.expiry)
+        // The scheduler first, as in the broker (it starts before any grant can expire): it
+        // posts expiries after its creation, so a grant expiring before it existed — possible
+        // on a loaded machine if the grant came first — would rightly never be posted.
         let notifications = Notifications()
         let scheduler = Self.scheduler(over: database, notifying: notifications)
         defer { scheduler.cancel() }
+        try database.grants.apply(appID: "soon", Self.grant(expiringIn: 0.3))
+        try database.grants.apply(appID: "later", Self.grant(expiringIn: 3600))
+        let expiry = try #require(try database.grants.decisions(appID: "soon").first?.limits.expiry)
         scheduler.reschedule()
 
         let notified = try #require(try await notifications.wait(for: "soon"))
@@ -74,9 +77,9 @@ import Testing
 
     @Test func aCloserExpiryIsHonouredAfterReschedule() async throws {
         let database = try Self.database(apps: ["first", "second"])
-        try database.grants.apply(appID: "first", Self.grant(expiringIn: 3600))
         let notifications = Notifications()
         let scheduler = Self.scheduler(over: database, notifying: notifications)
+        try database.grants.apply(appID: "first", Self.grant(expiringIn: 3600))
         defer { scheduler.cancel() }
         scheduler.reschedule()
         try await Task.sleep(for: .milliseconds(50))  // asleep until the first grant's expiry

@@ -1,14 +1,14 @@
 import Foundation
 
-/// Reads one of the reference tables in ../shared/spec/healthkit (tab-separated, header row).
+/// Reads one of the reference tables in spec/healthkit (tab-separated, header row): the
+/// repository's copy of ../shared/spec/healthkit, kept equal by scripts/sync-spec.sh.
 /// Tests check the model against these tables so the registry cannot drift from HealthKit.
 enum SpecTable {
     static var directory: URL {
-        // Tests/HealthModelTests/SpecTable.swift -> repository root -> ../shared/spec/healthkit
+        // Tests/HealthModelTests/SpecTable.swift -> repository root -> spec/healthkit
         URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent("shared/spec/healthkit")
+            .appendingPathComponent("spec/healthkit")
     }
 
     static func load(_ name: String) throws -> [[String: String]] {
