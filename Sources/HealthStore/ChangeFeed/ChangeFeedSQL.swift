@@ -52,22 +52,24 @@ enum ChangeFeedSQL {
         }
         arguments += [limit]
         let sql = """
-            SELECT o.id, o.change_seq, o.uuid, o.start_us, o.end_us, o.quantity, o.category, o.metadata, o.source_version,
-                   s.bundle_identifier, s.name AS source_name,
-                   d.name AS d_name, d.manufacturer, d.model, d.hardware_version, d.firmware_version,
-                   d.software_version, d.local_identifier, d.udi_device_identifier, d.id AS device_id
+            SELECT o.change_seq, \(SampleRowDecoder.columns)
             FROM objects o
-            JOIN sources s ON s.id = o.source_id
-            LEFT JOIN devices d ON d.id = o.device_id
             WHERE \(conditions.joined(separator: " AND "))
             ORDER BY o.change_seq, o.id
             LIMIT ?
             """
-        let unit = (HKObjectType.type(forIdentifier: typeIdentifier) as? HKQuantityType)?.canonicalUnit.unitString ?? ""
-        return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-            Positioned(position: ChangeCursor(change: row["change_seq"], table: .objects, row: row["id"]),
-                       record: try SampleRepository.record(row, typeIdentifier: typeIdentifier, unit: unit, db))
+        let statement = try db.makeStatement(sql: sql)
+        var decoder = SampleRowDecoder(statement)
+        var additions: [Positioned<SampleRecord>] = []
+        if limit > 0 { additions.reserveCapacity(limit) }
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        while let row = try rows.next() {
+            // Column 0 is change_seq, selected before the decoder's columns.
+            let record = try decoder.record(row, typeIdentifier: typeIdentifier, db)
+            additions.append(Positioned(position: ChangeCursor(change: row[0], table: .objects, row: decoder.objectID(row)),
+                                        record: record))
         }
+        return additions
     }
 
     /// Whether any visible addition matching `predicate`, or any visible deletion, has a change

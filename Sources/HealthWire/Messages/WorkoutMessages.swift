@@ -135,7 +135,7 @@ public struct FinishedRoute: WireMessage, Equatable {
     public func wireBytes() -> [UInt8] {
         let arena = WireArena()
         var wire = Openhealth__V1__FinishRouteResponse.initialized()
-        wire.route = SampleWire.build(route, in: arena)
+        wire.route = SampleWireBuilder(in: arena).build(route)
         return ProtobufCodec.encode(wire)
     }
 }
