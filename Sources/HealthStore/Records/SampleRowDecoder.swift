@@ -25,6 +25,7 @@ struct SampleRowDecoder {
 
     private let column: Columns
     private var sources: [Int64: SourceRecord] = [:]
+    private var lastSource: (id: Int64, record: SourceRecord)?
     private var devices: [Int64: DeviceRecord] = [:]
     /// The last type decoded: queries and the change feed read one type, so this is the only
     /// entry they need; correlation samples alternate among a few types, each cheap to describe.
@@ -63,7 +64,13 @@ struct SampleRowDecoder {
     private mutating func source(_ row: Row, _ db: Database) throws -> SourceRecord {
         let id: Int64 = row[column.sourceID]
         let version: String? = row[column.sourceVersion]
+        // Consecutive rows mostly share a source: checking the last one first saves hashing.
+        if var known = lastSource, known.id == id {
+            known.record.version = version
+            return known.record
+        }
         if var known = sources[id] {
+            lastSource = (id, known)
             known.version = version
             return known
         }
@@ -71,6 +78,7 @@ struct SampleRowDecoder {
         guard let stored = try Row.fetchOne(statement, arguments: [id]) else { throw StoreIntegrityError.missingSourceRow }
         let decoded = SourceRecord(bundleIdentifier: stored[0], name: stored[1], version: version)
         sources[id] = decoded
+        lastSource = (id, decoded)
         return decoded
     }
 

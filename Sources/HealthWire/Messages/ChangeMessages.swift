@@ -84,7 +84,8 @@ public struct AnchoredQueryBatch: WireMessage, Equatable {
     public func wireBytes() -> [UInt8] {
         let arena = WireArena()
         var wire = Openhealth__V1__AnchoredQueryBatch.initialized()
-        let samples = SampleWireBuilder(in: arena).build(samples)
+        var builder = SampleWireBuilder(in: arena)
+        let samples = builder.build(samples)
         wire.n_samples = samples.count
         wire.samples = arena.messages(samples)
         let deleted = deletedObjects.map { DeletedObjectWire.build($0, in: arena) }

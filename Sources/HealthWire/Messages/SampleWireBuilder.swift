@@ -8,8 +8,9 @@ import HealthModel
 /// packing, and packs a shared part into each sample's bytes exactly as it would a copy. A
 /// query's batch holds one type from a few sources and devices, and building each sample's own
 /// copies of these (four nested messages' worth of strings) was a large part of encoding one
-/// (Benchmarks/README.md, "Query benchmark").
-final class SampleWireBuilder {
+/// (Benchmarks/README.md, "Query benchmark"). A struct, so that updating what it remembers is
+/// checked for exclusive access when compiled, not at run time on every sample.
+struct SampleWireBuilder {
     private let arena: WireArena
     private var types = RecentlyBuilt<String, UnsafeMutablePointer<CChar>>()
     private var units = RecentlyBuilt<String, UnsafeMutablePointer<CChar>>()
@@ -20,16 +21,19 @@ final class SampleWireBuilder {
         self.arena = arena
     }
 
-    /// The messages for `records`, in order. Indexing (rather than `map`) hands each record
-    /// to `build` without copying it: a copy retains every string it holds.
-    func build(_ records: [SampleRecord]) -> [UnsafeMutablePointer<Openhealth__V1__Sample>] {
-        var built: [UnsafeMutablePointer<Openhealth__V1__Sample>] = []
-        built.reserveCapacity(records.count)
-        for index in records.indices { built.append(build(records[index])) }
-        return built
+    /// The messages for `records`, in order. Each record is lent to `build` straight from the
+    /// array's storage: `map`, or iterating the array, copies each one, and a copy retains every
+    /// string it holds.
+    mutating func build(_ records: [SampleRecord]) -> [UnsafeMutablePointer<Openhealth__V1__Sample>] {
+        records.withUnsafeBufferPointer { stored in
+            var built: [UnsafeMutablePointer<Openhealth__V1__Sample>] = []
+            built.reserveCapacity(stored.count)
+            for index in stored.indices { built.append(build(stored[index])) }
+            return built
+        }
     }
 
-    func build(_ record: SampleRecord) -> UnsafeMutablePointer<Openhealth__V1__Sample> {
+    mutating func build(_ record: SampleRecord) -> UnsafeMutablePointer<Openhealth__V1__Sample> {
         // Filled through the pointer rather than in `arena.message`'s closure, which would
         // capture (and copy) the whole record once per sample.
         let wire: UnsafeMutablePointer<Openhealth__V1__Sample> = arena.message()

@@ -66,7 +66,8 @@ final class WireArena {
     /// A nested message, initialized by its generated `__init` and then filled in.
     func message<M: ProtobufCMessageStruct>(_ fill: (inout M) -> Void = { _ in }) -> UnsafeMutablePointer<M> {
         let pointer = allocate(M.self, count: 1)
-        pointer.initialize(to: M.initialized())
+        // `__init` writes every field of the plain C struct in place (no temporary to copy).
+        M.cInit(pointer)
         fill(&pointer.pointee)
         return pointer
     }
