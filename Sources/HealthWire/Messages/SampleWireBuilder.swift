@@ -21,16 +21,12 @@ struct SampleWireBuilder {
         self.arena = arena
     }
 
-    /// The messages for `records`, in order. Each record is lent to `build` straight from the
-    /// array's storage: `map`, or iterating the array, copies each one, and a copy retains every
-    /// string it holds.
+    /// The messages for `records`, in order.
     mutating func build(_ records: [SampleRecord]) -> [UnsafeMutablePointer<Openhealth__V1__Sample>] {
-        records.withUnsafeBufferPointer { stored in
-            var built: [UnsafeMutablePointer<Openhealth__V1__Sample>] = []
-            built.reserveCapacity(stored.count)
-            for index in stored.indices { built.append(build(stored[index])) }
-            return built
-        }
+        var built: [UnsafeMutablePointer<Openhealth__V1__Sample>] = []
+        built.reserveCapacity(records.count)
+        for record in records { built.append(build(record)) }
+        return built
     }
 
     mutating func build(_ record: SampleRecord) -> UnsafeMutablePointer<Openhealth__V1__Sample> {
