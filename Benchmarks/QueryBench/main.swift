@@ -2,7 +2,7 @@
 // SQL on plain SQLite holding the same rows, in one run on one machine. Not a test: it prints
 // figures (Benchmarks/README.md explains them).
 //
-//   swift run -c release query-bench [days (default 365)] [rounds (default 7)]
+//   swift build -c release --product query-bench && .build/release/query-bench [days (default 365)] [rounds (default 7)]
 import Foundation
 import GRDB
 import HealthModel
@@ -74,10 +74,21 @@ report("10,000-sample heart-rate query, sorted by start", ours: queryOurs, raw: 
 let queryStoreOnly = try median { try workloads.sampleQueryStoreOnly(encrypted) }
 print(String(format: "  of which the store query (rows to SampleRecords): %.1f ms; the rest is wire encoding",
              queryStoreOnly.seconds * 1000))
+let queryOursPlain = try median { try workloads.sampleQueryThroughOpenHealthKit(plain) }
+print(String(format: "  OpenHealthKit's path on the plain store: %.1f ms (the cipher's share is the difference)",
+             queryOursPlain.seconds * 1000))
 
-// Anchored queries (HKAnchoredObjectQuery) are built on another branch; their figure goes here
-// once they exist, measured the same way. Nothing is printed for them until then.
-print("anchored query, 10,000 samples after an anchor\n  not measured: anchored queries are not in this build")
+let catchUpCursor = try encryptedStore.writer.read { try workloads.catchUpCursor($0) }
+let plainCatchUpCursor = try plainPool.read { try workloads.catchUpCursor($0) }
+precondition(catchUpCursor == plainCatchUpCursor, "the two stores' change feeds differ")
+let catchUpAnchor = try encrypted.changeFeed.anchors.seal(catchUpCursor, appID: Workloads.catchUpApp, typeIdentifier: BenchData.heartRate)
+let catchUpOurs = try median { try workloads.catchUpThroughOpenHealthKit(encrypted, anchor: catchUpAnchor) }
+let catchUpRaw = try median { try plainPool.read { try workloads.catchUpRawSQL($0, after: catchUpCursor) } }
+report("anchored catch-up, \(workloads.catchUpCount) heart-rate changes after an anchor", ours: catchUpOurs, raw: catchUpRaw)
+let plainCatchUpAnchor = try plain.changeFeed.anchors.seal(catchUpCursor, appID: Workloads.catchUpApp, typeIdentifier: BenchData.heartRate)
+let catchUpOursPlain = try median { try workloads.catchUpThroughOpenHealthKit(plain, anchor: plainCatchUpAnchor) }
+print(String(format: "  OpenHealthKit's path on the plain store: %.1f ms (the cipher's share is the difference)",
+             catchUpOursPlain.seconds * 1000))
 
 try encryptedStore.close()
 try plainPool.close()

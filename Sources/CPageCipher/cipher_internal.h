@@ -15,6 +15,9 @@
 #define WAL_HEADER_BYTES 32
 #define WAL_FRAME_HEADER_BYTES 24
 #define WAL_FRAME_BYTES (WAL_FRAME_HEADER_BYTES + PAGE_SIZE_BYTES)
+/// Where a frame header's two checksum words are, and their size.
+#define WAL_CHECKSUM_OFFSET 16
+#define WAL_CHECKSUM_BYTES 8
 /// Temporary files are stored as blocks of this many plaintext bytes, each
 /// followed by its nonce and tag.
 #define TEMP_BLOCK_BYTES 4096

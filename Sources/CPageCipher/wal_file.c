@@ -16,7 +16,7 @@ static int toggle_checksum_mask(cipher_file *file, uint8_t *frame_header, uint64
     memcpy(block, frame_header + 8, 8);
     for (int i = 0; i < 8; i++) block[8 + i] = (uint8_t)(frame_index >> (56 - 8 * i));
     if (EVP_EncryptUpdate(file->wal_mask, mask, &produced, block, 16) != 1 || produced != 16) return 0;
-    for (int i = 0; i < 8; i++) frame_header[16 + i] ^= mask[i];
+    for (int i = 0; i < WAL_CHECKSUM_BYTES; i++) frame_header[WAL_CHECKSUM_OFFSET + i] ^= mask[i];
     return 1;
 }
 
@@ -96,6 +96,23 @@ static int read_frame_body(cipher_file *file, uint8_t *out, uint64_t frame, sqli
     return rc;
 }
 
+/// The two checksum words of one frame header, alone. SQLite reads them when a
+/// transaction larger than its page cache has overwritten one of its own frames in
+/// place: at commit it recomputes the checksums from that frame on, starting from the
+/// previous frame's (walRewriteChecksums). They are masked with the frame's salts, so
+/// the whole header is read to unmask them.
+static int read_frame_checksums(cipher_file *file, uint8_t *out, uint64_t frame, sqlite3_int64 header_offset) {
+    uint8_t header[WAL_FRAME_HEADER_BYTES];
+    int rc = file->real->pMethods->xRead(file->real, header, WAL_FRAME_HEADER_BYTES, header_offset);
+    if (rc == SQLITE_OK && !toggle_checksum_mask(file, header, frame)) rc = SQLITE_IOERR_READ;
+    if (rc != SQLITE_OK) {
+        memset(out, 0, WAL_CHECKSUM_BYTES);
+        return rc == SQLITE_IOERR_SHORT_READ ? SQLITE_IOERR_DATA : rc;
+    }
+    memcpy(out, header + WAL_CHECKSUM_OFFSET, WAL_CHECKSUM_BYTES);
+    return SQLITE_OK;
+}
+
 int wal_file_read(cipher_file *file, void *out, int amount, sqlite3_int64 offset) {
     if (offset + amount <= WAL_HEADER_BYTES) {
         return file->real->pMethods->xRead(file->real, out, amount, offset);
@@ -113,6 +130,9 @@ int wal_file_read(cipher_file *file, void *out, int amount, sqlite3_int64 offset
         int rc = file->real->pMethods->xRead(file->real, out, amount, offset);
         if (rc == SQLITE_OK && !toggle_checksum_mask(file, out, frame)) rc = SQLITE_IOERR_READ;
         return rc;
+    }
+    if (relative >= 0 && within == WAL_CHECKSUM_OFFSET && amount == WAL_CHECKSUM_BYTES) {
+        return read_frame_checksums(file, out, frame, offset - within);
     }
     return failure_report_invalid_shape(file, "a WAL read", amount, offset, SQLITE_IOERR_READ);
 }

@@ -25,7 +25,8 @@ import Testing
         let arena = WireArena()
         sample.value_case = OPENHEALTH__V1__SAMPLE__VALUE_CATEGORY_VALUE
         sample.category_value = 1
-        let member = SampleWire.build(Self.quantity(.bloodPressureSystolic, 120), in: arena)
+        var builder = SampleWireBuilder(in: arena)
+        let member = builder.build(Self.quantity(.bloodPressureSystolic, 120))
         sample.n_correlation_objects = 1
         sample.correlation_objects = arena.messages([member])
         var batch = Openhealth__V1__SampleBatch.initialized()

@@ -50,21 +50,32 @@ public struct ChangeFeedRepository: Sendable {
             }
             // One more than the limit from each table tells whether the merge was cut short.
             let fetchLimit = limit > 0 ? limit + 1 : -1
-            let deleted = try ChangeFeedSQL.deletions(db, typeID: typeID, scope: scope, after: cursor, limit: fetchLimit)
-            let added = try ChangeFeedSQL.additions(db, typeID: typeID, typeIdentifier: typeIdentifier, predicate: predicate,
+            var deleted = try ChangeFeedSQL.deletions(db, typeID: typeID, scope: scope, after: cursor, limit: fetchLimit)
+            var added = try ChangeFeedSQL.additions(db, typeID: typeID, typeIdentifier: typeIdentifier, predicate: predicate,
                                                     scope: scope, after: cursor, limit: fetchLimit)
-            var merged = (deleted.map { ($0.position, FeedItem.deleted($0.record)) } + added.map { ($0.position, FeedItem.added($0.record)) })
-                .sorted { $0.0.precedes($1.0) }
-            let reachedEnd = limit <= 0 || merged.count <= limit
-            if !reachedEnd { merged.removeLast(merged.count - limit) }
-            var batch = ChangeBatch(added: [], deleted: [], cursor: ChangeCursor(completeThrough: now), reachedEnd: reachedEnd)
-            for (_, item) in merged {
-                switch item {
-                case let .added(record): batch.added.append(record)
-                case let .deleted(record): batch.deleted.append(record)
+            // Each table's rows are already in feed order: walk them as a merge would, only to
+            // count how many of each the limit keeps (the records themselves stay where they are).
+            var keptDeleted = 0, keptAdded = 0
+            var last: ChangeCursor?
+            while limit <= 0 || keptDeleted + keptAdded < limit {
+                let nextDeleted = keptDeleted < deleted.count ? deleted.positions[keptDeleted] : nil
+                let nextAdded = keptAdded < added.count ? added.positions[keptAdded] : nil
+                if let nextDeleted, nextAdded.map(nextDeleted.precedes) ?? true {
+                    keptDeleted += 1
+                    last = nextDeleted
+                } else if let nextAdded {
+                    keptAdded += 1
+                    last = nextAdded
+                } else {
+                    break
                 }
             }
-            if !reachedEnd, let last = merged.last { batch.cursor = last.0 }
+            let reachedEnd = keptDeleted == deleted.count && keptAdded == added.count
+            deleted.keepFirst(keptDeleted)
+            added.keepFirst(keptAdded)
+            var batch = ChangeBatch(added: added.records, deleted: deleted.records,
+                                    cursor: ChangeCursor(completeThrough: now), reachedEnd: reachedEnd)
+            if !reachedEnd, let last { batch.cursor = last }
             return batch
         }
     }
@@ -82,16 +93,12 @@ public struct ChangeFeedRepository: Sendable {
         }
     }
 
-    private enum FeedItem {
-        case added(SampleRecord)
-        case deleted(DeletedObjectRecord)
-    }
-
+    // Cached statements: a delivery reads its changes in steps of 500, each asking these again.
     private static func changeNumber(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT value FROM counters WHERE name = 'change'") ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM counters WHERE name = 'change'")) ?? 0
     }
 
     private static func typeID(_ db: Database, _ identifier: String) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT id FROM sample_types WHERE identifier = ?", arguments: [identifier])
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM sample_types WHERE identifier = ?"), arguments: [identifier])
     }
 }

@@ -1,73 +1,84 @@
 import GRDB
 import HealthModel
 
-/// The change feed's statements. Each table is read in (change, row) order from the cursor on,
-/// confined by `SampleSQL.visibility` so the `(type_id[, source_id], change_seq)` indexes
-/// bound the scan to what the scope may see.
+/// The change feed's statements. Each table is read in (change, row) order from the cursor on
+/// (`FeedRange`), confined by `SampleSQL.visibility` so the `(type_id[, source_id], change_seq)`
+/// indexes bound the scan to what the scope may see.
 enum ChangeFeedSQL {
-    struct Positioned<Record> {
-        let position: ChangeCursor
-        let record: Record
-    }
-
     /// Deleted objects after `cursor`; `limit` -1 for all.
     static func deletions(_ db: Database, typeID: Int64, scope: ReadScope,
-                          after cursor: ChangeCursor, limit: Int) throws -> [Positioned<DeletedObjectRecord>] {
+                          after cursor: ChangeCursor, limit: Int) throws -> FeedRows<DeletedObjectRecord> {
         let visible = SampleSQL.visibility(scope, alias: "d")
-        // Within the cursor's change, deletions are all behind a cursor that is already at the
-        // additions, and those up to its row behind one still at the deletions.
-        let sql = """
-            SELECT d.rowid AS row, d.change_seq, d.uuid, d.sync_identifier, d.sync_version
-            FROM deleted_objects d
-            WHERE d.type_id = ? AND \(visible.sql) AND d.change_seq >= ?
-              AND NOT (d.change_seq = ? AND (? OR d.rowid <= ?))
-            ORDER BY d.change_seq, d.rowid
-            LIMIT ?
-            """
-        var arguments: StatementArguments = [typeID]
-        arguments += visible.arguments
-        arguments += [cursor.change, cursor.change, cursor.table == .objects, cursor.row, limit]
-        return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-            var sync: SyncIdentity?
-            if let identifier: String = row["sync_identifier"], let version: Int64 = row["sync_version"] {
-                sync = SyncIdentity(identifier: identifier, version: version)
+        var deletions = FeedRows<DeletedObjectRecord>()
+        for range in FeedRange.after(cursor, in: .deletedObjects) {
+            let remaining = limit < 0 ? -1 : limit - deletions.count
+            guard remaining != 0 else { break }
+            let stretch = range.condition(alias: "d", rowColumn: "rowid")
+            var arguments: StatementArguments = [typeID]
+            arguments += visible.arguments
+            arguments += stretch.arguments
+            arguments += [remaining]
+            // One of a few texts (scope kind × range kind): prepared once per connection.
+            let statement = try db.cachedStatement(sql: """
+                SELECT d.rowid AS row, d.change_seq, d.uuid, d.sync_identifier, d.sync_version
+                FROM deleted_objects d
+                WHERE d.type_id = ? AND \(visible.sql) AND \(stretch.sql)
+                ORDER BY d.change_seq, d.rowid
+                LIMIT ?
+                """)
+            let rows = try Row.fetchCursor(statement, arguments: arguments)
+            while let row = try rows.next() {
+                var sync: SyncIdentity?
+                if let identifier: String = row["sync_identifier"], let version: Int64 = row["sync_version"] {
+                    sync = SyncIdentity(identifier: identifier, version: version)
+                }
+                deletions.append(DeletedObjectRecord(uuid: row["uuid"], syncIdentity: sync),
+                                 at: ChangeCursor(change: row["change_seq"], table: .deletedObjects, row: row["row"]))
             }
-            return Positioned(position: ChangeCursor(change: row["change_seq"], table: .deletedObjects, row: row["row"]),
-                              record: DeletedObjectRecord(uuid: row["uuid"], syncIdentity: sync))
         }
+        return deletions
     }
 
     /// Objects after `cursor` that match `predicate`; `limit` -1 for all.
     static func additions(_ db: Database, typeID: Int64, typeIdentifier: String, predicate: SamplePredicate?,
-                          scope: ReadScope, after cursor: ChangeCursor, limit: Int) throws -> [Positioned<SampleRecord>] {
+                          scope: ReadScope, after cursor: ChangeCursor, limit: Int) throws -> FeedRows<SampleRecord> {
         let visible = SampleSQL.visibility(scope)
-        var conditions = ["o.type_id = ?", visible.sql, "o.change_seq >= ?", "NOT (o.change_seq = ? AND ? AND o.id <= ?)"]
-        var arguments: StatementArguments = [typeID]
-        arguments += visible.arguments
-        arguments += [cursor.change, cursor.change, cursor.table == .objects, cursor.row]
-        if let predicate {
-            let compiled = SampleSQL.condition(predicate)
-            conditions.append("(\(compiled.sql))")
-            arguments += compiled.arguments
+        let compiled = predicate.map { SampleSQL.condition($0) }
+        var additions = FeedRows<SampleRecord>()
+        if limit > 0 { additions.reserveCapacity(limit) }
+        for range in FeedRange.after(cursor, in: .objects) {
+            let remaining = limit < 0 ? -1 : limit - additions.count
+            guard remaining != 0 else { break }
+            let stretch = range.condition(alias: "o", rowColumn: "id")
+            var conditions = ["o.type_id = ?", visible.sql, stretch.sql]
+            var arguments: StatementArguments = [typeID]
+            arguments += visible.arguments
+            arguments += stretch.arguments
+            if let compiled {
+                conditions.append("(\(compiled.sql))")
+                arguments += compiled.arguments
+            }
+            arguments += [remaining]
+            let sql = """
+                SELECT o.change_seq, \(SampleRowDecoder.columns)
+                FROM objects o
+                WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY o.change_seq, o.id
+                LIMIT ?
+                """
+            // Without a predicate the text is one of a few (scope kind × range kind): cached,
+            // it is prepared once, not on every step of a delivery. A predicate's text varies
+            // (a list of UUIDs has as many placeholders as UUIDs), so it is not kept.
+            let statement = compiled == nil ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+            var decoder = SampleRowDecoder(statement)
+            let rows = try Row.fetchCursor(statement, arguments: arguments)
+            while let row = try rows.next() {
+                // Column 0 is change_seq, selected before the decoder's columns.
+                additions.append(try decoder.record(row, typeIdentifier: typeIdentifier, db),
+                                 at: ChangeCursor(change: row[0], table: .objects, row: decoder.objectID(row)))
+            }
         }
-        arguments += [limit]
-        let sql = """
-            SELECT o.id, o.change_seq, o.uuid, o.start_us, o.end_us, o.quantity, o.category, o.metadata, o.source_version,
-                   s.bundle_identifier, s.name AS source_name,
-                   d.name AS d_name, d.manufacturer, d.model, d.hardware_version, d.firmware_version,
-                   d.software_version, d.local_identifier, d.udi_device_identifier, d.id AS device_id
-            FROM objects o
-            JOIN sources s ON s.id = o.source_id
-            LEFT JOIN devices d ON d.id = o.device_id
-            WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY o.change_seq, o.id
-            LIMIT ?
-            """
-        let unit = (HKObjectType.type(forIdentifier: typeIdentifier) as? HKQuantityType)?.canonicalUnit.unitString ?? ""
-        return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-            Positioned(position: ChangeCursor(change: row["change_seq"], table: .objects, row: row["id"]),
-                       record: try SampleRepository.record(row, typeIdentifier: typeIdentifier, unit: unit, db))
-        }
+        return additions
     }
 
     /// Whether any visible addition matching `predicate`, or any visible deletion, has a change

@@ -64,11 +64,9 @@ extension SampleRepository {
             // `c` names the correlation row a second time: the object-predicate subqueries
             // compile their conditions over `o` (SampleSQL's alias), which there is the sample.
             var sql = """
-                SELECT \(Self.recordColumns)
+                SELECT \(SampleRowDecoder.columns)
                 FROM objects o
                 JOIN objects c ON c.id = o.id
-                JOIN sources s ON s.id = o.source_id
-                LEFT JOIN devices d ON d.id = o.device_id
                 WHERE \(conditions.joined(separator: " AND "))
                 ORDER BY \(SampleSQL.orderBy(spec.sort))
                 """
@@ -76,10 +74,12 @@ extension SampleRepository {
                 sql += " LIMIT ?"
                 arguments += [spec.limit]
             }
+            let statement = try db.makeStatement(sql: sql)
+            var decoder = SampleRowDecoder(statement)
             var batch: [(id: Int64, record: SampleRecord)] = []
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            let rows = try Row.fetchCursor(statement, arguments: arguments)
             while let row = try rows.next() {
-                batch.append((row["id"], try Self.record(row, typeIdentifier: spec.typeIdentifier, unit: "", db)))
+                batch.append((decoder.objectID(row), try decoder.record(row, typeIdentifier: spec.typeIdentifier, db)))
                 if batch.count == batchSize {
                     try emit(try Self.withObjects(batch, db))
                     batch.removeAll(keepingCapacity: true)
@@ -88,14 +88,6 @@ extension SampleRepository {
             if !batch.isEmpty { try emit(try Self.withObjects(batch, db)) }
         }
     }
-
-    /// The columns `record(_:typeIdentifier:unit:)` reads, over `o`, `s` and `d`.
-    private static let recordColumns = """
-        o.id, o.uuid, o.start_us, o.end_us, o.quantity, o.category, o.metadata, o.source_version,
-        s.bundle_identifier, s.name AS source_name,
-        d.name AS d_name, d.manufacturer, d.model, d.hardware_version, d.firmware_version,
-        d.software_version, d.local_identifier, d.udi_device_identifier, d.id AS device_id
-        """
 
     /// The correlation row is visible under every scope: their narrowest, or nothing.
     private static func scopeFilter(_ scopes: [String: ReadScope]) -> (sql: String, arguments: StatementArguments) {
@@ -142,21 +134,21 @@ extension SampleRepository {
     /// decided for the whole correlation), samples in the order they were saved.
     private static func withObjects(_ batch: [(id: Int64, record: SampleRecord)], _ db: Database) throws -> [SampleRecord] {
         let ids = batch.map(\.id)
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT cm.correlation_id, t.identifier AS type_identifier, \(recordColumns)
+        let statement = try db.makeStatement(sql: """
+            SELECT cm.correlation_id, t.identifier AS type_identifier, \(SampleRowDecoder.columns)
             FROM correlation_members cm
             JOIN objects o ON o.id = cm.member_id
             JOIN sample_types t ON t.id = o.type_id
-            JOIN sources s ON s.id = o.source_id
-            LEFT JOIN devices d ON d.id = o.device_id
             WHERE cm.correlation_id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ",")))
             ORDER BY o.id
-            """, arguments: StatementArguments(ids))
+            """)
+        var decoder = SampleRowDecoder(statement)
         var objects: [Int64: [SampleRecord]] = [:]
-        for row in rows {
-            let type: String = row["type_identifier"]
-            let unit = (HKObjectType.type(forIdentifier: type) as? HKQuantityType)?.canonicalUnit.unitString ?? ""
-            objects[row["correlation_id"], default: []].append(try record(row, typeIdentifier: type, unit: unit, db))
+        let rows = try Row.fetchCursor(statement, arguments: StatementArguments(ids))
+        while let row = try rows.next() {
+            // Columns 0 and 1: correlation_id and type_identifier, selected before the decoder's.
+            let type: String = row[1]
+            objects[row[0], default: []].append(try decoder.record(row, typeIdentifier: type, db))
         }
         return batch.map { id, record in
             var correlation = record

@@ -112,13 +112,8 @@ public struct SampleRepository: Sendable {
                 arguments += compiled.arguments
             }
             var sql = """
-                SELECT o.id, o.uuid, o.start_us, o.end_us, o.quantity, o.category, o.metadata, o.source_version,
-                       s.bundle_identifier, s.name AS source_name,
-                       d.name AS d_name, d.manufacturer, d.model, d.hardware_version, d.firmware_version,
-                       d.software_version, d.local_identifier, d.udi_device_identifier, d.id AS device_id
+                SELECT \(SampleRowDecoder.columns)
                 FROM objects o
-                JOIN sources s ON s.id = o.source_id
-                LEFT JOIN devices d ON d.id = o.device_id
                 WHERE \(conditions.joined(separator: " AND "))
                 ORDER BY \(SampleSQL.orderBy(spec.sort))
                 """
@@ -126,12 +121,13 @@ public struct SampleRepository: Sendable {
                 sql += " LIMIT ?"
                 arguments += [spec.limit]
             }
-            let unit = (HKObjectType.type(forIdentifier: spec.typeIdentifier) as? HKQuantityType)?.canonicalUnit.unitString ?? ""
+            let statement = try db.makeStatement(sql: sql)
+            var decoder = SampleRowDecoder(statement)
             var batch: [SampleRecord] = []
             batch.reserveCapacity(batchSize)
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            let rows = try Row.fetchCursor(statement, arguments: arguments)
             while let row = try rows.next() {
-                batch.append(try Self.record(row, typeIdentifier: spec.typeIdentifier, unit: unit, db))
+                batch.append(try decoder.record(row, typeIdentifier: spec.typeIdentifier, db))
                 if batch.count == batchSize {
                     try emit(batch)
                     batch.removeAll(keepingCapacity: true)
@@ -146,30 +142,6 @@ public struct SampleRepository: Sendable {
     }
 
     // MARK: - Rows
-
-    static func record(_ row: Row, typeIdentifier: String, unit: String, _ db: Database) throws -> SampleRecord {
-        let value: SampleRecord.Value
-        if let stored = try WorkoutRows.value(objectID: row["id"], typeIdentifier: typeIdentifier, db) {
-            value = stored
-        } else if let quantity: Double = row["quantity"] {
-            value = .quantity(quantity, unit: unit)
-        } else {
-            value = .category(row["category"] ?? 0)
-        }
-        var device: DeviceRecord?
-        if row["device_id"] as Int64? != nil {
-            device = DeviceRecord(
-                name: row["d_name"], manufacturer: row["manufacturer"], model: row["model"],
-                hardwareVersion: row["hardware_version"], firmwareVersion: row["firmware_version"],
-                softwareVersion: row["software_version"], localIdentifier: row["local_identifier"],
-                udiDeviceIdentifier: row["udi_device_identifier"])
-        }
-        return SampleRecord(
-            uuid: row["uuid"], typeIdentifier: typeIdentifier,
-            startDate: Date(microsecondsSince1970: row["start_us"]), endDate: Date(microsecondsSince1970: row["end_us"]),
-            value: value, metadata: try MetadataCoding.decode(row["metadata"]), device: device,
-            source: SourceRecord(bundleIdentifier: row["bundle_identifier"], name: row["source_name"], version: row["source_version"]))
-    }
 
     static func typeID(_ db: Database, _ identifier: String) throws -> Int64 {
         try Int64.fetchOne(db, sql: """

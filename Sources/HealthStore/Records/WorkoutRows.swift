@@ -23,6 +23,11 @@ enum WorkoutRows {
         }
     }
 
+    /// Whether objects of `typeIdentifier` keep their value here rather than in `objects`.
+    static func holdsValue(of typeIdentifier: String) -> Bool {
+        typeIdentifier == HKWorkoutTypeIdentifier || typeIdentifier == HKWorkoutRouteTypeIdentifier
+    }
+
     /// The value of a workout or route object; nil for other types (their value is in `objects`).
     static func value(objectID: Int64, typeIdentifier: String, _ db: Database) throws -> SampleRecord.Value? {
         switch typeIdentifier {
@@ -56,17 +61,5 @@ enum WorkoutRows {
                             totalEnergyBurned: energy.map { RecordedQuantity($0, unit: HKUnit.kilocalorie().unitString) },
                             totalDistance: distance.map { RecordedQuantity($0, unit: HKUnit.meter().unitString) },
                             events: events)
-    }
-}
-
-/// The store contradicts its own schema's invariants: a bug or a damaged file, never a user error.
-enum StoreIntegrityError: Error, CustomStringConvertible {
-    /// A workout object without its `workouts` row (they are written in one transaction).
-    case missingWorkoutRow
-
-    var description: String {
-        switch self {
-        case .missingWorkoutRow: "a workout object has no workouts row"
-        }
     }
 }

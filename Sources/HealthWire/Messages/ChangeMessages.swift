@@ -84,7 +84,8 @@ public struct AnchoredQueryBatch: WireMessage, Equatable {
     public func wireBytes() -> [UInt8] {
         let arena = WireArena()
         var wire = Openhealth__V1__AnchoredQueryBatch.initialized()
-        let samples = samples.map { SampleWire.build($0, in: arena) }
+        var builder = SampleWireBuilder(in: arena)
+        let samples = builder.build(samples)
         wire.n_samples = samples.count
         wire.samples = arena.messages(samples)
         let deleted = deletedObjects.map { DeletedObjectWire.build($0, in: arena) }
@@ -100,7 +101,7 @@ public struct AnchoredQueryBatch: WireMessage, Equatable {
 enum DeletedObjectWire {
     static func build(_ record: DeletedObjectRecord, in arena: WireArena) -> UnsafeMutablePointer<Openhealth__V1__DeletedObject> {
         arena.message { (wire: inout Openhealth__V1__DeletedObject) in
-            wire.uuid = arena.bytes(record.uuid.bytes)
+            wire.uuid = arena.bytes(of: record.uuid)
             if let sync = record.syncIdentity {
                 wire.sync_identifier = arena.string(sync.identifier)
                 wire.sync_version = sync.version

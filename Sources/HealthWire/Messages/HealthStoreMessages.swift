@@ -96,7 +96,8 @@ public struct SampleList: WireMessage, Equatable {
     public func wireBytes() -> [UInt8] {
         let arena = WireArena()
         var wire = Openhealth__V1__SampleBatch.initialized()
-        let built = samples.map { SampleWire.build($0, in: arena) }
+        var builder = SampleWireBuilder(in: arena)
+        let built = builder.build(samples)
         wire.n_samples = built.count
         wire.samples = arena.messages(built)
         return ProtobufCodec.encode(wire)

@@ -2,48 +2,8 @@ import COpenHealthProto
 import Foundation
 import HealthModel
 
-/// Conversion between `SampleRecord` and `openhealth.v1.Sample`.
+/// Reading `openhealth.v1.Sample` into a `SampleRecord` (building one: `SampleWireBuilder`).
 enum SampleWire {
-    static func build(_ record: SampleRecord, in arena: WireArena) -> UnsafeMutablePointer<Openhealth__V1__Sample> {
-        arena.message { (wire: inout Openhealth__V1__Sample) in
-            wire.uuid = arena.bytes(record.uuid.bytes)
-            wire.type = arena.string(record.typeIdentifier)
-            wire.start_us = record.startDate.microsecondsSince1970
-            wire.end_us = record.endDate.microsecondsSince1970
-            switch record.value {
-            case let .quantity(value, unit):
-                wire.value_case = OPENHEALTH__V1__SAMPLE__VALUE_QUANTITY
-                wire.quantity = QuantityWire.build(value, unit, in: arena)
-            case let .category(value):
-                wire.value_case = OPENHEALTH__V1__SAMPLE__VALUE_CATEGORY_VALUE
-                wire.category_value = Int64(value)
-            case let .workout(workout):
-                wire.value_case = OPENHEALTH__V1__SAMPLE__VALUE_WORKOUT
-                wire.workout = WorkoutWire.build(workout, in: arena)
-            case let .workoutRoute(count):
-                wire.value_case = OPENHEALTH__V1__SAMPLE__VALUE_ROUTE_LOCATION_COUNT
-                wire.route_location_count = UInt64(max(0, count))
-            case let .correlation(objects):
-                let built = objects.map { build($0, in: arena) }
-                wire.n_correlation_objects = built.count
-                wire.correlation_objects = arena.messages(built)
-            }
-            let entries = record.metadata.sorted { $0.key < $1.key }.map { key, value in
-                MetadataWire.build(key, value, in: arena)
-            }
-            wire.n_metadata = entries.count
-            wire.metadata = arena.messages(entries)
-            if let device = record.device { wire.device = DeviceWire.build(device, in: arena) }
-            if let source = record.source {
-                wire.source_revision = arena.message { (revision: inout Openhealth__V1__SourceRevision) in
-                    revision.bundle_identifier = arena.string(source.bundleIdentifier)
-                    revision.name = arena.string(source.name)
-                    revision.version = arena.string(source.version ?? "")
-                }
-            }
-        }
-    }
-
     static func read(_ wire: Openhealth__V1__Sample) throws(WireDecodeError) -> SampleRecord {
         let uuidBytes = WireRead.bytes(wire.uuid)
         let uuid: UUID

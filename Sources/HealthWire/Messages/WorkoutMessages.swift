@@ -135,7 +135,8 @@ public struct FinishedRoute: WireMessage, Equatable {
     public func wireBytes() -> [UInt8] {
         let arena = WireArena()
         var wire = Openhealth__V1__FinishRouteResponse.initialized()
-        wire.route = SampleWire.build(route, in: arena)
+        var builder = SampleWireBuilder(in: arena)
+        wire.route = builder.build(route)
         return ProtobufCodec.encode(wire)
     }
 }

@@ -1,23 +1,44 @@
 import COpenHealthProto
+import Foundation
 import Glibc
 
 /// Owns the C memory behind a protobuf-c struct being built for encoding: strings, byte
 /// buffers, nested messages and repeated-field arrays. Everything is freed together when the
 /// arena goes away, after the message has been packed.
+///
+/// Memory is handed out from a few large blocks, in order, rather than by one `malloc` per
+/// piece: a batch of 500 samples is about 4,500 small pieces (messages, strings, UUIDs), and
+/// allocating and freeing each on its own was a third of encoding a query's results
+/// (Benchmarks/README.md, "Query benchmark"). Nothing is freed before the arena goes, so
+/// handing out is only moving a pointer.
 final class WireArena {
-    private var allocations: [UnsafeMutableRawPointer] = []
+    /// The first block is small, so a short request costs little; blocks double up to the
+    /// largest size, so a big batch needs few.
+    private static let firstBlockBytes = 4 * 1024
+    private static let largestBlockBytes = 256 * 1024
+
+    private var blocks: [UnsafeMutableRawPointer] = []
+    private var nextBlockBytes = WireArena.firstBlockBytes
+    /// The unused rest of the current block.
+    private var unused: UnsafeMutableRawPointer?
+    private var blockEnd: UnsafeMutableRawPointer?
     /// Buffers holding secrets (passcodes), zeroed before they are freed.
     private var secrets: [UnsafeMutableBufferPointer<UInt8>] = []
 
     deinit {
         for secret in secrets { explicit_bzero(secret.baseAddress!, secret.count) }
-        for allocation in allocations { free(allocation) }
+        for block in blocks { free(block) }
     }
 
+    /// A NUL-terminated copy of `value`. Like `strdup`, protobuf-c reads it up to the first NUL.
     func string(_ value: String) -> UnsafeMutablePointer<CChar> {
-        let copy = strdup(value)!
-        allocations.append(copy)
-        return copy
+        var value = value
+        return value.withUTF8 { utf8 in
+            let copy = allocate(byteCount: utf8.count + 1, alignment: 1)
+            if let source = utf8.baseAddress { copy.copyMemory(from: source, byteCount: utf8.count) }
+            copy.storeBytes(of: 0, toByteOffset: utf8.count, as: UInt8.self)
+            return copy.bindMemory(to: CChar.self, capacity: utf8.count + 1)
+        }
     }
 
     func bytes(_ value: [UInt8]) -> ProtobufCBinaryData {
@@ -25,6 +46,14 @@ final class WireArena {
         let storage = allocate(UInt8.self, count: value.count)
         storage.initialize(from: value, count: value.count)
         return ProtobufCBinaryData(len: value.count, data: storage)
+    }
+
+    /// The 16 bytes of `uuid`, copied straight into the arena (no intermediate array: every
+    /// sample and deleted object carries one).
+    func bytes(of uuid: UUID) -> ProtobufCBinaryData {
+        let storage = allocate(UInt8.self, count: 16)
+        withUnsafeBytes(of: uuid.uuid) { UnsafeMutableRawPointer(storage).copyMemory(from: $0.baseAddress!, byteCount: 16) }
+        return ProtobufCBinaryData(len: 16, data: storage)
     }
 
     /// Like `bytes`, for a secret: the copy is zeroed when the arena goes.
@@ -37,7 +66,8 @@ final class WireArena {
     /// A nested message, initialized by its generated `__init` and then filled in.
     func message<M: ProtobufCMessageStruct>(_ fill: (inout M) -> Void = { _ in }) -> UnsafeMutablePointer<M> {
         let pointer = allocate(M.self, count: 1)
-        pointer.initialize(to: M.initialized())
+        // `__init` writes every field of the plain C struct in place (no temporary to copy).
+        M.cInit(pointer)
         fill(&pointer.pointee)
         return pointer
     }
@@ -51,7 +81,10 @@ final class WireArena {
     }
 
     func messages<M: ProtobufCMessageStruct>(_ elements: [UnsafeMutablePointer<M>]) -> UnsafeMutablePointer<UnsafeMutablePointer<M>?>? {
-        array(elements.map(Optional.some))
+        guard !elements.isEmpty else { return nil }
+        let pointer = allocate(UnsafeMutablePointer<M>?.self, count: elements.count)
+        for (index, element) in elements.enumerated() { (pointer + index).initialize(to: element) }
+        return pointer
     }
 
     func strings(_ values: [String]) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
@@ -59,9 +92,31 @@ final class WireArena {
     }
 
     private func allocate<T>(_ type: T.Type, count: Int) -> UnsafeMutablePointer<T> {
-        let raw = malloc(MemoryLayout<T>.stride * count)!
-        allocations.append(raw)
-        return raw.bindMemory(to: T.self, capacity: count)
+        allocate(byteCount: MemoryLayout<T>.stride * count, alignment: MemoryLayout<T>.alignment)
+            .bindMemory(to: T.self, capacity: count)
+    }
+
+    private func allocate(byteCount: Int, alignment: Int) -> UnsafeMutableRawPointer {
+        if let unused, let blockEnd {
+            let start = unused.alignedUp(toMultipleOf: alignment)
+            if byteCount <= blockEnd - start {
+                self.unused = start + byteCount
+                return start
+            }
+        }
+        // A piece larger than a quarter block gets a block of its own, so the current block's
+        // rest stays in use. malloc's alignment suits every C type.
+        guard byteCount <= nextBlockBytes / 4 else {
+            let block = malloc(byteCount)!
+            blocks.append(block)
+            return block
+        }
+        let block = malloc(nextBlockBytes)!
+        blocks.append(block)
+        unused = block + byteCount
+        blockEnd = block + nextBlockBytes
+        nextBlockBytes = min(nextBlockBytes * 2, Self.largestBlockBytes)
+        return block
     }
 }
 

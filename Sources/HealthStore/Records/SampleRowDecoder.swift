@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+import HealthModel
+
+/// Turns `objects` rows (selecting `Self.columns`) into `SampleRecord`s: the one decoder behind
+/// sample queries, correlations and the change feed.
+///
+/// One decoder serves one statement, because what makes it fast is what it learns there.
+/// Turning rows into records was most of a 10,000-sample query's time in the store
+/// (Benchmarks/README.md, "Query benchmark"); each point below removes a per-row cost:
+/// - Column positions are looked up once, by name, from the statement. GRDB's by-name
+///   subscript lowercases and searches the column names on every access.
+/// - Sources and devices are read and decoded once per id, by primary key, instead of being
+///   joined into every row. A query's rows come from a handful of apps and devices: a join
+///   repeats the same lookup and the same string copies (up to ten) for each row.
+/// - Whether a type keeps its value in a side table (workouts, routes) is decided once per
+///   type; other types never look there.
+struct SampleRowDecoder {
+    /// The columns `record(_:typeIdentifier:_:)` reads, over `objects o`. A statement may
+    /// select more columns around them.
+    static let columns = """
+        o.id, o.uuid, o.start_us, o.end_us, o.quantity, o.category, o.metadata,
+        o.source_id, o.source_version, o.device_id
+        """
+
+    private let column: Columns
+    private var sources: [Int64: SourceRecord] = [:]
+    private var lastSource: (id: Int64, record: SourceRecord)?
+    private var devices: [Int64: DeviceRecord] = [:]
+    /// The last type decoded: queries and the change feed read one type, so this is the only
+    /// entry they need; correlation samples alternate among a few types, each cheap to describe.
+    private var lastType: StoredType?
+
+    /// A decoder for rows of `statement`, which must select `Self.columns`.
+    init(_ statement: Statement) {
+        column = Columns(statement)
+    }
+
+    /// The `objects` row id of `row`.
+    func objectID(_ row: Row) -> Int64 { row[column.id] }
+
+    /// The sample in `row` (a row of the decoder's statement), of type `typeIdentifier`, read in
+    /// `db`'s current transaction.
+    mutating func record(_ row: Row, typeIdentifier: String, _ db: Database) throws -> SampleRecord {
+        let type = storedType(typeIdentifier)
+        let value: SampleRecord.Value
+        if type.valueInSideTable, let stored = try WorkoutRows.value(objectID: row[column.id], typeIdentifier: typeIdentifier, db) {
+            value = stored
+        } else if let quantity: Double = row[column.quantity] {
+            value = .quantity(quantity, unit: type.unit)
+        } else {
+            value = .category(row[column.category] ?? 0)
+        }
+        let metadata = try MetadataCoding.decode(row[column.metadata])
+        let device = try device(row, db)
+        let source = try source(row, db)
+        return SampleRecord(
+            uuid: row[column.uuid], typeIdentifier: typeIdentifier,
+            startDate: Date(microsecondsSince1970: row[column.start]), endDate: Date(microsecondsSince1970: row[column.end]),
+            value: value, metadata: metadata, device: device, source: source)
+    }
+
+    /// The row's source; the version is the object's own (the app's version when it saved).
+    private mutating func source(_ row: Row, _ db: Database) throws -> SourceRecord {
+        let id: Int64 = row[column.sourceID]
+        let version: String? = row[column.sourceVersion]
+        // Consecutive rows mostly share a source: checking the last one first saves hashing.
+        if var known = lastSource, known.id == id {
+            known.record.version = version
+            return known.record
+        }
+        if var known = sources[id] {
+            lastSource = (id, known)
+            known.version = version
+            return known
+        }
+        let statement = try db.cachedStatement(sql: "SELECT bundle_identifier, name FROM sources WHERE id = ?")
+        guard let stored = try Row.fetchOne(statement, arguments: [id]) else { throw StoreIntegrityError.missingSourceRow }
+        let decoded = SourceRecord(bundleIdentifier: stored[0], name: stored[1], version: version)
+        sources[id] = decoded
+        lastSource = (id, decoded)
+        return decoded
+    }
+
+    private mutating func device(_ row: Row, _ db: Database) throws -> DeviceRecord? {
+        guard let id: Int64 = row[column.deviceID] else { return nil }
+        if let known = devices[id] { return known }
+        let statement = try db.cachedStatement(sql: """
+            SELECT name, manufacturer, model, hardware_version, firmware_version, software_version,
+                   local_identifier, udi_device_identifier
+            FROM devices WHERE id = ?
+            """)
+        guard let stored = try Row.fetchOne(statement, arguments: [id]) else { throw StoreIntegrityError.missingDeviceRow }
+        let decoded = DeviceRecord(
+            name: stored[0], manufacturer: stored[1], model: stored[2], hardwareVersion: stored[3],
+            firmwareVersion: stored[4], softwareVersion: stored[5], localIdentifier: stored[6], udiDeviceIdentifier: stored[7])
+        devices[id] = decoded
+        return decoded
+    }
+
+    private mutating func storedType(_ identifier: String) -> StoredType {
+        if let lastType, lastType.identifier == identifier { return lastType }
+        let type = StoredType(identifier)
+        lastType = type
+        return type
+    }
+
+    /// What decoding needs to know about a type.
+    private struct StoredType {
+        let identifier: String
+        /// The canonical unit a quantity type's values are stored in; "" for other types.
+        let unit: String
+        /// Workouts and routes: the value is in `WorkoutRows`' tables, not in `objects`.
+        let valueInSideTable: Bool
+
+        init(_ identifier: String) {
+            self.identifier = identifier
+            unit = (HKObjectType.type(forIdentifier: identifier) as? HKQuantityType)?.canonicalUnit.unitString ?? ""
+            valueInSideTable = WorkoutRows.holdsValue(of: identifier)
+        }
+    }
+
+    /// Where each of `columns` is in one statement.
+    private struct Columns {
+        let id, uuid, start, end, quantity, category, metadata, sourceID, sourceVersion, deviceID: Int
+
+        init(_ statement: Statement) {
+            func index(_ name: String) -> Int {
+                // The statements are fixed in code: a missing column is a bug any test finds.
+                guard let index = statement.index(ofColumn: name) else {
+                    preconditionFailure("a sample statement does not select \(name)")
+                }
+                return index
+            }
+            id = index("id")
+            uuid = index("uuid")
+            start = index("start_us")
+            end = index("end_us")
+            quantity = index("quantity")
+            category = index("category")
+            metadata = index("metadata")
+            sourceID = index("source_id")
+            sourceVersion = index("source_version")
+            deviceID = index("device_id")
+        }
+    }
+}

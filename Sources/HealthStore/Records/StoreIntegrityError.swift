@@ -1,0 +1,17 @@
+/// The store contradicts its own schema's invariants: a bug or a damaged file, never a user error.
+enum StoreIntegrityError: Error, CustomStringConvertible {
+    /// A workout object without its `workouts` row (they are written in one transaction).
+    case missingWorkoutRow
+    /// An object naming a source that `sources` does not hold (a foreign key).
+    case missingSourceRow
+    /// An object naming a device that `devices` does not hold (a foreign key).
+    case missingDeviceRow
+
+    var description: String {
+        switch self {
+        case .missingWorkoutRow: "a workout object has no workouts row"
+        case .missingSourceRow: "an object names a source the store does not hold"
+        case .missingDeviceRow: "an object names a device the store does not hold"
+        }
+    }
+}
