@@ -17,6 +17,7 @@ enum ProbeCatalog {
         steps += statistics.map(ProbeStep.call)
         steps += sources.map(ProbeStep.call)
         steps += (correlations + characteristics + workouts + changes).map(ProbeStep.call)
+        steps += activity
         steps += longRunning
         steps += saves.map(ProbeStep.call)
         return steps
@@ -30,6 +31,7 @@ enum ProbeCatalog {
         "collection: daily step sums", "sources of heart rate", "observer: after a hidden save",
         "long-running anchored: after a hidden save", "correlations: blood pressure", "characteristic: blood type",
         "workouts", "heart rate in the hidden workout", "route data of the hidden route",
+        "activity: every day, UTC", "activity: days with hidden data only", "activity: the day both saved on, after a hidden save",
     ]
 
     /// Status calls: the app's view of its own permissions.

@@ -11,13 +11,14 @@ enum ProbeData {
     static let base = Date(timeIntervalSince1970: 1_700_000_000)
 
     /// The types every app of the worlds may save; the probing apps' read grants cover them too.
-    static let sharedTypes = [heartRate, steps, systolic, diastolic, HKWorkoutTypeIdentifier, HKWorkoutRouteTypeIdentifier]
+    static let sharedTypes = [heartRate, steps, systolic, diastolic, HKWorkoutTypeIdentifier, HKWorkoutRouteTypeIdentifier] + activityTypes
     /// The user's source order, set in both worlds: the hidden app's steps count first when
     /// sums merge overlapping samples.
     static let sourcePriority = ["sources", "priority", "stepCount", "org.probe.hidden"]
 
-    /// What the probing apps' read grants name: the shared types and the characteristics.
-    static let readTypes = sharedTypes + [bloodType, dateOfBirth]
+    /// What the probing apps' read grants name: the shared types, activity summaries (readable,
+    /// never shareable) and the characteristics.
+    static let readTypes = sharedTypes + [activitySummary, bloodType, dateOfBirth]
 
     static func time(_ minutes: Int) -> Date { base.addingTimeInterval(Double(minutes) * 60) }
 
@@ -71,7 +72,9 @@ enum ProbeData {
     /// The probing app's set-up saves; returns its UUIDs in save order.
     static func saveOwn(through session: ProbeSession) async throws -> [UUID] {
         let samples = try await save(ownFirst, through: session) + save(ownSecond, through: session)
-        return try await samples + saveOwnObjects(through: session, firstHeartRate: samples[0])
+        let activity = try await save(ownActivity, through: session)
+        // The workout stays last: `ProbeWorld` takes the last UUID as the app's own workout.
+        return try await samples + activity + saveOwnObjects(through: session, firstHeartRate: samples[0])
     }
 
     static func save(_ records: [SampleRecord], through session: ProbeSession) async throws -> [UUID] {

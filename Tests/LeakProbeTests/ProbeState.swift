@@ -10,8 +10,9 @@ enum ProbeState: String, CaseIterable, Sendable, CustomStringConvertible {
     case revoked
     /// A temporary grant whose duration has elapsed.
     case expired
-    /// A read grant for the last 30 days; every hidden sample is years older. (Characteristics,
-    /// which have no date, cannot take a window and are not granted.)
+    /// A read grant for the last 30 days; every hidden sample is years older, and so is every
+    /// day with activity data (the user's goals show only on days inside the window).
+    /// (Characteristics, which have no date, cannot take a window and are not granted.)
     case window
 
     var description: String { rawValue }
@@ -34,7 +35,7 @@ enum ProbeState: String, CaseIterable, Sendable, CustomStringConvertible {
         case .revoked: return [grant, ["revoke", appID, "read"] + types]
         case .expired: return [grant + ["--for", "\(Int(Self.temporaryGrantDuration))s"]]
         // Windows apply to samples only; characteristics stay undecided (and so unreadable).
-        case .window: return [["grant", appID, "read"] + ProbeData.sharedTypes + ["--window", "30d"]]
+        case .window: return [["grant", appID, "read"] + ProbeData.sharedTypes + [ProbeData.activitySummary, "--window", "30d"]]
         }
     }
 

@@ -44,12 +44,13 @@ final class ProbeWorld: Sendable {
         if let hiddenSession {
             try await ProbeData.saveHiddenLate(through: hiddenSession, into: &hiddenObjects)
             try await ProbeData.saveHiddenObjects(through: hiddenSession, into: &hiddenObjects)
-            for command in ProbeData.hiddenCharacteristics {
+            try await ProbeData.saveHiddenActivity(through: hiddenSession)
+            for command in ProbeData.hiddenCharacteristics + ProbeData.hiddenActivitySettings {
                 let result = try await broker.healthctl(command)
                 guard result.status == 0 else { throw CommandFailed(result: result) }
             }
         }
-        for command in [ProbeData.sourcePriority] + ProbeState.allCases.flatMap(\.grantCommands) {
+        for command in [ProbeData.sourcePriority, ProbeData.activeEnergyPriority] + ProbeState.allCases.flatMap(\.grantCommands) {
             let result = try await broker.healthctl(command)
             guard result.status == 0 else { throw CommandFailed(result: result) }
         }
