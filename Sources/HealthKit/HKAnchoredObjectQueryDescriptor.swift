@@ -59,14 +59,7 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
         return Results(stream: stream)
     }
 
-    public struct Results: AsyncSequence, Sendable {
-        public typealias Element = Result
-        let stream: AsyncThrowingStream<Result, any Error>
-
-        public func makeAsyncIterator() -> AsyncThrowingStream<Result, any Error>.AsyncIterator {
-            stream.makeAsyncIterator()
-        }
-    }
+    public typealias Results = QueryResultSequence<Result>
 
     func spec(longRunning: Bool) throws(HKError) -> AnchoredQuerySpec {
         guard predicates.count == 1, let predicate = predicates.first else {

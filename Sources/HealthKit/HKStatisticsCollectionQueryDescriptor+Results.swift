@@ -39,14 +39,7 @@ extension HKStatisticsCollectionQueryDescriptor {
         return Results(stream: stream)
     }
 
-    public struct Results: AsyncSequence, Sendable {
-        public typealias Element = Result
-        let stream: AsyncThrowingStream<Result, any Error>
-
-        public func makeAsyncIterator() -> AsyncThrowingStream<Result, any Error>.AsyncIterator {
-            stream.makeAsyncIterator()
-        }
-    }
+    public typealias Results = QueryResultSequence<Result>
 }
 
 /// Whether a stream has delivered before; the first call of `markDelivered` returns false.

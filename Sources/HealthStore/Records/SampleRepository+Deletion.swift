@@ -21,13 +21,7 @@ extension SampleRepository {
                 }
                 return rowID
             }
-            guard !rowIDs.isEmpty else { return 0 }
-            let change = try ObjectDeleter.nextChange(db)
-            var deleted = 0
-            for rowID in rowIDs where try ObjectDeleter.deleteAndRecord(db, rowID: rowID, change: change) != nil {
-                deleted += 1
-            }
-            return deleted
+            return try Self.deleteRows(rowIDs, db)
         })
     }
 
@@ -48,13 +42,19 @@ extension SampleRepository {
             }
             let rowIDs = try Int64.fetchAll(db, sql: "SELECT o.id FROM objects o WHERE \(conditions.joined(separator: " AND "))",
                                             arguments: arguments)
-            guard !rowIDs.isEmpty else { return 0 }
-            let change = try ObjectDeleter.nextChange(db)
-            var deleted = 0
-            for rowID in rowIDs where try ObjectDeleter.deleteAndRecord(db, rowID: rowID, change: change) != nil {
-                deleted += 1
-            }
-            return deleted
+            return try Self.deleteRows(rowIDs, db)
         })
+    }
+
+    /// Deletes the rows under one change number (none when there is nothing to delete) and
+    /// returns how many went.
+    private static func deleteRows(_ rowIDs: [Int64], _ db: Database) throws -> Int {
+        guard !rowIDs.isEmpty else { return 0 }
+        let change = try ObjectDeleter.nextChange(db)
+        var deleted = 0
+        for rowID in rowIDs where try ObjectDeleter.deleteAndRecord(db, rowID: rowID, change: change) != nil {
+            deleted += 1
+        }
+        return deleted
     }
 }
