@@ -14,6 +14,13 @@ public struct ActivityDayGrid: Sendable, Equatable {
         let calendar = Self.calendar(timeZone)
         let start = try startOfDay(first, calendar)
         let lastStart = try startOfDay(max(first, last), calendar)
+        // Checked here, in the words of days: the grid's own limit message suggests a longer
+        // interval, which summaries (always one per day) do not have.
+        let dayCount = (calendar.dateComponents([.day], from: start, to: lastStart).day ?? 0) + 1
+        guard dayCount <= StatisticsLimits.maxIntervals else {
+            throw HKError(.errorInvalidArgument, "the query covers \(dayCount) days; at most "
+                          + "\(StatisticsLimits.maxIntervals) days of activity summaries are computed at once — use a narrower date range")
+        }
         let grid = try IntervalGrid.covering(TimeSpan(start: start.microsecondsSince1970, end: lastStart.microsecondsSince1970),
                                              anchor: start, interval: StatisticsInterval(days: 1), timeZone: timeZone)
         return ActivityDayGrid(grid: grid, firstDay: first, timeZone: timeZone)

@@ -26,10 +26,15 @@ import Testing
         #expect(grid.firstDay == CalendarDay(year: 2026, month: 3, day: 28))
     }
 
-    @Test func tooManyDaysAreRefusedBeforeAnyBoundaryIsComputed() {
-        #expect(throws: HKError.self) {
+    @Test func tooManyDaysAreRefusedBeforeAnyBoundaryIsComputed() throws {
+        let error = try #require(throws: HKError.self) {
             try ActivityDayGrid.days(from: CalendarDay(year: 1, month: 1, day: 1)!,
                                      through: CalendarDay(year: 9999, month: 1, day: 1)!, in: berlin)
         }
+        #expect(error.code == .errorInvalidArgument)
+        // In days, with a remedy a summary query has: no "longer interval" (a summary is a day).
+        #expect(error.message.contains("days of activity summaries"), "\(error.message)")
+        #expect(error.message.contains("narrower date range"))
+        #expect(!error.message.contains("interval"))
     }
 }
