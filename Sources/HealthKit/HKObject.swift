@@ -42,23 +42,7 @@ public class HKObject: @unchecked Sendable {
         assignedUUID = Mutex(UUID())
         self.device = device
         fetchedSource = nil
-        guard let metadata else {
-            metadataValues = nil
-            metadataError = nil
-            return
-        }
-        var values: [String: MetadataValue] = [:]
-        var firstError: HKError?
-        // Sorted so the error reported for several bad entries does not depend on hash order.
-        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
-            do {
-                values[key] = try MetadataValue(any: value, key: key)
-            } catch {
-                firstError = firstError ?? error
-            }
-        }
-        metadataValues = values
-        metadataError = firstError
+        (metadataValues, metadataError) = MetadataConversion.convert(metadata)
     }
 
     /// An object fetched from the broker, already in wire form.

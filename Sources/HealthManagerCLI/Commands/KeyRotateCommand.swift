@@ -20,14 +20,12 @@ struct KeyRotateCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
-        let client = try connection.connect()
-        defer { client.close() }
-        var credentials = PasscodeCredentials()
-        defer { credentials.erase() }
-        if try await client.keyStatus().passcodeSet {
-            credentials.passcode = try PasscodeReader().read("the store's passcode")
+        try await KeyChangeSession.run(connection) { client, credentials in
+            if try await client.keyStatus().passcodeSet {
+                credentials.passcode = try PasscodeReader().read("the store's passcode")
+            }
+            try await client.rotateKey(credentials)
         }
-        try await client.rotateKey(credentials)
         CommandIO.current.output.writeLine("Rotated the data key: the store is now encrypted under a new key.")
     }
 }

@@ -14,14 +14,12 @@ struct PasscodeChangeCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
-        let client = try connection.connect()
-        defer { client.close() }
-        let reader = PasscodeReader()
-        var credentials = PasscodeCredentials()
-        defer { credentials.erase() }
-        credentials.passcode = try reader.read("the current passcode")
-        credentials.newPasscode = try reader.readNew("the new passcode")
-        try await client.changePasscode(credentials)
+        try await KeyChangeSession.run(connection) { client, credentials in
+            let reader = PasscodeReader()
+            credentials.passcode = try reader.read("the current passcode")
+            credentials.newPasscode = try reader.readNew("the new passcode")
+            try await client.changePasscode(credentials)
+        }
         CommandIO.current.output.writeLine("Passcode changed. Start healthd with the new passcode from now on.")
     }
 }

@@ -16,12 +16,10 @@ struct PasscodeRemoveCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
-        let client = try connection.connect()
-        defer { client.close() }
-        var credentials = PasscodeCredentials()
-        defer { credentials.erase() }
-        credentials.passcode = try PasscodeReader().read("the current passcode")
-        try await client.removePasscode(credentials)
+        try await KeyChangeSession.run(connection) { client, credentials in
+            credentials.passcode = try PasscodeReader().read("the current passcode")
+            try await client.removePasscode(credentials)
+        }
         CommandIO.current.output.writeLine("Passcode removed. healthd no longer needs it to start.")
     }
 }

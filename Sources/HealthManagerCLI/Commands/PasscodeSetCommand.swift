@@ -18,12 +18,10 @@ struct PasscodeSetCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
-        let client = try connection.connect()
-        defer { client.close() }
-        var credentials = PasscodeCredentials()
-        defer { credentials.erase() }
-        credentials.newPasscode = try PasscodeReader().readNew("the new passcode")
-        try await client.setPasscode(credentials)
+        try await KeyChangeSession.run(connection) { client, credentials in
+            credentials.newPasscode = try PasscodeReader().readNew("the new passcode")
+            try await client.setPasscode(credentials)
+        }
         CommandIO.current.output.writeLine(
             "Passcode set. Start healthd with --passcode-file PATH or --passcode-stdin from now on.")
     }
