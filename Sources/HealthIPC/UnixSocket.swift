@@ -13,12 +13,15 @@ public enum UnixSocket {
         unlink(path)
         let fd = try retryingEINTR("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
         do {
-            // Bind with a restrictive umask so the socket never exists with a wider mode than asked.
-            let previousMask = umask(0o777 & ~mode)
-            defer { umask(previousMask) }
+            // Linux gives the socket file the socket's own mode less the umask, so setting the
+            // socket's mode first means the file never exists with a wider mode than asked —
+            // without changing the umask, which is process-wide: another thread creating a file
+            // meanwhile would get it (a key directory without its x bit, a copy not executable).
+            try retryingEINTR("fchmod", path: path) { fchmod(fd, mode) }
             _ = try withAddress(path) { address, length throws(SystemCallError) in
                 try retryingEINTR("bind", path: path) { bind(fd, address, length) }
             }
+            // The umask may have narrowed it; widen to exactly `mode` (0o666 for the app socket).
             try retryingEINTR("chmod", path: path) { chmod(path, mode) }
             try retryingEINTR("listen", path: path) { Glibc.listen(fd, backlog) }
             return fd
