@@ -28,11 +28,19 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
 
     public init(type correlationType: HKCorrelationType, start startDate: Date, end endDate: Date,
                 objects: Set<HKSample>, device: HKDevice?, metadata: [String: Any]?) {
-        orderedObjects = objects.sorted {
+        // Sorted into a local first: reading the stored property back before `super.init` (as
+        // `orderedObjects.map`) crashed Swift 6.3's optimizer (SIL CopyPropagation) in release builds.
+        let ordered = Self.ordered(objects)
+        let records = ordered.map { $0.matchingRecord }
+        orderedObjects = ordered
+        super.init(type: correlationType, value: .correlation(records),
+                   start: startDate, end: endDate, device: device, metadata: metadata)
+    }
+
+    private static func ordered(_ objects: Set<HKSample>) -> [HKSample] {
+        objects.sorted {
             ($0.sampleType.identifier, $0.startDate, $0.endDate) < ($1.sampleType.identifier, $1.startDate, $1.endDate)
         }
-        super.init(type: correlationType, value: .correlation(orderedObjects.map(\.matchingRecord)),
-                   start: startDate, end: endDate, device: device, metadata: metadata)
     }
 
     init(type correlationType: HKCorrelationType, fetched record: SampleRecord, objects: [HKSample]) {
