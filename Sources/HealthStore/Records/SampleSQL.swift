@@ -36,7 +36,8 @@ enum SampleSQL {
                 arguments += [start.microsecondsSince1970]
             }
             if let end {
-                parts.append(strictEnd ? "o.end_us <= ?" : "o.start_us < ?")
+                // HealthKit's .strictEndDate: endDate < E (so startDate < E too, as startDate ≤ endDate).
+                parts.append(strictEnd ? "o.end_us < ?" : "o.start_us < ?")
                 arguments += [end.microsecondsSince1970]
             }
             return (parts.isEmpty ? "1" : parts.joined(separator: " AND "), arguments)
