@@ -39,10 +39,12 @@ extension HKHealthStore {
                                                   predicate: try SamplePredicate(translating: predicate)))
     }
 
+    @preconcurrency
     public func delete(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         delete([object], withCompletion: completion)
     }
 
+    @preconcurrency
     public func delete(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         Task {
             do {
@@ -54,6 +56,7 @@ extension HKHealthStore {
         }
     }
 
+    @preconcurrency
     public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate,
                               withCompletion completion: @escaping @Sendable (Bool, Int, (any Error)?) -> Void) {
         // NSPredicate is not Sendable; translate it here, before the task.
