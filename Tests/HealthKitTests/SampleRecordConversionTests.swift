@@ -87,3 +87,18 @@ import Testing
         #expect(throws: HKError.self) { _ = try HKSample.fetched(record) }
     }
 }
+
+/// Apple: `HKDevice.local()` "returns a device object that represents the current device".
+/// Here: this machine, from the files the kernel and the distribution publish.
+@Suite struct LocalDeviceTests {
+    @Test func theLocalDeviceDescribesThisMachine() throws {
+        let device = HKDevice.local()
+        #expect(device.name == ProcessInfo.processInfo.hostName)
+        #expect(device.hardwareVersion == "x86_64" || device.hardwareVersion == "aarch64")
+        if let osRelease = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8), osRelease.contains("PRETTY_NAME") {
+            #expect(device.softwareVersion.map { osRelease.contains($0) } == true)
+        }
+        #expect(device.localIdentifier == nil)
+        #expect(HKDevice.local() == device)
+    }
+}
