@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // MARK: Pure model
@@ -129,6 +130,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Reading Apple Health exports (pure: no broker, no store)
+        .target(
+            name: "AppleHealthExport",
+            dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Manager
         .target(
             name: "HealthManagerCLI",
@@ -197,6 +205,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "HealthManagerCLITests", dependencies: ["HealthManagerCLI", "HealthWire", "HealthIPC", "HealthModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "AppleHealthExportTests", dependencies: ["AppleHealthExport", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthKitTests", dependencies: ["HealthKit", "HealthWire", "HealthIPC"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HealthBrokerTests",
