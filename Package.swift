@@ -133,7 +133,7 @@ let package = Package(
         // MARK: Reading Apple Health exports (pure: no broker, no store)
         .target(
             name: "AppleHealthExport",
-            dependencies: [.product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["HealthModel", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: swiftSettings
         ),
 
@@ -141,7 +141,7 @@ let package = Package(
         .target(
             name: "HealthManagerCLI",
             dependencies: [
-                "HealthModel", "HealthWire", "HealthIPC",
+                "HealthModel", "HealthWire", "HealthIPC", "AppleHealthExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["README.md"],
@@ -205,7 +205,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "HealthManagerCLITests", dependencies: ["HealthManagerCLI", "HealthWire", "HealthIPC", "HealthModel"], swiftSettings: swiftSettings),
-        .testTarget(name: "AppleHealthExportTests", dependencies: ["AppleHealthExport", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "AppleHealthExportTests", dependencies: ["AppleHealthExport", "HealthModel", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthKitTests", dependencies: ["HealthKit", "HealthWire", "HealthIPC"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HealthBrokerTests",

@@ -82,6 +82,7 @@ enum MethodTable {
         HealthManagerMethod.listActivityGoals.rawValue: .unary(ActivitySummaryService.listGoals),
         HealthManagerMethod.setActivityGoals.rawValue: .unary(ActivitySummaryService.setGoals),
         HealthManagerMethod.queryActivitySummaries.rawValue: .stream(ActivitySummaryService.queryForManager),
+        HealthManagerMethod.importSamples.rawValue: .unary(ImportService.importSamples),
     ]
 
     /// The methods recorded in the access log (DESIGN.md §7.9), as which action. The handler
@@ -115,5 +116,6 @@ enum MethodTable {
         HealthManagerMethod.setActivityGoals.rawValue: .write,
         HealthManagerMethod.queryActivitySummaries.rawValue: .read,
         HealthStoreMethod.watchStatisticsCollection.rawValue: .read,
+        HealthManagerMethod.importSamples.rawValue: .write,
     ]
 }

@@ -130,6 +130,12 @@ extension Openhealth__V1__GoalValue: ProtobufCMessageStruct {
 extension Openhealth__V1__GrantDecision: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__grant_decision__init(message) }
 }
+extension Openhealth__V1__ImportSamplesRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__import_samples_request__init(message) }
+}
+extension Openhealth__V1__ImportSamplesResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__import_samples_response__init(message) }
+}
 extension Openhealth__V1__InsertRouteDataRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__insert_route_data_request__init(message) }
 }

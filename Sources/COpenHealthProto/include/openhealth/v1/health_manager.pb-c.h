@@ -19,6 +19,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/characteristics.pb-c.h"
 #include "openhealth/v1/background.pb-c.h"
 #include "openhealth/v1/activity.pb-c.h"
+#include "openhealth/v1/types.pb-c.h"
 
 typedef struct Openhealth__V1__StatusRequest Openhealth__V1__StatusRequest;
 typedef struct Openhealth__V1__StatusResponse Openhealth__V1__StatusResponse;
@@ -54,6 +55,8 @@ typedef struct Openhealth__V1__AccessLogEntry Openhealth__V1__AccessLogEntry;
 typedef struct Openhealth__V1__ListAccessLogResponse Openhealth__V1__ListAccessLogResponse;
 typedef struct Openhealth__V1__VerifyAccessLogRequest Openhealth__V1__VerifyAccessLogRequest;
 typedef struct Openhealth__V1__VerifyAccessLogResponse Openhealth__V1__VerifyAccessLogResponse;
+typedef struct Openhealth__V1__ImportSamplesRequest Openhealth__V1__ImportSamplesRequest;
+typedef struct Openhealth__V1__ImportSamplesResponse Openhealth__V1__ImportSamplesResponse;
 
 
 /* --- enums --- */
@@ -503,6 +506,37 @@ struct  Openhealth__V1__VerifyAccessLogResponse
 #define OPENHEALTH__V1__VERIFY_ACCESS_LOG_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__verify_access_log_response__descriptor) \
     , 0, 0, 0, 0 }
+
+
+struct  Openhealth__V1__ImportSamplesRequest
+{
+  ProtobufCMessage base;
+  /*
+   * what the data comes from, e.g. "Apple Health"
+   */
+  char *origin;
+  /*
+   * the source as the imported file names it (may be empty)
+   */
+  char *source_name;
+  char *source_version;
+  size_t n_samples;
+  Openhealth__V1__Sample **samples;
+};
+#define OPENHEALTH__V1__IMPORT_SAMPLES_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__import_samples_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL }
+
+
+struct  Openhealth__V1__ImportSamplesResponse
+{
+  ProtobufCMessage base;
+  uint64_t added;
+  uint64_t unchanged;
+};
+#define OPENHEALTH__V1__IMPORT_SAMPLES_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__import_samples_response__descriptor) \
+    , 0, 0 }
 
 
 /* Openhealth__V1__StatusRequest methods */
@@ -1151,6 +1185,44 @@ Openhealth__V1__VerifyAccessLogResponse *
 void   openhealth__v1__verify_access_log_response__free_unpacked
                      (Openhealth__V1__VerifyAccessLogResponse *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__ImportSamplesRequest methods */
+void   openhealth__v1__import_samples_request__init
+                     (Openhealth__V1__ImportSamplesRequest         *message);
+size_t openhealth__v1__import_samples_request__get_packed_size
+                     (const Openhealth__V1__ImportSamplesRequest   *message);
+size_t openhealth__v1__import_samples_request__pack
+                     (const Openhealth__V1__ImportSamplesRequest   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__import_samples_request__pack_to_buffer
+                     (const Openhealth__V1__ImportSamplesRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__ImportSamplesRequest *
+       openhealth__v1__import_samples_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__import_samples_request__free_unpacked
+                     (Openhealth__V1__ImportSamplesRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__ImportSamplesResponse methods */
+void   openhealth__v1__import_samples_response__init
+                     (Openhealth__V1__ImportSamplesResponse         *message);
+size_t openhealth__v1__import_samples_response__get_packed_size
+                     (const Openhealth__V1__ImportSamplesResponse   *message);
+size_t openhealth__v1__import_samples_response__pack
+                     (const Openhealth__V1__ImportSamplesResponse   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__import_samples_response__pack_to_buffer
+                     (const Openhealth__V1__ImportSamplesResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__ImportSamplesResponse *
+       openhealth__v1__import_samples_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__import_samples_response__free_unpacked
+                     (Openhealth__V1__ImportSamplesResponse *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Openhealth__V1__StatusRequest_Closure)
@@ -1254,6 +1326,12 @@ typedef void (*Openhealth__V1__VerifyAccessLogRequest_Closure)
                   void *closure_data);
 typedef void (*Openhealth__V1__VerifyAccessLogResponse_Closure)
                  (const Openhealth__V1__VerifyAccessLogResponse *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__ImportSamplesRequest_Closure)
+                 (const Openhealth__V1__ImportSamplesRequest *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__ImportSamplesResponse_Closure)
+                 (const Openhealth__V1__ImportSamplesResponse *message,
                   void *closure_data);
 
 /* --- services --- */
@@ -1374,6 +1452,10 @@ struct Openhealth__V1__HealthManager_Service
                                    const Openhealth__V1__ActivitySummaryQueryRequest *input,
                                    Openhealth__V1__ActivitySummaryBatch_Closure closure,
                                    void *closure_data);
+  void (*import_samples)(Openhealth__V1__HealthManager_Service *service,
+                         const Openhealth__V1__ImportSamplesRequest *input,
+                         Openhealth__V1__ImportSamplesResponse_Closure closure,
+                         void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthManager_ServiceDestroy)(Openhealth__V1__HealthManager_Service *);
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
@@ -1409,7 +1491,8 @@ void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service
       function_prefix__ ## watch_launches,\
       function_prefix__ ## list_activity_goals,\
       function_prefix__ ## set_activity_goals,\
-      function_prefix__ ## query_activity_summaries  }
+      function_prefix__ ## query_activity_summaries,\
+      function_prefix__ ## import_samples  }
 void openhealth__v1__health_manager__status(ProtobufCService *service,
                                             const Openhealth__V1__StatusRequest *input,
                                             Openhealth__V1__StatusResponse_Closure closure,
@@ -1522,6 +1605,10 @@ void openhealth__v1__health_manager__query_activity_summaries(ProtobufCService *
                                                               const Openhealth__V1__ActivitySummaryQueryRequest *input,
                                                               Openhealth__V1__ActivitySummaryBatch_Closure closure,
                                                               void *closure_data);
+void openhealth__v1__health_manager__import_samples(ProtobufCService *service,
+                                                    const Openhealth__V1__ImportSamplesRequest *input,
+                                                    Openhealth__V1__ImportSamplesResponse_Closure closure,
+                                                    void *closure_data);
 
 /* --- descriptors --- */
 
@@ -1561,6 +1648,8 @@ extern const ProtobufCMessageDescriptor openhealth__v1__access_log_entry__descri
 extern const ProtobufCMessageDescriptor openhealth__v1__list_access_log_response__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__verify_access_log_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__verify_access_log_response__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__import_samples_request__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__import_samples_response__descriptor;
 extern const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor;
 
 PROTOBUF_C__END_DECLS
