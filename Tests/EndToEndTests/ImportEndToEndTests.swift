@@ -21,13 +21,13 @@ import TestSupport
         let first = try await broker.healthctl(["import", export])
         #expect(first.status == 0, "\(first)\n\(broker.log)")
         // 10 step counts, 5 distances and a workout; the two activity summaries are not samples.
-        #expect(summaryLine(first) == "16 read: 16 imported, 0 already there, 0 refused.", "\(first)")
+        #expect(summaryLine(first) == "16 records read; samples and routes: 16 imported, 0 already there, 0 refused.", "\(first)")
         #expect(first.stdout.contains("not imported: 2 activity summaries"))
         #expect(first.stdout.contains("StepCount") || first.stdout.contains("Step Count"), "\(first.stdout)")
 
         let again = try await broker.healthctl(["import", export])
         #expect(again.status == 0, "\(again)")
-        #expect(summaryLine(again) == "16 read: 0 imported, 16 already there, 0 refused.", "\(again)")
+        #expect(summaryLine(again) == "16 records read; samples and routes: 0 imported, 16 already there, 0 refused.", "\(again)")
 
         let reader = try await broker.installClient("org.test.import-reader")
         try await broker.set(reader, "read", Self.steps, allowed: true)
@@ -44,15 +44,21 @@ import TestSupport
         #expect(log.stdout.contains("import from Apple Health") || log.stdout.contains("write"), "\(log.stdout)")
     }
 
-    /// The zip as the Health app shares it, with GPX routes inside: workouts are imported and the
-    /// routes counted as not imported (route import is not built yet) — said, never silent.
-    @Test func aZipWithRoutesImportsTheWorkoutsAndSaysWhatIsLeftOut() async throws {
+    /// The zip as the Health app shares it, with GPX routes inside: each route is stored with its
+    /// workout, associated with it, with every point of its file; a second import adds nothing.
+    @Test func aZipsGPXRoutesAreStoredWithTheirWorkouts() async throws {
         let broker = try BrokerProcess()
         let export = Self.fixtures.appendingPathComponent("paulstaab-health-data-parser/tests/fixtures/export.zip").path
         let result = try await broker.healthctl(["import", export])
         #expect(result.status == 0, "\(result)\n\(broker.log)")
-        #expect(result.stdout.contains("not imported: 4 workout routes"), "\(result.stdout)")
-        #expect(summaryLine(result).hasPrefix("13 read: 13 imported"), "\(result.stdout)")
+        // 8 workouts and 5 heart-rate records; 4 of the workouts have a route.
+        #expect(summaryLine(result) == "13 records read; samples and routes: 17 imported, 0 already there, 0 refused.", "\(result.stdout)")
+        let routes = try await broker.healthctl(["samples", "HKWorkoutRouteTypeIdentifier"])
+        // route_2023-12-28.gpx has 4 points, 2024-06-10 7, 2025-02-01 6, 2025-03-01 11.
+        let counts = routes.lines.dropFirst().compactMap { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(4).first }
+        #expect(counts.sorted() == ["11", "4", "6", "7"], "\(routes.stdout)")
+        let again = try await broker.healthctl(["import", export])
+        #expect(summaryLine(again) == "13 records read; samples and routes: 0 imported, 17 already there, 0 refused.", "\(again.stdout)")
     }
 
     @Test func whatIsNoExportFailsWithTheReason() async throws {

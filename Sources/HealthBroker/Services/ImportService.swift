@@ -20,18 +20,48 @@ enum ImportService {
         let batch = try ImportBatch(wire: payload)
         guard !batch.samples.isEmpty else { throw HKError(.errorInvalidArgument, "an import batch holds no samples") }
         let source = try source(of: batch)
-        let types = Set(batch.samples.map(\.typeIdentifier)).sorted()
+        let types = Set(batch.samples.map(\.typeIdentifier) + (batch.routes.isEmpty ? [] : [HKWorkoutRouteTypeIdentifier])).sorted()
         CallAccessReport.record(appID: nil, types: types, detail: "import from \(batch.origin)")
         let canonical = try SampleValidator.canonicalized(batch: batch.samples).map { record in
             var record = record
             record.source = nil
             return record
         }
-        let outcome = try await context.store.withDatabase { try await $0.samples.importBatch(canonical, source: source) }
+        let routes = try routes(of: batch, canonical: canonical)
+        let outcome = try await context.store.withDatabase { try await $0.samples.importBatch(canonical, routes: routes, source: source) }
         CallAccessReport.record(appID: nil, types: types, count: outcome.added, detail: "import from \(batch.origin)")
         context.logger.info("imported", metadata: ["origin": "\(batch.origin)", "added": "\(outcome.added)",
                                                   "unchanged": "\(outcome.unchanged)"])
-        return MethodTable.Reply(ImportOutcome(added: outcome.added, unchanged: outcome.unchanged))
+        return MethodTable.Reply(ImportOutcome(added: outcome.added, unchanged: outcome.unchanged,
+                                               routesAdded: outcome.routesAdded, routesUnchanged: outcome.routesUnchanged))
+    }
+
+    /// The batch's routes, checked as an app's route data (`RouteLocationValidator`), each of a
+    /// workout in a batch of workouts only (so every sample has exactly one UUID), sorted by time,
+    /// named for de-duplication after their workout.
+    static func routes(of batch: ImportBatch, canonical: [SampleRecord]) throws(HKError) -> [SampleRepository.ImportRoute] {
+        guard !batch.routes.isEmpty else { return [] }
+        guard canonical.allSatisfy({ $0.typeIdentifier == HKWorkoutTypeIdentifier }) else {
+            throw HKError(.errorInvalidArgument, "routes travel only in a batch of workouts")
+        }
+        var routesOfWorkout: [Int: Int] = [:]
+        return try batch.routes.map { (route) throws(HKError) in
+            guard canonical.indices.contains(route.workoutIndex) else {
+                throw HKError(.errorInvalidArgument, "a route names workout \(route.workoutIndex) of a batch of \(canonical.count)")
+            }
+            guard !route.locations.isEmpty, route.locations.count <= SampleLimits.maximumRouteLocations else {
+                throw HKError(.errorInvalidArgument, "a route holds 1 to \(SampleLimits.maximumRouteLocations) locations")
+            }
+            try RouteLocationValidator.check(route.locations)
+            guard case let .string(workoutSync)? = canonical[route.workoutIndex].metadata[HKMetadataKeySyncIdentifier] else {
+                throw HKError(.errorInvalidArgument, "an imported workout with a route needs a sync identifier")
+            }
+            let sorted = route.locations.sorted { $0.timestamp < $1.timestamp }
+            let ordinal = routesOfWorkout[route.workoutIndex, default: 0]
+            routesOfWorkout[route.workoutIndex] = ordinal + 1
+            return SampleRepository.ImportRoute(workoutIndex: route.workoutIndex, locations: sorted,
+                                                syncIdentifier: workoutSync + "/route\(ordinal)")
+        }
     }
 
     /// The store's source for a batch. Origin and name are the user's (from the file they chose),

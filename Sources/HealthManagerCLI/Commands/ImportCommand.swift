@@ -16,8 +16,9 @@ struct ImportCommand: AsyncParsableCommand {
             can simply be run again. Memory use does not grow with the file's size.
 
             A summary per type follows: imported, already there, refused and why. Activity \
-            summaries are not imported (they are computed from the samples); workout routes and \
-            clinical records are not imported yet, and are counted.
+            summaries are not imported (they are computed from the samples); clinical records, \
+            audiograms and other element kinds are not imported yet, and are counted. Workout \
+            routes (inline or GPX files in the zip) are stored with their workouts.
 
             Example:
               healthctl import ~/Downloads/export.zip
@@ -46,7 +47,7 @@ struct ImportCommand: AsyncParsableCommand {
             for try await batch in pipeline.batches() {
                 let outcome = try await client.importSamples(ImportBatch(
                     origin: pipeline.origin, sourceName: batch.sourceName ?? "", sourceVersion: batch.sourceVersion,
-                    samples: batch.samples))
+                    samples: batch.samples, routes: batch.routes))
                 pipeline.batchSent()
                 pipeline.record(batch, outcome: outcome)
                 if let line = progress.update(records: batch.readSoFar, line: batch.lineReached) { io.errors.write(line) }
@@ -59,6 +60,6 @@ struct ImportCommand: AsyncParsableCommand {
         if io.usesStyling { io.errors.write("\r\u{1B}[K") }
         let tally = pipeline.tally
         io.output.write(tally.rendered(emphasize: io.emphasized))
-        io.output.writeLine("\(tally.read) read: \(tally.added) imported, \(tally.unchanged) already there, \(tally.refusedCount) refused.")
+        io.output.writeLine("\(tally.read) records read; samples and routes: \(tally.added) imported, \(tally.unchanged) already there, \(tally.refusedCount) refused.")
     }
 }

@@ -19,12 +19,16 @@ final class ImportPipeline: @unchecked Sendable {
     static let batchSize = 1_000
     static let maxQueuedBatches = 2
     static let maxOpenSamples = 20_000
+    /// Route points per batch: a batch must fit in one 4 MiB frame (about 75 bytes a point).
+    static let maxBatchLocations = 40_000
 
     struct Batch: Sendable {
         var sourceName: String?
         var sourceVersion: String?
         var typeIdentifier: String
         var samples: [SampleRecord]
+        var routes: [ImportedRoute] = []
+        var locationCount = 0
         /// Elements read so far, for progress.
         var readSoFar: Int
         var lineReached: Int
@@ -104,12 +108,19 @@ final class ImportPipeline: @unchecked Sendable {
                 return
             }
         }
+        let routes = self.routes(of: imported, workout: record)
+        let locations = routes.reduce(0) { $0 + $1.count }
+        if let open = openBatches[key], open.locationCount + locations > Self.maxBatchLocations, let full = take(key) {
+            try ship(full)
+        }
         var batch = openBatches[key] ?? Batch(sourceName: key.name, sourceVersion: key.version, typeIdentifier: key.type,
                                               samples: [], readSoFar: 0, lineReached: 0)
+        batch.routes += routes.map { ImportedRoute(workoutIndex: batch.samples.count, locations: $0) }
+        batch.locationCount += locations
         batch.samples.append(record)
         openBatches[key] = batch
         openSamples += 1
-        if batch.samples.count >= Self.batchSize, let full = take(key) {
+        if batch.samples.count >= Self.batchSize || batch.locationCount >= Self.maxBatchLocations, let full = take(key) {
             try ship(full)
         }
         while openSamples > Self.maxOpenSamples, let fullest = takeFullestOpenBatch() {
@@ -129,13 +140,6 @@ final class ImportPipeline: @unchecked Sendable {
                 return try ExportConversion.sample(correlation)
             case let .workout(workout):
                 tallied.withLock { $0.countRead() }
-                let routes = workout.routes.count
-                if routes > 0 {
-                    tallied.withLock {
-                        $0.notImported("workout routes", count: routes,
-                                       reason: "route import is not built yet; the workouts themselves are imported")
-                    }
-                }
                 return try ExportConversion.sample(workout)
             case .activitySummary:
                 tallied.withLock { $0.notImported("activity summaries", reason: "computed from the imported samples, as HealthKit does") }
@@ -150,6 +154,53 @@ final class ImportPipeline: @unchecked Sendable {
             tallied.withLock { $0.refused(error.type, error.reason) }
             return nil
         }
+    }
+
+    /// The locations of each route of an imported workout that can be stored with it, in time
+    /// order, as RouteLocations; a route that cannot (unreadable GPX, points outside the workout,
+    /// more points than one batch carries) is refused alone and the workout imported without it.
+    private func routes(of imported: ImportedSample, workout: SampleRecord) -> [[RouteLocation]] {
+        imported.routes.compactMap { (route) -> [RouteLocation]? in
+            let type = HKWorkoutRouteTypeIdentifier
+            let points: [ExportLocation]
+            if let path = route.filePath {
+                do {
+                    points = try file.routeLocations(at: path)
+                } catch {
+                    tallied.withLock { $0.refused(type, "route file unreadable: \(error)") }
+                    return nil
+                }
+            } else {
+                points = route.locations
+            }
+            let locations = points.map(Self.routeLocation).sorted { $0.timestamp < $1.timestamp }
+            guard let first = locations.first?.timestamp, let last = locations.last?.timestamp else {
+                tallied.withLock { $0.refused(type, "route without points") }
+                return nil
+            }
+            guard locations.count <= Self.maxBatchLocations else {
+                tallied.withLock { $0.refused(type, "routes of more than \(Self.maxBatchLocations) points are not imported yet") }
+                return nil
+            }
+            do throws(HKError) {
+                try RouteLocationValidator.check(locations)
+                try RouteLocationValidator.checkInside(workout.startDate, workout.endDate, firstLocation: first, lastLocation: last)
+            } catch {
+                tallied.withLock { $0.refused(type, error.message) }
+                return nil
+            }
+            return locations
+        }
+    }
+
+    /// A GPX or inline point as a route location. What the export leaves out takes CoreLocation's
+    /// "unknown": course and speed −1, altitude 0 with vertical accuracy −1; a horizontal
+    /// accuracy not given is 0.
+    static func routeLocation(_ point: ExportLocation) -> RouteLocation {
+        RouteLocation(timestamp: point.date, latitude: point.latitude, longitude: point.longitude,
+                      altitude: point.altitude ?? 0, horizontalAccuracy: point.horizontalAccuracy ?? 0,
+                      verticalAccuracy: point.altitude == nil ? -1 : (point.verticalAccuracy ?? 0),
+                      course: point.course ?? -1, speed: point.speed ?? -1)
     }
 
     private func take(_ key: BatchKey) -> Batch? {
@@ -168,6 +219,11 @@ final class ImportPipeline: @unchecked Sendable {
 
     /// Records what healthd did with a batch.
     func record(_ batch: Batch, outcome: ImportOutcome) {
-        tallied.withLock { $0.stored(batch.typeIdentifier, added: outcome.added, unchanged: outcome.unchanged) }
+        tallied.withLock {
+            $0.stored(batch.typeIdentifier, added: outcome.added, unchanged: outcome.unchanged)
+            if !batch.routes.isEmpty {
+                $0.stored(HKWorkoutRouteTypeIdentifier, added: outcome.routesAdded, unchanged: outcome.routesUnchanged)
+            }
+        }
     }
 }

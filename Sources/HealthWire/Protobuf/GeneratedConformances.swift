@@ -136,6 +136,9 @@ extension Openhealth__V1__ImportSamplesRequest: ProtobufCMessageStruct {
 extension Openhealth__V1__ImportSamplesResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__import_samples_response__init(message) }
 }
+extension Openhealth__V1__ImportedRoute: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__imported_route__init(message) }
+}
 extension Openhealth__V1__InsertRouteDataRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__insert_route_data_request__init(message) }
 }

@@ -1582,6 +1582,51 @@ void   openhealth__v1__import_samples_request__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__import_samples_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__imported_route__init
+                     (Openhealth__V1__ImportedRoute         *message)
+{
+  static const Openhealth__V1__ImportedRoute init_value = OPENHEALTH__V1__IMPORTED_ROUTE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__imported_route__get_packed_size
+                     (const Openhealth__V1__ImportedRoute *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__imported_route__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__imported_route__pack
+                     (const Openhealth__V1__ImportedRoute *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__imported_route__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__imported_route__pack_to_buffer
+                     (const Openhealth__V1__ImportedRoute *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__imported_route__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__ImportedRoute *
+       openhealth__v1__imported_route__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__ImportedRoute *)
+     protobuf_c_message_unpack (&openhealth__v1__imported_route__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__imported_route__free_unpacked
+                     (Openhealth__V1__ImportedRoute *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__imported_route__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   openhealth__v1__import_samples_response__init
                      (Openhealth__V1__ImportSamplesResponse         *message)
 {
@@ -3180,7 +3225,7 @@ const ProtobufCMessageDescriptor openhealth__v1__verify_access_log_response__des
   (ProtobufCMessageInit) openhealth__v1__verify_access_log_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__import_samples_request__field_descriptors[4] =
+static const ProtobufCFieldDescriptor openhealth__v1__import_samples_request__field_descriptors[5] =
 {
   {
     "origin",
@@ -3230,9 +3275,22 @@ static const ProtobufCFieldDescriptor openhealth__v1__import_samples_request__fi
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "routes",
+    5,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__ImportSamplesRequest, n_routes),
+    offsetof(Openhealth__V1__ImportSamplesRequest, routes),
+    &openhealth__v1__imported_route__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__import_samples_request__field_indices_by_name[] = {
   0,   /* field[0] = origin */
+  4,   /* field[4] = routes */
   3,   /* field[3] = samples */
   1,   /* field[1] = source_name */
   2,   /* field[2] = source_version */
@@ -3240,7 +3298,7 @@ static const unsigned openhealth__v1__import_samples_request__field_indices_by_n
 static const ProtobufCIntRange openhealth__v1__import_samples_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__import_samples_request__descriptor =
 {
@@ -3250,14 +3308,65 @@ const ProtobufCMessageDescriptor openhealth__v1__import_samples_request__descrip
   "Openhealth__V1__ImportSamplesRequest",
   "openhealth.v1",
   sizeof(Openhealth__V1__ImportSamplesRequest),
-  4,
+  5,
   openhealth__v1__import_samples_request__field_descriptors,
   openhealth__v1__import_samples_request__field_indices_by_name,
   1,  openhealth__v1__import_samples_request__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__import_samples_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__import_samples_response__field_descriptors[2] =
+static const ProtobufCFieldDescriptor openhealth__v1__imported_route__field_descriptors[2] =
+{
+  {
+    "workout_index",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__ImportedRoute, workout_index),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "locations",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__ImportedRoute, n_locations),
+    offsetof(Openhealth__V1__ImportedRoute, locations),
+    &openhealth__v1__location__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__imported_route__field_indices_by_name[] = {
+  1,   /* field[1] = locations */
+  0,   /* field[0] = workout_index */
+};
+static const ProtobufCIntRange openhealth__v1__imported_route__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__imported_route__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.ImportedRoute",
+  "ImportedRoute",
+  "Openhealth__V1__ImportedRoute",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__ImportedRoute),
+  2,
+  openhealth__v1__imported_route__field_descriptors,
+  openhealth__v1__imported_route__field_indices_by_name,
+  1,  openhealth__v1__imported_route__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__imported_route__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__import_samples_response__field_descriptors[4] =
 {
   {
     "added",
@@ -3283,15 +3392,41 @@ static const ProtobufCFieldDescriptor openhealth__v1__import_samples_response__f
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "routes_added",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__ImportSamplesResponse, routes_added),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "routes_unchanged",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__ImportSamplesResponse, routes_unchanged),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__import_samples_response__field_indices_by_name[] = {
   0,   /* field[0] = added */
+  2,   /* field[2] = routes_added */
+  3,   /* field[3] = routes_unchanged */
   1,   /* field[1] = unchanged */
 };
 static const ProtobufCIntRange openhealth__v1__import_samples_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__import_samples_response__descriptor =
 {
@@ -3301,7 +3436,7 @@ const ProtobufCMessageDescriptor openhealth__v1__import_samples_response__descri
   "Openhealth__V1__ImportSamplesResponse",
   "openhealth.v1",
   sizeof(Openhealth__V1__ImportSamplesResponse),
-  2,
+  4,
   openhealth__v1__import_samples_response__field_descriptors,
   openhealth__v1__import_samples_response__field_indices_by_name,
   1,  openhealth__v1__import_samples_response__number_ranges,

@@ -20,6 +20,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/background.pb-c.h"
 #include "openhealth/v1/activity.pb-c.h"
 #include "openhealth/v1/types.pb-c.h"
+#include "openhealth/v1/workouts.pb-c.h"
 
 typedef struct Openhealth__V1__StatusRequest Openhealth__V1__StatusRequest;
 typedef struct Openhealth__V1__StatusResponse Openhealth__V1__StatusResponse;
@@ -56,6 +57,7 @@ typedef struct Openhealth__V1__ListAccessLogResponse Openhealth__V1__ListAccessL
 typedef struct Openhealth__V1__VerifyAccessLogRequest Openhealth__V1__VerifyAccessLogRequest;
 typedef struct Openhealth__V1__VerifyAccessLogResponse Openhealth__V1__VerifyAccessLogResponse;
 typedef struct Openhealth__V1__ImportSamplesRequest Openhealth__V1__ImportSamplesRequest;
+typedef struct Openhealth__V1__ImportedRoute Openhealth__V1__ImportedRoute;
 typedef struct Openhealth__V1__ImportSamplesResponse Openhealth__V1__ImportSamplesResponse;
 
 
@@ -522,10 +524,31 @@ struct  Openhealth__V1__ImportSamplesRequest
   char *source_version;
   size_t n_samples;
   Openhealth__V1__Sample **samples;
+  /*
+   * Routes of workouts in `samples` (a batch of workouts only), stored with them in one
+   * transaction and associated with them.
+   */
+  size_t n_routes;
+  Openhealth__V1__ImportedRoute **routes;
 };
 #define OPENHEALTH__V1__IMPORT_SAMPLES_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__import_samples_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL }
+
+
+struct  Openhealth__V1__ImportedRoute
+{
+  ProtobufCMessage base;
+  /*
+   * index into ImportSamplesRequest.samples
+   */
+  uint32_t workout_index;
+  size_t n_locations;
+  Openhealth__V1__Location **locations;
+};
+#define OPENHEALTH__V1__IMPORTED_ROUTE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__imported_route__descriptor) \
+    , 0, 0,NULL }
 
 
 struct  Openhealth__V1__ImportSamplesResponse
@@ -533,10 +556,12 @@ struct  Openhealth__V1__ImportSamplesResponse
   ProtobufCMessage base;
   uint64_t added;
   uint64_t unchanged;
+  uint64_t routes_added;
+  uint64_t routes_unchanged;
 };
 #define OPENHEALTH__V1__IMPORT_SAMPLES_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__import_samples_response__descriptor) \
-    , 0, 0 }
+    , 0, 0, 0, 0 }
 
 
 /* Openhealth__V1__StatusRequest methods */
@@ -1204,6 +1229,25 @@ Openhealth__V1__ImportSamplesRequest *
 void   openhealth__v1__import_samples_request__free_unpacked
                      (Openhealth__V1__ImportSamplesRequest *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__ImportedRoute methods */
+void   openhealth__v1__imported_route__init
+                     (Openhealth__V1__ImportedRoute         *message);
+size_t openhealth__v1__imported_route__get_packed_size
+                     (const Openhealth__V1__ImportedRoute   *message);
+size_t openhealth__v1__imported_route__pack
+                     (const Openhealth__V1__ImportedRoute   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__imported_route__pack_to_buffer
+                     (const Openhealth__V1__ImportedRoute   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__ImportedRoute *
+       openhealth__v1__imported_route__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__imported_route__free_unpacked
+                     (Openhealth__V1__ImportedRoute *message,
+                      ProtobufCAllocator *allocator);
 /* Openhealth__V1__ImportSamplesResponse methods */
 void   openhealth__v1__import_samples_response__init
                      (Openhealth__V1__ImportSamplesResponse         *message);
@@ -1329,6 +1373,9 @@ typedef void (*Openhealth__V1__VerifyAccessLogResponse_Closure)
                   void *closure_data);
 typedef void (*Openhealth__V1__ImportSamplesRequest_Closure)
                  (const Openhealth__V1__ImportSamplesRequest *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__ImportedRoute_Closure)
+                 (const Openhealth__V1__ImportedRoute *message,
                   void *closure_data);
 typedef void (*Openhealth__V1__ImportSamplesResponse_Closure)
                  (const Openhealth__V1__ImportSamplesResponse *message,
@@ -1649,6 +1696,7 @@ extern const ProtobufCMessageDescriptor openhealth__v1__list_access_log_response
 extern const ProtobufCMessageDescriptor openhealth__v1__verify_access_log_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__verify_access_log_response__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__import_samples_request__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__imported_route__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__import_samples_response__descriptor;
 extern const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor;
 
