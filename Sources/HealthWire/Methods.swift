@@ -56,6 +56,7 @@ public enum HealthManagerMethod: String, CaseIterable, Sendable {
     case listActivityGoals = "/openhealth.v1.HealthManager/ListActivityGoals"
     case setActivityGoals = "/openhealth.v1.HealthManager/SetActivityGoals"
     case queryActivitySummaries = "/openhealth.v1.HealthManager/QueryActivitySummaries"
+    case setDirectConnection = "/openhealth.v1.HealthManager/SetDirectConnection"
 }
 
 /// Where the SDK finds its connection: health-sandbox puts the inherited descriptor's number here.

@@ -54,6 +54,8 @@ typedef struct Openhealth__V1__AccessLogEntry Openhealth__V1__AccessLogEntry;
 typedef struct Openhealth__V1__ListAccessLogResponse Openhealth__V1__ListAccessLogResponse;
 typedef struct Openhealth__V1__VerifyAccessLogRequest Openhealth__V1__VerifyAccessLogRequest;
 typedef struct Openhealth__V1__VerifyAccessLogResponse Openhealth__V1__VerifyAccessLogResponse;
+typedef struct Openhealth__V1__SetDirectConnectionRequest Openhealth__V1__SetDirectConnectionRequest;
+typedef struct Openhealth__V1__SetDirectConnectionResponse Openhealth__V1__SetDirectConnectionResponse;
 
 
 /* --- enums --- */
@@ -159,10 +161,15 @@ struct  Openhealth__V1__ListAppsResponse
   ProtobufCMessage base;
   size_t n_apps;
   Openhealth__V1__AppManifest **apps;
+  /*
+   * apps the user allowed to connect directly
+   */
+  size_t n_direct_connection_app_ids;
+  char **direct_connection_app_ids;
 };
 #define OPENHEALTH__V1__LIST_APPS_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__list_apps_response__descriptor) \
-    , 0,NULL }
+    , 0,NULL, 0,NULL }
 
 
 struct  Openhealth__V1__ListRequestsRequest
@@ -503,6 +510,26 @@ struct  Openhealth__V1__VerifyAccessLogResponse
 #define OPENHEALTH__V1__VERIFY_ACCESS_LOG_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__verify_access_log_response__descriptor) \
     , 0, 0, 0, 0 }
+
+
+struct  Openhealth__V1__SetDirectConnectionRequest
+{
+  ProtobufCMessage base;
+  char *app_id;
+  protobuf_c_boolean allowed;
+};
+#define OPENHEALTH__V1__SET_DIRECT_CONNECTION_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__set_direct_connection_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
+
+
+struct  Openhealth__V1__SetDirectConnectionResponse
+{
+  ProtobufCMessage base;
+};
+#define OPENHEALTH__V1__SET_DIRECT_CONNECTION_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__set_direct_connection_response__descriptor) \
+     }
 
 
 /* Openhealth__V1__StatusRequest methods */
@@ -1151,6 +1178,44 @@ Openhealth__V1__VerifyAccessLogResponse *
 void   openhealth__v1__verify_access_log_response__free_unpacked
                      (Openhealth__V1__VerifyAccessLogResponse *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__SetDirectConnectionRequest methods */
+void   openhealth__v1__set_direct_connection_request__init
+                     (Openhealth__V1__SetDirectConnectionRequest         *message);
+size_t openhealth__v1__set_direct_connection_request__get_packed_size
+                     (const Openhealth__V1__SetDirectConnectionRequest   *message);
+size_t openhealth__v1__set_direct_connection_request__pack
+                     (const Openhealth__V1__SetDirectConnectionRequest   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__set_direct_connection_request__pack_to_buffer
+                     (const Openhealth__V1__SetDirectConnectionRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__SetDirectConnectionRequest *
+       openhealth__v1__set_direct_connection_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__set_direct_connection_request__free_unpacked
+                     (Openhealth__V1__SetDirectConnectionRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__SetDirectConnectionResponse methods */
+void   openhealth__v1__set_direct_connection_response__init
+                     (Openhealth__V1__SetDirectConnectionResponse         *message);
+size_t openhealth__v1__set_direct_connection_response__get_packed_size
+                     (const Openhealth__V1__SetDirectConnectionResponse   *message);
+size_t openhealth__v1__set_direct_connection_response__pack
+                     (const Openhealth__V1__SetDirectConnectionResponse   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__set_direct_connection_response__pack_to_buffer
+                     (const Openhealth__V1__SetDirectConnectionResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__SetDirectConnectionResponse *
+       openhealth__v1__set_direct_connection_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__set_direct_connection_response__free_unpacked
+                     (Openhealth__V1__SetDirectConnectionResponse *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Openhealth__V1__StatusRequest_Closure)
@@ -1254,6 +1319,12 @@ typedef void (*Openhealth__V1__VerifyAccessLogRequest_Closure)
                   void *closure_data);
 typedef void (*Openhealth__V1__VerifyAccessLogResponse_Closure)
                  (const Openhealth__V1__VerifyAccessLogResponse *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__SetDirectConnectionRequest_Closure)
+                 (const Openhealth__V1__SetDirectConnectionRequest *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__SetDirectConnectionResponse_Closure)
+                 (const Openhealth__V1__SetDirectConnectionResponse *message,
                   void *closure_data);
 
 /* --- services --- */
@@ -1374,6 +1445,10 @@ struct Openhealth__V1__HealthManager_Service
                                    const Openhealth__V1__ActivitySummaryQueryRequest *input,
                                    Openhealth__V1__ActivitySummaryBatch_Closure closure,
                                    void *closure_data);
+  void (*set_direct_connection)(Openhealth__V1__HealthManager_Service *service,
+                                const Openhealth__V1__SetDirectConnectionRequest *input,
+                                Openhealth__V1__SetDirectConnectionResponse_Closure closure,
+                                void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthManager_ServiceDestroy)(Openhealth__V1__HealthManager_Service *);
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
@@ -1409,7 +1484,8 @@ void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service
       function_prefix__ ## watch_launches,\
       function_prefix__ ## list_activity_goals,\
       function_prefix__ ## set_activity_goals,\
-      function_prefix__ ## query_activity_summaries  }
+      function_prefix__ ## query_activity_summaries,\
+      function_prefix__ ## set_direct_connection  }
 void openhealth__v1__health_manager__status(ProtobufCService *service,
                                             const Openhealth__V1__StatusRequest *input,
                                             Openhealth__V1__StatusResponse_Closure closure,
@@ -1522,6 +1598,10 @@ void openhealth__v1__health_manager__query_activity_summaries(ProtobufCService *
                                                               const Openhealth__V1__ActivitySummaryQueryRequest *input,
                                                               Openhealth__V1__ActivitySummaryBatch_Closure closure,
                                                               void *closure_data);
+void openhealth__v1__health_manager__set_direct_connection(ProtobufCService *service,
+                                                           const Openhealth__V1__SetDirectConnectionRequest *input,
+                                                           Openhealth__V1__SetDirectConnectionResponse_Closure closure,
+                                                           void *closure_data);
 
 /* --- descriptors --- */
 
@@ -1561,6 +1641,8 @@ extern const ProtobufCMessageDescriptor openhealth__v1__access_log_entry__descri
 extern const ProtobufCMessageDescriptor openhealth__v1__list_access_log_response__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__verify_access_log_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__verify_access_log_response__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__set_direct_connection_request__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__set_direct_connection_response__descriptor;
 extern const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor;
 
 PROTOBUF_C__END_DECLS
