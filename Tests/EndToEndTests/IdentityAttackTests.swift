@@ -19,6 +19,7 @@ import Testing
         let broker = try BrokerProcess()
         let victim = try await broker.installClient("org.test.victim")
         let attacker = try await broker.install(appID: "org.test.attacker", executable: Products.testProcessExecutable)
+        try await broker.allowDirect(attacker)
         try await broker.set(victim, "share", heartRate, allowed: true)
         try await broker.set(attacker, "share", heartRate, allowed: true)
         #expect(try await broker.runApp(victim, ["save", heartRate, "60", "count/min", "1700000000", "1700000000"]).okValue != nil)
@@ -51,6 +52,7 @@ import Testing
     @Test func aCopyOfTheAppsExecutableAtAnotherPathIsRefused() async throws {
         let broker = try BrokerProcess()
         let app = try await broker.installClient("org.test.original")
+        try await broker.allowDirect(app)
         try await broker.set(app, "share", heartRate, allowed: true)
         let copy = broker.root + "/copy/e2e-client"
         try FileManager.default.createDirectory(atPath: broker.root + "/copy", withIntermediateDirectories: true)

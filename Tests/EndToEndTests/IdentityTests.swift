@@ -38,6 +38,7 @@ import Testing
     @Test func noAdminMethodIsReachableOverTheAppSocket() async throws {
         let broker = try BrokerProcess()
         try await broker.install(appID: "org.test.identity", executable: Products.testProcessExecutable)
+        try await broker.allowDirect("org.test.identity")
         let client = try RPCClient.connect(path: broker.appSocket)
         defer { client.close() }
         for method in HealthManagerMethod.allCases {
@@ -57,6 +58,7 @@ import Testing
     @Test func sourceAndUUIDFieldsSentByAnAppAreIgnored() async throws {
         let broker = try BrokerProcess()
         let appID = try await broker.install(appID: "org.test.honest", executable: Products.testProcessExecutable)
+        try await broker.allowDirect(appID)
         let grant = try await broker.healthctl(["grant", appID, "share", "heartRate"])
         #expect(grant.status == 0, "\(grant)")
 
