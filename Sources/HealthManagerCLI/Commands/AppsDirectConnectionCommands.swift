@@ -12,7 +12,7 @@ struct AppsAllowDirectCommand: AsyncParsableCommand {
             the kernel reports for it. That is weaker: any program of yours that can start the app's executable \
             with loader variables (LD_PRELOAD, LD_LIBRARY_PATH, …) runs its own code as the app and gets the app's \
             access. Allow it only for an app you run yourself, outside any sandbox. Reinstalling the app with a \
-            different executable revokes it. Undo with `healthctl apps deny-direct`.
+            different executable suspends it (it applies to the executable installed when it was given). Undo with `healthctl apps deny-direct`.
 
             Example:
               healthctl apps allow-direct org.example.sleep

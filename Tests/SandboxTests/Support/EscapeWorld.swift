@@ -68,9 +68,11 @@ final class EscapeWorld: @unchecked Sendable {
     }
 
     /// `health-sandbox run APP --allow-write DATA -- COMMAND…` as the user.
-    func runSandboxed(_ appID: String, data: String, _ command: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
+    func runSandboxed(_ appID: String, data: String, _ command: [String], allowRead: [String] = [],
+                      environment: [String: String] = [:]) async throws -> ProcessResult {
         try await user.run(Products.path("health-sandbox"),
-                           ["run", appID, "--socket", adminSocket, "--allow-write", data, "--"] + command, environment: environment)
+                           ["run", appID, "--socket", adminSocket, "--allow-write", data] + allowRead.flatMap { ["--allow-read", $0] }
+                               + ["--"] + command, environment: environment)
     }
 
     func stop() {
