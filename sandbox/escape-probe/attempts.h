@@ -30,4 +30,7 @@ void attempt_broker_process(const struct targets *t);
 /* setuid exec, exec of written files, memfd + execveat. */
 void attempt_code_execution(const struct targets *t);
 
+/* Binds the abstract socket `name`, prints that, and whether a connection came within 3 s. */
+int listen_abstract(const char *name);
+
 #endif

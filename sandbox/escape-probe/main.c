@@ -8,6 +8,9 @@
  *   escape-probe attempts --healthd-pid PID --store DIR --key FILE
  *                --app-socket PATH --admin-socket PATH --own-file PATH
  *                --writable-dir DIR --outside-abstract NAME
+ *   escape-probe listen-abstract NAME
+ *       binds the abstract Unix socket NAME, says so, and reports whether
+ *       anything connected to it within 3 seconds (the test tries from outside).
  *   escape-probe exec-victim --app-socket PATH -- VICTIM ARGS...
  *       runs VICTIM (another app's executable) with LD_PRELOAD set and the
  *       broker reached by path, as injected code would.
@@ -66,6 +69,9 @@ int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc >= 2 && strcmp(argv[1], "exec-victim") == 0) {
         return exec_victim(argc, argv);
+    }
+    if (argc == 3 && strcmp(argv[1], "listen-abstract") == 0) {
+        return listen_abstract(argv[2]);
     }
     if (argc < 2 || strcmp(argv[1], "attempts") != 0) {
         fprintf(stderr, "usage: escape-probe attempts … | exec-victim --app-socket PATH -- VICTIM ARGS…\n");

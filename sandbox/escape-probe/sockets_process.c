@@ -4,6 +4,7 @@
 #include "attempts.h"
 
 #include <dirent.h>
+#include <poll.h>
 #include <stddef.h>
 #include <sched.h>
 #include <signal.h>
@@ -111,4 +112,24 @@ void attempt_broker_process(const struct targets *t) {
     /* IOPRIO_WHO_PROCESS = 1; who 0 is this process: even that is refused. */
     long ioprio = syscall(SYS_ioprio_get, 1, 0);
     result_line("ioprio_set_self", rc_errno(syscall(SYS_ioprio_set, 1, 0, ioprio < 0 ? 0 : ioprio)));
+}
+
+int listen_abstract(const char *name) {
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_un address = { .sun_family = AF_UNIX };
+    size_t length = strlen(name);
+    if (fd < 0 || length + 2 > sizeof address.sun_path) {
+        result_line("abstract_bind_inside", fd < 0 ? errno : ENAMETOOLONG);
+        return 1;
+    }
+    memcpy(address.sun_path + 1, name, length);
+    socklen_t size = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + length);
+    int rc = bind(fd, (struct sockaddr *)&address, size) == 0 && listen(fd, 4) == 0 ? 0 : errno;
+    result_line("abstract_bind_inside", rc);
+    fflush(stdout);
+    if (rc != 0) return 1;
+    struct pollfd incoming = { .fd = fd, .events = POLLIN };
+    printf("abstract_inside_accepted: %s\n", poll(&incoming, 1, 3000) == 1 ? "yes" : "no");
+    close(fd);
+    return 0;
 }
