@@ -24,6 +24,23 @@ import TestSupport
         for file in files { #expect(Self.mode(root + "/store/" + file) == 0o600, "\(file) has mode \(String(Self.mode(root + "/store/" + file), radix: 8))") }
     }
 
+    /// A link in the store folder is refused, never followed: narrowing modes through it would
+    /// change a file elsewhere (as root, any file of the system).
+    @Test func aLinkInTheStoreFolderIsRefusedNotFollowed() async throws {
+        let root = try Self.temporaryRoot()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try await Self.startAndStop(root: root)
+        let elsewhere = root + "/elsewhere.txt"
+        try Data("not healthd's\n".utf8).write(to: URL(fileURLWithPath: elsewhere))
+        chmod(elsewhere, 0o644)
+        try #require(symlink(elsewhere, root + "/store/planted") == 0)
+        let result = try await ProcessRun.run(Products.path("healthd"), ["--store", root + "/store", "--socket-dir", root + "/run"],
+                                              timeout: 30)
+        #expect(result.status != 0, "\(result)")
+        #expect(result.stderr.contains("planted") && result.stderr.contains("symbolic link"), "\(result)")
+        #expect(Self.mode(elsewhere) == 0o644, "the link was followed")
+    }
+
     @Test(.enabled(if: getuid() == 0, "needs root to give the folder to another user"))
     func aStoreFolderOfAnotherUserIsRefused() async throws {
         let root = try Self.temporaryRoot()
