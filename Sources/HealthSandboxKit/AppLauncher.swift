@@ -59,7 +59,8 @@ public enum AppLauncher {
             return Failure(description: "cannot find this program's own path in /proc/self/exe", exitCode: 70)
         }
         let layout = NamespaceLayout(launcher: launcher, executable: executable, arguments: arguments, boundSocket: boundSocket,
-                                     policy: policy, minimumLandlockABI: minimumLandlockABI, launchedByRoot: getuid() == 0)
+                                     policy: policy, minimumLandlockABI: minimumLandlockABI, launchedByRoot: getuid() == 0,
+                                     workingDirectory: FileManager.default.currentDirectoryPath)
         var message = [CChar](repeating: 0, count: 512)
         guard ohk_keep_only_fds([boundSocket], 1, &message, message.count) == 0 else {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

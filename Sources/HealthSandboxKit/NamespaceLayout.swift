@@ -35,9 +35,12 @@ public struct NamespaceLayout: Sendable, Equatable {
     public var policy: LaunchPolicy
     public var minimumLandlockABI: Int32
     public var launchedByRoot: Bool
+    /// The launcher's working directory: kept for the app when it is one of the folders the app
+    /// sees (its own, a data folder), so relative paths on its command line still work; else `/`.
+    public var workingDirectory: String
 
     public init(launcher: String, executable: String, arguments: [String], boundSocket: Int32, policy: LaunchPolicy,
-                minimumLandlockABI: Int32, launchedByRoot: Bool) {
+                minimumLandlockABI: Int32, launchedByRoot: Bool, workingDirectory: String = "/") {
         self.launcher = launcher
         self.executable = executable
         self.arguments = arguments
@@ -45,6 +48,7 @@ public struct NamespaceLayout: Sendable, Equatable {
         self.policy = policy
         self.minimumLandlockABI = minimumLandlockABI
         self.launchedByRoot = launchedByRoot
+        self.workingDirectory = workingDirectory
     }
 
     /// bwrap's arguments (without argv[0]).
@@ -67,7 +71,7 @@ public struct NamespaceLayout: Sendable, Equatable {
         for file in Self.etcFiles { result += ["--ro-bind-try", file, file] }
         result += ["--ro-bind-try", "/sys/devices/system/cpu", "/sys/devices/system/cpu"]
         result += binds()
-        result += ["--chdir", "/", "--", launcher] + confineArguments()
+        result += ["--chdir", visibleWorkingDirectory(), "--", launcher] + confineArguments()
         return result
     }
 
@@ -102,6 +106,13 @@ public struct NamespaceLayout: Sendable, Equatable {
         return Self.providedTrees.contains { tree in
             [path, resolved].contains { $0 == tree || $0.hasPrefix(tree + "/") }
         }
+    }
+
+    /// `workingDirectory` if a bound or provided path contains it, else `/`.
+    func visibleWorkingDirectory() -> String {
+        let visible = policy.readExecutePaths + policy.readWritePaths
+        let inside = visible.contains { workingDirectory == $0 || workingDirectory.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+        return inside && workingDirectory.hasPrefix("/") ? workingDirectory : "/"
     }
 
     private func depth(_ path: String) -> Int { path.split(separator: "/").count }

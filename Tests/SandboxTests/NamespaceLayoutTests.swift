@@ -51,4 +51,16 @@ struct NamespaceLayoutTests {
         #expect(line.contains("--read-write /tmp"), "\(line)")
         #expect(line.hasSuffix("-- /opt/apps/a/app -v"), "\(line)")
     }
+
+    /// The app keeps the launcher's working directory when it can see it (relative paths on its
+    /// command line work), and starts in / when that folder is not in its namespace.
+    @Test func theWorkingDirectoryIsKeptOnlyWhereTheAppCanSeeIt() {
+        var layout = Self.layout(writable: ["/srv/data"])
+        layout.workingDirectory = "/srv/data/inbox"
+        #expect(layout.bubblewrapArguments().joined(separator: " ").contains("--chdir /srv/data/inbox --"))
+        layout.workingDirectory = "/home/someone"
+        #expect(layout.bubblewrapArguments().joined(separator: " ").contains("--chdir / --"))
+        layout.workingDirectory = "/srv/database"
+        #expect(layout.bubblewrapArguments().joined(separator: " ").contains("--chdir / --"), "a prefix of a name is not a parent")
+    }
 }
