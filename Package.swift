@@ -101,7 +101,7 @@ let package = Package(
         .target(
             name: "CSandbox",
             path: "sandbox",
-            exclude: ["README.md", "probe"],
+            exclude: ["README.md", "probe", "escape-probe"],
             linkerSettings: [.linkedLibrary("seccomp")]
         ),
         .target(
@@ -110,6 +110,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "sandbox-probe", dependencies: ["CSandbox"], path: "sandbox/probe"),
+        // Run as an app inside the real sandbox (health-sandbox run) by Tests/SandboxTests/RealSandboxEscapeTests.
+        .executableTarget(name: "escape-probe", path: "sandbox/escape-probe"),
 
         // MARK: Executables
         .executableTarget(

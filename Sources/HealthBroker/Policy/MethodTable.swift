@@ -57,6 +57,7 @@ enum MethodTable {
         HealthManagerMethod.status.rawValue: .unary(ManagerService.status),
         HealthManagerMethod.installApp.rawValue: .unary(ManagerService.installApp),
         HealthManagerMethod.listApps.rawValue: .unary(ManagerService.listApps),
+        HealthManagerMethod.setDirectConnection.rawValue: .unary(ManagerService.setDirectConnection),
         HealthManagerMethod.listRequests.rawValue: .unary(ManagerService.listRequests),
         HealthManagerMethod.watchRequests.rawValue: .stream(ManagerService.watchRequests),
         HealthManagerMethod.answerRequest.rawValue: .unary(ManagerService.answerRequest),

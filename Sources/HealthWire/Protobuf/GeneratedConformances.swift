@@ -307,6 +307,12 @@ extension Openhealth__V1__SaveResponse: ProtobufCMessageStruct {
 extension Openhealth__V1__SetCharacteristicResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_characteristic_response__init(message) }
 }
+extension Openhealth__V1__SetDirectConnectionRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_direct_connection_request__init(message) }
+}
+extension Openhealth__V1__SetDirectConnectionResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_direct_connection_response__init(message) }
+}
 extension Openhealth__V1__SetGrantsRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_grants_request__init(message) }
 }

@@ -59,6 +59,8 @@ typedef struct Openhealth__V1__VerifyAccessLogResponse Openhealth__V1__VerifyAcc
 typedef struct Openhealth__V1__ImportSamplesRequest Openhealth__V1__ImportSamplesRequest;
 typedef struct Openhealth__V1__ImportedRoute Openhealth__V1__ImportedRoute;
 typedef struct Openhealth__V1__ImportSamplesResponse Openhealth__V1__ImportSamplesResponse;
+typedef struct Openhealth__V1__SetDirectConnectionRequest Openhealth__V1__SetDirectConnectionRequest;
+typedef struct Openhealth__V1__SetDirectConnectionResponse Openhealth__V1__SetDirectConnectionResponse;
 
 
 /* --- enums --- */
@@ -164,10 +166,15 @@ struct  Openhealth__V1__ListAppsResponse
   ProtobufCMessage base;
   size_t n_apps;
   Openhealth__V1__AppManifest **apps;
+  /*
+   * apps the user allowed to connect directly
+   */
+  size_t n_direct_connection_app_ids;
+  char **direct_connection_app_ids;
 };
 #define OPENHEALTH__V1__LIST_APPS_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__list_apps_response__descriptor) \
-    , 0,NULL }
+    , 0,NULL, 0,NULL }
 
 
 struct  Openhealth__V1__ListRequestsRequest
@@ -562,6 +569,26 @@ struct  Openhealth__V1__ImportSamplesResponse
 #define OPENHEALTH__V1__IMPORT_SAMPLES_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__import_samples_response__descriptor) \
     , 0, 0, 0, 0 }
+
+
+struct  Openhealth__V1__SetDirectConnectionRequest
+{
+  ProtobufCMessage base;
+  char *app_id;
+  protobuf_c_boolean allowed;
+};
+#define OPENHEALTH__V1__SET_DIRECT_CONNECTION_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__set_direct_connection_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
+
+
+struct  Openhealth__V1__SetDirectConnectionResponse
+{
+  ProtobufCMessage base;
+};
+#define OPENHEALTH__V1__SET_DIRECT_CONNECTION_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__set_direct_connection_response__descriptor) \
+     }
 
 
 /* Openhealth__V1__StatusRequest methods */
@@ -1267,6 +1294,44 @@ Openhealth__V1__ImportSamplesResponse *
 void   openhealth__v1__import_samples_response__free_unpacked
                      (Openhealth__V1__ImportSamplesResponse *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__SetDirectConnectionRequest methods */
+void   openhealth__v1__set_direct_connection_request__init
+                     (Openhealth__V1__SetDirectConnectionRequest         *message);
+size_t openhealth__v1__set_direct_connection_request__get_packed_size
+                     (const Openhealth__V1__SetDirectConnectionRequest   *message);
+size_t openhealth__v1__set_direct_connection_request__pack
+                     (const Openhealth__V1__SetDirectConnectionRequest   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__set_direct_connection_request__pack_to_buffer
+                     (const Openhealth__V1__SetDirectConnectionRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__SetDirectConnectionRequest *
+       openhealth__v1__set_direct_connection_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__set_direct_connection_request__free_unpacked
+                     (Openhealth__V1__SetDirectConnectionRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__SetDirectConnectionResponse methods */
+void   openhealth__v1__set_direct_connection_response__init
+                     (Openhealth__V1__SetDirectConnectionResponse         *message);
+size_t openhealth__v1__set_direct_connection_response__get_packed_size
+                     (const Openhealth__V1__SetDirectConnectionResponse   *message);
+size_t openhealth__v1__set_direct_connection_response__pack
+                     (const Openhealth__V1__SetDirectConnectionResponse   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__set_direct_connection_response__pack_to_buffer
+                     (const Openhealth__V1__SetDirectConnectionResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__SetDirectConnectionResponse *
+       openhealth__v1__set_direct_connection_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__set_direct_connection_response__free_unpacked
+                     (Openhealth__V1__SetDirectConnectionResponse *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Openhealth__V1__StatusRequest_Closure)
@@ -1379,6 +1444,12 @@ typedef void (*Openhealth__V1__ImportedRoute_Closure)
                   void *closure_data);
 typedef void (*Openhealth__V1__ImportSamplesResponse_Closure)
                  (const Openhealth__V1__ImportSamplesResponse *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__SetDirectConnectionRequest_Closure)
+                 (const Openhealth__V1__SetDirectConnectionRequest *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__SetDirectConnectionResponse_Closure)
+                 (const Openhealth__V1__SetDirectConnectionResponse *message,
                   void *closure_data);
 
 /* --- services --- */
@@ -1503,6 +1574,10 @@ struct Openhealth__V1__HealthManager_Service
                          const Openhealth__V1__ImportSamplesRequest *input,
                          Openhealth__V1__ImportSamplesResponse_Closure closure,
                          void *closure_data);
+  void (*set_direct_connection)(Openhealth__V1__HealthManager_Service *service,
+                                const Openhealth__V1__SetDirectConnectionRequest *input,
+                                Openhealth__V1__SetDirectConnectionResponse_Closure closure,
+                                void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthManager_ServiceDestroy)(Openhealth__V1__HealthManager_Service *);
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
@@ -1539,7 +1614,8 @@ void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service
       function_prefix__ ## list_activity_goals,\
       function_prefix__ ## set_activity_goals,\
       function_prefix__ ## query_activity_summaries,\
-      function_prefix__ ## import_samples  }
+      function_prefix__ ## import_samples,\
+      function_prefix__ ## set_direct_connection  }
 void openhealth__v1__health_manager__status(ProtobufCService *service,
                                             const Openhealth__V1__StatusRequest *input,
                                             Openhealth__V1__StatusResponse_Closure closure,
@@ -1656,6 +1732,10 @@ void openhealth__v1__health_manager__import_samples(ProtobufCService *service,
                                                     const Openhealth__V1__ImportSamplesRequest *input,
                                                     Openhealth__V1__ImportSamplesResponse_Closure closure,
                                                     void *closure_data);
+void openhealth__v1__health_manager__set_direct_connection(ProtobufCService *service,
+                                                           const Openhealth__V1__SetDirectConnectionRequest *input,
+                                                           Openhealth__V1__SetDirectConnectionResponse_Closure closure,
+                                                           void *closure_data);
 
 /* --- descriptors --- */
 
@@ -1698,6 +1778,8 @@ extern const ProtobufCMessageDescriptor openhealth__v1__verify_access_log_respon
 extern const ProtobufCMessageDescriptor openhealth__v1__import_samples_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__imported_route__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__import_samples_response__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__set_direct_connection_request__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__set_direct_connection_response__descriptor;
 extern const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor;
 
 PROTOBUF_C__END_DECLS
