@@ -41,9 +41,9 @@ enum ChangeFeedSQL {
 
     /// Objects after `cursor` that match `predicate`; `limit` -1 for all.
     static func additions(_ db: Database, typeID: Int64, typeIdentifier: String, predicate: SamplePredicate?,
-                          scope: ReadScope, after cursor: ChangeCursor, limit: Int) throws -> FeedRows<SampleRecord> {
-        let visible = SampleSQL.visibility(scope)
-        let compiled = predicate.map { SampleSQL.condition($0) }
+                          scope visibility: Visibility, after cursor: ChangeCursor, limit: Int) throws -> FeedRows<SampleRecord> {
+        let visible = SampleSQL.visibility(visibility.scope)
+        let compiled = predicate.map { SampleSQL.condition($0, within: visibility) }
         var additions = FeedRows<SampleRecord>()
         if limit > 0 { additions.reserveCapacity(limit) }
         for range in FeedRange.after(cursor, in: .objects) {
@@ -83,16 +83,16 @@ enum ChangeFeedSQL {
 
     /// Whether any visible addition matching `predicate`, or any visible deletion, has a change
     /// number above `change`. Stops at the first one found.
-    static func anyChange(_ db: Database, typeID: Int64, predicate: SamplePredicate?, scope: ReadScope,
+    static func anyChange(_ db: Database, typeID: Int64, predicate: SamplePredicate?, scope visibility: Visibility,
                           after change: Int64) throws -> Bool {
-        let visibleObjects = SampleSQL.visibility(scope)
-        let visibleDeletions = SampleSQL.visibility(scope, alias: "d")
+        let visibleObjects = SampleSQL.visibility(visibility.scope)
+        let visibleDeletions = SampleSQL.visibility(visibility.scope, alias: "d")
         var objectConditions = ["o.type_id = ?", visibleObjects.sql, "o.change_seq > ?"]
         var arguments: StatementArguments = [typeID]
         arguments += visibleObjects.arguments
         arguments += [change]
         if let predicate {
-            let compiled = SampleSQL.condition(predicate)
+            let compiled = SampleSQL.condition(predicate, within: visibility)
             objectConditions.append("(\(compiled.sql))")
             arguments += compiled.arguments
         }
