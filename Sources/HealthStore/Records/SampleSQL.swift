@@ -26,6 +26,34 @@ enum SampleSQL {
         }
     }
 
+    /// The condition that confines a change-feed read of `alias` (`objects` or `deleted_objects`)
+    /// to `scope` and to one stretch of changes: `stretch(true)` is the stretch's condition as an
+    /// index range on `change_seq`, `stretch(false)` the same test written so that no index can
+    /// use it. For a window scope each of the two index ranges — the app's own rows by (type,
+    /// source, change) and every source's rows by (type, start) from the window on — carries
+    /// the stretch itself, and no term outside them offers the planner the (type, change) index:
+    /// that index would walk every row changed after the cursor, hidden ones included, and drop
+    /// them afterwards (issue 11, class 2). `ChangeFeedWindowPlanTests` checks the plans.
+    static func feedVisibility(_ scope: ReadScope, alias: String,
+                               stretch: (_ indexed: Bool) -> (sql: String, arguments: StatementArguments)) -> (sql: String, arguments: StatementArguments) {
+        switch scope {
+        case .allSources, .ownSamples:
+            let visible = visibility(scope, alias: alias)
+            let range = stretch(true)
+            return ("\(visible.sql) AND \(range.sql)", visible.arguments + range.arguments)
+        case let .recentWindow(appID, since):
+            let own = stretch(true), window = stretch(false)
+            var arguments: StatementArguments = [appID]
+            arguments += own.arguments
+            arguments += [since.microsecondsSince1970]
+            arguments += window.arguments
+            return ("""
+                ((\(alias).source_id = (SELECT id FROM sources WHERE bundle_identifier = ?) AND \(own.sql)) \
+                OR (likelihood(\(alias).start_us >= ?, 0.0001) AND \(window.sql)))
+                """, arguments)
+        }
+    }
+
     /// `predicate` as a condition over `o`, evaluated over what `visibility` lets the reader see:
     /// an object the predicate names (a workout) outside the reader's scope for its type matches
     /// as if it did not exist. There is no way to compile a predicate without a visibility.

@@ -122,6 +122,7 @@ enum StoreSchema {
         registerTemporaryGrants(&migrator)       // v8
         registerBackgroundDelivery(&migrator)    // v9
         registerActivitySummaries(&migrator)     // v10
+        registerWindowFeed(&migrator)            // v11
         return migrator
     }
 }
