@@ -18,6 +18,9 @@ enum MatrixState: String, CaseIterable, Sendable, CustomStringConvertible {
     case queriedDeniedWorkoutAllowed = "queried-denied-workout-allowed"
     /// The workout is readable, but the samples associated with it are older than the window.
     case queriedWindowWorkoutAllowed = "queried-window-workout-allowed"
+    /// The queried types fully readable, the workout type through a 30-day window that the
+    /// (old) hidden workout lies outside of: the samples it holds are visible, it is not.
+    case workoutWindowQueriedAllowed = "workout-window-queried-allowed"
     /// Positive control: the association is visible, so the worlds must differ.
     case everythingAllowed = "everything-allowed"
     /// Steps revoked while heart rate and workouts stay: heart rate sees the association, steps not.
@@ -41,6 +44,7 @@ enum MatrixState: String, CaseIterable, Sendable, CustomStringConvertible {
         case .windowEverywhere: return [grantQueried + [Self.workout, "--window", "30d"]]
         case .queriedDeniedWorkoutAllowed: return [["revoke", appID, "read"] + Self.queried, grantWorkout]
         case .queriedWindowWorkoutAllowed: return [grantQueried + ["--window", "30d"], grantWorkout]
+        case .workoutWindowQueriedAllowed: return [grantQueried, grantWorkout + ["--window", "30d"]]
         case .everythingAllowed: return [grantQueried, grantWorkout]
         case .stepsRevokedOthersStay: return [grantQueried, grantWorkout, ["revoke", appID, "read", ProbeData.steps]]
         }
