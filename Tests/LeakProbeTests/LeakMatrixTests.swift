@@ -1,4 +1,6 @@
 import Foundation
+import HealthModel
+import HealthWire
 import Testing
 
 /// Issue 11: the leak matrix. Every query kind × every predicate kind × both queried types
@@ -34,5 +36,29 @@ import Testing
             }
         }
         print("leak matrix: \(cells.count) cells × \(MatrixState.allCases.count) states = \(compared) comparisons")
+
+        // Revoking the *workout* read grant under a running collection watch whose predicate
+        // names the workout: the delivery that follows (woken by the grant change alone, no
+        // save) leaves the app holding the collection a store without that workout gives. The
+        // delivery itself may name the intervals it empties: the app saw them while allowed.
+        let hidden = try await hiddenWorld.revokingWorkoutUnderAWatch(.everythingAllowed)
+        let control = try await controlWorld.revokingWorkoutUnderAWatch(.everythingAllowed)
+        #expect(Self.collection(hidden.initial) != Self.collection(control.initial),
+                "positive control: with the workout readable the watch must see it")
+        #expect(hidden.afterRevocation.count > hidden.initial.count, "no delivery after the workout grant was revoked")
+        #expect(Self.collection(hidden.afterRevocation) == Self.collection(control.initial),
+                "after revoking the workout grant the watch still holds data through it: \(hidden.afterRevocation)")
+    }
+
+    /// The collection an app holds after applying `lines` (watch deliveries) in order.
+    static func collection(_ lines: [String]) -> [StatisticsResult] {
+        var intervals: [Int64: StatisticsResult] = [:]
+        for line in lines {
+            guard let payload = ProbeTranscript.payload(of: line),
+                  let delivery = try? StatisticsCollectionDelivery(wire: payload) else { continue }
+            for start in delivery.emptiedStarts { intervals[start] = nil }
+            for result in delivery.changed { intervals[result.span.start] = result }
+        }
+        return intervals.sorted { $0.key < $1.key }.map(\.value)
     }
 }

@@ -76,5 +76,34 @@ final class MatrixWorld: Sendable {
         return transcript.normalized(own: own + otherUUIDs + everyApp)
     }
 
+    /// Opens a watched hourly heart-rate collection naming the hidden workout as `state`'s app,
+    /// reads its first delivery, revokes the app's workout read grant and waits (bounded) for
+    /// the delivery that follows. Returns the normalized messages before and after.
+    func revokingWorkoutUnderAWatch(_ state: MatrixState) async throws -> (initial: [String], afterRevocation: [String]) {
+        let own = ownUUIDs[state.appID] ?? []
+        let inputs = MatrixInputs(probingApp: state.appID, ownUUIDs: own, ownWorkout: own.last ?? UUID(),
+                                  otherUUIDs: otherUUIDs, hiddenWorkout: hiddenWorkout)
+        let cell = MatrixCell(kind: .collectionWatch, type: ProbeData.heartRate, predicate: .hiddenWorkout)
+        let session = try ProbeSession(state.appID, adminSocket: broker.adminSocket)
+        _ = try await session.run("open watch \(cell.kind.method.rawValue) \(ProbeTranscript.hex(cell.payload(inputs)))")
+        let initial = try await Self.waitForMore(than: 0, on: "watch", in: session)
+        let result = try await broker.healthctl(["revoke", state.appID, "read", MatrixState.workout])
+        guard result.status == 0 else { throw CommandFailed(result: result) }
+        let after = try await Self.waitForMore(than: initial.count, on: "watch", in: session)
+        _ = try await session.run("close watch")
+        try await session.finish()
+        var transcript = ProbeTranscript()
+        transcript.append(after, method: cell.kind.method)
+        let normalized = transcript.normalized(own: own + otherUUIDs)[0]
+        return (Array(normalized.prefix(initial.count)), normalized)
+    }
+
+    private static func waitForMore(than count: Int, on stream: String, in session: ProbeSession) async throws -> [String] {
+        let deadline = Date().addingTimeInterval(ProbeWorld.deliveryTimeout)
+        while session.watched(stream).count <= count, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        try await Task.sleep(for: ProbeWorld.settlingTime)
+        return session.watched(stream)
+    }
+
     func stop() { broker.stop() }
 }
