@@ -13,7 +13,7 @@ struct MatrixCell: Sendable {
     var name: String { "\(kind.rawValue) of \(type.replacingOccurrences(of: "HKQuantityTypeIdentifier", with: "")), \(predicate.rawValue)" }
 
     static let all: [MatrixCell] = MatrixQueryKind.allCases.flatMap { kind in
-        MatrixState.queried.flatMap { type in
+        (kind == .correlations ? [ProbeData.systolic] : MatrixState.queried).flatMap { type in
             MatrixPredicate.allCases.filter { !kind.isLongRunning || $0.namesAWorkout }.map { MatrixCell(kind: kind, type: type, predicate: $0) }
         }
     }
@@ -37,6 +37,8 @@ struct MatrixCell: Sendable {
         case .collection, .collectionWatch: return collection.wireBytes()
         case .sources, .observer: return TypePredicateSpec(typeIdentifier: type, predicate: predicate).wireBytes()
         case .anchoredLongRunning: return AnchoredQuerySpec(typeIdentifier: type, predicate: predicate, longRunning: true).wireBytes()
+        case .correlations:
+            return CorrelationQuerySpec(typeIdentifier: ProbeData.bloodPressure, objectPredicates: predicate.map { [type: $0] } ?? [:]).wireBytes()
         }
     }
 }
@@ -50,6 +52,8 @@ enum MatrixQueryKind: String, CaseIterable, Sendable {
     case anchoredLongRunning = "long-running anchored query"
     case observer = "observer query"
     case collectionWatch = "long-running statistics collection"
+    /// Blood-pressure correlations whose systolic sample matches the predicate.
+    case correlations = "correlation query with a member predicate"
 
     var method: HealthStoreMethod {
         switch self {
@@ -60,6 +64,7 @@ enum MatrixQueryKind: String, CaseIterable, Sendable {
         case .sources: .querySources
         case .observer: .observeChanges
         case .collectionWatch: .watchStatisticsCollection
+        case .correlations: .queryCorrelations
         }
     }
 
@@ -110,7 +115,11 @@ enum MatrixPredicate: String, CaseIterable, Sendable {
         case .device: return .device(.name, allowedValues: [MatrixData.deviceName])
         case .metadata: return .metadata(key: MatrixData.metadataKey, .exists)
         case .value:
-            return type == ProbeData.steps ? .quantity(.greaterThan, value: 150, unit: "count") : .quantity(.greaterThan, value: 1.15, unit: "count/s")
+            switch type {
+            case ProbeData.steps: return .quantity(.greaterThan, value: 150, unit: "count")
+            case ProbeData.systolic: return .quantity(.greaterThan, value: 125, unit: "mmHg")
+            default: return .quantity(.greaterThan, value: 1.15, unit: "count/s")
+            }
         case .workoutType: return .workoutActivityType(HKWorkoutActivityType.running.rawValue)
         case .hiddenWorkoutAndTime: return .and([.workout(inputs.hiddenWorkout), everything])
         case .hiddenWorkoutOrOwnSource: return .or([.workout(inputs.hiddenWorkout), .sources([inputs.probingApp])])

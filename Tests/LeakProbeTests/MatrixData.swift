@@ -47,21 +47,30 @@ enum MatrixData {
         sample(ProbeData.steps, at: old(5), 50, device: true),
     ]
 
+    /// The other app's samples, then its blood-pressure correlation and that correlation's
+    /// systolic and diastolic samples (`otherSystolic`).
     static func saveOther(through session: ProbeSession) async throws -> [UUID] {
         try await ProbeData.save(otherSamples, through: session)
+            + ProbeData.save([ProbeData.bloodPressureReading(130, 85, minute: 2)], through: session)
     }
 
-    /// The hidden workout: old, holding the other app's first old sample of each type.
+    /// Index into the other app's UUIDs of its correlation's systolic sample.
+    static var otherSystolic: Int { otherSamples.count + 1 }
+
+    /// The hidden workout: old, holding the other app's first old sample of each type and its
+    /// correlation's systolic sample.
     static func saveHiddenWorkout(through session: ProbeSession, otherUUIDs: [UUID]) async throws -> UUID {
         let workout = try await ProbeData.save([ProbeData.workout(.running, from: -10, to: 60)], through: session)[0]
         try await ProbeData.call(.addSamplesToWorkout,
-                                 WorkoutAssociation(workoutUUID: workout, sampleUUIDs: associated.map { otherUUIDs[$0] }), through: session)
+                                 WorkoutAssociation(workoutUUID: workout, sampleUUIDs: (associated + [otherSystolic]).map { otherUUIDs[$0] }),
+                                 through: session)
         return workout
     }
 
     /// The probing app's samples and workout (last).
     static func saveOwn(through session: ProbeSession) async throws -> [UUID] {
         let samples = try await ProbeData.save(ownSamples, through: session)
+            + ProbeData.save([ProbeData.bloodPressureReading(120, 80, minute: 4)], through: session)
         let workout = try await ProbeData.save([ProbeData.workout(.cycling, from: 0, to: 30)], through: session)
         try await ProbeData.call(.addSamplesToWorkout, WorkoutAssociation(workoutUUID: workout[0], sampleUUIDs: [samples[0]]), through: session)
         return samples + workout

@@ -30,11 +30,14 @@ enum MatrixState: String, CaseIterable, Sendable, CustomStringConvertible {
     var appID: String { "org.matrix.\(rawValue)" }
 
     static let queried = [ProbeData.heartRate, ProbeData.steps]
+    /// Blood pressure's member types, decided with the queried types (a correlation is visible
+    /// only to a reader of both); correlation queries name the workout in a systolic predicate.
+    static let correlated = [ProbeData.systolic, ProbeData.diastolic]
     static let workout = HKWorkoutTypeIdentifier
     static let temporaryGrantDuration: TimeInterval = 2
 
     var grantCommands: [[String]] {
-        let grantQueried = ["grant", appID, "read"] + Self.queried
+        let grantQueried = ["grant", appID, "read"] + Self.queried + Self.correlated
         let grantWorkout = ["grant", appID, "read", Self.workout]
         switch self {
         case .queriedAllowedWorkoutDenied: return [grantQueried, ["revoke", appID, "read", Self.workout]]
@@ -42,7 +45,7 @@ enum MatrixState: String, CaseIterable, Sendable, CustomStringConvertible {
         case .workoutRevokedOthersStay: return [grantQueried, grantWorkout, ["revoke", appID, "read", Self.workout]]
         case .workoutExpiredOthersStay: return [grantQueried, grantWorkout + ["--for", "\(Int(Self.temporaryGrantDuration))s"]]
         case .windowEverywhere: return [grantQueried + [Self.workout, "--window", "30d"]]
-        case .queriedDeniedWorkoutAllowed: return [["revoke", appID, "read"] + Self.queried, grantWorkout]
+        case .queriedDeniedWorkoutAllowed: return [["revoke", appID, "read"] + Self.queried + Self.correlated, grantWorkout]
         case .queriedWindowWorkoutAllowed: return [grantQueried + ["--window", "30d"], grantWorkout]
         case .workoutWindowQueriedAllowed: return [grantQueried, grantWorkout + ["--window", "30d"]]
         case .everythingAllowed: return [grantQueried, grantWorkout]
@@ -54,8 +57,8 @@ enum MatrixState: String, CaseIterable, Sendable, CustomStringConvertible {
     /// samples associated with it: only there may an answer naming that workout differ.
     var associationVisible: Set<String> {
         switch self {
-        case .everythingAllowed: Set(Self.queried)
-        case .stepsRevokedOthersStay: [ProbeData.heartRate]
+        case .everythingAllowed: Set(Self.queried + Self.correlated)
+        case .stepsRevokedOthersStay: [ProbeData.heartRate, ProbeData.systolic]
         default: []
         }
     }

@@ -16,7 +16,7 @@ final class MatrixWorld: Sendable {
     /// `hiddenWorkout`: the hidden world's workout UUID, which the control world is probed with.
     init(hidden: Bool, hiddenWorkout: UUID? = nil) async throws {
         broker = try BrokerProcess()
-        let types = MatrixState.queried + [MatrixState.workout]
+        let types = MatrixState.queried + MatrixState.correlated + [MatrixState.workout]
         for app in [MatrixData.otherApp] + MatrixState.allCases.map(\.appID) {
             try await broker.install(appID: app, executable: ProbeWorld.client)
             for type in types { try await broker.set(app, "share", type, allowed: true) }
