@@ -123,6 +123,7 @@ enum StoreSchema {
         registerBackgroundDelivery(&migrator)    // v9
         registerActivitySummaries(&migrator)     // v10
         registerDirectConnections(&migrator)     // v11
+        registerWindowFeed(&migrator)            // v12
         return migrator
     }
 }
