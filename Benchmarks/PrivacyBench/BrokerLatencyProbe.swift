@@ -15,9 +15,12 @@ enum BrokerLatencyProbe {
     /// The goal per cell: within this many percent (issue 11).
     static let goal = 5.0
 
-    static func run(hidden: Int, calls: Int, states: [ReadState]) async throws {
+    /// `control`: the second store gets no hidden data either (the noise floor: two brokers on
+    /// equal stores), but everything else — sizes of the own data, anchors, names — as for `hidden`.
+    static func run(hidden: Int, calls: Int, states: [ReadState], control: Bool) async throws {
         print("privacy-bench broker: \(hidden) hidden samples of heart rate and of step count (a tenth as many "
-              + "blood-pressure correlations and active-energy samples), \(calls) calls per cell and world")
+              + "blood-pressure correlations and active-energy samples), \(calls) calls per cell and world"
+              + (control ? "; CONTROL RUN: the second store holds no hidden data either" : ""))
         let app = AppManifest(id: BenchStoreBuilder.appID, displayName: "Probe", executable: CommandLine.executablePath, version: "1",
                               readUsageDescription: "benchmark", shareUsageDescription: "benchmark")
         let base = NSTemporaryDirectory() + "privacy-bench-broker-" + UUID().uuidString.prefix(8)
@@ -29,7 +32,7 @@ enum BrokerLatencyProbe {
         }
         let plan = BenchPlan(hidden: hidden)
         let began = Date()
-        let fullWorld = try await BenchStoreBuilder.build(plan, hidden: hidden, app: app, in: full.storeDirectory)
+        let fullWorld = try await BenchStoreBuilder.build(plan, hidden: control ? 0 : hidden, app: app, in: full.storeDirectory)
         // The empty world's predicates name the same hidden UUIDs, which do not exist there.
         let emptyWorld = try await BenchStoreBuilder.build(plan, hidden: 0, app: app, in: empty.storeDirectory, naming: fullWorld)
         print(String(format: "stores built in %.0f s", Date().timeIntervalSince(began)))
@@ -39,44 +42,70 @@ enum BrokerLatencyProbe {
         for state in states {
             try BenchStoreBuilder.apply(state, appID: app.id, in: empty.storeDirectory)
             try BenchStoreBuilder.apply(state, appID: app.id, in: full.storeDirectory)
-            let emptyClient = try empty.start(), fullClient = try full.start()
-            defer {
+            // The reference row reads the hidden data in one world: fewer calls keep it short.
+            let timed = state.seesHidden ? min(calls, max(5, calls / 20)) : calls
+            let warmUp = state.seesHidden ? 1 : max(3, calls / 20)
+            let requests = cells.map { ($0.request(emptyWorld), $0.request(fullWorld)) }
+            var samples = cells.map { _ in CellSamples() }
+            // Rounds, each on freshly started brokers and taking a share of every cell's calls:
+            // a burst of load from other processes then falls on many cells a little rather than
+            // on one, and whatever one healthd process gains by chance (where its memory and
+            // threads landed) does not stay with one world for the whole run.
+            let rounds = min(timed, 5)
+            for round in 0..<rounds {
+                let emptyClient = try empty.start(), fullClient = try full.start()
+                for (index, cell) in cells.enumerated() {
+                    for _ in 0..<warmUp {
+                        _ = try await time(cell, emptyClient, requests[index].0, keep: false)
+                        _ = try await time(cell, fullClient, requests[index].1, keep: false)
+                    }
+                }
+                for (index, cell) in cells.enumerated() {
+                    let share = timed / rounds + (round < timed % rounds ? 1 : 0)
+                    for _ in 0..<share {
+                        try await samples[index].pair(cell, (emptyClient, fullClient), requests[index])
+                    }
+                }
                 empty.stop()
                 full.stop()
             }
-            // The reference row reads the hidden data in one world: fewer calls keep it short.
-            let timed = state.seesHidden ? min(calls, max(5, calls / 20)) : calls
-            let warmUp = state.seesHidden ? 1 : max(5, calls / 10)
-            for cell in cells {
-                let requests = (cell.request(emptyWorld), cell.request(fullWorld))
-                for _ in 0..<warmUp {
-                    _ = try await time(cell, emptyClient, requests.0, keep: false)
-                    _ = try await time(cell, fullClient, requests.1, keep: false)
-                }
-                var times: ([Double], [Double]) = ([], [])
-                var answers: (Answer?, Answer?) = (nil, nil)
-                for index in 0..<timed {
-                    let keep = index == 0
-                    if index.isMultiple(of: 2) {
-                        let a = try await time(cell, emptyClient, requests.0, keep: keep)
-                        let b = try await time(cell, fullClient, requests.1, keep: keep)
-                        times.0.append(a.micros); times.1.append(b.micros)
-                        if keep { answers = (a.answer, b.answer) }
-                    } else {
-                        let b = try await time(cell, fullClient, requests.1, keep: keep)
-                        let a = try await time(cell, emptyClient, requests.0, keep: keep)
-                        times.0.append(a.micros); times.1.append(b.micros)
-                    }
-                }
-                let result = CellResult(cell: cell.name, state: state, calls: timed,
-                                        medians: (BenchData.median(times.0), BenchData.median(times.1)),
-                                        answers: (try answers.0?.summary(cell), try answers.1?.summary(cell)))
+            for (index, cell) in cells.enumerated() {
+                let result = try samples[index].result(cell, state)
                 print(result.line)
                 results.append(result)
             }
         }
         print("")
-        print(LatencyTable.markdown(results, hidden: hidden, goal: goal))
+        print(LatencyTable.markdown(results, hidden: hidden, goal: goal, control: control))
+    }
+
+    /// One cell's timed calls in both worlds, taken in pairs whose order alternates (A B, B A).
+    struct CellSamples {
+        var times: ([Double], [Double]) = ([], [])
+        var answers: (Answer?, Answer?) = (nil, nil)
+
+        mutating func pair(_ cell: QueryCell, _ clients: (RPCClient, RPCClient), _ requests: ([UInt8], [UInt8])) async throws {
+            let keep = times.0.isEmpty  // the first pair's answers are compared
+            let a: (micros: Double, answer: Answer), b: (micros: Double, answer: Answer)
+            if times.0.count.isMultiple(of: 2) {
+                a = try await time(cell, clients.0, requests.0, keep: keep)
+                b = try await time(cell, clients.1, requests.1, keep: keep)
+            } else {
+                b = try await time(cell, clients.1, requests.1, keep: keep)
+                a = try await time(cell, clients.0, requests.0, keep: keep)
+            }
+            times.0.append(a.micros)
+            times.1.append(b.micros)
+            if keep { answers = (a.answer, b.answer) }
+        }
+
+        func result(_ cell: QueryCell, _ state: ReadState) throws -> CellResult {
+            let ratios = zip(times.0, times.1).map { $1 / $0 }
+            return CellResult(cell: cell.name, state: state, calls: times.0.count,
+                              medians: (BenchData.median(times.0), BenchData.median(times.1)),
+                              pairedRatio: BenchData.median(ratios),
+                              answers: (try answers.0?.summary(cell), try answers.1?.summary(cell)))
+        }
     }
 
     /// One call's answer: its messages (kept only when asked) and their total size.
@@ -135,6 +164,9 @@ struct CellResult {
     let state: ReadState
     let calls: Int
     let medians: (Double, Double)
+    /// The median over pairs of (N hidden ÷ 0 hidden) for calls made one right after the other:
+    /// a cross-check less sensitive to load that changes during the run.
+    let pairedRatio: Double
     /// Each world's answer to the first timed call ("N items, M bytes").
     let answers: (String?, String?)
 
@@ -143,6 +175,6 @@ struct CellResult {
 
     var line: String {
         "\(cell) | \(state.label): \(LatencyTable.micros(medians.0)) µs vs \(LatencyTable.micros(medians.1)) µs ("
-            + String(format: "%+.1f %%", difference) + "), answers \(answers.0 ?? "-") / \(answers.1 ?? "-")"
+            + String(format: "%+.1f %%, paired %+.1f %%", difference, (pairedRatio - 1) * 100) + "), answers \(answers.0 ?? "-") / \(answers.1 ?? "-")"
     }
 }

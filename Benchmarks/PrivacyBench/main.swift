@@ -4,9 +4,10 @@
 //   privacy-bench [hidden (default 1000000)] [queries (default 2000)]
 //       the store path alone (StoreLatencyProbe)
 //   privacy-bench broker [--hidden N (default 1000000)] [--calls N (default 300)]
-//                        [--states denied,revoked,window,authorized (default all)]
+//                        [--states denied,revoked,window,authorized (default all)] [--control]
 //       through real healthd processes and their app socket, every query kind × read state
-//       (BrokerLatencyProbe); needs healthd built beside privacy-bench
+//       (BrokerLatencyProbe); --control gives the second store no hidden data either (the noise
+//       floor of comparing two healthd processes); needs healthd built beside privacy-bench
 //       (`swift build -c release --product healthd`). `broker N M` (positional) also works.
 import Foundation
 
@@ -34,6 +35,8 @@ func count(_ text: String?, _ name: String) -> Int? {
 let hiddenOption = count(option("hidden", in: &arguments), "--hidden")
 let callsOption = count(option("calls", in: &arguments), "--calls")
 let statesOption = option("states", in: &arguments)
+let control = arguments.contains("--control")
+arguments.removeAll { $0 == "--control" }
 let hidden = hiddenOption ?? count(arguments.first, "hidden") ?? 1_000_000
 let queries = callsOption ?? count(arguments.dropFirst().first, "calls") ?? (throughBroker ? 300 : 2000)
 if throughBroker {
@@ -48,7 +51,7 @@ if throughBroker {
             states.append(state)
         }
     }
-    try await BrokerLatencyProbe.run(hidden: hidden, calls: max(1, queries), states: states)
+    try await BrokerLatencyProbe.run(hidden: hidden, calls: max(1, queries), states: states, control: control)
 } else {
     try await StoreLatencyProbe.run(hidden: hidden, queries: queries)
 }
