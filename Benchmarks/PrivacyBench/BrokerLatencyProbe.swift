@@ -63,7 +63,7 @@ enum BrokerLatencyProbe {
                 for (index, cell) in cells.enumerated() {
                     let share = timed / rounds + (round < timed % rounds ? 1 : 0)
                     for _ in 0..<share {
-                        try await samples[index].pair(cell, (emptyClient, fullClient), requests[index])
+                        try await samples[index].pair(cell, (empty, full), requests[index])
                     }
                 }
                 empty.stop()
@@ -84,18 +84,30 @@ enum BrokerLatencyProbe {
         var times: ([Double], [Double]) = ([], [])
         var answers: (Answer?, Answer?) = (nil, nil)
 
-        mutating func pair(_ cell: QueryCell, _ clients: (RPCClient, RPCClient), _ requests: ([UInt8], [UInt8])) async throws {
+        /// healthd's CPU time per call, in µs (`BenchBroker.cpuNanoseconds`).
+        var cpu: ([Double], [Double]) = ([], [])
+
+        mutating func pair(_ cell: QueryCell, _ brokers: (BenchBroker, BenchBroker), _ requests: ([UInt8], [UInt8])) async throws {
             let keep = times.0.isEmpty  // the first pair's answers are compared
-            let a: (micros: Double, answer: Answer), b: (micros: Double, answer: Answer)
+            /// One timed call; healthd's CPU time is read before and after, outside the timing.
+            func measure(_ broker: BenchBroker, _ request: [UInt8]) async throws -> (micros: Double, answer: Answer, cpu: Double) {
+                guard let client = broker.client else { throw BenchFailed("healthd in \(broker.directory) is not running") }
+                let before = broker.cpuNanoseconds
+                let call = try await time(cell, client, request, keep: keep)
+                return (call.micros, call.answer, Double(broker.cpuNanoseconds &- before) / 1_000)
+            }
+            let a: (micros: Double, answer: Answer, cpu: Double), b: (micros: Double, answer: Answer, cpu: Double)
             if times.0.count.isMultiple(of: 2) {
-                a = try await time(cell, clients.0, requests.0, keep: keep)
-                b = try await time(cell, clients.1, requests.1, keep: keep)
+                a = try await measure(brokers.0, requests.0)
+                b = try await measure(brokers.1, requests.1)
             } else {
-                b = try await time(cell, clients.1, requests.1, keep: keep)
-                a = try await time(cell, clients.0, requests.0, keep: keep)
+                b = try await measure(brokers.1, requests.1)
+                a = try await measure(brokers.0, requests.0)
             }
             times.0.append(a.micros)
             times.1.append(b.micros)
+            cpu.0.append(a.cpu)
+            cpu.1.append(b.cpu)
             if keep { answers = (a.answer, b.answer) }
         }
 
@@ -104,6 +116,7 @@ enum BrokerLatencyProbe {
             return CellResult(cell: cell.name, state: state, calls: times.0.count,
                               medians: (BenchData.median(times.0), BenchData.median(times.1)),
                               pairedRatio: BenchData.median(ratios),
+                              cpu: (BenchData.median(cpu.0), BenchData.median(cpu.1)),
                               answers: (try answers.0?.summary(cell), try answers.1?.summary(cell)))
         }
     }
@@ -167,14 +180,18 @@ struct CellResult {
     /// The median over pairs of (N hidden ÷ 0 hidden) for calls made one right after the other:
     /// a cross-check less sensitive to load that changes during the run.
     let pairedRatio: Double
+    /// Median healthd CPU time per call, µs, in each world.
+    let cpu: (Double, Double)
     /// Each world's answer to the first timed call ("N items, M bytes").
     let answers: (String?, String?)
 
     var difference: Double { (medians.1 - medians.0) / medians.0 * 100 }
     var sameAnswer: Bool { answers.0 == answers.1 }
+    var cpuDifference: Double { (cpu.1 - cpu.0) / max(cpu.0, 1) * 100 }
 
     var line: String {
         "\(cell) | \(state.label): \(LatencyTable.micros(medians.0)) µs vs \(LatencyTable.micros(medians.1)) µs ("
-            + String(format: "%+.1f %%, paired %+.1f %%", difference, (pairedRatio - 1) * 100) + "), answers \(answers.0 ?? "-") / \(answers.1 ?? "-")"
+            + String(format: "%+.1f %%, paired %+.1f %%, healthd CPU %.0f vs %.0f µs %+.1f %%", difference, (pairedRatio - 1) * 100,
+                     cpu.0, cpu.1, cpuDifference) + "), answers \(answers.0 ?? "-") / \(answers.1 ?? "-")"
     }
 }
