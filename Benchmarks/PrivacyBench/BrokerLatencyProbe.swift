@@ -4,13 +4,13 @@ import HealthModel
 import HealthWire
 
 /// Through the whole broker: two real healthd processes serving the same probing app (this
-/// process, bound by its credentials), one whose store holds N hidden samples of each probed
-/// type and one whose store holds none. For every read state (`ReadState`) and every query kind
-/// (`QueryCell`), the same call goes to both brokers in turn (A B, then B A, so drift on a
-/// loaded machine falls on both alike), timed from sending the request to the end of its
-/// answer; the medians are compared. Where the app may not see the hidden data, both worlds
-/// must also give the same answer (items and bytes, but for the sealed anchors' random nonces,
-/// which have a fixed length): the table says so per cell.
+/// process, bound by its credentials), one whose store holds N hidden samples of another app and
+/// one whose store holds none. For every read state (`ReadState`) and every query kind
+/// (`QueryCell`), the same call goes to both brokers in pairs whose order alternates (A B, then
+/// B A), timed from sending the request to the end of its answer, with healthd's on-CPU time
+/// read around it. Per cell: both medians and their difference (the goal is judged on it), the
+/// median paired ratio and the CPU medians. Where the app may not see the hidden data, both
+/// worlds must also give the same answer (`QueryCell.comparable`): the table says so per cell.
 enum BrokerLatencyProbe {
     /// The goal per cell: within this many percent (issue 11).
     static let goal = 5.0
