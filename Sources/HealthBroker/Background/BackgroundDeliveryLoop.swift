@@ -7,11 +7,14 @@ import Logging
 /// registration, decides for each wake-up whether the app may see a change, feeds the
 /// `BackgroundSchedule`, and hands due launches to the agent.
 ///
-/// Privacy: a registration's check is the observer query's — `hasChanges` under the app's read
-/// scope as it is now, after the registration's own cursor — so a change the app may not see
-/// (another app's save of a type whose read the app was denied) never makes it pending, and
-/// therefore never launches it. The cursor moves past hidden changes too, so a later grant
-/// does not turn old hidden changes into a launch.
+/// Privacy: a registration's check is the observer query's (`DeliveryRecheck`, under the app's
+/// read scope as it is now, after the registration's own cursor) — so a change the app may not
+/// see (another app's save of a type whose read the app was denied) never makes it pending,
+/// and therefore never launches it. The cursor moves past hidden changes too, so a later grant
+/// does not turn old hidden changes into a launch. The same check runs again at the moment a
+/// launch is handed to the agent, from the cursor before the first change that made it
+/// pending: a launch owed under grants the user has since revoked (or that expired, or whose
+/// window narrowed) is withdrawn, whether it waited for its frequency, a back-off or an agent.
 struct BackgroundDeliveryLoop {
     typealias Key = BackgroundSchedule.Key
 
@@ -19,6 +22,9 @@ struct BackgroundDeliveryLoop {
     private struct Watch {
         let token: UInt64
         var checkedThrough: Int64
+        /// The cursor before the first visible change not yet taken by the app (nil: nothing
+        /// owed): a launch is re-checked from here when it is sent.
+        var owedAfter: Int64?
     }
 
     let coordinator: BackgroundDeliveryCoordinator
@@ -50,6 +56,7 @@ struct BackgroundDeliveryLoop {
                 for key in coordinator.takeWokenKeys().sorted() { await check(key) }
             case let .acknowledged(key):
                 schedule.noteAcknowledged(key)
+                watches[key]?.owedAfter = nil
             case .agentAttached, .deadline:
                 break
             case let .dispatched(request):
@@ -103,44 +110,80 @@ struct BackgroundDeliveryLoop {
     /// observer query of the app receives it, the registration becomes pending.
     private mutating func check(_ key: Key) async {
         guard let watch = watches[key] else { return }
-        let outcome: (app: AppManifest?, changed: Bool, through: Int64)
+        let verdict: DeliveryRecheck.Verdict
         do {
-            outcome = try await store.withDatabase { database in
-                guard let app = try database.apps.find(id: key.appID) else { return (nil, false, watch.checkedThrough) }
-                let scope = try database.authorization.readScope(app: app, type: key.typeIdentifier)
-                let check = try database.changeFeed.hasChanges(of: key.typeIdentifier, matching: nil, scope: scope,
-                                                               after: watch.checkedThrough)
-                return (app, check.changed, check.through)
+            verdict = try await store.withDatabase { database in
+                try DeliveryRecheck.check(database, appID: key.appID, typeIdentifier: key.typeIdentifier, predicate: nil,
+                                          after: watch.checkedThrough)
             }
         } catch {
             // The cursor stays: the next wake-up checks the same changes again.
             logger.warning("background delivery: check failed", metadata: ["app": "\(key.appID)", "error": "\(type(of: error))"])
             return
         }
-        watches[key]?.checkedThrough = outcome.through
-        guard outcome.changed, outcome.app?.allowsBackgroundDelivery == true else { return }
+        watches[key]?.checkedThrough = verdict.through
+        guard verdict.changed, verdict.app?.allowsBackgroundDelivery == true else { return }
         // A running observer query of the app gets this change itself.
         guard !observers.isObserving(appID: key.appID, typeIdentifier: key.typeIdentifier) else { return }
+        if watches[key]?.owedAfter == nil { watches[key]?.owedAfter = watch.checkedThrough }
         schedule.noteVisibleChange(key)
     }
 
     // MARK: Launches
 
     /// Hands every due launch to the agent, if one is attached; the executable comes from the
-    /// manifest as installed now.
+    /// manifest as installed now. This is the moment of sending: each type of the launch is
+    /// re-checked (`recheck`) and those no longer owed are withdrawn.
     private mutating func launchDue(now: ContinuousClock.Instant) async {
         guard coordinator.launches.hasAgent else { return }
-        for (appID, types) in schedule.takeDue(now: now) {
-            let app = try? await store.withDatabase { try $0.apps.find(id: appID) }
-            guard let app, app.allowsBackgroundDelivery else {
-                schedule.noteUndelivered(appID: appID, typeIdentifiers: types)
-                continue
+        for (appID, dueTypes) in schedule.takeDue(now: now) {
+            var types: [String] = []
+            var app: AppManifest?
+            for type in dueTypes {
+                let key = Key(appID: appID, typeIdentifier: type)
+                switch await recheck(key) {
+                case let .owed(owedTo):
+                    types.append(type)
+                    app = owedTo
+                case .withdrawn:
+                    schedule.noteWithdrawn(key)
+                    watches[key]?.owedAfter = nil
+                case .unknown:
+                    schedule.noteUndelivered(appID: appID, typeIdentifiers: [type])
+                }
             }
+            guard let app, !types.isEmpty else { continue }
             let request = LaunchRequest(requestID: nextRequestID, appID: appID, executable: app.executable, typeIdentifiers: types)
             nextRequestID += 1
             if !coordinator.launches.offer(request) {
                 schedule.noteUndelivered(appID: appID, typeIdentifiers: types)
             }
+        }
+    }
+
+    private enum Recheck {
+        /// Still owed, to the app as installed now.
+        case owed(AppManifest)
+        /// No longer owed: revoked, expired, out of the window, uninstalled or not entitled.
+        case withdrawn
+        /// The store could not be read: the launch stays pending, not sent now.
+        case unknown
+    }
+
+    /// Whether a launch for `key` is still owed: its app still has the entitlement and may
+    /// still see a change after the cursor before the first change that made it pending.
+    private func recheck(_ key: Key) async -> Recheck {
+        guard let watch = watches[key] else { return .withdrawn }
+        let cursor = watch.owedAfter ?? watch.checkedThrough
+        do {
+            let verdict = try await store.withDatabase { database in
+                try DeliveryRecheck.check(database, appID: key.appID, typeIdentifier: key.typeIdentifier, predicate: nil, after: cursor)
+            }
+            guard verdict.changed, let app = verdict.app, app.allowsBackgroundDelivery else { return .withdrawn }
+            return .owed(app)
+        } catch {
+            logger.warning("background delivery: re-check failed", metadata: ["app": "\(key.appID)", "error": "\(type(of: error))"])
+            return .unknown
         }
     }
 

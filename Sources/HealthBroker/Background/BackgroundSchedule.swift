@@ -141,6 +141,15 @@ struct BackgroundSchedule: Sendable {
         }
     }
 
+    /// What made `key` pending is no longer owed (re-checked when its launch was due: revoked,
+    /// expired, out of the window): nothing is pending until a new visible change.
+    mutating func noteWithdrawn(_ key: Key) {
+        guard var entry = entries[key] else { return }
+        entry.pending = false
+        if entry.phase == .handedToAgent { entry.phase = .idle }
+        entries[key] = entry
+    }
+
     /// The earliest instant after `now` at which, without any event, something changes: a wait
     /// times out, or a pending registration's period or backoff ends. Nil when nothing waits.
     func nextDeadline(after now: Instant) -> Instant? {
@@ -161,7 +170,7 @@ struct BackgroundSchedule: Sendable {
     /// No sooner than the frequency's period after the last launch, nor before the backoff
     /// ends; nil when neither applies (never launched, no backoff).
     private func earliestLaunch(of entry: Entry) -> Instant? {
-        let afterPeriod = entry.lastLaunch.map { $0 + entry.frequency.minimumInterval }
+        let afterPeriod = entry.lastLaunch.map { $0 + policy.period(of: entry.frequency) }
         guard let retry = entry.retryNotBefore else { return afterPeriod }
         return max(afterPeriod ?? retry, retry)
     }
