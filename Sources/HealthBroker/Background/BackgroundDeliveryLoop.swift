@@ -61,7 +61,8 @@ struct BackgroundDeliveryLoop {
                 break
             case let .dispatched(request):
                 schedule.noteDispatched(appID: request.appID, typeIdentifiers: request.typeIdentifiers, now: .now)
-                await recordLaunch(request)
+            case let .outcome(outcome, request):
+                await apply(outcome, of: request)
             case let .undelivered(requests):
                 for request in requests {
                     schedule.noteUndelivered(appID: request.appID, typeIdentifiers: request.typeIdentifiers)
@@ -187,17 +188,39 @@ struct BackgroundDeliveryLoop {
         }
     }
 
-    /// The access-log entry of a launch that reached the agent (DESIGN.md §7.9: the user sees
-    /// when healthd had an app started, and for which types).
-    private func recordLaunch(_ request: LaunchRequest) async {
-        logger.notice("background launch requested", metadata: [
-            "app": "\(request.appID)", "types": "\(request.typeIdentifiers.count)", "request": "\(request.requestID)",
+    /// What the agent did: the schedule follows it, and only a launch that happened reaches
+    /// the access log (DESIGN.md §7.9: the user sees when healthd had an app started, and for
+    /// which types — not what it merely asked for).
+    private mutating func apply(_ outcome: LaunchOutcome, of request: LaunchRequest?) async {
+        let now = ContinuousClock.now
+        let metadata: Logger.Metadata = ["app": "\(outcome.appID)", "request": "\(outcome.requestID)", "pid": "\(outcome.pid)"]
+        switch (outcome.kind, request) {
+        case let (.launched, request?):
+            schedule.noteLaunched(appID: request.appID, typeIdentifiers: request.typeIdentifiers, now: now)
+            await recordLaunch(request, pid: outcome.pid)
+        case let (.alreadyRunning, request?):
+            logger.notice("background launch skipped: the app still runs; relaunched when it exits", metadata: metadata)
+            schedule.noteStillRunning(appID: request.appID, typeIdentifiers: request.typeIdentifiers)
+        case let (.failed, request?):
+            logger.warning("background launch failed", metadata: metadata.merging(["reason": "\(outcome.detail)"]) { $1 })
+            schedule.noteLaunchFailed(appID: request.appID, typeIdentifiers: request.typeIdentifiers, now: now)
+        case (.exited, _):
+            logger.info("background-launched app exited", metadata: metadata.merging(["status": "\(outcome.exitStatus)"]) { $1 })
+            schedule.noteExited(appID: outcome.appID, now: now)
+        default:
+            break
+        }
+    }
+
+    private func recordLaunch(_ request: LaunchRequest, pid: Int32) async {
+        logger.notice("background launch", metadata: [
+            "app": "\(request.appID)", "types": "\(request.typeIdentifiers.count)", "request": "\(request.requestID)", "pid": "\(pid)",
         ])
         do {
             _ = try await store.withDatabase { database in
                 try database.accessLog.append(actor: AccessLogEntry.brokerActor, appID: request.appID, action: .launch,
                                               types: request.typeIdentifiers, count: 1,
-                                              detail: "background delivery, launch request \(request.requestID)")
+                                              detail: "background delivery: launched (launch request \(request.requestID))")
             }
         } catch {
             logger.error("access log append failed", metadata: ["action": "launch", "error": "\(type(of: error))"])

@@ -17,7 +17,8 @@ public struct BackgroundDeliveryPolicy: Sendable, Equatable {
 
     /// The least time between two launches of a registration of `frequency`.
     func period(of frequency: HKUpdateFrequency) -> Duration {
-        frequency.minimumInterval / max(periodScale, 1)
+        // Exact unless scaled: a week divided by 1.0 in floating point is not quite a week.
+        periodScale > 1 ? frequency.minimumInterval / periodScale : frequency.minimumInterval
     }
 
     public init(acknowledgementTimeout: Duration = .seconds(120), firstBackoff: Duration = .seconds(300),

@@ -40,7 +40,8 @@ final class LaunchAgentProcess: Sendable {
     private let agentLogPath: String
     private let child: ChildProcess
 
-    init(broker: BrokerProcess, backgroundTypes: [String]) throws {
+    /// `environment`: more variables for the agent and so for the apps it launches.
+    init(broker: BrokerProcess, backgroundTypes: [String], environment: [String: String] = [:]) throws {
         logDirectory = broker.root + "/app-logs"
         agentLogPath = broker.root + "/agent.log"
         try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
@@ -49,7 +50,7 @@ final class LaunchAgentProcess: Sendable {
         defer { close(log) }
         child = try ChildProcess(Products.path("health-sandbox"),
                                  ["agent", "--socket", broker.adminSocket, "--log-dir", logDirectory],
-                                 environment: ["E2E_CLIENT_BACKGROUND_TYPES": backgroundTypes.joined(separator: ",")],
+                                 environment: environment.merging(["E2E_CLIENT_BACKGROUND_TYPES": backgroundTypes.joined(separator: ",")]) { $1 },
                                  stderr: log)
     }
 
@@ -70,8 +71,12 @@ final class LaunchAgentProcess: Sendable {
         try await poll(timeout: timeout) { appLogLines(appID).count { $0 == line } >= count }
     }
 
-    deinit {
-        child.signal(SIGTERM)
+    /// Stops the agent now (SIGTERM, or SIGKILL: no chance to say goodbye) and waits for it.
+    func stop(_ signal: Int32 = SIGTERM) {
+        guard child.isRunning else { return }
+        child.signal(signal)
         child.waitBlocking()
     }
+
+    deinit { stop() }
 }

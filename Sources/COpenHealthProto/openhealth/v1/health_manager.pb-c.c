@@ -3150,7 +3150,7 @@ const ProtobufCEnumDescriptor openhealth__v1__decision__descriptor =
   openhealth__v1__decision__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[28] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[29] =
 {
   { "Status", &openhealth__v1__status_request__descriptor, &openhealth__v1__status_response__descriptor },
   { "InstallApp", &openhealth__v1__install_app_request__descriptor, &openhealth__v1__install_app_response__descriptor },
@@ -3177,6 +3177,7 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "SetUnitPreference", &openhealth__v1__preferred_unit__descriptor, &openhealth__v1__set_unit_preference_response__descriptor },
   { "ListBackgroundDeliveries", &openhealth__v1__list_background_deliveries_request__descriptor, &openhealth__v1__list_background_deliveries_response__descriptor },
   { "WatchLaunches", &openhealth__v1__watch_launches_request__descriptor, &openhealth__v1__launch_request__descriptor },
+  { "ReportLaunchOutcome", &openhealth__v1__launch_outcome__descriptor, &openhealth__v1__report_launch_outcome_response__descriptor },
   { "ListActivityGoals", &openhealth__v1__list_activity_goals_request__descriptor, &openhealth__v1__activity_goal_schedule__descriptor },
   { "SetActivityGoals", &openhealth__v1__activity_goal_update__descriptor, &openhealth__v1__activity_goal_schedule__descriptor },
   { "QueryActivitySummaries", &openhealth__v1__activity_summary_query_request__descriptor, &openhealth__v1__activity_summary_batch__descriptor },
@@ -3188,7 +3189,7 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   1,        /* InstallApp */
   9,        /* LaunchBind */
   15,        /* ListAccessLog */
-  25,        /* ListActivityGoals */
+  26,        /* ListActivityGoals */
   2,        /* ListApps */
   23,        /* ListBackgroundDeliveries */
   19,        /* ListCharacteristics */
@@ -3196,11 +3197,12 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   3,        /* ListRequests */
   17,        /* ListSources */
   21,        /* ListUnitPreferences */
-  27,        /* QueryActivitySummaries */
+  28,        /* QueryActivitySummaries */
   8,        /* QuerySamples */
   14,        /* RemovePasscode */
+  25,        /* ReportLaunchOutcome */
   11,        /* RotateKey */
-  26,        /* SetActivityGoals */
+  27,        /* SetActivityGoals */
   20,        /* SetCharacteristic */
   6,        /* SetGrants */
   12,        /* SetPasscode */
@@ -3218,7 +3220,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
   "HealthManager",
   "Openhealth__V1__HealthManager",
   "openhealth.v1",
-  28,
+  29,
   openhealth__v1__health_manager__method_descriptors,
   openhealth__v1__health_manager__method_indices_by_name
 };
@@ -3422,13 +3424,21 @@ void openhealth__v1__health_manager__watch_launches(ProtobufCService *service,
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
   service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void openhealth__v1__health_manager__report_launch_outcome(ProtobufCService *service,
+                                                           const Openhealth__V1__LaunchOutcome *input,
+                                                           Openhealth__V1__ReportLaunchOutcomeResponse_Closure closure,
+                                                           void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void openhealth__v1__health_manager__list_activity_goals(ProtobufCService *service,
                                                          const Openhealth__V1__ListActivityGoalsRequest *input,
                                                          Openhealth__V1__ActivityGoalSchedule_Closure closure,
                                                          void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_activity_goals(ProtobufCService *service,
                                                         const Openhealth__V1__ActivityGoalUpdate *input,
@@ -3436,7 +3446,7 @@ void openhealth__v1__health_manager__set_activity_goals(ProtobufCService *servic
                                                         void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 27, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__query_activity_summaries(ProtobufCService *service,
                                                               const Openhealth__V1__ActivitySummaryQueryRequest *input,
@@ -3444,7 +3454,7 @@ void openhealth__v1__health_manager__query_activity_summaries(ProtobufCService *
                                                               void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 27, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 28, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
                                            Openhealth__V1__HealthManager_ServiceDestroy destroy)
