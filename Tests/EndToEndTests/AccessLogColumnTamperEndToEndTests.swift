@@ -12,13 +12,16 @@ import TestSupport
     let steps = "HKQuantityTypeIdentifierStepCount"
 
     /// One edit per column of `access_log`, each to a value still valid for the column, so the
-    /// only thing that can notice is the chain. Entry 2 is an app's grant change (all columns set).
+    /// only thing that can notice is the chain. Entry 2 is an app's grant change (all columns
+    /// set), entry 3 the manager's browsing (no app).
     static let edits: [(column: String, sql: String)] = [
         ("sequence", "UPDATE access_log SET sequence = 1000 WHERE sequence = 2"),
         ("time_us", "UPDATE access_log SET time_us = time_us + 1 WHERE sequence = 2"),
         ("actor", "UPDATE access_log SET actor = actor || 'x' WHERE sequence = 2"),
         ("app_id", "UPDATE access_log SET app_id = app_id || 'x' WHERE sequence = 2"),
         ("app_id absent", "UPDATE access_log SET app_id = NULL WHERE sequence = 2"),
+        // The manager's browsing (entry 3) concerns no app: absent and empty must differ.
+        ("app_id empty", "UPDATE access_log SET app_id = '' WHERE app_id IS NULL"),
         ("action", "UPDATE access_log SET action = CASE action WHEN 'read' THEN 'write' ELSE 'read' END WHERE sequence = 2"),
         ("types", "UPDATE access_log SET types = '[]' WHERE sequence = 2"),
         ("types reformatted", "UPDATE access_log SET types = ' ' || types WHERE sequence = 2"),
@@ -39,6 +42,7 @@ import TestSupport
         ]).write(to: URL(fileURLWithPath: manifest))
         #expect(try await healthd.healthctl(["apps", "install", manifest]).status == 0)
         for access in ["read", "share"] { #expect(try await healthd.healthctl(["grant", app, access, steps]).status == 0) }
+        #expect(try await healthd.healthctl(["samples", "stepCount", "--json"]).status == 0)
         let intact = try await healthd.healthctl(["log", "verify"])
         #expect(intact.status == 0 && intact.stdout.hasPrefix("intact: "), "\(intact)")
         healthd.stop()
