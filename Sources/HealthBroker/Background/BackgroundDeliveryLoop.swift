@@ -1,3 +1,4 @@
+import Foundation
 import HealthModel
 import HealthStore
 import HealthWire
@@ -34,6 +35,8 @@ struct BackgroundDeliveryLoop {
     let logger: Logger
     var schedule: BackgroundSchedule
     private var watches: [Key: Watch] = [:]
+    /// What the store holds of each registration's schedule (`persistChanges` keeps it equal).
+    private var persisted: [Key: BackgroundScheduleRecord] = [:]
     private var armed: (deadline: ContinuousClock.Instant, timer: Task<Void, Never>)?
     private var nextRequestID: UInt64 = 1
 
@@ -71,6 +74,7 @@ struct BackgroundDeliveryLoop {
             let now = ContinuousClock.now
             schedule.expire(now: now)
             await launchDue(now: now)
+            await persistChanges()
             arm(after: now)
         }
     }
@@ -82,8 +86,13 @@ struct BackgroundDeliveryLoop {
     /// removed ones, and passes frequencies to the schedule.
     private mutating func reload(appID: String?) async {
         let registrations: [BackgroundDeliveryRegistration]
+        let records: [Key: BackgroundScheduleRecord]
         do {
-            registrations = try await store.withDatabase { try $0.backgroundDeliveries.registrations(appID: appID) }
+            (registrations, records) = try await store.withDatabase { database in
+                let records = try database.backgroundDeliveries.scheduleRecords()
+                return (try database.backgroundDeliveries.registrations(appID: appID),
+                        Dictionary(records.map { (Key(appID: $0.appID, typeIdentifier: $0.typeIdentifier), $0) }) { first, _ in first })
+            }
         } catch {
             logger.error("background delivery: cannot read registrations", metadata: ["error": "\(type(of: error))"])
             return
@@ -91,8 +100,9 @@ struct BackgroundDeliveryLoop {
         let wanted = Dictionary(registrations.map { (Key(appID: $0.appID, typeIdentifier: $0.typeIdentifier), $0.frequency) },
                                 uniquingKeysWith: { first, _ in first })
         for key in watches.keys where (appID == nil || key.appID == appID) && wanted[key] == nil {
-            changes.unsubscribe(watches.removeValue(forKey: key)!.token)
+            if let watch = watches.removeValue(forKey: key) { changes.unsubscribe(watch.token) }
             schedule.unregister(key)
+            persisted[key] = nil
         }
         var added: [Key: UInt64] = [:]
         for (key, frequency) in wanted {
@@ -104,8 +114,83 @@ struct BackgroundDeliveryLoop {
         guard !added.isEmpty else { return }
         // Subscribed first, then the cursor read: a commit in between is seen by both, never by neither.
         let current = (try? await store.withDatabase { try $0.changeFeed.currentChange() }) ?? 0
-        for (key, token) in added { watches[key] = Watch(token: token, checkedThrough: current) }
+        for (key, token) in added.sorted(by: { $0.key < $1.key }) {
+            guard let record = records[key] else {
+                watches[key] = Watch(token: token, checkedThrough: current)
+                continue
+            }
+            // A previous run's state: its cursor, what was owed, the launch history; then a check
+            // from that cursor finds changes committed after it and before this start.
+            watches[key] = Watch(token: token, checkedThrough: record.checkedThrough, owedAfter: record.owedAfter)
+            persisted[key] = record
+            let clock = Self.clockNow()
+            schedule.restore(key, pending: record.owedAfter != nil, lastLaunch: record.lastLaunch.map { clock.monotonic($0) },
+                             unanswered: record.unanswered, retryNotBefore: record.retryNotBefore.map { clock.monotonic($0) },
+                             suspended: record.suspended)
+            await check(key)
+        }
     }
+
+    // MARK: Persistence
+
+    /// Writes, in one transaction, the schedule state of every registration whose state changed
+    /// since it was last written (a new registration's cursor included), after each event: a
+    /// kill at any point finds the last state on restart, and a change committed after that
+    /// state's cursor is found by the restart's first check.
+    private mutating func persistChanges() async {
+        let clock = Self.clockNow()
+        var changed: [BackgroundScheduleRecord] = []
+        for (key, watch) in watches {
+            guard let entry = schedule.entries[key] else { continue }
+            let record = BackgroundScheduleRecord(
+                appID: key.appID, typeIdentifier: key.typeIdentifier, checkedThrough: watch.checkedThrough,
+                owedAfter: entry.pending ? (watch.owedAfter ?? watch.checkedThrough) : nil,
+                lastLaunch: entry.lastLaunch.map { clock.wall($0) }, unanswered: entry.unacknowledgedLaunches,
+                retryNotBefore: entry.retryNotBefore.map { clock.wall($0) }, suspended: entry.phase == .suspended)
+            // The cursor alone moves with every commit: written only along with a real change.
+            var comparable = record
+            if let old = persisted[key] { comparable.checkedThrough = old.checkedThrough }
+            guard persisted[key] == nil || persisted[key].map({ Self.sameState($0, comparable) }) == false else { continue }
+            changed.append(record)
+        }
+        guard !changed.isEmpty else { return }
+        do {
+            try await store.withDatabase { try $0.backgroundDeliveries.saveSchedule(changed) }
+            for record in changed { persisted[Key(appID: record.appID, typeIdentifier: record.typeIdentifier)] = record }
+        } catch {
+            logger.error("background delivery: cannot persist the schedule", metadata: ["error": "\(type(of: error))"])
+        }
+    }
+
+    /// Equal but for instants converted back and forth (within a millisecond).
+    private static func sameState(_ a: BackgroundScheduleRecord, _ b: BackgroundScheduleRecord) -> Bool {
+        func close(_ x: Date?, _ y: Date?) -> Bool {
+            switch (x, y) {
+            case (nil, nil): true
+            case let (x?, y?): abs(x.timeIntervalSince(y)) < 0.001
+            default: false
+            }
+        }
+        return a.checkedThrough == b.checkedThrough && a.owedAfter == b.owedAfter && a.unanswered == b.unanswered
+            && a.suspended == b.suspended && close(a.lastLaunch, b.lastLaunch) && close(a.retryNotBefore, b.retryNotBefore)
+    }
+
+    /// The monotonic and the wall clock read together, to convert between them.
+    private struct ClockPair {
+        let instant: ContinuousClock.Instant
+        let date: Date
+
+        func wall(_ other: ContinuousClock.Instant) -> Date {
+            let offset = instant.duration(to: other)
+            return date.addingTimeInterval(Double(offset.components.seconds) + Double(offset.components.attoseconds) / 1e18)
+        }
+
+        func monotonic(_ other: Date) -> ContinuousClock.Instant {
+            instant.advanced(by: .milliseconds(Int64((other.timeIntervalSince(date) * 1000).rounded())))
+        }
+    }
+
+    private static func clockNow() -> ClockPair { ClockPair(instant: .now, date: Date()) }
 
     /// Whether `key`'s app may see a change of the type since the last check; if so, and no
     /// observer query of the app receives it, the registration becomes pending.

@@ -81,6 +81,19 @@ struct BackgroundSchedule: Sendable {
         entries[key] = entry
     }
 
+    /// Puts back what a previous run of healthd persisted for `key` (after `register`): whether a
+    /// launch is owed, the last launch, the unanswered launches and their back-off. A launch that
+    /// was in flight when healthd stopped is owed again (its acknowledgement never came here).
+    mutating func restore(_ key: Key, pending: Bool, lastLaunch: Instant?, unanswered: Int, retryNotBefore: Instant?, suspended: Bool) {
+        guard var entry = entries[key] else { return }
+        entry.pending = pending
+        entry.lastLaunch = lastLaunch
+        entry.unacknowledgedLaunches = unanswered
+        entry.retryNotBefore = retryNotBefore
+        entry.phase = suspended ? .suspended : .idle
+        entries[key] = entry
+    }
+
     mutating func unregister(_ key: Key) {
         entries[key] = nil
     }

@@ -122,6 +122,7 @@ enum StoreSchema {
         registerTemporaryGrants(&migrator)       // v8
         registerBackgroundDelivery(&migrator)    // v9
         registerActivitySummaries(&migrator)     // v10
+        registerBackgroundSchedule(&migrator)    // v12 (after v11, see the file)
         return migrator
     }
 }
