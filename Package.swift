@@ -183,7 +183,8 @@ let package = Package(
                           swiftSettings: swiftSettings),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["HealthWire", "HealthIPC", "HealthModel", "TestSupport"],
+            // HealthStore: the access-log tamper test edits a stopped healthd's store directly.
+            dependencies: ["HealthWire", "HealthIPC", "HealthModel", "HealthStore", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         // Byte-for-byte comparison of what an app receives with and without hidden data

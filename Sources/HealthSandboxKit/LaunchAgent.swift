@@ -1,11 +1,16 @@
 import Foundation
 import HealthIPC
-import HealthWire
+public import HealthWire
+import Synchronization
 
 /// `health-sandbox agent`: the user's long-running process that starts apps for background
 /// delivery. healthd decides when an app must run but cannot start it (its seccomp filter
 /// forbids exec); the agent watches healthd's WatchLaunches stream on the admin socket and hands
 /// each request to `SandboxedAppSpawner`.
+///
+/// Every request gets an outcome reported back (ReportLaunchOutcome: launched, already running,
+/// failed), and so does every launched app's exit, in the order they happened — one sender
+/// (`Outcomes`), so healthd never hears of an exit before the launch.
 ///
 /// It survives healthd restarts: when the stream ends or healthd cannot be reached it tries
 /// again, waiting 1 s and doubling up to 30 s. It gives up only when healthd refuses it (another
@@ -13,19 +18,24 @@ import HealthWire
 public struct LaunchAgent: Sendable {
     let adminSocket: String
     let spawner: SandboxedAppSpawner
+    let outcomes: Outcomes
     let report: @Sendable (String) -> Void
 
     static let firstRetry: Duration = .seconds(1)
     static let longestRetry: Duration = .seconds(30)
 
-    public init(adminSocket: String, spawner: SandboxedAppSpawner, report: @escaping @Sendable (String) -> Void) {
+    /// `outcomes`: the queue `spawner` reports exits to (its `onExit`).
+    public init(adminSocket: String, spawner: SandboxedAppSpawner, outcomes: Outcomes, report: @escaping @Sendable (String) -> Void) {
         self.adminSocket = adminSocket
         self.spawner = spawner
+        self.outcomes = outcomes
         self.report = report
     }
 
     /// Runs until healthd refuses the agent; returns that refusal.
     public func run() async -> AppLauncher.Failure {
+        let sender = Task { [outcomes, report] in await outcomes.sendAll(report: report) }
+        defer { sender.cancel() }
         var retry = Self.firstRetry
         while true {
             switch await watchOnce() {
@@ -58,12 +68,16 @@ public struct LaunchAgent: Sendable {
             report("cannot reach healthd at \(adminSocket): \(error) — is healthd running?")
             return .unreachable
         }
-        defer { client.close() }
+        outcomes.connection.withLock { $0 = client }
+        defer {
+            outcomes.connection.withLock { $0 = nil }
+            client.close()
+        }
         report("connected to healthd at \(adminSocket); waiting for launch requests")
         do {
             for try await payload in client.serverStream(HealthManagerMethod.watchLaunches.rawValue, EmptyMessage().wireBytes()) {
                 do {
-                    spawner.launch(try LaunchRequest(wire: payload))
+                    outcomes.send(spawner.launch(try LaunchRequest(wire: payload)))
                 } catch {
                     report("ignoring a malformed launch request: \(error)")
                 }
@@ -94,5 +108,36 @@ extension LaunchAgent {
         let count = readlink("/proc/self/exe", &buffer, Int(PATH_MAX))
         guard count > 0 else { return nil }
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension LaunchAgent {
+    /// The outcomes to report to healthd, sent one at a time in order over the current
+    /// connection. An outcome with no connection to go over is dropped: the healthd it was for
+    /// is gone, and a new one forgets what it had asked of the agent.
+    public final class Outcomes: Sendable {
+        private let stream: AsyncStream<LaunchOutcome>
+        private let continuation: AsyncStream<LaunchOutcome>.Continuation
+        let connection = Mutex<RPCClient?>(nil)
+
+        public init() {
+            (stream, continuation) = AsyncStream<LaunchOutcome>.makeStream()
+        }
+
+        /// From any thread (the spawner's reaper threads included).
+        public func send(_ outcome: LaunchOutcome) {
+            continuation.yield(outcome)
+        }
+
+        func sendAll(report: @Sendable (String) -> Void) async {
+            for await outcome in stream {
+                guard let client = connection.withLock({ $0 }) else { continue }
+                do {
+                    _ = try await client.unary(HealthManagerMethod.reportLaunchOutcome.rawValue, outcome.wireBytes())
+                } catch {
+                    report("healthd did not take the outcome of launch request \(outcome.requestID): \(error)")
+                }
+            }
+        }
     }
 }

@@ -9,7 +9,10 @@ import Synchronization
 /// must reach the admin socket and start processes); only its children confine themselves.
 ///
 /// One instance of an app at a time: a launch for an app still running is skipped, as the
-/// running one will receive the change through its observer queries.
+/// running one may receive the change through its observer queries. Every launch request gets
+/// an outcome (launched, already running, failed), and every launched app's exit is reported
+/// (`onExit`): healthd relaunches a skipped app when it exits, and counts an app that exited
+/// without taking its update as an unanswered launch.
 public final class SandboxedAppSpawner: Sendable {
     public struct Configuration: Sendable {
         /// This program (`health-sandbox`), whose `run` subcommand each child executes.
@@ -36,30 +39,43 @@ public final class SandboxedAppSpawner: Sendable {
     private let report: @Sendable (String) -> Void
     /// Apps started and not yet exited, by id.
     private let running = Mutex<[String: pid_t]>([:])
+    /// Told (on the reaper's thread) when a launched app exits: its `exited` outcome.
+    private let onExit: @Sendable (LaunchOutcome) -> Void
 
-    public init(_ configuration: Configuration, report: @escaping @Sendable (String) -> Void) {
+    public init(_ configuration: Configuration, report: @escaping @Sendable (String) -> Void,
+                onExit: @escaping @Sendable (LaunchOutcome) -> Void = { _ in }) {
         self.configuration = configuration
         self.report = report
+        self.onExit = onExit
     }
 
-    /// Starts the app `request` names, unless it is still running; reports what happened.
-    public func launch(_ request: LaunchRequest) {
+    /// Starts the app `request` names, unless it is still running; returns what happened.
+    public func launch(_ request: LaunchRequest) -> LaunchOutcome {
         // Manifest ids are reverse-DNS names; anything else must not become a log file path.
         guard !request.appID.isEmpty, !request.appID.contains("/"), !request.appID.hasPrefix(".") else {
             report("refusing launch request \(request.requestID): app id \(request.appID.prefix(64)) is not a valid id")
-            return
+            return LaunchOutcome(requestID: request.requestID, kind: .failed, appID: request.appID, detail: "not a valid app id")
         }
-        if let pid = running.withLock({ $0[request.appID] }) {
+        // Checked and recorded under one lock: two requests for one app never both start it.
+        let spawned = running.withLock { running -> Result<pid_t, SpawnError>? in
+            if running[request.appID] != nil { return nil }
+            let result = Result { () throws(SpawnError) in try spawn(request) }
+            if case let .success(pid) = result { running[request.appID] = pid }
+            return result
+        }
+        switch spawned {
+        case nil:
+            let pid = running.withLock { $0[request.appID] } ?? 0
             report("\(request.appID) is still running (pid \(pid)); launch request \(request.requestID) skipped")
-            return
-        }
-        do {
-            let pid = try spawn(request)
-            running.withLock { $0[request.appID] = pid }
+            return LaunchOutcome(requestID: request.requestID, kind: .alreadyRunning, appID: request.appID, pid: pid)
+        case let .success(pid):
             report("launched \(request.appID) (pid \(pid), request \(request.requestID), for \(request.typeIdentifiers.joined(separator: ", ")))")
-            reapInBackground(pid, appID: request.appID)
-        } catch {
+            reapInBackground(pid, request: request)
+            return LaunchOutcome(requestID: request.requestID, kind: .launched, appID: request.appID, pid: pid)
+        case let .failure(error):
             report("cannot launch \(request.appID): \(error)")
+            let detail = String(decoding: Array("\(error)".utf8.prefix(LaunchOutcome.maxDetailBytes / 2)), as: UTF8.self)
+            return LaunchOutcome(requestID: request.requestID, kind: .failed, appID: request.appID, detail: detail)
         }
     }
 
@@ -118,7 +134,8 @@ public final class SandboxedAppSpawner: Sendable {
     }
 
     /// Waits for the child on a thread of its own and reports how it ended.
-    private func reapInBackground(_ pid: pid_t, appID: String) {
+    private func reapInBackground(_ pid: pid_t, request: LaunchRequest) {
+        let appID = request.appID
         let thread = Thread { [self] in
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -127,6 +144,8 @@ public final class SandboxedAppSpawner: Sendable {
             }
             let signal = status & 0x7F
             report(signal == 0 ? "\(appID) exited with status \((status >> 8) & 0xFF)" : "\(appID) was killed by signal \(signal)")
+            onExit(LaunchOutcome(requestID: request.requestID, kind: .exited, appID: appID, pid: pid,
+                                 exitStatus: signal == 0 ? (status >> 8) & 0xFF : -signal))
         }
         thread.name = "agent-reaper"
         thread.start()

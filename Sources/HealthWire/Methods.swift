@@ -53,6 +53,7 @@ public enum HealthManagerMethod: String, CaseIterable, Sendable {
     case setUnitPreference = "/openhealth.v1.HealthManager/SetUnitPreference"
     case listBackgroundDeliveries = "/openhealth.v1.HealthManager/ListBackgroundDeliveries"
     case watchLaunches = "/openhealth.v1.HealthManager/WatchLaunches"
+    case reportLaunchOutcome = "/openhealth.v1.HealthManager/ReportLaunchOutcome"
     case listActivityGoals = "/openhealth.v1.HealthManager/ListActivityGoals"
     case setActivityGoals = "/openhealth.v1.HealthManager/SetActivityGoals"
     case queryActivitySummaries = "/openhealth.v1.HealthManager/QueryActivitySummaries"

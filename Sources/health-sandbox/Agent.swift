@@ -63,10 +63,11 @@ struct Agent: ParsableCommand {
         let report: @Sendable (String) -> Void = { message in
             FileHandle.standardError.write(Data("health-sandbox agent: \(Date().ISO8601Format()) \(message)\n".utf8))
         }
+        let outcomes = LaunchAgent.Outcomes()
         let spawner = SandboxedAppSpawner(.init(launcher: launcher, adminSocket: socket, logDirectory: logDirectory,
                                                 extraReadable: allowRead, extraWritable: allowWrite,
-                                                minimumLandlockABI: landlockABI), report: report)
-        throw fail(LaunchAgent(adminSocket: socket, spawner: spawner, report: report).runBlocking())
+                                                minimumLandlockABI: landlockABI), report: report, onExit: outcomes.send)
+        throw fail(LaunchAgent(adminSocket: socket, spawner: spawner, outcomes: outcomes, report: report).runBlocking())
     }
 
     private func fail(_ failure: AppLauncher.Failure) -> ExitCode {

@@ -43,6 +43,17 @@ struct Healthd: ParsableCommand {
             help: ArgumentHelp("Read the store's passcode from the first line of this file.", valueName: "path"))
     var passcodeFile: String?
 
+    // Background delivery's timing, for tests and demos only (hidden from --help): each can
+    // only make launches sooner or more frequent, never reach data an app could not read.
+    @Option(name: .customLong("background-period-scale"), help: .hidden)
+    var backgroundPeriodScale: Double = 1
+
+    @Option(name: .customLong("background-ack-timeout"), help: .hidden)
+    var backgroundAcknowledgementTimeout: Double?
+
+    @Option(name: .customLong("background-first-backoff"), help: .hidden)
+    var backgroundFirstBackoff: Double?
+
     @Flag(name: .customLong("passcode-stdin"), help: "Read the store's passcode from the first line of standard input.")
     var passcodeFromStandardInput = false
 
@@ -52,6 +63,10 @@ struct Healthd: ParsableCommand {
         }
         for path in [store, socketDirectory] + trustedManagers where !path.hasPrefix("/") {
             throw ValidationError("'\(path)' is not an absolute path")
+        }
+        for value in [backgroundPeriodScale, backgroundAcknowledgementTimeout ?? 1, backgroundFirstBackoff ?? 1]
+        where !(value.isFinite && value > 0) {
+            throw ValidationError("background delivery timings must be positive numbers, got \(value)")
         }
         if passcodeFile != nil && passcodeFromStandardInput {
             throw ValidationError("give the passcode either with --passcode-file or with --passcode-stdin, not both")
@@ -97,8 +112,11 @@ struct Healthd: ParsableCommand {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var trusted = BrokerConfiguration.siblingTools(of: executable)
         trusted.formUnion(trustedManagers)
-        let configuration = BrokerConfiguration(storeDirectory: store, socketDirectory: socketDirectory,
+        var configuration = BrokerConfiguration(storeDirectory: store, socketDirectory: socketDirectory,
                                                 trustedManagerExecutables: trusted)
+        configuration.backgroundDelivery.periodScale = backgroundPeriodScale
+        if let seconds = backgroundAcknowledgementTimeout { configuration.backgroundDelivery.acknowledgementTimeout = .seconds(seconds) }
+        if let seconds = backgroundFirstBackoff { configuration.backgroundDelivery.firstBackoff = .seconds(seconds) }
         let broker: Broker
         do {
             broker = try Broker(configuration: configuration, store: encrypted, logger: logger)

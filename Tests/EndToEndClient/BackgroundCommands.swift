@@ -38,7 +38,8 @@ func backgroundDisableCommand(_ arguments: [String], store: HKHealthStore) async
 /// query of each of its types (here from `E2E_CLIENT_BACKGROUND_TYPES`, comma-separated; a
 /// real app knows its own). On each observer's first update it prints
 /// `background-update TYPE N` (N: the samples of TYPE it can read) and calls the completion
-/// handler; once every type had its update it prints `ok background` and exits.
+/// handler; once every type had its update it prints `ok background` and exits (after
+/// `E2E_CLIENT_BACKGROUND_LINGER` seconds, if set).
 func backgroundLaunchCommand(store: HKHealthStore) async throws {
     let names = (ProcessInfo.processInfo.environment["E2E_CLIENT_BACKGROUND_TYPES"] ?? "").split(separator: ",").map(String.init)
     let sampleTypes = names.compactMap { type($0) as? HKSampleType }
@@ -67,6 +68,11 @@ func backgroundLaunchCommand(store: HKHealthStore) async throws {
     try await Task.sleep(for: .milliseconds(200))
     for query in queries { store.stop(query) }
     emit("ok background")
+    // E2E_CLIENT_BACKGROUND_LINGER=S: stay running S seconds more (an app still running when
+    // healthd asks for it again).
+    if let linger = ProcessInfo.processInfo.environment["E2E_CLIENT_BACKGROUND_LINGER"].flatMap(Double.init), linger > 0 {
+        try await Task.sleep(for: .seconds(linger))
+    }
 }
 
 private func visibleSampleCount(_ sampleType: HKSampleType, store: HKHealthStore) async throws -> Int {

@@ -19,11 +19,76 @@ import Testing
         return schedule
     }
 
-    /// Takes what is due at `time` and reports it dispatched then, as the loop does with an agent.
+    /// Takes what is due at `time` and reports it dispatched and launched then, as the loop does
+    /// with an agent that started the app.
     func launch(_ schedule: inout BackgroundSchedule, at time: ContinuousClock.Instant) -> [String] {
+        let due = schedule.takeDue(now: time)
+        for launch in due {
+            schedule.noteDispatched(appID: launch.appID, typeIdentifiers: launch.typeIdentifiers, now: time)
+            schedule.noteLaunched(appID: launch.appID, typeIdentifiers: launch.typeIdentifiers, now: time)
+        }
+        return due.flatMap(\.typeIdentifiers)
+    }
+
+    // MARK: The agent's outcomes
+
+    /// Takes what is due at `time` and reports it sent to the agent, which has not answered yet.
+    func dispatch(_ schedule: inout BackgroundSchedule, at time: ContinuousClock.Instant) -> [String] {
         let due = schedule.takeDue(now: time)
         for launch in due { schedule.noteDispatched(appID: launch.appID, typeIdentifiers: launch.typeIdentifiers, now: time) }
         return due.flatMap(\.typeIdentifiers)
+    }
+
+    @Test func aSkippedLaunchIsRetriedWhenTheRunningInstanceExits() {
+        var schedule = schedule([(steps, .immediate)])
+        schedule.noteVisibleChange(steps)
+        #expect(dispatch(&schedule, at: t0) == [steps.typeIdentifier])
+        schedule.noteStillRunning(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier])
+        // Not an unanswered launch, no back-off: just nothing until the instance exits.
+        #expect(schedule.takeDue(now: t0 + .seconds(3600)).isEmpty)
+        #expect(schedule.nextDeadline(after: t0) == nil)
+        schedule.noteExited(appID: steps.appID, now: t0 + .seconds(5))
+        #expect(dispatch(&schedule, at: t0 + .seconds(5)) == [steps.typeIdentifier])
+    }
+
+    @Test func theRunningInstancesAcknowledgementClearsASkippedLaunch() {
+        var schedule = schedule([(steps, .immediate)])
+        schedule.noteVisibleChange(steps)
+        _ = dispatch(&schedule, at: t0)
+        schedule.noteStillRunning(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier])
+        schedule.noteAcknowledged(steps)
+        schedule.noteExited(appID: steps.appID, now: t0 + .seconds(5))
+        #expect(schedule.takeDue(now: t0 + .seconds(5)).isEmpty)
+    }
+
+    @Test func anAppExitingBeforeItsAcknowledgementBacksOffAtOnce() {
+        var schedule = schedule([(steps, .immediate)])
+        schedule.noteVisibleChange(steps)
+        #expect(launch(&schedule, at: t0) == [steps.typeIdentifier])
+        schedule.noteExited(appID: steps.appID, now: t0 + .seconds(1))
+        // Not after the acknowledgement timeout: after the first back-off, from the exit.
+        #expect(schedule.takeDue(now: t0 + .seconds(1) + schedule.policy.firstBackoff - .seconds(1)).isEmpty)
+        #expect(dispatch(&schedule, at: t0 + .seconds(1) + schedule.policy.firstBackoff) == [steps.typeIdentifier])
+    }
+
+    @Test func aFailedLaunchCountsAsUnanswered() {
+        var schedule = schedule([(steps, .immediate)])
+        schedule.noteVisibleChange(steps)
+        for attempt in 0..<schedule.policy.unacknowledgedLaunchLimit {
+            let now = t0 + .seconds(86_400 * attempt)
+            #expect(dispatch(&schedule, at: now) == [steps.typeIdentifier], "attempt \(attempt)")
+            schedule.noteLaunchFailed(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier], now: now)
+        }
+        #expect(schedule.entries[steps]?.phase == .suspended)
+    }
+
+    @Test func anAgentThatNeverAnswersCountsAsUnansweredAfterTheTimeout() {
+        var schedule = schedule([(steps, .immediate)])
+        schedule.noteVisibleChange(steps)
+        _ = dispatch(&schedule, at: t0)
+        schedule.expire(now: t0 + schedule.policy.acknowledgementTimeout)
+        #expect(schedule.entries[steps]?.unacknowledgedLaunches == 1)
+        #expect(schedule.entries[steps]?.phase == .idle)
     }
 
     @Test func nothingIsDueWithoutAVisibleChange() {
@@ -124,7 +189,10 @@ import Testing
         let due = schedule.takeDue(now: t0)
         #expect(due.map(\.appID) == ["org.test.app", "org.test.other"])
         #expect(due.first?.typeIdentifiers == [heartRate.typeIdentifier, steps.typeIdentifier])
-        for launch in due { schedule.noteDispatched(appID: launch.appID, typeIdentifiers: launch.typeIdentifiers, now: t0) }
+        for launch in due {
+            schedule.noteDispatched(appID: launch.appID, typeIdentifiers: launch.typeIdentifiers, now: t0)
+            schedule.noteLaunched(appID: launch.appID, typeIdentifiers: launch.typeIdentifiers, now: t0)
+        }
 
         // Heart rate acknowledged, steps still awaited: the app is not launched again for heart rate.
         schedule.noteAcknowledged(heartRate)

@@ -25,7 +25,7 @@ import Testing
         _ = channel.detach(second.id)
     }
 
-    @Test func requestsNotConfirmedSentAreReturnedOnDetach() async throws {
+    @Test func requestsWithoutAnOutcomeAreReturnedOnDetach() async throws {
         let channel = LaunchChannel()
         let agent = try channel.attach(pid: 100)
         #expect(channel.offer(request(1)))
@@ -33,7 +33,8 @@ import Testing
         var iterator = agent.requests.makeAsyncIterator()
         #expect(await iterator.next()?.requestID == 1)
         channel.confirmSent(1, by: agent.id)
-        #expect(channel.detach(agent.id).map(\.requestID) == [2])
+        // 1 reached the agent but it never said what it did: it may have died first, so both are due again.
+        #expect(channel.detach(agent.id).map(\.requestID) == [1, 2])
         #expect(channel.detach(agent.id).isEmpty, "a second detach of the same agent does nothing")
     }
 
@@ -45,5 +46,24 @@ import Testing
         _ = channel.detach(old.id)
         #expect(channel.hasAgent)
         _ = channel.detach(current.id)
+    }
+
+    @Test func onlyTheAttachedAgentReportsOutcomesOfRequestsItWasSent() async throws {
+        let channel = LaunchChannel()
+        let agent = try channel.attach(pid: 100)
+        #expect(channel.offer(request(1)))
+        var iterator = agent.requests.makeAsyncIterator()
+        #expect(await iterator.next()?.requestID == 1)
+        channel.confirmSent(1, by: agent.id)
+        let launched = LaunchOutcome(requestID: 1, kind: .launched, appID: request(1).appID, pid: 7)
+        #expect(throws: LaunchChannel.OutcomeRefusal.notTheAgent) { try channel.takeOutcome(launched, from: 101) }
+        var otherApp = launched
+        otherApp.appID = "org.test.other"
+        #expect(throws: LaunchChannel.OutcomeRefusal.unknownRequest) { try channel.takeOutcome(otherApp, from: 100) }
+        #expect(try channel.takeOutcome(launched, from: 100)?.requestID == 1)
+        #expect(throws: LaunchChannel.OutcomeRefusal.unknownRequest, "one outcome per request") {
+            try channel.takeOutcome(launched, from: 100)
+        }
+        #expect(channel.detach(agent.id).isEmpty)
     }
 }

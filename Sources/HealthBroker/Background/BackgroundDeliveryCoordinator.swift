@@ -18,6 +18,8 @@ final class BackgroundDeliveryCoordinator: Sendable {
         case agentAttached
         case dispatched(LaunchRequest)
         case undelivered([LaunchRequest])
+        /// The agent said what it did with `request` (nil for an exit).
+        case outcome(LaunchOutcome, request: LaunchRequest?)
         /// A deadline of the schedule passed (a wait timed out, a period ended).
         case deadline
     }
@@ -63,6 +65,13 @@ final class BackgroundDeliveryCoordinator: Sendable {
     /// The agent went away before these reached it.
     func launchesUndelivered(_ requests: [LaunchRequest]) {
         if !requests.isEmpty { events.yield(.undelivered(requests)) }
+    }
+
+    /// The agent's outcome of a launch; refused unless the attached agent reports it for a
+    /// request it was sent.
+    func launchOutcome(_ outcome: LaunchOutcome, from pid: Int32) throws(LaunchChannel.OutcomeRefusal) {
+        let request = try launches.takeOutcome(outcome, from: pid)
+        events.yield(.outcome(outcome, request: request))
     }
 
     // MARK: For the loop

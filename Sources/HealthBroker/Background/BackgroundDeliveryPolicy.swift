@@ -1,3 +1,5 @@
+import HealthModel
+
 /// How patient background delivery is with apps that are launched but do not acknowledge an
 /// observer update (`BackgroundSchedule` applies it).
 public struct BackgroundDeliveryPolicy: Sendable, Equatable {
@@ -8,6 +10,16 @@ public struct BackgroundDeliveryPolicy: Sendable, Equatable {
     public var maximumBackoff: Duration
     /// Unacknowledged launches in a row after which a registration is suspended.
     public var unacknowledgedLaunchLimit: Int
+    /// Divides every frequency's period (1: an hour is an hour). Only healthd's hidden
+    /// `--background-period-scale` changes it, so tests and demos can watch an hourly or daily
+    /// registration fall due without waiting a day; it can only make launches more frequent.
+    public var periodScale: Double = 1
+
+    /// The least time between two launches of a registration of `frequency`.
+    func period(of frequency: HKUpdateFrequency) -> Duration {
+        // Exact unless scaled: a week divided by 1.0 in floating point is not quite a week.
+        periodScale > 1 ? frequency.minimumInterval / periodScale : frequency.minimumInterval
+    }
 
     public init(acknowledgementTimeout: Duration = .seconds(120), firstBackoff: Duration = .seconds(300),
                 maximumBackoff: Duration = .seconds(4 * 3600), unacknowledgedLaunchLimit: Int = 3) {

@@ -12,6 +12,12 @@ import HealthModel
 /// - A pending registration is *due* when its app has no launch awaiting acknowledgement and
 ///   its frequency allows it: `.immediate` at once, `.hourly`/`.daily`/`.weekly` no sooner
 ///   than that period after its last launch. Changes meanwhile coalesce into that one launch.
+/// - A launch handed to the agent waits for the agent's outcome. *Launched*: the app's
+///   acknowledgement is awaited. *Already running*: nothing was started; the running instance's
+///   observer may take the update (an acknowledgement clears it), otherwise it is launched again
+///   once the agent reports that instance's exit. *Failed*: counts as an unanswered launch.
+///   An app that exits while its acknowledgement is awaited has not taken the update: that
+///   counts as an unanswered launch at once, without waiting for the timeout.
 /// - A launch is awaited for `acknowledgementTimeout`. Unanswered, the registration waits an
 ///   exponentially growing backoff before the next launch; after `unacknowledgedLaunchLimit`
 ///   unanswered launches in a row it is suspended (HealthKit likewise stops after three) until
@@ -36,6 +42,10 @@ struct BackgroundSchedule: Sendable {
         case idle
         /// Given to the agent's stream, not yet confirmed sent.
         case handedToAgent
+        /// Sent to the agent, which has not yet said what it did.
+        case awaitingOutcome(since: Instant)
+        /// The agent found an instance of the app still running; relaunched when it exits.
+        case waitingForExit
         case awaitingAcknowledgement(since: Instant)
         /// Too many launches went unacknowledged; no more until the app acknowledges or re-enables.
         case suspended
@@ -71,6 +81,19 @@ struct BackgroundSchedule: Sendable {
         entries[key] = entry
     }
 
+    /// Puts back what a previous run of healthd persisted for `key` (after `register`): whether a
+    /// launch is owed, the last launch, the unanswered launches and their back-off. A launch that
+    /// was in flight when healthd stopped is owed again (its acknowledgement never came here).
+    mutating func restore(_ key: Key, pending: Bool, lastLaunch: Instant?, unanswered: Int, retryNotBefore: Instant?, suspended: Bool) {
+        guard var entry = entries[key] else { return }
+        entry.pending = pending
+        entry.lastLaunch = lastLaunch
+        entry.unacknowledgedLaunches = unanswered
+        entry.retryNotBefore = retryNotBefore
+        entry.phase = suspended ? .suspended : .idle
+        entries[key] = entry
+    }
+
     mutating func unregister(_ key: Key) {
         entries[key] = nil
     }
@@ -87,31 +110,42 @@ struct BackgroundSchedule: Sendable {
         entry.pending = false
         entry.unacknowledgedLaunches = 0
         entry.retryNotBefore = nil
-        if entry.phase != .handedToAgent { entry.phase = .idle }
+        if entry.phase != .handedToAgent && !entry.phase.isAwaitingOutcome { entry.phase = .idle }
         entries[key] = entry
     }
 
-    /// Ends the waits that timed out by `now`, counting each as an unacknowledged launch.
+    /// Ends the waits that timed out by `now` (an acknowledgement, or an agent's outcome),
+    /// counting each as an unacknowledged launch.
     mutating func expire(now: Instant) {
         for (key, entry) in entries {
-            guard case let .awaitingAcknowledgement(since) = entry.phase, now >= since + policy.acknowledgementTimeout else { continue }
-            var expired = entry
-            expired.unacknowledgedLaunches += 1
-            if expired.unacknowledgedLaunches >= policy.unacknowledgedLaunchLimit {
-                expired.phase = .suspended
-                expired.retryNotBefore = nil
-            } else {
-                expired.phase = .idle
-                expired.retryNotBefore = now + backoff(after: expired.unacknowledgedLaunches)
+            switch entry.phase {
+            case let .awaitingAcknowledgement(since) where now >= since + policy.acknowledgementTimeout,
+                 let .awaitingOutcome(since) where now >= since + policy.acknowledgementTimeout:
+                countUnanswered(key, now: now)
+            default:
+                continue
             }
-            entries[key] = expired
         }
+    }
+
+    /// One more launch of `key` went unanswered: back off, or suspend after too many.
+    private mutating func countUnanswered(_ key: Key, now: Instant) {
+        guard var entry = entries[key] else { return }
+        entry.unacknowledgedLaunches += 1
+        if entry.unacknowledgedLaunches >= policy.unacknowledgedLaunchLimit {
+            entry.phase = .suspended
+            entry.retryNotBefore = nil
+        } else {
+            entry.phase = .idle
+            entry.retryNotBefore = now + backoff(after: entry.unacknowledgedLaunches)
+        }
+        entries[key] = entry
     }
 
     /// The launches due at `now`, one per app with the types it is for (sorted), and marks
     /// them handed to the agent. Call only while an agent can take them.
     mutating func takeDue(now: Instant) -> [(appID: String, typeIdentifiers: [String])] {
-        let busyApps = Set(entries.filter { $0.value.phase.isAwaiting || $0.value.phase == .handedToAgent }.map(\.key.appID))
+        let busyApps = Set(entries.filter { $0.value.phase != .idle && $0.value.phase != .suspended }.map(\.key.appID))
         var due: [String: [String]] = [:]
         for key in entries.keys.sorted() where !busyApps.contains(key.appID) {
             guard let entry = entries[key], entry.phase == .idle, entry.pending,
@@ -122,23 +156,72 @@ struct BackgroundSchedule: Sendable {
         return due.keys.sorted().map { ($0, due[$0]!) }
     }
 
-    /// The agent received the launch of `appID` for `typeIdentifiers` at `now`.
+    /// The agent received the launch of `appID` for `typeIdentifiers` at `now`; its outcome is awaited.
     mutating func noteDispatched(appID: String, typeIdentifiers: [String], now: Instant) {
-        for type in typeIdentifiers {
-            let key = Key(appID: appID, typeIdentifier: type)
-            guard entries[key]?.phase == .handedToAgent else { continue }
-            entries[key]?.phase = .awaitingAcknowledgement(since: now)
-            entries[key]?.lastLaunch = now
+        for key in keys(appID, typeIdentifiers) where entries[key]?.phase == .handedToAgent {
+            entries[key]?.phase = .awaitingOutcome(since: now)
         }
     }
 
-    /// A launch handed to the agent never reached it (the agent went away): it is due again
-    /// for the next agent, its change still pending.
-    mutating func noteUndelivered(appID: String, typeIdentifiers: [String]) {
-        for type in typeIdentifiers {
-            let key = Key(appID: appID, typeIdentifier: type)
-            if entries[key]?.phase == .handedToAgent { entries[key]?.phase = .idle }
+    /// The agent started the app at `now`: its acknowledgement is awaited, and the frequency's
+    /// period counts from now.
+    mutating func noteLaunched(appID: String, typeIdentifiers: [String], now: Instant) {
+        for key in keys(appID, typeIdentifiers) where entries[key]?.phase.isAwaitingOutcome == true {
+            // Acknowledged already (the report came after the app's acknowledgement): nothing awaited.
+            guard var entry = entries[key] else { continue }
+            entry.phase = entry.pending ? .awaitingAcknowledgement(since: now) : .idle
+            entry.lastLaunch = now
+            entries[key] = entry
         }
+    }
+
+    /// The agent started nothing: an instance of the app still runs. The change stays pending
+    /// (the running instance's observer may take it) until that instance exits.
+    mutating func noteStillRunning(appID: String, typeIdentifiers: [String]) {
+        for key in keys(appID, typeIdentifiers) where entries[key]?.phase.isAwaitingOutcome == true {
+            entries[key]?.phase = .waitingForExit
+        }
+    }
+
+    /// The agent could not start the app: an unanswered launch (back-off, then suspension).
+    mutating func noteLaunchFailed(appID: String, typeIdentifiers: [String], now: Instant) {
+        for key in keys(appID, typeIdentifiers) where entries[key]?.phase.isAwaitingOutcome == true {
+            entries[key]?.lastLaunch = now
+            countUnanswered(key, now: now)
+        }
+    }
+
+    /// An instance of `appID` the agent launched exited at `now`. Registrations waiting for
+    /// that are due again; those whose acknowledgement it never sent count it as unanswered.
+    mutating func noteExited(appID: String, now: Instant) {
+        for key in entries.keys.sorted() where key.appID == appID {
+            switch entries[key]?.phase {
+            case .waitingForExit: entries[key]?.phase = .idle
+            case .awaitingAcknowledgement: countUnanswered(key, now: now)
+            default: continue
+            }
+        }
+    }
+
+    /// A launch handed to the agent never reached it, or reached an agent that went away before
+    /// saying what it did: it is due again for the next agent, its change still pending.
+    mutating func noteUndelivered(appID: String, typeIdentifiers: [String]) {
+        for key in keys(appID, typeIdentifiers) {
+            if entries[key]?.phase == .handedToAgent || entries[key]?.phase.isAwaitingOutcome == true { entries[key]?.phase = .idle }
+        }
+    }
+
+    private func keys(_ appID: String, _ typeIdentifiers: [String]) -> [Key] {
+        typeIdentifiers.map { Key(appID: appID, typeIdentifier: $0) }
+    }
+
+    /// What made `key` pending is no longer owed (re-checked when its launch was due: revoked,
+    /// expired, out of the window): nothing is pending until a new visible change.
+    mutating func noteWithdrawn(_ key: Key) {
+        guard var entry = entries[key] else { return }
+        entry.pending = false
+        if entry.phase == .handedToAgent { entry.phase = .idle }
+        entries[key] = entry
     }
 
     /// The earliest instant after `now` at which, without any event, something changes: a wait
@@ -147,7 +230,7 @@ struct BackgroundSchedule: Sendable {
         var deadlines: [Instant] = []
         for entry in entries.values {
             switch entry.phase {
-            case let .awaitingAcknowledgement(since):
+            case let .awaitingAcknowledgement(since), let .awaitingOutcome(since):
                 deadlines.append(since + policy.acknowledgementTimeout)
             case .idle where entry.pending:
                 if let earliest = earliestLaunch(of: entry) { deadlines.append(earliest) }
@@ -161,7 +244,7 @@ struct BackgroundSchedule: Sendable {
     /// No sooner than the frequency's period after the last launch, nor before the backoff
     /// ends; nil when neither applies (never launched, no backoff).
     private func earliestLaunch(of entry: Entry) -> Instant? {
-        let afterPeriod = entry.lastLaunch.map { $0 + entry.frequency.minimumInterval }
+        let afterPeriod = entry.lastLaunch.map { $0 + policy.period(of: entry.frequency) }
         guard let retry = entry.retryNotBefore else { return afterPeriod }
         return max(afterPeriod ?? retry, retry)
     }
@@ -178,8 +261,8 @@ struct BackgroundSchedule: Sendable {
 }
 
 private extension BackgroundSchedule.Phase {
-    var isAwaiting: Bool {
-        if case .awaitingAcknowledgement = self { return true }
+    var isAwaitingOutcome: Bool {
+        if case .awaitingOutcome = self { return true }
         return false
     }
 }

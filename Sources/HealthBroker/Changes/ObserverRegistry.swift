@@ -2,9 +2,11 @@ import HealthModel
 import Synchronization
 
 /// The running observer queries, so an acknowledgement (a separate unary call) reaches the
-/// query it is for. An observer's id is random and only ever given to the app that started it;
-/// an acknowledgement naming an observer of another app is refused exactly like one naming no
-/// observer at all.
+/// query it is for. An observer's id is random and only ever given to the app that started it,
+/// over the connection that runs it. An acknowledgement is bound to both: one naming an
+/// observer of another app, or of the same app on another connection, is refused exactly like
+/// one naming no observer at all (same code, same message), so an id learnt any other way
+/// neither releases a held update nor confirms that the observer exists.
 final class ObserverRegistry: Sendable {
     /// What reaches a running observer query.
     enum Signal: Sendable {
@@ -16,6 +18,8 @@ final class ObserverRegistry: Sendable {
 
     private struct Entry {
         let appID: String
+        /// `CallerConnection` of the call that runs the query; nil matches nothing.
+        let connection: UInt64?
         let typeIdentifier: String
         let signals: AsyncStream<Signal>.Continuation
     }
@@ -25,12 +29,13 @@ final class ObserverRegistry: Sendable {
     /// Registers an observer of `appID`; returns its id and the stream of its signals. A full
     /// buffer drops the oldest signal: wake-ups are interchangeable, and only an app flooding its
     /// own observer with acknowledgements could lose one (then its own updates pause).
-    func register(appID: String, typeIdentifier: String) -> (id: UInt64, signals: AsyncStream<Signal>, continuation: AsyncStream<Signal>.Continuation) {
+    func register(appID: String, typeIdentifier: String, connection: UInt64?)
+        -> (id: UInt64, signals: AsyncStream<Signal>, continuation: AsyncStream<Signal>.Continuation) {
         let (signals, continuation) = AsyncStream<Signal>.makeStream(bufferingPolicy: .bufferingNewest(16))
         let id = entries.withLock { entries in
             var id = UInt64.random(in: 1...UInt64.max)
             while entries[id] != nil { id = UInt64.random(in: 1...UInt64.max) }
-            entries[id] = Entry(appID: appID, typeIdentifier: typeIdentifier, signals: continuation)
+            entries[id] = Entry(appID: appID, connection: connection, typeIdentifier: typeIdentifier, signals: continuation)
             return id
         }
         return (id, signals, continuation)
@@ -48,11 +53,12 @@ final class ObserverRegistry: Sendable {
         entries.withLock { $0.removeValue(forKey: id) }?.signals.finish()
     }
 
-    /// Passes an acknowledgement from `appID` to its observer `id`.
-    func acknowledge(appID: String, observerID id: UInt64, delivery: UInt64) throws(HKError) {
+    /// Passes an acknowledgement from `appID`, arriving on `connection`, to its observer `id`.
+    func acknowledge(appID: String, connection: UInt64?, observerID id: UInt64, delivery: UInt64) throws(HKError) {
         let entry = entries.withLock { $0[id] }
-        guard let entry, entry.appID == appID else {
-            throw HKError(.errorInvalidArgument, "no running observer query \(id); it may have been stopped")
+        guard let entry, entry.appID == appID, let connection, entry.connection == connection else {
+            // No id in the message: the refusal must read the same whichever check failed.
+            throw HKError(.errorInvalidArgument, "no running observer query with that id on this connection; it may have been stopped")
         }
         entry.signals.yield(.acknowledged(delivery: delivery))
     }

@@ -80,6 +80,7 @@ enum MethodTable {
         HealthManagerMethod.setUnitPreference.rawValue: .unary(PreferredUnitService.set),
         HealthManagerMethod.listBackgroundDeliveries.rawValue: .unary(BackgroundDeliveryService.list),
         HealthManagerMethod.watchLaunches.rawValue: .stream(BackgroundDeliveryService.watchLaunches),
+        HealthManagerMethod.reportLaunchOutcome.rawValue: .unary(BackgroundDeliveryService.reportLaunchOutcome),
         HealthManagerMethod.listActivityGoals.rawValue: .unary(ActivitySummaryService.listGoals),
         HealthManagerMethod.setActivityGoals.rawValue: .unary(ActivitySummaryService.setGoals),
         HealthManagerMethod.queryActivitySummaries.rawValue: .stream(ActivitySummaryService.queryForManager),

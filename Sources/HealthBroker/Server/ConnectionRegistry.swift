@@ -114,10 +114,13 @@ final class ConnectionRegistry: Sendable {
         guard let context = contextBox.withLock({ $0 }) else { fatalError("ConnectionRegistry used before attach") }
         UnixSocket.setSendTimeout(fd, seconds: 10)
         let dispatcher = CallDispatcher(context: context, table: table, caller: caller)
+        let connectionID = CallerConnection.next()
         let logger = self.logger
         let thread = Thread { [self] in
             let connection = ServerConnection(fd: fd)
-            if let failure = connection.serve({ call in await dispatcher.dispatch(call) }) {
+            if let failure = connection.serve({ call in
+                await CallerConnection.$current.withValue(connectionID) { await dispatcher.dispatch(call) }
+            }) {
                 logger.warning("connection closed for a protocol violation", metadata: ["app": "\(appID ?? "manager")", "reason": "\(failure)"])
             }
             counts.withLock { counts in

@@ -91,4 +91,17 @@ enum BackgroundDeliveryService {
         }
         throw CancellationError()
     }
+
+    /// The agent's report of what it did with a launch request. Only the attached agent's
+    /// process may report, and only for requests it was sent; anything else is refused alike.
+    static func reportLaunchOutcome(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let outcome = try LaunchOutcome(wire: payload)
+        guard case let .manager(peer) = caller else { throw HKError(.errorAuthorizationDenied, "this method is for the launch agent") }
+        do {
+            try context.backgroundDelivery.launchOutcome(outcome, from: peer.pid)
+        } catch {
+            throw RPCStatus(.failedPrecondition, "no launch request \(outcome.requestID) awaits an outcome from this process; only the attached health-sandbox agent reports launches")
+        }
+        return MethodTable.Reply(EmptyMessage())
+    }
 }

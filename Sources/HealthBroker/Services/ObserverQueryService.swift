@@ -14,15 +14,18 @@ import HealthWire
 /// therefore gets no further updates — a documented difference from HealthKit, which keeps
 /// calling and only backs off for background delivery.
 ///
-/// Each wake-up checks visibility with the app's read scope as it is then, inside the index, so
-/// a hidden app's save wakes the query but never reaches the app.
+/// Every update is decided at the moment it is sent (`DeliveryRecheck`), with the app's read
+/// scope as it is then, inside the index: a hidden app's save wakes the query but never reaches
+/// the app, and an update held for an acknowledgement is dropped if the user revoked (or a
+/// temporary grant expired, or its window narrowed) before the app acknowledged.
 enum ObserverQueryService {
     static func observe(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
         let app = try context.requireApp(caller)
         let spec = try TypePredicateSpec(wire: payload)
         try ChangeQueries.checkSampleType(spec.typeIdentifier)
         let report = CallAccessReport.current
-        let observer = context.observers.register(appID: app.id, typeIdentifier: spec.typeIdentifier)
+        let observer = context.observers.register(appID: app.id, typeIdentifier: spec.typeIdentifier,
+                                                  connection: CallerConnection.current)
         defer { context.observers.remove(observer.id) }
         let continuation = observer.continuation
         let token = context.changes.subscribe(.init(appID: app.id, typeIdentifier: spec.typeIdentifier)) {
@@ -36,19 +39,14 @@ enum ObserverQueryService {
         var delivery: UInt64 = 1
         try responder.send(ObserverDelivery(observerID: observer.id, delivery: delivery).wireBytes())
         var awaitingAcknowledgement = true
-        var changedMeanwhile = false
+        // A wake-up while an update awaits its acknowledgement is only noted: whether it is owed
+        // is decided when it would be sent, under the grants of that moment (DeliveryRecheck).
+        var wokenMeanwhile = false
         for await signal in observer.signals {
             switch signal {
             case .wake:
-                let check = try await context.store.withDatabase { database in
-                    let scope = try database.authorization.readScope(app: app, type: spec.typeIdentifier)
-                    return try database.changeFeed.hasChanges(of: spec.typeIdentifier, matching: spec.predicate,
-                                                              scope: scope, after: checkedThrough)
-                }
-                checkedThrough = check.through
-                guard check.changed else { continue }
                 guard !awaitingAcknowledgement else {
-                    changedMeanwhile = true
+                    wokenMeanwhile = true
                     continue
                 }
             case let .acknowledged(acknowledged):
@@ -56,9 +54,17 @@ enum ObserverQueryService {
                 awaitingAcknowledgement = false
                 // What a background launch waits for: the app has taken the update.
                 context.backgroundDelivery.observerAcknowledged(appID: app.id, typeIdentifier: spec.typeIdentifier)
-                guard changedMeanwhile else { continue }
-                changedMeanwhile = false
+                guard wokenMeanwhile else { continue }
+                wokenMeanwhile = false
             }
+            // The moment of sending: re-check under the app's grants as they are now.
+            let cursor = checkedThrough
+            let verdict = try await context.store.withDatabase { database in
+                try DeliveryRecheck.check(database, appID: app.id, typeIdentifier: spec.typeIdentifier,
+                                          predicate: spec.predicate, after: cursor)
+            }
+            checkedThrough = verdict.through
+            guard verdict.changed else { continue }
             delivery += 1
             try responder.send(ObserverDelivery(observerID: observer.id, delivery: delivery).wireBytes())
             report?.add(count: 1)
@@ -70,7 +76,8 @@ enum ObserverQueryService {
     static func acknowledge(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let app = try context.requireApp(caller)
         let acknowledgement = try ObserverDelivery(wire: payload)
-        try context.observers.acknowledge(appID: app.id, observerID: acknowledgement.observerID, delivery: acknowledgement.delivery)
+        try context.observers.acknowledge(appID: app.id, connection: CallerConnection.current,
+                                          observerID: acknowledgement.observerID, delivery: acknowledgement.delivery)
         return MethodTable.Reply(EmptyMessage())
     }
 }

@@ -46,6 +46,45 @@ public struct BackgroundDeliveryRepository: Sendable {
         }
     }
 
+    // MARK: The schedule (BackgroundScheduleRecord)
+
+    /// Writes `records` in one transaction (rows of registrations since removed are skipped).
+    public func saveSchedule(_ records: [BackgroundScheduleRecord]) throws {
+        guard !records.isEmpty else { return }
+        try writer.write { db in
+            for record in records {
+                try db.execute(sql: """
+                    INSERT INTO background_schedule (app_id, type_identifier, checked_through, owed_after, last_launch_us,
+                                                     unanswered, retry_not_before_us, suspended)
+                    SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (
+                        SELECT 1 FROM background_deliveries WHERE app_id = ? AND type_identifier = ?)
+                    ON CONFLICT(app_id, type_identifier) DO UPDATE SET
+                        checked_through = excluded.checked_through, owed_after = excluded.owed_after,
+                        last_launch_us = excluded.last_launch_us, unanswered = excluded.unanswered,
+                        retry_not_before_us = excluded.retry_not_before_us, suspended = excluded.suspended
+                    """, arguments: [record.appID, record.typeIdentifier, record.checkedThrough, record.owedAfter,
+                                     record.lastLaunch?.microsecondsSince1970, record.unanswered,
+                                     record.retryNotBefore?.microsecondsSince1970, record.suspended,
+                                     record.appID, record.typeIdentifier])
+            }
+        }
+    }
+
+    /// Every registration's persisted schedule state.
+    public func scheduleRecords() throws -> [BackgroundScheduleRecord] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM background_schedule ORDER BY app_id, type_identifier").map { row in
+                BackgroundScheduleRecord(
+                    appID: row["app_id"], typeIdentifier: row["type_identifier"], checkedThrough: row["checked_through"],
+                    owedAfter: row["owed_after"],
+                    lastLaunch: (row["last_launch_us"] as Int64?).map { Date(microsecondsSince1970: $0) },
+                    unanswered: row["unanswered"],
+                    retryNotBefore: (row["retry_not_before_us"] as Int64?).map { Date(microsecondsSince1970: $0) },
+                    suspended: row["suspended"])
+            }
+        }
+    }
+
     /// A row with a frequency this version does not know is skipped rather than failing every
     /// listing; only `enable` writes rows, with known values.
     private static func registration(_ row: Row) -> BackgroundDeliveryRegistration? {

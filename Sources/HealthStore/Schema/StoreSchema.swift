@@ -124,6 +124,7 @@ enum StoreSchema {
         registerActivitySummaries(&migrator)     // v10
         registerDirectConnections(&migrator)     // v11
         registerWindowFeed(&migrator)            // v12
+        registerBackgroundSchedule(&migrator)    // v13
         return migrator
     }
 }

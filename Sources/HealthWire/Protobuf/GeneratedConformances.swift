@@ -163,6 +163,9 @@ extension Openhealth__V1__LaunchBindRequest: ProtobufCMessageStruct {
 extension Openhealth__V1__LaunchBindResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__launch_bind_response__init(message) }
 }
+extension Openhealth__V1__LaunchOutcome: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__launch_outcome__init(message) }
+}
 extension Openhealth__V1__LaunchRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__launch_request__init(message) }
 }
@@ -270,6 +273,9 @@ extension Openhealth__V1__RemovePasscodeRequest: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__RemovePasscodeResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__remove_passcode_response__init(message) }
+}
+extension Openhealth__V1__ReportLaunchOutcomeResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__report_launch_outcome_response__init(message) }
 }
 extension Openhealth__V1__RequestAuthorizationResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__request_authorization_response__init(message) }

@@ -40,16 +40,22 @@ final class LaunchAgentProcess: Sendable {
     private let agentLogPath: String
     private let child: ChildProcess
 
-    init(broker: BrokerProcess, backgroundTypes: [String]) throws {
-        logDirectory = broker.root + "/app-logs"
-        agentLogPath = broker.root + "/agent.log"
+    /// `environment`: more variables for the agent and so for the apps it launches.
+    convenience init(broker: BrokerProcess, backgroundTypes: [String], environment: [String: String] = [:]) throws {
+        try self.init(root: broker.root, adminSocket: broker.adminSocket, backgroundTypes: backgroundTypes, environment: environment)
+    }
+
+    /// An agent for the healthd whose admin socket is `adminSocket`; its files go under `root`.
+    init(root: String, adminSocket: String, backgroundTypes: [String], environment: [String: String] = [:]) throws {
+        logDirectory = root + "/app-logs"
+        agentLogPath = root + "/agent.log"
         try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: agentLogPath, contents: nil)
         let log = open(agentLogPath, O_WRONLY | O_APPEND | O_CLOEXEC)
         defer { close(log) }
         child = try ChildProcess(Products.path("health-sandbox"),
-                                 ["agent", "--socket", broker.adminSocket, "--log-dir", logDirectory],
-                                 environment: ["E2E_CLIENT_BACKGROUND_TYPES": backgroundTypes.joined(separator: ",")],
+                                 ["agent", "--socket", adminSocket, "--log-dir", logDirectory],
+                                 environment: environment.merging(["E2E_CLIENT_BACKGROUND_TYPES": backgroundTypes.joined(separator: ",")]) { $1 },
                                  stderr: log)
     }
 
@@ -70,8 +76,12 @@ final class LaunchAgentProcess: Sendable {
         try await poll(timeout: timeout) { appLogLines(appID).count { $0 == line } >= count }
     }
 
-    deinit {
-        child.signal(SIGTERM)
+    /// Stops the agent now (SIGTERM, or SIGKILL: no chance to say goodbye) and waits for it.
+    func stop(_ signal: Int32 = SIGTERM) {
+        guard child.isRunning else { return }
+        child.signal(signal)
         child.waitBlocking()
     }
+
+    deinit { stop() }
 }

@@ -60,6 +60,14 @@ final class RestartableHealthd: @unchecked Sendable {
         self.process = nil
     }
 
+    /// Kills healthd with SIGKILL (no shutdown of any kind) and waits for it.
+    func kill() {
+        guard let process, process.isRunning else { return }
+        process.signal(SIGKILL)
+        process.waitBlocking()
+        self.process = nil
+    }
+
     /// healthd's stderr over every start so far.
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 

@@ -13,7 +13,8 @@ public final class BrokerProcess: @unchecked Sendable {
     public var appSocket: String { socketDirectory + "/app.sock" }
     public var adminSocket: String { socketDirectory + "/admin.sock" }
 
-    public init() throws {
+    /// `extraArguments`: more healthd options, such as background delivery's hidden timings.
+    public init(extraArguments: [String] = []) throws {
         root = NSTemporaryDirectory() + "ohk-e2e-" + UUID().uuidString.prefix(8)
         storeDirectory = root + "/store"
         socketDirectory = root + "/run"
@@ -25,7 +26,7 @@ public final class BrokerProcess: @unchecked Sendable {
         let log = open(logPath, O_WRONLY | O_APPEND | O_CLOEXEC)
         defer { close(log) }
         process = try ChildProcess(Products.path("healthd"),
-                                   ["--store", storeDirectory, "--socket-dir", socketDirectory, "--log-level", "info"],
+                                   ["--store", storeDirectory, "--socket-dir", socketDirectory, "--log-level", "info"] + extraArguments,
                                    stderr: log)
         try waitForSockets()
     }

@@ -322,6 +322,96 @@ void   openhealth__v1__launch_request__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__launch_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__launch_outcome__init
+                     (Openhealth__V1__LaunchOutcome         *message)
+{
+  static const Openhealth__V1__LaunchOutcome init_value = OPENHEALTH__V1__LAUNCH_OUTCOME__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__launch_outcome__get_packed_size
+                     (const Openhealth__V1__LaunchOutcome *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__launch_outcome__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__launch_outcome__pack
+                     (const Openhealth__V1__LaunchOutcome *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__launch_outcome__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__launch_outcome__pack_to_buffer
+                     (const Openhealth__V1__LaunchOutcome *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__launch_outcome__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__LaunchOutcome *
+       openhealth__v1__launch_outcome__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__LaunchOutcome *)
+     protobuf_c_message_unpack (&openhealth__v1__launch_outcome__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__launch_outcome__free_unpacked
+                     (Openhealth__V1__LaunchOutcome *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__launch_outcome__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__report_launch_outcome_response__init
+                     (Openhealth__V1__ReportLaunchOutcomeResponse         *message)
+{
+  static const Openhealth__V1__ReportLaunchOutcomeResponse init_value = OPENHEALTH__V1__REPORT_LAUNCH_OUTCOME_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__report_launch_outcome_response__get_packed_size
+                     (const Openhealth__V1__ReportLaunchOutcomeResponse *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__report_launch_outcome_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__report_launch_outcome_response__pack
+                     (const Openhealth__V1__ReportLaunchOutcomeResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__report_launch_outcome_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__report_launch_outcome_response__pack_to_buffer
+                     (const Openhealth__V1__ReportLaunchOutcomeResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__report_launch_outcome_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__ReportLaunchOutcomeResponse *
+       openhealth__v1__report_launch_outcome_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__ReportLaunchOutcomeResponse *)
+     protobuf_c_message_unpack (&openhealth__v1__report_launch_outcome_response__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__report_launch_outcome_response__free_unpacked
+                     (Openhealth__V1__ReportLaunchOutcomeResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__report_launch_outcome_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor openhealth__v1__background_delivery_request__field_descriptors[2] =
 {
   {
@@ -637,5 +727,126 @@ const ProtobufCMessageDescriptor openhealth__v1__launch_request__descriptor =
   openhealth__v1__launch_request__field_indices_by_name,
   1,  openhealth__v1__launch_request__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__launch_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__launch_outcome__field_descriptors[6] =
+{
+  {
+    "request_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__LaunchOutcome, request_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "kind",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__LaunchOutcome, kind),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "app_id",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__LaunchOutcome, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "pid",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__LaunchOutcome, pid),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "exit_status",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT32,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__LaunchOutcome, exit_status),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "detail",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__LaunchOutcome, detail),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__launch_outcome__field_indices_by_name[] = {
+  2,   /* field[2] = app_id */
+  5,   /* field[5] = detail */
+  4,   /* field[4] = exit_status */
+  1,   /* field[1] = kind */
+  3,   /* field[3] = pid */
+  0,   /* field[0] = request_id */
+};
+static const ProtobufCIntRange openhealth__v1__launch_outcome__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__launch_outcome__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.LaunchOutcome",
+  "LaunchOutcome",
+  "Openhealth__V1__LaunchOutcome",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__LaunchOutcome),
+  6,
+  openhealth__v1__launch_outcome__field_descriptors,
+  openhealth__v1__launch_outcome__field_indices_by_name,
+  1,  openhealth__v1__launch_outcome__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__launch_outcome__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define openhealth__v1__report_launch_outcome_response__field_descriptors NULL
+#define openhealth__v1__report_launch_outcome_response__field_indices_by_name NULL
+#define openhealth__v1__report_launch_outcome_response__number_ranges NULL
+const ProtobufCMessageDescriptor openhealth__v1__report_launch_outcome_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.ReportLaunchOutcomeResponse",
+  "ReportLaunchOutcomeResponse",
+  "Openhealth__V1__ReportLaunchOutcomeResponse",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__ReportLaunchOutcomeResponse),
+  0,
+  openhealth__v1__report_launch_outcome_response__field_descriptors,
+  openhealth__v1__report_launch_outcome_response__field_indices_by_name,
+  0,  openhealth__v1__report_launch_outcome_response__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__report_launch_outcome_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

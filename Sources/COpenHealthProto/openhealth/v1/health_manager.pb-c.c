@@ -3675,7 +3675,7 @@ const ProtobufCEnumDescriptor openhealth__v1__decision__descriptor =
   openhealth__v1__decision__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[30] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[31] =
 {
   { "Status", &openhealth__v1__status_request__descriptor, &openhealth__v1__status_response__descriptor },
   { "InstallApp", &openhealth__v1__install_app_request__descriptor, &openhealth__v1__install_app_response__descriptor },
@@ -3702,6 +3702,7 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "SetUnitPreference", &openhealth__v1__preferred_unit__descriptor, &openhealth__v1__set_unit_preference_response__descriptor },
   { "ListBackgroundDeliveries", &openhealth__v1__list_background_deliveries_request__descriptor, &openhealth__v1__list_background_deliveries_response__descriptor },
   { "WatchLaunches", &openhealth__v1__watch_launches_request__descriptor, &openhealth__v1__launch_request__descriptor },
+  { "ReportLaunchOutcome", &openhealth__v1__launch_outcome__descriptor, &openhealth__v1__report_launch_outcome_response__descriptor },
   { "ListActivityGoals", &openhealth__v1__list_activity_goals_request__descriptor, &openhealth__v1__activity_goal_schedule__descriptor },
   { "SetActivityGoals", &openhealth__v1__activity_goal_update__descriptor, &openhealth__v1__activity_goal_schedule__descriptor },
   { "QueryActivitySummaries", &openhealth__v1__activity_summary_query_request__descriptor, &openhealth__v1__activity_summary_batch__descriptor },
@@ -3712,11 +3713,11 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   5,        /* AnswerRequest */
   13,        /* ChangePasscode */
   10,        /* GetKeyStatus */
-  28,        /* ImportSamples */
+  29,        /* ImportSamples */
   1,        /* InstallApp */
   9,        /* LaunchBind */
   15,        /* ListAccessLog */
-  25,        /* ListActivityGoals */
+  26,        /* ListActivityGoals */
   2,        /* ListApps */
   23,        /* ListBackgroundDeliveries */
   19,        /* ListCharacteristics */
@@ -3724,13 +3725,14 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   3,        /* ListRequests */
   17,        /* ListSources */
   21,        /* ListUnitPreferences */
-  27,        /* QueryActivitySummaries */
+  28,        /* QueryActivitySummaries */
   8,        /* QuerySamples */
   14,        /* RemovePasscode */
+  25,        /* ReportLaunchOutcome */
   11,        /* RotateKey */
-  26,        /* SetActivityGoals */
+  27,        /* SetActivityGoals */
   20,        /* SetCharacteristic */
-  29,        /* SetDirectConnection */
+  30,        /* SetDirectConnection */
   6,        /* SetGrants */
   12,        /* SetPasscode */
   18,        /* SetSourcePriority */
@@ -3747,7 +3749,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
   "HealthManager",
   "Openhealth__V1__HealthManager",
   "openhealth.v1",
-  30,
+  31,
   openhealth__v1__health_manager__method_descriptors,
   openhealth__v1__health_manager__method_indices_by_name
 };
@@ -3951,13 +3953,21 @@ void openhealth__v1__health_manager__watch_launches(ProtobufCService *service,
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
   service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void openhealth__v1__health_manager__report_launch_outcome(ProtobufCService *service,
+                                                           const Openhealth__V1__LaunchOutcome *input,
+                                                           Openhealth__V1__ReportLaunchOutcomeResponse_Closure closure,
+                                                           void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void openhealth__v1__health_manager__list_activity_goals(ProtobufCService *service,
                                                          const Openhealth__V1__ListActivityGoalsRequest *input,
                                                          Openhealth__V1__ActivityGoalSchedule_Closure closure,
                                                          void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_activity_goals(ProtobufCService *service,
                                                         const Openhealth__V1__ActivityGoalUpdate *input,
@@ -3965,7 +3975,7 @@ void openhealth__v1__health_manager__set_activity_goals(ProtobufCService *servic
                                                         void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 27, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__query_activity_summaries(ProtobufCService *service,
                                                               const Openhealth__V1__ActivitySummaryQueryRequest *input,
@@ -3973,7 +3983,7 @@ void openhealth__v1__health_manager__query_activity_summaries(ProtobufCService *
                                                               void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 27, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 28, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__import_samples(ProtobufCService *service,
                                                     const Openhealth__V1__ImportSamplesRequest *input,
@@ -3981,7 +3991,7 @@ void openhealth__v1__health_manager__import_samples(ProtobufCService *service,
                                                     void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 28, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_direct_connection(ProtobufCService *service,
                                                            const Openhealth__V1__SetDirectConnectionRequest *input,
@@ -3989,7 +3999,7 @@ void openhealth__v1__health_manager__set_direct_connection(ProtobufCService *ser
                                                            void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 30, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
                                            Openhealth__V1__HealthManager_ServiceDestroy destroy)

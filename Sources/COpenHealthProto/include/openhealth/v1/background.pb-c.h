@@ -22,6 +22,8 @@ typedef struct Openhealth__V1__BackgroundDeliveryRegistration Openhealth__V1__Ba
 typedef struct Openhealth__V1__ListBackgroundDeliveriesResponse Openhealth__V1__ListBackgroundDeliveriesResponse;
 typedef struct Openhealth__V1__WatchLaunchesRequest Openhealth__V1__WatchLaunchesRequest;
 typedef struct Openhealth__V1__LaunchRequest Openhealth__V1__LaunchRequest;
+typedef struct Openhealth__V1__LaunchOutcome Openhealth__V1__LaunchOutcome;
+typedef struct Openhealth__V1__ReportLaunchOutcomeResponse Openhealth__V1__ReportLaunchOutcomeResponse;
 
 
 /* --- enums --- */
@@ -137,6 +139,51 @@ struct  Openhealth__V1__LaunchRequest
 #define OPENHEALTH__V1__LAUNCH_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__launch_request__descriptor) \
     , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL }
+
+
+/*
+ * What `health-sandbox agent` did with a LaunchRequest (ReportLaunchOutcome): each request gets
+ * exactly one of LAUNCHED, ALREADY_RUNNING or FAILED; an app the agent launched is reported once
+ * more, with EXITED, when it exits. healthd's access log records launches that happened, not
+ * requests.
+ */
+struct  Openhealth__V1__LaunchOutcome
+{
+  ProtobufCMessage base;
+  /*
+   * the LaunchRequest's; EXITED: the request that launched it
+   */
+  uint64_t request_id;
+  /*
+   * 1 LAUNCHED, 2 ALREADY_RUNNING, 3 FAILED, 4 EXITED
+   */
+  uint32_t kind;
+  char *app_id;
+  /*
+   * LAUNCHED, ALREADY_RUNNING, EXITED: the app's process
+   */
+  int32_t pid;
+  /*
+   * EXITED: the exit status, or minus the signal that killed it
+   */
+  int32_t exit_status;
+  /*
+   * FAILED: why, for healthd's log (at most 512 bytes)
+   */
+  char *detail;
+};
+#define OPENHEALTH__V1__LAUNCH_OUTCOME__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__launch_outcome__descriptor) \
+    , 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string }
+
+
+struct  Openhealth__V1__ReportLaunchOutcomeResponse
+{
+  ProtobufCMessage base;
+};
+#define OPENHEALTH__V1__REPORT_LAUNCH_OUTCOME_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__report_launch_outcome_response__descriptor) \
+     }
 
 
 /* Openhealth__V1__BackgroundDeliveryRequest methods */
@@ -272,6 +319,44 @@ Openhealth__V1__LaunchRequest *
 void   openhealth__v1__launch_request__free_unpacked
                      (Openhealth__V1__LaunchRequest *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__LaunchOutcome methods */
+void   openhealth__v1__launch_outcome__init
+                     (Openhealth__V1__LaunchOutcome         *message);
+size_t openhealth__v1__launch_outcome__get_packed_size
+                     (const Openhealth__V1__LaunchOutcome   *message);
+size_t openhealth__v1__launch_outcome__pack
+                     (const Openhealth__V1__LaunchOutcome   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__launch_outcome__pack_to_buffer
+                     (const Openhealth__V1__LaunchOutcome   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__LaunchOutcome *
+       openhealth__v1__launch_outcome__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__launch_outcome__free_unpacked
+                     (Openhealth__V1__LaunchOutcome *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__ReportLaunchOutcomeResponse methods */
+void   openhealth__v1__report_launch_outcome_response__init
+                     (Openhealth__V1__ReportLaunchOutcomeResponse         *message);
+size_t openhealth__v1__report_launch_outcome_response__get_packed_size
+                     (const Openhealth__V1__ReportLaunchOutcomeResponse   *message);
+size_t openhealth__v1__report_launch_outcome_response__pack
+                     (const Openhealth__V1__ReportLaunchOutcomeResponse   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__report_launch_outcome_response__pack_to_buffer
+                     (const Openhealth__V1__ReportLaunchOutcomeResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__ReportLaunchOutcomeResponse *
+       openhealth__v1__report_launch_outcome_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__report_launch_outcome_response__free_unpacked
+                     (Openhealth__V1__ReportLaunchOutcomeResponse *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Openhealth__V1__BackgroundDeliveryRequest_Closure)
@@ -295,6 +380,12 @@ typedef void (*Openhealth__V1__WatchLaunchesRequest_Closure)
 typedef void (*Openhealth__V1__LaunchRequest_Closure)
                  (const Openhealth__V1__LaunchRequest *message,
                   void *closure_data);
+typedef void (*Openhealth__V1__LaunchOutcome_Closure)
+                 (const Openhealth__V1__LaunchOutcome *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__ReportLaunchOutcomeResponse_Closure)
+                 (const Openhealth__V1__ReportLaunchOutcomeResponse *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -308,6 +399,8 @@ extern const ProtobufCMessageDescriptor openhealth__v1__background_delivery_regi
 extern const ProtobufCMessageDescriptor openhealth__v1__list_background_deliveries_response__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__watch_launches_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__launch_request__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__launch_outcome__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__report_launch_outcome_response__descriptor;
 
 PROTOBUF_C__END_DECLS
 

@@ -1558,6 +1558,10 @@ struct Openhealth__V1__HealthManager_Service
                          const Openhealth__V1__WatchLaunchesRequest *input,
                          Openhealth__V1__LaunchRequest_Closure closure,
                          void *closure_data);
+  void (*report_launch_outcome)(Openhealth__V1__HealthManager_Service *service,
+                                const Openhealth__V1__LaunchOutcome *input,
+                                Openhealth__V1__ReportLaunchOutcomeResponse_Closure closure,
+                                void *closure_data);
   void (*list_activity_goals)(Openhealth__V1__HealthManager_Service *service,
                               const Openhealth__V1__ListActivityGoalsRequest *input,
                               Openhealth__V1__ActivityGoalSchedule_Closure closure,
@@ -1611,6 +1615,7 @@ void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service
       function_prefix__ ## set_unit_preference,\
       function_prefix__ ## list_background_deliveries,\
       function_prefix__ ## watch_launches,\
+      function_prefix__ ## report_launch_outcome,\
       function_prefix__ ## list_activity_goals,\
       function_prefix__ ## set_activity_goals,\
       function_prefix__ ## query_activity_summaries,\
@@ -1716,6 +1721,10 @@ void openhealth__v1__health_manager__watch_launches(ProtobufCService *service,
                                                     const Openhealth__V1__WatchLaunchesRequest *input,
                                                     Openhealth__V1__LaunchRequest_Closure closure,
                                                     void *closure_data);
+void openhealth__v1__health_manager__report_launch_outcome(ProtobufCService *service,
+                                                           const Openhealth__V1__LaunchOutcome *input,
+                                                           Openhealth__V1__ReportLaunchOutcomeResponse_Closure closure,
+                                                           void *closure_data);
 void openhealth__v1__health_manager__list_activity_goals(ProtobufCService *service,
                                                          const Openhealth__V1__ListActivityGoalsRequest *input,
                                                          Openhealth__V1__ActivityGoalSchedule_Closure closure,

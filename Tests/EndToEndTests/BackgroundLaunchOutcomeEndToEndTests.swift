@@ -1,0 +1,81 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// Every launch request gets an outcome from the agent, and the access log records launches
+/// that happened, not requests (issue 18.2): a request for an app still running is skipped and
+/// retried when it exits; an app crashing at start is retried after a back-off, not after the
+/// two-minute acknowledgement timeout; an agent that stops and another that starts launch a
+/// waiting app once.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct BackgroundLaunchOutcomeEndToEndTests {
+    let steps = "HKQuantityTypeIdentifierStepCount"
+    let heartRate = "HKQuantityTypeIdentifierHeartRate"
+    let entitled = ["com.apple.developer.healthkit.background-delivery"]
+    let reader = "org.test.bg-outcome", writer = "org.test.bg-outcome-writer"
+    let launchedLine = "launched reason=background-delivery"
+
+    func setUp(_ arguments: [String]) async throws -> BrokerProcess {
+        let broker = try BrokerProcess(extraArguments: arguments)
+        try await broker.installClient(reader, entitlements: entitled)
+        try await broker.installClient(writer)
+        for type in [steps, heartRate] { try await broker.set(reader, "read", type, allowed: true) }
+        try await broker.set(writer, "share", steps, allowed: true)
+        #expect(try await broker.runApp(reader, ["background-enable", steps]).okValue == "enabled")
+        return broker
+    }
+
+    func save(_ broker: BrokerProcess) async throws {
+        #expect(try await broker.runApp(writer, ["save", steps, "100", "count", "1700000000", "1700000060"]).okValue != nil)
+    }
+
+    func launchEntries(_ broker: BrokerProcess) async throws -> Int {
+        try await broker.healthctl(["log", "--app", reader, "--json"]).lines.count { $0.contains(#""action":"launch""#) }
+    }
+
+    /// The launched app observes heart rate only, so it never acknowledges the steps update, and
+    /// stays 6 s after its work: healthd's retry (2 s timeout + 1 s back-off) finds it running.
+    @Test func aLaunchForARunningAppIsSkippedThenRetriedWhenItExits() async throws {
+        let broker = try await setUp(["--background-ack-timeout", "2", "--background-first-backoff", "1"])
+        let agent = try LaunchAgentProcess(broker: broker, backgroundTypes: [heartRate],
+                                           environment: ["E2E_CLIENT_BACKGROUND_LINGER": "6"])
+        #expect(try await broker.waitForLog("launch agent attached"))
+        try await save(broker)
+        #expect(try await agent.waitForAppLine(reader, "ok background"), "\(agent.log)")
+        #expect(try await poll(timeout: 15) { agent.log.contains("still running") }, "no retry found it running: \(agent.log)")
+        // Skipped, not launched: the log has the one launch that happened.
+        #expect(try await launchEntries(broker) == 1, "\(agent.log)")
+        // It exits after its 6 s; the skipped launch then happens.
+        #expect(try await agent.waitForAppLine(reader, launchedLine, count: 2, timeout: 20), "\(agent.log)")
+        #expect(try await launchEntries(broker) == agent.appLogLines(reader).count { $0 == launchedLine })
+    }
+
+    /// The launched app finds no types to observe and exits with status 2 at once.
+    @Test func anAppCrashingAtStartIsRetriedAfterTheBackoffAndThenSuspended() async throws {
+        let broker = try await setUp(["--background-first-backoff", "1"])  // acknowledgement timeout: 120 s
+        let agent = try LaunchAgentProcess(broker: broker, backgroundTypes: [])
+        #expect(try await broker.waitForLog("launch agent attached"))
+        try await save(broker)
+        // 1 s and 2 s back-offs after the first two exits; the third unanswered launch suspends.
+        #expect(try await poll(timeout: 20) { agent.log.components(separatedBy: "exited with status 2").count - 1 >= 3 },
+                "\(agent.log)")
+        try await Task.sleep(for: .seconds(5))  // a fourth would come 4 s after the third
+        #expect(agent.log.components(separatedBy: "launched \(reader)").count - 1 == 3, "\(agent.log)")
+        #expect(try await launchEntries(broker) == 3)
+    }
+
+    @Test func aLaunchWaitingForARestartedAgentHappensOnce() async throws {
+        let broker = try await setUp([])
+        let first = try LaunchAgentProcess(broker: broker, backgroundTypes: [steps])
+        #expect(try await broker.waitForLog("launch agent attached"))
+        first.stop(SIGKILL)
+        #expect(try await broker.waitForLog("launch agent detached"))
+        try await save(broker)
+
+        let second = try LaunchAgentProcess(broker: broker, backgroundTypes: [steps])
+        #expect(try await second.waitForAppLine(reader, "ok background"), "\(second.log)")
+        try await Task.sleep(for: .seconds(2))
+        #expect(second.appLogLines(reader).count { $0 == launchedLine } == 1, "\(second.appLog(reader) ?? "")")
+        #expect(try await launchEntries(broker) == 1)
+    }
+}
