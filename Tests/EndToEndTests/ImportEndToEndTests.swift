@@ -61,6 +61,27 @@ import TestSupport
         #expect(summaryLine(again) == "13 records read; samples and routes: 0 imported, 17 already there, 0 refused.", "\(again.stdout)")
     }
 
+    /// The export's `Me` element is applied only with the user's yes: asked per value by default,
+    /// all with `--characteristics yes`; "not set" values are never offered.
+    @Test func characteristicsAreSetOnlyWhenTheUserSaysSo() async throws {
+        let broker = try BrokerProcess()
+        let export = Self.fixtures.appendingPathComponent("dogsheep-healthkit-to-sqlite/tests/export.xml").path
+        let declined = try await broker.healthctl(["import", export], stdin: "n\nn\n")
+        #expect(declined.status == 0, "\(declined)")
+        #expect(declined.stdout.contains("left as"), "\(declined.stdout)")
+        let unchanged = try await broker.healthctl(["characteristics", "show"])
+        #expect(!unchanged.stdout.contains("1990-02-02"), "\(unchanged.stdout)")
+
+        let accepted = try await broker.healthctl(["import", export, "--characteristics", "yes"])
+        #expect(accepted.status == 0, "\(accepted)")
+        let shown = try await broker.healthctl(["characteristics", "show"])
+        #expect(shown.stdout.contains("1990-02-02"), "\(shown.stdout)")
+        #expect(shown.stdout.lowercased().contains("male"), "\(shown.stdout)")
+        // Applied already: a third import asks nothing.
+        let again = try await broker.healthctl(["import", export], stdin: "")
+        #expect(!again.stdout.contains("?"), "\(again.stdout)")
+    }
+
     @Test func whatIsNoExportFailsWithTheReason() async throws {
         let broker = try BrokerProcess()
         let notExport = broker.root + "/export.xml"

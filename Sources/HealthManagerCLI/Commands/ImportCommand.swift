@@ -2,6 +2,7 @@ import AppleHealthExport
 import ArgumentParser
 import Foundation
 import Glibc
+import HealthModel
 import HealthWire
 
 /// `healthctl import PATH`: brings an Apple Health export into the store.
@@ -29,6 +30,17 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The export: export.zip, the apple_health_export folder, or export.xml.", valueName: "path"),
               completion: .file())
     var path: String
+
+    enum CharacteristicsChoice: String, ExpressibleByArgument, CaseIterable {
+        case ask, yes, no
+    }
+
+    @Option(help: ArgumentHelp("""
+        What to do with the export's date of birth, biological sex, blood type, skin type and \
+        wheelchair use where they differ from yours: ask for each (the default), set them all, or \
+        leave yours as they are.
+        """, valueName: "ask|yes|no"))
+    var characteristics: CharacteristicsChoice = .ask
 
     func run() async throws {
         let io = CommandIO.current
@@ -58,8 +70,34 @@ struct ImportCommand: AsyncParsableCommand {
             throw HealthCtlError.importUnreadable(reason: "\(error)")
         }
         if io.usesStyling { io.errors.write("\r\u{1B}[K") }
+        if let found = pipeline.characteristics {
+            try await applyCharacteristics(ImportedCharacteristics.records(found), client: client, io: io)
+        }
         let tally = pipeline.tally
         io.output.write(tally.rendered(emphasize: io.emphasized))
         io.output.writeLine("\(tally.read) records read; samples and routes: \(tally.added) imported, \(tally.unchanged) already there, \(tally.refusedCount) refused.")
+    }
+
+    /// Sets the export's characteristics that differ from the user's, each only after a yes
+    /// (or all with `--characteristics yes`); never silently overwrites a value the user set.
+    private func applyCharacteristics(_ imported: [CharacteristicRecord], client: ManagerClient, io: CommandIO) async throws {
+        guard !imported.isEmpty, characteristics != .no else { return }
+        let current = Dictionary(try await client.listCharacteristics().map { ($0.typeIdentifier, $0.value) },
+                                 uniquingKeysWith: { first, _ in first })
+        for record in imported where current[record.typeIdentifier] ?? nil != record.value {
+            let name = TypeDisplayName.words(of: record.typeIdentifier)
+            let new = CharacteristicSpelling.display(record.value, of: record.typeIdentifier)
+            let old = CharacteristicSpelling.display(current[record.typeIdentifier] ?? nil, of: record.typeIdentifier)
+            if characteristics == .ask {
+                io.output.write("Set \(name) to \(new) (now: \(old))? [y/N] ")
+                guard let answer = io.input.readLine()?.trimmingCharacters(in: .whitespaces).lowercased(),
+                      answer == "y" || answer == "yes" else {
+                    io.output.writeLine("\(name) left as \(old).")
+                    continue
+                }
+            }
+            try await client.setCharacteristic(record)
+            io.output.writeLine("\(name) set to \(new).")
+        }
     }
 }
