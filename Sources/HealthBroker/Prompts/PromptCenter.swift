@@ -13,14 +13,24 @@ actor PromptCenter {
     private var nextID: UInt64 = 1
     private var watchers: [UInt64: AsyncStream<AuthorizationPrompt>.Continuation] = [:]
     private var nextWatcherID: UInt64 = 1
+    private let maxPendingPerApp: Int
+
+    init(maxPendingPerApp: Int) {
+        self.maxPendingPerApp = maxPendingPerApp
+    }
 
     var prompts: [AuthorizationPrompt] {
         pending.values.map(\.prompt).sorted { $0.requestID < $1.requestID }
     }
 
     /// Waits until `answer` resolves the prompt, or throws CancellationError if the app's call
-    /// is cancelled (it disconnected or gave up), which withdraws the prompt.
+    /// is cancelled (it disconnected or gave up), which withdraws the prompt. An app that already
+    /// has `maxPendingPerApp` prompts waiting is refused (RESOURCE_EXHAUSTED): the user answers
+    /// prompts one at a time, and a flood of them would bury every other app's.
     func ask(app: AppManifest, read: [String], share: [String]) async throws {
+        guard pending.values.count(where: { $0.prompt.appID == app.id }) < maxPendingPerApp else {
+            throw BrokerLimits.exhausted("at most \(maxPendingPerApp) pending permission prompts per app")
+        }
         let id = nextID
         nextID += 1
         let prompt = AuthorizationPrompt(

@@ -34,7 +34,7 @@ enum ObserverQueryService {
         var checkedThrough = try await context.store.withDatabase { try $0.changeFeed.currentChange() }
         report?.record(appID: app.id, types: [spec.typeIdentifier])
         var delivery: UInt64 = 1
-        try responder.send(ObserverDelivery(observerID: observer.id, delivery: delivery).wireBytes())
+        try await responder.send(ObserverDelivery(observerID: observer.id, delivery: delivery).wireBytes())
         var awaitingAcknowledgement = true
         var changedMeanwhile = false
         for await signal in observer.signals {
@@ -60,7 +60,7 @@ enum ObserverQueryService {
                 changedMeanwhile = false
             }
             delivery += 1
-            try responder.send(ObserverDelivery(observerID: observer.id, delivery: delivery).wireBytes())
+            try await responder.send(ObserverDelivery(observerID: observer.id, delivery: delivery).wireBytes())
             report?.add(count: 1)
             awaitingAcknowledgement = true
         }
