@@ -25,6 +25,13 @@ struct CallDispatcher: Sendable {
         switch MethodTable.cost(of: call.method, payload: call.payload) {
         case .cheap:
             await run(handler, call)
+        case .permissionPrompt:
+            // Checked again, atomically, when the prompt is made (PromptCenter.ask); this early
+            // check spares the store a flood of requests that could only be refused.
+            if let refusal = await context.prompts.refusalAtLimit(app: app.id) {
+                return call.responder.fail(refusal, streaming: false)
+            }
+            await run(handler, call)
         case .longRunningQuery:
             let release: @Sendable () -> Void
             do {

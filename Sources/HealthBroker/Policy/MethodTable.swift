@@ -89,6 +89,8 @@ enum MethodTable {
     /// finite stream that reads and sends many rows) runs only in a `QueryScheduler` slot.
     enum Cost: Sendable {
         case cheap
+        /// May ask the user (a pending prompt): refused up front while the app is at its limit.
+        case permissionPrompt
         case largeQuery
         case longRunningQuery
     }
@@ -98,6 +100,8 @@ enum MethodTable {
     /// query, and its handler then refuses it as invalid.
     static func cost(of method: String, payload: [UInt8]) -> Cost {
         switch method {
+        case HealthStoreMethod.requestAuthorization.rawValue:
+            return .permissionPrompt
         case HealthStoreMethod.observeChanges.rawValue, HealthStoreMethod.watchStatisticsCollection.rawValue:
             return .longRunningQuery
         case HealthStoreMethod.queryAnchored.rawValue:

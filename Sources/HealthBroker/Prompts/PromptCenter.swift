@@ -28,9 +28,7 @@ actor PromptCenter {
     /// has `maxPendingPerApp` prompts waiting is refused (RESOURCE_EXHAUSTED): the user answers
     /// prompts one at a time, and a flood of them would bury every other app's.
     func ask(app: AppManifest, read: [String], share: [String]) async throws {
-        guard pending.values.count(where: { $0.prompt.appID == app.id }) < maxPendingPerApp else {
-            throw BrokerLimits.exhausted("at most \(maxPendingPerApp) pending permission prompts per app")
-        }
+        if let refusal = refusalAtLimit(app: app.id) { throw refusal }
         let id = nextID
         nextID += 1
         let prompt = AuthorizationPrompt(
@@ -45,6 +43,12 @@ actor PromptCenter {
         } onCancel: {
             Task { await self.withdraw(id) }
         }
+    }
+
+    /// RESOURCE_EXHAUSTED if `app` already has its limit of prompts waiting, else nil.
+    func refusalAtLimit(app: String) -> RPCStatus? {
+        guard pending.values.count(where: { $0.prompt.appID == app }) >= maxPendingPerApp else { return nil }
+        return BrokerLimits.exhausted("at most \(maxPendingPerApp) pending permission prompts per app")
     }
 
     /// Resolves a prompt. The caller has already stored the decisions.
