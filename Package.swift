@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // MARK: Pure model
@@ -107,7 +108,7 @@ let package = Package(
         .target(
             name: "CSandbox",
             path: "sandbox",
-            exclude: ["README.md", "probe"],
+            exclude: ["README.md", "probe", "escape-probe"],
             linkerSettings: [.linkedLibrary("seccomp")]
         ),
         .target(
@@ -116,6 +117,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "sandbox-probe", dependencies: ["CSandbox"], path: "sandbox/probe"),
+        // Run as an app inside the real sandbox (health-sandbox run) by Tests/SandboxTests/RealSandboxEscapeTests.
+        .executableTarget(name: "escape-probe", path: "sandbox/escape-probe"),
 
         // MARK: Executables
         .executableTarget(
@@ -136,11 +139,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Reading Apple Health exports (pure: no broker, no store)
+        .target(
+            name: "AppleHealthExport",
+            dependencies: ["HealthModel", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Manager
         .target(
             name: "HealthManagerCLI",
             dependencies: [
-                "HealthModel", "HealthWire", "HealthIPC",
+                "HealthModel", "HealthWire", "HealthIPC", "AppleHealthExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["README.md"],
@@ -204,6 +214,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "HealthManagerCLITests", dependencies: ["HealthManagerCLI", "HealthWire", "HealthIPC", "HealthModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "AppleHealthExportTests", dependencies: ["AppleHealthExport", "HealthModel", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthKitTests", dependencies: ["HealthKit", "HealthWire", "HealthIPC"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HealthBrokerTests",

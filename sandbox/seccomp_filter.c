@@ -85,6 +85,46 @@ static const struct denied_syscall denied_syscalls[] = {
        checked for namespace flags like clone below. ENOSYS (not EPERM) makes
        glibc fall back to clone. */
     DENY(clone3, ENOSYS),
+    /* Another process's I/O priority (healthd's, in a shared pid namespace)
+       slows every app's reads and saves; no app needs to set even its own. */
+    DENY(ioprio_set, EPERM),
+    /* Executing code the app wrote: Landlock never grants execute where the
+       app may write, but a memfd lives on an internal mount Landlock does not
+       mediate, and execveat(fd, "", AT_EMPTY_PATH) runs it. Both are refused;
+       execve of a path stays, and is checked by Landlock. (Code the app
+       generates inside its own process, as a JIT does, is not refused: it runs
+       with the same confinement.) */
+    DENY(memfd_create, EPERM),
+    DENY(execveat, EPERM),
+};
+
+/*
+ * Calls that are harmless on the caller but reach any process of the same
+ * user given its pid: resource limits (RLIMIT_CPU kills, RLIMIT_NOFILE and
+ * RLIMIT_FSIZE break the broker), scheduling (SCHED_IDLE starves it), CPU
+ * affinity, page migration. The pid namespace already hides every process
+ * outside the sandbox; these rules hold without it (healthd's own filter) and
+ * for pids inside it. Only "this process" (pid argument 0, which glibc's
+ * setrlimit/getrlimit and the sched_* wrappers for self use) is allowed.
+ */
+struct self_only_syscall {
+    int number;
+    const char *name;
+    unsigned pid_argument;
+};
+
+#define SELF_ONLY(syscall_name, argument) { SCMP_SYS(syscall_name), #syscall_name, argument }
+
+static const struct self_only_syscall self_only_syscalls[] = {
+    SELF_ONLY(prlimit64, 0),
+    SELF_ONLY(sched_setscheduler, 0),
+    SELF_ONLY(sched_setparam, 0),
+    SELF_ONLY(sched_setattr, 0),
+    SELF_ONLY(sched_setaffinity, 0),
+    SELF_ONLY(migrate_pages, 0),
+    SELF_ONLY(move_pages, 0),
+    /* setpriority(which, who, prio): who is argument 1; which is checked below. */
+    SELF_ONLY(setpriority, 1),
 };
 
 /* New namespaces, user namespaces above all, expose kernel code meant for root. */
@@ -117,6 +157,21 @@ static int add_denied_syscalls(scmp_filter_ctx ctx, char *err, size_t err_len) {
         }
     }
     return 0;
+}
+
+static int add_self_only_rules(scmp_filter_ctx ctx, char *err, size_t err_len) {
+    size_t count = sizeof self_only_syscalls / sizeof self_only_syscalls[0];
+    for (size_t i = 0; i < count; i++) {
+        const struct self_only_syscall *s = &self_only_syscalls[i];
+        struct scmp_arg_cmp other_process = { .arg = s->pid_argument, .op = SCMP_CMP_NE, .datum_a = 0 };
+        if (add_rule(ctx, EPERM, s->number, s->name, 1, &other_process, err, err_len) != 0) {
+            return -1;
+        }
+    }
+    /* setpriority's `which` other than PRIO_PROCESS (0) names a process group
+       or a whole user, whose other processes who = 0 would reach too. */
+    struct scmp_arg_cmp not_process = SCMP_A0(SCMP_CMP_NE, 0);
+    return add_rule(ctx, EPERM, SCMP_SYS(setpriority), "setpriority", 1, &not_process, err, err_len);
 }
 
 /* Only AF_UNIX: the broker connection and the app's own local IPC. The
@@ -202,6 +257,7 @@ int ohk_seccomp_build(struct ohk_seccomp_filter *filter, char *err, size_t err_l
         set_attribute(ctx, SCMP_FLTATR_API_SYSRAWRC, 1, "raw error codes",
                       err, err_len) != 0 ||
         add_denied_syscalls(ctx, err, err_len) != 0 ||
+        add_self_only_rules(ctx, err, err_len) != 0 ||
         add_socket_rules(ctx, err, err_len) != 0 ||
         add_namespace_rules(ctx, err, err_len) != 0 ||
         add_personality_rule(ctx, err, err_len) != 0 ||

@@ -185,6 +185,36 @@ def generate_enums():
         body.append(enum_declaration(name, "Int", cases, f"HealthKit's `{name}` (enums.tsv)."))
     write("Enums/Generated/HealthKitEnums.swift", "\n".join(body))
 
+    # The Objective-C spellings Apple Health's export.xml writes (HKCategoryValueSleepAnalysisAsleepCore,
+    # HKWorkoutActivityTypeRunning, HKBiologicalSexFemale), for reading exports.
+    def table(name, key_type, pairs, doc):
+        lines = [f"    /// {doc}", f"    public static let {name}: [String: {key_type}] = ["]
+        lines += [f"        {string_literal(objc)}: {raw}," for objc, raw in pairs]
+        return lines + ["    ]"]
+    characteristic_pairs = []
+    for row in load("characteristic_types.tsv"):
+        if row["enum_cases(raw)"]:
+            for case, raw in parse_cases(row["enum_cases(raw)"]):
+                # The swift case is the Objective-C suffix with its first letter lowered, except
+                # HKBloodTypeABPositive/…ABNegative, whose "AB" Swift spells "ab".
+                suffix = "AB" + case[2:] if case.startswith("ab") else case[0].upper() + case[1:]
+                characteristic_pairs.append((row["value_type"] + suffix, raw))
+    lines = ["/// HealthKit's Objective-C names of enum values, as Apple Health's export writes them.",
+             "public enum HKObjCEnumNames {"]
+    lines += table("categoryValues", "Int",
+                   [(row["objc_case"], int(row["raw_value"])) for row in load("category_values.tsv")],
+                   "Category values, e.g. HKCategoryValueSleepAnalysisAsleepCore (category_values.tsv).")
+    lines += table("workoutActivityTypes", "UInt",
+                   [(row["objc_name"], int(row["raw_value(NSUInteger)"])) for row in activities],
+                   "Workout activity types, e.g. HKWorkoutActivityTypeRunning (workout_activity_types.tsv).")
+    lines += table("workoutEventTypes", "Int",
+                   [(row["objc_name"], int(row["raw_value(NSInteger)"])) for row in events],
+                   "Workout event types, e.g. HKWorkoutEventTypePause (workout_event_types.tsv).")
+    lines += table("characteristicValues", "Int", characteristic_pairs,
+                   "Characteristic values, e.g. HKBiologicalSexFemale, HKBloodTypeAPositive (characteristic_types.tsv).")
+    lines.append("}")
+    write("Enums/Generated/HKObjCEnumNames.swift", "\n".join(lines) + "\n")
+
 
 # How a metadata key's expected value is described in metadata_keys.tsv, mapped to a unit of
 # the expected dimension (nil: any unit compatible with the sample's own quantity).

@@ -35,6 +35,8 @@ final class BenchHealthd: Sendable {
         _ = try database.apps.install(hostile)
         _ = try database.apps.install(bystander)
         try database.grants.apply(appID: hostile.id, [GrantDecision(Self.steps, .read, .authorized)])
+        // Both connect to the app socket by themselves, identified by their executables.
+        for app in [hostile, bystander] { _ = try database.apps.setDirectConnections(appID: app.id, allowed: true) }
         let source = SourceRecord(bundleIdentifier: hostile.id, name: hostile.displayName, version: hostile.version)
         let start = Date(timeIntervalSince1970: 1_700_000_000)
         var inserted = 0

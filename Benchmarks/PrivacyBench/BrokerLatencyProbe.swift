@@ -3,58 +3,195 @@ import HealthIPC
 import HealthModel
 import HealthWire
 
-/// Through the whole broker: two real healthd processes, one whose store holds N hidden samples
-/// of each probed type and one whose store holds none, both serving the same probing app (this
-/// process, bound by its credentials). Each timed query is a QuerySamples call over the app
-/// socket, from sending the request to the end of its stream, alternating between the brokers.
-/// Two read scopes are timed: a denied type (own samples only) and a type with a 30-day window
-/// grant (own samples plus recent ones; every hidden sample is older than the window).
+/// Through the whole broker: two real healthd processes serving the same probing app (this
+/// process, bound by its credentials), one whose store holds N hidden samples of another app and
+/// one whose store holds none. For every read state (`ReadState`) and every query kind
+/// (`QueryCell`), the same call goes to both brokers in pairs whose order alternates (A B, then
+/// B A), timed from sending the request to the end of its answer, with healthd's on-CPU time
+/// read around it. Per cell: both medians and their difference (the goal is judged on it), the
+/// median paired ratio and the CPU medians. Where the app may not see the hidden data, both
+/// worlds must also give the same answer (`QueryCell.comparable`): the table says so per cell.
 enum BrokerLatencyProbe {
-    static func run(hidden: Int, queries: Int) async throws {
-        print("privacy-bench broker: \(hidden) hidden samples per type, \(queries) queries per broker and scope")
-        let app = AppManifest(id: "org.bench.probe", displayName: "Probe", executable: CommandLine.executablePath, version: "1",
+    /// The goal per cell: within this many percent (issue 11).
+    static let goal = 5.0
+
+    /// `control`: the second store gets no hidden data either (the noise floor: two brokers on
+    /// equal stores), but everything else — sizes of the own data, anchors, names — as for `hidden`.
+    static func run(hidden: Int, calls: Int, states: [ReadState], control: Bool) async throws {
+        print("privacy-bench broker: \(hidden) hidden samples of heart rate and of step count (a tenth as many "
+              + "blood-pressure correlations and active-energy samples), \(calls) calls per cell and world"
+              + (control ? "; CONTROL RUN: the second store holds no hidden data either" : ""))
+        let app = AppManifest(id: BenchStoreBuilder.appID, displayName: "Probe", executable: CommandLine.executablePath, version: "1",
                               readUsageDescription: "benchmark", shareUsageDescription: "benchmark")
-        let empty = try await BenchBroker(app: app, hidden: 0)
-        defer { empty.stop() }
-        let full = try await BenchBroker(app: app, hidden: hidden)
-        defer { full.stop() }
-        let emptyClient = try RPCClient.connect(path: empty.appSocket)
-        let fullClient = try RPCClient.connect(path: full.appSocket)
+        let base = NSTemporaryDirectory() + "privacy-bench-broker-" + UUID().uuidString.prefix(8)
+        let empty = BenchBroker(directory: base + "/empty"), full = BenchBroker(directory: base + "/full")
         defer {
-            emptyClient.close()
-            fullClient.close()
+            empty.remove()
+            full.remove()
+            try? FileManager.default.removeItem(atPath: base)
         }
-        for (label, type) in [("denied type", BenchData.steps), ("30-day window grant", BenchData.heartRate)] {
-            let spec = BenchData.spec(type).wireBytes()
-            for _ in 0..<50 {  // warm both brokers' page caches and connections
-                _ = try await timeQuery(emptyClient, spec)
-                _ = try await timeQuery(fullClient, spec)
-            }
-            var emptyTimes: [Double] = [], fullTimes: [Double] = []
-            for _ in 0..<queries {
-                let (a, rowsA) = try await timeQuery(emptyClient, spec)
-                let (b, rowsB) = try await timeQuery(fullClient, spec)
-                guard rowsA == BenchData.ownCount, rowsB == BenchData.ownCount else {
-                    throw BenchFailed("\(label): the probing app saw \(rowsA) and \(rowsB) samples, not its own \(BenchData.ownCount)")
+        let plan = BenchPlan(hidden: hidden)
+        let began = Date()
+        let fullWorld = try await BenchStoreBuilder.build(plan, hidden: control ? 0 : hidden, app: app, in: full.storeDirectory)
+        // The empty world's predicates name the same hidden UUIDs, which do not exist there.
+        let emptyWorld = try await BenchStoreBuilder.build(plan, hidden: 0, app: app, in: empty.storeDirectory, naming: fullWorld)
+        print(String(format: "stores built in %.0f s", Date().timeIntervalSince(began)))
+
+        let cells = QueryCell.cells(plan)
+        var results: [CellResult] = []
+        for state in states {
+            try BenchStoreBuilder.apply(state, appID: app.id, in: empty.storeDirectory)
+            try BenchStoreBuilder.apply(state, appID: app.id, in: full.storeDirectory)
+            // The reference row reads the hidden data in one world: fewer calls keep it short.
+            let timed = state.seesHidden ? min(calls, max(5, calls / 20)) : calls
+            let warmUp = state.seesHidden ? 1 : max(3, calls / 20)
+            let requests = cells.map { ($0.request(emptyWorld), $0.request(fullWorld)) }
+            var samples = cells.map { _ in CellSamples() }
+            // Rounds, each on freshly started brokers and taking a share of every cell's calls:
+            // a burst of load from other processes then falls on many cells a little rather than
+            // on one, and whatever one healthd process gains by chance (where its memory and
+            // threads landed) does not stay with one world for the whole run.
+            let rounds = min(timed, 5)
+            for round in 0..<rounds {
+                let emptyClient = try empty.start(), fullClient = try full.start()
+                for (index, cell) in cells.enumerated() {
+                    for _ in 0..<warmUp {
+                        _ = try await time(cell, emptyClient, requests[index].0, keep: false)
+                        _ = try await time(cell, fullClient, requests[index].1, keep: false)
+                    }
                 }
-                emptyTimes.append(a)
-                fullTimes.append(b)
+                for (index, cell) in cells.enumerated() {
+                    let share = timed / rounds + (round < timed % rounds ? 1 : 0)
+                    for _ in 0..<share {
+                        try await samples[index].pair(cell, (empty, full), requests[index])
+                    }
+                }
+                empty.stop()
+                full.stop()
             }
-            let m0 = BenchData.median(emptyTimes), m1 = BenchData.median(fullTimes)
-            print("\(label):")
-            print(String(format: "  median latency, 0 hidden samples:        %8.1f µs", m0))
-            print(String(format: "  median latency, %7d hidden samples:  %8.1f µs", hidden, m1))
-            print(String(format: "  difference: %+.1f%% (target: within ±10%%)", (m1 - m0) / m0 * 100))
+            for (index, cell) in cells.enumerated() {
+                let result = try samples[index].result(cell, state)
+                print(result.line)
+                results.append(result)
+            }
+        }
+        print("")
+        print(LatencyTable.markdown(results, hidden: hidden, goal: goal, control: control))
+    }
+
+    /// One cell's timed calls in both worlds, taken in pairs whose order alternates (A B, B A).
+    struct CellSamples {
+        var times: ([Double], [Double]) = ([], [])
+        var answers: (Answer?, Answer?) = (nil, nil)
+
+        /// healthd's CPU time per call, in µs (`BenchBroker.cpuNanoseconds`).
+        var cpu: ([Double], [Double]) = ([], [])
+
+        mutating func pair(_ cell: QueryCell, _ brokers: (BenchBroker, BenchBroker), _ requests: ([UInt8], [UInt8])) async throws {
+            let keep = times.0.isEmpty  // the first pair's answers are compared
+            /// One timed call; healthd's CPU time is read before and after, outside the timing.
+            func measure(_ broker: BenchBroker, _ request: [UInt8]) async throws -> (micros: Double, answer: Answer, cpu: Double) {
+                guard let client = broker.client else { throw BenchFailed("healthd in \(broker.directory) is not running") }
+                let before = broker.cpuNanoseconds
+                let call = try await time(cell, client, request, keep: keep)
+                return (call.micros, call.answer, Double(broker.cpuNanoseconds &- before) / 1_000)
+            }
+            let a: (micros: Double, answer: Answer, cpu: Double), b: (micros: Double, answer: Answer, cpu: Double)
+            if times.0.count.isMultiple(of: 2) {
+                a = try await measure(brokers.0, requests.0)
+                b = try await measure(brokers.1, requests.1)
+            } else {
+                b = try await measure(brokers.1, requests.1)
+                a = try await measure(brokers.0, requests.0)
+            }
+            times.0.append(a.micros)
+            times.1.append(b.micros)
+            cpu.0.append(a.cpu)
+            cpu.1.append(b.cpu)
+            if keep { answers = (a.answer, b.answer) }
+        }
+
+        func result(_ cell: QueryCell, _ state: ReadState) throws -> CellResult {
+            let ratios = zip(times.0, times.1).map { $1 / $0 }
+            return CellResult(cell: cell.name, state: state, calls: times.0.count,
+                              medians: (BenchData.median(times.0), BenchData.median(times.1)),
+                              pairedRatio: BenchData.median(ratios),
+                              cpu: (BenchData.median(cpu.0), BenchData.median(cpu.1)),
+                              answers: (try answers.0?.summary(cell), try answers.1?.summary(cell)))
         }
     }
 
-    /// One QuerySamples call to the end of its stream: microseconds and samples received.
-    static func timeQuery(_ client: RPCClient, _ spec: [UInt8]) async throws -> (Double, Int) {
-        var rows = 0
-        let began = DispatchTime.now().uptimeNanoseconds
-        for try await batch in client.serverStream(HealthStoreMethod.querySamples.rawValue, spec) {
-            rows += try SampleList(wire: batch).samples.count
+    /// One call's answer: its messages (kept only when asked) and their total size.
+    struct Answer {
+        var messages: [[UInt8]] = []
+        var bytes = 0
+        var failure: String?
+
+        /// "N items, M bytes, digest", or the failure, to compare the two worlds' answers. The
+        /// digest covers every byte but a sealed anchor's (`QueryCell.comparable`).
+        func summary(_ cell: QueryCell) throws -> String {
+            if let failure { return "error: \(failure)" }
+            let items = try messages.reduce(0) { try $0 + cell.items($1) }
+            var digest: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
+            for message in messages {
+                for byte in try cell.comparable(message) {
+                    digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3
+                }
+            }
+            return "\(items) items, \(bytes) bytes, " + String(digest, radix: 16)
         }
-        return (Double(DispatchTime.now().uptimeNanoseconds - began) / 1_000, rows)
+    }
+
+    /// One call: microseconds from sending the request to its last message.
+    static func time(_ cell: QueryCell, _ client: RPCClient, _ request: [UInt8], keep: Bool) async throws -> (micros: Double, answer: Answer) {
+        var answer = Answer()
+        func take(_ message: [UInt8]) {
+            answer.bytes += message.count
+            if keep { answer.messages.append(message) }
+        }
+        let began = DispatchTime.now().uptimeNanoseconds
+        do {
+            switch cell.shape {
+            case .unary:
+                take(try await client.unary(cell.method.rawValue, request))
+            case .stream:
+                for try await message in client.serverStream(cell.method.rawValue, request) { take(message) }
+            case .firstMessage:
+                // Leaving the loop drops the stream, which cancels the call (CANCEL to healthd).
+                for try await message in client.serverStream(cell.method.rawValue, request) {
+                    take(message)
+                    break
+                }
+            }
+        } catch let status as RPCStatus {
+            answer.failure = "\(status.code) \(status.message)"
+        }
+        let micros = Double(DispatchTime.now().uptimeNanoseconds - began) / 1_000
+        return (micros, answer)
+    }
+}
+
+/// One cell's outcome.
+struct CellResult {
+    let cell: String
+    let state: ReadState
+    let calls: Int
+    let medians: (Double, Double)
+    /// The median over pairs of (N hidden ÷ 0 hidden) for calls made one right after the other:
+    /// a cross-check less sensitive to load that changes during the run.
+    let pairedRatio: Double
+    /// Median healthd CPU time per call, µs, in each world.
+    let cpu: (Double, Double)
+    /// Each world's answer to the first timed call ("N items, M bytes").
+    let answers: (String?, String?)
+
+    var difference: Double { (medians.1 - medians.0) / medians.0 * 100 }
+    var sameAnswer: Bool { answers.0 == answers.1 }
+    var cpuDifference: Double { (cpu.1 - cpu.0) / max(cpu.0, 1) * 100 }
+
+    var line: String {
+        "\(cell) | \(state.label): \(LatencyTable.micros(medians.0)) µs vs \(LatencyTable.micros(medians.1)) µs ("
+            + String(format: "%+.1f %%, paired %+.1f %%, healthd CPU %.0f vs %.0f µs %+.1f %%", difference, (pairedRatio - 1) * 100,
+                     cpu.0, cpu.1, cpuDifference) + "), answers \(answers.0 ?? "-") / \(answers.1 ?? "-")"
     }
 }

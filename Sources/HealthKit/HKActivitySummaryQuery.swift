@@ -14,6 +14,7 @@ public final class HKActivitySummaryQuery: HKQuery, @unchecked Sendable {
     private let resultsHandler: ResultsHandler
     let spec: Result<ActivitySummaryQuerySpec, HKError>
 
+    @preconcurrency
     public init(predicate: NSPredicate?, resultsHandler: @escaping ResultsHandler) {
         self.resultsHandler = resultsHandler
         spec = Result { () throws(HKError) in try Self.spec(predicate) }

@@ -23,14 +23,24 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
 
     /// Called for each change after the initial results; set it before `execute` to make the
     /// query long-running (setting it later has no effect on a running query, as in HealthKit).
-    public var updateHandler: ResultsHandler? {
-        get { updates.withLock { $0 } }
-        set { updates.withLock { $0 = newValue } }
+    /// A plain closure, as in HealthKit (see `AppHandler`).
+    public var updateHandler: ((HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?) -> Void)? {
+        get {
+            guard let handler = updates.withLock({ $0 }) else { return nil }
+            return handler
+        }
+        set {
+            guard let newValue else { return updates.withLock { $0 = nil } }
+            let box = AppHandler(function: newValue)
+            let handler: ResultsHandler = { query, added, deleted, anchor, error in box.function(query, added, deleted, anchor, error) }
+            updates.withLock { $0 = handler }
+        }
     }
 
     /// - Parameters:
     ///   - anchor: from an earlier query of this type, or nil to start from the beginning.
     ///   - limit: the most samples plus deleted objects per delivery; `HKObjectQueryNoLimit` (0) for all.
+    @preconcurrency
     public init(type: HKSampleType, predicate: NSPredicate?, anchor: HKQueryAnchor?, limit: Int,
                 resultsHandler: @escaping ResultsHandler) {
         self.anchor = anchor
@@ -54,7 +64,7 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     }
 
     override func start(on connection: BrokerConnection) {
-        let updateHandler = updateHandler
+        let updateHandler = updates.withLock { $0 }
         let started = lifecycle.start { [self] in
             let delivered = Mutex(false)
             do throws(HKError) {

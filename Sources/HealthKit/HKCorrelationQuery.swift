@@ -19,6 +19,7 @@ public final class HKCorrelationQuery: HKQuery, @unchecked Sendable {
     /// The query as the broker takes it, or why it cannot be sent (reported on execute).
     let spec: Result<CorrelationQuerySpec, HKError>
 
+    @preconcurrency
     public init(type correlationType: HKCorrelationType, predicate: NSPredicate?,
                 samplePredicates: [HKSampleType: NSPredicate]?, completion: @escaping CompletionHandler) {
         self.correlationType = correlationType

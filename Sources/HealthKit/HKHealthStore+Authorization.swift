@@ -10,6 +10,7 @@ extension HKHealthStore {
         let _: EmptyMessage = try await connection.call(.requestAuthorization, Self.request(typesToShare, typesToRead))
     }
 
+    @preconcurrency
     public func requestAuthorization(toShare typesToShare: Set<HKSampleType>?, read typesToRead: Set<HKObjectType>?,
                                      completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         Task {
@@ -29,6 +30,7 @@ extension HKHealthStore {
         return try status.decoded(as: HKAuthorizationRequestStatus.self)
     }
 
+    @preconcurrency
     public func getRequestStatusForAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>,
                                                  completion: @escaping @Sendable (HKAuthorizationRequestStatus, (any Error)?) -> Void) {
         Task {

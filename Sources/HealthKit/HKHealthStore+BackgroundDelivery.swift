@@ -13,6 +13,7 @@ extension HKHealthStore {
                                                         BackgroundDeliverySpec(typeIdentifier: type.identifier, frequency: frequency))
     }
 
+    @preconcurrency
     public func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency,
                                          withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         Task {
@@ -31,6 +32,7 @@ extension HKHealthStore {
                                                         BackgroundDeliverySpec(typeIdentifier: type.identifier, frequency: nil))
     }
 
+    @preconcurrency
     public func disableBackgroundDelivery(for type: HKObjectType,
                                           withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         Task {
@@ -48,6 +50,7 @@ extension HKHealthStore {
         let _: EmptyMessage = try await connection.call(.disableAllBackgroundDeliveries, EmptyMessage())
     }
 
+    @preconcurrency
     public func disableAllBackgroundDelivery(completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         Task {
             do {

@@ -12,9 +12,11 @@ extension HKHealthStore {
     /// Deletes `objects`, all or none. If any of them is not (or no longer) in the store among
     /// this app's objects — deleted already, never saved, or saved by another app — nothing is
     /// deleted and this throws `errorInvalidArgument` ("failed to find some objects for
-    /// deletion"), as HealthKit does.
+    /// deletion"), as HealthKit does. An empty array is `errorInvalidArgument` too, as in HealthKit.
     public func delete(_ objects: [HKObject]) async throws {
-        guard !objects.isEmpty else { return }
+        guard !objects.isEmpty else {
+            throw HKError(.errorInvalidArgument, "no objects to delete: pass at least one object")
+        }
         guard objects.count <= WireLimits.maxObjectsPerCall else {
             throw HKError(.errorDataSizeExceeded,
                           "one call deletes at most \(WireLimits.maxObjectsPerCall) objects, got \(objects.count); delete in batches")
@@ -37,10 +39,12 @@ extension HKHealthStore {
                                                   predicate: try SamplePredicate(translating: predicate)))
     }
 
+    @preconcurrency
     public func delete(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         delete([object], withCompletion: completion)
     }
 
+    @preconcurrency
     public func delete(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         Task {
             do {
@@ -52,6 +56,7 @@ extension HKHealthStore {
         }
     }
 
+    @preconcurrency
     public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate,
                               withCompletion completion: @escaping @Sendable (Bool, Int, (any Error)?) -> Void) {
         // NSPredicate is not Sendable; translate it here, before the task.

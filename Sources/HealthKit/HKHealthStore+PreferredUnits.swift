@@ -11,6 +11,7 @@ extension HKHealthStore {
         try await preferredUnits(for: quantityTypes, locale: .current)
     }
 
+    @preconcurrency
     public func preferredUnits(for quantityTypes: Set<HKQuantityType>,
                                completion: @escaping @Sendable ([HKQuantityType: HKUnit], (any Error)?) -> Void) {
         Task {

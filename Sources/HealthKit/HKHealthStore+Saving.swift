@@ -40,10 +40,12 @@ extension HKHealthStore {
         for (object, uuid) in zip(savedObjects, saved.uuids) { object.assignBrokerUUID(uuid) }
     }
 
+    @preconcurrency
     public func save(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         save([object], withCompletion: completion)
     }
 
+    @preconcurrency
     public func save(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         Task {
             do {

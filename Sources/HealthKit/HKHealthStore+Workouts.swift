@@ -19,6 +19,7 @@ extension HKHealthStore {
         try await add(samples, to: workout)
     }
 
+    @preconcurrency
     public func add(_ samples: [HKSample], to workout: HKWorkout,
                     completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         Task {

@@ -1,6 +1,9 @@
 public import Foundation
 import HealthWire
 
+/// The completion handler an observer query's update handler receives, as HealthKit names it.
+public typealias HKObserverQueryCompletionHandler = @Sendable () -> Void
+
 /// "Something of this type changed", as HealthKit's `HKObserverQuery`: the update handler is
 /// called once when the query starts, then each time a change the app may read happens to the
 /// type (a sample matching the predicate added, or an object deleted), until `stop(_:)`.
@@ -9,12 +12,13 @@ import HealthWire
 /// update until then (changes meanwhile are folded into one update). An app that never calls it
 /// gets no further updates.
 public final class HKObserverQuery: HKQuery, @unchecked Sendable {
-    public typealias CompletionHandler = @Sendable () -> Void
+    public typealias CompletionHandler = HKObserverQueryCompletionHandler
     public typealias UpdateHandler = @Sendable (HKObserverQuery, @escaping CompletionHandler, (any Error)?) -> Void
 
     private let updateHandler: UpdateHandler
     private let spec: Result<TypePredicateSpec, HKError>
 
+    @preconcurrency
     public init(sampleType: HKSampleType, predicate: NSPredicate?, updateHandler: @escaping UpdateHandler) {
         self.updateHandler = updateHandler
         spec = Result { () throws(HKError) in

@@ -15,6 +15,7 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
     /// - Parameters:
     ///   - limit: the most samples to return; `HKObjectQueryNoLimit` (0) for all.
     ///   - sortDescriptors: `NSSortDescriptor(key: HKSampleSortIdentifierStartDate or …EndDate, ascending:)`.
+    @preconcurrency
     public init(sampleType: HKSampleType, predicate: NSPredicate?, limit: Int, sortDescriptors: [NSSortDescriptor]?,
                 resultsHandler: @escaping ResultsHandler) {
         self.limit = limit

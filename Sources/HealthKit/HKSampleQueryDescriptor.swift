@@ -43,7 +43,7 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: Sendable {
         }
         if let limit, limit < 0 { throw HKError(.errorInvalidArgument, "limit must not be negative, got \(limit)") }
         let sorts = try sortDescriptors.map { (descriptor) throws(HKError) in
-            try SampleSort(keyPath: descriptor.keyPath, ascending: descriptor.order == .forward)
+            try SampleSort(keyPath: descriptor.keyPath, root: Sample.self, ascending: descriptor.order == .forward)
         }
         return try predicates.map { (predicate) throws(HKError) in
             SampleQuerySpec(typeIdentifier: predicate.sampleType.identifier,

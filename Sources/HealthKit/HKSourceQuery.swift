@@ -10,6 +10,7 @@ public final class HKSourceQuery: HKQuery, @unchecked Sendable {
     private let completionHandler: CompletionHandler
     private let spec: Result<TypePredicateSpec, HKError>
 
+    @preconcurrency
     public init(sampleType: HKSampleType, samplePredicate: NSPredicate?, completionHandler: @escaping CompletionHandler) {
         self.completionHandler = completionHandler
         spec = Result { () throws(HKError) in

@@ -25,11 +25,14 @@ public final class HKStatisticsCollection: @unchecked Sendable {
         byStart = Dictionary(zip(results.map(\.span.start), withData), uniquingKeysWith: { first, _ in first })
     }
 
-    /// The statistics of the interval holding `date`; nil when that interval holds no data.
+    /// The statistics of the interval holding `date`. As in HealthKit, an interval without data
+    /// still has statistics — its dates are the interval's and its quantities are nil; nil only
+    /// for a date the calendar cannot place.
     public func statistics(for date: Date) -> HKStatistics? {
         let micros = date.microsecondsSince1970
-        guard let grid = grid(from: micros, to: micros) else { return nil }
-        return byStart[grid.boundaries[0]]
+        guard let grid = grid(from: micros, to: micros), grid.count > 0 else { return nil }
+        let span = grid.span(at: 0)
+        return byStart[span.start] ?? HKStatistics(type: quantityType, empty: span, separateBySource: separateBySource)
     }
 
     /// Every interval that holds data, in time order.

@@ -28,9 +28,18 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
     let spec: Result<StatisticsCollectionSpec, HKError>
 
     /// Called once with the collection (or the error). Set it before executing the query.
-    public var initialResultsHandler: ResultsHandler? {
-        get { handlers.withLock { $0.initial } }
-        set { handlers.withLock { $0.initial = newValue } }
+    /// A plain closure, as in HealthKit (see `AppHandler`).
+    public var initialResultsHandler: ((HKStatisticsCollectionQuery, HKStatisticsCollection?, (any Error)?) -> Void)? {
+        get {
+            guard let handler = handlers.withLock({ $0.initial }) else { return nil }
+            return handler
+        }
+        set {
+            guard let newValue else { return handlers.withLock { $0.initial = nil } }
+            let box = AppHandler(function: newValue)
+            let handler: ResultsHandler = { query, collection, error in box.function(query, collection, error) }
+            handlers.withLock { $0.initial = handler }
+        }
     }
 
     /// Called after the initial results each time the collection changes, with the statistics
@@ -38,9 +47,18 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
     /// updated collection; with an error if the query fails later (never for `stop(_:)`). Set it
     /// before `execute` to make the query long-running; setting it later has no effect on a
     /// running query, as in HealthKit.
-    public var statisticsUpdateHandler: UpdateHandler? {
-        get { handlers.withLock { $0.update } }
-        set { handlers.withLock { $0.update = newValue } }
+    /// A plain closure, as in HealthKit (see `AppHandler`).
+    public var statisticsUpdateHandler: ((HKStatisticsCollectionQuery, HKStatistics?, HKStatisticsCollection?, (any Error)?) -> Void)? {
+        get {
+            guard let handler = handlers.withLock({ $0.update }) else { return nil }
+            return handler
+        }
+        set {
+            guard let newValue else { return handlers.withLock { $0.update = nil } }
+            let box = AppHandler(function: newValue)
+            let handler: UpdateHandler = { query, statistics, collection, error in box.function(query, statistics, collection, error) }
+            handlers.withLock { $0.update = handler }
+        }
     }
 
     public init(quantityType: HKQuantityType, quantitySamplePredicate: NSPredicate?, options: HKStatisticsOptions,

@@ -20,6 +20,7 @@ public final class HKStatisticsQuery: HKQuery, @unchecked Sendable {
     ///   - options: `.cumulativeSum` for cumulative types (steps); `.discreteAverage`, `.discreteMin`,
     ///     `.discreteMax` for discrete ones (heart rate); `.mostRecent`, `.duration` and
     ///     `.separateBySource` for both. Others fail the query with `errorInvalidArgument`.
+    @preconcurrency
     public init(quantityType: HKQuantityType, quantitySamplePredicate: NSPredicate?, options: HKStatisticsOptions,
                 completionHandler: @escaping CompletionHandler) {
         self.quantityType = quantityType

@@ -47,6 +47,7 @@ public final class HKWorkoutRouteBuilder: Sendable {
         }
     }
 
+    @preconcurrency
     public func insertRouteData(_ routeData: [CLLocation], completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         Task {
             do {
@@ -66,6 +67,7 @@ public final class HKWorkoutRouteBuilder: Sendable {
         return try await finishRoute(with: workout, values: values ?? [:])
     }
 
+    @preconcurrency
     public func finishRoute(with workout: HKWorkout, metadata: [String: Any]?,
                             completion: @escaping @Sendable (HKWorkoutRoute?, (any Error)?) -> Void) {
         let (values, conversionError) = MetadataConversion.convert(metadata)

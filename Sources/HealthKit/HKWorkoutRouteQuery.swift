@@ -11,6 +11,7 @@ public final class HKWorkoutRouteQuery: HKQuery, @unchecked Sendable {
     private let route: HKWorkoutRoute
     private let dataHandler: DataHandler
 
+    @preconcurrency
     public init(route workoutRoute: HKWorkoutRoute, dataHandler: @escaping DataHandler) {
         route = workoutRoute
         self.dataHandler = dataHandler

@@ -22,14 +22,17 @@ extension HKSample {
 }
 
 extension SampleSort {
-    /// Key paths the broker can sort by. `\HKQuantitySample.startDate` is a different key path
-    /// from `\HKSample.startDate`, so each sample class is listed. (Computed: key paths are not
-    /// marked Sendable, so a stored static table would not compile in Swift 6 mode.)
+    /// Key paths the broker can sort by, for `NSSortDescriptor`s (whose root is erased).
+    /// `\HKQuantitySample.startDate` is a different key path from `\HKSample.startDate`, so each
+    /// sample class is listed. (Computed: key paths are not marked Sendable, so a stored static
+    /// table would not compile in Swift 6 mode.)
     private static var sortableKeyPaths: [AnyKeyPath: Key] {[
         \HKSample.startDate: .startDate, \HKSample.endDate: .endDate,
         \HKQuantitySample.startDate: .startDate, \HKQuantitySample.endDate: .endDate,
         \HKCategorySample.startDate: .startDate, \HKCategorySample.endDate: .endDate,
+        \HKCorrelation.startDate: .startDate, \HKCorrelation.endDate: .endDate,
         \HKWorkout.startDate: .startDate, \HKWorkout.endDate: .endDate,
+        \HKSeriesSample.startDate: .startDate, \HKSeriesSample.endDate: .endDate,
         \HKWorkoutRoute.startDate: .startDate, \HKWorkoutRoute.endDate: .endDate,
     ]}
 
@@ -41,7 +44,18 @@ extension SampleSort {
     /// The broker-side sort for a key path on a sample class (nil: a descriptor with a
     /// comparator only, which cannot be sent).
     init(keyPath: AnyKeyPath?, ascending: Bool) throws(HKError) {
-        guard let keyPath, let key = Self.sortableKeyPaths[keyPath] else {
+        try self.init(keyPath: keyPath, extra: [:], ascending: ascending)
+    }
+
+    /// The broker-side sort for a `SortDescriptor<Root>` of a typed descriptor: `\Root.startDate`
+    /// and `\Root.endDate` of whatever sample class the descriptor queries (so a class missing
+    /// from the table above, such as a future one, still sorts).
+    init<Root: HKSample>(keyPath: AnyKeyPath?, root: Root.Type, ascending: Bool) throws(HKError) {
+        try self.init(keyPath: keyPath, extra: [\Root.startDate: .startDate, \Root.endDate: .endDate], ascending: ascending)
+    }
+
+    private init(keyPath: AnyKeyPath?, extra: [AnyKeyPath: Key], ascending: Bool) throws(HKError) {
+        guard let keyPath, let key = extra[keyPath] ?? Self.sortableKeyPaths[keyPath] else {
             throw HKError(.errorInvalidArgument,
                           "sample queries sort only by start or end date (HKSampleSortIdentifierStartDate, "
                           + "HKSampleSortIdentifierEndDate, or the startDate / endDate key paths)")

@@ -40,10 +40,45 @@ public enum AppLauncher {
         }
     }
 
-    /// Confines the calling thread and replaces the process with `executable` (an absolute path,
-    /// from `resolveExecutable`) run with `arguments` (argv, including argv[0]). Returns only on failure.
-    public static func exec(executable: String, arguments: [String], boundSocket: Int32, policy: LaunchPolicy,
-                            minimumLandlockABI: Int32) -> Failure {
+    /// Stage one of `health-sandbox run`: replaces the process with bubblewrap, which puts the app
+    /// in namespaces of its own (`NamespaceLayout`) and runs stage two, `health-sandbox confine`,
+    /// inside them. Only `boundSocket` and stdio reach bubblewrap. Refuses, rather than run the app
+    /// less confined, when bubblewrap is missing or the kernel refuses user namespaces. Returns
+    /// only on failure.
+    public static func execInNamespaces(executable: String, arguments: [String], boundSocket: Int32, policy: LaunchPolicy,
+                                        minimumLandlockABI: Int32) -> Failure {
+        guard let bubblewrap = NamespaceLayout.bubblewrapCandidates.first(where: { access($0, X_OK) == 0 }) else {
+            return Failure(description: "bubblewrap is not installed (looked for \(NamespaceLayout.bubblewrapCandidates.joined(separator: ", "))); "
+                           + "install it (Debian: apt-get install bubblewrap): apps run only in namespaces of their own", exitCode: 71)
+        }
+        let namespaceErrno = ohk_user_namespace_errno()
+        guard namespaceErrno == 0 else {
+            return Failure(description: UserNamespaceRefusal(errno: namespaceErrno).description, exitCode: 71)
+        }
+        guard let launcher = LaunchAgent.launcherPath() else {
+            return Failure(description: "cannot find this program's own path in /proc/self/exe", exitCode: 70)
+        }
+        let layout = NamespaceLayout(launcher: launcher, executable: executable, arguments: arguments, boundSocket: boundSocket,
+                                     policy: policy, minimumLandlockABI: minimumLandlockABI, launchedByRoot: getuid() == 0,
+                                     workingDirectory: FileManager.default.currentDirectoryPath)
+        var message = [CChar](repeating: 0, count: 512)
+        guard ohk_keep_only_fds([boundSocket], 1, &message, message.count) == 0 else {
+            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return Failure(description: "cannot prepare the descriptors for the app: \(text)", exitCode: 71)
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment[LaunchEnvironment.socketDescriptorVariable] = String(boundSocket)
+        // Paths of healthd's sockets mean nothing inside: the socket folder is not mounted there.
+        environment[LaunchEnvironment.appSocketPathVariable] = nil
+        environment[LaunchEnvironment.adminSocketPathVariable] = nil
+        return execute(bubblewrap, arguments: [bubblewrap] + layout.bubblewrapArguments(), environment: environment)
+    }
+
+    /// Stage two, inside the namespaces: confines the calling thread and replaces the process
+    /// with `executable` (an absolute path) run with `arguments` (argv, including argv[0]).
+    /// Returns only on failure.
+    public static func confineAndExec(executable: String, arguments: [String], boundSocket: Int32, policy: LaunchPolicy,
+                                      minimumLandlockABI: Int32) -> Failure {
         var environment = ProcessInfo.processInfo.environment
         environment[LaunchEnvironment.socketDescriptorVariable] = String(boundSocket)
         // Swift's crash backtracer runs as a separate program, which Landlock (rightly) does not
@@ -55,6 +90,10 @@ public enum AppLauncher {
         guard outcome.succeeded else {
             return Failure(description: "cannot confine the app: \(outcome.message)", exitCode: 71)
         }
+        return execute(executable, arguments: arguments, environment: environment)
+    }
+
+    private static func execute(_ executable: String, arguments: [String], environment: [String: String]) -> Failure {
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         execve(executable, argv, envp)

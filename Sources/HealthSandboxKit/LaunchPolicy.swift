@@ -11,6 +11,11 @@ public struct LaunchPolicy: Sendable, Equatable {
     public var readExecutePaths: [String]
     public var readWritePaths: [String]
 
+    public init(readExecutePaths: [String], readWritePaths: [String]) {
+        self.readExecutePaths = readExecutePaths
+        self.readWritePaths = readWritePaths
+    }
+
     public static func `default`(executable: String, extraReadable: [String] = [], extraWritable: [String] = []) -> LaunchPolicy {
         var readable = ["/usr/lib", "/lib", "/lib64", "/usr/lib64", "/usr/share/zoneinfo",
                         "/etc/ld.so.cache", "/etc/localtime", "/dev/urandom", "/dev/random",

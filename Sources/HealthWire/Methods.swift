@@ -56,6 +56,8 @@ public enum HealthManagerMethod: String, CaseIterable, Sendable {
     case listActivityGoals = "/openhealth.v1.HealthManager/ListActivityGoals"
     case setActivityGoals = "/openhealth.v1.HealthManager/SetActivityGoals"
     case queryActivitySummaries = "/openhealth.v1.HealthManager/QueryActivitySummaries"
+    case importSamples = "/openhealth.v1.HealthManager/ImportSamples"
+    case setDirectConnection = "/openhealth.v1.HealthManager/SetDirectConnection"
 }
 
 /// Where the SDK finds its connection: health-sandbox puts the inherited descriptor's number here.

@@ -9,18 +9,22 @@ struct HealthSandbox: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "health-sandbox",
         abstract: "Starts an app confined, with a connection to healthd already bound to the app's id.",
-        subcommands: [Run.self, Agent.self])
+        subcommands: [Run.self, Agent.self, Confine.self])
 }
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run CMD as the installed app APP-ID, confined.",
         discussion: """
-            health-sandbox asks healthd (over the admin socket) for a connection bound to APP-ID, then confines \
-            itself — no_new_privs, a seccomp filter (no network sockets, no ptrace, no namespaces, …) and a Landlock \
-            file-system policy (system libraries, the app's own directory, nothing of the user's) — and execs CMD \
-            with the connection inherited (its descriptor number in OPENHEALTH_SOCKET_FD). The HealthKit SDK finds \
-            it there. Exit codes: 69 healthd unreachable, 77 binding refused, 71 confinement failed, 126/127 exec failed.
+            health-sandbox asks healthd (over the admin socket) for a connection bound to APP-ID, then runs CMD \
+            under bubblewrap in namespaces of its own (user, mount, pid, ipc, uts, network: no network; all \
+            capabilities dropped; as root, an unprivileged uid) with a minimal file system (system libraries \
+            read-only, CMD's own directory, --allow-read/--allow-write paths, a private /tmp; no store, no sockets \
+            of healthd, no other process). Inside, it confines itself — no_new_privs, a seccomp filter and a \
+            Landlock policy — and execs CMD with the connection inherited (its descriptor number in \
+            OPENHEALTH_SOCKET_FD), where the HealthKit SDK finds it. Needs bubblewrap and user namespaces; without \
+            them it refuses to run the app. Exit codes: 69 healthd unreachable, 77 binding refused, 71 confinement \
+            failed, 126/127 exec failed; otherwise CMD's own.
 
             Example:
               health-sandbox run org.example.heartrate -- ./heart-rate-app
@@ -63,7 +67,7 @@ struct Run: ParsableCommand {
             throw fail(error)
         }
         let policy = LaunchPolicy.default(executable: executable, extraReadable: allowRead, extraWritable: allowWrite)
-        throw fail(AppLauncher.exec(executable: executable, arguments: [executable] + command.dropFirst(),
+        throw fail(AppLauncher.execInNamespaces(executable: executable, arguments: [executable] + command.dropFirst(),
                                     boundSocket: bound, policy: policy, minimumLandlockABI: landlockABI))
     }
 

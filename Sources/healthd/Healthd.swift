@@ -62,6 +62,7 @@ struct Healthd: ParsableCommand {
         // Block SIGINT/SIGTERM before any thread exists, so every thread inherits the mask and
         // the signal is only ever taken by sigwait below.
         let terminationSignals = SignalWaiter.blockTerminationSignals()
+        PrivateDirectories.restrictFileCreationMask()
         // Before the key is read: no core dumps of key material, no same-uid ptrace, and
         // sandboxed apps (which may read /proc) see nothing of this process.
         ProcessHardening.makeNonDumpable()
@@ -75,8 +76,14 @@ struct Healthd: ParsableCommand {
 
         // The store directory itself is created (0700) by the store; its parents, like
         // ~/.local/share on a fresh account, are created here.
-        try? FileManager.default.createDirectory(atPath: (store as NSString).deletingLastPathComponent,
-                                                 withIntermediateDirectories: true)
+        for folder in [store, socketDirectory] {
+            try? FileManager.default.createDirectory(atPath: (folder as NSString).deletingLastPathComponent,
+                                                     withIntermediateDirectories: true)
+        }
+        // Both folders 0700 and this user's, at every start; the store then sets 0600 on each
+        // of its files when it opens (StoreLayout).
+        try PrivateDirectories.enforce(store, what: "store")
+        try PrivateDirectories.enforce(socketDirectory, what: "socket")
         let encrypted: EncryptedDatabase
         do {
             encrypted = try EncryptedDatabase.open(directory: store, passcode: try PasscodeInput.read(

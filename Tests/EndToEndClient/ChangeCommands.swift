@@ -10,7 +10,7 @@ func emit(_ line: String) {
     fflush(nil)  // all streams: naming `stdout` is not concurrency-safe in Swift 6
 }
 
-/// `anchored TYPE [--anchor-file F] [--limit N] [--updates N]`: the changes since the anchor in
+/// `anchored TYPE [--anchor-file F [--archived]] [--limit N] [--updates N]`: the changes since the anchor in
 /// F (from the beginning if F is missing), saving the new anchor to F. With `--updates N` the
 /// query is long-running and the command exits after N updates.
 ///
@@ -22,7 +22,13 @@ func anchoredCommand(_ arguments: [String], store: HKHealthStore) async throws {
         exit(2)
     }
     let anchorFile = values(of: "--anchor-file", in: arguments).first
-    let anchor = anchorFile.flatMap { FileManager.default.contents(atPath: $0) }.map(HKQueryAnchor.init(data:))
+    // With --archived, persisted as HealthKit apps persist anchors (NSKeyedArchiver, secure
+    // coding); otherwise as the raw `data`, which tests alter byte by byte.
+    let archived = arguments.contains("--archived")
+    let anchor = try anchorFile.flatMap { FileManager.default.contents(atPath: $0) }.flatMap { contents in
+        archived ? try NSKeyedUnarchiver.unarchivedObject(ofClass: HKQueryAnchor.self, from: contents)
+                 : HKQueryAnchor(data: contents)
+    }
     let limit = values(of: "--limit", in: arguments).first.flatMap(Int.init) ?? HKObjectQueryNoLimit
     let updates = values(of: "--updates", in: arguments).first.flatMap(Int.init)
     let deliveries = AsyncThrowingStream<(String, [HKSample], [HKDeletedObject], HKQueryAnchor), any Error>.makeStream()
@@ -46,7 +52,11 @@ func anchoredCommand(_ arguments: [String], store: HKHealthStore) async throws {
             let version = (object.metadata?[HKMetadataKeySyncVersion] as? NSNumber)?.stringValue ?? "-"
             emit("deleted \(object.uuid.uuidString) \(sync) \(version)")
         }
-        if let anchorFile { try newAnchor.data.write(to: URL(fileURLWithPath: anchorFile)) }
+        if let anchorFile {
+            let contents = archived ? try NSKeyedArchiver.archivedData(withRootObject: newAnchor, requiringSecureCoding: true)
+                                    : newAnchor.data
+            try contents.write(to: URL(fileURLWithPath: anchorFile))
+        }
         emit("delivery \(kind) \(added.count) \(deleted.count)")
         count += 1
         if let updates, count > updates { break }

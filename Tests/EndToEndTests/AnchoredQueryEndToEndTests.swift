@@ -26,26 +26,27 @@ import Testing
         try await healthd.set(app, "share", sleep, allowed: true)
         try await healthd.set(app, "read", sleep, allowed: true)
         let files = try makeAppFilesDirectory(under: healthd.root)
+        // Kept the way HealthKit apps keep anchors: NSKeyedArchiver with secure coding.
         let anchorFile = files + "/anchor"
 
         #expect(try await healthd.runApp(app, sleepSample(value: 0, minute: 0, sync: ("night", 1))).okValue != nil)
         #expect(try await healthd.runApp(app, sleepSample(value: 1, minute: 10)).okValue != nil)
-        let first = try await healthd.runApp(app, ["anchored", sleep, "--anchor-file", anchorFile], writable: files)
+        let first = try await healthd.runApp(app, ["anchored", sleep, "--anchor-file", anchorFile, "--archived"], writable: files)
         #expect(first.anchoredDeliveries.map(\.added) == [["0", "1"]], "\(first)")
 
         // A higher sync version replaces the first sample: one addition, one deletion.
         #expect(try await healthd.runApp(app, sleepSample(value: 2, minute: 0, sync: ("night", 2))).okValue != nil)
-        let second = try await healthd.runApp(app, ["anchored", sleep, "--anchor-file", anchorFile], writable: files)
+        let second = try await healthd.runApp(app, ["anchored", sleep, "--anchor-file", anchorFile, "--archived"], writable: files)
         #expect(second.anchoredDeliveries.map(\.added) == [["2"]], "\(second)")
         #expect(second.anchoredDeliveries.map(\.deleted) == [["night 1"]])
 
         healthd.stop()
         try healthd.start()
         #expect(try await healthd.runApp(app, sleepSample(value: 3, minute: 20)).okValue != nil)
-        let afterRestart = try await healthd.runApp(app, ["anchored", sleep, "--anchor-file", anchorFile], writable: files)
+        let afterRestart = try await healthd.runApp(app, ["anchored", sleep, "--anchor-file", anchorFile, "--archived"], writable: files)
         #expect(afterRestart.anchoredDeliveries.map(\.added) == [["3"]], "\(afterRestart)\n\(healthd.log)")
         #expect(afterRestart.anchoredDeliveries.map(\.deleted) == [[]])
-        let nothingNew = try await healthd.runApp(app, ["anchored", sleep, "--anchor-file", anchorFile], writable: files)
+        let nothingNew = try await healthd.runApp(app, ["anchored", sleep, "--anchor-file", anchorFile, "--archived"], writable: files)
         #expect(nothingNew.anchoredDeliveries.map(\.added) == [[]])
 
         // A limit counts samples and deleted objects together; walking with it sees each once.

@@ -21,6 +21,7 @@ import TestSupport
     func brokerWithTwoApps() async throws -> BrokerProcess {
         let broker = try BrokerProcess()
         try await broker.install(appID: Self.hostile, executable: Products.testProcessExecutable)
+        try await broker.allowDirect(Self.hostile)  // the hostile app is this process, connecting by itself
         try await broker.installClient(Self.bystander)
         return broker
     }

@@ -8,8 +8,13 @@ import Testing
 /// The range [S, E] with options (a nil bound drops its condition):
 /// - none:            end ≥ S and start < E   (the sample overlaps the range or touches S)
 /// - strictStartDate: start ≥ S and start < E
-/// - strictEndDate:   end ≥ S and end ≤ E
-/// - both:            start ≥ S and end ≤ E
+/// - strictEndDate:   end ≥ S and end < E (so start < E too)
+/// - both:            start ≥ S and end < E
+/// (Apple, HKQueryOptions: strictStartDate — "the sample’s start time must be equal to or later
+/// than the target’s start time, and … earlier than the target’s end time"; HKQueryOptionNone —
+/// "the sample’s end time must be equal to or later than the target’s start time, and the
+/// sample’s start time must be earlier than the target’s end time"; strictEndDate — the sample's
+/// end time falls within the target period: endDate < E ∧ startDate < E, issue 15 item 1.)
 /// Sorting: by the descriptors in order, then by the order the samples were saved — so ties,
 /// ascending or descending, always come back in save order.
 @Suite(.serialized) struct DateOptionsAndOrderEndToEndTests {
@@ -57,25 +62,25 @@ import Testing
         let table: [([String], [String])] = [
             (range, ["a", "b", "c", "d", "e", "f", "h", "j"]),
             (range + ["--strict-start"], ["c", "d", "e", "f", "h"]),
-            (range + ["--strict-end"], ["a", "b", "c", "d", "e", "f", "g"]),
-            (range + ["--strict-start", "--strict-end"], ["c", "d", "e", "f", "g"]),
+            (range + ["--strict-end"], ["a", "b", "c", "e"]),
+            (range + ["--strict-start", "--strict-end"], ["c", "e"]),
             (["--start", "\(s)"], ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]),
             (["--start", "\(s)", "--strict-start"], ["c", "d", "e", "f", "g", "h", "i"]),
             (["--end", "\(e)"], ["a", "b", "c", "d", "e", "f", "h", "j", "k"]),
-            (["--end", "\(e)", "--strict-end"], ["a", "b", "c", "d", "e", "f", "g", "k"]),
+            (["--end", "\(e)", "--strict-end"], ["a", "b", "c", "e", "k"]),
             // A zero-length range at S: by default whatever starts before S and ends at or
             // after it (not the instant at S, which does not start before S); with a strict end
-            // whatever ends exactly at S; with both strict only an instant there.
+            // nothing (no end is both ≥ S and < S), and with both strict nothing either.
             (["--start", "\(s)", "--end", "\(s)"], ["a", "b", "j"]),
-            (["--start", "\(s)", "--end", "\(s)", "--strict-end"], ["a", "c"]),
-            (["--start", "\(e)", "--end", "\(e)", "--strict-start", "--strict-end"], ["g"]),
+            (["--start", "\(s)", "--end", "\(s)", "--strict-end"], []),
+            (["--start", "\(e)", "--end", "\(e)", "--strict-start", "--strict-end"], []),
         ]
         for (arguments, expected) in table {
             #expect(try await labels(broker, app, labelOfUUID, arguments) == expected, "\(arguments)")
         }
         // With a sort and a limit the predicate still applies first: the three latest ends of
-        // the strict-end matches (d, f and g all end at E: save order).
-        #expect(try await labels(broker, app, labelOfUUID, range + ["--strict-end", "--sort", "end:desc", "--limit", "3"]) == ["d", "f", "g"])
+        // the strict-end matches a, b, c, e (e ends at E − 60, b at S + 60, a and c at S: save order).
+        #expect(try await labels(broker, app, labelOfUUID, range + ["--strict-end", "--sort", "end:desc", "--limit", "3"]) == ["e", "b", "a"])
     }
 
     @Test func sortKeysDirectionsAndLimitsGiveOneDeterministicOrder() async throws {

@@ -19,6 +19,7 @@ import Testing
         let broker = try BrokerProcess()
         let victim = try await broker.installClient("org.test.victim")
         let attacker = try await broker.install(appID: "org.test.attacker", executable: Products.testProcessExecutable)
+        try await broker.allowDirect(attacker)
         try await broker.set(victim, "share", heartRate, allowed: true)
         try await broker.set(attacker, "share", heartRate, allowed: true)
         #expect(try await broker.runApp(victim, ["save", heartRate, "60", "count/min", "1700000000", "1700000000"]).okValue != nil)
@@ -51,6 +52,7 @@ import Testing
     @Test func aCopyOfTheAppsExecutableAtAnotherPathIsRefused() async throws {
         let broker = try BrokerProcess()
         let app = try await broker.installClient("org.test.original")
+        try await broker.allowDirect(app)
         try await broker.set(app, "share", heartRate, allowed: true)
         let copy = broker.root + "/copy/e2e-client"
         try FileManager.default.createDirectory(atPath: broker.root + "/copy", withIntermediateDirectories: true)
@@ -124,21 +126,44 @@ import Testing
         defer { holder.signal(SIGKILL) }
         let pending = try await broker.healthctl(["requests", "--wait", "--timeout", "30"])
         try #require(pending.stdout.contains(victim), "\(pending)")
-        // health-sandbox exec'd the app, so the app has its pid; the socket's number is in its environment.
-        let environment = try String(contentsOfFile: "/proc/\(holder.pid)/environ", encoding: .utf8).split(separator: "\0")
+        // health-sandbox exec'd bubblewrap, which started the app in a pid namespace of its own:
+        // the app is the holder's descendant running e2e-client. The socket's number is in its environment.
+        let victimPID = try #require(Self.descendant(of: holder.pid, running: BrokerProcess.clientExecutable),
+                                     "no e2e-client below health-sandbox (pid \(holder.pid))")
+        let environment = try String(contentsOfFile: "/proc/\(victimPID)/environ", encoding: .utf8).split(separator: "\0")
         let variable = LaunchEnvironment.socketDescriptorVariable + "="
         let descriptor = try #require(environment.first { $0.hasPrefix(variable) }?.dropFirst(variable.count))
 
         let confined = try await ProcessRun.run(Products.path("health-sandbox"),
-                                                ["run", thief, "--socket", broker.adminSocket, "--", Products.path("socket-thief"), "\(holder.pid)", String(descriptor)])
+                                                ["run", thief, "--socket", broker.adminSocket, "--", Products.path("socket-thief"), "\(victimPID)", String(descriptor)])
         #expect(confined.status == 0, "\(confined)")
         for attempt in ["proc_fd_open", "pidfd_getfd", "ptrace_seize"] {
             let line = confined.lines.first { $0.hasPrefix(attempt + ":") }
             #expect(line != nil && line != "\(attempt): ok", "confined \(attempt) succeeded: \(confined)")
         }
-        let unconfined = try await ProcessRun.run(Products.path("socket-thief"), ["\(holder.pid)", String(descriptor)])
+        let unconfined = try await ProcessRun.run(Products.path("socket-thief"), ["\(victimPID)", String(descriptor)])
         #expect(unconfined.lines.contains("pidfd_getfd: ok") || getuid() != 0,
                 "control: as root, pidfd_getfd takes the socket without the sandbox: \(unconfined)")
         #expect(!unconfined.lines.contains("proc_fd_open: ok"), "a socket cannot be opened through /proc even unconfined: \(unconfined)")
+    }
+
+    /// The first process below `ancestor` (by parent pids in this pid namespace) whose
+    /// executable is `executable`.
+    static func descendant(of ancestor: Int32, running executable: String) -> Int32? {
+        var parents: [Int32: Int32] = [:]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            // After "comm)": state, then the parent pid.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, let parent = Int32(fields[1]) { parents[pid] = parent }
+        }
+        for (pid, _) in parents.sorted(by: { $0.key < $1.key }) {
+            var current = pid
+            while let parent = parents[current], parent > 1, parent != ancestor { current = parent }
+            guard parents[current] == ancestor || current == ancestor else { continue }
+            if (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == executable { return pid }
+        }
+        return nil
     }
 }

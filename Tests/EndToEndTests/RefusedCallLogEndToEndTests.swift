@@ -31,6 +31,7 @@ import Testing
         let broker = try BrokerProcess()
         // This test process is the app, calling the app socket itself (credential binding).
         let app = try await broker.install(appID: "org.test.refused", executable: Products.testProcessExecutable, read: false)
+        try await broker.allowDirect(app)
         let client = try RPCClient.connect(path: broker.appSocket)
         defer { client.close() }
         let value = 173.25  // a value that must not appear anywhere in the log

@@ -85,6 +85,7 @@ import Testing
     @Test func theBrokerValidatesWithoutTheSDK() async throws {
         let broker = try BrokerProcess()
         let appID = try await broker.install(appID: "org.test.rawsaver", executable: Products.testProcessExecutable)
+        try await broker.allowDirect(appID)
         for type in [Self.sleep, Self.steps] {
             for access in ["read", "share"] { try await broker.set(appID, access, type, allowed: true) }
         }

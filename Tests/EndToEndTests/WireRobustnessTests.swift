@@ -32,6 +32,7 @@ import TestSupport
     @Test func hostileFramesDoNotTakeTheBrokerDown() async throws {
         let broker = try BrokerProcess()
         try await broker.install(appID: "org.test.fuzz", executable: Products.testProcessExecutable)
+        try await broker.allowDirect("org.test.fuzz")
 
         let attacks: [(String, [UInt8])] = [
             ("oversize length prefix", FrameReader.prefix(forBodyLength: WireLimits.maxFrameBytes + 1)),
@@ -58,6 +59,7 @@ import TestSupport
     @Test func aMalformedPayloadGetsInvalidArgumentAndTheConnectionStaysUsable() async throws {
         let broker = try BrokerProcess()
         try await broker.install(appID: "org.test.fuzz2", executable: Products.testProcessExecutable)
+        try await broker.allowDirect("org.test.fuzz2")
         let client = try RPCClient.connect(path: broker.appSocket)
         defer { client.close() }
         do {

@@ -35,11 +35,11 @@ import Testing
         let (engine, clock) = try Self.engine([
             GrantDecision(Self.heartRate, .read, .authorized, limits: GrantLimits(expiry: Self.start.addingTimeInterval(2))),
         ])
-        #expect(try engine.readScope(app: Self.app, type: Self.heartRate) == .allSources)
+        #expect(try engine.readScope(app: Self.app, type: Self.heartRate).scope == .allSources)
         clock.advance(by: 1.999)
-        #expect(try engine.readScope(app: Self.app, type: Self.heartRate) == .allSources)
+        #expect(try engine.readScope(app: Self.app, type: Self.heartRate).scope == .allSources)
         clock.advance(by: 0.001)
-        #expect(try engine.readScope(app: Self.app, type: Self.heartRate) == .ownSamples(appID: Self.app.id))
+        #expect(try engine.readScope(app: Self.app, type: Self.heartRate).scope == .ownSamples(appID: Self.app.id))
     }
 
     @Test func anExpiredShareGrantRefusesSavesAndReportsDenied() throws {
@@ -71,10 +71,10 @@ import Testing
         let (engine, clock) = try Self.engine([
             GrantDecision(Self.heartRate, .read, .authorized, limits: GrantLimits(dataWindow: 30 * 86_400)),
         ])
-        #expect(try engine.readScope(app: Self.app, type: Self.heartRate)
+        #expect(try engine.readScope(app: Self.app, type: Self.heartRate).scope
                 == .recentWindow(appID: Self.app.id, since: Self.start.addingTimeInterval(-30 * 86_400)))
         clock.advance(by: 86_400)
-        #expect(try engine.readScope(app: Self.app, type: Self.heartRate)
+        #expect(try engine.readScope(app: Self.app, type: Self.heartRate).scope
                 == .recentWindow(appID: Self.app.id, since: Self.start.addingTimeInterval(-29 * 86_400)))
     }
 
@@ -84,7 +84,7 @@ import Testing
                           limits: GrantLimits(dataWindow: 86_400, expiry: Self.start.addingTimeInterval(60))),
         ])
         clock.advance(by: 60)
-        #expect(try engine.readScope(app: Self.app, type: Self.heartRate) == .ownSamples(appID: Self.app.id))
+        #expect(try engine.readScope(app: Self.app, type: Self.heartRate).scope == .ownSamples(appID: Self.app.id))
     }
 
     @Test func theNextExpiryMovesOnAsGrantsLapse() throws {

@@ -66,6 +66,21 @@ import Testing
         #expect(calls.withLock { $0 } == 0)
     }
 
+    /// HealthKit fails `delete([])` with `errorInvalidArgument` rather than succeeding
+    /// (issue 15, item 6); the SDK answers without a call, as the broker would.
+    @Test func deletingAnEmptyListIsAnInvalidArgument() async throws {
+        let calls = Mutex(0)
+        let broker = try FakeBroker { call in
+            calls.withLock { $0 += 1 }
+            call.responder.respond(DeletedCount(0).wireBytes())
+        }
+        defer { broker.close() }
+        await #expect { try await broker.store.delete([HKObject]()) } throws: { error in
+            (error as? HKError)?.code == .errorInvalidArgument
+        }
+        #expect(calls.withLock { $0 } == 0)
+    }
+
     @Test func brokerRefusalBecomesTheMatchingHKErrorInBothForms() async throws {
         let broker = try FakeBroker { call in
             call.responder.fail(RPCStatus(HKError(.errorAuthorizationDenied, "not allowed to share step count")), streaming: false)

@@ -19,6 +19,15 @@ import Testing
             sort: [SampleSort(.endDate, ascending: false)], limit: 5)])
     }
 
+    /// Apple's `HKSampleQueryDescriptor<HKCorrelation>` sorts by `\.startDate`/`\.endDate` like
+    /// any sample class (issue 15, item 5): the descriptor's own sample class is sortable.
+    @Test func correlationDescriptorsSortByTheirDates() throws {
+        let descriptor = HKSampleQueryDescriptor(
+            predicates: [.correlation(type: HKCorrelationType(.bloodPressure))],
+            sortDescriptors: [SortDescriptor(\.startDate, order: .reverse), SortDescriptor(\.endDate)])
+        #expect(try descriptor.querySpecs().first?.sort == [SampleSort(.startDate, ascending: false), SampleSort(.endDate, ascending: true)])
+    }
+
     @Test func descriptorWithoutPredicatesIsRefused() {
         let descriptor = HKSampleQueryDescriptor<HKQuantitySample>(predicates: [], sortDescriptors: [])
         #expect(throws: HKError.self) { _ = try descriptor.querySpecs() }

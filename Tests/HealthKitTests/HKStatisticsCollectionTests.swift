@@ -32,7 +32,13 @@ import Testing
         }
         #expect(count == 1)
         #expect(collection.statistics(for: Date(timeIntervalSince1970: Double(march29 + 3_600)))?.sumQuantity()?.doubleValue(for: .count()) == 110)
-        #expect(collection.statistics(for: Date(timeIntervalSince1970: Double(march28 + 3_600))) == nil)
+        // Apple, HKStatisticsCollection.statistics(for:): "Returns the statistics object for the
+        // time interval that contains the specified date" — for an interval without data that is an
+        // HKStatistics spanning the interval whose quantities are nil, not nil.
+        let empty = collection.statistics(for: Date(timeIntervalSince1970: Double(march28 + 3_600)))
+        #expect(empty?.startDate == Date(timeIntervalSince1970: Double(march28)))
+        #expect(empty?.endDate == Date(timeIntervalSince1970: Double(march29)))
+        #expect(empty != nil && empty?.sumQuantity() == nil)
         #expect(collection.statistics().count == 1)
         #expect(collection.sources().isEmpty)  // not separated by source
     }

@@ -65,9 +65,40 @@ import Testing
         #expect(sample.count == 1)
     }
 
+    /// Apple: HKObject equality is its UUID (NSObject `isEqual:` on HKObject compares `uuid`), so
+    /// two fetches of one stored sample are equal and a Set holds it once.
+    @Test func objectsAreEqualWhenTheirUUIDsAre() throws {
+        func fetch(_ uuid: UUID, _ value: Double) throws -> HKSample {
+            try HKSample.fetched(SampleRecord(uuid: uuid, typeIdentifier: "HKQuantityTypeIdentifierStepCount", startDate: start,
+                                              endDate: end, value: .quantity(value, unit: "count")))
+        }
+        let uuid = UUID()
+        let first = try fetch(uuid, 42), again = try fetch(uuid, 42), other = try fetch(UUID(), 42)
+        #expect(first == again)
+        #expect(first !== again)
+        #expect(first != other)
+        #expect(Set([first, again, other]).count == 2)
+        #expect([first, other].contains(again))
+    }
+
     @Test func recordWhoseValueKindDoesNotFitItsTypeIsRefused() {
         let record = SampleRecord(uuid: UUID(), typeIdentifier: "HKQuantityTypeIdentifierStepCount", startDate: start,
                                   endDate: end, value: .category(1))
         #expect(throws: HKError.self) { _ = try HKSample.fetched(record) }
+    }
+}
+
+/// Apple: `HKDevice.local()` "returns a device object that represents the current device".
+/// Here: this machine, from the files the kernel and the distribution publish.
+@Suite struct LocalDeviceTests {
+    @Test func theLocalDeviceDescribesThisMachine() throws {
+        let device = HKDevice.local()
+        #expect(device.name == ProcessInfo.processInfo.hostName)
+        #expect(device.hardwareVersion == "x86_64" || device.hardwareVersion == "aarch64")
+        if let osRelease = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8), osRelease.contains("PRETTY_NAME") {
+            #expect(device.softwareVersion.map { osRelease.contains($0) } == true)
+        }
+        #expect(device.localIdentifier == nil)
+        #expect(HKDevice.local() == device)
     }
 }

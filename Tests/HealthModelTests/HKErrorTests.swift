@@ -15,4 +15,24 @@ import Testing
             #expect("\(code)" == swiftCase)
         }
     }
+
+    /// Every code is also a static member of HKError, as in HealthKit's Swift interface, and the
+    /// error bridges to NSError in HKErrorDomain with the raw value as its code.
+    @Test func everyCodeIsAStaticMemberAndBridgesToNSError() {
+        let statics: [HKError.Code] = [
+            HKError.unknownError, HKError.errorHealthDataUnavailable, HKError.errorHealthDataRestricted,
+            HKError.errorInvalidArgument, HKError.errorAuthorizationDenied, HKError.errorAuthorizationNotDetermined,
+            HKError.errorDatabaseInaccessible, HKError.errorUserCanceled, HKError.errorAnotherWorkoutSessionStarted,
+            HKError.errorUserExitedWorkoutSession, HKError.errorRequiredAuthorizationDenied, HKError.errorNoData,
+            HKError.errorWorkoutActivityNotAllowed, HKError.errorDataSizeExceeded,
+            HKError.errorBackgroundWorkoutSessionNotAllowed, HKError.errorNotPermissibleForGuestUserMode,
+        ]
+        #expect(statics == HKError.Code.allCases)
+        #expect(HKError.noError == .unknownError)
+        let bridged = HKError(.errorNoData, "no samples match") as NSError
+        #expect(bridged.domain == HKErrorDomain)
+        #expect(HKErrorDomain == "com.apple.healthkit")
+        #expect(bridged.code == 11)
+        #expect(bridged.localizedDescription == "no samples match")
+    }
 }

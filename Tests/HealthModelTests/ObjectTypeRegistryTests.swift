@@ -102,7 +102,7 @@ import Testing
         #expect(heartRate.is(compatibleWith: HKUnit(from: "count/min")))
         #expect(!heartRate.is(compatibleWith: .gram()))
         let glucose = HKQuantityType(.bloodGlucose)
-        #expect(glucose.is(compatibleWith: HKUnit(from: "mmol<180.15588000005408>/L")))
+        #expect(glucose.is(compatibleWith: HKUnit(from: "mmol<180.1558800000541>/L")))
         #expect(HKQuantityType(.vo2Max).canonicalUnit.unitString == "mL/min·kg")
     }
 

@@ -19,7 +19,7 @@ import Testing
         #expect(units(.height) == ["cm", "in", "in"])
         #expect(units(.distanceWalkingRunning) == ["km", "mi", "mi"])
         #expect(units(.bodyTemperature) == ["degC", "degF", "degC"])
-        #expect(units(.bloodGlucose) == ["mmol<180.15588000005408>/L", "mg/dL", "mmol<180.15588000005408>/L"])
+        #expect(units(.bloodGlucose) == ["mmol<180.1558800000541>/L", "mg/dL", "mmol<180.1558800000541>/L"])
         #expect(units(.heartRate) == ["count/min", "count/min", "count/min"])
         #expect(units(.activeEnergyBurned) == ["kcal", "kcal", "kcal"])       // canonical, not listed
         #expect(units(.bloodPressureSystolic) == ["mmHg", "mmHg", "mmHg"])

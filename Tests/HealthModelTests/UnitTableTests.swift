@@ -10,7 +10,7 @@ import Testing
     /// from the implementation.
     static let referenceFactors: [String: (reference: String, factor: Double)] = [
         "g": ("g", 1), "oz": ("g", 28.349523125), "lb": ("g", 453.59237), "st": ("g", 6350.29318),
-        "mol<180.15588000005408>": ("g", 180.15588000005408),
+        "mol<180.1558800000541>": ("g", 180.1558800000541),
         "m": ("m", 1), "in": ("m", 0.0254), "ft": ("m", 0.3048), "yd": ("m", 0.9144), "mi": ("m", 1609.344),
         "L": ("L", 1), "fl_oz_us": ("L", 0.0295735295625), "fl_oz_imp": ("L", 0.0284130625),
         "pt_us": ("L", 0.473176473), "pt_imp": ("L", 0.56826125),
@@ -32,7 +32,7 @@ import Testing
     static let factories: [String: @Sendable () -> HKUnit] = [
         "g": { .gram() }, "m": { .meter() }, "L": { .liter() }, "Pa": { .pascal() }, "s": { .second() },
         "J": { .joule() }, "K": { .kelvin() }, "S": { .siemen() }, "Hz": { .hertz() },
-        "mol<180.15588000005408>": { .moleUnit(withMolarMass: HKUnitMolarMassBloodGlucose) },
+        "mol<180.1558800000541>": { .moleUnit(withMolarMass: HKUnitMolarMassBloodGlucose) },
         "V": { .volt() }, "W": { .watt() }, "rad": { .radianAngle() }, "deg": { .degreeAngle() },
         "lx": { .lux() }, "oz": { .ounce() }, "lb": { .pound() }, "st": { .stone() }, "in": { .inch() },
         "ft": { .foot() }, "yd": { .yard() }, "mi": { .mile() }, "mmHg": { .millimeterOfMercury() },
@@ -46,10 +46,11 @@ import Testing
         "pD": { .prismDiopter() }, "appleEffortScore": { .appleEffortScore() },
     ]
 
-    /// The table writes the mole row generically as "mol<M>"; test it with glucose's molar mass.
+    /// The table writes the mole row generically as "mol<M>"; test it with glucose's molar mass
+    /// as Apple prints it (the row's note: "Health export prints mmol<180.1558800000541>/L").
     static func unitString(of row: [String: String]) -> String {
         let spelled = row["unit_string"]!
-        return spelled == "mol<M>" ? "mol<180.15588000005408>" : spelled
+        return spelled == "mol<M>" ? "mol<180.1558800000541>" : spelled
     }
 
     @Test func everyTableUnitParsesAndPrintsAsSpelled() throws {
@@ -114,7 +115,21 @@ import Testing
         #expect(HKUnit.radianAngleUnit(with: .milli).unitString == "mrad")
         #expect(HKUnit.luxUnit(with: .kilo).unitString == "klx")
         #expect(HKUnit.moleUnit(with: .milli, molarMass: HKUnitMolarMassBloodGlucose).unitString
-                == "mmol<180.15588000005408>")
+                == "mmol<180.1558800000541>")
         #expect(HKUnit.calorie() == HKUnit.smallCalorie())
+    }
+}
+
+/// Apple's Health export writes blood glucose as `mmol<180.1558800000541>/L` while the SDK's
+/// constant `HKUnitMolarMassBloodGlucose` is 180.15588000005408 (HKUnit.h; spec/healthkit/units.tsv,
+/// mol<M> row): HealthKit keeps molar masses to 16 significant digits, so the unit built from the
+/// constant prints Apple's string and the unit parsed from Apple's string is equal to it.
+@Suite struct MolarMassPrintingTests {
+    @Test func glucoseUnitPrintsAndParsesAsApplesExport() throws {
+        let built = HKUnit.moleUnit(with: .milli, molarMass: HKUnitMolarMassBloodGlucose).unitDivided(by: .liter())
+        #expect(built.unitString == "mmol<180.1558800000541>/L")
+        let parsed = try HKUnit.parse("mmol<180.1558800000541>/L")
+        #expect(parsed == built)
+        #expect(try HKUnit.parse("mmol<180.1558800000541>/L") == built)
     }
 }

@@ -91,7 +91,7 @@ import Testing
         // The window opens at the 29th's midnight: the 28th is computed from the phone's own
         // samples only and shows no goals; the 29th sees every source and the goals.
         let scope = ReadScope.recentWindow(appID: Self.phone.bundleIdentifier, since: Date(timeIntervalSince1970: Self.midnight))
-        let summaries = try database.activitySummaries.summaries(Self.berlinDays, scope: scope).summaries
+        let summaries = try database.activitySummaries.summaries(Self.berlinDays, scope: scope.visibility).summaries
         #expect(summaries.map(\.goals.standHours) == [0, 12])
         #expect(summaries.map(\.totals.activeEnergyBurned) == [30, 115])
     }

@@ -10,7 +10,7 @@ import Testing
 @Suite struct ChangeFeedRepositoryTests {
     static let sleep = "HKCategoryTypeIdentifierSleepAnalysis"
     static let mindful = "HKCategoryTypeIdentifierMindfulSession"
-    static let own = ReadScope.ownSamples(appID: "org.example.a")
+    static let own = Visibility.ownSamples(appID: "org.example.a")
 
     static func source(_ name: String) -> SourceRecord {
         SourceRecord(bundleIdentifier: "org.example.\(name)", name: name, version: "1")
@@ -27,7 +27,7 @@ import Testing
     }
 
     /// Every change after `cursor`, walked `limit` at a time; returns the steps' sizes too.
-    static func walk(_ database: HealthDatabase, scope: ReadScope = .allSources, from cursor: ChangeCursor = .origin,
+    static func walk(_ database: HealthDatabase, scope: Visibility = .allSources, from cursor: ChangeCursor = .origin,
                      limit: Int) throws -> (added: [UUID], deleted: [UUID], steps: [Int], end: ChangeCursor) {
         var cursor = cursor
         var added: [UUID] = [], deleted: [UUID] = [], steps: [Int] = []

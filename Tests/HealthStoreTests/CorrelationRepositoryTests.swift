@@ -29,7 +29,7 @@ import Testing
         try store.close()
     }
 
-    static func correlations(_ database: HealthDatabase, systolic systolicScope: ReadScope, diastolic diastolicScope: ReadScope,
+    static func correlations(_ database: HealthDatabase, systolic systolicScope: Visibility, diastolic diastolicScope: Visibility,
                              objectPredicates: [String: SamplePredicate] = [:]) throws -> [SampleRecord] {
         var found: [SampleRecord] = []
         try database.samples.queryCorrelations(
@@ -71,14 +71,14 @@ import Testing
         try await Self.withStore { database in
             _ = try await database.samples.insert([Self.reading(120, 80, minute: 0)], source: Self.writer)
             _ = try await database.samples.insert([Self.reading(140, 90, minute: 1)], source: Self.reader)
-            let own = ReadScope.ownSamples(appID: Self.reader.bundleIdentifier)
+            let own = Visibility.ownSamples(appID: Self.reader.bundleIdentifier)
             #expect(Self.values(try Self.correlations(database, systolic: .allSources, diastolic: .allSources)) == [[120, 80], [140, 90]])
             #expect(Self.values(try Self.correlations(database, systolic: own, diastolic: own)) == [[140, 90]])
             // Allowed one half only: another app's reading would reveal the hidden half.
             #expect(Self.values(try Self.correlations(database, systolic: .allSources, diastolic: own)) == [[140, 90]])
             #expect(Self.values(try Self.correlations(database, systolic: own, diastolic: .allSources)) == [[140, 90]])
             // An app that never saved anything (no source row) sees nothing.
-            let stranger = ReadScope.ownSamples(appID: "org.example.stranger")
+            let stranger = Visibility.ownSamples(appID: "org.example.stranger")
             #expect(try Self.correlations(database, systolic: .allSources, diastolic: stranger).isEmpty)
             #expect(try Self.correlations(database, systolic: stranger, diastolic: stranger).isEmpty)
         }

@@ -44,7 +44,7 @@ import Testing
             let dietary = CorrelationRules.memberTypes(of: HKCorrelationTypeIdentifier.food.rawValue).map(\.identifier)
             func meals(readable: Set<String>) throws -> Int {
                 var found = 0
-                let scopes = Dictionary(uniqueKeysWithValues: dietary.map { ($0, readable.contains($0) ? ReadScope.allSources : Self.own) })
+                let scopes = Dictionary(uniqueKeysWithValues: dietary.map { ($0, readable.contains($0) ? Visibility.allSources : Self.own.visibility) })
                 try database.samples.queryCorrelations(CorrelationQuerySpec(typeIdentifier: HKCorrelationTypeIdentifier.food.rawValue),
                                                        objectScopes: scopes) { found += $0.count }
                 return found
@@ -64,14 +64,14 @@ import Testing
     ] as [(String, ReadScope, Bool)])
     func aPartlyAllowedReaderReadsOnlyItsRange(name: String, diastolic: ReadScope, window: Bool) async throws {
         let plan = try await Self.plan(scopes: [CorrelationRepositoryTests.systolic: .allSources,
-                                                CorrelationRepositoryTests.diastolic: diastolic])
+                                                CorrelationRepositoryTests.diastolic: diastolic.visibility])
         #expect(plan.contains(where: TemporaryGrantStoreTests.searchesOneSourceRange), "\(name): \(plan)")
         #expect(!plan.contains { $0.hasPrefix("SCAN o") || $0.hasPrefix("SCAN c") }, "\(name): \(plan)")
         #expect(plan.contains { $0.contains("MULTI-INDEX OR") } == window, "\(name): \(plan)")
     }
 
     /// EXPLAIN QUERY PLAN of the statement `queryCorrelations` really runs for blood pressure.
-    static func plan(scopes: [String: ReadScope]) async throws -> [String] {
+    static func plan(scopes: [String: Visibility]) async throws -> [String] {
         let statements = StatementLog()
         var configuration = Configuration()
         configuration.prepareDatabase { db in db.trace { statements.append("\($0)") } }

@@ -28,7 +28,7 @@ import Testing
         let first = try database.changeFeed.changes(of: ChangeFeedRepositoryTests.sleep, matching: nil, scope: .allSources,
                                                     after: .origin, limit: 4)
         #expect(!first.reachedEnd)
-        for scope in [ReadScope.allSources, ChangeFeedRepositoryTests.own] {
+        for scope in [Visibility.allSources, ChangeFeedRepositoryTests.own] {
             let plans = try ChangeFeedQueryPlanTests.plans(writer) {
                 let next = try database.changeFeed.changes(of: ChangeFeedRepositoryTests.sleep, matching: nil, scope: scope,
                                                            after: first.cursor, limit: 4)

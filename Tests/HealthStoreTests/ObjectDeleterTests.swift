@@ -75,7 +75,7 @@ import Testing
         _ = try await repository.insert([Self.heartRate(minute: 1)], source: other)
 
         let count = try await repository.deleteMatching(typeIdentifier: HKQuantityTypeIdentifier.heartRate.rawValue,
-                                                        predicate: nil, appID: Self.source.bundleIdentifier)
+                                                        predicate: nil, appID: Self.source.bundleIdentifier, workouts: .allSources)
         #expect(count == 2)  // never the other source's
         let spans = try Self.deletedSpans(database)
         #expect(Set(spans.keys) == Set([first[0]] + heartRates))

@@ -137,7 +137,7 @@ import Testing
     }
 
     /// EXPLAIN QUERY PLAN of the statement `SampleRepository.query` really runs for `spec`.
-    static func plan(of spec: SampleQuerySpec, scope: ReadScope) async throws -> [String] {
+    static func plan(of spec: SampleQuerySpec, scope: Visibility) async throws -> [String] {
         let statements = StatementLog()
         var configuration = Configuration()
         configuration.prepareDatabase { db in db.trace { statements.append("\($0)") } }

@@ -93,6 +93,21 @@ int ohk_confine(const struct ohk_confinement *confinement,
  */
 int ohk_confine_broker(char *err, size_t err_len);
 
+/*
+ * 0 if this process may create a user namespace (bubblewrap needs one), else
+ * the errno unshare(CLONE_NEWUSER) gave in a child process (EPERM, ENOSPC when
+ * user.max_user_namespaces is 0, EINVAL/ENOSYS without user namespaces).
+ */
+int ohk_user_namespace_errno(void);
+
+/*
+ * Only keep_fds (and 0, 1, 2) survive the next execve: FD_CLOEXEC is cleared
+ * on them and set on every other descriptor. What health-sandbox does before
+ * it execs bubblewrap, which passes inherited descriptors on to the app.
+ * Returns 0, or -1 with `err`.
+ */
+int ohk_keep_only_fds(const int *keep_fds, size_t n_keep_fds, char *err, size_t err_len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,7 +3,12 @@ import HealthModel
 import HealthStore
 
 /// Credential binding (DESIGN.md §3.2): an app that connects to the app socket itself is the
-/// installed app whose manifest names the executable the kernel reports for the peer.
+/// installed app whose manifest names the executable the kernel reports for the peer — and only
+/// if the user opted that app in (`healthctl apps allow-direct`). The executable path says which
+/// binary the kernel loaded, not what runs in it: a process that can set the environment of the
+/// app's executable (LD_PRELOAD, LD_LIBRARY_PATH, LD_AUDIT, …) runs its own code under that
+/// path. So direct connections are the weaker mode and off by default; the launch binding
+/// (health-sandbox) is the identity that holds.
 struct AppPeerResolver: Sendable {
     let store: StoreHandle
     let brokerUID: UInt32
@@ -13,6 +18,7 @@ struct AppPeerResolver: Sendable {
         case executableUnknown
         case notInstalled(executable: String)
         case ambiguous(executable: String, appIDs: [String])
+        case directNotAllowed(appID: String)
 
         var description: String {
             switch self {
@@ -24,6 +30,8 @@ struct AppPeerResolver: Sendable {
                 "no installed app manifest names the executable \(executable); install one with `healthctl apps install MANIFEST` or launch the app with `health-sandbox run APP-ID -- …`"
             case let .ambiguous(executable, appIDs):
                 "several installed apps (\(appIDs.joined(separator: ", "))) name the executable \(executable); launch the app with `health-sandbox run APP-ID -- …` to say which"
+            case let .directNotAllowed(appID):
+                "\(appID) may not connect to healthd directly: launch it with `health-sandbox run \(appID) -- …`, or allow direct connections (the weaker mode, see SECURITY.md) with `healthctl apps allow-direct \(appID)`"
             }
         }
 
@@ -34,6 +42,7 @@ struct AppPeerResolver: Sendable {
             case .executableUnknown: "executable could not be verified"
             case let .notInstalled(executable): "no app installed for \(executable.prefix(256))"
             case let .ambiguous(executable, _): "several apps installed for \(executable.prefix(256))"
+            case let .directNotAllowed(appID): "direct connections not allowed for \(appID.prefix(256))"
             }
         }
     }
@@ -44,7 +53,11 @@ struct AppPeerResolver: Sendable {
         let matches = try store.withDatabaseBlocking { try $0.apps.find(executable: executable) }
         switch matches.count {
         case 0: throw Refusal.notInstalled(executable: executable)
-        case 1: return matches[0]
+        case 1:
+            guard try store.withDatabaseBlocking({ try $0.apps.directConnectionsAllowed(appID: matches[0].id) }) else {
+                throw Refusal.directNotAllowed(appID: matches[0].id)
+            }
+            return matches[0]
         default: throw Refusal.ambiguous(executable: executable, appIDs: matches.map(\.id))
         }
     }

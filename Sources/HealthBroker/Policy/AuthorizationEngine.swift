@@ -26,9 +26,18 @@ struct AuthorizationEngine: Sendable {
         }
     }
 
-    /// What part of `type` a query by `app` covers.
-    func readScope(app: AppManifest, type: String) throws -> ReadScope {
+    /// What a query by `app` over `type` may see (`Visibility`): the part of `type` it covers,
+    /// and the part of HKWorkoutType — the workouts its predicate may name. Every read resolves
+    /// one here, once per read or delivery (long-running queries again at each delivery), with
+    /// one clock reading for both scopes; the store cannot compile a predicate without it.
+    func readScope(app: AppManifest, type: String) throws -> Visibility {
         let now = now()
+        return Visibility(scope: try scope(app: app, type: type, at: now),
+                          workouts: try scope(app: app, type: HKWorkoutTypeIdentifier, at: now))
+    }
+
+    /// What part of `type` `app` may read at `now`. Private: a read needs a whole `Visibility`.
+    private func scope(app: AppManifest, type: String, at now: Date) throws -> ReadScope {
         guard let grant = try grants.grant(appID: app.id, type: type, access: .read)?.effective(at: now),
               grant.decision == .authorized else {
             return .ownSamples(appID: app.id)

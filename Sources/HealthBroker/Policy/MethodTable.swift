@@ -57,6 +57,7 @@ enum MethodTable {
         HealthManagerMethod.status.rawValue: .unary(ManagerService.status),
         HealthManagerMethod.installApp.rawValue: .unary(ManagerService.installApp),
         HealthManagerMethod.listApps.rawValue: .unary(ManagerService.listApps),
+        HealthManagerMethod.setDirectConnection.rawValue: .unary(ManagerService.setDirectConnection),
         HealthManagerMethod.listRequests.rawValue: .unary(ManagerService.listRequests),
         HealthManagerMethod.watchRequests.rawValue: .stream(ManagerService.watchRequests),
         HealthManagerMethod.answerRequest.rawValue: .unary(ManagerService.answerRequest),
@@ -82,6 +83,7 @@ enum MethodTable {
         HealthManagerMethod.listActivityGoals.rawValue: .unary(ActivitySummaryService.listGoals),
         HealthManagerMethod.setActivityGoals.rawValue: .unary(ActivitySummaryService.setGoals),
         HealthManagerMethod.queryActivitySummaries.rawValue: .stream(ActivitySummaryService.queryForManager),
+        HealthManagerMethod.importSamples.rawValue: .unary(ImportService.importSamples),
     ]
 
     /// How much of the broker an app's call may hold (BrokerLimits): a long-running query counts
@@ -147,5 +149,6 @@ enum MethodTable {
         HealthManagerMethod.setActivityGoals.rawValue: .write,
         HealthManagerMethod.queryActivitySummaries.rawValue: .read,
         HealthStoreMethod.watchStatisticsCollection.rawValue: .read,
+        HealthManagerMethod.importSamples.rawValue: .write,
     ]
 }

@@ -78,8 +78,7 @@ enum AppService {
         try await context.store.withDatabase { database in
             let scope = try database.authorization.readScope(app: app, type: spec.typeIdentifier)
             report?.record(appID: app.id, types: [spec.typeIdentifier])
-            let confined = try WorkoutPredicateScope.confine(spec, app: app, in: database)
-            try SampleQueries.stream(confined, scope: scope, from: database, to: responder, counting: report)
+            try SampleQueries.stream(spec, scope: scope, from: database, to: responder, counting: report)
         }
     }
 }
@@ -101,7 +100,7 @@ enum SampleQueries {
     /// Runs a validated query within `scope` and streams the results as SampleList batches,
     /// adding each batch's size to the call's access-log count. Shared by the app's and the
     /// manager's QuerySamples, which differ only in the scope.
-    static func stream(_ spec: SampleQuerySpec, scope: ReadScope, from database: HealthDatabase,
+    static func stream(_ spec: SampleQuerySpec, scope: Visibility, from database: HealthDatabase,
                        to responder: CallResponder, counting report: CallAccessReport?) throws {
         try database.samples.query(spec, scope: scope, batchSize: WireLimits.samplesPerBatch) { batch in
             try responder.sendFromSynchronousContext(SampleList(batch).wireBytes())

@@ -18,7 +18,7 @@ enum CharacteristicService {
         }
         let value = try await context.store.withDatabase { database in
             let scope = try database.authorization.readScope(app: app, type: identifier)
-            return try database.characteristics.value(of: identifier, scope: scope)
+            return try database.characteristics.value(of: identifier, scope: scope.scope)
         }
         CallAccessReport.record(appID: app.id, types: [identifier], count: value == nil ? 0 : 1)
         return MethodTable.Reply(CharacteristicRecord(typeIdentifier: identifier, value: value))

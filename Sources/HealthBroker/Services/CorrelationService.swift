@@ -20,7 +20,7 @@ enum CorrelationService {
                        _ responder: CallResponder) async throws {
         let report = CallAccessReport.current
         try await context.store.withDatabase { database in
-            var scopes: [String: ReadScope] = [:]
+            var scopes: [String: Visibility] = [:]
             for type in CorrelationRules.memberTypes(of: spec.typeIdentifier) {
                 scopes[type.identifier] = try database.authorization.readScope(app: app, type: type.identifier)
             }
@@ -33,7 +33,7 @@ enum CorrelationService {
     static func streamForManager(_ spec: CorrelationQuerySpec, _ context: BrokerContext, _ responder: CallResponder) async throws {
         let report = CallAccessReport.current
         let scopes = Dictionary(uniqueKeysWithValues: CorrelationRules.memberTypes(of: spec.typeIdentifier).map {
-            ($0.identifier, ReadScope.allSources)
+            ($0.identifier, Visibility.allSources)
         })
         try await context.store.withDatabase { database in
             try stream(spec, objectScopes: scopes, from: database, to: responder, counting: report)
@@ -54,7 +54,7 @@ enum CorrelationService {
         _ = try spec.canonicalized()
     }
 
-    private static func stream(_ spec: CorrelationQuerySpec, objectScopes: [String: ReadScope], from database: HealthDatabase,
+    private static func stream(_ spec: CorrelationQuerySpec, objectScopes: [String: Visibility], from database: HealthDatabase,
                                to responder: CallResponder, counting report: CallAccessReport?) throws {
         try database.samples.queryCorrelations(spec, objectScopes: objectScopes, batchSize: WireLimits.samplesPerBatch) { batch in
             try responder.sendFromSynchronousContext(SampleList(batch).wireBytes())

@@ -28,8 +28,12 @@ enum DeletionService {
         try checkDeletable(deletion.typeIdentifier)
         let count = try await context.store.withDatabase { database in
             try database.authorization.checkSave(app: app, types: [deletion.typeIdentifier])
+            // Only the app's own objects are deleted; a workout the predicate names is looked up
+            // within what the app may read, like every query's.
+            let visibility = try database.authorization.readScope(app: app, type: deletion.typeIdentifier)
             return try await database.samples.deleteMatching(typeIdentifier: deletion.typeIdentifier,
-                                                             predicate: deletion.predicate, appID: app.id)
+                                                             predicate: deletion.predicate, appID: app.id,
+                                                             workouts: visibility.workouts)
         }
         CallAccessReport.record(appID: app.id, types: [deletion.typeIdentifier], count: count)
         return MethodTable.Reply(DeletedCount(count))

@@ -38,7 +38,21 @@ enum ManagerService {
     }
 
     static func listApps(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
-        MethodTable.Reply(ManifestList(try await context.store.withDatabase { try $0.apps.all() }))
+        let (apps, direct) = try await context.store.withDatabase { database in
+            (try database.apps.all(), try database.apps.directConnectionAppIDs())
+        }
+        return MethodTable.Reply(ManifestList(apps, directConnectionAppIDs: direct))
+    }
+
+    /// The user's opt-in to direct connections for one app (AppPeerResolver checks it).
+    static func setDirectConnection(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let setting = try DirectConnectionSetting(wire: payload)
+        let found = try await context.store.withDatabase { try $0.apps.setDirectConnections(appID: setting.appID, allowed: setting.allowed) }
+        guard found else {
+            throw HKError(.errorInvalidArgument, "no installed app \(setting.appID.prefix(128)); see `healthctl apps list`")
+        }
+        context.logger.notice("direct connections \(setting.allowed ? "allowed" : "denied")", metadata: ["app": "\(setting.appID)"])
+        return MethodTable.Reply(EmptyMessage())
     }
 
     static func listRequests(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {

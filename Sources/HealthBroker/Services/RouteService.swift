@@ -42,7 +42,7 @@ enum RouteService {
         try await context.store.withDatabase { database in
             let scope = try database.authorization.readScope(app: app, type: HKWorkoutRouteTypeIdentifier)
             report?.record(appID: app.id, types: [HKWorkoutRouteTypeIdentifier])
-            try database.samples.routeLocations(query.routeUUID, scope: scope, batchSize: WireLimits.locationsPerBatch) { batch, done in
+            try database.samples.routeLocations(query.routeUUID, scope: scope.scope, batchSize: WireLimits.locationsPerBatch) { batch, done in
                 try responder.sendFromSynchronousContext(RouteLocationBatch(batch, done: done).wireBytes())
                 report?.add(count: batch.count)
             }

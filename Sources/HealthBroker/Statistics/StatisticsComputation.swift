@@ -16,7 +16,7 @@ enum StatisticsComputation {
     }
 
     /// HKStatisticsQuery: nil when no sample the scope admits matches.
-    static func statistics(_ spec: StatisticsQuerySpec, type: HKQuantityType, scope: ReadScope,
+    static func statistics(_ spec: StatisticsQuerySpec, type: HKQuantityType, scope: Visibility,
                            in database: HealthDatabase) throws -> Outcome<StatisticsResult?> {
         let sources = try database.statistics.samples(typeIdentifier: spec.typeIdentifier, predicate: spec.predicate, scope: scope)
         let result = StatisticsCalculator(type: type, options: spec.options)
@@ -25,7 +25,7 @@ enum StatisticsComputation {
     }
 
     /// HKStatisticsCollectionQuery: the intervals that hold data, in time order.
-    static func collection(_ spec: StatisticsCollectionSpec, type: HKQuantityType, scope: ReadScope,
+    static func collection(_ spec: StatisticsCollectionSpec, type: HKQuantityType, scope: Visibility,
                            in database: HealthDatabase) throws -> Outcome<[StatisticsResult]> {
         let query = spec.statistics
         let sources = try database.statistics.samples(typeIdentifier: query.typeIdentifier, predicate: query.predicate, scope: scope)

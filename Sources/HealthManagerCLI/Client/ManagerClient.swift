@@ -32,8 +32,17 @@ public struct ManagerClient: Sendable {
     }
 
     public func listApps() async throws(HealthCtlError) -> [AppManifest] {
-        let list: ManifestList = try await unary(.listApps, EmptyMessage(), action: "list the installed apps")
-        return list.manifests
+        try await installedApps().manifests
+    }
+
+    /// The installed apps with the ones the user allowed to connect directly.
+    public func installedApps() async throws(HealthCtlError) -> ManifestList {
+        try await unary(.listApps, EmptyMessage(), action: "list the installed apps")
+    }
+
+    public func setDirectConnection(appID: String, allowed: Bool) async throws(HealthCtlError) {
+        let _: EmptyMessage = try await unary(.setDirectConnection, DirectConnectionSetting(appID: appID, allowed: allowed),
+                                              action: allowed ? "allow direct connections" : "deny direct connections")
     }
 
     public func listRequests() async throws(HealthCtlError) -> [AuthorizationPrompt] {

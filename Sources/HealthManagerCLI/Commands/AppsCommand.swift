@@ -10,6 +10,8 @@ struct AppsCommand: AsyncParsableCommand {
               healthctl apps install sleep-tracker.json
               healthctl apps list
               healthctl apps background org.example.sleep
+              healthctl apps allow-direct org.example.sleep
             """,
-        subcommands: [AppsInstallCommand.self, AppsListCommand.self, AppsBackgroundCommand.self])
+        subcommands: [AppsInstallCommand.self, AppsListCommand.self, AppsBackgroundCommand.self,
+                      AppsAllowDirectCommand.self, AppsDenyDirectCommand.self])
 }

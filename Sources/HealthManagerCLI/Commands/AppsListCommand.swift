@@ -8,7 +8,8 @@ struct AppsListCommand: AsyncParsableCommand {
         abstract: "List the installed apps.",
         discussion: """
             READS and WRITES say whether the manifest explains why the app reads or writes \
-            health data; an app can only ask for the kinds of access it explains.
+            health data; an app can only ask for the kinds of access it explains. DIRECT says whether the \
+            app may connect to healthd without health-sandbox (`healthctl apps allow-direct`).
 
             Example:
               healthctl apps list
@@ -19,22 +20,24 @@ struct AppsListCommand: AsyncParsableCommand {
     func run() async throws {
         let client = try connection.connect()
         defer { client.close() }
-        let apps = try await client.listApps()
+        let list = try await client.installedApps()
+        let apps = list.manifests
         let io = CommandIO.current
         if apps.isEmpty {
             io.output.writeLine("No apps are installed. Install one with `healthctl apps install MANIFEST.json`.")
             return
         }
-        io.output.write(Self.table(apps).rendered(emphasize: io.emphasized))
+        io.output.write(Self.table(apps, directConnectionAppIDs: list.directConnectionAppIDs).rendered(emphasize: io.emphasized))
     }
 
-    static func table(_ apps: [AppManifest]) -> TextTable {
+    static func table(_ apps: [AppManifest], directConnectionAppIDs: Set<String> = []) -> TextTable {
         var table = TextTable([.init("ID"), .init("NAME"), .init("VERSION"), .init("READS"), .init("WRITES"),
-                               .init("EXECUTABLE"), .init("ENTITLEMENTS")])
+                               .init("DIRECT"), .init("EXECUTABLE"), .init("ENTITLEMENTS")])
         for app in apps.sorted(by: { $0.id < $1.id }) {
             table.append([app.id, app.displayName, app.version,
                           app.readUsageDescription == nil ? "no" : "yes",
                           app.shareUsageDescription == nil ? "no" : "yes",
+                          directConnectionAppIDs.contains(app.id) ? "allowed" : "no",
                           app.executable, app.entitlements.joined(separator: ",")])
         }
         return table

@@ -9,7 +9,7 @@ struct UnitsSetCommand: AsyncParsableCommand {
         abstract: "Choose the unit of one quantity type.",
         discussion: """
             UNIT is a HealthKit unit string that can measure the type: kg, lb, st, cm, in, km, \
-            mi, degC, degF, mg/dL, mmol<180.15588000005408>/L, count/min, kcal, kJ, …
+            mi, degC, degF, mg/dL, mmol<180.1558800000541>/L, count/min, kcal, kJ, …
 
             Example:
               healthctl units set bodyTemperature degF

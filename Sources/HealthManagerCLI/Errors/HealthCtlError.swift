@@ -29,6 +29,8 @@ public enum HealthCtlError: Error, Equatable, Sendable, CustomStringConvertible 
     case passcodeRejected(reason: String)
     /// `healthctl log verify` found an edited or deleted entry.
     case accessLogDamaged(AccessLogDamage)
+    /// `healthctl import` could not read the file (not an export, malformed at a line, unreadable).
+    case importUnreadable(reason: String)
 
     public var exitCode: HealthCtlExitCode {
         switch self {
@@ -41,6 +43,7 @@ public enum HealthCtlError: Error, Equatable, Sendable, CustomStringConvertible 
         case .inputEnded, .passcodeNotRead: .noInput
         case .passcodeRejected: .dataError
         case .accessLogDamaged: .dataError
+        case .importUnreadable: .dataError
         }
     }
 
@@ -80,6 +83,8 @@ public enum HealthCtlError: Error, Equatable, Sendable, CustomStringConvertible 
             return "\(reason); nothing was changed"
         case let .accessLogDamaged(damage):
             return "the access log is damaged: \(damage)"
+        case let .importUnreadable(reason):
+            return "cannot import: \(reason)"
         }
     }
 

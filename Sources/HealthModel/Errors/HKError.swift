@@ -1,3 +1,5 @@
+public import Foundation
+
 /// HealthKit's error, with HealthKit's codes and raw values (HKDefines.h), so ported code can
 /// `catch let error as HKError where error.code == .errorAuthorizationDenied`.
 ///
@@ -40,13 +42,34 @@ public struct HKError: Error, Hashable, Sendable, CustomStringConvertible {
     public var localizedDescription: String { message }
     public var description: String { "HKError(\(code)): \(message)" }
 
-    // HealthKit exposes the codes as static members of HKError too (`HKError.errorNoData`).
+    // HealthKit exposes every code as a static member of HKError too (`HKError.errorNoData`).
+    public static let unknownError = Code.unknownError
+    public static let noError = Code.noError
+    public static let errorHealthDataUnavailable = Code.errorHealthDataUnavailable
+    public static let errorHealthDataRestricted = Code.errorHealthDataRestricted
     public static let errorInvalidArgument = Code.errorInvalidArgument
     public static let errorAuthorizationDenied = Code.errorAuthorizationDenied
     public static let errorAuthorizationNotDetermined = Code.errorAuthorizationNotDetermined
     public static let errorDatabaseInaccessible = Code.errorDatabaseInaccessible
-    public static let errorHealthDataUnavailable = Code.errorHealthDataUnavailable
+    public static let errorUserCanceled = Code.errorUserCanceled
+    public static let errorAnotherWorkoutSessionStarted = Code.errorAnotherWorkoutSessionStarted
+    public static let errorUserExitedWorkoutSession = Code.errorUserExitedWorkoutSession
+    public static let errorRequiredAuthorizationDenied = Code.errorRequiredAuthorizationDenied
     public static let errorNoData = Code.errorNoData
+    public static let errorWorkoutActivityNotAllowed = Code.errorWorkoutActivityNotAllowed
+    public static let errorDataSizeExceeded = Code.errorDataSizeExceeded
+    public static let errorBackgroundWorkoutSessionNotAllowed = Code.errorBackgroundWorkoutSessionNotAllowed
+    public static let errorNotPermissibleForGuestUserMode = Code.errorNotPermissibleForGuestUserMode
+}
+
+/// HealthKit's error domain, `HKErrorDomain`.
+public let HKErrorDomain = HKError.errorDomain
+
+/// Bridged as HealthKit's errors are: `(error as NSError).domain == HKErrorDomain`, `.code` is
+/// the code's raw value, and the message is the localized description.
+extension HKError: CustomNSError {
+    public var errorCode: Int { code.rawValue }
+    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
 }
 
 /// Lets `error.code == .errorAuthorizationDenied` read as in HealthKit, where codes compare

@@ -37,7 +37,7 @@ public indirect enum SamplePredicate: Hashable, Sendable {
                 if strictStart ? record.startDate < start : record.endDate < start { return false }
             }
             if let end {
-                if strictEnd ? record.endDate > end : record.startDate >= end { return false }
+                if strictEnd ? record.endDate >= end : record.startDate >= end { return false }
             }
             return true
         case let .uuids(uuids):

@@ -10,7 +10,7 @@
 /// | underwater depth | m | ft | m |
 /// | walking, running, cycling, rowing, paddling, skiing speed | km/hr | mi/hr | mi/hr |
 /// | body, basal body, sleeping wrist and water temperature | degC | degF | degC |
-/// | blood glucose | mmol<180.15588000005408>/L | mg/dL | mmol<180.15588000005408>/L |
+/// | blood glucose | mmol<180.1558800000541>/L | mg/dL | mmol<180.1558800000541>/L |
 /// | dietary water | mL | fl_oz_us | mL |
 /// | heart rate, respiratory rate (every system) | count/min | count/min | count/min |
 ///
@@ -48,7 +48,7 @@ public enum PreferredUnitDefaults {
             metric: "km/hr", us: "mi/hr", uk: "mi/hr"),
         Row(types: [.bodyTemperature, .basalBodyTemperature, .appleSleepingWristTemperature, .waterTemperature],
             metric: "degC", us: "degF", uk: "degC"),
-        Row(types: [.bloodGlucose], metric: "mmol<180.15588000005408>/L", us: "mg/dL", uk: "mmol<180.15588000005408>/L"),
+        Row(types: [.bloodGlucose], metric: "mmol<180.1558800000541>/L", us: "mg/dL", uk: "mmol<180.1558800000541>/L"),
         Row(types: [.dietaryWater], metric: "mL", us: "fl_oz_us", uk: "mL"),
         Row(types: [.heartRate, .respiratoryRate], metric: "count/min", us: "count/min", uk: "count/min"),
     ]

@@ -8,7 +8,16 @@ struct UnitAtom: Hashable, Sendable {
     init(_ base: BaseUnit, prefix: HKMetricPrefix = .none, molarMass: Double? = nil) {
         self.base = base
         self.prefix = prefix
-        self.molarMass = molarMass
+        self.molarMass = molarMass.map(Self.appleMolarMass)
+    }
+
+    /// HealthKit keeps a molar mass to 16 significant digits: Apple's Health export prints
+    /// glucose's `HKUnitMolarMassBloodGlucose` (180.15588000005408) as `mmol<180.1558800000541>/L`
+    /// (spec/healthkit/units.tsv, mol<M> row). Rounding on construction makes a unit parsed from
+    /// Apple's string equal to the one built from the constant, and print as Apple prints it.
+    static func appleMolarMass(_ value: Double) -> Double {
+        guard value.isFinite else { return value }
+        return Double(String(format: "%.16g", value)) ?? value
     }
 
     /// Factor to the dimension's reference unit; only meaningful for linear base units.
@@ -17,8 +26,8 @@ struct UnitAtom: Hashable, Sendable {
         return baseFactor * ScaledFactor(molarMass ?? 1, prefix.decimalExponent)
     }
 
-    /// As printed: prefix, symbol, and the molar mass in Swift's shortest round-tripping form,
-    /// which reproduces HealthKit's "mol<180.15588000005408>".
+    /// As printed: prefix, symbol, and the molar mass (already at HealthKit's 16 significant
+    /// digits) in Swift's shortest round-tripping form: "mmol<180.1558800000541>", as Apple prints.
     var unitString: String {
         let molarMassSuffix = molarMass.map { "<\($0)>" } ?? ""
         return prefix.symbol + base.symbol + molarMassSuffix

@@ -41,7 +41,7 @@ public struct ChangeFeedRepository: Sendable {
     /// `typeIdentifier` after `cursor`, visible in `scope`, in change order, read in one
     /// snapshot. `predicate` applies to additions only: a deleted object keeps no dates or
     /// values to match, so every visible deletion of the type is reported.
-    public func changes(of typeIdentifier: String, matching predicate: SamplePredicate?, scope: ReadScope,
+    public func changes(of typeIdentifier: String, matching predicate: SamplePredicate?, scope: Visibility,
                         after cursor: ChangeCursor, limit: Int) throws -> ChangeBatch {
         try writer.read { db in
             let now = try Self.changeNumber(db)
@@ -50,7 +50,7 @@ public struct ChangeFeedRepository: Sendable {
             }
             // One more than the limit from each table tells whether the merge was cut short.
             let fetchLimit = limit > 0 ? limit + 1 : -1
-            var deleted = try ChangeFeedSQL.deletions(db, typeID: typeID, scope: scope, after: cursor, limit: fetchLimit)
+            var deleted = try ChangeFeedSQL.deletions(db, typeID: typeID, scope: scope.scope, after: cursor, limit: fetchLimit)
             var added = try ChangeFeedSQL.additions(db, typeID: typeID, typeIdentifier: typeIdentifier, predicate: predicate,
                                                     scope: scope, after: cursor, limit: fetchLimit)
             // Each table's rows are already in feed order: walk them as a merge would, only to
@@ -83,7 +83,7 @@ public struct ChangeFeedRepository: Sendable {
     /// Whether `typeIdentifier` has a change after change number `change` that `scope` may see
     /// (an addition matching `predicate`, or a deletion), and the store's change number at the
     /// check. Observer queries ask this on every commit that touches their type.
-    public func hasChanges(of typeIdentifier: String, matching predicate: SamplePredicate?, scope: ReadScope,
+    public func hasChanges(of typeIdentifier: String, matching predicate: SamplePredicate?, scope: Visibility,
                            after change: Int64) throws -> (changed: Bool, through: Int64) {
         try writer.read { db in
             let now = try Self.changeNumber(db)

@@ -2,27 +2,26 @@ import GRDB
 import HealthModel
 
 /// The change feed's statements. Each table is read in (change, row) order from the cursor on
-/// (`FeedRange`), confined by `SampleSQL.visibility` so the `(type_id[, source_id], change_seq)`
-/// indexes bound the scan to what the scope may see.
+/// (`FeedRange`), confined by `SampleSQL.feedVisibility` so indexes bound the scan to what the
+/// scope may see: `(type_id[, source_id], change_seq)`, and for a window scope also
+/// `(type_id, start_us)` on both tables (migration v11).
 enum ChangeFeedSQL {
     /// Deleted objects after `cursor`; `limit` -1 for all.
     static func deletions(_ db: Database, typeID: Int64, scope: ReadScope,
                           after cursor: ChangeCursor, limit: Int) throws -> FeedRows<DeletedObjectRecord> {
-        let visible = SampleSQL.visibility(scope, alias: "d")
         var deletions = FeedRows<DeletedObjectRecord>()
         for range in FeedRange.after(cursor, in: .deletedObjects) {
             let remaining = limit < 0 ? -1 : limit - deletions.count
             guard remaining != 0 else { break }
-            let stretch = range.condition(alias: "d", rowColumn: "rowid")
+            let visible = SampleSQL.feedVisibility(scope, alias: "d") { range.condition(alias: "d", rowColumn: "rowid", indexed: $0) }
             var arguments: StatementArguments = [typeID]
             arguments += visible.arguments
-            arguments += stretch.arguments
             arguments += [remaining]
             // One of a few texts (scope kind × range kind): prepared once per connection.
             let statement = try db.cachedStatement(sql: """
                 SELECT d.rowid AS row, d.change_seq, d.uuid, d.sync_identifier, d.sync_version
                 FROM deleted_objects d
-                WHERE d.type_id = ? AND \(visible.sql) AND \(stretch.sql)
+                WHERE d.type_id = ? AND \(visible.sql)
                 ORDER BY d.change_seq, d.rowid
                 LIMIT ?
                 """)
@@ -41,19 +40,17 @@ enum ChangeFeedSQL {
 
     /// Objects after `cursor` that match `predicate`; `limit` -1 for all.
     static func additions(_ db: Database, typeID: Int64, typeIdentifier: String, predicate: SamplePredicate?,
-                          scope: ReadScope, after cursor: ChangeCursor, limit: Int) throws -> FeedRows<SampleRecord> {
-        let visible = SampleSQL.visibility(scope)
-        let compiled = predicate.map { SampleSQL.condition($0) }
+                          scope visibility: Visibility, after cursor: ChangeCursor, limit: Int) throws -> FeedRows<SampleRecord> {
+        let compiled = predicate.map { SampleSQL.condition($0, within: visibility) }
         var additions = FeedRows<SampleRecord>()
         if limit > 0 { additions.reserveCapacity(limit) }
         for range in FeedRange.after(cursor, in: .objects) {
             let remaining = limit < 0 ? -1 : limit - additions.count
             guard remaining != 0 else { break }
-            let stretch = range.condition(alias: "o", rowColumn: "id")
-            var conditions = ["o.type_id = ?", visible.sql, stretch.sql]
+            let visible = SampleSQL.feedVisibility(visibility.scope, alias: "o") { range.condition(alias: "o", rowColumn: "id", indexed: $0) }
+            var conditions = ["o.type_id = ?", visible.sql]
             var arguments: StatementArguments = [typeID]
             arguments += visible.arguments
-            arguments += stretch.arguments
             if let compiled {
                 conditions.append("(\(compiled.sql))")
                 arguments += compiled.arguments
@@ -83,25 +80,24 @@ enum ChangeFeedSQL {
 
     /// Whether any visible addition matching `predicate`, or any visible deletion, has a change
     /// number above `change`. Stops at the first one found.
-    static func anyChange(_ db: Database, typeID: Int64, predicate: SamplePredicate?, scope: ReadScope,
+    static func anyChange(_ db: Database, typeID: Int64, predicate: SamplePredicate?, scope visibility: Visibility,
                           after change: Int64) throws -> Bool {
-        let visibleObjects = SampleSQL.visibility(scope)
-        let visibleDeletions = SampleSQL.visibility(scope, alias: "d")
-        var objectConditions = ["o.type_id = ?", visibleObjects.sql, "o.change_seq > ?"]
+        let later = FeedRange.laterChanges(after: change)
+        let visibleObjects = SampleSQL.feedVisibility(visibility.scope, alias: "o") { later.condition(alias: "o", rowColumn: "id", indexed: $0) }
+        let visibleDeletions = SampleSQL.feedVisibility(visibility.scope, alias: "d") { later.condition(alias: "d", rowColumn: "rowid", indexed: $0) }
+        var objectConditions = ["o.type_id = ?", visibleObjects.sql]
         var arguments: StatementArguments = [typeID]
         arguments += visibleObjects.arguments
-        arguments += [change]
         if let predicate {
-            let compiled = SampleSQL.condition(predicate)
+            let compiled = SampleSQL.condition(predicate, within: visibility)
             objectConditions.append("(\(compiled.sql))")
             arguments += compiled.arguments
         }
         arguments += [typeID]
         arguments += visibleDeletions.arguments
-        arguments += [change]
         let sql = """
             SELECT EXISTS (SELECT 1 FROM objects o WHERE \(objectConditions.joined(separator: " AND ")))
-                OR EXISTS (SELECT 1 FROM deleted_objects d WHERE d.type_id = ? AND \(visibleDeletions.sql) AND d.change_seq > ?)
+                OR EXISTS (SELECT 1 FROM deleted_objects d WHERE d.type_id = ? AND \(visibleDeletions.sql))
             """
         return try Bool.fetchOne(db, sql: sql, arguments: arguments) ?? false
     }

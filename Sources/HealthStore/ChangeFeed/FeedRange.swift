@@ -30,13 +30,16 @@ enum FeedRange: Equatable {
         }
     }
 
-    /// The condition over `alias`, whose row id is `rowColumn`.
-    func condition(alias: String, rowColumn: String) -> (sql: String, arguments: StatementArguments) {
+    /// The condition over `alias`, whose row id is `rowColumn`. Not `indexed`: the same test
+    /// with SQLite's unary `+` on the columns, which keeps any index from using them (a window
+    /// scope's (type, start) range must not be traded for a walk of the (type, change) index).
+    func condition(alias: String, rowColumn: String, indexed: Bool = true) -> (sql: String, arguments: StatementArguments) {
+        let plus = indexed ? "" : "+"
         switch self {
         case let .restOfChange(change, afterRow):
-            ("\(alias).change_seq = ? AND \(alias).\(rowColumn) > ?", [change, afterRow])
+            return ("\(plus)\(alias).change_seq = ? AND \(plus)\(alias).\(rowColumn) > ?", [change, afterRow])
         case let .laterChanges(change):
-            ("\(alias).change_seq > ?", [change])
+            return ("\(plus)\(alias).change_seq > ?", [change])
         }
     }
 }

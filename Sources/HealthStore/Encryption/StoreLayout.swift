@@ -18,7 +18,8 @@ struct StoreLayout: Sendable {
     var lockPath: String { directory + "/store.lock" }
 
     /// Makes `directory` absolute (SQLite URIs need it) and, if `create`, creates it
-    /// with mode 0700; checks that it can be read and written.
+    /// with mode 0700; checks that it can be read and written, that it and its files belong
+    /// to this user, and sets their modes to 0700 and 0600 (`PrivateFileModes`).
     init(directory: String, create: Bool) throws(StoreOpenError) {
         var path = directory
         if !path.hasPrefix("/") {
@@ -44,5 +45,6 @@ struct StoreLayout: Sendable {
         guard access(path, R_OK | W_OK | X_OK) == 0 else {
             throw .directoryUnusable(path: path, reason: SystemCallError("access", path: path).reason)
         }
+        try PrivateFileModes.enforce(directory: path)
     }
 }

@@ -19,7 +19,7 @@ public struct ActivitySummaryRepository: Sendable {
     /// Every read — the four sample types, workouts, goals, move mode — happens in one read
     /// transaction, confined by `SampleSQL.visibility(scope)`. Errors that do not depend on data
     /// (time zone, order and number of days) are thrown before the first read.
-    public func summaries(_ spec: ActivitySummaryQuerySpec, scope: ReadScope) throws -> Outcome {
+    public func summaries(_ spec: ActivitySummaryQuerySpec, scope visibility: Visibility) throws -> Outcome {
         let timeZone = try spec.validatedTimeZone()
         var days: ActivityDayGrid?
         var window = TimeSpan.unbounded
@@ -35,7 +35,7 @@ public struct ActivitySummaryRepository: Sendable {
             }
         }
         return try writer.read { db in
-            let samples = try Self.samples(db, window: window, scope: scope)
+            let samples = try Self.samples(db, window: window, scope: visibility)
             if days == nil, let extent = samples.extent {
                 let covered = try ActivityDayGrid.covering(extent, in: timeZone)
                 days = try ActivityDayGrid.days(from: spec.firstDay ?? covered.firstDay,
@@ -44,7 +44,7 @@ public struct ActivitySummaryRepository: Sendable {
             guard let days else { return Outcome(summaries: [], sampleCount: 0) }
             let totals = ActivitySummaryCalculator.totals(of: samples, days: days)
             let summaries = try totals.map { day in
-                let settings = try Self.settings(db, on: day.day, startingAt: day.start, scope: scope)
+                let settings = try Self.settings(db, on: day.day, startingAt: day.start, scope: visibility.scope)
                 return ActivitySummaryRecord(day: day.day, totals: day.totals, goals: settings.goals, moveMode: settings.moveMode)
             }
             return Outcome(summaries: summaries, sampleCount: samples.count)
@@ -52,7 +52,7 @@ public struct ActivitySummaryRepository: Sendable {
     }
 
     /// The rows of the summary's types that overlap `window` and that `scope` admits.
-    static func samples(_ db: Database, window: TimeSpan, scope: ReadScope) throws -> ActivitySamples {
+    static func samples(_ db: Database, window: TimeSpan, scope: Visibility) throws -> ActivitySamples {
         let overlapping = SamplePredicate.dateRange(start: Date(microsecondsSince1970: window.start),
                                                     end: Date(microsecondsSince1970: window.end),
                                                     strictStart: false, strictEnd: false)
@@ -72,9 +72,9 @@ public struct ActivitySummaryRepository: Sendable {
 
     /// `start_us` and `column` of the visible objects of `type` in the window.
     private static func rows(_ db: Database, type: String, column: String, window: SamplePredicate,
-                             scope: ReadScope) throws -> [Row] {
-        let visible = SampleSQL.visibility(scope)
-        let range = SampleSQL.condition(window)
+                             scope visibility: Visibility) throws -> [Row] {
+        let visible = SampleSQL.visibility(visibility.scope)
+        let range = SampleSQL.condition(window, within: visibility)
         return try Row.fetchAll(db, sql: """
             SELECT o.start_us, \(column) FROM objects o
             WHERE o.type_id = (SELECT id FROM sample_types WHERE identifier = ?) AND \(visible.sql) AND \(range.sql)

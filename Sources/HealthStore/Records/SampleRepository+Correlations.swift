@@ -37,7 +37,8 @@ extension SampleRepository {
     /// Runs `spec`, handing correlations (each with all of its samples) to `emit` in batches, in
     /// one read transaction.
     ///
-    /// `objectScopes` holds the read scope of every type a correlation of this type may hold. A
+    /// `objectScopes` holds the reader's visibility for every type a correlation of this type may
+    /// hold (its read scope, and the workouts its predicates may name: `Visibility`). A
     /// correlation is visible only when it is visible under every one of them: a reader allowed
     /// to read systolic but not diastolic pressure sees its own blood-pressure correlations only —
     /// another app's correlation would reveal that a diastolic sample exists — while it still
@@ -47,7 +48,7 @@ extension SampleRepository {
     /// are never read (their count cannot show in its latency). A correlation's samples share
     /// its source and start no earlier than it (`CorrelationRules`), so they are visible too;
     /// `everyObjectVisible` checks that on the rows admitted, should a stored one ever break it.
-    public func queryCorrelations(_ spec: CorrelationQuerySpec, objectScopes: [String: ReadScope], batchSize: Int = 500,
+    public func queryCorrelations(_ spec: CorrelationQuerySpec, objectScopes: [String: Visibility], batchSize: Int = 500,
                                   emit: ([SampleRecord]) throws -> Void) throws {
         let spec = try spec.canonicalized()
         try writer.read { db in
@@ -55,9 +56,13 @@ extension SampleRepository {
                                                   arguments: [spec.typeIdentifier]) else { return }
             var conditions = ["o.type_id = ?"]
             var arguments: StatementArguments = [typeID]
-            for condition in [Self.scopeFilter(objectScopes), Self.everyObjectVisible(objectScopes)]
-                + (spec.predicate.map { [SampleSQL.condition($0)] } ?? [])
-                + (spec.objectPredicates.isEmpty ? [] : [Self.anyObjectMatches(spec.objectPredicates)]) {
+            let scopes = objectScopes.mapValues(\.scope)
+            var predicates: [(sql: String, arguments: StatementArguments)] = []
+            if let predicate = spec.predicate {
+                predicates.append(Self.narrowest(objectScopes).map { SampleSQL.condition(predicate, within: $0) } ?? (sql: "0", arguments: StatementArguments()))
+            }
+            for condition in [Self.scopeFilter(scopes), Self.everyObjectVisible(scopes)] + predicates
+                + (spec.objectPredicates.isEmpty ? [] : [Self.anyObjectMatches(spec.objectPredicates, within: objectScopes)]) {
                 conditions.append("(\(condition.sql))")
                 arguments += condition.arguments
             }
@@ -89,6 +94,15 @@ extension SampleRepository {
         }
     }
 
+    /// What the correlation's own predicate is evaluated within: the narrowest of the member
+    /// types' visibilities, for the correlation row and for the workouts it may name.
+    private static func narrowest(_ visibilities: [String: Visibility]) -> Visibility? {
+        let sorted = visibilities.sorted { $0.key < $1.key }.map(\.value)
+        guard let scope = ReadScope.narrowest(sorted.map(\.scope)),
+              let workouts = ReadScope.narrowest(sorted.map(\.workouts)) else { return nil }
+        return Visibility(scope: scope, workouts: workouts)
+    }
+
     /// The correlation row is visible under every scope: their narrowest, or nothing.
     private static func scopeFilter(_ scopes: [String: ReadScope]) -> (sql: String, arguments: StatementArguments) {
         guard let narrowest = ReadScope.narrowest(scopes.sorted { $0.key < $1.key }.map(\.value)) else { return ("0", []) }
@@ -115,10 +129,13 @@ extension SampleRepository {
     }
 
     /// At least one sample matches the predicate given for its type.
-    private static func anyObjectMatches(_ predicates: [String: SamplePredicate]) -> (sql: String, arguments: StatementArguments) {
+    /// Each is compiled within its type's visibility, so a member predicate naming a workout the
+    /// reader cannot see matches nothing; a type without one (never, after `check`) matches nothing.
+    private static func anyObjectMatches(_ predicates: [String: SamplePredicate],
+                                         within visibilities: [String: Visibility]) -> (sql: String, arguments: StatementArguments) {
         var arguments = StatementArguments()
         let parts = predicates.sorted { $0.key < $1.key }.map { type, predicate in
-            let compiled = SampleSQL.condition(predicate)
+            let compiled = visibilities[type].map { SampleSQL.condition(predicate, within: $0) } ?? (sql: "0", arguments: StatementArguments())
             arguments += [type]
             arguments += compiled.arguments
             return """

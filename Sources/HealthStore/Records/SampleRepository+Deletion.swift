@@ -28,15 +28,18 @@ extension SampleRepository {
     /// Deletes every object of `typeIdentifier` that `appID` saved and `predicate` matches
     /// (nil: all of them), durably, and returns how many. Other apps' objects are never matched,
     /// whatever the app's read permission. Routes deleted along with their workouts are not
-    /// counted: the count is of objects the predicate matched.
-    public func deleteMatching(typeIdentifier: String, predicate: SamplePredicate?, appID: String) async throws -> Int {
+    /// counted: the count is of objects the predicate matched. A workout the predicate names is
+    /// looked up within `workouts`, the app's read scope for workouts: the count must not tell
+    /// which of its own samples another app associated with a workout it cannot see.
+    public func deleteMatching(typeIdentifier: String, predicate: SamplePredicate?, appID: String,
+                               workouts: ReadScope) async throws -> Int {
         try await commits.submit(returning: { db in
             let own = SampleSQL.visibility(.ownSamples(appID: appID))
             var conditions = ["o.type_id = (SELECT id FROM sample_types WHERE identifier = ?)", own.sql]
             var arguments: StatementArguments = [typeIdentifier]
             arguments += own.arguments
             if let predicate {
-                let compiled = SampleSQL.condition(predicate)
+                let compiled = SampleSQL.condition(predicate, within: Visibility(scope: .ownSamples(appID: appID), workouts: workouts))
                 conditions.append("(\(compiled.sql))")
                 arguments += compiled.arguments
             }

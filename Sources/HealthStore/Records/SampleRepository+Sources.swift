@@ -7,14 +7,14 @@ extension SampleRepository {
     /// from the visible samples themselves (never from the sources table first), so a scope
     /// that sees only the app's own samples reads only those: a denied app finds itself, and
     /// only if it saved some.
-    public func sources(of typeIdentifier: String, matching predicate: SamplePredicate?, scope: ReadScope) throws -> [SourceRecord] {
+    public func sources(of typeIdentifier: String, matching predicate: SamplePredicate?, scope visibility: Visibility) throws -> [SourceRecord] {
         try writer.read { db in
-            let visible = SampleSQL.visibility(scope)
+            let visible = SampleSQL.visibility(visibility.scope)
             var conditions = ["o.type_id = (SELECT id FROM sample_types WHERE identifier = ?)", visible.sql]
             var arguments: StatementArguments = [typeIdentifier]
             arguments += visible.arguments
             if let predicate {
-                let compiled = SampleSQL.condition(predicate)
+                let compiled = SampleSQL.condition(predicate, within: visibility)
                 conditions.append("(\(compiled.sql))")
                 arguments += compiled.arguments
             }

@@ -36,20 +36,4 @@ extension SampleRepository {
             }
         })
     }
-
-    /// Those of `uuids` that name workouts visible within `scope`. A predicate naming a workout
-    /// the reader cannot see must match nothing, exactly as if that workout did not exist.
-    public func visibleWorkouts(_ uuids: Set<UUID>, scope: ReadScope) throws -> Set<UUID> {
-        guard !uuids.isEmpty else { return [] }
-        return try writer.read { db in
-            let visible = SampleSQL.visibility(scope)
-            let list = Array(uuids)
-            let found = try UUID.fetchAll(db, sql: """
-                SELECT o.uuid FROM objects o
-                WHERE o.uuid IN (\(Array(repeating: "?", count: list.count).joined(separator: ",")))
-                  AND o.type_id = (SELECT id FROM sample_types WHERE identifier = ?) AND \(visible.sql)
-                """, arguments: StatementArguments(list) + [HKWorkoutTypeIdentifier] + visible.arguments)
-            return Set(found)
-        }
-    }
 }

@@ -94,20 +94,20 @@ public struct SampleRepository: Sendable {
         return uuids
     }
 
-    /// Runs `spec` within `scope`, handing results to `emit` in batches of `batchSize`, in one
+    /// Runs `spec` within what `visibility` lets its reader see, handing results to `emit` in batches of `batchSize`, in one
     /// read transaction (a consistent snapshot). `emit` may throw to stop early.
-    public func query(_ spec: SampleQuerySpec, scope: ReadScope, batchSize: Int = 500,
+    public func query(_ spec: SampleQuerySpec, scope visibility: Visibility, batchSize: Int = 500,
                       emit: ([SampleRecord]) throws -> Void) throws {
         try writer.read { db in
             guard let typeID = try Int64.fetchOne(db, sql: "SELECT id FROM sample_types WHERE identifier = ?",
                                                   arguments: [spec.typeIdentifier]) else { return }
             var conditions = ["o.type_id = ?"]
             var arguments: StatementArguments = [typeID]
-            let visible = SampleSQL.visibility(scope)
+            let visible = SampleSQL.visibility(visibility.scope)
             conditions.append(visible.sql)
             arguments += visible.arguments
             if let predicate = try spec.canonicalPredicate() {
-                let compiled = SampleSQL.condition(predicate)
+                let compiled = SampleSQL.condition(predicate, within: visibility)
                 conditions.append("(\(compiled.sql))")
                 arguments += compiled.arguments
             }

@@ -26,7 +26,38 @@ enum SampleSQL {
         }
     }
 
-    static func condition(_ predicate: SamplePredicate) -> (sql: String, arguments: StatementArguments) {
+    /// The condition that confines a change-feed read of `alias` (`objects` or `deleted_objects`)
+    /// to `scope` and to one stretch of changes: `stretch(true)` is the stretch's condition as an
+    /// index range on `change_seq`, `stretch(false)` the same test written so that no index can
+    /// use it. For a window scope each of the two index ranges — the app's own rows by (type,
+    /// source, change) and every source's rows by (type, start) from the window on — carries
+    /// the stretch itself, and no term outside them offers the planner the (type, change) index:
+    /// that index would walk every row changed after the cursor, hidden ones included, and drop
+    /// them afterwards (issue 11, class 2). `ChangeFeedWindowPlanTests` checks the plans.
+    static func feedVisibility(_ scope: ReadScope, alias: String,
+                               stretch: (_ indexed: Bool) -> (sql: String, arguments: StatementArguments)) -> (sql: String, arguments: StatementArguments) {
+        switch scope {
+        case .allSources, .ownSamples:
+            let visible = visibility(scope, alias: alias)
+            let range = stretch(true)
+            return ("\(visible.sql) AND \(range.sql)", visible.arguments + range.arguments)
+        case let .recentWindow(appID, since):
+            let own = stretch(true), window = stretch(false)
+            var arguments: StatementArguments = [appID]
+            arguments += own.arguments
+            arguments += [since.microsecondsSince1970]
+            arguments += window.arguments
+            return ("""
+                ((\(alias).source_id = (SELECT id FROM sources WHERE bundle_identifier = ?) AND \(own.sql)) \
+                OR (likelihood(\(alias).start_us >= ?, 0.0001) AND \(window.sql)))
+                """, arguments)
+        }
+    }
+
+    /// `predicate` as a condition over `o`, evaluated over what `visibility` lets the reader see:
+    /// an object the predicate names (a workout) outside the reader's scope for its type matches
+    /// as if it did not exist. There is no way to compile a predicate without a visibility.
+    static func condition(_ predicate: SamplePredicate, within visibility: Visibility) -> (sql: String, arguments: StatementArguments) {
         switch predicate {
         case let .dateRange(start, end, strictStart, strictEnd):
             var parts: [String] = []
@@ -36,7 +67,8 @@ enum SampleSQL {
                 arguments += [start.microsecondsSince1970]
             }
             if let end {
-                parts.append(strictEnd ? "o.end_us <= ?" : "o.start_us < ?")
+                // HealthKit's .strictEndDate: endDate < E (so startDate < E too, as startDate ≤ endDate).
+                parts.append(strictEnd ? "o.end_us < ?" : "o.start_us < ?")
                 arguments += [end.microsecondsSince1970]
             }
             return (parts.isEmpty ? "1" : parts.joined(separator: " AND "), arguments)
@@ -51,15 +83,20 @@ enum SampleSQL {
             return ("o.source_id IN (SELECT id FROM sources WHERE bundle_identifier IN (\(Array(repeating: "?", count: list.count).joined(separator: ","))))",
                     StatementArguments(list))
         case let .and(operands):
-            return join(operands, with: "AND", empty: "1")
+            return join(operands, with: "AND", empty: "1", within: visibility)
         case let .or(operands):
-            return join(operands, with: "OR", empty: "0")
+            return join(operands, with: "OR", empty: "0", within: visibility)
         case let .not(operand):
-            let inner = condition(operand)
+            let inner = condition(operand, within: visibility)
             return ("NOT (\(inner.sql))", inner.arguments)
         case let .workout(uuid):
-            return ("o.id IN (SELECT a.sample_id FROM workout_associations a JOIN objects w ON w.id = a.workout_id WHERE w.uuid = ?)",
-                    [uuid])
+            // The workout is looked up within the reader's workout scope: one it cannot see
+            // names nothing, so it matches what it would if that workout did not exist.
+            let workoutVisible = SampleSQL.visibility(visibility.workouts, alias: "w")
+            var arguments: StatementArguments = [uuid]
+            arguments += workoutVisible.arguments
+            return ("o.id IN (SELECT a.sample_id FROM workout_associations a JOIN objects w ON w.id = a.workout_id WHERE w.uuid = ? AND \(workoutVisible.sql))",
+                    arguments)
         case let .workoutActivityType(activityType):
             return ("o.id IN (SELECT object_id FROM workouts WHERE activity_type = ?)", [Int64(clamping: activityType)])
         case let .device(property, allowed):
@@ -74,11 +111,12 @@ enum SampleSQL {
         }
     }
 
-    private static func join(_ operands: [SamplePredicate], with op: String, empty: String) -> (sql: String, arguments: StatementArguments) {
+    private static func join(_ operands: [SamplePredicate], with op: String, empty: String,
+                             within visibility: Visibility) -> (sql: String, arguments: StatementArguments) {
         guard !operands.isEmpty else { return (empty, []) }
         var arguments = StatementArguments()
         let parts = operands.map { operand in
-            let compiled = condition(operand)
+            let compiled = condition(operand, within: visibility)
             arguments += compiled.arguments
             return "(\(compiled.sql))"
         }

@@ -9,21 +9,21 @@ public struct StatisticsRepository: Sendable {
     /// Reads, in one read transaction (so samples and priority agree), only the four columns
     /// statistics need. The scope's condition comes from `SampleSQL.visibility`, like every
     /// other query's: hidden rows are never read. Sources without matching samples are left out.
-    public func samples(typeIdentifier: String, predicate: SamplePredicate?, scope: ReadScope) throws -> [SourceSamples] {
+    public func samples(typeIdentifier: String, predicate: SamplePredicate?, scope: Visibility) throws -> [SourceSamples] {
         try writer.read { db in try Self.samples(db, typeIdentifier: typeIdentifier, predicate: predicate, scope: scope) }
     }
 
     /// The same, inside a read the caller holds (activity summaries read several types at once).
-    static func samples(_ db: Database, typeIdentifier: String, predicate: SamplePredicate?, scope: ReadScope) throws -> [SourceSamples] {
+    static func samples(_ db: Database, typeIdentifier: String, predicate: SamplePredicate?, scope visibility: Visibility) throws -> [SourceSamples] {
         guard let typeID = try Int64.fetchOne(db, sql: "SELECT id FROM sample_types WHERE identifier = ?",
                                               arguments: [typeIdentifier]) else { return [] }
         var conditions = ["o.type_id = ?", "o.quantity IS NOT NULL"]
         var arguments: StatementArguments = [typeID]
-        let visible = SampleSQL.visibility(scope)
+        let visible = SampleSQL.visibility(visibility.scope)
         conditions.append(visible.sql)
         arguments += visible.arguments
         if let predicate {
-            let compiled = SampleSQL.condition(predicate)
+            let compiled = SampleSQL.condition(predicate, within: visibility)
             conditions.append("(\(compiled.sql))")
             arguments += compiled.arguments
         }

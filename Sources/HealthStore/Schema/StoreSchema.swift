@@ -122,6 +122,8 @@ enum StoreSchema {
         registerTemporaryGrants(&migrator)       // v8
         registerBackgroundDelivery(&migrator)    // v9
         registerActivitySummaries(&migrator)     // v10
+        registerDirectConnections(&migrator)     // v11
+        registerWindowFeed(&migrator)            // v12
         return migrator
     }
 }

@@ -183,11 +183,16 @@ public struct GrantList: WireMessage, Equatable {
 /// InstallAppRequest / ListAppsResponse.
 public struct ManifestList: WireMessage, Equatable {
     public var manifests: [AppManifest]
-    public init(_ manifests: [AppManifest]) { self.manifests = manifests }
+    /// The apps the user allowed to connect directly (healthctl apps allow-direct).
+    public var directConnectionAppIDs: Set<String>
+    public init(_ manifests: [AppManifest], directConnectionAppIDs: Set<String> = []) {
+        self.manifests = manifests
+        self.directConnectionAppIDs = directConnectionAppIDs
+    }
 
     public init(wire bytes: [UInt8]) throws {
-        manifests = try ProtobufCodec.withDecoded(Openhealth__V1__ListAppsResponse.self, from: bytes) { wire in
-            WireRead.messages(wire.apps, count: wire.n_apps).map { app in
+        (manifests, directConnectionAppIDs) = try ProtobufCodec.withDecoded(Openhealth__V1__ListAppsResponse.self, from: bytes) { wire in
+            (WireRead.messages(wire.apps, count: wire.n_apps).map { app in
                 func optional(_ pointer: UnsafeMutablePointer<CChar>?) -> String? {
                     let value = WireRead.string(pointer)
                     return value.isEmpty ? nil : value
@@ -198,7 +203,7 @@ public struct ManifestList: WireMessage, Equatable {
                     readUsageDescription: optional(app.read_usage_description),
                     shareUsageDescription: optional(app.share_usage_description),
                     entitlements: WireRead.strings(app.entitlements, count: app.n_entitlements))
-            }
+            }, Set(WireRead.strings(wire.direct_connection_app_ids, count: wire.n_direct_connection_app_ids)))
         }
     }
 
@@ -219,6 +224,34 @@ public struct ManifestList: WireMessage, Equatable {
         }
         wire.n_apps = built.count
         wire.apps = arena.messages(built)
+        let direct = directConnectionAppIDs.sorted()
+        wire.n_direct_connection_app_ids = direct.count
+        wire.direct_connection_app_ids = arena.strings(direct)
+        return ProtobufCodec.encode(wire)
+    }
+}
+
+/// SetDirectConnectionRequest: the user's opt-in (or its revocation) to direct connections for one app.
+public struct DirectConnectionSetting: WireMessage, Equatable {
+    public var appID: String
+    public var allowed: Bool
+
+    public init(appID: String, allowed: Bool) {
+        self.appID = appID
+        self.allowed = allowed
+    }
+
+    public init(wire bytes: [UInt8]) throws {
+        self = try ProtobufCodec.withDecoded(Openhealth__V1__SetDirectConnectionRequest.self, from: bytes) { wire in
+            DirectConnectionSetting(appID: WireRead.string(wire.app_id), allowed: wire.allowed != 0)
+        }
+    }
+
+    public func wireBytes() -> [UInt8] {
+        let arena = WireArena()
+        var wire = Openhealth__V1__SetDirectConnectionRequest.initialized()
+        wire.app_id = arena.string(appID)
+        wire.allowed = allowed ? 1 : 0
         return ProtobufCodec.encode(wire)
     }
 }

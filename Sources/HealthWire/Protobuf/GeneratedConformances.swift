@@ -130,6 +130,15 @@ extension Openhealth__V1__GoalValue: ProtobufCMessageStruct {
 extension Openhealth__V1__GrantDecision: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__grant_decision__init(message) }
 }
+extension Openhealth__V1__ImportSamplesRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__import_samples_request__init(message) }
+}
+extension Openhealth__V1__ImportSamplesResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__import_samples_response__init(message) }
+}
+extension Openhealth__V1__ImportedRoute: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__imported_route__init(message) }
+}
 extension Openhealth__V1__InsertRouteDataRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__insert_route_data_request__init(message) }
 }
@@ -297,6 +306,12 @@ extension Openhealth__V1__SaveResponse: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__SetCharacteristicResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_characteristic_response__init(message) }
+}
+extension Openhealth__V1__SetDirectConnectionRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_direct_connection_request__init(message) }
+}
+extension Openhealth__V1__SetDirectConnectionResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_direct_connection_response__init(message) }
 }
 extension Openhealth__V1__SetGrantsRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_grants_request__init(message) }

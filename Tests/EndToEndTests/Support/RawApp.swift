@@ -12,6 +12,7 @@ struct RawApp: Sendable {
     /// Installs this test process as `appID` with `grants` (access, type) and connects.
     static func install(_ appID: String, on broker: BrokerProcess, grants: [(String, String)]) async throws -> RawApp {
         try await broker.install(appID: appID, executable: Products.testProcessExecutable)
+        try await broker.allowDirect(appID)
         for (access, type) in grants { try await broker.set(appID, access, type, allowed: true) }
         return RawApp(client: try RPCClient.connect(path: broker.appSocket))
     }

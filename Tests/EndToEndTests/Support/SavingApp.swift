@@ -18,7 +18,7 @@ struct SavingApp: Sendable {
         ]
         let path = root + "/\(appID).json"
         try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: path))
-        for arguments in [["apps", "install", path], ["grant", appID, "read", "stepCount"], ["grant", appID, "share", "stepCount"]] {
+        for arguments in [["apps", "install", path], ["apps", "allow-direct", appID], ["grant", appID, "read", "stepCount"], ["grant", appID, "share", "stepCount"]] {
             let result = try await healthctl(arguments)
             guard result.status == 0 else { throw CommandFailed(result: result) }
         }

@@ -17,6 +17,13 @@ extension BrokerProcess {
         try await install(appID: appID, executable: Self.clientExecutable, read: read, share: share)
     }
 
+    /// `healthctl apps allow-direct`: lets `appID` (usually this test process) connect to the app
+    /// socket by itself, identified by its executable — the weaker mode, off by default.
+    public func allowDirect(_ appID: String) async throws {
+        let result = try await healthctl(["apps", "allow-direct", appID])
+        guard result.status == 0 else { throw CommandFailed(result: result) }
+    }
+
     /// Sets grants with `healthctl grant`/`revoke`, failing the test on error.
     public func set(_ appID: String, _ access: String, _ type: String, allowed: Bool) async throws {
         let result = try await healthctl([allowed ? "grant" : "revoke", appID, access, type])

@@ -1537,6 +1537,231 @@ void   openhealth__v1__verify_access_log_response__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__verify_access_log_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__import_samples_request__init
+                     (Openhealth__V1__ImportSamplesRequest         *message)
+{
+  static const Openhealth__V1__ImportSamplesRequest init_value = OPENHEALTH__V1__IMPORT_SAMPLES_REQUEST__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__import_samples_request__get_packed_size
+                     (const Openhealth__V1__ImportSamplesRequest *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__import_samples_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__import_samples_request__pack
+                     (const Openhealth__V1__ImportSamplesRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__import_samples_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__import_samples_request__pack_to_buffer
+                     (const Openhealth__V1__ImportSamplesRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__import_samples_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__ImportSamplesRequest *
+       openhealth__v1__import_samples_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__ImportSamplesRequest *)
+     protobuf_c_message_unpack (&openhealth__v1__import_samples_request__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__import_samples_request__free_unpacked
+                     (Openhealth__V1__ImportSamplesRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__import_samples_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__imported_route__init
+                     (Openhealth__V1__ImportedRoute         *message)
+{
+  static const Openhealth__V1__ImportedRoute init_value = OPENHEALTH__V1__IMPORTED_ROUTE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__imported_route__get_packed_size
+                     (const Openhealth__V1__ImportedRoute *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__imported_route__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__imported_route__pack
+                     (const Openhealth__V1__ImportedRoute *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__imported_route__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__imported_route__pack_to_buffer
+                     (const Openhealth__V1__ImportedRoute *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__imported_route__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__ImportedRoute *
+       openhealth__v1__imported_route__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__ImportedRoute *)
+     protobuf_c_message_unpack (&openhealth__v1__imported_route__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__imported_route__free_unpacked
+                     (Openhealth__V1__ImportedRoute *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__imported_route__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__import_samples_response__init
+                     (Openhealth__V1__ImportSamplesResponse         *message)
+{
+  static const Openhealth__V1__ImportSamplesResponse init_value = OPENHEALTH__V1__IMPORT_SAMPLES_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__import_samples_response__get_packed_size
+                     (const Openhealth__V1__ImportSamplesResponse *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__import_samples_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__import_samples_response__pack
+                     (const Openhealth__V1__ImportSamplesResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__import_samples_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__import_samples_response__pack_to_buffer
+                     (const Openhealth__V1__ImportSamplesResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__import_samples_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__ImportSamplesResponse *
+       openhealth__v1__import_samples_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__ImportSamplesResponse *)
+     protobuf_c_message_unpack (&openhealth__v1__import_samples_response__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__import_samples_response__free_unpacked
+                     (Openhealth__V1__ImportSamplesResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__import_samples_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__set_direct_connection_request__init
+                     (Openhealth__V1__SetDirectConnectionRequest         *message)
+{
+  static const Openhealth__V1__SetDirectConnectionRequest init_value = OPENHEALTH__V1__SET_DIRECT_CONNECTION_REQUEST__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__set_direct_connection_request__get_packed_size
+                     (const Openhealth__V1__SetDirectConnectionRequest *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__set_direct_connection_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__set_direct_connection_request__pack
+                     (const Openhealth__V1__SetDirectConnectionRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__set_direct_connection_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__set_direct_connection_request__pack_to_buffer
+                     (const Openhealth__V1__SetDirectConnectionRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__set_direct_connection_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__SetDirectConnectionRequest *
+       openhealth__v1__set_direct_connection_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__SetDirectConnectionRequest *)
+     protobuf_c_message_unpack (&openhealth__v1__set_direct_connection_request__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__set_direct_connection_request__free_unpacked
+                     (Openhealth__V1__SetDirectConnectionRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__set_direct_connection_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__set_direct_connection_response__init
+                     (Openhealth__V1__SetDirectConnectionResponse         *message)
+{
+  static const Openhealth__V1__SetDirectConnectionResponse init_value = OPENHEALTH__V1__SET_DIRECT_CONNECTION_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__set_direct_connection_response__get_packed_size
+                     (const Openhealth__V1__SetDirectConnectionResponse *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__set_direct_connection_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__set_direct_connection_response__pack
+                     (const Openhealth__V1__SetDirectConnectionResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__set_direct_connection_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__set_direct_connection_response__pack_to_buffer
+                     (const Openhealth__V1__SetDirectConnectionResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__set_direct_connection_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__SetDirectConnectionResponse *
+       openhealth__v1__set_direct_connection_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__SetDirectConnectionResponse *)
+     protobuf_c_message_unpack (&openhealth__v1__set_direct_connection_response__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__set_direct_connection_response__free_unpacked
+                     (Openhealth__V1__SetDirectConnectionResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__set_direct_connection_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 #define openhealth__v1__status_request__field_descriptors NULL
 #define openhealth__v1__status_request__field_indices_by_name NULL
 #define openhealth__v1__status_request__number_ranges NULL
@@ -1894,7 +2119,7 @@ const ProtobufCMessageDescriptor openhealth__v1__list_apps_request__descriptor =
   (ProtobufCMessageInit) openhealth__v1__list_apps_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__list_apps_response__field_descriptors[1] =
+static const ProtobufCFieldDescriptor openhealth__v1__list_apps_response__field_descriptors[2] =
 {
   {
     "apps",
@@ -1908,14 +2133,27 @@ static const ProtobufCFieldDescriptor openhealth__v1__list_apps_response__field_
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "direct_connection_app_ids",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Openhealth__V1__ListAppsResponse, n_direct_connection_app_ids),
+    offsetof(Openhealth__V1__ListAppsResponse, direct_connection_app_ids),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__list_apps_response__field_indices_by_name[] = {
   0,   /* field[0] = apps */
+  1,   /* field[1] = direct_connection_app_ids */
 };
 static const ProtobufCIntRange openhealth__v1__list_apps_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__list_apps_response__descriptor =
 {
@@ -1925,7 +2163,7 @@ const ProtobufCMessageDescriptor openhealth__v1__list_apps_response__descriptor 
   "Openhealth__V1__ListAppsResponse",
   "openhealth.v1",
   sizeof(Openhealth__V1__ListAppsResponse),
-  1,
+  2,
   openhealth__v1__list_apps_response__field_descriptors,
   openhealth__v1__list_apps_response__field_indices_by_name,
   1,  openhealth__v1__list_apps_response__number_ranges,
@@ -3090,6 +3328,293 @@ const ProtobufCMessageDescriptor openhealth__v1__verify_access_log_response__des
   (ProtobufCMessageInit) openhealth__v1__verify_access_log_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor openhealth__v1__import_samples_request__field_descriptors[5] =
+{
+  {
+    "origin",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__ImportSamplesRequest, origin),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "source_name",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__ImportSamplesRequest, source_name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "source_version",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__ImportSamplesRequest, source_version),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "samples",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__ImportSamplesRequest, n_samples),
+    offsetof(Openhealth__V1__ImportSamplesRequest, samples),
+    &openhealth__v1__sample__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "routes",
+    5,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__ImportSamplesRequest, n_routes),
+    offsetof(Openhealth__V1__ImportSamplesRequest, routes),
+    &openhealth__v1__imported_route__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__import_samples_request__field_indices_by_name[] = {
+  0,   /* field[0] = origin */
+  4,   /* field[4] = routes */
+  3,   /* field[3] = samples */
+  1,   /* field[1] = source_name */
+  2,   /* field[2] = source_version */
+};
+static const ProtobufCIntRange openhealth__v1__import_samples_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__import_samples_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.ImportSamplesRequest",
+  "ImportSamplesRequest",
+  "Openhealth__V1__ImportSamplesRequest",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__ImportSamplesRequest),
+  5,
+  openhealth__v1__import_samples_request__field_descriptors,
+  openhealth__v1__import_samples_request__field_indices_by_name,
+  1,  openhealth__v1__import_samples_request__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__import_samples_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__imported_route__field_descriptors[2] =
+{
+  {
+    "workout_index",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__ImportedRoute, workout_index),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "locations",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__ImportedRoute, n_locations),
+    offsetof(Openhealth__V1__ImportedRoute, locations),
+    &openhealth__v1__location__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__imported_route__field_indices_by_name[] = {
+  1,   /* field[1] = locations */
+  0,   /* field[0] = workout_index */
+};
+static const ProtobufCIntRange openhealth__v1__imported_route__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__imported_route__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.ImportedRoute",
+  "ImportedRoute",
+  "Openhealth__V1__ImportedRoute",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__ImportedRoute),
+  2,
+  openhealth__v1__imported_route__field_descriptors,
+  openhealth__v1__imported_route__field_indices_by_name,
+  1,  openhealth__v1__imported_route__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__imported_route__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__import_samples_response__field_descriptors[4] =
+{
+  {
+    "added",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__ImportSamplesResponse, added),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unchanged",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__ImportSamplesResponse, unchanged),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "routes_added",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__ImportSamplesResponse, routes_added),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "routes_unchanged",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__ImportSamplesResponse, routes_unchanged),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__import_samples_response__field_indices_by_name[] = {
+  0,   /* field[0] = added */
+  2,   /* field[2] = routes_added */
+  3,   /* field[3] = routes_unchanged */
+  1,   /* field[1] = unchanged */
+};
+static const ProtobufCIntRange openhealth__v1__import_samples_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__import_samples_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.ImportSamplesResponse",
+  "ImportSamplesResponse",
+  "Openhealth__V1__ImportSamplesResponse",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__ImportSamplesResponse),
+  4,
+  openhealth__v1__import_samples_response__field_descriptors,
+  openhealth__v1__import_samples_response__field_indices_by_name,
+  1,  openhealth__v1__import_samples_response__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__import_samples_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__set_direct_connection_request__field_descriptors[2] =
+{
+  {
+    "app_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__SetDirectConnectionRequest, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "allowed",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__SetDirectConnectionRequest, allowed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__set_direct_connection_request__field_indices_by_name[] = {
+  1,   /* field[1] = allowed */
+  0,   /* field[0] = app_id */
+};
+static const ProtobufCIntRange openhealth__v1__set_direct_connection_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__set_direct_connection_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.SetDirectConnectionRequest",
+  "SetDirectConnectionRequest",
+  "Openhealth__V1__SetDirectConnectionRequest",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__SetDirectConnectionRequest),
+  2,
+  openhealth__v1__set_direct_connection_request__field_descriptors,
+  openhealth__v1__set_direct_connection_request__field_indices_by_name,
+  1,  openhealth__v1__set_direct_connection_request__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__set_direct_connection_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define openhealth__v1__set_direct_connection_response__field_descriptors NULL
+#define openhealth__v1__set_direct_connection_response__field_indices_by_name NULL
+#define openhealth__v1__set_direct_connection_response__number_ranges NULL
+const ProtobufCMessageDescriptor openhealth__v1__set_direct_connection_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.SetDirectConnectionResponse",
+  "SetDirectConnectionResponse",
+  "Openhealth__V1__SetDirectConnectionResponse",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__SetDirectConnectionResponse),
+  0,
+  openhealth__v1__set_direct_connection_response__field_descriptors,
+  openhealth__v1__set_direct_connection_response__field_indices_by_name,
+  0,  openhealth__v1__set_direct_connection_response__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__set_direct_connection_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCEnumValue openhealth__v1__access__enum_values_by_number[3] =
 {
   { "ACCESS_UNSPECIFIED", "OPENHEALTH__V1__ACCESS__ACCESS_UNSPECIFIED", 0 },
@@ -3150,7 +3675,7 @@ const ProtobufCEnumDescriptor openhealth__v1__decision__descriptor =
   openhealth__v1__decision__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[28] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[30] =
 {
   { "Status", &openhealth__v1__status_request__descriptor, &openhealth__v1__status_response__descriptor },
   { "InstallApp", &openhealth__v1__install_app_request__descriptor, &openhealth__v1__install_app_response__descriptor },
@@ -3180,11 +3705,14 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "ListActivityGoals", &openhealth__v1__list_activity_goals_request__descriptor, &openhealth__v1__activity_goal_schedule__descriptor },
   { "SetActivityGoals", &openhealth__v1__activity_goal_update__descriptor, &openhealth__v1__activity_goal_schedule__descriptor },
   { "QueryActivitySummaries", &openhealth__v1__activity_summary_query_request__descriptor, &openhealth__v1__activity_summary_batch__descriptor },
+  { "ImportSamples", &openhealth__v1__import_samples_request__descriptor, &openhealth__v1__import_samples_response__descriptor },
+  { "SetDirectConnection", &openhealth__v1__set_direct_connection_request__descriptor, &openhealth__v1__set_direct_connection_response__descriptor },
 };
 const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   5,        /* AnswerRequest */
   13,        /* ChangePasscode */
   10,        /* GetKeyStatus */
+  28,        /* ImportSamples */
   1,        /* InstallApp */
   9,        /* LaunchBind */
   15,        /* ListAccessLog */
@@ -3202,6 +3730,7 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   11,        /* RotateKey */
   26,        /* SetActivityGoals */
   20,        /* SetCharacteristic */
+  29,        /* SetDirectConnection */
   6,        /* SetGrants */
   12,        /* SetPasscode */
   18,        /* SetSourcePriority */
@@ -3218,7 +3747,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
   "HealthManager",
   "Openhealth__V1__HealthManager",
   "openhealth.v1",
-  28,
+  30,
   openhealth__v1__health_manager__method_descriptors,
   openhealth__v1__health_manager__method_indices_by_name
 };
@@ -3445,6 +3974,22 @@ void openhealth__v1__health_manager__query_activity_summaries(ProtobufCService *
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
   service->invoke(service, 27, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__import_samples(ProtobufCService *service,
+                                                    const Openhealth__V1__ImportSamplesRequest *input,
+                                                    Openhealth__V1__ImportSamplesResponse_Closure closure,
+                                                    void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 28, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__set_direct_connection(ProtobufCService *service,
+                                                           const Openhealth__V1__SetDirectConnectionRequest *input,
+                                                           Openhealth__V1__SetDirectConnectionResponse_Closure closure,
+                                                           void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
                                            Openhealth__V1__HealthManager_ServiceDestroy destroy)

@@ -19,6 +19,8 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/characteristics.pb-c.h"
 #include "openhealth/v1/background.pb-c.h"
 #include "openhealth/v1/activity.pb-c.h"
+#include "openhealth/v1/types.pb-c.h"
+#include "openhealth/v1/workouts.pb-c.h"
 
 typedef struct Openhealth__V1__StatusRequest Openhealth__V1__StatusRequest;
 typedef struct Openhealth__V1__StatusResponse Openhealth__V1__StatusResponse;
@@ -54,6 +56,11 @@ typedef struct Openhealth__V1__AccessLogEntry Openhealth__V1__AccessLogEntry;
 typedef struct Openhealth__V1__ListAccessLogResponse Openhealth__V1__ListAccessLogResponse;
 typedef struct Openhealth__V1__VerifyAccessLogRequest Openhealth__V1__VerifyAccessLogRequest;
 typedef struct Openhealth__V1__VerifyAccessLogResponse Openhealth__V1__VerifyAccessLogResponse;
+typedef struct Openhealth__V1__ImportSamplesRequest Openhealth__V1__ImportSamplesRequest;
+typedef struct Openhealth__V1__ImportedRoute Openhealth__V1__ImportedRoute;
+typedef struct Openhealth__V1__ImportSamplesResponse Openhealth__V1__ImportSamplesResponse;
+typedef struct Openhealth__V1__SetDirectConnectionRequest Openhealth__V1__SetDirectConnectionRequest;
+typedef struct Openhealth__V1__SetDirectConnectionResponse Openhealth__V1__SetDirectConnectionResponse;
 
 
 /* --- enums --- */
@@ -159,10 +166,15 @@ struct  Openhealth__V1__ListAppsResponse
   ProtobufCMessage base;
   size_t n_apps;
   Openhealth__V1__AppManifest **apps;
+  /*
+   * apps the user allowed to connect directly
+   */
+  size_t n_direct_connection_app_ids;
+  char **direct_connection_app_ids;
 };
 #define OPENHEALTH__V1__LIST_APPS_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__list_apps_response__descriptor) \
-    , 0,NULL }
+    , 0,NULL, 0,NULL }
 
 
 struct  Openhealth__V1__ListRequestsRequest
@@ -503,6 +515,80 @@ struct  Openhealth__V1__VerifyAccessLogResponse
 #define OPENHEALTH__V1__VERIFY_ACCESS_LOG_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__verify_access_log_response__descriptor) \
     , 0, 0, 0, 0 }
+
+
+struct  Openhealth__V1__ImportSamplesRequest
+{
+  ProtobufCMessage base;
+  /*
+   * what the data comes from, e.g. "Apple Health"
+   */
+  char *origin;
+  /*
+   * the source as the imported file names it (may be empty)
+   */
+  char *source_name;
+  char *source_version;
+  size_t n_samples;
+  Openhealth__V1__Sample **samples;
+  /*
+   * Routes of workouts in `samples` (a batch of workouts only), stored with them in one
+   * transaction and associated with them.
+   */
+  size_t n_routes;
+  Openhealth__V1__ImportedRoute **routes;
+};
+#define OPENHEALTH__V1__IMPORT_SAMPLES_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__import_samples_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL }
+
+
+struct  Openhealth__V1__ImportedRoute
+{
+  ProtobufCMessage base;
+  /*
+   * index into ImportSamplesRequest.samples
+   */
+  uint32_t workout_index;
+  size_t n_locations;
+  Openhealth__V1__Location **locations;
+};
+#define OPENHEALTH__V1__IMPORTED_ROUTE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__imported_route__descriptor) \
+    , 0, 0,NULL }
+
+
+struct  Openhealth__V1__ImportSamplesResponse
+{
+  ProtobufCMessage base;
+  uint64_t added;
+  uint64_t unchanged;
+  uint64_t routes_added;
+  uint64_t routes_unchanged;
+};
+#define OPENHEALTH__V1__IMPORT_SAMPLES_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__import_samples_response__descriptor) \
+    , 0, 0, 0, 0 }
+
+
+struct  Openhealth__V1__SetDirectConnectionRequest
+{
+  ProtobufCMessage base;
+  char *app_id;
+  protobuf_c_boolean allowed;
+};
+#define OPENHEALTH__V1__SET_DIRECT_CONNECTION_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__set_direct_connection_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
+
+
+struct  Openhealth__V1__SetDirectConnectionResponse
+{
+  ProtobufCMessage base;
+};
+#define OPENHEALTH__V1__SET_DIRECT_CONNECTION_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__set_direct_connection_response__descriptor) \
+     }
 
 
 /* Openhealth__V1__StatusRequest methods */
@@ -1151,6 +1237,101 @@ Openhealth__V1__VerifyAccessLogResponse *
 void   openhealth__v1__verify_access_log_response__free_unpacked
                      (Openhealth__V1__VerifyAccessLogResponse *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__ImportSamplesRequest methods */
+void   openhealth__v1__import_samples_request__init
+                     (Openhealth__V1__ImportSamplesRequest         *message);
+size_t openhealth__v1__import_samples_request__get_packed_size
+                     (const Openhealth__V1__ImportSamplesRequest   *message);
+size_t openhealth__v1__import_samples_request__pack
+                     (const Openhealth__V1__ImportSamplesRequest   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__import_samples_request__pack_to_buffer
+                     (const Openhealth__V1__ImportSamplesRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__ImportSamplesRequest *
+       openhealth__v1__import_samples_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__import_samples_request__free_unpacked
+                     (Openhealth__V1__ImportSamplesRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__ImportedRoute methods */
+void   openhealth__v1__imported_route__init
+                     (Openhealth__V1__ImportedRoute         *message);
+size_t openhealth__v1__imported_route__get_packed_size
+                     (const Openhealth__V1__ImportedRoute   *message);
+size_t openhealth__v1__imported_route__pack
+                     (const Openhealth__V1__ImportedRoute   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__imported_route__pack_to_buffer
+                     (const Openhealth__V1__ImportedRoute   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__ImportedRoute *
+       openhealth__v1__imported_route__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__imported_route__free_unpacked
+                     (Openhealth__V1__ImportedRoute *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__ImportSamplesResponse methods */
+void   openhealth__v1__import_samples_response__init
+                     (Openhealth__V1__ImportSamplesResponse         *message);
+size_t openhealth__v1__import_samples_response__get_packed_size
+                     (const Openhealth__V1__ImportSamplesResponse   *message);
+size_t openhealth__v1__import_samples_response__pack
+                     (const Openhealth__V1__ImportSamplesResponse   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__import_samples_response__pack_to_buffer
+                     (const Openhealth__V1__ImportSamplesResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__ImportSamplesResponse *
+       openhealth__v1__import_samples_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__import_samples_response__free_unpacked
+                     (Openhealth__V1__ImportSamplesResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__SetDirectConnectionRequest methods */
+void   openhealth__v1__set_direct_connection_request__init
+                     (Openhealth__V1__SetDirectConnectionRequest         *message);
+size_t openhealth__v1__set_direct_connection_request__get_packed_size
+                     (const Openhealth__V1__SetDirectConnectionRequest   *message);
+size_t openhealth__v1__set_direct_connection_request__pack
+                     (const Openhealth__V1__SetDirectConnectionRequest   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__set_direct_connection_request__pack_to_buffer
+                     (const Openhealth__V1__SetDirectConnectionRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__SetDirectConnectionRequest *
+       openhealth__v1__set_direct_connection_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__set_direct_connection_request__free_unpacked
+                     (Openhealth__V1__SetDirectConnectionRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__SetDirectConnectionResponse methods */
+void   openhealth__v1__set_direct_connection_response__init
+                     (Openhealth__V1__SetDirectConnectionResponse         *message);
+size_t openhealth__v1__set_direct_connection_response__get_packed_size
+                     (const Openhealth__V1__SetDirectConnectionResponse   *message);
+size_t openhealth__v1__set_direct_connection_response__pack
+                     (const Openhealth__V1__SetDirectConnectionResponse   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__set_direct_connection_response__pack_to_buffer
+                     (const Openhealth__V1__SetDirectConnectionResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__SetDirectConnectionResponse *
+       openhealth__v1__set_direct_connection_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__set_direct_connection_response__free_unpacked
+                     (Openhealth__V1__SetDirectConnectionResponse *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Openhealth__V1__StatusRequest_Closure)
@@ -1254,6 +1435,21 @@ typedef void (*Openhealth__V1__VerifyAccessLogRequest_Closure)
                   void *closure_data);
 typedef void (*Openhealth__V1__VerifyAccessLogResponse_Closure)
                  (const Openhealth__V1__VerifyAccessLogResponse *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__ImportSamplesRequest_Closure)
+                 (const Openhealth__V1__ImportSamplesRequest *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__ImportedRoute_Closure)
+                 (const Openhealth__V1__ImportedRoute *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__ImportSamplesResponse_Closure)
+                 (const Openhealth__V1__ImportSamplesResponse *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__SetDirectConnectionRequest_Closure)
+                 (const Openhealth__V1__SetDirectConnectionRequest *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__SetDirectConnectionResponse_Closure)
+                 (const Openhealth__V1__SetDirectConnectionResponse *message,
                   void *closure_data);
 
 /* --- services --- */
@@ -1374,6 +1570,14 @@ struct Openhealth__V1__HealthManager_Service
                                    const Openhealth__V1__ActivitySummaryQueryRequest *input,
                                    Openhealth__V1__ActivitySummaryBatch_Closure closure,
                                    void *closure_data);
+  void (*import_samples)(Openhealth__V1__HealthManager_Service *service,
+                         const Openhealth__V1__ImportSamplesRequest *input,
+                         Openhealth__V1__ImportSamplesResponse_Closure closure,
+                         void *closure_data);
+  void (*set_direct_connection)(Openhealth__V1__HealthManager_Service *service,
+                                const Openhealth__V1__SetDirectConnectionRequest *input,
+                                Openhealth__V1__SetDirectConnectionResponse_Closure closure,
+                                void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthManager_ServiceDestroy)(Openhealth__V1__HealthManager_Service *);
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
@@ -1409,7 +1613,9 @@ void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service
       function_prefix__ ## watch_launches,\
       function_prefix__ ## list_activity_goals,\
       function_prefix__ ## set_activity_goals,\
-      function_prefix__ ## query_activity_summaries  }
+      function_prefix__ ## query_activity_summaries,\
+      function_prefix__ ## import_samples,\
+      function_prefix__ ## set_direct_connection  }
 void openhealth__v1__health_manager__status(ProtobufCService *service,
                                             const Openhealth__V1__StatusRequest *input,
                                             Openhealth__V1__StatusResponse_Closure closure,
@@ -1522,6 +1728,14 @@ void openhealth__v1__health_manager__query_activity_summaries(ProtobufCService *
                                                               const Openhealth__V1__ActivitySummaryQueryRequest *input,
                                                               Openhealth__V1__ActivitySummaryBatch_Closure closure,
                                                               void *closure_data);
+void openhealth__v1__health_manager__import_samples(ProtobufCService *service,
+                                                    const Openhealth__V1__ImportSamplesRequest *input,
+                                                    Openhealth__V1__ImportSamplesResponse_Closure closure,
+                                                    void *closure_data);
+void openhealth__v1__health_manager__set_direct_connection(ProtobufCService *service,
+                                                           const Openhealth__V1__SetDirectConnectionRequest *input,
+                                                           Openhealth__V1__SetDirectConnectionResponse_Closure closure,
+                                                           void *closure_data);
 
 /* --- descriptors --- */
 
@@ -1561,6 +1775,11 @@ extern const ProtobufCMessageDescriptor openhealth__v1__access_log_entry__descri
 extern const ProtobufCMessageDescriptor openhealth__v1__list_access_log_response__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__verify_access_log_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__verify_access_log_response__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__import_samples_request__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__imported_route__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__import_samples_response__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__set_direct_connection_request__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__set_direct_connection_response__descriptor;
 extern const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor;
 
 PROTOBUF_C__END_DECLS

@@ -1,0 +1,181 @@
+public import Foundation
+import ZIPFoundation
+
+/// An Apple Health export on disk — `export.zip` as the Health app shares it, the folder it
+/// unpacks to, or an `export.xml` — read as a stream of `ExportItem`s.
+///
+/// The XML is first copied, sanitized (`ExportSanitizer`), into a private temporary folder
+/// (mode 0700, removed when this object goes away) — straight out of the zip, without unpacking
+/// anything else — and then parsed from that copy by Foundation's streaming `XMLParser`, so
+/// memory stays flat for a 51 MB or a 1 GB export alike. Route GPX files are read from the zip
+/// or the folder when asked for.
+public final class AppleHealthExportFile {
+    public let url: URL
+    /// The export.xml's size in bytes and its number of lines (for progress).
+    public private(set) var xmlBytes = 0
+    public private(set) var xmlLines = 0
+    /// Elements the reader does not import, by name (clinical records, audiograms, …).
+    public private(set) var skippedElements: [String: Int] = [:]
+
+    private let layout: Layout
+    private let workDirectory: URL
+    private let sanitizedXML: URL
+
+    private enum Layout {
+        case zip(Archive, xmlEntryPath: String)
+        /// The export.xml (any name) and the folder its route paths are relative to.
+        case file(URL)
+    }
+
+    public init(url: URL) throws(ExportReadError) {
+        self.url = url
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw .notAnExport(path: url.path, reason: "no such file or folder")
+        }
+        if isDirectory.boolValue {
+            let candidates = [url.appendingPathComponent("export.xml"),
+                              url.appendingPathComponent("apple_health_export/export.xml")]
+            guard let xml = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+                throw .notAnExport(path: url.path, reason: "the folder holds no export.xml (nor apple_health_export/export.xml)")
+            }
+            layout = .file(xml)
+        } else if url.pathExtension.lowercased() == "zip" {
+            let archive: Archive
+            do {
+                archive = try Archive(url: url, accessMode: .read)
+            } catch {
+                throw .notAnExport(path: url.path, reason: "not a readable zip archive (\(error))")
+            }
+            guard let entry = archive.first(where: { entry in
+                entry.type == .file && (entry.path == "export.xml" || entry.path.hasSuffix("/export.xml"))
+            }) else {
+                throw .notAnExport(path: url.path, reason: "the archive holds no export.xml")
+            }
+            layout = .zip(archive, xmlEntryPath: entry.path)
+        } else {
+            layout = .file(url)
+        }
+        workDirectory = try Self.makePrivateDirectory()
+        sanitizedXML = workDirectory.appendingPathComponent("export.xml")
+        do {
+            try sanitize()
+        } catch {
+            try? FileManager.default.removeItem(at: workDirectory)
+            throw error
+        }
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: workDirectory)
+    }
+
+    /// Reads every item in document order. `handler` may throw to stop; `progress` is called now
+    /// and then with the line reached (of `xmlLines`).
+    public func read(progress: ((Int) -> Void)? = nil, _ handler: (ExportItem) throws -> Void) throws {
+        guard let stream = InputStream(url: sanitizedXML) else {
+            throw ExportReadError.io(path: sanitizedXML.path, reason: "cannot open the sanitized copy")
+        }
+        try withoutActuallyEscaping(handler) { handler in
+            let reader = ExportXMLReader(fileName: xmlName, progress: progress, handler: handler)
+            defer { skippedElements = reader.skipped }
+            try reader.read(stream)
+        }
+    }
+
+    /// The locations of a route's GPX file, by the `FileReference` path the export gives
+    /// (`/workout-routes/route_….gpx`), relative to the export.xml's folder.
+    public func routeLocations(at path: String) throws(ExportReadError) -> [ExportLocation] {
+        let relative = path.drop { $0 == "/" }
+        guard !relative.split(separator: "/").contains("..") else {
+            throw .invalidElement(file: xmlName, element: "FileReference", line: 0, reason: "names a path outside the export: \(path)")
+        }
+        let data: Data
+        switch layout {
+        case let .zip(archive, xmlEntryPath):
+            let folder = xmlEntryPath.split(separator: "/").dropLast().joined(separator: "/")
+            let entryPath = folder.isEmpty ? String(relative) : folder + "/" + relative
+            guard let entry = archive[entryPath] else { throw .io(path: entryPath, reason: "the archive has no such route file") }
+            var collected = Data()
+            do {
+                _ = try archive.extract(entry, consumer: { collected.append($0) })
+            } catch {
+                throw .io(path: entryPath, reason: "cannot read it from the archive (\(error))")
+            }
+            data = collected
+        case let .file(xml):
+            let file = xml.deletingLastPathComponent().appendingPathComponent(String(relative))
+            do {
+                data = try Data(contentsOf: file)
+            } catch {
+                throw .io(path: file.path, reason: "cannot read the route file (\(error.localizedDescription))")
+            }
+        }
+        return try GPXRouteReader.read(data, fileName: String(relative))
+    }
+
+    private var xmlName: String {
+        switch layout {
+        case let .zip(_, xmlEntryPath): url.lastPathComponent + ":" + xmlEntryPath
+        case let .file(xml): xml.path
+        }
+    }
+
+    /// Streams the export.xml through the sanitizer into the private copy.
+    private func sanitize() throws(ExportReadError) {
+        guard FileManager.default.createFile(atPath: sanitizedXML.path, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let output = FileHandle(forWritingAtPath: sanitizedXML.path) else {
+            throw .io(path: sanitizedXML.path, reason: "cannot create the working copy")
+        }
+        defer { try? output.close() }
+        var sanitizer = ExportSanitizer()
+        var failure: ExportReadError?
+        let consume: (Data) throws -> Void = { chunk in
+            self.xmlBytes += chunk.count
+            do {
+                try output.write(contentsOf: sanitizer.process(chunk))
+            } catch let error as ExportSanitizer.SanitizerError {
+                failure = .notAnExport(path: self.url.path, reason: Self.describe(error))
+                throw error
+            }
+        }
+        do {
+            switch layout {
+            case let .zip(archive, xmlEntryPath):
+                guard let entry = archive[xmlEntryPath] else { throw ExportReadError.io(path: xmlEntryPath, reason: "vanished from the archive") }
+                _ = try archive.extract(entry, bufferSize: 1 << 16, consumer: consume)
+            case let .file(xml):
+                guard let input = FileHandle(forReadingAtPath: xml.path) else {
+                    throw ExportReadError.io(path: xml.path, reason: "cannot open it for reading")
+                }
+                defer { try? input.close() }
+                while let chunk = try input.read(upToCount: 1 << 16), !chunk.isEmpty { try consume(chunk) }
+            }
+            try sanitizer.finish()
+        } catch let error as ExportReadError {
+            throw error
+        } catch let error as ExportSanitizer.SanitizerError {
+            throw failure ?? .notAnExport(path: url.path, reason: Self.describe(error))
+        } catch {
+            throw failure ?? .io(path: url.path, reason: "\(error)")
+        }
+        xmlLines = sanitizer.lines + 1
+    }
+
+    private static func describe(_ error: ExportSanitizer.SanitizerError) -> String {
+        switch error {
+        case let .noRootElement(searched): "no <HealthData> element in its first \(searched) bytes"
+        }
+    }
+
+    private static func makePrivateDirectory() throws(ExportReadError) -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openhealth-import-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .io(path: directory.path, reason: "cannot create a private working folder (\(error.localizedDescription))")
+        }
+        return directory
+    }
+}

@@ -1,0 +1,201 @@
+public import Foundation
+public import HealthModel
+
+/// A sample read from an export, in the store's model, with the source the export names.
+/// The broker re-validates it exactly as an app's save (`SampleValidator`) and stores it under a
+/// foreign source of its own making; this module only translates.
+public struct ImportedSample: Sendable, Equatable {
+    public var record: SampleRecord
+    public var sourceName: String?
+    public var sourceVersion: String?
+    /// Route files (GPX paths) or inline points of a workout, for the importer to read and send.
+    public var routes: [ExportWorkoutRoute]
+}
+
+/// Why one element of the export is not imported. The import goes on; these are counted per
+/// type and reason in the summary.
+public struct ImportRefusal: Error, Sendable, Equatable, Hashable {
+    public var type: String
+    public var reason: String
+}
+
+/// Translates export items into samples: units, enum names, metadata kinds, devices, and a
+/// deterministic sync identity so importing the same file twice adds nothing.
+public enum ExportConversion {
+    /// The metadata key the import's sync identifiers start with.
+    public static let syncPrefix = "apple-health-import:"
+
+    public static func sample(_ record: ExportRecord) throws(ImportRefusal) -> ImportedSample {
+        let header = record.header
+        let value = try value(of: record)
+        var sample = SampleRecord(uuid: UUID(), typeIdentifier: header.type, startDate: header.startDate, endDate: header.endDate,
+                                  value: value, metadata: metadata(header.metadata, type: header.type),
+                                  device: header.source.device.flatMap(ExportDevice.parse))
+        addSyncIdentity(&sample, record.header, extra: [record.unit ?? "", record.value ?? ""])
+        return ImportedSample(record: sample, sourceName: header.source.name, sourceVersion: header.source.version, routes: [])
+    }
+
+    public static func sample(_ correlation: ExportCorrelation) throws(ImportRefusal) -> ImportedSample {
+        let header = correlation.header
+        guard HKObjectType.type(forIdentifier: header.type) is HKCorrelationType else {
+            throw ImportRefusal(type: header.type, reason: "not a correlation type HealthKit knows")
+        }
+        var members: [SampleRecord] = []
+        for record in correlation.records {
+            var member = try sample(record).record
+            // Members are stored with their correlation; a sync identity is the correlation's alone.
+            member.metadata.removeValue(forKey: HKMetadataKeySyncIdentifier)
+            member.metadata.removeValue(forKey: HKMetadataKeySyncVersion)
+            members.append(member)
+        }
+        var sample = SampleRecord(uuid: UUID(), typeIdentifier: header.type, startDate: header.startDate, endDate: header.endDate,
+                                  value: .correlation(members), metadata: metadata(header.metadata, type: header.type),
+                                  device: header.source.device.flatMap(ExportDevice.parse))
+        addSyncIdentity(&sample, header, extra: correlation.records.map { "\($0.header.type)=\($0.value ?? "")\($0.unit ?? "")" })
+        return ImportedSample(record: sample, sourceName: header.source.name, sourceVersion: header.source.version, routes: [])
+    }
+
+    public static func sample(_ workout: ExportWorkout) throws(ImportRefusal) -> ImportedSample {
+        let header = workout.header
+        guard let activity = HKObjCEnumNames.workoutActivityTypes[workout.activityType] else {
+            throw ImportRefusal(type: HKWorkoutTypeIdentifier, reason: "unknown workout activity type \(workout.activityType)")
+        }
+        var events: [WorkoutEventRecord] = []
+        for event in workout.events {
+            guard let type = HKObjCEnumNames.workoutEventTypes[event.type] else {
+                throw ImportRefusal(type: HKWorkoutTypeIdentifier, reason: "unknown workout event type \(event.type)")
+            }
+            let seconds = try event.duration.map { (measure) throws(ImportRefusal) in try Self.seconds(measure) } ?? 0
+            events.append(WorkoutEventRecord(type: type, startDate: event.date, endDate: event.date.addingTimeInterval(seconds)))
+        }
+        let span = header.endDate.timeIntervalSince(header.startDate)
+        var duration = try workout.duration.map { (measure) throws(ImportRefusal) in try Self.seconds(measure) }
+            ?? WorkoutValue.activeDuration(start: header.startDate, end: header.endDate, events: events)
+        // Exports round dates to the second but keep the duration exact: a duration up to a
+        // second longer than end − start is that rounding, not an error.
+        if duration > span, duration - span < 1 { duration = span }
+        let value = WorkoutValue(activityType: activity, duration: duration,
+                                 totalEnergyBurned: try workout.totalEnergyBurned.map(recorded) ?? statisticsSum(workout, "HKQuantityTypeIdentifierActiveEnergyBurned"),
+                                 totalDistance: try workout.totalDistance.map(recorded) ?? statisticsSum(workout, distanceType(for: workout.activityType)),
+                                 events: events)
+        var sample = SampleRecord(uuid: UUID(), typeIdentifier: HKWorkoutTypeIdentifier, startDate: header.startDate, endDate: header.endDate,
+                                  value: .workout(value), metadata: metadata(header.metadata, type: HKWorkoutTypeIdentifier),
+                                  device: header.source.device.flatMap(ExportDevice.parse))
+        addSyncIdentity(&sample, header, extra: [workout.activityType])
+        return ImportedSample(record: sample, sourceName: header.source.name, sourceVersion: header.source.version, routes: workout.routes)
+    }
+
+    // MARK: Values
+
+    private static func value(of record: ExportRecord) throws(ImportRefusal) -> SampleRecord.Value {
+        let type = record.header.type
+        switch HKObjectType.type(forIdentifier: type) {
+        case let quantityType as HKQuantityType:
+            guard let text = record.value, let number = Double(text) else {
+                throw ImportRefusal(type: type, reason: "value is not a number")
+            }
+            // Apple always writes a unit; files from other tools sometimes do not. Their values
+            // are read in the type's canonical unit (count/min for heart rate, count for steps).
+            let unit = record.unit.map(normalizedUnit) ?? quantityType.canonicalUnit.unitString
+            return .quantity(number, unit: unit)
+        case is HKCategoryType:
+            guard let text = record.value else { throw ImportRefusal(type: type, reason: "no value") }
+            if let raw = Int(text) { return .category(raw) }
+            guard let raw = HKObjCEnumNames.categoryValues[text] else {
+                throw ImportRefusal(type: type, reason: "unknown category value \(text)")
+            }
+            return .category(raw)
+        default:
+            throw ImportRefusal(type: type, reason: "not a quantity or category type HealthKit knows")
+        }
+    }
+
+    /// Apple's export writes a product in a denominator with a middle dot (`mL/min·kg`); the unit
+    /// grammar spells it `mL/(min*kg)`.
+    static func normalizedUnit(_ unit: String) -> String {
+        guard unit.contains("·") else { return unit }
+        guard let slash = unit.firstIndex(of: "/") else { return unit.replacingOccurrences(of: "·", with: "*") }
+        let numerator = unit[..<slash], denominator = unit[unit.index(after: slash)...]
+        return numerator + "/(" + denominator.replacingOccurrences(of: "·", with: "*") + ")"
+    }
+
+    private static func seconds(_ measure: ExportMeasure) throws(ImportRefusal) -> TimeInterval {
+        guard let value = Double(measure.value), value.isFinite else {
+            throw ImportRefusal(type: HKWorkoutTypeIdentifier, reason: "duration is not a number")
+        }
+        let unit = measure.unit ?? "min"  // the DTD's default duration unit
+        do {
+            return try HKQuantity(unit: HKUnit.parse(unit), doubleValue: value).value(in: .second())
+        } catch {
+            throw ImportRefusal(type: HKWorkoutTypeIdentifier, reason: "duration unit \(unit) is not a time unit")
+        }
+    }
+
+    private static func recorded(_ measure: ExportMeasure) throws(ImportRefusal) -> RecordedQuantity {
+        guard let value = Double(measure.value), let unit = measure.unit else {
+            throw ImportRefusal(type: HKWorkoutTypeIdentifier, reason: "a workout total needs a number and a unit")
+        }
+        return RecordedQuantity(value, unit: normalizedUnit(unit))
+    }
+
+    /// Newer exports give totals only as `WorkoutStatistics` sums.
+    private static func statisticsSum(_ workout: ExportWorkout, _ type: String) -> RecordedQuantity? {
+        guard let statistic = workout.statistics.first(where: { $0.type == type }),
+              let sum = statistic.sum.flatMap(Double.init), let unit = statistic.unit else { return nil }
+        return RecordedQuantity(sum, unit: normalizedUnit(unit))
+    }
+
+    private static func distanceType(for activity: String) -> String {
+        switch activity {
+        case "HKWorkoutActivityTypeCycling", "HKWorkoutActivityTypeHandCycling": "HKQuantityTypeIdentifierDistanceCycling"
+        case "HKWorkoutActivityTypeSwimming": "HKQuantityTypeIdentifierDistanceSwimming"
+        case "HKWorkoutActivityTypeWheelchairRunPace", "HKWorkoutActivityTypeWheelchairWalkPace": "HKQuantityTypeIdentifierDistanceWheelchair"
+        case "HKWorkoutActivityTypeDownhillSkiing", "HKWorkoutActivityTypeSnowboarding": "HKQuantityTypeIdentifierDistanceDownhillSnowSports"
+        default: "HKQuantityTypeIdentifierDistanceWalkingRunning"
+        }
+    }
+
+    // MARK: Metadata
+
+    /// Each entry as its key's kind expects (`HKMetadataKeyRegistry`); custom keys stay strings.
+    /// A predefined key whose value does not convert, and an `HK`-prefixed key HealthKit does not
+    /// define, are left out (the broker would refuse the whole sample over them).
+    static func metadata(_ entries: [ExportMetadataEntry], type: String) -> [String: MetadataValue] {
+        var result: [String: MetadataValue] = [:]
+        for entry in entries {
+            guard let kind = HKMetadataKeyRegistry.expectedKind(forKey: entry.key) else {
+                if !HKMetadataKeyRegistry.isReservedPrefix(entry.key) { result[entry.key] = .string(entry.value) }
+                continue
+            }
+            let text = entry.value.trimmingCharacters(in: .whitespaces)
+            let converted: MetadataValue?
+            switch kind {
+            case .string: converted = .string(entry.value)
+            case .number: converted = Double(text).map(MetadataValue.number)
+            case .bool: converted = text == "1" ? .bool(true) : text == "0" ? .bool(false) : nil
+            case .date: converted = ExportDate.parse(text).map(MetadataValue.date)
+            case .quantity:
+                // "56 degF", "96 %", "1.5 km"
+                let parts = text.split(separator: " ", maxSplits: 1).map(String.init)
+                converted = parts.count == 2 ? Double(parts[0]).map { .quantity(value: $0, unit: normalizedUnit(parts[1])) } : nil
+            }
+            if let converted { result[entry.key] = converted }
+        }
+        return result
+    }
+
+    // MARK: Sync identity
+
+    /// Importing the same element again must add nothing: unless the export already carries a
+    /// sync identifier (then the original app's upsert rules apply), each sample gets one derived
+    /// from everything that identifies it, version 1, so a second import is an ignored upsert.
+    private static func addSyncIdentity(_ sample: inout SampleRecord, _ header: ExportSampleHeader, extra: [String]) {
+        guard sample.metadata[HKMetadataKeySyncIdentifier] == nil else { return }
+        var fields = [header.type, "\(sample.startDate.microsecondsSince1970)", "\(sample.endDate.microsecondsSince1970)",
+                      header.source.name ?? "", header.source.version ?? "", header.source.device ?? ""]
+        fields += extra
+        fields += header.metadata.map { "\($0.key)=\($0.value)" }
+        sample.metadata[HKMetadataKeySyncIdentifier] = .string(syncPrefix + StableHash.hex(fields.joined(separator: "\u{1F}")))
+        sample.metadata[HKMetadataKeySyncVersion] = .number(1)
+    }
+}

@@ -1,0 +1,66 @@
+public import Foundation
+
+/// The two date forms Apple Health exports use: `2016-04-18 08:25:32 -0700` (every export since
+/// iOS 9) and the compact `20141021075510+0200` of iOS 8. Parsed by hand — a date per attribute,
+/// several per record, makes DateFormatter the slowest part of an import — and strictly: a
+/// field out of range is an error, never a rolled-over date.
+public enum ExportDate {
+    public static func parse(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        switch bytes.count {
+        case 25:  // yyyy-MM-dd HH:mm:ss ±hhmm
+            guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: " "),
+                  bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: " ") else { return nil }
+            return make(bytes, year: 0, month: 5, day: 8, hour: 11, minute: 14, second: 17, zone: 20)
+        case 19:  // yyyyMMddHHmmss±hhmm
+            return make(bytes, year: 0, month: 4, day: 6, hour: 8, minute: 10, second: 12, zone: 14)
+        default:
+            return nil
+        }
+    }
+
+    private static func make(_ bytes: [UInt8], year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
+                             zone: Int) -> Date? {
+        guard let y = number(bytes, year, 4), let mo = number(bytes, month, 2), let d = number(bytes, day, 2),
+              let h = number(bytes, hour, 2), let mi = number(bytes, minute, 2), let s = number(bytes, second, 2),
+              let zh = number(bytes, zone + 1, 2), let zm = number(bytes, zone + 3, 2) else { return nil }
+        let sign: Int
+        switch bytes[zone] {
+        case UInt8(ascii: "+"): sign = 1
+        case UInt8(ascii: "-"): sign = -1
+        default: return nil
+        }
+        guard (1...12).contains(mo), (1...daysIn(month: mo, year: y)).contains(d), h < 24, mi < 60, s < 60,
+              zh <= 14, zm < 60 else { return nil }
+        let days = daysSinceEpoch(year: y, month: mo, day: d)
+        let local = ((days * 24 + h) * 60 + mi) * 60 + s
+        return Date(timeIntervalSince1970: TimeInterval(local - sign * (zh * 3600 + zm * 60)))
+    }
+
+    private static func number(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int? {
+        var value = 0
+        for byte in bytes[start..<start + count] {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days from 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
+    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Reads a sanitized `export.xml` with Foundation's streaming `XMLParser` and hands each
+/// top-level item to `handler` as soon as its element closes, so memory holds one workout or
+/// correlation at a time. Unknown elements (clinical records, audiograms, `WorkoutActivity`, …)
+/// are counted in `skipped`, never silently mistaken for something else.
+final class ExportXMLReader: NSObject, XMLParserDelegate {
+    private let fileName: String
+    private let handler: (ExportItem) throws -> Void
+    private let progress: ((Int) -> Void)?
+    private(set) var skipped: [String: Int] = [:]
+    private var failure: (any Error)?
+
+    // The item being built; nested elements attach to the innermost.
+    private var record: ExportRecord?
+    private var correlation: ExportCorrelation?
+    private var workout: ExportWorkout?
+    private var route: ExportWorkoutRoute?
+    private var skipDepth = 0
+    private var lastReportedLine = 0
+
+    init(fileName: String, progress: ((Int) -> Void)?, handler: @escaping (ExportItem) throws -> Void) {
+        self.fileName = fileName
+        self.handler = handler
+        self.progress = progress
+    }
+
+    func read(_ stream: InputStream) throws {
+        let parser = XMLParser(stream: stream)
+        parser.delegate = self
+        parser.shouldResolveExternalEntities = false
+        let finished = parser.parse()
+        if let failure { throw failure }
+        if !finished {
+            throw ExportReadError.malformed(file: fileName, line: parser.lineNumber, column: parser.columnNumber,
+                                            reason: parser.parserError.map { "\($0)" } ?? "the parser stopped")
+        }
+    }
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        if skipDepth > 0 { skipDepth += 1; return }
+        do {
+            try start(name, attributes, line: parser.lineNumber)
+        } catch {
+            fail(parser, error)
+        }
+        if let progress, parser.lineNumber - lastReportedLine >= 10_000 {
+            lastReportedLine = parser.lineNumber
+            progress(parser.lineNumber)
+        }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        if skipDepth > 0 { skipDepth -= 1; return }
+        do {
+            try end(name)
+        } catch {
+            fail(parser, error)
+        }
+    }
+
+    private func fail(_ parser: XMLParser, _ error: any Error) {
+        if failure == nil { failure = error }
+        parser.abortParsing()
+    }
+
+    private func start(_ name: String, _ attributes: [String: String], line: Int) throws {
+        let element = ElementAttributes(name: name, values: attributes, file: fileName, line: line)
+        switch name {
+        case "HealthData":
+            break
+        case "ExportDate":
+            try handler(.exportDate(try element.date("value")))
+        case "Me":
+            try handler(.me(ExportCharacteristics(values: attributes)))
+        case "Record":
+            record = ExportRecord(header: try element.header(typeKey: "type"), unit: attributes["unit"],
+                                  value: attributes["value"], beats: [])
+        case "Correlation" where workout == nil && correlation == nil:
+            correlation = ExportCorrelation(header: try element.header(typeKey: "type"), records: [])
+        case "Workout" where workout == nil && correlation == nil:
+            var header = try element.header(typeKey: "workoutActivityType")
+            header.type = "HKWorkoutTypeIdentifier"
+            workout = ExportWorkout(header: header, activityType: try element.required("workoutActivityType"),
+                                    duration: element.measure("duration"), totalDistance: element.measure("totalDistance"),
+                                    totalEnergyBurned: element.measure("totalEnergyBurned"),
+                                    events: [], statistics: [], routes: [])
+        case "WorkoutEvent" where workout != nil:
+            workout?.events.append(ExportWorkoutEvent(type: try element.required("type"), date: try element.date("date"),
+                                                      duration: element.measure("duration")))
+        case "WorkoutStatistics" where workout != nil:
+            workout?.statistics.append(ExportWorkoutStatistics(
+                type: try element.required("type"), sum: attributes["sum"], average: attributes["average"],
+                minimum: attributes["minimum"], maximum: attributes["maximum"], unit: attributes["unit"]))
+        case "WorkoutRoute" where workout != nil && route == nil:
+            route = ExportWorkoutRoute(source: element.source(), filePath: nil, locations: [])
+        case "FileReference" where route != nil:
+            route?.filePath = try element.required("path")
+        case "Location" where route != nil:
+            route?.locations.append(try element.location())
+        case "MetadataEntry":
+            let entry = ExportMetadataEntry(key: try element.required("key"), value: attributes["value"] ?? "")
+            if record != nil { record?.header.metadata.append(entry) }
+            else if route != nil { /* route metadata is not kept: routes carry none in HealthKit's model */ }
+            else if workout != nil { workout?.header.metadata.append(entry) }
+            else if correlation != nil { correlation?.header.metadata.append(entry) }
+            else { skipped["MetadataEntry", default: 0] += 1 }
+        case "HeartRateVariabilityMetadataList" where record != nil:
+            break
+        case "InstantaneousBeatsPerMinute" where record != nil:
+            record?.beats.append(ExportBeat(bpm: try element.required("bpm"), time: try element.required("time")))
+        case "ActivitySummary":
+            var values = attributes
+            let day = values.removeValue(forKey: "dateComponents")
+            guard let day, !day.isEmpty else { throw element.invalid("has no dateComponents") }
+            try handler(.activitySummary(ExportActivitySummary(day: day, values: values)))
+        default:
+            skipped[name, default: 0] += 1
+            skipDepth = 1
+        }
+    }
+
+    private func end(_ name: String) throws {
+        switch name {
+        case "Record":
+            guard let finished = record else { return }
+            record = nil
+            if correlation != nil { correlation?.records.append(finished) } else { try handler(.record(finished)) }
+        case "Correlation":
+            guard let finished = correlation else { return }
+            correlation = nil
+            try handler(.correlation(finished))
+        case "WorkoutRoute":
+            guard let finished = route else { return }
+            route = nil
+            workout?.routes.append(finished)
+        case "Workout":
+            guard let finished = workout else { return }
+            workout = nil
+            try handler(.workout(finished))
+        default:
+            break
+        }
+    }
+}
+
+/// One element's attributes, with the checks every element kind shares.
+private struct ElementAttributes {
+    let name: String
+    let values: [String: String]
+    let file: String
+    let line: Int
+
+    func invalid(_ reason: String) -> ExportReadError {
+        .invalidElement(file: file, element: name, line: line, reason: reason)
+    }
+
+    func required(_ key: String) throws -> String {
+        guard let value = values[key], !value.isEmpty else { throw invalid("has no \(key)") }
+        return value
+    }
+
+    func date(_ key: String) throws -> Date {
+        let text = try required(key)
+        guard let date = ExportDate.parse(text) else { throw invalid("has a \(key) that is not a date: \"\(text)\"") }
+        return date
+    }
+
+    func optionalDate(_ key: String) throws -> Date? {
+        values[key] == nil ? nil : try date(key)
+    }
+
+    func measure(_ key: String) -> ExportMeasure? {
+        values[key].map { ExportMeasure(value: $0, unit: values[key + "Unit"]) }
+    }
+
+    /// iOS 8 exports name the source `source`, later ones `sourceName`.
+    func source() -> ExportSource {
+        ExportSource(name: values["sourceName"] ?? values["source"], version: values["sourceVersion"], device: values["device"])
+    }
+
+    func header(typeKey: String) throws -> ExportSampleHeader {
+        ExportSampleHeader(type: try required(typeKey), source: source(), creationDate: try optionalDate("creationDate"),
+                                  startDate: try date("startDate"), endDate: try date("endDate"), metadata: [], line: line)
+    }
+
+    func location() throws -> ExportLocation {
+        func number(_ key: String) throws -> Double? {
+            guard let text = values[key] else { return nil }
+            guard let value = Double(text), value.isFinite else { throw invalid("has a \(key) that is not a number: \"\(text)\"") }
+            return value
+        }
+        guard let latitude = try number("latitude"), let longitude = try number("longitude") else {
+            throw invalid("needs latitude and longitude")
+        }
+        return ExportLocation(date: try date("date"), latitude: latitude, longitude: longitude, altitude: try number("altitude"),
+                              horizontalAccuracy: try number("horizontalAccuracy"), verticalAccuracy: try number("verticalAccuracy"),
+                              course: try number("course"), speed: try number("speed"))
+    }
+}

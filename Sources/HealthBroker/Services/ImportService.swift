@@ -1,0 +1,81 @@
+import Foundation
+import HealthIPC
+import HealthModel
+import HealthStore
+import HealthWire
+
+/// `healthctl import` (manager method `ImportSamples`): data the user brings from elsewhere is
+/// checked exactly as an app's save (`SampleValidator`: types, units, value ranges, metadata,
+/// correlations, workouts) and stored through the same durable path, under a foreign source.
+///
+/// The source is made here from the batch's origin and source name — `@import/<origin>/<name>`,
+/// a bundle identifier no app manifest can carry (ids never start with "@", like the user's own
+/// `@user`) — so imported data never speaks as an installed app, and apps see it as HealthKit
+/// shows samples of other sources: by read permission, named "<name> (<origin>)".
+enum ImportService {
+    static let maxOriginLength = 64
+    static let maxSourceNameLength = 200
+
+    static func importSamples(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let batch = try ImportBatch(wire: payload)
+        guard !batch.samples.isEmpty else { throw HKError(.errorInvalidArgument, "an import batch holds no samples") }
+        let source = try source(of: batch)
+        let types = Set(batch.samples.map(\.typeIdentifier) + (batch.routes.isEmpty ? [] : [HKWorkoutRouteTypeIdentifier])).sorted()
+        CallAccessReport.record(appID: nil, types: types, detail: "import from \(batch.origin)")
+        let canonical = try SampleValidator.canonicalized(batch: batch.samples).map { record in
+            var record = record
+            record.source = nil
+            return record
+        }
+        let routes = try routes(of: batch, canonical: canonical)
+        let outcome = try await context.store.withDatabase { try await $0.samples.importBatch(canonical, routes: routes, source: source) }
+        CallAccessReport.record(appID: nil, types: types, count: outcome.added, detail: "import from \(batch.origin)")
+        context.logger.info("imported", metadata: ["origin": "\(batch.origin)", "added": "\(outcome.added)",
+                                                  "unchanged": "\(outcome.unchanged)"])
+        return MethodTable.Reply(ImportOutcome(added: outcome.added, unchanged: outcome.unchanged,
+                                               routesAdded: outcome.routesAdded, routesUnchanged: outcome.routesUnchanged))
+    }
+
+    /// The batch's routes, checked as an app's route data (`RouteLocationValidator`), each of a
+    /// workout in a batch of workouts only (so every sample has exactly one UUID), sorted by time,
+    /// named for de-duplication after their workout.
+    static func routes(of batch: ImportBatch, canonical: [SampleRecord]) throws(HKError) -> [SampleRepository.ImportRoute] {
+        guard !batch.routes.isEmpty else { return [] }
+        guard canonical.allSatisfy({ $0.typeIdentifier == HKWorkoutTypeIdentifier }) else {
+            throw HKError(.errorInvalidArgument, "routes travel only in a batch of workouts")
+        }
+        var routesOfWorkout: [Int: Int] = [:]
+        return try batch.routes.map { (route) throws(HKError) in
+            guard canonical.indices.contains(route.workoutIndex) else {
+                throw HKError(.errorInvalidArgument, "a route names workout \(route.workoutIndex) of a batch of \(canonical.count)")
+            }
+            guard !route.locations.isEmpty, route.locations.count <= SampleLimits.maximumRouteLocations else {
+                throw HKError(.errorInvalidArgument, "a route holds 1 to \(SampleLimits.maximumRouteLocations) locations")
+            }
+            try RouteLocationValidator.check(route.locations)
+            guard case let .string(workoutSync)? = canonical[route.workoutIndex].metadata[HKMetadataKeySyncIdentifier] else {
+                throw HKError(.errorInvalidArgument, "an imported workout with a route needs a sync identifier")
+            }
+            let sorted = route.locations.sorted { $0.timestamp < $1.timestamp }
+            let ordinal = routesOfWorkout[route.workoutIndex, default: 0]
+            routesOfWorkout[route.workoutIndex] = ordinal + 1
+            return SampleRepository.ImportRoute(workoutIndex: route.workoutIndex, locations: sorted,
+                                                syncIdentifier: workoutSync + "/route\(ordinal)")
+        }
+    }
+
+    /// The store's source for a batch. Origin and name are the user's (from the file they chose),
+    /// bounded; the origin holds no '/', so `@import/<origin>/<name>` names one (origin, name) pair.
+    static func source(of batch: ImportBatch) throws(HKError) -> SourceRecord {
+        let origin = batch.origin.trimmingCharacters(in: .whitespaces)
+        guard !origin.isEmpty, origin.count <= maxOriginLength, !origin.contains("/") else {
+            throw HKError(.errorInvalidArgument, "an import's origin must be 1–\(maxOriginLength) characters without '/'")
+        }
+        guard batch.sourceName.count <= maxSourceNameLength else {
+            throw HKError(.errorInvalidArgument, "a source name may have at most \(maxSourceNameLength) characters")
+        }
+        let name = batch.sourceName
+        let display = name.isEmpty ? "Imported from \(origin)" : "\(name) (\(origin))"
+        return SourceRecord(bundleIdentifier: "@import/\(origin)/\(name)", name: display, version: batch.sourceVersion)
+    }
+}

@@ -1,0 +1,229 @@
+import AppleHealthExport
+import Foundation
+import HealthModel
+import HealthWire
+import Synchronization
+
+/// The reading half of `healthctl import`: runs the export reader on a thread of its own and
+/// turns what it reads into batches for healthd, each of one source and one type (so healthd's
+/// counts of new and unchanged samples are exact per type).
+///
+/// The reader is a blocking `XMLParser`; the RPCs are async. The reader thread hands finished
+/// batches to an `AsyncThrowingStream` and waits (a semaphore, on its own thread, never on the
+/// cooperative pool) while `maxQueuedBatches` are unsent. Open batches together hold at most
+/// `maxOpenSamples` (past that the fullest is sent early), so memory stays bounded whatever the
+/// file's size.
+final class ImportPipeline: @unchecked Sendable {
+    // @unchecked: the open batches and `lineReached` belong to the reader thread; the tally,
+    // shared with the consumer, sits behind a mutex.
+    static let batchSize = 1_000
+    static let maxQueuedBatches = 2
+    static let maxOpenSamples = 20_000
+    /// Route points per batch: a batch must fit in one 4 MiB frame (about 75 bytes a point).
+    static let maxBatchLocations = 40_000
+
+    struct Batch: Sendable {
+        var sourceName: String?
+        var sourceVersion: String?
+        var typeIdentifier: String
+        var samples: [SampleRecord]
+        var routes: [ImportedRoute] = []
+        var locationCount = 0
+        /// Elements read so far, for progress.
+        var readSoFar: Int
+        var lineReached: Int
+    }
+
+    let file: AppleHealthExportFile
+    let origin = "Apple Health"
+    private let tallied = Mutex(ImportTally())
+    var tally: ImportTally { tallied.withLock { $0 } }
+    private let readCharacteristics = Mutex<ExportCharacteristics?>(nil)
+    var characteristics: ExportCharacteristics? { readCharacteristics.withLock { $0 } }
+    private var openBatches: [BatchKey: Batch] = [:]
+    private var openSyncIdentifiers: [BatchKey: Set<String>] = [:]
+    private var openSamples = 0
+    private let room = DispatchSemaphore(value: ImportPipeline.maxQueuedBatches)
+    private var lineReached = 0
+
+    private struct BatchKey: Hashable { var name: String?; var version: String?; var type: String }
+
+    init(file: AppleHealthExportFile) {
+        self.file = file
+    }
+
+    /// Starts reading; the stream yields batches and ends (or fails with the reader's error).
+    func batches() -> AsyncThrowingStream<Batch, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Batch.self)
+        let thread = Thread { [self] in
+            do {
+                try file.read(progress: { self.lineReached = $0 }) { item in
+                    try self.accept(item) { batch in
+                        self.room.wait()
+                        continuation.yield(batch)
+                    }
+                }
+                while let batch = takeFullestOpenBatch() {
+                    room.wait()
+                    continuation.yield(batch)
+                }
+                for (element, count) in file.skippedElements {
+                    tallied.withLock { $0.notImported("<\(element)> elements", count: count, reason: "not a kind of data this store imports yet") }
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        thread.stackSize = 1 << 22
+        thread.start()
+        return stream
+    }
+
+    /// The consumer sent a batch: one more may be queued.
+    func batchSent() { room.signal() }
+
+    /// Converts one item and adds it to its batch; `ship` sends a batch that is full.
+    private func accept(_ item: ExportItem, ship: (Batch) throws -> Void) throws {
+        guard let imported = convert(item) else { return }
+        // Checked here exactly as healthd will check it, so one bad record is refused alone
+        // instead of failing the batch it travels in.
+        let record: SampleRecord
+        do {
+            record = try SampleValidator.canonicalized(imported.record)
+        } catch {
+            let type = imported.record.typeIdentifier
+            tallied.withLock { $0.refused(type, error.message) }
+            return
+        }
+        let key = BatchKey(name: imported.sourceName, version: imported.sourceVersion, type: record.typeIdentifier)
+        // An export can hold the same record twice; a batch may not (healthd refuses duplicate
+        // sync identifiers in one save), and the store already dedupes across batches.
+        if case let .string(sync)? = record.metadata[HKMetadataKeySyncIdentifier] {
+            var seen = openSyncIdentifiers[key] ?? []
+            let (inserted, _) = seen.insert(sync)
+            openSyncIdentifiers[key] = seen
+            guard inserted else {
+                tallied.withLock { $0.stored(key.type, added: 0, unchanged: 1) }
+                return
+            }
+        }
+        let routes = self.routes(of: imported, workout: record)
+        let locations = routes.reduce(0) { $0 + $1.count }
+        if let open = openBatches[key], open.locationCount + locations > Self.maxBatchLocations, let full = take(key) {
+            try ship(full)
+        }
+        var batch = openBatches[key] ?? Batch(sourceName: key.name, sourceVersion: key.version, typeIdentifier: key.type,
+                                              samples: [], readSoFar: 0, lineReached: 0)
+        batch.routes += routes.map { ImportedRoute(workoutIndex: batch.samples.count, locations: $0) }
+        batch.locationCount += locations
+        batch.samples.append(record)
+        openBatches[key] = batch
+        openSamples += 1
+        if batch.samples.count >= Self.batchSize || batch.locationCount >= Self.maxBatchLocations, let full = take(key) {
+            try ship(full)
+        }
+        while openSamples > Self.maxOpenSamples, let fullest = takeFullestOpenBatch() {
+            try ship(fullest)
+        }
+    }
+
+    /// The sample an item becomes, or nil when it is not imported as a sample (tallied here).
+    private func convert(_ item: ExportItem) -> ImportedSample? {
+        do throws(ImportRefusal) {
+            switch item {
+            case let .record(record):
+                tallied.withLock { $0.countRead() }
+                return try ExportConversion.sample(record)
+            case let .correlation(correlation):
+                tallied.withLock { $0.countRead() }
+                return try ExportConversion.sample(correlation)
+            case let .workout(workout):
+                tallied.withLock { $0.countRead() }
+                return try ExportConversion.sample(workout)
+            case .activitySummary:
+                tallied.withLock { $0.notImported("activity summaries", reason: "computed from the imported samples, as HealthKit does") }
+                return nil
+            case let .me(values):
+                readCharacteristics.withLock { $0 = values }
+                return nil
+            case .exportDate:
+                return nil
+            }
+        } catch {
+            tallied.withLock { $0.refused(error.type, error.reason) }
+            return nil
+        }
+    }
+
+    /// The locations of each route of an imported workout that can be stored with it, in time
+    /// order, as RouteLocations; a route that cannot (unreadable GPX, points outside the workout,
+    /// more points than one batch carries) is refused alone and the workout imported without it.
+    private func routes(of imported: ImportedSample, workout: SampleRecord) -> [[RouteLocation]] {
+        imported.routes.compactMap { (route) -> [RouteLocation]? in
+            let type = HKWorkoutRouteTypeIdentifier
+            let points: [ExportLocation]
+            if let path = route.filePath {
+                do {
+                    points = try file.routeLocations(at: path)
+                } catch {
+                    tallied.withLock { $0.refused(type, "route file unreadable: \(error)") }
+                    return nil
+                }
+            } else {
+                points = route.locations
+            }
+            let locations = points.map(Self.routeLocation).sorted { $0.timestamp < $1.timestamp }
+            guard let first = locations.first?.timestamp, let last = locations.last?.timestamp else {
+                tallied.withLock { $0.refused(type, "route without points") }
+                return nil
+            }
+            guard locations.count <= Self.maxBatchLocations else {
+                tallied.withLock { $0.refused(type, "routes of more than \(Self.maxBatchLocations) points are not imported yet") }
+                return nil
+            }
+            do throws(HKError) {
+                try RouteLocationValidator.check(locations)
+                try RouteLocationValidator.checkInside(workout.startDate, workout.endDate, firstLocation: first, lastLocation: last)
+            } catch {
+                tallied.withLock { $0.refused(type, error.message) }
+                return nil
+            }
+            return locations
+        }
+    }
+
+    /// A GPX or inline point as a route location. What the export leaves out takes CoreLocation's
+    /// "unknown": course and speed −1, altitude 0 with vertical accuracy −1; a horizontal
+    /// accuracy not given is 0.
+    static func routeLocation(_ point: ExportLocation) -> RouteLocation {
+        RouteLocation(timestamp: point.date, latitude: point.latitude, longitude: point.longitude,
+                      altitude: point.altitude ?? 0, horizontalAccuracy: point.horizontalAccuracy ?? 0,
+                      verticalAccuracy: point.altitude == nil ? -1 : (point.verticalAccuracy ?? 0),
+                      course: point.course ?? -1, speed: point.speed ?? -1)
+    }
+
+    private func take(_ key: BatchKey) -> Batch? {
+        guard var batch = openBatches.removeValue(forKey: key) else { return nil }
+        openSyncIdentifiers[key] = nil
+        openSamples -= batch.samples.count
+        batch.readSoFar = tallied.withLock { $0.read }
+        batch.lineReached = lineReached
+        return batch
+    }
+
+    private func takeFullestOpenBatch() -> Batch? {
+        guard let key = openBatches.max(by: { $0.value.samples.count < $1.value.samples.count })?.key else { return nil }
+        return take(key)
+    }
+
+    /// Records what healthd did with a batch.
+    func record(_ batch: Batch, outcome: ImportOutcome) {
+        tallied.withLock {
+            $0.stored(batch.typeIdentifier, added: outcome.added, unchanged: outcome.unchanged)
+            if !batch.routes.isEmpty {
+                $0.stored(HKWorkoutRouteTypeIdentifier, added: outcome.routesAdded, unchanged: outcome.routesUnchanged)
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+public import Foundation
+import GRDB
+public import HealthModel
+
+extension SampleRepository {
+    /// A route to store with an imported workout: the index of its workout in the batch, its
+    /// locations in time order, and the sync identity that makes a second import of it a no-op.
+    public struct ImportRoute: Sendable {
+        public var workoutIndex: Int
+        public var locations: [RouteLocation]
+        public var syncIdentifier: String
+
+        public init(workoutIndex: Int, locations: [RouteLocation], syncIdentifier: String) {
+            self.workoutIndex = workoutIndex
+            self.locations = locations
+            self.syncIdentifier = syncIdentifier
+        }
+    }
+
+    /// Stores an imported batch through the save path (`write`: the same rows, sync-identifier
+    /// upserts, change numbers and group commit as an app's save), then each route as a route
+    /// object associated with its workout — all in one transaction, so an interrupted import
+    /// never leaves a workout without the route it came with. Tells apart what was new from what
+    /// the source already held: a sample whose sync identifier the source stores at the same or a
+    /// higher version changes nothing. Routes must be of workouts in `records` (one UUID each,
+    /// which the caller guarantees by sending only workouts with routes).
+    public func importBatch(_ records: [SampleRecord], routes: [ImportRoute] = [],
+                            source: SourceRecord) async throws -> ImportCounts {
+        try await commits.submit { db in
+            let sourceID = try Self.sourceID(db, source)
+            var unchanged = 0
+            for record in records {
+                guard let sync = record.syncIdentity,
+                      let stored = try SyncedObject.find(db, source: sourceID, identifier: sync.identifier),
+                      stored.version >= sync.version else { continue }
+                unchanged += 1
+            }
+            let uuids = try Self.write(records, source: source, db)
+            var routesAdded = 0
+            for route in routes where try Self.storeImportedRoute(route, workoutUUID: uuids[route.workoutIndex], source: source, db) {
+                routesAdded += 1
+            }
+            return ImportCounts(added: records.count - unchanged, unchanged: unchanged,
+                                routesAdded: routesAdded, routesUnchanged: routes.count - routesAdded)
+        }
+    }
+
+    /// What an imported batch added and what the store already held.
+    public struct ImportCounts: Sendable, Equatable {
+        public var added: Int
+        public var unchanged: Int
+        public var routesAdded: Int
+        public var routesUnchanged: Int
+    }
+
+    /// Stores one route; false when its source already held it (a repeated import).
+    private static func storeImportedRoute(_ route: ImportRoute, workoutUUID: UUID, source: SourceRecord, _ db: Database) throws -> Bool {
+        guard let first = route.locations.first?.timestamp, let last = route.locations.last?.timestamp,
+              let workout = try Row.fetchOne(db, sql: "SELECT id, start_us, end_us FROM objects WHERE uuid = ?", arguments: [workoutUUID]) else {
+            throw HKError(.errorInvalidArgument, "an imported route needs locations and its workout")
+        }
+        try RouteLocationValidator.checkInside(Date(microsecondsSince1970: workout["start_us"]), Date(microsecondsSince1970: workout["end_us"]),
+                                               firstLocation: first, lastLocation: last)
+        let record = SampleRecord(uuid: UUID(), typeIdentifier: HKWorkoutRouteTypeIdentifier, startDate: first, endDate: last,
+                                  value: .workoutRoute(locationCount: route.locations.count),
+                                  metadata: [HKMetadataKeySyncIdentifier: .string(route.syncIdentifier), HKMetadataKeySyncVersion: .number(1)])
+        let routeUUID = try write([record], source: source, db)[0]
+        let routeID = try Int64.fetchOne(db, sql: "SELECT id FROM objects WHERE uuid = ?", arguments: [routeUUID])!
+        // A route already imported keeps the locations it was stored with.
+        let isNew = try Int.fetchOne(db, sql: "SELECT count(*) FROM route_locations WHERE route_id = ?", arguments: [routeID]) == 0
+        if isNew {
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO route_locations (route_id, position, time_us, latitude, longitude, altitude,
+                    horizontal_accuracy, vertical_accuracy, course, speed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for (position, location) in route.locations.enumerated() {
+                try insert.execute(arguments: [
+                    routeID, position, location.timestamp.microsecondsSince1970, location.latitude, location.longitude,
+                    location.altitude, location.horizontalAccuracy, location.verticalAccuracy, location.course, location.speed,
+                ])
+            }
+        }
+        try db.execute(sql: "INSERT OR IGNORE INTO workout_associations (workout_id, sample_id) VALUES (?, ?)",
+                       arguments: [workout["id"] as Int64, routeID])
+        return isNew
+    }
+}

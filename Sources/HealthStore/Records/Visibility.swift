@@ -1,0 +1,62 @@
+public import Foundation
+
+/// Everything a read needs to know about what its reader may see: the scope of the type it
+/// queries, and the scope of every object type its predicate can name. `SampleSQL` cannot
+/// compile a predicate without one (`SampleSQL.condition(_:within:)`), and every repository read
+/// that takes a predicate takes one, so a query kind — present or future — cannot confine its
+/// rows and forget to confine the objects its predicate names. (Reads without a predicate —
+/// characteristics, route locations — take the one `ReadScope` they need.)
+///
+/// Of the predicates, only `.workout` (`predicateForObjects(from: workout)`) names an object
+/// other than the row being matched: it matches samples associated with *another* object, so
+/// without the workout's own scope a reader allowed steps but not workouts could learn which
+/// steps another app associated with a workout it cannot see. Every other predicate tests the
+/// matched row itself (its UUID, source, device, dates, values, metadata, a workout's activity
+/// type), and that row is already confined by `scope`; correlation member predicates test
+/// members of correlations already confined by every member type's scope.
+///
+/// The broker's authorization engine resolves one per read, and long-running queries resolve it
+/// again at every delivery, so revoking or expiring the *workout* read grant applies at once.
+public struct Visibility: Sendable, Equatable {
+    /// The part of the queried type's data the reader sees.
+    public var scope: ReadScope
+    /// The part of HKWorkoutType's data the reader sees: the workouts a `.workout` predicate may
+    /// name. A workout outside it is treated as if it did not exist.
+    public var workouts: ReadScope
+
+    public init(scope: ReadScope, workouts: ReadScope) {
+        self.scope = scope
+        self.workouts = workouts
+    }
+
+    // The same scope for the queried type and for workouts: the user's own manager, and readers
+    // whose grants for both agree. Spelled like `ReadScope`'s cases, so `scope: .allSources` reads
+    // the same whichever of the two a function takes.
+
+    /// Every source's data of every type (the user's own manager).
+    public static let allSources = Visibility(scope: .allSources, workouts: .allSources)
+
+    /// Only what `appID` saved itself, of every type.
+    public static func ownSamples(appID: String) -> Visibility {
+        Visibility(scope: .ownSamples(appID: appID), workouts: .ownSamples(appID: appID))
+    }
+
+    /// `appID`'s own data and every source's from `since` on, of every type.
+    public static func recentWindow(appID: String, since: Date) -> Visibility {
+        Visibility(scope: .recentWindow(appID: appID, since: since), workouts: .recentWindow(appID: appID, since: since))
+    }
+
+    /// Whether what this admits changes with the clock alone (a window's start moves with each
+    /// query), so a result computed under it cannot be carried over without recomputing.
+    public var movesWithClock: Bool {
+        for scope in [scope, workouts] {
+            if case .recentWindow = scope { return true }
+        }
+        return false
+    }
+
+    /// The same reader's visibility with `scope` for the queried rows.
+    public func with(scope: ReadScope) -> Visibility {
+        Visibility(scope: scope, workouts: workouts)
+    }
+}

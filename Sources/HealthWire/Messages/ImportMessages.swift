@@ -1,0 +1,108 @@
+import COpenHealthProto
+public import HealthModel
+
+// The manager's import payloads (proto/openhealth/v1/health_manager.proto, ImportSamples).
+
+/// ImportSamplesRequest: a batch of one foreign source's samples.
+public struct ImportBatch: WireMessage, Equatable {
+    /// What the data comes from ("Apple Health"); part of the source's name in the store.
+    public var origin: String
+    public var sourceName: String
+    public var sourceVersion: String?
+    public var samples: [SampleRecord]
+    /// Routes of workouts in `samples`, by index.
+    public var routes: [ImportedRoute]
+
+    public init(origin: String, sourceName: String, sourceVersion: String?, samples: [SampleRecord], routes: [ImportedRoute] = []) {
+        self.origin = origin
+        self.sourceName = sourceName
+        self.sourceVersion = sourceVersion
+        self.samples = samples
+        self.routes = routes
+    }
+
+    public init(wire bytes: [UInt8]) throws {
+        self = try ProtobufCodec.withDecoded(Openhealth__V1__ImportSamplesRequest.self, from: bytes) { wire in
+            guard wire.n_samples <= WireLimits.maxSamplesPerSave else {
+                throw WireDecodeError.invalidField("more than \(WireLimits.maxSamplesPerSave) samples in one message")
+            }
+            let version = WireRead.string(wire.source_version)
+            let routes = WireRead.messages(wire.routes, count: wire.n_routes)
+            guard routes.count <= WireLimits.maxSamplesPerSave else {
+                throw WireDecodeError.invalidField("more than \(WireLimits.maxSamplesPerSave) routes in one message")
+            }
+            return ImportBatch(origin: WireRead.string(wire.origin), sourceName: WireRead.string(wire.source_name),
+                               sourceVersion: version.isEmpty ? nil : version,
+                               samples: try WireRead.messages(wire.samples, count: wire.n_samples).map(SampleWire.read),
+                               routes: routes.map { route in
+                                   ImportedRoute(workoutIndex: Int(route.workout_index),
+                                                 locations: WireRead.messages(route.locations, count: route.n_locations).map(LocationWire.read))
+                               })
+        }
+    }
+
+    public func wireBytes() -> [UInt8] {
+        let arena = WireArena()
+        var wire = Openhealth__V1__ImportSamplesRequest.initialized()
+        wire.origin = arena.string(origin)
+        wire.source_name = arena.string(sourceName)
+        wire.source_version = arena.string(sourceVersion ?? "")
+        var builder = SampleWireBuilder(in: arena)
+        let built = builder.build(samples)
+        wire.n_samples = built.count
+        wire.samples = arena.messages(built)
+        let routeMessages = routes.map { route in
+            arena.message { (wire: inout Openhealth__V1__ImportedRoute) in
+                wire.workout_index = UInt32(clamping: route.workoutIndex)
+                let locations = LocationWire.buildAll(route.locations, in: arena)
+                wire.n_locations = locations.count
+                wire.locations = locations.messages
+            }
+        }
+        wire.n_routes = routeMessages.count
+        wire.routes = arena.messages(routeMessages)
+        return ProtobufCodec.encode(wire)
+    }
+}
+
+/// A workout's route in an import: its locations, for the workout at `workoutIndex` of the batch.
+public struct ImportedRoute: Sendable, Equatable {
+    public var workoutIndex: Int
+    public var locations: [RouteLocation]
+
+    public init(workoutIndex: Int, locations: [RouteLocation]) {
+        self.workoutIndex = workoutIndex
+        self.locations = locations
+    }
+}
+
+/// ImportSamplesResponse: how many samples were new, and how many the store already held.
+public struct ImportOutcome: WireMessage, Equatable {
+    public var added: Int
+    public var unchanged: Int
+    public var routesAdded: Int
+    public var routesUnchanged: Int
+
+    public init(added: Int, unchanged: Int, routesAdded: Int = 0, routesUnchanged: Int = 0) {
+        self.added = added
+        self.unchanged = unchanged
+        self.routesAdded = routesAdded
+        self.routesUnchanged = routesUnchanged
+    }
+
+    public init(wire bytes: [UInt8]) throws {
+        self = try ProtobufCodec.withDecoded(Openhealth__V1__ImportSamplesResponse.self, from: bytes) { wire in
+            ImportOutcome(added: Int(clamping: wire.added), unchanged: Int(clamping: wire.unchanged),
+                          routesAdded: Int(clamping: wire.routes_added), routesUnchanged: Int(clamping: wire.routes_unchanged))
+        }
+    }
+
+    public func wireBytes() -> [UInt8] {
+        var wire = Openhealth__V1__ImportSamplesResponse.initialized()
+        wire.added = UInt64(clamping: added)
+        wire.unchanged = UInt64(clamping: unchanged)
+        wire.routes_added = UInt64(clamping: routesAdded)
+        wire.routes_unchanged = UInt64(clamping: routesUnchanged)
+        return ProtobufCodec.encode(wire)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import HealthModel
+import Synchronization
+import Testing
+
+@testable import HealthStore
+
+/// Issue 11, class 2, counted rather than planned: the work SQLite does for a window-scoped
+/// change feed — its virtual-machine steps (`SQLITE_STMTSTATUS_VM_STEP`), which grow with every
+/// row an index walk visits — is the same whether 0 or thousands of hidden rows (other sources'
+/// samples from before the window, added and deleted after the app's cursor) exist.
+@Suite struct ChangeFeedWindowCostTests {
+    static let sleep = ChangeFeedRepositoryTests.sleep
+    static let window = ChangeFeedWindowPlanTests.window
+
+    @Test func feedWorkDoesNotGrowWithHiddenRows() async throws {
+        let alone = try await Self.feedSteps(hiddenRows: 0)
+        let some = try await Self.feedSteps(hiddenRows: 500)
+        let many = try await Self.feedSteps(hiddenRows: 4_000)
+        #expect(alone.values.allSatisfy { $0 > 0 }, "\(alone)")
+        // Eight times the hidden rows, not one step more.
+        #expect(some == many, "VM steps per call, 500 hidden rows: \(some); 4,000: \(many)")
+        // Against none at all, a step for finding an index range empty that is not (the hidden
+        // rows lie outside it): a constant, whatever their number.
+        for (call, steps) in alone {
+            #expect(abs((many[call] ?? 0) - steps) <= 2, "\(call): \(steps) steps alone, \(many[call] ?? 0) with 4,000 hidden rows")
+        }
+    }
+
+    /// VM steps of the feed's statements for: a read from the origin (a nil anchor), a read from
+    /// a cursor taken before the hidden saves (a current anchor), and the observer's check.
+    static func feedSteps(hiddenRows: Int) async throws -> [String: Int64] {
+        let writer = try DatabaseQueue()
+        let database = try HealthDatabase(writer: writer)
+        let own = ChangeFeedRepositoryTests.source("a"), other = ChangeFeedRepositoryTests.source("b")
+        // Visible: the app's own samples (one before the window) and another source's in the window.
+        _ = try await database.samples.insert([10, 40, 41].map { ChangeFeedRepositoryTests.sample(minute: $0) }, source: own)
+        _ = try await database.samples.insert([35, 36].map { ChangeFeedRepositoryTests.sample(minute: $0) }, source: other)
+        let cursor = try database.changeFeed.changes(of: sleep, matching: nil, scope: window, after: .origin, limit: 0).cursor
+        let change = try database.changeFeed.currentChange()
+        // Hidden: another source's samples from before the window, saved after the cursor; half
+        // of them deleted again, so both tables hold hidden rows after it.
+        if hiddenRows > 0 {
+            let hidden = try await database.samples.insert((0..<hiddenRows).map { ChangeFeedRepositoryTests.sample(minute: -$0 % 29) },
+                                                           source: other)
+            _ = try await database.samples.delete(hidden.prefix(hiddenRows / 2).map { ObjectReference(typeIdentifier: sleep, uuid: $0) },
+                                                  appID: other.bundleIdentifier)
+        }
+        // A visible change after the hidden ones, so every read has something to find.
+        _ = try await database.samples.insert([ChangeFeedRepositoryTests.sample(minute: 42)], source: own)
+        var steps: [String: Int64] = [:]
+        steps["from the origin"] = try Self.steps(writer) {
+            _ = try database.changeFeed.changes(of: sleep, matching: nil, scope: window, after: .origin, limit: 0)
+        }
+        steps["from a cursor"] = try Self.steps(writer) {
+            _ = try database.changeFeed.changes(of: sleep, matching: nil, scope: window, after: cursor, limit: 2)
+        }
+        steps["has changes"] = try Self.steps(writer) {
+            _ = try database.changeFeed.hasChanges(of: sleep, matching: nil, scope: window, after: change)
+        }
+        return steps
+    }
+
+    /// The VM steps of the statements reading objects or deleted objects that `body` runs, each
+    /// run again to completion on its own statement to read the counter.
+    static func steps(_ writer: DatabaseQueue, while body: () throws -> Void) throws -> Int64 {
+        let executed = Mutex<[String]>([])
+        writer.inDatabase { db in
+            db.trace { event in
+                if case let .statement(statement) = event { executed.withLock { $0.append(statement.expandedSQL) } }
+            }
+        }
+        try body()
+        writer.inDatabase { db in db.trace(nil) }
+        let statements = executed.withLock { $0 }.filter {
+            $0.hasPrefix("SELECT") && ($0.contains("FROM objects") || $0.contains("FROM deleted_objects"))
+        }
+        return try writer.read { db in
+            var total: Int64 = 0
+            for sql in statements {
+                let statement = try db.makeStatement(sql: sql)
+                let rows = try Row.fetchCursor(statement)
+                while try rows.next() != nil {}
+                total += Int64(sqlite3_stmt_status(statement.sqliteStatement, Int32(SQLITE_STMTSTATUS_VM_STEP), 0))
+            }
+            return total
+        }
+    }
+}

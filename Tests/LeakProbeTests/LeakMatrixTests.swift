@@ -1,0 +1,64 @@
+import Foundation
+import HealthModel
+import HealthWire
+import Testing
+
+/// Issue 11: the leak matrix. Every query kind × every predicate kind × both queried types
+/// (`MatrixCell.all`, generated), in every per-type permission state (`MatrixState`), compared
+/// byte for byte between a world where another app's workout holds some of its samples and a
+/// twin world where that workout never existed. A cell may differ only where the app may read
+/// the workout *and* the samples it holds (`associationVisible`); there, every cell matching
+/// through the workout must differ (the positive control: the matrix sees associations).
+@Suite(.serialized) struct LeakMatrixTests {
+    @Test func noAnswerDependsOnAWorkoutTheAppCannotSee() async throws {
+        let hiddenWorld = try await MatrixWorld(hidden: true)
+        defer { hiddenWorld.stop() }
+        let controlWorld = try await MatrixWorld(hidden: false, hiddenWorkout: hiddenWorld.hiddenWorkout)
+        defer { controlWorld.stop() }
+        try await Task.sleep(for: .seconds(MatrixState.temporaryGrantDuration))
+
+        let cells = MatrixCell.all
+        var compared = 0
+        for state in MatrixState.allCases {
+            let withHidden = try await hiddenWorld.probe(state, cells: cells)
+            let without = try await controlWorld.probe(state, cells: cells)
+            for (index, cell) in cells.enumerated() {
+                compared += 1
+                let mayDiffer = cell.predicate.namesTheHiddenWorkout && state.associationVisible.contains(cell.type)
+                if mayDiffer {
+                    if cell.isPositiveControl {
+                        #expect(withHidden[index] != without[index], "positive control, \(state): \(cell.name) must see the workout")
+                    }
+                } else {
+                    #expect(withHidden[index] == without[index],
+                            "\(state): \(cell.name)\n  hidden world:  \(withHidden[index])\n  control world: \(without[index])")
+                }
+            }
+        }
+        print("leak matrix: \(cells.count) cells × \(MatrixState.allCases.count) states = \(compared) comparisons")
+
+        // Revoking the *workout* read grant under a running collection watch whose predicate
+        // names the workout: the delivery that follows (woken by the grant change alone, no
+        // save) leaves the app holding the collection a store without that workout gives. The
+        // delivery itself may name the intervals it empties: the app saw them while allowed.
+        let hidden = try await hiddenWorld.revokingWorkoutUnderAWatch(.everythingAllowed)
+        let control = try await controlWorld.revokingWorkoutUnderAWatch(.everythingAllowed)
+        #expect(Self.collection(hidden.initial) != Self.collection(control.initial),
+                "positive control: with the workout readable the watch must see it")
+        #expect(hidden.afterRevocation.count > hidden.initial.count, "no delivery after the workout grant was revoked")
+        #expect(Self.collection(hidden.afterRevocation) == Self.collection(control.initial),
+                "after revoking the workout grant the watch still holds data through it: \(hidden.afterRevocation)")
+    }
+
+    /// The collection an app holds after applying `lines` (watch deliveries) in order.
+    static func collection(_ lines: [String]) -> [StatisticsResult] {
+        var intervals: [Int64: StatisticsResult] = [:]
+        for line in lines {
+            guard let payload = ProbeTranscript.payload(of: line),
+                  let delivery = try? StatisticsCollectionDelivery(wire: payload) else { continue }
+            for start in delivery.emptiedStarts { intervals[start] = nil }
+            for result in delivery.changed { intervals[result.span.start] = result }
+        }
+        return intervals.sorted { $0.key < $1.key }.map(\.value)
+    }
+}

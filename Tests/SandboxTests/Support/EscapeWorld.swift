@@ -1,0 +1,83 @@
+import Foundation
+import Glibc
+import TestSupport
+
+/// A real healthd, run as `user` on a fresh store, with apps installed from copies of their
+/// executables in install folders of that user, and a data folder each: what the escape
+/// attempts run against. Stopped and removed by `stop()`.
+final class EscapeWorld: @unchecked Sendable {
+    let user: EscapeUser
+    let root: String
+    var store: String { root + "/store" }
+    var socketDirectory: String { root + "/run" }
+    var appSocket: String { socketDirectory + "/app.sock" }
+    var adminSocket: String { socketDirectory + "/admin.sock" }
+    var key: String { store + "/machine.key" }
+    private let healthd: ChildProcess
+
+    var healthdPID: Int32 { healthd.pid }
+
+    init(user: EscapeUser) async throws {
+        self.user = user
+        root = NSTemporaryDirectory() + "ohk-escape-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let (uid, gid) = try await user.ids()
+        chown(root, uid, gid)
+        chmod(root, 0o755)
+        let log = open(root + "/healthd.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        defer { close(log) }
+        fchown(log, uid, gid)
+        let (program, arguments) = try await user.command(Products.path("healthd"),
+                                                          ["--store", root + "/store", "--socket-dir", root + "/run"])
+        healthd = try ChildProcess(program, arguments, stderr: log)
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: root + "/run/app.sock") {
+            guard healthd.isRunning, Date() < deadline else {
+                throw BrokerFailed(log: (try? String(contentsOfFile: root + "/healthd.log", encoding: .utf8)) ?? "")
+            }
+            usleep(20_000)
+        }
+    }
+
+    func healthctl(_ arguments: [String]) async throws -> ProcessResult {
+        try await user.run(Products.path("healthctl"), arguments + ["--socket", adminSocket])
+    }
+
+    /// Copies `product` into a fresh install folder of the user and installs it as `appID`.
+    /// Returns the copy's path (the app's executable) and the app's data folder.
+    func install(_ appID: String, product: String) async throws -> (executable: String, data: String) {
+        let folder = root + "/apps/" + appID
+        let data = root + "/data/" + appID
+        for directory in [folder, data] {
+            let made = try await user.run("/bin/mkdir", ["-p", directory])
+            guard made.status == 0 else { throw CommandFailed(result: made) }
+        }
+        let executable = folder + "/" + product
+        // cp in a child: copying here would hold the file open for writing in this process,
+        // and a child spawned meanwhile would keep that descriptor until its exec (ETXTBSY).
+        let copied = try await user.run("/bin/cp", [Products.path(product), executable])
+        guard copied.status == 0 else { throw CommandFailed(result: copied) }
+        let manifest = root + "/\(appID).json"
+        let body: [String: Any] = ["id": appID, "displayName": appID, "executable": executable, "version": "1",
+                                   "NSHealthShareUsageDescription": "escape test", "NSHealthUpdateUsageDescription": "escape test"]
+        try JSONSerialization.data(withJSONObject: body).write(to: URL(fileURLWithPath: manifest))
+        chmod(manifest, 0o644)
+        let installed = try await healthctl(["apps", "install", manifest])
+        guard installed.status == 0 else { throw CommandFailed(result: installed) }
+        return (executable, data)
+    }
+
+    /// `health-sandbox run APP --allow-write DATA -- COMMAND…` as the user.
+    func runSandboxed(_ appID: String, data: String, _ command: [String], allowRead: [String] = [],
+                      environment: [String: String] = [:]) async throws -> ProcessResult {
+        try await user.run(Products.path("health-sandbox"),
+                           ["run", appID, "--socket", adminSocket, "--allow-write", data] + allowRead.flatMap { ["--allow-read", $0] }
+                               + ["--"] + command, environment: environment)
+    }
+
+    func stop() {
+        healthd.signal(SIGTERM)
+        healthd.waitBlocking()
+        try? FileManager.default.removeItem(atPath: root)
+    }
+}

@@ -1,0 +1,36 @@
+/* The escape attempts of escape-probe, grouped by what they reach for. */
+#ifndef ESCAPE_PROBE_ATTEMPTS_H
+#define ESCAPE_PROBE_ATTEMPTS_H
+
+#include <errno.h>
+#include <sys/types.h>
+
+struct targets {
+    pid_t healthd_pid;          /* healthd, outside the sandbox */
+    const char *store;          /* its store folder */
+    const char *key;            /* its machine.key */
+    const char *app_socket;     /* app.sock, by path */
+    const char *admin_socket;   /* admin.sock */
+    const char *own_file;       /* a file of the app's own read-only install folder */
+    const char *writable_dir;   /* the app's data folder */
+    const char *outside_abstract; /* an abstract Unix socket listening outside */
+};
+
+/* "name: allowed" for rc 0, else "name: denied (ERRNO)". */
+void result_line(const char *name, int errnum);
+
+/* uid, gid, every capability set, no_new_privs, seccomp mode. */
+void report_identity(void);
+/* The store, the key, chmod/utimensat/setxattr, device files. */
+void attempt_files(const struct targets *t);
+/* The broker's sockets by path, network, abstract sockets both ways. */
+void attempt_sockets(const struct targets *t);
+/* Seeing, tracing, slowing healthd. */
+void attempt_broker_process(const struct targets *t);
+/* setuid exec, exec of written files, memfd + execveat. */
+void attempt_code_execution(const struct targets *t);
+
+/* Binds the abstract socket `name`, prints that, and whether a connection came within 3 s. */
+int listen_abstract(const char *name);
+
+#endif
