@@ -80,6 +80,13 @@ let package = Package(
             path: "Benchmarks/PrivacyBench",
             swiftSettings: swiftSettings
         ),
+        // One hostile app per issue-13 attack beside a well-behaved app and healthctl (Benchmarks/README.md).
+        .executableTarget(
+            name: "broker-bench",
+            dependencies: ["HealthStore", "HealthModel", "HealthIPC", "HealthWire"],
+            path: "Benchmarks/BrokerBench",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "query-bench",
             dependencies: ["HealthStore", "HealthModel", "HealthWire", .product(name: "GRDB", package: "GRDB.swift")],

@@ -35,7 +35,12 @@ public final class FrameConnection: Sendable {
 
     /// Writes one frame, optionally passing a descriptor with it. Thread-safe.
     public func send(_ frame: Frame, passing descriptor: Int32 = -1) throws(SystemCallError) {
-        let bytes = FrameCodec.encode(frame)
+        try write(FrameCodec.encode(frame), passing: descriptor)
+    }
+
+    /// Writes one encoded frame, blocking until the socket took all of it. Thread-safe. Only for
+    /// threads that may block: a client's, or a server connection's own writer (`OutboundQueue`).
+    func write(_ bytes: [UInt8], passing descriptor: Int32 = -1) throws(SystemCallError) {
         try writeLock.withLock { _ throws(SystemCallError) in
             var offset = 0
             while offset < bytes.count {
@@ -50,13 +55,27 @@ public final class FrameConnection: Sendable {
 
     /// Reads until the peer closes or breaks the protocol, handing each frame to `onFrame`.
     /// Returns nil at a clean end of stream, or why reading stopped.
+    ///
+    /// With `incompleteFrameTimeout`, a peer that has sent part of a frame (some of a length
+    /// prefix, or a prefix without all of its body) must complete a frame within that time, or
+    /// reading stops with `.incompleteFrameTimedOut`: otherwise a header announcing 4 MiB and
+    /// never followed by them holds the buffer forever. An idle connection between frames never
+    /// times out (long-running queries wait there).
     public func readFrames(
-        maxFrameBytes: Int = WireLimits.maxFrameBytes, _ onFrame: (Frame) -> Void
+        maxFrameBytes: Int = WireLimits.maxFrameBytes, incompleteFrameTimeout: Duration? = nil,
+        _ onFrame: (Frame) -> Void
     ) -> ReadFailure? {
         var reader = FrameReader(maxFrameBytes: maxFrameBytes)
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var descriptors = [Int32](repeating: -1, count: 4)
+        let clock = ContinuousClock()
+        // When the oldest incomplete frame started arriving: reset each time a frame completes.
+        var incompleteSince: ContinuousClock.Instant?
         while true {
+            if let limit = incompleteFrameTimeout, let since = incompleteSince {
+                let left = limit - (clock.now - since)
+                if left <= .zero || !waitReadable(within: left) { return .incompleteFrameTimedOut(limit) }
+            }
             var received = 0
             let count = buffer.withUnsafeMutableBytes { raw in
                 ohk_recv_with_fds(fd, raw.baseAddress, raw.count, &descriptors, descriptors.count, &received)
@@ -70,6 +89,8 @@ public final class FrameConnection: Sendable {
             } catch {
                 return .framing(error)
             }
+            if reader.bufferedByteCount == 0 || !bodies.isEmpty { incompleteSince = nil }
+            if reader.bufferedByteCount > 0, incompleteSince == nil { incompleteSince = clock.now }
             for body in bodies {
                 do {
                     onFrame(try FrameCodec.decode(body))
@@ -77,6 +98,18 @@ public final class FrameConnection: Sendable {
                     return .decoding(error)
                 }
             }
+        }
+    }
+
+    /// Waits until the socket has something to read (or hung up); false when `limit` passed first.
+    private func waitReadable(within limit: Duration) -> Bool {
+        let (seconds, attoseconds) = limit.components
+        let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&entry, 1, milliseconds)
+            if ready < 0, errno == EINTR { continue }
+            return ready != 0  // an error is left for recvmsg to report
         }
     }
 
@@ -114,9 +147,13 @@ public final class FrameConnection: Sendable {
         case framing(FrameReader.ReadError)
         case decoding(WireDecodeError)
         case truncated
+        /// Part of a frame arrived and the rest did not within the limit.
+        case incompleteFrameTimedOut(Duration)
 
         public var description: String {
             switch self {
+            case let .incompleteFrameTimedOut(limit):
+                "a frame must arrive whole within \(limit.components.seconds) s of its first byte; closing the connection"
             case let .system(error): "\(error)"
             case let .framing(error): "\(error)"
             case let .decoding(error): "\(error)"

@@ -13,20 +13,33 @@ public struct IncomingCall: Sendable {
 /// How a handler answers its call. A unary handler calls `respond` or `fail` once; a streaming
 /// handler calls `send` any number of times and then `finish`. Anything after the first final
 /// answer is dropped, so a handler racing a CANCEL cannot write a second ending.
+///
+/// Nothing here blocks: frames are queued for the connection's writer thread (`OutboundQueue`),
+/// and `send` suspends while the peer is not reading.
 public final class CallResponder: Sendable {
     public let callID: UInt64
-    private let connection: FrameConnection
+    private let outbound: OutboundQueue
     private let answered = Mutex(false)
+    /// Frees the call id (and the call's budgets) — before the final frame is queued, so a peer
+    /// that reuses the id as soon as it sees the answer never finds it still in use.
+    private let onEnd: @Sendable () -> Void
 
-    init(callID: UInt64, connection: FrameConnection) {
+    private let unreadRepliesTimeout: Duration
+
+    init(callID: UInt64, outbound: OutboundQueue, unreadRepliesTimeout: Duration = .seconds(10),
+         onEnd: @escaping @Sendable () -> Void = {}) {
         self.callID = callID
-        self.connection = connection
+        self.outbound = outbound
+        self.unreadRepliesTimeout = unreadRepliesTimeout
+        self.onEnd = onEnd
     }
 
     public func respond(_ payload: [UInt8]) {
         end(.response(callID, payload))
     }
 
+    /// Answers with a descriptor; the responder keeps its own duplicate until it is written, so
+    /// the caller may close its copy at once.
     public func respond(_ payload: [UInt8], passing descriptor: Int32) {
         end(.response(callID, payload), passing: descriptor)
     }
@@ -35,15 +48,26 @@ public final class CallResponder: Sendable {
         end(.failure(callID, status, streaming: streaming))
     }
 
-    /// Sends one stream message. Throws `CancellationError` once the call has ended (cancelled
-    /// or the connection is gone), so a streaming handler stops its work.
-    public func send(_ payload: [UInt8]) throws {
+    /// Sends one stream message, first waiting (suspended) while the peer has more than the
+    /// connection's pause threshold of replies unread. Throws `CancellationError` once the call
+    /// has ended (cancelled, or the connection is gone), so a streaming handler stops its work.
+    public func send(_ payload: [UInt8]) async throws {
         if Task.isCancelled || answered.withLock({ $0 }) { throw CancellationError() }
-        do {
-            try connection.send(Frame(callID: callID, kind: .streamMessage, payload: payload))
-        } catch {
+        try await outbound.waitUntilWritable()
+        if answered.withLock({ $0 }) { throw CancellationError() }
+        guard outbound.append(FrameCodec.encode(Frame(callID: callID, kind: .streamMessage, payload: payload))) else {
             throw CancellationError()
         }
+    }
+
+    /// `send` for a handler that cannot suspend because it streams from inside a synchronous
+    /// store callback: blocks its thread while the peer is not reading, at most
+    /// `unreadRepliesTimeout`, then ends the call with `CancellationError`.
+    public func sendFromSynchronousContext(_ payload: [UInt8]) throws {
+        if Task.isCancelled || answered.withLock({ $0 }) { throw CancellationError() }
+        guard outbound.waitUntilWritableBlocking(timeout: unreadRepliesTimeout), !answered.withLock({ $0 }),
+              outbound.append(FrameCodec.encode(Frame(callID: callID, kind: .streamMessage, payload: payload)))
+        else { throw CancellationError() }
     }
 
     public func finish(_ status: RPCStatus = .ok) {
@@ -56,76 +80,135 @@ public final class CallResponder: Sendable {
             return !answered
         }
         guard first else { return }
-        try? connection.send(frame, passing: descriptor)
+        onEnd()
+        outbound.append(FrameCodec.encode(frame), passing: descriptor)
     }
 }
 
 /// The server side of one connection: reads frames, enforces the per-connection limits, starts
 /// a task per call, and routes CANCEL to it. What a method does — and whether this peer may call
 /// it at all — is the `handler`'s business (the broker's method table), not this type's.
+///
+/// Two threads of its own: the caller's, reading (it may block: in `recvmsg`, or paused while
+/// the peer leaves replies unread), and the writer's (`OutboundQueue`). Handlers run as tasks
+/// on the shared pool and never block it.
 public final class ServerConnection: Sendable {
     public let connection: FrameConnection
-    private let maxCallsInFlight: Int
-    private let running = Mutex([UInt64: Task<Void, Never>]())
+    private let limits: ConnectionLimits
+    private let admission: CallAdmission
+    private let outbound: OutboundQueue
 
-    public init(fd: Int32, maxCallsInFlight: Int = WireLimits.maxCallsInFlight) {
+    private struct Running {
+        /// Tells this call apart from a later one that reuses its id.
+        let token: UInt64
+        let responder: CallResponder
+        let release: @Sendable () -> Void
+        var task: Task<Void, Never>?
+    }
+
+    private struct Calls {
+        var running: [UInt64: Running] = [:]
+        var nextToken: UInt64 = 0
+    }
+
+    private let calls = Mutex(Calls())
+
+    public init(fd: Int32, limits: ConnectionLimits = ConnectionLimits(),
+                admission: @escaping CallAdmission = { _ in .success({}) }) {
         connection = FrameConnection(fd: fd)
-        self.maxCallsInFlight = maxCallsInFlight
+        self.limits = limits
+        self.admission = admission
+        outbound = OutboundQueue(connection: connection, pauseBytes: limits.outboundPauseBytes,
+                                 maxBytes: limits.outboundMaxBytes)
+    }
+
+    public convenience init(fd: Int32, maxCallsInFlight: Int) {
+        self.init(fd: fd, limits: ConnectionLimits(callsInFlight: maxCallsInFlight))
     }
 
     /// Serves until the peer disconnects or violates the protocol; then cancels its calls.
     /// Blocks the calling thread. Returns why the connection ended (nil: the peer closed it).
     public func serve(_ handler: @escaping @Sendable (IncomingCall) async -> Void) -> FrameConnection.ReadFailure? {
-        let failure = connection.readFrames { frame in
+        let failure = connection.readFrames(incompleteFrameTimeout: limits.incompleteFrameTimeout) { frame in
             switch frame.kind {
             case .request:
+                // A peer leaving replies unread gets no more calls served until it reads.
+                guard outbound.waitForReaderTurn() else { return }
                 start(frame, handler)
             case .cancel:
-                let task = running.withLock { $0.removeValue(forKey: frame.callID) }
-                task?.cancel()
-                if task != nil {
-                    CallResponder(callID: frame.callID, connection: connection)
-                        .fail(RPCStatus(.cancelled, "cancelled by the client"), streaming: true)
-                }
+                let cancelled = calls.withLock { $0.running[frame.callID] }
+                cancelled?.task?.cancel()
+                cancelled?.responder.fail(RPCStatus(.cancelled, "cancelled by the client"), streaming: true)
             case .response, .streamMessage, .endOfStream:
                 break  // clients do not send these; ignoring them keeps the stream in sync
             }
         }
         if let failure {
             // Tell the peer why before closing; call id 0 marks a connection-level status.
-            let code: StatusCode = if case .framing(.frameTooLarge) = failure { .resourceExhausted } else { .invalidArgument }
-            try? connection.send(Frame(callID: 0, kind: .endOfStream, status: RPCStatus(code, "\(failure)")))
+            let code: StatusCode = switch failure {
+            case .framing(.frameTooLarge), .incompleteFrameTimedOut: .resourceExhausted
+            default: .invalidArgument
+            }
+            outbound.append(FrameCodec.encode(Frame(callID: 0, kind: .endOfStream, status: RPCStatus(code, "\(failure)"))))
         }
-        connection.close()
-        let tasks = running.withLock { running in
-            defer { running.removeAll() }
-            return running.values
+        outbound.closeWhenDrained()
+        let ended = calls.withLock { calls in
+            defer { calls.running.removeAll() }
+            return Array(calls.running.values)
         }
-        for task in tasks { task.cancel() }
+        for call in ended {
+            call.task?.cancel()
+            call.release()
+        }
         return failure
     }
 
     private func start(_ frame: Frame, _ handler: @escaping @Sendable (IncomingCall) async -> Void) {
-        let responder = CallResponder(callID: frame.callID, connection: connection)
-        let refusal: RPCStatus? = running.withLock { running in
-            if frame.callID == 0 { return RPCStatus(.invalidArgument, "call id 0 is reserved") }
-            if running[frame.callID] != nil { return RPCStatus(.alreadyExists, "call id \(frame.callID) is in use") }
-            if running.count >= maxCallsInFlight {
-                return RPCStatus(.resourceExhausted, "more than \(maxCallsInFlight) calls in flight on one connection")
+        let id = frame.callID
+        let refusal: RPCStatus? = calls.withLock { calls in
+            if id == 0 { return RPCStatus(.invalidArgument, "call id 0 is reserved") }
+            if calls.running[id] != nil {
+                return RPCStatus(.alreadyExists, "call id \(id) is still in flight on this connection; use a new id per call")
+            }
+            if calls.running.count >= limits.callsInFlight {
+                return RPCStatus(.resourceExhausted, "at most \(limits.callsInFlight) calls in flight per connection")
             }
             return nil
         }
         if let refusal {
-            responder.fail(refusal, streaming: false)
+            CallResponder(callID: id, outbound: outbound).fail(refusal, streaming: false)
             return
         }
-        let call = IncomingCall(method: frame.method, payload: frame.payload, responder: responder)
-        // The task is registered under the lock before it can finish and deregister itself.
-        running.withLock { running in
-            running[frame.callID] = Task { [weak self] in
+        let release: @Sendable () -> Void
+        switch admission(frame.method) {
+        case let .success(admitted): release = admitted
+        case let .failure(status):
+            CallResponder(callID: id, outbound: outbound).fail(status, streaming: false)
+            return
+        }
+        calls.withLock { calls in
+            let token = calls.nextToken
+            calls.nextToken += 1
+            let responder = CallResponder(callID: id, outbound: outbound, unreadRepliesTimeout: limits.unreadRepliesTimeout) {
+                [weak self] in self?.finish(id, token)
+            }
+            calls.running[id] = Running(token: token, responder: responder, release: release)
+            let call = IncomingCall(method: frame.method, payload: frame.payload, responder: responder)
+            // Registered under the lock before the task can finish and deregister itself.
+            calls.running[id]?.task = Task { [weak self] in
                 await handler(call)
-                _ = self?.running.withLock { $0.removeValue(forKey: frame.callID) }
+                self?.finish(id, token)
             }
         }
+    }
+
+    /// Deregisters one call, once: its id is free again and its budgets are released. A later
+    /// call that reused the id has another token and is left alone.
+    private func finish(_ id: UInt64, _ token: UInt64) {
+        let ended = calls.withLock { calls -> Running? in
+            guard calls.running[id]?.token == token else { return nil }
+            return calls.running.removeValue(forKey: id)
+        }
+        ended?.release()
     }
 }

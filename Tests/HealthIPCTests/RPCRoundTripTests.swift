@@ -26,7 +26,7 @@ import Testing
 
     @Test func streamDeliversEveryMessageThenEnds() async throws {
         let (client, _) = try start { call in
-            for i in 0..<10 { try? call.responder.send([UInt8(i)]) }
+            for i in 0..<10 { try? await call.responder.send([UInt8(i)]) }
             call.responder.finish()
         }
         var received: [UInt8] = []
@@ -40,7 +40,7 @@ import Testing
         let (client, _) = try start { call in
             do {
                 while true {
-                    try call.responder.send([0])
+                    try await call.responder.send([0])
                     try await Task.sleep(for: .milliseconds(5))
                 }
             } catch {

@@ -100,7 +100,7 @@ import Testing
         let broker = try FakeBroker { call in
             received.withLock { $0 = try? SampleQuerySpec(wire: call.payload) }
             for batch in 0..<3 {
-                try? call.responder.send(SampleList((0..<4).map { record(minute: batch * 4 + $0) }).wireBytes())
+                try? await call.responder.send(SampleList((0..<4).map { record(minute: batch * 4 + $0) }).wireBytes())
             }
             call.responder.finish()
         }
@@ -123,7 +123,7 @@ import Testing
 
     @Test func queryStreamFailureReachesTheHandler() async throws {
         let broker = try FakeBroker { call in
-            try? call.responder.send(SampleList([record(minute: 0)]).wireBytes())
+            try? await call.responder.send(SampleList([record(minute: 0)]).wireBytes())
             call.responder.fail(RPCStatus(HKError(.errorDatabaseInaccessible, "the store is locked")), streaming: true)
         }
         defer { broker.close() }
@@ -139,7 +139,7 @@ import Testing
         let firstBatchSent = Mutex(false)
         let brokerSawCancel = Mutex(false)
         let broker = try FakeBroker { call in
-            try? call.responder.send(SampleList([record(minute: 0)]).wireBytes())
+            try? await call.responder.send(SampleList([record(minute: 0)]).wireBytes())
             firstBatchSent.withLock { $0 = true }
             while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
             brokerSawCancel.withLock { $0 = true }

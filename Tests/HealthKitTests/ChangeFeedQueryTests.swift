@@ -26,7 +26,7 @@ import Testing
                 AnchoredQueryBatch(samples: [record(1)], deletedObjects: [replaced], endOfDelivery: true, anchor: [1, 2]),
                 AnchoredQueryBatch(samples: [record(2)], deletedObjects: [], endOfDelivery: true, anchor: [3]),
             ]
-            for message in messages { try? call.responder.send(message.wireBytes()) }
+            for message in messages { try? await call.responder.send(message.wireBytes()) }
             call.responder.finish()
         }
         defer { broker.close() }
@@ -65,8 +65,8 @@ import Testing
         let broker = try FakeBroker { call in
             switch call.method {
             case HealthStoreMethod.observeChanges.rawValue:
-                try? call.responder.send(ObserverDelivery(observerID: 77, delivery: 1).wireBytes())
-                try? call.responder.send(ObserverDelivery(observerID: 77, delivery: 2).wireBytes())
+                try? await call.responder.send(ObserverDelivery(observerID: 77, delivery: 1).wireBytes())
+                try? await call.responder.send(ObserverDelivery(observerID: 77, delivery: 2).wireBytes())
                 call.responder.finish()
             case HealthStoreMethod.acknowledgeObserverUpdate.rawValue:
                 if let ack = try? ObserverDelivery(wire: call.payload) { acknowledged.withLock { $0.append(ack) } }

@@ -43,7 +43,7 @@ import Testing
                 let value: SampleRecord.Value = spec.typeIdentifier.contains("Step") ? .quantity(Double(minute), unit: "count") : .category(1)
                 return SampleRecord(uuid: UUID(), typeIdentifier: spec.typeIdentifier, startDate: at, endDate: at, value: value)
             }
-            try? call.responder.send(SampleList(records).wireBytes())
+            try? await call.responder.send(SampleList(records).wireBytes())
             call.responder.finish()
         }
         defer { broker.close() }

@@ -40,7 +40,7 @@ import Testing
 
         func serve(_ call: IncomingCall, _ messages: [StatisticsCollectionDelivery]) async {
             requests.withLock { $0.append((call.method, try? StatisticsCollectionSpec(wire: call.payload))) }
-            for message in messages { try? call.responder.send(message.wireBytes()) }
+            for message in messages { try? await call.responder.send(message.wireBytes()) }
             try? await Task.sleep(for: .seconds(30))
             cancelled.withLock { $0 = Task.isCancelled }
             call.responder.finish()
@@ -96,7 +96,7 @@ import Testing
         let methods = Mutex<[String]>([])
         let broker = try FakeBroker { call in
             methods.withLock { $0.append(call.method) }
-            try? call.responder.send(StatisticsBatch([hour(2, sum: 7)]).wireBytes())
+            try? await call.responder.send(StatisticsBatch([hour(2, sum: 7)]).wireBytes())
             call.responder.finish()
         }
         defer { broker.close() }
@@ -115,7 +115,7 @@ import Testing
         let initialResultsFirst = Mutex(false)
         let broker = try FakeBroker { call in
             if initialResultsFirst.withLock({ $0 }) {
-                try? call.responder.send(StatisticsCollectionDelivery(changed: [], emptiedStarts: [], endOfDelivery: true).wireBytes())
+                try? await call.responder.send(StatisticsCollectionDelivery(changed: [], emptiedStarts: [], endOfDelivery: true).wireBytes())
             }
             call.responder.fail(RPCStatus(HKError(.errorDatabaseInaccessible, "the store is locked")), streaming: true)
         }

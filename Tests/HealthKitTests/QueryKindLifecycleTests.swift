@@ -68,7 +68,7 @@ import Testing
                 case let .unary(reply):
                     return call.responder.respond(reply)
                 case let .stream(messages):
-                    for message in messages { try? call.responder.send(message) }
+                    for message in messages { try? await call.responder.send(message) }
                 }
                 if script == .answerThenFail { return call.responder.fail(RPCStatus(failure), streaming: streaming) }
                 if script == .answerThenEnd { return call.responder.finish() }

@@ -18,7 +18,7 @@ import Testing
             case .listActivityGoals, .setActivityGoals:
                 call.responder.respond(schedule.wireBytes())
             case .queryActivitySummaries:
-                if !summaries.isEmpty { try? call.responder.send(ActivitySummaryBatch(summaries).wireBytes()) }
+                if !summaries.isEmpty { try? await call.responder.send(ActivitySummaryBatch(summaries).wireBytes()) }
                 call.responder.finish()
             default:
                 call.responder.fail(RPCStatus(.unimplemented, call.method), streaming: false)

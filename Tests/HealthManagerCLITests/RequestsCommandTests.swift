@@ -27,7 +27,7 @@ import Testing
             case .watchRequests:
                 for (delay, prompt) in watch {
                     try? await Task.sleep(for: delay)
-                    try? call.responder.send(prompt.wireBytes())
+                    try? await call.responder.send(prompt.wireBytes())
                 }
                 try? await Task.sleep(for: .seconds(30))  // a watch stays open until cancelled
             default:

@@ -28,7 +28,7 @@ import Testing
                 call.responder.fail(RPCStatus(.unimplemented, call.method), streaming: true)
                 return
             }
-            for batch in batches { try? call.responder.send(SampleList(batch).wireBytes()) }
+            for batch in batches { try? await call.responder.send(SampleList(batch).wireBytes()) }
             call.responder.finish()
         }
     }

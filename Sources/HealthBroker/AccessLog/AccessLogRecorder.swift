@@ -11,28 +11,49 @@ struct AccessLogRecorder: Sendable {
 
     /// A refused app call: the app, the types it named if the handler got as far as reporting
     /// them (only known type identifiers: an unknown one is text the app made up), count 0.
+    /// Rate-limited through `context.refusals`: a repeat of the same refusal within the interval
+    /// is counted into one later entry instead of written.
     func appendRefusal(_ refusal: CallRefusal, app: AppManifest, types: [String]) async {
         let known = types.filter { HKObjectType.type(forIdentifier: $0) != nil }
-        do {
-            _ = try await context.store.withDatabase { database in
-                try database.accessLog.append(actor: app.id, appID: app.id, action: .refused,
-                                              types: known, count: 0, detail: refusal.detail)
-            }
-        } catch {
-            failed(refusal.method, error)
-        }
+        let entries = context.refusals.admit(actor: app.id, appID: app.id, detail: refusal.detail, types: known)
+        await appendRefused(entries, method: refusal.method)
     }
 
     /// A connection on the app socket refused because its process is no installed app. On the
     /// accept thread, before the refusal is sent, so the entry exists once the peer sees it.
+    /// Rate-limited like `appendRefusal`.
     func appendRefusedConnectionBlocking(reason: String) {
+        let entries = context.refusals.admit(actor: AccessLogEntry.unidentifiedActor, appID: nil,
+                                             detail: "connection refused: \(reason)", types: [])
+        guard !entries.isEmpty else { return }
         do {
             _ = try context.store.withDatabaseBlocking { database in
-                try database.accessLog.append(actor: AccessLogEntry.unidentifiedActor, appID: nil, action: .refused,
-                                              types: [], count: 0, detail: "connection refused: \(reason)")
+                for entry in entries {
+                    try database.accessLog.append(actor: entry.actor, appID: entry.appID, action: .refused,
+                                                  types: entry.types, count: 0, detail: entry.detail)
+                }
             }
         } catch {
             failed("connect", error)
+        }
+    }
+
+    /// Writes the counts of refusal intervals that are over (`RefusalLogThrottle.expired`).
+    func appendExpiredRefusalCounts() async {
+        await appendRefused(context.refusals.expired(), method: "refusal summary")
+    }
+
+    private func appendRefused(_ entries: [RefusalLogThrottle.Entry], method: String) async {
+        guard !entries.isEmpty else { return }
+        do {
+            _ = try await context.store.withDatabase { database in
+                for entry in entries {
+                    try database.accessLog.append(actor: entry.actor, appID: entry.appID, action: .refused,
+                                                  types: entry.types, count: 0, detail: entry.detail)
+                }
+            }
+        } catch {
+            failed(method, error)
         }
     }
 

@@ -20,6 +20,38 @@ struct CallDispatcher: Sendable {
             call.responder.fail(status, streaming: false)
             return
         }
+        guard let app = caller.appManifest else { return await run(handler, call) }
+        // Budgets are claimed before the handler touches the store; the manager has none.
+        switch MethodTable.cost(of: call.method, payload: call.payload) {
+        case .cheap:
+            await run(handler, call)
+        case .permissionPrompt:
+            // Checked again, atomically, when the prompt is made (PromptCenter.ask); this early
+            // check spares the store a flood of requests that could only be refused.
+            if let refusal = await context.prompts.refusalAtLimit(app: app.id) {
+                return call.responder.fail(refusal, streaming: false)
+            }
+            await run(handler, call)
+        case .longRunningQuery:
+            let release: @Sendable () -> Void
+            do {
+                release = try context.budgets.claim(.longRunningQueries, app: app.id)
+            } catch {
+                return call.responder.fail(error, streaming: true)
+            }
+            defer { release() }
+            await run(handler, call)
+        case .largeQuery:
+            do {
+                try await context.largeQueries.run(app: app.id) { await run(handler, call) }
+            } catch {
+                let streaming = if case .stream = handler { true } else { false }
+                call.responder.fail(RPCStatus(.cancelled, "cancelled while waiting for a query slot"), streaming: streaming)
+            }
+        }
+    }
+
+    private func run(_ handler: MethodTable.Handler, _ call: IncomingCall) async {
         switch handler {
         case let .unary(run):
             let report = CallAccessReport()

@@ -87,6 +87,38 @@ enum MethodTable {
         HealthManagerMethod.importSamples.rawValue: .unary(ImportService.importSamples),
     ]
 
+    /// How much of the broker an app's call may hold (BrokerLimits): a long-running query counts
+    /// against the app's long-running budget for as long as it stays open; a large query (a
+    /// finite stream that reads and sends many rows) runs only in a `QueryScheduler` slot.
+    enum Cost: Sendable {
+        case cheap
+        /// May ask the user (a pending prompt): refused up front while the app is at its limit.
+        case permissionPrompt
+        case largeQuery
+        case longRunningQuery
+    }
+
+    /// The cost of an app's call. Only the anchored query needs its request to tell (it is
+    /// long-running when it asks for updates); a request that does not decode counts as a large
+    /// query, and its handler then refuses it as invalid.
+    static func cost(of method: String, payload: [UInt8]) -> Cost {
+        switch method {
+        case HealthStoreMethod.requestAuthorization.rawValue:
+            return .permissionPrompt
+        case HealthStoreMethod.observeChanges.rawValue, HealthStoreMethod.watchStatisticsCollection.rawValue:
+            return .longRunningQuery
+        case HealthStoreMethod.queryAnchored.rawValue:
+            return (try? AnchoredQuerySpec(wire: payload))?.longRunning == true ? .longRunningQuery : .largeQuery
+        case HealthStoreMethod.querySamples.rawValue, HealthStoreMethod.queryCorrelations.rawValue,
+             HealthStoreMethod.queryRouteData.rawValue, HealthStoreMethod.queryStatistics.rawValue,
+             HealthStoreMethod.queryStatisticsCollection.rawValue, HealthStoreMethod.queryActivitySummaries.rawValue,
+             HealthStoreMethod.querySources.rawValue:
+            return .largeQuery
+        default:
+            return .cheap
+        }
+    }
+
     /// The methods recorded in the access log (DESIGN.md §7.9), as which action. The handler
     /// reports the app, types and count (`CallAccessReport`); `CallDispatcher` appends the entry.
     /// Status, listing and key methods touch no health data and are not logged; reading the log

@@ -13,14 +13,22 @@ actor PromptCenter {
     private var nextID: UInt64 = 1
     private var watchers: [UInt64: AsyncStream<AuthorizationPrompt>.Continuation] = [:]
     private var nextWatcherID: UInt64 = 1
+    private let maxPendingPerApp: Int
+
+    init(maxPendingPerApp: Int) {
+        self.maxPendingPerApp = maxPendingPerApp
+    }
 
     var prompts: [AuthorizationPrompt] {
         pending.values.map(\.prompt).sorted { $0.requestID < $1.requestID }
     }
 
     /// Waits until `answer` resolves the prompt, or throws CancellationError if the app's call
-    /// is cancelled (it disconnected or gave up), which withdraws the prompt.
+    /// is cancelled (it disconnected or gave up), which withdraws the prompt. An app that already
+    /// has `maxPendingPerApp` prompts waiting is refused (RESOURCE_EXHAUSTED): the user answers
+    /// prompts one at a time, and a flood of them would bury every other app's.
     func ask(app: AppManifest, read: [String], share: [String]) async throws {
+        if let refusal = refusalAtLimit(app: app.id) { throw refusal }
         let id = nextID
         nextID += 1
         let prompt = AuthorizationPrompt(
@@ -35,6 +43,12 @@ actor PromptCenter {
         } onCancel: {
             Task { await self.withdraw(id) }
         }
+    }
+
+    /// RESOURCE_EXHAUSTED if `app` already has its limit of prompts waiting, else nil.
+    func refusalAtLimit(app: String) -> RPCStatus? {
+        guard pending.values.count(where: { $0.prompt.appID == app }) >= maxPendingPerApp else { return nil }
+        return BrokerLimits.exhausted("at most \(maxPendingPerApp) pending permission prompts per app")
     }
 
     /// Resolves a prompt. The caller has already stored the decisions.

@@ -42,10 +42,13 @@ public final class Broker: Sendable {
             appResolver: AppPeerResolver(store: store, brokerUID: uid),
             managerPolicy: ManagerPeerPolicy(brokerUID: uid, trustedExecutables: configuration.trustedManagerExecutables),
             logger: logger)
-        context = BrokerContext(configuration: configuration, store: store, prompts: PromptCenter(),
+        context = BrokerContext(configuration: configuration, store: store, prompts: PromptCenter(maxPendingPerApp: configuration.limits.pendingPromptsPerApp),
                                 connections: registry, logger: logger, changes: changes, observers: ObserverRegistry(),
                                 backgroundDelivery: BackgroundDeliveryCoordinator(policy: configuration.backgroundDelivery),
-                                grantExpiries: GrantExpiryScheduler(store: store, changes: changes, logger: logger))
+                                grantExpiries: GrantExpiryScheduler(store: store, changes: changes, logger: logger),
+                                budgets: AppBudgets(limits: configuration.limits),
+                                largeQueries: QueryScheduler(limits: configuration.limits),
+                                refusals: RefusalLogThrottle(interval: configuration.limits.refusalLogInterval))
         registry.attach(context)
         do {
             adminListener = try UnixSocket.listen(path: configuration.adminSocketPath, mode: 0o600)
@@ -82,6 +85,15 @@ public final class Broker: Sendable {
             thread.start()
         }
         context.grantExpiries.reschedule()
+        // Writes the "refused ×N" summaries of refusal floods once their interval is over.
+        let recorder = AccessLogRecorder(context: context)
+        let interval = configuration.limits.refusalLogInterval
+        Task.detached {
+            while true {
+                try? await Task.sleep(for: interval)
+                await recorder.appendExpiredRefusalCounts()
+            }
+        }
         logger.notice("healthd ready", metadata: [
             "store": "\(configuration.storeDirectory)", "app_socket": "\(configuration.appSocketPath)",
             "admin_socket": "\(configuration.adminSocketPath)",

@@ -6,10 +6,8 @@ public struct BrokerConfiguration: Sendable {
     public var socketDirectory: String
     /// Executables allowed on the admin socket (by default healthctl and health-sandbox next to healthd).
     public var trustedManagerExecutables: Set<String>
-    /// Connections one app may hold at once.
-    public var maxConnectionsPerApp = 16
-    /// Connections of all kinds at once (each holds a thread).
-    public var maxConnections = 256
+    /// Per-app budgets and connection bounds (BrokerLimits.swift).
+    public var limits = BrokerLimits()
     /// Background delivery's acknowledgement timeout, backoff and suspension.
     public var backgroundDelivery = BackgroundDeliveryPolicy()
 

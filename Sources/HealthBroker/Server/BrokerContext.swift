@@ -20,6 +20,12 @@ struct BrokerContext: Sendable {
     /// Wakes an app's long-running queries when one of its temporary grants expires; told about
     /// every grant change (`reschedule()`).
     let grantExpiries: GrantExpiryScheduler
+    /// Per-app counted budgets (calls in flight, long-running queries).
+    let budgets: AppBudgets
+    /// Slots for large queries, shared round-robin across apps.
+    let largeQueries: QueryScheduler
+    /// Rate limit on refusal entries in the access log.
+    let refusals: RefusalLogThrottle
 
     /// The app behind an app-socket call. The tables guarantee it; this keeps the type honest.
     func requireApp(_ caller: Caller) throws(HKError) -> AppManifest {

@@ -99,25 +99,36 @@ final class ConnectionRegistry: Sendable {
     private func serve(_ fd: Int32, as caller: Caller, table: [String: MethodTable.Handler]) throws(RPCStatus) {
         let appID = caller.appManifest?.id
         try counts.withLock { (counts) throws(RPCStatus) in
-            guard counts.total < configuration.maxConnections else {
-                throw RPCStatus(.resourceExhausted, "healthd has \(configuration.maxConnections) connections open; try again later")
+            guard counts.total < configuration.limits.connections else {
+                throw RPCStatus(.resourceExhausted, "healthd has \(configuration.limits.connections) connections open; try again later")
             }
             if let appID {
                 let current = counts.perApp[appID, default: 0]
-                guard current < configuration.maxConnectionsPerApp else {
-                    throw RPCStatus(.resourceExhausted, "app \(appID) already has \(current) connections open (the limit)")
+                guard current < configuration.limits.connectionsPerApp else {
+                    throw BrokerLimits.exhausted("at most \(configuration.limits.connectionsPerApp) connections per app")
                 }
                 counts.perApp[appID] = current + 1
             }
             counts.total += 1
         }
         guard let context = contextBox.withLock({ $0 }) else { fatalError("ConnectionRegistry used before attach") }
-        UnixSocket.setSendTimeout(fd, seconds: 10)
+        let limits = configuration.limits
+        UnixSocket.setSendTimeout(fd, seconds: Int(limits.unreadRepliesTimeout.components.seconds))
         let dispatcher = CallDispatcher(context: context, table: table, caller: caller)
         let connectionID = CallerConnection.next()
         let logger = self.logger
+        // An app's calls over all its connections count against one budget; the manager's do not.
+        let budgets = context.budgets
+        let admission: CallAdmission = { _ in
+            guard let appID else { return .success({}) }
+            do throws(RPCStatus) {
+                return .success(try budgets.claim(.callsInFlight, app: appID))
+            } catch {
+                return .failure(error)
+            }
+        }
         let thread = Thread { [self] in
-            let connection = ServerConnection(fd: fd)
+            let connection = ServerConnection(fd: fd, limits: limits.connectionLimits, admission: admission)
             if let failure = connection.serve({ call in
                 await CallerConnection.$current.withValue(connectionID) { await dispatcher.dispatch(call) }
             }) {
@@ -135,6 +146,8 @@ final class ConnectionRegistry: Sendable {
     /// Sends a connection-level status (call id 0) and closes: the peer's calls fail with it.
     private func refuse(_ fd: Int32, _ error: any Error) {
         let status = (error as? RPCStatus) ?? RPCStatus(.unavailable, error.statusMessage)
+        // On the accept thread: a peer that is refused and reads nothing must not hold it.
+        UnixSocket.setSendTimeout(fd, seconds: 1)
         let connection = FrameConnection(fd: fd)
         try? connection.send(Frame(callID: 0, kind: .endOfStream, status: status))
         connection.close()

@@ -24,7 +24,7 @@ enum ActivitySummaryService {
             return try database.activitySummaries.summaries(spec, scope: scope)
         }
         report?.record(appID: app.id, types: [type], count: outcome.sampleCount, detail: "\(outcome.summaries.count) days")
-        try send(outcome.summaries, to: responder)
+        try await send(outcome.summaries, to: responder)
     }
 
     /// The user's own summaries, from every source (`healthctl activity summary`).
@@ -38,7 +38,7 @@ enum ActivitySummaryService {
         }
         report?.record(appID: nil, types: [HKObjectType.activitySummaryType().identifier], count: outcome.sampleCount,
                        detail: "\(outcome.summaries.count) days")
-        try send(outcome.summaries, to: responder)
+        try await send(outcome.summaries, to: responder)
     }
 
     static func listGoals(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
@@ -62,11 +62,11 @@ enum ActivitySummaryService {
         return MethodTable.Reply(schedule)
     }
 
-    private static func send(_ summaries: [ActivitySummaryRecord], to responder: CallResponder) throws {
+    private static func send(_ summaries: [ActivitySummaryRecord], to responder: CallResponder) async throws {
         var start = 0
         while start < summaries.count {
             let end = min(start + summariesPerBatch, summaries.count)
-            try responder.send(ActivitySummaryBatch(Array(summaries[start..<end])).wireBytes())
+            try await responder.send(ActivitySummaryBatch(Array(summaries[start..<end])).wireBytes())
             start = end
         }
     }

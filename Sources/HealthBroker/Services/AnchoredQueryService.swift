@@ -91,14 +91,14 @@ private struct AnchoredFeed {
                 if spec.limit > 0 { remaining -= batch.count }
                 let last = batch.reachedEnd || (spec.limit > 0 && remaining == 0)
                 guard last else {
-                    try responder.send(AnchoredQueryBatch(samples: batch.added, deletedObjects: batch.deleted,
+                    try await responder.send(AnchoredQueryBatch(samples: batch.added, deletedObjects: batch.deleted,
                                                           endOfDelivery: false).wireBytes())
                     report?.add(count: batch.count)
                     continue
                 }
                 if initial || sent > 0 {
                     let anchor = try database.changeFeed.anchors.seal(cursor, appID: app.id, typeIdentifier: spec.typeIdentifier)
-                    try responder.send(AnchoredQueryBatch(samples: batch.added, deletedObjects: batch.deleted,
+                    try await responder.send(AnchoredQueryBatch(samples: batch.added, deletedObjects: batch.deleted,
                                                           endOfDelivery: true, anchor: anchor).wireBytes())
                     report?.add(count: batch.count)
                 }

@@ -103,7 +103,7 @@ enum SampleQueries {
     static func stream(_ spec: SampleQuerySpec, scope: Visibility, from database: HealthDatabase,
                        to responder: CallResponder, counting report: CallAccessReport?) throws {
         try database.samples.query(spec, scope: scope, batchSize: WireLimits.samplesPerBatch) { batch in
-            try responder.send(SampleList(batch).wireBytes())
+            try responder.sendFromSynchronousContext(SampleList(batch).wireBytes())
             report?.add(count: batch.count)
         }
     }

@@ -85,7 +85,7 @@ enum BackgroundDeliveryService {
         }
         coordinator.agentAttached()
         for await request in agent.requests {
-            try responder.send(request.wireBytes())
+            try await responder.send(request.wireBytes())
             coordinator.launches.confirmSent(request.requestID, by: agent.id)
             coordinator.launchDispatched(request)
         }

@@ -57,7 +57,7 @@ enum CorrelationService {
     private static func stream(_ spec: CorrelationQuerySpec, objectScopes: [String: Visibility], from database: HealthDatabase,
                                to responder: CallResponder, counting report: CallAccessReport?) throws {
         try database.samples.queryCorrelations(spec, objectScopes: objectScopes, batchSize: WireLimits.samplesPerBatch) { batch in
-            try responder.send(SampleList(batch).wireBytes())
+            try responder.sendFromSynchronousContext(SampleList(batch).wireBytes())
             report?.add(count: batch.count)
         }
     }

@@ -61,7 +61,7 @@ enum ManagerService {
 
     static func watchRequests(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
         for await prompt in await context.prompts.watch() {
-            try responder.send(prompt.wireBytes())
+            try await responder.send(prompt.wireBytes())
         }
     }
 

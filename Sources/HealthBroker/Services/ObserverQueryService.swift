@@ -37,7 +37,7 @@ enum ObserverQueryService {
         var checkedThrough = try await context.store.withDatabase { try $0.changeFeed.currentChange() }
         report?.record(appID: app.id, types: [spec.typeIdentifier])
         var delivery: UInt64 = 1
-        try responder.send(ObserverDelivery(observerID: observer.id, delivery: delivery).wireBytes())
+        try await responder.send(ObserverDelivery(observerID: observer.id, delivery: delivery).wireBytes())
         var awaitingAcknowledgement = true
         // A wake-up while an update awaits its acknowledgement is only noted: whether it is owed
         // is decided when it would be sent, under the grants of that moment (DeliveryRecheck).
@@ -66,7 +66,7 @@ enum ObserverQueryService {
             checkedThrough = verdict.through
             guard verdict.changed else { continue }
             delivery += 1
-            try responder.send(ObserverDelivery(observerID: observer.id, delivery: delivery).wireBytes())
+            try await responder.send(ObserverDelivery(observerID: observer.id, delivery: delivery).wireBytes())
             report?.add(count: 1)
             awaitingAcknowledgement = true
         }

@@ -43,7 +43,7 @@ enum RouteService {
             let scope = try database.authorization.readScope(app: app, type: HKWorkoutRouteTypeIdentifier)
             report?.record(appID: app.id, types: [HKWorkoutRouteTypeIdentifier])
             try database.samples.routeLocations(query.routeUUID, scope: scope.scope, batchSize: WireLimits.locationsPerBatch) { batch, done in
-                try responder.send(RouteLocationBatch(batch, done: done).wireBytes())
+                try responder.sendFromSynchronousContext(RouteLocationBatch(batch, done: done).wireBytes())
                 report?.add(count: batch.count)
             }
         }

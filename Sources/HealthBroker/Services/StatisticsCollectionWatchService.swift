@@ -34,8 +34,8 @@ enum StatisticsCollectionWatchService {
         let token = context.changes.subscribe(.init(appID: app.id, typeIdentifier: typeIdentifier)) { wake.yield() }
         defer { context.changes.unsubscribe(token) }
 
-        func send(_ change: StatisticsCollectionChange) throws {
-            for message in StatisticsCollectionDelivery.messages(of: change) { try responder.send(message.wireBytes()) }
+        func send(_ change: StatisticsCollectionChange) async throws {
+            for message in StatisticsCollectionDelivery.messages(of: change) { try await responder.send(message.wireBytes()) }
         }
 
         let watch = CollectionWatch(context: context, app: app, spec: spec, type: type)
@@ -43,13 +43,13 @@ enum StatisticsCollectionWatchService {
         var shown = reading.outcome?.result ?? []
         report?.record(appID: app.id, types: [typeIdentifier], count: reading.outcome?.sampleCount ?? 0,
                        detail: "statistics collection with updates")
-        try send(StatisticsCollectionChange(from: [], to: shown))
+        try await send(StatisticsCollectionChange(from: [], to: shown))
         for await _ in wakeups {
             reading = try await watch.read(since: reading.basis)
             guard let current = reading.outcome else { continue }
             let change = StatisticsCollectionChange(from: shown, to: current.result)
             guard !change.isEmpty else { continue }
-            try send(change)
+            try await send(change)
             report?.add(count: current.sampleCount)
             shown = current.result
         }

@@ -40,7 +40,7 @@ enum StatisticsService {
         var start = 0
         while start < outcome.result.count {
             let end = min(start + StatisticsLimits.statisticsPerBatch, outcome.result.count)
-            try responder.send(StatisticsBatch(Array(outcome.result[start..<end])).wireBytes())
+            try await responder.send(StatisticsBatch(Array(outcome.result[start..<end])).wireBytes())
             start = end
         }
     }

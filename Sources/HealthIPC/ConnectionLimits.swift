@@ -1,0 +1,32 @@
+public import HealthWire
+
+/// The bounds one server connection enforces on its peer. The broker derives them from its
+/// `BrokerLimits`; the defaults here are for tests and small servers.
+public struct ConnectionLimits: Sendable {
+    /// Calls running at once on the connection; more are refused, not queued.
+    public var callsInFlight: Int
+    /// Reply bytes buffered before streaming handlers wait and new requests stop being read.
+    public var outboundPauseBytes: Int
+    /// Reply bytes buffered at most; a reply that would pass it closes the connection.
+    public var outboundMaxBytes: Int
+    /// How long a frame may take from its first byte to its last.
+    public var incompleteFrameTimeout: Duration
+    /// How long a handler streaming from a synchronous store callback waits for the peer to read
+    /// before its call is cancelled (handlers that can suspend wait as long as the call lives).
+    public var unreadRepliesTimeout: Duration
+
+    public init(callsInFlight: Int = WireLimits.maxCallsInFlight, outboundPauseBytes: Int = 1 << 20,
+                outboundMaxBytes: Int = 3 * WireLimits.maxFrameBytes, incompleteFrameTimeout: Duration = .seconds(10),
+                unreadRepliesTimeout: Duration = .seconds(10)) {
+        self.unreadRepliesTimeout = unreadRepliesTimeout
+        self.callsInFlight = callsInFlight
+        self.outboundPauseBytes = outboundPauseBytes
+        self.outboundMaxBytes = outboundMaxBytes
+        self.incompleteFrameTimeout = incompleteFrameTimeout
+    }
+}
+
+/// Lets the server's owner refuse a call before its task exists (per-app budgets), and learn
+/// when it ended. `admit` runs on the connection's reader thread and must not block; the
+/// returned release runs exactly once, when the call's final frame is queued or it is cancelled.
+public typealias CallAdmission = @Sendable (_ method: String) -> Result<@Sendable () -> Void, RPCStatus>

@@ -1,0 +1,233 @@
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+
+/// The frames waiting to go out on one server connection, and the one thread that writes them.
+///
+/// Call handlers run on Swift's shared cooperative pool, a thread or two per core. A blocking
+/// write there parks that thread as soon as one peer stops reading, and with it every other
+/// app's calls and the manager's. So handlers only append here (never blocking), and the
+/// connection's own writer thread does the blocking writes.
+///
+/// Bounded, per connection (`ConnectionLimits`):
+/// - above `pauseBytes` buffered, streaming handlers wait in `waitUntilWritable()` (their query
+///   suspends, holding no thread) and the connection's reader stops taking new requests, so an
+///   app that stops reading stalls only itself;
+/// - a frame that would take the buffer past `maxBytes` closes the connection (its calls are
+///   cancelled) instead of buffering more;
+/// - a write that makes no progress for the socket's send timeout closes it too.
+final class OutboundQueue: Sendable {
+    private struct Entry {
+        let bytes: [UInt8]
+        /// A duplicate owned by the queue (closed once written), or -1.
+        let descriptor: Int32
+    }
+
+    private struct State {
+        var entries: [Entry] = []
+        var head = 0
+        var bufferedBytes = 0
+        var closed = false
+        var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
+        /// Handlers that cannot suspend (inside a store callback), parked in `waitUntilWritableBlocking`.
+        var blockedWaiters: [DispatchSemaphore] = []
+        var nextWaiter: UInt64 = 0
+        var readerPaused = false
+        /// Close once everything queued is written (the connection's last status).
+        var closeWhenEmpty = false
+    }
+
+    private let state = Mutex(State())
+    private let connection: FrameConnection
+    private let pauseBytes: Int
+    private let maxBytes: Int
+    /// Signalled once per appended frame and at close.
+    private let writerWake = DispatchSemaphore(value: 0)
+    /// Signalled when a paused reader may go on (below `pauseBytes`, or closed).
+    private let readerWake = DispatchSemaphore(value: 0)
+
+    init(connection: FrameConnection, pauseBytes: Int, maxBytes: Int) {
+        self.connection = connection
+        self.pauseBytes = pauseBytes
+        self.maxBytes = max(maxBytes, pauseBytes)
+        let thread = Thread { [self] in runWriter() }
+        thread.name = "healthd-writer"
+        thread.start()
+    }
+
+    /// Queues one encoded frame. False if the connection is closed, or was just closed because
+    /// this frame would have taken its buffer past `maxBytes`.
+    @discardableResult
+    func append(_ bytes: [UInt8], passing descriptor: Int32 = -1) -> Bool {
+        let owned = descriptor >= 0 ? fcntl(descriptor, F_DUPFD_CLOEXEC, 0) : -1
+        enum Outcome { case queued, closing, overflow }
+        let outcome: Outcome = state.withLock { state in
+            if state.closed || state.closeWhenEmpty { return .closing }
+            guard state.bufferedBytes + bytes.count <= maxBytes else { return .overflow }
+            state.entries.append(Entry(bytes: bytes, descriptor: owned))
+            state.bufferedBytes += bytes.count
+            return .queued
+        }
+        guard outcome == .queued else {
+            if owned >= 0 { Glibc.close(owned) }
+            if outcome == .overflow { close() }
+            return false
+        }
+        writerWake.signal()
+        return true
+    }
+
+    /// Returns once the buffer is at most `pauseBytes`; throws `CancellationError` if the
+    /// connection closes or the calling task is cancelled meanwhile. Suspends, never blocks.
+    func waitUntilWritable() async throws {
+        let id: UInt64? = try state.withLock { state in
+            if state.closed || state.closeWhenEmpty { throw CancellationError() }
+            if state.bufferedBytes <= pauseBytes { return nil }
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        guard let id else { return }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let resumeNow: (any Error)?? = state.withLock { state in
+                    if state.closed || state.closeWhenEmpty || Task.isCancelled { return .some(CancellationError()) }
+                    if state.bufferedBytes <= pauseBytes { return .some(nil) }
+                    state.waiters[id] = continuation
+                    return .none
+                }
+                switch resumeNow {
+                case .none: break
+                case .some(.none): continuation.resume()
+                case let .some(.some(error)): continuation.resume(throwing: error)
+                }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// `waitUntilWritable` for a handler that cannot suspend (it streams from inside a store
+    /// callback): blocks its thread at most `timeout`. False if the connection closed or the
+    /// peer still had not read enough by then (the caller then ends its call). Only large queries
+    /// do this, and they run under the broker's query slots, fewer than the shared pool's
+    /// threads, so such waits can never take the whole pool.
+    func waitUntilWritableBlocking(timeout: Duration) -> Bool {
+        let semaphore = DispatchSemaphore(value: 0)
+        let ready: Bool? = state.withLock { state in
+            if state.closed || state.closeWhenEmpty { return false }
+            if state.bufferedBytes <= pauseBytes { return true }
+            state.blockedWaiters.append(semaphore)
+            return nil
+        }
+        if let ready { return ready }
+        let (seconds, attoseconds) = timeout.components
+        let deadline = DispatchTime.now() + .nanoseconds(Int(clamping: seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+        guard semaphore.wait(timeout: deadline) == .success else {
+            state.withLock { $0.blockedWaiters.removeAll { $0 === semaphore } }
+            return false
+        }
+        return state.withLock { !$0.closed && !$0.closeWhenEmpty }
+    }
+
+    /// For the connection's reader thread (which may block): waits while more than `pauseBytes`
+    /// are buffered, so a peer that pipelines requests without reading the replies stops being
+    /// served until it reads. Returns false once the connection is closed.
+    func waitForReaderTurn() -> Bool {
+        while true {
+            let proceed: Bool? = state.withLock { state in
+                if state.closed { return false }
+                if state.bufferedBytes <= pauseBytes { return true }
+                state.readerPaused = true
+                return nil
+            }
+            if let proceed { return proceed }
+            readerWake.wait()
+        }
+    }
+
+    /// Writes what is queued, then closes. New frames are refused from now on; waiting handlers
+    /// are cancelled at once.
+    func closeWhenDrained() {
+        let waiters = state.withLock { state in
+            state.closeWhenEmpty = true
+            for blocked in state.blockedWaiters { blocked.signal() }
+            state.blockedWaiters.removeAll()
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume(throwing: CancellationError()) }
+        writerWake.signal()
+    }
+
+    /// Stops writing; queued frames are dropped and waiting handlers are cancelled. Shuts the
+    /// socket down so the reader thread ends too. Idempotent.
+    func close() {
+        let (waiters, dropped) = state.withLock { state in
+            guard !state.closed else { return ([CheckedContinuation<Void, any Error>](), [Entry]()) }
+            state.closed = true
+            defer {
+                state.waiters.removeAll()
+                state.entries.removeAll()
+                state.head = 0
+                state.bufferedBytes = 0
+            }
+            for blocked in state.blockedWaiters { blocked.signal() }
+            state.blockedWaiters.removeAll()
+            return (Array(state.waiters.values), Array(state.entries[state.head...]))
+        }
+        for waiter in waiters { waiter.resume(throwing: CancellationError()) }
+        for entry in dropped where entry.descriptor >= 0 { Glibc.close(entry.descriptor) }
+        writerWake.signal()
+        readerWake.signal()
+        connection.close()
+    }
+
+    private func runWriter() {
+        while true {
+            let next: Entry?? = state.withLock { state in
+                if state.closed { return .some(nil) }
+                guard state.head < state.entries.count else { return state.closeWhenEmpty ? .some(nil) : .none }
+                defer {
+                    state.head += 1
+                    // Compact now and then so the array does not grow with every frame ever sent.
+                    if state.head >= 64, state.head * 2 >= state.entries.count {
+                        state.entries.removeFirst(state.head)
+                        state.head = 0
+                    }
+                }
+                return state.entries[state.head]
+            }
+            guard let entry = next else {
+                writerWake.wait()
+                continue
+            }
+            guard let entry else {  // closed, or drained for closing
+                close()
+                return
+            }
+            do {
+                try connection.write(entry.bytes, passing: entry.descriptor)
+            } catch {
+                // The peer is gone, or read nothing for the send timeout: its calls end here.
+                if entry.descriptor >= 0 { Glibc.close(entry.descriptor) }
+                close()
+                return
+            }
+            if entry.descriptor >= 0 { Glibc.close(entry.descriptor) }
+            let (ready, wakeReader) = state.withLock { state in
+                state.bufferedBytes -= entry.bytes.count
+                guard state.bufferedBytes <= pauseBytes else { return ([CheckedContinuation<Void, any Error>](), false) }
+                for blocked in state.blockedWaiters { blocked.signal() }
+                state.blockedWaiters.removeAll()
+                defer {
+                    state.waiters.removeAll()
+                    state.readerPaused = false
+                }
+                return (Array(state.waiters.values), state.readerPaused)
+            }
+            for waiter in ready { waiter.resume() }
+            if wakeReader { readerWake.signal() }
+        }
+    }
+}

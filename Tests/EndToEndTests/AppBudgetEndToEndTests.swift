@@ -1,0 +1,183 @@
+import Foundation
+import Glibc
+import HealthIPC
+import HealthModel
+import HealthWire
+import Testing
+import TestSupport
+
+/// One hostile app must not stall anyone else (issue 13, BrokerLimits). In each test the test
+/// process is the hostile app (installed, talking to the app socket directly) and hits one limit;
+/// meanwhile a second, well-behaved app — `e2e-client`, a separate sandboxed process — makes a
+/// cheap call, and `healthctl status` runs: both must be answered within a deadline.
+@Suite(.serialized) struct AppBudgetEndToEndTests {
+    static let hostile = "org.test.hostile"
+    static let bystander = "org.test.bystander"
+    let stepCount = HKQuantityTypeIdentifier.stepCount.rawValue
+
+    /// Generous for a process start on a loaded 2-core machine; the stalls seen were 25–30 s.
+    static let deadline: TimeInterval = 8
+
+    func brokerWithTwoApps() async throws -> BrokerProcess {
+        let broker = try BrokerProcess()
+        try await broker.install(appID: Self.hostile, executable: Products.testProcessExecutable)
+        try await broker.allowDirect(Self.hostile)  // the hostile app is this process, connecting by itself
+        try await broker.installClient(Self.bystander)
+        return broker
+    }
+
+    /// The well-behaved app's cheap call and the manager's status, each within the deadline.
+    func expectOthersServed(_ broker: BrokerProcess, _ context: String) async throws {
+        var started = Date()
+        let app = try await broker.runApp(Self.bystander, ["status", stepCount], timeout: 30)
+        let appSeconds = Date().timeIntervalSince(started)
+        #expect(app.okValue != nil, "\(context): bystander failed: \(app)")
+        #expect(appSeconds < Self.deadline, "\(context): the bystander's cheap call took \(appSeconds) s")
+        started = Date()
+        let status = try await ProcessRun.run(Products.path("healthctl"), ["status", "--socket", broker.adminSocket], timeout: 30)
+        let statusSeconds = Date().timeIntervalSince(started)
+        #expect(status.status == 0, "\(context): \(status)")
+        #expect(statusSeconds < Self.deadline, "\(context): healthctl status took \(statusSeconds) s")
+    }
+
+    /// Writes all of `bytes` from a thread of its own: the broker stops reading a peer that
+    /// leaves its replies unread, so this write may block until the socket is closed.
+    func writeInBackground(_ bytes: [UInt8], to fd: Int32) {
+        let thread = Thread {
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+        thread.start()
+    }
+
+    @Test func anAppThatPipelinesCallsAndNeverReadsStallsOnlyItself() async throws {
+        let broker = try await brokerWithTwoApps()
+        // Several connections, each 1,000 cheap calls in one write, none of the replies read.
+        var sockets: [Int32] = []
+        defer { for fd in sockets { close(fd) } }
+        let request = TypeIdentifierMessage(stepCount).wireBytes()
+        for _ in 0..<4 {
+            let fd = try UnixSocket.connect(path: broker.appSocket)
+            sockets.append(fd)
+            let flood = (1...1_000).flatMap { FrameCodec.encode(.request(UInt64($0), HealthStoreMethod.authorizationStatus.rawValue, request)) }
+            writeInBackground(flood, to: fd)
+        }
+        try await Task.sleep(for: .seconds(1))
+        try await expectOthersServed(broker, "pipelined calls, replies unread")
+        #expect(broker.isRunning, "healthd died: \(broker.log)")
+    }
+
+    @Test func pendingPermissionPromptsAreBoundedPerApp() async throws {
+        let broker = try await brokerWithTwoApps()
+        let client = try RPCClient.connect(path: broker.appSocket)
+        defer { client.close() }
+        let ask = AuthorizationTypes(share: [], read: [HKQuantityTypeIdentifier.heartRate.rawValue]).wireBytes()
+        // Each waits for the user, holding a prompt.
+        let waiting = (0..<4).map { _ in Task { try await client.unary(HealthStoreMethod.requestAuthorization.rawValue, ask) } }
+        defer { for task in waiting { task.cancel() } }
+        try await Task.sleep(for: .milliseconds(500))
+        let status = await refusal { _ = try await client.unary(HealthStoreMethod.requestAuthorization.rawValue, ask) }
+        #expect(status?.code == .resourceExhausted)
+        #expect(status?.message.contains("at most 4 pending permission prompts per app") == true, "\(String(describing: status))")
+        try await expectOthersServed(broker, "pending prompts")
+    }
+
+    @Test func longRunningQueriesAreBoundedPerApp() async throws {
+        let broker = try await brokerWithTwoApps()
+        let client = try RPCClient.connect(path: broker.appSocket)
+        defer { client.close() }
+        let observe = TypePredicateSpec(typeIdentifier: stepCount).wireBytes()
+        let streams = (0..<8).map { _ in
+            Task { for try await _ in client.serverStream(HealthStoreMethod.observeChanges.rawValue, observe) {} }
+        }
+        defer { for task in streams { task.cancel() } }
+        try await Task.sleep(for: .milliseconds(500))
+        let status = await refusal { for try await _ in client.serverStream(HealthStoreMethod.observeChanges.rawValue, observe) {} }
+        #expect(status?.code == .resourceExhausted)
+        #expect(status?.message.contains("at most 8 long-running queries per app") == true, "\(String(describing: status))")
+        try await expectOthersServed(broker, "long-running queries")
+        // Ending one frees its place.
+        streams[0].cancel()
+        try await Task.sleep(for: .milliseconds(500))
+        let replacement = Task { for try await _ in client.serverStream(HealthStoreMethod.observeChanges.rawValue, observe) {} }
+        try await Task.sleep(for: .milliseconds(500))
+        replacement.cancel()
+        #expect(!(await replacement.result.wasRefused), "the freed place was not given back")
+    }
+
+    @Test func aFrameHeaderWithoutItsBodyTimesOut() async throws {
+        let broker = try await brokerWithTwoApps()
+        let fd = try UnixSocket.connect(path: broker.appSocket)
+        defer { close(fd) }
+        // Announces the largest frame allowed and sends a little of it.
+        let partial = FrameReader.prefix(forBodyLength: WireLimits.maxFrameBytes) + [UInt8](repeating: 0x0A, count: 1_000)
+        _ = partial.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        try await expectOthersServed(broker, "incomplete frame")
+        // Then the broker says why and hangs up, within its timeout (10 s) and some slack.
+        // A receive timeout, so that a broker that never gives up fails the test instead of hanging it.
+        var patience = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &patience, socklen_t(MemoryLayout<timeval>.size))
+        let connection = FrameConnection(fd: dup(fd))
+        var frames: [Frame] = []
+        let started = Date()
+        let ended = connection.readFrames { frames.append($0) }
+        #expect(Date().timeIntervalSince(started) < 20)
+        let status = frames.first?.status
+        #expect(frames.first?.callID == 0)
+        #expect(status?.code == .resourceExhausted)
+        #expect(status?.message.contains("a frame must arrive whole within 10 s") == true, "\(String(describing: status))")
+    }
+
+    /// The status `call` was refused with, or nil (recorded as an issue) if it was not refused
+    /// within 5 s — an accepted call that would wait for the user or run forever.
+    func refusal(_ call: @escaping @Sendable () async throws -> Void) async -> RPCStatus? {
+        await withTaskGroup(of: RPCStatus??.self) { group in
+            group.addTask {
+                do {
+                    try await call()
+                    return .some(nil)
+                } catch {
+                    return .some(error as? RPCStatus)
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(5))
+                return .none
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            guard let outcome = first else {
+                Issue.record("the call was accepted: not refused within 5 s")
+                return nil
+            }
+            return outcome
+        }
+    }
+
+    @Test func aFloodOfRefusedConnectionsIsLoggedAsCounts() async throws {
+        let broker = try BrokerProcess()  // this process is no installed app: every connection is refused
+        for _ in 0..<50 {
+            let client = try RPCClient.connect(path: broker.appSocket)
+            _ = try? await client.unary(HealthStoreMethod.authorizationStatus.rawValue, TypeIdentifierMessage(stepCount).wireBytes())
+            client.close()
+        }
+        let log = try await broker.healthctl(["log", "--json"])
+        let refused = log.stdout.split(separator: "\n").filter { $0.contains("\"refused\"") }
+        // The first is logged at once; the 49 after it within the interval become one count,
+        // written when the interval (60 s) is over.
+        #expect(refused.count == 1, "\(log.stdout)")
+    }
+
+}
+
+private extension Result {
+    /// The call was refused by a limit (rather than cancelled by the test).
+    var wasRefused: Bool {
+        if case let .failure(error) = self, let status = error as? RPCStatus, status.code == .resourceExhausted { return true }
+        return false
+    }
+}
