@@ -17,6 +17,11 @@ enum NumberText {
     /// value like 0.00042 does not print as 0.
     static func measurement(_ value: Double) -> String {
         let magnitude = abs(value)
+        // Magnitudes no health value has (a legacy 1e308, a subnormal) keep an exponent
+        // instead of printing 309 digits or rounding to a misleading 0.
+        if magnitude.isFinite, magnitude != 0, magnitude >= 1e15 || magnitude < 1e-9 {
+            return String(format: "%.6g", value)
+        }
         if magnitude == 0 || magnitude >= 0.001 { return decimal(value, maximumFractionDigits: 3) }
         let digits = Int((-log10(magnitude)).rounded(.up)) + 2
         return decimal(value, maximumFractionDigits: min(digits, 12))

@@ -45,6 +45,7 @@ enum CipherDatabaseOpener {
                     resultCode: ResultCode(rawValue: rc), message: message.map { String(cString: $0) })
             }
             db.add(function: SampleSQL.quantityConversion)
+            db.add(function: SampleSQL.uuidBlob)
         }
         return config
     }
