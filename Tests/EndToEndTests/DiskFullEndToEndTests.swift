@@ -6,8 +6,9 @@ import Testing
 
 /// A store on a small tmpfs that the test fills (issue 13): a save then fails with HealthKit's
 /// errorDatabaseInaccessible and a message saying the store cannot save right now and why,
-/// healthd's log names the cause (ENOSPC) and the store directory, nothing is lost, and saving
-/// works again once space is freed. Needs root (mount); skipped with the reason otherwise.
+/// healthd's log names the cause (ENOSPC) and the store directory; restarted while full, healthd
+/// starts read-only and says so in `healthctl status`; nothing is lost, and saving works again
+/// once space is freed. Needs root (mount); recorded as a known issue otherwise.
 @Suite struct DiskFullEndToEndTests {
     static let steps = HKQuantityTypeIdentifier.stepCount.rawValue
 
@@ -68,7 +69,26 @@ import Testing
         let cause = healthd.log.split(separator: "\n").first { $0.contains("no space left on device (ENOSPC)") }
         #expect(cause?.contains(fileSystem.path + "/store") == true, "\(healthd.log)")
 
+        // Restarted while the disk is still full: healthd serves reads, refuses writes saying
+        // why, and `healthctl status` says it is read-only.
+        healthd.stop()
+        try healthd.start()
+        #expect(healthd.log.contains("the store's file system is full; starting read-only"), "\(healthd.log)")
+        let status = try await healthd.healthctl(["status"])
+        #expect(status.stdout.contains("Store:") && status.stdout.contains("read-only: healthd started read-only because no space was left on device"),
+                "\(status)\n\(healthd.log)")
+        let whileFull = try await healthd.runApp(app, ["query", Self.steps])
+        #expect(whileFull.samples.map(\.value).contains(1), "reads work while full: \(whileFull)\n\(healthd.log)")
+        let readOnlySave = try await Self.save(healthd, app, minute: 25)
+        #expect(readOnlySave.errorCode == HKError.Code.errorDatabaseInaccessible.rawValue, "\(readOnlySave)")
+        #expect(readOnlySave.stdout.contains("cannot save right now: healthd started read-only because no space was left on device"),
+                "\(readOnlySave)")
+
+        // Space freed and healthd restarted: writable again, nothing lost.
         unlink(filler)
+        healthd.stop()
+        try healthd.start()
+        #expect(try await healthd.healthctl(["status"]).stdout.contains("writable"))
         #expect(try await Self.save(healthd, app, minute: 30).okValue != nil, "\(healthd.log)")
         let stored = try await healthd.runApp(app, ["query", Self.steps])
         #expect(stored.samples.map(\.value).contains(1), "the first sample survived: \(stored)")

@@ -85,7 +85,7 @@ struct CallDispatcher: Sendable {
         case is CancellationError:
             return RPCStatus(.cancelled, "cancelled")
         default:
-            if let failure = StoreIOFailure(error, directory: context.store.directory) {
+            if let failure = StoreIOFailure(error, directory: context.store.directory, readOnlyReason: context.store.readOnlyReason) {
                 // Disk full or an I/O error: nothing was written; the app may retry later,
                 // and the log names the cause for the person who can free space.
                 context.logger.error("store write failed", metadata: ["method": "\(method)", "cause": "\(failure.logDescription)"])

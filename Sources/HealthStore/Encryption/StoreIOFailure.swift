@@ -8,9 +8,13 @@ public struct StoreIOFailure: Error, Sendable, Equatable {
     /// SQLite's extended result code, e.g. 13 (SQLITE_FULL) or 778 (SQLITE_IOERR_WRITE).
     public let sqliteCode: Int32
     public let directory: String
+    /// Set when healthd started the store read-only (`EncryptedDatabase.readOnlyReason`): a
+    /// refused write then says why instead of "read-only file system".
+    public let readOnlyReason: String?
 
     /// nil when `error` is not a file-system failure.
-    public init?(_ error: any Error, directory: String) {
+    public init?(_ error: any Error, directory: String, readOnlyReason: String? = nil) {
+        self.readOnlyReason = readOnlyReason
         guard let error = error as? DatabaseError else { return nil }
         switch error.resultCode {
         case .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_CANTOPEN:
@@ -26,7 +30,7 @@ public struct StoreIOFailure: Error, Sendable, Equatable {
     public var cause: String {
         switch sqliteCode & 0xFF {
         case 13: return "no space left on device (ENOSPC)"
-        case 8: return "the file system is read-only (EROFS or EACCES)"
+        case 8: return readOnlyReason ?? "the file system is read-only (EROFS or EACCES)"
         case 14: return "a store file cannot be opened"
         default:
             let operation = switch sqliteCode {
