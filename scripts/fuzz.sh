@@ -8,6 +8,8 @@
 # Fuzz/TARGET/corpus are read; new inputs go to .build/fuzz/corpus/TARGET; a crashing input is
 # written to .build/fuzz/artifacts/TARGET/ and the script exits non-zero.
 set -euo pipefail
+# Let libFuzzer, not the Swift runtime's backtracer, handle a trap, so the input is saved.
+export SWIFT_BACKTRACE=enable=no
 target=${1:?usage: scripts/fuzz.sh TARGET MINUTES}
 minutes=${2:-3}
 seconds=$(awk "BEGIN { printf \"%d\", $minutes * 60 }")
