@@ -82,3 +82,12 @@ import Testing
         }
     }
 }
+
+/// healthctl's arguments are checked as bytes: invalid UTF-8 is refused, never replaced.
+@Suite struct RawArgumentTests {
+    @Test func invalidUTF8InAnArgumentIsAUsageErrorNamingIt() async {
+        let outcome = await runHealthCtlRaw([Array("samples".utf8), [0x68, 0x65, 0xFF, 0x72]])
+        #expect(outcome.exitCode == HealthCtlExitCode.usage.rawValue)
+        #expect(outcome.errors == "healthctl: argument 2 is not valid UTF-8 at byte 2; arguments must be UTF-8 text\n")
+    }
+}
