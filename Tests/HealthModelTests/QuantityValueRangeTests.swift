@@ -84,6 +84,9 @@ import Testing
         #expect(Self.rejection(.waterTemperature, -6, "degC")?.code == .errorInvalidArgument)
         // Fahrenheit is an affine unit: 212 °F is 100 °C, the upper bound.
         #expect(Self.rejection(.bodyTemperature, 212, "degF") == nil)
+        // Stored on the bound, not a rounding step past it (statistics check it exactly).
+        let stored = try? SampleValidator.canonicalized(Self.sample(.bodyTemperature, 212, "degF"))
+        #expect(stored?.value == .quantity(100, unit: "degC"))
         #expect(Self.rejection(.bodyTemperature, 213, "degF")?.code == .errorInvalidArgument)
     }
 

@@ -21,6 +21,11 @@ public enum QuantityValueCheck {
                 throw HKError(.errorInvalidArgument,
                               "\(type.identifier): value \(value) \(unitString) is outside the allowed range \(format(bounds.lowerBound)) to \(format(bounds.upperBound)) \(unitString)")
             }
+            // A value accepted on a bound is stored on it, so statistics (which check the
+            // canonical range exactly) count it.
+            if let stored = range?.bounds(in: type.canonicalUnit) {
+                return min(max(canonical, stored.lowerBound), stored.upperBound)
+            }
         } else {
             // A registered type without a row (`QuantityValueRangeTests` keeps every type
             // covered) still gets the general bound, so nothing unbounded is stored.
