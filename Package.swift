@@ -224,3 +224,21 @@ let package = Package(
         ),
     ]
 )
+
+// MARK: Fuzz targets (Fuzz/README.md)
+// Built only with OHK_FUZZ=1, because they need libFuzzer's flags (scripts/fuzz.sh passes
+// -sanitize=fuzzer and -parse-as-library); CI's plain `swift build` never sees them.
+if Context.environment["OHK_FUZZ"] == "1" {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("frame", ["HealthWire"]),
+        ("message", ["HealthWire", "HealthModel"]),
+        ("predicate", ["HealthWire", "HealthModel"]),
+        ("unit", ["HealthModel"]),
+        ("manifest", ["HealthManagerCLI"]),
+    ]
+    for target in fuzzTargets {
+        package.targets.append(.executableTarget(name: "fuzz-\(target.name)", dependencies: target.dependencies,
+                                                 path: "Fuzz/\(target.name)", exclude: ["corpus"], swiftSettings: swiftSettings))
+        package.products.append(.executable(name: "fuzz-\(target.name)", targets: ["fuzz-\(target.name)"]))
+    }
+}

@@ -5,7 +5,8 @@ public import Foundation
 public final class HKCategorySample: HKSample, @unchecked Sendable {
     /// The raw value of the type's `HKCategoryValue…` enum.
     public let value: Int
-    public var categoryType: HKCategoryType { sampleType as! HKCategoryType }
+    /// Stored (not a cast of `sampleType`): every initializer is given the typed value.
+    public let categoryType: HKCategoryType
 
     public convenience init(type: HKCategoryType, value: Int, start startDate: Date, end endDate: Date) {
         self.init(type: type, value: value, start: startDate, end: endDate, device: nil, metadata: nil)
@@ -19,11 +20,13 @@ public final class HKCategorySample: HKSample, @unchecked Sendable {
     public init(type: HKCategoryType, value: Int, start startDate: Date, end endDate: Date,
                 device: HKDevice?, metadata: [String: Any]?) {
         self.value = value
+        categoryType = type
         super.init(type: type, value: .category(value), start: startDate, end: endDate, device: device, metadata: metadata)
     }
 
     init(type: HKCategoryType, fetched record: SampleRecord, value: Int) {
         self.value = value
+        categoryType = type
         super.init(type: type, fetched: record)
     }
 }

@@ -14,7 +14,8 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
     let orderedObjects: [HKSample]
 
     public var objects: Set<HKSample> { Set(orderedObjects) }
-    public var correlationType: HKCorrelationType { sampleType as! HKCorrelationType }
+    /// Stored (not a cast of `sampleType`): every initializer is given the typed value.
+    public let correlationType: HKCorrelationType
 
     public convenience init(type correlationType: HKCorrelationType, start startDate: Date, end endDate: Date,
                             objects: Set<HKSample>) {
@@ -33,6 +34,7 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
         let ordered = Self.ordered(objects)
         let records = ordered.map { $0.matchingRecord }
         orderedObjects = ordered
+        self.correlationType = correlationType
         super.init(type: correlationType, value: .correlation(records),
                    start: startDate, end: endDate, device: device, metadata: metadata)
     }
@@ -45,6 +47,7 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
 
     init(type correlationType: HKCorrelationType, fetched record: SampleRecord, objects: [HKSample]) {
         orderedObjects = objects
+        self.correlationType = correlationType
         super.init(type: correlationType, fetched: record)
     }
 

@@ -3,7 +3,8 @@ public import Foundation
 /// One measured amount over a span of time, as HealthKit's `HKQuantitySample`.
 public class HKQuantitySample: HKSample, @unchecked Sendable {
     public let quantity: HKQuantity
-    public var quantityType: HKQuantityType { sampleType as! HKQuantityType }
+    /// Stored (not a cast of `sampleType`): every initializer is given the typed value.
+    public let quantityType: HKQuantityType
     /// How many values this sample aggregates. Always 1: the SDK has no series samples.
     public var count: Int { 1 }
 
@@ -21,6 +22,7 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
     public init(type quantityType: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date,
                 device: HKDevice?, metadata: [String: Any]?) {
         self.quantity = quantity
+        self.quantityType = quantityType
         super.init(type: quantityType,
                    value: .quantity(quantity.doubleValue(for: quantity.unit), unit: quantity.unit.unitString),
                    start: startDate, end: endDate, device: device, metadata: metadata)
@@ -28,6 +30,7 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
 
     init(type quantityType: HKQuantityType, fetched record: SampleRecord, value: Double, unit: String) {
         quantity = HKQuantity(unit: HKUnit(from: unit), doubleValue: value)
+        self.quantityType = quantityType
         super.init(type: quantityType, fetched: record)
     }
 }

@@ -11,8 +11,17 @@ public final class HealthDatabase: Sendable {
     public let accessLog: AccessLogRepository
     public let changeFeed: ChangeFeedRepository
 
-    public init(writer: any DatabaseWriter) throws {
-        try StoreSchema.migrator.migrate(writer)
+    /// `readOnly`: the store cannot be written (`EncryptedDatabase.openReadOnly`), so it is
+    /// not migrated; it must already have every migration, or opening fails.
+    public init(writer: any DatabaseWriter, readOnly: Bool = false) throws {
+        if readOnly {
+            guard try writer.read({ db in try StoreSchema.migrator.hasCompletedMigrations(db) }) else {
+                throw StoreOpenError.database(path: "", code: 8,
+                                              message: "the store needs a schema upgrade, which cannot run while it is read-only")
+            }
+        } else {
+            try StoreSchema.migrator.migrate(writer)
+        }
         self.writer = writer
         samples = SampleRepository(writer: writer)
         apps = AppRepository(writer: writer)

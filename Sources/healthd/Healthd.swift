@@ -100,9 +100,26 @@ struct Healthd: ParsableCommand {
         try PrivateDirectories.enforce(store, what: "store")
         try PrivateDirectories.enforce(socketDirectory, what: "socket")
         let encrypted: EncryptedDatabase
+        let passcode: Passcode?
         do {
-            encrypted = try EncryptedDatabase.open(directory: store, passcode: try PasscodeInput.read(
-                file: passcodeFile, standardInput: passcodeFromStandardInput))
+            passcode = try PasscodeInput.read(file: passcodeFile, standardInput: passcodeFromStandardInput)
+        } catch {
+            throw StartupFailure("cannot open the health store: \(error)")
+        }
+        do {
+            encrypted = try EncryptedDatabase.open(directory: store, passcode: passcode)
+        } catch let StoreOpenError.database(_, code, _) where code & 0xFF == 13 {
+            // The file system is full (SQLITE_FULL: ENOSPC): serve reads rather than nothing.
+            // Writes are refused saying why; `healthctl status` shows it. Restart after freeing space.
+            logger.warning("the store's file system is full; starting read-only", metadata: [
+                "cause": "no space left on device (ENOSPC)", "store": "\(store)"])
+            do {
+                encrypted = try EncryptedDatabase.openReadOnly(
+                    directory: store, passcode: passcode,
+                    reason: "healthd started read-only because no space was left on device; free space and restart healthd")
+            } catch {
+                throw StartupFailure("cannot open the health store, even read-only, while its disk is full: \(error)")
+            }
         } catch StoreOpenError.passcodeRequired {
             throw StartupFailure("the health store at \(store) is protected by a passcode: start healthd with --passcode-file PATH or --passcode-stdin")
         } catch {

@@ -35,7 +35,9 @@ import Testing
         #expect(abs(start - 0.25) < 1e-6)
     }
 
-    @Test(arguments: ["yesterday", "2024-5-1", "01/05/2024", "2024-05-01T8:30", "2024-05-01T08:30:00 UTC", ""])
+    @Test(arguments: ["yesterday", "2024-5-1", "01/05/2024", "2024-05-01T8:30", "2024-05-01T08:30:00 UTC", "",
+                      // Digits of other scripts (Arabic-Indic, full-width): trapped a force unwrap before (issue 13).
+                      "٢٠٢٤-٠٥-٠١", "２０２４-05-01", "2024-05-01T０８:30", "2024-05-01T08:30:00.５", "2024-05-01T08:30+٠٢:00"])
     func wrongFormatsExplainTheFormat(text: String) {
         #expect(throws: DateArgumentError(text: text, reason: .format)) { try DateArgument(parsing: text) }
     }

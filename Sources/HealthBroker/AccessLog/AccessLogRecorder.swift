@@ -4,8 +4,11 @@ import Logging
 
 /// Appends a finished call's entry to the access log. A failed append does not fail the call:
 /// by then the call's effect is committed (a save cannot be taken back, and an app told it
-/// failed would save again) and its data has been sent. The failure goes to healthd's own log,
-/// naming the method and the error's type only, never a value.
+/// failed would save again) and its data has been sent. Nor is the entry dropped: when the
+/// store cannot take it (disk full, healthd started read-only) the whole entry — actor, app,
+/// action, types, count, detail; never a health value — goes to healthd's own log (stderr,
+/// usually the journal, on another file system), with the cause, marked as outside the hash
+/// chain (SECURITY.md, "Bad input").
 struct AccessLogRecorder: Sendable {
     let context: BrokerContext
 
@@ -34,7 +37,8 @@ struct AccessLogRecorder: Sendable {
                 }
             }
         } catch {
-            failed("connect", error)
+            unstored(actor: AccessLogEntry.unidentifiedActor, appID: nil, action: .refused, types: [], count: 0,
+                     detail: "connection refused: \(reason)", error)
         }
     }
 
@@ -53,12 +57,22 @@ struct AccessLogRecorder: Sendable {
                 }
             }
         } catch {
-            failed(method, error)
+            for entry in entries {
+                unstored(actor: entry.actor, appID: entry.appID, action: .refused, types: entry.types, count: 0,
+                         detail: entry.detail, error)
+            }
         }
     }
 
-    private func failed(_ method: String, _ error: any Error) {
-        context.logger.error("access log append failed", metadata: ["method": "\(method)", "error": "\(type(of: error))"])
+    /// The entry the store could not take, in full, in healthd's log.
+    private func unstored(actor: String, appID: String?, action: AccessAction, types: [String], count: Int,
+                          detail: String, _ error: any Error) {
+        let cause = StoreIOFailure(error, directory: context.store.directory, readOnlyReason: context.store.readOnlyReason)?
+            .logDescription ?? "\(type(of: error))"
+        context.logger.error("access log entry not stored; recorded here instead (not in the hash chain)", metadata: [
+            "actor": "\(actor)", "app": "\(appID ?? "")", "action": "\(action.rawValue)",
+            "types": "\(types.joined(separator: ","))", "count": "\(count)", "detail": "\(detail)", "cause": "\(cause)",
+        ])
     }
 
     func append(method: String, action: AccessAction, caller: Caller, facts: CallAccessReport.Facts, outcome: String?) async {
@@ -71,9 +85,8 @@ struct AccessLogRecorder: Sendable {
                                               types: facts.types, count: facts.count, detail: detail)
             }
         } catch {
-            context.logger.error("access log append failed", metadata: [
-                "method": "\(method)", "error": "\(type(of: error))",
-            ])
+            unstored(actor: actor, appID: facts.appID, action: action, types: facts.types, count: facts.count,
+                     detail: detail, error)
         }
     }
 }

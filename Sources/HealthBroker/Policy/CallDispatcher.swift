@@ -1,6 +1,7 @@
 import Glibc
 import HealthIPC
 import HealthModel
+import HealthStore
 import HealthWire
 import Logging
 
@@ -116,6 +117,12 @@ struct CallDispatcher: Sendable {
         case is CancellationError:
             return RPCStatus(.cancelled, "cancelled")
         default:
+            if let failure = StoreIOFailure(error, directory: context.store.directory, readOnlyReason: context.store.readOnlyReason) {
+                // Disk full or an I/O error: nothing was written; the app may retry later,
+                // and the log names the cause for the person who can free space.
+                context.logger.error("store write failed", metadata: ["method": "\(method)", "cause": "\(failure.logDescription)"])
+                return RPCStatus(.unavailable, failure.appMessage, healthKitCode: .errorDatabaseInaccessible)
+            }
             context.logger.error("call failed", metadata: ["method": "\(method)", "error": "\(type(of: error))"])
             return RPCStatus(.internal, "internal error in healthd; see its log", healthKitCode: .errorDatabaseInaccessible)
         }

@@ -17,7 +17,8 @@ enum ManagerService {
             installedApps: installedApps,
             pendingRequests: await context.prompts.prompts.count,
             connectedApps: context.connections.connectedAppCount,
-            sampleCount: sampleCount, version: BrokerVersion.string))
+            sampleCount: sampleCount, version: BrokerVersion.string,
+            readOnlyReason: context.store.readOnlyReason ?? ""))
     }
 
     static func installApp(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {

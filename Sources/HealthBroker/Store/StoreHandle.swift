@@ -20,16 +20,21 @@ final class StoreHandle: Sendable {
     /// slow client is the long one; its sends time out after 10 s) before giving up unchanged.
     static let drainWait: Duration = .seconds(30)
 
+    /// Why the store is read-only (healthd started while its file system was full), or nil.
+    /// Shown by `healthctl status`; a refused write tells the app (`CallDispatcher`).
+    let readOnlyReason: String?
+
     /// Takes over `encrypted`, which must stay open (and locked) as long as the handle serves it.
     init(directory: String, opened encrypted: EncryptedDatabase, notifying changes: ChangeNotifier) throws {
         self.directory = directory
         self.changes = changes
+        readOnlyReason = encrypted.readOnlyReason
         gate = StoreGate(.init(encrypted: encrypted, database: try Self.database(encrypted, notifying: changes)))
     }
 
     /// The repositories over `encrypted`, with its commits announced to `changes`.
     private static func database(_ encrypted: EncryptedDatabase, notifying changes: ChangeNotifier) throws -> HealthDatabase {
-        let database = try HealthDatabase(writer: encrypted.writer)
+        let database = try HealthDatabase(writer: encrypted.writer, readOnly: encrypted.readOnlyReason != nil)
         database.changeFeed.onCommit { changes.post($0) }
         return database
     }

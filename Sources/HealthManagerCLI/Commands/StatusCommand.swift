@@ -24,6 +24,7 @@ struct StatusCommand: AsyncParsableCommand {
         let rows: [(String, String)] = [
             ("healthd version", status.version.isEmpty ? "unknown" : status.version),
             ("Store directory", status.storeDirectory),
+            ("Store", status.readOnlyReason.isEmpty ? "writable" : "read-only: \(status.readOnlyReason)"),
             ("App socket", status.appSocket),
             ("Admin socket", status.adminSocket),
             ("Installed apps", "\(status.installedApps)"),

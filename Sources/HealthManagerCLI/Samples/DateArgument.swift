@@ -17,19 +17,29 @@ public struct DateArgument: Equatable, Sendable {
 
     /// Dates are read as written: a typo is an error, never a guess.
     public init(parsing text: String) throws(DateArgumentError) {
-        let pattern = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/
+        // ASCII digits only: `\d` would also match other scripts' digits ("٢٠٢٤"), which Int()
+        // does not read, and a force unwrap of that trapped healthctl (issue 13).
+        let pattern = /^([0-9]{4})-([0-9]{2})-([0-9]{2})(?:[T ]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(\.[0-9]{1,9})?)?(Z|[+-][0-9]{2}:?[0-9]{2})?)?$/
         guard let match = text.wholeMatch(of: pattern) else { throw DateArgumentError(text: text, reason: .format) }
-        let (year, month, day) = (Int(match.1)!, Int(match.2)!, Int(match.3)!)
+        func number(_ digits: Substring) throws(DateArgumentError) -> Int {
+            guard let value = Int(digits) else { throw DateArgumentError(text: text, reason: .format) }
+            return value
+        }
+        let (year, month, day) = (try number(match.1), try number(match.2), try number(match.3))
         guard let hourText = match.4, let minuteText = match.5 else {
             self.text = text
             self.value = .day(year: year, month: month, day: day)
             try checkExists()
             return
         }
-        let nanosecond = match.7.map { fraction in Int(fraction.dropFirst().padding(toLength: 9, withPad: "0", startingAt: 0))! } ?? 0
+        let nanosecond = try match.7.map { (fraction) throws(DateArgumentError) in
+            try number(Substring(fraction.dropFirst().padding(toLength: 9, withPad: "0", startingAt: 0)))
+        } ?? 0
+        let second = try match.6.map { (digits) throws(DateArgumentError) in try number(digits) } ?? 0
+        let (hour, minute) = (try number(hourText), try number(minuteText))
         self.text = text
-        self.value = .dateTime(year: year, month: month, day: day, hour: Int(hourText)!, minute: Int(minuteText)!,
-                               second: match.6.map { Int($0)! } ?? 0, nanosecond: nanosecond,
+        self.value = .dateTime(year: year, month: month, day: day, hour: hour, minute: minute,
+                               second: second, nanosecond: nanosecond,
                                offsetSeconds: try match.8.map { zone throws(DateArgumentError) in try Self.offset(zone, in: text) })
         try checkExists()
     }
@@ -59,7 +69,7 @@ public struct DateArgument: Equatable, Sendable {
 
     /// Rejects dates the calendar would silently roll over (2024-02-30, 25:00).
     private func checkExists() throws(DateArgumentError) {
-        let utc = TimeZone(secondsFromGMT: 0)!
+        let utc = TimeZone.gmt
         let wanted = components(in: utc)
         guard (0...23).contains(wanted.hour ?? 0), (0...59).contains(wanted.minute ?? 0), (0...59).contains(wanted.second ?? 0),
               let date = Self.calendar(utc).date(from: DateComponents(year: wanted.year, month: wanted.month, day: wanted.day)),
@@ -70,9 +80,8 @@ public struct DateArgument: Equatable, Sendable {
 
     private static func offset(_ zone: Substring, in text: String) throws(DateArgumentError) -> Int {
         if zone == "Z" { return 0 }
-        let digits = zone.dropFirst().filter(\.isNumber)
-        let hours = Int(digits.prefix(2))!, minutes = Int(digits.suffix(2))!
-        guard hours <= 18, minutes <= 59 else { throw DateArgumentError(text: text, reason: .noSuchDate) }
+        let digits = zone.dropFirst().filter(\.isASCII).filter(\.isNumber)
+        guard let hours = Int(digits.prefix(2)), let minutes = Int(digits.suffix(2)), hours <= 18, minutes <= 59 else { throw DateArgumentError(text: text, reason: .noSuchDate) }
         return (zone.first == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
     }
 

@@ -27,9 +27,17 @@ public struct SampleFormatter: Sendable {
     public func jsonLine(_ sample: SampleRecord) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Every field is a string, number, bool or nested object of those: encoding cannot fail.
-        let data = try! encoder.encode(SampleJSONLine(sample, formatter: self))
-        return String(decoding: data, as: UTF8.self)
+        // JSON has no infinity or NaN. The broker refuses them on save, but a store written by
+        // an older version may hold them: they print as strings rather than failing the line.
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        do {
+            return String(decoding: try encoder.encode(SampleJSONLine(sample, formatter: self)), as: UTF8.self)
+        } catch {
+            // Still one valid JSON line per sample, saying which one could not be shown.
+            let uuid = sample.uuid.uuidString.lowercased()
+            return #"{"error":"this sample could not be encoded as JSON","uuid":"\#(uuid)"}"#
+        }
     }
 
     /// The value and unit text: converted to `displayUnit` when that is compatible, else as stored.
@@ -63,7 +71,8 @@ public struct SampleFormatter: Sendable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return String(format: "%04d-%02d-%02d %02d:%02d:%02d", parts.year!, parts.month!, parts.day!,
-                      parts.hour!, parts.minute!, parts.second!)
+        // A Gregorian calendar fills every component asked for; 0 only keeps this total.
+        return String(format: "%04d-%02d-%02d %02d:%02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
+                      parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
     }
 }

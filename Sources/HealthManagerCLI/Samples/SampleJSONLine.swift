@@ -73,6 +73,9 @@ struct SampleJSONLine: Encodable {
     }
 
     static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(secondsFromGMT: 0)!))
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: utc))
     }
+
+    /// UTC always exists; `.gmt` is the same zone without a force unwrap.
+    private static let utc = TimeZone.gmt
 }

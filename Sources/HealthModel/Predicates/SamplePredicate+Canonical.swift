@@ -24,6 +24,11 @@ extension SamplePredicate {
             }
             guard value.isFinite else { throw HKError(.errorInvalidArgument, "the predicate's quantity is not a finite number") }
             let canonical = try HKQuantity(unit: unit, doubleValue: value).value(in: quantityType.canonicalUnit)
+            // Finite as given is not enough: 1e308 count/ms is infinite in count/s.
+            guard canonical.isFinite else {
+                throw HKError(.errorInvalidArgument,
+                              "the predicate's quantity \(value) \(unitString) is not a finite number in \(quantityType.canonicalUnit.unitString)")
+            }
             return .quantity(op, value: canonical, unit: quantityType.canonicalUnit.unitString)
         case .categoryValue:
             guard type is HKCategoryType else {

@@ -3,8 +3,9 @@ public import Foundation
 /// The checks every sample passes before the broker stores it. Pure, so the SDK can run the
 /// same checks early, but only the broker's run is authoritative.
 ///
-/// Messages name the type, field or metadata key that is wrong, never the value: they reach
-/// untrusted apps and logs, and values are health data.
+/// Messages name the type, field or metadata key that is wrong. Only a refused quantity names
+/// its value (`QuantityValueCheck`): the message goes back to the app that sent the value and is
+/// never logged (the access log records a refusal's code only, `CallRefusal`).
 public enum SampleValidator {
     /// Validates a whole save: every record (see `canonicalized(_:)`), and no two records with
     /// the same sync identifier (which one should win would be ambiguous). Returns the records
@@ -48,10 +49,7 @@ public enum SampleValidator {
                 throw HKError(.errorInvalidArgument,
                               "unit \(unitString) is not compatible with \(type.identifier) (expected a unit like \(quantityType.canonicalUnit.unitString))")
             }
-            guard value.isFinite else {
-                throw HKError(.errorInvalidArgument, "\(type.identifier): value is not a finite number")
-            }
-            let canonical = try HKQuantity(unit: unit, doubleValue: value).value(in: quantityType.canonicalUnit)
+            let canonical = try QuantityValueCheck.canonical(value, unit: unit, unitString: unitString, of: quantityType)
             result.value = .quantity(canonical, unit: quantityType.canonicalUnit.unitString)
         case let (categoryType as HKCategoryType, .category(value)):
             guard categoryType.allowedValues.contains(value) else {

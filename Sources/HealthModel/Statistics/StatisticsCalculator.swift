@@ -17,13 +17,33 @@ public struct StatisticsCalculator: Sendable {
     public let aggregationStyle: HKQuantityAggregationStyle
     public let options: HKStatisticsOptions
 
-    public init(aggregationStyle: HKQuantityAggregationStyle, options: HKStatisticsOptions) {
+    /// The values a sample of the type may hold, in its canonical unit (`QuantityValueRanges`).
+    /// Saves are checked against the same range; a stored value outside it (saved before the
+    /// check existed) is left out of statistics, so a sum of bounded values stays finite.
+    public let admissibleValues: ClosedRange<Double>?
+
+    public init(aggregationStyle: HKQuantityAggregationStyle, options: HKStatisticsOptions,
+                admissibleValues: ClosedRange<Double>? = nil) {
         self.aggregationStyle = aggregationStyle
         self.options = options
+        self.admissibleValues = admissibleValues
     }
 
     public init(type: HKQuantityType, options: HKStatisticsOptions) {
-        self.init(aggregationStyle: type.aggregationStyle, options: options)
+        let range = QuantityValueRanges.range(for: HKQuantityTypeIdentifier(rawValue: type.identifier))
+        self.init(aggregationStyle: type.aggregationStyle, options: options,
+                  admissibleValues: range?.bounds(in: type.canonicalUnit))
+    }
+
+    /// `sources` without samples outside `admissibleValues` (or not finite). Copies only when
+    /// something is left out, which a store written after the range check never needs.
+    func admitted(_ sources: [SourceSamples]) -> [SourceSamples] {
+        let bounds = admissibleValues ?? -QuantityValueRanges.ceiling...QuantityValueRanges.ceiling
+        let allInside = sources.allSatisfy { source in source.samples.allSatisfy { bounds.contains($0.value) } }
+        guard !allInside else { return sources }
+        return sources.map { source in
+            SourceSamples(source: source.source, samples: source.samples.filter { bounds.contains($0.value) })
+        }
     }
 
     /// HKStatisticsQuery: the statistics of all the samples, or nil when there are none. The
@@ -50,6 +70,7 @@ public struct StatisticsCalculator: Sendable {
 
     /// One result per interval of `grid` that has data. Every sample must start inside the grid.
     public func compute(_ sources: [SourceSamples], grid: IntervalGrid, window: TimeSpan?) -> [StatisticsResult] {
+        let sources = admitted(sources)
         let separate = options.contains(.separateBySource)
         let clip = window ?? .unbounded
         var merged = [StatisticsAccumulator](repeating: StatisticsAccumulator(), count: grid.count)

@@ -55,8 +55,14 @@ enum WorkoutValidator {
         guard quantity.value.isFinite, quantity.value >= 0 else {
             throw HKError(.errorInvalidArgument, "\(HKWorkoutTypeIdentifier): \(field) must be a finite number, not negative")
         }
-        return RecordedQuantity(try HKQuantity(unit: unit, doubleValue: quantity.value).value(in: canonicalUnit),
-                                unit: canonicalUnit.unitString)
+        // Checked again after conversion: a finite value can overflow in the canonical unit, and
+        // the general ceiling keeps sums of workout totals finite (`QuantityValueRanges`).
+        let canonical = try HKQuantity(unit: unit, doubleValue: quantity.value).value(in: canonicalUnit)
+        guard canonical.isFinite, canonical <= QuantityValueRanges.ceiling else {
+            throw HKError(.errorInvalidArgument,
+                          "\(HKWorkoutTypeIdentifier): \(field) \(quantity.value) \(quantity.unit.prefix(100)) is outside the allowed range 0 to \(QuantityValueCheck.format(QuantityValueRanges.ceiling)) \(canonicalUnit.unitString)")
+        }
+        return RecordedQuantity(canonical, unit: canonicalUnit.unitString)
     }
 
     private static func checkEvents(_ events: [WorkoutEventRecord], of record: SampleRecord) throws(HKError) {

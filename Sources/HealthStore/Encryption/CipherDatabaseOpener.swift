@@ -22,6 +22,22 @@ enum CipherDatabaseOpener {
         }
     }
 
+    /// A pool that never writes (`EncryptedDatabase.openReadOnly`): the store must already be
+    /// in WAL mode, which every store this code created is.
+    static func openReadOnlyPool(_ layout: StoreLayout, key: RegisteredCipherKey) throws(StoreOpenError) -> DatabasePool {
+        ohkDiscardLastFailure()
+        do {
+            var config = configuration()
+            config.readonly = true
+            let pool = try DatabasePool(path: key.uri(forDatabaseAt: layout.databasePath), configuration: config)
+            // Reads page 1 and the schema now, so damage is reported at open.
+            _ = try pool.read { db in try Int.fetchOne(db, sql: "PRAGMA schema_version") }
+            return pool
+        } catch {
+            throw storeError(from: error, layout: layout)
+        }
+    }
+
     /// A single connection (used by key rotation), not switched to WAL.
     static func openQueue(_ layout: StoreLayout, key: RegisteredCipherKey) throws(StoreOpenError) -> DatabaseQueue {
         ohkDiscardLastFailure()
@@ -45,6 +61,7 @@ enum CipherDatabaseOpener {
                     resultCode: ResultCode(rawValue: rc), message: message.map { String(cString: $0) })
             }
             db.add(function: SampleSQL.quantityConversion)
+            db.add(function: SampleSQL.uuidBlob)
         }
         return config
     }

@@ -16,12 +16,17 @@ public final class EncryptedDatabase: Sendable {
     private let key: RegisteredCipherKey
     private let lock: StoreLock
 
-    private init(pool: DatabasePool, key: RegisteredCipherKey, lock: StoreLock, layout: StoreLayout) {
+    /// Why the store was opened read-only (its file system was full at start), or nil when it
+    /// is writable. Every write then fails with SQLITE_READONLY; reads work.
+    public let readOnlyReason: String?
+
+    private init(pool: DatabasePool, key: RegisteredCipherKey, lock: StoreLock, layout: StoreLayout, readOnlyReason: String? = nil) {
         self.pool = pool
         self.writer = pool
         self.key = key
         self.lock = lock
         self.layout = layout
+        self.readOnlyReason = readOnlyReason
     }
 
     /// Opens (creating on first use) the encrypted store in `directory`: key files +
@@ -36,6 +41,17 @@ public final class EncryptedDatabase: Sendable {
         let key = try DataKeyResolver(layout: layout).resolve(passcode: passcode, createIfNew: true)
         let pool = try CipherDatabaseOpener.openPool(layout, key: key)
         return EncryptedDatabase(pool: pool, key: key, lock: lock, layout: layout)
+    }
+
+    /// Opens an existing store without writing to it, for a start while its file system is
+    /// full (opening read-write appends to the WAL, which fails with SQLITE_FULL). `reason` is
+    /// what `readOnlyReason` reports. Nothing is created: a missing store is an error.
+    public static func openReadOnly(directory: String, passcode: Passcode? = nil, reason: String) throws(StoreOpenError) -> EncryptedDatabase {
+        let layout = try StoreLayout(directory: directory, create: false)
+        let lock = try StoreLock(layout)
+        let key = try DataKeyResolver(layout: layout).resolve(passcode: passcode, createIfNew: false)
+        let pool = try CipherDatabaseOpener.openReadOnlyPool(layout, key: key)
+        return EncryptedDatabase(pool: pool, key: key, lock: lock, layout: layout, readOnlyReason: reason)
     }
 
     /// Closes every connection (checkpointing the WAL), then releases the store lock, so

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import HealthModel
 
@@ -73,15 +74,15 @@ enum SampleSQL {
             }
             return (parts.isEmpty ? "1" : parts.joined(separator: " AND "), arguments)
         case let .uuids(uuids):
+            // One bound JSON array however long the list: one SQL variable per UUID ran out
+            // of variables and expression depth at a few hundred (issue 13).
             guard !uuids.isEmpty else { return ("0", []) }
-            let list = uuids.sorted { $0.uuidString < $1.uuidString }
-            return ("o.uuid IN (\(Array(repeating: "?", count: list.count).joined(separator: ",")))",
-                    StatementArguments(list))
+            let list = uuids.map(\.uuidString).sorted()
+            return ("o.uuid IN (SELECT \(uuidBlob.name)(value) FROM json_each(?))", [jsonArray(list)])
         case let .sources(bundles):
             guard !bundles.isEmpty else { return ("0", []) }
-            let list = bundles.sorted()
-            return ("o.source_id IN (SELECT id FROM sources WHERE bundle_identifier IN (\(Array(repeating: "?", count: list.count).joined(separator: ","))))",
-                    StatementArguments(list))
+            return ("o.source_id IN (SELECT id FROM sources WHERE bundle_identifier IN (SELECT value FROM json_each(?)))",
+                    [jsonArray(bundles.sorted())])
         case let .and(operands):
             return join(operands, with: "AND", empty: "1", within: visibility)
         case let .or(operands):
@@ -109,6 +110,23 @@ enum SampleSQL {
         case let .categoryValue(op, value):
             return ("COALESCE(o.category \(op.sqlOperator) ?, 0)", [value])
         }
+    }
+
+    /// `strings` as a JSON array text, for `json_each(?)`. JSONSerialization escapes every
+    /// character that needs it; the strings passed `WireText` (UTF-8, no NUL) on the way in.
+    private static func jsonArray(_ strings: [String]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: strings), let text = String(data: data, encoding: .utf8) else {
+            return "[]"
+        }
+        return text
+    }
+
+    /// `openhealth_uuid_blob(text)`: the 16-byte blob GRDB stores for the UUID spelled `text`,
+    /// NULL for anything else (SQLite 3.40 has no `unhex`). Registered on every store
+    /// connection (`CipherDatabaseOpener`).
+    static let uuidBlob = DatabaseFunction("openhealth_uuid_blob", argumentCount: 1, pure: true) { values in
+        guard let text = String.fromDatabaseValue(values[0]), let uuid = UUID(uuidString: text) else { return nil }
+        return uuid.databaseValue
     }
 
     private static func join(_ operands: [SamplePredicate], with op: String, empty: String,

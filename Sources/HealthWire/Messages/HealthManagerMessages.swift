@@ -266,9 +266,12 @@ public struct BrokerStatus: WireMessage, Equatable {
     public var connectedApps: Int
     public var sampleCount: Int
     public var version: String
+    /// Why the store is read-only (healthd started while its disk was full); empty when writable.
+    public var readOnlyReason: String
 
     public init(storeDirectory: String, appSocket: String, adminSocket: String, installedApps: Int,
-                pendingRequests: Int, connectedApps: Int, sampleCount: Int, version: String) {
+                pendingRequests: Int, connectedApps: Int, sampleCount: Int, version: String, readOnlyReason: String = "") {
+        self.readOnlyReason = readOnlyReason
         self.storeDirectory = storeDirectory
         self.appSocket = appSocket
         self.adminSocket = adminSocket
@@ -285,7 +288,8 @@ public struct BrokerStatus: WireMessage, Equatable {
                 storeDirectory: WireRead.string(wire.store_directory), appSocket: WireRead.string(wire.app_socket),
                 adminSocket: WireRead.string(wire.admin_socket), installedApps: Int(wire.installed_apps),
                 pendingRequests: Int(wire.pending_requests), connectedApps: Int(wire.connected_apps),
-                sampleCount: Int(wire.sample_count), version: WireRead.string(wire.version))
+                sampleCount: Int(wire.sample_count), version: WireRead.string(wire.version),
+                readOnlyReason: WireRead.string(wire.read_only_reason))
         }
     }
 
@@ -297,6 +301,7 @@ public struct BrokerStatus: WireMessage, Equatable {
         wire.admin_socket = arena.string(adminSocket)
         wire.installed_apps = UInt32(clamping: installedApps)
         wire.pending_requests = UInt32(clamping: pendingRequests)
+        wire.read_only_reason = arena.string(readOnlyReason)
         wire.connected_apps = UInt32(clamping: connectedApps)
         wire.sample_count = UInt64(clamping: sampleCount)
         wire.version = arena.string(version)

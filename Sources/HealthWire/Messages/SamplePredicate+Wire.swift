@@ -70,8 +70,19 @@ enum PredicateWire {
         return wire
     }
 
-    /// nil for an empty Predicate (matches everything).
+    /// nil for an empty Predicate (matches everything). Every predicate an app sends is read
+    /// here, so the size limit (`SamplePredicate.maximumConditions`) is checked here, once.
     static func read(_ wire: Openhealth__V1__Predicate) throws(WireDecodeError) -> SamplePredicate? {
+        guard let predicate = try readNode(wire) else { return nil }
+        do {
+            try predicate.checkSize()
+        } catch {
+            throw .invalidField(error.message)
+        }
+        return predicate
+    }
+
+    private static func readNode(_ wire: Openhealth__V1__Predicate) throws(WireDecodeError) -> SamplePredicate? {
         switch wire.node_case {
         case OPENHEALTH__V1__PREDICATE__NODE__NOT_SET:
             return nil
@@ -96,7 +107,7 @@ enum PredicateWire {
         case OPENHEALTH__V1__PREDICATE__NODE_COMPOUND:
             guard let node = wire.compound?.pointee else { throw .invalidField("compound predicate missing") }
             let operands = try WireRead.messages(node.operands, count: node.n_operands).map { (operand) throws(WireDecodeError) in
-                guard let predicate = try read(operand) else { throw .invalidField("empty operand in compound predicate") }
+                guard let predicate = try readNode(operand) else { throw .invalidField("empty operand in compound predicate") }
                 return predicate
             }
             switch node.operator_ {

@@ -30,9 +30,18 @@ final class WireArena {
         for block in blocks { free(block) }
     }
 
-    /// A NUL-terminated copy of `value`. Like `strdup`, protobuf-c reads it up to the first NUL.
+    /// A NUL-terminated copy of `value`. protobuf-c reads it up to the first NUL, so a NUL
+    /// inside `value` is written as C0 80, which the receiver refuses (`WireText`) instead of
+    /// silently reading a shorter string.
     func string(_ value: String) -> UnsafeMutablePointer<CChar> {
         var value = value
+        if value.utf8.contains(0) {
+            let packable = WireText.packable(value)
+            let copy = allocate(byteCount: packable.count + 1, alignment: 1)
+            copy.copyMemory(from: packable, byteCount: packable.count)
+            copy.storeBytes(of: 0, toByteOffset: packable.count, as: UInt8.self)
+            return copy.bindMemory(to: CChar.self, capacity: packable.count + 1)
+        }
         return value.withUTF8 { utf8 in
             let copy = allocate(byteCount: utf8.count + 1, alignment: 1)
             if let source = utf8.baseAddress { copy.copyMemory(from: source, byteCount: utf8.count) }
@@ -123,6 +132,8 @@ final class WireArena {
 /// Reading helpers for unpacked structs: protobuf-c leaves absent strings pointing at its empty
 /// string, but a NULL is tolerated too.
 enum WireRead {
+    /// Every string field's bytes passed `WireText` before unpacking (`WireDepthGuard`), so the
+    /// `char *` holds the whole string and valid UTF-8: nothing here is cut short or replaced.
     static func string(_ pointer: UnsafeMutablePointer<CChar>?) -> String {
         guard let pointer else { return "" }
         return String(cString: pointer)

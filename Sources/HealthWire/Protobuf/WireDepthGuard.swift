@@ -1,7 +1,9 @@
 import COpenHealthProto
 
-/// Walks serialized protobuf bytes with the message's descriptor and refuses nesting deeper than
-/// `WireLimits.maxMessageDepth`, before protobuf-c's recursive decoder runs.
+/// Walks serialized protobuf bytes with the message's descriptor before protobuf-c's recursive
+/// decoder runs, and refuses nesting deeper than `WireLimits.maxMessageDepth` and any string
+/// field whose bytes break `WireText`'s rule (NUL or invalid UTF-8, which protobuf-c would
+/// silently truncate or which `String(cString:)` would replace).
 ///
 /// It reads only tags and lengths (bounded by the input), allocates nothing, and leaves full
 /// validation to protobuf-c: any structural error it meets is reported as malformed.
@@ -38,8 +40,13 @@ enum WireDepthGuard {
                     throw malformed
                 }
                 let end = index + Int(length)
-                if let nested = nestedDescriptor(of: descriptor, fieldNumber: fieldNumber) {
-                    try walk(bytes[index..<end], descriptor: nested, depth: depth + 1, limit: limit)
+                if let field = field(of: descriptor, fieldNumber: fieldNumber) {
+                    if field.pointee.type == PROTOBUF_C_TYPE_MESSAGE, let nested = field.pointee.descriptor {
+                        try walk(bytes[index..<end], descriptor: nested.assumingMemoryBound(to: ProtobufCMessageDescriptor.self),
+                                 depth: depth + 1, limit: limit)
+                    } else if field.pointee.type == PROTOBUF_C_TYPE_STRING, let problem = WireText.problem(in: bytes[index..<end]) {
+                        throw .invalidField("\(String(cString: descriptor.pointee.name)).\(String(cString: field.pointee.name)) \(problem); text must be UTF-8 without NUL")
+                    }
                 }
                 index = end
             default:
@@ -49,15 +56,11 @@ enum WireDepthGuard {
         }
     }
 
-    private static func nestedDescriptor(
+    private static func field(
         of descriptor: UnsafePointer<ProtobufCMessageDescriptor>, fieldNumber: UInt64
-    ) -> UnsafePointer<ProtobufCMessageDescriptor>? {
+    ) -> UnsafePointer<ProtobufCFieldDescriptor>? {
         guard fieldNumber <= UInt64(UInt32.max) else { return nil }
-        guard let field = protobuf_c_message_descriptor_get_field(descriptor, UInt32(fieldNumber)),
-              field.pointee.type == PROTOBUF_C_TYPE_MESSAGE,
-              let nested = field.pointee.descriptor
-        else { return nil }
-        return nested.assumingMemoryBound(to: ProtobufCMessageDescriptor.self)
+        return protobuf_c_message_descriptor_get_field(descriptor, UInt32(fieldNumber))
     }
 
     private static func readVarint(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ index: inout Int) -> UInt64? {

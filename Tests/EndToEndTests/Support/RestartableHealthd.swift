@@ -15,9 +15,11 @@ final class RestartableHealthd: @unchecked Sendable {
     var adminSocket: String { socketDirectory + "/admin.sock" }
     var storeArguments: [String] { ["--store", storeDirectory, "--socket-dir", socketDirectory, "--log-level", "info"] }
 
-    init() throws {
+    /// `storeDirectory` defaults to `store` under a fresh temporary root (a disk-full test puts
+    /// it on a small file system of its own).
+    init(storeDirectory: String? = nil) throws {
         root = NSTemporaryDirectory() + "ohk-e2e-keys-" + UUID().uuidString.prefix(8)
-        storeDirectory = root + "/store"
+        self.storeDirectory = storeDirectory ?? root + "/store"
         socketDirectory = root + "/run"
         logPath = root + "/healthd.log"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)

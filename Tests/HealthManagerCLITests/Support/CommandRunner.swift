@@ -31,3 +31,12 @@ func runHealthCtl(_ arguments: [String], input: [String] = []) async -> CommandO
     let code = await CommandIO.$current.withValue(io) { await HealthCtl.execute(arguments) }
     return CommandOutcome(exitCode: code, output: output.value, errors: errors.value)
 }
+
+/// `runHealthCtl` with the arguments as the kernel passes them: bytes, not yet decoded.
+func runHealthCtlRaw(_ arguments: [[UInt8]]) async -> CommandOutcome {
+    let output = CapturedText(), errors = CapturedText()
+    let io = CommandIO(output: output, errors: errors, input: ScriptedLines([]),
+                       usesStyling: false, timeZone: TimeZone(identifier: "UTC")!)
+    let code = await CommandIO.$current.withValue(io) { await HealthCtl.execute(rawArguments: arguments) }
+    return CommandOutcome(exitCode: code, output: output.value, errors: errors.value)
+}

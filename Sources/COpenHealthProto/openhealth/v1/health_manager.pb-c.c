@@ -1780,7 +1780,7 @@ const ProtobufCMessageDescriptor openhealth__v1__status_request__descriptor =
   (ProtobufCMessageInit) openhealth__v1__status_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_descriptors[8] =
+static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_descriptors[9] =
 {
   {
     "store_directory",
@@ -1878,6 +1878,18 @@ static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "read_only_reason",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StatusResponse, read_only_reason),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__status_response__field_indices_by_name[] = {
   2,   /* field[2] = admin_socket */
@@ -1885,6 +1897,7 @@ static const unsigned openhealth__v1__status_response__field_indices_by_name[] =
   5,   /* field[5] = connected_apps */
   3,   /* field[3] = installed_apps */
   4,   /* field[4] = pending_requests */
+  8,   /* field[8] = read_only_reason */
   6,   /* field[6] = sample_count */
   0,   /* field[0] = store_directory */
   7,   /* field[7] = version */
@@ -1892,7 +1905,7 @@ static const unsigned openhealth__v1__status_response__field_indices_by_name[] =
 static const ProtobufCIntRange openhealth__v1__status_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 8 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__status_response__descriptor =
 {
@@ -1902,7 +1915,7 @@ const ProtobufCMessageDescriptor openhealth__v1__status_response__descriptor =
   "Openhealth__V1__StatusResponse",
   "openhealth.v1",
   sizeof(Openhealth__V1__StatusResponse),
-  8,
+  9,
   openhealth__v1__status_response__field_descriptors,
   openhealth__v1__status_response__field_indices_by_name,
   1,  openhealth__v1__status_response__number_ranges,

@@ -100,10 +100,14 @@ struct  Openhealth__V1__StatusResponse
   uint32_t connected_apps;
   uint64_t sample_count;
   char *version;
+  /*
+   * why the store is read-only (disk full at start); empty when writable
+   */
+  char *read_only_reason;
 };
 #define OPENHEALTH__V1__STATUS_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__status_response__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Openhealth__V1__AppManifest

@@ -1,0 +1,37 @@
+extension SamplePredicate {
+    /// Most conditions one predicate may hold (`conditionCount`). SQLite refuses an expression
+    /// nested deeper than 1,000 levels, and each OR operand or one-of value adds one or two;
+    /// below this count every predicate compiles. Checked once, when the broker decodes a
+    /// predicate (`PredicateWire.read`), before any data is read, so every app gets the same
+    /// answer. UUID and source lists are not counted per member: the store binds each list as
+    /// one JSON text (`SampleSQL`), so they are bounded by the frame size only.
+    public static let maximumConditions = 400
+
+    /// The conditions the store's SQL holds for this predicate: one per node, plus one per
+    /// value of a device or metadata one-of.
+    public var conditionCount: Int {
+        switch self {
+        case .dateRange, .uuids, .sources, .workout, .workoutActivityType, .quantity, .categoryValue:
+            return 1
+        case let .device(_, allowed):
+            return max(1, allowed.count)
+        case let .metadata(_, test):
+            if case let .oneOf(values) = test { return max(1, values.count) }
+            return 1
+        case let .and(operands), let .or(operands):
+            return operands.reduce(1) { $0 + $1.conditionCount }
+        case let .not(operand):
+            return 1 + operand.conditionCount
+        }
+    }
+
+    /// Throws `errorInvalidArgument` stating the limit when the predicate holds more than
+    /// `maximumConditions` conditions.
+    public func checkSize() throws(HKError) {
+        let count = conditionCount
+        guard count <= Self.maximumConditions else {
+            throw HKError(.errorInvalidArgument,
+                          "a predicate may hold at most \(Self.maximumConditions) conditions (OR/AND operands and one-of values); this one holds \(count). Use predicateForObjects(with:) for long UUID lists, or split the query")
+        }
+    }
+}

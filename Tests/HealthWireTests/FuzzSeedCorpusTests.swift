@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import HealthModel
+@testable import HealthWire
+
+/// The committed seed corpora of the fuzz targets in Fuzz/ (Fuzz/README.md): honest encodings
+/// of real messages, so libFuzzer starts from inputs that reach deep into the decoders.
+/// Regenerate with `OHK_REGENERATE_FUZZ_SEEDS=1 swift test --filter FuzzSeedCorpusTests`.
+@Suite struct FuzzSeedCorpusTests {
+    static var fuzzDirectory: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz")
+    }
+
+    static let start = Date(timeIntervalSince1970: 1_700_000_000)
+
+    static let samples: [SampleRecord] = [
+        SampleRecord(uuid: UUID(), typeIdentifier: HKQuantityTypeIdentifier.heartRate.rawValue, startDate: start,
+                     endDate: start.addingTimeInterval(60), value: .quantity(72, unit: "count/min"),
+                     metadata: ["HKMetadataKeyHeartRateMotionContext": .number(1), "org.example.note": .string("é☃"),
+                                "org.example.when": .date(start), "org.example.q": .quantity(value: 3, unit: "km"),
+                                "org.example.flag": .bool(true)],
+                     device: DeviceRecord(name: "Band", manufacturer: "Acme", model: "7"),
+                     source: SourceRecord(bundleIdentifier: "org.example.app", name: "App", version: "1")),
+        SampleRecord(uuid: UUID(), typeIdentifier: HKCategoryTypeIdentifier.sleepAnalysis.rawValue, startDate: start,
+                     endDate: start.addingTimeInterval(3600), value: .category(1)),
+    ]
+
+    static let predicates: [SamplePredicate] = [
+        .and([.dateRange(start: start, end: start.addingTimeInterval(86_400), strictStart: true, strictEnd: false),
+              .or([.uuids([UUID(), UUID()]), .sources(["org.example.app"])]),
+              .not(.device(.manufacturer, allowedValues: ["Acme", "Other"]))]),
+        .metadata(key: "org.example.q", .oneOf([.quantity(value: 3, unit: "km"), .number(2), .string("x")])),
+        .metadata(key: "HKMetadataKeyHeartRateMotionContext", .compare(.greaterThan, .number(0))),
+        .quantity(.greaterThanOrEqualTo, value: 60, unit: "count/min"),
+        .categoryValue(.equalTo, 1),
+        .workoutActivityType(37),
+        .workout(UUID()),
+    ]
+
+    /// Index of a type in Fuzz/message's list (the first input byte picks the type).
+    static let sampleListIndex: UInt8 = 40
+    static let sampleQuerySpecIndex: UInt8 = 41
+
+    static func seeds() -> [String: [[UInt8]]] {
+        let specs = predicates.map { SampleQuerySpec(typeIdentifier: HKQuantityTypeIdentifier.heartRate.rawValue, predicate: $0,
+                                                     sort: [SampleSort(.startDate, ascending: false)], limit: 10).wireBytes() }
+        let frames = [
+            Frame(callID: 1, method: HealthStoreMethod.querySamples.rawValue, kind: .request, payload: specs[0]),
+            Frame(callID: 2, kind: .response, payload: SampleList(samples).wireBytes()),
+            Frame(callID: 3, kind: .endOfStream, status: RPCStatus(.invalidArgument, "bad request", healthKitCode: .errorInvalidArgument)),
+        ].map { FrameReader.prefix(forBodyLength: FrameCodec.encode($0).count) + FrameCodec.encode($0) }
+        let units = ["count/min", "mg/dL", "kcal/(kg*hr)", "mmol<180.15588>/L", "degF", "m^2", "%", "mL/min·kg", "dBASPL", "µg"]
+        let manifests = [
+            #"{"id": "com.example.sleep", "displayName": "Sleep Tracker", "executable": "/usr/bin/sleep-tracker", "version": "1.2", "NSHealthShareUsageDescription": "Charts your nights.", "NSHealthUpdateUsageDescription": "Saves sleep.", "entitlements": ["background-delivery"]}"#,
+            #"{"id": "x", "displayName": "\u00e9", "executable": "/bin/true", "version": "1"}"#,
+        ]
+        return [
+            "frame": frames + [frames.joined().map { $0 }],
+            "message": [[sampleListIndex] + SampleList(samples).wireBytes()] + specs.map { [sampleQuerySpecIndex] + $0 },
+            "predicate": specs,
+            "unit": units.map { Array($0.utf8) },
+            "manifest": manifests.map { Array($0.utf8) },
+        ]
+    }
+
+    @Test func everyTargetHasACommittedSeedCorpus() throws {
+        let seeds = Self.seeds()
+        if ProcessInfo.processInfo.environment["OHK_REGENERATE_FUZZ_SEEDS"] == "1" {
+            for (target, inputs) in seeds {
+                let directory = Self.fuzzDirectory.appendingPathComponent("\(target)/corpus")
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                for (index, input) in inputs.enumerated() {
+                    try Data(input).write(to: directory.appendingPathComponent(String(format: "seed-%02d", index)))
+                }
+            }
+        }
+        for (target, inputs) in seeds {
+            let directory = Self.fuzzDirectory.appendingPathComponent("\(target)/corpus").path
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("seed-") }
+            #expect(files.count >= inputs.count, "\(target): regenerate the seeds (see this suite's comment)")
+        }
+        // The first byte of a message seed picks the type its payload is (Fuzz/message).
+        let firstMessage = try #require(seeds["message"]?.first)
+        #expect(try SampleList(wire: Array(firstMessage.dropFirst())).samples.count == Self.samples.count)
+    }
+}
