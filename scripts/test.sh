@@ -1,8 +1,42 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: dependencies, generated-code check, build, every test.
-set -euo pipefail
+#
+# Each test target runs in its own `swift test` process, one after the other. Run all at once,
+# Swift Testing starts every suite of every target together in one process: on a 2-core machine
+# that was hundreds of suites and dozens of healthd processes at once, and the run stalled (no
+# progress for over 15 minutes) where the same targets one by one finish in minutes. Every
+# target runs even when an earlier one failed; the script fails if any did.
+set -uo pipefail
 cd "$(dirname "$0")/.."
+set -e
 ./scripts/install-deps.sh
 ./scripts/check-generated.sh
 swift build --build-tests
-swift test --skip-build --parallel --num-workers 2
+set +e
+
+targets=(HealthModelTests HealthWireTests HealthIPCTests HealthStoreTests HealthBrokerTests HealthKitTests
+         HealthManagerCLITests AppleHealthExportTests SandboxTests EndToEndTests LeakProbeTests)
+failed_targets=()
+passed=0
+failed=0
+logs=$(mktemp -d)
+for target in "${targets[@]}"; do
+  echo "== $target"
+  # A deadline per target, so a hang fails the run instead of using up CI's time.
+  timeout 1200 swift test --skip-build --parallel --filter "^$target\." 2>&1 | tee "$logs/$target.log"
+  status=${PIPESTATUS[0]}
+  tests=$(grep -Eo 'Test run with [0-9]+ tests?' "$logs/$target.log" | tail -1 | grep -Eo '[0-9]+' || echo 0)
+  if [ "$status" -eq 0 ]; then
+    passed=$((passed + tests))
+  else
+    failed=$((failed + 1))
+    failed_targets+=("$target (exit $status)")
+  fi
+done
+echo
+if [ ${#failed_targets[@]} -gt 0 ]; then
+  echo "failed targets: ${failed_targets[*]}"
+fi
+# The closing line CI reads: tests passed in passing targets, targets that failed.
+echo "$passed passed, $failed failed"
+[ ${#failed_targets[@]} -eq 0 ]

@@ -95,8 +95,10 @@ public enum ExportConversion {
                 throw ImportRefusal(type: type, reason: "value is not a number")
             }
             // Apple always writes a unit; files from other tools sometimes do not. Their values
-            // are read in the type's canonical unit (count/min for heart rate, count for steps).
-            let unit = record.unit.map(normalizedUnit) ?? quantityType.canonicalUnit.unitString
+            // are read in the unit the Health app shows for the type in metric regions — what
+            // such files copy (count/min for heart rate, count for steps, kg, km) — not the
+            // canonical unit (heart rate's is count/s, which would make 150 bpm 9,000 bpm).
+            let unit = record.unit.map(normalizedUnit) ?? PreferredUnitDefaults.unit(for: quantityType, in: .metric).unitString
             return .quantity(number, unit: unit)
         case is HKCategoryType:
             guard let text = record.value else { throw ImportRefusal(type: type, reason: "no value") }

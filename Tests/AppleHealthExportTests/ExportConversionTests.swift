@@ -86,3 +86,16 @@ import Testing
         #expect(kept.totalEnergyBurned == RecordedQuantity(139.3, unit: "kcal"))
     }
 }
+
+/// A record without a unit (other tools' files) is read in the unit the Health app shows for its
+/// type, not the canonical one: 150 with no unit is 150 bpm for heart rate.
+@Suite struct UnitlessRecordTests {
+    @Test func aUnitlessHeartRateIsBeatsPerMinute() throws {
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let record = ExportRecord(header: ExportSampleHeader(type: "HKQuantityTypeIdentifierHeartRate",
+                                                             source: ExportSource(name: nil, version: nil, device: nil),
+                                                             creationDate: nil, startDate: start, endDate: start, metadata: [], line: 1),
+                                  unit: nil, value: "150", beats: [])
+        #expect(try ExportConversion.sample(record).record.value == .quantity(150, unit: "count/min"))
+    }
+}

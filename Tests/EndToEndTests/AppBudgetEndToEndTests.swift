@@ -86,19 +86,22 @@ import TestSupport
         try await expectOthersServed(broker, "pending prompts")
     }
 
+    /// `BrokerLimits.longRunningQueriesPerApp`, as documented in ARCHITECTURE.md.
+    static let longRunningLimit = 24
+
     @Test func longRunningQueriesAreBoundedPerApp() async throws {
         let broker = try await brokerWithTwoApps()
         let client = try RPCClient.connect(path: broker.appSocket)
         defer { client.close() }
         let observe = TypePredicateSpec(typeIdentifier: stepCount).wireBytes()
-        let streams = (0..<8).map { _ in
+        let streams = (0..<Self.longRunningLimit).map { _ in
             Task { for try await _ in client.serverStream(HealthStoreMethod.observeChanges.rawValue, observe) {} }
         }
         defer { for task in streams { task.cancel() } }
         try await Task.sleep(for: .milliseconds(500))
         let status = await refusal { for try await _ in client.serverStream(HealthStoreMethod.observeChanges.rawValue, observe) {} }
         #expect(status?.code == .resourceExhausted)
-        #expect(status?.message.contains("at most 8 long-running queries per app") == true, "\(String(describing: status))")
+        #expect(status?.message.contains("at most \(Self.longRunningLimit) long-running queries per app") == true, "\(String(describing: status))")
         try await expectOthersServed(broker, "long-running queries")
         // Ending one frees its place.
         streams[0].cancel()

@@ -17,6 +17,8 @@ import TestSupport
     func anOversizeLengthPrefixIsRefusedAtOnce(_ announced: Int) async throws {
         let broker = try BrokerProcess()
         try await broker.install(appID: "org.test.oversize", executable: Products.testProcessExecutable)
+        // This test process connects by path, so the user opts it in to direct connections.
+        try await broker.allowDirect("org.test.oversize")
         let fd = try UnixSocket.connect(path: broker.appSocket)
         defer { close(fd) }
         var timeout = timeval(tv_sec: Self.readDeadlineSeconds, tv_usec: 0)

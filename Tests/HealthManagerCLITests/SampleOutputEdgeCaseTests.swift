@@ -53,7 +53,7 @@ import Testing
                 call.responder.fail(RPCStatus(.unimplemented, call.method), streaming: true)
                 return
             }
-            for sample in samples { try? call.responder.send(SampleList([sample]).wireBytes()) }
+            for sample in samples { try? await call.responder.send(SampleList([sample]).wireBytes()) }
             call.responder.finish()
         }
     }

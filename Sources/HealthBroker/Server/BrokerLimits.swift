@@ -21,8 +21,9 @@ public struct BrokerLimits: Sendable {
     /// Large queries of one app running at once (its others wait their turn).
     public var largeQueriesRunningPerApp = 1
     /// Long-running queries (observers, anchored and statistics-collection updates) one app may
-    /// hold open.
-    public var longRunningQueriesPerApp = 8
+    /// hold open. Real HealthKit apps keep an observer per type they sync (a dozen or two is
+    /// common), so the bound sits well above that and below a connection's calls in flight (32).
+    public var longRunningQueriesPerApp = 24
     /// Authorization prompts of one app waiting for the user.
     public var pendingPromptsPerApp = 4
     /// Reply bytes buffered per connection before streaming stops and requests stop being read.

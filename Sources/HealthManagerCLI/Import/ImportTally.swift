@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an import did, per type: added, already there, refused (with each reason and how often).
 struct ImportTally: Sendable {
     struct Row: Sendable {
@@ -15,7 +17,15 @@ struct ImportTally: Sendable {
     mutating func countRead() { read += 1 }
 
     mutating func refused(_ type: String, _ reason: String) {
-        rows[type, default: Row()].refused[reason, default: 0] += 1
+        rows[type, default: Row()].refused[Self.summarized(reason, type: type), default: 0] += 1
+    }
+
+    /// A refusal reason as one summary line counts it: without the type the row already names,
+    /// and without the refused value, so a thousand out-of-range values are one reason.
+    static func summarized(_ reason: String, type: String) -> String {
+        var text = reason
+        if text.hasPrefix(type + ": ") { text.removeFirst(type.count + 2) }
+        return text.replacingOccurrences(of: #"value \S+ \S+ is outside"#, with: "value is outside", options: .regularExpression)
     }
 
     mutating func stored(_ type: String, added: Int, unchanged: Int) {
