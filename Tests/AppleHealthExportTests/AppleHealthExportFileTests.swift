@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Reading real exports of several format versions, whole and in parts.
-@Suite struct AppleHealthExportFileTests {
+@Suite(.timeLimit(.minutes(10))) struct AppleHealthExportFileTests {
     func items(of url: URL) throws -> (items: [ExportItem], file: AppleHealthExportFile) {
         let file = try AppleHealthExportFile(url: url)
         var items: [ExportItem] = []

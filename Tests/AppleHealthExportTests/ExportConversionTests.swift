@@ -4,7 +4,7 @@ import HealthModel
 import Testing
 
 /// Export items → samples: the spellings Apple's export uses, turned into the model's values.
-@Suite struct ExportConversionTests {
+@Suite(.timeLimit(.minutes(10))) struct ExportConversionTests {
     let start = Date(timeIntervalSince1970: 1_700_000_000)
 
     func header(_ type: String, seconds: TimeInterval = 60, metadata: [ExportMetadataEntry] = [],
@@ -89,7 +89,7 @@ import Testing
 
 /// A record without a unit (other tools' files) is read in the unit the Health app shows for its
 /// type, not the canonical one: 150 with no unit is 150 bpm for heart rate.
-@Suite struct UnitlessRecordTests {
+@Suite(.timeLimit(.minutes(10))) struct UnitlessRecordTests {
     @Test func aUnitlessHeartRateIsBeatsPerMinute() throws {
         let start = Date(timeIntervalSince1970: 1_700_000_000)
         let record = ExportRecord(header: ExportSampleHeader(type: "HKQuantityTypeIdentifierHeartRate",

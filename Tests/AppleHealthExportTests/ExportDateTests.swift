@@ -2,7 +2,7 @@ import AppleHealthExport
 import Foundation
 import Testing
 
-@Suite struct ExportDateTests {
+@Suite(.timeLimit(.minutes(10))) struct ExportDateTests {
     @Test func bothExportFormsParseToTheSameInstant() {
         // 2016-04-18 08:25:32 -0700 is 15:25:32 UTC.
         let expected = Date(timeIntervalSince1970: 1_460_993_132)

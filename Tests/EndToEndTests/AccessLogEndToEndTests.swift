@@ -4,7 +4,7 @@ import Testing
 /// DESIGN.md §7.9 through the whole stack: what an app (e2e-client under health-sandbox) and
 /// the user (healthctl) do shows up in `healthctl log` with the right actor, types and counts,
 /// and `healthctl log verify` finds the chain intact.
-@Suite(.serialized) struct AccessLogEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct AccessLogEndToEndTests {
     let heartRate = "HKQuantityTypeIdentifierHeartRate"
 
     /// One line of `healthctl log --json`.

@@ -6,7 +6,7 @@ import Testing
 /// Activity summaries through the whole stack: a real healthd, apps as sandboxed processes, the
 /// user's goals and move mode set with healthctl. Days are Berlin's around the spring DST change
 /// (2026-03-29 is 23 hours; its midnight is `m` = 2026-03-28T23:00Z).
-@Suite(.serialized) struct ActivitySummaryEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct ActivitySummaryEndToEndTests {
     let energy = "HKQuantityTypeIdentifierActiveEnergyBurned"
     let standHour = "HKCategoryTypeIdentifierAppleStandHour"
     let summaryType = "HKActivitySummaryTypeIdentifier"

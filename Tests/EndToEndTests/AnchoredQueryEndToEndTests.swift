@@ -4,7 +4,7 @@ import Testing
 /// HKAnchoredObjectQuery through the whole stack: anchors that survive new processes and a
 /// healthd restart, deletions from sync replacements, long-running updates, revocation while a
 /// query runs, and anchors that only work for the app and type they were issued for.
-@Suite(.serialized) struct AnchoredQueryEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct AnchoredQueryEndToEndTests {
     let sleep = "HKCategoryTypeIdentifierSleepAnalysis"
     let mindful = "HKCategoryTypeIdentifierMindfulSession"
 

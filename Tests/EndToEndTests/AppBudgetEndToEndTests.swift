@@ -10,7 +10,7 @@ import TestSupport
 /// process is the hostile app (installed, talking to the app socket directly) and hits one limit;
 /// meanwhile a second, well-behaved app — `e2e-client`, a separate sandboxed process — makes a
 /// cheap call, and `healthctl status` runs: both must be answered within a deadline.
-@Suite(.serialized) struct AppBudgetEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct AppBudgetEndToEndTests {
     static let hostile = "org.test.hostile"
     static let bystander = "org.test.bystander"
     let stepCount = HKQuantityTypeIdentifier.stepCount.rawValue

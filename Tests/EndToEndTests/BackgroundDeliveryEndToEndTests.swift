@@ -4,7 +4,7 @@ import Testing
 /// Background delivery through the whole stack: a real healthd, a real `health-sandbox agent`,
 /// and the scripted app, which enables delivery, exits, and is launched (confined, bound to its
 /// id) when another app saves — but never for a save it may not see.
-@Suite(.serialized) struct BackgroundDeliveryEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct BackgroundDeliveryEndToEndTests {
     let steps = "HKQuantityTypeIdentifierStepCount"
     let entitled = ["com.apple.developer.healthkit.background-delivery"]
 

@@ -9,7 +9,7 @@ import Testing
 /// the range table, strings with NUL refused rather than truncated, and predicates at and past
 /// the size limit. This test process speaks the protocol directly (`RawApp`), so the broker's
 /// own checks are what is tested, not the SDK's.
-@Suite struct BadInputEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct BadInputEndToEndTests {
     static let heartRate = HKQuantityTypeIdentifier.heartRate.rawValue
     static let steps = HKQuantityTypeIdentifier.stepCount.rawValue
     static let t0 = 1_700_000_000.0

@@ -3,7 +3,7 @@ import Testing
 
 /// healthd confines itself once it is serving (DESIGN.md §2): no_new_privs and a seccomp filter
 /// (no exec, no non-Unix sockets) on every one of its threads, and it is not dumpable.
-@Suite struct BrokerConfinementTests {
+@Suite(.timeLimit(.minutes(10))) struct BrokerConfinementTests {
     func statusFields(_ path: String) throws -> [String: String] {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         var fields: [String: String] = [:]

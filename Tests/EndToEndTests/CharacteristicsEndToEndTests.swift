@@ -3,7 +3,7 @@ import Testing
 
 /// Characteristics through the whole stack: the user sets them with healthctl, apps (e2e-client
 /// under health-sandbox) read them with HealthKit's synchronous calls, within their grants.
-@Suite(.serialized) struct CharacteristicsEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct CharacteristicsEndToEndTests {
     static let names = ["dateOfBirth", "biologicalSex", "bloodType", "fitzpatrickSkinType", "wheelchairUse", "activityMoveMode"]
     /// What `e2e-client characteristics` prints for a user who set nothing (the move mode's
     /// unset value is activeEnergy, 1).

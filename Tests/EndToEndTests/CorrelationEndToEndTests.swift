@@ -5,7 +5,7 @@ import Testing
 /// Correlations through the whole stack: apps (e2e-client under health-sandbox) save blood
 /// pressure and food with HKCorrelation and read them with HKCorrelationQuery and HKSampleQuery;
 /// the broker checks the rules and decides visibility from the contained types' grants.
-@Suite(.serialized) struct CorrelationEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct CorrelationEndToEndTests {
     static let systolic = HKQuantityTypeIdentifier.bloodPressureSystolic.rawValue
     static let diastolic = HKQuantityTypeIdentifier.bloodPressureDiastolic.rawValue
     static let bloodPressure = HKCorrelationTypeIdentifier.bloodPressure.rawValue

@@ -17,7 +17,7 @@ import Testing
 /// end time falls within the target period: endDate < E ∧ startDate < E, issue 15 item 1.)
 /// Sorting: by the descriptors in order, then by the order the samples were saved — so ties,
 /// ascending or descending, always come back in save order.
-@Suite(.serialized) struct DateOptionsAndOrderEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct DateOptionsAndOrderEndToEndTests {
     let sleep = "HKCategoryTypeIdentifierSleepAnalysis"
     /// The range: 2026-01-01 00:00–01:00 UTC.
     static let s = 1_767_225_600, e = 1_767_225_600 + 3_600

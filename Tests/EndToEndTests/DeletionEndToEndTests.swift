@@ -7,7 +7,7 @@ import Testing
 /// Deletion through the whole stack: an app deletes only what it saved, needs share permission,
 /// and deleting someone else's object — visible to it or not — is indistinguishable from
 /// deleting one that does not exist. A workout takes its route along, not its samples.
-@Suite struct DeletionEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct DeletionEndToEndTests {
     static let heartRate = HKQuantityTypeIdentifier.heartRate.rawValue
     static let start = 1_700_000_000
 

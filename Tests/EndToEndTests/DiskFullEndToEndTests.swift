@@ -9,7 +9,7 @@ import Testing
 /// healthd's log names the cause (ENOSPC) and the store directory; restarted while full, healthd
 /// starts read-only and says so in `healthctl status`; nothing is lost, and saving works again
 /// once space is freed. Needs root (mount); recorded as a known issue otherwise.
-@Suite struct DiskFullEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct DiskFullEndToEndTests {
     static let steps = HKQuantityTypeIdentifier.stepCount.rawValue
 
     /// A tmpfs of `megabytes` at a fresh directory, or nil (with why) when mounting is not allowed.

@@ -5,7 +5,7 @@ import Testing
 /// queries at the expiry instant by itself (its log shows it, with nothing else happening), and
 /// from then on the query runs under the app's own-samples scope — another app's save produces
 /// no update, the app's own save does.
-@Suite(.serialized) struct GrantExpiryEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct GrantExpiryEndToEndTests {
     let sleep = "HKCategoryTypeIdentifierSleepAnalysis"
 
     func sleepSample(value: Int, minute: Int) -> [String] {

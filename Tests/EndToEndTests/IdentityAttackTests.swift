@@ -8,7 +8,7 @@ import Testing
 /// Attacks on app identity (DESIGN.md §3) with real processes: forged ids in messages, a program
 /// that is not the manifest's executable, pid reuse between connect and identification, and a
 /// sandboxed app reaching for another app's socket.
-@Suite(.serialized) struct IdentityAttackTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct IdentityAttackTests {
     let heartRate = HKQuantityTypeIdentifier.heartRate.rawValue
 
     /// Every app-socket message field that can hold an app id, filled with a victim's: the

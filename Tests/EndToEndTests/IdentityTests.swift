@@ -7,7 +7,7 @@ import Testing
 
 /// Identity comes from the connection, never from a message (DESIGN.md §3): unknown executables
 /// get nothing, admin methods do not exist on the app socket, and source fields are ignored.
-@Suite(.serialized) struct IdentityTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct IdentityTests {
     @Test func anUnknownExecutableIsRefusedWithAClearError() async throws {
         let broker = try BrokerProcess()
         let client = try RPCClient.connect(path: broker.appSocket)

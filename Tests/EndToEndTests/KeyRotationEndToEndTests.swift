@@ -3,7 +3,7 @@ import Testing
 
 /// `healthctl key rotate` against a real healthd: the store is re-encrypted under a new key
 /// while healthd keeps running, and no acknowledged save is lost, also while an app saves.
-@Suite(.serialized) struct KeyRotationEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct KeyRotationEndToEndTests {
     @Test func rotationKeepsTheDataAndReplacesTheKey() async throws {
         let broker = try BrokerProcess()
         try await SavingApp.install("org.test.rotate", root: broker.root) { try await broker.healthctl($0) }

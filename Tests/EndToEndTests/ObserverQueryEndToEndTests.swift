@@ -3,7 +3,7 @@ import Testing
 
 /// HKObserverQuery and HKSourceQuery through the whole stack: observers wake only for changes
 /// the app may see, and source queries list only sources of visible samples.
-@Suite(.serialized) struct ObserverQueryEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct ObserverQueryEndToEndTests {
     let steps = "HKQuantityTypeIdentifierStepCount"
 
     func save(_ value: Int, at minute: Int) -> [String] {

@@ -3,7 +3,7 @@ import Testing
 
 /// `healthctl passcode set|change|remove` against a real healthd, and what each means for the
 /// next start of healthd. Each passcode check runs scrypt with the real parameters.
-@Suite(.serialized) struct PasscodeEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct PasscodeEndToEndTests {
     @Test func aPasscodeIsNeededToStartUntilItIsRemoved() async throws {
         let healthd = try RestartableHealthd()
         try healthd.start()

@@ -5,7 +5,7 @@ import Testing
 /// Device, metadata, quantity and category predicates through the whole stack (apps are
 /// e2e-client under health-sandbox), with expectations worked out by hand; and devices and
 /// source revisions as another app reads them back.
-@Suite(.serialized) struct PredicateEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct PredicateEndToEndTests {
     static let heartRate = HKQuantityTypeIdentifier.heartRate.rawValue
     static let sleep = HKCategoryTypeIdentifier.sleepAnalysis.rawValue
     static let t0 = 1_700_000_000

@@ -6,7 +6,7 @@ import Testing
 
 /// preferredUnits(for:) through the whole stack: locale defaults chosen by the broker, the
 /// user's choices from healthctl, and the authorization rule.
-@Suite(.serialized) struct PreferredUnitsEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct PreferredUnitsEndToEndTests {
     static let bodyMass = HKQuantityTypeIdentifier.bodyMass.rawValue
     static let bloodGlucose = HKQuantityTypeIdentifier.bloodGlucose.rawValue
     static let heartRate = HKQuantityTypeIdentifier.heartRate.rawValue

@@ -3,7 +3,7 @@ import Testing
 
 /// DESIGN.md §7 through the whole stack: a real healthd, apps as real processes under
 /// health-sandbox using the SDK, the user acting through healthctl.
-@Suite(.serialized) struct PrivacyTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct PrivacyTests {
     let heartRate = "HKQuantityTypeIdentifierHeartRate"
     let steps = "HKQuantityTypeIdentifierStepCount"
 

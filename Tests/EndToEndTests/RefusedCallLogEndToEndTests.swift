@@ -7,7 +7,7 @@ import Testing
 
 /// Refused calls reach the access log (action `refused`) with the app, the types and the
 /// HealthKit code — and never the values the refused request carried.
-@Suite(.serialized) struct RefusedCallLogEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct RefusedCallLogEndToEndTests {
     let heartRate = HKQuantityTypeIdentifier.heartRate.rawValue
 
     /// One line of `healthctl log --json`.

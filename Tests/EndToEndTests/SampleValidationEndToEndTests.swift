@@ -8,7 +8,7 @@ import Testing
 /// Validation on save and sync-identifier upserts through a real healthd. Apps using the SDK
 /// (`e2e-client`, sandboxed) meet the SDK's early checks; this test process, installed as an app
 /// and speaking the protocol directly, shows the broker enforces the same rules on its own.
-@Suite struct SampleValidationEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct SampleValidationEndToEndTests {
     static let sleep = HKCategoryTypeIdentifier.sleepAnalysis.rawValue
     static let steps = HKQuantityTypeIdentifier.stepCount.rawValue
     static let start = 1_700_000_000

@@ -3,7 +3,7 @@ import Testing
 
 /// Statistics collections through the whole stack, in Europe/Berlin across the spring DST
 /// change of 2026-03-29 (that day lasts 23 hours). Expected values worked out by hand.
-@Suite(.serialized) struct StatisticsCollectionEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct StatisticsCollectionEndToEndTests {
     let steps = "HKQuantityTypeIdentifierStepCount"
     /// Local midnights (Berlin) of 2026-03-28, -29 (23 h), -30 and -31, in UTC seconds.
     let march28 = 1_774_652_400, march29 = 1_774_738_800, march30 = 1_774_821_600, march31 = 1_774_908_000

@@ -5,7 +5,7 @@ import Testing
 /// HKStatisticsCollectionQuery (or the descriptor's `results(for:)`) running while the test saves,
 /// deletes and revokes. Daily step sums in UTC from 2026-01-01; expectations worked out by hand.
 /// Each step waits for the previous update, so every change is its own update.
-@Suite(.serialized) struct StatisticsCollectionUpdatesEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct StatisticsCollectionUpdatesEndToEndTests {
     let steps = "HKQuantityTypeIdentifierStepCount"
     /// 2026-01-01, -02 and -03 at 00:00 UTC.
     let day0 = 1_767_225_600, day1 = 1_767_312_000, day2 = 1_767_398_400

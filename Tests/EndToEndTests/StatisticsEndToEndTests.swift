@@ -4,7 +4,7 @@ import Testing
 /// Statistics through the whole stack: a real healthd and encrypted store, apps as separate
 /// sandboxed processes using the SDK, the user setting source priority with healthctl.
 /// Expected values are worked out by hand in the comments (times relative to `t`).
-@Suite(.serialized) struct StatisticsEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct StatisticsEndToEndTests {
     let steps = "HKQuantityTypeIdentifierStepCount"
     let heartRate = "HKQuantityTypeIdentifierHeartRate"
     let t = 1_774_000_000

@@ -3,7 +3,7 @@ import Testing
 
 /// Temporary grants through the whole stack: the user grants with `healthctl grant --for/--window`,
 /// a real sandboxed app queries through the SDK.
-@Suite(.serialized) struct TemporaryGrantEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct TemporaryGrantEndToEndTests {
     let heartRate = "HKQuantityTypeIdentifierHeartRate"
 
     /// A broker with a writer that saved `values` at the given ages (seconds before now) and a

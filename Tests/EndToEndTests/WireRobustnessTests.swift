@@ -8,7 +8,7 @@ import TestSupport
 
 /// Malformed, oversize and hostile frames from a connected app never take the broker down, and
 /// other clients keep working (DESIGN.md §4).
-@Suite(.serialized) struct WireRobustnessTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct WireRobustnessTests {
     func writeRaw(_ bytes: [UInt8], to fd: Int32) {
         var offset = 0
         while offset < bytes.count {

@@ -6,7 +6,7 @@ import Testing
 
 /// Workouts through the whole stack: saved by one sandboxed app with the SDK, read back by
 /// another; validation by the SDK and, without it, by the broker; read scopes; associations.
-@Suite struct WorkoutEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct WorkoutEndToEndTests {
     static let workout = HKWorkoutTypeIdentifier
     static let heartRate = HKQuantityTypeIdentifier.heartRate.rawValue
     static let start = 1_700_000_000

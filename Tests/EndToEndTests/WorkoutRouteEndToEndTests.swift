@@ -6,7 +6,7 @@ import Testing
 
 /// Workout routes through the whole stack: built with `HKWorkoutRouteBuilder` in one sandboxed
 /// app, uploaded in chunks, read back with `HKWorkoutRouteQuery` by another; validation; scopes.
-@Suite struct WorkoutRouteEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct WorkoutRouteEndToEndTests {
     static let workout = HKWorkoutTypeIdentifier
     static let route = HKWorkoutRouteTypeIdentifier
     static let start = 1_700_000_000

@@ -7,7 +7,7 @@ import Testing
 /// A unary call made by a task that is already cancelled: the cancellation handler runs before
 /// the call exists, so the call itself must notice — it fails as cancelled and never reaches
 /// the server (which would otherwise do the work for nobody).
-@Suite struct RPCClientCancellationTests {
+@Suite(.timeLimit(.minutes(10))) struct RPCClientCancellationTests {
     @Test func aUnaryCallFromACancelledTaskNeverReachesTheServer() async throws {
         let received = Mutex<[String]>([])
         let (clientEnd, serverEnd) = try UnixSocket.pair()

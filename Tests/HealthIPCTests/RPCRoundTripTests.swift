@@ -6,7 +6,7 @@ import HealthWire
 import Testing
 
 /// Client and server halves over a real socketpair, with the server on its own thread.
-@Suite struct RPCRoundTripTests {
+@Suite(.timeLimit(.minutes(10))) struct RPCRoundTripTests {
     func start(_ handler: @escaping @Sendable (IncomingCall) async -> Void) throws -> (RPCClient, ServerConnection) {
         let (clientEnd, serverEnd) = try UnixSocket.pair()
         let server = ServerConnection(fd: serverEnd, maxCallsInFlight: 4)

@@ -7,7 +7,7 @@ import Testing
 
 /// The bounds a server connection keeps against its own peer, over a real socketpair with raw
 /// frames on the client side (an RPCClient would never misbehave like this).
-@Suite struct ServerConnectionBoundsTests {
+@Suite(.timeLimit(.minutes(10))) struct ServerConnectionBoundsTests {
     func start(limits: ConnectionLimits = ConnectionLimits(),
                _ handler: @escaping @Sendable (IncomingCall) async -> Void) throws -> FrameConnection {
         let (clientEnd, serverEnd) = try UnixSocket.pair()

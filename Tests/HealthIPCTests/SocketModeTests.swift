@@ -6,7 +6,7 @@ import Testing
 /// `UnixSocket.listen` gives the socket file exactly the mode asked for (the admin socket 0600,
 /// the app socket 0666), whatever the process umask, and leaves the umask alone: it is
 /// process-wide, and changing it while other threads create files would give them its mode.
-@Suite struct SocketModeTests {
+@Suite(.timeLimit(.minutes(10))) struct SocketModeTests {
     @Test(arguments: [UInt32(0o600), 0o666])
     func theSocketFileHasExactlyTheRequestedMode(mode: UInt32) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-sock-\(UUID().uuidString.prefix(8))").path

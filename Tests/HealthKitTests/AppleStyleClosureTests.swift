@@ -7,7 +7,7 @@ import HealthKit
 /// Sendable error. The SDK's closure-taking APIs are `@preconcurrency`, so this file — which
 /// does the same in Swift 6 language mode — compiles (with warnings at most). Removing the
 /// attribute from any of them turns this file into a build error. Issue 15, item 9.
-@Suite struct AppleStyleClosureTests {
+@Suite(.timeLimit(.minutes(10))) struct AppleStyleClosureTests {
     /// Not Sendable, like a typical view model.
     final class ViewModel {
         var samples: [HKSample] = []

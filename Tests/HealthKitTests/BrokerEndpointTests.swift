@@ -5,7 +5,7 @@ import HealthIPC
 import Testing
 
 /// Where the SDK connects, from the environment, and the errors that say how to fix it.
-@Suite struct BrokerEndpointTests {
+@Suite(.timeLimit(.minutes(10))) struct BrokerEndpointTests {
     @Test func inheritedDescriptorWinsOverThePath() throws {
         let endpoint = try BrokerEndpoint.resolve(environment: ["OPENHEALTH_SOCKET_FD": "5", "OPENHEALTH_APP_SOCKET": "/x/app.sock"])
         #expect(endpoint == .inheritedDescriptor(5))

@@ -5,7 +5,7 @@ import Testing
 /// HealthKit apps persist anchors with NSKeyedArchiver (Apple: HKQueryAnchor conforms to
 /// NSSecureCoding; `HKQueryAnchor(fromValue:)` with `HKAnchoredObjectQueryNoAnchor` means "from
 /// the beginning"). Issue 15, item 4.
-@Suite struct HKQueryAnchorCodingTests {
+@Suite(.timeLimit(.minutes(10))) struct HKQueryAnchorCodingTests {
     let anchor = HKQueryAnchor(data: Data((0..<46).map { UInt8($0 * 5) }))
 
     @Test func anAnchorSurvivesSecureKeyedArchiving() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// The SDK's side of statistics: interval components, options checked before sending, and
 /// enumeration filling the intervals the broker sent nothing for.
-@Suite struct HKStatisticsCollectionTests {
+@Suite(.timeLimit(.minutes(10))) struct HKStatisticsCollectionTests {
     let steps = HKQuantityType(.stepCount)
     let berlin = TimeZone(identifier: "Europe/Berlin")!
     /// Local midnights in Berlin of 2026-03-28, -29 (23 hours), -30.

@@ -5,7 +5,7 @@ import Testing
 
 /// `HKWorkout` to and from the wire's `SampleRecord`: what is sent, the default duration, and
 /// every field of a fetched workout.
-@Suite struct HKWorkoutConversionTests {
+@Suite(.timeLimit(.minutes(10))) struct HKWorkoutConversionTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
 
     @Test func aWorkoutIsSentWithItsTotalsEventsAndPauseAdjustedDuration() throws {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// NSPredicate (as HealthKit code builds it) → the SamplePredicate tree the broker evaluates.
-@Suite struct PredicateTranslationTests {
+@Suite(.timeLimit(.minutes(10))) struct PredicateTranslationTests {
     let start = Date(timeIntervalSince1970: 1_700_000_000)
     let end = Date(timeIntervalSince1970: 1_700_086_400)
 

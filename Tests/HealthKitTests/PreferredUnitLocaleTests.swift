@@ -2,7 +2,7 @@ import Foundation
 @testable import HealthKit
 import Testing
 
-@Suite struct PreferredUnitLocaleTests {
+@Suite(.timeLimit(.minutes(10))) struct PreferredUnitLocaleTests {
     @Test func theLocalesMeasurementSystemIsWhatTheSDKSends() {
         #expect(HKHealthStore.measurementSystem(of: Locale(identifier: "en_US")) == .us)
         #expect(HKHealthStore.measurementSystem(of: Locale(identifier: "en_GB")) == .uk)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// HKSampleQuery's arguments → the SampleQuerySpec sent to the broker.
-@Suite struct SampleQuerySpecTests {
+@Suite(.timeLimit(.minutes(10))) struct SampleQuerySpecTests {
     func spec(limit: Int = HKObjectQueryNoLimit, sort: [NSSortDescriptor]) throws -> SampleQuerySpec {
         try HKSampleQuery.spec(type: HKQuantityType(.stepCount), predicate: nil, limit: limit, sortDescriptors: sort)
     }

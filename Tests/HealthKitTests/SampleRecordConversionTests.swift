@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// HKSample ⇄ SampleRecord: what `save` sends and what a query hands back.
-@Suite struct SampleRecordConversionTests {
+@Suite(.timeLimit(.minutes(10))) struct SampleRecordConversionTests {
     let start = Date(timeIntervalSince1970: 1_700_000_000)
     let end = Date(timeIntervalSince1970: 1_700_000_600)
 
@@ -90,7 +90,7 @@ import Testing
 
 /// Apple: `HKDevice.local()` "returns a device object that represents the current device".
 /// Here: this machine, from the files the kernel and the distribution publish.
-@Suite struct LocalDeviceTests {
+@Suite(.timeLimit(.minutes(10))) struct LocalDeviceTests {
     @Test func theLocalDeviceDescribesThisMachine() throws {
         let device = HKDevice.local()
         #expect(device.name == ProcessInfo.processInfo.hostName)

@@ -2,7 +2,7 @@ import HealthWire
 @testable import HealthKit
 import Testing
 
-@Suite struct StatusValueDecodingTests {
+@Suite(.timeLimit(.minutes(10))) struct StatusValueDecodingTests {
     @Test func knownRawValuesDecode() throws {
         #expect(try StatusValue(2).decoded(as: HKAuthorizationStatus.self) == .sharingAuthorized)
         #expect(try StatusValue(1).decoded(as: HKAuthorizationRequestStatus.self) == .shouldRequest)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// HealthKit's device, metadata, quantity and category predicate functions → the tree.
-@Suite struct ValuePredicateTranslationTests {
+@Suite(.timeLimit(.minutes(10))) struct ValuePredicateTranslationTests {
     func tree(_ predicate: NSPredicate) throws -> SamplePredicate { try SamplePredicate(translating: predicate) }
 
     @Test func deviceAndMetadataPredicates() throws {

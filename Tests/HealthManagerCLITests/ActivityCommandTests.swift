@@ -6,7 +6,7 @@ import HealthWire
 import Testing
 
 /// `healthctl activity summary|goals show|set` against a fake healthd (the runner's time zone is UTC).
-@Suite struct ActivityCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct ActivityCommandTests {
     static let may1 = CalendarDay(year: 2026, month: 5, day: 1)!
     static let schedule = ActivityGoalSchedule([
         ActivityGoalChange(effectiveFrom: may1, goals: ActivityGoals(moveKilocalories: 600, exerciseMinutes: 30, standHours: 12)),

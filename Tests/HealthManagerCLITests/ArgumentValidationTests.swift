@@ -4,7 +4,7 @@ import Testing
 /// Command lines that must be refused before anything is sent, with exit status 64 and a
 /// message that says how to fix them. No socket exists at the path given, so a command
 /// that got past validation would fail differently (69).
-@Suite struct ArgumentValidationTests {
+@Suite(.timeLimit(.minutes(10))) struct ArgumentValidationTests {
     static let socket = ["--socket", "/nonexistent/admin.sock"]
 
     @Test(arguments: [

@@ -6,7 +6,7 @@ import HealthWire
 import Testing
 
 /// status, apps, grant, revoke and grants against a fake healthd on a real admin socket.
-@Suite struct BrokerCommandsTests {
+@Suite(.timeLimit(.minutes(10))) struct BrokerCommandsTests {
     static let heartRate = "HKQuantityTypeIdentifierHeartRate"
     static let steps = "HKQuantityTypeIdentifierStepCount"
 

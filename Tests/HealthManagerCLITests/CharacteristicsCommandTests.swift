@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 /// `healthctl characteristics show|set|unset` against a fake healthd.
-@Suite struct CharacteristicsCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct CharacteristicsCommandTests {
     static let dateOfBirth = HKCharacteristicTypeIdentifier.dateOfBirth.rawValue
     static let bloodType = HKCharacteristicTypeIdentifier.bloodType.rawValue
 

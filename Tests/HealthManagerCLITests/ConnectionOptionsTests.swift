@@ -3,7 +3,7 @@ import HealthIPC
 import Testing
 
 /// Where healthctl looks for healthd: --socket, else $OPENHEALTH_ADMIN_SOCKET, else the default.
-@Suite struct ConnectionOptionsTests {
+@Suite(.timeLimit(.minutes(10))) struct ConnectionOptionsTests {
     func options(_ arguments: [String]) throws -> ConnectionOptions {
         try ConnectionOptions.parse(arguments)
     }

@@ -2,7 +2,7 @@ import Foundation
 import HealthManagerCLI
 import Testing
 
-@Suite struct DateArgumentTests {
+@Suite(.timeLimit(.minutes(10))) struct DateArgumentTests {
     let berlin = TimeZone(identifier: "Europe/Berlin")!
 
     func instant(_ iso: String) -> Date {

@@ -2,7 +2,7 @@ import HealthManagerCLI
 import Testing
 
 /// Every command's help renders, shows an example of itself, and the completion scripts build.
-@Suite struct HelpTextTests {
+@Suite(.timeLimit(.minutes(10))) struct HelpTextTests {
     static let commands: [[String]] = [
         [], ["status"], ["apps"], ["apps", "install"], ["apps", "list"], ["requests"],
         ["grant"], ["revoke"], ["grants"], ["samples"],

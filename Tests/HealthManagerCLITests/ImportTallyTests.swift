@@ -3,7 +3,7 @@ import Testing
 
 /// `healthctl import`'s summary counts refusals by reason, not by value: a thousand heart rates
 /// out of range are one line with a count.
-@Suite struct ImportTallyTests {
+@Suite(.timeLimit(.minutes(10))) struct ImportTallyTests {
     @Test func refusalsOfOneKindAreCountedOnOneLine() {
         var tally = ImportTally()
         let type = "HKQuantityTypeIdentifierHeartRate"

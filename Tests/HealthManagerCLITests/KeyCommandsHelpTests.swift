@@ -3,7 +3,7 @@ import Testing
 
 /// The key-management commands document themselves like the others: an example each, the
 /// socket option, and where passcodes are read from.
-@Suite struct KeyCommandsHelpTests {
+@Suite(.timeLimit(.minutes(10))) struct KeyCommandsHelpTests {
     static let commands: [[String]] = [
         ["key"], ["key", "rotate"], ["passcode"], ["passcode", "set"], ["passcode", "change"], ["passcode", "remove"],
     ]

@@ -6,7 +6,7 @@ import HealthWire
 import Testing
 
 /// `healthctl log` and `healthctl log verify` against a fake healthd.
-@Suite struct LogCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct LogCommandTests {
     static let steps = "HKQuantityTypeIdentifierStepCount"
     static let start = try! Date("2024-05-01T08:30:00Z", strategy: .iso8601)
 

@@ -3,7 +3,7 @@ import HealthManagerCLI
 import HealthModel
 import Testing
 
-@Suite struct ManifestLoaderTests {
+@Suite(.timeLimit(.minutes(10))) struct ManifestLoaderTests {
     func decode(_ json: String) throws(HealthCtlError) -> ManifestLoader.Loaded {
         try ManifestLoader.decode(Data(json.utf8), file: "sleep.json")
     }

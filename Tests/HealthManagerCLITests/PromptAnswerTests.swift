@@ -4,7 +4,7 @@ import HealthWire
 import Testing
 
 /// Answers built from `requests --id` flags and from scripted interactive input.
-@Suite struct PromptAnswerTests {
+@Suite(.timeLimit(.minutes(10))) struct PromptAnswerTests {
     static let heartRate = "HKQuantityTypeIdentifierHeartRate"
     static let steps = "HKQuantityTypeIdentifierStepCount"
     static let sleep = "HKCategoryTypeIdentifierSleepAnalysis"

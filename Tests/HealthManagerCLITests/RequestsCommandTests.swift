@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 /// `healthctl requests` against a fake healthd on a real admin socket.
-@Suite struct RequestsCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct RequestsCommandTests {
     static let heartRate = "HKQuantityTypeIdentifierHeartRate"
     static let sleep = "HKCategoryTypeIdentifierSleepAnalysis"
     static let prompt = AuthorizationPrompt(

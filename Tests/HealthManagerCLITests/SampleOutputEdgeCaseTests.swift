@@ -9,7 +9,7 @@ import Testing
 /// with --unit, --json): the command succeeds and every line is valid. Values a current broker
 /// refuses (+inf, NaN, 1e308 steps) are included because a store written by an older version
 /// may hold them; they used to crash `--json` (a `try!` in the formatter, issue 13).
-@Suite struct SampleOutputEdgeCaseTests {
+@Suite(.timeLimit(.minutes(10))) struct SampleOutputEdgeCaseTests {
     static let heartRate = HKQuantityTypeIdentifier.heartRate.rawValue
     static let start = Date(timeIntervalSince1970: 1_714_552_200)
 
@@ -84,7 +84,7 @@ import Testing
 }
 
 /// healthctl's arguments are checked as bytes: invalid UTF-8 is refused, never replaced.
-@Suite struct RawArgumentTests {
+@Suite(.timeLimit(.minutes(10))) struct RawArgumentTests {
     @Test func invalidUTF8InAnArgumentIsAUsageErrorNamingIt() async {
         let outcome = await runHealthCtlRaw([Array("samples".utf8), [0x68, 0x65, 0xFF, 0x72]])
         #expect(outcome.exitCode == HealthCtlExitCode.usage.rawValue)

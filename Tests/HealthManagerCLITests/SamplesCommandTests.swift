@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 /// `healthctl samples`: formatting, validation, and the query sent to a fake healthd.
-@Suite struct SamplesCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct SamplesCommandTests {
     static let heartRate = "HKQuantityTypeIdentifierHeartRate"
     static let start = try! Date("2024-05-01T08:30:00Z", strategy: .iso8601)
 

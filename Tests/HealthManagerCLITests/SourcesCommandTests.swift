@@ -2,7 +2,7 @@ import HealthManagerCLI
 import Testing
 
 /// `healthctl sources …` command lines refused before anything is sent.
-@Suite struct SourcesArgumentValidationTests {
+@Suite(.timeLimit(.minutes(10))) struct SourcesArgumentValidationTests {
     @Test(arguments: [
         (["sources", "priority", "stepCount"], "give the app ids in priority order, or --reset"),
         (["sources", "priority", "stepCount", "org.a", "--reset"], "give app ids or --reset, not both"),

@@ -7,7 +7,7 @@ import Testing
 
 /// `healthctl grant … --for/--window` and how `healthctl grants` shows temporary grants,
 /// against a fake healthd on a real admin socket.
-@Suite struct TemporaryGrantCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct TemporaryGrantCommandTests {
     static let heartRate = "HKQuantityTypeIdentifierHeartRate"
     static let steps = "HKQuantityTypeIdentifierStepCount"
     static let expiry = Date(timeIntervalSince1970: 1_714_552_200)  // 2024-05-01 08:30:00 UTC

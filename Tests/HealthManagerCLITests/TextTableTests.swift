@@ -1,7 +1,7 @@
 @testable import HealthManagerCLI
 import Testing
 
-@Suite struct TextTableTests {
+@Suite(.timeLimit(.minutes(10))) struct TextTableTests {
     @Test func columnsAlignAndTrailingSpaceIsTrimmed() {
         var table = TextTable([.init("ID", .right), .init("APP"), .init("TYPES")])
         table.append(["7", "Sleep Tracker", "Heart Rate"])

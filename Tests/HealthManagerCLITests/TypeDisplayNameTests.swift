@@ -1,7 +1,7 @@
 import HealthManagerCLI
 import Testing
 
-@Suite struct TypeDisplayNameTests {
+@Suite(.timeLimit(.minutes(10))) struct TypeDisplayNameTests {
     @Test(arguments: [
         ("HKQuantityTypeIdentifierHeartRate", "HeartRate", "Heart Rate"),
         ("HKQuantityTypeIdentifierVO2Max", "VO2Max", "VO2 Max"),

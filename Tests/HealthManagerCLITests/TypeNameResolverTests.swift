@@ -2,7 +2,7 @@ import HealthManagerCLI
 import HealthModel
 import Testing
 
-@Suite struct TypeNameResolverTests {
+@Suite(.timeLimit(.minutes(10))) struct TypeNameResolverTests {
     let resolver = TypeNameResolver.registry
 
     @Test(arguments: ["HKQuantityTypeIdentifierHeartRate", "heartRate", "HeartRate", "heart-rate", "heart_rate",

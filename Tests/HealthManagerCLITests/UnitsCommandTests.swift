@@ -6,7 +6,7 @@ import HealthWire
 import Testing
 
 /// `healthctl units show|set|reset` against a fake healthd.
-@Suite struct UnitsCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct UnitsCommandTests {
     static let bodyMass = HKQuantityTypeIdentifier.bodyMass.rawValue
 
     static func broker(choices: [PreferredUnit]) throws -> FakeManagerServer {

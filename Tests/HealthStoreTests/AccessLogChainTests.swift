@@ -7,7 +7,7 @@ import Testing
 
 /// The access log's hash chain on a real encrypted store: every kind of tampering that does
 /// not recompute the chain is reported at the first affected entry.
-@Suite struct AccessLogChainTests {
+@Suite(.timeLimit(.minutes(10))) struct AccessLogChainTests {
     /// An encrypted store holding five entries, and its open database.
     struct LoggedStore {
         let directory = TemporaryDirectory()

@@ -5,7 +5,7 @@ import Testing
 
 @testable import HealthStore
 
-@Suite struct ActivityGoalRepositoryTests {
+@Suite(.timeLimit(.minutes(10))) struct ActivityGoalRepositoryTests {
     let may1 = CalendarDay(year: 2026, month: 5, day: 1)!
     let june1 = CalendarDay(year: 2026, month: 6, day: 1)!
 

@@ -7,7 +7,7 @@ import Testing
 
 /// Activity summaries on a store: the samples one scope admits, merged by the source order, on
 /// Berlin's days; goals and move mode shown only where the scope admits the user's own data.
-@Suite struct ActivitySummaryRepositoryTests {
+@Suite(.timeLimit(.minutes(10))) struct ActivitySummaryRepositoryTests {
     static let watch = SourceRecord(bundleIdentifier: "org.example.watch", name: "Watch", version: "1")
     static let phone = SourceRecord(bundleIdentifier: "org.example.phone", name: "Phone", version: "1")
     /// 2026-03-29 00:00 in Berlin (the 23-hour DST day), seconds since 1970.

@@ -5,7 +5,7 @@ import Testing
 @testable import HealthStore
 
 /// Anchors: sealed cursors that only the issuing store, for the same app and type, can open.
-@Suite struct AnchorSealerTests {
+@Suite(.timeLimit(.minutes(10))) struct AnchorSealerTests {
     static let app = "org.example.reader"
     static let type = "HKQuantityTypeIdentifierStepCount"
 

@@ -6,7 +6,7 @@ import Testing
 @testable import HealthStore
 
 /// Background-delivery registrations in an in-memory store.
-@Suite struct BackgroundDeliveryRepositoryTests {
+@Suite(.timeLimit(.minutes(10))) struct BackgroundDeliveryRepositoryTests {
     static let steps = "HKQuantityTypeIdentifierStepCount"
     static let heartRate = "HKQuantityTypeIdentifierHeartRate"
 

@@ -9,7 +9,7 @@ import Testing
 /// Hidden changes must cost nothing to a scope that cannot see them (DESIGN.md §7.3): every
 /// change-feed and source statement run for an app's own samples reaches `objects` and
 /// `deleted_objects` only through an index whose prefix is (type, source), never by a scan.
-@Suite struct ChangeFeedQueryPlanTests {
+@Suite(.timeLimit(.minutes(10))) struct ChangeFeedQueryPlanTests {
     static let sleep = ChangeFeedRepositoryTests.sleep
     static let own = ChangeFeedRepositoryTests.own
 

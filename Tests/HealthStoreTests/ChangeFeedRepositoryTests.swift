@@ -7,7 +7,7 @@ import Testing
 @testable import HealthStore
 
 /// The change feed over an in-memory store: order, limits, cursors, scopes and the commit hook.
-@Suite struct ChangeFeedRepositoryTests {
+@Suite(.timeLimit(.minutes(10))) struct ChangeFeedRepositoryTests {
     static let sleep = "HKCategoryTypeIdentifierSleepAnalysis"
     static let mindful = "HKCategoryTypeIdentifierMindfulSession"
     static let own = Visibility.ownSamples(appID: "org.example.a")

@@ -11,7 +11,7 @@ import Testing
 /// change feed — its virtual-machine steps (`SQLITE_STMTSTATUS_VM_STEP`), which grow with every
 /// row an index walk visits — is the same whether 0 or thousands of hidden rows (other sources'
 /// samples from before the window, added and deleted after the app's cursor) exist.
-@Suite struct ChangeFeedWindowCostTests {
+@Suite(.timeLimit(.minutes(10))) struct ChangeFeedWindowCostTests {
     static let sleep = ChangeFeedRepositoryTests.sleep
     static let window = ChangeFeedWindowPlanTests.window
 

@@ -9,7 +9,7 @@ import Testing
 /// must answer visibility from indexes too — one range of the app's own rows by (type, source),
 /// one of every source's rows by (type, start) from the window on — never by walking the type's
 /// changes after the cursor and dropping the hidden ones afterwards.
-@Suite struct ChangeFeedWindowPlanTests {
+@Suite(.timeLimit(.minutes(10))) struct ChangeFeedWindowPlanTests {
     static let sleep = ChangeFeedRepositoryTests.sleep
     static let since = Date(timeIntervalSince1970: 1_700_000_000 + 30 * 60)
     static let window = Visibility.recentWindow(appID: "org.example.a", since: since)

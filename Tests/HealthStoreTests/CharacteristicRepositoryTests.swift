@@ -5,7 +5,7 @@ import Testing
 @testable import HealthStore
 
 /// Characteristics on a real encrypted store: set, replaced, cleared, and confined by scope.
-@Suite struct CharacteristicRepositoryTests {
+@Suite(.timeLimit(.minutes(10))) struct CharacteristicRepositoryTests {
     let bloodType = HKCharacteristicTypeIdentifier.bloodType.rawValue
     let dateOfBirth = HKCharacteristicTypeIdentifier.dateOfBirth.rawValue
 

@@ -6,7 +6,7 @@ import Testing
 
 /// Correlations on a real encrypted store: stored with their samples, found by sample queries
 /// of the samples' types, and visible by the read scopes of the types they hold.
-@Suite struct CorrelationRepositoryTests {
+@Suite(.timeLimit(.minutes(10))) struct CorrelationRepositoryTests {
     static let systolic = HKQuantityTypeIdentifier.bloodPressureSystolic.rawValue
     static let diastolic = HKQuantityTypeIdentifier.bloodPressureDiastolic.rawValue
     static let bloodPressure = HKCorrelationTypeIdentifier.bloodPressure.rawValue

@@ -8,7 +8,7 @@ import Testing
 /// Correlations are confined by the narrowest of their types' scopes, in SQL: the combination
 /// rule itself, what a partly allowed reader sees, and the plan of the query it runs — an index
 /// range over its own rows (or a window's), never a scan over every app's correlations.
-@Suite struct CorrelationScopeTests {
+@Suite(.timeLimit(.minutes(10))) struct CorrelationScopeTests {
     static let app = "org.example.reader"
     static let own = ReadScope.ownSamples(appID: app)
     static let early = Date(timeIntervalSince1970: 1_700_000_000)

@@ -8,7 +8,7 @@ import TestSupport
 /// A real child process is killed with SIGKILL at random points while it works on
 /// the store; after each kill the store must open, pass integrity_check, and hold
 /// everything the child was told had been saved.
-@Suite(.serialized) struct CrashRecoveryTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct CrashRecoveryTests {
     static let saverKills = 200
     static let rotationKills = 60
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import HealthStore
 
-@Suite struct EncryptedDatabaseTests {
+@Suite(.timeLimit(.minutes(10))) struct EncryptedDatabaseTests {
     @Test func createsAStoreAndReadsItBackAfterReopening() throws {
         let directory = TemporaryDirectory()
         do {

@@ -8,7 +8,7 @@ import Testing
 /// A step through the change feed from a cursor inside a change seeks straight to the next row
 /// (the rest of that change, then later changes), rather than walking again over the rows of
 /// the change it already delivered.
-@Suite struct FeedRangeTests {
+@Suite(.timeLimit(.minutes(10))) struct FeedRangeTests {
     @Test func theRangesAfterACursorFollowTheFeedOrder() {
         let inside = ChangeCursor(change: 7, table: .objects, row: 40)
         #expect(FeedRange.after(inside, in: .objects) == [.restOfChange(change: 7, afterRow: 40), .laterChanges(after: 7)])

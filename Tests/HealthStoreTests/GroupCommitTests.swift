@@ -7,7 +7,7 @@ import Testing
 
 /// Group commit on a real encrypted store: concurrent saves share commits, every acknowledged
 /// save is there (also after reopening), and one save's failure stays its own.
-@Suite struct GroupCommitTests {
+@Suite(.timeLimit(.minutes(10))) struct GroupCommitTests {
     static let stepType = "HKQuantityTypeIdentifierStepCount"
 
     static func sample(_ index: Int, valid: Bool = true) -> SampleRecord {

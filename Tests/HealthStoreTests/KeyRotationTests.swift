@@ -4,7 +4,7 @@ import Testing
 
 @testable import HealthStore
 
-@Suite struct KeyRotationTests {
+@Suite(.timeLimit(.minutes(10))) struct KeyRotationTests {
     static func makeStore(rows: Int) throws -> TemporaryDirectory {
         let directory = TemporaryDirectory()
         let store = try EncryptedDatabase.open(directory: directory.path)

@@ -7,7 +7,7 @@ import Testing
 /// Heavy use of a store with distinctive markers, then a search of every file SQLite
 /// wrote (the store directory, and SQLite's deleted-but-open temporary files) for
 /// any of them.
-@Suite struct NoPlaintextOnDiskTests {
+@Suite(.timeLimit(.minutes(10))) struct NoPlaintextOnDiskTests {
     static let typeMarker = "HKQuantityTypeIdentifierStepCount"
     static let sourceMarker = "com.example.MarkerSourceApp"
     static let metadataMarker = "HKMetadataKeyMarkerWeatherCondition"

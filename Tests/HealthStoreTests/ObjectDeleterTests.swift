@@ -7,7 +7,7 @@ import Testing
 
 /// Every way an object leaves the store goes through `ObjectDeleter`: the object and its side
 /// rows go, and `deleted_objects` records it with its sync identity and time span.
-@Suite struct ObjectDeleterTests {
+@Suite(.timeLimit(.minutes(10))) struct ObjectDeleterTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
     static let source = SourceRecord(bundleIdentifier: "org.example.runner", name: "Runner", version: "1")
 

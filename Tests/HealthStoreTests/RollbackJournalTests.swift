@@ -7,7 +7,7 @@ import Testing
 /// The store runs in WAL mode, but the cipher also covers a connection switched to
 /// a rollback journal: page records in the journal are sealed, and a rollback that
 /// reads them back restores the data.
-@Suite struct RollbackJournalTests {
+@Suite(.timeLimit(.minutes(10))) struct RollbackJournalTests {
     @Test func aSpilledTransactionRollsBackFromAnEncryptedJournal() throws {
         let directory = TemporaryDirectory()
         let marker = "HKQuantityTypeIdentifierStepCount"

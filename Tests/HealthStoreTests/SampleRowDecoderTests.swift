@@ -8,7 +8,7 @@ import Testing
 /// Rows become exactly the records that were saved, through every reader that decodes them
 /// (queries and the change feed), while the decoder reads each source and device once per
 /// statement and skips what a type does not use.
-@Suite struct SampleRowDecoderTests {
+@Suite(.timeLimit(.minutes(10))) struct SampleRowDecoderTests {
     static let heartRate = HKQuantityTypeIdentifier.heartRate.rawValue
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
 

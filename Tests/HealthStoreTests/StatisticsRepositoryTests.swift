@@ -7,7 +7,7 @@ import Testing
 
 /// The rows statistics read: scoped by `SampleSQL.visibility`, grouped by source in the user's
 /// priority order; and the priority order itself.
-@Suite struct StatisticsRepositoryTests {
+@Suite(.timeLimit(.minutes(10))) struct StatisticsRepositoryTests {
     static let steps = HKQuantityTypeIdentifier.stepCount.rawValue
     static let heartRate = HKQuantityTypeIdentifier.heartRate.rawValue
     static let watch = SourceRecord(bundleIdentifier: "org.example.watch", name: "Watch", version: "1")

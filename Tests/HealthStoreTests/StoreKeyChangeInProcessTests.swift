@@ -6,7 +6,7 @@ import Testing
 
 /// What the broker relies on to change keys without exiting: close() frees the store for a key
 /// change at once, and a passcode can be checked while the store is open.
-@Suite struct StoreKeyChangeInProcessTests {
+@Suite(.timeLimit(.minutes(10))) struct StoreKeyChangeInProcessTests {
     @Test func closeReleasesTheLockSoKeysCanChangeAndTheStoreReopen() throws {
         let directory = try KeyRotationTests.makeStore(rows: 30)
         let store = try EncryptedDatabase.open(directory: directory.path)

@@ -6,7 +6,7 @@ import Testing
 
 /// Each passcode check runs scrypt with the real parameters (128 MiB, a fraction of
 /// a second), so these tests keep the number of derivations small.
-@Suite struct StorePasscodeTests {
+@Suite(.timeLimit(.minutes(10))) struct StorePasscodeTests {
     @Test func aPasscodeLocksTheStoreUntilRemoved() throws {
         let directory = try KeyRotationTests.makeStore(rows: 10)
         try StorePasscode.set(directory: directory.path, passcode: Passcode("correct horse"))

@@ -12,7 +12,7 @@ import Testing
 /// sample ending exactly at the end is not in it.
 /// The samples straddle each boundary one way or the other, so each option changes exactly the
 /// samples it should.
-@Suite struct StrictDateRangeSQLTests {
+@Suite(.timeLimit(.minutes(10))) struct StrictDateRangeSQLTests {
     static let steps = HKQuantityTypeIdentifier.stepCount.rawValue
     static let source = SourceRecord(bundleIdentifier: "org.example.app", name: "App", version: "1")
     static let t0 = Date(timeIntervalSince1970: 1_700_000_000)

@@ -7,7 +7,7 @@ import Testing
 
 /// HKMetadataKeySyncIdentifier upserts on a real encrypted store: scoped to the saving source,
 /// a higher version replaces (and is recorded as deleted), a lower or equal one is ignored.
-@Suite struct SyncUpsertTests {
+@Suite(.timeLimit(.minutes(10))) struct SyncUpsertTests {
     static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
 
     static func sample(sync identifier: String, version: Double, value: Int = 1, minute: Int = 0) -> SampleRecord {

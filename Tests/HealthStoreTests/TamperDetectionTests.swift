@@ -6,7 +6,7 @@ import Testing
 
 /// Modified pages of the database or the WAL are reported as corruption naming the
 /// page or frame, never read.
-@Suite struct TamperDetectionTests {
+@Suite(.timeLimit(.minutes(10))) struct TamperDetectionTests {
     static let pageSize = 4096
     static let walHeaderSize = 32
     static let walFrameSize = 24 + 4096

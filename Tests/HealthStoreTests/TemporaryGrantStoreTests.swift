@@ -8,7 +8,7 @@ import Testing
 /// Temporary grants in the store: limits persist and round-trip, expired grants read as denied,
 /// the next expiry is found, and a window scope shows own samples of any date plus other
 /// sources' samples from the window start on — through the index, never by scanning older rows.
-@Suite struct TemporaryGrantStoreTests {
+@Suite(.timeLimit(.minutes(10))) struct TemporaryGrantStoreTests {
     static let heartRate = HKQuantityTypeIdentifier.heartRate.rawValue
     static let app = "org.example.coach"
     static let now = Date(timeIntervalSince1970: 1_700_000_000)

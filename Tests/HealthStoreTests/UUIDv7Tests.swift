@@ -3,7 +3,7 @@ import Testing
 
 @testable import HealthStore
 
-@Suite struct UUIDv7Tests {
+@Suite(.timeLimit(.minutes(10))) struct UUIDv7Tests {
     @Test func fieldsFollowRFC9562() {
         let uuid = UUIDv7.make(milliseconds: 0x0123_4567_89AB, randomA: 0xCDE, randomB: .max)
         let bytes = Self.bytes(uuid)

@@ -7,7 +7,7 @@ import Testing
 /// The device, metadata, quantity and category predicates compiled to SQL agree with
 /// `SamplePredicate.matches` (the reference semantics) on a real encrypted store, and never
 /// splice a value into the SQL text.
-@Suite struct ValuePredicateSQLTests {
+@Suite(.timeLimit(.minutes(10))) struct ValuePredicateSQLTests {
     static let heartRate = HKQuantityTypeIdentifier.heartRate.rawValue
     static let sleep = HKCategoryTypeIdentifier.sleepAnalysis.rawValue
     static let source = SourceRecord(bundleIdentifier: "org.example.app", name: "App", version: "1")

@@ -11,7 +11,7 @@ import Testing
 /// of each. With workouts readable every read finds them; with workouts hidden (own only, or a
 /// window that starts after the workout) every read answers as for a workout that does not
 /// exist — for each read kind and each way of composing the predicate.
-@Suite struct VisibilityChokePointTests {
+@Suite(.timeLimit(.minutes(10))) struct VisibilityChokePointTests {
     static let heartRate = HKQuantityTypeIdentifier.heartRate.rawValue
     static let other = SourceRecord(bundleIdentifier: "org.example.other", name: "Other", version: "1")
     static let reader = "org.example.reader"

@@ -10,7 +10,7 @@ import Testing
 /// previous frame's two checksum words alone: an 8-byte read in the middle of a frame header.
 /// The cipher once refused that read, so any large enough save into a large store failed with
 /// "disk I/O error" (found by query-bench loading a year of samples).
-@Suite struct WALChecksumRewriteTests {
+@Suite(.timeLimit(.minutes(10))) struct WALChecksumRewriteTests {
     /// Fills `rows` pages' worth of rows, then rewrites every one, all in one transaction that
     /// a 10-page cache cannot hold.
     static func rewriteInOneTransaction(_ store: EncryptedDatabase, rows: Int) throws {

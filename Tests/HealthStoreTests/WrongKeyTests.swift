@@ -4,7 +4,7 @@ import Testing
 
 @testable import HealthStore
 
-@Suite struct WrongKeyTests {
+@Suite(.timeLimit(.minutes(10))) struct WrongKeyTests {
     /// Two stores, each with one row.
     static func makeTwoStores() throws -> (TemporaryDirectory, TemporaryDirectory) {
         let first = TemporaryDirectory(), second = TemporaryDirectory()

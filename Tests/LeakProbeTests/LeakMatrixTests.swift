@@ -9,7 +9,7 @@ import Testing
 /// twin world where that workout never existed. A cell may differ only where the app may read
 /// the workout *and* the samples it holds (`associationVisible`); there, every cell matching
 /// through the workout must differ (the positive control: the matrix sees associations).
-@Suite(.serialized) struct LeakMatrixTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct LeakMatrixTests {
     @Test func noAnswerDependsOnAWorkoutTheAppCannotSee() async throws {
         let hiddenWorld = try await MatrixWorld(hidden: true)
         defer { hiddenWorld.stop() }

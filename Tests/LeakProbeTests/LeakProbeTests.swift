@@ -6,7 +6,7 @@ import Testing
 /// the values the broker makes up afresh in each world (its own UUIDs, anchors' random nonces,
 /// observer ids) are replaced by placeholders. The authorized state is the positive control:
 /// there the worlds must differ, for every kind of query, or the probe could not see a leak.
-@Suite(.serialized) struct LeakProbeTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct LeakProbeTests {
     @Test func noResponseByteDependsOnHiddenData() async throws {
         let hiddenWorld = try await ProbeWorld(hidden: true)
         defer { hiddenWorld.stop() }

@@ -6,7 +6,7 @@ import TestSupport
 /// An abstract Unix socket the app binds inside is in its network namespace only: a process
 /// outside cannot reach it (issue 12: "an app can bind abstract Unix sockets that processes
 /// outside connect to"). Control: the same program unconfined is reached.
-@Suite(.serialized) struct AbstractSocketEscapeTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct AbstractSocketEscapeTests {
     @Test(arguments: RealSandboxEscapeTests.availableUsers)
     func anAbstractSocketBoundInsideIsInvisibleOutside(user: EscapeUser) async throws {
         let world = try await EscapeWorld(user: user)

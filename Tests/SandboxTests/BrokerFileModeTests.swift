@@ -5,7 +5,7 @@ import TestSupport
 
 /// healthd's own files (issue 12): folders 0700 and files 0600 at every start, those that
 /// already existed with wider modes included, and a store folder of another user refused.
-@Suite(.serialized) struct BrokerFileModeTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct BrokerFileModeTests {
     @Test func wideModesLeftFromBeforeAreNarrowedAtStart() async throws {
         let root = try Self.temporaryRoot()
         defer { try? FileManager.default.removeItem(atPath: root) }

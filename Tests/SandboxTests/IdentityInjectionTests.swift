@@ -7,7 +7,7 @@ import TestSupport
 /// Inside the sandbox that code has only the attacker's launch-bound connection — the app
 /// socket is not in its mount namespace — so it acts as the attacker or not at all. Outside the
 /// sandbox the same attack works, which is why direct connections are an opt-in.
-@Suite(.serialized) struct IdentityInjectionTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct IdentityInjectionTests {
     static let heartRate = "HKQuantityTypeIdentifierHeartRate"
     static let t = "1700000000"
 

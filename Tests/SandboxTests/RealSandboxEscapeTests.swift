@@ -8,7 +8,7 @@ import TestSupport
 /// seccomp — as root and as an ordinary user. Each attempt has its exact expected errno, or
 /// the absence of what it looks for; the unconfined control run of the same program shows
 /// each would work without the sandbox.
-@Suite(.serialized) struct RealSandboxEscapeTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct RealSandboxEscapeTests {
     /// attempt → what the confined app must see. The SECURITY.md threat table cites these names.
     static let confined: [String: String] = [
         // Privileges: no capability in any set, no_new_privs, a seccomp filter.

@@ -6,7 +6,7 @@ import TestSupport
 /// setting, rather than run the app less confined. The refusal is made real without touching
 /// the machine: `user.max_user_namespaces` is per user namespace, so a child namespace can set
 /// its own to 0 for everything it starts.
-@Suite(.serialized) struct UserNamespaceRefusalTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct UserNamespaceRefusalTests {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"), "needs util-linux unshare"),
           arguments: RealSandboxEscapeTests.availableUsers)
     func noUserNamespacesMeansNoLaunch(user: EscapeUser) async throws {
