@@ -52,6 +52,9 @@ enum BenchStoreBuilder {
         defer { try? store.close() }
         let database = try HealthDatabase(writer: store.writer)
         _ = try database.apps.install(app)
+        // This process connects by path as the probing app, so the user's opt-in to direct
+        // connections is given here (health-sandbox would launch-bind it otherwise).
+        _ = try database.apps.setDirectConnections(appID: app.id, allowed: true)
         let source = SourceRecord(bundleIdentifier: app.id, name: app.displayName, version: app.version)
         var world = names ?? BenchWorld()
         for records in [plan.ownSteps, plan.ownHeartRate, plan.ownEnergy, plan.ownReadings] {

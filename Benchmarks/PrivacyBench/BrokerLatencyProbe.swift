@@ -77,6 +77,9 @@ enum BrokerLatencyProbe {
         }
         print("")
         print(LatencyTable.markdown(results, hidden: hidden, goal: goal, control: control))
+        if results.contains(where: \.measuredNothing) {
+            throw BenchFailed("some cells measured nothing but refused calls; their figures mean nothing")
+        }
     }
 
     /// One cell's timed calls in both worlds, taken in pairs whose order alternates (A B, B A).
@@ -187,6 +190,14 @@ struct CellResult {
 
     var difference: Double { (medians.1 - medians.0) / medians.0 * 100 }
     var sameAnswer: Bool { answers.0 == answers.1 }
+    /// The calls never reached a query: the connection was refused, healthd was gone, or a limit
+    /// turned them away. Such a cell measured nothing and must not pass.
+    var measuredNothing: Bool {
+        [answers.0, answers.1].contains { answer in
+            guard let answer = answer?.lowercased() else { return true }
+            return ["unauthenticated", "unavailable", "resource", "internal", "permission"].contains { answer.hasPrefix("error: " + $0) }
+        }
+    }
     var cpuDifference: Double { (cpu.1 - cpu.0) / max(cpu.0, 1) * 100 }
 
     var line: String {

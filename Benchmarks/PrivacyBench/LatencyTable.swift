@@ -9,7 +9,8 @@ enum LatencyTable {
             "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- |",
         ]
         for result in results {
-            let verdict = result.state.seesHidden ? "ref." : (abs(result.difference) <= goal ? "PASS" : "FAIL")
+            let verdict = result.measuredNothing ? "BROKEN"
+                : result.state.seesHidden ? "ref." : (abs(result.difference) <= goal ? "PASS" : "FAIL")
             // Where the app may see the hidden data, the answers differ by design.
             let answer = result.state.seesHidden ? "—" : (result.sameAnswer ? "yes" : "NO: \(result.answers.0 ?? "-") / \(result.answers.1 ?? "-")")
             lines.append("| \(result.cell) | \(result.state.label) | \(micros(result.medians.0)) µs | \(micros(result.medians.1)) µs | "
@@ -19,7 +20,7 @@ enum LatencyTable {
                          + " | \(answer) |")
         }
         let judged = results.filter { !$0.state.seesHidden }
-        let passed = judged.filter { abs($0.difference) <= goal }.count
+        let passed = judged.filter { abs($0.difference) <= goal && !$0.measuredNothing }.count
         lines.append("")
         let pairedWithin = judged.filter { abs($0.pairedRatio - 1) * 100 <= goal }.count
         let cpuWithin = judged.filter { abs($0.cpuDifference) <= goal }.count
@@ -27,6 +28,11 @@ enum LatencyTable {
         lines.append("\(passed) of \(judged.count) cells within \(Int(goal)) % by the medians (the authorized rows are a reference, "
                      + "not judged); \(pairedWithin) by the paired ratio; \(cpuWithin) by healthd's CPU time. "
                      + "\(judged.filter { !$0.sameAnswer }.count) cells answered differently in the two worlds.")
+        let broken = results.filter(\.measuredNothing)
+        if !broken.isEmpty {
+            lines.append("BROKEN: \(broken.count) cells measured nothing (their calls were refused before any query ran): "
+                         + broken.map { "\($0.cell) (\($0.state.label))" }.joined(separator: "; ") + ".")
+        }
         lines.append("Over \(Int(goal)) % by all three measures: "
                      + (allOver.isEmpty ? "none." : allOver.map { "\($0.cell) (\($0.state.label))" }.joined(separator: "; ") + "."))
         return lines.joined(separator: "\n")
