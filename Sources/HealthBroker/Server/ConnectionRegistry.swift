@@ -98,6 +98,11 @@ final class ConnectionRegistry: Sendable {
 
     private func serve(_ fd: Int32, as caller: Caller, table: [String: MethodTable.Handler]) throws(RPCStatus) {
         let appID = caller.appManifest?.id
+        // The broker attaches its context before it accepts anything; a connection that somehow
+        // arrives first is refused rather than crashing healthd.
+        guard let context = contextBox.withLock({ $0 }) else {
+            throw RPCStatus(.unavailable, "healthd is still starting; try again")
+        }
         try counts.withLock { (counts) throws(RPCStatus) in
             guard counts.total < configuration.limits.connections else {
                 throw RPCStatus(.resourceExhausted, "healthd has \(configuration.limits.connections) connections open; try again later")
@@ -111,7 +116,6 @@ final class ConnectionRegistry: Sendable {
             }
             counts.total += 1
         }
-        guard let context = contextBox.withLock({ $0 }) else { fatalError("ConnectionRegistry used before attach") }
         let limits = configuration.limits
         UnixSocket.setSendTimeout(fd, seconds: Int(limits.unreadRepliesTimeout.components.seconds))
         let dispatcher = CallDispatcher(context: context, table: table, caller: caller)
