@@ -1,12 +1,10 @@
 import Foundation
+import TestSupport
 
-/// Real Apple Health exports from other projects' test suites, in ../shared/fixtures/apple-health
-/// (each folder's SOURCE.txt names where it came from). Found from this file's place in the
-/// repository, so the tests read them wherever the checkout lives; CI lays ../shared beside it.
+/// Real Apple Health exports (`SharedFixtures.appleHealth`), and scratch folders for exports the
+/// tests write themselves.
 enum Fixtures {
-    static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/fixtures/apple-health")
+    static let root = SharedFixtures.appleHealth
 
     static func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
 

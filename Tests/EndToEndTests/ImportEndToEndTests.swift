@@ -6,8 +6,7 @@ import TestSupport
 /// become samples under their original sources, validated as an app's saves, visible to apps by
 /// read permission like any other source's, and a second import adds nothing.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct ImportEndToEndTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/fixtures/apple-health")
+    static let fixtures = SharedFixtures.appleHealth
     static let steps = "HKQuantityTypeIdentifierStepCount"
 
     func summaryLine(_ result: ProcessResult) -> String {

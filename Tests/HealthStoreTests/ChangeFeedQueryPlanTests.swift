@@ -13,8 +13,9 @@ import Testing
     static let sleep = ChangeFeedRepositoryTests.sleep
     static let own = ChangeFeedRepositoryTests.own
 
-    /// The query plans of the statements `body` runs that read objects or deleted objects.
-    static func plans(_ writer: DatabaseQueue, while body: () throws -> Void) throws -> [String: [String]] {
+    /// The statements `body` runs that read objects or deleted objects, with their arguments
+    /// expanded (so each can be explained or run again on its own).
+    static func objectReads(_ writer: DatabaseQueue, while body: () throws -> Void) throws -> [String] {
         let executed = Mutex<[String]>([])
         writer.inDatabase { db in
             db.trace { event in
@@ -23,9 +24,22 @@ import Testing
         }
         try body()
         writer.inDatabase { db in db.trace(nil) }
-        let statements = executed.withLock { $0 }.filter {
+        return executed.withLock { $0 }.filter {
             $0.hasPrefix("SELECT") && ($0.contains("FROM objects") || $0.contains("FROM deleted_objects"))
         }
+    }
+
+    /// The plan lines that access the feed's rows (`o`, `d`); a primary-key lookup joins a row
+    /// the range already admitted (a source, a device), so it is left out.
+    static func tableAccesses(_ details: [String]) -> [String] {
+        details.filter {
+            ($0.contains(" o ") || $0.hasSuffix(" o") || $0.contains(" d ") || $0.hasSuffix(" d")) && !$0.contains("INTEGER PRIMARY KEY")
+        }
+    }
+
+    /// The query plans of the statements `body` runs that read objects or deleted objects.
+    static func plans(_ writer: DatabaseQueue, while body: () throws -> Void) throws -> [String: [String]] {
+        let statements = try objectReads(writer, while: body)
         return try writer.read { db in
             var plans: [String: [String]] = [:]
             for sql in statements {
@@ -51,11 +65,7 @@ import Testing
         }
         #expect(plans.count == 4, "\(plans.keys)")
         for (sql, details) in plans {
-            // Accesses to objects (o) and deleted objects (d); a primary-key lookup is a join to a
-            // source or device row, which the visible sample already named.
-            let tableAccesses = details.filter {
-                ($0.contains(" o ") || $0.hasSuffix(" o") || $0.contains(" d ") || $0.hasSuffix(" d")) && !$0.contains("INTEGER PRIMARY KEY")
-            }
+            let tableAccesses = Self.tableAccesses(details)
             #expect(!tableAccesses.isEmpty, "\(sql): \(details)")
             for detail in tableAccesses {
                 #expect(detail.hasPrefix("SEARCH"), "\(sql): \(detail)")

@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import HealthModel
-import Synchronization
 import Testing
 
 @testable import HealthStore
@@ -66,17 +65,7 @@ import Testing
     /// The VM steps of the statements reading objects or deleted objects that `body` runs, each
     /// run again to completion on its own statement to read the counter.
     static func steps(_ writer: DatabaseQueue, while body: () throws -> Void) throws -> Int64 {
-        let executed = Mutex<[String]>([])
-        writer.inDatabase { db in
-            db.trace { event in
-                if case let .statement(statement) = event { executed.withLock { $0.append(statement.expandedSQL) } }
-            }
-        }
-        try body()
-        writer.inDatabase { db in db.trace(nil) }
-        let statements = executed.withLock { $0 }.filter {
-            $0.hasPrefix("SELECT") && ($0.contains("FROM objects") || $0.contains("FROM deleted_objects"))
-        }
+        let statements = try ChangeFeedQueryPlanTests.objectReads(writer, while: body)
         return try writer.read { db in
             var total: Int64 = 0
             for sql in statements {

@@ -43,11 +43,8 @@ import Testing
         }
         #expect(plans.count >= 4, "\(plans.keys)")
         for (sql, details) in plans {
-            // Accesses to the feed's rows (o, d); `w` is the workout a predicate names, found
-            // by its UUID, and a primary-key lookup joins a row the range already admitted.
-            let tableAccesses = details.filter {
-                ($0.contains(" o ") || $0.hasSuffix(" o") || $0.contains(" d ") || $0.hasSuffix(" d")) && !$0.contains("INTEGER PRIMARY KEY")
-            }
+            // `w`, the workout a predicate names, is found by its UUID and is not a feed row.
+            let tableAccesses = ChangeFeedQueryPlanTests.tableAccesses(details)
             #expect(!tableAccesses.isEmpty, "\(sql): \(details)")
             for detail in tableAccesses {
                 // Each access is a SEARCH bounded either by the app's own source or by the
