@@ -49,6 +49,24 @@ import Testing
         }
     }
 
+    /// One step of an EXPLAIN QUERY PLAN: its id, its parent's id (0 at the top) and its text.
+    struct PlanStep: Sendable {
+        let id: Int
+        let parent: Int
+        let detail: String
+    }
+
+    /// The plan of `sql` with its steps' tree.
+    static func steps(_ db: Database, _ sql: String) throws -> [PlanStep] {
+        try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { PlanStep(id: $0["id"], parent: $0["parent"], detail: $0["detail"]) }
+    }
+
+    /// The statements `body` runs that read objects or deleted objects, each with its plan.
+    static func explained(_ writer: DatabaseQueue, while body: () throws -> Void) throws -> [(sql: String, steps: [PlanStep])] {
+        let statements = try objectReads(writer, while: body)
+        return try writer.read { db in try statements.map { ($0, try steps(db, $0)) } }
+    }
+
     @Test func ownScopeStatementsUseTheTypeAndSourceIndexes() async throws {
         let writer = try DatabaseQueue()
         let database = try HealthDatabase(writer: writer)

@@ -45,9 +45,7 @@ public struct ChangeFeedRepository: Sendable {
                         after cursor: ChangeCursor, limit: Int) throws -> ChangeBatch {
         try writer.read { db in
             let now = try Self.changeNumber(db)
-            guard let typeID = try Self.typeID(db, typeIdentifier) else {
-                return ChangeBatch(added: [], deleted: [], cursor: ChangeCursor(completeThrough: now), reachedEnd: true)
-            }
+            let typeID = try SampleSQL.typeID(db, typeIdentifier)
             // One more than the limit from each table tells whether the merge was cut short.
             let fetchLimit = limit > 0 ? limit + 1 : -1
             var deleted = try ChangeFeedSQL.deletions(db, typeID: typeID, scope: scope.scope, after: cursor, limit: fetchLimit)
@@ -87,7 +85,7 @@ public struct ChangeFeedRepository: Sendable {
                            after change: Int64) throws -> (changed: Bool, through: Int64) {
         try writer.read { db in
             let now = try Self.changeNumber(db)
-            guard let typeID = try Self.typeID(db, typeIdentifier) else { return (false, now) }
+            let typeID = try SampleSQL.typeID(db, typeIdentifier)
             let changed = try ChangeFeedSQL.anyChange(db, typeID: typeID, predicate: predicate, scope: scope, after: change)
             return (changed, now)
         }
@@ -96,9 +94,5 @@ public struct ChangeFeedRepository: Sendable {
     // Cached statements: a delivery reads its changes in steps of 500, each asking these again.
     private static func changeNumber(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM counters WHERE name = 'change'")) ?? 0
-    }
-
-    private static func typeID(_ db: Database, _ identifier: String) throws -> Int64? {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM sample_types WHERE identifier = ?"), arguments: [identifier])
     }
 }

@@ -77,9 +77,9 @@ public struct ActivitySummaryRepository: Sendable {
         let range = SampleSQL.condition(window, within: visibility)
         return try Row.fetchAll(db, sql: """
             SELECT o.start_us, \(column) FROM objects o
-            WHERE o.type_id = (SELECT id FROM sample_types WHERE identifier = ?) AND \(visible.sql) AND \(range.sql)
+            WHERE o.type_id = ? AND \(visible.sql) AND \(range.sql)
             ORDER BY o.start_us, o.id
-            """, arguments: [type] + visible.arguments + range.arguments)
+            """, arguments: [try SampleSQL.typeID(db, type)] + visible.arguments + range.arguments)
     }
 
     /// The user's goals and move mode as `scope` shows them on `day`. They are the user's own

@@ -52,8 +52,7 @@ extension SampleRepository {
                                   emit: ([SampleRecord]) throws -> Void) throws {
         let spec = try spec.canonicalized()
         try writer.read { db in
-            guard let typeID = try Int64.fetchOne(db, sql: "SELECT id FROM sample_types WHERE identifier = ?",
-                                                  arguments: [spec.typeIdentifier]) else { return }
+            let typeID = try SampleSQL.typeID(db, spec.typeIdentifier)
             var conditions = ["o.type_id = ?"]
             var arguments: StatementArguments = [typeID]
             let scopes = objectScopes.mapValues(\.scope)

@@ -35,8 +35,8 @@ extension SampleRepository {
                                workouts: ReadScope) async throws -> Int {
         try await commits.submit(returning: { db in
             let own = SampleSQL.visibility(.ownSamples(appID: appID))
-            var conditions = ["o.type_id = (SELECT id FROM sample_types WHERE identifier = ?)", own.sql]
-            var arguments: StatementArguments = [typeIdentifier]
+            var conditions = ["o.type_id = ?", own.sql]
+            var arguments: StatementArguments = [try SampleSQL.typeID(db, typeIdentifier)]
             arguments += own.arguments
             if let predicate {
                 let compiled = SampleSQL.condition(predicate, within: Visibility(scope: .ownSamples(appID: appID), workouts: workouts))

@@ -10,18 +10,22 @@ extension SampleRepository {
     public func sources(of typeIdentifier: String, matching predicate: SamplePredicate?, scope visibility: Visibility) throws -> [SourceRecord] {
         try writer.read { db in
             let visible = SampleSQL.visibility(visibility.scope)
-            var conditions = ["o.type_id = (SELECT id FROM sample_types WHERE identifier = ?)", visible.sql]
-            var arguments: StatementArguments = [typeIdentifier]
+            var conditions = ["o.type_id = ?", visible.sql]
+            var arguments: StatementArguments = [try SampleSQL.typeID(db, typeIdentifier)]
             arguments += visible.arguments
             if let predicate {
                 let compiled = SampleSQL.condition(predicate, within: visibility)
                 conditions.append("(\(compiled.sql))")
                 arguments += compiled.arguments
             }
+            // The visible rows' distinct source ids drive the join (CROSS JOIN fixes the loop
+            // order): the sources table is read one row per source found, so how many other
+            // sources the store holds costs nothing.
             let sql = """
-                SELECT bundle_identifier, name FROM sources
-                WHERE id IN (SELECT DISTINCT o.source_id FROM objects o WHERE \(conditions.joined(separator: " AND ")))
-                ORDER BY bundle_identifier
+                SELECT s.bundle_identifier, s.name
+                FROM (SELECT DISTINCT o.source_id AS id FROM objects o WHERE \(conditions.joined(separator: " AND "))) v
+                CROSS JOIN sources s ON s.id = v.id
+                ORDER BY s.bundle_identifier
                 """
             return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
                 SourceRecord(bundleIdentifier: row["bundle_identifier"], name: row["name"], version: nil)

@@ -99,8 +99,7 @@ public struct SampleRepository: Sendable {
     public func query(_ spec: SampleQuerySpec, scope visibility: Visibility, batchSize: Int = 500,
                       emit: ([SampleRecord]) throws -> Void) throws {
         try writer.read { db in
-            guard let typeID = try Int64.fetchOne(db, sql: "SELECT id FROM sample_types WHERE identifier = ?",
-                                                  arguments: [spec.typeIdentifier]) else { return }
+            let typeID = try SampleSQL.typeID(db, spec.typeIdentifier)
             var conditions = ["o.type_id = ?"]
             var arguments: StatementArguments = [typeID]
             let visible = SampleSQL.visibility(visibility.scope)

@@ -9,10 +9,14 @@ extension SampleSQL {
     static func deviceCondition(_ property: DeviceProperty, _ allowed: Set<String>) -> (sql: String, arguments: StatementArguments) {
         guard !allowed.isEmpty else { return ("0", []) }
         let list = allowed.sorted()
+        // Correlated, per visible row by the device's key, and the allowed values as one bound
+        // JSON list: `o.device_id IN (SELECT id FROM devices WHERE …)` scanned every device of
+        // the store first — those only hidden samples name too — so its cost grew with them.
+        guard let column = deviceColumns[property] else { return ("0", []) }
         return ("""
-            (o.device_id IS NOT NULL AND o.device_id IN (SELECT id FROM devices WHERE \(deviceColumns[property]!) IN \
-            (\(Array(repeating: "?", count: list.count).joined(separator: ",")))))
-            """, StatementArguments(list))
+            EXISTS (SELECT 1 FROM devices dv WHERE dv.id = o.device_id \
+            AND dv.\(column) IN (SELECT value FROM json_each(?)))
+            """, [jsonArray(list)])
     }
 
     private static let deviceColumns: [DeviceProperty: String] = [

@@ -5,6 +5,16 @@ import HealthModel
 /// Compiles a `SamplePredicate` to a SQL condition over `objects o` with bound arguments.
 /// Values are always bound, never spliced into the SQL text.
 enum SampleSQL {
+    /// The row id of sample type `identifier`, to bind as `o.type_id = ?`; -1 (no row) for a type
+    /// nothing was ever saved as, so the read runs the same statement over an empty range rather
+    /// than returning early. Reads bind the id rather than write `type_id = (SELECT id FROM
+    /// sample_types …)`: SQLite does not push a scalar subquery's equality into the terms of a
+    /// MULTI-INDEX OR (a window scope), and plans each term as a skip-scan over every type and
+    /// source of the store, hidden ones included (issue 11). `VisibleRowsPlanTests` checks plans.
+    static func typeID(_ db: Database, _ identifier: String) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM sample_types WHERE identifier = ?"), arguments: [identifier]) ?? -1
+    }
+
     /// The condition that confines a query over `alias` (a table with `source_id` and `start_us`
     /// columns: `objects` or `deleted_objects`) to what `scope` may see. Every query kind uses this
     /// one function, so hiding read denial is the engine's default rather than a per-query effort;
@@ -99,7 +109,10 @@ enum SampleSQL {
             return ("o.id IN (SELECT a.sample_id FROM workout_associations a JOIN objects w ON w.id = a.workout_id WHERE w.uuid = ? AND \(workoutVisible.sql))",
                     arguments)
         case let .workoutActivityType(activityType):
-            return ("o.id IN (SELECT object_id FROM workouts WHERE activity_type = ?)", [Int64(clamping: activityType)])
+            // Correlated: looked up per visible row by its key. `o.id IN (SELECT … WHERE
+            // activity_type = ?)` built the list of every workout of that type first, hidden
+            // ones included, so its cost grew with workouts the reader cannot see.
+            return ("EXISTS (SELECT 1 FROM workouts wk WHERE wk.object_id = o.id AND wk.activity_type = ?)", [Int64(clamping: activityType)])
         case let .device(property, allowed):
             return deviceCondition(property, allowed)
         case let .metadata(key, test):
@@ -114,7 +127,7 @@ enum SampleSQL {
 
     /// `strings` as a JSON array text, for `json_each(?)`. JSONSerialization escapes every
     /// character that needs it; the strings passed `WireText` (UTF-8, no NUL) on the way in.
-    private static func jsonArray(_ strings: [String]) -> String {
+    static func jsonArray(_ strings: [String]) -> String {
         guard let data = try? JSONSerialization.data(withJSONObject: strings), let text = String(data: data, encoding: .utf8) else {
             return "[]"
         }

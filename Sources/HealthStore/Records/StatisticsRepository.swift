@@ -15,8 +15,7 @@ public struct StatisticsRepository: Sendable {
 
     /// The same, inside a read the caller holds (activity summaries read several types at once).
     static func samples(_ db: Database, typeIdentifier: String, predicate: SamplePredicate?, scope visibility: Visibility) throws -> [SourceSamples] {
-        guard let typeID = try Int64.fetchOne(db, sql: "SELECT id FROM sample_types WHERE identifier = ?",
-                                              arguments: [typeIdentifier]) else { return [] }
+        let typeID = try SampleSQL.typeID(db, typeIdentifier)
         var conditions = ["o.type_id = ?", "o.quantity IS NOT NULL"]
         var arguments: StatementArguments = [typeID]
         let visible = SampleSQL.visibility(visibility.scope)

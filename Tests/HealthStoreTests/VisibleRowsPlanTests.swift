@@ -1,0 +1,201 @@
+import Foundation
+import GRDB
+import HealthModel
+import Synchronization
+import Testing
+
+@testable import HealthStore
+
+/// Issue 11: what a read costs may depend only on rows its reader can see (DESIGN.md §7.3:
+/// "in every byte and in timing"). The rule is checked on the plans SQLite really chooses:
+/// every statement each read kind runs, for every predicate kind, under the two confined
+/// scopes (own samples; own samples plus a window), is explained, and no step of its plan may
+///
+/// - scan a stored table (a scan reads every source's rows),
+/// - skip-scan an index (`ANY(…)`: one seek per distinct type or source in the store, hidden
+///   ones included — what a `type_id = (SELECT …)` equality caused inside a window's OR terms),
+/// - or, outside a subquery correlated with a visible row, search a non-unique index other
+///   than the (type, …) ranges the scope confines: such a list (every workout of an activity
+///   type, every device of a name) holds hidden rows before any visible row is looked at.
+///
+/// A correlated subquery runs once per visible row and looks up by that row's key, so it is
+/// bounded by the visible rows.
+@Suite(.timeLimit(.minutes(10))) struct VisibleRowsPlanTests {
+    typealias Read = VisibilityChokePointTests.Read
+    static let reader = VisibilityChokePointTests.reader
+
+    /// One of each predicate kind (and the compound ones), as an app can send them. The value
+    /// comparison is the quantity one, in a unit of the type `read` queries; a category value is
+    /// the same column comparison (`o.category`) and cannot apply to the quantity types read here.
+    static func predicates(workout: UUID, read: Read) -> [(String, SamplePredicate)] {
+        let start = VisibilityChokePointTests.start
+        let leaves: [(String, SamplePredicate)] = [
+            ("date range", .dateRange(start: start, end: start.addingTimeInterval(3600), strictStart: false, strictEnd: false)),
+            ("strict dates", .dateRange(start: start, end: start.addingTimeInterval(3600), strictStart: true, strictEnd: true)),
+            ("uuids", .uuids([UUID(), UUID()])),
+            ("sources", .sources(["org.example.other", reader])),
+            ("workout", .workout(workout)),
+            ("activity type", .workoutActivityType(HKWorkoutActivityType.running.rawValue)),
+            ("device", .device(.name, allowedValues: ["Watch", "Band"])),
+            ("device model", .device(.model, allowedValues: ["X"])),
+            ("metadata", .metadata(key: "HKWasUserEntered", .exists)),
+            ("quantity", .quantity(.greaterThan, value: 1, unit: read == .correlationMembers ? "mmHg" : "count/s")),
+        ]
+        return leaves + [
+            ("and", .and([leaves[0].1, leaves[6].1])),
+            ("or", .or([leaves[5].1, leaves[4].1])),
+            ("not", .not(leaves[6].1)),
+        ]
+    }
+
+    static let scopes: [(String, Visibility)] = [
+        ("own", .ownSamples(appID: reader)),
+        ("window", .recentWindow(appID: reader, since: VisibilityChokePointTests.start.addingTimeInterval(-86_400))),
+        ("window, workouts own", Visibility(scope: .recentWindow(appID: reader, since: VisibilityChokePointTests.start),
+                                            workouts: .ownSamples(appID: reader))),
+    ]
+
+    @Test(arguments: Read.allCases)
+    func everyPlanStepIsBoundedByVisibleRows(read: Read) async throws {
+        // In memory, with the function every store connection has (CipherDatabaseOpener).
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in db.add(function: SampleSQL.uuidBlob) }
+        let writer = try DatabaseQueue(configuration: configuration)
+        let database = try HealthDatabase(writer: writer)
+        let workout = try await Self.fill(database)
+        for (scopeName, visibility) in Self.scopes {
+            for (predicateName, predicate) in Self.predicates(workout: workout, read: read) {
+                let plans = try ChangeFeedQueryPlanTests.explained(writer) {
+                    _ = try VisibilityChokePointTests.matches(read, predicate, visibility, database)
+                }
+                #expect(!plans.isEmpty, "\(read) ran no statement over objects")
+                for (sql, steps) in plans {
+                    for violation in Self.violations(steps) {
+                        Issue.record("\(read), \(predicateName), \(scopeName): \(violation)\n\(sql)\n\(steps.map(\.detail))")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Activity summaries read four types for each day under the reader's scopes; deleting by
+    /// predicate reads the app's own rows, with a workout it names looked up in its read scope.
+    @Test func activitySummariesAndDeletionAreBoundedByVisibleRows() async throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in db.add(function: SampleSQL.uuidBlob) }
+        let writer = try DatabaseQueue(configuration: configuration)
+        let database = try HealthDatabase(writer: writer)
+        let workout = try await Self.fill(database)
+        for (scopeName, visibility) in Self.scopes {
+            let plans = try ChangeFeedQueryPlanTests.explained(writer) {
+                _ = try database.activitySummaries.summaries(ActivitySummaryQuerySpec(timeZoneIdentifier: "UTC"), scope: visibility)
+            }
+            #expect(!plans.isEmpty)
+            for (sql, steps) in plans {
+                for violation in Self.violations(steps) { Issue.record("activity summaries, \(scopeName): \(violation)\n\(sql)") }
+            }
+            for (predicateName, predicate) in Self.predicates(workout: workout, read: .samples) {
+                let statements = Mutex<[String]>([])
+                writer.inDatabase { db in
+                    db.trace { event in
+                        if case let .statement(statement) = event { statements.withLock { $0.append(statement.expandedSQL) } }
+                    }
+                }
+                _ = try await database.samples.deleteMatching(typeIdentifier: VisibilityChokePointTests.heartRate, predicate: predicate,
+                                                              appID: "org.example.nobody", workouts: visibility.workouts)
+                writer.inDatabase { db in db.trace(nil) }
+                let reads = statements.withLock { $0 }.filter { $0.hasPrefix("SELECT") && $0.contains("FROM objects") }
+                #expect(!reads.isEmpty)
+                for sql in reads {
+                    let steps = try await writer.read { db in try ChangeFeedQueryPlanTests.steps(db, sql) }
+                    for violation in Self.violations(steps) { Issue.record("deleteMatching, \(predicateName), \(scopeName): \(violation)\n\(sql)") }
+                }
+            }
+        }
+    }
+
+    /// The rule must catch the plans it was written against: the two statement shapes that
+    /// leaked (a scalar-subquery type equality inside a window's OR; a list of every workout of
+    /// an activity type) fail it.
+    @Test func theRuleRejectsThePlansThatLeaked() throws {
+        let writer = try DatabaseQueue()
+        _ = try HealthDatabase(writer: writer)
+        let leaked = [
+            """
+            SELECT DISTINCT o.source_id FROM objects o
+            WHERE o.type_id = (SELECT id FROM sample_types WHERE identifier = 'x')
+              AND (o.source_id = (SELECT id FROM sources WHERE bundle_identifier = 'a') OR likelihood(o.start_us >= 5, 0.0001))
+            """,
+            "SELECT o.id FROM objects o WHERE o.type_id = 1 AND o.source_id = 2 AND o.id IN (SELECT object_id FROM workouts WHERE activity_type = 3)",
+            "SELECT o.id FROM objects o WHERE o.type_id = 1 AND o.source_id = 2 AND o.device_id IN (SELECT id FROM devices WHERE name IN ('a'))",
+        ]
+        for sql in leaked {
+            let steps = try writer.read { db in try ChangeFeedQueryPlanTests.steps(db, sql) }
+            #expect(!Self.violations(steps).isEmpty, "\(sql): \(steps.map(\.detail))")
+        }
+    }
+
+    /// The steps of `steps` that break the rule, described.
+    static func violations(_ steps: [ChangeFeedQueryPlanTests.PlanStep]) -> [String] {
+        let byID = Dictionary(steps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        func correlated(_ step: ChangeFeedQueryPlanTests.PlanStep) -> Bool {
+            var parent = byID[step.parent]
+            while let current = parent {
+                if current.detail.hasPrefix("CORRELATED") { return true }
+                parent = byID[current.parent]
+            }
+            return false
+        }
+        var found: [String] = []
+        for step in steps {
+            let detail = step.detail
+            if detail.contains("ANY(") {
+                found.append("skip-scan: \(detail)")
+            }
+            if detail.hasPrefix("SCAN "), !Self.scansOnlyInputOrResults(detail) {
+                found.append("scan of stored rows: \(detail)")
+            }
+            if detail.hasPrefix("SEARCH "), !correlated(step), let index = Self.index(in: detail),
+               !index.hasPrefix("sqlite_autoindex_"), !Self.scopeRanges.contains(where: { index.hasPrefix($0) }) {
+                found.append("uncorrelated search of a non-unique index: \(detail)")
+            }
+        }
+        return found
+    }
+
+    /// The (type, …) index ranges a scope's condition confines.
+    static let scopeRanges = ["objects_by_type_", "deleted_by_type_"]
+
+    /// `SCAN json_each` reads the predicate's own bound list; a scan of a subquery's result
+    /// (`v`, a co-routine) reads rows already confined; a constant row is no table.
+    static func scansOnlyInputOrResults(_ detail: String) -> Bool {
+        detail.hasPrefix("SCAN json_each") || detail.hasPrefix("SCAN CONSTANT ROW") || detail == "SCAN v"
+            || detail.hasPrefix("SCAN (subquery")
+    }
+
+    /// The index a SEARCH step uses, nil for a primary key.
+    static func index(in detail: String) -> String? {
+        guard let range = detail.range(of: "INDEX ") else { return nil }
+        return detail[range.upperBound...].split(separator: " ").first.map(String.init)
+    }
+
+    /// A store with every kind of row the predicates can name: another source's heart rate,
+    /// blood pressure and running workout with a device and metadata, and the reader's own.
+    static func fill(_ database: HealthDatabase) async throws -> UUID {
+        let start = VisibilityChokePointTests.start
+        let device = DeviceRecord(name: "Watch", manufacturer: "Example", model: "X")
+        var heartRate = SampleRecord(uuid: UUID(), typeIdentifier: VisibilityChokePointTests.heartRate, startDate: start, endDate: start,
+                                     value: .quantity(1.2, unit: "count/s"), metadata: ["HKWasUserEntered": .bool(true)])
+        heartRate.device = device
+        let workout = SampleRecord(uuid: UUID(), typeIdentifier: HKWorkoutTypeIdentifier, startDate: start,
+                                   endDate: start.addingTimeInterval(3600),
+                                   value: .workout(WorkoutValue(activityType: HKWorkoutActivityType.running.rawValue, duration: 3600)))
+        for source in [VisibilityChokePointTests.other, SourceRecord(bundleIdentifier: reader, name: "Reader", version: "1")] {
+            var own = heartRate
+            own.uuid = UUID()
+            _ = try await database.samples.insert([own, CorrelationRepositoryTests.reading(130, 85, minute: 0)], source: source)
+        }
+        let saved = try await database.samples.insert([workout], source: VisibilityChokePointTests.other)
+        return saved[0]
+    }
+}
