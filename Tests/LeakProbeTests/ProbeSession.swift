@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HealthWire
 import Synchronization
 import TestSupport
 
@@ -12,6 +13,7 @@ final class ProbeSession: Sendable {
     private let input: Mutex<Int32?>
     private let output = Output()
     private let commandsSent = Mutex(0)
+    private let minted = Mutex<[UUID]>([])
 
     /// Starts the client confined as `appID` through the broker at `adminSocket`.
     init(_ appID: String, adminSocket: String) throws {
@@ -70,12 +72,21 @@ final class ProbeSession: Sendable {
         guard written == bytes.count else { throw ProbeFailed(reason: "the probe client stopped reading (command \(number))") }
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if let answer = answer(to: number) { return answer }
+            if let answer = answer(to: number) {
+                if command.hasPrefix("unary \(HealthStoreMethod.save.rawValue) ") {
+                    minted.withLock { $0 += ProbeTranscript.savedUUIDs(answer) }
+                }
+                return answer
+            }
             guard child.isRunning || !output.closed.withLock({ $0 }) else { break }
             try await Task.sleep(for: .milliseconds(2))
         }
         throw ProbeFailed(reason: "no answer to command \(number) (\(command.prefix(40))…): \(output.lines.withLock { $0.suffix(5) })")
     }
+
+    /// Every UUID a save of this session was answered with: what the broker minted for this app
+    /// (or, for a save it ignored, the UUID of this app's object that stays stored).
+    var savedUUIDs: [UUID] { minted.withLock { $0 } }
 
     /// Every `watch NAME …` line so far, without the prefix.
     func watched(_ name: String) -> [String] {
