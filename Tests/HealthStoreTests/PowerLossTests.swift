@@ -11,7 +11,7 @@ import TestSupport
 /// shim that records each file's bytes at each fsync and the directory's names at each
 /// directory fsync (Tests/PowerLossShim); after every acknowledged command the test rebuilds
 /// the directory a power cut would leave, opens it with its own key files through the cipher
-/// VFS, and requires every acknowledged row.
+/// VFS, and requires every acknowledged row (and, after a key rotation, the new key).
 @Suite(.timeLimit(.minutes(10)), .serialized) struct PowerLossTests {
     /// Mostly small commits; every fourth a ~350 kB row, so the WAL passes SQLite's automatic
     /// checkpoint (1,000 pages) before the first rotation and restarts from its beginning; two
@@ -34,12 +34,21 @@ import TestSupport
         var acknowledged = Set<Int64>()
         var largestDatabaseBeforeRotation = 0
         for (step, command) in Self.commands.enumerated() {
+            // The child is idle between commands, so the live key file can be read.
+            let keyBefore = command == "rotate" ? try KeyEnvelope.load(StoreLayout(directory: watched, create: false))?.current : nil
             acknowledged.formUnion(try child.send(command).compactMap(Int64.init))
 
             let cut = TemporaryDirectory()
             let sizes = try shadow.restore(into: cut.path)
             if !Self.commands[...step].contains("rotate") {
                 largestDatabaseBeforeRotation = max(largestDatabaseBeforeRotation, sizes["health.sqlite"] ?? 0)
+            }
+            if let keyBefore {
+                // An acknowledged rotation is durable too: the user may have rotated because the
+                // old key leaked, so a power cut must not bring it back.
+                let envelope = try KeyEnvelope.load(StoreLayout(directory: cut.path, create: false))
+                #expect(envelope?.pending == nil && envelope?.current != keyBefore,
+                        "after step \(step) ('rotate'), a power cut brings back the key the rotation replaced")
             }
             let survivors: Set<Int64>
             do {
