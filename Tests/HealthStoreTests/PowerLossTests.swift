@@ -30,6 +30,10 @@ import TestSupport
         // The shim compares against the path the kernel reports, so no symbolic links.
         let watched = try #require(realpath(store.path, nil).map { path in defer { free(path) }; return String(cString: path) })
         let child = try StepChild(directory: watched, environment: shadow.environment(shim: shim, watched: watched))
+        // Creating the store fsyncs its key files and the directory: a shim that saw nothing is
+        // not loaded (LD_PRELOAD ignored), and every later failure would be the shim's.
+        try #require(FileManager.default.fileExists(atPath: shadowFolder.file("names")),
+                     "the power-loss shim recorded no directory fsync; is LD_PRELOAD honoured?")
 
         var acknowledged = Set<Int64>()
         var largestDatabaseBeforeRotation = 0
