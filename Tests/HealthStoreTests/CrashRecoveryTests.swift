@@ -64,9 +64,12 @@ import TestSupport
         let layout = try StoreLayout(directory: directory.path, create: false)
         var schedule = SplitMix64(seed: 7)
         var interrupted = 0, completed = 0
-        for _ in 0..<Self.rotationKills {
+        for iteration in 0..<Self.rotationKills {
             let outcome = try CrashChild.run(
-                "rotate", directory: directory.path, killAfterMicroseconds: UInt32.random(in: 5_000...150_000, using: &schedule))
+                "rotate", directory: directory.path, killAfterMicroseconds: UInt32.random(in: 5_000...150_000, using: &schedule),
+                // Every fourth kill is timed from the first completed rotation, so that on a loaded
+                // machine (where 150 ms may not see one through) some kills still follow a commit.
+                afterFirstLine: iteration % 4 == 3)
             try #require(outcome.wasKilled, "the child stopped by itself: \(outcome.errorOutput)")
             completed += outcome.lines.filter { $0 == "rotated" }.count
             if try KeyEnvelope.load(layout)?.pending != nil { interrupted += 1 }
