@@ -59,8 +59,10 @@ final class ProbeSession: Sendable {
     }
 
     /// Sends one command and returns what the client printed for it (not counting open streams'
-    /// `watch` lines), once it printed `done`.
-    func run(_ command: String, timeout: TimeInterval = 30) async throws -> [String] {
+    /// `watch` lines), once it printed `done`. The timeout only turns a hang into a failure, so it
+    /// is generous: with the target's suites running side by side (several brokers each) on a
+    /// loaded 2-core machine, one answer was seen to take over 30 s.
+    func run(_ command: String, timeout: TimeInterval = 90) async throws -> [String] {
         let number = commandsSent.withLock { sent in
             sent += 1
             return sent

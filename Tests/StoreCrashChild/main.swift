@@ -7,7 +7,7 @@
 //   store-crash-child step <directory>    one piece of work per stdin line, then "done" (PowerLossTests):
 //                                         "save" inserts rows and prints their ids, "bulk" one large
 //                                         row (fills the WAL towards a checkpoint), "rotate" closes
-//                                         the store, rotates its key and reopens it
+//                                         the store and rotates its key (the next save reopens it)
 import Foundation
 import GRDB
 import HealthStore
@@ -44,27 +44,29 @@ func openWithTable(_ directory: String) throws -> EncryptedDatabase {
 }
 
 /// Idle between commands, so whoever reads the files between an acknowledgement and the next
-/// command sees them as that acknowledgement left them.
+/// command sees them as that acknowledgement left them. After a rotation the store stays closed
+/// until the next save, so what a rotation alone made durable is seen without a reopen's writes.
 func stepOnCommand(directory: String) throws {
-    var store = try openWithTable(directory)
+    var store: EncryptedDatabase? = try openWithTable(directory)
     announce("done")
     while let command = readLine() {
         switch command {
-        case "save":
-            for id in try saveRows(store, count: Int.random(in: 1...4), size: 16...6000) { announce(String(id)) }
-        case "bulk":
-            for id in try saveRows(store, count: 1, size: 300_000...400_000) { announce(String(id)) }
+        case "save", "bulk":
+            let open = try store ?? openWithTable(directory)
+            store = open
+            let (count, size) = command == "save" ? (Int.random(in: 1...4), 16...6000) : (1, 300_000...400_000)
+            for id in try saveRows(open, count: count, size: size) { announce(String(id)) }
         case "rotate":
-            try store.close()
+            try store?.close()
+            store = nil
             try StoreKeyRotation.rotate(directory: directory, passcode: nil)
-            store = try openWithTable(directory)
             announce("rotated")
         default:
             fail("unknown command \(command)")
         }
         announce("done")
     }
-    try store.close()
+    try store?.close()
 }
 
 func saveForever(directory: String) throws {
