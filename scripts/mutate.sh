@@ -9,7 +9,8 @@
 #
 # Environment: MUTATE_DEADLINE (seconds per test run, default 900), MUTATE_BUILD_PATH (the
 # scratch build directory, default /tmp/ohk-mutate-build; kept between runs, so only the
-# first build is a full one).
+# first build is a full one), MUTATE_LOGS (a directory to keep each mutant's test output in, as
+# NAME.test, so a KILLED line can be checked for the failure it claims).
 #
 # Output, one line per mutation: KILLED (a test failed), SURVIVED (the tests passed: a promise
 # without a test that notices), TIMEOUT (counts as killed, but a test lacks a deadline),
@@ -56,6 +57,7 @@ for patch in "${patches[@]}"; do
     fi
     timeout "$deadline" swift test --skip-build --scratch-path "$build" --filter "$tests" >"$scratch/$name.test" 2>&1
     status=$?
+    if [ -n "${MUTATE_LOGS:-}" ]; then mkdir -p "$MUTATE_LOGS" && cp "$scratch/$name.test" "$MUTATE_LOGS/$name.test"; fi
     if [ $status -eq 124 ]; then
         echo "TIMEOUT  $name (after ${deadline}s: $tests)"
     elif grep -q "Executed 0 tests" "$scratch/$name.test" && ! grep -qE "Test run with [1-9]" "$scratch/$name.test"; then

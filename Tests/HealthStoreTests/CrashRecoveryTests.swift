@@ -64,15 +64,12 @@ import TestSupport
         let layout = try StoreLayout(directory: directory.path, create: false)
         var schedule = SplitMix64(seed: 7)
         var interrupted = 0, completed = 0
-        // The kills must land both inside rotations and after whole ones. On a loaded machine a
-        // rotation can take longer than the 150 ms window, so runs that saw none complete go on
-        // with the window widened (up to twice the kills), rather than failing on the load.
-        var attempt = 0
-        while attempt < Self.rotationKills || (completed == 0 && attempt < 2 * Self.rotationKills) {
-            let widest: UInt32 = attempt < Self.rotationKills ? 150_000 : 1_500_000
-            attempt += 1
+        for iteration in 0..<Self.rotationKills {
             let outcome = try CrashChild.run(
-                "rotate", directory: directory.path, killAfterMicroseconds: UInt32.random(in: 5_000...widest, using: &schedule))
+                "rotate", directory: directory.path, killAfterMicroseconds: UInt32.random(in: 5_000...150_000, using: &schedule),
+                // Every fourth kill is timed from the first completed rotation, so that on a loaded
+                // machine (where 150 ms may not see one through) some kills still follow a commit.
+                afterFirstLine: iteration % 4 == 3)
             try #require(outcome.wasKilled, "the child stopped by itself: \(outcome.errorOutput)")
             completed += outcome.lines.filter { $0 == "rotated" }.count
             if try KeyEnvelope.load(layout)?.pending != nil { interrupted += 1 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HealthWire
 import Synchronization
 import TestSupport
 
@@ -12,6 +13,7 @@ final class ProbeSession: Sendable {
     private let input: Mutex<Int32?>
     private let output = Output()
     private let commandsSent = Mutex(0)
+    private let minted = Mutex<[UUID]>([])
 
     /// Starts the client confined as `appID` through the broker at `adminSocket`.
     init(_ appID: String, adminSocket: String) throws {
@@ -57,8 +59,10 @@ final class ProbeSession: Sendable {
     }
 
     /// Sends one command and returns what the client printed for it (not counting open streams'
-    /// `watch` lines), once it printed `done`.
-    func run(_ command: String, timeout: TimeInterval = 30) async throws -> [String] {
+    /// `watch` lines), once it printed `done`. The timeout only turns a hang into a failure, so it
+    /// is generous: with the target's suites running side by side (several brokers each) on a
+    /// loaded 2-core machine, one answer was seen to take over 30 s.
+    func run(_ command: String, timeout: TimeInterval = 90) async throws -> [String] {
         let number = commandsSent.withLock { sent in
             sent += 1
             return sent
@@ -70,12 +74,21 @@ final class ProbeSession: Sendable {
         guard written == bytes.count else { throw ProbeFailed(reason: "the probe client stopped reading (command \(number))") }
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if let answer = answer(to: number) { return answer }
+            if let answer = answer(to: number) {
+                if command.hasPrefix("unary \(HealthStoreMethod.save.rawValue) ") {
+                    minted.withLock { $0 += ProbeTranscript.savedUUIDs(answer) }
+                }
+                return answer
+            }
             guard child.isRunning || !output.closed.withLock({ $0 }) else { break }
             try await Task.sleep(for: .milliseconds(2))
         }
         throw ProbeFailed(reason: "no answer to command \(number) (\(command.prefix(40))…): \(output.lines.withLock { $0.suffix(5) })")
     }
+
+    /// Every UUID a save of this session was answered with: what the broker minted for this app
+    /// (or, for a save it ignored, the UUID of this app's object that stays stored).
+    var savedUUIDs: [UUID] { minted.withLock { $0 } }
 
     /// Every `watch NAME …` line so far, without the prefix.
     func watched(_ name: String) -> [String] {

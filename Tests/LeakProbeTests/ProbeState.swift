@@ -25,7 +25,10 @@ enum ProbeState: String, CaseIterable, Sendable, CustomStringConvertible {
 
     /// The `healthctl` command lines that put `appID` in this state, run after it saved its
     /// own samples (with its share grant).
-    var grantCommands: [[String]] {
+    var grantCommands: [[String]] { grantCommands(for: appID) }
+
+    /// The same for the app `appID` (ReadDecisionTests puts each state on one app name).
+    func grantCommands(for appID: String) -> [[String]] {
         let types = ProbeData.readTypes
         let grant = ["grant", appID, "read"] + types
         switch self {

@@ -23,10 +23,33 @@ final class ProbeWorld: Sendable {
     /// The hidden app, kept connected for its actions between probe calls (hidden world only).
     private let hiddenSession: ProbeSession?
     private let hiddenActionsRun = Mutex(0)
+    /// The UUIDs the probing apps' saves were answered with during `probe`, by app id.
+    private let probeSaves = Mutex<[String: [UUID]]>([:])
 
-    init(hidden: Bool) async throws {
+    /// Each probing app's id in this world, by state.
+    let apps: [ProbeState: String]
+
+    convenience init(hidden: Bool) async throws {
+        try await self.init(hidden: hidden, apps: Dictionary(uniqueKeysWithValues: ProbeState.allCases.map { ($0, $0.appID) }),
+                            hiddenAppReads: nil)
+    }
+
+    /// A world for `ReadDecisionTests`: nobody's data but the probing app's own; one probing
+    /// app, always named `decisionApp`, in `state`; the hidden app (installed, saving nothing)
+    /// granted read on every probed type or denied it.
+    convenience init(decision state: ProbeState, hiddenAppReads: Bool) async throws {
+        try await self.init(hidden: false, apps: [state: Self.decisionApp], hiddenAppReads: hiddenAppReads)
+    }
+
+    static let decisionApp = "org.probe.decision"
+
+    /// `hiddenAppReads`: the user's read decision for the hidden app (nil: never asked).
+    private init(hidden: Bool, apps: [ProbeState: String], hiddenAppReads: Bool?) async throws {
+        self.apps = apps
+        // In ProbeState order, so set-up saves happen in the same order in every world.
+        let probers = ProbeState.allCases.compactMap { state in apps[state].map { (state: state, app: $0) } }
         broker = try BrokerProcess()
-        for app in [Self.hiddenApp] + ProbeState.allCases.map(\.appID) {
+        for app in [Self.hiddenApp] + probers.map(\.app) {
             try await broker.install(appID: app, executable: Self.client)
             for type in ProbeData.sharedTypes { try await broker.set(app, "share", type, allowed: true) }
         }
@@ -36,9 +59,9 @@ final class ProbeWorld: Sendable {
         var hiddenObjects = HiddenObjects()
         if let hiddenSession { try await ProbeData.saveHiddenEarly(through: hiddenSession, into: &hiddenObjects) }
         var own: [String: [UUID]] = [:]
-        for state in ProbeState.allCases {
-            let session = try ProbeSession(state.appID, adminSocket: broker.adminSocket)
-            own[state.appID] = try await ProbeData.saveOwn(through: session)
+        for (_, app) in probers {
+            let session = try ProbeSession(app, adminSocket: broker.adminSocket)
+            own[app] = try await ProbeData.saveOwn(through: session)
             try await session.finish()
         }
         if let hiddenSession {
@@ -50,7 +73,9 @@ final class ProbeWorld: Sendable {
                 guard result.status == 0 else { throw CommandFailed(result: result) }
             }
         }
-        for command in [ProbeData.sourcePriority, ProbeData.activeEnergyPriority] + ProbeState.allCases.flatMap(\.grantCommands) {
+        let hiddenAppGrant = hiddenAppReads.map { [[$0 ? "grant" : "revoke", Self.hiddenApp, "read"] + ProbeData.readTypes] } ?? []
+        for command in [ProbeData.sourcePriority, ProbeData.activeEnergyPriority] + hiddenAppGrant
+            + probers.flatMap({ $0.state.grantCommands(for: $0.app) }) {
             let result = try await broker.healthctl(command)
             guard result.status == 0 else { throw CommandFailed(result: result) }
         }
@@ -61,8 +86,9 @@ final class ProbeWorld: Sendable {
     /// Runs `steps` as `state`'s app and returns what it received, normalized. `hidden` names the
     /// hidden world's objects (the control world is probed with the same values).
     func probe(_ state: ProbeState, steps: [ProbeStep], hidden: HiddenObjects) async throws -> [[String]] {
-        let session = try ProbeSession(state.appID, adminSocket: broker.adminSocket)
-        var own = ownUUIDs[state.appID] ?? []
+        guard let app = apps[state] else { throw ProbeFailed(reason: "no probing app in state \(state) in this world") }
+        let session = try ProbeSession(app, adminSocket: broker.adminSocket)
+        var own = ownUUIDs[app] ?? []
         let ownWorkout = own.last ?? UUID()
         var anchors: [String: [UInt8]] = [:]
         var observerUpdates: [String: ObserverDelivery] = [:]
@@ -74,7 +100,7 @@ final class ProbeWorld: Sendable {
                 try await runHidden(action)
                 transcript.append([], method: nil)
             case let .call(call):
-                let inputs = ProbeInputs(probingApp: state.appID, hiddenApp: Self.hiddenApp, ownUUIDs: own, ownWorkout: ownWorkout, hidden: hidden,
+                let inputs = ProbeInputs(probingApp: app, hiddenApp: Self.hiddenApp, ownUUIDs: own, ownWorkout: ownWorkout, hidden: hidden,
                                          anchors: anchors, observerUpdates: observerUpdates)
                 let lines: [String]
                 if case let .watch(stream, expectingMore) = call.shape {
@@ -84,7 +110,11 @@ final class ProbeWorld: Sendable {
                 } else {
                     lines = try await session.run(call.command(inputs)!)
                 }
-                if call.method == .save { own += ProbeTranscript.savedUUIDs(lines) }
+                if call.method == .save {
+                    let saved = ProbeTranscript.savedUUIDs(lines)
+                    try checkMintedForOwnSaves(saved, of: app, call: call.name)
+                    own += saved
+                }
                 if call.method == .queryAnchored, let anchor = ProbeTranscript.lastAnchor(lines) { anchors[call.name] = anchor }
                 transcript.append(lines, method: call.method)
             }
@@ -94,6 +124,23 @@ final class ProbeWorld: Sendable {
     }
 
     func stop() { broker.stop() }
+
+    /// A save reply may name only UUIDs minted for the saving app: anything minted for another
+    /// app of this world (the hidden app, another probing app) would be normalized to `<own-N>`
+    /// like the app's own and compare equal with the control world's fresh UUID, so it is
+    /// refused here instead.
+    private func checkMintedForOwnSaves(_ saved: [UUID], of probingApp: String, call: String) throws {
+        var others = Set(hiddenSession?.savedUUIDs ?? [])
+        for (app, uuids) in ownUUIDs where app != probingApp { others.formUnion(uuids) }
+        probeSaves.withLock { saves in
+            for (app, uuids) in saves where app != probingApp { others.formUnion(uuids) }
+            saves[probingApp, default: []] += saved
+        }
+        let foreign = saved.filter(others.contains)
+        guard foreign.isEmpty else {
+            throw ProbeFailed(reason: "\(probingApp) \(call): the save reply carries UUIDs minted for another app: \(foreign)")
+        }
+    }
 
     /// What the open stream delivered so far, after waiting (bounded) for a message beyond the
     /// `before` seen at the last look, when one is expected, and then for the settling time.

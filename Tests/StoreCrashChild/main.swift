@@ -4,6 +4,10 @@
 //
 //   store-crash-child save <directory>    insert rows; print each row id after its commit returns
 //   store-crash-child rotate <directory>  rotate the data key in a loop; print "rotated" after each
+//   store-crash-child step <directory>    one piece of work per stdin line, then "done" (PowerLossTests):
+//                                         "save" inserts rows and prints their ids, "bulk" one large
+//                                         row (fills the WAL towards a checkpoint), "rotate" closes
+//                                         the store and rotates its key (the next save reopens it)
 import Foundation
 import GRDB
 import HealthStore
@@ -19,22 +23,56 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
-func saveForever(directory: String) throws {
+/// Commits one transaction of 1–4 rows of varied sizes (some share pages, some overflow onto
+/// several) and returns their ids once the commit has returned.
+func saveRows(_ store: EncryptedDatabase, count: Int, size: ClosedRange<Int>) throws -> [Int64] {
+    try store.writer.write { db in
+        try (0..<count).map { _ in
+            let payload = Data((0..<Int.random(in: size)).map { _ in UInt8.random(in: 0...255) })
+            try db.execute(sql: "INSERT INTO acknowledged (payload) VALUES (?)", arguments: [payload])
+            return db.lastInsertedRowID
+        }
+    }
+}
+
+func openWithTable(_ directory: String) throws -> EncryptedDatabase {
     let store = try EncryptedDatabase.open(directory: directory)
     try store.writer.write { db in
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS acknowledged (id INTEGER PRIMARY KEY, payload BLOB NOT NULL)")
     }
-    while true {
-        // Varied sizes: some rows share pages, some overflow onto several.
-        let rows = Int.random(in: 1...4)
-        let ids = try store.writer.write { db in
-            try (0..<rows).map { _ in
-                let payload = Data((0..<Int.random(in: 16...6000)).map { _ in UInt8.random(in: 0...255) })
-                try db.execute(sql: "INSERT INTO acknowledged (payload) VALUES (?)", arguments: [payload])
-                return db.lastInsertedRowID
-            }
+    return store
+}
+
+/// Idle between commands, so whoever reads the files between an acknowledgement and the next
+/// command sees them as that acknowledgement left them. After a rotation the store stays closed
+/// until the next save, so what a rotation alone made durable is seen without a reopen's writes.
+func stepOnCommand(directory: String) throws {
+    var store: EncryptedDatabase? = try openWithTable(directory)
+    announce("done")
+    while let command = readLine() {
+        switch command {
+        case "save", "bulk":
+            let open = try store ?? openWithTable(directory)
+            store = open
+            let (count, size) = command == "save" ? (Int.random(in: 1...4), 16...6000) : (1, 300_000...400_000)
+            for id in try saveRows(open, count: count, size: size) { announce(String(id)) }
+        case "rotate":
+            try store?.close()
+            store = nil
+            try StoreKeyRotation.rotate(directory: directory, passcode: nil)
+            announce("rotated")
+        default:
+            fail("unknown command \(command)")
         }
-        for id in ids { announce(String(id)) }
+        announce("done")
+    }
+    try store?.close()
+}
+
+func saveForever(directory: String) throws {
+    let store = try openWithTable(directory)
+    while true {
+        for id in try saveRows(store, count: Int.random(in: 1...4), size: 16...6000) { announce(String(id)) }
     }
 }
 
@@ -46,11 +84,12 @@ func rotateForever(directory: String) throws {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else { fail("usage: store-crash-child save|rotate <directory>") }
+guard arguments.count == 3 else { fail("usage: store-crash-child save|rotate|step <directory>") }
 do {
     switch arguments[1] {
     case "save": try saveForever(directory: arguments[2])
     case "rotate": try rotateForever(directory: arguments[2])
+    case "step": try stepOnCommand(directory: arguments[2])
     default: fail("unknown mode \(arguments[1])")
     }
 } catch {
