@@ -30,6 +30,9 @@ void attempt_broker_process(const struct targets *t);
 /* setuid exec, exec of written files, memfd + execveat. */
 void attempt_code_execution(const struct targets *t);
 
+/* Writes into `data` and `foreign`, prints "holding", waits for stdin to close (≤ 30 s). */
+int hold(const char *data, const char *foreign);
+
 /* Binds the abstract socket `name`, prints that, and whether a connection came within 3 s. */
 int listen_abstract(const char *name);
 

@@ -108,6 +108,25 @@ int ohk_user_namespace_errno(void);
  */
 int ohk_keep_only_fds(const int *keep_fds, size_t n_keep_fds, char *err, size_t err_len);
 
+/*
+ * Becomes uid/gid (real, effective and saved) with no supplementary groups,
+ * on every thread (glibc's set*id broadcast), for an app launched by root:
+ * setgroups(0), setresgid, setresuid in that order, then verifies all three
+ * ids of each, that no group is left, and that setuid(0) now fails. Refuses
+ * uid or gid 0. Returns 0, or -1 with `err` naming the step.
+ */
+int ohk_switch_ids(uint32_t uid, uint32_t gid, char *err, size_t err_len);
+
+/*
+ * Gives the directory `path` and everything beneath it to uid/gid (root, for
+ * an app's data folder). Never follows a link: every level is opened with
+ * O_NOFOLLOW relative to its verified parent, links are changed themselves
+ * (AT_SYMLINK_NOFOLLOW), a non-directory with more than one hard link is
+ * refused (it could be someone else's file linked in), and so is nesting
+ * deeper than 64 levels. Returns 0, or -1 with `err`.
+ */
+int ohk_hand_over_tree(const char *path, uint32_t uid, uint32_t gid, char *err, size_t err_len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -33,7 +33,13 @@ enum ManagerService {
         guard FileManager.default.isExecutableFile(atPath: manifest.executable) else {
             throw HKError(.errorInvalidArgument, "executable \(manifest.executable) does not exist or is not executable")
         }
-        let replaced = try await context.store.withDatabase { try $0.apps.install(manifest) }
+        // The app's sandbox uid is assigned at install, so `healthctl`'s view and every later
+        // launch agree on it from the start.
+        let replaced = try await context.store.withDatabase { database in
+            let replaced = try database.apps.install(manifest)
+            _ = try database.apps.sandboxUID(appID: manifest.id)
+            return replaced
+        }
         context.logger.notice("app installed", metadata: ["app": "\(manifest.id)", "replaced": "\(replaced)"])
         return MethodTable.Reply(EmptyMessage())
     }
@@ -150,8 +156,12 @@ enum ManagerService {
         guard let app = try await context.store.withDatabase({ try $0.apps.find(id: request.appID) }) else {
             throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); install its manifest with `healthctl apps install`")
         }
+        // Apps installed before sandbox uids existed get theirs at their first launch.
+        guard let uid = try await context.store.withDatabase({ try $0.apps.sandboxUID(appID: app.id) }) else {
+            throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); install its manifest with `healthctl apps install`")
+        }
         let clientEnd = try context.connections.bindLaunched(app)
-        context.logger.notice("launch bound", metadata: ["app": "\(app.id)"])
-        return MethodTable.Reply(AppGrants(appID: app.id), passing: clientEnd)
+        context.logger.notice("launch bound", metadata: ["app": "\(app.id)", "uid": "\(uid)"])
+        return MethodTable.Reply(LaunchBinding(appID: app.id, sandboxUID: uid), passing: clientEnd)
     }
 }

@@ -67,11 +67,12 @@ final class EscapeWorld: @unchecked Sendable {
         return (executable, data)
     }
 
-    /// `health-sandbox run APP --allow-write DATA -- COMMAND…` as the user.
+    /// `health-sandbox run APP --data DATA -- COMMAND…` as the user (as root, DATA is given to
+    /// the app's own uid first).
     func runSandboxed(_ appID: String, data: String, _ command: [String], allowRead: [String] = [],
                       environment: [String: String] = [:]) async throws -> ProcessResult {
         try await user.run(Products.path("health-sandbox"),
-                           ["run", appID, "--socket", adminSocket, "--allow-write", data] + allowRead.flatMap { ["--allow-read", $0] }
+                           ["run", appID, "--socket", adminSocket, "--data", data] + allowRead.flatMap { ["--allow-read", $0] }
                                + ["--"] + command, environment: environment)
     }
 

@@ -2697,7 +2697,7 @@ const ProtobufCMessageDescriptor openhealth__v1__launch_bind_request__descriptor
   (ProtobufCMessageInit) openhealth__v1__launch_bind_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__launch_bind_response__field_descriptors[1] =
+static const ProtobufCFieldDescriptor openhealth__v1__launch_bind_response__field_descriptors[2] =
 {
   {
     "app_id",
@@ -2711,14 +2711,27 @@ static const ProtobufCFieldDescriptor openhealth__v1__launch_bind_response__fiel
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "sandbox_uid",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__LaunchBindResponse, sandbox_uid),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__launch_bind_response__field_indices_by_name[] = {
   0,   /* field[0] = app_id */
+  1,   /* field[1] = sandbox_uid */
 };
 static const ProtobufCIntRange openhealth__v1__launch_bind_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__launch_bind_response__descriptor =
 {
@@ -2728,7 +2741,7 @@ const ProtobufCMessageDescriptor openhealth__v1__launch_bind_response__descripto
   "Openhealth__V1__LaunchBindResponse",
   "openhealth.v1",
   sizeof(Openhealth__V1__LaunchBindResponse),
-  1,
+  2,
   openhealth__v1__launch_bind_response__field_descriptors,
   openhealth__v1__launch_bind_response__field_indices_by_name,
   1,  openhealth__v1__launch_bind_response__number_ranges,

@@ -322,10 +322,15 @@ struct  Openhealth__V1__LaunchBindResponse
 {
   ProtobufCMessage base;
   char *app_id;
+  /*
+   * The app's own unprivileged uid (and gid), assigned once per app id and never reused
+   * (AppSandboxIDs): health-sandbox run as root switches to it before bubblewrap.
+   */
+  uint32_t sandbox_uid;
 };
 #define OPENHEALTH__V1__LAUNCH_BIND_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__launch_bind_response__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, 0 }
 
 
 struct  Openhealth__V1__KeyStatusRequest
