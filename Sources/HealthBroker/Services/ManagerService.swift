@@ -38,6 +38,8 @@ enum ManagerService {
         let replaced = try await context.store.withDatabase { database in
             let replaced = try database.apps.install(manifest)
             _ = try database.apps.sandboxUID(appID: manifest.id)
+            // A reinstall naming another executable withdraws the direct opt-in of the old one.
+            if replaced { context.connections.revalidateDirectConnections(in: database) }
             return replaced
         }
         context.logger.notice("app installed", metadata: ["app": "\(manifest.id)", "replaced": "\(replaced)"])
@@ -54,7 +56,12 @@ enum ManagerService {
     /// The user's opt-in to direct connections for one app (AppPeerResolver checks it).
     static func setDirectConnection(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let setting = try DirectConnectionSetting(wire: payload)
-        let found = try await context.store.withDatabase { try $0.apps.setDirectConnections(appID: setting.appID, allowed: setting.allowed) }
+        let found = try await context.store.withDatabase { database in
+            let found = try database.apps.setDirectConnections(appID: setting.appID, allowed: setting.allowed)
+            // Withdrawn means withdrawn now: open direct connections of the app end at once.
+            if found && !setting.allowed { context.connections.revalidateDirectConnections(in: database) }
+            return found
+        }
         guard found else {
             throw HKError(.errorInvalidArgument, "no installed app \(setting.appID.prefix(128)); see `healthctl apps list`")
         }
