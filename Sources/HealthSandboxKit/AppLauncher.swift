@@ -52,11 +52,16 @@ public enum AppLauncher {
     /// run the app less confined, when bubblewrap is missing, the uid switch fails or the kernel
     /// refuses user namespaces (checked after the switch: as the app's uid). Returns only on failure.
     public static func execInNamespaces(executable: String, arguments: [String], boundSocket: Int32, policy: LaunchPolicy,
-                                        minimumLandlockABI: Int32, identity: AppIdentitySwitch?, dataFolder: String?) -> Failure {
+                                        minimumLandlockABI: Int32, identity: AppIdentitySwitch?, dataFolder: String?,
+                                        network: Bool) -> Failure {
         guard let bubblewrap = NamespaceLayout.bubblewrapCandidates.first(where: { access($0, X_OK) == 0 }) else {
             return Failure(description: "bubblewrap is not installed (looked for \(NamespaceLayout.bubblewrapCandidates.joined(separator: ", "))); "
                            + "install it (Debian: apt-get install bubblewrap): apps run only in namespaces of their own", exitCode: 71)
         }
+        // Asked before the uid switch (the kernel may refuse namespaces to everyone) and, for
+        // root, again after it: Debian's `kernel.unprivileged_userns_clone` = 0 allows root but not
+        // the app's uid.
+        if let refusal = userNamespaceRefusal() { return refusal }
         if let identity {
             do {
                 if let dataFolder { try identity.handOver(dataFolder: dataFolder) }
@@ -64,16 +69,13 @@ public enum AppLauncher {
             } catch {
                 return Failure(description: error.description, exitCode: 71)
             }
-        }
-        let namespaceErrno = ohk_user_namespace_errno()
-        guard namespaceErrno == 0 else {
-            return Failure(description: UserNamespaceRefusal(errno: namespaceErrno).description, exitCode: 71)
+            if let refusal = userNamespaceRefusal() { return refusal }
         }
         guard let launcher = LaunchAgent.launcherPath() else {
             return Failure(description: "cannot find this program's own path in /proc/self/exe", exitCode: 70)
         }
         let layout = NamespaceLayout(launcher: launcher, executable: executable, arguments: arguments, boundSocket: boundSocket,
-                                     policy: policy, minimumLandlockABI: minimumLandlockABI, launchedByRoot: identity != nil,
+                                     policy: policy, minimumLandlockABI: minimumLandlockABI, launchedByRoot: identity != nil, network: network,
                                      workingDirectory: FileManager.default.currentDirectoryPath)
         var message = [CChar](repeating: 0, count: 512)
         guard ohk_keep_only_fds([boundSocket], 1, &message, message.count) == 0 else {
@@ -88,18 +90,25 @@ public enum AppLauncher {
         return execute(bubblewrap, arguments: [bubblewrap] + layout.bubblewrapArguments(), environment: environment)
     }
 
+    private static func userNamespaceRefusal() -> Failure? {
+        let namespaceErrno = ohk_user_namespace_errno()
+        guard namespaceErrno != 0 else { return nil }
+        return Failure(description: UserNamespaceRefusal(errno: namespaceErrno).description, exitCode: 71)
+    }
+
     /// Stage two, inside the namespaces: confines the calling thread and replaces the process
     /// with `executable` (an absolute path) run with `arguments` (argv, including argv[0]).
     /// Returns only on failure.
     public static func confineAndExec(executable: String, arguments: [String], boundSocket: Int32, policy: LaunchPolicy,
-                                      minimumLandlockABI: Int32) -> Failure {
+                                      minimumLandlockABI: Int32, network: Bool) -> Failure {
         var environment = ProcessInfo.processInfo.environment
         environment[LaunchEnvironment.socketDescriptorVariable] = String(boundSocket)
         // Swift's crash backtracer runs as a separate program, which Landlock (rightly) does not
         // let the app execute; without this a crashing Swift app stalls instead of exiting.
         if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
         let confinement = Confinement(keepDescriptors: [boundSocket], readExecutePaths: policy.readExecutePaths,
-                                      readWritePaths: policy.readWritePaths, minimumLandlockABI: minimumLandlockABI)
+                                      readWritePaths: policy.readWritePaths, minimumLandlockABI: minimumLandlockABI,
+                                      allowNetwork: network)
         let outcome = confinement.confineCallingThread()
         guard outcome.succeeded else {
             return Failure(description: "cannot confine the app: \(outcome.message)", exitCode: 71)

@@ -17,7 +17,8 @@ struct Run: ParsableCommand {
         abstract: "Run CMD as the installed app APP-ID, confined.",
         discussion: """
             health-sandbox asks healthd (over the admin socket) for a connection bound to APP-ID, then runs CMD \
-            under bubblewrap in namespaces of its own (user, mount, pid, ipc, uts, network: no network; all \
+            under bubblewrap in namespaces of its own (user, mount, pid, ipc, uts, network: no network unless the \
+            manifest asks for it and the user allowed it with `healthctl apps allow-network`; all \
             capabilities dropped; as root, the app's own unprivileged uid, outside its namespace too) with a minimal file system (system libraries \
             read-only, CMD's own directory, --allow-read/--allow-write paths, a private /tmp; no store, no sockets \
             of healthd, no other process). Inside, it confines itself — no_new_privs, a seccomp filter and a \
@@ -82,7 +83,7 @@ struct Run: ParsableCommand {
                                           extraWritable: allowWrite + [data].compactMap { $0 })
         throw fail(AppLauncher.execInNamespaces(executable: executable, arguments: [executable] + command.dropFirst(),
                                                 boundSocket: bound.descriptor, policy: policy, minimumLandlockABI: landlockABI,
-                                                identity: identity, dataFolder: data))
+                                                identity: identity, dataFolder: data, network: bound.binding.network))
     }
 
     private func fail(_ failure: AppLauncher.Failure) -> ExitCode {

@@ -18,7 +18,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-static int connect_unix(const char *name, int abstract) {
+int connect_unix(const char *name, int abstract) {
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return errno;
     struct sockaddr_un address = { .sun_family = AF_UNIX };

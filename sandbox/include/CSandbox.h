@@ -48,6 +48,12 @@ struct ohk_confinement {
        report says so). N >= 1: fail unless the kernel's Landlock ABI is at
        least N (6 is the first that scopes abstract Unix sockets and signals). */
     int landlock_min_abi;
+
+    /* 0: only AF_UNIX sockets (seccomp) and no TCP bind/connect (Landlock
+       ABI >= 4). 1: AF_INET and AF_INET6 sockets too, and TCP not handled by
+       Landlock — for an app whose manifest asks for the network and whose
+       user allowed it; its namespace then shares the host's network. */
+    int allow_inet;
 };
 
 /* Bits of ohk_confinement_report.applied_steps, in the order they are applied. */

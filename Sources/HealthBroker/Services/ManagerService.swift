@@ -47,10 +47,21 @@ enum ManagerService {
     }
 
     static func listApps(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
-        let (apps, direct) = try await context.store.withDatabase { database in
-            (try database.apps.all(), try database.apps.directConnectionAppIDs())
+        let (apps, direct, network) = try await context.store.withDatabase { database in
+            (try database.apps.all(), try database.apps.directConnectionAppIDs(), try database.apps.networkAllowedAppIDs())
         }
-        return MethodTable.Reply(ManifestList(apps, directConnectionAppIDs: direct))
+        return MethodTable.Reply(ManifestList(apps, directConnectionAppIDs: direct, networkAppIDs: network))
+    }
+
+    /// The user's switch for one app's network access; the app's next launch applies it.
+    static func setNetworkAccess(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let setting = try NetworkAccessSetting(wire: payload)
+        let found = try await context.store.withDatabase { try $0.apps.setNetworkAccess(appID: setting.appID, allowed: setting.allowed) }
+        guard found else {
+            throw HKError(.errorInvalidArgument, "no installed app \(setting.appID.prefix(128)); see `healthctl apps list`")
+        }
+        context.logger.notice("network access \(setting.allowed ? "allowed" : "denied")", metadata: ["app": "\(setting.appID)"])
+        return MethodTable.Reply(EmptyMessage())
     }
 
     /// The user's opt-in to direct connections for one app (AppPeerResolver checks it).
@@ -164,11 +175,13 @@ enum ManagerService {
             throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); install its manifest with `healthctl apps install`")
         }
         // Apps installed before sandbox uids existed get theirs at their first launch.
-        guard let uid = try await context.store.withDatabase({ try $0.apps.sandboxUID(appID: app.id) }) else {
+        guard let (uid, network) = try await context.store.withDatabase({ database in
+            try database.apps.sandboxUID(appID: app.id).map { ($0, try database.apps.networkGranted(appID: app.id)) }
+        }) else {
             throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); install its manifest with `healthctl apps install`")
         }
         let clientEnd = try context.connections.bindLaunched(app)
-        context.logger.notice("launch bound", metadata: ["app": "\(app.id)", "uid": "\(uid)"])
-        return MethodTable.Reply(LaunchBinding(appID: app.id, sandboxUID: uid), passing: clientEnd)
+        context.logger.notice("launch bound", metadata: ["app": "\(app.id)", "uid": "\(uid)", "network": "\(network)"])
+        return MethodTable.Reply(LaunchBinding(appID: app.id, sandboxUID: uid, network: network), passing: clientEnd)
     }
 }

@@ -126,6 +126,7 @@ enum StoreSchema {
         registerWindowFeed(&migrator)            // v12
         registerBackgroundSchedule(&migrator)    // v13
         registerSandboxIDs(&migrator)            // v14
+        registerNetworkAccess(&migrator)         // v15
         return migrator
     }
 }
