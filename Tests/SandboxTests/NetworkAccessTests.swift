@@ -7,7 +7,8 @@ import TestSupport
 /// allowed it (`healthctl apps allow-network`) — issue 12. Each of the four combinations runs
 /// `escape-probe network` under the real launcher, as root and as an ordinary user: a TCP
 /// connect to a listener on the host's loopback works only with both. With the network shared,
-/// the host's abstract Unix sockets stay out of reach (Landlock's scope, ABI ≥ 6).
+/// the host's abstract Unix sockets stay out of reach (Landlock's scope, ABI ≥ 6), while one the
+/// app binds is reachable from the host (the documented price of the network).
 @Suite(.timeLimit(.minutes(10)), .serialized) struct NetworkAccessTests {
     struct Combination: CustomStringConvertible, Sendable {
         let asks: Bool
@@ -55,6 +56,17 @@ import TestSupport
             #expect(line?.split(separator: " ").contains(Substring(combination.listed)) == true,
                     "\(combination): apps list shows \(line ?? "nothing"), expected NETWORK \(combination.listed)")
         }
+        // The decision documented in SECURITY.md: with the network shared, an abstract socket the
+        // app binds is reachable from the host (as a loopback port would be); without, it is not.
+        let health = Products.path("health-sandbox")
+        let probe = world.root + "/apps/org.test.net-asks-allowed/escape-probe"
+        let shared = try await AbstractSocketEscapeTests.connectWhileListening(user: user, world: world,
+                                                                               name: "ohk-net-" + UUID().uuidString.prefix(8)) { name in
+            [health, "run", "org.test.net-asks-allowed", "--socket", world.adminSocket, "--", probe, "listen-abstract", name]
+        }
+        #expect(shared.connectErrno == 0 && shared.output.contains("abstract_inside_accepted: yes"),
+                "\(user): with the network, an abstract socket bound inside: errno \(shared.connectErrno), \(shared.output)")
+
         // Withdrawn again: the next launch has no network.
         let denied = try await world.healthctl(["apps", "deny-network", "org.test.net-asks-allowed"])
         #expect(denied.status == 0, "\(denied)")
