@@ -19,16 +19,22 @@ struct Run: ParsableCommand {
             health-sandbox asks healthd (over the admin socket) for a connection bound to APP-ID, then runs CMD \
             under bubblewrap in namespaces of its own (user, mount, pid, ipc, uts, network: no network unless the \
             manifest asks for it and the user allowed it with `healthctl apps allow-network`; all \
-            capabilities dropped; as root, the app's own unprivileged uid, outside its namespace too) with a minimal file system (system libraries \
-            read-only, CMD's own directory, --allow-read/--allow-write paths, a private /tmp; no store, no sockets \
+            capabilities dropped) with a minimal file system (system libraries \
+            read-only, CMD's own directory, --data and --allow-read/--allow-write paths, a private /tmp; no store, no sockets \
             of healthd, no other process). Inside, it confines itself — no_new_privs, a seccomp filter and a \
             Landlock policy — and execs CMD with the connection inherited (its descriptor number in \
             OPENHEALTH_SOCKET_FD), where the HealthKit SDK finds it. Needs bubblewrap and user namespaces; without \
             them it refuses to run the app. Exit codes: 69 healthd unreachable, 77 binding refused, 71 confinement \
             failed, 126/127 exec failed; otherwise CMD's own.
 
+            Run as root, it first becomes the app's own unprivileged uid and gid (healthd assigns one per app, \
+            0x70000000 and up), so the app is not root outside its namespace either; the --data folder is given to \
+            that uid first, while --allow-write paths keep their owners and modes (a folder of root's stays \
+            unwritable to the app).
+
             Example:
               health-sandbox run org.example.heartrate -- ./heart-rate-app
+              health-sandbox run org.example.heartrate --data /var/lib/heartrate -- /opt/heartrate/bin/heart-rate
             """)
 
     @Argument(help: "The installed app's id (see `healthctl apps list`).")
