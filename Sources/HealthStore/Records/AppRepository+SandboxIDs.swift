@@ -13,9 +13,15 @@ extension AppRepository {
     }
 
     /// `appID`'s uid, assigned on first use (the next number after the highest ever given) and
-    /// kept for good. Nil when no such app is installed.
+    /// kept for good, also if the app is removed. Nil when no such app is installed and none was
+    /// ever assigned.
     public func sandboxUID(appID: String, at date: Date = Date()) throws -> UInt32? {
-        try writer.write { db in
+        // Every launch asks; only the first for an app writes (a read does not wait for the writer).
+        let assigned = try writer.read { db in
+            try Int64.fetchOne(db, sql: "SELECT uid FROM app_sandbox_ids WHERE app_id = ?", arguments: [appID])
+        }
+        if let assigned { return UInt32(exactly: assigned) }
+        return try writer.write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM apps WHERE id = ?", arguments: [appID]) ?? false else { return nil }
             if let existing = try Int64.fetchOne(db, sql: "SELECT uid FROM app_sandbox_ids WHERE app_id = ?", arguments: [appID]) {
                 return UInt32(exactly: existing)
