@@ -40,11 +40,13 @@ import Testing
     @Test func networkIsABooleanThatDefaultsToOff() throws {
         let base = #""id": "com.example.sync", "displayName": "Sync", "executable": "/usr/bin/sync-app", "version": "1""#
         #expect(try decode("{\(base)}").manifest.network == false)
-        #expect(try decode("{\(base), \"network\": true}").manifest.network == true)
+        let asking = try decode("{\(base), \"network\": true}")
+        #expect(asking.manifest.network == true)
+        #expect(asking.warnings.isEmpty, "\(asking.warnings)")
         #expect(try decode("{\(base), \"network\": false}").manifest.network == false)
         for wrong in [#""yes""#, "1", "[true]", "{}"] {
             let found = problems("{\(base), \"network\": \(wrong)}")
-            #expect(found.contains { $0.contains("network") }, "\(wrong): \(found)")
+            #expect(found.contains { $0.contains("\"network\" must be true or false") }, "\(wrong): \(found)")
         }
     }
 
