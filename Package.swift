@@ -183,7 +183,7 @@ let package = Package(
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthIPCTests", dependencies: ["HealthIPC", "HealthWire"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthWireTests", dependencies: ["HealthWire", "HealthModel", "COpenHealthProto", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "SandboxTests", dependencies: ["CSandbox", "HealthSandboxKit", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "SandboxTests", dependencies: ["CSandbox", "HealthSandboxKit", "HealthModel", "HealthWire", "TestSupport"], swiftSettings: swiftSettings),
         // Real broker, real sockets, real separate processes. Needs the executables built
         // (swift build --build-tests builds every product).
         .executableTarget(name: "e2e-client", dependencies: ["HealthKit"], path: "Tests/EndToEndClient",

@@ -17,7 +17,7 @@ static const char step[] = "broker seccomp";
 
 int ohk_confine_broker(char *err, size_t err_len) {
     struct ohk_seccomp_filter filter;
-    if (ohk_seccomp_build(&filter, err, err_len) != 0) return -1;
+    if (ohk_seccomp_build(&filter, 0, err, err_len) != 0) return -1;
     scmp_filter_ctx ctx = filter.context;
     /* execveat is already in the app filter's deny-list. */
     int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(execve), 0);

@@ -51,7 +51,7 @@ static int prepare(const struct ohk_confinement *c, struct prepared_confinement 
         ohk_landlock_build(c, &p->landlock, err, err_len) != 0) {
         return -1;
     }
-    if (ohk_seccomp_build(&p->seccomp, err, err_len) != 0) {
+    if (ohk_seccomp_build(&p->seccomp, c->allow_inet, err, err_len) != 0) {
         ohk_landlock_release(&p->landlock);
         return -1;
     }

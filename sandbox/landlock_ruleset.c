@@ -44,15 +44,16 @@ static int probe_abi(int *why) {
 }
 
 /* The kernel rejects rights it does not know, so handle exactly those of its ABI. */
-static void handle_rights_of_abi(struct ohk_landlock_ruleset *ruleset) {
+static void handle_rights_of_abi(struct ohk_landlock_ruleset *ruleset, int allow_inet) {
     int abi = ruleset->abi;
     ruleset->handled_fs = (OHK_LL_FS_MAKE_SYM << 1) - 1; /* ABI 1: EXECUTE..MAKE_SYM */
     if (abi >= 2) ruleset->handled_fs |= OHK_LL_FS_REFER;
     if (abi >= 3) ruleset->handled_fs |= OHK_LL_FS_TRUNCATE;
     if (abi >= 5) ruleset->handled_fs |= OHK_LL_FS_IOCTL_DEV;
     /* No rule ever allows TCP: seccomp already refuses inet sockets, this is
-       the second wall should the filter be loosened. */
-    ruleset->handled_net = abi >= 4 ? (OHK_LL_NET_BIND_TCP | OHK_LL_NET_CONNECT_TCP) : 0;
+       the second wall should the filter be loosened. An app given the network
+       (allow_inet) has TCP unhandled: its namespace is the boundary then. */
+    ruleset->handled_net = abi >= 4 && !allow_inet ? (OHK_LL_NET_BIND_TCP | OHK_LL_NET_CONNECT_TCP) : 0;
     ruleset->scoped = abi >= 6
         ? (OHK_LL_SCOPE_ABSTRACT_UNIX_SOCKET | OHK_LL_SCOPE_SIGNAL) : 0;
 }
@@ -117,7 +118,7 @@ int ohk_landlock_build(const struct ohk_confinement *confinement,
                              "the kernel has Landlock ABI %d, the policy requires ABI %d",
                              ruleset->abi, confinement->landlock_min_abi);
     }
-    handle_rights_of_abi(ruleset);
+    handle_rights_of_abi(ruleset, confinement->allow_inet);
 
     struct ohk_landlock_ruleset_attr attr = {
         .handled_access_fs = ruleset->handled_fs,

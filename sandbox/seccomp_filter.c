@@ -174,12 +174,34 @@ static int add_self_only_rules(scmp_filter_ctx ctx, char *err, size_t err_len) {
     return add_rule(ctx, EPERM, SCMP_SYS(setpriority), "setpriority", 1, &not_process, err, err_len);
 }
 
-/* Only AF_UNIX: the broker connection and the app's own local IPC. The
-   comparison is on all 64 bits, so junk in the upper half is refused too. */
-static int add_socket_rules(scmp_filter_ctx ctx, char *err, size_t err_len) {
+/* With the network: every family but AF_UNIX (1), AF_INET (2) and AF_INET6
+   (10) is refused — 0, 3..9 one by one and everything above 10 (libseccomp
+   cannot test one argument against a set). All comparisons are on 64 bits. */
+static int add_inet_socket_rules(scmp_filter_ctx ctx, char *err, size_t err_len) {
+    struct scmp_arg_cmp above_inet6 = SCMP_A0(SCMP_CMP_GT, AF_INET6);
+    if (add_rule(ctx, EAFNOSUPPORT, SCMP_SYS(socket), "socket", 1, &above_inet6, err, err_len) != 0) {
+        return -1;
+    }
+    for (unsigned long family = 0; family < AF_INET6; family++) {
+        if (family == AF_UNIX || family == AF_INET) continue;
+        struct scmp_arg_cmp is_family = SCMP_A0(SCMP_CMP_EQ, family);
+        if (add_rule(ctx, EAFNOSUPPORT, SCMP_SYS(socket), "socket", 1, &is_family, err, err_len) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Only AF_UNIX: the broker connection and the app's own local IPC (and, for
+   an app given the network, AF_INET/AF_INET6 sockets; socketpair stays Unix
+   only). The comparison is on all 64 bits, so junk in the upper half is
+   refused too. */
+static int add_socket_rules(scmp_filter_ctx ctx, int allow_inet, char *err, size_t err_len) {
     struct scmp_arg_cmp not_unix = SCMP_A0(SCMP_CMP_NE, AF_UNIX);
-    if (add_rule(ctx, EAFNOSUPPORT, SCMP_SYS(socket), "socket", 1, &not_unix,
-                 err, err_len) != 0) {
+    if (allow_inet) {
+        if (add_inet_socket_rules(ctx, err, err_len) != 0) return -1;
+    } else if (add_rule(ctx, EAFNOSUPPORT, SCMP_SYS(socket), "socket", 1, &not_unix,
+                        err, err_len) != 0) {
         return -1;
     }
     return add_rule(ctx, EAFNOSUPPORT, SCMP_SYS(socketpair), "socketpair", 1, &not_unix,
@@ -238,7 +260,7 @@ static int set_attribute(scmp_filter_ctx ctx, enum scmp_filter_attr attribute,
     return 0;
 }
 
-int ohk_seccomp_build(struct ohk_seccomp_filter *filter, char *err, size_t err_len) {
+int ohk_seccomp_build(struct ohk_seccomp_filter *filter, int allow_inet, char *err, size_t err_len) {
     filter->context = NULL;
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
     if (ctx == NULL) {
@@ -258,7 +280,7 @@ int ohk_seccomp_build(struct ohk_seccomp_filter *filter, char *err, size_t err_l
                       err, err_len) != 0 ||
         add_denied_syscalls(ctx, err, err_len) != 0 ||
         add_self_only_rules(ctx, err, err_len) != 0 ||
-        add_socket_rules(ctx, err, err_len) != 0 ||
+        add_socket_rules(ctx, allow_inet, err, err_len) != 0 ||
         add_namespace_rules(ctx, err, err_len) != 0 ||
         add_personality_rule(ctx, err, err_len) != 0 ||
         add_terminal_rules(ctx, err, err_len) != 0;

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import HealthIPC
 import HealthModel
-import HealthWire
+public import HealthWire
 
 /// `health-sandbox run`: obtain a connection bound to the app from the broker, confine this
 /// thread, exec the app with the connection inherited.
@@ -18,8 +18,9 @@ public enum AppLauncher {
         }
     }
 
-    /// Asks the broker (admin socket) for a connection bound to `appID`. Returns its descriptor.
-    public static func obtainBoundSocket(appID: String, adminSocket: String) throws(Failure) -> Int32 {
+    /// Asks the broker (admin socket) for a connection bound to `appID`. Returns its descriptor
+    /// and what the broker says about the binding (the app's sandbox uid).
+    public static func obtainBoundSocket(appID: String, adminSocket: String) throws(Failure) -> (descriptor: Int32, binding: LaunchBinding) {
         let client: RPCClient
         do {
             client = try RPCClient(fd: UnixSocket.connect(path: adminSocket), acceptsDescriptors: true)
@@ -29,11 +30,15 @@ public enum AppLauncher {
         defer { client.close() }
         let result = BlockingCall.run { try await client.unary(HealthManagerMethod.launchBind.rawValue, AppGrants(appID: appID).wireBytes()) }
         switch result {
-        case .success:
+        case let .success(reply):
             guard let descriptor = client.takeReceivedDescriptor() else {
                 throw Failure(description: "healthd answered without passing a socket", exitCode: 70)
             }
-            return descriptor
+            guard let binding = try? LaunchBinding(wire: reply), binding.appID == appID else {
+                close(descriptor)
+                throw Failure(description: "healthd's answer to the launch binding of \(appID) is not one for that app", exitCode: 70)
+            }
+            return (descriptor, binding)
         case let .failure(error):
             let message = (error as? RPCStatus)?.message ?? "\(error)"
             throw Failure(description: "healthd refused to bind \(appID): \(message)", exitCode: 77)
@@ -42,24 +47,35 @@ public enum AppLauncher {
 
     /// Stage one of `health-sandbox run`: replaces the process with bubblewrap, which puts the app
     /// in namespaces of its own (`NamespaceLayout`) and runs stage two, `health-sandbox confine`,
-    /// inside them. Only `boundSocket` and stdio reach bubblewrap. Refuses, rather than run the app
-    /// less confined, when bubblewrap is missing or the kernel refuses user namespaces. Returns
-    /// only on failure.
+    /// inside them. Only `boundSocket` and stdio reach bubblewrap. With `identity` (root launching),
+    /// first hands `dataFolder` to the app's own uid and becomes that uid. Refuses, rather than
+    /// run the app less confined, when bubblewrap is missing, the uid switch fails or the kernel
+    /// refuses user namespaces (checked after the switch: as the app's uid). Returns only on failure.
     public static func execInNamespaces(executable: String, arguments: [String], boundSocket: Int32, policy: LaunchPolicy,
-                                        minimumLandlockABI: Int32) -> Failure {
+                                        minimumLandlockABI: Int32, identity: AppIdentitySwitch?, dataFolder: String?,
+                                        network: Bool) -> Failure {
         guard let bubblewrap = NamespaceLayout.bubblewrapCandidates.first(where: { access($0, X_OK) == 0 }) else {
             return Failure(description: "bubblewrap is not installed (looked for \(NamespaceLayout.bubblewrapCandidates.joined(separator: ", "))); "
                            + "install it (Debian: apt-get install bubblewrap): apps run only in namespaces of their own", exitCode: 71)
         }
-        let namespaceErrno = ohk_user_namespace_errno()
-        guard namespaceErrno == 0 else {
-            return Failure(description: UserNamespaceRefusal(errno: namespaceErrno).description, exitCode: 71)
+        // Asked before the uid switch (the kernel may refuse namespaces to everyone) and, for
+        // root, again after it: Debian's `kernel.unprivileged_userns_clone` = 0 allows root but not
+        // the app's uid.
+        if let refusal = userNamespaceRefusal() { return refusal }
+        if let identity {
+            do {
+                if let dataFolder { try identity.handOver(dataFolder: dataFolder) }
+                try identity.apply()
+            } catch {
+                return Failure(description: error.description, exitCode: 71)
+            }
+            if let refusal = userNamespaceRefusal() { return refusal }
         }
         guard let launcher = LaunchAgent.launcherPath() else {
             return Failure(description: "cannot find this program's own path in /proc/self/exe", exitCode: 70)
         }
         let layout = NamespaceLayout(launcher: launcher, executable: executable, arguments: arguments, boundSocket: boundSocket,
-                                     policy: policy, minimumLandlockABI: minimumLandlockABI, launchedByRoot: getuid() == 0,
+                                     policy: policy, minimumLandlockABI: minimumLandlockABI, launchedByRoot: identity != nil, network: network,
                                      workingDirectory: FileManager.default.currentDirectoryPath)
         var message = [CChar](repeating: 0, count: 512)
         guard ohk_keep_only_fds([boundSocket], 1, &message, message.count) == 0 else {
@@ -74,18 +90,25 @@ public enum AppLauncher {
         return execute(bubblewrap, arguments: [bubblewrap] + layout.bubblewrapArguments(), environment: environment)
     }
 
+    private static func userNamespaceRefusal() -> Failure? {
+        let namespaceErrno = ohk_user_namespace_errno()
+        guard namespaceErrno != 0 else { return nil }
+        return Failure(description: UserNamespaceRefusal(errno: namespaceErrno).description, exitCode: 71)
+    }
+
     /// Stage two, inside the namespaces: confines the calling thread and replaces the process
     /// with `executable` (an absolute path) run with `arguments` (argv, including argv[0]).
     /// Returns only on failure.
     public static func confineAndExec(executable: String, arguments: [String], boundSocket: Int32, policy: LaunchPolicy,
-                                      minimumLandlockABI: Int32) -> Failure {
+                                      minimumLandlockABI: Int32, network: Bool) -> Failure {
         var environment = ProcessInfo.processInfo.environment
         environment[LaunchEnvironment.socketDescriptorVariable] = String(boundSocket)
         // Swift's crash backtracer runs as a separate program, which Landlock (rightly) does not
         // let the app execute; without this a crashing Swift app stalls instead of exiting.
         if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
         let confinement = Confinement(keepDescriptors: [boundSocket], readExecutePaths: policy.readExecutePaths,
-                                      readWritePaths: policy.readWritePaths, minimumLandlockABI: minimumLandlockABI)
+                                      readWritePaths: policy.readWritePaths, minimumLandlockABI: minimumLandlockABI,
+                                      allowNetwork: network)
         let outcome = confinement.confineCallingThread()
         guard outcome.succeeded else {
             return Failure(description: "cannot confine the app: \(outcome.message)", exitCode: 71)

@@ -9,13 +9,16 @@ public struct Confinement: Sendable {
     public var readWritePaths: [String] = []
     /// 0 = use Landlock if the kernel has it; N = refuse to run below ABI N.
     public var minimumLandlockABI: Int32 = 0
+    /// AF_INET/AF_INET6 sockets and TCP allowed: only for an app given the network.
+    public var allowNetwork = false
 
     public init(keepDescriptors: [Int32] = [], readExecutePaths: [String] = [], readWritePaths: [String] = [],
-                minimumLandlockABI: Int32 = 0) {
+                minimumLandlockABI: Int32 = 0, allowNetwork: Bool = false) {
         self.keepDescriptors = keepDescriptors
         self.readExecutePaths = readExecutePaths
         self.readWritePaths = readWritePaths
         self.minimumLandlockABI = minimumLandlockABI
+        self.allowNetwork = allowNetwork
     }
 
     public struct Outcome: Sendable {
@@ -33,7 +36,7 @@ public struct Confinement: Sendable {
                         keep_fds: keep.baseAddress, n_keep_fds: keep.count,
                         read_exec_paths: readExec, n_read_exec: readExecutePaths.count,
                         read_write_paths: readWrite, n_read_write: readWritePaths.count,
-                        landlock_min_abi: minimumLandlockABI)
+                        landlock_min_abi: minimumLandlockABI, allow_inet: allowNetwork ? 1 : 0)
                     var report = ohk_confinement_report()
                     var message = [CChar](repeating: 0, count: 512)
                     let result = ohk_confine(&request, &report, &message, message.count)

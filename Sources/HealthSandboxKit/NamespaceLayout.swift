@@ -35,12 +35,15 @@ public struct NamespaceLayout: Sendable, Equatable {
     public var policy: LaunchPolicy
     public var minimumLandlockABI: Int32
     public var launchedByRoot: Bool
+    /// The app's manifest asks for the network and the user allowed it: the network namespace is
+    /// the host's, and the second stage lets the app open internet sockets.
+    public var network: Bool
     /// The launcher's working directory: kept for the app when it is one of the folders the app
     /// sees (its own, a data folder), so relative paths on its command line still work; else `/`.
     public var workingDirectory: String
 
     public init(launcher: String, executable: String, arguments: [String], boundSocket: Int32, policy: LaunchPolicy,
-                minimumLandlockABI: Int32, launchedByRoot: Bool, workingDirectory: String = "/") {
+                minimumLandlockABI: Int32, launchedByRoot: Bool, network: Bool = false, workingDirectory: String = "/") {
         self.launcher = launcher
         self.executable = executable
         self.arguments = arguments
@@ -48,14 +51,16 @@ public struct NamespaceLayout: Sendable, Equatable {
         self.policy = policy
         self.minimumLandlockABI = minimumLandlockABI
         self.launchedByRoot = launchedByRoot
+        self.network = network
         self.workingDirectory = workingDirectory
     }
 
     /// bwrap's arguments (without argv[0]).
     public func bubblewrapArguments() -> [String] {
         // All namespaces; user explicitly, so that root, for whom bwrap would otherwise skip it,
-        // gets one too. Network stays unshared: no manifest field asks for it yet.
+        // gets one too. The network namespace is the host's only for an app given the network.
         var result = ["--unshare-all", "--unshare-user", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+        if network { result.append("--share-net") }
         if launchedByRoot {
             result += ["--uid", String(Self.unprivilegedID), "--gid", String(Self.unprivilegedID)]
         }
@@ -79,6 +84,7 @@ public struct NamespaceLayout: Sendable, Equatable {
     /// namespace (which are the same paths), plus the private /tmp as writable.
     func confineArguments() -> [String] {
         var result = ["confine", "--fd", String(boundSocket), "--landlock-abi", String(minimumLandlockABI)]
+        if network { result.append("--network") }
         result += policy.readExecutePaths.flatMap { ["--read-exec", $0] }
         result += (policy.readWritePaths + ["/tmp"]).flatMap { ["--read-write", $0] }
         // `confine` execs its first argument after -- with all of them as argv.

@@ -23,15 +23,19 @@ public final class SandboxedAppSpawner: Sendable {
         public var extraReadable: [String]
         public var extraWritable: [String]
         public var minimumLandlockABI: Int32
+        /// Each app's data folder is `dataRoot/APP-ID` (made 0700 if missing), passed as `--data`:
+        /// as root, `run` gives it to the app's own uid. Nil: no data folder.
+        public var dataRoot: String?
 
         public init(launcher: String, adminSocket: String, logDirectory: String?, extraReadable: [String],
-                    extraWritable: [String], minimumLandlockABI: Int32) {
+                    extraWritable: [String], minimumLandlockABI: Int32, dataRoot: String? = nil) {
             self.launcher = launcher
             self.adminSocket = adminSocket
             self.logDirectory = logDirectory
             self.extraReadable = extraReadable
             self.extraWritable = extraWritable
             self.minimumLandlockABI = minimumLandlockABI
+            self.dataRoot = dataRoot
         }
     }
 
@@ -85,6 +89,12 @@ public final class SandboxedAppSpawner: Sendable {
         var arguments = [configuration.launcher, "run", request.appID, "--socket", configuration.adminSocket]
         arguments += configuration.extraReadable.flatMap { ["--allow-read", $0] }
         arguments += configuration.extraWritable.flatMap { ["--allow-write", $0] }
+        if let dataRoot = configuration.dataRoot {
+            // The id is checked in `launch` (no '/', no leading '.'), so the folder stays inside the root.
+            let folder = dataRoot + "/" + request.appID
+            guard mkdir(folder, 0o700) == 0 || errno == EEXIST else { throw SpawnError(what: "cannot make \(folder)", errno: errno) }
+            arguments += ["--data", folder]
+        }
         arguments += ["--landlock-abi", String(configuration.minimumLandlockABI), "--", request.executable]
         var environment = ProcessInfo.processInfo.environment
         environment[LaunchEnvironment.launchReasonVariable] = LaunchEnvironment.backgroundDeliveryLaunchReason

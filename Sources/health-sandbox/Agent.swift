@@ -36,11 +36,14 @@ struct Agent: ParsableCommand {
     @Option(name: .customLong("allow-write"), help: ArgumentHelp("Also let launched apps write beneath PATH (repeatable).", valueName: "path"))
     var allowWrite: [String] = []
 
+    @Option(name: .customLong("data-root"), help: ArgumentHelp("Give each launched app the data folder PATH/APP-ID (as root: owned by the app's own uid).", valueName: "path"))
+    var dataRoot: String?
+
     @Option(name: .customLong("landlock-abi"), help: "Refuse to launch apps unless the kernel's Landlock ABI is at least this (0 = best effort).")
     var landlockABI: Int32 = 0
 
     func validate() throws {
-        for path in allowRead + allowWrite + [logDirectory].compactMap({ $0 }) where !path.hasPrefix("/") {
+        for path in allowRead + allowWrite + [logDirectory, dataRoot].compactMap({ $0 }) where !path.hasPrefix("/") {
             throw ValidationError("'\(path)' is not an absolute path")
         }
         var isDirectory: ObjCBool = false
@@ -66,7 +69,8 @@ struct Agent: ParsableCommand {
         let outcomes = LaunchAgent.Outcomes()
         let spawner = SandboxedAppSpawner(.init(launcher: launcher, adminSocket: socket, logDirectory: logDirectory,
                                                 extraReadable: allowRead, extraWritable: allowWrite,
-                                                minimumLandlockABI: landlockABI), report: report, onExit: outcomes.send)
+                                                minimumLandlockABI: landlockABI, dataRoot: dataRoot),
+                                          report: report, onExit: outcomes.send)
         throw fail(LaunchAgent(adminSocket: socket, spawner: spawner, outcomes: outcomes, report: report).runBlocking())
     }
 

@@ -21,6 +21,9 @@ struct Confine: ParsableCommand {
     @Option(name: .customLong("landlock-abi"), help: "Refuse to run below this Landlock ABI (0 = best effort).")
     var landlockABI: Int32 = 0
 
+    @Flag(help: "The app was given the network: allow AF_INET/AF_INET6 sockets and TCP.")
+    var network = false
+
     @Argument(parsing: .postTerminator, help: "The app's executable (absolute) and its arguments, after --.")
     var command: [String] = []
 
@@ -34,7 +37,7 @@ struct Confine: ParsableCommand {
     func run() throws {
         let policy = LaunchPolicy(readExecutePaths: readExec, readWritePaths: readWrite)
         let failure = AppLauncher.confineAndExec(executable: command[0], arguments: command, boundSocket: fd,
-                                                 policy: policy, minimumLandlockABI: landlockABI)
+                                                 policy: policy, minimumLandlockABI: landlockABI, network: network)
         FileHandle.standardError.write(Data("health-sandbox: \(failure.description)\n".utf8))
         throw ExitCode(failure.exitCode)
     }

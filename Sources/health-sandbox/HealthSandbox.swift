@@ -17,17 +17,24 @@ struct Run: ParsableCommand {
         abstract: "Run CMD as the installed app APP-ID, confined.",
         discussion: """
             health-sandbox asks healthd (over the admin socket) for a connection bound to APP-ID, then runs CMD \
-            under bubblewrap in namespaces of its own (user, mount, pid, ipc, uts, network: no network; all \
-            capabilities dropped; as root, an unprivileged uid) with a minimal file system (system libraries \
-            read-only, CMD's own directory, --allow-read/--allow-write paths, a private /tmp; no store, no sockets \
+            under bubblewrap in namespaces of its own (user, mount, pid, ipc, uts, network: no network unless the \
+            manifest asks for it and the user allowed it with `healthctl apps allow-network`; all \
+            capabilities dropped) with a minimal file system (system libraries \
+            read-only, CMD's own directory, --data and --allow-read/--allow-write paths, a private /tmp; no store, no sockets \
             of healthd, no other process). Inside, it confines itself — no_new_privs, a seccomp filter and a \
             Landlock policy — and execs CMD with the connection inherited (its descriptor number in \
             OPENHEALTH_SOCKET_FD), where the HealthKit SDK finds it. Needs bubblewrap and user namespaces; without \
             them it refuses to run the app. Exit codes: 69 healthd unreachable, 77 binding refused, 71 confinement \
             failed, 126/127 exec failed; otherwise CMD's own.
 
+            Run as root, it first becomes the app's own unprivileged uid and gid (healthd assigns one per app, \
+            0x70000000 and up), so the app is not root outside its namespace either; the --data folder is given to \
+            that uid first, while --allow-write paths keep their owners and modes (a folder of root's stays \
+            unwritable to the app).
+
             Example:
               health-sandbox run org.example.heartrate -- ./heart-rate-app
+              health-sandbox run org.example.heartrate --data /var/lib/heartrate -- /opt/heartrate/bin/heart-rate
             """)
 
     @Argument(help: "The installed app's id (see `healthctl apps list`).")
@@ -46,12 +53,15 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("allow-write"), help: ArgumentHelp("Also let the app write beneath PATH (repeatable).", valueName: "path"))
     var allowWrite: [String] = []
 
+    @Option(name: .customLong("data"), help: ArgumentHelp("The app's data folder: writable, and as root given to the app's own uid first.", valueName: "path"))
+    var data: String?
+
     @Option(name: .customLong("landlock-abi"), help: "Refuse to run unless the kernel's Landlock ABI is at least this (0 = best effort).")
     var landlockABI: Int32 = 0
 
     func validate() throws {
         guard !command.isEmpty else { throw ValidationError("give the command to run after --, e.g. `health-sandbox run \(appID) -- ./my-app`") }
-        for path in allowRead + allowWrite where !path.hasPrefix("/") {
+        for path in allowRead + allowWrite + [data].compactMap({ $0 }) where !path.hasPrefix("/") {
             throw ValidationError("'\(path)' is not an absolute path")
         }
     }
@@ -60,15 +70,26 @@ struct Run: ParsableCommand {
         guard let executable = AppLauncher.resolveExecutable(command[0]) else {
             throw fail(AppLauncher.Failure(description: "\(command[0]): command not found", exitCode: 127))
         }
-        let bound: Int32
+        let bound: (descriptor: Int32, binding: LaunchBinding)
         do {
             bound = try AppLauncher.obtainBoundSocket(appID: appID, adminSocket: socket)
         } catch {
             throw fail(error)
         }
-        let policy = LaunchPolicy.default(executable: executable, extraReadable: allowRead, extraWritable: allowWrite)
+        // Root never runs an app as root: it becomes the app's own uid (AppIdentitySwitch).
+        var identity: AppIdentitySwitch?
+        if geteuid() == 0 || getuid() == 0 {
+            do {
+                identity = try AppIdentitySwitch(sandboxUID: bound.binding.sandboxUID, appID: appID)
+            } catch {
+                throw fail(AppLauncher.Failure(description: error.description, exitCode: 71))
+            }
+        }
+        let policy = LaunchPolicy.default(executable: executable, extraReadable: allowRead,
+                                          extraWritable: allowWrite + [data].compactMap { $0 })
         throw fail(AppLauncher.execInNamespaces(executable: executable, arguments: [executable] + command.dropFirst(),
-                                    boundSocket: bound, policy: policy, minimumLandlockABI: landlockABI))
+                                                boundSocket: bound.descriptor, policy: policy, minimumLandlockABI: landlockABI,
+                                                identity: identity, dataFolder: data, network: bound.binding.network))
     }
 
     private func fail(_ failure: AppLauncher.Failure) -> ExitCode {

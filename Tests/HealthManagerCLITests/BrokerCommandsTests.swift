@@ -102,8 +102,8 @@ import Testing
         let outcome = await runHealthCtl(["apps", "list", "--socket", server.socketPath])
         #expect(outcome.exitCode == 0, "\(outcome.errors)")
         #expect(outcome.output == """
-            ID                 NAME           VERSION  READS  WRITES  DIRECT  EXECUTABLE              ENTITLEMENTS
-            com.example.sleep  Sleep Tracker  1.2      yes    no      no      /usr/bin/sleep-tracker
+            ID                 NAME           VERSION  READS  WRITES  DIRECT  NETWORK  EXECUTABLE              ENTITLEMENTS
+            com.example.sleep  Sleep Tracker  1.2      yes    no      no      off      /usr/bin/sleep-tracker
 
             """)
     }

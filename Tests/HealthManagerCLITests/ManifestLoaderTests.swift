@@ -36,6 +36,20 @@ import Testing
         #expect(loaded.warnings.isEmpty)
     }
 
+    /// `"network"` is a JSON boolean, or absent or null (off); anything else is refused, naming the key.
+    @Test func networkIsABooleanThatDefaultsToOff() throws {
+        let base = #""id": "com.example.sync", "displayName": "Sync", "executable": "/usr/bin/sync-app", "version": "1""#
+        #expect(try decode("{\(base)}").manifest.network == false)
+        let asking = try decode("{\(base), \"network\": true}")
+        #expect(asking.manifest.network == true)
+        #expect(asking.warnings.isEmpty, "\(asking.warnings)")
+        #expect(try decode("{\(base), \"network\": false}").manifest.network == false)
+        for wrong in [#""yes""#, "1", "[true]", "{}"] {
+            let found = problems("{\(base), \"network\": \(wrong)}")
+            #expect(found.contains { $0.contains("\"network\" must be true or false") }, "\(wrong): \(found)")
+        }
+    }
+
     @Test func syntaxErrorNamesTheFile() {
         let found = problems(#"{"id": "x",,}"#)
         #expect(found.count == 1)

@@ -29,6 +29,9 @@ import TestSupport
         "inet6_socket": "denied (EAFNOSUPPORT)", "abstract_connect_outside": "denied (ECONNREFUSED)",
         // healthd is in no /proc the app has, and cannot be traced, limited or slowed.
         "proc_healthd": "denied (ENOENT)", "healthd_visible": "no", "kill0_healthd": "denied (ESRCH)",
+        // Timing and thread-count side channels on other apps' calls; its command line; its memory.
+        "proc_healthd_schedstat": "denied (ENOENT)", "proc_healthd_threads": "denied (ENOENT)",
+        "healthd_in_cmdlines": "no", "proc_healthd_mem": "denied (ENOENT)",
         "ptrace_healthd": "denied (EPERM)", "prlimit_healthd": "denied (EPERM)",
         "setpriority_healthd": "denied (EPERM)", "sched_setscheduler_healthd": "denied (EPERM)",
         "sched_setaffinity_healthd": "denied (EPERM)", "ioprio_set_self": "denied (EPERM)",
@@ -61,8 +64,8 @@ import TestSupport
         let control = try await user.run(app.executable, attempts.map { $0 == app.data ? app.data : $0 })
         let unconfined = Self.results(control)
         for (attempt, expected) in Self.confined where expected.hasPrefix("denied") || ["absent", "no"].contains(expected) {
-            // healthd makes itself non-dumpable: only root may trace it, sandbox or not.
-            if attempt == "ptrace_healthd" && user != .root { continue }
+            // healthd makes itself non-dumpable: only root may trace it or open its memory, sandbox or not.
+            if ["ptrace_healthd", "proc_healthd_mem"].contains(attempt) && user != .root { continue }
             #expect(unconfined[attempt] == "allowed" || unconfined[attempt] == "present" || unconfined[attempt] == "yes",
                     "\(user): control \(attempt) did not work unconfined (\(unconfined[attempt] ?? "missing")), so the test proves nothing for it")
         }

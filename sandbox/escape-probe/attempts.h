@@ -30,6 +30,16 @@ void attempt_broker_process(const struct targets *t);
 /* setuid exec, exec of written files, memfd + execveat. */
 void attempt_code_execution(const struct targets *t);
 
+/* 0 or the errno of connecting to the Unix socket `name` (abstract: no file). */
+int connect_unix(const char *name, int abstract);
+
+/* The network of an app: an AF_INET socket, a TCP connect to 127.0.0.1:`port`
+   (a listener outside), and the abstract socket `outside_abstract`. */
+int attempt_network(int port, const char *outside_abstract);
+
+/* Writes into `data` and `foreign`, prints "holding", waits for stdin to close (≤ 30 s). */
+int hold(const char *data, const char *foreign);
+
 /* Binds the abstract socket `name`, prints that, and whether a connection came within 3 s. */
 int listen_abstract(const char *name);
 

@@ -11,6 +11,12 @@
  *   escape-probe listen-abstract NAME
  *       binds the abstract Unix socket NAME, says so, and reports whether
  *       anything connected to it within 3 seconds (the test tries from outside).
+ *   escape-probe network PORT NAME
+ *       an AF_INET socket, a TCP connect to 127.0.0.1:PORT and a connect to
+ *       the abstract socket NAME, all listening outside.
+ *   escape-probe hold DATA FOREIGN
+ *       writes a file into DATA and into FOREIGN, says "holding" and waits
+ *       for stdin to close (the test reads its uid from outside meanwhile).
  *   escape-probe exec-victim --app-socket PATH -- VICTIM ARGS...
  *       runs VICTIM (another app's executable) with LD_PRELOAD set and the
  *       broker reached by path, as injected code would.
@@ -69,6 +75,12 @@ int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc >= 2 && strcmp(argv[1], "exec-victim") == 0) {
         return exec_victim(argc, argv);
+    }
+    if (argc == 4 && strcmp(argv[1], "network") == 0) {
+        return attempt_network(atoi(argv[2]), argv[3]);
+    }
+    if (argc == 4 && strcmp(argv[1], "hold") == 0) {
+        return hold(argv[2], argv[3]);
     }
     if (argc == 3 && strcmp(argv[1], "listen-abstract") == 0) {
         return listen_abstract(argv[2]);

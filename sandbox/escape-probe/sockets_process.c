@@ -4,6 +4,7 @@
 #include "attempts.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stddef.h>
 #include <sched.h>
@@ -18,7 +19,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-static int connect_unix(const char *name, int abstract) {
+int connect_unix(const char *name, int abstract) {
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return errno;
     struct sockaddr_un address = { .sun_family = AF_UNIX };
@@ -78,6 +79,48 @@ static const char *healthd_visible(void) {
 
 static int rc_errno(long rc) { return rc < 0 ? errno : 0; }
 
+/* Whether any process's command line this /proc shows mentions healthd. */
+static const char *healthd_in_cmdlines(void) {
+    DIR *proc = opendir("/proc");
+    if (proc == NULL) return "unreadable";
+    const char *seen = "no";
+    struct dirent *entry;
+    while ((entry = readdir(proc)) != NULL) {
+        if (entry->d_name[0] < '0' || entry->d_name[0] > '9') continue;
+        char path[300], line[4096];
+        snprintf(path, sizeof path, "/proc/%s/cmdline", entry->d_name);
+        FILE *file = fopen(path, "r");
+        if (file == NULL) continue;
+        size_t length = fread(line, 1, sizeof line - 1, file);
+        fclose(file);
+        line[length] = 0;
+        /* argv[0] up to its NUL: the program's path. */
+        if (strstr(line, "healthd") != NULL && strstr(line, "escape-probe") == NULL) seen = "yes";
+    }
+    closedir(proc);
+    return seen;
+}
+
+/* The per-thread scheduler statistics and the thread list of healthd: timing
+   and thread-count side channels on other apps' calls. */
+static void attempt_broker_timing(pid_t pid) {
+    char path[96];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/schedstat", (int)pid, (int)pid);
+    FILE *schedstat = fopen(path, "r");
+    result_line("proc_healthd_schedstat", schedstat == NULL ? errno : 0);
+    if (schedstat != NULL) fclose(schedstat);
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *tasks = opendir(path);
+    result_line("proc_healthd_threads", tasks == NULL ? errno : 0);
+    if (tasks != NULL) closedir(tasks);
+    printf("healthd_in_cmdlines: %s\n", healthd_in_cmdlines());
+    /* Its memory, where the store key lives. */
+    snprintf(path, sizeof path, "/proc/%d/mem", (int)pid);
+    int mem = open(path, O_RDONLY | O_CLOEXEC);
+    result_line("proc_healthd_mem", mem < 0 ? errno : 0);
+    if (mem >= 0) close(mem);
+}
+
 /* Each attempt re-sets what healthd already has, so the control run leaves it as it was. */
 void attempt_broker_process(const struct targets *t) {
     pid_t pid = t->healthd_pid;
@@ -87,6 +130,7 @@ void attempt_broker_process(const struct targets *t) {
     result_line("proc_healthd", status == NULL ? errno : 0);
     if (status != NULL) fclose(status);
     printf("healthd_visible: %s\n", healthd_visible());
+    attempt_broker_timing(pid);
     result_line("kill0_healthd", rc_errno(kill(pid, 0)));
 
     long seized = ptrace(PTRACE_SEIZE, pid, NULL, NULL);

@@ -48,6 +48,12 @@ struct ohk_confinement {
        report says so). N >= 1: fail unless the kernel's Landlock ABI is at
        least N (6 is the first that scopes abstract Unix sockets and signals). */
     int landlock_min_abi;
+
+    /* 0: only AF_UNIX sockets (seccomp) and no TCP bind/connect (Landlock
+       ABI >= 4). 1: AF_INET and AF_INET6 sockets too, and TCP not handled by
+       Landlock — for an app whose manifest asks for the network and whose
+       user allowed it; its namespace then shares the host's network. */
+    int allow_inet;
 };
 
 /* Bits of ohk_confinement_report.applied_steps, in the order they are applied. */
@@ -107,6 +113,25 @@ int ohk_user_namespace_errno(void);
  * Returns 0, or -1 with `err`.
  */
 int ohk_keep_only_fds(const int *keep_fds, size_t n_keep_fds, char *err, size_t err_len);
+
+/*
+ * Becomes uid/gid (real, effective and saved) with no supplementary groups,
+ * on every thread (glibc's set*id broadcast), for an app launched by root:
+ * setgroups(0), setresgid, setresuid in that order, then verifies all three
+ * ids of each, that no group is left, and that setuid(0) now fails. Refuses
+ * uid or gid 0. Returns 0, or -1 with `err` naming the step.
+ */
+int ohk_switch_ids(uint32_t uid, uint32_t gid, char *err, size_t err_len);
+
+/*
+ * Gives the directory `path` and everything beneath it to uid/gid (root, for
+ * an app's data folder). Never follows a link: every level is opened with
+ * O_NOFOLLOW relative to its verified parent, links are changed themselves
+ * (AT_SYMLINK_NOFOLLOW), a non-directory with more than one hard link is
+ * refused (it could be someone else's file linked in), and so is nesting
+ * deeper than 64 levels. Returns 0, or -1 with `err`.
+ */
+int ohk_hand_over_tree(const char *path, uint32_t uid, uint32_t gid, char *err, size_t err_len);
 
 #ifdef __cplusplus
 }

@@ -50,11 +50,19 @@ struct AppPeerResolver: Sendable {
     func resolve(_ peer: PeerCredentials) throws -> AppManifest {
         guard peer.uid == brokerUID else { throw Refusal.otherUser(peer.uid) }
         guard let executable = peer.executable else { throw Refusal.executableUnknown }
-        let matches = try store.withDatabaseBlocking { try $0.apps.find(executable: executable) }
+        return try store.withDatabaseBlocking { try Self.admit(executable: executable, in: $0) }
+    }
+
+    /// The one rule for direct connections, applied when one is accepted and again to every open
+    /// one after a change that can withdraw it (`ConnectionRegistry.revalidateDirectConnections`):
+    /// exactly one installed app names `executable`, and the user allowed that app to connect
+    /// directly with this executable.
+    static func admit(executable: String, in database: HealthDatabase) throws -> AppManifest {
+        let matches = try database.apps.find(executable: executable)
         switch matches.count {
         case 0: throw Refusal.notInstalled(executable: executable)
         case 1:
-            guard try store.withDatabaseBlocking({ try $0.apps.directConnectionsAllowed(appID: matches[0].id) }) else {
+            guard try database.apps.directConnectionsAllowed(appID: matches[0].id) else {
                 throw Refusal.directNotAllowed(appID: matches[0].id)
             }
             return matches[0]

@@ -58,6 +58,7 @@ enum MethodTable {
         HealthManagerMethod.installApp.rawValue: .unary(ManagerService.installApp),
         HealthManagerMethod.listApps.rawValue: .unary(ManagerService.listApps),
         HealthManagerMethod.setDirectConnection.rawValue: .unary(ManagerService.setDirectConnection),
+        HealthManagerMethod.setNetworkAccess.rawValue: .unary(ManagerService.setNetworkAccess),
         HealthManagerMethod.listRequests.rawValue: .unary(ManagerService.listRequests),
         HealthManagerMethod.watchRequests.rawValue: .stream(ManagerService.watchRequests),
         HealthManagerMethod.answerRequest.rawValue: .unary(ManagerService.answerRequest),

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HealthIPC
 import HealthModel
+import HealthStore
 import HealthWire
 import Logging
 import Synchronization
@@ -21,6 +22,7 @@ final class ConnectionRegistry: Sendable {
     private let logger: Logger
     /// Set once the context exists (it holds this registry, so it cannot be passed to init).
     private let contextBox = Mutex<BrokerContext?>(nil)
+    private let directConnections = DirectConnectionTracker()
 
     init(configuration: BrokerConfiguration, appResolver: AppPeerResolver, managerPolicy: ManagerPeerPolicy, logger: Logger) {
         self.configuration = configuration
@@ -38,12 +40,28 @@ final class ConnectionRegistry: Sendable {
     }
 
     /// A connection accepted on the app socket: credential binding.
+    ///
+    /// The connection is tracked before its admission is checked: a `deny-direct` committed
+    /// after the check then finds it in `revalidateDirectConnections`, and one committed before
+    /// makes the check refuse it — no order lets it slip through.
     func acceptApp(_ fd: Int32) {
+        let peer: PeerCredentials
+        do {
+            peer = try PeerCredentials.of(fd)
+        } catch {
+            logger.warning("app connection refused", metadata: ["reason": "\(error)"])
+            refuse(fd, RPCStatus(.unauthenticated, "healthd could not identify this process", healthKitCode: .errorAuthorizationDenied))
+            return
+        }
+        guard let token = directConnections.add(executable: peer.executable, socket: fd) else {
+            refuse(fd, RPCStatus(.unavailable, "healthd is out of descriptors; try again"))
+            return
+        }
         let app: AppManifest
         do {
-            let peer = try PeerCredentials.of(fd)
             app = try appResolver.resolve(peer)
         } catch let refusal as AppPeerResolver.Refusal {
+            directConnections.remove(token)
             logger.warning("app connection refused", metadata: ["reason": "\(refusal)"])
             if let context = contextBox.withLock({ $0 }) {
                 AccessLogRecorder(context: context).appendRefusedConnectionBlocking(reason: refusal.logDetail)
@@ -51,15 +69,35 @@ final class ConnectionRegistry: Sendable {
             refuse(fd, RPCStatus(.unauthenticated, "\(refusal)", healthKitCode: .errorAuthorizationDenied))
             return
         } catch {
+            directConnections.remove(token)
             logger.warning("app connection refused", metadata: ["reason": "\(error)"])
             refuse(fd, RPCStatus(.unauthenticated, "healthd could not identify this process", healthKitCode: .errorAuthorizationDenied))
             return
         }
+        directConnections.admitted(token, as: app.id)
         do {
-            try serve(fd, as: .app(app), table: MethodTable.app)
+            try serve(fd, as: .app(app), table: MethodTable.app) { [directConnections] in directConnections.remove(token) }
         } catch {
+            directConnections.remove(token)
             refuse(fd, error)
         }
+    }
+
+    /// Applies the direct-connection rule (`AppPeerResolver.admit`) again to every open direct
+    /// connection and ends those it no longer admits. Called after every change that can
+    /// withdraw one (`healthctl apps deny-direct`, a reinstall); returns how many were ended.
+    @discardableResult
+    func revalidateDirectConnections(in database: HealthDatabase) -> Int {
+        var ended = 0
+        for (token, entry) in directConnections.snapshot {
+            // Still being admitted (no app yet): ended unless the rule admits its executable now.
+            let admitted = entry.executable.flatMap { try? AppPeerResolver.admit(executable: $0, in: database) }
+            guard admitted == nil || (entry.appID != nil && admitted?.id != entry.appID) else { continue }
+            directConnections.end(token)
+            ended += 1
+            logger.notice("direct connection ended: no longer admitted", metadata: ["app": "\(entry.appID ?? "?")"])
+        }
+        return ended
     }
 
     /// A connection accepted on the admin socket.
@@ -96,7 +134,9 @@ final class ConnectionRegistry: Sendable {
         return clientEnd
     }
 
-    private func serve(_ fd: Int32, as caller: Caller, table: [String: MethodTable.Handler]) throws(RPCStatus) {
+    /// Serves `fd` on a thread of its own; `ended` runs on that thread once the connection is over.
+    private func serve(_ fd: Int32, as caller: Caller, table: [String: MethodTable.Handler],
+                       ended: @escaping @Sendable () -> Void = {}) throws(RPCStatus) {
         let appID = caller.appManifest?.id
         // The broker attaches its context before it accepts anything; a connection that somehow
         // arrives first is refused rather than crashing healthd.
@@ -142,6 +182,7 @@ final class ConnectionRegistry: Sendable {
                 counts.total -= 1
                 if let appID { counts.perApp[appID, default: 1] -= 1 }
             }
+            ended()
         }
         thread.name = "healthd-connection"
         thread.start()

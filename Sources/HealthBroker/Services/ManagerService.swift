@@ -33,22 +33,46 @@ enum ManagerService {
         guard FileManager.default.isExecutableFile(atPath: manifest.executable) else {
             throw HKError(.errorInvalidArgument, "executable \(manifest.executable) does not exist or is not executable")
         }
-        let replaced = try await context.store.withDatabase { try $0.apps.install(manifest) }
+        // The app's sandbox uid is assigned at install, so `healthctl`'s view and every later
+        // launch agree on it from the start.
+        let replaced = try await context.store.withDatabase { database in
+            let replaced = try database.apps.install(manifest)
+            _ = try database.apps.sandboxUID(appID: manifest.id)
+            // A reinstall naming another executable withdraws the direct opt-in of the old one.
+            if replaced { context.connections.revalidateDirectConnections(in: database) }
+            return replaced
+        }
         context.logger.notice("app installed", metadata: ["app": "\(manifest.id)", "replaced": "\(replaced)"])
         return MethodTable.Reply(EmptyMessage())
     }
 
     static func listApps(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
-        let (apps, direct) = try await context.store.withDatabase { database in
-            (try database.apps.all(), try database.apps.directConnectionAppIDs())
+        let (apps, direct, network) = try await context.store.withDatabase { database in
+            (try database.apps.all(), try database.apps.directConnectionAppIDs(), try database.apps.networkAllowedAppIDs())
         }
-        return MethodTable.Reply(ManifestList(apps, directConnectionAppIDs: direct))
+        return MethodTable.Reply(ManifestList(apps, directConnectionAppIDs: direct, networkAppIDs: network))
+    }
+
+    /// The user's switch for one app's network access; the app's next launch applies it.
+    static func setNetworkAccess(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let setting = try NetworkAccessSetting(wire: payload)
+        let found = try await context.store.withDatabase { try $0.apps.setNetworkAccess(appID: setting.appID, allowed: setting.allowed) }
+        guard found else {
+            throw HKError(.errorInvalidArgument, "no installed app \(setting.appID.prefix(128)); see `healthctl apps list`")
+        }
+        context.logger.notice("network access \(setting.allowed ? "allowed" : "denied")", metadata: ["app": "\(setting.appID)"])
+        return MethodTable.Reply(EmptyMessage())
     }
 
     /// The user's opt-in to direct connections for one app (AppPeerResolver checks it).
     static func setDirectConnection(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let setting = try DirectConnectionSetting(wire: payload)
-        let found = try await context.store.withDatabase { try $0.apps.setDirectConnections(appID: setting.appID, allowed: setting.allowed) }
+        let found = try await context.store.withDatabase { database in
+            let found = try database.apps.setDirectConnections(appID: setting.appID, allowed: setting.allowed)
+            // Withdrawn means withdrawn now: open direct connections of the app end at once.
+            if found && !setting.allowed { context.connections.revalidateDirectConnections(in: database) }
+            return found
+        }
         guard found else {
             throw HKError(.errorInvalidArgument, "no installed app \(setting.appID.prefix(128)); see `healthctl apps list`")
         }
@@ -150,8 +174,14 @@ enum ManagerService {
         guard let app = try await context.store.withDatabase({ try $0.apps.find(id: request.appID) }) else {
             throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); install its manifest with `healthctl apps install`")
         }
+        // Apps installed before sandbox uids existed get theirs at their first launch.
+        guard let (uid, network) = try await context.store.withDatabase({ database in
+            try database.apps.sandboxUID(appID: app.id).map { ($0, try database.apps.networkGranted(appID: app.id)) }
+        }) else {
+            throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); install its manifest with `healthctl apps install`")
+        }
         let clientEnd = try context.connections.bindLaunched(app)
-        context.logger.notice("launch bound", metadata: ["app": "\(app.id)"])
-        return MethodTable.Reply(AppGrants(appID: app.id), passing: clientEnd)
+        context.logger.notice("launch bound", metadata: ["app": "\(app.id)", "uid": "\(uid)", "network": "\(network)"])
+        return MethodTable.Reply(LaunchBinding(appID: app.id, sandboxUID: uid, network: network), passing: clientEnd)
     }
 }

@@ -40,6 +40,11 @@ public struct ManagerClient: Sendable {
         try await unary(.listApps, EmptyMessage(), action: "list the installed apps")
     }
 
+    public func setNetworkAccess(appID: String, allowed: Bool) async throws(HealthCtlError) {
+        let _: EmptyMessage = try await unary(.setNetworkAccess, NetworkAccessSetting(appID: appID, allowed: allowed),
+                                              action: allowed ? "allow network access" : "deny network access")
+    }
+
     public func setDirectConnection(appID: String, allowed: Bool) async throws(HealthCtlError) {
         let _: EmptyMessage = try await unary(.setDirectConnection, DirectConnectionSetting(appID: appID, allowed: allowed),
                                               action: allowed ? "allow direct connections" : "deny direct connections")

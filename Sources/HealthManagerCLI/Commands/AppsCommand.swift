@@ -13,5 +13,6 @@ struct AppsCommand: AsyncParsableCommand {
               healthctl apps allow-direct org.example.sleep
             """,
         subcommands: [AppsInstallCommand.self, AppsListCommand.self, AppsBackgroundCommand.self,
-                      AppsAllowDirectCommand.self, AppsDenyDirectCommand.self])
+                      AppsAllowDirectCommand.self, AppsDenyDirectCommand.self,
+                      AppsAllowNetworkCommand.self, AppsDenyNetworkCommand.self])
 }

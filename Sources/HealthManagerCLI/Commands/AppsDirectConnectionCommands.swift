@@ -38,8 +38,8 @@ struct AppsDenyDirectCommand: AsyncParsableCommand {
         abstract: "Serve an app only when launched with health-sandbox (the default).",
         discussion: """
             Revokes `healthctl apps allow-direct`: the app's own connections to healthd's app socket are refused; \
-            it is served only when started with `health-sandbox run APP-ID -- …`. Connections already open stay \
-            open until the app closes them.
+            it is served only when started with `health-sandbox run APP-ID -- …`. Direct connections already open \
+            are ended at once: the app's next call on them fails.
 
             Example:
               healthctl apps deny-direct org.example.sleep

@@ -9,7 +9,10 @@ struct AppsListCommand: AsyncParsableCommand {
         discussion: """
             READS and WRITES say whether the manifest explains why the app reads or writes \
             health data; an app can only ask for the kinds of access it explains. DIRECT says whether the \
-            app may connect to healthd without health-sandbox (`healthctl apps allow-direct`).
+            app may connect to healthd without health-sandbox (`healthctl apps allow-direct`). NETWORK: "on" when \
+            the manifest asks for network access and you allowed it (`healthctl apps allow-network`), \
+            "requested" when only the manifest asks, "permitted" when only you allowed it, else "off"; \
+            an app has a network only when it is "on".
 
             Example:
               healthctl apps list
@@ -27,19 +30,30 @@ struct AppsListCommand: AsyncParsableCommand {
             io.output.writeLine("No apps are installed. Install one with `healthctl apps install MANIFEST.json`.")
             return
         }
-        io.output.write(Self.table(apps, directConnectionAppIDs: list.directConnectionAppIDs).rendered(emphasize: io.emphasized))
+        io.output.write(Self.table(apps, directConnectionAppIDs: list.directConnectionAppIDs, networkAppIDs: list.networkAppIDs)
+            .rendered(emphasize: io.emphasized))
     }
 
-    static func table(_ apps: [AppManifest], directConnectionAppIDs: Set<String> = []) -> TextTable {
+    static func table(_ apps: [AppManifest], directConnectionAppIDs: Set<String> = [], networkAppIDs: Set<String> = []) -> TextTable {
         var table = TextTable([.init("ID"), .init("NAME"), .init("VERSION"), .init("READS"), .init("WRITES"),
-                               .init("DIRECT"), .init("EXECUTABLE"), .init("ENTITLEMENTS")])
+                               .init("DIRECT"), .init("NETWORK"), .init("EXECUTABLE"), .init("ENTITLEMENTS")])
         for app in apps.sorted(by: { $0.id < $1.id }) {
             table.append([app.id, app.displayName, app.version,
                           app.readUsageDescription == nil ? "no" : "yes",
                           app.shareUsageDescription == nil ? "no" : "yes",
                           directConnectionAppIDs.contains(app.id) ? "allowed" : "no",
+                          Self.network(asks: app.network, allowed: networkAppIDs.contains(app.id)),
                           app.executable, app.entitlements.joined(separator: ",")])
         }
         return table
+    }
+
+    private static func network(asks: Bool, allowed: Bool) -> String {
+        switch (asks, allowed) {
+        case (true, true): "on"
+        case (true, false): "requested"
+        case (false, true): "permitted"
+        case (false, false): "off"
+        }
     }
 }

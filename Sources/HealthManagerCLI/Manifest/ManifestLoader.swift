@@ -15,7 +15,7 @@ public enum ManifestLoader {
 
     /// The keys `AppManifest` reads.
     static let knownKeys: Set<String> = [
-        "id", "displayName", "executable", "version", "entitlements",
+        "id", "displayName", "executable", "version", "entitlements", "network",
         AppManifest.readUsageKey, AppManifest.shareUsageKey,
     ]
 
@@ -89,7 +89,7 @@ public enum ManifestLoader {
         }
         switch error {
         case let .keyNotFound(key, _): return "missing required key \"\(key.stringValue)\""
-        case let .typeMismatch(type, context): return "\"\(path(context))\" must be \(type == String.self ? "a string" : "\(type)")"
+        case let .typeMismatch(type, context): return "\"\(path(context))\" must be \(type == String.self ? "a string" : type == Bool.self ? "true or false" : "\(type)")"
         case let .valueNotFound(_, context): return "\"\(path(context))\" must not be null"
         case let .dataCorrupted(context): return context.debugDescription
         @unknown default: return "\(error)"

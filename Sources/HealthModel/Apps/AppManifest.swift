@@ -15,9 +15,13 @@ public struct AppManifest: Codable, Hashable, Sendable {
     /// NSHealthUpdateUsageDescription: why the app writes health data. Required to request share access.
     public var shareUsageDescription: String?
     public var entitlements: [String]
+    /// `"network": true`: the app asks for network access. It gets it only if the user also
+    /// allows it (`healthctl apps allow-network`); otherwise its network namespace is empty.
+    public var network: Bool
 
     public init(id: String, displayName: String, executable: String, version: String,
-                readUsageDescription: String? = nil, shareUsageDescription: String? = nil, entitlements: [String] = []) {
+                readUsageDescription: String? = nil, shareUsageDescription: String? = nil, entitlements: [String] = [],
+                network: Bool = false) {
         self.id = id
         self.displayName = displayName
         self.executable = executable
@@ -25,6 +29,7 @@ public struct AppManifest: Codable, Hashable, Sendable {
         self.readUsageDescription = readUsageDescription
         self.shareUsageDescription = shareUsageDescription
         self.entitlements = entitlements
+        self.network = network
     }
 
     public static let readUsageKey = "NSHealthShareUsageDescription"
@@ -41,7 +46,7 @@ public struct AppManifest: Codable, Hashable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, displayName, executable, version, entitlements
+        case id, displayName, executable, version, entitlements, network
         case readUsageDescription = "NSHealthShareUsageDescription"
         case shareUsageDescription = "NSHealthUpdateUsageDescription"
     }
@@ -55,6 +60,8 @@ public struct AppManifest: Codable, Hashable, Sendable {
         readUsageDescription = try container.decodeIfPresent(String.self, forKey: .readUsageDescription)
         shareUsageDescription = try container.decodeIfPresent(String.self, forKey: .shareUsageDescription)
         entitlements = try container.decodeIfPresent([String].self, forKey: .entitlements) ?? []
+        // A JSON boolean or nothing; anything else fails decoding, naming the key.
+        network = try container.decodeIfPresent(Bool.self, forKey: .network) ?? false
     }
 
     /// Everything wrong with the manifest, each problem a sentence naming the field; empty if valid.

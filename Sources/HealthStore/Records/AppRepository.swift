@@ -15,16 +15,16 @@ public struct AppRepository: Sendable {
             let existed = try Bool.fetchOne(db, sql: "SELECT 1 FROM apps WHERE id = ?", arguments: [manifest.id]) ?? false
             try db.execute(sql: """
                 INSERT INTO apps (id, display_name, executable, version, read_usage_description,
-                                  share_usage_description, entitlements, installed_us)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                                  share_usage_description, entitlements, installed_us, network)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET display_name = excluded.display_name,
                     executable = excluded.executable, version = excluded.version,
                     read_usage_description = excluded.read_usage_description,
                     share_usage_description = excluded.share_usage_description,
-                    entitlements = excluded.entitlements
+                    entitlements = excluded.entitlements, network = excluded.network
                 """, arguments: [manifest.id, manifest.displayName, manifest.executable, manifest.version,
                                  manifest.readUsageDescription, manifest.shareUsageDescription, entitlements,
-                                 date.microsecondsSince1970])
+                                 date.microsecondsSince1970, manifest.network])
             return existed
         }
     }
@@ -53,6 +53,7 @@ public struct AppRepository: Sendable {
         return AppManifest(
             id: row["id"], displayName: row["display_name"], executable: row["executable"], version: row["version"],
             readUsageDescription: row["read_usage_description"], shareUsageDescription: row["share_usage_description"],
-            entitlements: try JSONDecoder().decode([String].self, from: Data(entitlementsJSON.utf8)))
+            entitlements: try JSONDecoder().decode([String].self, from: Data(entitlementsJSON.utf8)),
+            network: row["network"])
     }
 }

@@ -125,6 +125,8 @@ enum StoreSchema {
         registerDirectConnections(&migrator)     // v11
         registerWindowFeed(&migrator)            // v12
         registerBackgroundSchedule(&migrator)    // v13
+        registerSandboxIDs(&migrator)            // v14
+        registerNetworkAccess(&migrator)         // v15
         return migrator
     }
 }

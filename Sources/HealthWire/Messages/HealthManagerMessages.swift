@@ -185,13 +185,16 @@ public struct ManifestList: WireMessage, Equatable {
     public var manifests: [AppManifest]
     /// The apps the user allowed to connect directly (healthctl apps allow-direct).
     public var directConnectionAppIDs: Set<String>
-    public init(_ manifests: [AppManifest], directConnectionAppIDs: Set<String> = []) {
+    /// The apps the user allowed network access (healthctl apps allow-network).
+    public var networkAppIDs: Set<String>
+    public init(_ manifests: [AppManifest], directConnectionAppIDs: Set<String> = [], networkAppIDs: Set<String> = []) {
         self.manifests = manifests
         self.directConnectionAppIDs = directConnectionAppIDs
+        self.networkAppIDs = networkAppIDs
     }
 
     public init(wire bytes: [UInt8]) throws {
-        (manifests, directConnectionAppIDs) = try ProtobufCodec.withDecoded(Openhealth__V1__ListAppsResponse.self, from: bytes) { wire in
+        (manifests, directConnectionAppIDs, networkAppIDs) = try ProtobufCodec.withDecoded(Openhealth__V1__ListAppsResponse.self, from: bytes) { wire in
             (WireRead.messages(wire.apps, count: wire.n_apps).map { app in
                 func optional(_ pointer: UnsafeMutablePointer<CChar>?) -> String? {
                     let value = WireRead.string(pointer)
@@ -202,8 +205,9 @@ public struct ManifestList: WireMessage, Equatable {
                     executable: WireRead.string(app.executable), version: WireRead.string(app.version),
                     readUsageDescription: optional(app.read_usage_description),
                     shareUsageDescription: optional(app.share_usage_description),
-                    entitlements: WireRead.strings(app.entitlements, count: app.n_entitlements))
-            }, Set(WireRead.strings(wire.direct_connection_app_ids, count: wire.n_direct_connection_app_ids)))
+                    entitlements: WireRead.strings(app.entitlements, count: app.n_entitlements), network: app.network != 0)
+            }, Set(WireRead.strings(wire.direct_connection_app_ids, count: wire.n_direct_connection_app_ids)),
+             Set(WireRead.strings(wire.network_app_ids, count: wire.n_network_app_ids)))
         }
     }
 
@@ -220,6 +224,7 @@ public struct ManifestList: WireMessage, Equatable {
                 app.share_usage_description = arena.string(manifest.shareUsageDescription ?? "")
                 app.n_entitlements = manifest.entitlements.count
                 app.entitlements = arena.strings(manifest.entitlements)
+                app.network = manifest.network ? 1 : 0
             }
         }
         wire.n_apps = built.count
@@ -227,6 +232,9 @@ public struct ManifestList: WireMessage, Equatable {
         let direct = directConnectionAppIDs.sorted()
         wire.n_direct_connection_app_ids = direct.count
         wire.direct_connection_app_ids = arena.strings(direct)
+        let network = networkAppIDs.sorted()
+        wire.n_network_app_ids = network.count
+        wire.network_app_ids = arena.strings(network)
         return ProtobufCodec.encode(wire)
     }
 }

@@ -325,6 +325,12 @@ extension Openhealth__V1__SetGrantsRequest: ProtobufCMessageStruct {
 extension Openhealth__V1__SetGrantsResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_grants_response__init(message) }
 }
+extension Openhealth__V1__SetNetworkAccessRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_network_access_request__init(message) }
+}
+extension Openhealth__V1__SetNetworkAccessResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_network_access_response__init(message) }
+}
 extension Openhealth__V1__SetPasscodeRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_passcode_request__init(message) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import TestSupport
 
 extension BrokerProcess {
@@ -11,9 +12,12 @@ extension BrokerProcess {
     }
 }
 
-/// A directory for files a confined test app keeps between runs (anchors).
+/// A directory for files a confined test app keeps between runs (anchors), shared by the apps
+/// of a test. Sticky and writable by all, like /tmp: launched by root, each app runs as its own
+/// uid (AppSandboxIDRange) and could not write a folder of root's.
 func makeAppFilesDirectory(under root: String) throws -> String {
     let directory = root + "/app-files"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    chmod(directory, 0o1777)
     return directory
 }

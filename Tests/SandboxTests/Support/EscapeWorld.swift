@@ -44,8 +44,9 @@ final class EscapeWorld: @unchecked Sendable {
     }
 
     /// Copies `product` into a fresh install folder of the user and installs it as `appID`.
-    /// Returns the copy's path (the app's executable) and the app's data folder.
-    func install(_ appID: String, product: String) async throws -> (executable: String, data: String) {
+    /// Returns the copy's path (the app's executable) and the app's data folder. `manifest`
+    /// adds fields to the manifest (e.g. `"network": true`).
+    func install(_ appID: String, product: String, manifest extra: [String: Any] = [:]) async throws -> (executable: String, data: String) {
         let folder = root + "/apps/" + appID
         let data = root + "/data/" + appID
         for directory in [folder, data] {
@@ -58,8 +59,9 @@ final class EscapeWorld: @unchecked Sendable {
         let copied = try await user.run("/bin/cp", [Products.path(product), executable])
         guard copied.status == 0 else { throw CommandFailed(result: copied) }
         let manifest = root + "/\(appID).json"
-        let body: [String: Any] = ["id": appID, "displayName": appID, "executable": executable, "version": "1",
+        var body: [String: Any] = ["id": appID, "displayName": appID, "executable": executable, "version": "1",
                                    "NSHealthShareUsageDescription": "escape test", "NSHealthUpdateUsageDescription": "escape test"]
+        body.merge(extra) { $1 }
         try JSONSerialization.data(withJSONObject: body).write(to: URL(fileURLWithPath: manifest))
         chmod(manifest, 0o644)
         let installed = try await healthctl(["apps", "install", manifest])
@@ -67,11 +69,12 @@ final class EscapeWorld: @unchecked Sendable {
         return (executable, data)
     }
 
-    /// `health-sandbox run APP --allow-write DATA -- COMMAND…` as the user.
+    /// `health-sandbox run APP --data DATA -- COMMAND…` as the user (as root, DATA is given to
+    /// the app's own uid first).
     func runSandboxed(_ appID: String, data: String, _ command: [String], allowRead: [String] = [],
                       environment: [String: String] = [:]) async throws -> ProcessResult {
         try await user.run(Products.path("health-sandbox"),
-                           ["run", appID, "--socket", adminSocket, "--allow-write", data] + allowRead.flatMap { ["--allow-read", $0] }
+                           ["run", appID, "--socket", adminSocket, "--data", data] + allowRead.flatMap { ["--allow-read", $0] }
                                + ["--"] + command, environment: environment)
     }
 

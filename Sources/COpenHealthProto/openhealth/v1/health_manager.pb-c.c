@@ -1762,6 +1762,96 @@ void   openhealth__v1__set_direct_connection_response__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__set_direct_connection_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__set_network_access_request__init
+                     (Openhealth__V1__SetNetworkAccessRequest         *message)
+{
+  static const Openhealth__V1__SetNetworkAccessRequest init_value = OPENHEALTH__V1__SET_NETWORK_ACCESS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__set_network_access_request__get_packed_size
+                     (const Openhealth__V1__SetNetworkAccessRequest *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__set_network_access_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__set_network_access_request__pack
+                     (const Openhealth__V1__SetNetworkAccessRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__set_network_access_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__set_network_access_request__pack_to_buffer
+                     (const Openhealth__V1__SetNetworkAccessRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__set_network_access_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__SetNetworkAccessRequest *
+       openhealth__v1__set_network_access_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__SetNetworkAccessRequest *)
+     protobuf_c_message_unpack (&openhealth__v1__set_network_access_request__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__set_network_access_request__free_unpacked
+                     (Openhealth__V1__SetNetworkAccessRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__set_network_access_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__set_network_access_response__init
+                     (Openhealth__V1__SetNetworkAccessResponse         *message)
+{
+  static const Openhealth__V1__SetNetworkAccessResponse init_value = OPENHEALTH__V1__SET_NETWORK_ACCESS_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__set_network_access_response__get_packed_size
+                     (const Openhealth__V1__SetNetworkAccessResponse *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__set_network_access_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__set_network_access_response__pack
+                     (const Openhealth__V1__SetNetworkAccessResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__set_network_access_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__set_network_access_response__pack_to_buffer
+                     (const Openhealth__V1__SetNetworkAccessResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__set_network_access_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__SetNetworkAccessResponse *
+       openhealth__v1__set_network_access_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__SetNetworkAccessResponse *)
+     protobuf_c_message_unpack (&openhealth__v1__set_network_access_response__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__set_network_access_response__free_unpacked
+                     (Openhealth__V1__SetNetworkAccessResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__set_network_access_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 #define openhealth__v1__status_request__field_descriptors NULL
 #define openhealth__v1__status_request__field_indices_by_name NULL
 #define openhealth__v1__status_request__number_ranges NULL
@@ -1922,7 +2012,7 @@ const ProtobufCMessageDescriptor openhealth__v1__status_response__descriptor =
   (ProtobufCMessageInit) openhealth__v1__status_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__app_manifest__field_descriptors[7] =
+static const ProtobufCFieldDescriptor openhealth__v1__app_manifest__field_descriptors[8] =
 {
   {
     "id",
@@ -2008,12 +2098,25 @@ static const ProtobufCFieldDescriptor openhealth__v1__app_manifest__field_descri
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "network",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__AppManifest, network),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__app_manifest__field_indices_by_name[] = {
   1,   /* field[1] = display_name */
   6,   /* field[6] = entitlements */
   2,   /* field[2] = executable */
   0,   /* field[0] = id */
+  7,   /* field[7] = network */
   4,   /* field[4] = read_usage_description */
   5,   /* field[5] = share_usage_description */
   3,   /* field[3] = version */
@@ -2021,7 +2124,7 @@ static const unsigned openhealth__v1__app_manifest__field_indices_by_name[] = {
 static const ProtobufCIntRange openhealth__v1__app_manifest__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__app_manifest__descriptor =
 {
@@ -2031,7 +2134,7 @@ const ProtobufCMessageDescriptor openhealth__v1__app_manifest__descriptor =
   "Openhealth__V1__AppManifest",
   "openhealth.v1",
   sizeof(Openhealth__V1__AppManifest),
-  7,
+  8,
   openhealth__v1__app_manifest__field_descriptors,
   openhealth__v1__app_manifest__field_indices_by_name,
   1,  openhealth__v1__app_manifest__number_ranges,
@@ -2132,7 +2235,7 @@ const ProtobufCMessageDescriptor openhealth__v1__list_apps_request__descriptor =
   (ProtobufCMessageInit) openhealth__v1__list_apps_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__list_apps_response__field_descriptors[2] =
+static const ProtobufCFieldDescriptor openhealth__v1__list_apps_response__field_descriptors[3] =
 {
   {
     "apps",
@@ -2158,15 +2261,28 @@ static const ProtobufCFieldDescriptor openhealth__v1__list_apps_response__field_
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "network_app_ids",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Openhealth__V1__ListAppsResponse, n_network_app_ids),
+    offsetof(Openhealth__V1__ListAppsResponse, network_app_ids),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__list_apps_response__field_indices_by_name[] = {
   0,   /* field[0] = apps */
   1,   /* field[1] = direct_connection_app_ids */
+  2,   /* field[2] = network_app_ids */
 };
 static const ProtobufCIntRange openhealth__v1__list_apps_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__list_apps_response__descriptor =
 {
@@ -2176,7 +2292,7 @@ const ProtobufCMessageDescriptor openhealth__v1__list_apps_response__descriptor 
   "Openhealth__V1__ListAppsResponse",
   "openhealth.v1",
   sizeof(Openhealth__V1__ListAppsResponse),
-  2,
+  3,
   openhealth__v1__list_apps_response__field_descriptors,
   openhealth__v1__list_apps_response__field_indices_by_name,
   1,  openhealth__v1__list_apps_response__number_ranges,
@@ -2697,7 +2813,7 @@ const ProtobufCMessageDescriptor openhealth__v1__launch_bind_request__descriptor
   (ProtobufCMessageInit) openhealth__v1__launch_bind_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__launch_bind_response__field_descriptors[1] =
+static const ProtobufCFieldDescriptor openhealth__v1__launch_bind_response__field_descriptors[3] =
 {
   {
     "app_id",
@@ -2711,14 +2827,40 @@ static const ProtobufCFieldDescriptor openhealth__v1__launch_bind_response__fiel
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "sandbox_uid",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__LaunchBindResponse, sandbox_uid),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "network",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__LaunchBindResponse, network),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__launch_bind_response__field_indices_by_name[] = {
   0,   /* field[0] = app_id */
+  2,   /* field[2] = network */
+  1,   /* field[1] = sandbox_uid */
 };
 static const ProtobufCIntRange openhealth__v1__launch_bind_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__launch_bind_response__descriptor =
 {
@@ -2728,7 +2870,7 @@ const ProtobufCMessageDescriptor openhealth__v1__launch_bind_response__descripto
   "Openhealth__V1__LaunchBindResponse",
   "openhealth.v1",
   sizeof(Openhealth__V1__LaunchBindResponse),
-  1,
+  3,
   openhealth__v1__launch_bind_response__field_descriptors,
   openhealth__v1__launch_bind_response__field_indices_by_name,
   1,  openhealth__v1__launch_bind_response__number_ranges,
@@ -3628,6 +3770,75 @@ const ProtobufCMessageDescriptor openhealth__v1__set_direct_connection_response_
   (ProtobufCMessageInit) openhealth__v1__set_direct_connection_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor openhealth__v1__set_network_access_request__field_descriptors[2] =
+{
+  {
+    "app_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__SetNetworkAccessRequest, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "allowed",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__SetNetworkAccessRequest, allowed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__set_network_access_request__field_indices_by_name[] = {
+  1,   /* field[1] = allowed */
+  0,   /* field[0] = app_id */
+};
+static const ProtobufCIntRange openhealth__v1__set_network_access_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__set_network_access_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.SetNetworkAccessRequest",
+  "SetNetworkAccessRequest",
+  "Openhealth__V1__SetNetworkAccessRequest",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__SetNetworkAccessRequest),
+  2,
+  openhealth__v1__set_network_access_request__field_descriptors,
+  openhealth__v1__set_network_access_request__field_indices_by_name,
+  1,  openhealth__v1__set_network_access_request__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__set_network_access_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define openhealth__v1__set_network_access_response__field_descriptors NULL
+#define openhealth__v1__set_network_access_response__field_indices_by_name NULL
+#define openhealth__v1__set_network_access_response__number_ranges NULL
+const ProtobufCMessageDescriptor openhealth__v1__set_network_access_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.SetNetworkAccessResponse",
+  "SetNetworkAccessResponse",
+  "Openhealth__V1__SetNetworkAccessResponse",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__SetNetworkAccessResponse),
+  0,
+  openhealth__v1__set_network_access_response__field_descriptors,
+  openhealth__v1__set_network_access_response__field_indices_by_name,
+  0,  openhealth__v1__set_network_access_response__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__set_network_access_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCEnumValue openhealth__v1__access__enum_values_by_number[3] =
 {
   { "ACCESS_UNSPECIFIED", "OPENHEALTH__V1__ACCESS__ACCESS_UNSPECIFIED", 0 },
@@ -3688,7 +3899,7 @@ const ProtobufCEnumDescriptor openhealth__v1__decision__descriptor =
   openhealth__v1__decision__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[31] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[32] =
 {
   { "Status", &openhealth__v1__status_request__descriptor, &openhealth__v1__status_response__descriptor },
   { "InstallApp", &openhealth__v1__install_app_request__descriptor, &openhealth__v1__install_app_response__descriptor },
@@ -3721,6 +3932,7 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "QueryActivitySummaries", &openhealth__v1__activity_summary_query_request__descriptor, &openhealth__v1__activity_summary_batch__descriptor },
   { "ImportSamples", &openhealth__v1__import_samples_request__descriptor, &openhealth__v1__import_samples_response__descriptor },
   { "SetDirectConnection", &openhealth__v1__set_direct_connection_request__descriptor, &openhealth__v1__set_direct_connection_response__descriptor },
+  { "SetNetworkAccess", &openhealth__v1__set_network_access_request__descriptor, &openhealth__v1__set_network_access_response__descriptor },
 };
 const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   5,        /* AnswerRequest */
@@ -3747,6 +3959,7 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   20,        /* SetCharacteristic */
   30,        /* SetDirectConnection */
   6,        /* SetGrants */
+  31,        /* SetNetworkAccess */
   12,        /* SetPasscode */
   18,        /* SetSourcePriority */
   22,        /* SetUnitPreference */
@@ -3762,7 +3975,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
   "HealthManager",
   "Openhealth__V1__HealthManager",
   "openhealth.v1",
-  31,
+  32,
   openhealth__v1__health_manager__method_descriptors,
   openhealth__v1__health_manager__method_indices_by_name
 };
@@ -4013,6 +4226,14 @@ void openhealth__v1__health_manager__set_direct_connection(ProtobufCService *ser
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
   service->invoke(service, 30, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__set_network_access(ProtobufCService *service,
+                                                        const Openhealth__V1__SetNetworkAccessRequest *input,
+                                                        Openhealth__V1__SetNetworkAccessResponse_Closure closure,
+                                                        void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 31, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
                                            Openhealth__V1__HealthManager_ServiceDestroy destroy)

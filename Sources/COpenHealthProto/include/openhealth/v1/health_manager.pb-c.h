@@ -61,6 +61,8 @@ typedef struct Openhealth__V1__ImportedRoute Openhealth__V1__ImportedRoute;
 typedef struct Openhealth__V1__ImportSamplesResponse Openhealth__V1__ImportSamplesResponse;
 typedef struct Openhealth__V1__SetDirectConnectionRequest Openhealth__V1__SetDirectConnectionRequest;
 typedef struct Openhealth__V1__SetDirectConnectionResponse Openhealth__V1__SetDirectConnectionResponse;
+typedef struct Openhealth__V1__SetNetworkAccessRequest Openhealth__V1__SetNetworkAccessRequest;
+typedef struct Openhealth__V1__SetNetworkAccessResponse Openhealth__V1__SetNetworkAccessResponse;
 
 
 /* --- enums --- */
@@ -130,10 +132,14 @@ struct  Openhealth__V1__AppManifest
   char *share_usage_description;
   size_t n_entitlements;
   char **entitlements;
+  /*
+   * the app asks for network access (granted only if the user allows it)
+   */
+  protobuf_c_boolean network;
 };
 #define OPENHEALTH__V1__APP_MANIFEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__app_manifest__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0 }
 
 
 struct  Openhealth__V1__InstallAppRequest
@@ -175,10 +181,15 @@ struct  Openhealth__V1__ListAppsResponse
    */
   size_t n_direct_connection_app_ids;
   char **direct_connection_app_ids;
+  /*
+   * apps the user allowed network access
+   */
+  size_t n_network_app_ids;
+  char **network_app_ids;
 };
 #define OPENHEALTH__V1__LIST_APPS_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__list_apps_response__descriptor) \
-    , 0,NULL, 0,NULL }
+    , 0,NULL, 0,NULL, 0,NULL }
 
 
 struct  Openhealth__V1__ListRequestsRequest
@@ -322,10 +333,20 @@ struct  Openhealth__V1__LaunchBindResponse
 {
   ProtobufCMessage base;
   char *app_id;
+  /*
+   * The app's own unprivileged uid (and gid), assigned once per app id and never reused
+   * (AppSandboxIDs): health-sandbox run as root switches to it before bubblewrap.
+   */
+  uint32_t sandbox_uid;
+  /*
+   * The manifest asks for network access and the user allowed it: the app shares the host's
+   * network namespace and may open AF_INET/AF_INET6 sockets.
+   */
+  protobuf_c_boolean network;
 };
 #define OPENHEALTH__V1__LAUNCH_BIND_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__launch_bind_response__descriptor) \
-    , (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, 0, 0 }
 
 
 struct  Openhealth__V1__KeyStatusRequest
@@ -592,6 +613,26 @@ struct  Openhealth__V1__SetDirectConnectionResponse
 };
 #define OPENHEALTH__V1__SET_DIRECT_CONNECTION_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__set_direct_connection_response__descriptor) \
+     }
+
+
+struct  Openhealth__V1__SetNetworkAccessRequest
+{
+  ProtobufCMessage base;
+  char *app_id;
+  protobuf_c_boolean allowed;
+};
+#define OPENHEALTH__V1__SET_NETWORK_ACCESS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__set_network_access_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
+
+
+struct  Openhealth__V1__SetNetworkAccessResponse
+{
+  ProtobufCMessage base;
+};
+#define OPENHEALTH__V1__SET_NETWORK_ACCESS_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__set_network_access_response__descriptor) \
      }
 
 
@@ -1336,6 +1377,44 @@ Openhealth__V1__SetDirectConnectionResponse *
 void   openhealth__v1__set_direct_connection_response__free_unpacked
                      (Openhealth__V1__SetDirectConnectionResponse *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__SetNetworkAccessRequest methods */
+void   openhealth__v1__set_network_access_request__init
+                     (Openhealth__V1__SetNetworkAccessRequest         *message);
+size_t openhealth__v1__set_network_access_request__get_packed_size
+                     (const Openhealth__V1__SetNetworkAccessRequest   *message);
+size_t openhealth__v1__set_network_access_request__pack
+                     (const Openhealth__V1__SetNetworkAccessRequest   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__set_network_access_request__pack_to_buffer
+                     (const Openhealth__V1__SetNetworkAccessRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__SetNetworkAccessRequest *
+       openhealth__v1__set_network_access_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__set_network_access_request__free_unpacked
+                     (Openhealth__V1__SetNetworkAccessRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__SetNetworkAccessResponse methods */
+void   openhealth__v1__set_network_access_response__init
+                     (Openhealth__V1__SetNetworkAccessResponse         *message);
+size_t openhealth__v1__set_network_access_response__get_packed_size
+                     (const Openhealth__V1__SetNetworkAccessResponse   *message);
+size_t openhealth__v1__set_network_access_response__pack
+                     (const Openhealth__V1__SetNetworkAccessResponse   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__set_network_access_response__pack_to_buffer
+                     (const Openhealth__V1__SetNetworkAccessResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__SetNetworkAccessResponse *
+       openhealth__v1__set_network_access_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__set_network_access_response__free_unpacked
+                     (Openhealth__V1__SetNetworkAccessResponse *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Openhealth__V1__StatusRequest_Closure)
@@ -1454,6 +1533,12 @@ typedef void (*Openhealth__V1__SetDirectConnectionRequest_Closure)
                   void *closure_data);
 typedef void (*Openhealth__V1__SetDirectConnectionResponse_Closure)
                  (const Openhealth__V1__SetDirectConnectionResponse *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__SetNetworkAccessRequest_Closure)
+                 (const Openhealth__V1__SetNetworkAccessRequest *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__SetNetworkAccessResponse_Closure)
+                 (const Openhealth__V1__SetNetworkAccessResponse *message,
                   void *closure_data);
 
 /* --- services --- */
@@ -1586,6 +1671,10 @@ struct Openhealth__V1__HealthManager_Service
                                 const Openhealth__V1__SetDirectConnectionRequest *input,
                                 Openhealth__V1__SetDirectConnectionResponse_Closure closure,
                                 void *closure_data);
+  void (*set_network_access)(Openhealth__V1__HealthManager_Service *service,
+                             const Openhealth__V1__SetNetworkAccessRequest *input,
+                             Openhealth__V1__SetNetworkAccessResponse_Closure closure,
+                             void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthManager_ServiceDestroy)(Openhealth__V1__HealthManager_Service *);
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
@@ -1624,7 +1713,8 @@ void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service
       function_prefix__ ## set_activity_goals,\
       function_prefix__ ## query_activity_summaries,\
       function_prefix__ ## import_samples,\
-      function_prefix__ ## set_direct_connection  }
+      function_prefix__ ## set_direct_connection,\
+      function_prefix__ ## set_network_access  }
 void openhealth__v1__health_manager__status(ProtobufCService *service,
                                             const Openhealth__V1__StatusRequest *input,
                                             Openhealth__V1__StatusResponse_Closure closure,
@@ -1749,6 +1839,10 @@ void openhealth__v1__health_manager__set_direct_connection(ProtobufCService *ser
                                                            const Openhealth__V1__SetDirectConnectionRequest *input,
                                                            Openhealth__V1__SetDirectConnectionResponse_Closure closure,
                                                            void *closure_data);
+void openhealth__v1__health_manager__set_network_access(ProtobufCService *service,
+                                                        const Openhealth__V1__SetNetworkAccessRequest *input,
+                                                        Openhealth__V1__SetNetworkAccessResponse_Closure closure,
+                                                        void *closure_data);
 
 /* --- descriptors --- */
 
@@ -1793,6 +1887,8 @@ extern const ProtobufCMessageDescriptor openhealth__v1__imported_route__descript
 extern const ProtobufCMessageDescriptor openhealth__v1__import_samples_response__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__set_direct_connection_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__set_direct_connection_response__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__set_network_access_request__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__set_network_access_response__descriptor;
 extern const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor;
 
 PROTOBUF_C__END_DECLS
