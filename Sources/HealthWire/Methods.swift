@@ -59,6 +59,7 @@ public enum HealthManagerMethod: String, CaseIterable, Sendable {
     case queryActivitySummaries = "/openhealth.v1.HealthManager/QueryActivitySummaries"
     case importSamples = "/openhealth.v1.HealthManager/ImportSamples"
     case setDirectConnection = "/openhealth.v1.HealthManager/SetDirectConnection"
+    case queryRouteData = "/openhealth.v1.HealthManager/QueryRouteData"
 }
 
 /// Where the SDK finds its connection: health-sandbox puts the inherited descriptor's number here.

@@ -85,6 +85,7 @@ enum MethodTable {
         HealthManagerMethod.setActivityGoals.rawValue: .unary(ActivitySummaryService.setGoals),
         HealthManagerMethod.queryActivitySummaries.rawValue: .stream(ActivitySummaryService.queryForManager),
         HealthManagerMethod.importSamples.rawValue: .unary(ImportService.importSamples),
+        HealthManagerMethod.queryRouteData.rawValue: .stream(RouteService.queryForManager),
     ]
 
     /// How much of the broker an app's call may hold (BrokerLimits): a long-running query counts
@@ -151,5 +152,6 @@ enum MethodTable {
         HealthManagerMethod.queryActivitySummaries.rawValue: .read,
         HealthStoreMethod.watchStatisticsCollection.rawValue: .read,
         HealthManagerMethod.importSamples.rawValue: .write,
+        HealthManagerMethod.queryRouteData.rawValue: .read,
     ]
 }

@@ -3688,7 +3688,7 @@ const ProtobufCEnumDescriptor openhealth__v1__decision__descriptor =
   openhealth__v1__decision__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[31] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[32] =
 {
   { "Status", &openhealth__v1__status_request__descriptor, &openhealth__v1__status_response__descriptor },
   { "InstallApp", &openhealth__v1__install_app_request__descriptor, &openhealth__v1__install_app_response__descriptor },
@@ -3721,6 +3721,7 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "QueryActivitySummaries", &openhealth__v1__activity_summary_query_request__descriptor, &openhealth__v1__activity_summary_batch__descriptor },
   { "ImportSamples", &openhealth__v1__import_samples_request__descriptor, &openhealth__v1__import_samples_response__descriptor },
   { "SetDirectConnection", &openhealth__v1__set_direct_connection_request__descriptor, &openhealth__v1__set_direct_connection_response__descriptor },
+  { "QueryRouteData", &openhealth__v1__route_data_request__descriptor, &openhealth__v1__route_data_batch__descriptor },
 };
 const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   5,        /* AnswerRequest */
@@ -3739,6 +3740,7 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   17,        /* ListSources */
   21,        /* ListUnitPreferences */
   28,        /* QueryActivitySummaries */
+  31,        /* QueryRouteData */
   8,        /* QuerySamples */
   14,        /* RemovePasscode */
   25,        /* ReportLaunchOutcome */
@@ -3762,7 +3764,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
   "HealthManager",
   "Openhealth__V1__HealthManager",
   "openhealth.v1",
-  31,
+  32,
   openhealth__v1__health_manager__method_descriptors,
   openhealth__v1__health_manager__method_indices_by_name
 };
@@ -4013,6 +4015,14 @@ void openhealth__v1__health_manager__set_direct_connection(ProtobufCService *ser
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
   service->invoke(service, 30, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__query_route_data(ProtobufCService *service,
+                                                      const Openhealth__V1__RouteDataRequest *input,
+                                                      Openhealth__V1__RouteDataBatch_Closure closure,
+                                                      void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 31, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
                                            Openhealth__V1__HealthManager_ServiceDestroy destroy)

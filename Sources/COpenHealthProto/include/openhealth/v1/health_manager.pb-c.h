@@ -1586,6 +1586,10 @@ struct Openhealth__V1__HealthManager_Service
                                 const Openhealth__V1__SetDirectConnectionRequest *input,
                                 Openhealth__V1__SetDirectConnectionResponse_Closure closure,
                                 void *closure_data);
+  void (*query_route_data)(Openhealth__V1__HealthManager_Service *service,
+                           const Openhealth__V1__RouteDataRequest *input,
+                           Openhealth__V1__RouteDataBatch_Closure closure,
+                           void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthManager_ServiceDestroy)(Openhealth__V1__HealthManager_Service *);
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
@@ -1624,7 +1628,8 @@ void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service
       function_prefix__ ## set_activity_goals,\
       function_prefix__ ## query_activity_summaries,\
       function_prefix__ ## import_samples,\
-      function_prefix__ ## set_direct_connection  }
+      function_prefix__ ## set_direct_connection,\
+      function_prefix__ ## query_route_data  }
 void openhealth__v1__health_manager__status(ProtobufCService *service,
                                             const Openhealth__V1__StatusRequest *input,
                                             Openhealth__V1__StatusResponse_Closure closure,
@@ -1749,6 +1754,10 @@ void openhealth__v1__health_manager__set_direct_connection(ProtobufCService *ser
                                                            const Openhealth__V1__SetDirectConnectionRequest *input,
                                                            Openhealth__V1__SetDirectConnectionResponse_Closure closure,
                                                            void *closure_data);
+void openhealth__v1__health_manager__query_route_data(ProtobufCService *service,
+                                                      const Openhealth__V1__RouteDataRequest *input,
+                                                      Openhealth__V1__RouteDataBatch_Closure closure,
+                                                      void *closure_data);
 
 /* --- descriptors --- */
 

@@ -1,0 +1,98 @@
+import Foundation
+import HealthModel
+
+/// `healthctl export --format csv`: a folder with one CSV file per type (`StepCount.csv`, …),
+/// RFC 4180, UTF-8, a header row, dates in ISO 8601 UTC, quantities in the type's export unit
+/// (`ExportUnits`), metadata as a JSON object. Text that a spreadsheet would run as a formula
+/// (a source named `=HYPERLINK(…)`) is written with a leading apostrophe.
+final class CSVExportSink: ExportSink {
+    let wantsRoutes = false
+    let writesMembersInsideCorrelations = false
+    static let header = "uuid,type,start,end,value,unit,source,source_version,device,detail,metadata\n"
+    private var output: StagedOutput
+    private let units: ExportUnits
+    private var currentType: String?
+    private var file: BufferedFile?
+
+    init(destination: URL, units: ExportUnits) throws(HealthCtlError) {
+        output = try StagedOutput(destination: destination, kind: .folder)
+        self.units = units
+    }
+
+    func add(_ sample: SampleRecord, routes: [ExportedRoute]) throws(HealthCtlError) {
+        if currentType != sample.typeIdentifier {
+            try file?.close()
+            let name = Self.fileName(of: sample.typeIdentifier)
+            file = BufferedFile(handle: try output.createFile(named: name), path: output.destination.appendingPathComponent(name).path)
+            currentType = sample.typeIdentifier
+            try file?.write(Self.header)
+        }
+        try file?.write(row(sample))
+    }
+
+    func finish() throws(HealthCtlError) {
+        try file?.close()
+        file = nil
+        try output.commit()
+    }
+
+    func discard() {
+        try? file?.close()
+        output.discard()
+    }
+
+    /// `HKQuantityTypeIdentifierStepCount` → `StepCount.csv`.
+    static func fileName(of type: String) -> String {
+        let prefixes = ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier", "HK"]
+        let stem = prefixes.first(where: type.hasPrefix).map { String(type.dropFirst($0.count)) } ?? type
+        return stem.filter { $0.isLetter || $0.isNumber } + ".csv"
+    }
+
+    private func row(_ sample: SampleRecord) -> String {
+        let (value, unit, detail) = cells(sample.value, typeIdentifier: sample.typeIdentifier)
+        let source = ExportSourceName.of(sample.source)
+        let fields = [
+            sample.uuid.uuidString.lowercased(), sample.typeIdentifier, SampleJSONLine.timestamp(sample.startDate),
+            SampleJSONLine.timestamp(sample.endDate), value, unit, Self.text(source.name), Self.text(source.version ?? ""),
+            Self.text(sample.device?.name ?? ""), Self.text(detail), Self.text(ExportMetadataJSON.text(sample.metadata)),
+        ]
+        return fields.map(Self.quoted).joined(separator: ",") + "\n"
+    }
+
+    private func cells(_ value: SampleRecord.Value, typeIdentifier: String) -> (value: String, unit: String, detail: String) {
+        switch value {
+        case let .quantity(amount, stored):
+            let (converted, unit) = units.converted(amount, stored, typeIdentifier: typeIdentifier)
+            return ("\(converted)", unit, "")
+        case let .category(raw):
+            return ("\(raw)", "", "")
+        case let .workout(workout):
+            var detail = "activity \(workout.activityType)"
+            if let distance = workout.totalDistance { detail += "; distance \(distance.value) \(distance.unit)" }
+            if let energy = workout.totalEnergyBurned { detail += "; energy \(energy.value) \(energy.unit)" }
+            return ("\(workout.duration)", "s", detail)
+        case let .workoutRoute(count):
+            return ("\(count)", "locations", "")
+        case let .correlation(members):
+            let listed = members.map { member -> String in
+                guard case let .quantity(amount, stored) = member.value else { return member.typeIdentifier }
+                let (converted, unit) = units.converted(amount, stored, typeIdentifier: member.typeIdentifier)
+                return "\(member.typeIdentifier)=\(converted) \(unit)"
+            }
+            return ("\(members.count)", "samples", listed.joined(separator: "; "))
+        }
+    }
+
+    /// Free text: a leading `=`, `+`, `-`, `@`, tab or carriage return would make a spreadsheet
+    /// read the cell as a formula (CSV injection), so such text gets a leading apostrophe.
+    static func text(_ value: String) -> String {
+        guard let first = value.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return value }
+        return "'" + value
+    }
+
+    /// RFC 4180: a field holding a comma, quote or line break is quoted, its quotes doubled.
+    static func quoted(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

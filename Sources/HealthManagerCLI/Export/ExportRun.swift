@@ -1,0 +1,94 @@
+import Foundation
+import HealthModel
+import HealthWire
+
+/// The reading half of `healthctl export`: queries healthd type by type (oldest first, in the
+/// batches it streams) and hands each sample to the sink as it arrives, so memory holds one
+/// batch — plus, for a workout, its routes — whatever the store's size.
+///
+/// Correlations are read first: where the sink writes a correlation's samples inside it, their
+/// UUIDs are remembered (16 bytes each) so they are not written again under their own types.
+struct ExportRun {
+    let client: ManagerClient
+    let types: [String]
+    let start: Date?
+    let end: Date?
+
+    /// Samples written, by type, in the order exported.
+    struct Summary {
+        var counts: [(type: String, count: Int)] = []
+        var routes = 0
+        var total: Int { counts.reduce(0) { $0 + $1.count } }
+    }
+
+    /// Every type an export holds by default: samples of every quantity, category, correlation
+    /// and workout type (routes travel with their workouts).
+    static var allTypes: [String] {
+        HKObjectType.allTypes.filter { $0 is HKQuantityType || $0 is HKCategoryType || $0 is HKCorrelationType || $0 is HKWorkoutType }
+            .map(\.identifier)
+    }
+
+    /// Correlations first (see above), workouts last, the rest in between, each group by name.
+    static func ordered(_ types: [String]) -> [String] {
+        func rank(_ type: String) -> Int {
+            switch HKObjectType.type(forIdentifier: type) {
+            case is HKCorrelationType: 0
+            case is HKWorkoutType: 2
+            default: 1
+            }
+        }
+        return Set(types).sorted { (rank($0), $0) < (rank($1), $1) }
+    }
+
+    func run(into sink: any ExportSink, progress: (_ typesDone: Int, _ typesTotal: Int, _ samples: Int) -> Void) async throws(HealthCtlError) -> Summary {
+        var summary = Summary()
+        var members = Set<UUID>()
+        let ordered = Self.ordered(types)
+        for (index, type) in ordered.enumerated() {
+            var count = 0
+            for try await batch in client.querySamples(spec(type)) {
+                for sample in batch.samples {
+                    if members.contains(sample.uuid) { continue }
+                    if sink.writesMembersInsideCorrelations, case let .correlation(objects) = sample.value {
+                        members.formUnion(objects.map(\.uuid))
+                    }
+                    var routes: [ExportedRoute] = []
+                    if sink.wantsRoutes, case .workout = sample.value {
+                        routes = try await self.routes(of: sample.uuid)
+                        summary.routes += routes.count
+                    }
+                    try sink.add(sample, routes: routes)
+                    count += 1
+                }
+                progress(index, ordered.count, summary.total + count)
+            }
+            if count > 0 { summary.counts.append((type, count)) }
+        }
+        try sink.finish()
+        return summary
+    }
+
+    /// Samples overlapping the range, oldest first (as `healthctl samples` selects them).
+    private func spec(_ type: String) -> SampleQuerySpec {
+        let predicate: SamplePredicate? = start == nil && end == nil
+            ? nil : .dateRange(start: start, end: end, strictStart: false, strictEnd: false)
+        return SampleQuerySpec(typeIdentifier: type, predicate: predicate, sort: [SampleSort(.startDate, ascending: true)])
+    }
+
+    /// The routes associated with a workout, each with all its locations.
+    private func routes(of workout: UUID) async throws(HealthCtlError) -> [ExportedRoute] {
+        var routes: [ExportedRoute] = []
+        let spec = SampleQuerySpec(typeIdentifier: HKWorkoutRouteTypeIdentifier, predicate: .workout(workout),
+                                   sort: [SampleSort(.startDate, ascending: true)])
+        for try await batch in client.querySamples(spec) {
+            for route in batch.samples {
+                var locations: [RouteLocation] = []
+                for try await chunk in client.queryRouteData(route.uuid) {
+                    locations += chunk.locations
+                }
+                routes.append(ExportedRoute(uuid: route.uuid, startDate: route.startDate, endDate: route.endDate, locations: locations))
+            }
+        }
+        return routes
+    }
+}

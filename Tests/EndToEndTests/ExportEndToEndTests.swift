@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `healthctl export` through a real healthd: Apple's export.zip that `healthctl import` turns
+/// back into the same samples in an empty store, CSV and JSON lines, filters, private output.
+@Suite(.serialized, .timeLimit(.minutes(4))) struct ExportEndToEndTests {
+    static let fixtures = SharedFixtures.appleHealth
+    /// Every kind the round trip must keep: the fixtures' types.
+    static let comparedTypes = [
+        "HKQuantityTypeIdentifierHeartRate", "HKQuantityTypeIdentifierStepCount", "HKQuantityTypeIdentifierBodyMass",
+        "HKQuantityTypeIdentifierBodyTemperature", "HKQuantityTypeIdentifierDistanceWalkingRunning",
+        "HKCategoryTypeIdentifierSleepAnalysis", "HKQuantityTypeIdentifierBloodPressureSystolic",
+        "HKQuantityTypeIdentifierBloodPressureDiastolic", "HKCorrelationTypeIdentifierBloodPressure",
+        "HKWorkoutTypeIdentifier", "HKWorkoutRouteTypeIdentifier",
+    ]
+
+    func writeHostileFixture(in broker: BrokerProcess) throws -> String {
+        let path = broker.root + "/hostile-export.xml"
+        try Data(HostileExportFixture.xml.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Every sample of `types`, as `healthctl samples --json` prints them, without what a store
+    /// assigns (UUIDs) and with numbers to 12 significant digits (a value exported in the
+    /// preferred unit and read back may differ in the last bit), as sorted canonical JSON.
+    func snapshot(_ broker: BrokerProcess, _ types: [String]) async throws -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for type in types {
+            let listed = try await broker.healthctl(["samples", type, "--json"])
+            #expect(listed.status == 0, "\(listed)")
+            result[type] = try listed.lines.map { line in
+                let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
+                let data = try JSONSerialization.data(withJSONObject: Self.normalized(object), options: [.sortedKeys])
+                return String(decoding: data, as: UTF8.self)
+            }.sorted()
+        }
+        return result
+    }
+
+    static func normalized(_ value: Any) -> Any {
+        switch value {
+        case let object as [String: Any]:
+            var copy = object
+            copy.removeValue(forKey: "uuid")
+            return copy.mapValues(normalized)
+        case let array as [Any]:
+            return array.map(normalized)
+        case let number as NSNumber:  // booleans too on Linux; both snapshots are normalized alike
+            return String(format: "%.12g", number.doubleValue)
+        default:
+            return value
+        }
+    }
+
+    @Test func anAppleExportImportedIntoAnEmptyStoreGivesBackTheSameSamples() async throws {
+        let original = try BrokerProcess()
+        for export in [try writeHostileFixture(in: original),
+                       Self.fixtures.appendingPathComponent("paulstaab-health-data-parser/tests/fixtures/export.zip").path,
+                       Self.fixtures.appendingPathComponent("tdda-applehealthdata/testdata/export6s3sample.xml").path] {
+            let imported = try await original.healthctl(["import", export, "--characteristics", "yes"])
+            #expect(imported.status == 0, "\(imported)\n\(original.log)")
+        }
+        let before = try await snapshot(original, Self.comparedTypes)
+        #expect(before["HKWorkoutRouteTypeIdentifier"]?.count == 5, "4 GPX routes and 1 inline: \(before)")
+
+        let zip = original.root + "/out/export.zip"
+        try FileManager.default.createDirectory(atPath: original.root + "/out", withIntermediateDirectories: true)
+        let exported = try await original.healthctl(["export", zip])
+        #expect(exported.status == 0, "\(exported)\n\(original.log)")
+        #expect(exported.stdout.contains("and 5 routes to"), "\(exported.stdout)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: zip)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        // Nothing staged is left beside it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: original.root + "/out") == ["export.zip"])
+
+        let copy = try BrokerProcess()
+        let reimported = try await copy.healthctl(["import", zip, "--characteristics", "yes"])
+        #expect(reimported.status == 0, "\(reimported)\n\(copy.log)")
+        #expect(reimported.stdout.contains(", 0 refused."), "\(reimported.stdout)")
+        let after = try await snapshot(copy, Self.comparedTypes)
+        for type in Self.comparedTypes {
+            #expect(after[type] == before[type], "\(type) changed:\nbefore \(before[type] ?? [])\nafter  \(after[type] ?? [])")
+        }
+        let characteristics = try await copy.healthctl(["characteristics", "show"])
+        #expect(characteristics.stdout == (try await original.healthctl(["characteristics", "show"])).stdout)
+        #expect(characteristics.stdout.contains("1965-07-31"), "the last import's date of birth: \(characteristics.stdout)")
+
+        // The same export imported again into the store it came from adds nothing.
+        let again = try await original.healthctl(["import", zip])
+        #expect(again.stdout.contains(": 0 imported,"), "\(again.stdout)")
+    }
+}
