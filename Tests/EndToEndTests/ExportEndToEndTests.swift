@@ -90,4 +90,53 @@ import TestSupport
         let again = try await original.healthctl(["import", zip])
         #expect(again.stdout.contains(": 0 imported,"), "\(again.stdout)")
     }
+
+    /// CSV: one file per type, only the types and dates asked for, quantities in the Health app's
+    /// unit, hostile text quoted and defused; JSON lines likewise; output private; an existing
+    /// folder refused; the export's time recorded for `healthctl status`.
+    @Test func csvAndJSONLinesHoldTheChosenTypesAndDates() async throws {
+        let broker = try BrokerProcess()
+        let imported = try await broker.healthctl(["import", try writeHostileFixture(in: broker), "--characteristics", "no"])
+        #expect(imported.status == 0, "\(imported)")
+        let folder = broker.root + "/csv"
+        let csv = try await broker.healthctl(["export", folder, "--format", "csv", "--types", "heartRate,stepCount,bodyMass",
+                                              "--from", "2024-05-01T06:04:00Z", "--to", "2024-05-01T08:00:00Z"])
+        #expect(csv.status == 0, "\(csv)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        // Body mass (05:00Z) is before --from; one of the two heart rates (06:00Z) too.
+        #expect(files == ["HeartRate.csv", "StepCount.csv"], "\(files)")
+        #expect((try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int) == 0o700)
+        #expect((try FileManager.default.attributesOfItem(atPath: folder + "/HeartRate.csv")[.posixPermissions] as? Int) == 0o600)
+        let heart = try String(contentsOfFile: folder + "/HeartRate.csv", encoding: .utf8).split(separator: "\n")
+        #expect(heart.count == 2, "header and one row: \(heart)")
+        #expect(heart.first == "uuid,type,start,end,value,unit,source,source_version,device,detail,metadata")
+        // 141.5 bpm in count/min (the store keeps count/s); the source's quotes doubled inside a quoted field.
+        #expect(heart.last?.contains(",141.5,count/min,\"Watch \"\"<script>") == true, "\(heart)")
+
+        let json = try await broker.healthctl(["export", broker.root + "/all.jsonl", "--format", "json", "--types", "heartRate"])
+        #expect(json.status == 0, "\(json)")
+        let lines = try String(contentsOfFile: broker.root + "/all.jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { $0.contains(#""unit":"count/min""#) }, "\(lines)")
+
+        let again = try await broker.healthctl(["export", folder, "--format", "csv"])
+        #expect(again.status == 73 && again.stderr.contains("exists already"), "\(again)")
+
+        let state = try Data(contentsOf: URL(fileURLWithPath: broker.root + "/state/openhealth/last-export.json"))
+        let record = try JSONSerialization.jsonObject(with: state) as? [String: Any]
+        #expect(record?["format"] as? String == "json" && record?["samples"] as? Int == 2, "\(String(decoding: state, as: UTF8.self))")
+    }
+
+    /// A formula in a source name reaches a spreadsheet as text.
+    @Test func csvCellsThatWouldRunAsFormulasAreDefused() async throws {
+        let broker = try BrokerProcess()
+        let path = broker.root + "/formula.xml"
+        let xml = HostileExportFixture.xml.replacingOccurrences(of: "sourceName=\"iPhone\"", with: "sourceName=\"=HYPERLINK(&quot;http://x&quot;)\"")
+        try Data(xml.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try await broker.healthctl(["import", path, "--characteristics", "no"]).status == 0)
+        let folder = broker.root + "/csv"
+        #expect(try await broker.healthctl(["export", folder, "--format", "csv", "--types", "stepCount"]).status == 0)
+        let rows = try String(contentsOfFile: folder + "/StepCount.csv", encoding: .utf8)
+        #expect(rows.contains(#","'=HYPERLINK(""http://x"")","#), "\(rows)")
+    }
 }

@@ -63,14 +63,14 @@ final class CSVExportSink: ExportSink {
         switch value {
         case let .quantity(amount, stored):
             let (converted, unit) = units.converted(amount, stored, typeIdentifier: typeIdentifier)
-            return ("\(converted)", unit, "")
+            return (Self.number(converted), unit, "")
         case let .category(raw):
             return ("\(raw)", "", "")
         case let .workout(workout):
             var detail = "activity \(workout.activityType)"
             if let distance = workout.totalDistance { detail += "; distance \(distance.value) \(distance.unit)" }
             if let energy = workout.totalEnergyBurned { detail += "; energy \(energy.value) \(energy.unit)" }
-            return ("\(workout.duration)", "s", detail)
+            return (Self.number(workout.duration), "s", detail)
         case let .workoutRoute(count):
             return ("\(count)", "locations", "")
         case let .correlation(members):
@@ -81,6 +81,11 @@ final class CSVExportSink: ExportSink {
             }
             return ("\(members.count)", "samples", listed.joined(separator: "; "))
         }
+    }
+
+    /// A whole number without ".0" (1234 steps), anything else in the shortest exact form.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
     }
 
     /// Free text: a leading `=`, `+`, `-`, `@`, tab or carriage return would make a spreadsheet
