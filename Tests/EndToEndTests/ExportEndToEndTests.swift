@@ -62,6 +62,7 @@ import TestSupport
             #expect(imported.status == 0, "\(imported)\n\(original.log)")
         }
         let before = try await snapshot(original, Self.comparedTypes)
+        #expect(before["HKCorrelationTypeIdentifierBloodPressure"]?.count == 1, "\(before)")
         #expect(before["HKWorkoutRouteTypeIdentifier"]?.count == 5, "4 GPX routes and 1 inline: \(before)")
 
         let zip = original.root + "/out/export.zip"

@@ -91,4 +91,20 @@ import TestSupport
         let missing = try await broker.healthctl(["import", broker.root + "/nothing.zip"])
         #expect(missing.stderr.contains("no such file or folder"), "\(missing)")
     }
+
+    /// HealthKit allows no sync identifier on a correlation, so the import keeps its identity in a
+    /// key of its own: a blood-pressure reading is imported with its two samples, once.
+    @Test func aCorrelationIsImportedWithItsSamplesAndASecondImportAddsNothing() async throws {
+        let broker = try BrokerProcess()
+        let path = broker.root + "/export.xml"
+        try Data(HostileExportFixture.xml.utf8).write(to: URL(fileURLWithPath: path))
+        let first = try await broker.healthctl(["import", path, "--characteristics", "no"])
+        #expect(first.stdout.contains(", 0 refused."), "\(first)")
+        let again = try await broker.healthctl(["import", path, "--characteristics", "no"])
+        #expect(again.stdout.contains(": 0 imported,") && again.stdout.contains(", 0 refused."), "\(again)")
+        let readings = try await broker.healthctl(["samples", "HKCorrelationTypeIdentifierBloodPressure", "--json"])
+        #expect(readings.lines.count == 1, "\(readings)")
+        #expect(readings.stdout.contains("HKQuantityTypeIdentifierBloodPressureSystolic"), "\(readings)")
+        #expect(try await broker.healthctl(["samples", "bloodPressureDiastolic"]).lines.count == 2, "header and one row")
+    }
 }

@@ -1,6 +1,6 @@
-/// A small Apple Health export written for the export round trip: the element kinds the import
-/// stores (quantities in non-canonical units, a category by name, a workout with events, totals
-/// and an inline route; correlations are refused by today's import, see the report) under sources, devices and metadata
+/// A small Apple Health export written for the export round trip: every element kind the import
+/// stores (quantities in non-canonical units, a category by name, a blood-pressure correlation,
+/// a workout with events, totals and an inline route) under sources, devices and metadata
 /// holding text that must survive XML escaping both ways — quotes, `<script>`, ampersands, a
 /// line break, non-ASCII.
 enum HostileExportFixture {
@@ -21,6 +21,11 @@ enum HostileExportFixture {
          </Record>
          <Record type="HKQuantityTypeIdentifierBodyTemperature" sourceName="Thermometer" unit="degF" startDate="2024-05-01 07:01:00 +0200" endDate="2024-05-01 07:01:00 +0200" value="98.6"/>
          <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="iPhone" sourceVersion="17.4" startDate="2024-04-30 23:00:00 +0200" endDate="2024-05-01 06:30:00 +0200" value="HKCategoryValueSleepAnalysisAsleepCore"/>
+         <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Omron" sourceVersion="2.0" startDate="2024-05-01 07:05:00 +0200" endDate="2024-05-01 07:05:00 +0200">
+          <MetadataEntry key="HKWasUserEntered" value="0"/>
+          <Record type="HKQuantityTypeIdentifierBloodPressureSystolic" sourceName="Omron" sourceVersion="2.0" unit="mmHg" startDate="2024-05-01 07:05:00 +0200" endDate="2024-05-01 07:05:00 +0200" value="121"/>
+          <Record type="HKQuantityTypeIdentifierBloodPressureDiastolic" sourceName="Omron" sourceVersion="2.0" unit="mmHg" startDate="2024-05-01 07:05:00 +0200" endDate="2024-05-01 07:05:00 +0200" value="79"/>
+         </Correlation>
          <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="29.5" durationUnit="min" totalDistance="5.2" totalDistanceUnit="km" totalEnergyBurned="350" totalEnergyBurnedUnit="kcal" sourceName="Watch &quot;&lt;script&gt;alert(1)&lt;/script&gt;&quot; &amp; Co — ünïcode" sourceVersion="10.1" startDate="2024-05-01 06:00:00 +0200" endDate="2024-05-01 06:30:00 +0200">
           <MetadataEntry key="HKIndoorWorkout" value="0"/>
           <WorkoutEvent type="HKWorkoutEventTypeLap" date="2024-05-01 06:00:00 +0200" duration="5.25" durationUnit="min"/>
