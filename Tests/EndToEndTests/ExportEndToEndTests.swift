@@ -140,4 +140,26 @@ import TestSupport
         let rows = try String(contentsOfFile: folder + "/StepCount.csv", encoding: .utf8)
         #expect(rows.contains(#","'=HYPERLINK(""http://x"")","#), "\(rows)")
     }
+
+    /// --source keeps one source's samples; the CSV folder holds each route as GPX, named in its
+    /// workout's row.
+    @Test func csvExportsFilterBySourceAndCarryRoutesAsGPX() async throws {
+        let broker = try BrokerProcess()
+        let path = broker.root + "/hostile.xml"
+        try Data(HostileExportFixture.xml.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try await broker.healthctl(["import", path, "--characteristics", "no"]).status == 0)
+        let iPhone = broker.root + "/iphone"
+        let filtered = try await broker.healthctl(["export", iPhone, "--format", "csv", "--source", "@import/Apple Health/iPhone"])
+        #expect(filtered.status == 0, "\(filtered)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: iPhone).sorted() == ["SleepAnalysis.csv", "StepCount.csv"])
+
+        let all = broker.root + "/all"
+        #expect(try await broker.healthctl(["export", all, "--format", "csv"]).status == 0)
+        let routes = try FileManager.default.contentsOfDirectory(atPath: all + "/workout-routes")
+        #expect(routes.count == 1 && routes[0].hasSuffix(".gpx"), "\(routes)")
+        let gpx = try String(contentsOfFile: all + "/workout-routes/" + routes[0], encoding: .utf8)
+        #expect(gpx.components(separatedBy: "<trkpt").count - 1 == 3, "\(gpx)")
+        let workouts = try String(contentsOfFile: all + "/Workout.csv", encoding: .utf8)
+        #expect(workouts.contains("route workout-routes/" + routes[0]), "\(workouts)")
+    }
 }

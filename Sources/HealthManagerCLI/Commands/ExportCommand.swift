@@ -16,11 +16,13 @@ struct ExportCommand: AsyncParsableCommand {
             that read Apple's exports read it.
 
             --format csv writes a folder with one CSV file per type; --format json one JSON object \
-            per sample per line. Quantities are in your preferred units (`healthctl units`).
+            per sample per line, and the CSV folder holds each workout route as a GPX file under \
+            workout-routes/ for mapping tools. Quantities are in your preferred units (`healthctl units`).
 
             The export is written privately (readable by you only) and appears under its name only \
             when complete; memory use does not grow with the store's size. A sample is exported \
-            when it overlaps --from/--to (dates as for `healthctl samples`).
+            when it overlaps --from/--to (dates as for `healthctl samples`) and, with --source, \
+            was saved by one of those sources.
 
             Examples:
               healthctl export ~/export.zip
@@ -52,6 +54,11 @@ struct ExportCommand: AsyncParsableCommand {
             transform: { text in try DateArgument(parsing: text) })
     var to: DateArgument?
 
+    @Option(name: .customLong("source"),
+            help: ArgumentHelp("Only samples saved by this source (an app id or an import's, see `healthctl sources list`); repeat for more.",
+                               valueName: "source"))
+    var sources: [String] = []
+
     func validate() throws {
         for type in types ?? [] where !ExportRun.allTypes.contains(type) {
             throw ValidationError("\(TypeDisplayName.words(of: type)) cannot be exported on its own; export quantity, category, correlation or workout types (routes go with their workouts)")
@@ -81,7 +88,7 @@ struct ExportCommand: AsyncParsableCommand {
             sink = try JSONLinesExportSink(destination: destination, units: units)
         }
         let run = ExportRun(client: client, types: types ?? ExportRun.allTypes,
-                            start: from?.start(in: io.timeZone), end: to?.end(in: io.timeZone))
+                            start: from?.start(in: io.timeZone), end: to?.end(in: io.timeZone), sources: sources)
         var progress = ExportProgress(interactive: io.usesStyling)
         let summary: ExportRun.Summary
         do {

@@ -1,18 +1,21 @@
+import AppleHealthExport
 import Foundation
 import HealthModel
 
 /// `healthctl export --format csv`: a folder with one CSV file per type (`StepCount.csv`, …),
 /// RFC 4180, UTF-8, a header row, dates in ISO 8601 UTC, quantities in the type's export unit
 /// (`ExportUnits`), metadata as a JSON object. Text that a spreadsheet would run as a formula
-/// (a source named `=HYPERLINK(…)`) is written with a leading apostrophe.
+/// (a source named `=HYPERLINK(…)`) is written with a leading apostrophe. Each workout's routes
+/// are written as GPX files under `workout-routes/`, named in the workout's row.
 final class CSVExportSink: ExportSink {
-    let wantsRoutes = false
+    let wantsRoutes = true
     let writesMembersInsideCorrelations = false
     static let header = "uuid,type,start,end,value,unit,source,source_version,device,detail,metadata\n"
     private var output: StagedOutput
     private let units: ExportUnits
     private var currentType: String?
     private var file: BufferedFile?
+    private var routeFolderMade = false
 
     init(destination: URL, units: ExportUnits) throws(HealthCtlError) {
         output = try StagedOutput(destination: destination, kind: .folder)
@@ -27,7 +30,29 @@ final class CSVExportSink: ExportSink {
             currentType = sample.typeIdentifier
             try file?.write(Self.header)
         }
-        try file?.write(row(sample))
+        var routeFiles: [String] = []
+        for route in routes {
+            routeFiles.append(try writeRoute(route))
+        }
+        try file?.write(row(sample, routeFiles: routeFiles))
+    }
+
+    /// `workout-routes/route_….gpx` in the folder; its name, for the workout's row.
+    private func writeRoute(_ route: ExportedRoute) throws(HealthCtlError) -> String {
+        if !routeFolderMade {
+            do {
+                try FileManager.default.createDirectory(at: output.staged.appendingPathComponent("workout-routes"),
+                                                        withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw .exportFailed(path: output.destination.path, reason: "cannot create workout-routes (\(error.localizedDescription))")
+            }
+            routeFolderMade = true
+        }
+        let name = "workout-routes/" + GPXRouteWriter.fileName(start: route.startDate, uuid: route.uuid, timeZone: .gmt)
+        let gpx = BufferedFile(handle: try output.createFile(named: name), path: output.destination.appendingPathComponent(name).path)
+        try gpx.write(GPXRouteWriter.gpx(route.locations, name: name))
+        try gpx.close()
+        return name
     }
 
     func finish() throws(HealthCtlError) {
@@ -41,15 +66,17 @@ final class CSVExportSink: ExportSink {
         output.discard()
     }
 
-    /// `HKQuantityTypeIdentifierStepCount` → `StepCount.csv`.
+    /// `HKQuantityTypeIdentifierStepCount` → `StepCount.csv`, `HKWorkoutTypeIdentifier` → `Workout.csv`.
     static func fileName(of type: String) -> String {
         let prefixes = ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier", "HK"]
-        let stem = prefixes.first(where: type.hasPrefix).map { String(type.dropFirst($0.count)) } ?? type
+        var stem = prefixes.first(where: type.hasPrefix).map { String(type.dropFirst($0.count)) } ?? type
+        if stem.hasSuffix("TypeIdentifier") { stem = String(stem.dropLast("TypeIdentifier".count)) }  // HKWorkoutTypeIdentifier
         return stem.filter { $0.isLetter || $0.isNumber } + ".csv"
     }
 
-    private func row(_ sample: SampleRecord) -> String {
-        let (value, unit, detail) = cells(sample.value, typeIdentifier: sample.typeIdentifier)
+    private func row(_ sample: SampleRecord, routeFiles: [String]) -> String {
+        var (value, unit, detail) = cells(sample.value, typeIdentifier: sample.typeIdentifier)
+        if !routeFiles.isEmpty { detail += "; route " + routeFiles.joined(separator: ", ") }
         let source = ExportSourceName.of(sample.source)
         let fields = [
             sample.uuid.uuidString.lowercased(), sample.typeIdentifier, SampleJSONLine.timestamp(sample.startDate),

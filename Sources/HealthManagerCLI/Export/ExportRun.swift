@@ -13,6 +13,8 @@ struct ExportRun {
     let types: [String]
     let start: Date?
     let end: Date?
+    /// Only samples of these sources (bundle identifiers), when not empty.
+    var sources: [String] = []
 
     /// Samples written, by type, in the order exported.
     struct Summary {
@@ -68,10 +70,12 @@ struct ExportRun {
         return summary
     }
 
-    /// Samples overlapping the range, oldest first (as `healthctl samples` selects them).
+    /// Samples overlapping the range (and of the sources asked for), oldest first.
     private func spec(_ type: String) -> SampleQuerySpec {
-        let predicate: SamplePredicate? = start == nil && end == nil
-            ? nil : .dateRange(start: start, end: end, strictStart: false, strictEnd: false)
+        var parts: [SamplePredicate] = []
+        if start != nil || end != nil { parts.append(.dateRange(start: start, end: end, strictStart: false, strictEnd: false)) }
+        if !sources.isEmpty { parts.append(.sources(Set(sources))) }
+        let predicate: SamplePredicate? = parts.isEmpty ? nil : parts.count == 1 ? parts[0] : .and(parts)
         return SampleQuerySpec(typeIdentifier: type, predicate: predicate, sort: [SampleSort(.startDate, ascending: true)])
     }
 
