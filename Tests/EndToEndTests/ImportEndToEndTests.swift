@@ -93,11 +93,20 @@ import TestSupport
     }
 
     /// HealthKit allows no sync identifier on a correlation, so the import keeps its identity in a
-    /// key of its own: a blood-pressure reading is imported with its two samples, once.
-    @Test func aCorrelationIsImportedWithItsSamplesAndASecondImportAddsNothing() async throws {
+    /// key of its own: a blood-pressure reading is imported with its two samples, once — also
+    /// where the file lists those samples again as top-level records, as Apple's exports do.
+    @Test(arguments: [false, true])
+    func aCorrelationIsImportedWithItsSamplesOnceAndASecondImportAddsNothing(samplesAlsoTopLevel: Bool) async throws {
         let broker = try BrokerProcess()
         let path = broker.root + "/export.xml"
-        try Data(HostileExportFixture.xml.utf8).write(to: URL(fileURLWithPath: path))
+        var xml = HostileExportFixture.xml
+        if samplesAlsoTopLevel {
+            let copies = xml.split(separator: "\n").filter { $0.contains("BloodPressureSystolic") || $0.contains("BloodPressureDiastolic") }
+            let marker = " <Correlation"
+            xml = xml.replacingOccurrences(of: marker, with: copies.map { " " + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n") + "\n" + marker)
+            #expect(xml.components(separatedBy: "BloodPressureSystolic").count - 1 == 2)
+        }
+        try Data(xml.utf8).write(to: URL(fileURLWithPath: path))
         let first = try await broker.healthctl(["import", path, "--characteristics", "no"])
         #expect(first.stdout.contains(", 0 refused."), "\(first)")
         let again = try await broker.healthctl(["import", path, "--characteristics", "no"])

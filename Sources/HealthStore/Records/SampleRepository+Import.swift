@@ -29,26 +29,34 @@ extension SampleRepository {
         try await commits.submit { db in
             let sourceID = try Self.sourceID(db, source)
             var unchanged = 0
-            for record in records {
+            var alreadyHeld = Set<Int>()
+            for (index, record) in records.enumerated() {
                 guard let sync = record.syncIdentity,
                       let stored = try SyncedObject.find(db, source: sourceID, identifier: sync.identifier),
                       stored.version >= sync.version else { continue }
                 unchanged += 1
+                alreadyHeld.insert(index)
             }
             // Correlations carry no sync identity (HealthKit allows none): one the source holds
             // already, by type, dates and import identity, is left out instead of stored twice.
+            // Apple's export also lists each correlation's samples as top-level records
+            // (`ImportedCorrelations`): those are stored once, as the correlation's.
             var seen = Set<String>()
-            let stored = try records.filter { record in
-                guard case .correlation = record.value, case let .string(identity)? = record.metadata[SampleRecord.importIdentityKey] else {
-                    return true
-                }
-                guard seen.insert(identity).inserted, try !Self.holdsImportedCorrelation(record, identity: identity, sourceID: sourceID, db) else {
+            var stored: [SampleRecord] = []
+            for (index, record) in records.enumerated() {
+                if case .correlation = record.value, case let .string(identity)? = record.metadata[SampleRecord.importIdentityKey] {
+                    guard seen.insert(identity).inserted, try !ImportedCorrelations.holds(record, identity: identity, sourceID: sourceID, db) else {
+                        unchanged += 1
+                        continue
+                    }
+                } else if !alreadyHeld.contains(index), try ImportedCorrelations.holdsAsMember(record, sourceID: sourceID, db) {
                     unchanged += 1
-                    return false
+                    continue
                 }
-                return true
+                stored.append(record)
             }
             let uuids = try Self.write(stored, source: source, db)
+            for record in stored { try ImportedCorrelations.dropTopLevelCopies(ofMembersOf: record, sourceID: sourceID, db) }
             var routesAdded = 0
             for route in routes where try Self.storeImportedRoute(route, workoutUUID: uuids[route.workoutIndex], source: source, db) {
                 routesAdded += 1
@@ -56,16 +64,6 @@ extension SampleRepository {
             return ImportCounts(added: records.count - unchanged, unchanged: unchanged,
                                 routesAdded: routesAdded, routesUnchanged: routes.count - routesAdded)
         }
-    }
-
-    /// Whether the source already holds a correlation of this type and these dates with this
-    /// import identity (found by the type/source/start index, then the metadata compared).
-    private static func holdsImportedCorrelation(_ record: SampleRecord, identity: String, sourceID: Int64, _ db: Database) throws -> Bool {
-        let candidates = try String?.fetchAll(db.cachedStatement(sql: """
-            SELECT metadata FROM objects
-            WHERE type_id = (SELECT id FROM sample_types WHERE identifier = ?) AND source_id = ? AND start_us = ? AND end_us = ?
-            """), arguments: [record.typeIdentifier, sourceID, record.startDate.microsecondsSince1970, record.endDate.microsecondsSince1970])
-        return try candidates.contains { try MetadataCoding.decode($0)[SampleRecord.importIdentityKey] == .string(identity) }
     }
 
     /// What an imported batch added and what the store already held.
