@@ -37,7 +37,8 @@ import Testing
         let device = DeviceRecord(name: "Cuff, \"Pro\" <2>", manufacturer: "Omron & Co", model: "M7", hardwareVersion: "2,1")
         let metadata: [String: MetadataValue] = [
             "HKWasUserEntered": .bool(true), "custom\nkey": .string("a <b> & \"c\"\tand\r\nlines"),
-            "HKMetadataKeySyncIdentifier": .string("bp-1"), "HKMetadataKeySyncVersion": .number(3),
+            // A correlation's import identity (it may carry no sync identifier) is read back, not made anew.
+            SampleRecord.importIdentityKey: .string("apple-health-import:bp-1"), HKMetadataKeyTimeZone: .string("Europe/Berlin"),
         ]
         let systolic = SampleRecord(uuid: UUID(), typeIdentifier: "HKQuantityTypeIdentifierBloodPressureSystolic", startDate: start,
                                     endDate: start, value: .quantity(16.1, unit: "kPa"), device: device)
