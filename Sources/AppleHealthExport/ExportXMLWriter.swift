@@ -2,7 +2,7 @@ public import Foundation
 public import HealthModel
 
 /// A workout's route as the export refers to it: a GPX file under `workout-routes/` (see
-/// `GPXRouteWriter`) and the route object's own dates and source.
+/// `GPXRouteWriter`) and the route object's own dates (its source is the workout's).
 public struct ExportRouteFile: Sendable, Equatable {
     /// `/workout-routes/route_2024-05-01_8.30am.gpx`, as Apple writes the path.
     public var path: String
