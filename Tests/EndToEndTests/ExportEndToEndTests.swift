@@ -70,6 +70,8 @@ import TestSupport
         let exported = try await original.healthctl(["export", zip])
         #expect(exported.status == 0, "\(exported)\n\(original.log)")
         #expect(exported.stdout.contains("and 5 routes to"), "\(exported.stdout)")
+        // As in Apple's exports, a correlation's samples are also top-level records (the import stores them once).
+        #expect(exported.stdout.contains("Blood Pressure Systolic: 1"), "\(exported.stdout)")
         let attributes = try FileManager.default.attributesOfItem(atPath: zip)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         // Nothing staged is left beside it.

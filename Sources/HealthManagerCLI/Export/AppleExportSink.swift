@@ -7,7 +7,6 @@ import HealthModel
 /// tools that read Apple's exports read back.
 final class AppleExportSink: ExportSink {
     let wantsRoutes = true
-    let writesMembersInsideCorrelations = true
     private var output: StagedOutput
     private let archive: ExportArchiveWriter
     private let writer: ExportXMLWriter

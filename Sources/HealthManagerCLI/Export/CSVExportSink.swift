@@ -9,7 +9,6 @@ import HealthModel
 /// are written as GPX files under `workout-routes/`, named in the workout's row.
 final class CSVExportSink: ExportSink {
     let wantsRoutes = true
-    let writesMembersInsideCorrelations = false
     static let header = "uuid,type,start,end,value,unit,source,source_version,device,detail,metadata\n"
     private var output: StagedOutput
     private let units: ExportUnits

@@ -6,8 +6,9 @@ import HealthWire
 /// batches it streams) and hands each sample to the sink as it arrives, so memory holds one
 /// batch — plus, for a workout, its routes — whatever the store's size.
 ///
-/// Correlations are read first: where the sink writes a correlation's samples inside it, their
-/// UUIDs are remembered (16 bytes each) so they are not written again under their own types.
+/// A correlation's samples are also samples of their own types and are written under those too,
+/// as Apple's export does ("Any Records that appear as children of a correlation also appear as
+/// top-level records", its DTD says); the import stores them once (`ImportedCorrelations`).
 struct ExportRun {
     let client: ManagerClient
     let types: [String]
@@ -30,7 +31,7 @@ struct ExportRun {
             .map(\.identifier)
     }
 
-    /// Correlations first (see above), workouts last, the rest in between, each group by name.
+    /// Correlations first, workouts last, the rest in between, each group by name.
     static func ordered(_ types: [String]) -> [String] {
         func rank(_ type: String) -> Int {
             switch HKObjectType.type(forIdentifier: type) {
@@ -44,16 +45,11 @@ struct ExportRun {
 
     func run(into sink: any ExportSink, progress: (_ typesDone: Int, _ typesTotal: Int, _ samples: Int) -> Void) async throws(HealthCtlError) -> Summary {
         var summary = Summary()
-        var members = Set<UUID>()
         let ordered = Self.ordered(types)
         for (index, type) in ordered.enumerated() {
             var count = 0
             for try await batch in client.querySamples(spec(type)) {
                 for sample in batch.samples {
-                    if members.contains(sample.uuid) { continue }
-                    if sink.writesMembersInsideCorrelations, case let .correlation(objects) = sample.value {
-                        members.formUnion(objects.map(\.uuid))
-                    }
                     var routes: [ExportedRoute] = []
                     if sink.wantsRoutes, case .workout = sample.value {
                         routes = try await self.routes(of: sample.uuid)

@@ -15,10 +15,6 @@ struct ExportedRoute {
 protocol ExportSink: AnyObject {
     /// Whether workouts should come with their routes' locations.
     var wantsRoutes: Bool { get }
-    /// Whether a correlation's samples are written only inside it. Apple's format holds them
-    /// there (the importer stores them with their correlation); tables list them under their
-    /// own types as well, where a spreadsheet looks for them.
-    var writesMembersInsideCorrelations: Bool { get }
     func add(_ sample: SampleRecord, routes: [ExportedRoute]) throws(HealthCtlError)
     func finish() throws(HealthCtlError)
     /// Removes what was staged; called when the export does not finish.

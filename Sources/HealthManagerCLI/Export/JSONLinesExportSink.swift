@@ -5,7 +5,6 @@ import HealthModel
 /// `healthctl samples --json`), quantities in the type's export unit (`ExportUnits`).
 final class JSONLinesExportSink: ExportSink {
     let wantsRoutes = false
-    let writesMembersInsideCorrelations = false
     private var output: StagedOutput
     private let units: ExportUnits
     private let file: BufferedFile
