@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/JohnSundell/Plot", from: "0.14.0"),
     ],
     targets: [
         // MARK: Pure model
@@ -146,11 +147,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: The HTML report (pure: data in, one self-contained page out)
+        .target(
+            name: "HealthReport",
+            dependencies: [.product(name: "Plot", package: "Plot")],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Manager
         .target(
             name: "HealthManagerCLI",
             dependencies: [
-                "HealthModel", "HealthWire", "HealthIPC", "AppleHealthExport",
+                "HealthModel", "HealthWire", "HealthIPC", "AppleHealthExport", "HealthReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["README.md"],
@@ -216,6 +224,7 @@ let package = Package(
         ),
         .testTarget(name: "HealthManagerCLITests", dependencies: ["HealthManagerCLI", "HealthWire", "HealthIPC", "HealthModel"], swiftSettings: swiftSettings),
         .testTarget(name: "AppleHealthExportTests", dependencies: ["AppleHealthExport", "HealthModel", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "HealthReportTests", dependencies: ["HealthReport"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthKitTests", dependencies: ["HealthKit", "HealthWire", "HealthIPC"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HealthBrokerTests",

@@ -15,7 +15,7 @@ swift build --build-tests
 set +e
 
 targets=(HealthModelTests HealthWireTests HealthIPCTests HealthStoreTests HealthBrokerTests HealthKitTests
-         HealthManagerCLITests AppleHealthExportTests SandboxTests EndToEndTests LeakProbeTests)
+         HealthManagerCLITests AppleHealthExportTests HealthReportTests SandboxTests EndToEndTests LeakProbeTests)
 failed_targets=()
 passed=0
 failed=0

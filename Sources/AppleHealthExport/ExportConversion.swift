@@ -24,6 +24,9 @@ public struct ImportRefusal: Error, Sendable, Equatable, Hashable {
 public enum ExportConversion {
     /// The metadata key the import's sync identifiers start with.
     public static let syncPrefix = "apple-health-import:"
+    /// Where a correlation's import identity is kept (a custom key: HealthKit allows no sync
+    /// identifier on correlations). The same value as a sync identifier, without a version.
+    public static let correlationIdentityKey = SampleRecord.importIdentityKey
 
     public static func sample(_ record: ExportRecord) throws(ImportRefusal) -> ImportedSample {
         let header = record.header
@@ -51,7 +54,10 @@ public enum ExportConversion {
         var sample = SampleRecord(uuid: UUID(), typeIdentifier: header.type, startDate: header.startDate, endDate: header.endDate,
                                   value: .correlation(members), metadata: metadata(header.metadata, type: header.type),
                                   device: header.source.device.flatMap(ExportDevice.parse))
-        addSyncIdentity(&sample, header, extra: correlation.records.map { "\($0.header.type)=\($0.value ?? "")\($0.unit ?? "")" })
+        // HealthKit refuses sync identifiers on correlations (`CorrelationRules`): the identity
+        // goes in a metadata key of the import's own, which healthd's import deduplicates on.
+        addSyncIdentity(&sample, header, extra: correlation.records.map { "\($0.header.type)=\($0.value ?? "")\($0.unit ?? "")" },
+                        key: correlationIdentityKey)
         return ImportedSample(record: sample, sourceName: header.source.name, sourceVersion: header.source.version, routes: [])
     }
 
@@ -191,13 +197,14 @@ public enum ExportConversion {
     /// Importing the same element again must add nothing: unless the export already carries a
     /// sync identifier (then the original app's upsert rules apply), each sample gets one derived
     /// from everything that identifies it, version 1, so a second import is an ignored upsert.
-    private static func addSyncIdentity(_ sample: inout SampleRecord, _ header: ExportSampleHeader, extra: [String]) {
-        guard sample.metadata[HKMetadataKeySyncIdentifier] == nil else { return }
+    private static func addSyncIdentity(_ sample: inout SampleRecord, _ header: ExportSampleHeader, extra: [String],
+                                        key: String = HKMetadataKeySyncIdentifier) {
+        guard sample.metadata[key] == nil else { return }
         var fields = [header.type, "\(sample.startDate.microsecondsSince1970)", "\(sample.endDate.microsecondsSince1970)",
                       header.source.name ?? "", header.source.version ?? "", header.source.device ?? ""]
         fields += extra
         fields += header.metadata.map { "\($0.key)=\($0.value)" }
-        sample.metadata[HKMetadataKeySyncIdentifier] = .string(syncPrefix + StableHash.hex(fields.joined(separator: "\u{1F}")))
-        sample.metadata[HKMetadataKeySyncVersion] = .number(1)
+        sample.metadata[key] = .string(syncPrefix + StableHash.hex(fields.joined(separator: "\u{1F}")))
+        if key == HKMetadataKeySyncIdentifier { sample.metadata[HKMetadataKeySyncVersion] = .number(1) }
     }
 }

@@ -64,3 +64,22 @@ public enum ExportDate {
         return era * 146_097 + dayOfEra - 719_468
     }
 }
+
+extension ExportDate {
+    /// `2016-04-18 08:25:32 -0700`: the form every export since iOS 9 writes, in `timeZone` with
+    /// its offset at that instant. Whole seconds, as Apple writes them; `parse` reads it back to
+    /// the same second.
+    public static func format(_ date: Date, in timeZone: TimeZone) -> String {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let offset = timeZone.secondsFromGMT(for: date)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: offset) ?? .gmt
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second],
+                                            from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        let sign = offset < 0 ? "-" : "+"
+        let zone = abs(offset) / 60
+        // A Gregorian calendar fills every component asked for; 0 only keeps this total.
+        return String(format: "%04d-%02d-%02d %02d:%02d:%02d %@%02d%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
+                      parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0, sign, zone / 60, zone % 60)
+    }
+}

@@ -30,3 +30,17 @@ enum ExportDevice {
         return device == DeviceRecord() ? nil : device
     }
 }
+
+extension ExportDevice {
+    /// The description `parse` reads: `<<HKDevice: 0x0>, name:Apple Watch, …>`. Apple's header
+    /// holds an object address, meaningless outside the phone; a fixed one stands in.
+    static func describe(_ device: DeviceRecord) -> String {
+        let fields: [(String, String?)] = [
+            ("name", device.name), ("manufacturer", device.manufacturer), ("model", device.model),
+            ("hardware", device.hardwareVersion), ("firmware", device.firmwareVersion), ("software", device.softwareVersion),
+            ("localIdentifier", device.localIdentifier), ("UDIDeviceIdentifier", device.udiDeviceIdentifier),
+        ]
+        let body = fields.compactMap { key, value in value.map { "\(key):\($0)" } }.joined(separator: ", ")
+        return "<<HKDevice: 0x0>, \(body)>"
+    }
+}

@@ -22,7 +22,7 @@ public struct HealthCtl: ParsableCommand {
             GrantCommand.self, RevokeCommand.self, GrantsCommand.self, SamplesCommand.self,
             KeyCommand.self, PasscodeCommand.self, LogCommand.self, SourcesCommand.self,
             CharacteristicsCommand.self, UnitsCommand.self,
-            ActivityCommand.self, ImportCommand.self,
+            ActivityCommand.self, ImportCommand.self, ExportCommand.self, AddCommand.self, DeleteCommand.self, ReportCommand.self,
         ])
 
     public init() {}

@@ -60,6 +60,10 @@ public enum HealthManagerMethod: String, CaseIterable, Sendable {
     case importSamples = "/openhealth.v1.HealthManager/ImportSamples"
     case setDirectConnection = "/openhealth.v1.HealthManager/SetDirectConnection"
     case setNetworkAccess = "/openhealth.v1.HealthManager/SetNetworkAccess"
+    case queryRouteData = "/openhealth.v1.HealthManager/QueryRouteData"
+    case addSamples = "/openhealth.v1.HealthManager/AddSamples"
+    case deleteSamples = "/openhealth.v1.HealthManager/DeleteSamples"
+    case removeApp = "/openhealth.v1.HealthManager/RemoveApp"
 }
 
 /// Where the SDK finds its connection: health-sandbox puts the inherited descriptor's number here.

@@ -91,4 +91,29 @@ import TestSupport
         let missing = try await broker.healthctl(["import", broker.root + "/nothing.zip"])
         #expect(missing.stderr.contains("no such file or folder"), "\(missing)")
     }
+
+    /// HealthKit allows no sync identifier on a correlation, so the import keeps its identity in a
+    /// key of its own: a blood-pressure reading is imported with its two samples, once — also
+    /// where the file lists those samples again as top-level records, as Apple's exports do.
+    @Test(arguments: [false, true])
+    func aCorrelationIsImportedWithItsSamplesOnceAndASecondImportAddsNothing(samplesAlsoTopLevel: Bool) async throws {
+        let broker = try BrokerProcess()
+        let path = broker.root + "/export.xml"
+        var xml = HostileExportFixture.xml
+        if samplesAlsoTopLevel {
+            let copies = xml.split(separator: "\n").filter { $0.contains("BloodPressureSystolic") || $0.contains("BloodPressureDiastolic") }
+            let marker = " <Correlation"
+            xml = xml.replacingOccurrences(of: marker, with: copies.map { " " + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n") + "\n" + marker)
+            #expect(xml.components(separatedBy: "BloodPressureSystolic").count - 1 == 2)
+        }
+        try Data(xml.utf8).write(to: URL(fileURLWithPath: path))
+        let first = try await broker.healthctl(["import", path, "--characteristics", "no"])
+        #expect(first.stdout.contains(", 0 refused."), "\(first)")
+        let again = try await broker.healthctl(["import", path, "--characteristics", "no"])
+        #expect(again.stdout.contains(": 0 imported,") && again.stdout.contains(", 0 refused."), "\(again)")
+        let readings = try await broker.healthctl(["samples", "HKCorrelationTypeIdentifierBloodPressure", "--json"])
+        #expect(readings.lines.count == 1, "\(readings)")
+        #expect(readings.stdout.contains("HKQuantityTypeIdentifierBloodPressureSystolic"), "\(readings)")
+        #expect(try await broker.healthctl(["samples", "bloodPressureDiastolic"]).lines.count == 2, "header and one row")
+    }
 }

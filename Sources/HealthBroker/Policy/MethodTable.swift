@@ -86,6 +86,10 @@ enum MethodTable {
         HealthManagerMethod.setActivityGoals.rawValue: .unary(ActivitySummaryService.setGoals),
         HealthManagerMethod.queryActivitySummaries.rawValue: .stream(ActivitySummaryService.queryForManager),
         HealthManagerMethod.importSamples.rawValue: .unary(ImportService.importSamples),
+        HealthManagerMethod.queryRouteData.rawValue: .stream(RouteService.queryForManager),
+        HealthManagerMethod.addSamples.rawValue: .unary(UserDataService.addSamples),
+        HealthManagerMethod.deleteSamples.rawValue: .unary(UserDataService.deleteSamples),
+        HealthManagerMethod.removeApp.rawValue: .unary(UserDataService.removeApp),
     ]
 
     /// How much of the broker an app's call may hold (BrokerLimits): a long-running query counts
@@ -152,5 +156,9 @@ enum MethodTable {
         HealthManagerMethod.queryActivitySummaries.rawValue: .read,
         HealthStoreMethod.watchStatisticsCollection.rawValue: .read,
         HealthManagerMethod.importSamples.rawValue: .write,
+        HealthManagerMethod.queryRouteData.rawValue: .read,
+        HealthManagerMethod.addSamples.rawValue: .write,
+        HealthManagerMethod.deleteSamples.rawValue: .delete,
+        HealthManagerMethod.removeApp.rawValue: .grantChange,
     ]
 }

@@ -50,6 +50,22 @@ enum RouteService {
     }
 }
 
+extension RouteService {
+    /// The manager's route query (healthctl export): any source's route, since it is the user's
+    /// own data; a route that does not exist fails with `errorNoData` as for an app.
+    static func queryForManager(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
+        let query = try RouteDataQuery(wire: payload)
+        let report = CallAccessReport.current
+        report?.record(appID: nil, types: [HKWorkoutRouteTypeIdentifier])
+        try await context.store.withDatabase { database in
+            try database.samples.routeLocations(query.routeUUID, scope: .allSources, batchSize: WireLimits.locationsPerBatch) { batch, done in
+                try responder.sendFromSynchronousContext(RouteLocationBatch(batch, done: done).wireBytes())
+                report?.add(count: batch.count)
+            }
+        }
+    }
+}
+
 extension AppManifest {
     /// The source the broker records for this app's objects: its identity, never the app's word.
     var source: SourceRecord {

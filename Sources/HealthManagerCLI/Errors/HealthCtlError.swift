@@ -31,6 +31,8 @@ public enum HealthCtlError: Error, Equatable, Sendable, CustomStringConvertible 
     case accessLogDamaged(AccessLogDamage)
     /// `healthctl import` could not read the file (not an export, malformed at a line, unreadable).
     case importUnreadable(reason: String)
+    /// `healthctl export` could not write its output; nothing was left at `path`.
+    case exportFailed(path: String, reason: String)
 
     public var exitCode: HealthCtlExitCode {
         switch self {
@@ -44,6 +46,7 @@ public enum HealthCtlError: Error, Equatable, Sendable, CustomStringConvertible 
         case .passcodeRejected: .dataError
         case .accessLogDamaged: .dataError
         case .importUnreadable: .dataError
+        case .exportFailed: .cannotCreate
         }
     }
 
@@ -85,6 +88,8 @@ public enum HealthCtlError: Error, Equatable, Sendable, CustomStringConvertible 
             return "the access log is damaged: \(damage)"
         case let .importUnreadable(reason):
             return "cannot import: \(reason)"
+        case let .exportFailed(path, reason):
+            return "cannot export to \(path): \(reason)"
         }
     }
 

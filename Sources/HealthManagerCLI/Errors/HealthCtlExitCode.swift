@@ -14,6 +14,8 @@ public enum HealthCtlExitCode: Int32, Sendable, CaseIterable {
     case unavailable = 69
     /// EX_SOFTWARE: healthd answered something healthctl cannot decode (mismatched versions).
     case software = 70
+    /// EX_CANTCREAT: an output file could not be created (`healthctl export`).
+    case cannotCreate = 73
     /// EX_TEMPFAIL: `--wait` timed out; trying again later may succeed.
     case timedOut = 75
     /// EX_NOPERM: healthd refused the caller.

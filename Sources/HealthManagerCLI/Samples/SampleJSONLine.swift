@@ -36,6 +36,26 @@ struct SampleJSONLine: Encodable {
         }
     }
 
+    /// A workout's activity (HKWorkoutActivityType raw value), totals and events.
+    struct Workout: Encodable {
+        struct Total: Encodable {
+            let value: Double
+            let unit: String
+        }
+
+        struct Event: Encodable {
+            let type: Int
+            let start: String
+            let end: String
+        }
+
+        let activityType: UInt
+        let duration: Double
+        let totalDistance: Total?
+        let totalEnergyBurned: Total?
+        let events: [Event]?
+    }
+
     let uuid: String
     let type: String
     let start: String
@@ -45,6 +65,9 @@ struct SampleJSONLine: Encodable {
     let source: Source?
     let device: Device?
     let metadata: [String: Metadata]?
+    let workout: Workout?
+    /// A correlation's samples, each in this same shape.
+    let objects: [SampleJSONLine]?
 
     init(_ sample: SampleRecord, formatter: SampleFormatter) {
         uuid = sample.uuid.uuidString.lowercased()
@@ -70,6 +93,24 @@ struct SampleJSONLine: Encodable {
                    localIdentifier: $0.localIdentifier, udiDeviceIdentifier: $0.udiDeviceIdentifier)
         }
         metadata = sample.metadata.isEmpty ? nil : sample.metadata.mapValues(Metadata.init(value:))
+        switch sample.value {
+        case let .workout(value):
+            workout = Workout(
+                activityType: value.activityType, duration: value.duration,
+                totalDistance: value.totalDistance.map { Workout.Total(value: $0.value, unit: $0.unit) },
+                totalEnergyBurned: value.totalEnergyBurned.map { Workout.Total(value: $0.value, unit: $0.unit) },
+                events: value.events.isEmpty ? nil : value.events.map {
+                    Workout.Event(type: $0.type, start: Self.timestamp($0.startDate), end: Self.timestamp($0.endDate))
+                })
+            objects = nil
+        case let .correlation(members):
+            workout = nil
+            // Members are shown in the stored unit: the display unit chosen is the correlation's.
+            objects = members.map { SampleJSONLine($0, formatter: SampleFormatter(displayUnit: nil, timeZone: formatter.timeZone)) }
+        default:
+            workout = nil
+            objects = nil
+        }
     }
 
     static func timestamp(_ date: Date) -> String {

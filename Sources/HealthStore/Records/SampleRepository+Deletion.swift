@@ -51,7 +51,7 @@ extension SampleRepository {
 
     /// Deletes the rows under one change number (none when there is nothing to delete) and
     /// returns how many went.
-    private static func deleteRows(_ rowIDs: [Int64], _ db: Database) throws -> Int {
+    static func deleteRows(_ rowIDs: [Int64], _ db: Database) throws -> Int {
         guard !rowIDs.isEmpty else { return 0 }
         let change = try ObjectDeleter.nextChange(db)
         var deleted = 0

@@ -29,13 +29,34 @@ extension SampleRepository {
         try await commits.submit { db in
             let sourceID = try Self.sourceID(db, source)
             var unchanged = 0
-            for record in records {
+            var alreadyHeld = Set<Int>()
+            for (index, record) in records.enumerated() {
                 guard let sync = record.syncIdentity,
                       let stored = try SyncedObject.find(db, source: sourceID, identifier: sync.identifier),
                       stored.version >= sync.version else { continue }
                 unchanged += 1
+                alreadyHeld.insert(index)
             }
-            let uuids = try Self.write(records, source: source, db)
+            // Correlations carry no sync identity (HealthKit allows none): one the source holds
+            // already, by type, dates and import identity, is left out instead of stored twice.
+            // Apple's export also lists each correlation's samples as top-level records
+            // (`ImportedCorrelations`): those are stored once, as the correlation's.
+            var seen = Set<String>()
+            var stored: [SampleRecord] = []
+            for (index, record) in records.enumerated() {
+                if case .correlation = record.value, case let .string(identity)? = record.metadata[SampleRecord.importIdentityKey] {
+                    guard seen.insert(identity).inserted, try !ImportedCorrelations.holds(record, identity: identity, sourceID: sourceID, db) else {
+                        unchanged += 1
+                        continue
+                    }
+                } else if !alreadyHeld.contains(index), try ImportedCorrelations.holdsAsMember(record, sourceID: sourceID, db) {
+                    unchanged += 1
+                    continue
+                }
+                stored.append(record)
+            }
+            let uuids = try Self.write(stored, source: source, db)
+            for record in stored { try ImportedCorrelations.dropTopLevelCopies(ofMembersOf: record, sourceID: sourceID, db) }
             var routesAdded = 0
             for route in routes where try Self.storeImportedRoute(route, workoutUUID: uuids[route.workoutIndex], source: source, db) {
                 routesAdded += 1

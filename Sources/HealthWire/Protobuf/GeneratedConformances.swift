@@ -106,6 +106,9 @@ extension Openhealth__V1__DeleteObjectsRequest: ProtobufCMessageStruct {
 extension Openhealth__V1__DeleteObjectsResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__delete_objects_response__init(message) }
 }
+extension Openhealth__V1__DeleteSamplesRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__delete_samples_request__init(message) }
+}
 extension Openhealth__V1__DeletedObject: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__deleted_object__init(message) }
 }
@@ -267,6 +270,9 @@ extension Openhealth__V1__Quantity: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__QuantityPredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__quantity_predicate__init(message) }
+}
+extension Openhealth__V1__RemoveAppRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__remove_app_request__init(message) }
 }
 extension Openhealth__V1__RemovePasscodeRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__remove_passcode_request__init(message) }

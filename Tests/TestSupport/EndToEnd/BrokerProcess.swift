@@ -51,8 +51,11 @@ public final class BrokerProcess: @unchecked Sendable {
     }
 
     /// Runs healthctl against this broker.
+    /// Its state (`healthctl export` records the last export there) stays in this broker's
+    /// folder, never in the home of whoever runs the tests.
     public func healthctl(_ arguments: [String], stdin: String? = nil) async throws -> ProcessResult {
-        try await ProcessRun.run(Products.path("healthctl"), arguments + ["--socket", adminSocket], stdin: stdin)
+        try await ProcessRun.run(Products.path("healthctl"), arguments + ["--socket", adminSocket],
+                                 environment: ["XDG_STATE_HOME": root + "/state"], stdin: stdin)
     }
 
     /// Installs a manifest for `executable` and returns its app id.

@@ -1852,6 +1852,96 @@ void   openhealth__v1__set_network_access_response__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__set_network_access_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__delete_samples_request__init
+                     (Openhealth__V1__DeleteSamplesRequest         *message)
+{
+  static const Openhealth__V1__DeleteSamplesRequest init_value = OPENHEALTH__V1__DELETE_SAMPLES_REQUEST__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__delete_samples_request__get_packed_size
+                     (const Openhealth__V1__DeleteSamplesRequest *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__delete_samples_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__delete_samples_request__pack
+                     (const Openhealth__V1__DeleteSamplesRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__delete_samples_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__delete_samples_request__pack_to_buffer
+                     (const Openhealth__V1__DeleteSamplesRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__delete_samples_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__DeleteSamplesRequest *
+       openhealth__v1__delete_samples_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__DeleteSamplesRequest *)
+     protobuf_c_message_unpack (&openhealth__v1__delete_samples_request__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__delete_samples_request__free_unpacked
+                     (Openhealth__V1__DeleteSamplesRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__delete_samples_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__remove_app_request__init
+                     (Openhealth__V1__RemoveAppRequest         *message)
+{
+  static const Openhealth__V1__RemoveAppRequest init_value = OPENHEALTH__V1__REMOVE_APP_REQUEST__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__remove_app_request__get_packed_size
+                     (const Openhealth__V1__RemoveAppRequest *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__remove_app_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__remove_app_request__pack
+                     (const Openhealth__V1__RemoveAppRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__remove_app_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__remove_app_request__pack_to_buffer
+                     (const Openhealth__V1__RemoveAppRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__remove_app_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__RemoveAppRequest *
+       openhealth__v1__remove_app_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__RemoveAppRequest *)
+     protobuf_c_message_unpack (&openhealth__v1__remove_app_request__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__remove_app_request__free_unpacked
+                     (Openhealth__V1__RemoveAppRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__remove_app_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 #define openhealth__v1__status_request__field_descriptors NULL
 #define openhealth__v1__status_request__field_indices_by_name NULL
 #define openhealth__v1__status_request__number_ranges NULL
@@ -3839,6 +3929,134 @@ const ProtobufCMessageDescriptor openhealth__v1__set_network_access_response__de
   (ProtobufCMessageInit) openhealth__v1__set_network_access_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor openhealth__v1__delete_samples_request__field_descriptors[4] =
+{
+  {
+    "uuids",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_BYTES,
+    offsetof(Openhealth__V1__DeleteSamplesRequest, n_uuids),
+    offsetof(Openhealth__V1__DeleteSamplesRequest, uuids),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "type",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__DeleteSamplesRequest, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "predicate",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__DeleteSamplesRequest, predicate),
+    &openhealth__v1__predicate__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "dry_run",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__DeleteSamplesRequest, dry_run),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__delete_samples_request__field_indices_by_name[] = {
+  3,   /* field[3] = dry_run */
+  2,   /* field[2] = predicate */
+  1,   /* field[1] = type */
+  0,   /* field[0] = uuids */
+};
+static const ProtobufCIntRange openhealth__v1__delete_samples_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__delete_samples_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.DeleteSamplesRequest",
+  "DeleteSamplesRequest",
+  "Openhealth__V1__DeleteSamplesRequest",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__DeleteSamplesRequest),
+  4,
+  openhealth__v1__delete_samples_request__field_descriptors,
+  openhealth__v1__delete_samples_request__field_indices_by_name,
+  1,  openhealth__v1__delete_samples_request__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__delete_samples_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__remove_app_request__field_descriptors[2] =
+{
+  {
+    "app_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__RemoveAppRequest, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "delete_data",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__RemoveAppRequest, delete_data),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__remove_app_request__field_indices_by_name[] = {
+  0,   /* field[0] = app_id */
+  1,   /* field[1] = delete_data */
+};
+static const ProtobufCIntRange openhealth__v1__remove_app_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__remove_app_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.RemoveAppRequest",
+  "RemoveAppRequest",
+  "Openhealth__V1__RemoveAppRequest",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__RemoveAppRequest),
+  2,
+  openhealth__v1__remove_app_request__field_descriptors,
+  openhealth__v1__remove_app_request__field_indices_by_name,
+  1,  openhealth__v1__remove_app_request__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__remove_app_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCEnumValue openhealth__v1__access__enum_values_by_number[3] =
 {
   { "ACCESS_UNSPECIFIED", "OPENHEALTH__V1__ACCESS__ACCESS_UNSPECIFIED", 0 },
@@ -3899,7 +4117,7 @@ const ProtobufCEnumDescriptor openhealth__v1__decision__descriptor =
   openhealth__v1__decision__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[32] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[36] =
 {
   { "Status", &openhealth__v1__status_request__descriptor, &openhealth__v1__status_response__descriptor },
   { "InstallApp", &openhealth__v1__install_app_request__descriptor, &openhealth__v1__install_app_response__descriptor },
@@ -3933,10 +4151,16 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "ImportSamples", &openhealth__v1__import_samples_request__descriptor, &openhealth__v1__import_samples_response__descriptor },
   { "SetDirectConnection", &openhealth__v1__set_direct_connection_request__descriptor, &openhealth__v1__set_direct_connection_response__descriptor },
   { "SetNetworkAccess", &openhealth__v1__set_network_access_request__descriptor, &openhealth__v1__set_network_access_response__descriptor },
+  { "QueryRouteData", &openhealth__v1__route_data_request__descriptor, &openhealth__v1__route_data_batch__descriptor },
+  { "AddSamples", &openhealth__v1__save_request__descriptor, &openhealth__v1__save_response__descriptor },
+  { "DeleteSamples", &openhealth__v1__delete_samples_request__descriptor, &openhealth__v1__delete_objects_response__descriptor },
+  { "RemoveApp", &openhealth__v1__remove_app_request__descriptor, &openhealth__v1__delete_objects_response__descriptor },
 };
 const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
+  33,        /* AddSamples */
   5,        /* AnswerRequest */
   13,        /* ChangePasscode */
+  34,        /* DeleteSamples */
   10,        /* GetKeyStatus */
   29,        /* ImportSamples */
   1,        /* InstallApp */
@@ -3951,7 +4175,9 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   17,        /* ListSources */
   21,        /* ListUnitPreferences */
   28,        /* QueryActivitySummaries */
+  32,        /* QueryRouteData */
   8,        /* QuerySamples */
+  35,        /* RemoveApp */
   14,        /* RemovePasscode */
   25,        /* ReportLaunchOutcome */
   11,        /* RotateKey */
@@ -3975,7 +4201,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
   "HealthManager",
   "Openhealth__V1__HealthManager",
   "openhealth.v1",
-  32,
+  36,
   openhealth__v1__health_manager__method_descriptors,
   openhealth__v1__health_manager__method_indices_by_name
 };
@@ -4234,6 +4460,38 @@ void openhealth__v1__health_manager__set_network_access(ProtobufCService *servic
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
   service->invoke(service, 31, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__query_route_data(ProtobufCService *service,
+                                                      const Openhealth__V1__RouteDataRequest *input,
+                                                      Openhealth__V1__RouteDataBatch_Closure closure,
+                                                      void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 32, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__add_samples(ProtobufCService *service,
+                                                 const Openhealth__V1__SaveRequest *input,
+                                                 Openhealth__V1__SaveResponse_Closure closure,
+                                                 void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 33, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__delete_samples(ProtobufCService *service,
+                                                    const Openhealth__V1__DeleteSamplesRequest *input,
+                                                    Openhealth__V1__DeleteObjectsResponse_Closure closure,
+                                                    void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 34, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__remove_app(ProtobufCService *service,
+                                                const Openhealth__V1__RemoveAppRequest *input,
+                                                Openhealth__V1__DeleteObjectsResponse_Closure closure,
+                                                void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 35, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
                                            Openhealth__V1__HealthManager_ServiceDestroy destroy)

@@ -63,6 +63,8 @@ typedef struct Openhealth__V1__SetDirectConnectionRequest Openhealth__V1__SetDir
 typedef struct Openhealth__V1__SetDirectConnectionResponse Openhealth__V1__SetDirectConnectionResponse;
 typedef struct Openhealth__V1__SetNetworkAccessRequest Openhealth__V1__SetNetworkAccessRequest;
 typedef struct Openhealth__V1__SetNetworkAccessResponse Openhealth__V1__SetNetworkAccessResponse;
+typedef struct Openhealth__V1__DeleteSamplesRequest Openhealth__V1__DeleteSamplesRequest;
+typedef struct Openhealth__V1__RemoveAppRequest Openhealth__V1__RemoveAppRequest;
 
 
 /* --- enums --- */
@@ -634,6 +636,38 @@ struct  Openhealth__V1__SetNetworkAccessResponse
 #define OPENHEALTH__V1__SET_NETWORK_ACCESS_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__set_network_access_response__descriptor) \
      }
+
+
+/*
+ * DeleteSamples: `uuids` (any type and source), or every sample of `type` that `predicate`
+ * matches (no predicate: all of them); never both.
+ */
+struct  Openhealth__V1__DeleteSamplesRequest
+{
+  ProtobufCMessage base;
+  size_t n_uuids;
+  ProtobufCBinaryData *uuids;
+  char *type;
+  Openhealth__V1__Predicate *predicate;
+  protobuf_c_boolean dry_run;
+};
+#define OPENHEALTH__V1__DELETE_SAMPLES_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__delete_samples_request__descriptor) \
+    , 0,NULL, (char *)protobuf_c_empty_string, NULL, 0 }
+
+
+struct  Openhealth__V1__RemoveAppRequest
+{
+  ProtobufCMessage base;
+  char *app_id;
+  /*
+   * also delete every object the app saved
+   */
+  protobuf_c_boolean delete_data;
+};
+#define OPENHEALTH__V1__REMOVE_APP_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__remove_app_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
 
 
 /* Openhealth__V1__StatusRequest methods */
@@ -1415,6 +1449,44 @@ Openhealth__V1__SetNetworkAccessResponse *
 void   openhealth__v1__set_network_access_response__free_unpacked
                      (Openhealth__V1__SetNetworkAccessResponse *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__DeleteSamplesRequest methods */
+void   openhealth__v1__delete_samples_request__init
+                     (Openhealth__V1__DeleteSamplesRequest         *message);
+size_t openhealth__v1__delete_samples_request__get_packed_size
+                     (const Openhealth__V1__DeleteSamplesRequest   *message);
+size_t openhealth__v1__delete_samples_request__pack
+                     (const Openhealth__V1__DeleteSamplesRequest   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__delete_samples_request__pack_to_buffer
+                     (const Openhealth__V1__DeleteSamplesRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__DeleteSamplesRequest *
+       openhealth__v1__delete_samples_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__delete_samples_request__free_unpacked
+                     (Openhealth__V1__DeleteSamplesRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__RemoveAppRequest methods */
+void   openhealth__v1__remove_app_request__init
+                     (Openhealth__V1__RemoveAppRequest         *message);
+size_t openhealth__v1__remove_app_request__get_packed_size
+                     (const Openhealth__V1__RemoveAppRequest   *message);
+size_t openhealth__v1__remove_app_request__pack
+                     (const Openhealth__V1__RemoveAppRequest   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__remove_app_request__pack_to_buffer
+                     (const Openhealth__V1__RemoveAppRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__RemoveAppRequest *
+       openhealth__v1__remove_app_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__remove_app_request__free_unpacked
+                     (Openhealth__V1__RemoveAppRequest *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Openhealth__V1__StatusRequest_Closure)
@@ -1539,6 +1611,12 @@ typedef void (*Openhealth__V1__SetNetworkAccessRequest_Closure)
                   void *closure_data);
 typedef void (*Openhealth__V1__SetNetworkAccessResponse_Closure)
                  (const Openhealth__V1__SetNetworkAccessResponse *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__DeleteSamplesRequest_Closure)
+                 (const Openhealth__V1__DeleteSamplesRequest *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__RemoveAppRequest_Closure)
+                 (const Openhealth__V1__RemoveAppRequest *message,
                   void *closure_data);
 
 /* --- services --- */
@@ -1675,6 +1753,22 @@ struct Openhealth__V1__HealthManager_Service
                              const Openhealth__V1__SetNetworkAccessRequest *input,
                              Openhealth__V1__SetNetworkAccessResponse_Closure closure,
                              void *closure_data);
+  void (*query_route_data)(Openhealth__V1__HealthManager_Service *service,
+                           const Openhealth__V1__RouteDataRequest *input,
+                           Openhealth__V1__RouteDataBatch_Closure closure,
+                           void *closure_data);
+  void (*add_samples)(Openhealth__V1__HealthManager_Service *service,
+                      const Openhealth__V1__SaveRequest *input,
+                      Openhealth__V1__SaveResponse_Closure closure,
+                      void *closure_data);
+  void (*delete_samples)(Openhealth__V1__HealthManager_Service *service,
+                         const Openhealth__V1__DeleteSamplesRequest *input,
+                         Openhealth__V1__DeleteObjectsResponse_Closure closure,
+                         void *closure_data);
+  void (*remove_app)(Openhealth__V1__HealthManager_Service *service,
+                     const Openhealth__V1__RemoveAppRequest *input,
+                     Openhealth__V1__DeleteObjectsResponse_Closure closure,
+                     void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthManager_ServiceDestroy)(Openhealth__V1__HealthManager_Service *);
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
@@ -1714,7 +1808,11 @@ void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service
       function_prefix__ ## query_activity_summaries,\
       function_prefix__ ## import_samples,\
       function_prefix__ ## set_direct_connection,\
-      function_prefix__ ## set_network_access  }
+      function_prefix__ ## set_network_access,\
+      function_prefix__ ## query_route_data,\
+      function_prefix__ ## add_samples,\
+      function_prefix__ ## delete_samples,\
+      function_prefix__ ## remove_app  }
 void openhealth__v1__health_manager__status(ProtobufCService *service,
                                             const Openhealth__V1__StatusRequest *input,
                                             Openhealth__V1__StatusResponse_Closure closure,
@@ -1843,6 +1941,22 @@ void openhealth__v1__health_manager__set_network_access(ProtobufCService *servic
                                                         const Openhealth__V1__SetNetworkAccessRequest *input,
                                                         Openhealth__V1__SetNetworkAccessResponse_Closure closure,
                                                         void *closure_data);
+void openhealth__v1__health_manager__query_route_data(ProtobufCService *service,
+                                                      const Openhealth__V1__RouteDataRequest *input,
+                                                      Openhealth__V1__RouteDataBatch_Closure closure,
+                                                      void *closure_data);
+void openhealth__v1__health_manager__add_samples(ProtobufCService *service,
+                                                 const Openhealth__V1__SaveRequest *input,
+                                                 Openhealth__V1__SaveResponse_Closure closure,
+                                                 void *closure_data);
+void openhealth__v1__health_manager__delete_samples(ProtobufCService *service,
+                                                    const Openhealth__V1__DeleteSamplesRequest *input,
+                                                    Openhealth__V1__DeleteObjectsResponse_Closure closure,
+                                                    void *closure_data);
+void openhealth__v1__health_manager__remove_app(ProtobufCService *service,
+                                                const Openhealth__V1__RemoveAppRequest *input,
+                                                Openhealth__V1__DeleteObjectsResponse_Closure closure,
+                                                void *closure_data);
 
 /* --- descriptors --- */
 
@@ -1889,6 +2003,8 @@ extern const ProtobufCMessageDescriptor openhealth__v1__set_direct_connection_re
 extern const ProtobufCMessageDescriptor openhealth__v1__set_direct_connection_response__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__set_network_access_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__set_network_access_response__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__delete_samples_request__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__remove_app_request__descriptor;
 extern const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor;
 
 PROTOBUF_C__END_DECLS

@@ -1,0 +1,101 @@
+public import Foundation
+import ZIPFoundation
+
+/// Why an export could not be written: the file and what went wrong with it.
+public struct ExportWriteError: Error, Equatable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// Assembles `export.zip` as the Health app shares it: `apple_health_export/export.xml` and the
+/// route files under `apple_health_export/workout-routes/`.
+///
+/// The XML and GPX files are staged in a private temporary folder (mode 0700, removed when this
+/// object goes away) as they are written — the XML through a 1 MiB buffer, so memory does not
+/// grow with the export — and compressed into the zip (mode 0600) only by `finish`.
+public final class ExportArchiveWriter {
+    public static let folder = "apple_health_export"
+    private let staging: URL
+    private let xml: FileHandle
+    private var buffer = Data()
+    private var routeNames: Set<String> = []
+    public private(set) var bytesWritten = 0
+
+    public init() throws(ExportWriteError) {
+        staging = FileManager.default.temporaryDirectory.appendingPathComponent("openhealth-export-\(UUID().uuidString)")
+        let routes = staging.appendingPathComponent(Self.folder + "/workout-routes")
+        do {
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(at: routes, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw ExportWriteError(path: staging.path, reason: "cannot create a private working folder (\(error.localizedDescription))")
+        }
+        let path = staging.appendingPathComponent(Self.folder + "/export.xml").path
+        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let handle = FileHandle(forWritingAtPath: path) else {
+            try? FileManager.default.removeItem(at: staging)
+            throw ExportWriteError(path: path, reason: "cannot create the working copy of export.xml")
+        }
+        xml = handle
+    }
+
+    deinit {
+        try? xml.close()
+        try? FileManager.default.removeItem(at: staging)
+    }
+
+    /// Appends text to export.xml.
+    public func write(_ text: String) throws(ExportWriteError) {
+        buffer.append(contentsOf: text.utf8)
+        bytesWritten += text.utf8.count
+        if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    /// Stores a route's GPX file and returns the path export.xml refers to it by.
+    public func addRoute(fileName: String, gpx: String) throws(ExportWriteError) -> String {
+        // Names come from dates and UUIDs, never from data; refuse anything else all the same.
+        guard !fileName.contains("/"), !fileName.hasPrefix("."), routeNames.insert(fileName).inserted else {
+            throw ExportWriteError(path: fileName, reason: "not a usable route file name")
+        }
+        let url = staging.appendingPathComponent(Self.folder + "/workout-routes/" + fileName)
+        guard FileManager.default.createFile(atPath: url.path, contents: Data(gpx.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw ExportWriteError(path: url.path, reason: "cannot write the route file")
+        }
+        return "/workout-routes/" + fileName
+    }
+
+    /// Compresses everything into a new zip at `zipURL`, mode 0600.
+    public func finish(writingTo zipURL: URL) throws(ExportWriteError) {
+        try flush()
+        do {
+            try xml.synchronize()
+            // An empty archive (its end-of-central-directory record alone) created with mode 0600
+            // and then updated, so the file is never readable by others, not even for a moment.
+            let empty = Data([0x50, 0x4B, 0x05, 0x06] + [UInt8](repeating: 0, count: 18))
+            guard FileManager.default.createFile(atPath: zipURL.path, contents: empty, attributes: [.posixPermissions: 0o600]) else {
+                throw ExportWriteError(path: zipURL.path, reason: "cannot create the archive")
+            }
+            let archive = try Archive(url: zipURL, accessMode: .update)
+            try archive.addEntry(with: Self.folder + "/export.xml", relativeTo: staging, compressionMethod: .deflate)
+            for name in routeNames.sorted() {
+                try archive.addEntry(with: Self.folder + "/workout-routes/" + name, relativeTo: staging, compressionMethod: .deflate)
+            }
+        } catch let error as ExportWriteError {
+            throw error
+        } catch {
+            throw ExportWriteError(path: zipURL.path, reason: "cannot write the archive (\(error.localizedDescription))")
+        }
+    }
+
+    private func flush() throws(ExportWriteError) {
+        guard !buffer.isEmpty else { return }
+        do {
+            try xml.write(contentsOf: buffer)
+        } catch {
+            throw ExportWriteError(path: "export.xml", reason: "cannot write (\(error.localizedDescription))")
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

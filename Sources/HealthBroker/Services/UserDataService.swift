@@ -1,0 +1,76 @@
+import Foundation
+import HealthIPC
+import HealthModel
+import HealthStore
+import HealthWire
+
+/// The user's own changes to their data from healthctl (admin socket only): entries they type
+/// in, deletions of any source's objects, and removing an app. Entries are checked exactly as an
+/// app's save (`SampleValidator`: types, units, value ranges, metadata); deletions go through
+/// the store's one deletion path, so apps see them as deleted objects; each call is recorded in
+/// the access log as the manager's.
+enum UserDataService {
+    /// Where the user's own entries live: `@user` (no app id can start with "@"), shown as
+    /// "Health" like entries typed into Apple's Health app — the identity characteristics use.
+    static let userSource = CharacteristicRepository.userSource
+
+    static func addSamples(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let samples = try SampleList(wire: payload).samples
+        guard !samples.isEmpty else { throw HKError(.errorInvalidArgument, "no samples to add") }
+        let canonical = try SampleValidator.canonicalized(batch: samples).map { record in
+            var record = record
+            record.source = nil
+            // Marked as HealthKit marks what a person typed in, so apps can tell it from measurements.
+            record.metadata[HKMetadataKeyWasUserEntered] = .bool(true)
+            return record
+        }
+        let types = Set(canonical.map(\.typeIdentifier)).sorted()
+        let uuids = try await context.store.withDatabase { try await $0.samples.insert(canonical, source: userSource) }
+        CallAccessReport.record(appID: nil, types: types, count: canonical.count, detail: "entered by the user")
+        context.logger.info("user entries added", metadata: ["count": "\(canonical.count)"])
+        return MethodTable.Reply(SavedUUIDs(uuids))
+    }
+
+    static func deleteSamples(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let deletion = try ManagerDeletion(wire: payload)
+        let count: Int
+        var types: [String] = []
+        switch deletion.target {
+        case let .uuids(uuids):
+            guard !uuids.isEmpty else { throw HKError(.errorInvalidArgument, "no objects to delete") }
+            count = try await context.store.withDatabase { try await $0.samples.deleteAnySource(uuids: uuids, dryRun: deletion.dryRun) }
+        case let .matching(type, predicate):
+            guard HKObjectType.type(forIdentifier: type) is HKSampleType else {
+                throw HKError(.errorInvalidArgument, "\(type.prefix(100)) is not a sample type; only samples can be deleted")
+            }
+            types = [type]
+            count = try await context.store.withDatabase {
+                try await $0.samples.deleteAnySource(typeIdentifier: type, predicate: predicate, dryRun: deletion.dryRun)
+            }
+        }
+        if !deletion.dryRun {
+            CallAccessReport.record(appID: nil, types: types, count: count, detail: "deleted by the user")
+            context.logger.notice("user deleted samples", metadata: ["count": "\(count)"])
+        }
+        return MethodTable.Reply(DeletedCount(count))
+    }
+
+    /// Uninstalls the app; its grants go with it (so its queries stop at once, §7.6), and its
+    /// objects too when the user asked.
+    static func removeApp(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let request = try AppRemoval(wire: payload)
+        let deleted = try await context.store.withDatabase { database -> Int? in
+            guard try database.apps.remove(id: request.appID) else { return nil }
+            return request.deleteData ? try await database.samples.deleteAll(fromSource: request.appID) : 0
+        }
+        guard let deleted else {
+            throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); see `healthctl apps list`")
+        }
+        context.changes.post(grantsChangedFor: request.appID)
+        context.grantExpiries.reschedule()
+        CallAccessReport.record(appID: request.appID, types: [], count: deleted,
+                                detail: request.deleteData ? "removed by the user with its data" : "removed by the user, its data kept")
+        context.logger.notice("app removed", metadata: ["app": "\(request.appID)", "deleted": "\(deleted)"])
+        return MethodTable.Reply(DeletedCount(deleted))
+    }
+}

@@ -1,0 +1,61 @@
+import AppleHealthExport
+import Foundation
+import HealthModel
+
+/// `healthctl export --format apple`: export.zip as the Health app shares it (see
+/// `ExportArchiveWriter`, `ExportXMLWriter`, `GPXRouteWriter`), which `healthctl import` and the
+/// tools that read Apple's exports read back.
+final class AppleExportSink: ExportSink {
+    let wantsRoutes = true
+    private var output: StagedOutput
+    private let archive: ExportArchiveWriter
+    private let writer: ExportXMLWriter
+
+    init(destination: URL, writer: ExportXMLWriter, characteristics: [CharacteristicRecord], exportDate: Date) throws(HealthCtlError) {
+        output = try StagedOutput(destination: destination, kind: .file)
+        do {
+            archive = try ExportArchiveWriter()
+        } catch {
+            throw .exportFailed(path: destination.path, reason: error.description)
+        }
+        self.writer = writer
+        try write(writer.prologue(exportDate: exportDate, locale: Locale.current.identifier, characteristics: characteristics))
+    }
+
+    func add(_ sample: SampleRecord, routes: [ExportedRoute]) throws(HealthCtlError) {
+        var files: [ExportRouteFile] = []
+        for route in routes {
+            let name = GPXRouteWriter.fileName(start: route.startDate, uuid: route.uuid, timeZone: writer.timeZone)
+            do {
+                let path = try archive.addRoute(fileName: name, gpx: GPXRouteWriter.gpx(route.locations, name: name))
+                files.append(ExportRouteFile(path: path, startDate: route.startDate, endDate: route.endDate))
+            } catch {
+                throw .exportFailed(path: output.destination.path, reason: error.description)
+            }
+        }
+        let source = ExportSourceName.of(sample.source)
+        guard let element = writer.element(sample, sourceName: source.name, sourceVersion: source.version, routes: files) else { return }
+        try write(element)
+    }
+
+    func finish() throws(HealthCtlError) {
+        try write(ExportXMLWriter.epilogue)
+        do {
+            try archive.finish(writingTo: output.staged)
+        } catch {
+            output.discard()
+            throw .exportFailed(path: output.destination.path, reason: error.description)
+        }
+        try output.commit()
+    }
+
+    func discard() { output.discard() }
+
+    private func write(_ text: String) throws(HealthCtlError) {
+        do {
+            try archive.write(text)
+        } catch {
+            throw .exportFailed(path: output.destination.path, reason: error.description)
+        }
+    }
+}

@@ -1,0 +1,14 @@
+import GRDB
+
+extension AppRepository {
+    /// Uninstalls an app: its manifest row goes, and with it (ON DELETE CASCADE) its grants,
+    /// background-delivery registrations and schedule, and the direct-connection opt-in. Objects
+    /// it saved stay (they are the user's data; `SampleRepository.deleteAll(fromSource:)` removes
+    /// them when asked), as does its part of the access log. Returns false if no such app.
+    public func remove(id: String) throws -> Bool {
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM apps WHERE id = ?", arguments: [id])
+            return db.changesCount > 0
+        }
+    }
+}
