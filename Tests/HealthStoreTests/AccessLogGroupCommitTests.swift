@@ -104,7 +104,13 @@ import Testing
                     _ = try await database.samples.insert(Self.samples(1, from: index), source: Self.source, accessLog: Self.draft(.write))
                 }
             }
-            try await GroupCommitTests.waitUntilSubmitted(reads + saves, database)
+            // Every entry and save must reach the group-commit queue while the writer is held
+            // (an entry appended in a transaction of its own would wait for the writer instead).
+            let deadline = ContinuousClock.now + .seconds(30)
+            while database.samples.commitStatistics.submitted < reads + saves, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(2))
+            }
+            #expect(database.samples.commitStatistics.submitted == reads + saves)
             hold.release()
             try await group.waitForAll()
         }
