@@ -88,6 +88,14 @@ let package = Package(
             path: "Benchmarks/BrokerBench",
             swiftSettings: swiftSettings
         ),
+        // Issue 17's figures through the full stack beside the machine's limits (Benchmarks/README.md).
+        .executableTarget(
+            name: "stack-bench",
+            dependencies: ["HealthKit", "HealthStore", "HealthModel", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "GRDBSQLite", package: "GRDB.swift")],
+            path: "Benchmarks/StackBench",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "query-bench",
             dependencies: ["HealthStore", "HealthModel", "HealthWire", .product(name: "GRDB", package: "GRDB.swift")],

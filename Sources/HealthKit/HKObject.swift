@@ -39,7 +39,7 @@ public class HKObject: @unchecked Sendable {
 
     /// An object made by the app: metadata is converted now, and any failure kept for `save`.
     init(metadata: [String: Any]?, device: HKDevice?) {
-        assignedUUID = Mutex(UUID())
+        assignedUUID = Mutex(RandomUUID.make())
         self.device = device
         fetchedSource = nil
         (metadataValues, metadataError) = MetadataConversion.convert(metadata)

@@ -23,10 +23,13 @@ public final class HealthDatabase: Sendable {
             try StoreSchema.migrator.migrate(writer)
         }
         self.writer = writer
-        samples = SampleRepository(writer: writer)
+        // One group-commit queue for every durable write that may batch: saves, deletions and
+        // access-log entries share commits (one fsync per group).
+        let commits = GroupCommitQueue(writer: writer)
+        samples = SampleRepository(writer: writer, commits: commits)
         apps = AppRepository(writer: writer)
         grants = GrantRepository(writer: writer)
-        accessLog = AccessLogRepository(writer: writer)
+        accessLog = AccessLogRepository(writer: writer, commits: commits)
         changeFeed = try ChangeFeedRepository(writer: writer)
     }
 }

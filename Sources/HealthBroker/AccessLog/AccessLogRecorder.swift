@@ -52,8 +52,9 @@ struct AccessLogRecorder: Sendable {
         do {
             _ = try await context.store.withDatabase { database in
                 for entry in entries {
-                    try database.accessLog.append(actor: entry.actor, appID: entry.appID, action: .refused,
-                                                  types: entry.types, count: 0, detail: entry.detail)
+                    try await database.accessLog.appendGrouped(
+                        AccessLogEntryDraft(actor: entry.actor, appID: entry.appID, action: .refused, types: entry.types,
+                                            detail: entry.detail), count: 0)
                 }
             }
         } catch {
@@ -75,14 +76,22 @@ struct AccessLogRecorder: Sendable {
         ])
     }
 
+    /// The actor an entry names for a call: the app, or the user's manager (admin socket).
+    static func actor(of caller: Caller) -> String {
+        caller.appManifest?.id ?? AccessLogEntry.managerActor
+    }
+
+    /// A finished call's entry, through the store's group-commit queue: entries of calls that end
+    /// together (reads, grant changes) and saves committing meanwhile share one commit and one
+    /// fsync; the entry is durable when this returns, before the reply goes out.
     func append(method: String, action: AccessAction, caller: Caller, facts: CallAccessReport.Facts, outcome: String?) async {
-        let actor = caller.appManifest?.id ?? AccessLogEntry.managerActor
+        let actor = Self.actor(of: caller)
         var detail = facts.detail
         if let outcome { detail += detail.isEmpty ? outcome : "; \(outcome)" }
         do {
+            let draft = AccessLogEntryDraft(actor: actor, appID: facts.appID, action: action, types: facts.types, detail: detail)
             _ = try await context.store.withDatabase { database in
-                try database.accessLog.append(actor: actor, appID: facts.appID, action: action,
-                                              types: facts.types, count: facts.count, detail: detail)
+                try await database.accessLog.appendGrouped(draft, count: facts.count)
             }
         } catch {
             unstored(actor: actor, appID: facts.appID, action: action, types: facts.types, count: facts.count,

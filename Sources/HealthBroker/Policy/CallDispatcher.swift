@@ -55,7 +55,7 @@ struct CallDispatcher: Sendable {
     private func run(_ handler: MethodTable.Handler, _ call: IncomingCall) async {
         switch handler {
         case let .unary(run):
-            let report = CallAccessReport()
+            let report = accessReport(for: call.method)
             do {
                 let reply = try await CallAccessReport.$current.withValue(report) {
                     try await run(context, caller, call.payload)
@@ -73,7 +73,7 @@ struct CallDispatcher: Sendable {
                 call.responder.fail(status, streaming: false)
             }
         case let .stream(run):
-            let report = CallAccessReport()
+            let report = accessReport(for: call.method)
             do {
                 try await CallAccessReport.$current.withValue(report) {
                     try await run(context, caller, call.payload, call.responder)
@@ -100,10 +100,17 @@ struct CallDispatcher: Sendable {
             await AccessLogRecorder(context: context).appendRefusal(refusal, app: app, types: report.recorded?.types ?? [])
             return
         }
-        guard let action = MethodTable.accessLogged[method], let facts = report.recorded else { return }
+        guard let action = MethodTable.accessLogged[method], let facts = report.recorded,
+              !report.entryAlreadyCommitted else { return }
         await AccessLogRecorder(context: context).append(
             method: method, action: action, caller: caller, facts: facts,
             outcome: failure.map { "ended with \($0.code)" })
+    }
+
+    /// The call's report, knowing the entry's actor and action, so a write can commit its entry
+    /// in its own transaction (`CallAccessReport.entryForWrite`).
+    private func accessReport(for method: String) -> CallAccessReport {
+        CallAccessReport(actor: AccessLogRecorder.actor(of: caller), action: MethodTable.accessLogged[method])
     }
 
     private func status(for error: any Error, method: String) -> RPCStatus {

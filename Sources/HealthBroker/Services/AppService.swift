@@ -60,8 +60,12 @@ enum AppService {
             record.source = nil
             return record
         }
-        let uuids = try await context.store.withDatabase { try await $0.samples.insert(canonical, source: source) }
-        CallAccessReport.record(appID: app.id, types: types.union(records.map(\.typeIdentifier)).sorted(), count: uuids.count)
+        // The access-log entry commits with the samples: one transaction, one fsync.
+        let logged = types.union(records.map(\.typeIdentifier)).sorted()
+        let report = CallAccessReport.current
+        let entry = report?.entryForWrite(appID: app.id, types: logged)
+        let uuids = try await context.store.withDatabase { try await $0.samples.insert(canonical, source: source, accessLog: entry) }
+        report?.committedWithEntry(appID: app.id, types: logged, count: uuids.count)
         context.logger.info("saved", metadata: ["app": "\(app.id)", "count": "\(uuids.count)"])
         return MethodTable.Reply(SavedUUIDs(uuids))
     }

@@ -14,11 +14,14 @@ enum DeletionService {
         guard !references.isEmpty else { throw HKError(.errorInvalidArgument, "no objects to delete") }
         let types = Set(references.map(\.typeIdentifier))
         for type in types.sorted() { try checkDeletable(type) }
+        // The access-log entry commits with the deletion (one transaction, one fsync).
+        let report = CallAccessReport.current
+        let entry = report?.entryForWrite(appID: app.id, types: types.sorted())
         let count = try await context.store.withDatabase { database in
             try database.authorization.checkSave(app: app, types: types)
-            return try await database.samples.delete(references, appID: app.id)
+            return try await database.samples.delete(references, appID: app.id, accessLog: entry)
         }
-        CallAccessReport.record(appID: app.id, types: types.sorted(), count: count)
+        report?.committedWithEntry(appID: app.id, types: types.sorted(), count: count)
         return MethodTable.Reply(DeletedCount(count))
     }
 
@@ -26,6 +29,8 @@ enum DeletionService {
         let app = try context.requireApp(caller)
         let deletion = try MatchingDeletion(wire: payload)
         try checkDeletable(deletion.typeIdentifier)
+        let report = CallAccessReport.current
+        let entry = report?.entryForWrite(appID: app.id, types: [deletion.typeIdentifier])
         let count = try await context.store.withDatabase { database in
             try database.authorization.checkSave(app: app, types: [deletion.typeIdentifier])
             // Only the app's own objects are deleted; a workout the predicate names is looked up
@@ -33,9 +38,9 @@ enum DeletionService {
             let visibility = try database.authorization.readScope(app: app, type: deletion.typeIdentifier)
             return try await database.samples.deleteMatching(typeIdentifier: deletion.typeIdentifier,
                                                              predicate: deletion.predicate, appID: app.id,
-                                                             workouts: visibility.workouts)
+                                                             workouts: visibility.workouts, accessLog: entry)
         }
-        CallAccessReport.record(appID: app.id, types: [deletion.typeIdentifier], count: count)
+        report?.committedWithEntry(appID: app.id, types: [deletion.typeIdentifier], count: count)
         return MethodTable.Reply(DeletedCount(count))
     }
 

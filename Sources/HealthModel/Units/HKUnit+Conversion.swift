@@ -9,7 +9,8 @@ extension HKUnit {
     func convert(_ value: Double, to target: HKUnit) throws(HKError) -> Double {
         let source = try validExpression()
         let destination = try target.validExpression()
-        guard source.dimension == destination.dimension else {
+        // The stored dimensions (computed once per unit), not recomputed from the expressions.
+        guard dimension == target.dimension else {
             throw HKError(.errorInvalidArgument,
                           "cannot convert from '\(unitString)' to '\(target.unitString)': one measures "
                           + "\(source.dimension), the other \(destination.dimension)")

@@ -23,29 +23,45 @@ public final class HKUnit: Hashable, CustomStringConvertible, Sendable {
     /// The canonical spelling ("count/min", "mg/dL", "mL/min·kg", "degC", "%"); for an
     /// invalid unit, the text it was made from.
     public let unitString: String
+    /// The dimension of a valid unit, computed once: compatibility checks and conversions ask
+    /// for it on every sample.
+    let dimension: UnitDimension?
 
     init(_ expression: UnitExpression) {
         content = .valid(expression)
         unitString = expression.unitString
+        dimension = expression.dimension
     }
 
     init(invalidText text: String, error: HKError) {
         content = .invalid(text: text, error: error)
         unitString = text
+        dimension = nil
     }
 
-    /// HealthKit's initializer. Never traps; see "Invalid units" above.
+    /// HealthKit's initializer. Never traps; see "Invalid units" above. A valid unit comes from
+    /// `UnitCache` (parsed once per process), so two units made from the same text may be one
+    /// instance; units compare structurally, so nothing can tell.
     public convenience init(from string: String) {
         do {
-            self.init(try UnitStringParser.parse(string))
+            let parsed = try UnitCache.unit(string)
+            self.init(sharing: parsed)
         } catch {
             self.init(invalidText: string, error: error)
         }
     }
 
-    /// Strict parsing: throws `errorInvalidArgument` saying what is wrong and where.
+    /// A copy of a parsed unit (a convenience initializer cannot return the cached instance).
+    private init(sharing unit: HKUnit) {
+        content = unit.content
+        unitString = unit.unitString
+        dimension = unit.dimension
+    }
+
+    /// Strict parsing: throws `errorInvalidArgument` saying what is wrong and where. Parsed
+    /// once per process per string (`UnitCache`).
     public static func parse(_ string: String) throws(HKError) -> HKUnit {
-        HKUnit(try UnitStringParser.parse(string))
+        try UnitCache.unit(string)
     }
 
     public var isValid: Bool {
@@ -67,7 +83,7 @@ public final class HKUnit: Hashable, CustomStringConvertible, Sendable {
     /// True when both units are valid and measure the same dimension, so values convert
     /// between them ("count/min" and "Hz", "mg/dL" and "mmol<180.15588>/L", "degF" and "K").
     public func isCompatible(with other: HKUnit) -> Bool {
-        guard case .valid(let mine) = content, case .valid(let theirs) = other.content else { return false }
-        return mine.dimension == theirs.dimension
+        guard let mine = dimension, let theirs = other.dimension else { return false }
+        return mine == theirs
     }
 }

@@ -16,32 +16,50 @@ public import HealthModel
 /// the store (an external witness), which this design does not have.
 public struct AccessLogRepository: Sendable {
     let writer: any DatabaseWriter
+    /// The store's one group-commit queue, shared with `SampleRepository`: entries written
+    /// through `appendGrouped` share commits with saves and with each other.
+    let commits: GroupCommitQueue
 
-    /// Appends one entry and advances the head, in one transaction. Returns its sequence number.
+    /// Appends one entry and advances the head, in its own transaction. Returns its sequence
+    /// number. For callers that cannot suspend (the accept thread); calls use `appendGrouped`.
     @discardableResult
     public func append(actor: String, appID: String?, action: AccessAction, types: [String], count: Int,
                        detail: String = "", at date: Date = Date()) throws -> Int64 {
-        let typesJSON = String(decoding: try JSONEncoder().encode(types), as: UTF8.self)
-        return try writer.write { db in
-            let head = try Row.fetchOne(db, sql: "SELECT sequence, hash FROM access_log_head WHERE id = 1")
-            let sequence: Int64 = (head?["sequence"] ?? 0) + 1
-            let previousHash: [UInt8] = head.map { [UInt8](($0["hash"] as Data)) } ?? AccessLogChainHash.genesis
-            let fields = AccessLogChainHash.Fields(
-                sequence: sequence, timeMicros: date.microsecondsSince1970, actor: actor, appID: appID,
-                action: action.rawValue, typesJSON: typesJSON, count: Int64(count), detail: detail,
-                previousHash: previousHash)
-            let hash = try AccessLogChainHash.hash(fields)
-            try db.execute(sql: """
-                INSERT INTO access_log (sequence, time_us, actor, app_id, action, types, count, detail, prev_hash, hash)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [sequence, fields.timeMicros, actor, appID, fields.action, typesJSON, fields.count,
-                                 detail, Data(previousHash), Data(hash)])
-            try db.execute(sql: """
-                INSERT INTO access_log_head (id, sequence, hash) VALUES (1, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET sequence = excluded.sequence, hash = excluded.hash
-                """, arguments: [sequence, Data(hash)])
-            return sequence
-        }
+        let draft = AccessLogEntryDraft(actor: actor, appID: appID, action: action, types: types, detail: detail, date: date)
+        return try writer.write { db in try Self.write(draft, count: count, db) }
+    }
+
+    /// Appends one entry through the group-commit queue and returns once it is durable: entries
+    /// of calls that end together (and saves running meanwhile) share one commit and one fsync.
+    @discardableResult
+    public func appendGrouped(_ draft: AccessLogEntryDraft, count: Int) async throws -> Int64 {
+        try await commits.submit(returning: { db in try Self.write(draft, count: count, db) })
+    }
+
+    /// Writes the entry and advances the head inside the caller's transaction: the one place an
+    /// entry is hashed into the chain. The head is read in the same transaction, so entries
+    /// written by concurrent savepoints of one group commit still chain in order.
+    @discardableResult
+    static func write(_ draft: AccessLogEntryDraft, count: Int, _ db: Database) throws -> Int64 {
+        let typesJSON = String(decoding: try JSONEncoder().encode(draft.types), as: UTF8.self)
+        let head = try Row.fetchOne(db, sql: "SELECT sequence, hash FROM access_log_head WHERE id = 1")
+        let sequence: Int64 = (head?["sequence"] ?? 0) + 1
+        let previousHash: [UInt8] = head.map { [UInt8](($0["hash"] as Data)) } ?? AccessLogChainHash.genesis
+        let fields = AccessLogChainHash.Fields(
+            sequence: sequence, timeMicros: draft.date.microsecondsSince1970, actor: draft.actor, appID: draft.appID,
+            action: draft.action.rawValue, typesJSON: typesJSON, count: Int64(count), detail: draft.detail,
+            previousHash: previousHash)
+        let hash = try AccessLogChainHash.hash(fields)
+        try db.execute(sql: """
+            INSERT INTO access_log (sequence, time_us, actor, app_id, action, types, count, detail, prev_hash, hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [sequence, fields.timeMicros, draft.actor, draft.appID, fields.action, typesJSON, fields.count,
+                             draft.detail, Data(previousHash), Data(hash)])
+        try db.execute(sql: """
+            INSERT INTO access_log_head (id, sequence, hash) VALUES (1, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET sequence = excluded.sequence, hash = excluded.hash
+            """, arguments: [sequence, Data(hash)])
+        return sequence
     }
 
     /// Entries after sequence `since`, oldest first; only those about `appID` (as actor or

@@ -8,8 +8,17 @@ public import HealthModel
 /// Rows are stored as the user set them; an expired grant stays `authorized` with its expiry in
 /// the past. Whoever asks for a decision gets the effective one (`GrantDecision.effective(at:)`),
 /// so expiry needs no background job and cannot be missed.
+///
+/// Reads are answered from `GrantCache` (no read transaction per call); `apply`, the only
+/// writer of the table, keeps it in step.
 public struct GrantRepository: Sendable {
     let writer: any DatabaseWriter
+    let cache: GrantCache
+
+    init(writer: any DatabaseWriter) {
+        self.writer = writer
+        cache = GrantCache()
+    }
 
     /// Every grant of `appID` as stored, limits included (an expired one still says authorized).
     public func decisions(appID: String) throws -> [GrantDecision] {
@@ -21,14 +30,10 @@ public struct GrantRepository: Sendable {
         }
     }
 
-    /// The stored grant, or nil when the user has not decided.
+    /// The stored grant, or nil when the user has not decided. From memory once the app's grants
+    /// were read (`GrantCache`).
     public func grant(appID: String, type: String, access: AccessKind) throws -> GrantDecision? {
-        try writer.read { db in
-            try Row.fetchOne(db, sql: """
-                SELECT type_identifier, access, decision, window_us, expires_us FROM grants
-                WHERE app_id = ? AND type_identifier = ? AND access = ?
-                """, arguments: [appID, type, access.rawValue]).flatMap(Self.grant)
-        }
+        try cache.grants(appID: appID) { try decisions(appID: appID) }[GrantCache.Key(type: type, access: access)]
     }
 
     /// The decision in force at `now`: an expired grant is denied.
@@ -60,6 +65,10 @@ public struct GrantRepository: Sendable {
     /// is permanent from then on.
     public func apply(appID: String, _ decisions: [GrantDecision], at date: Date = Date()) throws {
         let micros = date.microsecondsSince1970
+        // Before: no call keeps answering from the old grants while the change commits. After:
+        // a call that read the store meanwhile may have cached the old rows; they go too.
+        cache.invalidate(appID: appID)
+        defer { cache.invalidate(appID: appID) }
         try writer.write { db in
             for grant in decisions {
                 if grant.decision == .notDetermined {

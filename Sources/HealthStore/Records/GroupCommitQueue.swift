@@ -124,7 +124,9 @@ final class GroupCommitQueue: Sendable {
     }
 }
 
-/// Counts since the store was opened; `commits < committedSaves` shows saves were batched.
+/// Counts since the store was opened; `commits < committedSaves` shows saves were batched. A
+/// "save" here is any submission: saves, deletions and access-log entries of other calls
+/// (`AccessLogRepository.appendGrouped`) share the one queue.
 public struct GroupCommitStatistics: Sendable, Equatable {
     /// Saves handed to the queue (including those still waiting).
     public var submitted = 0

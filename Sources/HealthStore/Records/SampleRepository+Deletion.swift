@@ -9,7 +9,8 @@ extension SampleRepository {
     /// were deleted. A reference to another app's object, to an object of another type, or to a
     /// UUID that does not exist (or no longer does) fails the whole call alike, with
     /// HealthKit's `errorInvalidArgument` "failed to find some objects for deletion".
-    public func delete(_ references: [ObjectReference], appID: String) async throws -> Int {
+    /// `accessLog`: the call's entry, written in the same savepoint with the count (see `insert`).
+    public func delete(_ references: [ObjectReference], appID: String, accessLog: AccessLogEntryDraft? = nil) async throws -> Int {
         var seen = Set<ObjectReference>()
         let unique = references.filter { seen.insert($0).inserted }
         return try await commits.submit(returning: { db in
@@ -21,7 +22,9 @@ extension SampleRepository {
                 }
                 return rowID
             }
-            return try Self.deleteRows(rowIDs, db)
+            let deleted = try Self.deleteRows(rowIDs, db)
+            if let accessLog { try AccessLogRepository.write(accessLog, count: deleted, db) }
+            return deleted
         })
     }
 
@@ -31,8 +34,9 @@ extension SampleRepository {
     /// counted: the count is of objects the predicate matched. A workout the predicate names is
     /// looked up within `workouts`, the app's read scope for workouts: the count must not tell
     /// which of its own samples another app associated with a workout it cannot see.
+    /// `accessLog`: the call's entry, written in the same savepoint with the count (see `insert`).
     public func deleteMatching(typeIdentifier: String, predicate: SamplePredicate?, appID: String,
-                               workouts: ReadScope) async throws -> Int {
+                               workouts: ReadScope, accessLog: AccessLogEntryDraft? = nil) async throws -> Int {
         try await commits.submit(returning: { db in
             let own = SampleSQL.visibility(.ownSamples(appID: appID))
             var conditions = ["o.type_id = ?", own.sql]
@@ -45,7 +49,9 @@ extension SampleRepository {
             }
             let rowIDs = try Int64.fetchAll(db, sql: "SELECT o.id FROM objects o WHERE \(conditions.joined(separator: " AND "))",
                                             arguments: arguments)
-            return try Self.deleteRows(rowIDs, db)
+            let deleted = try Self.deleteRows(rowIDs, db)
+            if let accessLog { try AccessLogRepository.write(accessLog, count: deleted, db) }
+            return deleted
         })
     }
 

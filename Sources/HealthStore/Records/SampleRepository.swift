@@ -19,9 +19,9 @@ public struct SampleRepository: Sendable {
     let writer: any DatabaseWriter
     let commits: GroupCommitQueue
 
-    init(writer: any DatabaseWriter) {
+    init(writer: any DatabaseWriter, commits: GroupCommitQueue) {
         self.writer = writer
-        commits = GroupCommitQueue(writer: writer)
+        self.commits = commits
     }
 
     /// Stores `records` (already validated and in canonical units) as saved by `source`, all or
@@ -37,8 +37,16 @@ public struct SampleRepository: Sendable {
     ///
     /// Saves made concurrently share one transaction and one commit (GroupCommitQueue), each in
     /// its own savepoint: one save's failure never fails or drops another's.
-    public func insert(_ records: [SampleRecord], source: SourceRecord) async throws -> [UUID] {
-        try await commits.submit { db in try Self.write(records, source: source, db) }
+    ///
+    /// `accessLog`: the save's access-log entry, written in the same savepoint with the number
+    /// of objects saved, so the save and its entry are one commit (one fsync) and neither is
+    /// durable without the other.
+    public func insert(_ records: [SampleRecord], source: SourceRecord, accessLog: AccessLogEntryDraft? = nil) async throws -> [UUID] {
+        try await commits.submit { db in
+            let uuids = try Self.write(records, source: source, db)
+            if let accessLog { try AccessLogRepository.write(accessLog, count: uuids.count, db) }
+            return uuids
+        }
     }
 
     /// How many saves and commits this store has seen: fewer commits than saves means saves
