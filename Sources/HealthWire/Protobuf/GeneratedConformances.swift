@@ -94,6 +94,9 @@ extension Openhealth__V1__CompoundPredicate: ProtobufCMessageStruct {
 extension Openhealth__V1__CorrelationQueryRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__correlation_query_request__init(message) }
 }
+extension Openhealth__V1__CurrentSourceRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__current_source_request__init(message) }
+}
 extension Openhealth__V1__DateRangePredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__date_range_predicate__init(message) }
 }

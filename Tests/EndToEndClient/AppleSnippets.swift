@@ -1,0 +1,104 @@
+import Foundation
+import HealthKit
+
+// `snippet NAME` command of the scripted app: HealthKit code written as Apple documents it,
+// unchanged, run against the real healthd. Each prints what the test (AppleSnippetTests)
+// checks against Apple's documented behaviour, then `ok …`. The names of the variables and the
+// shape of each block are Apple's; only the `print` lines are the test's.
+
+func runSnippet(_ name: String, _ healthStore: HKHealthStore) async throws {
+    switch name {
+    case "default-source": defaultSource()
+    case "own-steps": try await ownSteps(healthStore)
+    case "share-exercise-time": try await shareExerciseTime(healthStore)
+    case "delete-nothing": try await deleteNothing(healthStore)
+    case "same-sample-twice": try await sameSampleTwice(healthStore)
+    case "archive-anchor": try await archiveAnchor(healthStore)
+    case "source-revision": sourceRevision()
+    default: usage("unknown snippet \(name)")
+    }
+}
+
+/// HKSource.default(): "Returns the source for the current app." The bundle identifier is the
+/// app's (here: its app id), the one healthd records on its saves.
+func defaultSource() {
+    let source = HKSource.default()
+    print("ok \(source.bundleIdentifier) \(source.name)")
+}
+
+/// Apple's pattern for "only my app's samples": predicateForObjects(from: HKSource.default()).
+func ownSteps(_ healthStore: HKHealthStore) async throws {
+    guard let stepType = HKObjectType.quantityType(forIdentifier: .stepCount) else {
+        usage("*** Unable to create a step count type ***")
+    }
+    let predicate = HKQuery.predicateForObjects(from: HKSource.default())
+    let samples: [HKSample] = try await withCheckedThrowingContinuation { continuation in
+        let query = HKSampleQuery(sampleType: stepType, predicate: predicate, limit: HKObjectQueryNoLimit,
+                                  sortDescriptors: nil) { query, results, error in
+            if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: results ?? []) }
+        }
+        healthStore.execute(query)
+    }
+    let mine = samples.filter { $0.sourceRevision.source == HKSource.default() }
+    print("ok \(samples.count) \(mine.count)")
+}
+
+/// A share set with an Apple-computed type: HealthKit refuses it ("Authorization to share the
+/// following types is disallowed: …") before showing anything.
+func shareExerciseTime(_ healthStore: HKHealthStore) async throws {
+    let typesToShare: Set = [HKQuantityType(.appleExerciseTime), HKQuantityType(.stepCount)]
+    let typesToRead: Set = [HKQuantityType(.appleExerciseTime)]
+    try await healthStore.requestAuthorization(toShare: typesToShare, read: typesToRead)
+    print("ok requested")
+}
+
+/// delete(_:) with an empty array fails with errorInvalidArgument in HealthKit.
+func deleteNothing(_ healthStore: HKHealthStore) async throws {
+    try await healthStore.delete([HKObject]())
+    print("ok deleted")
+}
+
+/// HKObject equality is by UUID: the same stored sample fetched twice is equal, hashes alike,
+/// and a Set of both holds one.
+func sameSampleTwice(_ healthStore: HKHealthStore) async throws {
+    let stepType = HKQuantityType(.stepCount)
+    func fetch() async throws -> [HKSample] {
+        let descriptor = HKSampleQueryDescriptor(predicates: [.quantitySample(type: stepType)], sortDescriptors: [])
+        return try await descriptor.result(for: healthStore)
+    }
+    let first = try await fetch()
+    let second = try await fetch()
+    let union = Set(first).union(second)
+    print("ok \(first.count) \(union.count) \(first.first.map { second.contains($0) } ?? false)")
+}
+
+/// Persisting an anchor as Apple's sample code does, and resuming from it: the second run sees
+/// no new samples.
+func archiveAnchor(_ healthStore: HKHealthStore) async throws {
+    let stepType = HKQuantityType(.stepCount)
+    func run(from anchor: HKQueryAnchor?) async throws -> (Int, HKQueryAnchor?) {
+        try await withCheckedThrowingContinuation { continuation in
+            let query = HKAnchoredObjectQuery(type: stepType, predicate: nil, anchor: anchor, limit: HKObjectQueryNoLimit) {
+                query, samplesOrNil, deletedObjectsOrNil, newAnchor, errorOrNil in
+                if let errorOrNil { continuation.resume(throwing: errorOrNil) } else {
+                    continuation.resume(returning: (samplesOrNil?.count ?? 0, newAnchor))
+                }
+            }
+            healthStore.execute(query)
+        }
+    }
+    let (initial, newAnchor) = try await run(from: HKQueryAnchor(fromValue: HKAnchoredObjectQueryNoAnchor))
+    let data = try NSKeyedArchiver.archivedData(withRootObject: newAnchor as Any, requiringSecureCoding: true)
+    let restored = try NSKeyedUnarchiver.unarchivedObject(ofClass: HKQueryAnchor.self, from: data)
+    let (later, _) = try await run(from: restored)
+    print("ok \(initial) \(later)")
+}
+
+/// HKSourceRevision's 4-argument initializer and the "any" constants compile and keep what they
+/// were given.
+func sourceRevision() {
+    let revision = HKSourceRevision(source: HKSource.default(), version: HKSourceRevisionAnyVersion,
+                                    productType: HKSourceRevisionAnyProductType,
+                                    operatingSystemVersion: HKSourceRevisionAnySystemVersion)
+    print("ok \(revision.version ?? "nil") \(revision.productType ?? "nil") \(revision.operatingSystemVersion.majorVersion)")
+}

@@ -1,0 +1,89 @@
+import Foundation
+import HealthModel
+import Testing
+import TestSupport
+
+/// HealthKit code written as Apple documents it (Tests/EndToEndClient/AppleSnippets.swift,
+/// compiled unchanged against the SDK), run as a sandboxed app against a real healthd, and held
+/// to Apple's documented behaviour. Each test cites the page it follows.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct AppleSnippetTests {
+    let steps = "HKQuantityTypeIdentifierStepCount"
+
+    /// An app that saved 2 step samples, and another app that saved 1, both readable by `app`.
+    func twoAppsWithSteps(_ broker: BrokerProcess, app: String) async throws {
+        let other = try await broker.installClient("org.test.snippet-other")
+        for (saver, start) in [(app, 1_700_000_000), (app, 1_700_000_600), (other, 1_700_001_200)] {
+            try await broker.set(saver, "share", steps, allowed: true)
+            let saved = try await broker.runApp(saver, ["save", steps, "100", "count", "\(start)", "\(start + 60)"])
+            #expect(saved.okValue != nil, "\(saved)")
+        }
+        try await broker.set(app, "read", steps, allowed: true)
+    }
+
+    /// developer.apple.com/documentation/healthkit/hksource/default(): "Returns the source for
+    /// the current app." Its bundle identifier is the one on the app's saved samples, so
+    /// predicateForObjects(from: .default()) selects exactly them.
+    @Test func theDefaultSourceIsTheAppsOwnAndSelectsItsSamples() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-source")
+        let source = try await broker.runApp(app, ["snippet", "default-source"])
+        #expect(source.okValue?.hasPrefix("\(app) ") == true, "\(source)")
+
+        try await twoAppsWithSteps(broker, app: app)
+        let own = try await broker.runApp(app, ["snippet", "own-steps"])
+        #expect(own.okValue == "2 2", "\(own)")
+    }
+
+    /// developer.apple.com/forums/thread/694311 and HKHealthStore: a share set with a type apps may
+    /// not write fails with "Authorization to share the following types is disallowed: …" and
+    /// nothing is asked.
+    @Test func aShareRequestForAnAppleComputedTypeIsRefusedWithHealthKitsMessage() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-share")
+        let result = try await broker.runApp(app, ["snippet", "share-exercise-time"], timeout: 20)
+        #expect(result.errorCode == HKError.Code.errorInvalidArgument.rawValue, "\(result)")
+        #expect(result.stdout.contains("Authorization to share the following types is disallowed: "
+                                       + "HKQuantityTypeIdentifierAppleExerciseTime"), "\(result)")
+        #expect(try await broker.healthctl(["requests"]).stdout.contains("No pending requests"))
+    }
+
+    /// HKHealthStore.delete(_:withCompletion:) with no objects: HealthKit fails with
+    /// errorInvalidArgument (issue 15.6).
+    @Test func deletingAnEmptyArrayFailsWithInvalidArgument() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-delete")
+        let result = try await broker.runApp(app, ["snippet", "delete-nothing"])
+        #expect(result.errorCode == HKError.Code.errorInvalidArgument.rawValue, "\(result)")
+    }
+
+    /// developer.apple.com/documentation/objectivec/nsobject/isequal(_:) as HKObject overrides it:
+    /// objects are equal when their UUIDs are (issue 15.3), so two fetches of the same samples
+    /// form a set of the samples, once each.
+    @Test func theSameSampleFetchedTwiceIsEqualAndCountedOnceInASet() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-equal")
+        try await twoAppsWithSteps(broker, app: app)
+        let result = try await broker.runApp(app, ["snippet", "same-sample-twice"])
+        #expect(result.okValue == "3 3 true", "\(result)")
+    }
+
+    /// HKAnchoredObjectQuery's documentation and Apple's sample code persist the new anchor with
+    /// NSKeyedArchiver (HKQueryAnchor adopts NSSecureCoding); a query from the restored anchor
+    /// returns only what was added since (issue 15.4).
+    @Test func anArchivedAnchorResumesWhereTheLastQueryEnded() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-anchor")
+        try await twoAppsWithSteps(broker, app: app)
+        let result = try await broker.runApp(app, ["snippet", "archive-anchor"])
+        #expect(result.okValue == "3 0", "\(result)")
+    }
+
+    /// developer.apple.com/documentation/healthkit/hksourcerevision/init(source:version:producttype:operatingsystemversion:)
+    /// and the HKSourceRevisionAny… constants.
+    @Test func aSourceRevisionKeepsItsProductTypeAndSystemVersion() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-revision")
+        let result = try await broker.runApp(app, ["snippet", "source-revision"])
+        #expect(result.okValue == "HKSourceRevisionAnyVersion HKSourceRevisionAnyProductType -1", "\(result)")
+    }
+}
