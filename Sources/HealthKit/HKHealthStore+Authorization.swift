@@ -35,6 +35,13 @@ extension HKHealthStore {
         return try status.decoded(as: HKAuthorizationRequestStatus.self)
     }
 
+    /// HealthKit's async spelling of `getRequestStatusForAuthorization` (iOS 15):
+    /// `.shouldRequest` when a request for these types would ask the user anything.
+    public func statusForAuthorizationRequest(toShare typesToShare: Set<HKSampleType>,
+                                              read typesToRead: Set<HKObjectType>) async throws -> HKAuthorizationRequestStatus {
+        try await getRequestStatusForAuthorization(toShare: typesToShare, read: typesToRead)
+    }
+
     @preconcurrency
     public func getRequestStatusForAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>,
                                                  completion: @escaping @Sendable (HKAuthorizationRequestStatus, (any Error)?) -> Void) {

@@ -15,6 +15,8 @@ func runSnippet(_ name: String, _ healthStore: HKHealthStore) async throws {
     case "same-sample-twice": try await sameSampleTwice(healthStore)
     case "archive-anchor": try await archiveAnchor(healthStore)
     case "source-revision": sourceRevision()
+    case "request-status": try await requestStatus(healthStore)
+    case "observe-descriptors": try await observeDescriptors(healthStore)
     default: usage("unknown snippet \(name)")
     }
 }
@@ -101,4 +103,38 @@ func sourceRevision() {
                                     productType: HKSourceRevisionAnyProductType,
                                     operatingSystemVersion: HKSourceRevisionAnySystemVersion)
     print("ok \(revision.version ?? "nil") \(revision.productType ?? "nil") \(revision.operatingSystemVersion.majorVersion)")
+}
+
+/// statusForAuthorizationRequest(toShare:read:) (iOS 15): `.shouldRequest` before the app asked,
+/// `.unnecessary` once every type was decided.
+func requestStatus(_ healthStore: HKHealthStore) async throws {
+    let allTypes: Set = [HKQuantityType(.stepCount)]
+    let status = try await healthStore.statusForAuthorizationRequest(toShare: allTypes, read: allTypes)
+    print("ok \(status == .shouldRequest ? "shouldRequest" : status == .unnecessary ? "unnecessary" : "unknown")")
+}
+
+/// One observer over two types (HKObserverQuery(queryDescriptors:updateHandler:), iOS 15): each
+/// update names the types that changed. Prints `types N TYPE,…` and `update N` per update; stops after 3.
+func observeDescriptors(_ healthStore: HKHealthStore) async throws {
+    let queryDescriptors = [HKQueryDescriptor(sampleType: HKQuantityType(.stepCount), predicate: nil),
+                            HKQueryDescriptor(sampleType: HKQuantityType(.heartRate), predicate: nil)]
+    let updates = AsyncThrowingStream<Set<HKSampleType>, any Error>.makeStream()
+    let query = HKObserverQuery(queryDescriptors: queryDescriptors) { query, updatedSampleTypes, completionHandler, errorOrNil in
+        if let errorOrNil {
+            updates.continuation.finish(throwing: errorOrNil)
+            return
+        }
+        updates.continuation.yield(updatedSampleTypes ?? [])
+        completionHandler()
+    }
+    healthStore.execute(query)
+    var count = 0
+    for try await types in updates.stream {
+        count += 1
+        emit("types \(count) \(types.map(\.identifier).sorted().joined(separator: ","))")
+        emit("update \(count)")
+        if count == 3 { break }
+    }
+    healthStore.stop(query)
+    emit("ok \(count)")
 }

@@ -86,4 +86,37 @@ import TestSupport
         let result = try await broker.runApp(app, ["snippet", "source-revision"])
         #expect(result.okValue == "HKSourceRevisionAnyVersion HKSourceRevisionAnyProductType -1", "\(result)")
     }
+
+    /// developer.apple.com/documentation/healthkit/hkhealthstore/statusforauthorizationrequest(toshare:read:):
+    /// `.shouldRequest` while the user has not decided, `.unnecessary` once every type is decided.
+    @Test func theRequestStatusFollowsTheUsersDecisions() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-status")
+        #expect(try await broker.runApp(app, ["snippet", "request-status"]).okValue == "shouldRequest")
+        try await broker.set(app, "read", steps, allowed: false)
+        try await broker.set(app, "share", steps, allowed: true)
+        #expect(try await broker.runApp(app, ["snippet", "request-status"]).okValue == "unnecessary")
+    }
+
+    /// developer.apple.com/documentation/healthkit/hkobserverquery/init(querydescriptors:updatehandler:):
+    /// one query observes every descriptor's type; an update names the type that changed.
+    @Test func anObserverOverTwoDescriptorsReportsTheTypeThatChanged() async throws {
+        let broker = try BrokerProcess()
+        let reader = try await broker.installClient("org.test.snippet-observer")
+        let writer = try await broker.installClient("org.test.snippet-writer")
+        let heartRate = "HKQuantityTypeIdentifierHeartRate"
+        for type in [steps, heartRate] { try await broker.set(reader, "read", type, allowed: true) }
+        try await broker.set(writer, "share", heartRate, allowed: true)
+        let live = try LiveApp(reader, ["snippet", "observe-descriptors"], adminSocket: broker.adminSocket)
+        #expect(try await live.waitForLine("update 2"), "\(live.lines)")
+        let saved = try await broker.runApp(writer, ["save", heartRate, "60", "count/min", "1700000000", "1700000000"])
+        #expect(saved.okValue != nil, "\(saved)")
+        let result = await live.finish()
+        // Each descriptor's start-up update, in either order, then the heart-rate change.
+        let types = result.lines.filter { $0.hasPrefix("types ") }
+        #expect(Set(types.prefix(2)) == ["types 1 \(steps)", "types 2 \(heartRate)"]
+                || Set(types.prefix(2)) == ["types 1 \(heartRate)", "types 2 \(steps)"], "\(result)")
+        #expect(types.dropFirst(2).first == "types 3 \(heartRate)", "\(result)")
+        #expect(result.okValue == "3", "\(result)")
+    }
 }
