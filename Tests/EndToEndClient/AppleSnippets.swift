@@ -17,6 +17,7 @@ func runSnippet(_ name: String, _ healthStore: HKHealthStore) async throws {
     case "source-revision": sourceRevision()
     case "request-status": try await requestStatus(healthStore)
     case "observe-descriptors": try await observeDescriptors(healthStore)
+    case "revision-steps": try await revisionSteps(healthStore)
     default: usage("unknown snippet \(name)")
     }
 }
@@ -137,4 +138,28 @@ func observeDescriptors(_ healthStore: HKHealthStore) async throws {
     }
     healthStore.stop(query)
     emit("ok \(count)")
+}
+
+/// predicateForObjects(from: Set<HKSourceRevision>): the revision of one of the app's own samples
+/// selects exactly the app's samples saved at that version; with HKSourceRevisionAnyVersion any
+/// version of the app; with another version, or a product type healthd never records, none.
+/// Prints the four counts.
+func revisionSteps(_ healthStore: HKHealthStore) async throws {
+    let stepType = HKQuantityType(.stepCount)
+    func count(_ predicate: NSPredicate) async throws -> Int {
+        let descriptor = HKSampleQueryDescriptor(predicates: [.quantitySample(type: stepType, predicate: predicate)], sortDescriptors: [])
+        return try await descriptor.result(for: healthStore).count
+    }
+    let own = HKSampleQueryDescriptor(predicates: [.quantitySample(type: stepType, predicate: HKQuery.predicateForObjects(from: HKSource.default()))],
+                                      sortDescriptors: [], limit: 1)
+    guard let revision = try await own.result(for: healthStore).first?.sourceRevision else { usage("save a step sample first") }
+    let anyVersion = HKSourceRevision(source: revision.source, version: HKSourceRevisionAnyVersion)
+    let otherVersion = HKSourceRevision(source: revision.source, version: "no-such-version")
+    let onIPhone = HKSourceRevision(source: revision.source, version: HKSourceRevisionAnyVersion, productType: "iPhone14,2",
+                                    operatingSystemVersion: HKSourceRevisionAnySystemVersion)
+    let counts = [try await count(HKQuery.predicateForObjects(from: [revision])),
+                  try await count(HKQuery.predicateForObjects(from: [anyVersion])),
+                  try await count(HKQuery.predicateForObjects(from: [otherVersion])),
+                  try await count(HKQuery.predicateForObjects(from: [onIPhone]))]
+    print("ok \(counts.map(String.init).joined(separator: " "))")
 }

@@ -119,4 +119,15 @@ import TestSupport
         #expect(types.dropFirst(2).first == "types 3 \(heartRate)", "\(result)")
         #expect(result.okValue == "3", "\(result)")
     }
+
+    /// developer.apple.com/documentation/healthkit/hkquery/predicateforobjects(from:)-6gmu6 (the
+    /// Set<HKSourceRevision> form) and HKSourceRevisionAnyVersion: a revision selects its app's
+    /// samples at that version, "any version" all of the app's, another version none.
+    @Test func aSourceRevisionPredicateSelectsTheAppsSamplesAtThatVersion() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-revisions")
+        try await twoAppsWithSteps(broker, app: app)
+        let result = try await broker.runApp(app, ["snippet", "revision-steps"])
+        #expect(result.okValue == "2 2 0 0", "\(result)")
+    }
 }

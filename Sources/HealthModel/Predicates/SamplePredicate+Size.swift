@@ -8,13 +8,15 @@ extension SamplePredicate {
     public static let maximumConditions = 400
 
     /// The conditions the store's SQL holds for this predicate: one per node, plus one per
-    /// value of a device or metadata one-of.
+    /// value of a device or metadata one-of and per source revision.
     public var conditionCount: Int {
         switch self {
         case .dateRange, .uuids, .sources, .workout, .workoutActivityType, .quantity, .categoryValue:
             return 1
         case let .device(_, allowed):
             return max(1, allowed.count)
+        case let .sourceRevisions(revisions):
+            return max(1, revisions.count)  // one SQL clause per revision
         case let .metadata(_, test):
             if case let .oneOf(values) = test { return max(1, values.count) }
             return 1

@@ -361,6 +361,12 @@ extension Openhealth__V1__SourceQueryRequest: ProtobufCMessageStruct {
 extension Openhealth__V1__SourceRevision: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_revision__init(message) }
 }
+extension Openhealth__V1__SourceRevisionMatch: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_revision_match__init(message) }
+}
+extension Openhealth__V1__SourceRevisionPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_revision_predicate__init(message) }
+}
 extension Openhealth__V1__SourceStatistics: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_statistics__init(message) }
 }
