@@ -31,6 +31,12 @@ extension HKQuery {
         SampleTreePredicate(.sources(Set(sources.map(\.bundleIdentifier))))
     }
 
+    /// Objects recorded by one of these devices, as HealthKit's: equal to one of them in every
+    /// property (`HKDevice`'s equality), so an unset property matches only unset.
+    public static func predicateForObjects(from devices: Set<HKDevice>) -> NSPredicate {
+        SampleTreePredicate(.devices(Set(devices.map(\.record))))
+    }
+
     /// Objects saved by one of these source revisions, as HealthKit's: the bundle identifier, and
     /// the version unless it is `HKSourceRevisionAnyVersion`. healthd records no product type or
     /// system version (fetched objects report nil and 0.0.0), so a revision asking for any other

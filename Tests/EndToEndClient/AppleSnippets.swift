@@ -18,6 +18,7 @@ func runSnippet(_ name: String, _ healthStore: HKHealthStore) async throws {
     case "request-status": try await requestStatus(healthStore)
     case "observe-descriptors": try await observeDescriptors(healthStore)
     case "revision-steps": try await revisionSteps(healthStore)
+    case "device-steps": try await deviceSteps(healthStore)
     default: usage("unknown snippet \(name)")
     }
 }
@@ -162,4 +163,23 @@ func revisionSteps(_ healthStore: HKHealthStore) async throws {
                   try await count(HKQuery.predicateForObjects(from: [otherVersion])),
                   try await count(HKQuery.predicateForObjects(from: [onIPhone]))]
     print("ok \(counts.map(String.init).joined(separator: " "))")
+}
+
+/// predicateForObjects(from: Set<HKDevice>): the devices of the fetched samples select exactly
+/// the samples recorded by them; a device equal but for one unset property selects none.
+/// Prints the number of samples, of distinct devices, and the two counts.
+func deviceSteps(_ healthStore: HKHealthStore) async throws {
+    let stepType = HKQuantityType(.stepCount)
+    func samples(_ predicate: NSPredicate?) async throws -> [HKQuantitySample] {
+        try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: stepType, predicate: predicate)], sortDescriptors: []).result(for: healthStore)
+    }
+    let all = try await samples(nil)
+    let devices = Set(all.compactMap(\.device))
+    guard let watch = devices.first(where: { $0.name == "Watch" }) else { usage("save a step sample from a device named Watch first") }
+    let withoutModel = HKDevice(name: watch.name, manufacturer: watch.manufacturer, model: nil, hardwareVersion: watch.hardwareVersion,
+                                firmwareVersion: watch.firmwareVersion, softwareVersion: watch.softwareVersion,
+                                localIdentifier: watch.localIdentifier, udiDeviceIdentifier: watch.udiDeviceIdentifier)
+    let fromWatch = try await samples(HKQuery.predicateForObjects(from: [watch]))
+    let fromOther = try await samples(HKQuery.predicateForObjects(from: [withoutModel]))
+    print("ok \(all.count) \(devices.count) \(fromWatch.count) \(fromOther.count)")
 }

@@ -130,4 +130,23 @@ import TestSupport
         let result = try await broker.runApp(app, ["snippet", "revision-steps"])
         #expect(result.okValue == "2 2 0 0", "\(result)")
     }
+
+    /// developer.apple.com/documentation/healthkit/hkquery/predicateforobjects(from:) (the
+    /// Set<HKDevice> form): objects recorded by one of the devices, compared as HKDevice's
+    /// equality (every property). Two samples from a watch, one from a phone, one without a device.
+    @Test func aDevicePredicateSelectsTheSamplesOfEqualDevicesOnly() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-devices")
+        try await broker.set(app, "share", steps, allowed: true)
+        try await broker.set(app, "read", steps, allowed: true)
+        let watch = ["Watch", "Apple Inc.", "Watch", "Watch6,1", "", "10.0", "", ""]
+        let phone = ["Phone", "Apple Inc.", "iPhone", "iPhone14,2", "", "17.0", "", ""]
+        for (time, device) in [(1_700_000_000, watch), (1_700_000_600, watch), (1_700_001_200, phone)] {
+            let saved = try await broker.runApp(app, ["save-from-device", steps, "10", "count", "\(time)"] + device)
+            #expect(saved.okValue != nil, "\(saved)")
+        }
+        #expect(try await broker.runApp(app, ["save", steps, "10", "count", "1700001800", "1700001860"]).okValue != nil)
+        let result = try await broker.runApp(app, ["snippet", "device-steps"])
+        #expect(result.okValue == "4 2 2 0", "\(result)")
+    }
 }

@@ -23,9 +23,10 @@ import Testing
         .metadata(key: "k", .exists),
         .not(.sources(["org.example.b"])),
         .sourceRevisions([SourceRevisionMatch(bundleIdentifier: "org.example.b", version: nil)]),
+        .devices([DeviceRecord(name: "Watch")]),
     ]
 
-    @Test(arguments: 0..<7)
+    @Test(arguments: 0..<8)
     func windowStatementsSearchOnlyTheOwnRangeAndTheWindow(predicate index: Int) async throws {
         let predicate = Self.predicates[index]
         let writer = try DatabaseQueue()

@@ -113,6 +113,7 @@ import Testing
         ("sources", SamplePredicate.sources(["org.example.watch"])),
         ("source revisions", SamplePredicate.sourceRevisions([SourceRevisionMatch(bundleIdentifier: "org.example.watch", version: "2"),
                                                                SourceRevisionMatch(bundleIdentifier: "org.example.phone", version: nil)])),
+        ("devices", SamplePredicate.devices([DeviceRecord(name: "Watch", manufacturer: "Apple Inc.")])),
         ("compound", SamplePredicate.or([.dateRange(start: now, end: nil, strictStart: true, strictEnd: false), .not(.sources(["x"]))])),
     ] as [(String, SamplePredicate?)])
     func aWindowQueryRunsOnTwoIndexRanges(shape: String, predicate: SamplePredicate?) async throws {

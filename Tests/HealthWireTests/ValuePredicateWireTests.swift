@@ -17,6 +17,7 @@ import Testing
                               SourceRevisionMatch(bundleIdentifier: "org.a", version: .some(nil)),
                               SourceRevisionMatch(bundleIdentifier: "org.b", version: "1.2")]),
             .sourceRevisions([]),
+            .devices([DeviceRecord(name: "Watch", model: "Watch6,1"), DeviceRecord()]),
         ]
         for predicate in predicates {
             let spec = SampleQuerySpec(typeIdentifier: "t", predicate: predicate)

@@ -31,6 +31,9 @@ public indirect enum SamplePredicate: Hashable, Sendable {
     /// `predicateForObjects(from: Set<HKSourceRevision>)`: objects saved by one of these apps at
     /// the given version (`nil` version: any).
     case sourceRevisions(Set<SourceRevisionMatch>)
+    /// `predicateForObjects(from: Set<HKDevice>)`: objects whose device equals one of these in
+    /// every property (unset ones included), as HKDevice's equality.
+    case devices(Set<DeviceRecord>)
 
     /// Whether `record` matches. The reference semantics: the broker's SQL must agree with it.
     public func matches(_ record: SampleRecord) -> Bool {
@@ -47,6 +50,8 @@ public indirect enum SamplePredicate: Hashable, Sendable {
             return uuids.contains(record.uuid)
         case let .sources(bundles):
             return record.source.map { bundles.contains($0.bundleIdentifier) } ?? false
+        case let .devices(devices):
+            return record.device.map(devices.contains) ?? false
         case let .sourceRevisions(revisions):
             guard let source = record.source else { return false }
             return revisions.contains { $0.bundleIdentifier == source.bundleIdentifier && $0.version.map { $0 == source.version } ?? true }

@@ -115,6 +115,9 @@ extension Openhealth__V1__DeletedObject: ProtobufCMessageStruct {
 extension Openhealth__V1__Device: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__device__init(message) }
 }
+extension Openhealth__V1__DeviceListPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__device_list_predicate__init(message) }
+}
 extension Openhealth__V1__DevicePredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__device_predicate__init(message) }
 }

@@ -457,6 +457,51 @@ void   openhealth__v1__source_predicate__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__source_predicate__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__device_list_predicate__init
+                     (Openhealth__V1__DeviceListPredicate         *message)
+{
+  static const Openhealth__V1__DeviceListPredicate init_value = OPENHEALTH__V1__DEVICE_LIST_PREDICATE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__device_list_predicate__get_packed_size
+                     (const Openhealth__V1__DeviceListPredicate *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__device_list_predicate__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__device_list_predicate__pack
+                     (const Openhealth__V1__DeviceListPredicate *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__device_list_predicate__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__device_list_predicate__pack_to_buffer
+                     (const Openhealth__V1__DeviceListPredicate *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__device_list_predicate__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__DeviceListPredicate *
+       openhealth__v1__device_list_predicate__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__DeviceListPredicate *)
+     protobuf_c_message_unpack (&openhealth__v1__device_list_predicate__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__device_list_predicate__free_unpacked
+                     (Openhealth__V1__DeviceListPredicate *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__device_list_predicate__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   openhealth__v1__source_revision_predicate__init
                      (Openhealth__V1__SourceRevisionPredicate         *message)
 {
@@ -1319,7 +1364,7 @@ const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
   (ProtobufCMessageInit) openhealth__v1__sample__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descriptors[11] =
+static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descriptors[12] =
 {
   {
     "date_range",
@@ -1453,12 +1498,25 @@ static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descripto
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "devices",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Predicate, node_case),
+    offsetof(Openhealth__V1__Predicate, devices),
+    &openhealth__v1__device_list_predicate__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__predicate__field_indices_by_name[] = {
   9,   /* field[9] = category */
   3,   /* field[3] = compound */
   0,   /* field[0] = date_range */
   6,   /* field[6] = device */
+  11,   /* field[11] = devices */
   7,   /* field[7] = metadata */
   8,   /* field[8] = quantity */
   10,   /* field[10] = source_revisions */
@@ -1470,7 +1528,7 @@ static const unsigned openhealth__v1__predicate__field_indices_by_name[] = {
 static const ProtobufCIntRange openhealth__v1__predicate__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 11 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor =
 {
@@ -1480,7 +1538,7 @@ const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor =
   "Openhealth__V1__Predicate",
   "openhealth.v1",
   sizeof(Openhealth__V1__Predicate),
-  11,
+  12,
   openhealth__v1__predicate__field_descriptors,
   openhealth__v1__predicate__field_indices_by_name,
   1,  openhealth__v1__predicate__number_ranges,
@@ -1664,6 +1722,44 @@ const ProtobufCMessageDescriptor openhealth__v1__source_predicate__descriptor =
   openhealth__v1__source_predicate__field_indices_by_name,
   1,  openhealth__v1__source_predicate__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__source_predicate__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__device_list_predicate__field_descriptors[1] =
+{
+  {
+    "devices",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__DeviceListPredicate, n_devices),
+    offsetof(Openhealth__V1__DeviceListPredicate, devices),
+    &openhealth__v1__device__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__device_list_predicate__field_indices_by_name[] = {
+  0,   /* field[0] = devices */
+};
+static const ProtobufCIntRange openhealth__v1__device_list_predicate__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__device_list_predicate__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.DeviceListPredicate",
+  "DeviceListPredicate",
+  "Openhealth__V1__DeviceListPredicate",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__DeviceListPredicate),
+  1,
+  openhealth__v1__device_list_predicate__field_descriptors,
+  openhealth__v1__device_list_predicate__field_indices_by_name,
+  1,  openhealth__v1__device_list_predicate__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__device_list_predicate__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor openhealth__v1__source_revision_predicate__field_descriptors[1] =

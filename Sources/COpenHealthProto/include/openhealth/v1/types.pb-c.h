@@ -26,6 +26,7 @@ typedef struct Openhealth__V1__Predicate Openhealth__V1__Predicate;
 typedef struct Openhealth__V1__DateRangePredicate Openhealth__V1__DateRangePredicate;
 typedef struct Openhealth__V1__UuidPredicate Openhealth__V1__UuidPredicate;
 typedef struct Openhealth__V1__SourcePredicate Openhealth__V1__SourcePredicate;
+typedef struct Openhealth__V1__DeviceListPredicate Openhealth__V1__DeviceListPredicate;
 typedef struct Openhealth__V1__SourceRevisionPredicate Openhealth__V1__SourceRevisionPredicate;
 typedef struct Openhealth__V1__SourceRevisionMatch Openhealth__V1__SourceRevisionMatch;
 typedef struct Openhealth__V1__CompoundPredicate Openhealth__V1__CompoundPredicate;
@@ -213,7 +214,8 @@ typedef enum {
   OPENHEALTH__V1__PREDICATE__NODE_METADATA = 8,
   OPENHEALTH__V1__PREDICATE__NODE_QUANTITY = 9,
   OPENHEALTH__V1__PREDICATE__NODE_CATEGORY = 10,
-  OPENHEALTH__V1__PREDICATE__NODE_SOURCE_REVISIONS = 11
+  OPENHEALTH__V1__PREDICATE__NODE_SOURCE_REVISIONS = 11,
+  OPENHEALTH__V1__PREDICATE__NODE_DEVICES = 12
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__PREDICATE__NODE__CASE)
 } Openhealth__V1__Predicate__NodeCase;
 
@@ -245,6 +247,10 @@ struct  Openhealth__V1__Predicate
      * predicateForObjects(from: Set<HKSourceRevision>)
      */
     Openhealth__V1__SourceRevisionPredicate *source_revisions;
+    /*
+     * predicateForObjects(from: Set<HKDevice>)
+     */
+    Openhealth__V1__DeviceListPredicate *devices;
   };
 };
 #define OPENHEALTH__V1__PREDICATE__INIT \
@@ -296,6 +302,20 @@ struct  Openhealth__V1__SourcePredicate
 };
 #define OPENHEALTH__V1__SOURCE_PREDICATE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__source_predicate__descriptor) \
+    , 0,NULL }
+
+
+struct  Openhealth__V1__DeviceListPredicate
+{
+  ProtobufCMessage base;
+  /*
+   * an empty string is an unset property, as in Sample.device
+   */
+  size_t n_devices;
+  Openhealth__V1__Device **devices;
+};
+#define OPENHEALTH__V1__DEVICE_LIST_PREDICATE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__device_list_predicate__descriptor) \
     , 0,NULL }
 
 
@@ -596,6 +616,25 @@ Openhealth__V1__SourcePredicate *
 void   openhealth__v1__source_predicate__free_unpacked
                      (Openhealth__V1__SourcePredicate *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__DeviceListPredicate methods */
+void   openhealth__v1__device_list_predicate__init
+                     (Openhealth__V1__DeviceListPredicate         *message);
+size_t openhealth__v1__device_list_predicate__get_packed_size
+                     (const Openhealth__V1__DeviceListPredicate   *message);
+size_t openhealth__v1__device_list_predicate__pack
+                     (const Openhealth__V1__DeviceListPredicate   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__device_list_predicate__pack_to_buffer
+                     (const Openhealth__V1__DeviceListPredicate   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__DeviceListPredicate *
+       openhealth__v1__device_list_predicate__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__device_list_predicate__free_unpacked
+                     (Openhealth__V1__DeviceListPredicate *message,
+                      ProtobufCAllocator *allocator);
 /* Openhealth__V1__SourceRevisionPredicate methods */
 void   openhealth__v1__source_revision_predicate__init
                      (Openhealth__V1__SourceRevisionPredicate         *message);
@@ -742,6 +781,9 @@ typedef void (*Openhealth__V1__UuidPredicate_Closure)
 typedef void (*Openhealth__V1__SourcePredicate_Closure)
                  (const Openhealth__V1__SourcePredicate *message,
                   void *closure_data);
+typedef void (*Openhealth__V1__DeviceListPredicate_Closure)
+                 (const Openhealth__V1__DeviceListPredicate *message,
+                  void *closure_data);
 typedef void (*Openhealth__V1__SourceRevisionPredicate_Closure)
                  (const Openhealth__V1__SourceRevisionPredicate *message,
                   void *closure_data);
@@ -778,6 +820,7 @@ extern const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__date_range_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__uuid_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__source_predicate__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__device_list_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__source_revision_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__source_revision_match__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__compound_predicate__descriptor;
