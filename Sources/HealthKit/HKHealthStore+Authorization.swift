@@ -5,8 +5,12 @@ extension HKHealthStore {
     /// was already decided; otherwise it waits until the user answers, which may take minutes.
     /// Success means the user was asked, not that access was granted (as in HealthKit). Fails
     /// with `errorInvalidArgument` when the app's manifest lacks the usage description for a
-    /// requested access kind, or a type is unknown.
+    /// requested access kind, or a type is unknown. A share set naming types apps may never write
+    /// (correlation types, Apple-computed types such as appleExerciseTime: `AppWritability`) fails
+    /// here, before anything is sent or shown, with HealthKit's message ("Authorization to share the
+    /// following types is disallowed: …"; HealthKit raises it as NSInvalidArgumentException).
     public func requestAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws {
+        try Self.checkShareSet(typesToShare)
         let _: EmptyMessage = try await connection.call(.requestAuthorization, Self.request(typesToShare, typesToRead))
     }
 
@@ -26,8 +30,16 @@ extension HKHealthStore {
     /// Whether `requestAuthorization` for these types would ask the user anything.
     public func getRequestStatusForAuthorization(toShare typesToShare: Set<HKSampleType>,
                                                  read typesToRead: Set<HKObjectType>) async throws -> HKAuthorizationRequestStatus {
+        try Self.checkShareSet(typesToShare)
         let status: StatusValue = try await connection.call(.getRequestStatus, Self.request(typesToShare, typesToRead))
         return try status.decoded(as: HKAuthorizationRequestStatus.self)
+    }
+
+    /// HealthKit's async spelling of `getRequestStatusForAuthorization` (iOS 15):
+    /// `.shouldRequest` when a request for these types would ask the user anything.
+    public func statusForAuthorizationRequest(toShare typesToShare: Set<HKSampleType>,
+                                              read typesToRead: Set<HKObjectType>) async throws -> HKAuthorizationRequestStatus {
+        try await getRequestStatusForAuthorization(toShare: typesToShare, read: typesToRead)
     }
 
     @preconcurrency
@@ -57,6 +69,12 @@ extension HKHealthStore {
             return try value.decoded(as: HKAuthorizationStatus.self)
         }
         return status ?? .notDetermined
+    }
+
+    /// The SDK's copy of healthd's first check of a request (which healthd makes again whatever
+    /// the SDK sends), so that code written for Apple fails the same way without a round-trip.
+    private static func checkShareSet(_ types: Set<HKSampleType>) throws(HKError) {
+        if let refusal = AppWritability.shareRefusal(types.map(\.identifier)) { throw refusal }
     }
 
     /// Identifiers sorted, so a request's bytes do not depend on set iteration order.

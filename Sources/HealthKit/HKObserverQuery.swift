@@ -15,37 +15,89 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
     public typealias CompletionHandler = HKObserverQueryCompletionHandler
     public typealias UpdateHandler = @Sendable (HKObserverQuery, @escaping CompletionHandler, (any Error)?) -> Void
 
-    private let updateHandler: UpdateHandler
-    private let spec: Result<TypePredicateSpec, HKError>
+    /// The handler of a query over several descriptors: the types whose change it reports.
+    public typealias DescriptorsUpdateHandler =
+        @Sendable (HKObserverQuery, Set<HKSampleType>?, @escaping CompletionHandler, (any Error)?) -> Void
+
+    /// What the query reports to, in the shape its initializer was given.
+    private let handler: @Sendable (HKObserverQuery, HKSampleType?, @escaping CompletionHandler, (any Error)?) -> Void
+    private let specs: Result<[(HKSampleType, TypePredicateSpec)], HKError>
 
     @preconcurrency
     public init(sampleType: HKSampleType, predicate: NSPredicate?, updateHandler: @escaping UpdateHandler) {
-        self.updateHandler = updateHandler
-        spec = Result { () throws(HKError) in
-            TypePredicateSpec(typeIdentifier: sampleType.identifier,
-                              predicate: try predicate.map { (predicate) throws(HKError) in try SamplePredicate(translating: predicate) })
-        }
+        handler = { query, _, completion, error in updateHandler(query, completion, error) }
+        specs = Self.specs([HKQueryDescriptor(sampleType: sampleType, predicate: predicate)])
         super.init(objectType: sampleType, predicate: predicate)
+    }
+
+    /// HealthKit's query over several types (iOS 15): one observation per descriptor, each
+    /// update reporting the type that changed. Each descriptor's first update arrives when the
+    /// query starts, as a single-type query's does; each update's completion handler holds back
+    /// only that descriptor's next update. An empty list fails the query with
+    /// `errorInvalidArgument` (HealthKit raises an exception).
+    @preconcurrency
+    public init(queryDescriptors: [HKQueryDescriptor], updateHandler: @escaping DescriptorsUpdateHandler) {
+        handler = { query, type, completion, error in updateHandler(query, type.map { [$0] }, completion, error) }
+        specs = queryDescriptors.isEmpty
+            ? .failure(HKError(.errorInvalidArgument, "an observer query needs at least one query descriptor"))
+            : Self.specs(queryDescriptors)
+        super.init(objectType: queryDescriptors.count == 1 ? queryDescriptors.first?.sampleType : nil,
+                   predicate: queryDescriptors.count == 1 ? queryDescriptors.first?.predicate : nil)
+    }
+
+    private static func specs(_ descriptors: [HKQueryDescriptor]) -> Result<[(HKSampleType, TypePredicateSpec)], HKError> {
+        Result { () throws(HKError) in
+            try descriptors.map { (descriptor) throws(HKError) in
+                (descriptor.sampleType,
+                 TypePredicateSpec(typeIdentifier: descriptor.sampleType.identifier,
+                                   predicate: try descriptor.predicate.map { (predicate) throws(HKError) in try SamplePredicate(translating: predicate) }))
+            }
+        }
     }
 
     override func start(on connection: BrokerConnection) {
         let started = lifecycle.start { [self] in
             do throws(HKError) {
-                try await connection.observerUpdates(try spec.get()) { _ in
-                    await withCheckedContinuation { (acknowledged: CheckedContinuation<Void, Never>) in
-                        let completion = OnceCompletion { acknowledged.resume() }
-                        updateHandler(self, completion.call, nil)
+                let specs = try specs.get()
+                // One stream per descriptor; the first failure ends them all, reported once.
+                let failure: HKError? = await withTaskGroup(of: HKError?.self) { group in
+                    for (type, spec) in specs {
+                        group.addTask { [self] in
+                            do throws(HKError) {
+                                try await observe(type, spec, on: connection)
+                                return nil
+                            } catch {
+                                return error
+                            }
+                        }
                     }
+                    for await error in group {
+                        if let error {
+                            group.cancelAll()
+                            return error
+                        }
+                    }
+                    return nil
                 }
+                if let failure { throw failure }
             } catch {
                 // A stopped query ends quietly, as in HealthKit.
-                if error.code != .errorUserCanceled { updateHandler(self, {}, error) }
+                if error.code != .errorUserCanceled { handler(self, nil, {}, error) }
             }
         }
         if !started {
             Task { [self] in
-                updateHandler(self, {}, HKError(.errorInvalidArgument,
-                                                "this HKObserverQuery was already executed or stopped; create a new query to run it again"))
+                handler(self, nil, {}, HKError(.errorInvalidArgument,
+                                               "this HKObserverQuery was already executed or stopped; create a new query to run it again"))
+            }
+        }
+    }
+
+    private func observe(_ type: HKSampleType, _ spec: TypePredicateSpec, on connection: BrokerConnection) async throws(HKError) {
+        try await connection.observerUpdates(spec) { _ in
+            await withCheckedContinuation { (acknowledged: CheckedContinuation<Void, Never>) in
+                let completion = OnceCompletion { acknowledged.resume() }
+                handler(self, type, completion.call, nil)
             }
         }
     }

@@ -30,6 +30,32 @@ extension HKQuery {
     public static func predicateForObjects(from sources: Set<HKSource>) -> NSPredicate {
         SampleTreePredicate(.sources(Set(sources.map(\.bundleIdentifier))))
     }
+
+    /// Objects recorded by one of these devices, as HealthKit's: equal to one of them in every
+    /// property (`HKDevice`'s equality), so an unset property matches only unset.
+    public static func predicateForObjects(from devices: Set<HKDevice>) -> NSPredicate {
+        SampleTreePredicate(.devices(Set(devices.map(\.record))))
+    }
+
+    /// Objects saved by one of these source revisions, as HealthKit's: the bundle identifier, and
+    /// the version unless it is `HKSourceRevisionAnyVersion`. healthd records no product type or
+    /// system version (fetched objects report nil and 0.0.0), so a revision asking for any other
+    /// than those (or the `Any…` constants) matches nothing.
+    public static func predicateForObjects(from sourceRevisions: Set<HKSourceRevision>) -> NSPredicate {
+        let matches = sourceRevisions.filter { revision in
+            let product = revision.productType == nil || revision.productType == HKSourceRevisionAnyProductType
+            let system = revision.operatingSystemVersion
+            let anySystem = system.majorVersion == HKSourceRevisionAnySystemVersion.majorVersion
+                && system.minorVersion == HKSourceRevisionAnySystemVersion.minorVersion
+                && system.patchVersion == HKSourceRevisionAnySystemVersion.patchVersion
+            let unrecorded = system.majorVersion == 0 && system.minorVersion == 0 && system.patchVersion == 0
+            return product && (anySystem || unrecorded)
+        }.map { revision in
+            SourceRevisionMatch(bundleIdentifier: revision.source.bundleIdentifier,
+                                version: revision.version == HKSourceRevisionAnyVersion ? nil : .some(revision.version))
+        }
+        return SampleTreePredicate(.sourceRevisions(Set(matches)))
+    }
 }
 
 /// The device, metadata, quantity and category predicates. Arguments HealthKit would reject

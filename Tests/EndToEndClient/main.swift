@@ -40,6 +40,7 @@
 //   e2e-client activity-summaries [--from DAY --to DAY] [--zone ZONE] [--async]   (`summary …` lines; ActivityCommands.swift)
 //   e2e-client collection-updates COLLECTION-ARGS… --updates N [--descriptor] [--linger]  (StatisticsUpdateCommands.swift)
 //   e2e-client query-ordered TYPE [--start S] [--end E] [--strict-start] [--strict-end] [--limit N] [--sort start|end:asc|desc]…
+//   e2e-client snippet NAME                            (HealthKit code as Apple documents it; AppleSnippets.swift)
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
 import Foundation
@@ -229,6 +230,9 @@ do {
         try await collectionUpdatesCommand(arguments, store: store)
     case "query-ordered":
         try await orderedQueryCommand(arguments, store: store)
+    case "snippet":
+        guard arguments.count == 2 else { usage("snippet NAME") }
+        try await runSnippet(arguments[1], store)
     default:
         print("usage: unknown command \(command)")
         exit(2)

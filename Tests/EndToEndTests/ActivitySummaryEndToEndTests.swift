@@ -9,24 +9,31 @@ import Testing
 @Suite(.timeLimit(.minutes(10)), .serialized) struct ActivitySummaryEndToEndTests {
     let energy = "HKQuantityTypeIdentifierActiveEnergyBurned"
     let standHour = "HKCategoryTypeIdentifierAppleStandHour"
+    let exerciseTime = "HKQuantityTypeIdentifierAppleExerciseTime"
     let summaryType = "HKActivitySummaryTypeIdentifier"
     let m = 1_774_738_800
     let days = ["--from", "2026-03-28", "--to", "2026-03-31", "--zone", "Europe/Berlin"]
 
-    /// A watch (saving first, so ranked first) with 100 kcal over 00:30–01:30 and a stood hour at
-    /// 01:10; a phone with 60 kcal over 23:00–01:00 across midnight. Goals from the 28th: 600 kcal,
-    /// 30 min, 12 h; move mode: move time.
+    func date(_ seconds: Int) -> Date { Date(timeIntervalSince1970: TimeInterval(seconds)) }
+
+    /// A watch app (saving first, so ranked first) with 100 kcal over 00:30–01:30; a phone app
+    /// with 60 kcal over 23:00–01:00 across midnight. The Apple-computed ring samples no app may
+    /// save come from an import of an Apple Health export (the trusted path): 15 exercise minutes
+    /// at 00:30 and a stood hour at 01:10. Goals from the 28th: 600 kcal, 30 min, 12 h; move
+    /// mode: move time.
     func userData(_ broker: BrokerProcess) async throws {
         let watch = try await broker.installClient("org.test.watch")
         let phone = try await broker.installClient("org.test.phone")
         for app in [watch, phone] { try await broker.set(app, "share", energy, allowed: true) }
-        try await broker.set(watch, "share", standHour, allowed: true)
         for (app, arguments) in [(watch, ["save", energy, "100", "kcal", "\(m + 1_800)", "\(m + 5_400)"]),
-                                 (watch, ["save-category", standHour, "0", "\(m + 4_200)", "\(m + 7_200)"]),
                                  (phone, ["save", energy, "60", "kcal", "\(m - 3_600)", "\(m + 3_600)"])] {
             let saved = try await broker.runApp(app, arguments)
             #expect(saved.okValue != nil, "\(saved)")
         }
+        try await broker.importRecords([
+            .init(exerciseTime, "15", unit: "min", from: date(m + 1_800), to: date(m + 2_700)),
+            .init(standHour, "HKCategoryValueAppleStandHourStood", from: date(m + 4_200), to: date(m + 7_200)),
+        ])
         let goals = try await broker.healthctl(["activity", "goals", "set", "--move", "600kcal", "--exercise", "30min",
                                                 "--stand", "12h", "--from", "2026-03-28"])
         #expect(goals.status == 0, "\(goals)")
@@ -41,9 +48,10 @@ import Testing
         try await broker.set(reader, "read", summaryType, allowed: true)
 
         // The 28th: the phone's 23:00–00:00, 30 kcal. The 29th: the watch's 100 and the phone's
-        // uncovered 00:00–00:30, 15; one stood hour. The 30th and 31st have no data.
+        // uncovered 00:00–00:30, 15; 15 exercise minutes and one stood hour (imported). The 30th
+        // and 31st have no data.
         let expected = ["summary 2026-03-28 energy=30.0 exercise=0.0 stand=0.0 movetime=0.0 goals=600.0/30.0/12.0/0.0 mode=2",
-                        "summary 2026-03-29 energy=115.0 exercise=0.0 stand=1.0 movetime=0.0 goals=600.0/30.0/12.0/0.0 mode=2",
+                        "summary 2026-03-29 energy=115.0 exercise=15.0 stand=1.0 movetime=0.0 goals=600.0/30.0/12.0/0.0 mode=2",
                         "ok 2"]
         let result = try await broker.runApp(reader, ["activity-summaries"] + days)
         #expect(result.lines == expected, "\(result)")
@@ -85,11 +93,13 @@ import Testing
         #expect(requested.lines == ["ok requested"], "\(requested)")
 
         // Sharing: the SDK cannot even express it (toShare takes sample types); a raw request
-        // is refused with the types to share instead.
+        // is refused with HealthKit's message, and what to share instead.
         let raw = try await RawApp.install("org.test.rawsharer", on: broker, grants: [])
         defer { raw.close() }
         let refused = await raw.failure(.requestAuthorization, AuthorizationTypes(share: [summaryType], read: []))
         #expect(refused?.healthKitCode == .errorInvalidArgument, "\(String(describing: refused))")
+        #expect(refused?.message.hasPrefix("Authorization to share the following types is disallowed: \(summaryType)") == true,
+                "\(String(describing: refused))")
         #expect(refused?.message.contains("activeEnergyBurned") == true, "\(String(describing: refused))")
     }
 }

@@ -22,9 +22,11 @@ import Testing
         .workout(UUID()),
         .metadata(key: "k", .exists),
         .not(.sources(["org.example.b"])),
+        .sourceRevisions([SourceRevisionMatch(bundleIdentifier: "org.example.b", version: nil)]),
+        .devices([DeviceRecord(name: "Watch")]),
     ]
 
-    @Test(arguments: 0..<6)
+    @Test(arguments: 0..<8)
     func windowStatementsSearchOnlyTheOwnRangeAndTheWindow(predicate index: Int) async throws {
         let predicate = Self.predicates[index]
         let writer = try DatabaseQueue()

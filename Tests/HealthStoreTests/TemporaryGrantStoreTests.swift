@@ -111,6 +111,9 @@ import Testing
         ("date range", SamplePredicate.dateRange(start: now.addingTimeInterval(-500), end: now, strictStart: true, strictEnd: false)),
         ("lower bound only", SamplePredicate.dateRange(start: now.addingTimeInterval(-500), end: nil, strictStart: false, strictEnd: false)),
         ("sources", SamplePredicate.sources(["org.example.watch"])),
+        ("source revisions", SamplePredicate.sourceRevisions([SourceRevisionMatch(bundleIdentifier: "org.example.watch", version: "2"),
+                                                               SourceRevisionMatch(bundleIdentifier: "org.example.phone", version: nil)])),
+        ("devices", SamplePredicate.devices([DeviceRecord(name: "Watch", manufacturer: "Apple Inc.")])),
         ("compound", SamplePredicate.or([.dateRange(start: now, end: nil, strictStart: true, strictEnd: false), .not(.sources(["x"]))])),
     ] as [(String, SamplePredicate?)])
     func aWindowQueryRunsOnTwoIndexRanges(shape: String, predicate: SamplePredicate?) async throws {
@@ -132,6 +135,7 @@ import Testing
         nil,
         SamplePredicate.dateRange(start: now.addingTimeInterval(-500), end: now, strictStart: true, strictEnd: false),
         SamplePredicate.sources(["org.example.watch"]),
+        SamplePredicate.sourceRevisions([SourceRevisionMatch(bundleIdentifier: "org.example.watch", version: .some(nil))]),
     ] as [SamplePredicate?])
     func anOwnSamplesQueryRunsOnTheAppsOwnRange(predicate: SamplePredicate?) async throws {
         for sort in [[SampleSort(.startDate, ascending: true)], [SampleSort(.endDate, ascending: false)]] {

@@ -12,6 +12,12 @@ import Testing
             .not(.metadata(key: "k", .compare(.lessThanOrEqualTo, .quantity(value: 1, unit: "mg/dL")))),
             .and(ComparisonOperator.allCases.map { .quantity($0, value: 2.5, unit: "count/min") }),
             .or(ComparisonOperator.allCases.map { .categoryValue($0, 3) }),
+            // Any version, objects saved without a version, and one version (issue 15).
+            .sourceRevisions([SourceRevisionMatch(bundleIdentifier: "org.a", version: nil),
+                              SourceRevisionMatch(bundleIdentifier: "org.a", version: .some(nil)),
+                              SourceRevisionMatch(bundleIdentifier: "org.b", version: "1.2")]),
+            .sourceRevisions([]),
+            .devices([DeviceRecord(name: "Watch", model: "Watch6,1"), DeviceRecord()]),
         ]
         for predicate in predicates {
             let spec = SampleQuerySpec(typeIdentifier: "t", predicate: predicate)

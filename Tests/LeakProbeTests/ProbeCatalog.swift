@@ -64,6 +64,13 @@ enum ProbeCatalog {
         .query("source: the hidden app") { SampleQuerySpec(typeIdentifier: heartRate, predicate: .sources([$0.hiddenApp])) },
         .query("source: itself") { SampleQuerySpec(typeIdentifier: heartRate, predicate: .sources([$0.probingApp])) },
         .query("source: not itself") { SampleQuerySpec(typeIdentifier: heartRate, predicate: .not(.sources([$0.probingApp]))) },
+        .query("source revision: the hidden app, any version") {
+            SampleQuerySpec(typeIdentifier: heartRate, predicate: .sourceRevisions([SourceRevisionMatch(bundleIdentifier: $0.hiddenApp, version: nil)]))
+        },
+        .query("source revision: not the hidden app without a version") {
+            SampleQuerySpec(typeIdentifier: heartRate,
+                            predicate: .not(.sourceRevisions([SourceRevisionMatch(bundleIdentifier: $0.hiddenApp, version: .some(nil))])))
+        },
         .query("compound: (range or hidden UUIDs) and not hidden source") { inputs in
             SampleQuerySpec(typeIdentifier: heartRate, predicate: .and([
                 .or([.dateRange(start: ProbeData.time(20), end: nil, strictStart: true, strictEnd: false), .uuids(Set(inputs.hidden.samples))]),

@@ -1,25 +1,28 @@
 import Foundation
 import HealthModel
 import HealthWire
+import TestSupport
 
-/// The samples activity summaries are computed from, saved by both kinds of app on days of
-/// November 2023 (UTC; Berlin is an hour ahead, so a sample near midnight falls on another
-/// Berlin day), and the user's activity settings, set in the hidden world only.
+/// The samples activity summaries are computed from, on days of November 2023 (UTC; Berlin is
+/// an hour ahead, so a sample near midnight falls on another Berlin day), and the user's activity
+/// settings, set in the hidden world only. Exercise minutes and stand hours are Apple-computed:
+/// no app may save them (`AppWritability`), so the hidden world imports them (`healthctl import`,
+/// source "@import/Apple Health/Watch") and the probing apps have none of their own.
 ///
-/// | day (UTC) | hidden app | probing apps |
+/// | day (UTC) | hidden app (and import) | probing apps |
 /// | --- | --- | --- |
-/// | 14th | energy, exercise, stand hours; one energy sample running past midnight; the running workout (`saveHiddenObjects`) | energy and exercise overlapping the hidden ones, a stood hour in the same hour and one more; the cycling workout |
+/// | 14th | energy; imported exercise and stand hours; one energy sample running past midnight; the running workout (`saveHiddenObjects`) | energy overlapping the hidden one; the cycling workout |
 /// | 15th | the energy sample's last half hour | — |
-/// | 16th | energy, exercise, a stood hour | — |
+/// | 16th | energy; imported exercise and a stood hour | — |
 /// | 17th | a walking workout only | — |
-/// | 19th | — | energy, a stood hour |
+/// | 19th | — | energy |
 extension ProbeData {
     static let activeEnergy = HKQuantityTypeIdentifier.activeEnergyBurned.rawValue
     static let exerciseTime = HKQuantityTypeIdentifier.appleExerciseTime.rawValue
     static let standHour = HKCategoryTypeIdentifier.appleStandHour.rawValue
     static let activitySummary = HKObjectType.activitySummaryType().identifier
-    /// The sample types behind activity summaries that the apps save (workouts are shared already).
-    static let activityTypes = [activeEnergy, exerciseTime, standHour]
+    /// The sample types behind activity summaries that only the system writes (here: the import).
+    static let appleComputedActivityTypes = [exerciseTime, standHour]
 
     /// Midnight UTC at the start of November 14th, 2023, the day `base` falls on.
     static let firstActivityDay = Date(timeIntervalSince1970: 1_699_920_000)
@@ -37,27 +40,30 @@ extension ProbeData {
                      value: .quantity(kilocalories, unit: "kcal"))
     }
 
-    static func exercise(_ day: Int, _ hour: Double, minutes: Double) -> SampleRecord {
-        SampleRecord(uuid: UUID(), typeIdentifier: exerciseTime, startDate: activityTime(day, hour),
-                     endDate: activityTime(day, hour + minutes / 60), value: .quantity(minutes, unit: "min"))
+    static func exercise(_ day: Int, _ hour: Double, minutes: Double) -> BrokerProcess.ExportRecord {
+        BrokerProcess.ExportRecord(exerciseTime, "\(minutes)", unit: "min", from: activityTime(day, hour),
+                                   to: activityTime(day, hour + minutes / 60))
     }
 
-    static func standHour(_ day: Int, _ hour: Double, _ value: HKCategoryValueAppleStandHour) -> SampleRecord {
-        SampleRecord(uuid: UUID(), typeIdentifier: standHour, startDate: activityTime(day, hour), endDate: activityTime(day, hour + 1),
-                     value: .category(value.rawValue))
+    static func standHour(_ day: Int, _ hour: Double, _ value: HKCategoryValueAppleStandHour) -> BrokerProcess.ExportRecord {
+        BrokerProcess.ExportRecord(standHour, "\(value.rawValue)", from: activityTime(day, hour), to: activityTime(day, hour + 1))
     }
 
     static let hiddenActivity = [
-        energy(14, 8, hours: 1, kilocalories: 120), exercise(14, 8, minutes: 15), standHour(14, 8, .stood), standHour(14, 9, .idle),
+        energy(14, 8, hours: 1, kilocalories: 120),
         energy(14, 23.5, hours: 1, kilocalories: 40),
-        energy(16, 10, hours: 1, kilocalories: 200), exercise(16, 10, minutes: 30), standHour(16, 10, .stood),
+        energy(16, 10, hours: 1, kilocalories: 200),
         workout(.walking, from: activityTime(17, 18), to: activityTime(17, 19)),
     ]
 
+    static let hiddenImportedActivity = [
+        exercise(14, 8, minutes: 15), standHour(14, 8, .stood), standHour(14, 9, .idle),
+        exercise(16, 10, minutes: 30), standHour(16, 10, .stood),
+    ]
+
     static let ownActivity = [
-        energy(14, 8.5, hours: 1, kilocalories: 80), exercise(14, 8 + 10.0 / 60, minutes: 10),
-        standHour(14, 8, .stood), standHour(14, 12, .stood),
-        energy(19, 7, hours: 0.5, kilocalories: 30), standHour(19, 7, .stood),
+        energy(14, 8.5, hours: 1, kilocalories: 80),
+        energy(19, 7, hours: 0.5, kilocalories: 30),
     ]
 
     /// Set by the user in the hidden world only (`healthctl`): goals that change on the 16th, and
@@ -76,7 +82,8 @@ extension ProbeData {
                      value: .workout(WorkoutValue(activityType: activity.rawValue, duration: end.timeIntervalSince(start))))
     }
 
-    static func saveHiddenActivity(through session: ProbeSession) async throws {
+    static func saveHiddenActivity(through session: ProbeSession, importingInto broker: BrokerProcess) async throws {
         _ = try await save(hiddenActivity, through: session)
+        try await broker.importRecords(hiddenImportedActivity)
     }
 }

@@ -11,14 +11,17 @@ enum ProbeData {
     static let base = Date(timeIntervalSince1970: 1_700_000_000)
 
     /// The types every app of the worlds may save; the probing apps' read grants cover them too.
-    static let sharedTypes = [heartRate, steps, systolic, diastolic, HKWorkoutTypeIdentifier, HKWorkoutRouteTypeIdentifier] + activityTypes
+    static let sharedTypes = [heartRate, steps, systolic, diastolic, HKWorkoutTypeIdentifier, HKWorkoutRouteTypeIdentifier, activeEnergy]
+    /// The sample types the probing apps' read grants name: the shared ones and the ring types no
+    /// app may save, which only the hidden world's import brings.
+    static let sampleReadTypes = sharedTypes + appleComputedActivityTypes
     /// The user's source order, set in both worlds: the hidden app's steps count first when
     /// sums merge overlapping samples.
     static let sourcePriority = ["sources", "priority", "stepCount", "org.probe.hidden"]
 
     /// What the probing apps' read grants name: the shared types, activity summaries (readable,
     /// never shareable) and the characteristics.
-    static let readTypes = sharedTypes + [activitySummary, bloodType, dateOfBirth]
+    static let readTypes = sampleReadTypes + [activitySummary, bloodType, dateOfBirth]
 
     static func time(_ minutes: Int) -> Date { base.addingTimeInterval(Double(minutes) * 60) }
 

@@ -38,7 +38,7 @@ enum ProbeState: String, CaseIterable, Sendable, CustomStringConvertible {
         case .revoked: return [grant, ["revoke", appID, "read"] + types]
         case .expired: return [grant + ["--for", "\(Int(Self.temporaryGrantDuration))s"]]
         // Windows apply to samples only; characteristics stay undecided (and so unreadable).
-        case .window: return [["grant", appID, "read"] + ProbeData.sharedTypes + [ProbeData.activitySummary, "--window", "30d"]]
+        case .window: return [["grant", appID, "read"] + ProbeData.sampleReadTypes + [ProbeData.activitySummary, "--window", "30d"]]
         }
     }
 

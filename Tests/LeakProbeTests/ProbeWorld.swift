@@ -67,7 +67,7 @@ final class ProbeWorld: Sendable {
         if let hiddenSession {
             try await ProbeData.saveHiddenLate(through: hiddenSession, into: &hiddenObjects)
             try await ProbeData.saveHiddenObjects(through: hiddenSession, into: &hiddenObjects)
-            try await ProbeData.saveHiddenActivity(through: hiddenSession)
+            try await ProbeData.saveHiddenActivity(through: hiddenSession, importingInto: broker)
             for command in ProbeData.hiddenCharacteristics + ProbeData.hiddenActivitySettings {
                 let result = try await broker.healthctl(command)
                 guard result.status == 0 else { throw CommandFailed(result: result) }

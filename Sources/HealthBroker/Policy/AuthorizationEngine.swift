@@ -46,8 +46,12 @@ struct AuthorizationEngine: Sendable {
         return .recentWindow(appID: app.id, since: windowStart)
     }
 
-    /// Throws the HealthKit error for saving a type without share permission (§7.5).
+    /// Throws the HealthKit error for saving a type without share permission (§7.5). Every app
+    /// write (save, workout, route, deletion) passes here, so a type no app may write
+    /// (`AppWritability`: Apple-computed, system-recorded) is refused here for all of them,
+    /// before grants are read: no grant can make it writable, whatever the SDK sent.
     func checkSave(app: AppManifest, types: Set<String>) throws(HKError) {
+        if let refusal = AppWritability.saveRefusal(types) { throw refusal }
         for type in types.sorted() {
             let decision: AuthorizationDecision
             do {
@@ -115,6 +119,9 @@ struct ValidatedAuthorizationRequest: Sendable, Equatable {
         if !read.isEmpty, app.readUsageDescription == nil {
             throw HKError(.errorInvalidArgument, "\(AppManifest.readUsageKey) must be set in the app's manifest in order to request read authorization")
         }
+        // HealthKit's check, before any other per-type one: every type apps may not share,
+        // named at once (an unknown identifier is reported by `checkShareable` after it).
+        if let refusal = AppWritability.shareRefusal(share) { throw Self.explained(refusal) }
         for identifier in share {
             try Self.checkShareable(identifier)
         }
@@ -125,18 +132,18 @@ struct ValidatedAuthorizationRequest: Sendable, Equatable {
         readTypes = Array(Set(read)).sorted()
     }
 
+    /// One type the user may grant share permission for (a request's types, the manager's grant
+    /// edits): known, and shareable by apps (`AppWritability`).
     static func checkShareable(_ identifier: String) throws(HKError) {
-        let type = try known(identifier)
-        if type is HKCorrelationType {
-            throw HKError(.errorInvalidArgument, "authorization to share \(identifier) is disallowed; request the types it contains instead")
-        }
-        if type is HKActivitySummaryType {
-            throw HKError(.errorInvalidArgument, "authorization to share \(identifier) is disallowed; summaries are computed "
-                          + "from activeEnergyBurned, appleExerciseTime, appleMoveTime and appleStandHour samples: share those")
-        }
-        guard type is HKSampleType else {
-            throw HKError(.errorInvalidArgument, "authorization to share \(identifier) is disallowed; characteristics are set by the user in the manager")
-        }
+        _ = try known(identifier)
+        if let refusal = AppWritability.shareRefusal([identifier]) { throw explained(refusal) }
+    }
+
+    /// HealthKit's message, and what to do instead, which HealthKit leaves to its documentation.
+    private static func explained(_ refusal: HKError) -> HKError {
+        HKError(refusal.code, refusal.message + " (a correlation is shared through the types it holds, e.g. bloodPressureSystolic "
+                + "and bloodPressureDiastolic; the activity summary's energy is activeEnergyBurned; characteristics are set by the "
+                + "user in the manager; Apple-computed types can be requested for reading only)")
     }
 
     static func checkReadable(_ identifier: String) throws(HKError) {

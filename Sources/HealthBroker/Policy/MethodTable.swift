@@ -50,6 +50,7 @@ enum MethodTable {
         HealthStoreMethod.disableAllBackgroundDeliveries.rawValue: .unary(BackgroundDeliveryService.disableAll),
         HealthStoreMethod.queryActivitySummaries.rawValue: .stream(ActivitySummaryService.query),
         HealthStoreMethod.watchStatisticsCollection.rawValue: .stream(StatisticsCollectionWatchService.watch),
+        HealthStoreMethod.currentSource.rawValue: .unary(AppService.currentSource),
     ]
 
     /// Served on the admin socket, to the manager tools only.

@@ -41,6 +41,14 @@ enum AppService {
         return MethodTable.Reply(StatusValue(status.rawValue))
     }
 
+    /// HKSource.default(): the source healthd records on this caller's saves. Only its own
+    /// identity, from the connection; no health data, so not access-logged.
+    static func currentSource(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let app = try context.requireApp(caller)
+        _ = try CurrentSourceRequest(wire: payload)
+        return MethodTable.Reply(SourceList([SourceRecord(bundleIdentifier: app.id, name: app.displayName)]))
+    }
+
     static func save(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let app = try context.requireApp(caller)
         let records = try SampleList(wire: payload).samples

@@ -3,18 +3,20 @@ extension SamplePredicate {
     /// nested deeper than 1,000 levels, and each OR operand or one-of value adds one or two;
     /// below this count every predicate compiles. Checked once, when the broker decodes a
     /// predicate (`PredicateWire.read`), before any data is read, so every app gets the same
-    /// answer. UUID and source lists are not counted per member: the store binds each list as
+    /// answer. UUID, source and device lists are not counted per member: the store binds each list as
     /// one JSON text (`SampleSQL`), so they are bounded by the frame size only.
     public static let maximumConditions = 400
 
     /// The conditions the store's SQL holds for this predicate: one per node, plus one per
-    /// value of a device or metadata one-of.
+    /// value of a device or metadata one-of and per source revision.
     public var conditionCount: Int {
         switch self {
-        case .dateRange, .uuids, .sources, .workout, .workoutActivityType, .quantity, .categoryValue:
+        case .dateRange, .uuids, .sources, .devices, .workout, .workoutActivityType, .quantity, .categoryValue:
             return 1
         case let .device(_, allowed):
             return max(1, allowed.count)
+        case let .sourceRevisions(revisions):
+            return max(1, revisions.count)  // one SQL clause per revision
         case let .metadata(_, test):
             if case let .oneOf(values) = test { return max(1, values.count) }
             return 1

@@ -28,6 +28,12 @@ public indirect enum SamplePredicate: Hashable, Sendable {
     case quantity(ComparisonOperator, value: Double, unit: String)
     /// `predicateForCategorySamples(with:value:)`: the category value compared with `value`.
     case categoryValue(ComparisonOperator, Int)
+    /// `predicateForObjects(from: Set<HKSourceRevision>)`: objects saved by one of these apps at
+    /// the given version (`nil` version: any).
+    case sourceRevisions(Set<SourceRevisionMatch>)
+    /// `predicateForObjects(from: Set<HKDevice>)`: objects whose device equals one of these in
+    /// every property (unset ones included), as HKDevice's equality.
+    case devices(Set<DeviceRecord>)
 
     /// Whether `record` matches. The reference semantics: the broker's SQL must agree with it.
     public func matches(_ record: SampleRecord) -> Bool {
@@ -44,6 +50,11 @@ public indirect enum SamplePredicate: Hashable, Sendable {
             return uuids.contains(record.uuid)
         case let .sources(bundles):
             return record.source.map { bundles.contains($0.bundleIdentifier) } ?? false
+        case let .devices(devices):
+            return record.device.map(devices.contains) ?? false
+        case let .sourceRevisions(revisions):
+            guard let source = record.source else { return false }
+            return revisions.contains { $0.bundleIdentifier == source.bundleIdentifier && $0.version.map { $0 == source.version } ?? true }
         case let .and(operands):
             return operands.allSatisfy { $0.matches(record) }
         case let .or(operands):
@@ -96,5 +107,18 @@ public struct SampleQuerySpec: Hashable, Sendable {
         self.predicate = predicate
         self.sort = sort
         self.limit = limit
+    }
+}
+
+/// One source revision a predicate selects: the app's bundle identifier and, unless any version
+/// will do, the exact version its objects were saved at (which may be none).
+public struct SourceRevisionMatch: Hashable, Sendable {
+    public var bundleIdentifier: String
+    /// nil: any version. `.some(nil)`: objects saved without a version.
+    public var version: String??
+
+    public init(bundleIdentifier: String, version: String??) {
+        self.bundleIdentifier = bundleIdentifier
+        self.version = version
     }
 }

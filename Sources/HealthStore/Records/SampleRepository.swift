@@ -164,11 +164,21 @@ public struct SampleRepository: Sendable {
             """, arguments: [source.bundleIdentifier, source.name])!
     }
 
+    private static func fields(of device: DeviceRecord) -> [String?] {
+        [device.name, device.manufacturer, device.model, device.hardwareVersion, device.firmwareVersion,
+         device.softwareVersion, device.localIdentifier, device.udiDeviceIdentifier]
+    }
+
+    /// The device's key in `devices`: every property, set or not, so equal devices (HKDevice's
+    /// equality) share one row. Unit separator between fields: it cannot be confused with text
+    /// inside one. `SampleSQL`'s device-list predicate matches on it.
+    static func fingerprint(of device: DeviceRecord) -> String {
+        fields(of: device).map { $0.map { "=" + $0 } ?? "-" }.joined(separator: "\u{1F}")
+    }
+
     static func deviceID(_ db: Database, _ device: DeviceRecord) throws -> Int64 {
-        let fields = [device.name, device.manufacturer, device.model, device.hardwareVersion, device.firmwareVersion,
-                      device.softwareVersion, device.localIdentifier, device.udiDeviceIdentifier]
-        // Unit separator between fields: it cannot be confused with text inside one.
-        let fingerprint = fields.map { $0.map { "=" + $0 } ?? "-" }.joined(separator: "\u{1F}")
+        let fields = fields(of: device)
+        let fingerprint = fingerprint(of: device)
         return try Int64.fetchOne(db, sql: """
             INSERT INTO devices (fingerprint, name, manufacturer, model, hardware_version, firmware_version,
                                  software_version, local_identifier, udi_device_identifier)

@@ -93,6 +93,28 @@ enum SampleSQL {
             guard !bundles.isEmpty else { return ("0", []) }
             return ("o.source_id IN (SELECT id FROM sources WHERE bundle_identifier IN (SELECT value FROM json_each(?)))",
                     [jsonArray(bundles.sorted())])
+        case let .devices(devices):
+            // Correlated to the row by its device key; the devices travel as one JSON list of
+            // fingerprints (the `devices` table's unique key), however many there are.
+            guard !devices.isEmpty else { return ("0", []) }
+            return ("EXISTS (SELECT 1 FROM devices d WHERE d.id = o.device_id AND d.fingerprint IN (SELECT value FROM json_each(?)))",
+                    [jsonArray(devices.map(SampleRepository.fingerprint(of:)).sorted())])
+        case let .sourceRevisions(revisions):
+            // Correlated to the row by its source key (no subquery over other objects); one
+            // clause per revision, each with bound values only.
+            guard !revisions.isEmpty else { return ("0", []) }
+            var clauses: [String] = []
+            var arguments = StatementArguments()
+            for revision in revisions.sorted(by: { $0.bundleIdentifier < $1.bundleIdentifier }) {
+                var clause = "EXISTS (SELECT 1 FROM sources s WHERE s.id = o.source_id AND s.bundle_identifier = ?)"
+                arguments += [revision.bundleIdentifier]
+                if let version = revision.version {
+                    clause += " AND o.source_version IS ?"
+                    arguments += [version]
+                }
+                clauses.append("(\(clause))")
+            }
+            return (clauses.joined(separator: " OR "), arguments)
         case let .and(operands):
             return join(operands, with: "AND", empty: "1", within: visibility)
         case let .or(operands):

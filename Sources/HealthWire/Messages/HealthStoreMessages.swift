@@ -78,6 +78,15 @@ public struct EmptyMessage: WireMessage, Equatable {
     public func wireBytes() -> [UInt8] { [] }
 }
 
+/// CurrentSourceRequest: empty; the caller's identity is the connection's.
+public struct CurrentSourceRequest: WireMessage, Equatable {
+    public init() {}
+    public init(wire bytes: [UInt8]) throws {
+        try ProtobufCodec.withDecoded(Openhealth__V1__CurrentSourceRequest.self, from: bytes) { _ in () }
+    }
+    public func wireBytes() -> [UInt8] { [] }
+}
+
 /// SaveRequest and SampleBatch share a shape: a list of samples.
 public struct SampleList: WireMessage, Equatable {
     public var samples: [SampleRecord]

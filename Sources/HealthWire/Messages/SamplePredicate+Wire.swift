@@ -31,6 +31,28 @@ enum PredicateWire {
                     node.n_bundle_identifiers = bundles.count
                     node.bundle_identifiers = arena.strings(bundles.sorted())
                 }
+            case let .devices(devices):
+                wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_DEVICES
+                let ordered = devices.sorted { "\($0)" < "\($1)" }.map { DeviceWire.build($0, in: arena) }
+                wire.devices = arena.message { (node: inout Openhealth__V1__DeviceListPredicate) in
+                    node.n_devices = ordered.count
+                    node.devices = arena.array(ordered)
+                }
+            case let .sourceRevisions(revisions):
+                wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_SOURCE_REVISIONS
+                let ordered = revisions.sorted { ($0.bundleIdentifier, $0.version.map { $0 ?? "" } ?? "") < ($1.bundleIdentifier, $1.version.map { $0 ?? "" } ?? "") }
+                let matches = ordered.map { revision in
+                    arena.message { (node: inout Openhealth__V1__SourceRevisionMatch) in
+                        node.bundle_identifier = arena.string(revision.bundleIdentifier)
+                        node.any_version = revision.version == nil ? 1 : 0
+                        node.has_version = (revision.version ?? nil) == nil ? 0 : 1
+                        node.version = arena.string((revision.version ?? nil) ?? "")
+                    }
+                }
+                wire.source_revisions = arena.message { (node: inout Openhealth__V1__SourceRevisionPredicate) in
+                    node.n_revisions = matches.count
+                    node.revisions = arena.array(matches)
+                }
             case let .workout(uuid):
                 wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_UUID
                 wire.workout_uuid = arena.bytes(uuid.bytes)
@@ -104,6 +126,15 @@ enum PredicateWire {
         case OPENHEALTH__V1__PREDICATE__NODE_SOURCES:
             let node = wire.sources?.pointee
             return .sources(Set(WireRead.strings(node?.bundle_identifiers, count: node?.n_bundle_identifiers ?? 0)))
+        case OPENHEALTH__V1__PREDICATE__NODE_DEVICES:
+            let node = wire.devices?.pointee
+            return .devices(Set(WireRead.messages(node?.devices, count: node?.n_devices ?? 0).map(DeviceWire.read)))
+        case OPENHEALTH__V1__PREDICATE__NODE_SOURCE_REVISIONS:
+            let node = wire.source_revisions?.pointee
+            return .sourceRevisions(Set(WireRead.messages(node?.revisions, count: node?.n_revisions ?? 0).map { match in
+                SourceRevisionMatch(bundleIdentifier: WireRead.string(match.bundle_identifier),
+                                    version: match.any_version != 0 ? nil : .some(match.has_version != 0 ? WireRead.string(match.version) : nil))
+            }))
         case OPENHEALTH__V1__PREDICATE__NODE_COMPOUND:
             guard let node = wire.compound?.pointee else { throw .invalidField("compound predicate missing") }
             let operands = try WireRead.messages(node.operands, count: node.n_operands).map { (operand) throws(WireDecodeError) in

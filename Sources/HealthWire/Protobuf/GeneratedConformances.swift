@@ -94,6 +94,9 @@ extension Openhealth__V1__CompoundPredicate: ProtobufCMessageStruct {
 extension Openhealth__V1__CorrelationQueryRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__correlation_query_request__init(message) }
 }
+extension Openhealth__V1__CurrentSourceRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__current_source_request__init(message) }
+}
 extension Openhealth__V1__DateRangePredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__date_range_predicate__init(message) }
 }
@@ -114,6 +117,9 @@ extension Openhealth__V1__DeletedObject: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__Device: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__device__init(message) }
+}
+extension Openhealth__V1__DeviceListPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__device_list_predicate__init(message) }
 }
 extension Openhealth__V1__DevicePredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__device_predicate__init(message) }
@@ -369,6 +375,12 @@ extension Openhealth__V1__SourceQueryRequest: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__SourceRevision: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_revision__init(message) }
+}
+extension Openhealth__V1__SourceRevisionMatch: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_revision_match__init(message) }
+}
+extension Openhealth__V1__SourceRevisionPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_revision_predicate__init(message) }
 }
 extension Openhealth__V1__SourceStatistics: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_statistics__init(message) }

@@ -412,6 +412,51 @@ void   openhealth__v1__sample_batch__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__sample_batch__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__current_source_request__init
+                     (Openhealth__V1__CurrentSourceRequest         *message)
+{
+  static const Openhealth__V1__CurrentSourceRequest init_value = OPENHEALTH__V1__CURRENT_SOURCE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__current_source_request__get_packed_size
+                     (const Openhealth__V1__CurrentSourceRequest *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__current_source_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__current_source_request__pack
+                     (const Openhealth__V1__CurrentSourceRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__current_source_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__current_source_request__pack_to_buffer
+                     (const Openhealth__V1__CurrentSourceRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__current_source_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__CurrentSourceRequest *
+       openhealth__v1__current_source_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__CurrentSourceRequest *)
+     protobuf_c_message_unpack (&openhealth__v1__current_source_request__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__current_source_request__free_unpacked
+                     (Openhealth__V1__CurrentSourceRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__current_source_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor openhealth__v1__authorization_request__field_descriptors[2] =
 {
   {
@@ -786,7 +831,25 @@ const ProtobufCMessageDescriptor openhealth__v1__sample_batch__descriptor =
   (ProtobufCMessageInit) openhealth__v1__sample_batch__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[25] =
+#define openhealth__v1__current_source_request__field_descriptors NULL
+#define openhealth__v1__current_source_request__field_indices_by_name NULL
+#define openhealth__v1__current_source_request__number_ranges NULL
+const ProtobufCMessageDescriptor openhealth__v1__current_source_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.CurrentSourceRequest",
+  "CurrentSourceRequest",
+  "Openhealth__V1__CurrentSourceRequest",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__CurrentSourceRequest),
+  0,
+  openhealth__v1__current_source_request__field_descriptors,
+  openhealth__v1__current_source_request__field_indices_by_name,
+  0,  openhealth__v1__current_source_request__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__current_source_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[26] =
 {
   { "GetRequestStatus", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_status_response__descriptor },
   { "RequestAuthorization", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
@@ -813,11 +876,13 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_desc
   { "DisableAllBackgroundDeliveries", &openhealth__v1__background_delivery_response__descriptor, &openhealth__v1__background_delivery_response__descriptor },
   { "QueryActivitySummaries", &openhealth__v1__activity_summary_query_request__descriptor, &openhealth__v1__activity_summary_batch__descriptor },
   { "WatchStatisticsCollection", &openhealth__v1__statistics_collection_request__descriptor, &openhealth__v1__statistics_collection_delivery__descriptor },
+  { "CurrentSource", &openhealth__v1__current_source_request__descriptor, &openhealth__v1__source_list__descriptor },
 };
 const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   7,        /* AcknowledgeObserverUpdate */
   9,        /* AddSamplesToWorkout */
   2,        /* AuthorizationStatus */
+  25,        /* CurrentSource */
   14,        /* DeleteMatching */
   13,        /* DeleteObjects */
   22,        /* DisableAllBackgroundDeliveries */
@@ -848,7 +913,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
   "HealthStore",
   "Openhealth__V1__HealthStore",
   "openhealth.v1",
-  25,
+  26,
   openhealth__v1__health_store__method_descriptors,
   openhealth__v1__health_store__method_indices_by_name
 };
@@ -1051,6 +1116,14 @@ void openhealth__v1__health_store__watch_statistics_collection(ProtobufCService 
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
   service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__current_source(ProtobufCService *service,
+                                                  const Openhealth__V1__CurrentSourceRequest *input,
+                                                  Openhealth__V1__SourceList_Closure closure,
+                                                  void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
                                          Openhealth__V1__HealthStore_ServiceDestroy destroy)

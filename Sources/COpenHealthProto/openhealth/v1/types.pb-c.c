@@ -457,6 +457,141 @@ void   openhealth__v1__source_predicate__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__source_predicate__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__device_list_predicate__init
+                     (Openhealth__V1__DeviceListPredicate         *message)
+{
+  static const Openhealth__V1__DeviceListPredicate init_value = OPENHEALTH__V1__DEVICE_LIST_PREDICATE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__device_list_predicate__get_packed_size
+                     (const Openhealth__V1__DeviceListPredicate *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__device_list_predicate__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__device_list_predicate__pack
+                     (const Openhealth__V1__DeviceListPredicate *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__device_list_predicate__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__device_list_predicate__pack_to_buffer
+                     (const Openhealth__V1__DeviceListPredicate *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__device_list_predicate__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__DeviceListPredicate *
+       openhealth__v1__device_list_predicate__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__DeviceListPredicate *)
+     protobuf_c_message_unpack (&openhealth__v1__device_list_predicate__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__device_list_predicate__free_unpacked
+                     (Openhealth__V1__DeviceListPredicate *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__device_list_predicate__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__source_revision_predicate__init
+                     (Openhealth__V1__SourceRevisionPredicate         *message)
+{
+  static const Openhealth__V1__SourceRevisionPredicate init_value = OPENHEALTH__V1__SOURCE_REVISION_PREDICATE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__source_revision_predicate__get_packed_size
+                     (const Openhealth__V1__SourceRevisionPredicate *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__source_revision_predicate__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__source_revision_predicate__pack
+                     (const Openhealth__V1__SourceRevisionPredicate *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__source_revision_predicate__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__source_revision_predicate__pack_to_buffer
+                     (const Openhealth__V1__SourceRevisionPredicate *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__source_revision_predicate__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__SourceRevisionPredicate *
+       openhealth__v1__source_revision_predicate__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__SourceRevisionPredicate *)
+     protobuf_c_message_unpack (&openhealth__v1__source_revision_predicate__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__source_revision_predicate__free_unpacked
+                     (Openhealth__V1__SourceRevisionPredicate *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__source_revision_predicate__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__source_revision_match__init
+                     (Openhealth__V1__SourceRevisionMatch         *message)
+{
+  static const Openhealth__V1__SourceRevisionMatch init_value = OPENHEALTH__V1__SOURCE_REVISION_MATCH__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__source_revision_match__get_packed_size
+                     (const Openhealth__V1__SourceRevisionMatch *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__source_revision_match__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__source_revision_match__pack
+                     (const Openhealth__V1__SourceRevisionMatch *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__source_revision_match__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__source_revision_match__pack_to_buffer
+                     (const Openhealth__V1__SourceRevisionMatch *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__source_revision_match__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__SourceRevisionMatch *
+       openhealth__v1__source_revision_match__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__SourceRevisionMatch *)
+     protobuf_c_message_unpack (&openhealth__v1__source_revision_match__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__source_revision_match__free_unpacked
+                     (Openhealth__V1__SourceRevisionMatch *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__source_revision_match__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   openhealth__v1__compound_predicate__init
                      (Openhealth__V1__CompoundPredicate         *message)
 {
@@ -1229,7 +1364,7 @@ const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
   (ProtobufCMessageInit) openhealth__v1__sample__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descriptors[10] =
+static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descriptors[12] =
 {
   {
     "date_range",
@@ -1351,14 +1486,40 @@ static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descripto
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "source_revisions",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Predicate, node_case),
+    offsetof(Openhealth__V1__Predicate, source_revisions),
+    &openhealth__v1__source_revision_predicate__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "devices",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Predicate, node_case),
+    offsetof(Openhealth__V1__Predicate, devices),
+    &openhealth__v1__device_list_predicate__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__predicate__field_indices_by_name[] = {
   9,   /* field[9] = category */
   3,   /* field[3] = compound */
   0,   /* field[0] = date_range */
   6,   /* field[6] = device */
+  11,   /* field[11] = devices */
   7,   /* field[7] = metadata */
   8,   /* field[8] = quantity */
+  10,   /* field[10] = source_revisions */
   2,   /* field[2] = sources */
   1,   /* field[1] = uuids */
   5,   /* field[5] = workout_activity_type */
@@ -1367,7 +1528,7 @@ static const unsigned openhealth__v1__predicate__field_indices_by_name[] = {
 static const ProtobufCIntRange openhealth__v1__predicate__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 10 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor =
 {
@@ -1377,7 +1538,7 @@ const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor =
   "Openhealth__V1__Predicate",
   "openhealth.v1",
   sizeof(Openhealth__V1__Predicate),
-  10,
+  12,
   openhealth__v1__predicate__field_descriptors,
   openhealth__v1__predicate__field_indices_by_name,
   1,  openhealth__v1__predicate__number_ranges,
@@ -1561,6 +1722,159 @@ const ProtobufCMessageDescriptor openhealth__v1__source_predicate__descriptor =
   openhealth__v1__source_predicate__field_indices_by_name,
   1,  openhealth__v1__source_predicate__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__source_predicate__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__device_list_predicate__field_descriptors[1] =
+{
+  {
+    "devices",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__DeviceListPredicate, n_devices),
+    offsetof(Openhealth__V1__DeviceListPredicate, devices),
+    &openhealth__v1__device__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__device_list_predicate__field_indices_by_name[] = {
+  0,   /* field[0] = devices */
+};
+static const ProtobufCIntRange openhealth__v1__device_list_predicate__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__device_list_predicate__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.DeviceListPredicate",
+  "DeviceListPredicate",
+  "Openhealth__V1__DeviceListPredicate",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__DeviceListPredicate),
+  1,
+  openhealth__v1__device_list_predicate__field_descriptors,
+  openhealth__v1__device_list_predicate__field_indices_by_name,
+  1,  openhealth__v1__device_list_predicate__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__device_list_predicate__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__source_revision_predicate__field_descriptors[1] =
+{
+  {
+    "revisions",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__SourceRevisionPredicate, n_revisions),
+    offsetof(Openhealth__V1__SourceRevisionPredicate, revisions),
+    &openhealth__v1__source_revision_match__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__source_revision_predicate__field_indices_by_name[] = {
+  0,   /* field[0] = revisions */
+};
+static const ProtobufCIntRange openhealth__v1__source_revision_predicate__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__source_revision_predicate__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.SourceRevisionPredicate",
+  "SourceRevisionPredicate",
+  "Openhealth__V1__SourceRevisionPredicate",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__SourceRevisionPredicate),
+  1,
+  openhealth__v1__source_revision_predicate__field_descriptors,
+  openhealth__v1__source_revision_predicate__field_indices_by_name,
+  1,  openhealth__v1__source_revision_predicate__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__source_revision_predicate__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__source_revision_match__field_descriptors[4] =
+{
+  {
+    "bundle_identifier",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__SourceRevisionMatch, bundle_identifier),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "any_version",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__SourceRevisionMatch, any_version),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "has_version",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__SourceRevisionMatch, has_version),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "version",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__SourceRevisionMatch, version),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__source_revision_match__field_indices_by_name[] = {
+  1,   /* field[1] = any_version */
+  0,   /* field[0] = bundle_identifier */
+  2,   /* field[2] = has_version */
+  3,   /* field[3] = version */
+};
+static const ProtobufCIntRange openhealth__v1__source_revision_match__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__source_revision_match__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.SourceRevisionMatch",
+  "SourceRevisionMatch",
+  "Openhealth__V1__SourceRevisionMatch",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__SourceRevisionMatch),
+  4,
+  openhealth__v1__source_revision_match__field_descriptors,
+  openhealth__v1__source_revision_match__field_indices_by_name,
+  1,  openhealth__v1__source_revision_match__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__source_revision_match__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor openhealth__v1__compound_predicate__field_descriptors[2] =

@@ -32,6 +32,7 @@ typedef struct Openhealth__V1__SaveRequest Openhealth__V1__SaveRequest;
 typedef struct Openhealth__V1__SaveResponse Openhealth__V1__SaveResponse;
 typedef struct Openhealth__V1__SampleQueryRequest Openhealth__V1__SampleQueryRequest;
 typedef struct Openhealth__V1__SampleBatch Openhealth__V1__SampleBatch;
+typedef struct Openhealth__V1__CurrentSourceRequest Openhealth__V1__CurrentSourceRequest;
 
 
 /* --- enums --- */
@@ -145,6 +146,15 @@ struct  Openhealth__V1__SampleBatch
 #define OPENHEALTH__V1__SAMPLE_BATCH__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__sample_batch__descriptor) \
     , 0,NULL }
+
+
+struct  Openhealth__V1__CurrentSourceRequest
+{
+  ProtobufCMessage base;
+};
+#define OPENHEALTH__V1__CURRENT_SOURCE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__current_source_request__descriptor) \
+     }
 
 
 /* Openhealth__V1__AuthorizationRequest methods */
@@ -318,6 +328,25 @@ Openhealth__V1__SampleBatch *
 void   openhealth__v1__sample_batch__free_unpacked
                      (Openhealth__V1__SampleBatch *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__CurrentSourceRequest methods */
+void   openhealth__v1__current_source_request__init
+                     (Openhealth__V1__CurrentSourceRequest         *message);
+size_t openhealth__v1__current_source_request__get_packed_size
+                     (const Openhealth__V1__CurrentSourceRequest   *message);
+size_t openhealth__v1__current_source_request__pack
+                     (const Openhealth__V1__CurrentSourceRequest   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__current_source_request__pack_to_buffer
+                     (const Openhealth__V1__CurrentSourceRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__CurrentSourceRequest *
+       openhealth__v1__current_source_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__current_source_request__free_unpacked
+                     (Openhealth__V1__CurrentSourceRequest *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Openhealth__V1__AuthorizationRequest_Closure)
@@ -346,6 +375,9 @@ typedef void (*Openhealth__V1__SampleQueryRequest_Closure)
                   void *closure_data);
 typedef void (*Openhealth__V1__SampleBatch_Closure)
                  (const Openhealth__V1__SampleBatch *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__CurrentSourceRequest_Closure)
+                 (const Openhealth__V1__CurrentSourceRequest *message,
                   void *closure_data);
 
 /* --- services --- */
@@ -454,6 +486,10 @@ struct Openhealth__V1__HealthStore_Service
                                       const Openhealth__V1__StatisticsCollectionRequest *input,
                                       Openhealth__V1__StatisticsCollectionDelivery_Closure closure,
                                       void *closure_data);
+  void (*current_source)(Openhealth__V1__HealthStore_Service *service,
+                         const Openhealth__V1__CurrentSourceRequest *input,
+                         Openhealth__V1__SourceList_Closure closure,
+                         void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthStore_ServiceDestroy)(Openhealth__V1__HealthStore_Service *);
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
@@ -486,7 +522,8 @@ void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *se
       function_prefix__ ## disable_background_delivery,\
       function_prefix__ ## disable_all_background_deliveries,\
       function_prefix__ ## query_activity_summaries,\
-      function_prefix__ ## watch_statistics_collection  }
+      function_prefix__ ## watch_statistics_collection,\
+      function_prefix__ ## current_source  }
 void openhealth__v1__health_store__get_request_status(ProtobufCService *service,
                                                       const Openhealth__V1__AuthorizationRequest *input,
                                                       Openhealth__V1__RequestStatusResponse_Closure closure,
@@ -587,6 +624,10 @@ void openhealth__v1__health_store__watch_statistics_collection(ProtobufCService 
                                                                const Openhealth__V1__StatisticsCollectionRequest *input,
                                                                Openhealth__V1__StatisticsCollectionDelivery_Closure closure,
                                                                void *closure_data);
+void openhealth__v1__health_store__current_source(ProtobufCService *service,
+                                                  const Openhealth__V1__CurrentSourceRequest *input,
+                                                  Openhealth__V1__SourceList_Closure closure,
+                                                  void *closure_data);
 
 /* --- descriptors --- */
 
@@ -599,6 +640,7 @@ extern const ProtobufCMessageDescriptor openhealth__v1__save_request__descriptor
 extern const ProtobufCMessageDescriptor openhealth__v1__save_response__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__sample_query_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__sample_batch__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__current_source_request__descriptor;
 extern const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor;
 
 PROTOBUF_C__END_DECLS

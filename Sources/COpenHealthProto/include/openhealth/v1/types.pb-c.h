@@ -26,6 +26,9 @@ typedef struct Openhealth__V1__Predicate Openhealth__V1__Predicate;
 typedef struct Openhealth__V1__DateRangePredicate Openhealth__V1__DateRangePredicate;
 typedef struct Openhealth__V1__UuidPredicate Openhealth__V1__UuidPredicate;
 typedef struct Openhealth__V1__SourcePredicate Openhealth__V1__SourcePredicate;
+typedef struct Openhealth__V1__DeviceListPredicate Openhealth__V1__DeviceListPredicate;
+typedef struct Openhealth__V1__SourceRevisionPredicate Openhealth__V1__SourceRevisionPredicate;
+typedef struct Openhealth__V1__SourceRevisionMatch Openhealth__V1__SourceRevisionMatch;
 typedef struct Openhealth__V1__CompoundPredicate Openhealth__V1__CompoundPredicate;
 typedef struct Openhealth__V1__SortDescriptor Openhealth__V1__SortDescriptor;
 typedef struct Openhealth__V1__Workout Openhealth__V1__Workout;
@@ -210,7 +213,9 @@ typedef enum {
   OPENHEALTH__V1__PREDICATE__NODE_DEVICE = 7,
   OPENHEALTH__V1__PREDICATE__NODE_METADATA = 8,
   OPENHEALTH__V1__PREDICATE__NODE_QUANTITY = 9,
-  OPENHEALTH__V1__PREDICATE__NODE_CATEGORY = 10
+  OPENHEALTH__V1__PREDICATE__NODE_CATEGORY = 10,
+  OPENHEALTH__V1__PREDICATE__NODE_SOURCE_REVISIONS = 11,
+  OPENHEALTH__V1__PREDICATE__NODE_DEVICES = 12
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__PREDICATE__NODE__CASE)
 } Openhealth__V1__Predicate__NodeCase;
 
@@ -238,6 +243,14 @@ struct  Openhealth__V1__Predicate
     Openhealth__V1__MetadataPredicate *metadata;
     Openhealth__V1__QuantityPredicate *quantity;
     Openhealth__V1__CategoryPredicate *category;
+    /*
+     * predicateForObjects(from: Set<HKSourceRevision>)
+     */
+    Openhealth__V1__SourceRevisionPredicate *source_revisions;
+    /*
+     * predicateForObjects(from: Set<HKDevice>)
+     */
+    Openhealth__V1__DeviceListPredicate *devices;
   };
 };
 #define OPENHEALTH__V1__PREDICATE__INIT \
@@ -290,6 +303,50 @@ struct  Openhealth__V1__SourcePredicate
 #define OPENHEALTH__V1__SOURCE_PREDICATE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__source_predicate__descriptor) \
     , 0,NULL }
+
+
+struct  Openhealth__V1__DeviceListPredicate
+{
+  ProtobufCMessage base;
+  /*
+   * an empty string is an unset property, as in Sample.device
+   */
+  size_t n_devices;
+  Openhealth__V1__Device **devices;
+};
+#define OPENHEALTH__V1__DEVICE_LIST_PREDICATE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__device_list_predicate__descriptor) \
+    , 0,NULL }
+
+
+struct  Openhealth__V1__SourceRevisionPredicate
+{
+  ProtobufCMessage base;
+  size_t n_revisions;
+  Openhealth__V1__SourceRevisionMatch **revisions;
+};
+#define OPENHEALTH__V1__SOURCE_REVISION_PREDICATE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__source_revision_predicate__descriptor) \
+    , 0,NULL }
+
+
+struct  Openhealth__V1__SourceRevisionMatch
+{
+  ProtobufCMessage base;
+  char *bundle_identifier;
+  /*
+   * HKSourceRevisionAnyVersion
+   */
+  protobuf_c_boolean any_version;
+  /*
+   * otherwise: objects saved without a version
+   */
+  protobuf_c_boolean has_version;
+  char *version;
+};
+#define OPENHEALTH__V1__SOURCE_REVISION_MATCH__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__source_revision_match__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string }
 
 
 struct  Openhealth__V1__CompoundPredicate
@@ -559,6 +616,63 @@ Openhealth__V1__SourcePredicate *
 void   openhealth__v1__source_predicate__free_unpacked
                      (Openhealth__V1__SourcePredicate *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__DeviceListPredicate methods */
+void   openhealth__v1__device_list_predicate__init
+                     (Openhealth__V1__DeviceListPredicate         *message);
+size_t openhealth__v1__device_list_predicate__get_packed_size
+                     (const Openhealth__V1__DeviceListPredicate   *message);
+size_t openhealth__v1__device_list_predicate__pack
+                     (const Openhealth__V1__DeviceListPredicate   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__device_list_predicate__pack_to_buffer
+                     (const Openhealth__V1__DeviceListPredicate   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__DeviceListPredicate *
+       openhealth__v1__device_list_predicate__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__device_list_predicate__free_unpacked
+                     (Openhealth__V1__DeviceListPredicate *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__SourceRevisionPredicate methods */
+void   openhealth__v1__source_revision_predicate__init
+                     (Openhealth__V1__SourceRevisionPredicate         *message);
+size_t openhealth__v1__source_revision_predicate__get_packed_size
+                     (const Openhealth__V1__SourceRevisionPredicate   *message);
+size_t openhealth__v1__source_revision_predicate__pack
+                     (const Openhealth__V1__SourceRevisionPredicate   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__source_revision_predicate__pack_to_buffer
+                     (const Openhealth__V1__SourceRevisionPredicate   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__SourceRevisionPredicate *
+       openhealth__v1__source_revision_predicate__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__source_revision_predicate__free_unpacked
+                     (Openhealth__V1__SourceRevisionPredicate *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__SourceRevisionMatch methods */
+void   openhealth__v1__source_revision_match__init
+                     (Openhealth__V1__SourceRevisionMatch         *message);
+size_t openhealth__v1__source_revision_match__get_packed_size
+                     (const Openhealth__V1__SourceRevisionMatch   *message);
+size_t openhealth__v1__source_revision_match__pack
+                     (const Openhealth__V1__SourceRevisionMatch   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__source_revision_match__pack_to_buffer
+                     (const Openhealth__V1__SourceRevisionMatch   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__SourceRevisionMatch *
+       openhealth__v1__source_revision_match__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__source_revision_match__free_unpacked
+                     (Openhealth__V1__SourceRevisionMatch *message,
+                      ProtobufCAllocator *allocator);
 /* Openhealth__V1__CompoundPredicate methods */
 void   openhealth__v1__compound_predicate__init
                      (Openhealth__V1__CompoundPredicate         *message);
@@ -667,6 +781,15 @@ typedef void (*Openhealth__V1__UuidPredicate_Closure)
 typedef void (*Openhealth__V1__SourcePredicate_Closure)
                  (const Openhealth__V1__SourcePredicate *message,
                   void *closure_data);
+typedef void (*Openhealth__V1__DeviceListPredicate_Closure)
+                 (const Openhealth__V1__DeviceListPredicate *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__SourceRevisionPredicate_Closure)
+                 (const Openhealth__V1__SourceRevisionPredicate *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__SourceRevisionMatch_Closure)
+                 (const Openhealth__V1__SourceRevisionMatch *message,
+                  void *closure_data);
 typedef void (*Openhealth__V1__CompoundPredicate_Closure)
                  (const Openhealth__V1__CompoundPredicate *message,
                   void *closure_data);
@@ -697,6 +820,9 @@ extern const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__date_range_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__uuid_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__source_predicate__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__device_list_predicate__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__source_revision_predicate__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__source_revision_match__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__compound_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__sort_descriptor__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__workout__descriptor;

@@ -1,0 +1,152 @@
+import Foundation
+import HealthModel
+import Testing
+import TestSupport
+
+/// HealthKit code written as Apple documents it (Tests/EndToEndClient/AppleSnippets.swift,
+/// compiled unchanged against the SDK), run as a sandboxed app against a real healthd, and held
+/// to Apple's documented behaviour. Each test cites the page it follows.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct AppleSnippetTests {
+    let steps = "HKQuantityTypeIdentifierStepCount"
+
+    /// An app that saved 2 step samples, and another app that saved 1, both readable by `app`.
+    func twoAppsWithSteps(_ broker: BrokerProcess, app: String) async throws {
+        let other = try await broker.installClient("org.test.snippet-other")
+        for (saver, start) in [(app, 1_700_000_000), (app, 1_700_000_600), (other, 1_700_001_200)] {
+            try await broker.set(saver, "share", steps, allowed: true)
+            let saved = try await broker.runApp(saver, ["save", steps, "100", "count", "\(start)", "\(start + 60)"])
+            #expect(saved.okValue != nil, "\(saved)")
+        }
+        try await broker.set(app, "read", steps, allowed: true)
+    }
+
+    /// developer.apple.com/documentation/healthkit/hksource/default(): "Returns the source for
+    /// the current app." Its bundle identifier is the one on the app's saved samples, so
+    /// predicateForObjects(from: .default()) selects exactly them.
+    @Test func theDefaultSourceIsTheAppsOwnAndSelectsItsSamples() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-source")
+        let source = try await broker.runApp(app, ["snippet", "default-source"])
+        #expect(source.okValue?.hasPrefix("\(app) ") == true, "\(source)")
+
+        try await twoAppsWithSteps(broker, app: app)
+        let own = try await broker.runApp(app, ["snippet", "own-steps"])
+        #expect(own.okValue == "2 2", "\(own)")
+    }
+
+    /// developer.apple.com/forums/thread/694311 and HKHealthStore: a share set with a type apps may
+    /// not write fails with "Authorization to share the following types is disallowed: …" and
+    /// nothing is asked.
+    @Test func aShareRequestForAnAppleComputedTypeIsRefusedWithHealthKitsMessage() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-share")
+        let result = try await broker.runApp(app, ["snippet", "share-exercise-time"], timeout: 20)
+        #expect(result.errorCode == HKError.Code.errorInvalidArgument.rawValue, "\(result)")
+        #expect(result.stdout.contains("Authorization to share the following types is disallowed: "
+                                       + "HKQuantityTypeIdentifierAppleExerciseTime"), "\(result)")
+        #expect(try await broker.healthctl(["requests"]).stdout.contains("No pending requests"))
+    }
+
+    /// HKHealthStore.delete(_:withCompletion:) with no objects: HealthKit fails with
+    /// errorInvalidArgument (issue 15.6).
+    @Test func deletingAnEmptyArrayFailsWithInvalidArgument() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-delete")
+        let result = try await broker.runApp(app, ["snippet", "delete-nothing"])
+        #expect(result.errorCode == HKError.Code.errorInvalidArgument.rawValue, "\(result)")
+    }
+
+    /// developer.apple.com/documentation/objectivec/nsobject/isequal(_:) as HKObject overrides it:
+    /// objects are equal when their UUIDs are (issue 15.3), so two fetches of the same samples
+    /// form a set of the samples, once each.
+    @Test func theSameSampleFetchedTwiceIsEqualAndCountedOnceInASet() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-equal")
+        try await twoAppsWithSteps(broker, app: app)
+        let result = try await broker.runApp(app, ["snippet", "same-sample-twice"])
+        #expect(result.okValue == "3 3 true", "\(result)")
+    }
+
+    /// HKAnchoredObjectQuery's documentation and Apple's sample code persist the new anchor with
+    /// NSKeyedArchiver (HKQueryAnchor adopts NSSecureCoding); a query from the restored anchor
+    /// returns only what was added since (issue 15.4).
+    @Test func anArchivedAnchorResumesWhereTheLastQueryEnded() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-anchor")
+        try await twoAppsWithSteps(broker, app: app)
+        let result = try await broker.runApp(app, ["snippet", "archive-anchor"])
+        #expect(result.okValue == "3 0", "\(result)")
+    }
+
+    /// developer.apple.com/documentation/healthkit/hksourcerevision/init(source:version:producttype:operatingsystemversion:)
+    /// and the HKSourceRevisionAny… constants.
+    @Test func aSourceRevisionKeepsItsProductTypeAndSystemVersion() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-revision")
+        let result = try await broker.runApp(app, ["snippet", "source-revision"])
+        #expect(result.okValue == "HKSourceRevisionAnyVersion HKSourceRevisionAnyProductType -1", "\(result)")
+    }
+
+    /// developer.apple.com/documentation/healthkit/hkhealthstore/statusforauthorizationrequest(toshare:read:):
+    /// `.shouldRequest` while the user has not decided, `.unnecessary` once every type is decided.
+    @Test func theRequestStatusFollowsTheUsersDecisions() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-status")
+        #expect(try await broker.runApp(app, ["snippet", "request-status"]).okValue == "shouldRequest")
+        try await broker.set(app, "read", steps, allowed: false)
+        try await broker.set(app, "share", steps, allowed: true)
+        #expect(try await broker.runApp(app, ["snippet", "request-status"]).okValue == "unnecessary")
+    }
+
+    /// developer.apple.com/documentation/healthkit/hkobserverquery/init(querydescriptors:updatehandler:):
+    /// one query observes every descriptor's type; an update names the type that changed.
+    @Test func anObserverOverTwoDescriptorsReportsTheTypeThatChanged() async throws {
+        let broker = try BrokerProcess()
+        let reader = try await broker.installClient("org.test.snippet-observer")
+        let writer = try await broker.installClient("org.test.snippet-writer")
+        let heartRate = "HKQuantityTypeIdentifierHeartRate"
+        for type in [steps, heartRate] { try await broker.set(reader, "read", type, allowed: true) }
+        try await broker.set(writer, "share", heartRate, allowed: true)
+        let live = try LiveApp(reader, ["snippet", "observe-descriptors"], adminSocket: broker.adminSocket)
+        #expect(try await live.waitForLine("update 2"), "\(live.lines)")
+        let saved = try await broker.runApp(writer, ["save", heartRate, "60", "count/min", "1700000000", "1700000000"])
+        #expect(saved.okValue != nil, "\(saved)")
+        let result = await live.finish()
+        // Each descriptor's start-up update, in either order, then the heart-rate change.
+        let types = result.lines.filter { $0.hasPrefix("types ") }
+        #expect(Set(types.prefix(2)) == ["types 1 \(steps)", "types 2 \(heartRate)"]
+                || Set(types.prefix(2)) == ["types 1 \(heartRate)", "types 2 \(steps)"], "\(result)")
+        #expect(types.dropFirst(2).first == "types 3 \(heartRate)", "\(result)")
+        #expect(result.okValue == "3", "\(result)")
+    }
+
+    /// developer.apple.com/documentation/healthkit/hkquery/predicateforobjects(from:)-6gmu6 (the
+    /// Set<HKSourceRevision> form) and HKSourceRevisionAnyVersion: a revision selects its app's
+    /// samples at that version, "any version" all of the app's, another version none.
+    @Test func aSourceRevisionPredicateSelectsTheAppsSamplesAtThatVersion() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-revisions")
+        try await twoAppsWithSteps(broker, app: app)
+        let result = try await broker.runApp(app, ["snippet", "revision-steps"])
+        #expect(result.okValue == "2 2 0 0", "\(result)")
+    }
+
+    /// developer.apple.com/documentation/healthkit/hkquery/predicateforobjects(from:) (the
+    /// Set<HKDevice> form): objects recorded by one of the devices, compared as HKDevice's
+    /// equality (every property). Two samples from a watch, one from a phone, one without a device.
+    @Test func aDevicePredicateSelectsTheSamplesOfEqualDevicesOnly() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-devices")
+        try await broker.set(app, "share", steps, allowed: true)
+        try await broker.set(app, "read", steps, allowed: true)
+        let watch = ["Watch", "Apple Inc.", "Watch", "Watch6,1", "", "10.0", "", ""]
+        let phone = ["Phone", "Apple Inc.", "iPhone", "iPhone14,2", "", "17.0", "", ""]
+        for (time, device) in [(1_700_000_000, watch), (1_700_000_600, watch), (1_700_001_200, phone)] {
+            let saved = try await broker.runApp(app, ["save-from-device", steps, "10", "count", "\(time)"] + device)
+            #expect(saved.okValue != nil, "\(saved)")
+        }
+        #expect(try await broker.runApp(app, ["save", steps, "10", "count", "1700001800", "1700001860"]).okValue != nil)
+        let result = try await broker.runApp(app, ["snippet", "device-steps"])
+        #expect(result.okValue == "4 2 2 0", "\(result)")
+    }
+}
