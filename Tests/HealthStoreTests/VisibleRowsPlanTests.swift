@@ -38,6 +38,9 @@ import Testing
             ("activity type", .workoutActivityType(HKWorkoutActivityType.running.rawValue)),
             ("device", .device(.name, allowedValues: ["Watch", "Band"])),
             ("device model", .device(.model, allowedValues: ["X"])),
+            ("source revisions", .sourceRevisions([SourceRevisionMatch(bundleIdentifier: "org.example.other", version: "1"),
+                                                   SourceRevisionMatch(bundleIdentifier: reader, version: nil)])),
+            ("devices", .devices([DeviceRecord(name: "Watch", manufacturer: "Example", model: "X"), DeviceRecord(name: "Band")])),
             ("metadata", .metadata(key: "HKWasUserEntered", .exists)),
             ("quantity", .quantity(.greaterThan, value: 1, unit: read == .correlationMembers ? "mmHg" : "count/s")),
         ]
