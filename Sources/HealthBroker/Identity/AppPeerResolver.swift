@@ -50,11 +50,11 @@ struct AppPeerResolver: Sendable {
     func resolve(_ peer: PeerCredentials) throws -> AppManifest {
         guard peer.uid == brokerUID else { throw Refusal.otherUser(peer.uid) }
         guard let executable = peer.executable else { throw Refusal.executableUnknown }
-        let matches = try store.withDatabaseBlocking { try $0.apps.find(executable: executable) }
+        let matches = try store.withGrantsBlocking { try $0.apps.find(executable: executable) }
         switch matches.count {
         case 0: throw Refusal.notInstalled(executable: executable)
         case 1:
-            guard try store.withDatabaseBlocking({ try $0.apps.directConnectionsAllowed(appID: matches[0].id) }) else {
+            guard try store.withGrantsBlocking({ try $0.apps.directConnectionsAllowed(appID: matches[0].id) }) else {
                 throw Refusal.directNotAllowed(appID: matches[0].id)
             }
             return matches[0]

@@ -21,27 +21,36 @@ public struct AccessLogRepository: Sendable {
     @discardableResult
     public func append(actor: String, appID: String?, action: AccessAction, types: [String], count: Int,
                        detail: String = "", at date: Date = Date()) throws -> Int64 {
-        let typesJSON = String(decoding: try JSONEncoder().encode(types), as: UTF8.self)
-        return try writer.write { db in
-            let head = try Row.fetchOne(db, sql: "SELECT sequence, hash FROM access_log_head WHERE id = 1")
-            let sequence: Int64 = (head?["sequence"] ?? 0) + 1
-            let previousHash: [UInt8] = head.map { [UInt8](($0["hash"] as Data)) } ?? AccessLogChainHash.genesis
-            let fields = AccessLogChainHash.Fields(
-                sequence: sequence, timeMicros: date.microsecondsSince1970, actor: actor, appID: appID,
-                action: action.rawValue, typesJSON: typesJSON, count: Int64(count), detail: detail,
-                previousHash: previousHash)
-            let hash = try AccessLogChainHash.hash(fields)
-            try db.execute(sql: """
-                INSERT INTO access_log (sequence, time_us, actor, app_id, action, types, count, detail, prev_hash, hash)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [sequence, fields.timeMicros, actor, appID, fields.action, typesJSON, fields.count,
-                                 detail, Data(previousHash), Data(hash)])
-            try db.execute(sql: """
-                INSERT INTO access_log_head (id, sequence, hash) VALUES (1, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET sequence = excluded.sequence, hash = excluded.hash
-                """, arguments: [sequence, Data(hash)])
-            return sequence
+        try writer.write { db in
+            try Self.append(db, actor: actor, appID: appID, action: action, types: types, count: count,
+                            detail: detail, at: date)
         }
+    }
+
+    /// `append` inside the caller's transaction (the pending journal's merge records an entry
+    /// with the effects it logs).
+    @discardableResult
+    static func append(_ db: Database, actor: String, appID: String?, action: AccessAction, types: [String],
+                       count: Int, detail: String, at date: Date) throws -> Int64 {
+        let typesJSON = String(decoding: try JSONEncoder().encode(types), as: UTF8.self)
+        let head = try Row.fetchOne(db, sql: "SELECT sequence, hash FROM access_log_head WHERE id = 1")
+        let sequence: Int64 = (head?["sequence"] ?? 0) + 1
+        let previousHash: [UInt8] = head.map { [UInt8](($0["hash"] as Data)) } ?? AccessLogChainHash.genesis
+        let fields = AccessLogChainHash.Fields(
+            sequence: sequence, timeMicros: date.microsecondsSince1970, actor: actor, appID: appID,
+            action: action.rawValue, typesJSON: typesJSON, count: Int64(count), detail: detail,
+            previousHash: previousHash)
+        let hash = try AccessLogChainHash.hash(fields)
+        try db.execute(sql: """
+            INSERT INTO access_log (sequence, time_us, actor, app_id, action, types, count, detail, prev_hash, hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [sequence, fields.timeMicros, actor, appID, fields.action, typesJSON, fields.count,
+                             detail, Data(previousHash), Data(hash)])
+        try db.execute(sql: """
+            INSERT INTO access_log_head (id, sequence, hash) VALUES (1, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET sequence = excluded.sequence, hash = excluded.hash
+            """, arguments: [sequence, Data(hash)])
+        return sequence
     }
 
     /// Entries after sequence `since`, oldest first; only those about `appID` (as actor or

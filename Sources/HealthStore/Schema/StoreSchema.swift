@@ -125,6 +125,7 @@ enum StoreSchema {
         registerDirectConnections(&migrator)     // v11
         registerWindowFeed(&migrator)            // v12
         registerBackgroundSchedule(&migrator)    // v13
+        registerPendingJournal(&migrator)        // v14
         return migrator
     }
 }

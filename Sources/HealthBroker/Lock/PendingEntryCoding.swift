@@ -1,0 +1,61 @@
+import Foundation
+import HealthModel
+import HealthStore
+import HealthWire
+
+/// The plaintext of a pending-journal entry (before `PendingJournal` seals it): JSON around the
+/// samples in their wire encoding (`SampleList`, the save request's own format), so a merged save
+/// is the very records that were validated when the app saved. Authenticated by the seal, so the
+/// merge trusts it as it trusts the store; a decoding failure still only counts the entry as
+/// damaged.
+enum PendingEntryCoding {
+    private struct Entry: Codable {
+        enum Kind: String, Codable { case save, accessLog }
+        var kind: Kind
+        // save
+        var source: [String?]?      // bundle identifier, name, version
+        var uuids: [UUID]?
+        var samples: Data?
+        // access log
+        var actor: String?
+        var appID: String?
+        var action: String?
+        var types: [String]?
+        var count: Int?
+        var detail: String?
+        var timeMicros: Int64?
+    }
+
+    static func encode(_ effect: PendingEffect) throws -> [UInt8] {
+        let entry: Entry
+        switch effect {
+        case let .save(records, source, uuids):
+            entry = Entry(kind: .save, source: [source.bundleIdentifier, source.name, source.version], uuids: uuids,
+                          samples: Data(SampleList(records).wireBytes()))
+        case let .accessLog(actor, appID, action, types, count, detail, date):
+            entry = Entry(kind: .accessLog, actor: actor, appID: appID, action: action.rawValue, types: types,
+                          count: count, detail: detail, timeMicros: date.microsecondsSince1970)
+        }
+        return Array(try JSONEncoder().encode(entry))
+    }
+
+    static func decode(_ bytes: [UInt8]) throws -> PendingEffect {
+        let entry = try JSONDecoder().decode(Entry.self, from: Data(bytes))
+        switch entry.kind {
+        case .save:
+            guard let source = entry.source, source.count == 3, let bundle = source[0], let name = source[1],
+                  let uuids = entry.uuids, let samples = entry.samples else {
+                throw WireDecodeError.invalidField("pending save entry incomplete")
+            }
+            return .save(records: try SampleList(wire: Array(samples)).samples,
+                         source: SourceRecord(bundleIdentifier: bundle, name: name, version: source[2]), uuids: uuids)
+        case .accessLog:
+            guard let actor = entry.actor, let raw = entry.action, let action = AccessAction(rawValue: raw),
+                  let types = entry.types, let count = entry.count, let micros = entry.timeMicros else {
+                throw WireDecodeError.invalidField("pending access-log entry incomplete")
+            }
+            return .accessLog(actor: actor, appID: entry.appID, action: action, types: types, count: count,
+                              detail: entry.detail ?? "", at: Date(microsecondsSince1970: micros))
+        }
+    }
+}

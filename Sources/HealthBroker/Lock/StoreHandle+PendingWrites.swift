@@ -1,0 +1,46 @@
+import Foundation
+import HealthModel
+import HealthStore
+
+/// The writes that go on while the store is locked: they land in the pending journal instead of
+/// the database, durable before the caller is answered, and are merged at unlock in order.
+extension StoreHandle {
+    /// Saves validated, canonical `records` under `source` (the one call of the save path):
+    /// committed now when the store is open; while locked, sealed into the pending journal with
+    /// the UUIDs the app is answered with, which the merge gives the objects.
+    ///
+    /// A difference from an unlocked save: a record whose sync identifier the store already holds
+    /// at the same or a higher version is answered with a fresh UUID (the store's object cannot
+    /// be looked up while locked); the merge keeps the stored object, as an unlocked save would.
+    func save(_ records: [SampleRecord], source: SourceRecord) async throws -> [UUID] {
+        try await withSaveTarget { access in
+            switch access {
+            case let .open(database):
+                return try await database.samples.insert(records, source: source)
+            case let .locked(locked):
+                let count = records.reduce(0) { $0 + $1.mintedUUIDCount }
+                let uuids = (0 ..< count).map { _ in UUIDv7.make() }
+                let entry = try PendingEntryCoding.encode(.save(records: records, source: source, uuids: uuids))
+                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+                return uuids
+            }
+        }
+    }
+
+    /// Appends an access-log entry: to the log when the store is open; while locked, to the
+    /// pending journal, which the merge appends to the log with the time of the call.
+    func recordAccess(actor: String, appID: String?, action: AccessAction, types: [String], count: Int,
+                      detail: String) async throws {
+        try await withSaveTarget { access in
+            switch access {
+            case let .open(database):
+                try database.accessLog.append(actor: actor, appID: appID, action: action, types: types,
+                                              count: count, detail: detail)
+            case let .locked(locked):
+                let entry = try PendingEntryCoding.encode(.accessLog(actor: actor, appID: appID, action: action, types: types,
+                                                                     count: count, detail: detail, at: Date()))
+                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+            }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import GRDB
+
+/// What a locked store keeps of the encrypted store: the installed apps, the user's grants and
+/// the direct-connection opt-ins, in an in-memory database (never on disk), so that identity,
+/// `authorizationStatus`, requests and grant editing keep working while the data key is gone.
+/// Grant changes made to the copy are written back at unlock (`writeBackGrants`); apps and
+/// direct connections are read-only while locked.
+///
+/// The privacy cost (SECURITY.md, "Locked store"): while locked, healthd's memory still holds
+/// which apps are installed and what the user granted them — not one sample.
+extension HealthDatabase {
+    private static let copiedTables = ["apps", "grants", "direct_connection_apps"]
+
+    /// An in-memory HealthDatabase (full schema, empty) holding this store's apps, grants and
+    /// direct-connection opt-ins.
+    public func grantsCopy() throws -> HealthDatabase {
+        let copy = try HealthDatabase(writer: try DatabaseQueue())
+        let rows = try writer.read { db in
+            try Self.copiedTables.map { table in (table, try Row.fetchAll(db, sql: "SELECT * FROM \(table)")) }
+        }
+        try copy.writer.write { db in
+            for (table, tableRows) in rows {
+                try Self.insert(tableRows, into: table, db)
+            }
+        }
+        return copy
+    }
+
+    /// Replaces this store's grants with `copy`'s (at unlock: the copy is what the user decided
+    /// while locked; the store's own grants could not change meanwhile). One transaction.
+    public func writeBackGrants(from copy: HealthDatabase) throws {
+        let grants = try copy.writer.read { try Row.fetchAll($0, sql: "SELECT * FROM grants") }
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM grants")
+            try Self.insert(grants, into: "grants", db)
+        }
+    }
+
+    private static func insert(_ rows: [Row], into table: String, _ db: Database) throws {
+        guard let columns = rows.first?.columnNames.map({ $0 }) else { return }
+        let statement = try db.makeStatement(sql: """
+            INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
+            """)
+        for row in rows {
+            try statement.execute(arguments: StatementArguments(row.databaseValues))
+        }
+    }
+}
