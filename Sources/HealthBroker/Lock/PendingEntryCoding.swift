@@ -10,12 +10,14 @@ import HealthWire
 /// damaged.
 enum PendingEntryCoding {
     private struct Entry: Codable {
-        enum Kind: String, Codable { case save, accessLog }
+        enum Kind: String, Codable { case save, delete, accessLog }
         var kind: Kind
         // save
         var source: [String?]?      // bundle identifier, name, version
         var uuids: [UUID]?
         var samples: Data?
+        // delete: (type identifier, UUID) pairs
+        var deletions: [[String]]?
         // access log
         var actor: String?
         var appID: String?
@@ -32,6 +34,8 @@ enum PendingEntryCoding {
         case let .save(records, source, uuids):
             entry = Entry(kind: .save, source: [source.bundleIdentifier, source.name, source.version], uuids: uuids,
                           samples: Data(SampleList(records).wireBytes()))
+        case let .delete(references, appID):
+            entry = Entry(kind: .delete, deletions: references.map { [$0.typeIdentifier, $0.uuid.uuidString] }, appID: appID)
         case let .accessLog(actor, appID, action, types, count, detail, date):
             entry = Entry(kind: .accessLog, actor: actor, appID: appID, action: action.rawValue, types: types,
                           count: count, detail: detail, timeMicros: date.microsecondsSince1970)
@@ -49,6 +53,17 @@ enum PendingEntryCoding {
             }
             return .save(records: try SampleList(wire: Array(samples)).samples,
                          source: SourceRecord(bundleIdentifier: bundle, name: name, version: source[2]), uuids: uuids)
+        case .delete:
+            guard let deletions = entry.deletions, let appID = entry.appID else {
+                throw WireDecodeError.invalidField("pending deletion entry incomplete")
+            }
+            let references = try deletions.map { pair in
+                guard pair.count == 2, let uuid = UUID(uuidString: pair[1]) else {
+                    throw WireDecodeError.invalidField("pending deletion names no object")
+                }
+                return ObjectReference(typeIdentifier: pair[0], uuid: uuid)
+            }
+            return .delete(references: references, appID: appID)
         case .accessLog:
             guard let actor = entry.actor, let raw = entry.action, let action = AccessAction(rawValue: raw),
                   let types = entry.types, let count = entry.count, let micros = entry.timeMicros else {

@@ -27,6 +27,24 @@ extension StoreHandle {
         }
     }
 
+    /// Deletes `appID`'s objects named by `references` (DeletionService, after the share check):
+    /// now when the store is open; while locked, into the pending journal. The locked answer is
+    /// the number of distinct objects named — whether they exist and are the app's own is known
+    /// only at merge, where a deletion that would have failed deletes nothing (a difference from
+    /// an unlocked deletion, which fails with errorInvalidArgument).
+    func delete(_ references: [ObjectReference], appID: String) async throws -> Int {
+        try await withSaveTarget { access in
+            switch access {
+            case let .open(database):
+                return try await database.samples.delete(references, appID: appID)
+            case let .locked(locked):
+                let entry = try PendingEntryCoding.encode(.delete(references: references, appID: appID))
+                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+                return Set(references).count
+            }
+        }
+    }
+
     /// Appends an access-log entry: to the log when the store is open; while locked, to the
     /// pending journal, which the merge appends to the log with the time of the call.
     func recordAccess(actor: String, appID: String?, action: AccessAction, types: [String], count: Int,

@@ -14,10 +14,8 @@ enum DeletionService {
         guard !references.isEmpty else { throw HKError(.errorInvalidArgument, "no objects to delete") }
         let types = Set(references.map(\.typeIdentifier))
         for type in types.sorted() { try checkDeletable(type) }
-        let count = try await context.store.withDatabase { database in
-            try database.authorization.checkSave(app: app, types: types)
-            return try await database.samples.delete(references, appID: app.id)
-        }
+        try await context.store.withGrants { try $0.authorization.checkSave(app: app, types: types) }
+        let count = try await context.store.delete(references, appID: app.id)
         CallAccessReport.record(appID: app.id, types: types.sorted(), count: count)
         return MethodTable.Reply(DeletedCount(count))
     }

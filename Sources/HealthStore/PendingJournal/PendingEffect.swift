@@ -9,6 +9,9 @@ public enum PendingEffect: Sendable {
     /// (sync-identifier upserts resolved at merge, in journal order) with the UUIDs the app was
     /// given, one per record followed by its correlation's samples.
     case save(records: [SampleRecord], source: SourceRecord, uuids: [UUID])
+    /// A deletion by UUID accepted while locked: at merge, all or none, as `SampleRepository.delete`
+    /// — if one of the objects is not `appID`'s (or no longer exists) nothing is deleted.
+    case delete(references: [ObjectReference], appID: String)
     /// An access-log entry of a call made while locked, with the time of the call.
     case accessLog(actor: String, appID: String?, action: AccessAction, types: [String], count: Int,
                    detail: String, at: Date)

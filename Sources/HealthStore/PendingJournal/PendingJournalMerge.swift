@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HealthModel
 
 /// Merges the pending journals into the open store, oldest lock first and each in entry order,
 /// exactly once even if healthd is killed at any point:
@@ -77,6 +78,18 @@ public enum PendingJournalMerge {
         switch effect {
         case let .save(records, source, uuids):
             _ = try SampleRepository.write(records, source: source, db, minting: UUIDSupply(preassigned: uuids))
+        case let .delete(references, appID):
+            // The app was answered while locked; a deletion that would have failed then (an
+            // object not its own, or gone) deletes nothing now, in a savepoint of its own so that
+            // the entry is still recorded as merged.
+            do {
+                try db.inSavepoint {
+                    _ = try SampleRepository.deleteOwned(references, appID: appID, db)
+                    return .commit
+                }
+            } catch is HKError {
+                return
+            }
         case let .accessLog(actor, appID, action, types, count, detail, date):
             try AccessLogRepository.append(db, actor: actor, appID: appID, action: action, types: types,
                                            count: count, detail: detail, at: date)

@@ -10,19 +10,23 @@ extension SampleRepository {
     /// UUID that does not exist (or no longer does) fails the whole call alike, with
     /// HealthKit's `errorInvalidArgument` "failed to find some objects for deletion".
     public func delete(_ references: [ObjectReference], appID: String) async throws -> Int {
+        try await commits.submit(returning: { db in try Self.deleteOwned(references, appID: appID, db) })
+    }
+
+    /// `delete(_:appID:)` inside the caller's transaction (also the pending journal's merge of a
+    /// deletion made while locked).
+    static func deleteOwned(_ references: [ObjectReference], appID: String, _ db: Database) throws -> Int {
         var seen = Set<ObjectReference>()
         let unique = references.filter { seen.insert($0).inserted }
-        return try await commits.submit(returning: { db in
-            let rowIDs = try unique.map { reference in
-                guard let rowID = try OwnedObjects.rowID(db, uuid: reference.uuid, typeIdentifier: reference.typeIdentifier,
-                                                         appID: appID) else {
-                    throw HKError(.errorInvalidArgument,
-                                  "failed to find some objects for deletion: no \(reference.typeIdentifier.prefix(100)) saved by this app has the given UUID")
-                }
-                return rowID
+        let rowIDs = try unique.map { reference in
+            guard let rowID = try OwnedObjects.rowID(db, uuid: reference.uuid, typeIdentifier: reference.typeIdentifier,
+                                                     appID: appID) else {
+                throw HKError(.errorInvalidArgument,
+                              "failed to find some objects for deletion: no \(reference.typeIdentifier.prefix(100)) saved by this app has the given UUID")
             }
-            return try Self.deleteRows(rowIDs, db)
-        })
+            return rowID
+        }
+        return try deleteRows(rowIDs, db)
     }
 
     /// Deletes every object of `typeIdentifier` that `appID` saved and `predicate` matches
