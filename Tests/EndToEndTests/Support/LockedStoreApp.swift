@@ -28,6 +28,24 @@ struct LockedStoreApp: Sendable {
         return try SavedUUIDs(wire: await client.unary(HealthStoreMethod.save.rawValue, SampleList(records).wireBytes())).uuids
     }
 
+    /// A step-count sample at `minute` carrying a sync identifier and version.
+    static func synced(_ identifier: String, version: Double, minute: Int) -> SampleRecord {
+        let start = Date(timeIntervalSince1970: 1_700_000_000 + Double(minute) * 60)
+        return SampleRecord(uuid: UUID(), typeIdentifier: steps, startDate: start, endDate: start.addingTimeInterval(60),
+                            value: .quantity(Double(minute), unit: "count"),
+                            metadata: [HKMetadataKeySyncIdentifier: .string(identifier), HKMetadataKeySyncVersion: .number(version)])
+    }
+
+    func save(_ records: [SampleRecord]) async throws -> [UUID] {
+        try SavedUUIDs(wire: await client.unary(HealthStoreMethod.save.rawValue, SampleList(records).wireBytes())).uuids
+    }
+
+    /// Deletes step-count samples by UUID; the count healthd answered.
+    func delete(_ uuids: [UUID]) async throws -> Int {
+        let deletion = ObjectDeletion(uuids.map { ObjectReference(typeIdentifier: Self.steps, uuid: $0) })
+        return try DeletedCount(wire: await client.unary(HealthStoreMethod.deleteObjects.rawValue, deletion.wireBytes())).count
+    }
+
     /// Every step-count sample the store holds, as UUIDs (duplicates kept, to catch them).
     func storedUUIDs() async throws -> [UUID] {
         var found: [UUID] = []
