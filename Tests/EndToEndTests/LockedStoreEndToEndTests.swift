@@ -69,18 +69,18 @@ import TestSupport
         try await Task.sleep(for: .seconds(1))
         expectSuccess(try await healthd.healthctl(["lock"]))
         for (name, task) in running {
-            let ended = await withTaskGroup(of: RPCStatus??.self) { group in
-                group.addTask { await task.value }
-                group.addTask {
-                    try? await Task.sleep(for: .seconds(10))
-                    return .some(nil)
-                }
-                defer { group.cancelAll() }
-                return await group.next() ?? nil
-            }
-            guard let ended else {
-                Issue.record("\(name) did not end within 10 s of the lock")
+            // Ten seconds to end; past that the stream is cancelled (so this test fails rather
+            // than hangs when a query outlives the lock).
+            let expired = AcknowledgedSaves()  // non-empty once the deadline fired
+            let deadline = Task {
+                try await Task.sleep(for: .seconds(10))
+                expired.add([UUID()])
                 task.cancel()
+            }
+            let ended = await task.value
+            deadline.cancel()
+            guard expired.count == 0 else {
+                Issue.record("\(name) did not end within 10 s of the lock")
                 continue
             }
             #expect(ended?.healthKitCode == Self.inaccessible, "\(name): \(String(describing: ended))")
@@ -280,7 +280,7 @@ import TestSupport
     }
 }
 
-/// The UUIDs of saves healthd acknowledged, collected from a saving task.
+/// The UUIDs of saves healthd acknowledged, collected from a saving task (also used as a flag).
 private final class AcknowledgedSaves: @unchecked Sendable {
     // @unchecked: every access holds `lock`.
     private let lock = NSLock()
