@@ -251,6 +251,18 @@ import TestSupport
         #expect(Self.lockedLine(status)?.contains(" yes") == true, "\(status)")
     }
 
+    @Test func savesAlsoPostponeTheIdleTimeout() async throws {
+        let healthd = try await startedHealthd(["--lock-after", "2s"])
+        let app = try LockedStoreApp(socket: healthd.appSocket)
+        defer { app.close() }
+        for index in 0..<6 {
+            _ = try await app.save(index..<index + 1, marker: "activity")
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        let status = try await healthd.healthctl(["status"])
+        #expect(Self.lockedLine(status)?.hasSuffix(" no") == true, "\(status)")
+    }
+
     // MARK: - Helpers
 
     /// The "Locked:" line of `healthctl status`.

@@ -9,7 +9,7 @@ enum ManagerService {
     static func status(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         _ = try EmptyMessage(wire: payload)
         // While locked the sample count is unknown (it is health data's size): reported as 0.
-        let (installedApps, sampleCount) = try await context.store.withSaveTarget { access in
+        let (installedApps, sampleCount) = try await context.store.withCurrentStore { access in
             switch access {
             case let .open(database): (try database.apps.all().count, try database.samples.count())
             case let .locked(locked): (try locked.grants.apps.all().count, 0)

@@ -65,7 +65,7 @@ final class StoreHandle: Sendable {
     /// errorDatabaseInaccessible, whatever the caller wanted to read. Only the calls that must
     /// keep working while locked use `withGrants` (apps and grants) or `withSaveTarget` instead.
     func withDatabase<T: Sendable>(_ body: (HealthDatabase) async throws -> T) async throws -> T {
-        try await withAccess { access in
+        try await withCurrentStore { access in
             guard case let .open(database) = access else { throw Self.lockedError }
             idleLock?.touch()
             return try await body(database)
@@ -77,7 +77,7 @@ final class StoreHandle: Sendable {
     /// authorization status, requests and grant editing — never health data, which the copy
     /// does not hold.
     func withGrants<T: Sendable>(_ body: (HealthDatabase) async throws -> T) async throws -> T {
-        try await withAccess { access in
+        try await withCurrentStore { access in
             switch access {
             case let .open(database): try await body(database)
             case let .locked(locked): try await body(locked.grants)
@@ -93,13 +93,18 @@ final class StoreHandle: Sendable {
     /// Runs `body` with where a write goes now: the open database, or the locked store's
     /// pending journal (PendingSaveJournal).
     func withSaveTarget<T: Sendable>(_ body: (StoreGate.Access) async throws -> T) async throws -> T {
-        try await withAccess(body)
+        try await withCurrentStore { access in
+            if case .open = access { idleLock?.touch() }  // a save to the open store is activity
+            return try await body(access)
+        }
     }
 
     static let lockedError = HKError(.errorDatabaseInaccessible,
                                      "the health store is locked; its data can be read again once the user unlocks it (healthctl unlock)")
 
-    private func withAccess<T: Sendable>(_ body: (StoreGate.Access) async throws -> T) async throws -> T {
+    /// Runs `body` with the store as it is (open or locked), counting as no activity for the
+    /// idle lock: for `healthctl status` and the accessors above.
+    func withCurrentStore<T: Sendable>(_ body: (StoreGate.Access) async throws -> T) async throws -> T {
         let access = try await gate.enter(waitingAtMost: Self.admissionWait)
         do {
             let result = try await body(access)

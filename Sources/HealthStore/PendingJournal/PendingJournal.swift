@@ -87,7 +87,11 @@ public final class PendingJournal: Sendable {
     private static func write(_ fd: Int32, _ bytes: [UInt8], at offset: Int, path: String) throws(PendingJournalError) {
         var done = 0
         while done < bytes.count {
-            let written = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
+            let written = bytes.withUnsafeBytes { buffer in
+                // Non-empty here (done < count), so the base address exists.
+                guard let base = buffer.baseAddress else { return 0 }
+                return pwrite(fd, base + done, buffer.count - done, off_t(offset + done))
+            }
             if written < 0, errno == EINTR { continue }
             guard written > 0 else {
                 throw .appendFailed(path: path, reason: "write: \(String(cString: strerror(errno)))")
