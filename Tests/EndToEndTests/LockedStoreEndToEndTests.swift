@@ -160,6 +160,18 @@ import TestSupport
         #expect(sharing.rawValue == HKAuthorizationStatus.sharingDenied.rawValue, "the revocation made while locked was kept")
     }
 
+    @Test func aRevocationMadeWhileLockedSurvivesAKillBeforeUnlock() async throws {
+        let healthd = try await startedHealthd()
+        expectSuccess(try await healthd.healthctl(["lock"]))
+        expectSuccess(try await healthd.healthctl(["revoke", Self.appID, "read", "stepCount"]))
+        healthd.kill()
+        try healthd.start()
+        let grants = try await healthd.healthctl(["grants", Self.appID])
+        expectSuccess(grants)
+        let readLine = grants.stdout.split(separator: "\n").first { $0.lowercased().contains("step") }
+        #expect(readLine.map { $0.lowercased().contains("denied") } == true, "\(grants.stdout)")
+    }
+
     @Test func killedWhileSavingLockedLosesNoAcknowledgedSave() async throws {
         let healthd = try await startedHealthd()
         expectSuccess(try await healthd.healthctl(["lock"]))

@@ -5,6 +5,7 @@ import HealthWire
 
 /// The plaintext of a pending-journal entry (before `PendingJournal` seals it): header length
 /// (4 bytes, big-endian) ‖ a JSON header ‖ for a save, the samples in their wire encoding
+/// (for grants, the `AppGrants` message)
 /// (`SampleList`, the save request's own format, as raw bytes: a scan of the disk for a save's
 /// values finds them if they were ever written unsealed), so a merged save is the very records
 /// that were validated when the app saved. Authenticated by the seal, so the
@@ -12,7 +13,7 @@ import HealthWire
 /// damaged.
 enum PendingEntryCoding {
     private struct Entry: Codable {
-        enum Kind: String, Codable { case save, delete, accessLog }
+        enum Kind: String, Codable { case save, delete, grants, accessLog }
         var kind: Kind
         // save
         var source: [String?]?      // bundle identifier, name, version
@@ -38,6 +39,9 @@ enum PendingEntryCoding {
             samples = SampleList(records).wireBytes()
         case let .delete(references, appID):
             entry = Entry(kind: .delete, deletions: references.map { [$0.typeIdentifier, $0.uuid.uuidString] }, appID: appID)
+        case let .grants(appID, decisions, date):
+            entry = Entry(kind: .grants, appID: appID, timeMicros: date.microsecondsSince1970)
+            samples = AppGrants(appID: appID, decisions: decisions).wireBytes()
         case let .accessLog(actor, appID, action, types, count, detail, date):
             entry = Entry(kind: .accessLog, actor: actor, appID: appID, action: action.rawValue, types: types,
                           count: count, detail: detail, timeMicros: date.microsecondsSince1970)
@@ -72,6 +76,13 @@ enum PendingEntryCoding {
                 return ObjectReference(typeIdentifier: pair[0], uuid: uuid)
             }
             return .delete(references: references, appID: appID)
+        case .grants:
+            guard let appID = entry.appID, let micros = entry.timeMicros else {
+                throw WireDecodeError.invalidField("pending grants entry incomplete")
+            }
+            let grants = try AppGrants(wire: trailer)
+            guard grants.appID == appID else { throw WireDecodeError.invalidField("pending grants entry names two apps") }
+            return .grants(appID: appID, decisions: grants.decisions, at: Date(microsecondsSince1970: micros))
         case .accessLog:
             guard let actor = entry.actor, let raw = entry.action, let action = AccessAction(rawValue: raw),
                   let types = entry.types, let count = entry.count, let micros = entry.timeMicros else {

@@ -45,6 +45,23 @@ extension StoreHandle {
         }
     }
 
+    /// Applies the user's grant decisions for `appID` (the manager's answer or edit): to the store
+    /// when open; while locked, into the pending journal first (durable, so a revocation survives
+    /// a crash before unlock) and then to the in-memory copy that answers meanwhile.
+    func applyGrants(appID: String, _ decisions: [GrantDecision]) async throws {
+        try await withCurrentStore { access in
+            switch access {
+            case let .open(database):
+                try database.grants.apply(appID: appID, decisions)
+            case let .locked(locked):
+                let now = Date()
+                let entry = try PendingEntryCoding.encode(.grants(appID: appID, decisions: decisions, at: now))
+                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+                try locked.grants.grants.apply(appID: appID, decisions, at: now)
+            }
+        }
+    }
+
     /// Appends an access-log entry: to the log when the store is open; while locked, to the
     /// pending journal, which the merge appends to the log with the time of the call.
     func recordAccess(actor: String, appID: String?, action: AccessAction, types: [String], count: Int,

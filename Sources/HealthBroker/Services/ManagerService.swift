@@ -90,7 +90,7 @@ enum ManagerService {
             throw HKError(.errorInvalidArgument, "request \(answer.requestID) did not ask for \(extra.access) access to \(extra.typeIdentifier)")
         }
         try GrantLimitsCheck.check(decisions, now: Date())
-        try await context.store.withGrants { try $0.grants.apply(appID: prompt.appID, decisions) }
+        try await context.store.applyGrants(appID: prompt.appID, decisions)
         CallAccessReport.record(appID: prompt.appID, types: Set(decisions.map(\.typeIdentifier)).sorted(),
                                 count: decisions.count, detail: "request \(answer.requestID): " + GrantTally(decisions).summary)
         context.changes.post(grantsChangedFor: prompt.appID)
@@ -112,7 +112,7 @@ enum ManagerService {
             }
         }
         try GrantLimitsCheck.check(request.decisions, now: Date())
-        try await context.store.withGrants { try $0.grants.apply(appID: request.appID, request.decisions) }
+        try await context.store.applyGrants(appID: request.appID, request.decisions)
         context.changes.post(grantsChangedFor: request.appID)
         context.grantExpiries.reschedule()
         CallAccessReport.record(appID: request.appID, types: Set(request.decisions.map(\.typeIdentifier)).sorted(),

@@ -10,8 +10,8 @@ import HealthStore
 /// the last file closes) — and admit calls to the locked store.
 ///
 /// Unlock: check the passcode (with back-off), drain the locked store's calls, reopen the
-/// database, write back the grants edited while locked, merge the pending journals, then admit
-/// calls again. Both run as a key change (one at a time, `claimKeyChange`).
+/// database, merge the pending journals (which hold the grants edited while locked too), then
+/// admit calls again. Both run as a key change (one at a time, `claimKeyChange`).
 extension StoreHandle {
     var isLocked: Bool {
         get async { await gate.isLocked }
@@ -92,7 +92,6 @@ extension StoreHandle {
         let report: PendingJournalMerge.Report
         do {
             report = try await BlockingWork.run {
-                try reopened.database.writeBackGrants(from: locked.grants)
                 return try PendingJournalMerge.merge(reopened.database, directory: directory, decode: PendingEntryCoding.decode)
             }
         } catch {

@@ -73,7 +73,7 @@ final class StoreHandle: Sendable {
     }
 
     /// Runs `body` with what holds the apps and grants: the open database, or, while locked, the
-    /// in-memory copy taken at lock (whose changes are written back at unlock). For identity,
+    /// in-memory copy taken at lock (grant changes also go to the pending journal: applyGrants). For identity,
     /// authorization status, requests and grant editing — never health data, which the copy
     /// does not hold.
     func withGrants<T: Sendable>(_ body: (HealthDatabase) async throws -> T) async throws -> T {

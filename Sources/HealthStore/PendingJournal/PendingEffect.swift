@@ -12,6 +12,9 @@ public enum PendingEffect: Sendable {
     /// A deletion by UUID accepted while locked: at merge, all or none, as `SampleRepository.delete`
     /// — if one of the objects is not `appID`'s (or no longer exists) nothing is deleted.
     case delete(references: [ObjectReference], appID: String)
+    /// Grants the user decided while locked (answered a request, granted, revoked), applied at
+    /// merge in their place among the saves, with the time they were decided.
+    case grants(appID: String, decisions: [GrantDecision], at: Date)
     /// An access-log entry of a call made while locked, with the time of the call.
     case accessLog(actor: String, appID: String?, action: AccessAction, types: [String], count: Int,
                    detail: String, at: Date)

@@ -90,6 +90,8 @@ public enum PendingJournalMerge {
             } catch is HKError {
                 return
             }
+        case let .grants(appID, decisions, date):
+            try GrantRepository.apply(db, appID: appID, decisions, at: date)
         case let .accessLog(actor, appID, action, types, count, detail, date):
             try AccessLogRepository.append(db, actor: actor, appID: appID, action: action, types: types,
                                            count: count, detail: detail, at: date)

@@ -3,8 +3,9 @@ import GRDB
 /// What a locked store keeps of the encrypted store: the installed apps, the user's grants and
 /// the direct-connection opt-ins, in an in-memory database (never on disk), so that identity,
 /// `authorizationStatus`, requests and grant editing keep working while the data key is gone.
-/// Grant changes made to the copy are written back at unlock (`writeBackGrants`); apps and
-/// direct connections are read-only while locked.
+/// Grant changes made while locked go to the copy and, first, to the pending journal, whose merge
+/// applies them to the store (StoreHandle.applyGrants); apps and direct connections are read-only
+/// while locked.
 ///
 /// The privacy cost (SECURITY.md, "Locked store"): while locked, healthd's memory still holds
 /// which apps are installed and what the user granted them — not one sample.
@@ -24,16 +25,6 @@ extension HealthDatabase {
             }
         }
         return copy
-    }
-
-    /// Replaces this store's grants with `copy`'s (at unlock: the copy is what the user decided
-    /// while locked; the store's own grants could not change meanwhile). One transaction.
-    public func writeBackGrants(from copy: HealthDatabase) throws {
-        let grants = try copy.writer.read { try Row.fetchAll($0, sql: "SELECT * FROM grants") }
-        try writer.write { db in
-            try db.execute(sql: "DELETE FROM grants")
-            try Self.insert(grants, into: "grants", db)
-        }
     }
 
     private static func insert(_ rows: [Row], into table: String, _ db: Database) throws {
