@@ -60,10 +60,15 @@ let package = Package(
             dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")],
             linkerSettings: [.linkedLibrary("crypto")]
         ),
+        // X25519 + HKDF for the locked store's pending journal (sealed to a public key).
+        .target(
+            name: "CJournalSeal",
+            linkerSettings: [.linkedLibrary("crypto")]
+        ),
         .target(
             name: "HealthStore",
             dependencies: [
-                "HealthModel", "CPageCipher",
+                "HealthModel", "CPageCipher", "CJournalSeal",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings

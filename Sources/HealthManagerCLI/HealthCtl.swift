@@ -20,7 +20,7 @@ public struct HealthCtl: ParsableCommand {
         subcommands: [
             StatusCommand.self, AppsCommand.self, RequestsCommand.self,
             GrantCommand.self, RevokeCommand.self, GrantsCommand.self, SamplesCommand.self,
-            KeyCommand.self, PasscodeCommand.self, LogCommand.self, SourcesCommand.self,
+            KeyCommand.self, PasscodeCommand.self, LockCommand.self, UnlockCommand.self, LogCommand.self, SourcesCommand.self,
             CharacteristicsCommand.self, UnitsCommand.self,
             ActivityCommand.self, ImportCommand.self, ExportCommand.self, AddCommand.self, DeleteCommand.self, ReportCommand.self,
         ])

@@ -41,6 +41,8 @@ public enum HealthManagerMethod: String, CaseIterable, Sendable {
     case launchBind = "/openhealth.v1.HealthManager/LaunchBind"
     case getKeyStatus = "/openhealth.v1.HealthManager/GetKeyStatus"
     case rotateKey = "/openhealth.v1.HealthManager/RotateKey"
+    case lock = "/openhealth.v1.HealthManager/Lock"
+    case unlock = "/openhealth.v1.HealthManager/Unlock"
     case setPasscode = "/openhealth.v1.HealthManager/SetPasscode"
     case changePasscode = "/openhealth.v1.HealthManager/ChangePasscode"
     case removePasscode = "/openhealth.v1.HealthManager/RemovePasscode"

@@ -54,6 +54,11 @@ struct Healthd: ParsableCommand {
     @Option(name: .customLong("background-first-backoff"), help: .hidden)
     var backgroundFirstBackoff: Double?
 
+    @Option(name: .customLong("lock-after"),
+            help: ArgumentHelp("Lock the store after this long without reads or saves (e.g. 90s, 10m, 1h); off by default.",
+                               valueName: "duration"))
+    var lockAfter: String?
+
     @Flag(name: .customLong("passcode-stdin"), help: "Read the store's passcode from the first line of standard input.")
     var passcodeFromStandardInput = false
 
@@ -67,6 +72,9 @@ struct Healthd: ParsableCommand {
         for value in [backgroundPeriodScale, backgroundAcknowledgementTimeout ?? 1, backgroundFirstBackoff ?? 1]
         where !(value.isFinite && value > 0) {
             throw ValidationError("background delivery timings must be positive numbers, got \(value)")
+        }
+        if let lockAfter, LockAfterOption.parse(lockAfter) == nil {
+            throw ValidationError("--lock-after '\(lockAfter)' is not a duration; give a number with s, m or h, e.g. 10m")
         }
         if passcodeFile != nil && passcodeFromStandardInput {
             throw ValidationError("give the passcode either with --passcode-file or with --passcode-stdin, not both")
@@ -134,6 +142,7 @@ struct Healthd: ParsableCommand {
         configuration.backgroundDelivery.periodScale = backgroundPeriodScale
         if let seconds = backgroundAcknowledgementTimeout { configuration.backgroundDelivery.acknowledgementTimeout = .seconds(seconds) }
         if let seconds = backgroundFirstBackoff { configuration.backgroundDelivery.firstBackoff = .seconds(seconds) }
+        configuration.lockAfter = lockAfter.flatMap(LockAfterOption.parse)
         let broker: Broker
         do {
             broker = try Broker(configuration: configuration, store: encrypted, logger: logger)

@@ -86,6 +86,7 @@ import Testing
             healthd version:   0.1.0
             Store directory:   /home/u/.local/share/openhealth
             Store:             writable
+            Locked:            no
             App socket:        /run/user/1/openhealth/app.sock
             Admin socket:      /run/user/1/openhealth/admin.sock
             Installed apps:    2

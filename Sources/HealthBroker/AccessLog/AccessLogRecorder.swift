@@ -50,12 +50,9 @@ struct AccessLogRecorder: Sendable {
     private func appendRefused(_ entries: [RefusalLogThrottle.Entry], method: String) async {
         guard !entries.isEmpty else { return }
         do {
-            _ = try await context.store.withDatabase { database in
-                for entry in entries {
-                    try await database.accessLog.appendGrouped(
-                        AccessLogEntryDraft(actor: entry.actor, appID: entry.appID, action: .refused, types: entry.types,
-                                            detail: entry.detail), count: 0)
-                }
+            for entry in entries {
+                try await context.store.recordAccess(actor: entry.actor, appID: entry.appID, action: .refused,
+                                                     types: entry.types, count: 0, detail: entry.detail)
             }
         } catch {
             for entry in entries {
@@ -89,10 +86,8 @@ struct AccessLogRecorder: Sendable {
         var detail = facts.detail
         if let outcome { detail += detail.isEmpty ? outcome : "; \(outcome)" }
         do {
-            let draft = AccessLogEntryDraft(actor: actor, appID: facts.appID, action: action, types: facts.types, detail: detail)
-            _ = try await context.store.withDatabase { database in
-                try await database.accessLog.appendGrouped(draft, count: facts.count)
-            }
+            try await context.store.recordAccess(actor: actor, appID: facts.appID, action: action,
+                                                 types: facts.types, count: facts.count, detail: detail)
         } catch {
             unstored(actor: actor, appID: facts.appID, action: action, types: facts.types, count: facts.count,
                      detail: detail, error)

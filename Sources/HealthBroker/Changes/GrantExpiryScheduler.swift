@@ -48,9 +48,10 @@ final class GrantExpiryScheduler: Sendable {
     /// Over the broker's store and notifier.
     convenience init(store: StoreHandle, changes: ChangeNotifier, logger: Logger) {
         let sources = Sources(
-            nextExpiry: { after in try await store.withDatabase { try $0.authorization.nextGrantExpiry(after: after) } },
+            // Grants only: answered from the in-memory copy while the store is locked.
+            nextExpiry: { after in try await store.withGrants { try $0.authorization.nextGrantExpiry(after: after) } },
             appsExpiring: { after, through in
-                try await store.withDatabase { try $0.grants.appsWithGrantsExpiring(after: after, through: through) }
+                try await store.withGrants { try $0.grants.appsWithGrantsExpiring(after: after, through: through) }
             },
             now: { Date() })
         self.init(sources: sources, failed: { error in

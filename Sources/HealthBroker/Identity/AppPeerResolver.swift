@@ -50,7 +50,7 @@ struct AppPeerResolver: Sendable {
     func resolve(_ peer: PeerCredentials) throws -> AppManifest {
         guard peer.uid == brokerUID else { throw Refusal.otherUser(peer.uid) }
         guard let executable = peer.executable else { throw Refusal.executableUnknown }
-        return try store.withDatabaseBlocking { try Self.admit(executable: executable, in: $0) }
+        return try store.withGrantsBlocking { try Self.admit(executable: executable, in: $0) }
     }
 
     /// The one rule for direct connections, applied when one is accepted and again to every open

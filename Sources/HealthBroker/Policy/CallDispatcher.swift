@@ -41,7 +41,7 @@ struct CallDispatcher: Sendable {
                 return call.responder.fail(error, streaming: true)
             }
             defer { release() }
-            await run(handler, call)
+            await runUntilLocked(handler, call)
         case .largeQuery:
             do {
                 try await context.largeQueries.run(app: app.id) { await run(handler, call) }
@@ -49,6 +49,23 @@ struct CallDispatcher: Sendable {
                 let streaming = if case .stream = handler { true } else { false }
                 call.responder.fail(RPCStatus(.cancelled, "cancelled while waiting for a query slot"), streaming: streaming)
             }
+        }
+    }
+
+    /// A long-running query ends when the store locks (DESIGN.md §7.8), whatever it is waiting
+    /// for (a change, an acknowledgement, a slow reader): the lock cancels it and its status is
+    /// errorDatabaseInaccessible. One place for observer, anchored and collection queries alike.
+    private func runUntilLocked(_ handler: MethodTable.Handler, _ call: IncomingCall) async {
+        let ending = LockEnding()
+        let signal = context.store.lockSignal
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await LockEnding.$current.withValue(ending) { await run(handler, call) } }
+            group.addTask {
+                await signal.untilLocked()
+                if !Task.isCancelled { ending.mark() }
+            }
+            await group.next()
+            group.cancelAll()
         }
     }
 
@@ -122,6 +139,7 @@ struct CallDispatcher: Sendable {
         case let error as WireDecodeError:
             return RPCStatus(.invalidArgument, "bad request: \(error)", healthKitCode: .errorInvalidArgument)
         case is CancellationError:
+            if LockEnding.current?.isMarked == true { return RPCStatus(StoreHandle.lockedError) }
             return RPCStatus(.cancelled, "cancelled")
         default:
             if let failure = StoreIOFailure(error, directory: context.store.directory, readOnlyReason: context.store.readOnlyReason) {

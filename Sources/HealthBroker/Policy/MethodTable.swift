@@ -72,6 +72,8 @@ enum MethodTable {
         HealthManagerMethod.setPasscode.rawValue: .unary(KeyManagementService.setPasscode),
         HealthManagerMethod.changePasscode.rawValue: .unary(KeyManagementService.changePasscode),
         HealthManagerMethod.removePasscode.rawValue: .unary(KeyManagementService.removePasscode),
+        HealthManagerMethod.lock.rawValue: .unary(LockService.lock),
+        HealthManagerMethod.unlock.rawValue: .unary(LockService.unlock),
         HealthManagerMethod.listAccessLog.rawValue: .unary(AccessLogService.list),
         HealthManagerMethod.verifyAccessLog.rawValue: .unary(AccessLogService.verify),
         HealthManagerMethod.listSources.rawValue: .unary(SourcePriorityService.listSources),

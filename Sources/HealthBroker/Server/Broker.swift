@@ -35,7 +35,8 @@ public final class Broker: Sendable {
             throw StartError.socketDirectory(configuration.socketDirectory, "\(error.localizedDescription)")
         }
         let changes = ChangeNotifier()
-        let store = try StoreHandle(directory: configuration.storeDirectory, opened: encrypted, notifying: changes)
+        let store = try StoreHandle(directory: configuration.storeDirectory, opened: encrypted, notifying: changes,
+                                    lockAfter: configuration.lockAfter)
         let uid = getuid()
         let registry = ConnectionRegistry(
             configuration: configuration,
@@ -85,6 +86,15 @@ public final class Broker: Sendable {
             thread.start()
         }
         context.grantExpiries.reschedule()
+        let merge = context.store.startupMerge
+        if merge.merged > 0 || !merge.damaged.isEmpty {
+            logger.notice("merged saves kept while the store was locked", metadata: [
+                "merged": "\(merge.merged)", "damaged": "\(merge.damaged.map(\.description))"])
+        }
+        if let idleLock = context.store.idleLock {
+            let store = context.store
+            Task.detached { await idleLock.run(store: store, logger: logger) }
+        }
         // Writes the "refused ×N" summaries of refusal floods once their interval is over.
         let recorder = AccessLogRecorder(context: context)
         let interval = configuration.limits.refusalLogInterval

@@ -10,6 +10,8 @@ public struct BrokerConfiguration: Sendable {
     public var limits = BrokerLimits()
     /// Background delivery's acknowledgement timeout, backoff and suspension.
     public var backgroundDelivery = BackgroundDeliveryPolicy()
+    /// Lock the store after this long without reads or saves (`healthd --lock-after`); nil: never.
+    public var lockAfter: Duration?
 
     public init(storeDirectory: String, socketDirectory: String, trustedManagerExecutables: Set<String>) {
         self.storeDirectory = storeDirectory

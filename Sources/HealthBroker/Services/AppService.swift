@@ -10,7 +10,7 @@ enum AppService {
         let app = try context.requireApp(caller)
         let types = try AuthorizationTypes(wire: payload)
         let request = try ValidatedAuthorizationRequest(app: app, share: types.shareTypes, read: types.readTypes)
-        let open = try await context.store.withDatabase { try $0.authorization.undetermined(app: app, request) }
+        let open = try await context.store.withGrants { try $0.authorization.undetermined(app: app, request) }
         let status: HKAuthorizationRequestStatus = open.read.isEmpty && open.share.isEmpty ? .unnecessary : .shouldRequest
         return MethodTable.Reply(StatusValue(status.rawValue))
     }
@@ -21,7 +21,7 @@ enum AppService {
         let request = try ValidatedAuthorizationRequest(app: app, share: types.shareTypes, read: types.readTypes)
         CallAccessReport.record(appID: app.id, types: Array(Set(types.shareTypes + types.readTypes)).sorted(),
                                 detail: "share \(types.shareTypes.count), read \(types.readTypes.count)")
-        let open = try await context.store.withDatabase { try $0.authorization.undetermined(app: app, request) }
+        let open = try await context.store.withGrants { try $0.authorization.undetermined(app: app, request) }
         if !open.read.isEmpty || !open.share.isEmpty {
             context.logger.info("authorization prompt", metadata: [
                 "app": "\(app.id)", "read": "\(open.read.count)", "share": "\(open.share.count)",
@@ -37,7 +37,7 @@ enum AppService {
         guard HKObjectType.type(forIdentifier: identifier) != nil else {
             throw HKError(.errorInvalidArgument, "unknown type identifier \(identifier.prefix(100))")
         }
-        let status = try await context.store.withDatabase { try $0.authorization.sharingStatus(app: app, type: identifier) }
+        let status = try await context.store.withGrants { try $0.authorization.sharingStatus(app: app, type: identifier) }
         return MethodTable.Reply(StatusValue(status.rawValue))
     }
 
@@ -60,7 +60,7 @@ enum AppService {
         }
         // Reported before the checks, so a refused save's log entry names the types it tried.
         CallAccessReport.record(appID: app.id, types: types.union(records.map(\.typeIdentifier)).sorted())
-        try await context.store.withDatabase { try $0.authorization.checkSave(app: app, types: types) }
+        try await context.store.withGrants { try $0.authorization.checkSave(app: app, types: types) }
         // Identity and UUIDs come from the broker: whatever the app put in these fields is dropped.
         let source = SourceRecord(bundleIdentifier: app.id, name: app.displayName, version: app.version)
         let canonical = try SampleValidator.canonicalized(batch: records).map { record in
@@ -68,12 +68,18 @@ enum AppService {
             record.source = nil
             return record
         }
-        // The access-log entry commits with the samples: one transaction, one fsync.
+        // The access-log entry commits with the samples (one transaction, one fsync) when the
+        // store is open; while it is locked the dispatcher journals it after the save.
         let logged = types.union(records.map(\.typeIdentifier)).sorted()
         let report = CallAccessReport.current
         let entry = report?.entryForWrite(appID: app.id, types: logged)
-        let uuids = try await context.store.withDatabase { try await $0.samples.insert(canonical, source: source, accessLog: entry) }
-        report?.committedWithEntry(appID: app.id, types: logged, count: uuids.count)
+        let saved = try await context.store.save(canonical, source: source, accessLog: entry)
+        let uuids = saved.uuids
+        if saved.entryCommitted {
+            report?.committedWithEntry(appID: app.id, types: logged, count: uuids.count)
+        } else {
+            CallAccessReport.record(appID: app.id, types: logged, count: uuids.count)
+        }
         context.logger.info("saved", metadata: ["app": "\(app.id)", "count": "\(uuids.count)"])
         return MethodTable.Reply(SavedUUIDs(uuids))
     }

@@ -14,14 +14,18 @@ enum DeletionService {
         guard !references.isEmpty else { throw HKError(.errorInvalidArgument, "no objects to delete") }
         let types = Set(references.map(\.typeIdentifier))
         for type in types.sorted() { try checkDeletable(type) }
-        // The access-log entry commits with the deletion (one transaction, one fsync).
+        try await context.store.withGrants { try $0.authorization.checkSave(app: app, types: types) }
+        // The access-log entry commits with the deletion (one transaction, one fsync) when the
+        // store is open; while it is locked the dispatcher journals it after the deletion.
         let report = CallAccessReport.current
         let entry = report?.entryForWrite(appID: app.id, types: types.sorted())
-        let count = try await context.store.withDatabase { database in
-            try database.authorization.checkSave(app: app, types: types)
-            return try await database.samples.delete(references, appID: app.id, accessLog: entry)
+        let deleted = try await context.store.delete(references, appID: app.id, accessLog: entry)
+        if deleted.entryCommitted {
+            report?.committedWithEntry(appID: app.id, types: types.sorted(), count: deleted.count)
+        } else {
+            CallAccessReport.record(appID: app.id, types: types.sorted(), count: deleted.count)
         }
-        report?.committedWithEntry(appID: app.id, types: types.sorted(), count: count)
+        let count = deleted.count
         return MethodTable.Reply(DeletedCount(count))
     }
 

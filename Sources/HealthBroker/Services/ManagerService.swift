@@ -8,8 +8,12 @@ import HealthWire
 enum ManagerService {
     static func status(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         _ = try EmptyMessage(wire: payload)
-        let (installedApps, sampleCount) = try await context.store.withDatabase { database in
-            (try database.apps.all().count, try database.samples.count())
+        // While locked the sample count is unknown (it is health data's size): reported as 0.
+        let (installedApps, sampleCount) = try await context.store.withCurrentStore { access in
+            switch access {
+            case let .open(database): (try database.apps.all().count, try database.samples.count())
+            case let .locked(locked): (try locked.grants.apps.all().count, 0)
+            }
         }
         return MethodTable.Reply(BrokerStatus(
             storeDirectory: context.configuration.storeDirectory,
@@ -18,7 +22,7 @@ enum ManagerService {
             pendingRequests: await context.prompts.prompts.count,
             connectedApps: context.connections.connectedAppCount,
             sampleCount: sampleCount, version: BrokerVersion.string,
-            readOnlyReason: context.store.readOnlyReason ?? ""))
+            readOnlyReason: context.store.readOnlyReason ?? "", locked: await context.store.isLocked))
     }
 
     static func installApp(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
@@ -47,7 +51,7 @@ enum ManagerService {
     }
 
     static func listApps(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
-        let (apps, direct, network) = try await context.store.withDatabase { database in
+        let (apps, direct, network) = try await context.store.withGrants { database in
             (try database.apps.all(), try database.apps.directConnectionAppIDs(), try database.apps.networkAllowedAppIDs())
         }
         return MethodTable.Reply(ManifestList(apps, directConnectionAppIDs: direct, networkAppIDs: network))
@@ -110,7 +114,7 @@ enum ManagerService {
             throw HKError(.errorInvalidArgument, "request \(answer.requestID) did not ask for \(extra.access) access to \(extra.typeIdentifier)")
         }
         try GrantLimitsCheck.check(decisions, now: Date())
-        try await context.store.withDatabase { try $0.grants.apply(appID: prompt.appID, decisions) }
+        try await context.store.applyGrants(appID: prompt.appID, decisions)
         CallAccessReport.record(appID: prompt.appID, types: Set(decisions.map(\.typeIdentifier)).sorted(),
                                 count: decisions.count, detail: "request \(answer.requestID): " + GrantTally(decisions).summary)
         context.changes.post(grantsChangedFor: prompt.appID)
@@ -122,7 +126,7 @@ enum ManagerService {
 
     static func setGrants(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let request = try AppGrants(wire: payload)
-        guard try await context.store.withDatabase({ try $0.apps.find(id: request.appID) }) != nil else {
+        guard try await context.store.withGrants({ try $0.apps.find(id: request.appID) }) != nil else {
             throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); see `healthctl apps list`")
         }
         for grant in request.decisions {
@@ -132,7 +136,7 @@ enum ManagerService {
             }
         }
         try GrantLimitsCheck.check(request.decisions, now: Date())
-        try await context.store.withDatabase { try $0.grants.apply(appID: request.appID, request.decisions) }
+        try await context.store.applyGrants(appID: request.appID, request.decisions)
         context.changes.post(grantsChangedFor: request.appID)
         context.grantExpiries.reschedule()
         CallAccessReport.record(appID: request.appID, types: Set(request.decisions.map(\.typeIdentifier)).sorted(),
@@ -143,7 +147,7 @@ enum ManagerService {
 
     static func listGrants(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let request = try AppGrants(wire: payload)
-        let grants = try await context.store.withDatabase { database -> [GrantDecision]? in
+        let grants = try await context.store.withGrants { database -> [GrantDecision]? in
             guard try database.apps.find(id: request.appID) != nil else { return nil }
             return try database.authorization.effectiveGrants(appID: request.appID)
         }
@@ -171,11 +175,11 @@ enum ManagerService {
     /// its other end handed to health-sandbox, which passes it on to the app it execs.
     static func launchBind(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let request = try AppGrants(wire: payload)
-        guard let app = try await context.store.withDatabase({ try $0.apps.find(id: request.appID) }) else {
+        guard let app = try await context.store.withGrants({ try $0.apps.find(id: request.appID) }) else {
             throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); install its manifest with `healthctl apps install`")
         }
         // Apps installed before sandbox uids existed get theirs at their first launch.
-        guard let (uid, network) = try await context.store.withDatabase({ database in
+        guard let (uid, network) = try await context.store.withGrants({ database in
             try database.apps.sandboxUID(appID: app.id).map { ($0, try database.apps.networkGranted(appID: app.id)) }
         }) else {
             throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); install its manifest with `healthctl apps install`")

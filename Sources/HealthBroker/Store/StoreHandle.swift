@@ -8,9 +8,15 @@ import HealthStore
 /// the span of their store work with `withDatabase`, which the key change waits for (StoreGate).
 final class StoreHandle: Sendable {
     let directory: String
-    private let gate: StoreGate
+    let gate: StoreGate
     /// Told of every committed write, by each database the handle opens (after a key change too).
-    private let changes: ChangeNotifier
+    let changes: ChangeNotifier
+    /// Wrong-passcode back-off of `unlock` (StoreHandle+Lock).
+    let unlockAttempts = UnlockBackoff()
+    /// Ends long-running calls when the store locks (CallDispatcher).
+    let lockSignal = LockSignal()
+    /// The idle timeout (`BrokerConfiguration.lockAfter`), nil when off.
+    let idleLock: IdleLock?
 
     /// How long a call waits for the store while a key change has it closed. A rotation
     /// re-encrypts every page, so this scales with the store; two minutes covers stores far
@@ -25,15 +31,27 @@ final class StoreHandle: Sendable {
     let readOnlyReason: String?
 
     /// Takes over `encrypted`, which must stay open (and locked) as long as the handle serves it.
-    init(directory: String, opened encrypted: EncryptedDatabase, notifying changes: ChangeNotifier) throws {
+    init(directory: String, opened encrypted: EncryptedDatabase, notifying changes: ChangeNotifier,
+         lockAfter: Duration? = nil) throws {
         self.directory = directory
+        idleLock = lockAfter.map(IdleLock.init(limit:))
         self.changes = changes
         readOnlyReason = encrypted.readOnlyReason
-        gate = StoreGate(.init(encrypted: encrypted, database: try Self.database(encrypted, notifying: changes)))
+        let database = try Self.database(encrypted, notifying: changes)
+        // Saves a lock journaled before healthd was stopped or killed (StoreHandle+Lock).
+        if encrypted.readOnlyReason == nil {
+            startupMerge = try PendingJournalMerge.merge(database, directory: directory, decode: PendingEntryCoding.decode)
+        } else {
+            startupMerge = PendingJournalMerge.Report()
+        }
+        gate = StoreGate(.init(encrypted: encrypted, database: database))
     }
 
+    /// What merging the pending journals left by an earlier run did (healthd logs it).
+    let startupMerge: PendingJournalMerge.Report
+
     /// The repositories over `encrypted`, with its commits announced to `changes`.
-    private static func database(_ encrypted: EncryptedDatabase, notifying changes: ChangeNotifier) throws -> HealthDatabase {
+    static func database(_ encrypted: EncryptedDatabase, notifying changes: ChangeNotifier) throws -> HealthDatabase {
         let database = try HealthDatabase(writer: encrypted.writer, readOnly: encrypted.readOnlyReason != nil)
         database.changeFeed.onCommit { changes.post($0) }
         return database
@@ -42,10 +60,54 @@ final class StoreHandle: Sendable {
     /// Runs `body` with the open database. While a key change has the store closed this waits
     /// (at most `admissionWait`, then HKError errorDatabaseInaccessible). Keep only store work
     /// inside: a key change waits for `body` to return.
+    ///
+    /// The one choke point of the locked store: while it is locked this throws
+    /// errorDatabaseInaccessible, whatever the caller wanted to read. Only the calls that must
+    /// keep working while locked use `withGrants` (apps and grants) or `withSaveTarget` instead.
     func withDatabase<T: Sendable>(_ body: (HealthDatabase) async throws -> T) async throws -> T {
-        let database = try await gate.enter(waitingAtMost: Self.admissionWait)
+        try await withCurrentStore { access in
+            guard case let .open(database) = access else { throw Self.lockedError }
+            idleLock?.touch()
+            return try await body(database)
+        }
+    }
+
+    /// Runs `body` with what holds the apps and grants: the open database, or, while locked, the
+    /// in-memory copy taken at lock (grant changes also go to the pending journal: applyGrants). For identity,
+    /// authorization status, requests and grant editing — never health data, which the copy
+    /// does not hold.
+    func withGrants<T: Sendable>(_ body: (HealthDatabase) async throws -> T) async throws -> T {
+        try await withCurrentStore { access in
+            switch access {
+            case let .open(database): try await body(database)
+            case let .locked(locked): try await body(locked.grants)
+            }
+        }
+    }
+
+    /// `withGrants` for the broker's own threads (the accept threads), which may block.
+    func withGrantsBlocking<T: Sendable>(_ body: @escaping @Sendable (HealthDatabase) throws -> T) throws -> T {
+        try blocking { try await self.withGrants(body) }
+    }
+
+    /// Runs `body` with where a write goes now: the open database, or the locked store's
+    /// pending journal (PendingSaveJournal).
+    func withSaveTarget<T: Sendable>(_ body: (StoreGate.Access) async throws -> T) async throws -> T {
+        try await withCurrentStore { access in
+            if case .open = access { idleLock?.touch() }  // a save to the open store is activity
+            return try await body(access)
+        }
+    }
+
+    static let lockedError = HKError(.errorDatabaseInaccessible,
+                                     "the health store is locked; its data can be read again once the user unlocks it (healthctl unlock)")
+
+    /// Runs `body` with the store as it is (open or locked), counting as no activity for the
+    /// idle lock: for `healthctl status` and the accessors above.
+    func withCurrentStore<T: Sendable>(_ body: (StoreGate.Access) async throws -> T) async throws -> T {
+        let access = try await gate.enter(waitingAtMost: Self.admissionWait)
         do {
-            let result = try await body(database)
+            let result = try await body(access)
             await gate.leave()
             return result
         } catch {
@@ -56,10 +118,14 @@ final class StoreHandle: Sendable {
 
     /// `withDatabase` for threads of the broker's own (the accept threads), which may block.
     func withDatabaseBlocking<T: Sendable>(_ body: @escaping @Sendable (HealthDatabase) throws -> T) throws -> T {
+        try blocking { try await self.withDatabase(body) }
+    }
+
+    private func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
         let outcome = BlockingOutcome<T>()
         Task {
             do {
-                outcome.finish(.success(try await self.withDatabase(body)))
+                outcome.finish(.success(try await work()))
             } catch {
                 outcome.finish(.failure(error))
             }

@@ -25,4 +25,13 @@ extension ManagerClient {
     public func removePasscode(_ credentials: PasscodeCredentials) async throws(HealthCtlError) {
         let _: EmptyMessage = try await unary(.removePasscode, credentials, action: "remove the passcode")
     }
+
+    public func lock() async throws(HealthCtlError) {
+        let _: EmptyMessage = try await unary(.lock, EmptyMessage(), action: "lock the store")
+    }
+
+    /// `credentials.passcode`: the store's passcode, when one is set (empty: the machine key).
+    public func unlock(_ credentials: PasscodeCredentials) async throws(HealthCtlError) -> UnlockReport {
+        try await unary(.unlock, credentials, action: "unlock the store")
+    }
 }

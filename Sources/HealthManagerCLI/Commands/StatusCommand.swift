@@ -25,12 +25,13 @@ struct StatusCommand: AsyncParsableCommand {
             ("healthd version", status.version.isEmpty ? "unknown" : status.version),
             ("Store directory", status.storeDirectory),
             ("Store", status.readOnlyReason.isEmpty ? "writable" : "read-only: \(status.readOnlyReason)"),
+            ("Locked", status.locked ? "yes (healthctl unlock); saves are kept until then" : "no"),
             ("App socket", status.appSocket),
             ("Admin socket", status.adminSocket),
             ("Installed apps", "\(status.installedApps)"),
             ("Pending requests", "\(status.pendingRequests)"),
             ("Connected apps", "\(status.connectedApps)"),
-            ("Samples", "\(status.sampleCount)"),
+            ("Samples", status.locked ? "unknown while locked" : "\(status.sampleCount)"),
         ]
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { label, value in

@@ -63,6 +63,8 @@ public final class EncryptedDatabase: Sendable {
         } catch {
             throw CipherDatabaseOpener.storeError(from: error, layout: layout)
         }
+        // Every file is closed: the key's subkeys are cleansed now, not when this object goes.
+        key.release()
         lock.release()
     }
 

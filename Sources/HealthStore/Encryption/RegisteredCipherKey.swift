@@ -1,10 +1,12 @@
 import CPageCipher
+import Synchronization
 
 /// A data key handed to the cipher VFS. Connections name it by `id` in their URI;
 /// the VFS keeps only derived subkeys and cleanses them once this handle and every
 /// file opened with it are gone.
 final class RegisteredCipherKey: Sendable {
     let id: UInt64
+    private let released = Mutex(false)
 
     init(_ dataKey: SecretBytes) throws(StoreOpenError) {
         guard ohk_cipher_vfs_register() == 0 else {
@@ -52,5 +54,16 @@ final class RegisteredCipherKey: Sendable {
         return encoded
     }
 
-    deinit { ohk_cipher_key_release(id) }
+    /// Drops this handle's hold on the key now rather than at deinit (EncryptedDatabase.close,
+    /// which the lock relies on: healthd may still hold the closed EncryptedDatabase). Once the
+    /// files are closed too, the registry cleanses the subkeys. Idempotent.
+    func release() {
+        let first = released.withLock { released in
+            defer { released = true }
+            return !released
+        }
+        if first { ohk_cipher_key_release(id) }
+    }
+
+    deinit { release() }
 }

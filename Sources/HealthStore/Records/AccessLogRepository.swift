@@ -62,6 +62,15 @@ public struct AccessLogRepository: Sendable {
         return sequence
     }
 
+    /// `append` inside the caller's transaction (the pending journal's merge records an entry
+    /// with the effects it logs), hashed into the chain by the one writer, `write`.
+    @discardableResult
+    static func append(_ db: Database, actor: String, appID: String?, action: AccessAction, types: [String],
+                       count: Int, detail: String, at date: Date) throws -> Int64 {
+        try write(AccessLogEntryDraft(actor: actor, appID: appID, action: action, types: types, detail: detail, date: date),
+                  count: count, db)
+    }
+
     /// Entries after sequence `since`, oldest first; only those about `appID` (as actor or
     /// subject) when given. With `limit`, the newest `limit` of them.
     public func entries(since: Int64 = 0, appID: String? = nil, limit: Int? = nil) throws -> [AccessLogEntry] {

@@ -64,27 +64,32 @@ public struct GrantRepository: Sendable {
     /// A decision replaces the earlier one with its limits: a grant set again without an expiry
     /// is permanent from then on.
     public func apply(appID: String, _ decisions: [GrantDecision], at date: Date = Date()) throws {
-        let micros = date.microsecondsSince1970
         // Before: no call keeps answering from the old grants while the change commits. After:
         // a call that read the store meanwhile may have cached the old rows; they go too.
         cache.invalidate(appID: appID)
         defer { cache.invalidate(appID: appID) }
-        try writer.write { db in
-            for grant in decisions {
-                if grant.decision == .notDetermined {
-                    try db.execute(sql: "DELETE FROM grants WHERE app_id = ? AND type_identifier = ? AND access = ?",
-                                   arguments: [appID, grant.typeIdentifier, grant.access.rawValue])
-                } else {
-                    try db.execute(sql: """
-                        INSERT INTO grants (app_id, type_identifier, access, decision, decided_us, window_us, expires_us)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
-                        ON CONFLICT(app_id, type_identifier, access) DO UPDATE SET
-                            decision = excluded.decision, decided_us = excluded.decided_us,
-                            window_us = excluded.window_us, expires_us = excluded.expires_us
-                        """, arguments: [appID, grant.typeIdentifier, grant.access.rawValue, grant.decision.rawValue, micros,
-                                         grant.limits.dataWindow.map { Int64(($0 * 1_000_000).rounded()) },
-                                         grant.limits.expiry?.microsecondsSince1970])
-                }
+        try writer.write { db in try Self.apply(db, appID: appID, decisions, at: date) }
+    }
+
+    /// `apply` inside the caller's transaction (the pending journal's merge of grants the user
+    /// changed while the store was locked). It leaves `GrantCache` alone: the merge runs on a
+    /// store just reopened at unlock, whose cache is new and empty, before any call is let in.
+    static func apply(_ db: Database, appID: String, _ decisions: [GrantDecision], at date: Date) throws {
+        let micros = date.microsecondsSince1970
+        for grant in decisions {
+            if grant.decision == .notDetermined {
+                try db.execute(sql: "DELETE FROM grants WHERE app_id = ? AND type_identifier = ? AND access = ?",
+                               arguments: [appID, grant.typeIdentifier, grant.access.rawValue])
+            } else {
+                try db.execute(sql: """
+                    INSERT INTO grants (app_id, type_identifier, access, decision, decided_us, window_us, expires_us)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(app_id, type_identifier, access) DO UPDATE SET
+                        decision = excluded.decision, decided_us = excluded.decided_us,
+                        window_us = excluded.window_us, expires_us = excluded.expires_us
+                    """, arguments: [appID, grant.typeIdentifier, grant.access.rawValue, grant.decision.rawValue, micros,
+                                     grant.limits.dataWindow.map { Int64(($0 * 1_000_000).rounded()) },
+                                     grant.limits.expiry?.microsecondsSince1970])
             }
         }
     }

@@ -10,7 +10,8 @@ extension SampleRepository {
     /// and links them to the correlation row `correlationID`. Returns their UUIDs in order: a
     /// save is answered with each record's UUID followed by those of its samples.
     static func insertCorrelationObjects(_ objects: [SampleRecord], of correlationID: Int64, using insert: Statement,
-                                         source: Int64, version: String?, change: Int64, _ db: Database) throws -> [UUID] {
+                                         source: Int64, version: String?, change: Int64,
+                                         minting uuidSupply: UUIDSupply, _ db: Database) throws -> [UUID] {
         let link = try db.cachedStatement(sql: "INSERT INTO correlation_members (correlation_id, member_id) VALUES (?, ?)")
         var uuids: [UUID] = []
         for object in objects {
@@ -22,7 +23,7 @@ extension SampleRepository {
             case .correlation, .workout, .workoutRoute:
                 throw StoredValueError(table: "correlation_members")  // CorrelationRules admits quantity and category samples only
             }
-            let uuid = UUIDv7.make()
+            let uuid = uuidSupply.next()
             try insert.execute(arguments: [
                 uuid, try typeID(db, object.typeIdentifier), source, version, try object.device.map { try deviceID(db, $0) },
                 object.startDate.microsecondsSince1970, object.endDate.microsecondsSince1970,

@@ -11,21 +11,27 @@ extension SampleRepository {
     /// HealthKit's `errorInvalidArgument` "failed to find some objects for deletion".
     /// `accessLog`: the call's entry, written in the same savepoint with the count (see `insert`).
     public func delete(_ references: [ObjectReference], appID: String, accessLog: AccessLogEntryDraft? = nil) async throws -> Int {
-        var seen = Set<ObjectReference>()
-        let unique = references.filter { seen.insert($0).inserted }
-        return try await commits.submit(returning: { db in
-            let rowIDs = try unique.map { reference in
-                guard let rowID = try OwnedObjects.rowID(db, uuid: reference.uuid, typeIdentifier: reference.typeIdentifier,
-                                                         appID: appID) else {
-                    throw HKError(.errorInvalidArgument,
-                                  "failed to find some objects for deletion: no \(reference.typeIdentifier.prefix(100)) saved by this app has the given UUID")
-                }
-                return rowID
-            }
-            let deleted = try Self.deleteRows(rowIDs, db)
+        try await commits.submit(returning: { db in
+            let deleted = try Self.deleteOwned(references, appID: appID, db)
             if let accessLog { try AccessLogRepository.write(accessLog, count: deleted, db) }
             return deleted
         })
+    }
+
+    /// `delete(_:appID:)` inside the caller's transaction (also the pending journal's merge of a
+    /// deletion made while locked).
+    static func deleteOwned(_ references: [ObjectReference], appID: String, _ db: Database) throws -> Int {
+        var seen = Set<ObjectReference>()
+        let unique = references.filter { seen.insert($0).inserted }
+        let rowIDs = try unique.map { reference in
+            guard let rowID = try OwnedObjects.rowID(db, uuid: reference.uuid, typeIdentifier: reference.typeIdentifier,
+                                                     appID: appID) else {
+                throw HKError(.errorInvalidArgument,
+                              "failed to find some objects for deletion: no \(reference.typeIdentifier.prefix(100)) saved by this app has the given UUID")
+            }
+            return rowID
+        }
+        return try deleteRows(rowIDs, db)
     }
 
     /// Deletes every object of `typeIdentifier` that `appID` saved and `predicate` matches

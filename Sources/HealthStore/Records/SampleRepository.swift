@@ -53,7 +53,10 @@ public struct SampleRepository: Sendable {
     /// were group-committed.
     public var commitStatistics: GroupCommitStatistics { commits.statistics }
 
-    static func write(_ records: [SampleRecord], source: SourceRecord, _ db: Database) throws -> [UUID] {
+    /// `minting`: where the new objects' UUIDs come from — fresh ones, or those a save accepted
+    /// while the store was locked was answered with (`PendingEffect.save`).
+    static func write(_ records: [SampleRecord], source: SourceRecord, _ db: Database,
+                      minting uuidSupply: UUIDSupply = UUIDSupply()) throws -> [UUID] {
         let sourceID = try Self.sourceID(db, source)
         let change = try Int64.fetchOne(db, sql: "UPDATE counters SET value = value + 1 WHERE name = 'change' RETURNING value")!
         var typeIDs: [String: Int64] = [:]
@@ -69,13 +72,14 @@ public struct SampleRepository: Sendable {
             if let sync, let stored = try SyncedObject.find(db, source: sourceID, identifier: sync.identifier) {
                 guard sync.version > stored.version else {
                     uuids.append(stored.uuid)
+                    uuidSupply.skip(record.mintedUUIDCount)
                     continue
                 }
                 try stored.replace(db, change: change)
             }
             let typeID = try typeIDs[record.typeIdentifier] ?? Self.typeID(db, record.typeIdentifier)
             typeIDs[record.typeIdentifier] = typeID
-            let uuid = UUIDv7.make()
+            let uuid = uuidSupply.next()
             var quantity: Double?
             var category: Int?
             switch record.value {
@@ -96,7 +100,8 @@ public struct SampleRepository: Sendable {
             uuids.append(uuid)
             if case let .correlation(objects) = record.value {
                 uuids += try insertCorrelationObjects(objects, of: db.lastInsertedRowID, using: insert,
-                                                      source: sourceID, version: source.version, change: change, db)
+                                                      source: sourceID, version: source.version, change: change,
+                                                      minting: uuidSupply, db)
             }
         }
         return uuids

@@ -127,6 +127,7 @@ enum StoreSchema {
         registerBackgroundSchedule(&migrator)    // v13
         registerSandboxIDs(&migrator)            // v14
         registerNetworkAccess(&migrator)         // v15
+        registerPendingJournal(&migrator)        // v16
         return migrator
     }
 }

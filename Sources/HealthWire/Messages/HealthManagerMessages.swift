@@ -276,10 +276,14 @@ public struct BrokerStatus: WireMessage, Equatable {
     public var version: String
     /// Why the store is read-only (healthd started while its disk was full); empty when writable.
     public var readOnlyReason: String
+    /// The store is locked (`healthctl unlock`); its sample count then reads 0.
+    public var locked: Bool
 
     public init(storeDirectory: String, appSocket: String, adminSocket: String, installedApps: Int,
-                pendingRequests: Int, connectedApps: Int, sampleCount: Int, version: String, readOnlyReason: String = "") {
+                pendingRequests: Int, connectedApps: Int, sampleCount: Int, version: String, readOnlyReason: String = "",
+                locked: Bool = false) {
         self.readOnlyReason = readOnlyReason
+        self.locked = locked
         self.storeDirectory = storeDirectory
         self.appSocket = appSocket
         self.adminSocket = adminSocket
@@ -297,7 +301,7 @@ public struct BrokerStatus: WireMessage, Equatable {
                 adminSocket: WireRead.string(wire.admin_socket), installedApps: Int(wire.installed_apps),
                 pendingRequests: Int(wire.pending_requests), connectedApps: Int(wire.connected_apps),
                 sampleCount: Int(wire.sample_count), version: WireRead.string(wire.version),
-                readOnlyReason: WireRead.string(wire.read_only_reason))
+                readOnlyReason: WireRead.string(wire.read_only_reason), locked: wire.locked != 0)
         }
     }
 
@@ -310,6 +314,7 @@ public struct BrokerStatus: WireMessage, Equatable {
         wire.installed_apps = UInt32(clamping: installedApps)
         wire.pending_requests = UInt32(clamping: pendingRequests)
         wire.read_only_reason = arena.string(readOnlyReason)
+        wire.locked = locked ? 1 : 0
         wire.connected_apps = UInt32(clamping: connectedApps)
         wire.sample_count = UInt64(clamping: sampleCount)
         wire.version = arena.string(version)

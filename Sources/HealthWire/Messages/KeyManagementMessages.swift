@@ -68,3 +68,32 @@ public struct PasscodeCredentials: WireMessage {
         }
     }
 }
+
+/// UnlockResponse: what merging the pending journal did.
+public struct UnlockReport: WireMessage, Equatable {
+    public var merged: Int
+    /// One line per journal holding an entry that failed authentication (kept, not merged).
+    public var damaged: [String]
+
+    public init(merged: Int, damaged: [String] = []) {
+        self.merged = merged
+        self.damaged = damaged
+    }
+
+    public init(wire bytes: [UInt8]) throws {
+        self = try ProtobufCodec.withDecoded(Openhealth__V1__UnlockResponse.self, from: bytes) { wire in
+            guard wire.n_damaged <= 1024 else { throw WireDecodeError.invalidField("more than 1024 damaged journals") }
+            return UnlockReport(merged: Int(wire.merged),
+                                damaged: WireRead.strings(wire.damaged, count: wire.n_damaged))
+        }
+    }
+
+    public func wireBytes() -> [UInt8] {
+        let arena = WireArena()
+        var wire = Openhealth__V1__UnlockResponse.initialized()
+        wire.merged = UInt32(clamping: merged)
+        wire.n_damaged = damaged.count
+        wire.damaged = arena.strings(damaged)
+        return ProtobufCodec.encode(wire)
+    }
+}

@@ -226,6 +226,12 @@ extension Openhealth__V1__ListUnitPreferencesRequest: ProtobufCMessageStruct {
 extension Openhealth__V1__Location: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__location__init(message) }
 }
+extension Openhealth__V1__LockRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__lock_request__init(message) }
+}
+extension Openhealth__V1__LockResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__lock_response__init(message) }
+}
 extension Openhealth__V1__MemberPredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__member_predicate__init(message) }
 }
@@ -414,6 +420,12 @@ extension Openhealth__V1__StatusRequest: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__StatusResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__status_response__init(message) }
+}
+extension Openhealth__V1__UnlockRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__unlock_request__init(message) }
+}
+extension Openhealth__V1__UnlockResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__unlock_response__init(message) }
 }
 extension Openhealth__V1__UuidPredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__uuid_predicate__init(message) }

@@ -862,6 +862,186 @@ void   openhealth__v1__launch_bind_response__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__launch_bind_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__lock_request__init
+                     (Openhealth__V1__LockRequest         *message)
+{
+  static const Openhealth__V1__LockRequest init_value = OPENHEALTH__V1__LOCK_REQUEST__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__lock_request__get_packed_size
+                     (const Openhealth__V1__LockRequest *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__lock_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__lock_request__pack
+                     (const Openhealth__V1__LockRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__lock_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__lock_request__pack_to_buffer
+                     (const Openhealth__V1__LockRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__lock_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__LockRequest *
+       openhealth__v1__lock_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__LockRequest *)
+     protobuf_c_message_unpack (&openhealth__v1__lock_request__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__lock_request__free_unpacked
+                     (Openhealth__V1__LockRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__lock_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__lock_response__init
+                     (Openhealth__V1__LockResponse         *message)
+{
+  static const Openhealth__V1__LockResponse init_value = OPENHEALTH__V1__LOCK_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__lock_response__get_packed_size
+                     (const Openhealth__V1__LockResponse *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__lock_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__lock_response__pack
+                     (const Openhealth__V1__LockResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__lock_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__lock_response__pack_to_buffer
+                     (const Openhealth__V1__LockResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__lock_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__LockResponse *
+       openhealth__v1__lock_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__LockResponse *)
+     protobuf_c_message_unpack (&openhealth__v1__lock_response__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__lock_response__free_unpacked
+                     (Openhealth__V1__LockResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__lock_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__unlock_request__init
+                     (Openhealth__V1__UnlockRequest         *message)
+{
+  static const Openhealth__V1__UnlockRequest init_value = OPENHEALTH__V1__UNLOCK_REQUEST__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__unlock_request__get_packed_size
+                     (const Openhealth__V1__UnlockRequest *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__unlock_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__unlock_request__pack
+                     (const Openhealth__V1__UnlockRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__unlock_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__unlock_request__pack_to_buffer
+                     (const Openhealth__V1__UnlockRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__unlock_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__UnlockRequest *
+       openhealth__v1__unlock_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__UnlockRequest *)
+     protobuf_c_message_unpack (&openhealth__v1__unlock_request__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__unlock_request__free_unpacked
+                     (Openhealth__V1__UnlockRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__unlock_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__unlock_response__init
+                     (Openhealth__V1__UnlockResponse         *message)
+{
+  static const Openhealth__V1__UnlockResponse init_value = OPENHEALTH__V1__UNLOCK_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__unlock_response__get_packed_size
+                     (const Openhealth__V1__UnlockResponse *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__unlock_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__unlock_response__pack
+                     (const Openhealth__V1__UnlockResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__unlock_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__unlock_response__pack_to_buffer
+                     (const Openhealth__V1__UnlockResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__unlock_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__UnlockResponse *
+       openhealth__v1__unlock_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__UnlockResponse *)
+     protobuf_c_message_unpack (&openhealth__v1__unlock_response__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__unlock_response__free_unpacked
+                     (Openhealth__V1__UnlockResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__unlock_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   openhealth__v1__key_status_request__init
                      (Openhealth__V1__KeyStatusRequest         *message)
 {
@@ -1960,7 +2140,7 @@ const ProtobufCMessageDescriptor openhealth__v1__status_request__descriptor =
   (ProtobufCMessageInit) openhealth__v1__status_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_descriptors[9] =
+static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_descriptors[10] =
 {
   {
     "store_directory",
@@ -2070,22 +2250,36 @@ static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "locked",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StatusResponse, locked),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__status_response__field_indices_by_name[] = {
   2,   /* field[2] = admin_socket */
   1,   /* field[1] = app_socket */
   5,   /* field[5] = connected_apps */
   3,   /* field[3] = installed_apps */
+  9,   /* field[9] = locked */
   4,   /* field[4] = pending_requests */
   8,   /* field[8] = read_only_reason */
   6,   /* field[6] = sample_count */
   0,   /* field[0] = store_directory */
   7,   /* field[7] = version */
 };
-static const ProtobufCIntRange openhealth__v1__status_response__number_ranges[1 + 1] =
+static const ProtobufCIntRange openhealth__v1__status_response__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 9 }
+  { 20, 9 },
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__status_response__descriptor =
 {
@@ -2095,10 +2289,10 @@ const ProtobufCMessageDescriptor openhealth__v1__status_response__descriptor =
   "Openhealth__V1__StatusResponse",
   "openhealth.v1",
   sizeof(Openhealth__V1__StatusResponse),
-  9,
+  10,
   openhealth__v1__status_response__field_descriptors,
   openhealth__v1__status_response__field_indices_by_name,
-  1,  openhealth__v1__status_response__number_ranges,
+  2,  openhealth__v1__status_response__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__status_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
@@ -2965,6 +3159,131 @@ const ProtobufCMessageDescriptor openhealth__v1__launch_bind_response__descripto
   openhealth__v1__launch_bind_response__field_indices_by_name,
   1,  openhealth__v1__launch_bind_response__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__launch_bind_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define openhealth__v1__lock_request__field_descriptors NULL
+#define openhealth__v1__lock_request__field_indices_by_name NULL
+#define openhealth__v1__lock_request__number_ranges NULL
+const ProtobufCMessageDescriptor openhealth__v1__lock_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.LockRequest",
+  "LockRequest",
+  "Openhealth__V1__LockRequest",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__LockRequest),
+  0,
+  openhealth__v1__lock_request__field_descriptors,
+  openhealth__v1__lock_request__field_indices_by_name,
+  0,  openhealth__v1__lock_request__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__lock_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define openhealth__v1__lock_response__field_descriptors NULL
+#define openhealth__v1__lock_response__field_indices_by_name NULL
+#define openhealth__v1__lock_response__number_ranges NULL
+const ProtobufCMessageDescriptor openhealth__v1__lock_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.LockResponse",
+  "LockResponse",
+  "Openhealth__V1__LockResponse",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__LockResponse),
+  0,
+  openhealth__v1__lock_response__field_descriptors,
+  openhealth__v1__lock_response__field_indices_by_name,
+  0,  openhealth__v1__lock_response__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__lock_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__unlock_request__field_descriptors[1] =
+{
+  {
+    "passcode",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__UnlockRequest, passcode),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__unlock_request__field_indices_by_name[] = {
+  0,   /* field[0] = passcode */
+};
+static const ProtobufCIntRange openhealth__v1__unlock_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__unlock_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.UnlockRequest",
+  "UnlockRequest",
+  "Openhealth__V1__UnlockRequest",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__UnlockRequest),
+  1,
+  openhealth__v1__unlock_request__field_descriptors,
+  openhealth__v1__unlock_request__field_indices_by_name,
+  1,  openhealth__v1__unlock_request__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__unlock_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__unlock_response__field_descriptors[2] =
+{
+  {
+    "merged",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__UnlockResponse, merged),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "damaged",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Openhealth__V1__UnlockResponse, n_damaged),
+    offsetof(Openhealth__V1__UnlockResponse, damaged),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__unlock_response__field_indices_by_name[] = {
+  1,   /* field[1] = damaged */
+  0,   /* field[0] = merged */
+};
+static const ProtobufCIntRange openhealth__v1__unlock_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__unlock_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.UnlockResponse",
+  "UnlockResponse",
+  "Openhealth__V1__UnlockResponse",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__UnlockResponse),
+  2,
+  openhealth__v1__unlock_response__field_descriptors,
+  openhealth__v1__unlock_response__field_indices_by_name,
+  1,  openhealth__v1__unlock_response__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__unlock_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 #define openhealth__v1__key_status_request__field_descriptors NULL
@@ -4117,7 +4436,7 @@ const ProtobufCEnumDescriptor openhealth__v1__decision__descriptor =
   openhealth__v1__decision__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[36] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[38] =
 {
   { "Status", &openhealth__v1__status_request__descriptor, &openhealth__v1__status_response__descriptor },
   { "InstallApp", &openhealth__v1__install_app_request__descriptor, &openhealth__v1__install_app_response__descriptor },
@@ -4134,6 +4453,8 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "SetPasscode", &openhealth__v1__set_passcode_request__descriptor, &openhealth__v1__set_passcode_response__descriptor },
   { "ChangePasscode", &openhealth__v1__change_passcode_request__descriptor, &openhealth__v1__change_passcode_response__descriptor },
   { "RemovePasscode", &openhealth__v1__remove_passcode_request__descriptor, &openhealth__v1__remove_passcode_response__descriptor },
+  { "Lock", &openhealth__v1__lock_request__descriptor, &openhealth__v1__lock_response__descriptor },
+  { "Unlock", &openhealth__v1__unlock_request__descriptor, &openhealth__v1__unlock_response__descriptor },
   { "ListAccessLog", &openhealth__v1__list_access_log_request__descriptor, &openhealth__v1__list_access_log_response__descriptor },
   { "VerifyAccessLog", &openhealth__v1__verify_access_log_request__descriptor, &openhealth__v1__verify_access_log_response__descriptor },
   { "ListSources", &openhealth__v1__list_sources_request__descriptor, &openhealth__v1__list_sources_response__descriptor },
@@ -4157,41 +4478,43 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "RemoveApp", &openhealth__v1__remove_app_request__descriptor, &openhealth__v1__delete_objects_response__descriptor },
 };
 const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
-  33,        /* AddSamples */
+  35,        /* AddSamples */
   5,        /* AnswerRequest */
   13,        /* ChangePasscode */
-  34,        /* DeleteSamples */
+  36,        /* DeleteSamples */
   10,        /* GetKeyStatus */
-  29,        /* ImportSamples */
+  31,        /* ImportSamples */
   1,        /* InstallApp */
   9,        /* LaunchBind */
-  15,        /* ListAccessLog */
-  26,        /* ListActivityGoals */
+  17,        /* ListAccessLog */
+  28,        /* ListActivityGoals */
   2,        /* ListApps */
-  23,        /* ListBackgroundDeliveries */
-  19,        /* ListCharacteristics */
+  25,        /* ListBackgroundDeliveries */
+  21,        /* ListCharacteristics */
   7,        /* ListGrants */
   3,        /* ListRequests */
-  17,        /* ListSources */
-  21,        /* ListUnitPreferences */
-  28,        /* QueryActivitySummaries */
-  32,        /* QueryRouteData */
+  19,        /* ListSources */
+  23,        /* ListUnitPreferences */
+  15,        /* Lock */
+  30,        /* QueryActivitySummaries */
+  34,        /* QueryRouteData */
   8,        /* QuerySamples */
-  35,        /* RemoveApp */
+  37,        /* RemoveApp */
   14,        /* RemovePasscode */
-  25,        /* ReportLaunchOutcome */
+  27,        /* ReportLaunchOutcome */
   11,        /* RotateKey */
-  27,        /* SetActivityGoals */
-  20,        /* SetCharacteristic */
-  30,        /* SetDirectConnection */
+  29,        /* SetActivityGoals */
+  22,        /* SetCharacteristic */
+  32,        /* SetDirectConnection */
   6,        /* SetGrants */
-  31,        /* SetNetworkAccess */
+  33,        /* SetNetworkAccess */
   12,        /* SetPasscode */
-  18,        /* SetSourcePriority */
-  22,        /* SetUnitPreference */
+  20,        /* SetSourcePriority */
+  24,        /* SetUnitPreference */
   0,        /* Status */
-  16,        /* VerifyAccessLog */
-  24,        /* WatchLaunches */
+  16,        /* Unlock */
+  18,        /* VerifyAccessLog */
+  26,        /* WatchLaunches */
   4         /* WatchRequests */
 };
 const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
@@ -4201,7 +4524,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
   "HealthManager",
   "Openhealth__V1__HealthManager",
   "openhealth.v1",
-  36,
+  38,
   openhealth__v1__health_manager__method_descriptors,
   openhealth__v1__health_manager__method_indices_by_name
 };
@@ -4325,13 +4648,29 @@ void openhealth__v1__health_manager__remove_passcode(ProtobufCService *service,
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
   service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void openhealth__v1__health_manager__lock(ProtobufCService *service,
+                                          const Openhealth__V1__LockRequest *input,
+                                          Openhealth__V1__LockResponse_Closure closure,
+                                          void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__unlock(ProtobufCService *service,
+                                            const Openhealth__V1__UnlockRequest *input,
+                                            Openhealth__V1__UnlockResponse_Closure closure,
+                                            void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void openhealth__v1__health_manager__list_access_log(ProtobufCService *service,
                                                      const Openhealth__V1__ListAccessLogRequest *input,
                                                      Openhealth__V1__ListAccessLogResponse_Closure closure,
                                                      void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__verify_access_log(ProtobufCService *service,
                                                        const Openhealth__V1__VerifyAccessLogRequest *input,
@@ -4339,7 +4678,7 @@ void openhealth__v1__health_manager__verify_access_log(ProtobufCService *service
                                                        void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__list_sources(ProtobufCService *service,
                                                   const Openhealth__V1__ListSourcesRequest *input,
@@ -4347,7 +4686,7 @@ void openhealth__v1__health_manager__list_sources(ProtobufCService *service,
                                                   void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_source_priority(ProtobufCService *service,
                                                          const Openhealth__V1__SetSourcePriorityRequest *input,
@@ -4355,7 +4694,7 @@ void openhealth__v1__health_manager__set_source_priority(ProtobufCService *servi
                                                          void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__list_characteristics(ProtobufCService *service,
                                                           const Openhealth__V1__ListCharacteristicsRequest *input,
@@ -4363,7 +4702,7 @@ void openhealth__v1__health_manager__list_characteristics(ProtobufCService *serv
                                                           void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 21, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_characteristic(ProtobufCService *service,
                                                         const Openhealth__V1__Characteristic *input,
@@ -4371,7 +4710,7 @@ void openhealth__v1__health_manager__set_characteristic(ProtobufCService *servic
                                                         void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 22, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__list_unit_preferences(ProtobufCService *service,
                                                            const Openhealth__V1__ListUnitPreferencesRequest *input,
@@ -4379,7 +4718,7 @@ void openhealth__v1__health_manager__list_unit_preferences(ProtobufCService *ser
                                                            void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 21, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_unit_preference(ProtobufCService *service,
                                                          const Openhealth__V1__PreferredUnit *input,
@@ -4387,7 +4726,7 @@ void openhealth__v1__health_manager__set_unit_preference(ProtobufCService *servi
                                                          void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 22, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__list_background_deliveries(ProtobufCService *service,
                                                                 const Openhealth__V1__ListBackgroundDeliveriesRequest *input,
@@ -4395,7 +4734,7 @@ void openhealth__v1__health_manager__list_background_deliveries(ProtobufCService
                                                                 void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__watch_launches(ProtobufCService *service,
                                                     const Openhealth__V1__WatchLaunchesRequest *input,
@@ -4403,7 +4742,7 @@ void openhealth__v1__health_manager__watch_launches(ProtobufCService *service,
                                                     void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__report_launch_outcome(ProtobufCService *service,
                                                            const Openhealth__V1__LaunchOutcome *input,
@@ -4411,7 +4750,7 @@ void openhealth__v1__health_manager__report_launch_outcome(ProtobufCService *ser
                                                            void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 27, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__list_activity_goals(ProtobufCService *service,
                                                          const Openhealth__V1__ListActivityGoalsRequest *input,
@@ -4419,7 +4758,7 @@ void openhealth__v1__health_manager__list_activity_goals(ProtobufCService *servi
                                                          void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 28, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_activity_goals(ProtobufCService *service,
                                                         const Openhealth__V1__ActivityGoalUpdate *input,
@@ -4427,7 +4766,7 @@ void openhealth__v1__health_manager__set_activity_goals(ProtobufCService *servic
                                                         void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 27, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__query_activity_summaries(ProtobufCService *service,
                                                               const Openhealth__V1__ActivitySummaryQueryRequest *input,
@@ -4435,7 +4774,7 @@ void openhealth__v1__health_manager__query_activity_summaries(ProtobufCService *
                                                               void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 28, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 30, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__import_samples(ProtobufCService *service,
                                                     const Openhealth__V1__ImportSamplesRequest *input,
@@ -4443,7 +4782,7 @@ void openhealth__v1__health_manager__import_samples(ProtobufCService *service,
                                                     void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 31, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_direct_connection(ProtobufCService *service,
                                                            const Openhealth__V1__SetDirectConnectionRequest *input,
@@ -4451,7 +4790,7 @@ void openhealth__v1__health_manager__set_direct_connection(ProtobufCService *ser
                                                            void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 30, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 32, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_network_access(ProtobufCService *service,
                                                         const Openhealth__V1__SetNetworkAccessRequest *input,
@@ -4459,7 +4798,7 @@ void openhealth__v1__health_manager__set_network_access(ProtobufCService *servic
                                                         void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 31, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 33, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__query_route_data(ProtobufCService *service,
                                                       const Openhealth__V1__RouteDataRequest *input,
@@ -4467,7 +4806,7 @@ void openhealth__v1__health_manager__query_route_data(ProtobufCService *service,
                                                       void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 32, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 34, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__add_samples(ProtobufCService *service,
                                                  const Openhealth__V1__SaveRequest *input,
@@ -4475,7 +4814,7 @@ void openhealth__v1__health_manager__add_samples(ProtobufCService *service,
                                                  void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 33, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 35, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__delete_samples(ProtobufCService *service,
                                                     const Openhealth__V1__DeleteSamplesRequest *input,
@@ -4483,7 +4822,7 @@ void openhealth__v1__health_manager__delete_samples(ProtobufCService *service,
                                                     void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 34, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 36, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__remove_app(ProtobufCService *service,
                                                 const Openhealth__V1__RemoveAppRequest *input,
@@ -4491,7 +4830,7 @@ void openhealth__v1__health_manager__remove_app(ProtobufCService *service,
                                                 void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 35, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 37, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
                                            Openhealth__V1__HealthManager_ServiceDestroy destroy)

@@ -41,6 +41,10 @@ typedef struct Openhealth__V1__ListGrantsRequest Openhealth__V1__ListGrantsReque
 typedef struct Openhealth__V1__ListGrantsResponse Openhealth__V1__ListGrantsResponse;
 typedef struct Openhealth__V1__LaunchBindRequest Openhealth__V1__LaunchBindRequest;
 typedef struct Openhealth__V1__LaunchBindResponse Openhealth__V1__LaunchBindResponse;
+typedef struct Openhealth__V1__LockRequest Openhealth__V1__LockRequest;
+typedef struct Openhealth__V1__LockResponse Openhealth__V1__LockResponse;
+typedef struct Openhealth__V1__UnlockRequest Openhealth__V1__UnlockRequest;
+typedef struct Openhealth__V1__UnlockResponse Openhealth__V1__UnlockResponse;
 typedef struct Openhealth__V1__KeyStatusRequest Openhealth__V1__KeyStatusRequest;
 typedef struct Openhealth__V1__KeyStatusResponse Openhealth__V1__KeyStatusResponse;
 typedef struct Openhealth__V1__RotateKeyRequest Openhealth__V1__RotateKeyRequest;
@@ -108,10 +112,14 @@ struct  Openhealth__V1__StatusResponse
    * why the store is read-only (disk full at start); empty when writable
    */
   char *read_only_reason;
+  /*
+   * the store is locked (healthctl unlock); numbered apart from the service fields
+   */
+  protobuf_c_boolean locked;
 };
 #define OPENHEALTH__V1__STATUS_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__status_response__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
 
 
 struct  Openhealth__V1__AppManifest
@@ -349,6 +357,55 @@ struct  Openhealth__V1__LaunchBindResponse
 #define OPENHEALTH__V1__LAUNCH_BIND_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__launch_bind_response__descriptor) \
     , (char *)protobuf_c_empty_string, 0, 0 }
+
+
+struct  Openhealth__V1__LockRequest
+{
+  ProtobufCMessage base;
+};
+#define OPENHEALTH__V1__LOCK_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__lock_request__descriptor) \
+     }
+
+
+struct  Openhealth__V1__LockResponse
+{
+  ProtobufCMessage base;
+};
+#define OPENHEALTH__V1__LOCK_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__lock_response__descriptor) \
+     }
+
+
+/*
+ * `passcode` shares field 1 with RotateKeyRequest, so the same credentials type carries it.
+ */
+struct  Openhealth__V1__UnlockRequest
+{
+  ProtobufCMessage base;
+  ProtobufCBinaryData passcode;
+};
+#define OPENHEALTH__V1__UNLOCK_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__unlock_request__descriptor) \
+    , {0,NULL} }
+
+
+struct  Openhealth__V1__UnlockResponse
+{
+  ProtobufCMessage base;
+  /*
+   * pending-journal entries merged
+   */
+  uint32_t merged;
+  /*
+   * one line per journal with an entry that failed authentication
+   */
+  size_t n_damaged;
+  char **damaged;
+};
+#define OPENHEALTH__V1__UNLOCK_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__unlock_response__descriptor) \
+    , 0, 0,NULL }
 
 
 struct  Openhealth__V1__KeyStatusRequest
@@ -1031,6 +1088,82 @@ Openhealth__V1__LaunchBindResponse *
 void   openhealth__v1__launch_bind_response__free_unpacked
                      (Openhealth__V1__LaunchBindResponse *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__LockRequest methods */
+void   openhealth__v1__lock_request__init
+                     (Openhealth__V1__LockRequest         *message);
+size_t openhealth__v1__lock_request__get_packed_size
+                     (const Openhealth__V1__LockRequest   *message);
+size_t openhealth__v1__lock_request__pack
+                     (const Openhealth__V1__LockRequest   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__lock_request__pack_to_buffer
+                     (const Openhealth__V1__LockRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__LockRequest *
+       openhealth__v1__lock_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__lock_request__free_unpacked
+                     (Openhealth__V1__LockRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__LockResponse methods */
+void   openhealth__v1__lock_response__init
+                     (Openhealth__V1__LockResponse         *message);
+size_t openhealth__v1__lock_response__get_packed_size
+                     (const Openhealth__V1__LockResponse   *message);
+size_t openhealth__v1__lock_response__pack
+                     (const Openhealth__V1__LockResponse   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__lock_response__pack_to_buffer
+                     (const Openhealth__V1__LockResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__LockResponse *
+       openhealth__v1__lock_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__lock_response__free_unpacked
+                     (Openhealth__V1__LockResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__UnlockRequest methods */
+void   openhealth__v1__unlock_request__init
+                     (Openhealth__V1__UnlockRequest         *message);
+size_t openhealth__v1__unlock_request__get_packed_size
+                     (const Openhealth__V1__UnlockRequest   *message);
+size_t openhealth__v1__unlock_request__pack
+                     (const Openhealth__V1__UnlockRequest   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__unlock_request__pack_to_buffer
+                     (const Openhealth__V1__UnlockRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__UnlockRequest *
+       openhealth__v1__unlock_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__unlock_request__free_unpacked
+                     (Openhealth__V1__UnlockRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__UnlockResponse methods */
+void   openhealth__v1__unlock_response__init
+                     (Openhealth__V1__UnlockResponse         *message);
+size_t openhealth__v1__unlock_response__get_packed_size
+                     (const Openhealth__V1__UnlockResponse   *message);
+size_t openhealth__v1__unlock_response__pack
+                     (const Openhealth__V1__UnlockResponse   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__unlock_response__pack_to_buffer
+                     (const Openhealth__V1__UnlockResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__UnlockResponse *
+       openhealth__v1__unlock_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__unlock_response__free_unpacked
+                     (Openhealth__V1__UnlockResponse *message,
+                      ProtobufCAllocator *allocator);
 /* Openhealth__V1__KeyStatusRequest methods */
 void   openhealth__v1__key_status_request__init
                      (Openhealth__V1__KeyStatusRequest         *message);
@@ -1546,6 +1679,18 @@ typedef void (*Openhealth__V1__LaunchBindRequest_Closure)
 typedef void (*Openhealth__V1__LaunchBindResponse_Closure)
                  (const Openhealth__V1__LaunchBindResponse *message,
                   void *closure_data);
+typedef void (*Openhealth__V1__LockRequest_Closure)
+                 (const Openhealth__V1__LockRequest *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__LockResponse_Closure)
+                 (const Openhealth__V1__LockResponse *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__UnlockRequest_Closure)
+                 (const Openhealth__V1__UnlockRequest *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__UnlockResponse_Closure)
+                 (const Openhealth__V1__UnlockResponse *message,
+                  void *closure_data);
 typedef void (*Openhealth__V1__KeyStatusRequest_Closure)
                  (const Openhealth__V1__KeyStatusRequest *message,
                   void *closure_data);
@@ -1685,6 +1830,14 @@ struct Openhealth__V1__HealthManager_Service
                           const Openhealth__V1__RemovePasscodeRequest *input,
                           Openhealth__V1__RemovePasscodeResponse_Closure closure,
                           void *closure_data);
+  void (*lock)(Openhealth__V1__HealthManager_Service *service,
+               const Openhealth__V1__LockRequest *input,
+               Openhealth__V1__LockResponse_Closure closure,
+               void *closure_data);
+  void (*unlock)(Openhealth__V1__HealthManager_Service *service,
+                 const Openhealth__V1__UnlockRequest *input,
+                 Openhealth__V1__UnlockResponse_Closure closure,
+                 void *closure_data);
   void (*list_access_log)(Openhealth__V1__HealthManager_Service *service,
                           const Openhealth__V1__ListAccessLogRequest *input,
                           Openhealth__V1__ListAccessLogResponse_Closure closure,
@@ -1792,6 +1945,8 @@ void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service
       function_prefix__ ## set_passcode,\
       function_prefix__ ## change_passcode,\
       function_prefix__ ## remove_passcode,\
+      function_prefix__ ## lock,\
+      function_prefix__ ## unlock,\
       function_prefix__ ## list_access_log,\
       function_prefix__ ## verify_access_log,\
       function_prefix__ ## list_sources,\
@@ -1873,6 +2028,14 @@ void openhealth__v1__health_manager__remove_passcode(ProtobufCService *service,
                                                      const Openhealth__V1__RemovePasscodeRequest *input,
                                                      Openhealth__V1__RemovePasscodeResponse_Closure closure,
                                                      void *closure_data);
+void openhealth__v1__health_manager__lock(ProtobufCService *service,
+                                          const Openhealth__V1__LockRequest *input,
+                                          Openhealth__V1__LockResponse_Closure closure,
+                                          void *closure_data);
+void openhealth__v1__health_manager__unlock(ProtobufCService *service,
+                                            const Openhealth__V1__UnlockRequest *input,
+                                            Openhealth__V1__UnlockResponse_Closure closure,
+                                            void *closure_data);
 void openhealth__v1__health_manager__list_access_log(ProtobufCService *service,
                                                      const Openhealth__V1__ListAccessLogRequest *input,
                                                      Openhealth__V1__ListAccessLogResponse_Closure closure,
@@ -1981,6 +2144,10 @@ extern const ProtobufCMessageDescriptor openhealth__v1__list_grants_request__des
 extern const ProtobufCMessageDescriptor openhealth__v1__list_grants_response__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__launch_bind_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__launch_bind_response__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__lock_request__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__lock_response__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__unlock_request__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__unlock_response__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__key_status_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__key_status_response__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__rotate_key_request__descriptor;

@@ -1,0 +1,95 @@
+import Foundation
+import HealthModel
+import HealthStore
+import HealthWire
+
+/// The plaintext of a pending-journal entry (before `PendingJournal` seals it): header length
+/// (4 bytes, big-endian) ‖ a JSON header ‖ for a save, the samples in their wire encoding
+/// (for grants, the `AppGrants` message)
+/// (`SampleList`, the save request's own format, as raw bytes: a scan of the disk for a save's
+/// values finds them if they were ever written unsealed), so a merged save is the very records
+/// that were validated when the app saved. Authenticated by the seal, so the
+/// merge trusts it as it trusts the store; a decoding failure still only counts the entry as
+/// damaged.
+enum PendingEntryCoding {
+    private struct Entry: Codable {
+        enum Kind: String, Codable { case save, delete, grants, accessLog }
+        var kind: Kind
+        // save
+        var source: [String?]?      // bundle identifier, name, version
+        var uuids: [UUID]?
+        // delete: (type identifier, UUID) pairs
+        var deletions: [[String]]?
+        // access log
+        var actor: String?
+        var appID: String?
+        var action: String?
+        var types: [String]?
+        var count: Int?
+        var detail: String?
+        var timeMicros: Int64?
+    }
+
+    static func encode(_ effect: PendingEffect) throws -> [UInt8] {
+        let entry: Entry
+        var samples: [UInt8] = []
+        switch effect {
+        case let .save(records, source, uuids):
+            entry = Entry(kind: .save, source: [source.bundleIdentifier, source.name, source.version], uuids: uuids)
+            samples = SampleList(records).wireBytes()
+        case let .delete(references, appID):
+            entry = Entry(kind: .delete, deletions: references.map { [$0.typeIdentifier, $0.uuid.uuidString] }, appID: appID)
+        case let .grants(appID, decisions, date):
+            entry = Entry(kind: .grants, appID: appID, timeMicros: date.microsecondsSince1970)
+            samples = AppGrants(appID: appID, decisions: decisions).wireBytes()
+        case let .accessLog(actor, appID, action, types, count, detail, date):
+            entry = Entry(kind: .accessLog, actor: actor, appID: appID, action: action.rawValue, types: types,
+                          count: count, detail: detail, timeMicros: date.microsecondsSince1970)
+        }
+        let header = Array(try JSONEncoder().encode(entry))
+        let length = UInt32(header.count)
+        return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: length >> $0) } + header + samples
+    }
+
+    static func decode(_ bytes: [UInt8]) throws -> PendingEffect {
+        guard bytes.count >= 4 else { throw WireDecodeError.invalidField("pending entry too short") }
+        let length = bytes[0 ..< 4].reduce(0) { $0 << 8 | Int($1) }
+        guard length <= bytes.count - 4 else { throw WireDecodeError.invalidField("pending entry header overruns the entry") }
+        let entry = try JSONDecoder().decode(Entry.self, from: Data(bytes[4 ..< 4 + length]))
+        let trailer = Array(bytes[(4 + length)...])
+        switch entry.kind {
+        case .save:
+            guard let source = entry.source, source.count == 3, let bundle = source[0], let name = source[1],
+                  let uuids = entry.uuids else {
+                throw WireDecodeError.invalidField("pending save entry incomplete")
+            }
+            return .save(records: try SampleList(wire: trailer).samples,
+                         source: SourceRecord(bundleIdentifier: bundle, name: name, version: source[2]), uuids: uuids)
+        case .delete:
+            guard let deletions = entry.deletions, let appID = entry.appID else {
+                throw WireDecodeError.invalidField("pending deletion entry incomplete")
+            }
+            let references = try deletions.map { pair in
+                guard pair.count == 2, let uuid = UUID(uuidString: pair[1]) else {
+                    throw WireDecodeError.invalidField("pending deletion names no object")
+                }
+                return ObjectReference(typeIdentifier: pair[0], uuid: uuid)
+            }
+            return .delete(references: references, appID: appID)
+        case .grants:
+            guard let appID = entry.appID, let micros = entry.timeMicros else {
+                throw WireDecodeError.invalidField("pending grants entry incomplete")
+            }
+            let grants = try AppGrants(wire: trailer)
+            guard grants.appID == appID else { throw WireDecodeError.invalidField("pending grants entry names two apps") }
+            return .grants(appID: appID, decisions: grants.decisions, at: Date(microsecondsSince1970: micros))
+        case .accessLog:
+            guard let actor = entry.actor, let raw = entry.action, let action = AccessAction(rawValue: raw),
+                  let types = entry.types, let count = entry.count, let micros = entry.timeMicros else {
+                throw WireDecodeError.invalidField("pending access-log entry incomplete")
+            }
+            return .accessLog(actor: actor, appID: entry.appID, action: action, types: types, count: count,
+                              detail: entry.detail ?? "", at: Date(microsecondsSince1970: micros))
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import HealthModel
+import HealthStore
+import HealthWire
+
+/// The manager's Lock and Unlock (StoreHandle+Lock). The passcode arrives only here, on the
+/// admin socket, into a `Passcode` (cleansed when released); the decoded copies are erased and
+/// it is never logged or put in an error.
+enum LockService {
+    static func lock(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        _ = try EmptyMessage(wire: payload)
+        guard await !context.store.isLocked else { throw HKError(.errorInvalidArgument, "the health store is already locked") }
+        try await context.store.lock()
+        context.logger.notice("store locked", metadata: ["store": "\(context.store.directory)"])
+        return MethodTable.Reply(EmptyMessage())
+    }
+
+    static func unlock(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        var request = try PasscodeCredentials(wire: payload)
+        let passcode = request.passcode.isEmpty ? nil : Passcode(consuming: &request.passcode)
+        request.erase()
+        let report: PendingJournalMerge.Report
+        do {
+            report = try await context.store.unlock(passcode: passcode)
+        } catch let error as StoreOpenError {
+            context.logger.warning("unlock refused or failed", metadata: ["reason": "\(error)"])
+            switch error {
+            case .passcodeRequired, .wrongPasscode:
+                throw HKError(.errorAuthorizationDenied, error.description)
+            default:
+                throw HKError(.errorDatabaseInaccessible, error.description)
+            }
+        }
+        context.logger.notice("store unlocked", metadata: [
+            "store": "\(context.store.directory)", "merged": "\(report.merged)", "damaged": "\(report.damaged.count)",
+        ])
+        for damaged in report.damaged {
+            context.logger.error("pending journal damaged", metadata: ["detail": "\(damaged)"])
+        }
+        return MethodTable.Reply(UnlockReport(merged: report.merged, damaged: report.damaged.map(\.description)))
+    }
+}

@@ -1,0 +1,102 @@
+import Glibc
+import Synchronization
+
+/// The pending journal of one lock, as the locked broker holds it: the file, open for appending,
+/// and the journal's public key — never its private key, which stays in the (closed, encrypted)
+/// store. The broker can add entries it cannot read back.
+///
+/// `append` returns only once the entry is on disk (written and fdatasync'ed), so a save
+/// acknowledged while locked survives a crash. A failed append truncates the file back to where
+/// it was, so a later append never follows half an entry.
+public final class PendingJournal: Sendable {
+    public let generation: Int64
+    public let path: String
+    private let publicKey: [UInt8]
+    private struct Tail {
+        var fd: Int32
+        var size: Int
+        var nextSequence: UInt64
+    }
+    private let tail: Mutex<Tail>
+
+    /// Creates the journal file of `generation` (it must not exist yet) and makes it durable.
+    init(directory: String, generation: Int64, publicKey: [UInt8]) throws(PendingJournalError) {
+        let path = PendingJournalFile.path(directory: directory, generation: generation)
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .appendFailed(path: path, reason: "creating it: \(String(cString: strerror(errno)))") }
+        let header = PendingJournalFile.header(generation: generation)
+        do throws(PendingJournalError) {
+            try Self.write(fd, header, at: 0, path: path)
+            guard fsync(fd) == 0 else { throw .appendFailed(path: path, reason: "fsync: \(String(cString: strerror(errno)))") }
+            do {
+                try StoreFileIO.syncDirectory(containing: path)
+            } catch {
+                throw .appendFailed(path: path, reason: error.reason)
+            }
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        self.generation = generation
+        self.path = path
+        self.publicKey = publicKey
+        tail = Mutex(Tail(fd: fd, size: header.count, nextSequence: 1))
+    }
+
+    /// Seals `plaintext` as the next entry and appends it durably; returns its sequence number.
+    @discardableResult
+    public func append(_ plaintext: [UInt8]) throws(PendingJournalError) -> UInt64 {
+        let sealedOverhead = PendingJournalSeal.overhead
+        guard plaintext.count + sealedOverhead <= PendingJournalFile.maxEntryBytes else {
+            throw .entryTooLarge(bytes: plaintext.count)
+        }
+        return try tail.withLock { (tail: inout Tail) throws(PendingJournalError) -> UInt64 in
+            guard tail.fd >= 0 else { throw .appendFailed(path: path, reason: "the journal is closed (the store was unlocked)") }
+            let sequence = tail.nextSequence
+            let aad = PendingJournalFile.associatedData(generation: generation, sequence: sequence)
+            let sealed = try PendingJournalSeal.seal(plaintext, to: publicKey, aad: aad)
+            let record = PendingJournalFile.bigEndian(UInt32(sealed.count)) + sealed
+            do throws(PendingJournalError) {
+                try Self.write(tail.fd, record, at: tail.size, path: path)
+                guard fdatasync(tail.fd) == 0 else {
+                    throw .appendFailed(path: path, reason: "fdatasync: \(String(cString: strerror(errno)))")
+                }
+            } catch {
+                _ = ftruncate(tail.fd, off_t(tail.size))
+                throw error
+            }
+            tail.size += record.count
+            tail.nextSequence += 1
+            return sequence
+        }
+    }
+
+    /// How many entries were appended.
+    public var count: UInt64 { tail.withLock { $0.nextSequence - 1 } }
+
+    /// Stops appending (the store is being unlocked and will merge the file).
+    public func close() {
+        tail.withLock { tail in
+            if tail.fd >= 0 { Glibc.close(tail.fd) }
+            tail.fd = -1
+        }
+    }
+
+    deinit { close() }
+
+    private static func write(_ fd: Int32, _ bytes: [UInt8], at offset: Int, path: String) throws(PendingJournalError) {
+        var done = 0
+        while done < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                // Non-empty here (done < count), so the base address exists.
+                guard let base = buffer.baseAddress else { return 0 }
+                return pwrite(fd, base + done, buffer.count - done, off_t(offset + done))
+            }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else {
+                throw .appendFailed(path: path, reason: "write: \(String(cString: strerror(errno)))")
+            }
+            done += written
+        }
+    }
+}

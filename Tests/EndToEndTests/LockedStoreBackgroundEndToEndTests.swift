@@ -1,0 +1,45 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// Background delivery and the locked store, with real sandboxed apps and the real launch agent:
+/// a save made while locked (by a separate, sandboxed app) launches the reading app only after
+/// the unlock merged it — never while locked, when its data cannot be read.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct LockedStoreBackgroundEndToEndTests {
+    let steps = "HKQuantityTypeIdentifierStepCount"
+    let reader = "org.test.locked-bg", writer = "org.test.locked-bg-writer"
+
+    func install(_ healthd: RestartableHealthd, _ appID: String, entitlements: [String]) async throws {
+        let manifest: [String: Any] = [
+            "id": appID, "displayName": "Test \(appID)", "executable": BrokerProcess.clientExecutable, "version": "1.0",
+            "NSHealthShareUsageDescription": "reads for a test", "NSHealthUpdateUsageDescription": "writes for a test",
+            "entitlements": entitlements,
+        ]
+        let path = healthd.root + "/\(appID).json"
+        try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: path))
+        #expect(try await healthd.healthctl(["apps", "install", path]).status == 0)
+    }
+
+    @Test func aSaveMadeWhileLockedLaunchesTheReaderAfterTheMerge() async throws {
+        let healthd = try RestartableHealthd()
+        try healthd.start()
+        try await install(healthd, reader, entitlements: ["com.apple.developer.healthkit.background-delivery"])
+        try await install(healthd, writer, entitlements: [])
+        try await healthd.set(reader, "read", steps, allowed: true)
+        try await healthd.set(writer, "share", steps, allowed: true)
+        #expect(try await healthd.runApp(reader, ["background-enable", steps]).okValue == "enabled")
+        let agent = try LaunchAgentProcess(root: healthd.root, adminSocket: healthd.adminSocket, backgroundTypes: [steps])
+        defer { agent.stop() }
+
+        #expect(try await healthd.healthctl(["lock"]).status == 0)
+        let save = try await healthd.runApp(writer, ["save", steps, "100", "count", "1700000000", "1700000060"])
+        #expect(save.okValue != nil, "a sandboxed app's save is accepted while locked: \(save)")
+        try await Task.sleep(for: .seconds(3))
+        #expect(agent.appLogLines(reader).isEmpty, "launched while locked: \(agent.appLog(reader) ?? "")")
+
+        #expect(try await healthd.healthctl(["unlock"]).status == 0)
+        #expect(try await agent.waitForAppLine(reader, "ok background"), "\(agent.log)\n\(healthd.log)")
+        #expect(agent.appLogLines(reader).count { $0 == "launched reason=background-delivery" } == 1, "\(agent.appLog(reader) ?? "")")
+    }
+}
