@@ -96,6 +96,9 @@ struct Healthd: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "healthd")
+        // Before the store opens: a page that fails authentication during a read is logged with
+        // its number and file (the app is only told the store could not be read).
+        CipherFailureLog.install { report in logger.error("\(report)") }
 
         // The store directory itself is created (0700) by the store; its parents, like
         // ~/.local/share on a fresh account, are created here.
