@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where the broker keeps its store and sockets, and whom it trusts on the admin socket.
 public struct BrokerConfiguration: Sendable {
@@ -10,6 +10,17 @@ public struct BrokerConfiguration: Sendable {
     public var limits = BrokerLimits()
     /// Background delivery's acknowledgement timeout, backoff and suspension.
     public var backgroundDelivery = BackgroundDeliveryPolicy()
+    /// Started by a service manager on its sockets (systemd socket activation), and how long
+    /// it stays without work before exiting (nil: until stopped). For `healthctl status`.
+    public var service = ServiceMode()
+
+    public struct ServiceMode: Sendable {
+        public var socketActivated = false
+        public var idleExit: Duration?
+        /// When this healthd started.
+        public var started = Date()
+        public init() {}
+    }
 
     public init(storeDirectory: String, socketDirectory: String, trustedManagerExecutables: Set<String>) {
         self.storeDirectory = storeDirectory

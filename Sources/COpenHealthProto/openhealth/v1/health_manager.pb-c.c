@@ -1780,7 +1780,7 @@ const ProtobufCMessageDescriptor openhealth__v1__status_request__descriptor =
   (ProtobufCMessageInit) openhealth__v1__status_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_descriptors[9] =
+static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_descriptors[15] =
 {
   {
     "store_directory",
@@ -1890,22 +1890,101 @@ static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "socket_activated",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StatusResponse, socket_activated),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "idle_exit_seconds",
+    21,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StatusResponse, idle_exit_seconds),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "store_bytes",
+    22,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StatusResponse, store_bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last_export_time",
+    23,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StatusResponse, last_export_time),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "process_id",
+    24,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StatusResponse, process_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "started_time",
+    25,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StatusResponse, started_time),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__status_response__field_indices_by_name[] = {
   2,   /* field[2] = admin_socket */
   1,   /* field[1] = app_socket */
   5,   /* field[5] = connected_apps */
+  10,   /* field[10] = idle_exit_seconds */
   3,   /* field[3] = installed_apps */
+  12,   /* field[12] = last_export_time */
   4,   /* field[4] = pending_requests */
+  13,   /* field[13] = process_id */
   8,   /* field[8] = read_only_reason */
   6,   /* field[6] = sample_count */
+  9,   /* field[9] = socket_activated */
+  14,   /* field[14] = started_time */
+  11,   /* field[11] = store_bytes */
   0,   /* field[0] = store_directory */
   7,   /* field[7] = version */
 };
-static const ProtobufCIntRange openhealth__v1__status_response__number_ranges[1 + 1] =
+static const ProtobufCIntRange openhealth__v1__status_response__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 9 }
+  { 20, 9 },
+  { 0, 15 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__status_response__descriptor =
 {
@@ -1915,10 +1994,10 @@ const ProtobufCMessageDescriptor openhealth__v1__status_response__descriptor =
   "Openhealth__V1__StatusResponse",
   "openhealth.v1",
   sizeof(Openhealth__V1__StatusResponse),
-  9,
+  15,
   openhealth__v1__status_response__field_descriptors,
   openhealth__v1__status_response__field_indices_by_name,
-  1,  openhealth__v1__status_response__number_ranges,
+  2,  openhealth__v1__status_response__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__status_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
