@@ -94,6 +94,7 @@ struct Healthd: ParsableCommand {
         // Before the key is read: no core dumps of key material, no same-uid ptrace, and
         // sandboxed apps (which may read /proc) see nothing of this process.
         ProcessHardening.makeNonDumpable()
+        let writeExecuteDenied = ProcessHardening.denyWriteExecute()
         let level = Logger.Level(rawValue: logLevel) ?? .info
         let environment = ProcessInfo.processInfo.environment
         let toJournal = JournalLogHandler.standardErrorIsJournal(environment)
@@ -104,6 +105,9 @@ struct Healthd: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "healthd")
+        if !writeExecuteDenied {
+            logger.info("this kernel cannot refuse write+execute memory (PR_SET_MDWE, Linux 6.3+); running without it")
+        }
         let notifier: ServiceNotifier
         let inheritedSockets: [InheritedSockets.Entry]?
         do {

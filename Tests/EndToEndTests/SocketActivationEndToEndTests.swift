@@ -1,0 +1,80 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// healthd started the way systemd starts it (socket activation, `SocketActivator` holding the
+/// sockets and running the real `systemd-socket-activate`), with no systemd running: it serves
+/// apps and healthctl on inherited sockets, exits when idle, and the next connection — queued
+/// meanwhile in the held socket — starts it again with nothing lost.
+@Suite(.timeLimit(.minutes(5)), .serialized, .enabled(if: SocketActivator.isAvailable, "needs systemd-socket-activate (Debian package systemd)"))
+struct SocketActivationEndToEndTests {
+    static let appID = "org.test.activated"
+
+    @Test func servesBothSocketsExitsWhenIdleAndStartsAgainOnTheNextConnection() async throws {
+        let activator = try SocketActivator()
+        try activator.activate(["--idle-exit", "2"])
+        // healthctl's connection is what starts healthd.
+        let status = try await activator.healthctl(["status"])
+        #expect(status.status == 0, "\(status)")
+        #expect(status.stdout.contains("socket-activated, exits after 2 s idle"), "\(status)")
+        try await SavingApp.install(Self.appID, root: activator.root) { try await activator.healthctl($0) }
+        let saved: UUID
+        do {
+            let app = try SavingApp(socket: activator.appSocket)
+            defer { app.close() }
+            saved = try await app.save(1)
+        }
+
+        let exit = await activator.waitForExit(timeout: 30)
+        #expect(exit == 0, "healthd did not exit cleanly when idle: \(activator.log)")
+        #expect(activator.log.contains("idle for 2 s"))
+        // The sockets are the service manager's: healthd left them in place.
+        #expect(FileManager.default.fileExists(atPath: activator.appSocket))
+        #expect(FileManager.default.fileExists(atPath: activator.adminSocket))
+        #expect(!FileManager.default.fileExists(atPath: activator.socketDirectory + "/healthd.pid"))
+
+        // A connection while healthd is down waits in the socket; the next activation serves it.
+        let app = try SavingApp(socket: activator.appSocket)
+        defer { app.close() }
+        #expect(activator.hasQueuedConnection)
+        try activator.activate(["--idle-exit", "2"])
+        #expect(try await app.storedUUIDs() == [saved])
+        activator.stop()
+    }
+
+    @Test func anOpenConnectionKeepsItRunning() async throws {
+        let activator = try SocketActivator()
+        try activator.activate(["--idle-exit", "1"])
+        try await SavingApp.install(Self.appID, root: activator.root) { try await activator.healthctl($0) }
+        let app = try SavingApp(socket: activator.appSocket)
+        _ = try await app.save(1)
+        // Four idle timeouts with the connection open: still running, and still serving it.
+        try await Task.sleep(for: .seconds(4))
+        #expect(activator.isRunning, "healthd exited with a connection open: \(activator.log)")
+        #expect(try await app.storedUUIDs().count == 1)
+        app.close()
+        #expect(await activator.waitForExit(timeout: 30) == 0, "\(activator.log)")
+    }
+
+    /// Socket modes are part of the admin boundary: a unit that got them wrong is refused with
+    /// the setting to fix, and nothing is served.
+    @Test(arguments: [(app: UInt32(0o666), admin: UInt32(0o644), wrong: "admin.sock has mode 644, not 600"),
+                      (app: UInt32(0o600), admin: UInt32(0o600), wrong: "app.sock has mode 600, not 666")])
+    func socketsWithTheWrongModeAreRefused(modes: (app: UInt32, admin: UInt32, wrong: String)) async throws {
+        let activator = try SocketActivator(appMode: modes.app, adminMode: modes.admin)
+        try activator.activate()
+        try activator.poke()
+        #expect(await activator.waitForExit(timeout: 30) == 1)
+        #expect(activator.log.contains(modes.wrong), "\(activator.log)")
+        #expect(activator.log.contains("SocketMode="))
+    }
+
+    @Test func socketsUnderSwappedNamesAreRefused() async throws {
+        let activator = try SocketActivator()
+        try activator.activate(names: "admin.sock:app.sock")
+        try activator.poke()
+        #expect(await activator.waitForExit(timeout: 30) == 1)
+        #expect(activator.log.contains("is bound to"), "\(activator.log)")
+    }
+}
