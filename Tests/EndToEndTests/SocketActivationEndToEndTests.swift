@@ -57,6 +57,39 @@ struct SocketActivationEndToEndTests {
         #expect(await activator.waitForExit(timeout: 30) == 0, "\(activator.log)")
     }
 
+    /// The launch agent holds a stream on the admin socket for as long as it runs: it must not
+    /// keep healthd from exiting idle, nor — reconnecting — start healthd again just to wait on
+    /// it. Whatever starts healthd next brings the agent back (it watches healthd.pid).
+    @Test func theLaunchAgentNeitherKeepsHealthdUpNorStartsItAgain() async throws {
+        let activator = try SocketActivator()
+        try activator.activate(["--idle-exit", "2"])
+        let agentLog = activator.root + "/agent.log"
+        _ = FileManager.default.createFile(atPath: agentLog, contents: nil)
+        let log = open(agentLog, O_WRONLY | O_APPEND | O_CLOEXEC)
+        let agent = try ChildProcess(Products.path("health-sandbox"), ["agent", "--socket", activator.adminSocket], stderr: log)
+        close(log)
+        defer {
+            agent.signal(SIGTERM)
+            agent.waitBlocking()
+        }
+        func connections() -> Int {
+            ((try? String(contentsOfFile: agentLog, encoding: .utf8)) ?? "").components(separatedBy: "connected to healthd").count - 1
+        }
+        // The agent's own connection started healthd, and healthd still exits idle.
+        #expect(await activator.waitForExit(timeout: 30) == 0, "healthd stayed up for the agent: \(activator.log)")
+        #expect(connections() == 1)
+        // Several of the agent's retry periods later nothing has connected again.
+        try await Task.sleep(for: .seconds(4))
+        #expect(!activator.hasQueuedConnection, "the agent reconnected and would start healthd again")
+
+        try activator.activate(["--idle-exit", "2"])
+        #expect(try await activator.healthctl(["status"]).status == 0)
+        let deadline = Date().addingTimeInterval(20)
+        while connections() < 2 && Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(connections() == 2, "the agent did not come back once healthd ran: \(String(describing: try? String(contentsOfFile: agentLog, encoding: .utf8)))")
+        activator.stop()
+    }
+
     /// Socket modes are part of the admin boundary: a unit that got them wrong is refused with
     /// the setting to fix, and nothing is served.
     @Test(arguments: [(app: UInt32(0o666), admin: UInt32(0o644), wrong: "admin.sock has mode 644, not 600"),
