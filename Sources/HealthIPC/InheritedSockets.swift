@@ -15,6 +15,11 @@ public enum InheritedSockets {
     public struct Entry: Equatable, Sendable {
         public let name: String
         public let fd: Int32
+
+        public init(name: String, fd: Int32) {
+            self.name = name
+            self.fd = fd
+        }
     }
 
     /// Why the environment's description of inherited sockets cannot be used.
@@ -51,6 +56,11 @@ public enum InheritedSockets {
         public let path: String
         /// The permission bits of the file at `path` (nil when there is no such file).
         public let mode: UInt32?
+
+        public init(path: String, mode: UInt32?) {
+            self.path = path
+            self.mode = mode
+        }
     }
 
     /// Why an inherited descriptor is not a listening `AF_UNIX` stream socket.
@@ -80,7 +90,7 @@ public enum InheritedSockets {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
         guard named == 0 else { throw NotAListener(description: "fd \(fd): getsockname failed (\(String(cString: strerror(errno))))") }
-        let pathCapacity = Int(length) - MemoryLayout.offset(of: \sockaddr_un.sun_path)!
+        let pathCapacity = Int(length) - MemoryLayout<sa_family_t>.size  // sun_path follows sun_family
         let path = withUnsafeBytes(of: &address.sun_path) { raw -> String in
             let bytes = raw.prefix(max(0, min(pathCapacity, raw.count)))
             // An abstract socket starts with a NUL: no file, no mode to check — refused by the caller.

@@ -55,9 +55,10 @@ struct JournalLogHandler: LogHandler {
         let bytes = Array(Self.line(level: event.level, label: label, message: event.message.description, metadata: merged).utf8)
         // One write per line, so lines of concurrent threads never interleave.
         bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
             var offset = 0
             while offset < raw.count {
-                let written = write(STDERR_FILENO, raw.baseAddress! + offset, raw.count - offset)
+                let written = write(STDERR_FILENO, base + offset, raw.count - offset)
                 if written < 0 && errno == EINTR { continue }
                 guard written > 0 else { return }
                 offset += written

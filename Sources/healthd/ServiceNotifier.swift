@@ -34,7 +34,7 @@ final class ServiceNotifier: Sendable {
             throw Failure(description: "NOTIFY_SOCKET is longer than a Unix socket address (\(capacity - 1) bytes)")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        let length = socklen_t(MemoryLayout.offset(of: \sockaddr_un.sun_path)! + bytes.count)
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)  // sun_path follows sun_family
         let socketFD = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard socketFD >= 0 else {
             throw Failure(description: "cannot create a socket for NOTIFY_SOCKET: \(String(cString: strerror(errno)))")
@@ -50,18 +50,16 @@ final class ServiceNotifier: Sendable {
         fd = socketFD
     }
 
-    var isActive: Bool { fd >= 0 }
-
     /// READY=1: the sockets are served. `status` is shown by `systemctl status`.
-    func ready(status: String) { send("READY=1\nSTATUS=\(status)\nMAINPID=\(getpid())") }
+    func ready(status: String) { send("READY=1\nSTATUS=\(Self.oneLine(status))\nMAINPID=\(getpid())") }
 
-    func stopping(status: String) { send("STOPPING=1\nSTATUS=\(status)") }
+    func stopping(status: String) { send("STOPPING=1\nSTATUS=\(Self.oneLine(status))") }
 
-    func status(_ status: String) { send("STATUS=\(status)") }
+    /// A line break inside a value would start a key of its own.
+    private static func oneLine(_ text: String) -> String { String(text.map { $0.isNewline ? " " : $0 }) }
 
     private func send(_ message: String) {
         guard fd >= 0 else { return }
-        // One line per key: a newline inside a value would start a new key.
         let bytes = Array(message.utf8)
         while Glibc.send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) < 0 && errno == EINTR {}
     }
