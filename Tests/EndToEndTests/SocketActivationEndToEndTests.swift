@@ -69,14 +69,14 @@ struct SocketActivationEndToEndTests {
         let agent = try ChildProcess(Products.path("health-sandbox"), ["agent", "--socket", activator.adminSocket], stderr: log)
         close(log)
         defer {
-            agent.signal(SIGTERM)
+            agent.signal(SIGKILL)
             agent.waitBlocking()
         }
         func connections() -> Int {
             ((try? String(contentsOfFile: agentLog, encoding: .utf8)) ?? "").components(separatedBy: "connected to healthd").count - 1
         }
         // The agent's own connection started healthd, and healthd still exits idle.
-        #expect(await activator.waitForExit(timeout: 30) == 0, "healthd stayed up for the agent: \(activator.log)")
+        try #require(await activator.waitForExit(timeout: 30) == 0, "healthd stayed up for the agent: \(activator.log)")
         #expect(connections() == 1)
         // Several of the agent's retry periods later nothing has connected again.
         try await Task.sleep(for: .seconds(4))

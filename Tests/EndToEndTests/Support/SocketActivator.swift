@@ -19,6 +19,8 @@ final class SocketActivator: @unchecked Sendable {
     let appListener: Int32
     let adminListener: Int32
     private(set) var process: ChildProcess?
+    /// Every activation's process, so that a test that failed half-way leaves none behind.
+    private var started: [ChildProcess] = []
 
     var appSocket: String { socketDirectory + "/app.sock" }
     var adminSocket: String { socketDirectory + "/admin.sock" }
@@ -49,8 +51,10 @@ final class SocketActivator: @unchecked Sendable {
         let shellArguments = ["-c", "LISTEN_PID=$$ LISTEN_FDS=2 exec \(Self.tool) --fdname=\(names) \(setenv) \"$@\"", "sh",
                               Products.path("healthd"), "--store", storeDirectory, "--socket-dir", socketDirectory,
                               "--log-level", "info"] + extraArguments
-        process = try ChildProcess("/bin/sh", shellArguments, stderr: log,
-                                   descriptors: [3: appListener, 4: adminListener])
+        let process = try ChildProcess("/bin/sh", shellArguments, stderr: log,
+                                       descriptors: [3: appListener, 4: adminListener])
+        self.process = process
+        started.append(process)
     }
 
     var isRunning: Bool { process?.isRunning ?? false }
@@ -83,9 +87,15 @@ final class SocketActivator: @unchecked Sendable {
         try await ProcessRun.run(Products.path("healthctl"), arguments + ["--socket", adminSocket], stdin: stdin)
     }
 
+    /// Stops every activation's process: SIGTERM (healthd stops cleanly), then SIGKILL after
+    /// 5 s — systemd-socket-activate still waiting for a connection inherits the test's blocked
+    /// SIGTERM and would never exit.
     func stop() {
-        if let process, process.isRunning {
+        for process in started where process.isRunning {
             process.signal(SIGTERM)
+            let deadline = Date().addingTimeInterval(5)
+            while process.isRunning && Date() < deadline { usleep(20_000) }
+            process.signal(SIGKILL)
             process.waitBlocking()
         }
         process = nil
