@@ -2,7 +2,8 @@
 # Installs the Debian packages OpenHealthKit builds against (Debian 12). Does nothing when they are
 # already installed, so it is cheap to run before every build.
 set -euo pipefail
-packages=(libsqlite3-dev libssl-dev libseccomp-dev libprotobuf-c-dev protobuf-c-compiler pkg-config bubblewrap)
+# systemd: systemd-socket-activate and systemd-analyze for the service tests (no running systemd needed).
+packages=(libsqlite3-dev libssl-dev libseccomp-dev libprotobuf-c-dev protobuf-c-compiler pkg-config bubblewrap systemd)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
