@@ -90,6 +90,37 @@ struct SocketActivationEndToEndTests {
         activator.stop()
     }
 
+    /// Background delivery across an idle exit: the registration is in the store, so when an
+    /// app's save starts healthd again the agent comes back and the registered app is launched;
+    /// once it acknowledged, healthd is idle again and exits.
+    @Test func backgroundDeliveryWorksAcrossAnIdleExit() async throws {
+        let steps = "HKQuantityTypeIdentifierStepCount"
+        let reader = "org.test.activated-reader", writer = "org.test.activated-writer"
+        let activator = try SocketActivator()
+        try activator.activate(["--idle-exit", "2"])
+        for (appID, entitlements) in [(reader, ["com.apple.developer.healthkit.background-delivery"]), (writer, [])] {
+            let manifest: [String: Any] = [
+                "id": appID, "displayName": "Test \(appID)", "executable": BrokerProcess.clientExecutable, "version": "1.0",
+                "NSHealthShareUsageDescription": "reads for a test", "NSHealthUpdateUsageDescription": "writes for a test",
+                "entitlements": entitlements,
+            ]
+            let path = activator.root + "/\(appID).json"
+            try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: path))
+            #expect(try await activator.healthctl(["apps", "install", path]).status == 0)
+        }
+        #expect(try await activator.healthctl(["grant", reader, "read", steps]).status == 0)
+        #expect(try await activator.healthctl(["grant", writer, "share", steps]).status == 0)
+        #expect(try await activator.runApp(reader, ["background-enable", steps]).okValue == "enabled")
+        let agent = try LaunchAgentProcess(root: activator.root, adminSocket: activator.adminSocket, backgroundTypes: [steps])
+        try #require(await activator.waitForExit(timeout: 30) == 0, "healthd did not exit idle: \(activator.log)")
+
+        try activator.activate(["--idle-exit", "2"])
+        #expect(try await activator.runApp(writer, ["save", steps, "100", "count", "1700000000", "1700000060"]).okValue != nil)
+        #expect(try await agent.waitForAppLine(reader, "ok background"), "\(agent.log)\n\(activator.log)")
+        #expect(await activator.waitForExit(timeout: 30) == 0, "healthd did not exit idle after the delivery: \(activator.log)")
+        #expect(agent.appLogLines(reader).count { $0 == "launched reason=background-delivery" } == 1, "\(agent.appLog(reader) ?? "")")
+    }
+
     /// Socket modes are part of the admin boundary: a unit that got them wrong is refused with
     /// the setting to fix, and nothing is served.
     @Test(arguments: [(app: UInt32(0o666), admin: UInt32(0o644), wrong: "admin.sock has mode 644, not 600"),

@@ -69,6 +69,12 @@ final class SocketActivator: @unchecked Sendable {
         return await process.wait(timeout: 1)
     }
 
+    /// `health-sandbox run APP -- e2e-client ARGS…`, to completion.
+    func runApp(_ appID: String, _ arguments: [String]) async throws -> ProcessResult {
+        try await ProcessRun.run(Products.path("health-sandbox"),
+                                 ["run", appID, "--socket", adminSocket, "--", BrokerProcess.clientExecutable] + arguments, timeout: 60)
+    }
+
     /// Connects to the admin socket and leaves at once: what starts healthd, for a test that
     /// expects it to refuse (a client waiting for a reply would wait in the backlog for ever).
     func poke() throws {
