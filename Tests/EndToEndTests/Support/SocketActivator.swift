@@ -8,6 +8,10 @@ import TestSupport
 /// for each activation runs the real `systemd-socket-activate` on them, which waits for a
 /// connection and then execs healthd with LISTEN_FDS/LISTEN_PID/LISTEN_FDNAMES. Between
 /// activations connections queue in the sockets the test holds, as they do in systemd's.
+///
+/// `supervise` does what systemd does after an exit: it starts the next activation at once,
+/// which again waits for a connection — so a connection made at any moment, even while an
+/// idle healthd exits, is served. `activate` starts a single one (for starts that must fail).
 final class SocketActivator: @unchecked Sendable {
     static let tool = "/usr/bin/systemd-socket-activate"
     static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: tool) }
@@ -21,6 +25,8 @@ final class SocketActivator: @unchecked Sendable {
     private(set) var process: ChildProcess?
     /// Every activation's process, so that a test that failed half-way leaves none behind.
     private var started: [ChildProcess] = []
+    private let lock = NSLock()
+    private var supervising = false
 
     var appSocket: String { socketDirectory + "/app.sock" }
     var adminSocket: String { socketDirectory + "/admin.sock" }
@@ -57,7 +63,40 @@ final class SocketActivator: @unchecked Sendable {
         started.append(process)
     }
 
-    var isRunning: Bool { process?.isRunning ?? false }
+    var isRunning: Bool { lock.withLock { process?.isRunning ?? false } }
+
+    /// Keeps an activation waiting on the sockets from now until `stop`, as systemd does.
+    func supervise(_ extraArguments: [String] = [], environment: [String: String] = [:]) throws {
+        try lock.withLock {
+            supervising = true
+            try activate(extraArguments, environment: environment)
+        }
+        let thread = Thread { [self] in
+            while true {
+                let keepGoing = lock.withLock { () -> Bool in
+                    guard supervising else { return false }
+                    if process?.isRunning != true { try? activate(extraArguments, environment: environment) }
+                    return true
+                }
+                guard keepGoing else { return }
+                usleep(50_000)
+            }
+        }
+        thread.start()
+    }
+
+    /// How many times healthd was started (systemd-socket-activate logs each exec).
+    var healthdStarts: Int { log.components(separatedBy: "Execing ").count - 1 }
+
+    /// How many times healthd exited because it was idle.
+    var idleExits: Int { log.components(separatedBy: "reason=idle for").count - 1 }
+
+    /// Waits until healthd exited idle `count` times in all; false after `timeout` seconds.
+    func waitForIdleExits(_ count: Int, timeout: TimeInterval) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while idleExits < count && Date() < deadline { try? await Task.sleep(for: .milliseconds(50)) }
+        return idleExits >= count
+    }
 
     /// Waits for the current healthd to exit by itself; its exit status, or nil if it still
     /// runs after `timeout` seconds.
@@ -97,6 +136,10 @@ final class SocketActivator: @unchecked Sendable {
     /// 5 s — systemd-socket-activate still waiting for a connection inherits the test's blocked
     /// SIGTERM and would never exit.
     func stop() {
+        let started = lock.withLock {
+            supervising = false
+            return self.started
+        }
         for process in started where process.isRunning {
             process.signal(SIGTERM)
             let deadline = Date().addingTimeInterval(5)
@@ -104,7 +147,7 @@ final class SocketActivator: @unchecked Sendable {
             process.signal(SIGKILL)
             process.waitBlocking()
         }
-        process = nil
+        lock.withLock { process = nil }
     }
 
     deinit {
