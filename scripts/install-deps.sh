@@ -3,7 +3,8 @@
 # already installed, so it is cheap to run before every build.
 set -euo pipefail
 # chromium: ReportEndToEndTests render `healthctl report` in a real headless browser.
-packages=(libsqlite3-dev libssl-dev libseccomp-dev libprotobuf-c-dev protobuf-c-compiler pkg-config bubblewrap chromium)
+# systemd: systemd-socket-activate and systemd-analyze for the service tests (no running systemd needed).
+packages=(libsqlite3-dev libssl-dev libseccomp-dev libprotobuf-c-dev protobuf-c-compiler pkg-config bubblewrap chromium systemd)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -100,3 +100,15 @@ int ohk_accept_cloexec(int listener) {
 int ohk_set_not_dumpable(void) {
     return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
+
+/* Older kernel headers lack these (Linux 6.3). */
+#ifndef PR_SET_MDWE
+#define PR_SET_MDWE 65
+#endif
+#ifndef PR_MDWE_REFUSE_EXEC_GAIN
+#define PR_MDWE_REFUSE_EXEC_GAIN 1
+#endif
+
+int ohk_deny_write_execute(void) {
+    return prctl(PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN, 0, 0, 0);
+}

@@ -25,4 +25,8 @@ public enum DefaultPaths {
 
     public static func appSocket(in directory: String) -> String { directory + "/app.sock" }
     public static func adminSocket(in directory: String) -> String { directory + "/admin.sock" }
+    /// Present (holding healthd's pid) while a healthd serves the sockets of `directory`. The
+    /// launch agent waits for it before reconnecting, so that it never starts a socket-activated
+    /// healthd that exited idle just to wait on it.
+    public static func runningMarker(in directory: String) -> String { directory + "/healthd.pid" }
 }

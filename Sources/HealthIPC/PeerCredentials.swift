@@ -56,4 +56,11 @@ public enum ProcessHardening {
     /// readable by root only. Returns false if the kernel refused.
     @discardableResult
     public static func makeNonDumpable() -> Bool { ohk_set_not_dumpable() == 0 }
+
+    /// Refuses memory that is writable and executable, or made executable after being written
+    /// (the kernel's MDWE, Linux 6.3+): injected code cannot be made to run. The Swift runtime,
+    /// SQLite and OpenSSL generate no code at run time, so nothing of healthd's needs it.
+    /// Returns false where the kernel does not offer it.
+    @discardableResult
+    public static func denyWriteExecute() -> Bool { ohk_deny_write_execute() == 0 }
 }

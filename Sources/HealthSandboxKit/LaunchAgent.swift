@@ -13,7 +13,8 @@ import Synchronization
 /// (`Outcomes`), so healthd never hears of an exit before the launch.
 ///
 /// It survives healthd restarts: when the stream ends or healthd cannot be reached it tries
-/// again, waiting 1 s and doubling up to 30 s. It gives up only when healthd refuses it (another
+/// again, waiting 1 s and doubling up to 30 s, and — so as not to start a socket-activated
+/// healthd that exited idle — only while healthd's running marker exists. It gives up only when healthd refuses it (another
 /// agent is attached, or this program is not one of the manager tools healthd trusts).
 public struct LaunchAgent: Sendable {
     let adminSocket: String
@@ -23,6 +24,7 @@ public struct LaunchAgent: Sendable {
 
     static let firstRetry: Duration = .seconds(1)
     static let longestRetry: Duration = .seconds(30)
+    static let markerPoll: Duration = .seconds(1)
 
     /// `outcomes`: the queue `spawner` reports exits to (its `onExit`).
     public init(adminSocket: String, spawner: SandboxedAppSpawner, outcomes: Outcomes, report: @escaping @Sendable (String) -> Void) {
@@ -49,6 +51,24 @@ public struct LaunchAgent: Sendable {
             report("retrying in \(retry.components.seconds) s")
             try? await Task.sleep(for: retry)
             retry = min(retry * 2, Self.longestRetry)
+            await waitUntilBrokerRuns()
+        }
+    }
+
+    /// Returns once healthd's running marker (`DefaultPaths.runningMarker`) is in the socket
+    /// folder. A socket-activated healthd that exited idle removed it: connecting now would
+    /// start healthd again only to hold the agent's stream, and it would never stay idle. The
+    /// marker is looked at once a second, which starts nothing; whatever starts healthd (an
+    /// app, healthctl) brings the agent back within that second.
+    private func waitUntilBrokerRuns() async {
+        let marker = DefaultPaths.runningMarker(in: (adminSocket as NSString).deletingLastPathComponent)
+        var reported = false
+        while access(marker, F_OK) != 0 {
+            if !reported {
+                report("healthd is not running (no \(marker)); reconnecting once it starts")
+                reported = true
+            }
+            try? await Task.sleep(for: Self.markerPoll)
         }
     }
 

@@ -18,6 +18,12 @@ struct Healthd: ParsableCommand {
             and admin.sock (mode 0600) for healthctl and health-sandbox. It runs in the foreground; stop it with \
             SIGINT or SIGTERM. Logs go to stderr and never contain health values.
 
+            Under systemd (systemd/healthd.socket) healthd takes its two sockets from the socket unit \
+            (LISTEN_FDS, each named by FileDescriptorName=) after checking each is a listening Unix socket with \
+            the path and mode it would have created; it tells systemd when it is ready (NOTIFY_SOCKET), logs \
+            to the journal with levels (JOURNAL_STREAM), and exits when idle (--idle-exit): systemd starts it \
+            again on the next connection.
+
             A store protected by a passcode (healthctl passcode set) opens only with it: give it in a file \
             (--passcode-file, its first line) or on standard input (--passcode-stdin). healthd keeps the \
             bytes only until the store is open.
@@ -59,6 +65,10 @@ struct Healthd: ParsableCommand {
                                valueName: "duration"))
     var lockAfter: String?
 
+    @Option(name: .customLong("idle-exit"),
+            help: ArgumentHelp("When socket-activated: exit after this many seconds with no connection (the launch agent's aside) and no background delivery owed; 0 never exits.", valueName: "seconds"))
+    var idleExitSeconds: Double = 300
+
     @Flag(name: .customLong("passcode-stdin"), help: "Read the store's passcode from the first line of standard input.")
     var passcodeFromStandardInput = false
 
@@ -68,6 +78,9 @@ struct Healthd: ParsableCommand {
         }
         for path in [store, socketDirectory] + trustedManagers where !path.hasPrefix("/") {
             throw ValidationError("'\(path)' is not an absolute path")
+        }
+        guard idleExitSeconds.isFinite, idleExitSeconds >= 0, idleExitSeconds <= 86_400 * 365 else {
+            throw ValidationError("--idle-exit must be a number of seconds from 0 (never) to a year, got \(idleExitSeconds)")
         }
         for value in [backgroundPeriodScale, backgroundAcknowledgementTimeout ?? 1, backgroundFirstBackoff ?? 1]
         where !(value.isFinite && value > 0) {
@@ -89,8 +102,12 @@ struct Healthd: ParsableCommand {
         // Before the key is read: no core dumps of key material, no same-uid ptrace, and
         // sandboxed apps (which may read /proc) see nothing of this process.
         ProcessHardening.makeNonDumpable()
-        let level = Logger.Level(rawValue: logLevel)!
+        let writeExecuteDenied = ProcessHardening.denyWriteExecute()
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        let environment = ProcessInfo.processInfo.environment
+        let toJournal = JournalLogHandler.standardErrorIsJournal(environment)
         LoggingSystem.bootstrap { label in
+            if toJournal { return JournalLogHandler(label: label, logLevel: level) }
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
@@ -99,6 +116,19 @@ struct Healthd: ParsableCommand {
         // Before the store opens: a page that fails authentication during a read is logged with
         // its number and file (the app is only told the store could not be read).
         CipherFailureLog.install { report in logger.error("\(report)") }
+        if !writeExecuteDenied {
+            logger.info("this kernel cannot refuse write+execute memory (PR_SET_MDWE, Linux 6.3+); running without it")
+        }
+        let notifier: ServiceNotifier
+        let inheritedSockets: [InheritedSockets.Entry]?
+        do {
+            notifier = try ServiceNotifier(environment: environment)
+            inheritedSockets = try InheritedSockets.parse(environment, pid: getpid())
+        } catch {
+            throw StartupFailure("\(error)")
+        }
+        // Not for any process healthd might start (it starts none; this keeps it so).
+        for variable in ["LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "NOTIFY_SOCKET"] { unsetenv(variable) }
 
         // The store directory itself is created (0700) by the store; its parents, like
         // ~/.local/share on a fresh account, are created here.
@@ -146,22 +176,44 @@ struct Healthd: ParsableCommand {
         if let seconds = backgroundAcknowledgementTimeout { configuration.backgroundDelivery.acknowledgementTimeout = .seconds(seconds) }
         if let seconds = backgroundFirstBackoff { configuration.backgroundDelivery.firstBackoff = .seconds(seconds) }
         configuration.lockAfter = lockAfter.flatMap(LockAfterOption.parse)
+        var listeners: BrokerListeners?
+        if let inheritedSockets {
+            do {
+                listeners = try BrokerListeners.adopt(inheritedSockets, for: configuration)
+            } catch {
+                throw StartupFailure("\(error)")
+            }
+            configuration.service.socketActivated = true
+            configuration.service.idleExit = idleExitSeconds > 0 ? .milliseconds(Int64(idleExitSeconds * 1000)) : nil
+        }
         let broker: Broker
         do {
-            broker = try Broker(configuration: configuration, store: encrypted, logger: logger)
+            broker = try Broker(configuration: configuration, store: encrypted, inherited: listeners, logger: logger)
         } catch {
             throw StartupFailure("\(error)")
         }
         broker.start()
+        let marker: RunningMarker
+        do {
+            marker = try RunningMarker(socketDirectory: socketDirectory)
+        } catch {
+            broker.stop()
+            throw error
+        }
         // From here on no exec and no network sockets, on every thread (DESIGN.md §2): a bug in
         // request handling cannot become a shell. Refuse to run unconfined.
         var message = [CChar](repeating: 0, count: 256)
         guard ohk_confine_broker(&message, message.count) == 0 else {
+            marker.remove()
             broker.stop()
             throw StartupFailure("cannot confine healthd: \(String(cString: message))")
         }
-        SignalWaiter.wait(for: terminationSignals)
-        logger.notice("healthd stopping")
+        let activation = configuration.service.socketActivated ? "socket-activated" : "started directly"
+        notifier.ready(status: "serving (\(activation))")
+        let reason = ServiceLoop.run(broker: broker, idleExit: configuration.service.idleExit, signals: terminationSignals)
+        marker.remove()
+        notifier.stopping(status: reason.description)
+        logger.notice("healthd stopping", metadata: ["reason": "\(reason)"])
         broker.stop()
     }
 }
@@ -172,21 +224,3 @@ struct StartupFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = "healthd: " + description }
 }
 
-/// SIGINT and SIGTERM taken synchronously with sigwait: nothing runs in a signal handler, so
-/// there are no async-signal-safety concerns.
-enum SignalWaiter {
-    static func blockTerminationSignals() -> sigset_t {
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
-        return signals
-    }
-
-    static func wait(for signals: sigset_t) {
-        var signals = signals
-        var received: Int32 = 0
-        sigwait(&signals, &received)
-    }
-}

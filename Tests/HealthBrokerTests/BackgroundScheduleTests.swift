@@ -39,6 +39,39 @@ import Testing
         return due.flatMap(\.typeIdentifiers)
     }
 
+    // MARK: Pending work (what keeps a socket-activated healthd from exiting idle)
+
+    /// From the visible change to the acknowledgement, a launch is owed or under way; before
+    /// and after, nothing waits and healthd may exit.
+    @Test func aLaunchIsPendingWorkFromTheChangeUntilItsAcknowledgement() {
+        var schedule = schedule([(steps, .hourly)])
+        #expect(!schedule.hasPendingWork)
+        schedule.noteVisibleChange(steps)
+        #expect(schedule.hasPendingWork)
+        _ = dispatch(&schedule, at: t0)
+        #expect(schedule.hasPendingWork)
+        schedule.noteLaunched(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier], now: t0)
+        #expect(schedule.hasPendingWork)
+        schedule.noteAcknowledged(steps)
+        #expect(!schedule.hasPendingWork)
+        // A change within the hour is owed until the period ends: still pending work.
+        schedule.noteVisibleChange(steps)
+        #expect(schedule.takeDue(now: t0 + .seconds(60)).isEmpty)
+        #expect(schedule.hasPendingWork)
+    }
+
+    @Test func aSuspendedRegistrationIsNotPendingWork() {
+        var schedule = schedule([(steps, .immediate)])
+        for attempt in 0..<3 {
+            schedule.noteVisibleChange(steps)
+            let time = t0 + .seconds(10_000 * attempt)
+            _ = launch(&schedule, at: time)
+            schedule.expire(now: time + .seconds(61))
+        }
+        #expect(schedule.entries[steps]?.phase == .suspended)
+        #expect(!schedule.hasPendingWork)
+    }
+
     @Test func aSkippedLaunchIsRetriedWhenTheRunningInstanceExits() {
         var schedule = schedule([(steps, .immediate)])
         schedule.noteVisibleChange(steps)

@@ -28,7 +28,8 @@ import Testing
                 call.responder.respond(BrokerStatus(
                     storeDirectory: "/home/u/.local/share/openhealth", appSocket: "/run/user/1/openhealth/app.sock",
                     adminSocket: "/run/user/1/openhealth/admin.sock", installedApps: 2, pendingRequests: 1,
-                    connectedApps: 0, sampleCount: 1234, version: "0.1.0").wireBytes())
+                    connectedApps: 0, sampleCount: 1234, version: "0.1.0",
+                    service: .init(socketActivated: true, idleExitSeconds: 300, processID: 4321), storeBytes: 2_500_000).wireBytes())
             case .listApps:
                 call.responder.respond(ManifestList([AppManifest(
                     id: "com.example.sleep", displayName: "Sleep Tracker", executable: "/usr/bin/sleep-tracker",
@@ -83,16 +84,19 @@ import Testing
         let outcome = await runHealthCtl(["status", "--socket", server.socketPath])
         #expect(outcome.exitCode == 0, "\(outcome.errors)")
         #expect(outcome.output == """
-            healthd version:   0.1.0
-            Store directory:   /home/u/.local/share/openhealth
-            Store:             writable
-            Locked:            no
-            App socket:        /run/user/1/openhealth/app.sock
-            Admin socket:      /run/user/1/openhealth/admin.sock
-            Installed apps:    2
-            Pending requests:  1
-            Connected apps:    0
-            Samples:           1234
+            Service:             running (pid 4321, socket-activated, exits after 300 s idle, restarts on demand)
+            healthd version:     0.1.0
+            Store directory:     /home/u/.local/share/openhealth
+            Store:               writable
+            Locked:              no
+            App socket:          /run/user/1/openhealth/app.sock
+            Admin socket:        /run/user/1/openhealth/admin.sock
+            Installed apps:      2
+            Pending requests:    1
+            Connected apps:      0
+            Samples:             1234
+            Store size:          2.5 MB
+            Last backup/export:  never
 
             """)
     }

@@ -29,3 +29,9 @@ int ohk_accept_cloexec(int listener);
 /* prctl(PR_SET_DUMPABLE, 0): the kernel then refuses same-uid ptrace and restricts this
  * process's /proc entries to root. prctl is variadic, so Swift cannot call it directly. */
 int ohk_set_not_dumpable(void);
+
+/* prctl(PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN) (Linux 6.3+): no mapping of this process or its
+ * children may become writable and executable, or executable after being writable — the
+ * kernel's form of systemd's MemoryDenyWriteExecute=. Returns 0 or -1 with errno set (EINVAL
+ * on older kernels). */
+int ohk_deny_write_execute(void);

@@ -72,6 +72,12 @@ final class RefusalLogThrottle: Sendable {
         }
     }
 
+    /// Whether counted refusals still wait for their summary entry: a socket-activated healthd
+    /// does not exit idle before writing them (`Broker.closeIfIdle`).
+    var hasUncountedRefusals: Bool {
+        windows.withLock { $0.values.contains { $0.suppressed > 0 } }
+    }
+
     private func summary(of window: Window) -> Entry {
         Entry(actor: window.actor, appID: window.appID,
               detail: "\(window.detail) (×\(window.suppressed) more within \(interval.components.seconds) s)",

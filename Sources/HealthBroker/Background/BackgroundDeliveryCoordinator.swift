@@ -30,6 +30,9 @@ final class BackgroundDeliveryCoordinator: Sendable {
     private let events: AsyncStream<Event>.Continuation
     private let stream: Mutex<AsyncStream<Event>?>
     private let woken = Mutex<Set<BackgroundSchedule.Key>>([])
+    /// Whether a launch is owed or under way (`BackgroundSchedule.hasPendingWork`), as of the
+    /// loop's last event. True until the loop has loaded the persisted schedule.
+    private let pendingWork = Mutex(true)
 
     init(policy: BackgroundSchedule.Policy) {
         self.policy = policy
@@ -93,4 +96,10 @@ final class BackgroundDeliveryCoordinator: Sendable {
     }
 
     func deadlinePassed() { events.yield(.deadline) }
+
+    /// A socket-activated healthd stays up while this holds: nothing else would start it when a
+    /// period or a back-off ends, or deliver an outcome or acknowledgement it waits for.
+    var hasPendingWork: Bool { pendingWork.withLock { $0 } }
+
+    func publishPendingWork(_ pending: Bool) { pendingWork.withLock { $0 = pending } }
 }

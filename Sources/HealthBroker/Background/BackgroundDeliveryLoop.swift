@@ -76,6 +76,7 @@ struct BackgroundDeliveryLoop {
             await launchDue(now: now)
             await persistChanges()
             arm(after: now)
+            coordinator.publishPendingWork(schedule.hasPendingWork)
         }
     }
 

@@ -241,6 +241,19 @@ struct BackgroundSchedule: Sendable {
         return deadlines.filter { $0 > now }.min()
     }
 
+    /// A launch is owed (pending, whenever its period or back-off ends), or one is under way
+    /// (handed to the agent, awaiting its outcome, the app's exit or its acknowledgement).
+    /// Suspended registrations wait for the app, not for time, so they do not count.
+    var hasPendingWork: Bool {
+        entries.values.contains { entry in
+            switch entry.phase {
+            case .idle: entry.pending
+            case .suspended: false
+            case .handedToAgent, .awaitingOutcome, .waitingForExit, .awaitingAcknowledgement: true
+            }
+        }
+    }
+
     /// No sooner than the frequency's period after the last launch, nor before the backoff
     /// ends; nil when neither applies (never launched, no backoff).
     private func earliestLaunch(of entry: Entry) -> Instant? {

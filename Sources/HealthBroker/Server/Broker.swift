@@ -8,8 +8,8 @@ public import Logging
 public final class Broker: Sendable {
     public let configuration: BrokerConfiguration
     private let context: BrokerContext
-    private let appListener: Int32
-    private let adminListener: Int32
+    private let listeners: BrokerListeners
+    private let gate = AcceptGate()
 
     public enum StartError: Error, CustomStringConvertible {
         case socketDirectory(String, String)
@@ -24,9 +24,11 @@ public final class Broker: Sendable {
     }
 
     /// Creates the sockets (the admin socket 0600, the app socket 0666 with identity checked per
-    /// connection) in a directory only this user can enter.
+    /// connection) in a directory only this user can enter — or serves `inherited` ones, which
+    /// `BrokerListeners.adopt` checked to be the same.
     /// Takes over `store` (open, and kept open except while a key change reopens it).
-    public init(configuration: BrokerConfiguration, store encrypted: EncryptedDatabase, logger: Logger) throws {
+    public init(configuration: BrokerConfiguration, store encrypted: EncryptedDatabase, inherited: BrokerListeners? = nil,
+                logger: Logger) throws {
         self.configuration = configuration
         do {
             try FileManager.default.createDirectory(atPath: configuration.socketDirectory, withIntermediateDirectories: true,
@@ -51,16 +53,14 @@ public final class Broker: Sendable {
                                 largeQueries: QueryScheduler(limits: configuration.limits),
                                 refusals: RefusalLogThrottle(interval: configuration.limits.refusalLogInterval))
         registry.attach(context)
-        do {
-            adminListener = try UnixSocket.listen(path: configuration.adminSocketPath, mode: 0o600)
+        if let inherited {
+            listeners = inherited
+        } else {
             do {
-                appListener = try UnixSocket.listen(path: configuration.appSocketPath, mode: 0o666)
+                listeners = try BrokerListeners.create(configuration)
             } catch {
-                close(adminListener)
-                throw error
+                throw StartError.socket("\(error)")
             }
-        } catch {
-            throw StartError.socket("\(error)")
         }
     }
 
@@ -70,17 +70,9 @@ public final class Broker: Sendable {
                                          logger: context.logger)
         let registry = context.connections
         let logger = context.logger
-        for (listener, accept) in [(appListener, registry.acceptApp), (adminListener, registry.acceptManager)] {
-            let thread = Thread {
-                while true {
-                    do throws(SystemCallError) {
-                        accept(try UnixSocket.accept(listener))
-                    } catch {
-                        if error.errno == EBADF || error.errno == EINVAL { return }  // listener closed: shutting down
-                        logger.error("accept failed", metadata: ["error": "\(error)"])
-                        if error.errno == EMFILE || error.errno == ENFILE { sleep(1) }
-                    }
-                }
+        for (listener, accept) in [(listeners.app, registry.acceptApp), (listeners.admin, registry.acceptManager)] {
+            let thread = Thread { [gate] in
+                Self.acceptLoop(listener, gate: gate, logger: logger, handle: accept)
             }
             thread.name = "healthd-accept"
             thread.start()
@@ -110,12 +102,75 @@ public final class Broker: Sendable {
         ])
     }
 
-    /// Removes the sockets; open connections end as their peers go.
+    /// Accepts on `listener` until the gate closes. Waits in poll(2) rather than in accept(2),
+    /// so that an accept only starts inside the gate (`AcceptGate`); the listener is
+    /// non-blocking, so a connection another accept took meanwhile costs nothing.
+    private static func acceptLoop(_ listener: Int32, gate: AcceptGate, logger: Logger, handle: (Int32) -> Void) {
+        _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
+        while true {
+            var ready = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            // A second at most between looks at the gate: an exit waits no longer for this thread.
+            let count = poll(&ready, 1, 1000)
+            if count < 0 && errno != EINTR {
+                logger.error("poll on a listening socket failed", metadata: ["error": "\(String(cString: strerror(errno)))"])
+                return
+            }
+            guard count > 0 else {
+                if gate.isClosed { return }
+                continue
+            }
+            guard gate.enter() else { return }
+            defer { gate.leave() }
+            do throws(SystemCallError) {
+                handle(try UnixSocket.accept(listener))
+            } catch {
+                switch error.errno {
+                case EAGAIN, ECONNABORTED:
+                    continue
+                case EBADF, EINVAL:
+                    return  // listener shut down: stopping
+                case EMFILE, ENFILE:
+                    logger.error("accept failed", metadata: ["error": "\(error)"])
+                    sleep(1)
+                default:
+                    logger.error("accept failed", metadata: ["error": "\(error)"])
+                }
+            }
+        }
+    }
+
+    /// Nothing would be lost by exiting now: no connection but the launch agent's watch, no
+    /// background launch owed or awaiting its app, no refusal count waiting for its access-log
+    /// entry, and no connection queued on either socket. Cheap; the idle timer calls it often.
+    public var isIdle: Bool {
+        let agentConnection = context.backgroundDelivery.launches.hasAgent ? 1 : 0
+        return context.connections.openConnectionCount <= agentConnection
+            && !context.backgroundDelivery.hasPendingWork
+            && !context.refusals.hasUncountedRefusals
+            && !Self.hasQueuedConnection([listeners.app, listeners.admin])
+    }
+
+    /// Stops accepting if the broker is idle (`isIdle`), decided under the gate every accept
+    /// takes: true means no connection was or will be accepted, and healthd may exit; a client
+    /// connecting from now on waits in the listening socket for the next healthd.
+    public func closeIfIdle() -> Bool {
+        gate.closeIfQuiet { isIdle }
+    }
+
+    private static func hasQueuedConnection(_ listeners: [Int32]) -> Bool {
+        var fds = listeners.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        return poll(&fds, nfds_t(fds.count), 0) > 0
+    }
+
+    /// Stops accepting; removes the sockets healthd created (inherited ones stay: their service
+    /// manager listens on them for the next start). Open connections end as their peers go.
     public func stop() {
+        gate.close()
         context.grantExpiries.cancel()
+        guard !listeners.inherited else { return }
         unlink(configuration.appSocketPath)
         unlink(configuration.adminSocketPath)
-        shutdown(appListener, Int32(SHUT_RDWR))
-        shutdown(adminListener, Int32(SHUT_RDWR))
+        shutdown(listeners.app, Int32(SHUT_RDWR))
+        shutdown(listeners.admin, Int32(SHUT_RDWR))
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where the broker keeps its store and sockets, and whom it trusts on the admin socket.
 public struct BrokerConfiguration: Sendable {
@@ -12,6 +12,17 @@ public struct BrokerConfiguration: Sendable {
     public var backgroundDelivery = BackgroundDeliveryPolicy()
     /// Lock the store after this long without reads or saves (`healthd --lock-after`); nil: never.
     public var lockAfter: Duration?
+    /// Started by a service manager on its sockets (systemd socket activation), and how long
+    /// it stays without work before exiting (nil: until stopped). For `healthctl status`.
+    public var service = ServiceMode()
+
+    public struct ServiceMode: Sendable {
+        public var socketActivated = false
+        public var idleExit: Duration?
+        /// When this healthd started.
+        public var started = Date()
+        public init() {}
+    }
 
     public init(storeDirectory: String, socketDirectory: String, trustedManagerExecutables: Set<String>) {
         self.storeDirectory = storeDirectory

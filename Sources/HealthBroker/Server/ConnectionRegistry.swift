@@ -39,6 +39,11 @@ final class ConnectionRegistry: Sendable {
         counts.withLock { $0.perApp.values.filter { $0 > 0 }.count }
     }
 
+    /// Every connection being served, apps' and the manager tools' (the agent's included).
+    var openConnectionCount: Int {
+        counts.withLock { $0.total }
+    }
+
     /// A connection accepted on the app socket: credential binding.
     ///
     /// The connection is tracked before its admission is checked: a `deny-direct` committed

@@ -8,6 +8,7 @@ import HealthWire
 enum ManagerService {
     static func status(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         _ = try EmptyMessage(wire: payload)
+        let service = context.configuration.service
         // While locked the sample count is unknown (it is health data's size): reported as 0.
         let (installedApps, sampleCount) = try await context.store.withCurrentStore { access in
             switch access {
@@ -22,7 +23,25 @@ enum ManagerService {
             pendingRequests: await context.prompts.prompts.count,
             connectedApps: context.connections.connectedAppCount,
             sampleCount: sampleCount, version: BrokerVersion.string,
-            readOnlyReason: context.store.readOnlyReason ?? "", locked: await context.store.isLocked))
+            readOnlyReason: context.store.readOnlyReason ?? "", locked: await context.store.isLocked,
+            service: .init(socketActivated: service.socketActivated,
+                           idleExitSeconds: Int(service.idleExit?.components.seconds ?? 0),
+                           processID: getpid(), started: service.started),
+            storeBytes: storeBytes(in: context.configuration.storeDirectory),
+            // healthd does not know of exports (healthctl writes them): healthctl fills this in.
+            lastExport: nil))
+    }
+
+    /// The size of every file in the store folder (database, its journal, keys): what the store
+    /// takes on disk. Unreadable entries count as 0 rather than failing the status.
+    private static func storeBytes(in directory: String) -> Int {
+        guard let files = FileManager.default.enumerator(atPath: directory) else { return 0 }
+        var total = 0
+        for case let name as String in files {
+            var info = stat()
+            if lstat(directory + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG { total += Int(info.st_size) }
+        }
+        return total
     }
 
     static func installApp(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HealthWire
 
 /// `healthctl status`: is healthd up, where does it keep things, how busy is it.
@@ -22,6 +23,7 @@ struct StatusCommand: AsyncParsableCommand {
 
     static func render(_ status: BrokerStatus) -> String {
         let rows: [(String, String)] = [
+            ("Service", serviceLine(status.service)),
             ("healthd version", status.version.isEmpty ? "unknown" : status.version),
             ("Store directory", status.storeDirectory),
             ("Store", status.readOnlyReason.isEmpty ? "writable" : "read-only: \(status.readOnlyReason)"),
@@ -32,10 +34,25 @@ struct StatusCommand: AsyncParsableCommand {
             ("Pending requests", "\(status.pendingRequests)"),
             ("Connected apps", "\(status.connectedApps)"),
             ("Samples", status.locked ? "unknown while locked" : "\(status.sampleCount)"),
+            ("Store size", ByteCountFormatter.string(fromByteCount: Int64(status.storeBytes), countStyle: .file)),
+            ("Last backup/export", (status.lastExport ?? ExportHistory.last()?.date).map { $0.formatted(date: .abbreviated, time: .shortened) } ?? "never"),
         ]
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { label, value in
             label + ":" + String(repeating: " ", count: width - label.count + 2) + value + "\n"
         }.joined()
+    }
+
+    /// "running (pid N, socket-activated, exits after 300 s idle)": whoever answered the status
+    /// call is running; how it was started says whether it comes back by itself.
+    static func serviceLine(_ service: BrokerStatus.ServiceState) -> String {
+        var parts = service.processID > 0 ? ["pid \(service.processID)"] : []
+        if service.socketActivated {
+            parts.append("socket-activated")
+            parts.append(service.idleExitSeconds > 0 ? "exits after \(service.idleExitSeconds) s idle, restarts on demand" : "no idle exit")
+        } else {
+            parts.append("started directly, not by systemd")
+        }
+        return "running (" + parts.joined(separator: ", ") + ")"
     }
 }

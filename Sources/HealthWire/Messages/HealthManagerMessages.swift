@@ -1,5 +1,5 @@
 import COpenHealthProto
-import Foundation
+public import Foundation
 public import HealthModel
 
 // The payloads of the manager's HealthManager service (proto/openhealth/v1/health_manager.proto).
@@ -278,12 +278,37 @@ public struct BrokerStatus: WireMessage, Equatable {
     public var readOnlyReason: String
     /// The store is locked (`healthctl unlock`); its sample count then reads 0.
     public var locked: Bool
+    /// How healthd runs: started by a service manager, its idle exit, its process.
+    public var service = ServiceState()
+    /// The store folder's files, in bytes.
+    public var storeBytes: Int = 0
+    /// The last backup or export (nil: never).
+    public var lastExport: Date?
+
+    /// healthd's process and how it was started.
+    public struct ServiceState: Equatable, Sendable {
+        public var socketActivated = false
+        /// Seconds idle before a socket-activated healthd exits; 0 never.
+        public var idleExitSeconds = 0
+        public var processID: Int32 = 0
+        public var started: Date?
+
+        public init(socketActivated: Bool = false, idleExitSeconds: Int = 0, processID: Int32 = 0, started: Date? = nil) {
+            self.socketActivated = socketActivated
+            self.idleExitSeconds = idleExitSeconds
+            self.processID = processID
+            self.started = started
+        }
+    }
 
     public init(storeDirectory: String, appSocket: String, adminSocket: String, installedApps: Int,
                 pendingRequests: Int, connectedApps: Int, sampleCount: Int, version: String, readOnlyReason: String = "",
-                locked: Bool = false) {
+                locked: Bool = false, service: ServiceState = ServiceState(), storeBytes: Int = 0, lastExport: Date? = nil) {
         self.readOnlyReason = readOnlyReason
         self.locked = locked
+        self.service = service
+        self.storeBytes = storeBytes
+        self.lastExport = lastExport
         self.storeDirectory = storeDirectory
         self.appSocket = appSocket
         self.adminSocket = adminSocket
@@ -301,8 +326,17 @@ public struct BrokerStatus: WireMessage, Equatable {
                 adminSocket: WireRead.string(wire.admin_socket), installedApps: Int(wire.installed_apps),
                 pendingRequests: Int(wire.pending_requests), connectedApps: Int(wire.connected_apps),
                 sampleCount: Int(wire.sample_count), version: WireRead.string(wire.version),
-                readOnlyReason: WireRead.string(wire.read_only_reason), locked: wire.locked != 0)
+                readOnlyReason: WireRead.string(wire.read_only_reason), locked: wire.locked != 0,
+                service: ServiceState(socketActivated: wire.socket_activated != 0, idleExitSeconds: Int(wire.idle_exit_seconds),
+                                      processID: Int32(clamping: wire.process_id), started: Self.date(wire.started_time)),
+                storeBytes: Int(clamping: wire.store_bytes), lastExport: Self.date(wire.last_export_time))
         }
+    }
+
+    /// A time on the wire (seconds since 1970, 0 for none): a value that is not a finite positive
+    /// number is none rather than a nonsensical date.
+    private static func date(_ seconds: Double) -> Date? {
+        seconds.isFinite && seconds > 0 ? Date(timeIntervalSince1970: seconds) : nil
     }
 
     public func wireBytes() -> [UInt8] {
@@ -318,6 +352,12 @@ public struct BrokerStatus: WireMessage, Equatable {
         wire.connected_apps = UInt32(clamping: connectedApps)
         wire.sample_count = UInt64(clamping: sampleCount)
         wire.version = arena.string(version)
+        wire.socket_activated = service.socketActivated ? 1 : 0
+        wire.idle_exit_seconds = UInt32(clamping: service.idleExitSeconds)
+        wire.process_id = UInt32(clamping: service.processID)
+        wire.started_time = service.started?.timeIntervalSince1970 ?? 0
+        wire.store_bytes = UInt64(clamping: storeBytes)
+        wire.last_export_time = lastExport?.timeIntervalSince1970 ?? 0
         return ProtobufCodec.encode(wire)
     }
 }

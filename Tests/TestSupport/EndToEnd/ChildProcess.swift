@@ -15,11 +15,22 @@ public final class ChildProcess: Sendable {
 
     /// Starts `executable`. Standard input, output and error go to the given descriptors (which
     /// the caller keeps and closes); nil means /dev/null.
+    /// `descriptors`: more descriptors the child inherits, by the number it sees them under
+    /// (e.g. [3: listener] for socket activation); the caller keeps and closes its own.
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-         stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil) throws {
+         stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil, descriptors: [Int32: Int32] = [:]) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        // Each source first gets a number above every target, so that no dup2 below overwrites a
+        // source before it is copied, and a source that already has its target's number still
+        // loses close-on-exec (dup2 onto itself would not clear it).
+        let staged = descriptors.map { target, source in (target, fcntl(source, F_DUPFD_CLOEXEC, 100)) }
+        defer { staged.forEach { close($0.1) } }
+        for (target, source) in staged {
+            guard source >= 0 else { throw SpawnFailed(executable: executable, reason: "cannot stage fd \(target): \(String(cString: strerror(errno)))") }
+            posix_spawn_file_actions_adddup2(&actions, source, target)
+        }
         for (source, target, mode) in [(stdin, Int32(0), O_RDONLY), (stdout, 1, O_WRONLY), (stderr, 2, O_WRONLY)] {
             if let source {
                 posix_spawn_file_actions_adddup2(&actions, source, target)

@@ -2140,7 +2140,7 @@ const ProtobufCMessageDescriptor openhealth__v1__status_request__descriptor =
   (ProtobufCMessageInit) openhealth__v1__status_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_descriptors[10] =
+static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_descriptors[16] =
 {
   {
     "store_directory",
@@ -2252,11 +2252,83 @@ static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_des
   },
   {
     "locked",
-    20,
+    10,
     PROTOBUF_C_LABEL_NONE,
     PROTOBUF_C_TYPE_BOOL,
     0,   /* quantifier_offset */
     offsetof(Openhealth__V1__StatusResponse, locked),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "socket_activated",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StatusResponse, socket_activated),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "idle_exit_seconds",
+    21,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StatusResponse, idle_exit_seconds),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "store_bytes",
+    22,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StatusResponse, store_bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last_export_time",
+    23,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StatusResponse, last_export_time),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "process_id",
+    24,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StatusResponse, process_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "started_time",
+    25,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StatusResponse, started_time),
     NULL,
     NULL,
     0,             /* flags */
@@ -2267,19 +2339,25 @@ static const unsigned openhealth__v1__status_response__field_indices_by_name[] =
   2,   /* field[2] = admin_socket */
   1,   /* field[1] = app_socket */
   5,   /* field[5] = connected_apps */
+  11,   /* field[11] = idle_exit_seconds */
   3,   /* field[3] = installed_apps */
+  13,   /* field[13] = last_export_time */
   9,   /* field[9] = locked */
   4,   /* field[4] = pending_requests */
+  14,   /* field[14] = process_id */
   8,   /* field[8] = read_only_reason */
   6,   /* field[6] = sample_count */
+  10,   /* field[10] = socket_activated */
+  15,   /* field[15] = started_time */
+  12,   /* field[12] = store_bytes */
   0,   /* field[0] = store_directory */
   7,   /* field[7] = version */
 };
 static const ProtobufCIntRange openhealth__v1__status_response__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 20, 9 },
-  { 0, 10 }
+  { 20, 10 },
+  { 0, 16 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__status_response__descriptor =
 {
@@ -2289,7 +2367,7 @@ const ProtobufCMessageDescriptor openhealth__v1__status_response__descriptor =
   "Openhealth__V1__StatusResponse",
   "openhealth.v1",
   sizeof(Openhealth__V1__StatusResponse),
-  10,
+  16,
   openhealth__v1__status_response__field_descriptors,
   openhealth__v1__status_response__field_indices_by_name,
   2,  openhealth__v1__status_response__number_ranges,

@@ -113,13 +113,40 @@ struct  Openhealth__V1__StatusResponse
    */
   char *read_only_reason;
   /*
-   * the store is locked (healthctl unlock); numbered apart from the service fields
+   * the store is locked (healthctl unlock); 10-19: the store's lock state
    */
   protobuf_c_boolean locked;
+  /*
+   * How healthd runs (fields 20-29).
+   */
+  /*
+   * started by a service manager on inherited sockets (systemd)
+   */
+  protobuf_c_boolean socket_activated;
+  /*
+   * exits after this long idle (socket-activated only); 0: never
+   */
+  uint32_t idle_exit_seconds;
+  /*
+   * the store folder's files (database, journal, keys), in bytes
+   */
+  uint64_t store_bytes;
+  /*
+   * seconds since 1970 of the last backup or export; 0: never
+   */
+  double last_export_time;
+  /*
+   * healthd's pid
+   */
+  uint32_t process_id;
+  /*
+   * seconds since 1970 when this healthd started
+   */
+  double started_time;
 };
 #define OPENHEALTH__V1__STATUS_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__status_response__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0 }
 
 
 struct  Openhealth__V1__AppManifest
