@@ -23,7 +23,9 @@ import Testing
         try await SavingApp.install("org.test.tamper", root: broker.root) { try await broker.healthctl($0) }
         let saver = try SavingApp(socket: broker.appSocket)
         var saved: Set<UUID> = []
-        for batch in 0..<4 { saved.formUnion(try await saver.save(batch * 1000..<(batch + 1) * 1000)) }
+        // Enough commits that SQLite's automatic checkpoint (at 1,000 WAL pages) has copied
+        // pages into the database file: healthd leaves the newest ones in the WAL when it stops.
+        for batch in 0..<20 { saved.formUnion(try await saver.save(batch * 2000..<(batch + 1) * 2000)) }
         #expect(try await saver.storedUUIDs() == saved)
         saver.close()
         broker.stop()
