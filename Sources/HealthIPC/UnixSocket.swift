@@ -6,19 +6,11 @@ import Glibc
 public enum UnixSocket {
     /// Creates a listening socket at `path` with file mode `mode` (e.g. 0o600 for the admin socket).
     /// A stale socket file left by a dead broker is replaced; a live one is refused.
-    ///
-    /// The file appears at `path` only once the socket listens: it is bound under a temporary
-    /// name beside it and renamed into place. Bound at `path` directly, a client that saw the
-    /// file between bind and listen (a launcher or test waiting for it) got ECONNREFUSED.
     public static func listen(path: String, mode: UInt32, backlog: Int32 = 64) throws(SystemCallError) -> Int32 {
         if (try? connect(path: path)).map({ close($0) }) != nil {
             throw SystemCallError("bind", errno: EADDRINUSE, path: path)
         }
-        let temporary = path + ".\(getpid())"
-        // sun_path holds 107 bytes and a NUL; a path too long for the suffix is bound in place.
-        let bindPath = temporary.utf8.count < 108 ? temporary : path
-        unlink(bindPath)
-        if bindPath == path { unlink(path) }
+        unlink(path)
         let fd = try retryingEINTR("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
         do {
             // Linux gives the socket file the socket's own mode less the umask, so setting the
@@ -26,19 +18,14 @@ public enum UnixSocket {
             // without changing the umask, which is process-wide: another thread creating a file
             // meanwhile would get it (a key directory without its x bit, a copy not executable).
             try retryingEINTR("fchmod", path: path) { fchmod(fd, mode) }
-            _ = try withAddress(bindPath) { address, length throws(SystemCallError) in
-                try retryingEINTR("bind", path: bindPath) { bind(fd, address, length) }
+            _ = try withAddress(path) { address, length throws(SystemCallError) in
+                try retryingEINTR("bind", path: path) { bind(fd, address, length) }
             }
             // The umask may have narrowed it; widen to exactly `mode` (0o666 for the app socket).
-            try retryingEINTR("chmod", path: bindPath) { chmod(bindPath, mode) }
-            try retryingEINTR("listen", path: bindPath) { Glibc.listen(fd, backlog) }
-            if bindPath != path {
-                // Atomic: a stale file at `path` is replaced in the same step.
-                try retryingEINTR("rename", path: path) { rename(bindPath, path) }
-            }
+            try retryingEINTR("chmod", path: path) { chmod(path, mode) }
+            try retryingEINTR("listen", path: path) { Glibc.listen(fd, backlog) }
             return fd
         } catch {
-            if bindPath != path { unlink(bindPath) }
             close(fd)
             throw error
         }

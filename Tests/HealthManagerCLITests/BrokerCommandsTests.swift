@@ -83,6 +83,8 @@ import Testing
         defer { server.stop() }
         let outcome = await runHealthCtl(["status", "--socket", server.socketPath])
         #expect(outcome.exitCode == 0, "\(outcome.errors)")
+        // healthctl records exports in the user's state folder; a machine that ran one shows it.
+        let lastExport = ExportHistory.last().map { $0.date.formatted(date: .abbreviated, time: .shortened) } ?? "never"
         #expect(outcome.output == """
             Service:             running (pid 4321, socket-activated, exits after 300 s idle, restarts on demand)
             healthd version:     0.1.0
@@ -96,7 +98,7 @@ import Testing
             Connected apps:      0
             Samples:             1234
             Store size:          2.5 MB
-            Last backup/export:  never
+            Last backup/export:  \(lastExport)
 
             """)
     }

@@ -13,6 +13,7 @@ final class RestartableHealthd: @unchecked Sendable {
 
     var appSocket: String { socketDirectory + "/app.sock" }
     var adminSocket: String { socketDirectory + "/admin.sock" }
+    var runningMarker: String { socketDirectory + "/healthd.pid" }
     var storeArguments: [String] { ["--store", storeDirectory, "--socket-dir", socketDirectory, "--log-level", "info"] }
 
     /// `storeDirectory` defaults to `store` under a fresh temporary root (a disk-full test puts
@@ -33,6 +34,7 @@ final class RestartableHealthd: @unchecked Sendable {
         // ready): waiting for the paths to exist must not be satisfied by those.
         unlink(appSocket)
         unlink(adminSocket)
+        unlink(runningMarker)  // left behind by a killed healthd
         let log = open(logPath, O_WRONLY | O_APPEND | O_CLOEXEC)
         defer { close(log) }
         let input = try ProcessRun.pipe()
@@ -43,7 +45,10 @@ final class RestartableHealthd: @unchecked Sendable {
         self.process = process
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
-            if FileManager.default.fileExists(atPath: adminSocket), FileManager.default.fileExists(atPath: appSocket) { return }
+            // healthd.pid is written after both sockets listen: a socket file alone can exist
+            // between bind and listen, when connecting to it is refused.
+            if FileManager.default.fileExists(atPath: adminSocket), FileManager.default.fileExists(atPath: appSocket),
+               FileManager.default.fileExists(atPath: runningMarker) { return }
             guard process.isRunning else { throw BrokerFailed(log: "healthd exited: \(log)") }
             usleep(20_000)
         }

@@ -34,7 +34,10 @@ public final class BrokerProcess: @unchecked Sendable {
     private func waitForSockets() throws {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
-            if FileManager.default.fileExists(atPath: adminSocket), FileManager.default.fileExists(atPath: appSocket) { return }
+            // healthd.pid is written after both sockets listen: a socket file alone can exist
+            // between bind and listen, when connecting to it is refused.
+            if FileManager.default.fileExists(atPath: adminSocket), FileManager.default.fileExists(atPath: appSocket),
+               FileManager.default.fileExists(atPath: socketDirectory + "/healthd.pid") { return }
             guard process.isRunning else { throw BrokerFailed(log: log) }
             usleep(20_000)
         }
