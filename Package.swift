@@ -80,23 +80,25 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Starting, watching and stopping a real healthd, for the full-stack benchmarks below.
+        .target(name: "BenchSupport", path: "Benchmarks/BenchSupport", swiftSettings: swiftSettings),
         .executableTarget(
             name: "privacy-bench",
-            dependencies: ["HealthStore", "HealthModel", "HealthIPC", "HealthWire"],
+            dependencies: ["BenchSupport", "HealthStore", "HealthModel", "HealthIPC", "HealthWire"],
             path: "Benchmarks/PrivacyBench",
             swiftSettings: swiftSettings
         ),
         // One hostile app per issue-13 attack beside a well-behaved app and healthctl (Benchmarks/README.md).
         .executableTarget(
             name: "broker-bench",
-            dependencies: ["HealthStore", "HealthModel", "HealthIPC", "HealthWire"],
+            dependencies: ["BenchSupport", "HealthStore", "HealthModel", "HealthIPC", "HealthWire"],
             path: "Benchmarks/BrokerBench",
             swiftSettings: swiftSettings
         ),
         // Issue 17's figures through the full stack beside the machine's limits (Benchmarks/README.md).
         .executableTarget(
             name: "stack-bench",
-            dependencies: ["HealthKit", "HealthStore", "HealthModel", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["BenchSupport", "HealthKit", "HealthStore", "HealthModel", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "GRDBSQLite", package: "GRDB.swift")],
             path: "Benchmarks/StackBench",
             swiftSettings: swiftSettings

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import BenchSupport
 import HealthModel
 import HealthStore
 
@@ -9,7 +10,7 @@ import HealthStore
 final class BenchHealthd: Sendable {
     static let steps = HKQuantityTypeIdentifier.stepCount.rawValue
     let directory: String
-    let pid: pid_t
+    let healthd: HealthdProcess
     let bystanderExecutable: String
     /// A copy that is no installed app: its connections are refused.
     let strangerExecutable: String
@@ -50,56 +51,17 @@ final class BenchHealthd: Sendable {
         }
         try store.close()
 
-        let directoryOfTools = (CommandLine.executablePath as NSString).deletingLastPathComponent
-        let healthd = directoryOfTools + "/healthd"
-        let log = open(directory + "/healthd.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        defer { close(log) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, log, 2)
-        let arguments = [healthd, "--store", directory + "/store", "--socket-dir", directory + "/run", "--log-level", "error"]
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var spawned: pid_t = 0
-        let result = posix_spawn(&spawned, healthd, &actions, nil, argv, environ)
-        guard result == 0 else { throw BenchFailed("cannot start \(healthd): \(String(cString: strerror(result)))") }
-        pid = spawned
-        let deadline = Date().addingTimeInterval(30)
-        while !fileManager.fileExists(atPath: appSocket) || !fileManager.fileExists(atPath: adminSocket) {
-            guard Date() < deadline else { throw BenchFailed("healthd did not create its sockets within 30 s") }
-            usleep(20_000)
-        }
+        healthd = try HealthdProcess.start(store: directory + "/store", socketDirectory: directory + "/run", logLevel: "error",
+                                           logPath: directory + "/healthd.log", timeout: 30)
     }
 
     /// healthd's resident set now and at its peak, in MiB (/proc/PID/status VmRSS, VmHWM).
-    var memory: (rss: Double, peak: Double) {
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        func field(_ name: String) -> Double {
-            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return .nan }
-            return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? .nan) / 1024
-        }
-        return (field("VmRSS"), field("VmHWM"))
-    }
+    var memory: (rss: Double, peak: Double) { (healthd.memoryMiB("VmRSS"), healthd.memoryMiB("VmHWM")) }
 
-    var isRunning: Bool { kill(pid, 0) == 0 }
+    var isRunning: Bool { healthd.isRunning }
 
     func stop() {
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        healthd.stop()
         try? FileManager.default.removeItem(atPath: directory)
-    }
-}
-
-struct BenchFailed: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-extension CommandLine {
-    /// This executable's path as the kernel reports it (what healthd matches manifests against).
-    static var executablePath: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? arguments[0]
     }
 }

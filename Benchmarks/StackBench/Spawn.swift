@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// Child processes: app sides (this executable in app mode, under the app socket), the raw

@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import GRDB
 import Glibc
@@ -12,7 +13,7 @@ import HealthStore
 final class StackHealthd: Sendable {
     static let writerApps = 4
     let directory: String
-    let pid: pid_t
+    let healthd: HealthdProcess
     let writerExecutables: [String]
     var appSocket: String { directory + "/run/app.sock" }
     var plainStorePath: String { directory + "/plain.sqlite" }
@@ -50,56 +51,21 @@ final class StackHealthd: Sendable {
         try await StackData.load(days: days, into: try HealthDatabase(writer: plain))
         try plain.close()
 
-        let healthd = (CommandLine.executablePath as NSString).deletingLastPathComponent + "/healthd"
-        let log = open(directory + "/healthd.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        defer { close(log) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, log, 2)
-        let arguments = [healthd, "--store", directory + "/store", "--socket-dir", directory + "/run", "--log-level", "error"]
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var spawned: pid_t = 0
-        let result = posix_spawn(&spawned, healthd, &actions, nil, argv, environ)
-        guard result == 0 else { throw BenchFailed("cannot start \(healthd): \(String(cString: strerror(result)))") }
-        pid = spawned
-        let deadline = Date().addingTimeInterval(60)
-        while !fileManager.fileExists(atPath: appSocket) {
-            guard Date() < deadline, kill(pid, 0) == 0 else { throw BenchFailed("healthd did not create its socket; see \(directory)/healthd.log") }
-            usleep(20_000)
-        }
+        healthd = try HealthdProcess.start(store: directory + "/store", socketDirectory: directory + "/run", logLevel: "error",
+                                           logPath: directory + "/healthd.log")
     }
 
     /// healthd's resident set in MiB (/proc/PID/status VmRSS).
-    var residentMiB: Double {
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return .nan }
-        return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? .nan) / 1024
-    }
+    var residentMiB: Double { healthd.memoryMiB("VmRSS") }
 
     /// Confines every healthd thread to the given CPUs (`taskset -a -p -c`); threads it starts
     /// later inherit the mask from the thread that starts them.
     func pin(cpus: String) throws {
-        _ = try Spawn.run("/usr/bin/taskset", ["-a", "-p", "-c", cpus, "\(pid)"])
+        _ = try Spawn.run("/usr/bin/taskset", ["-a", "-p", "-c", cpus, "\(healthd.pid)"])
     }
 
     func stop() {
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        healthd.stop()
         try? FileManager.default.removeItem(atPath: directory)
-    }
-}
-
-struct BenchFailed: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-extension CommandLine {
-    /// This executable's path as the kernel reports it (what healthd matches manifests against).
-    static var executablePath: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? arguments[0]
     }
 }
