@@ -7,4 +7,13 @@ extension SampleLimits {
     public static let maximumRouteLocations = 200_000
     /// Route builders (unfinished routes) one app may have open at once.
     public static let maximumOpenRouteBuilders = 8
+    /// Activities one workout may hold (iOS 16's model): a triathlon has five with transitions;
+    /// interval sessions built as activities stay far below this.
+    public static let maximumWorkoutActivities = 1_000
+    /// Statistics one workout or activity may carry: one per quantity type, and a workout
+    /// collects a handful.
+    public static let maximumWorkoutStatistics = 64
+    /// Samples one workout save may associate (the builder's added samples): a day of one
+    /// heart-rate sample per second, and at 18 bytes a UUID well inside one 4 MiB frame.
+    public static let maximumWorkoutAssociations = 100_000
 }

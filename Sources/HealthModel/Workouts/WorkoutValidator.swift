@@ -36,10 +36,10 @@ enum WorkoutValidator {
         result.totalEnergyBurned = try canonical(workout.totalEnergyBurned, in: .kilocalorie(), named: "totalEnergyBurned")
         result.totalDistance = try canonical(workout.totalDistance, in: .meter(), named: "totalDistance")
         try checkEvents(workout.events, of: record)
-        return result
+        return try canonicalizedAdditions(result, of: record)
     }
 
-    private static func canonical(_ quantity: RecordedQuantity?, in canonicalUnit: HKUnit,
+    static func canonical(_ quantity: RecordedQuantity?, in canonicalUnit: HKUnit,
                                   named field: String) throws(HKError) -> RecordedQuantity? {
         guard let quantity else { return nil }
         let unit: HKUnit

@@ -16,14 +16,33 @@ public struct WorkoutValue: Hashable, Sendable {
     public var totalDistance: RecordedQuantity?
     /// In chronological order (the validator requires it).
     public var events: [WorkoutEventRecord]
+    /// A count quantity; stored in count.
+    public var totalSwimmingStrokeCount: RecordedQuantity?
+    /// A count quantity; stored in count.
+    public var totalFlightsClimbed: RecordedQuantity?
+    /// iOS 16's activities, in chronological order and not overlapping (the validator requires it).
+    public var activities: [WorkoutActivityRecord]
+    /// The builder's statistics over the whole workout, at most one per quantity type.
+    public var statistics: [WorkoutStatisticsRecord]
+    /// Samples of the saving app to associate with the workout as it is stored (HKWorkoutBuilder);
+    /// only sent on a save, never returned by a query.
+    public var associatedSampleUUIDs: [UUID]
 
     public init(activityType: UInt, duration: TimeInterval, totalEnergyBurned: RecordedQuantity? = nil,
-                totalDistance: RecordedQuantity? = nil, events: [WorkoutEventRecord] = []) {
+                totalDistance: RecordedQuantity? = nil, events: [WorkoutEventRecord] = [],
+                totalSwimmingStrokeCount: RecordedQuantity? = nil, totalFlightsClimbed: RecordedQuantity? = nil,
+                activities: [WorkoutActivityRecord] = [], statistics: [WorkoutStatisticsRecord] = [],
+                associatedSampleUUIDs: [UUID] = []) {
         self.activityType = activityType
         self.duration = duration
         self.totalEnergyBurned = totalEnergyBurned
         self.totalDistance = totalDistance
         self.events = events
+        self.totalSwimmingStrokeCount = totalSwimmingStrokeCount
+        self.totalFlightsClimbed = totalFlightsClimbed
+        self.activities = activities
+        self.statistics = statistics
+        self.associatedSampleUUIDs = associatedSampleUUIDs
     }
 
     /// HealthKit's duration for a workout made without an explicit one: the time from `start`

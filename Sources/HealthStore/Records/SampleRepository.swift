@@ -95,7 +95,7 @@ public struct SampleRepository: Sendable {
                 sync?.identifier, sync?.version,
             ])
             if case let .workout(workout) = record.value {
-                try WorkoutRows.insert(db, objectID: db.lastInsertedRowID, workout)
+                try WorkoutRows.insert(db, objectID: db.lastInsertedRowID, workout, sourceID: sourceID)
             }
             uuids.append(uuid)
             if case let .correlation(objects) = record.value {

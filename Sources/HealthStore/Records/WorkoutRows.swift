@@ -6,7 +6,7 @@ import HealthModel
 /// of a workout or route object that do not fit `objects`' quantity and category columns.
 enum WorkoutRows {
     /// Stores `workout` (validated, totals in kcal and m) for the object with row id `objectID`.
-    static func insert(_ db: Database, objectID: Int64, _ workout: WorkoutValue) throws {
+    static func insert(_ db: Database, objectID: Int64, _ workout: WorkoutValue, sourceID: Int64) throws {
         try db.execute(sql: """
             INSERT INTO workouts (object_id, activity_type, duration, total_energy_kcal, total_distance_m)
             VALUES (?, ?, ?, ?, ?)
@@ -21,6 +21,7 @@ enum WorkoutRows {
                 try MetadataCoding.encode(event.metadata),
             ])
         }
+        try WorkoutActivityRows.insert(db, objectID: objectID, workout, sourceID: sourceID)
     }
 
     /// Whether objects of `typeIdentifier` keep their value here rather than in `objects`.
@@ -57,9 +58,11 @@ enum WorkoutRows {
                                endDate: Date(microsecondsSince1970: event["end_us"]),
                                metadata: try MetadataCoding.decode(event["metadata"]))
         }
-        return WorkoutValue(activityType: UInt(row["activity_type"] as Int64), duration: row["duration"],
-                            totalEnergyBurned: energy.map { RecordedQuantity($0, unit: HKUnit.kilocalorie().unitString) },
-                            totalDistance: distance.map { RecordedQuantity($0, unit: HKUnit.meter().unitString) },
-                            events: events)
+        var workout = WorkoutValue(activityType: UInt(row["activity_type"] as Int64), duration: row["duration"],
+                                   totalEnergyBurned: energy.map { RecordedQuantity($0, unit: HKUnit.kilocalorie().unitString) },
+                                   totalDistance: distance.map { RecordedQuantity($0, unit: HKUnit.meter().unitString) },
+                                   events: events)
+        try WorkoutActivityRows.read(db, objectID: objectID, into: &workout)
+        return workout
     }
 }

@@ -128,6 +128,7 @@ enum StoreSchema {
         registerSandboxIDs(&migrator)            // v14
         registerNetworkAccess(&migrator)         // v15
         registerPendingJournal(&migrator)        // v16
+        registerWorkoutActivities(&migrator)     // v20
         return migrator
     }
 }

@@ -25,6 +25,7 @@ enum WorkoutWire {
             }
             wire.n_events = events.count
             wire.events = arena.messages(events)
+            WorkoutAdditionsWire.build(workout, into: &wire, in: arena)
         }
     }
 
@@ -36,9 +37,11 @@ enum WorkoutWire {
                                       endDate: Date(microsecondsSince1970: event.end_us),
                                       metadata: try MetadataWire.readAll(event.metadata, count: event.n_metadata))
         }
-        return WorkoutValue(activityType: activityType, duration: wire.duration,
-                            totalEnergyBurned: wire.total_energy_burned.map { quantity($0.pointee) },
-                            totalDistance: wire.total_distance.map { quantity($0.pointee) }, events: events)
+        var workout = WorkoutValue(activityType: activityType, duration: wire.duration,
+                                   totalEnergyBurned: wire.total_energy_burned.map { quantity($0.pointee) },
+                                   totalDistance: wire.total_distance.map { quantity($0.pointee) }, events: events)
+        try WorkoutAdditionsWire.read(wire, into: &workout)
+        return workout
     }
 
     private static func quantity(_ wire: Openhealth__V1__Quantity) -> RecordedQuantity {

@@ -442,6 +442,12 @@ extension Openhealth__V1__WatchLaunchesRequest: ProtobufCMessageStruct {
 extension Openhealth__V1__Workout: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout__init(message) }
 }
+extension Openhealth__V1__WorkoutActivity: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_activity__init(message) }
+}
 extension Openhealth__V1__WorkoutEvent: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_event__init(message) }
+}
+extension Openhealth__V1__WorkoutStatistics: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_statistics__init(message) }
 }

@@ -727,6 +727,96 @@ void   openhealth__v1__workout__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__workout__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__workout_activity__init
+                     (Openhealth__V1__WorkoutActivity         *message)
+{
+  static const Openhealth__V1__WorkoutActivity init_value = OPENHEALTH__V1__WORKOUT_ACTIVITY__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__workout_activity__get_packed_size
+                     (const Openhealth__V1__WorkoutActivity *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__workout_activity__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__workout_activity__pack
+                     (const Openhealth__V1__WorkoutActivity *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__workout_activity__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__workout_activity__pack_to_buffer
+                     (const Openhealth__V1__WorkoutActivity *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__workout_activity__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__WorkoutActivity *
+       openhealth__v1__workout_activity__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__WorkoutActivity *)
+     protobuf_c_message_unpack (&openhealth__v1__workout_activity__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__workout_activity__free_unpacked
+                     (Openhealth__V1__WorkoutActivity *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__workout_activity__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__workout_statistics__init
+                     (Openhealth__V1__WorkoutStatistics         *message)
+{
+  static const Openhealth__V1__WorkoutStatistics init_value = OPENHEALTH__V1__WORKOUT_STATISTICS__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__workout_statistics__get_packed_size
+                     (const Openhealth__V1__WorkoutStatistics *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__workout_statistics__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__workout_statistics__pack
+                     (const Openhealth__V1__WorkoutStatistics *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__workout_statistics__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__workout_statistics__pack_to_buffer
+                     (const Openhealth__V1__WorkoutStatistics *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__workout_statistics__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__WorkoutStatistics *
+       openhealth__v1__workout_statistics__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__WorkoutStatistics *)
+     protobuf_c_message_unpack (&openhealth__v1__workout_statistics__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__workout_statistics__free_unpacked
+                     (Openhealth__V1__WorkoutStatistics *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__workout_statistics__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   openhealth__v1__workout_event__init
                      (Openhealth__V1__WorkoutEvent         *message)
 {
@@ -1979,7 +2069,7 @@ const ProtobufCMessageDescriptor openhealth__v1__sort_descriptor__descriptor =
   (ProtobufCMessageInit) openhealth__v1__sort_descriptor__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__workout__field_descriptors[5] =
+static const ProtobufCFieldDescriptor openhealth__v1__workout__field_descriptors[10] =
 {
   {
     "activity_type",
@@ -2041,18 +2131,84 @@ static const ProtobufCFieldDescriptor openhealth__v1__workout__field_descriptors
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "total_swimming_stroke_count",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__Workout, total_swimming_stroke_count),
+    &openhealth__v1__quantity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "total_flights_climbed",
+    21,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__Workout, total_flights_climbed),
+    &openhealth__v1__quantity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "activities",
+    22,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Workout, n_activities),
+    offsetof(Openhealth__V1__Workout, activities),
+    &openhealth__v1__workout_activity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "statistics",
+    23,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Workout, n_statistics),
+    offsetof(Openhealth__V1__Workout, statistics),
+    &openhealth__v1__workout_statistics__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "associated_sample_uuids",
+    24,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_BYTES,
+    offsetof(Openhealth__V1__Workout, n_associated_sample_uuids),
+    offsetof(Openhealth__V1__Workout, associated_sample_uuids),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__workout__field_indices_by_name[] = {
+  7,   /* field[7] = activities */
   0,   /* field[0] = activity_type */
+  9,   /* field[9] = associated_sample_uuids */
   1,   /* field[1] = duration */
   4,   /* field[4] = events */
+  8,   /* field[8] = statistics */
   3,   /* field[3] = total_distance */
   2,   /* field[2] = total_energy_burned */
+  6,   /* field[6] = total_flights_climbed */
+  5,   /* field[5] = total_swimming_stroke_count */
 };
-static const ProtobufCIntRange openhealth__v1__workout__number_ranges[1 + 1] =
+static const ProtobufCIntRange openhealth__v1__workout__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 20, 5 },
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__workout__descriptor =
 {
@@ -2062,11 +2218,282 @@ const ProtobufCMessageDescriptor openhealth__v1__workout__descriptor =
   "Openhealth__V1__Workout",
   "openhealth.v1",
   sizeof(Openhealth__V1__Workout),
-  5,
+  10,
   openhealth__v1__workout__field_descriptors,
   openhealth__v1__workout__field_indices_by_name,
-  1,  openhealth__v1__workout__number_ranges,
+  2,  openhealth__v1__workout__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__workout__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__workout_activity__field_descriptors[9] =
+{
+  {
+    "uuid",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__WorkoutActivity, uuid),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "activity_type",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__WorkoutActivity, activity_type),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "location_type",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__WorkoutActivity, location_type),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "swimming_location_type",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__WorkoutActivity, swimming_location_type),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "lap_length",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__WorkoutActivity, lap_length),
+    &openhealth__v1__quantity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "start_us",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__WorkoutActivity, start_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "end_us",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__WorkoutActivity, end_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "metadata",
+    8,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__WorkoutActivity, n_metadata),
+    offsetof(Openhealth__V1__WorkoutActivity, metadata),
+    &openhealth__v1__metadata_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "statistics",
+    9,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__WorkoutActivity, n_statistics),
+    offsetof(Openhealth__V1__WorkoutActivity, statistics),
+    &openhealth__v1__workout_statistics__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__workout_activity__field_indices_by_name[] = {
+  1,   /* field[1] = activity_type */
+  6,   /* field[6] = end_us */
+  4,   /* field[4] = lap_length */
+  2,   /* field[2] = location_type */
+  7,   /* field[7] = metadata */
+  5,   /* field[5] = start_us */
+  8,   /* field[8] = statistics */
+  3,   /* field[3] = swimming_location_type */
+  0,   /* field[0] = uuid */
+};
+static const ProtobufCIntRange openhealth__v1__workout_activity__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 9 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__workout_activity__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.WorkoutActivity",
+  "WorkoutActivity",
+  "Openhealth__V1__WorkoutActivity",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__WorkoutActivity),
+  9,
+  openhealth__v1__workout_activity__field_descriptors,
+  openhealth__v1__workout_activity__field_indices_by_name,
+  1,  openhealth__v1__workout_activity__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__workout_activity__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__workout_statistics__field_descriptors[8] =
+{
+  {
+    "quantity_type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__WorkoutStatistics, quantity_type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "start_us",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__WorkoutStatistics, start_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "end_us",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__WorkoutStatistics, end_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sum",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__WorkoutStatistics, sum),
+    &openhealth__v1__quantity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "average",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__WorkoutStatistics, average),
+    &openhealth__v1__quantity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "minimum",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__WorkoutStatistics, minimum),
+    &openhealth__v1__quantity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "maximum",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__WorkoutStatistics, maximum),
+    &openhealth__v1__quantity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "most_recent",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__WorkoutStatistics, most_recent),
+    &openhealth__v1__quantity__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__workout_statistics__field_indices_by_name[] = {
+  4,   /* field[4] = average */
+  2,   /* field[2] = end_us */
+  6,   /* field[6] = maximum */
+  5,   /* field[5] = minimum */
+  7,   /* field[7] = most_recent */
+  0,   /* field[0] = quantity_type */
+  1,   /* field[1] = start_us */
+  3,   /* field[3] = sum */
+};
+static const ProtobufCIntRange openhealth__v1__workout_statistics__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 8 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__workout_statistics__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.WorkoutStatistics",
+  "WorkoutStatistics",
+  "Openhealth__V1__WorkoutStatistics",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__WorkoutStatistics),
+  8,
+  openhealth__v1__workout_statistics__field_descriptors,
+  openhealth__v1__workout_statistics__field_indices_by_name,
+  1,  openhealth__v1__workout_statistics__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__workout_statistics__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor openhealth__v1__workout_event__field_descriptors[4] =

@@ -32,6 +32,8 @@ typedef struct Openhealth__V1__SourceRevisionMatch Openhealth__V1__SourceRevisio
 typedef struct Openhealth__V1__CompoundPredicate Openhealth__V1__CompoundPredicate;
 typedef struct Openhealth__V1__SortDescriptor Openhealth__V1__SortDescriptor;
 typedef struct Openhealth__V1__Workout Openhealth__V1__Workout;
+typedef struct Openhealth__V1__WorkoutActivity Openhealth__V1__WorkoutActivity;
+typedef struct Openhealth__V1__WorkoutStatistics Openhealth__V1__WorkoutStatistics;
 typedef struct Openhealth__V1__WorkoutEvent Openhealth__V1__WorkoutEvent;
 
 
@@ -400,10 +402,92 @@ struct  Openhealth__V1__Workout
    */
   size_t n_events;
   Openhealth__V1__WorkoutEvent **events;
+  /*
+   * Live workout recording (HKWorkoutBuilder, iOS 16's model): fields from 20.
+   */
+  /*
+   * absent = not set
+   */
+  Openhealth__V1__Quantity *total_swimming_stroke_count;
+  /*
+   * absent = not set
+   */
+  Openhealth__V1__Quantity *total_flights_climbed;
+  /*
+   * chronological, not overlapping
+   */
+  size_t n_activities;
+  Openhealth__V1__WorkoutActivity **activities;
+  /*
+   * at most one per quantity type
+   */
+  size_t n_statistics;
+  Openhealth__V1__WorkoutStatistics **statistics;
+  /*
+   * Samples of the saving app to associate with the workout in the same commit (the builder's
+   * add(_:) and collected samples): a save while the store is locked is journaled with them.
+   */
+  size_t n_associated_sample_uuids;
+  ProtobufCBinaryData *associated_sample_uuids;
 };
 #define OPENHEALTH__V1__WORKOUT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__workout__descriptor) \
-    , 0, 0, NULL, NULL, 0,NULL }
+    , 0, 0, NULL, NULL, 0,NULL, NULL, NULL, 0,NULL, 0,NULL, 0,NULL }
+
+
+/*
+ * HKWorkoutActivity: one activity of a multi-activity workout, with its configuration.
+ */
+struct  Openhealth__V1__WorkoutActivity
+{
+  ProtobufCMessage base;
+  ProtobufCBinaryData uuid;
+  /*
+   * HKWorkoutActivityType raw value
+   */
+  uint64_t activity_type;
+  /*
+   * HKWorkoutSessionLocationType raw value
+   */
+  int64_t location_type;
+  /*
+   * HKWorkoutSwimmingLocationType raw value
+   */
+  int64_t swimming_location_type;
+  /*
+   * absent = not set
+   */
+  Openhealth__V1__Quantity *lap_length;
+  int64_t start_us;
+  int64_t end_us;
+  size_t n_metadata;
+  Openhealth__V1__MetadataEntry **metadata;
+  size_t n_statistics;
+  Openhealth__V1__WorkoutStatistics **statistics;
+};
+#define OPENHEALTH__V1__WORKOUT_ACTIVITY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__workout_activity__descriptor) \
+    , {0,NULL}, 0, 0, 0, NULL, 0, 0, 0,NULL, 0,NULL }
+
+
+/*
+ * HKStatistics of one quantity type over a workout or an activity. Absent = not computed.
+ */
+struct  Openhealth__V1__WorkoutStatistics
+{
+  ProtobufCMessage base;
+  char *quantity_type;
+  int64_t start_us;
+  int64_t end_us;
+  Openhealth__V1__Quantity *sum;
+  Openhealth__V1__Quantity *average;
+  Openhealth__V1__Quantity *minimum;
+  Openhealth__V1__Quantity *maximum;
+  Openhealth__V1__Quantity *most_recent;
+};
+#define OPENHEALTH__V1__WORKOUT_STATISTICS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__workout_statistics__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0, NULL, NULL, NULL, NULL, NULL }
 
 
 /*
@@ -730,6 +814,44 @@ Openhealth__V1__Workout *
 void   openhealth__v1__workout__free_unpacked
                      (Openhealth__V1__Workout *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__WorkoutActivity methods */
+void   openhealth__v1__workout_activity__init
+                     (Openhealth__V1__WorkoutActivity         *message);
+size_t openhealth__v1__workout_activity__get_packed_size
+                     (const Openhealth__V1__WorkoutActivity   *message);
+size_t openhealth__v1__workout_activity__pack
+                     (const Openhealth__V1__WorkoutActivity   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__workout_activity__pack_to_buffer
+                     (const Openhealth__V1__WorkoutActivity   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__WorkoutActivity *
+       openhealth__v1__workout_activity__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__workout_activity__free_unpacked
+                     (Openhealth__V1__WorkoutActivity *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__WorkoutStatistics methods */
+void   openhealth__v1__workout_statistics__init
+                     (Openhealth__V1__WorkoutStatistics         *message);
+size_t openhealth__v1__workout_statistics__get_packed_size
+                     (const Openhealth__V1__WorkoutStatistics   *message);
+size_t openhealth__v1__workout_statistics__pack
+                     (const Openhealth__V1__WorkoutStatistics   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__workout_statistics__pack_to_buffer
+                     (const Openhealth__V1__WorkoutStatistics   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__WorkoutStatistics *
+       openhealth__v1__workout_statistics__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__workout_statistics__free_unpacked
+                     (Openhealth__V1__WorkoutStatistics *message,
+                      ProtobufCAllocator *allocator);
 /* Openhealth__V1__WorkoutEvent methods */
 void   openhealth__v1__workout_event__init
                      (Openhealth__V1__WorkoutEvent         *message);
@@ -799,6 +921,12 @@ typedef void (*Openhealth__V1__SortDescriptor_Closure)
 typedef void (*Openhealth__V1__Workout_Closure)
                  (const Openhealth__V1__Workout *message,
                   void *closure_data);
+typedef void (*Openhealth__V1__WorkoutActivity_Closure)
+                 (const Openhealth__V1__WorkoutActivity *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__WorkoutStatistics_Closure)
+                 (const Openhealth__V1__WorkoutStatistics *message,
+                  void *closure_data);
 typedef void (*Openhealth__V1__WorkoutEvent_Closure)
                  (const Openhealth__V1__WorkoutEvent *message,
                   void *closure_data);
@@ -826,6 +954,8 @@ extern const ProtobufCMessageDescriptor openhealth__v1__source_revision_match__d
 extern const ProtobufCMessageDescriptor openhealth__v1__compound_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__sort_descriptor__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__workout__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__workout_activity__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__workout_statistics__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__workout_event__descriptor;
 
 PROTOBUF_C__END_DECLS
