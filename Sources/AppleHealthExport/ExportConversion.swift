@@ -83,7 +83,7 @@ public enum ExportConversion {
         let value = WorkoutValue(activityType: activity, duration: duration,
                                  totalEnergyBurned: try workout.totalEnergyBurned.map(recorded) ?? statisticsSum(workout, "HKQuantityTypeIdentifierActiveEnergyBurned"),
                                  totalDistance: try workout.totalDistance.map(recorded) ?? statisticsSum(workout, distanceType(for: workout.activityType)),
-                                 events: events)
+                                 events: events, statistics: workoutStatistics(workout, header))
         var sample = SampleRecord(uuid: UUID(), typeIdentifier: HKWorkoutTypeIdentifier, startDate: header.startDate, endDate: header.endDate,
                                   value: .workout(value), metadata: metadata(header.metadata, type: HKWorkoutTypeIdentifier),
                                   device: header.source.device.flatMap(ExportDevice.parse))
@@ -144,6 +144,26 @@ public enum ExportConversion {
             throw ImportRefusal(type: HKWorkoutTypeIdentifier, reason: "a workout total needs a number and a unit")
         }
         return RecordedQuantity(value, unit: normalizedUnit(unit))
+    }
+
+    /// `WorkoutStatistics` as the workout's statistics (`HKWorkout.allStatistics`), over the
+    /// workout's span: Apple's element carries no dates of its own in older exports. Entries of
+    /// types this build does not know, or repeated, are left out; the validator checks the rest.
+    /// A sum is kept only for a cumulative type and average, minimum and maximum only for a
+    /// discrete one, as `WorkoutValidator` requires.
+    private static func workoutStatistics(_ workout: ExportWorkout, _ header: ExportSampleHeader) -> [WorkoutStatisticsRecord] {
+        var seen = Set<String>()
+        return workout.statistics.prefix(SampleLimits.maximumWorkoutStatistics).compactMap { statistic in
+            guard let type = HKObjectType.type(forIdentifier: statistic.type) as? HKQuantityType, seen.insert(statistic.type).inserted,
+                  let unit = statistic.unit.map(normalizedUnit) else { return nil }
+            let quantity = { (text: String?) in text.flatMap(Double.init).map { RecordedQuantity($0, unit: unit) } }
+            let cumulative = type.aggregationStyle == .cumulative
+            return WorkoutStatisticsRecord(quantityType: statistic.type, startDate: header.startDate, endDate: header.endDate,
+                                           sum: cumulative ? quantity(statistic.sum) : nil,
+                                           average: cumulative ? nil : quantity(statistic.average),
+                                           minimum: cumulative ? nil : quantity(statistic.minimum),
+                                           maximum: cumulative ? nil : quantity(statistic.maximum))
+        }
     }
 
     /// Newer exports give totals only as `WorkoutStatistics` sums.

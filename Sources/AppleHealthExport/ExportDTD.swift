@@ -41,7 +41,7 @@ enum ExportDTD {
   startDate     CDATA #REQUIRED
   endDate       CDATA #REQUIRED
 >
-<!ELEMENT Workout ((MetadataEntry|WorkoutEvent|WorkoutRoute)*)>
+<!ELEMENT Workout ((MetadataEntry|WorkoutEvent|WorkoutRoute|WorkoutStatistics)*)>
 <!ATTLIST Workout
   workoutActivityType   CDATA #REQUIRED
   duration              CDATA #IMPLIED
@@ -63,6 +63,17 @@ enum ExportDTD {
   date         CDATA #REQUIRED
   duration     CDATA #IMPLIED
   durationUnit CDATA #IMPLIED
+>
+<!ELEMENT WorkoutStatistics EMPTY>
+<!ATTLIST WorkoutStatistics
+  type      CDATA #REQUIRED
+  startDate CDATA #REQUIRED
+  endDate   CDATA #REQUIRED
+  average   CDATA #IMPLIED
+  minimum   CDATA #IMPLIED
+  maximum   CDATA #IMPLIED
+  sum       CDATA #IMPLIED
+  unit      CDATA #IMPLIED
 >
 <!ELEMENT WorkoutRoute ((MetadataEntry|FileReference)*)>
 <!ATTLIST WorkoutRoute

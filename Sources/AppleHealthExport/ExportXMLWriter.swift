@@ -145,6 +145,17 @@ public struct ExportXMLWriter: Sendable {
                 ("duration", seconds > 0 ? ExportXMLText.number(seconds / 60) : nil), ("durationUnit", seconds > 0 ? "min" : nil),
             ]) + "/>\n"
         }
+        // Newer exports' per-type statistics (Apple writes them for the workout's collected
+        // types); the values are in the type's canonical unit, named in `unit`.
+        for statistic in workout.statistics {
+            let unit = (HKObjectType.type(forIdentifier: statistic.quantityType) as? HKQuantityType)?.canonicalUnit.unitString
+            let number = { (quantity: RecordedQuantity?) in quantity.map { ExportXMLText.number($0.value) } }
+            text += "  <WorkoutStatistics" + ExportXMLText.attributes([
+                ("type", statistic.quantityType), ("startDate", date(statistic.startDate)), ("endDate", date(statistic.endDate)),
+                ("average", number(statistic.average)), ("minimum", number(statistic.minimum)),
+                ("maximum", number(statistic.maximum)), ("sum", number(statistic.sum)), ("unit", unit),
+            ]) + "/>\n"
+        }
         for route in routes {
             text += "  <WorkoutRoute" + ExportXMLText.attributes(source + [("startDate", date(route.startDate)), ("endDate", date(route.endDate))]) + ">\n"
             text += "   <FileReference" + ExportXMLText.attributes([("path", route.path)]) + "/>\n"

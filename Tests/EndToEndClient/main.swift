@@ -41,6 +41,7 @@
 //   e2e-client collection-updates COLLECTION-ARGS… --updates N [--descriptor] [--linger]  (StatisticsUpdateCommands.swift)
 //   e2e-client query-ordered TYPE [--start S] [--end E] [--strict-start] [--strict-end] [--limit N] [--sort start|end:asc|desc]…
 //   e2e-client snippet NAME                            (HealthKit code as Apple documents it; AppleSnippets.swift)
+//   e2e-client workout-snippet NAME [ARGS…]            (live workout recording as Apple documents it; WorkoutSnippets.swift)
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
 import Foundation
@@ -233,6 +234,9 @@ do {
     case "snippet":
         guard arguments.count == 2 else { usage("snippet NAME") }
         try await runSnippet(arguments[1], store)
+    case "workout-snippet":
+        guard arguments.count >= 2 else { usage("workout-snippet NAME [ARGS…]") }
+        try await runWorkoutSnippet(arguments[1], Array(arguments.dropFirst(2)), store)
     default:
         print("usage: unknown command \(command)")
         exit(2)

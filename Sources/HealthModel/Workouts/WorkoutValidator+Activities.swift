@@ -60,7 +60,7 @@ extension WorkoutValidator {
             guard activity.startDate <= activity.endDate else {
                 throw HKError(.errorInvalidArgument, "\(name): its interval ends before it starts")
             }
-            guard activity.startDate >= record.startDate, activity.endDate <= record.endDate else {
+            guard Self.inside(activity.startDate, activity.endDate, record.startDate, record.endDate) else {
                 throw HKError(.errorInvalidArgument, "\(name): its interval must lie inside the workout's start and end")
             }
             if let previousEnd, activity.startDate < previousEnd {
@@ -99,7 +99,7 @@ extension WorkoutValidator {
             guard seen.insert(type.identifier).inserted else {
                 throw HKError(.errorInvalidArgument, "\(name): appears twice; a workout has one set of statistics per type")
             }
-            guard statistic.startDate <= statistic.endDate, statistic.startDate >= start, statistic.endDate <= end else {
+            guard statistic.startDate <= statistic.endDate, Self.inside(statistic.startDate, statistic.endDate, start, end) else {
                 throw HKError(.errorInvalidArgument, "\(name): its interval must lie inside the interval it describes")
             }
             let cumulative = type.aggregationStyle == .cumulative
@@ -118,6 +118,13 @@ extension WorkoutValidator {
             result.append(checked)
         }
         return result
+    }
+
+    /// Whether `[start, end]` lies within `[outerStart, outerEnd]` in whole microseconds, the
+    /// precision dates travel and are stored in: the SDK checks unrounded dates before sending,
+    /// and statistics computed in microseconds may round a bound past the unrounded date.
+    private static func inside(_ start: Date, _ end: Date, _ outerStart: Date, _ outerEnd: Date) -> Bool {
+        start.microsecondsSince1970 >= outerStart.microsecondsSince1970 && end.microsecondsSince1970 <= outerEnd.microsecondsSince1970
     }
 
     /// A sample-like value (average, minimum, maximum, most recent): the type's own range.

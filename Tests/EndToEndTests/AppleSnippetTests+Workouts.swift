@@ -1,0 +1,122 @@
+import Foundation
+import HealthModel
+import Testing
+import TestSupport
+
+/// Live workout recording written as Apple documents it (Tests/EndToEndClient/WorkoutSnippets.swift),
+/// run as sandboxed apps against a real healthd: one app records the session, another saves
+/// heart rate and energy meanwhile. Each test cites the page it follows.
+extension AppleSnippetTests {
+    static let heartRate = "HKQuantityTypeIdentifierHeartRate"
+    static let activeEnergy = "HKQuantityTypeIdentifierActiveEnergyBurned"
+
+    /// Runs the recorder's live session while `writer` saves two heart rates (100, then 140) and
+    /// 50 kcal of energy inside it; returns the recorder's output.
+    func recordWhileAnotherAppSaves(_ broker: BrokerProcess, recorder: String, writer: String) async throws -> ProcessResult {
+        let live = try LiveApp(recorder, ["workout-snippet", "workout-live", "140"], adminSocket: broker.adminSocket)
+        let deadline = Date().addingTimeInterval(30)
+        var start: Double?
+        while start == nil, Date() < deadline {
+            start = live.lines.first { $0.hasPrefix("collecting ") }.flatMap { Double($0.dropFirst("collecting ".count)) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        guard let start else {
+            Issue.record("the recorder never started collecting: \(live.lines)")
+            return await live.finish()
+        }
+        // Energy first, so it would have arrived before the last heart rate if it could.
+        for (type, value, unit, offset) in [(Self.activeEnergy, "50", "kcal", 0.01), (Self.heartRate, "100", "count/min", 0.02),
+                                            (Self.heartRate, "140", "count/min", 0.03)] {
+            let saved = try await broker.runApp(writer, ["save", type, value, unit, String(start + offset), String(start + offset + 0.005)])
+            #expect(saved.okValue != nil, "\(saved)")
+        }
+        return await live.finish(timeout: 45)
+    }
+
+    func installRecorderAndWriter(_ broker: BrokerProcess, recorder: String, writer: String,
+                                  recorderReadsEnergy: Bool) async throws {
+        _ = try await broker.installClient(recorder)
+        _ = try await broker.installClient(writer)
+        for type in [Self.heartRate, Self.activeEnergy] { try await broker.set(writer, "share", type, allowed: true) }
+        for type in [HKWorkoutTypeIdentifier, Self.activeEnergy] { try await broker.set(recorder, "share", type, allowed: true) }
+        try await broker.set(recorder, "read", Self.heartRate, allowed: true)
+        try await broker.set(recorder, "read", Self.activeEnergy, allowed: recorderReadsEnergy)
+    }
+
+    /// developer.apple.com/documentation/healthkit/hkliveworkoutbuilder and
+    /// hkliveworkoutdatasource ("provides live data from an active workout session"): the
+    /// builder collects the configured types saved during the session — here by another app —
+    /// and its statistics and the saved workout's are computed from them. The recorder may read
+    /// heart rate but not active energy, so the other app's 50 kcal never reach it: its workout
+    /// holds only its own 10 kcal. Session states and pause/resume events follow
+    /// developer.apple.com/documentation/healthkit/hkworkoutsessionstate.
+    @Test func aLiveBuilderCollectsAnotherAppsReadableSamplesDuringTheSession() async throws {
+        let broker = try BrokerProcess()
+        let recorder = "org.test.workout-recorder", writer = "org.test.workout-sensor"
+        try await installRecorderAndWriter(broker, recorder: recorder, writer: writer, recorderReadsEnergy: false)
+        let result = try await recordWhileAnotherAppSaves(broker, recorder: recorder, writer: writer)
+        #expect(result.okValue == "120", "\(result)")
+        #expect(result.lines.contains("states running,paused,running,stopped,ended"), "\(result)")
+        #expect(result.lines.contains("events pause,resume 2"), "\(result)")
+        #expect(result.lines.contains("collected \(Self.activeEnergy),\(Self.heartRate)")
+                || result.lines.contains("collected \(Self.heartRate)"), "\(result)")
+        #expect(result.lines.contains("energy 10.0 10.0"), "\(result)")
+
+        // The stored workout: statistics kept, only the recorder's own sample associated.
+        let workout = try #require(result.lines.first { $0.hasPrefix("workout ") }?.split(separator: " ").last.map(String.init))
+        let stored = try await broker.runApp(recorder, ["workout-snippet", "workout-stored"])
+        #expect(stored.lines.contains { $0.hasPrefix("workout \(workout) activities - statistics \(Self.activeEnergy),\(Self.heartRate) ")
+            && $0.hasSuffix(" indoor false") }, "\(stored)")
+        let associated = try await broker.runApp(recorder, ["query-associated", workout, Self.activeEnergy])
+        #expect(associated.okValue == "1", "\(associated)")
+        #expect(associated.lines.allSatisfy { !$0.contains(writer) }, "\(associated)")
+    }
+
+    /// The same session with read permission for active energy (one dimension changed): the
+    /// other app's 50 kcal are collected and counted, so the test above fails if the builder
+    /// ignored read grants in either direction.
+    @Test func withReadPermissionTheOtherAppsEnergyIsCollectedToo() async throws {
+        let broker = try BrokerProcess()
+        let recorder = "org.test.workout-recorder2", writer = "org.test.workout-sensor2"
+        try await installRecorderAndWriter(broker, recorder: recorder, writer: writer, recorderReadsEnergy: true)
+        let result = try await recordWhileAnotherAppSaves(broker, recorder: recorder, writer: writer)
+        #expect(result.okValue == "120", "\(result)")
+        #expect(result.lines.contains("energy 60.0 60.0"), "\(result)")
+    }
+
+    /// developer.apple.com/documentation/healthkit/hkworkoutsession/pause(): HKHealthStore.pause(_:)
+    /// "pauses the provided session if it is currently running" — a second pause does nothing —
+    /// and calls a state does not allow reach the delegate's workoutSession(_:didFailWithError:)
+    /// while the state stays (developer.apple.com/documentation/healthkit/hkworkoutsessiondelegate).
+    @Test func illegalSessionTransitionsFailThroughTheDelegateAndKeepTheState() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.workout-illegal")
+        let result = try await broker.runApp(app, ["workout-snippet", "workout-illegal"])
+        let invalid = HKError.Code.errorInvalidArgument.rawValue
+        #expect(result.okValue == "\(invalid),\(invalid),\(invalid),\(invalid) ended", "\(result)")
+        #expect(result.lines.contains("states prepared,running,paused,stopped,ended"), "\(result)")
+    }
+
+    /// developer.apple.com/documentation/healthkit/hkworkoutbuilder and hkworkoutactivity
+    /// (iOS 16): activities added to a builder are saved with the workout and come back with it,
+    /// an overlapping one is refused, and totals of strokes and flights come from the samples
+    /// added (hkworkout/totalswimmingstrokecount, totalflightsclimbed).
+    @Test func aMultiActivityWorkoutKeepsItsActivitiesStatisticsAndTotals() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.workout-triathlon")
+        for type in [HKWorkoutTypeIdentifier, "HKQuantityTypeIdentifierSwimmingStrokeCount", "HKQuantityTypeIdentifierFlightsClimbed"] {
+            try await broker.set(app, "share", type, allowed: true)
+        }
+        let result = try await broker.runApp(app, ["workout-snippet", "workout-activities"])
+        #expect(result.okValue == "3 1800.0", "\(result)")
+        #expect(result.lines.contains("refused \(HKError.Code.errorInvalidArgument.rawValue)"), "\(result)")
+        let stored = try await broker.runApp(app, ["workout-snippet", "workout-stored"])
+        #expect(stored.okValue == "1", "\(stored)")
+        #expect(stored.lines.contains { $0.contains(" activities 46:1200,13:1200,37:1200 ")
+            && $0.contains(" strokes 300.0 flights 4.0 ") }, "\(stored)")
+        // Both added samples are associated with the workout.
+        let workout = try #require(result.lines.first { $0.hasPrefix("workout ") }.map { String($0.split(separator: " ")[1]) })
+        let strokes = try await broker.runApp(app, ["query-associated", workout, "HKQuantityTypeIdentifierSwimmingStrokeCount"])
+        #expect(strokes.okValue == "1", "\(strokes)")
+    }
+}
