@@ -119,4 +119,33 @@ extension AppleSnippetTests {
         let strokes = try await broker.runApp(app, ["query-associated", workout, "HKQuantityTypeIdentifierSwimmingStrokeCount"])
         #expect(strokes.okValue == "1", "\(strokes)")
     }
+
+    /// finishWorkout() while the store is locked: the added samples and the workout are saves,
+    /// journaled like any (developer.apple.com/documentation/healthkit/hkworkoutbuilder/finishworkout(completion:)
+    /// succeeds as a save does), and at unlock the workout arrives with its activities, totals
+    /// and association to the samples saved before it in the same journal.
+    @Test func aWorkoutFinishedWhileTheStoreIsLockedMergesWithItsAssociationsAtUnlock() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.workout-locked")
+        for type in [HKWorkoutTypeIdentifier, "HKQuantityTypeIdentifierSwimmingStrokeCount", "HKQuantityTypeIdentifierFlightsClimbed"] {
+            try await broker.set(app, "share", type, allowed: true)
+        }
+        let lock = try await broker.healthctl(["lock"])
+        #expect(lock.status == 0, "\(lock)")
+        let result = try await broker.runApp(app, ["workout-snippet", "workout-activities"])
+        #expect(result.okValue == "3 1800.0", "\(result)")
+        let unlock = try await broker.healthctl(["unlock"])
+        #expect(unlock.status == 0, "\(unlock)")
+        #expect(unlock.stdout.contains("merged"), "the saves were journaled: \(unlock)")
+
+        let stored = try await broker.runApp(app, ["workout-snippet", "workout-stored"])
+        #expect(stored.okValue == "1", "\(stored)")
+        #expect(stored.lines.contains { $0.contains(" activities 46:1200,13:1200,37:1200 ")
+            && $0.contains(" strokes 300.0 flights 4.0 ") }, "\(stored)")
+        let workout = try #require(result.lines.first { $0.hasPrefix("workout ") }.map { String($0.split(separator: " ")[1]) })
+        for type in ["HKQuantityTypeIdentifierSwimmingStrokeCount", "HKQuantityTypeIdentifierFlightsClimbed"] {
+            let associated = try await broker.runApp(app, ["query-associated", workout, type])
+            #expect(associated.okValue == "1", "\(type): \(associated)")
+        }
+    }
 }
