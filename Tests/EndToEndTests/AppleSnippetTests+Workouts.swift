@@ -82,6 +82,12 @@ extension AppleSnippetTests {
         let result = try await recordWhileAnotherAppSaves(broker, recorder: recorder, writer: writer)
         #expect(result.okValue == "120", "\(result)")
         #expect(result.lines.contains("energy 60.0 60.0"), "\(result)")
+        // Counted, but not associated: only the recorder's own samples are linked to its workout.
+        let workout = try #require(result.lines.first { $0.hasPrefix("workout ") }?.split(separator: " ").last.map(String.init))
+        let energy = try await broker.runApp(recorder, ["query-associated", workout, Self.activeEnergy])
+        #expect(energy.okValue == "1" && !energy.stdout.contains(writer), "\(energy)")
+        let heartRates = try await broker.runApp(recorder, ["query-associated", workout, Self.heartRate])
+        #expect(heartRates.okValue == "0", "\(heartRates)")
     }
 
     /// developer.apple.com/documentation/healthkit/hkworkoutsession/pause(): HKHealthStore.pause(_:)
