@@ -13,6 +13,7 @@ func runWorkoutSnippet(_ name: String, _ arguments: [String], _ healthStore: HKH
     case "workout-illegal": try await illegalTransitions(healthStore)
     case "workout-activities": try await multiActivityWorkout(healthStore)
     case "workout-stored": try await storedWorkouts(healthStore)
+    case "workout-session-activities": try await sessionActivities(healthStore)
     default: usage("unknown snippet \(name)")
     }
 }
@@ -43,6 +44,26 @@ final class WorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWorkoutBui
 
     func workoutBuilderDidCollectEvent(_ workoutBuilder: HKLiveWorkoutBuilder) {
         events.withLock { $0 += 1 }
+    }
+
+    let activityCalls = Mutex<[String]>([])
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didBeginActivityWith workoutConfiguration: HKWorkoutConfiguration,
+                        date: Date) {
+        activityCalls.withLock { $0.append("session-begin:\(workoutConfiguration.activityType.rawValue)") }
+    }
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didEndActivityWith workoutConfiguration: HKWorkoutConfiguration,
+                        date: Date) {
+        activityCalls.withLock { $0.append("session-end:\(workoutConfiguration.activityType.rawValue)") }
+    }
+
+    func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didBegin workoutActivity: HKWorkoutActivity) {
+        activityCalls.withLock { $0.append("builder-begin:\(workoutActivity.workoutConfiguration.activityType.rawValue)") }
+    }
+
+    func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didEnd workoutActivity: HKWorkoutActivity) {
+        activityCalls.withLock { $0.append("builder-end:\(workoutActivity.workoutConfiguration.activityType.rawValue)") }
     }
 }
 
@@ -183,4 +204,39 @@ func storedWorkouts(_ healthStore: HKHealthStore) async throws {
               + " indoor \((workout.metadata?[HKMetadataKeyIndoorWorkout] as? Bool).map { "\($0)" } ?? "-")")
     }
     print("ok \(workouts.count)")
+}
+
+/// A multisport session as watchOS 9 records it: beginNewActivity / endCurrentActivity(on:) on
+/// the session, the live builder keeping the activities. Prints the delegates' activity calls
+/// in order, the session's current activity between activities, and what was saved.
+func sessionActivities(_ healthStore: HKHealthStore) async throws {
+    let manager = WorkoutManager()
+    let configuration = HKWorkoutConfiguration()
+    configuration.activityType = .swimBikeRun
+    configuration.locationType = .outdoor
+    let session = try HKWorkoutSession(healthStore: healthStore, configuration: configuration)
+    let builder = session.associatedWorkoutBuilder()
+    session.delegate = manager
+    builder.delegate = manager
+
+    let start = Date().addingTimeInterval(-600)
+    session.startActivity(with: start)
+    try await builder.beginCollection(at: start)
+    var next = start
+    for activityType in [HKWorkoutActivityType.swimming, .running] {
+        let activityConfiguration = HKWorkoutConfiguration()
+        activityConfiguration.activityType = activityType
+        session.beginNewActivity(configuration: activityConfiguration, date: next, metadata: nil)
+        print("current \(session.currentActivity.workoutConfiguration.activityType.rawValue) \(builder.currentWorkoutActivity != nil)")
+        next = next.addingTimeInterval(120)
+        session.endCurrentActivity(on: next)
+    }
+    session.endCurrentActivity(on: next)   // nothing in progress: the delegate hears an error
+    session.end()
+    try await builder.endCollection(at: start.addingTimeInterval(600))
+    guard let workout = try await builder.finishWorkout() else { usage("finishWorkout returned nil") }
+    try await Task.sleep(for: .milliseconds(200))  // the delegates' queues
+    print("calls \(manager.activityCalls.withLock { $0.joined(separator: ",") })")
+    print("errors \(manager.errors.withLock { $0.joined(separator: ",") })")
+    print("ok \(workout.workoutActivities.map { "\($0.workoutConfiguration.activityType.rawValue):\(Int($0.duration))" }.joined(separator: ","))")
 }

@@ -154,4 +154,24 @@ extension AppleSnippetTests {
             #expect(associated.okValue == "1", "\(type): \(associated)")
         }
     }
+
+    /// developer.apple.com/documentation/healthkit/hkworkoutsession/beginnewactivity(configuration:date:metadata:)
+    /// and endcurrentactivity(on:): the session's delegate hears didBeginActivityWith /
+    /// didEndActivityWith, the live builder's didBegin / didEnd, `currentActivity` is the one in
+    /// progress, and the saved workout holds the activities.
+    @Test func sessionActivitiesReachBothDelegatesAndTheSavedWorkout() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.workout-multisport")
+        try await broker.set(app, "share", HKWorkoutTypeIdentifier, allowed: true)
+        let result = try await broker.runApp(app, ["workout-snippet", "workout-session-activities"])
+        #expect(result.okValue == "46:120,37:120", "\(result)")
+        #expect(result.lines.filter { $0.hasPrefix("current ") } == ["current 46 true", "current 37 true"], "\(result)")
+        let calls = result.lines.first { $0.hasPrefix("calls ") }?.dropFirst("calls ".count).split(separator: ",").map(String.init) ?? []
+        // Two queues: each delegate's own calls are in order.
+        #expect(calls.filter { $0.hasPrefix("session-") } == ["session-begin:46", "session-end:46", "session-begin:37", "session-end:37"],
+                "\(result)")
+        #expect(calls.filter { $0.hasPrefix("builder-") } == ["builder-begin:46", "builder-end:46", "builder-begin:37", "builder-end:37"],
+                "\(result)")
+        #expect(result.lines.contains("errors \(HKError.Code.errorInvalidArgument.rawValue)"), "\(result)")
+    }
 }
