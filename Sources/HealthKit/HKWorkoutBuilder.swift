@@ -9,7 +9,8 @@ import Synchronization
 ///
 /// Samples handed to `add(_:)` that were never saved are saved then (HealthKit's builder saves
 /// what it is given); samples already stored are only collected. Only the app's own samples are
-/// associated with the workout (healthd's rule); every collected sample counts in the statistics.
+/// associated with the workout (healthd's rule, and the SDK sends no others); every collected
+/// sample counts in the statistics.
 public class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     // @unchecked: all mutable state is in `contents` (a Mutex); the rest is immutable.
     public let workoutConfiguration: HKWorkoutConfiguration
@@ -151,11 +152,21 @@ public class HKWorkoutBuilder: NSObject, @unchecked Sendable {
 
     /// Saves the workout and returns it (its `uuid` is healthd's). Requires ended collection.
     public func finishWorkout() async throws -> HKWorkout? {
+        try requirePhase(.ended, "finish the workout")
+        // Only the app's own samples can be associated (healthd skips the rest), so only theirs
+        // are sent: a long session collecting another app's heart rate stays well inside the
+        // association limit. Fetched samples name their source; samples this builder saved
+        // were never fetched and carry the unsaved source's empty bundle identifier.
+        let ownBundle = HKSource.default().bundleIdentifier
         let workout = try contents.withLock { (contents) throws(HKError) -> HKWorkout in
             guard contents.phase == .ended, let start = contents.startDate, let end = contents.endDate else {
                 throw Self.phaseError("finish the workout", contents.phase)
             }
-            return try makeWorkout(contents, start: start, end: end)
+            let own = contents.sampleOrder.filter { uuid in
+                let bundle = contents.samples[uuid]?.sourceRevision.source.bundleIdentifier
+                return bundle == ownBundle || bundle == ""
+            }
+            return try makeWorkout(contents, start: start, end: end, associating: own)
         }
         try await healthStore.save(workout)
         contents.withLock { $0.phase = .finished }
@@ -301,8 +312,12 @@ public class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     }
 
     func requireCollecting(_ action: String) throws(HKError) {
+        try requirePhase(.collecting, action)
+    }
+
+    private func requirePhase(_ required: Phase, _ action: String) throws(HKError) {
         let phase = contents.withLock { $0.phase }
-        guard phase == .collecting else { throw Self.phaseError(action, phase) }
+        guard phase == required else { throw Self.phaseError(action, phase) }
     }
 
     static func phaseError(_ action: String, _ phase: Phase) -> HKError {
@@ -326,7 +341,7 @@ public class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     /// configuration's location metadata where the app set none), activities ended and with
     /// their statistics, the workout's statistics, and totals from the sums of active energy,
     /// the activity's distance type, swimming strokes and flights climbed.
-    private func makeWorkout(_ contents: Contents, start: Date, end: Date) throws(HKError) -> HKWorkout {
+    private func makeWorkout(_ contents: Contents, start: Date, end: Date, associating: [UUID]) throws(HKError) -> HKWorkout {
         let samples = contents.sampleOrder.compactMap { contents.samples[$0] as? HKQuantitySample }
         let statistics = WorkoutBuilderStatistics.all(of: samples, from: start, to: end)
         let activities = contents.activities.map { activity in
@@ -345,7 +360,7 @@ public class HKWorkoutBuilder: NSObject, @unchecked Sendable {
                          duration: WorkoutValue.activeDuration(start: start, end: end, events: events.map(\.record)),
                          totalEnergyBurned: sum(.activeEnergyBurned), totalDistance: distance,
                          totalSwimmingStrokeCount: sum(.swimmingStrokeCount), totalFlightsClimbed: sum(.flightsClimbed),
-                         activities: activities, statistics: statistics, associating: contents.sampleOrder,
+                         activities: activities, statistics: statistics, associating: associating,
                          device: device, metadata: metadata.isEmpty ? nil : metadata)
     }
 }

@@ -34,8 +34,8 @@ enum WorkoutActivityRows {
     /// saving source, never a workout, are associated. Any other UUID — another app's sample,
     /// visible to the app or not, or one that does not exist — is skipped without a trace, so the
     /// save reveals nothing about other apps' data, and a save journaled while the store was
-    /// locked merges the same way as one made while it was open. The SDK's builder sends every
-    /// sample it collected; this is where other apps' samples drop out.
+    /// locked merges the same way as one made while it was open. The SDK's builder sends only
+    /// the app's own samples, but the rule does not rely on it.
     private static func associate(_ db: Database, _ uuids: [UUID], with workoutID: Int64, sourceID: Int64) throws {
         guard !uuids.isEmpty else { return }
         let workoutType = try SampleRepository.typeID(db, HKWorkoutTypeIdentifier)
