@@ -33,6 +33,10 @@ enum LockService {
         context.logger.notice("store unlocked", metadata: [
             "store": "\(context.store.directory)", "merged": "\(report.merged)", "damaged": "\(report.damaged.count)",
         ])
+        // Registrations enabled or disabled while locked reach the launch schedule now.
+        for appID in report.backgroundDeliveryApps.sorted() {
+            context.backgroundDelivery.registrationsChanged(appID: appID)
+        }
         for damaged in report.damaged {
             context.logger.error("pending journal damaged", metadata: ["detail": "\(damaged)"])
         }

@@ -15,7 +15,29 @@ public enum PendingEffect: Sendable {
     /// Grants the user decided while locked (answered a request, granted, revoked), applied at
     /// merge in their place among the saves, with the time they were decided.
     case grants(appID: String, decisions: [GrantDecision], at: Date)
+    /// `deleteObjects(of:predicate:)` accepted while locked: resolved at merge against the store as
+    /// it then is (every earlier entry applied), only `appID`'s own objects, a workout the
+    /// predicate names looked up within `workouts` (the app's read scope for workouts when it
+    /// called). `accessLog` is the call's entry, written at merge with the number deleted then.
+    case deleteMatching(typeIdentifier: String, predicate: SamplePredicate?, appID: String, workouts: ReadScope,
+                        accessLog: AccessLogEntryDraft?)
+    /// `add(_:to:)` accepted while locked: at merge, all or none, as an unlocked call would be
+    /// then — `appID`'s own workout and samples, each sample's type shared by the app (checked
+    /// against the grants as merged so far, which are the grants of the time of the call).
+    case associate(sampleUUIDs: [UUID], workoutUUID: UUID, appID: String)
+    /// Background delivery enabled (or its frequency changed) while locked.
+    case enableBackgroundDelivery(BackgroundDeliveryRegistration)
+    /// Background delivery disabled while locked: one type's, or every type's when nil.
+    case disableBackgroundDelivery(appID: String, typeIdentifier: String?)
+    /// The user's switch for an app's direct connections or its network access, set while
+    /// locked (applied to the in-memory copy at once, to the store at merge).
+    case appAccess(appID: String, setting: AppAccessSetting, allowed: Bool, at: Date)
     /// An access-log entry of a call made while locked, with the time of the call.
     case accessLog(actor: String, appID: String?, action: AccessAction, types: [String], count: Int,
                    detail: String, at: Date)
+}
+
+/// Which of an app's switches an `appAccess` entry sets.
+public enum AppAccessSetting: String, Sendable {
+    case directConnections, network
 }
