@@ -17,7 +17,7 @@
 //              [--event TYPE:START:END]… [--device NAME] [--meta …]…          (WorkoutCommands.swift)
 //   e2e-client query-workouts [--activity RAW]                                  (`workout …` lines)
 //   e2e-client add-to-workout WORKOUT TYPE SAMPLE…
-//   e2e-client workout-with-steps START END N        (saves both, then add(_:to:), reading nothing: works while locked)
+//   e2e-client workout-with-steps START END N [--route COUNT]   (saves both, then add(_:to:), reading nothing: works while locked)
 //   e2e-client query-associated WORKOUT TYPE
 //   e2e-client save-route WORKOUT COUNT [--offset S] [--step S] [--chunk N] [--latitude DEG] [--meta …]…  (RouteCommands.swift)
 //   e2e-client query-route WORKOUT [--async]

@@ -206,11 +206,9 @@ import TestSupport
         for index in 0..<600 { saved += try await app.save(index * 20..<index * 20 + 20, marker: "merge") }
         app.close()
         // The merge commits batches of entries (PendingJournalMerge.defaultBatchSize); 600 saves
-        // of 20 samples take it a few seconds here: a kill a second after the unlock starts
-        // lands in the middle of it.
+        // of 20 samples take it long enough that a kill just after it starts lands in the middle.
         let unlock = Task { try await healthd.healthctl(["unlock"]) }
-        try await Task.sleep(for: .milliseconds(1_000))
-        healthd.kill()
+        try await healthd.killOnceMerging()
         let interrupted = try await unlock.value
         try healthd.start()
         let reader = try LockedStoreApp(socket: healthd.appSocket)

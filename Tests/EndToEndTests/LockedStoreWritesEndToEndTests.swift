@@ -3,9 +3,10 @@ import Testing
 import TestSupport
 
 /// Every write an app can make is journaled while the store is locked, not refused
-/// (ARCHITECTURE.md, "Locked store"): deletion by predicate, adding samples to a workout, and
-/// enabling or disabling background delivery — each made by the scripted app, a real sandboxed
-/// process using the SDK, validated when it is made, and merged in order at unlock.
+/// (ARCHITECTURE.md, "Locked store"): deletion by predicate, adding samples to a workout, route
+/// data and finishing a route, enabling or disabling background delivery — each made by the
+/// scripted app, a real sandboxed process using the SDK, validated when it is made, and merged in
+/// order at unlock, exactly once even when healthd is killed mid-merge.
 @Suite(.timeLimit(.minutes(10)), .serialized) struct LockedStoreWritesEndToEndTests {
     let steps = "HKQuantityTypeIdentifierStepCount"
     let workouts = "HKWorkoutTypeIdentifier"
@@ -114,5 +115,81 @@ import TestSupport
         expectSuccess(try await healthd.healthctl(["lock"]))
         let refused = try await healthd.runApp(app, ["background-enable", steps])
         #expect(refused.okValue == nil && refused.stdout.contains("com.apple.developer.healthkit.background-delivery"), "\(refused)")
+    }
+
+    /// The `route UUID COUNT START END` line of `workout-with-steps --route`.
+    private func routeLine(_ result: ProcessResult) -> [String] {
+        result.lines.first { $0.hasPrefix("route ") }?.split(separator: " ").map(String.init) ?? []
+    }
+
+    @Test func aRouteBuiltWhileLockedIsStoredWithItsWorkoutAsAnswered() async throws {
+        let healthd = try await started()
+        try await healthd.set(app, "share", "HKWorkoutRouteTypeIdentifier", allowed: true)
+        try await healthd.set(app, "read", "HKWorkoutRouteTypeIdentifier", allowed: true)
+        expectSuccess(try await healthd.healthctl(["lock"]))
+        let session = try await healthd.runApp(app, ["workout-with-steps", "1700000000", "1700001800", "1", "--route", "40"])
+        let answered = routeLine(session)
+        #expect(answered.count == 5 && answered[2] == "40", "\(session)")
+        expectSuccess(try await healthd.healthctl(["unlock"]))
+        guard let workout = session.okValue?.split(separator: " ").first.map(String.init), answered.count == 5 else { return }
+        let query = try await healthd.runApp(app, ["query-route", workout])
+        let stored = query.lines.first { $0.hasPrefix("route ") }?.split(separator: " ").map(String.init) ?? []
+        // The route the app was answered with, attached to the workout saved while locked too.
+        #expect(query.okValue == "1", "\(query)")
+        #expect(Array(stored.prefix(5)) == answered, "answered \(answered), stored \(stored)")
+    }
+
+    @Test func killedMidMergeAJournalOfEveryKindIsAppliedExactlyOnce() async throws {
+        let healthd = try await started(entitlements: ["com.apple.developer.healthkit.background-delivery"])
+        for access in ["share", "read"] { try await healthd.set(app, access, "HKWorkoutRouteTypeIdentifier", allowed: true) }
+        let filler = "org.test.locked-writes-filler"  // this test process, saving fast over a direct connection
+        try await SavingApp.install(filler, root: healthd.root) { try await healthd.healthctl($0) }
+        expectSuccess(try await healthd.healthctl(["lock"]))
+
+        // One of each kind first: workout, samples, association, route data, finished route, a
+        // save and a deletion by predicate that takes it, background delivery.
+        let session = try await healthd.runApp(app, ["workout-with-steps", "1700000000", "1700001800", "2", "--route", "20"])
+        let uuids = session.okValue?.split(separator: " ").map(String.init) ?? []
+        #expect(uuids.count == 3 && routeLine(session).count == 5, "\(session)")
+        let doomed = try await saveStep(healthd, as: app, at: 1_700_100_000)
+        #expect(try await healthd.runApp(app, ["delete-matching", steps, "--start", "1700100000", "--end", "1700100600"]).okValue == "0")
+        #expect(try await healthd.runApp(app, ["background-enable", steps]).okValue == "enabled")
+        // Then enough saves that the merge takes a few seconds (batches of 128 entries).
+        let saver = try LockedStoreApp(socket: healthd.appSocket)
+        var saved: [UUID] = []
+        for index in 0..<600 { saved += try await saver.save(index * 20..<index * 20 + 20, marker: "kinds") }
+        saver.close()
+
+        let unlock = Task { try await healthd.healthctl(["unlock"]) }
+        try await healthd.killOnceMerging()
+        let interrupted = try await unlock.value
+        try healthd.start()  // merges what the killed merge left
+
+        // Evidence that the kill interrupted the merge: the start merged some, not all, of the
+        // filler's 1,200 entries (each save and its access-log entry), which come last.
+        let restartMerged = Self.startupMerged(in: healthd.log)
+        #expect(restartMerged.map { $0 > 0 && $0 < 1_200 } == true, "merged at restart: \(String(describing: restartMerged))")
+        let reader = try LockedStoreApp(socket: healthd.appSocket)
+        defer { reader.close() }
+        let stored = try await reader.storedUUIDs()
+        #expect(stored.count == Set(stored).count, "a sample was stored twice")
+        #expect(Set(saved).isSubset(of: Set(stored)), "\(Set(saved).subtracting(stored).count) saves lost")
+        #expect(stored.count == saved.count + 2, "the workout's two samples and the filler, nothing else: \(stored.count)")
+        #expect(!stored.map(\.uuidString).contains(doomed), "the deletion by predicate was not applied")
+        guard uuids.count == 3 else { return }
+        let associated = try await healthd.runApp(app, ["query-associated", uuids[0], steps])
+        #expect(associated.okValue == "2", "\(associated)")
+        let routes = try await healthd.runApp(app, ["query-route", uuids[0]])
+        #expect(routes.okValue == "1" && routes.stdout.contains(routeLine(session)[1]), "\(routes)")
+        let listing = try await healthd.healthctl(["apps", "background", app])
+        #expect(listing.stdout.contains("Step Count"), "\(listing)")
+        #expect(interrupted.status != 0, "the unlock finished before the kill; \(interrupted)")
+    }
+
+    /// The count healthd logged for the pending-journal merge at its last start, if any.
+    private static func startupMerged(in log: String) -> Int? {
+        guard let line = log.split(separator: "\n").last(where: { $0.contains("merged saves kept while the store was locked") }),
+              let range = line.range(of: #"merged=\d+"#, options: .regularExpression) else { return nil }
+        return Int(line[range].dropFirst("merged=".count))
     }
 }

@@ -6,7 +6,8 @@ import HealthWire
 /// The plaintext of a pending-journal entry (before `PendingJournal` seals it): header length
 /// (4 bytes, big-endian) ‖ a JSON header ‖ for a save, the samples in their wire encoding
 /// (for grants, the `AppGrants` message; for a deletion by predicate, the `MatchingDeletion`
-/// request; for a workout association, the `WorkoutAssociation` request)
+/// request; for a workout association, the `WorkoutAssociation` request; for route locations,
+/// the `RouteDataChunk` request; for a finished route, the `RouteFinish` request)
 /// (`SampleList`, the save request's own format, as raw bytes: a scan of the disk for a save's
 /// values finds them if they were ever written unsealed), so a merged save is the very records
 /// that were validated when the app saved. Authenticated by the seal, so the
@@ -16,6 +17,7 @@ enum PendingEntryCoding {
     private struct Entry: Codable {
         enum Kind: String, Codable {
             case save, delete, grants, accessLog, deleteMatching, associate, enableBackground, disableBackground, appAccess
+            case routeData, finishRoute
         }
         var kind: Kind
         // save
@@ -78,6 +80,13 @@ enum PendingEntryCoding {
                           typeIdentifier: registration.typeIdentifier, frequency: registration.frequency.rawValue)
         case let .disableBackgroundDelivery(appID, typeIdentifier):
             entry = Entry(kind: .disableBackground, appID: appID, typeIdentifier: typeIdentifier)
+        case let .routeData(locations, builderID, source, date):
+            entry = Entry(kind: .routeData, source: [source.bundleIdentifier, source.name, source.version],
+                          timeMicros: date.microsecondsSince1970)
+            samples = RouteDataChunk(builderID: builderID, locations: locations).wireBytes()
+        case let .finishRoute(builderID, workoutUUID, metadata, device, source, uuid):
+            entry = Entry(kind: .finishRoute, source: [source.bundleIdentifier, source.name, source.version], uuids: [uuid])
+            samples = RouteFinish(builderID: builderID, workoutUUID: workoutUUID, metadata: metadata, device: device).wireBytes()
         case let .appAccess(appID, setting, allowed, date):
             entry = Entry(kind: .appAccess, appID: appID, timeMicros: date.microsecondsSince1970, setting: setting.rawValue,
                           allowed: allowed)
@@ -159,6 +168,20 @@ enum PendingEntryCoding {
         case .disableBackground:
             guard let appID = entry.appID else { throw WireDecodeError.invalidField("pending background-delivery entry incomplete") }
             return .disableBackgroundDelivery(appID: appID, typeIdentifier: entry.typeIdentifier)
+        case .routeData:
+            guard let source = try sourceRecord(entry), let micros = entry.timeMicros else {
+                throw WireDecodeError.invalidField("pending route-data entry incomplete")
+            }
+            let chunk = try RouteDataChunk(wire: trailer)
+            return .routeData(locations: chunk.locations, builderID: chunk.builderID, source: source,
+                              at: Date(microsecondsSince1970: micros))
+        case .finishRoute:
+            guard let source = try sourceRecord(entry), let uuids = entry.uuids, uuids.count == 1 else {
+                throw WireDecodeError.invalidField("pending finished-route entry incomplete")
+            }
+            let finish = try RouteFinish(wire: trailer)
+            return .finishRoute(builderID: finish.builderID, workoutUUID: finish.workoutUUID, metadata: finish.metadata,
+                                device: finish.device, source: source, uuid: uuids[0])
         case .appAccess:
             guard let appID = entry.appID, let raw = entry.setting, let setting = AppAccessSetting(rawValue: raw),
                   let allowed = entry.allowed, let micros = entry.timeMicros else {
@@ -166,5 +189,11 @@ enum PendingEntryCoding {
             }
             return .appAccess(appID: appID, setting: setting, allowed: allowed, at: Date(microsecondsSince1970: micros))
         }
+    }
+
+    /// The source of a save or route entry: bundle identifier, name, version.
+    private static func sourceRecord(_ entry: Entry) throws -> SourceRecord? {
+        guard let source = entry.source, source.count == 3, let bundle = source[0], let name = source[1] else { return nil }
+        return SourceRecord(bundleIdentifier: bundle, name: name, version: source[2])
     }
 }

@@ -94,6 +94,56 @@ extension StoreHandle {
         }
     }
 
+    /// Adds validated `locations` to `source`'s unfinished route `builderID` (RouteService, after
+    /// the share check): in the store when open, answered with the locations the route holds;
+    /// while locked, into the pending journal, answered with the locations journaled for it since
+    /// the lock (the SDK does not use the number).
+    func insertRouteData(_ locations: [RouteLocation], builderID: UUID, source: SourceRecord) async throws -> Int {
+        try await withSaveTarget { access in
+            switch access {
+            case let .open(database):
+                return try await database.samples.insertRouteData(locations, builderID: builderID, source: source)
+            case let .locked(locked):
+                let entry = try PendingEntryCoding.encode(.routeData(locations: locations, builderID: builderID, source: source,
+                                                                     at: Date()))
+                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+                return locked.routes.add(locations, appID: source.bundleIdentifier, builderID: builderID)?.count ?? 0
+            }
+        }
+    }
+
+    /// Finishes `source`'s route `builderID` with its workout: now when the store is open; while
+    /// locked, into the pending journal with a UUID minted now, resolved at merge as if finished
+    /// then. The locked answer spans the locations journaled for the builder since the lock;
+    /// a builder with none (all inserted before the lock) cannot be answered without reading the
+    /// store and fails with errorDatabaseInaccessible, like a read.
+    func finishRoute(builderID: UUID, workoutUUID: UUID, metadata: [String: MetadataValue], device: DeviceRecord?,
+                     source: SourceRecord) async throws -> SampleRecord {
+        try await withSaveTarget { access in
+            switch access {
+            case let .open(database):
+                return try await database.samples.finishRoute(builderID: builderID, workoutUUID: workoutUUID, metadata: metadata,
+                                                              device: device, source: source)
+            case let .locked(locked):
+                guard let summary = locked.routes.summary(appID: source.bundleIdentifier, builderID: builderID) else {
+                    throw HKError(.errorDatabaseInaccessible, """
+                        the health store is locked and this route's locations were inserted before it was locked;                         finish the route once the user unlocks it (healthctl unlock)
+                        """)
+                }
+                let uuid = UUIDv7.make()
+                let entry = try PendingEntryCoding.encode(.finishRoute(builderID: builderID, workoutUUID: workoutUUID,
+                                                                       metadata: metadata, device: device, source: source, uuid: uuid))
+                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+                locked.routes.remove(appID: source.bundleIdentifier, builderID: builderID)
+                var route = SampleRecord(uuid: uuid, typeIdentifier: HKWorkoutRouteTypeIdentifier, startDate: summary.first,
+                                         endDate: summary.last, value: .workoutRoute(locationCount: summary.count),
+                                         metadata: metadata, device: device)
+                route.source = source
+                return route
+            }
+        }
+    }
+
     /// Enables (or changes the frequency of) a background-delivery registration: in the store
     /// when open; while locked, into the pending journal (the launch schedule is reloaded for the
     /// app after the merge: LockService).

@@ -20,7 +20,9 @@ enum LockService {
         request.erase()
         let report: PendingJournalMerge.Report
         do {
-            report = try await context.store.unlock(passcode: passcode)
+            report = try await context.store.unlock(passcode: passcode) {
+                context.logger.notice("store reopened; merging the pending journal", metadata: ["store": "\(context.store.directory)"])
+            }
         } catch let error as StoreOpenError {
             context.logger.warning("unlock refused or failed", metadata: ["reason": "\(error)"])
             switch error {

@@ -34,6 +34,15 @@ extension PendingEffect {
                 }
                 try SampleRepository.associateOwned(sampleUUIDs, with: workoutUUID, appID: appID, db)
             }
+        case let .routeData(locations, builderID, source, date):
+            try Self.unlessRefused(db) {
+                _ = try SampleRepository.insertDraftLocations(locations, builderID: builderID, source: source, now: date, $0)
+            }
+        case let .finishRoute(builderID, workoutUUID, metadata, device, source, uuid):
+            try Self.unlessRefused(db) {
+                _ = try SampleRepository.finishDraft(builderID: builderID, workoutUUID: workoutUUID, metadata: metadata,
+                                                     device: device, source: source, $0, minting: UUIDSupply(preassigned: [uuid]))
+            }
         case let .enableBackgroundDelivery(registration):
             try BackgroundDeliveryRepository.enable(registration, db)
             return registration.appID

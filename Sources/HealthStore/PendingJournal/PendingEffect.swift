@@ -25,6 +25,15 @@ public enum PendingEffect: Sendable {
     /// then — `appID`'s own workout and samples, each sample's type shared by the app (checked
     /// against the grants as merged so far, which are the grants of the time of the call).
     case associate(sampleUUIDs: [UUID], workoutUUID: UUID, appID: String)
+    /// Locations an `HKWorkoutRouteBuilder` inserted while locked (validated then), added at merge
+    /// to the builder's unfinished route with the time they were inserted.
+    case routeData(locations: [RouteLocation], builderID: UUID, source: SourceRecord, at: Date)
+    /// A route finished while locked: resolved at merge as if finished then — from every location
+    /// the builder holds by then, attached to its workout (saved before the lock or while locked,
+    /// earlier in the journal) — with the UUID the app was answered with. One that would fail
+    /// then (no such workout, locations outside it) stores nothing.
+    case finishRoute(builderID: UUID, workoutUUID: UUID, metadata: [String: MetadataValue], device: DeviceRecord?,
+                     source: SourceRecord, uuid: UUID)
     /// Background delivery enabled (or its frequency changed) while locked.
     case enableBackgroundDelivery(BackgroundDeliveryRegistration)
     /// Background delivery disabled while locked: one type's, or every type's when nil.
