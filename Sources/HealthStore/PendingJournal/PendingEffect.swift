@@ -23,7 +23,8 @@ public enum PendingEffect: Sendable {
                         accessLog: AccessLogEntryDraft?)
     /// `add(_:to:)` accepted while locked: at merge, all or none, as an unlocked call would be
     /// then — `appID`'s own workout and samples, each sample's type shared by the app (checked
-    /// against the grants as merged so far, which are the grants of the time of the call).
+    /// against the grants as merged so far, i.e. the user's decisions as of the call; a temporary
+    /// grant that expired in between counts as expired, as for a call made at merge).
     case associate(sampleUUIDs: [UUID], workoutUUID: UUID, appID: String)
     /// Locations an `HKWorkoutRouteBuilder` inserted while locked (validated then), added at merge
     /// to the builder's unfinished route with the time they were inserted.
