@@ -147,13 +147,14 @@ import TestSupport
         expectSuccess(try await healthd.healthctl(["lock"]))
 
         // One of each kind first: workout, samples, association, route data, finished route, a
-        // save and a deletion by predicate that takes it, background delivery.
+        // save and a deletion by predicate that takes it, background delivery, an app switch.
         let session = try await healthd.runApp(app, ["workout-with-steps", "1700000000", "1700001800", "2", "--route", "20"])
         let uuids = session.okValue?.split(separator: " ").map(String.init) ?? []
         #expect(uuids.count == 3 && routeLine(session).count == 5, "\(session)")
         let doomed = try await saveStep(healthd, as: app, at: 1_700_100_000)
         #expect(try await healthd.runApp(app, ["delete-matching", steps, "--start", "1700100000", "--end", "1700100600"]).okValue == "0")
         #expect(try await healthd.runApp(app, ["background-enable", steps]).okValue == "enabled")
+        #expect(try await healthd.healthctl(["apps", "allow-network", app]).status == 0)
         // Then enough saves that the merge takes a few seconds (batches of 128 entries).
         let saver = try LockedStoreApp(socket: healthd.appSocket)
         var saved: [UUID] = []
@@ -183,6 +184,8 @@ import TestSupport
         #expect(routes.okValue == "1" && routes.stdout.contains(routeLine(session)[1]), "\(routes)")
         let listing = try await healthd.healthctl(["apps", "background", app])
         #expect(listing.stdout.contains("Step Count"), "\(listing)")
+        let apps = try await healthd.healthctl(["apps", "list"])
+        #expect(apps.lines.first { $0.contains(app + " ") }?.contains("permitted") == true, "\(apps)")
         #expect(interrupted.status != 0, "the unlock finished before the kill; \(interrupted)")
     }
 
