@@ -3,11 +3,32 @@
 // workload, in one run on one machine.
 //
 //   swift run -c release store-bench [rows] [rounds] [writers]
+//   swift run -c release store-bench merge [entries…]   (pending-journal merge, MergeWorkload)
 import Foundation
 import GRDB
 import HealthStore
 
 let arguments = CommandLine.arguments
+if arguments.count > 1, arguments[1] == "merge" {
+    let sizes = arguments.dropFirst(2).compactMap { Int($0) }
+    print("pending-journal merge, one step-count save per entry, best of 3")
+    print("entries   one transaction per entry (entries/s)   batches of \(PendingJournalMerge.defaultBatchSize) (entries/s)   speed-up")
+    for entries in sizes.isEmpty ? [600, 10_000] : sizes {
+        let workload = MergeWorkload(entries: entries)
+        var single: [Double] = [], batched: [Double] = []
+        for _ in 0..<3 {
+            for (batchSize, into) in [(1, 0), (PendingJournalMerge.defaultBatchSize, 1)] {
+                let directory = temporaryDirectory()
+                defer { try? FileManager.default.removeItem(atPath: directory) }
+                let rate = try workload.run(batchSize: batchSize, in: directory)
+                if into == 0 { single.append(rate) } else { batched.append(rate) }
+            }
+        }
+        let s = single.max() ?? 0, b = batched.max() ?? 0
+        print(String(format: "%7d   %37.0f   %29.0f   %.1fx", entries, s, b, b / s))
+    }
+    exit(0)
+}
 let rows = arguments.count > 1 ? Int(arguments[1]) ?? 200_000 : 200_000
 let rounds = arguments.count > 2 ? Int(arguments[2]) ?? 3 : 3
 let workload = ObjectsWorkload(rows: rows, batchSize: 1000, scans: 200)

@@ -59,6 +59,40 @@ func addToWorkoutCommand(_ arguments: [String]) async throws {
     print("ok \(samples.count)")
 }
 
+/// `workout-with-steps START END N [--route COUNT]`: saves a running workout from START to END and N step-count
+/// samples inside it, then adds the samples to it — the objects it holds, no query, as a
+/// workout app does while the device is locked. Prints `ok WORKOUT SAMPLE…`.
+func workoutWithStepsCommand(_ arguments: [String]) async throws {
+    guard arguments.count >= 4, let start = Double(arguments[1]), let end = Double(arguments[2]), let count = Int(arguments[3]),
+          count > 0, end > start else {
+        usage("workout-with-steps START END N")
+    }
+    let workout = HKWorkout(activityType: .running, start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: end))
+    try await workoutStore.save(workout)
+    let step = (end - start) / Double(count)
+    let samples = (0..<count).map { index in
+        let sampleStart = Date(timeIntervalSince1970: start + Double(index) * step)
+        return HKQuantitySample(type: HKQuantityType(.stepCount), quantity: HKQuantity(unit: .count(), doubleValue: 10),
+                                start: sampleStart, end: sampleStart.addingTimeInterval(step))
+    }
+    try await workoutStore.save(samples)
+    try await workoutStore.add(samples, to: workout)
+    // With --route COUNT: a route of COUNT locations through the workout, built with the
+    // workout object held here (printed as `route UUID COUNT START END`).
+    if let routeCount = values(of: "--route", in: arguments).first.flatMap(Int.init), routeCount > 0 {
+        let builder = HKWorkoutRouteBuilder(healthStore: workoutStore, device: nil)
+        let locationStep = (end - start) / Double(routeCount + 1)
+        let locations = (0..<routeCount).map {
+            generatedLocation($0, latitude: 46.5, start: workout.startDate.addingTimeInterval(locationStep), step: locationStep)
+        }
+        try await builder.insertRouteData(Array(locations.prefix(routeCount / 2)))
+        try await builder.insertRouteData(Array(locations.dropFirst(routeCount / 2)))
+        let route = try await builder.finishRoute(with: workout, metadata: nil)
+        print("route \(route.uuid.uuidString) \(route.count) \(route.startDate.timeIntervalSince1970) \(route.endDate.timeIntervalSince1970)")
+    }
+    print("ok \(([workout.uuid] + samples.map(\.uuid)).map(\.uuidString).joined(separator: " "))")
+}
+
 /// `query-associated WORKOUT TYPE`: `sample UUID` lines for the samples of TYPE associated with it.
 func queryAssociatedCommand(_ arguments: [String]) async throws {
     guard arguments.count >= 3, let sampleType = type(arguments[2]) as? HKSampleType else { usage("query-associated WORKOUT TYPE") }

@@ -17,6 +17,7 @@
 //              [--event TYPE:START:END]… [--device NAME] [--meta …]…          (WorkoutCommands.swift)
 //   e2e-client query-workouts [--activity RAW]                                  (`workout …` lines)
 //   e2e-client add-to-workout WORKOUT TYPE SAMPLE…
+//   e2e-client workout-with-steps START END N [--route COUNT]   (saves both, then add(_:to:), reading nothing: works while locked)
 //   e2e-client query-associated WORKOUT TYPE
 //   e2e-client save-route WORKOUT COUNT [--offset S] [--step S] [--chunk N] [--latitude DEG] [--meta …]…  (RouteCommands.swift)
 //   e2e-client query-route WORKOUT [--async]
@@ -193,6 +194,7 @@ do {
     case "save-workout": try await saveWorkoutCommand(arguments)
     case "query-workouts": try await queryWorkoutsCommand(arguments)
     case "add-to-workout": try await addToWorkoutCommand(arguments)
+    case "workout-with-steps": try await workoutWithStepsCommand(arguments)
     case "query-associated": try await queryAssociatedCommand(arguments)
     case "save-route": try await saveRouteCommand(arguments)
     case "query-route": try await queryRouteCommand(arguments)

@@ -203,13 +203,12 @@ import TestSupport
         let app = try LockedStoreApp(socket: healthd.appSocket)
         expectSuccess(try await healthd.healthctl(["lock"]))
         var saved: [UUID] = []
-        for index in 0..<600 { saved += try await app.save(index..<index + 1, marker: "merge") }
+        for index in 0..<600 { saved += try await app.save(index * 20..<index * 20 + 20, marker: "merge") }
         app.close()
-        // Each entry merges in a durable transaction of its own (about a millisecond or more):
-        // a kill shortly after the unlock starts lands in the middle of the merge.
+        // The merge commits batches of entries (PendingJournalMerge.defaultBatchSize); 600 saves
+        // of 20 samples take it long enough that a kill just after it starts lands in the middle.
         let unlock = Task { try await healthd.healthctl(["unlock"]) }
-        try await Task.sleep(for: .milliseconds(350))
-        healthd.kill()
+        try await healthd.killOnceMerging()
         let interrupted = try await unlock.value
         try healthd.start()
         let reader = try LockedStoreApp(socket: healthd.appSocket)
@@ -221,8 +220,9 @@ import TestSupport
         // merged only what was left (each save is two entries: the save and its log entry).
         let restartMerged = Self.startupMerged(in: healthd.log)
         #expect(interrupted.status != 0, "the unlock finished before the kill; \(interrupted)")
-        #expect(restartMerged.map { $0 > 0 && $0 < 2 * saved.count } == true,
-                "merged at restart: \(String(describing: restartMerged)) of \(2 * saved.count)")
+        let entries = 2 * 600
+        #expect(restartMerged.map { $0 > 0 && $0 < entries } == true,
+                "merged at restart: \(String(describing: restartMerged)) of \(entries)")
     }
 
     @Test func aWrongPasscodeIsRefusedClearlyAndBacksOff() async throws {

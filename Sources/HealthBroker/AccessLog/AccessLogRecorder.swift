@@ -23,18 +23,18 @@ struct AccessLogRecorder: Sendable {
     }
 
     /// A connection on the app socket refused because its process is no installed app. On the
-    /// accept thread, before the refusal is sent, so the entry exists once the peer sees it.
-    /// Rate-limited like `appendRefusal`.
+    /// accept thread, before the refusal is sent, so the entry exists once the peer sees it —
+    /// in the log when the store is open, in the pending journal (sealed, durable) while it is
+    /// locked, like every other entry (`StoreHandle.recordAccess`). Rate-limited like
+    /// `appendRefusal`.
     func appendRefusedConnectionBlocking(reason: String) {
         let entries = context.refusals.admit(actor: AccessLogEntry.unidentifiedActor, appID: nil,
                                              detail: "connection refused: \(reason)", types: [])
         guard !entries.isEmpty else { return }
         do {
-            _ = try context.store.withDatabaseBlocking { database in
-                for entry in entries {
-                    try database.accessLog.append(actor: entry.actor, appID: entry.appID, action: .refused,
-                                                  types: entry.types, count: 0, detail: entry.detail)
-                }
+            for entry in entries {
+                try context.store.recordAccessBlocking(actor: entry.actor, appID: entry.appID, action: .refused,
+                                                       types: entry.types, count: 0, detail: entry.detail)
             }
         } catch {
             unstored(actor: AccessLogEntry.unidentifiedActor, appID: nil, action: .refused, types: [], count: 0,

@@ -303,11 +303,11 @@ struct BackgroundDeliveryLoop {
             "app": "\(request.appID)", "types": "\(request.typeIdentifiers.count)", "request": "\(request.requestID)", "pid": "\(pid)",
         ])
         do {
-            _ = try await store.withDatabase { database in
-                try database.accessLog.append(actor: AccessLogEntry.brokerActor, appID: request.appID, action: .launch,
-                                              types: request.typeIdentifiers, count: 1,
-                                              detail: "background delivery: launched (launch request \(request.requestID))")
-            }
+            // Through the one access-log path that journals while locked (an app launched for a
+            // delivery made before the lock can start after it).
+            try await store.recordAccess(actor: AccessLogEntry.brokerActor, appID: request.appID, action: .launch,
+                                         types: request.typeIdentifiers, count: 1,
+                                         detail: "background delivery: launched (launch request \(request.requestID))")
         } catch {
             logger.error("access log append failed", metadata: ["action": "launch", "error": "\(type(of: error))"])
         }

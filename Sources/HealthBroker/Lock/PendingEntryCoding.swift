@@ -5,7 +5,9 @@ import HealthWire
 
 /// The plaintext of a pending-journal entry (before `PendingJournal` seals it): header length
 /// (4 bytes, big-endian) ‖ a JSON header ‖ for a save, the samples in their wire encoding
-/// (for grants, the `AppGrants` message)
+/// (for grants, the `AppGrants` message; for a deletion by predicate, the `MatchingDeletion`
+/// request; for a workout association, the `WorkoutAssociation` request; for route locations,
+/// the `RouteDataChunk` request; for a finished route, the `RouteFinish` request)
 /// (`SampleList`, the save request's own format, as raw bytes: a scan of the disk for a save's
 /// values finds them if they were ever written unsealed), so a merged save is the very records
 /// that were validated when the app saved. Authenticated by the seal, so the
@@ -13,7 +15,10 @@ import HealthWire
 /// damaged.
 enum PendingEntryCoding {
     private struct Entry: Codable {
-        enum Kind: String, Codable { case save, delete, grants, accessLog }
+        enum Kind: String, Codable {
+            case save, delete, grants, accessLog, deleteMatching, associate, enableBackground, disableBackground, appAccess
+            case routeData, finishRoute
+        }
         var kind: Kind
         // save
         var source: [String?]?      // bundle identifier, name, version
@@ -28,6 +33,15 @@ enum PendingEntryCoding {
         var count: Int?
         var detail: String?
         var timeMicros: Int64?
+        // deleteMatching: the app's read scope for workouts ("all", "own" or "window" since)
+        var workoutScope: String?
+        var workoutScopeSinceMicros: Int64?
+        // background delivery
+        var typeIdentifier: String?
+        var frequency: Int?
+        // app access: which switch, and its new position
+        var setting: String?
+        var allowed: Bool?
     }
 
     static func encode(_ effect: PendingEffect) throws -> [UInt8] {
@@ -45,6 +59,37 @@ enum PendingEntryCoding {
         case let .accessLog(actor, appID, action, types, count, detail, date):
             entry = Entry(kind: .accessLog, actor: actor, appID: appID, action: action.rawValue, types: types,
                           count: count, detail: detail, timeMicros: date.microsecondsSince1970)
+        case let .deleteMatching(typeIdentifier, predicate, appID, workouts, log):
+            var matching = Entry(kind: .deleteMatching, actor: log?.actor, appID: appID, action: log?.action.rawValue,
+                                 types: log?.types, detail: log?.detail, timeMicros: log?.date.microsecondsSince1970)
+            switch workouts {
+            case .allSources: matching.workoutScope = "all"
+            case .ownSamples: matching.workoutScope = "own"
+            case let .recentWindow(_, since):
+                matching.workoutScope = "window"
+                matching.workoutScopeSinceMicros = since.microsecondsSince1970
+            }
+            entry = matching
+            samples = MatchingDeletion(typeIdentifier: typeIdentifier, predicate: predicate).wireBytes()
+        case let .associate(sampleUUIDs, workoutUUID, appID):
+            entry = Entry(kind: .associate, appID: appID)
+            samples = WorkoutAssociation(workoutUUID: workoutUUID, sampleUUIDs: sampleUUIDs).wireBytes()
+        case let .enableBackgroundDelivery(registration):
+            entry = Entry(kind: .enableBackground, appID: registration.appID,
+                          timeMicros: registration.enabledDate.microsecondsSince1970,
+                          typeIdentifier: registration.typeIdentifier, frequency: registration.frequency.rawValue)
+        case let .disableBackgroundDelivery(appID, typeIdentifier):
+            entry = Entry(kind: .disableBackground, appID: appID, typeIdentifier: typeIdentifier)
+        case let .routeData(locations, builderID, source, date):
+            entry = Entry(kind: .routeData, source: [source.bundleIdentifier, source.name, source.version],
+                          timeMicros: date.microsecondsSince1970)
+            samples = RouteDataChunk(builderID: builderID, locations: locations).wireBytes()
+        case let .finishRoute(builderID, workoutUUID, metadata, device, source, uuid):
+            entry = Entry(kind: .finishRoute, source: [source.bundleIdentifier, source.name, source.version], uuids: [uuid])
+            samples = RouteFinish(builderID: builderID, workoutUUID: workoutUUID, metadata: metadata, device: device).wireBytes()
+        case let .appAccess(appID, setting, allowed, date):
+            entry = Entry(kind: .appAccess, appID: appID, timeMicros: date.microsecondsSince1970, setting: setting.rawValue,
+                          allowed: allowed)
         }
         let header = Array(try JSONEncoder().encode(entry))
         let length = UInt32(header.count)
@@ -90,6 +135,65 @@ enum PendingEntryCoding {
             }
             return .accessLog(actor: actor, appID: entry.appID, action: action, types: types, count: count,
                               detail: entry.detail ?? "", at: Date(microsecondsSince1970: micros))
+        case .deleteMatching:
+            guard let appID = entry.appID else { throw WireDecodeError.invalidField("pending deletion entry incomplete") }
+            let workouts: ReadScope
+            switch (entry.workoutScope, entry.workoutScopeSinceMicros) {
+            case ("all", _): workouts = .allSources
+            case ("own", _): workouts = .ownSamples(appID: appID)
+            case let ("window", since?): workouts = .recentWindow(appID: appID, since: Date(microsecondsSince1970: since))
+            default: throw WireDecodeError.invalidField("pending deletion entry names no workout scope")
+            }
+            let deletion = try MatchingDeletion(wire: trailer)
+            // The call's access-log entry, written at merge with the count (none if the call had none).
+            var log: AccessLogEntryDraft?
+            if let actor = entry.actor, let raw = entry.action, let action = AccessAction(rawValue: raw),
+               let types = entry.types, let micros = entry.timeMicros {
+                log = AccessLogEntryDraft(actor: actor, appID: appID, action: action, types: types, detail: entry.detail ?? "",
+                                          date: Date(microsecondsSince1970: micros))
+            }
+            return .deleteMatching(typeIdentifier: deletion.typeIdentifier, predicate: deletion.predicate, appID: appID,
+                                   workouts: workouts, accessLog: log)
+        case .associate:
+            guard let appID = entry.appID else { throw WireDecodeError.invalidField("pending association entry incomplete") }
+            let association = try WorkoutAssociation(wire: trailer)
+            return .associate(sampleUUIDs: association.sampleUUIDs, workoutUUID: association.workoutUUID, appID: appID)
+        case .enableBackground:
+            guard let appID = entry.appID, let type = entry.typeIdentifier, let raw = entry.frequency,
+                  let frequency = HKUpdateFrequency(rawValue: raw), let micros = entry.timeMicros else {
+                throw WireDecodeError.invalidField("pending background-delivery entry incomplete")
+            }
+            return .enableBackgroundDelivery(BackgroundDeliveryRegistration(appID: appID, typeIdentifier: type, frequency: frequency,
+                                                                            enabledDate: Date(microsecondsSince1970: micros)))
+        case .disableBackground:
+            guard let appID = entry.appID else { throw WireDecodeError.invalidField("pending background-delivery entry incomplete") }
+            return .disableBackgroundDelivery(appID: appID, typeIdentifier: entry.typeIdentifier)
+        case .routeData:
+            guard let source = try sourceRecord(entry), let micros = entry.timeMicros else {
+                throw WireDecodeError.invalidField("pending route-data entry incomplete")
+            }
+            let chunk = try RouteDataChunk(wire: trailer)
+            return .routeData(locations: chunk.locations, builderID: chunk.builderID, source: source,
+                              at: Date(microsecondsSince1970: micros))
+        case .finishRoute:
+            guard let source = try sourceRecord(entry), let uuids = entry.uuids, uuids.count == 1 else {
+                throw WireDecodeError.invalidField("pending finished-route entry incomplete")
+            }
+            let finish = try RouteFinish(wire: trailer)
+            return .finishRoute(builderID: finish.builderID, workoutUUID: finish.workoutUUID, metadata: finish.metadata,
+                                device: finish.device, source: source, uuid: uuids[0])
+        case .appAccess:
+            guard let appID = entry.appID, let raw = entry.setting, let setting = AppAccessSetting(rawValue: raw),
+                  let allowed = entry.allowed, let micros = entry.timeMicros else {
+                throw WireDecodeError.invalidField("pending app-access entry incomplete")
+            }
+            return .appAccess(appID: appID, setting: setting, allowed: allowed, at: Date(microsecondsSince1970: micros))
         }
+    }
+
+    /// The source of a save or route entry: bundle identifier, name, version.
+    private static func sourceRecord(_ entry: Entry) throws -> SourceRecord? {
+        guard let source = entry.source, source.count == 3, let bundle = source[0], let name = source[1] else { return nil }
+        return SourceRecord(bundleIdentifier: bundle, name: name, version: source[2])
     }
 }

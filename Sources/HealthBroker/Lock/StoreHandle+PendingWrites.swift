@@ -52,6 +52,126 @@ extension StoreHandle {
         }
     }
 
+    /// Deletes `appID`'s objects of `typeIdentifier` that `predicate` matches (DeletionService,
+    /// after the share check), a workout the predicate names looked up within `workouts`: now
+    /// when the store is open; while locked, into the pending journal, resolved at merge against
+    /// the store as it then is. The locked answer is 0 — nothing is deleted until the merge, and
+    /// the store cannot be read to count what will be — and the call's access-log entry is
+    /// written at merge with the number actually deleted (so `entryCommitted` is true either way).
+    func deleteMatching(typeIdentifier: String, predicate: SamplePredicate?, appID: String, workouts: ReadScope,
+                        accessLog: AccessLogEntryDraft?) async throws -> Int {
+        try await withSaveTarget { access in
+            switch access {
+            case let .open(database):
+                return try await database.samples.deleteMatching(typeIdentifier: typeIdentifier, predicate: predicate, appID: appID,
+                                                                 workouts: workouts, accessLog: accessLog)
+            case let .locked(locked):
+                let entry = try PendingEntryCoding.encode(.deleteMatching(typeIdentifier: typeIdentifier, predicate: predicate,
+                                                                          appID: appID, workouts: workouts, accessLog: accessLog))
+                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+                return 0
+            }
+        }
+    }
+
+    /// Associates `appID`'s samples with its workout (WorkoutService): now when the store is open,
+    /// after `checkShared` approved the samples' types; while locked, into the pending journal
+    /// (the samples' types are in the store: the merge checks them against the grants of the time
+    /// of the call, and an association that would have failed then changes nothing).
+    func associate(_ sampleUUIDs: [UUID], with workoutUUID: UUID, appID: String,
+                   checkShared: @Sendable (HealthDatabase, _ sampleTypes: Set<String>) throws -> Void) async throws {
+        try await withSaveTarget { access in
+            switch access {
+            case let .open(database):
+                let types = try database.samples.ownObjectTypes(sampleUUIDs, appID: appID)
+                try checkShared(database, Set(types.values))
+                try await database.samples.associate(sampleUUIDs, with: workoutUUID, appID: appID)
+            case let .locked(locked):
+                try checkShared(locked.grants, [])
+                let entry = try PendingEntryCoding.encode(.associate(sampleUUIDs: sampleUUIDs, workoutUUID: workoutUUID, appID: appID))
+                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+            }
+        }
+    }
+
+    /// Adds validated `locations` to `source`'s unfinished route `builderID` (RouteService, after
+    /// the share check): in the store when open, answered with the locations the route holds;
+    /// while locked, into the pending journal, answered with the locations journaled for it since
+    /// the lock (the SDK does not use the number).
+    func insertRouteData(_ locations: [RouteLocation], builderID: UUID, source: SourceRecord) async throws -> Int {
+        try await withSaveTarget { access in
+            switch access {
+            case let .open(database):
+                return try await database.samples.insertRouteData(locations, builderID: builderID, source: source)
+            case let .locked(locked):
+                let entry = try PendingEntryCoding.encode(.routeData(locations: locations, builderID: builderID, source: source,
+                                                                     at: Date()))
+                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+                return locked.routes.add(locations, appID: source.bundleIdentifier, builderID: builderID)?.count ?? 0
+            }
+        }
+    }
+
+    /// Finishes `source`'s route `builderID` with its workout: now when the store is open; while
+    /// locked, into the pending journal with a UUID minted now, resolved at merge as if finished
+    /// then. The locked answer spans the locations journaled for the builder since the lock;
+    /// a builder with none (all inserted before the lock) cannot be answered without reading the
+    /// store and fails with errorDatabaseInaccessible, like a read.
+    func finishRoute(builderID: UUID, workoutUUID: UUID, metadata: [String: MetadataValue], device: DeviceRecord?,
+                     source: SourceRecord) async throws -> SampleRecord {
+        try await withSaveTarget { access in
+            switch access {
+            case let .open(database):
+                return try await database.samples.finishRoute(builderID: builderID, workoutUUID: workoutUUID, metadata: metadata,
+                                                              device: device, source: source)
+            case let .locked(locked):
+                guard let summary = locked.routes.summary(appID: source.bundleIdentifier, builderID: builderID) else {
+                    throw HKError(.errorDatabaseInaccessible, """
+                        the health store is locked and this route's locations were inserted before it was locked;                         finish the route once the user unlocks it (healthctl unlock)
+                        """)
+                }
+                let uuid = UUIDv7.make()
+                let entry = try PendingEntryCoding.encode(.finishRoute(builderID: builderID, workoutUUID: workoutUUID,
+                                                                       metadata: metadata, device: device, source: source, uuid: uuid))
+                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+                locked.routes.remove(appID: source.bundleIdentifier, builderID: builderID)
+                var route = SampleRecord(uuid: uuid, typeIdentifier: HKWorkoutRouteTypeIdentifier, startDate: summary.first,
+                                         endDate: summary.last, value: .workoutRoute(locationCount: summary.count),
+                                         metadata: metadata, device: device)
+                route.source = source
+                return route
+            }
+        }
+    }
+
+    /// Enables (or changes the frequency of) a background-delivery registration: in the store
+    /// when open; while locked, into the pending journal (the launch schedule is reloaded for the
+    /// app after the merge: LockService).
+    func enableBackgroundDelivery(_ registration: BackgroundDeliveryRegistration) async throws {
+        try await writeOrJournal(.enableBackgroundDelivery(registration)) { try $0.backgroundDeliveries.enable(registration) }
+    }
+
+    /// Disables `appID`'s background delivery of `typeIdentifier` (every type's when nil), as
+    /// `enableBackgroundDelivery`.
+    func disableBackgroundDelivery(appID: String, typeIdentifier: String?) async throws {
+        try await writeOrJournal(.disableBackgroundDelivery(appID: appID, typeIdentifier: typeIdentifier)) {
+            _ = try $0.backgroundDeliveries.disable(appID: appID, typeIdentifier: typeIdentifier)
+        }
+    }
+
+    /// `write` to the open store, or `effect` sealed into the pending journal while locked.
+    private func writeOrJournal(_ effect: PendingEffect, _ write: @Sendable (HealthDatabase) throws -> Void) async throws {
+        try await withSaveTarget { access in
+            switch access {
+            case let .open(database):
+                try write(database)
+            case let .locked(locked):
+                let entry = try PendingEntryCoding.encode(effect)
+                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+            }
+        }
+    }
+
     /// Applies the user's grant decisions for `appID` (the manager's answer or edit): to the store
     /// when open; while locked, into the pending journal first (durable, so a revocation survives
     /// a crash before unlock) and then to the in-memory copy that answers meanwhile.
@@ -66,6 +186,33 @@ extension StoreHandle {
                 _ = try await BlockingWork.run { try locked.journal.append(entry) }
                 try locked.grants.grants.apply(appID: appID, decisions, at: now)
             }
+        }
+    }
+
+    /// Sets one of `appID`'s switches (direct connections, network access) as the user asked: in
+    /// the store when open; while locked, into the pending journal first (durable, so a
+    /// withdrawal survives a crash before unlock) and then into the in-memory copy, which is what
+    /// identifies connections meanwhile. `then` runs with whichever holds the apps now (the
+    /// caller withdraws open direct connections there). Returns false when no such app is installed.
+    func setAppAccess(appID: String, _ setting: AppAccessSetting, allowed: Bool,
+                      then: @Sendable (HealthDatabase) throws -> Void = { _ in }) async throws -> Bool {
+        try await withCurrentStore { access in
+            let database: HealthDatabase
+            switch access {
+            case let .open(open):
+                database = open
+            case let .locked(locked):
+                guard try locked.grants.apps.find(id: appID) != nil else { return false }
+                let entry = try PendingEntryCoding.encode(.appAccess(appID: appID, setting: setting, allowed: allowed, at: Date()))
+                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+                database = locked.grants
+            }
+            let found = switch setting {
+            case .directConnections: try database.apps.setDirectConnections(appID: appID, allowed: allowed)
+            case .network: try database.apps.setNetworkAccess(appID: appID, allowed: allowed)
+            }
+            if found { try then(database) }
+            return found
         }
     }
 
@@ -84,6 +231,15 @@ extension StoreHandle {
                                                                      count: count, detail: detail, at: Date()))
                 _ = try await BlockingWork.run { try locked.journal.append(entry) }
             }
+        }
+    }
+
+    /// `recordAccess` for the broker's own threads (the accept threads), which may block: the
+    /// entry of a refused connection is journaled while locked like any other, never dropped.
+    func recordAccessBlocking(actor: String, appID: String?, action: AccessAction, types: [String], count: Int,
+                              detail: String) throws {
+        try blocking {
+            try await self.recordAccess(actor: actor, appID: appID, action: action, types: types, count: count, detail: detail)
         }
     }
 }

@@ -20,7 +20,7 @@ enum BackgroundDeliveryService {
         }
         let registration = BackgroundDeliveryRegistration(appID: app.id, typeIdentifier: spec.typeIdentifier,
                                                           frequency: frequency, enabledDate: Date())
-        try await context.store.withDatabase { try $0.backgroundDeliveries.enable(registration) }
+        try await context.store.enableBackgroundDelivery(registration)
         context.backgroundDelivery.registrationsChanged(appID: app.id)
         context.logger.info("background delivery enabled", metadata: ["app": "\(app.id)", "frequency": "\(frequency.name)"])
         return MethodTable.Reply(EmptyMessage())
@@ -31,7 +31,7 @@ enum BackgroundDeliveryService {
         let spec = try BackgroundDeliverySpec(wire: payload)
         try checkEntitled(app)
         try ChangeQueries.checkSampleType(spec.typeIdentifier)
-        _ = try await context.store.withDatabase { try $0.backgroundDeliveries.disable(appID: app.id, typeIdentifier: spec.typeIdentifier) }
+        try await context.store.disableBackgroundDelivery(appID: app.id, typeIdentifier: spec.typeIdentifier)
         context.backgroundDelivery.registrationsChanged(appID: app.id)
         return MethodTable.Reply(EmptyMessage())
     }
@@ -40,7 +40,7 @@ enum BackgroundDeliveryService {
         let app = try context.requireApp(caller)
         _ = try EmptyMessage(wire: payload)
         try checkEntitled(app)
-        _ = try await context.store.withDatabase { try $0.backgroundDeliveries.disable(appID: app.id, typeIdentifier: nil) }
+        try await context.store.disableBackgroundDelivery(appID: app.id, typeIdentifier: nil)
         context.backgroundDelivery.registrationsChanged(appID: app.id)
         return MethodTable.Reply(EmptyMessage())
     }

@@ -33,17 +33,18 @@ enum DeletionService {
         let app = try context.requireApp(caller)
         let deletion = try MatchingDeletion(wire: payload)
         try checkDeletable(deletion.typeIdentifier)
-        let report = CallAccessReport.current
-        let entry = report?.entryForWrite(appID: app.id, types: [deletion.typeIdentifier])
-        let count = try await context.store.withDatabase { database in
+        // The share check and the app's read scope for workouts come from the grants, which the
+        // locked store answers too; the deletion itself runs now, or at merge while locked.
+        let workouts = try await context.store.withGrants { database in
             try database.authorization.checkSave(app: app, types: [deletion.typeIdentifier])
             // Only the app's own objects are deleted; a workout the predicate names is looked up
             // within what the app may read, like every query's.
-            let visibility = try database.authorization.readScope(app: app, type: deletion.typeIdentifier)
-            return try await database.samples.deleteMatching(typeIdentifier: deletion.typeIdentifier,
-                                                             predicate: deletion.predicate, appID: app.id,
-                                                             workouts: visibility.workouts, accessLog: entry)
+            return try database.authorization.readScope(app: app, type: deletion.typeIdentifier).workouts
         }
+        let report = CallAccessReport.current
+        let entry = report?.entryForWrite(appID: app.id, types: [deletion.typeIdentifier])
+        let count = try await context.store.deleteMatching(typeIdentifier: deletion.typeIdentifier, predicate: deletion.predicate,
+                                                           appID: app.id, workouts: workouts, accessLog: entry)
         report?.committedWithEntry(appID: app.id, types: [deletion.typeIdentifier], count: count)
         return MethodTable.Reply(DeletedCount(count))
     }

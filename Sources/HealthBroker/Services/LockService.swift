@@ -20,7 +20,9 @@ enum LockService {
         request.erase()
         let report: PendingJournalMerge.Report
         do {
-            report = try await context.store.unlock(passcode: passcode)
+            report = try await context.store.unlock(passcode: passcode) {
+                context.logger.notice("store reopened; merging the pending journal", metadata: ["store": "\(context.store.directory)"])
+            }
         } catch let error as StoreOpenError {
             context.logger.warning("unlock refused or failed", metadata: ["reason": "\(error)"])
             switch error {
@@ -33,6 +35,10 @@ enum LockService {
         context.logger.notice("store unlocked", metadata: [
             "store": "\(context.store.directory)", "merged": "\(report.merged)", "damaged": "\(report.damaged.count)",
         ])
+        // Registrations enabled or disabled while locked reach the launch schedule now.
+        for appID in report.backgroundDeliveryApps.sorted() {
+            context.backgroundDelivery.registrationsChanged(appID: appID)
+        }
         for damaged in report.damaged {
             context.logger.error("pending journal damaged", metadata: ["detail": "\(damaged)"])
         }

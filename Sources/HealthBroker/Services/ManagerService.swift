@@ -58,7 +58,10 @@ enum ManagerService {
         }
         // The app's sandbox uid is assigned at install, so `healthctl`'s view and every later
         // launch agree on it from the start.
-        let replaced = try await context.store.withDatabase { database in
+        // Refused while locked: an install assigns a sandbox uid and may replace an executable,
+        // which the locked copy of the apps would have to mirror exactly; the user who installs
+        // is at the keyboard and can unlock.
+        let replaced = try await context.store.withDatabase(changing: "installing an app") { database in
             let replaced = try database.apps.install(manifest)
             _ = try database.apps.sandboxUID(appID: manifest.id)
             // A reinstall naming another executable withdraws the direct opt-in of the old one.
@@ -79,7 +82,8 @@ enum ManagerService {
     /// The user's switch for one app's network access; the app's next launch applies it.
     static func setNetworkAccess(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let setting = try NetworkAccessSetting(wire: payload)
-        let found = try await context.store.withDatabase { try $0.apps.setNetworkAccess(appID: setting.appID, allowed: setting.allowed) }
+        // Kept while locked (journaled, and in the copy the locked store launches apps from).
+        let found = try await context.store.setAppAccess(appID: setting.appID, .network, allowed: setting.allowed)
         guard found else {
             throw HKError(.errorInvalidArgument, "no installed app \(setting.appID.prefix(128)); see `healthctl apps list`")
         }
@@ -90,11 +94,11 @@ enum ManagerService {
     /// The user's opt-in to direct connections for one app (AppPeerResolver checks it).
     static func setDirectConnection(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let setting = try DirectConnectionSetting(wire: payload)
-        let found = try await context.store.withDatabase { database in
-            let found = try database.apps.setDirectConnections(appID: setting.appID, allowed: setting.allowed)
+        // Kept while locked too (journaled, and in the copy that identifies connections meanwhile):
+        // withdrawing trust must not wait for an unlock.
+        let found = try await context.store.setAppAccess(appID: setting.appID, .directConnections, allowed: setting.allowed) { database in
             // Withdrawn means withdrawn now: open direct connections of the app end at once.
-            if found && !setting.allowed { context.connections.revalidateDirectConnections(in: database) }
-            return found
+            if !setting.allowed { context.connections.revalidateDirectConnections(in: database) }
         }
         guard found else {
             throw HKError(.errorInvalidArgument, "no installed app \(setting.appID.prefix(128)); see `healthctl apps list`")

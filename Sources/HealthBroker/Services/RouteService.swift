@@ -11,11 +11,10 @@ enum RouteService {
     static func insertRouteData(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let app = try context.requireApp(caller)
         let chunk = try RouteDataChunk(wire: payload)
-        try await context.store.withDatabase { try $0.authorization.checkSave(app: app, types: [HKWorkoutRouteTypeIdentifier]) }
+        try await context.store.withGrants { try $0.authorization.checkSave(app: app, types: [HKWorkoutRouteTypeIdentifier]) }
         try RouteLocationValidator.check(chunk.locations)
-        let count = try await context.store.withDatabase { database in
-            try await database.samples.insertRouteData(chunk.locations, builderID: chunk.builderID, source: app.source)
-        }
+        // Journaled while locked (StoreHandle+PendingWrites).
+        let count = try await context.store.insertRouteData(chunk.locations, builderID: chunk.builderID, source: app.source)
         CallAccessReport.record(appID: app.id, types: [HKWorkoutRouteTypeIdentifier], count: chunk.locations.count,
                                 detail: "route locations inserted")
         return MethodTable.Reply(RouteLocationCount(count))
@@ -24,12 +23,11 @@ enum RouteService {
     static func finishRoute(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let app = try context.requireApp(caller)
         let finish = try RouteFinish(wire: payload)
-        try await context.store.withDatabase { try $0.authorization.checkSave(app: app, types: [HKWorkoutRouteTypeIdentifier]) }
+        try await context.store.withGrants { try $0.authorization.checkSave(app: app, types: [HKWorkoutRouteTypeIdentifier]) }
         try RouteLocationValidator.checkMetadata(finish.metadata)
-        let route = try await context.store.withDatabase { database in
-            try await database.samples.finishRoute(builderID: finish.builderID, workoutUUID: finish.workoutUUID,
-                                                   metadata: finish.metadata, device: finish.device, source: app.source)
-        }
+        // Journaled while locked, resolved at merge as if finished then (StoreHandle+PendingWrites).
+        let route = try await context.store.finishRoute(builderID: finish.builderID, workoutUUID: finish.workoutUUID,
+                                                        metadata: finish.metadata, device: finish.device, source: app.source)
         CallAccessReport.record(appID: app.id, types: [HKWorkoutRouteTypeIdentifier], count: 1)
         context.logger.info("route saved", metadata: ["app": "\(app.id)"])
         return MethodTable.Reply(FinishedRoute(route))

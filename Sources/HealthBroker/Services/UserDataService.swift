@@ -59,7 +59,7 @@ enum UserDataService {
     /// objects too when the user asked.
     static func removeApp(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let request = try AppRemoval(wire: payload)
-        let deleted = try await context.store.withDatabase { database -> Int? in
+        let deleted = try await context.store.withDatabase(changing: "removing an app and its data") { database -> Int? in
             guard try database.apps.remove(id: request.appID) else { return nil }
             return request.deleteData ? try await database.samples.deleteAll(fromSource: request.appID) : 0
         }

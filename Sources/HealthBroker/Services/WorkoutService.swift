@@ -14,12 +14,11 @@ enum WorkoutService {
         let app = try context.requireApp(caller)
         let association = try WorkoutAssociation(wire: payload)
         guard !association.sampleUUIDs.isEmpty else { throw HKError(.errorInvalidArgument, "no samples to add to the workout") }
-        try await context.store.withDatabase { database in
-            // Share permission for the workout and for every sample's type, as saving them needed.
-            // The types come from the app's own objects only; a missing one fails in `associate`.
-            let types = try database.samples.ownObjectTypes(association.sampleUUIDs, appID: app.id)
-            try database.authorization.checkSave(app: app, types: Set(types.values).union([HKWorkoutTypeIdentifier]))
-            try await database.samples.associate(association.sampleUUIDs, with: association.workoutUUID, appID: app.id)
+        // Share permission for the workout and for every sample's type, as saving them needed.
+        // The types come from the app's own objects only; a missing one fails in `associate`.
+        // While locked the samples' types are checked at merge (StoreHandle.associate).
+        try await context.store.associate(association.sampleUUIDs, with: association.workoutUUID, appID: app.id) { database, types in
+            try database.authorization.checkSave(app: app, types: types.union([HKWorkoutTypeIdentifier]))
         }
         CallAccessReport.record(appID: app.id, types: [HKWorkoutTypeIdentifier], count: association.sampleUUIDs.count,
                                 detail: "associated with a workout")

@@ -27,6 +27,8 @@ actor StoreGate {
     struct LockedStore: Sendable {
         let grants: HealthDatabase
         let journal: PendingJournal
+        /// The routes apps build while locked, for `finishRoute`'s answer.
+        let routes = LockedRouteDrafts()
     }
 
     /// What an admitted call gets: the open database, or the locked store.

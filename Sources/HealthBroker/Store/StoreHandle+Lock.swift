@@ -23,8 +23,10 @@ extension StoreHandle {
 
     /// Unlocks with `passcode` (nil where the machine key protects the store). Returns what the
     /// merge did. A wrong passcode is counted (`UnlockBackoff`) and leaves the store locked.
-    func unlock(passcode: Passcode?) async throws -> PendingJournalMerge.Report {
-        try await claimingKeyChange { try await self.unlockClaimed(passcode: passcode) }
+    /// `merging` runs once the store is reopened, just before the merge starts (healthd logs it:
+    /// a long unlock is a long merge).
+    func unlock(passcode: Passcode?, merging: @Sendable () -> Void = {}) async throws -> PendingJournalMerge.Report {
+        try await claimingKeyChange { try await self.unlockClaimed(passcode: passcode, merging: merging) }
     }
 
     private func claimingKeyChange<T: Sendable>(_ body: () async throws -> T) async throws -> T {
@@ -63,7 +65,7 @@ extension StoreHandle {
         lockSignal.set(locked: true)
     }
 
-    private func unlockClaimed(passcode: Passcode?) async throws -> PendingJournalMerge.Report {
+    private func unlockClaimed(passcode: Passcode?, merging: @Sendable () -> Void) async throws -> PendingJournalMerge.Report {
         guard await gate.isLocked else { throw HKError(.errorInvalidArgument, "the health store is not locked") }
         try unlockAttempts.checkAllowed()
         let directory = directory
@@ -89,6 +91,7 @@ extension StoreHandle {
             throw error
         }
         locked.journal.close()
+        merging()
         let report: PendingJournalMerge.Report
         do {
             report = try await BlockingWork.run {

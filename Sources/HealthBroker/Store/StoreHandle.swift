@@ -72,6 +72,20 @@ final class StoreHandle: Sendable {
         }
     }
 
+    /// `withDatabase` for a change the manager makes that is not kept while locked (installing or
+    /// removing an app, ARCHITECTURE.md "Locked store"): while locked it fails with a message
+    /// that names `change` and says to unlock first, rather than the readers' message.
+    func withDatabase<T: Sendable>(changing change: String, _ body: (HealthDatabase) async throws -> T) async throws -> T {
+        try await withCurrentStore { access in
+            guard case let .open(database) = access else {
+                throw HKError(.errorDatabaseInaccessible,
+                              "the health store is locked, and \(change) needs it unlocked: run `healthctl unlock`, then try again")
+            }
+            idleLock?.touch()
+            return try await body(database)
+        }
+    }
+
     /// Runs `body` with what holds the apps and grants: the open database, or, while locked, the
     /// in-memory copy taken at lock (grant changes also go to the pending journal: applyGrants). For identity,
     /// authorization status, requests and grant editing — never health data, which the copy
@@ -116,12 +130,8 @@ final class StoreHandle: Sendable {
         }
     }
 
-    /// `withDatabase` for threads of the broker's own (the accept threads), which may block.
-    func withDatabaseBlocking<T: Sendable>(_ body: @escaping @Sendable (HealthDatabase) throws -> T) throws -> T {
-        try blocking { try await self.withDatabase(body) }
-    }
-
-    private func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+    /// Runs `work` on a task and blocks this (non-pool) thread until it is done.
+    func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
         let outcome = BlockingOutcome<T>()
         Task {
             do {

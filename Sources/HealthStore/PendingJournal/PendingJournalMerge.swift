@@ -5,9 +5,10 @@ import HealthModel
 /// Merges the pending journals into the open store, oldest lock first and each in entry order,
 /// exactly once even if healthd is killed at any point:
 ///
-/// - each entry's effects and the advance of its journal's `applied_through` commit in one
-///   transaction, so an entry is either merged and recorded, or neither; a restarted merge skips
-///   what is recorded;
+/// - entries are applied in batches of `batchSize`: a batch's effects and the advance of its
+///   journal's `applied_through` past the batch commit in one transaction, so an entry is either
+///   merged and recorded, or neither; a restarted merge skips what is recorded. One durable
+///   commit per batch rather than per entry is what makes the merge fast (ARCHITECTURE.md);
 /// - once every entry is merged the file is removed (durably), then its key row: a kill between
 ///   the two leaves a row without a file, which the next merge just removes.
 ///
@@ -20,13 +21,16 @@ public enum PendingJournalMerge {
         public var merged = 0
         /// Entries that failed authentication or decoding; their journal is kept (`PendingJournalError.damaged`).
         public var damaged: [PendingJournalError] = []
+        /// Apps whose background-delivery registrations merged entries changed.
+        public var backgroundDeliveryApps: Set<String> = []
 
         public init() {}
     }
 
     /// `decode` turns an entry's plaintext into its effect; a throw counts the entry as damaged.
-    public static func merge(_ database: HealthDatabase, directory: String,
+    public static func merge(_ database: HealthDatabase, directory: String, batchSize: Int = defaultBatchSize,
                              decode: ([UInt8]) throws -> PendingEffect) throws -> Report {
+        precondition(batchSize > 0, "a merge batch holds at least one entry")
         var report = Report()
         let writer = database.writer
         for generation in try writer.read({ try PendingJournalKeys.generations($0) }) {
@@ -34,6 +38,7 @@ public enum PendingJournalMerge {
             guard let key = try writer.read({ try PendingJournalKeys.load($0, generation: generation) }) else { continue }
             let entries = try PendingJournalFile.entries(path: path, generation: generation) ?? []
             var firstDamaged: UInt64?
+            var batch: [(sequence: UInt64, effect: PendingEffect)] = []
             for (sequence, sealed) in entries where sequence > key.appliedThrough {
                 let aad = PendingJournalFile.associatedData(generation: generation, sequence: sequence)
                 guard let plaintext = try PendingJournalSeal.open(sealed, privateKey: key.privateKey,
@@ -42,12 +47,13 @@ public enum PendingJournalMerge {
                     firstDamaged = firstDamaged ?? sequence
                     continue  // each entry is sealed on its own: the ones after it still count
                 }
-                try writer.write { db in
-                    try apply(effect, db)
-                    try PendingJournalKeys.recordApplied(db, generation: generation, through: sequence)
+                batch.append((sequence, effect))
+                if batch.count == batchSize {
+                    try apply(batch, generation: generation, writer, into: &report)
+                    batch.removeAll(keepingCapacity: true)
                 }
-                report.merged += 1
             }
+            try apply(batch, generation: generation, writer, into: &report)
             if let firstDamaged {
                 let kept = path + ".damaged"
                 do {
@@ -74,27 +80,24 @@ public enum PendingJournalMerge {
         return try PendingJournal(directory: directory, generation: generation, publicKey: publicKey)
     }
 
-    private static func apply(_ effect: PendingEffect, _ db: Database) throws {
-        switch effect {
-        case let .save(records, source, uuids):
-            _ = try SampleRepository.write(records, source: source, db, minting: UUIDSupply(preassigned: uuids))
-        case let .delete(references, appID):
-            // The app was answered while locked; a deletion that would have failed then (an
-            // object not its own, or gone) deletes nothing now, in a savepoint of its own so that
-            // the entry is still recorded as merged.
-            do {
-                try db.inSavepoint {
-                    _ = try SampleRepository.deleteOwned(references, appID: appID, db)
-                    return .commit
-                }
-            } catch is HKError {
-                return
+    /// Entries per merge transaction. Large enough that the commit's fsync is paid rarely, small
+    /// enough that a transaction stays a few megabytes (entries are bounded by the frame limit,
+    /// but most are one save) and a kill mid-merge redoes little.
+    public static let defaultBatchSize = 128
+
+    /// Applies `batch` and records it merged, in one transaction.
+    private static func apply(_ batch: [(sequence: UInt64, effect: PendingEffect)], generation: Int64,
+                              _ writer: any DatabaseWriter, into report: inout Report) throws {
+        guard let last = batch.last else { return }
+        let changed = try writer.write { db in
+            var changed: Set<String> = []
+            for entry in batch {
+                if let appID = try entry.effect.apply(db) { changed.insert(appID) }
             }
-        case let .grants(appID, decisions, date):
-            try GrantRepository.apply(db, appID: appID, decisions, at: date)
-        case let .accessLog(actor, appID, action, types, count, detail, date):
-            try AccessLogRepository.append(db, actor: actor, appID: appID, action: action, types: types,
-                                           count: count, detail: detail, at: date)
+            try PendingJournalKeys.recordApplied(db, generation: generation, through: last.sequence)
+            return changed
         }
+        report.merged += batch.count
+        report.backgroundDeliveryApps.formUnion(changed)
     }
 }

@@ -8,20 +8,24 @@ extension AppRepository {
     /// Allows or revokes direct connections for `appID`. Returns false when no such app is installed.
     @discardableResult
     public func setDirectConnections(appID: String, allowed: Bool, at date: Date = Date()) throws -> Bool {
-        try writer.write { db in
-            guard let executable = try String.fetchOne(db, sql: "SELECT executable FROM apps WHERE id = ?", arguments: [appID]) else {
-                return false
-            }
-            if allowed {
-                try db.execute(sql: """
-                    INSERT INTO direct_connection_apps (app_id, executable, allowed_us) VALUES (?, ?, ?)
-                    ON CONFLICT(app_id) DO UPDATE SET executable = excluded.executable, allowed_us = excluded.allowed_us
-                    """, arguments: [appID, executable, date.microsecondsSince1970])
-            } else {
-                try db.execute(sql: "DELETE FROM direct_connection_apps WHERE app_id = ?", arguments: [appID])
-            }
-            return true
+        try writer.write { try Self.setDirectConnections($0, appID: appID, allowed: allowed, at: date) }
+    }
+
+    /// `setDirectConnections` inside the caller's transaction (also the pending journal's merge of a change
+    /// the user made while the store was locked).
+    static func setDirectConnections(_ db: Database, appID: String, allowed: Bool, at date: Date) throws -> Bool {
+        guard let executable = try String.fetchOne(db, sql: "SELECT executable FROM apps WHERE id = ?", arguments: [appID]) else {
+            return false
         }
+        if allowed {
+            try db.execute(sql: """
+                INSERT INTO direct_connection_apps (app_id, executable, allowed_us) VALUES (?, ?, ?)
+                ON CONFLICT(app_id) DO UPDATE SET executable = excluded.executable, allowed_us = excluded.allowed_us
+                """, arguments: [appID, executable, date.microsecondsSince1970])
+        } else {
+            try db.execute(sql: "DELETE FROM direct_connection_apps WHERE app_id = ?", arguments: [appID])
+        }
+        return true
     }
 
     /// Whether `appID` may connect directly with its currently installed executable.

@@ -7,18 +7,22 @@ extension AppRepository {
     /// Allows or withdraws network access for `appID`. Returns false when no such app is installed.
     @discardableResult
     public func setNetworkAccess(appID: String, allowed: Bool, at date: Date = Date()) throws -> Bool {
-        try writer.write { db in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM apps WHERE id = ?", arguments: [appID]) ?? false else { return false }
-            if allowed {
-                try db.execute(sql: """
-                    INSERT INTO network_apps (app_id, allowed_us) VALUES (?, ?)
-                    ON CONFLICT(app_id) DO UPDATE SET allowed_us = excluded.allowed_us
-                    """, arguments: [appID, date.microsecondsSince1970])
-            } else {
-                try db.execute(sql: "DELETE FROM network_apps WHERE app_id = ?", arguments: [appID])
-            }
-            return true
+        try writer.write { try Self.setNetworkAccess($0, appID: appID, allowed: allowed, at: date) }
+    }
+
+    /// `setNetworkAccess` inside the caller's transaction (also the pending journal's merge of a change
+    /// the user made while the store was locked).
+    static func setNetworkAccess(_ db: Database, appID: String, allowed: Bool, at date: Date) throws -> Bool {
+        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM apps WHERE id = ?", arguments: [appID]) ?? false else { return false }
+        if allowed {
+            try db.execute(sql: """
+                INSERT INTO network_apps (app_id, allowed_us) VALUES (?, ?)
+                ON CONFLICT(app_id) DO UPDATE SET allowed_us = excluded.allowed_us
+                """, arguments: [appID, date.microsecondsSince1970])
+        } else {
+            try db.execute(sql: "DELETE FROM network_apps WHERE app_id = ?", arguments: [appID])
         }
+        return true
     }
 
     /// The ids of the apps the user allowed network access (whether or not their manifest asks).

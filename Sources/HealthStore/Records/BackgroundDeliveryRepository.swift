@@ -8,29 +8,35 @@ public struct BackgroundDeliveryRepository: Sendable {
 
     /// Enables (or changes the frequency of) `registration`. The app must be installed.
     public func enable(_ registration: BackgroundDeliveryRegistration) throws {
-        try writer.write { db in
-            try db.execute(sql: """
-                INSERT INTO background_deliveries (app_id, type_identifier, frequency, enabled_us) VALUES (?, ?, ?, ?)
-                ON CONFLICT(app_id, type_identifier) DO UPDATE SET
-                    frequency = excluded.frequency, enabled_us = excluded.enabled_us
-                """, arguments: [registration.appID, registration.typeIdentifier, registration.frequency.rawValue,
-                                 registration.enabledDate.microsecondsSince1970])
-        }
+        try writer.write { try Self.enable(registration, $0) }
+    }
+
+    /// `enable` inside the caller's transaction (also the pending journal's merge).
+    static func enable(_ registration: BackgroundDeliveryRegistration, _ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO background_deliveries (app_id, type_identifier, frequency, enabled_us) VALUES (?, ?, ?, ?)
+            ON CONFLICT(app_id, type_identifier) DO UPDATE SET
+                frequency = excluded.frequency, enabled_us = excluded.enabled_us
+            """, arguments: [registration.appID, registration.typeIdentifier, registration.frequency.rawValue,
+                             registration.enabledDate.microsecondsSince1970])
     }
 
     /// Disables one type's delivery, or every type's when `typeIdentifier` is nil. Returns how
     /// many registrations it removed.
     @discardableResult
     public func disable(appID: String, typeIdentifier: String?) throws -> Int {
-        try writer.write { db in
-            if let typeIdentifier {
-                try db.execute(sql: "DELETE FROM background_deliveries WHERE app_id = ? AND type_identifier = ?",
-                               arguments: [appID, typeIdentifier])
-            } else {
-                try db.execute(sql: "DELETE FROM background_deliveries WHERE app_id = ?", arguments: [appID])
-            }
-            return db.changesCount
+        try writer.write { try Self.disable(appID: appID, typeIdentifier: typeIdentifier, $0) }
+    }
+
+    /// `disable` inside the caller's transaction (also the pending journal's merge).
+    static func disable(appID: String, typeIdentifier: String?, _ db: Database) throws -> Int {
+        if let typeIdentifier {
+            try db.execute(sql: "DELETE FROM background_deliveries WHERE app_id = ? AND type_identifier = ?",
+                           arguments: [appID, typeIdentifier])
+        } else {
+            try db.execute(sql: "DELETE FROM background_deliveries WHERE app_id = ?", arguments: [appID])
         }
+        return db.changesCount
     }
 
     /// One app's registrations, or every app's when `appID` is nil; by app, then type.

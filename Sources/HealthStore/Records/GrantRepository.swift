@@ -94,6 +94,17 @@ public struct GrantRepository: Sendable {
         }
     }
 
+    /// `decision` inside the caller's transaction, from the table (the pending journal's merge,
+    /// which sees the grants merged before the entry it applies).
+    static func decision(_ db: Database, appID: String, type: String, access: AccessKind,
+                         at now: Date = Date()) throws -> AuthorizationDecision {
+        let row = try Row.fetchOne(db, sql: """
+            SELECT type_identifier, access, decision, window_us, expires_us FROM grants
+            WHERE app_id = ? AND type_identifier = ? AND access = ?
+            """, arguments: [appID, type, access.rawValue])
+        return row.flatMap(Self.grant)?.effective(at: now).decision ?? .notDetermined
+    }
+
     private static func grant(_ row: Row) -> GrantDecision? {
         guard let access = AccessKind(rawValue: row["access"]),
               let decision = AuthorizationDecision(rawValue: row["decision"]) else { return nil }

@@ -44,21 +44,29 @@ extension SampleRepository {
     public func deleteMatching(typeIdentifier: String, predicate: SamplePredicate?, appID: String,
                                workouts: ReadScope, accessLog: AccessLogEntryDraft? = nil) async throws -> Int {
         try await commits.submit(returning: { db in
-            let own = SampleSQL.visibility(.ownSamples(appID: appID))
-            var conditions = ["o.type_id = ?", own.sql]
-            var arguments: StatementArguments = [try SampleSQL.typeID(db, typeIdentifier)]
-            arguments += own.arguments
-            if let predicate {
-                let compiled = SampleSQL.condition(predicate, within: Visibility(scope: .ownSamples(appID: appID), workouts: workouts))
-                conditions.append("(\(compiled.sql))")
-                arguments += compiled.arguments
-            }
-            let rowIDs = try Int64.fetchAll(db, sql: "SELECT o.id FROM objects o WHERE \(conditions.joined(separator: " AND "))",
-                                            arguments: arguments)
-            let deleted = try Self.deleteRows(rowIDs, db)
+            let deleted = try Self.deleteMatchingRows(typeIdentifier: typeIdentifier, predicate: predicate, appID: appID,
+                                                      workouts: workouts, db)
             if let accessLog { try AccessLogRepository.write(accessLog, count: deleted, db) }
             return deleted
         })
+    }
+
+    /// `deleteMatching` inside the caller's transaction (also the pending journal's merge of a
+    /// deletion made while locked, resolved against the store as it is at merge).
+    static func deleteMatchingRows(typeIdentifier: String, predicate: SamplePredicate?, appID: String,
+                                   workouts: ReadScope, _ db: Database) throws -> Int {
+        let own = SampleSQL.visibility(.ownSamples(appID: appID))
+        var conditions = ["o.type_id = ?", own.sql]
+        var arguments: StatementArguments = [try SampleSQL.typeID(db, typeIdentifier)]
+        arguments += own.arguments
+        if let predicate {
+            let compiled = SampleSQL.condition(predicate, within: Visibility(scope: .ownSamples(appID: appID), workouts: workouts))
+            conditions.append("(\(compiled.sql))")
+            arguments += compiled.arguments
+        }
+        let rowIDs = try Int64.fetchAll(db, sql: "SELECT o.id FROM objects o WHERE \(conditions.joined(separator: " AND "))",
+                                        arguments: arguments)
+        return try deleteRows(rowIDs, db)
     }
 
     /// Deletes the rows under one change number (none when there is nothing to delete) and

@@ -15,26 +15,33 @@ extension SampleRepository {
     public func insertRouteData(_ locations: [RouteLocation], builderID: UUID, source: SourceRecord,
                                 now: Date = Date()) async throws -> Int {
         try await commits.submit(returning: { db in
-            let sourceID = try Self.sourceID(db, source)
-            let draft = try Self.draft(db, builderID: builderID, sourceID: sourceID, now: now)
-            let total = draft.count + locations.count
-            guard total <= SampleLimits.maximumRouteLocations else {
-                throw HKError(.errorDataSizeExceeded, "a route holds at most \(SampleLimits.maximumRouteLocations) locations")
-            }
-            let insert = try db.cachedStatement(sql: """
-                INSERT INTO route_draft_locations (draft_id, position, time_us, latitude, longitude, altitude,
-                    horizontal_accuracy, vertical_accuracy, course, speed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            for (offset, location) in locations.enumerated() {
-                try insert.execute(arguments: [
-                    draft.id, draft.count + offset, location.timestamp.microsecondsSince1970, location.latitude,
-                    location.longitude, location.altitude, location.horizontalAccuracy, location.verticalAccuracy,
-                    location.course, location.speed,
-                ])
-            }
-            try db.execute(sql: "UPDATE route_drafts SET location_count = ? WHERE id = ?", arguments: [total, draft.id])
-            return total
+            try Self.insertDraftLocations(locations, builderID: builderID, source: source, now: now, db)
         })
+    }
+
+    /// `insertRouteData` inside the caller's transaction (also the pending journal's merge of
+    /// locations inserted while locked, with the time they were inserted).
+    static func insertDraftLocations(_ locations: [RouteLocation], builderID: UUID, source: SourceRecord, now: Date,
+                                     _ db: Database) throws -> Int {
+        let sourceID = try Self.sourceID(db, source)
+        let draft = try Self.draft(db, builderID: builderID, sourceID: sourceID, now: now)
+        let total = draft.count + locations.count
+        guard total <= SampleLimits.maximumRouteLocations else {
+            throw HKError(.errorDataSizeExceeded, "a route holds at most \(SampleLimits.maximumRouteLocations) locations")
+        }
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO route_draft_locations (draft_id, position, time_us, latitude, longitude, altitude,
+                horizontal_accuracy, vertical_accuracy, course, speed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for (offset, location) in locations.enumerated() {
+            try insert.execute(arguments: [
+                draft.id, draft.count + offset, location.timestamp.microsecondsSince1970, location.latitude,
+                location.longitude, location.altitude, location.horizontalAccuracy, location.verticalAccuracy,
+                location.course, location.speed,
+            ])
+        }
+        try db.execute(sql: "UPDATE route_drafts SET location_count = ? WHERE id = ?", arguments: [total, draft.id])
+        return total
     }
 
     /// Stores `source`'s unfinished route `builderID` as a route of its workout `workoutUUID`
@@ -43,48 +50,56 @@ extension SampleRepository {
     public func finishRoute(builderID: UUID, workoutUUID: UUID, metadata: [String: MetadataValue], device: DeviceRecord?,
                             source: SourceRecord) async throws -> SampleRecord {
         try await commits.submit(returning: { db in
-            guard let workoutID = try OwnedObjects.rowID(db, uuid: workoutUUID, typeIdentifier: HKWorkoutTypeIdentifier,
-                                                         appID: source.bundleIdentifier) else {
-                throw HKError(.errorInvalidArgument, "the workout was not found among the workouts this app saved")
-            }
-            let workout = try Row.fetchOne(db, sql: "SELECT start_us, end_us FROM objects WHERE id = ?", arguments: [workoutID])!
-            let sourceID = try Self.sourceID(db, source)
-            guard let draft = try Row.fetchOne(db, sql: """
-                SELECT d.id, d.location_count, min(l.time_us) AS first_us, max(l.time_us) AS last_us
-                FROM route_drafts d JOIN route_draft_locations l ON l.draft_id = d.id
-                WHERE d.source_id = ? AND d.builder_id = ? GROUP BY d.id
-                """, arguments: [sourceID, builderID]) else {
-                throw HKError(.errorInvalidArgument, "this route builder holds no locations; insert route data before finishing the route")
-            }
-            let first = Date(microsecondsSince1970: draft["first_us"])
-            let last = Date(microsecondsSince1970: draft["last_us"])
-            try RouteLocationValidator.checkInside(Date(microsecondsSince1970: workout["start_us"]),
-                                                   Date(microsecondsSince1970: workout["end_us"]),
-                                                   firstLocation: first, lastLocation: last)
-            var route = SampleRecord(uuid: UUID(), typeIdentifier: HKWorkoutRouteTypeIdentifier, startDate: first, endDate: last,
-                                     value: .workoutRoute(locationCount: draft["location_count"]), metadata: metadata,
-                                     device: device)
-            route.uuid = try Self.write([route], source: source, db)[0]
-            route.source = source
-            let routeID = try Int64.fetchOne(db, sql: "SELECT id FROM objects WHERE uuid = ?", arguments: [route.uuid])!
-            // A route ignored by its sync version keeps the locations it was stored with.
-            let stored = try Int.fetchOne(db, sql: "SELECT count(*) FROM route_locations WHERE route_id = ?", arguments: [routeID])!
-            if stored == 0 {
-                try db.execute(sql: """
-                    INSERT INTO route_locations (route_id, position, time_us, latitude, longitude, altitude,
-                        horizontal_accuracy, vertical_accuracy, course, speed)
-                    SELECT ?, row_number() OVER (ORDER BY time_us, position) - 1, time_us, latitude, longitude, altitude,
-                        horizontal_accuracy, vertical_accuracy, course, speed
-                    FROM route_draft_locations WHERE draft_id = ?
-                    """, arguments: [routeID, draft["id"] as Int64])
-            } else {
-                route.value = .workoutRoute(locationCount: stored)
-            }
-            try db.execute(sql: "INSERT OR IGNORE INTO workout_associations (workout_id, sample_id) VALUES (?, ?)",
-                           arguments: [workoutID, routeID])
-            try db.execute(sql: "DELETE FROM route_drafts WHERE id = ?", arguments: [draft["id"] as Int64])
-            return route
+            try Self.finishDraft(builderID: builderID, workoutUUID: workoutUUID, metadata: metadata, device: device,
+                                 source: source, db)
         })
+    }
+
+    /// `finishRoute` inside the caller's transaction (also the pending journal's merge of a route
+    /// finished while locked, given the UUID the app was answered with through `uuidSupply`).
+    static func finishDraft(builderID: UUID, workoutUUID: UUID, metadata: [String: MetadataValue], device: DeviceRecord?,
+                            source: SourceRecord, _ db: Database, minting uuidSupply: UUIDSupply = UUIDSupply()) throws -> SampleRecord {
+        guard let workoutID = try OwnedObjects.rowID(db, uuid: workoutUUID, typeIdentifier: HKWorkoutTypeIdentifier,
+                                                     appID: source.bundleIdentifier) else {
+            throw HKError(.errorInvalidArgument, "the workout was not found among the workouts this app saved")
+        }
+        let workout = try Row.fetchOne(db, sql: "SELECT start_us, end_us FROM objects WHERE id = ?", arguments: [workoutID])!
+        let sourceID = try Self.sourceID(db, source)
+        guard let draft = try Row.fetchOne(db, sql: """
+            SELECT d.id, d.location_count, min(l.time_us) AS first_us, max(l.time_us) AS last_us
+            FROM route_drafts d JOIN route_draft_locations l ON l.draft_id = d.id
+            WHERE d.source_id = ? AND d.builder_id = ? GROUP BY d.id
+            """, arguments: [sourceID, builderID]) else {
+            throw HKError(.errorInvalidArgument, "this route builder holds no locations; insert route data before finishing the route")
+        }
+        let first = Date(microsecondsSince1970: draft["first_us"])
+        let last = Date(microsecondsSince1970: draft["last_us"])
+        try RouteLocationValidator.checkInside(Date(microsecondsSince1970: workout["start_us"]),
+                                               Date(microsecondsSince1970: workout["end_us"]),
+                                               firstLocation: first, lastLocation: last)
+        var route = SampleRecord(uuid: UUID(), typeIdentifier: HKWorkoutRouteTypeIdentifier, startDate: first, endDate: last,
+                                 value: .workoutRoute(locationCount: draft["location_count"]), metadata: metadata,
+                                 device: device)
+        route.uuid = try Self.write([route], source: source, db, minting: uuidSupply)[0]
+        route.source = source
+        let routeID = try Int64.fetchOne(db, sql: "SELECT id FROM objects WHERE uuid = ?", arguments: [route.uuid])!
+        // A route ignored by its sync version keeps the locations it was stored with.
+        let stored = try Int.fetchOne(db, sql: "SELECT count(*) FROM route_locations WHERE route_id = ?", arguments: [routeID])!
+        if stored == 0 {
+            try db.execute(sql: """
+                INSERT INTO route_locations (route_id, position, time_us, latitude, longitude, altitude,
+                    horizontal_accuracy, vertical_accuracy, course, speed)
+                SELECT ?, row_number() OVER (ORDER BY time_us, position) - 1, time_us, latitude, longitude, altitude,
+                    horizontal_accuracy, vertical_accuracy, course, speed
+                FROM route_draft_locations WHERE draft_id = ?
+                """, arguments: [routeID, draft["id"] as Int64])
+        } else {
+            route.value = .workoutRoute(locationCount: stored)
+        }
+        try db.execute(sql: "INSERT OR IGNORE INTO workout_associations (workout_id, sample_id) VALUES (?, ?)",
+                       arguments: [workoutID, routeID])
+        try db.execute(sql: "DELETE FROM route_drafts WHERE id = ?", arguments: [draft["id"] as Int64])
+        return route
     }
 
     /// Streams the locations of route `routeUUID`, in time order, in batches of `batchSize`,

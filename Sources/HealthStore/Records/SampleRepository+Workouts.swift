@@ -9,11 +9,16 @@ extension SampleRepository {
     public func ownObjectTypes(_ uuids: [UUID], appID: String) throws -> [UUID: String] {
         try writer.read { db in
             var types: [UUID: String] = [:]
-            for uuid in Set(uuids) {
-                if let row = try OwnedObjects.row(db, uuid: uuid, appID: appID) { types[uuid] = row.typeIdentifier }
+            for (uuid, type) in zip(uuids, try Self.ownObjectTypes(uuids, appID: appID, db)) where type != nil {
+                types[uuid] = type
             }
             return types
         }
+    }
+
+    /// The type of each of `uuids` that is `appID`'s own object, nil for the others (in order).
+    static func ownObjectTypes(_ uuids: [UUID], appID: String, _ db: Database) throws -> [String?] {
+        try uuids.map { try OwnedObjects.row(db, uuid: $0, appID: appID)?.typeIdentifier }
     }
 
     /// Associates `appID`'s samples `sampleUUIDs` with its workout `workoutUUID`, durably, all or
@@ -21,19 +26,25 @@ extension SampleRepository {
     /// does not exist, fails alike (`errorInvalidArgument`, naming its position only).
     public func associate(_ sampleUUIDs: [UUID], with workoutUUID: UUID, appID: String) async throws {
         try await commits.submit(returning: { db in
-            guard let workoutID = try OwnedObjects.rowID(db, uuid: workoutUUID, typeIdentifier: HKWorkoutTypeIdentifier, appID: appID) else {
-                throw HKError(.errorInvalidArgument, "the workout was not found among the workouts this app saved")
-            }
-            let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO workout_associations (workout_id, sample_id) VALUES (?, ?)")
-            for (index, uuid) in sampleUUIDs.enumerated() {
-                guard let sample = try OwnedObjects.row(db, uuid: uuid, appID: appID) else {
-                    throw HKError(.errorInvalidArgument, "sample \(index + 1) was not found among the samples this app saved")
-                }
-                guard sample.typeIdentifier != HKWorkoutTypeIdentifier else {
-                    throw HKError(.errorInvalidArgument, "sample \(index + 1) is a workout; workouts cannot be added to workouts")
-                }
-                try insert.execute(arguments: [workoutID, sample.id])
-            }
+            try Self.associateOwned(sampleUUIDs, with: workoutUUID, appID: appID, db)
         })
+    }
+
+    /// `associate` inside the caller's transaction (also the pending journal's merge of an
+    /// association made while locked).
+    static func associateOwned(_ sampleUUIDs: [UUID], with workoutUUID: UUID, appID: String, _ db: Database) throws {
+        guard let workoutID = try OwnedObjects.rowID(db, uuid: workoutUUID, typeIdentifier: HKWorkoutTypeIdentifier, appID: appID) else {
+            throw HKError(.errorInvalidArgument, "the workout was not found among the workouts this app saved")
+        }
+        let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO workout_associations (workout_id, sample_id) VALUES (?, ?)")
+        for (index, uuid) in sampleUUIDs.enumerated() {
+            guard let sample = try OwnedObjects.row(db, uuid: uuid, appID: appID) else {
+                throw HKError(.errorInvalidArgument, "sample \(index + 1) was not found among the samples this app saved")
+            }
+            guard sample.typeIdentifier != HKWorkoutTypeIdentifier else {
+                throw HKError(.errorInvalidArgument, "sample \(index + 1) is a workout; workouts cannot be added to workouts")
+            }
+            try insert.execute(arguments: [workoutID, sample.id])
+        }
     }
 }

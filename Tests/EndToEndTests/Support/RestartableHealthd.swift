@@ -75,6 +75,25 @@ final class RestartableHealthd: @unchecked Sendable {
         self.process = nil
     }
 
+    /// Kills healthd (SIGKILL) in the middle of the pending-journal merge of an unlock in
+    /// progress: once its log says the merge starts and the store's WAL has then grown by
+    /// `walGrowth` bytes (a batch of entries committed). Kills it anyway after 60 s.
+    func killOnceMerging(walGrowth: Int = 256 * 1024) async throws {
+        let marker = "store reopened; merging the pending journal"
+        let before = log.components(separatedBy: marker).count
+        let deadline = Date().addingTimeInterval(60)
+        while log.components(separatedBy: marker).count == before, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let wal = storeDirectory + "/health.sqlite-wal"
+        let walSize = { ((try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int) ?? 0 }
+        let start = walSize()
+        while walSize() < start + walGrowth, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        kill()
+    }
+
     /// healthd's stderr over every start so far.
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 

@@ -1,0 +1,78 @@
+import Foundation
+import GRDB
+import HealthModel
+
+/// What merging one entry does, inside the merge's transaction (PendingJournalMerge). The app was
+/// answered while locked; an effect that would fail now (an object not the app's own, or gone; a
+/// share grant revoked before the call) changes nothing, in a savepoint of its own, so that the
+/// entry is still recorded as merged — an unlocked call failing at that moment would have
+/// changed nothing either.
+extension PendingEffect {
+    /// Applies the effect; returns the app whose background-delivery registrations it changed,
+    /// if any (the broker reloads them after the merge).
+    func apply(_ db: Database) throws -> String? {
+        switch self {
+        case let .save(records, source, uuids):
+            _ = try SampleRepository.write(records, source: source, db, minting: UUIDSupply(preassigned: uuids))
+        case let .delete(references, appID):
+            try Self.unlessRefused(db) { _ = try SampleRepository.deleteOwned(references, appID: appID, $0) }
+        case let .deleteMatching(typeIdentifier, predicate, appID, workouts, accessLog):
+            // The entry is written whatever happens, with what was deleted: the call was made.
+            var deleted = 0
+            try Self.unlessRefused(db) {
+                deleted = try SampleRepository.deleteMatchingRows(typeIdentifier: typeIdentifier, predicate: predicate,
+                                                                  appID: appID, workouts: workouts, $0)
+            }
+            if let accessLog { _ = try AccessLogRepository.write(accessLog, count: deleted, db) }
+        case let .associate(sampleUUIDs, workoutUUID, appID):
+            try Self.unlessRefused(db) { db in
+                for (index, type) in try SampleRepository.ownObjectTypes(sampleUUIDs, appID: appID, db).enumerated() {
+                    guard let type else { continue }  // associateOwned refuses it, naming its position
+                    guard try GrantRepository.decision(db, appID: appID, type: type, access: .share) == .authorized else {
+                        throw HKError(.errorAuthorizationDenied, "sample \(index + 1)'s type is not shared by this app")
+                    }
+                }
+                try SampleRepository.associateOwned(sampleUUIDs, with: workoutUUID, appID: appID, db)
+            }
+        case let .routeData(locations, builderID, source, date):
+            try Self.unlessRefused(db) {
+                _ = try SampleRepository.insertDraftLocations(locations, builderID: builderID, source: source, now: date, $0)
+            }
+        case let .finishRoute(builderID, workoutUUID, metadata, device, source, uuid):
+            try Self.unlessRefused(db) {
+                _ = try SampleRepository.finishDraft(builderID: builderID, workoutUUID: workoutUUID, metadata: metadata,
+                                                     device: device, source: source, $0, minting: UUIDSupply(preassigned: [uuid]))
+            }
+        case let .enableBackgroundDelivery(registration):
+            try BackgroundDeliveryRepository.enable(registration, db)
+            return registration.appID
+        case let .disableBackgroundDelivery(appID, typeIdentifier):
+            _ = try BackgroundDeliveryRepository.disable(appID: appID, typeIdentifier: typeIdentifier, db)
+            return appID
+        case let .appAccess(appID, setting, allowed, date):
+            // An app not installed (only possible if removed meanwhile) is skipped, as `found` false.
+            switch setting {
+            case .directConnections: _ = try AppRepository.setDirectConnections(db, appID: appID, allowed: allowed, at: date)
+            case .network: _ = try AppRepository.setNetworkAccess(db, appID: appID, allowed: allowed, at: date)
+            }
+        case let .grants(appID, decisions, date):
+            try GrantRepository.apply(db, appID: appID, decisions, at: date)
+        case let .accessLog(actor, appID, action, types, count, detail, date):
+            try AccessLogRepository.append(db, actor: actor, appID: appID, action: action, types: types,
+                                           count: count, detail: detail, at: date)
+        }
+        return nil
+    }
+
+    /// Runs `body` in a savepoint; a HealthKit refusal rolls it back and is swallowed.
+    private static func unlessRefused(_ db: Database, _ body: (Database) throws -> Void) throws {
+        do {
+            try db.inSavepoint {
+                try body(db)
+                return .commit
+            }
+        } catch is HKError {
+            return
+        }
+    }
+}
