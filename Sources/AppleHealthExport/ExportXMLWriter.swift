@@ -81,7 +81,9 @@ public struct ExportXMLWriter: Sendable {
             return text + " </Correlation>\n"
         case let .workout(workout):
             return self.workout(sample, workout, source: source, dates: dates, routes: routes)
-        case .workoutRoute:
+        case .workoutRoute, .heartbeatSeries, .electrocardiogram:
+            // Routes are GPX files, ECGs CSV files; a heartbeat series is written as its HRV
+            // record's beat list (`SeriesExport`), not as an element of its own.
             return nil
         }
     }
@@ -119,7 +121,7 @@ public struct ExportXMLWriter: Sendable {
             return (ExportXMLText.number(converted), target.unitString)
         case let .category(raw):
             return (ExportEnumNames.categoryValue(raw, of: sample.typeIdentifier), nil)
-        case .workout, .workoutRoute, .correlation:
+        case .workout, .workoutRoute, .correlation, .heartbeatSeries, .electrocardiogram:
             return ("", nil)
         }
     }

@@ -31,6 +31,10 @@ extension HKSample {
             return try HKWorkout(fetched: record, workout, activityType: activityType)
         case let (type as HKSeriesType, .workoutRoute(count)) where type.identifier == HKWorkoutRouteTypeIdentifier:
             return HKWorkoutRoute(type: type, fetched: record, count: count)
+        case let (type as HKSeriesType, .heartbeatSeries(series)) where type.identifier == HKDataTypeIdentifierHeartbeatSeries:
+            return HKHeartbeatSeriesSample(type: type, fetched: record, count: series.count)
+        case let (type as HKElectrocardiogramType, .electrocardiogram(ecg)):
+            return HKElectrocardiogram(type: type, fetched: record, ecg)
         case let (type as HKCorrelationType, .correlation(objects)):
             return HKCorrelation(type: type, fetched: record,
                                  objects: try objects.map { (object) throws(HKError) in try fetched(object) })
