@@ -40,14 +40,16 @@ extension ExportConversion {
     /// `count / sampleRate` from the recorded date, and a sync identity from the file's content.
     public static func sample(_ ecg: ExportElectrocardiogram) throws(ImportRefusal) -> ImportedSample {
         let type = HKElectrocardiogramTypeIdentifier
-        let scale: Double
+        // Divided, not multiplied by 1e-6: the quotient is the correctly rounded volts, the same
+        // double as the decimal µV value written in volts.
+        let perVolt: Double
         switch ecg.unit.trimmingCharacters(in: .whitespaces) {
-        case "µV", "μV", "uV": scale = 1e-6
-        case "mV": scale = 1e-3
-        case "V": scale = 1
+        case "µV", "μV", "uV": perVolt = 1e6
+        case "mV": perVolt = 1e3
+        case "V": perVolt = 1
         default: throw ImportRefusal(type: type, reason: "voltages in an unknown unit \(ecg.unit.prefix(20))")
         }
-        let voltages = ecg.voltages.map { $0 * scale }
+        let voltages = ecg.voltages.map { $0 / perVolt }
         let symptoms = ecg.symptoms.trimmingCharacters(in: .whitespaces)
         let status = symptoms.isEmpty ? 0 : (symptoms.lowercased() == "none" ? 1 : 2)
         let value = ElectrocardiogramValue(classification: classification(ecg.classification), symptomsStatus: status,
