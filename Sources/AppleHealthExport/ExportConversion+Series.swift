@@ -58,13 +58,31 @@ extension ExportConversion {
         let end = ecg.recordedDate.addingTimeInterval(Double(voltages.count) / ecg.sampleRate)
         let device = ecg.device.map { DeviceRecord(name: "Apple Watch", manufacturer: "Apple Inc.", model: "Watch", hardwareVersion: $0) }
         var metadata: [String: MetadataValue] = [:]
-        let identity = [type, "\(ecg.recordedDate.microsecondsSince1970)", ecg.classification, ecg.sampleRate.description,
-                        "\(voltages.count)", ecg.voltages.prefix(64).map(\.description).joined(separator: ",")]
+        // From values, not spellings, so an ECG exported here and imported again (other words for
+        // the classification, other digits for a voltage) is recognized as the same recording.
+        let identity = [type, "\(ecg.recordedDate.microsecondsSince1970)", "\(value.classification)", ecg.sampleRate.description,
+                        "\(voltages.count)", voltages.prefix(64).map { "\(Int64(($0 * 1e9).rounded()))" }.joined(separator: ",")]
         metadata[HKMetadataKeySyncIdentifier] = .string(syncPrefix + StableHash.hex(identity.joined(separator: "\u{1F}")))
         metadata[HKMetadataKeySyncVersion] = .number(1)
         let record = SampleRecord(uuid: UUID(), typeIdentifier: type, startDate: ecg.recordedDate, endDate: end,
                                   value: .electrocardiogram(value), metadata: metadata, device: device)
         return ImportedSample(record: record, sourceName: electrocardiogramSourceName, sourceVersion: ecg.softwareVersion, routes: [])
+    }
+
+    /// The ECG file written back for a stored electrocardiogram and its voltages (volts): Apple's
+    /// CSV in µV, named `ecg_<day>.csv` (with the UUID's first characters, so two ECGs of one day
+    /// do not collide).
+    public static func electrocardiogramFile(_ sample: SampleRecord, voltages: [Double], timeZone: TimeZone)
+        -> (fileName: String, ecg: ExportElectrocardiogram)? {
+        guard case let .electrocardiogram(value) = sample.value, let rate = value.samplingFrequency else { return nil }
+        let day = String(ExportDate.format(sample.startDate, in: timeZone).prefix(10))
+        let name = "ecg_\(day)_\(sample.uuid.uuidString.prefix(8).lowercased()).csv"
+        let symptoms = ["", "None", "Present"][max(0, min(2, value.symptomsStatus))]
+        let ecg = ExportElectrocardiogram(path: "electrocardiograms/" + name, recordedDate: sample.startDate,
+                                          classification: classificationText(value.classification), symptoms: symptoms,
+                                          softwareVersion: sample.source?.version, device: sample.device?.hardwareVersion,
+                                          sampleRate: rate, lead: "Lead I", unit: "µV", voltages: voltages.map { $0 * 1e6 })
+        return (name, ecg)
     }
 
     /// The heartbeat series an HRV record's beat list describes, or nil when it lists none.

@@ -20,7 +20,11 @@ extension HKSample {
     static func fetched(_ record: SampleRecord) throws(HKError) -> HKSample {
         switch (HKObjectType.type(forIdentifier: record.typeIdentifier), record.value) {
         case let (type as HKQuantityType, .quantity(value, unit)):
-            return HKQuantitySample(type: type, fetched: record, value: value, unit: unit)
+            // HealthKit's fetched quantity samples are of the subclass for the type's aggregation.
+            if type.aggregationStyle == .cumulative {
+                return HKCumulativeQuantitySample(type: type, fetched: record, value: value, unit: unit)
+            }
+            return HKDiscreteQuantitySample(type: type, fetched: record, value: value, unit: unit)
         case let (type as HKCategoryType, .category(value)):
             return HKCategorySample(type: type, fetched: record, value: value)
         case let (_ as HKWorkoutType, .workout(workout)):

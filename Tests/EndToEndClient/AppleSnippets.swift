@@ -21,6 +21,7 @@ func runSnippet(_ name: String, _ healthStore: HKHealthStore) async throws {
     case "device-steps": try await deviceSteps(healthStore)
     case "heartbeat-builder": try await heartbeatBuilderSnippet(healthStore)
     case "electrocardiogram": try await electrocardiogramSnippet(healthStore)
+    case "quantity-sample-kinds": try await quantitySampleKindsSnippet(healthStore)
     default: usage("unknown snippet \(name)")
     }
 }

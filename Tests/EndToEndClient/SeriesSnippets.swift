@@ -93,3 +93,21 @@ func electrocardiogramSnippet(_ healthStore: HKHealthStore) async throws {
     print("ok \(samples.count) \(classification == .sinusRhythm ? "sinusRhythm" : "\(classification.rawValue)") "
           + "\(ecgSample.numberOfVoltageMeasurements) \(voltages.count) \(voltages.reduce(0, +).rounded())")
 }
+
+/// Fetched quantity samples are HKCumulativeQuantitySample (steps) or HKDiscreteQuantitySample
+/// (heart rate), with `sumQuantity` and `mostRecentQuantity`. Prints `KIND:VALUE` per sample.
+func quantitySampleKindsSnippet(_ healthStore: HKHealthStore) async throws {
+    var described: [String] = []
+    for type in [HKQuantityType(.stepCount), HKQuantityType(.heartRate)] {
+        let descriptor = HKSampleQueryDescriptor(predicates: [.quantitySample(type: type)], sortDescriptors: [])
+        for sample in try await descriptor.result(for: healthStore) {
+            if let cumulative = sample as? HKCumulativeQuantitySample {
+                described.append("cumulative:\(cumulative.sumQuantity.doubleValue(for: .count())):\(cumulative.count)")
+            } else if let discrete = sample as? HKDiscreteQuantitySample {
+                let bpm = HKUnit.count().unitDivided(by: .minute())
+                described.append("discrete:\(discrete.mostRecentQuantity.doubleValue(for: bpm)):\(discrete.minimumQuantity == discrete.maximumQuantity)")
+            }
+        }
+    }
+    print("ok \(described.joined(separator: " "))")
+}

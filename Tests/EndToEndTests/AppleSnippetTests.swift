@@ -176,4 +176,22 @@ import TestSupport
         let result = try await broker.runApp(app, ["snippet", "electrocardiogram"])
         #expect(result.okValue == "1 sinusRhythm 1536 1536 15360.0", "\(result)")
     }
+
+    /// developer.apple.com/documentation/healthkit/hkcumulativequantitysample and
+    /// …/hkdiscretequantitysample: samples of a cumulative type come back as
+    /// HKCumulativeQuantitySample (`sumQuantity`), of a discrete type as HKDiscreteQuantitySample
+    /// (`mostRecentQuantity`, minimum = maximum for one value).
+    @Test func fetchedQuantitySamplesAreCumulativeOrDiscreteByTheirType() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-kinds")
+        let heartRate = "HKQuantityTypeIdentifierHeartRate"
+        for type in [steps, heartRate] {
+            try await broker.set(app, "share", type, allowed: true)
+            try await broker.set(app, "read", type, allowed: true)
+        }
+        #expect(try await broker.runApp(app, ["save", steps, "250", "count", "1700000000", "1700000600"]).okValue != nil)
+        #expect(try await broker.runApp(app, ["save", heartRate, "72", "count/min", "1700000000", "1700000000"]).okValue != nil)
+        let result = try await broker.runApp(app, ["snippet", "quantity-sample-kinds"])
+        #expect(result.okValue == "cumulative:250.0:1 discrete:72.0:true", "\(result)")
+    }
 }

@@ -152,4 +152,36 @@ import TestSupport
         for (time, expected) in zip(times, [1.56, 2.5, 3.5]) { #expect(abs(time - expected) < 1e-6, "\(read)") }
         #expect(beats.last?[3] == "true")
     }
+
+    /// Issue 16: `healthctl export` writes each ECG back as Apple's CSV under
+    /// `electrocardiograms/`; importing that export into an empty store gives the same ECG
+    /// (classification, rate, every voltage), and into the store it came from adds nothing.
+    @Test func anECGSurvivesExportAndImportUnchanged() async throws {
+        let original = try BrokerProcess()
+        let imported = try await original.healthctl(["import", try Self.writeExport(in: original), "--characteristics", "no"])
+        #expect(imported.status == 0, "\(imported)")
+        let zip = original.root + "/out/export.zip"
+        try FileManager.default.createDirectory(atPath: original.root + "/out", withIntermediateDirectories: true)
+        let exported = try await original.healthctl(["export", zip])
+        #expect(exported.status == 0 && exported.stdout.contains("Electrocardiograms: 1"), "\(exported)\n\(original.log)")
+
+        let copy = try BrokerProcess()
+        let reimported = try await copy.healthctl(["import", zip, "--characteristics", "no"])
+        #expect(reimported.status == 0 && reimported.stdout.contains(", 0 refused"), "\(reimported)")
+        var seen: [[String]] = []
+        for broker in [original, copy] {
+            let reader = try await broker.installClient("org.test.ecg-roundtrip")
+            try await broker.set(reader, "read", Self.ecg, allowed: true)
+            let read = try await broker.runApp(reader, ["series", "query-ecgs"])
+            #expect(read.okValue == "1", "\(read)")
+            // The UUID differs between stores; everything after it must not.
+            seen.append(read.lines.map { $0.hasPrefix("ecg ") ? String($0.split(separator: " ").dropFirst(2).joined(separator: " ")) : $0 })
+        }
+        #expect(seen[0] == seen[1])
+        let again = try await original.healthctl(["import", zip, "--characteristics", "no"])
+        #expect(again.status == 0, "\(again)")
+        let reader = try await original.installClient("org.test.ecg-roundtrip-again")
+        try await original.set(reader, "read", Self.ecg, allowed: true)
+        #expect(try await original.runApp(reader, ["series", "query-ecgs"]).okValue == "1")
+    }
 }

@@ -38,6 +38,17 @@ final class AppleExportSink: ExportSink {
         try write(element)
     }
 
+    var wantsElectrocardiograms: Bool { true }
+
+    func addElectrocardiogram(_ sample: SampleRecord, voltages: [Double]) throws(HealthCtlError) {
+        guard let (name, ecg) = ExportConversion.electrocardiogramFile(sample, voltages: voltages, timeZone: writer.timeZone) else { return }
+        do {
+            try archive.addElectrocardiogram(fileName: name, csv: ElectrocardiogramCSV.write(ecg, timeZone: writer.timeZone))
+        } catch {
+            throw .exportFailed(path: output.destination.path, reason: error.description)
+        }
+    }
+
     func finish() throws(HealthCtlError) {
         try write(ExportXMLWriter.epilogue)
         do {

@@ -21,6 +21,7 @@ struct ExportRun {
     struct Summary {
         var counts: [(type: String, count: Int)] = []
         var routes = 0
+        var electrocardiograms = 0
         var total: Int { counts.reduce(0) { $0 + $1.count } }
     }
 
@@ -61,6 +62,9 @@ struct ExportRun {
                 progress(index, ordered.count, summary.total + count)
             }
             if count > 0 { summary.counts.append((type, count)) }
+        }
+        if sink.wantsElectrocardiograms {
+            summary.electrocardiograms = try await exportElectrocardiograms(into: sink)
         }
         try sink.finish()
         return summary
