@@ -184,4 +184,22 @@ import TestSupport
         try await original.set(reader, "read", Self.ecg, allowed: true)
         #expect(try await original.runApp(reader, ["series", "query-ecgs"]).okValue == "1")
     }
+
+    /// DESIGN.md §7.8: while the store is locked a finished series is accepted into the pending
+    /// journal (beats included) and merged at unlock; reading beats fails with
+    /// errorDatabaseInaccessible until then.
+    @Test func aSeriesFinishedWhileLockedIsMergedWithItsBeatsAtUnlock() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.hrv-locked")
+        try await broker.set(app, "share", Self.heartbeat, allowed: true)
+        try await broker.set(app, "read", Self.heartbeat, allowed: true)
+        #expect(try await broker.healthctl(["lock"]).status == 0)
+        let saved = try await broker.runApp(app, ["series", "save-heartbeats", "\(Self.start)", "0.5", "1.25+gap"])
+        #expect(saved.okValue?.hasSuffix(" 2 \(Double(Self.start) + 1.25)") == true, "\(saved)")
+        let locked = try await broker.runApp(app, ["series", "query-heartbeats"])
+        #expect(locked.errorCode == HKError.Code.errorDatabaseInaccessible.rawValue, "\(locked)")
+        #expect(try await broker.healthctl(["unlock"]).status == 0)
+        let read = try await broker.runApp(app, ["series", "query-heartbeats"])
+        #expect(Array(read.lines.dropFirst()) == ["beat 0.5 false false", "beat 1.25 true true", "ok 1"], "\(read)")
+    }
 }
