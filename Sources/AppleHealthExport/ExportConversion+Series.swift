@@ -118,7 +118,10 @@ extension ExportConversion {
                 throw ImportRefusal(type: type, reason: "beats out of time order (line \(record.header.line))")
             }
             previousElapsed = elapsed
-            beats.append(Heartbeat(timeSinceSeriesStart: lead + elapsed, precededByGap: false))
+            // To the microsecond (the store's resolution for dates): the day-sized intermediate
+            // values above leave noise in the last bits that would differ between two imports
+            // of the same beat written from different dates.
+            beats.append(Heartbeat(timeSinceSeriesStart: ((lead + elapsed) * 1e6).rounded() / 1e6, precededByGap: false))
         }
         // Export dates are whole seconds: the last beat may fall just after the stated end.
         let lastBeat = hrv.startDate.addingTimeInterval(beats.last?.timeSinceSeriesStart ?? 0)

@@ -154,8 +154,9 @@ import TestSupport
     }
 
     /// Issue 16: `healthctl export` writes each ECG back as Apple's CSV under
-    /// `electrocardiograms/`; importing that export into an empty store gives the same ECG
-    /// (classification, rate, every voltage), and into the store it came from adds nothing.
+    /// `electrocardiograms/` and each HRV record with its heartbeat series' beat list; importing
+    /// that export into an empty store gives the same ECG (classification, rate, every voltage)
+    /// and the same beats, and into the store it came from adds nothing.
     @Test func anECGSurvivesExportAndImportUnchanged() async throws {
         let original = try BrokerProcess()
         let imported = try await original.healthctl(["import", try Self.writeExport(in: original), "--characteristics", "no"])
@@ -172,10 +173,15 @@ import TestSupport
         for broker in [original, copy] {
             let reader = try await broker.installClient("org.test.ecg-roundtrip")
             try await broker.set(reader, "read", Self.ecg, allowed: true)
+            try await broker.set(reader, "read", Self.heartbeat, allowed: true)
             let read = try await broker.runApp(reader, ["series", "query-ecgs"])
             #expect(read.okValue == "1", "\(read)")
-            // The UUID differs between stores; everything after it must not.
-            seen.append(read.lines.map { $0.hasPrefix("ecg ") ? String($0.split(separator: " ").dropFirst(2).joined(separator: " ")) : $0 })
+            let beats = try await broker.runApp(reader, ["series", "query-heartbeats"])
+            #expect(beats.okValue == "1", "\(beats)")
+            // The UUIDs differ between stores; everything after them must not.
+            seen.append((read.lines + beats.lines).map { line in
+                line.hasPrefix("ecg ") || line.hasPrefix("series ") ? String(line.split(separator: " ").dropFirst(2).joined(separator: " ")) : line
+            })
         }
         #expect(seen[0] == seen[1])
         let again = try await original.healthctl(["import", zip, "--characteristics", "no"])
@@ -183,6 +189,8 @@ import TestSupport
         let reader = try await original.installClient("org.test.ecg-roundtrip-again")
         try await original.set(reader, "read", Self.ecg, allowed: true)
         #expect(try await original.runApp(reader, ["series", "query-ecgs"]).okValue == "1")
+        try await original.set(reader, "read", Self.heartbeat, allowed: true)
+        #expect(try await original.runApp(reader, ["series", "query-heartbeats"]).okValue == "1")
     }
 
     /// DESIGN.md §7.8: while the store is locked a finished series is accepted into the pending

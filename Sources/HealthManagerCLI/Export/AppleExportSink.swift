@@ -40,6 +40,12 @@ final class AppleExportSink: ExportSink {
 
     var wantsElectrocardiograms: Bool { true }
 
+    func add(_ sample: SampleRecord, heartbeats: [Heartbeat]) throws(HealthCtlError) {
+        guard !heartbeats.isEmpty else { return try add(sample, routes: []) }
+        let source = ExportSourceName.of(sample.source)
+        try write(writer.record(sample, sourceName: source.name, sourceVersion: source.version, beats: heartbeats))
+    }
+
     func addElectrocardiogram(_ sample: SampleRecord, voltages: [Double]) throws(HealthCtlError) {
         guard let (name, ecg) = ExportConversion.electrocardiogramFile(sample, voltages: voltages, timeZone: writer.timeZone) else { return }
         do {

@@ -56,7 +56,11 @@ struct ExportRun {
                         routes = try await self.routes(of: sample.uuid)
                         summary.routes += routes.count
                     }
-                    try sink.add(sample, routes: routes)
+                    if sink.wantsElectrocardiograms, type == Self.heartRateVariability {
+                        try sink.add(sample, heartbeats: try await heartbeats(besides: sample))
+                    } else {
+                        try sink.add(sample, routes: routes)
+                    }
                     count += 1
                 }
                 progress(index, ordered.count, summary.total + count)
