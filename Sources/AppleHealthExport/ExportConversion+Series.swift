@@ -70,19 +70,23 @@ extension ExportConversion {
     }
 
     /// The ECG file written back for a stored electrocardiogram and its voltages (volts): Apple's
-    /// CSV in µV, named `ecg_<day>.csv` (with the UUID's first characters, so two ECGs of one day
-    /// do not collide).
-    public static func electrocardiogramFile(_ sample: SampleRecord, voltages: [Double], timeZone: TimeZone)
+    /// CSV in µV, named as the Health app names them — `ecg_<day>.csv`, then `ecg_<day>_1.csv`, …
+    /// for the `sameDay`-th further ECG of that day.
+    public static func electrocardiogramFile(_ sample: SampleRecord, voltages: [Double], timeZone: TimeZone, sameDay: Int)
         -> (fileName: String, ecg: ExportElectrocardiogram)? {
         guard case let .electrocardiogram(value) = sample.value, let rate = value.samplingFrequency else { return nil }
-        let day = String(ExportDate.format(sample.startDate, in: timeZone).prefix(10))
-        let name = "ecg_\(day)_\(sample.uuid.uuidString.prefix(8).lowercased()).csv"
+        let name = "ecg_\(electrocardiogramDay(sample, timeZone: timeZone))\(sameDay > 0 ? "_\(sameDay)" : "").csv"
         let symptoms = ["", "None", "Present"][max(0, min(2, value.symptomsStatus))]
         let ecg = ExportElectrocardiogram(path: "electrocardiograms/" + name, recordedDate: sample.startDate,
                                           classification: classificationText(value.classification), symptoms: symptoms,
                                           softwareVersion: sample.source?.version, device: sample.device?.hardwareVersion,
                                           sampleRate: rate, lead: "Lead I", unit: "µV", voltages: voltages.map { $0 * 1e6 })
         return (name, ecg)
+    }
+
+    /// `YYYY-MM-DD` of an ECG's start in `timeZone`, the day its file is named after.
+    public static func electrocardiogramDay(_ sample: SampleRecord, timeZone: TimeZone) -> String {
+        String(ExportDate.format(sample.startDate, in: timeZone).prefix(10))
     }
 
     /// The heartbeat series an HRV record's beat list describes, or nil when it lists none.

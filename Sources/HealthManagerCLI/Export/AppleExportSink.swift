@@ -10,6 +10,8 @@ final class AppleExportSink: ExportSink {
     private var output: StagedOutput
     private let archive: ExportArchiveWriter
     private let writer: ExportXMLWriter
+    /// ECG files written per day, for Apple's `_1`, `_2` … names.
+    private var electrocardiogramsPerDay: [String: Int] = [:]
 
     init(destination: URL, writer: ExportXMLWriter, characteristics: [CharacteristicRecord], exportDate: Date) throws(HealthCtlError) {
         output = try StagedOutput(destination: destination, kind: .file)
@@ -47,7 +49,11 @@ final class AppleExportSink: ExportSink {
     }
 
     func addElectrocardiogram(_ sample: SampleRecord, voltages: [Double]) throws(HealthCtlError) {
-        guard let (name, ecg) = ExportConversion.electrocardiogramFile(sample, voltages: voltages, timeZone: writer.timeZone) else { return }
+        let day = ExportConversion.electrocardiogramDay(sample, timeZone: writer.timeZone)
+        let sameDay = electrocardiogramsPerDay[day, default: 0]
+        guard let (name, ecg) = ExportConversion.electrocardiogramFile(sample, voltages: voltages, timeZone: writer.timeZone,
+                                                                       sameDay: sameDay) else { return }
+        electrocardiogramsPerDay[day] = sameDay + 1
         do {
             try archive.addElectrocardiogram(fileName: name, csv: ElectrocardiogramCSV.write(ecg, timeZone: writer.timeZone))
         } catch {
