@@ -17,11 +17,11 @@ public final class AppleHealthExportFile {
     /// Elements the reader does not import, by name (clinical records, audiograms, …).
     public private(set) var skippedElements: [String: Int] = [:]
 
-    private let layout: Layout
+    let layout: Layout
     private let workDirectory: URL
     private let sanitizedXML: URL
 
-    private enum Layout {
+    enum Layout {
         case zip(Archive, xmlEntryPath: String)
         /// The export.xml (any name) and the folder its route paths are relative to.
         case file(URL)
@@ -114,7 +114,7 @@ public final class AppleHealthExportFile {
         return try GPXRouteReader.read(data, fileName: String(relative))
     }
 
-    private var xmlName: String {
+    var xmlName: String {
         switch layout {
         case let .zip(_, xmlEntryPath): url.lastPathComponent + ":" + xmlEntryPath
         case let .file(xml): xml.path

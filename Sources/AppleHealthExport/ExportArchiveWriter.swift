@@ -21,6 +21,7 @@ public final class ExportArchiveWriter {
     private let xml: FileHandle
     private var buffer = Data()
     private var routeNames: Set<String> = []
+    private var electrocardiogramNames: Set<String> = []
     public private(set) var bytesWritten = 0
 
     public init() throws(ExportWriteError) {
@@ -66,6 +67,23 @@ public final class ExportArchiveWriter {
         return "/workout-routes/" + fileName
     }
 
+    /// Stores an ECG's CSV file under `electrocardiograms/`, as the Health app does.
+    public func addElectrocardiogram(fileName: String, csv: Data) throws(ExportWriteError) {
+        guard !fileName.contains("/"), !fileName.hasPrefix("."), electrocardiogramNames.insert(fileName).inserted else {
+            throw ExportWriteError(path: fileName, reason: "not a usable ECG file name")
+        }
+        let folder = staging.appendingPathComponent(Self.folder + "/electrocardiograms")
+        let url = folder.appendingPathComponent(fileName)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw ExportWriteError(path: folder.path, reason: "cannot create the ECG folder (\(error.localizedDescription))")
+        }
+        guard FileManager.default.createFile(atPath: url.path, contents: csv, attributes: [.posixPermissions: 0o600]) else {
+            throw ExportWriteError(path: url.path, reason: "cannot write the ECG file")
+        }
+    }
+
     /// Compresses everything into a new zip at `zipURL`, mode 0600.
     public func finish(writingTo zipURL: URL) throws(ExportWriteError) {
         try flush()
@@ -81,6 +99,9 @@ public final class ExportArchiveWriter {
             try archive.addEntry(with: Self.folder + "/export.xml", relativeTo: staging, compressionMethod: .deflate)
             for name in routeNames.sorted() {
                 try archive.addEntry(with: Self.folder + "/workout-routes/" + name, relativeTo: staging, compressionMethod: .deflate)
+            }
+            for name in electrocardiogramNames.sorted() {
+                try archive.addEntry(with: Self.folder + "/electrocardiograms/" + name, relativeTo: staging, compressionMethod: .deflate)
             }
         } catch let error as ExportWriteError {
             throw error

@@ -81,7 +81,9 @@ public struct ExportXMLWriter: Sendable {
             return text + " </Correlation>\n"
         case let .workout(workout):
             return self.workout(sample, workout, source: source, dates: dates, routes: routes)
-        case .workoutRoute:
+        case .workoutRoute, .heartbeatSeries, .electrocardiogram:
+            // Routes are GPX files, ECGs CSV files; a heartbeat series is written as its HRV
+            // record's beat list (`SeriesExport`), not as an element of its own.
             return nil
         }
     }
@@ -96,13 +98,13 @@ public struct ExportXMLWriter: Sendable {
         }
     }
 
-    private func record(_ sample: SampleRecord, origin: Origin, indent: String) -> String {
+    private func record(_ sample: SampleRecord, origin: Origin, indent: String, beatList: String = "") -> String {
         let (value, unitText) = recordValue(sample)
         let head = indent + "<Record" + ExportXMLText.attributes(
             [("type", sample.typeIdentifier)] + origin.attributes(device: sample.device) + [("unit", unitText),
              ("startDate", date(sample.startDate)), ("endDate", date(sample.endDate)), ("value", value)])
-        guard !sample.metadata.isEmpty else { return head + "/>\n" }
-        return head + ">\n" + metadataEntries(sample.metadata, indent: indent + " ") + indent + "</Record>\n"
+        guard !sample.metadata.isEmpty || !beatList.isEmpty else { return head + "/>\n" }
+        return head + ">\n" + metadataEntries(sample.metadata, indent: indent + " ") + beatList + indent + "</Record>\n"
     }
 
     private func recordValue(_ sample: SampleRecord) -> (value: String, unit: String?) {
@@ -119,7 +121,7 @@ public struct ExportXMLWriter: Sendable {
             return (ExportXMLText.number(converted), target.unitString)
         case let .category(raw):
             return (ExportEnumNames.categoryValue(raw, of: sample.typeIdentifier), nil)
-        case .workout, .workoutRoute, .correlation:
+        case .workout, .workoutRoute, .correlation, .heartbeatSeries, .electrocardiogram:
             return ("", nil)
         }
     }
@@ -190,4 +192,39 @@ public struct ExportXMLWriter: Sendable {
         "HKCharacteristicTypeIdentifierDateOfBirth", "HKCharacteristicTypeIdentifierBiologicalSex",
         "HKCharacteristicTypeIdentifierBloodType", "HKCharacteristicTypeIdentifierFitzpatrickSkinType",
     ]
+}
+
+extension ExportXMLWriter {
+    /// An HRV `<Record>` with its `HeartRateVariabilityMetadataList`, as Apple's export writes a
+    /// heart-rate-variability sample whose heartbeat series Apple Watch saved with it: each beat's
+    /// local time of day (`7:51:17.56 PM`, in this writer's zone) and the rate from the interval
+    /// before it (after it, for the first).
+    public func record(_ sample: SampleRecord, sourceName: String, sourceVersion: String?, beats: [Heartbeat]) -> String {
+        var list = "  <HeartRateVariabilityMetadataList>\n"
+        for (index, beat) in beats.enumerated() {
+            let neighbour = index > 0 ? beats[index - 1].timeSinceSeriesStart : (beats.count > 1 ? beats[1].timeSinceSeriesStart : 0)
+            let interval = abs(beat.timeSinceSeriesStart - neighbour)
+            let bpm = interval > 0 ? Int((60 / interval).rounded()) : 0
+            list += "   <InstantaneousBeatsPerMinute" + ExportXMLText.attributes([
+                ("bpm", "\(bpm)"), ("time", clockTime(sample.startDate.addingTimeInterval(beat.timeSinceSeriesStart))),
+            ]) + "/>\n"
+        }
+        list += "  </HeartRateVariabilityMetadataList>\n"
+        return record(sample, origin: Origin(name: sourceName, version: sourceVersion), indent: " ", beatList: list)
+    }
+
+    /// `7:51:17.56 PM`: Apple's 12-hour clock with hundredths.
+    func clockTime(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
+        let whole = date.timeIntervalSince1970.rounded(.down)
+        var hundredths = Int(((date.timeIntervalSince1970 - whole) * 100).rounded())
+        var second = parts.second ?? 0
+        if hundredths == 100 { hundredths = 99 }  // never roll into the next second's digits
+        let hour = parts.hour ?? 0
+        second = min(second, 59)
+        return String(format: "%d:%02d:%02d.%02d %@", hour % 12 == 0 ? 12 : hour % 12, parts.minute ?? 0, second, hundredths,
+                      hour < 12 ? "AM" : "PM")
+    }
 }

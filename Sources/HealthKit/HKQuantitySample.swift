@@ -5,7 +5,7 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
     public let quantity: HKQuantity
     /// Stored (not a cast of `sampleType`): every initializer is given the typed value.
     public let quantityType: HKQuantityType
-    /// How many values this sample aggregates. Always 1: the SDK has no series samples.
+    /// How many values this sample aggregates. Always 1: quantity series (HKQuantitySeriesSampleBuilder) are not built yet.
     public var count: Int { 1 }
 
     public convenience init(type quantityType: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date) {

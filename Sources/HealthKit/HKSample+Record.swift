@@ -20,7 +20,11 @@ extension HKSample {
     static func fetched(_ record: SampleRecord) throws(HKError) -> HKSample {
         switch (HKObjectType.type(forIdentifier: record.typeIdentifier), record.value) {
         case let (type as HKQuantityType, .quantity(value, unit)):
-            return HKQuantitySample(type: type, fetched: record, value: value, unit: unit)
+            // HealthKit's fetched quantity samples are of the subclass for the type's aggregation.
+            if type.aggregationStyle == .cumulative {
+                return HKCumulativeQuantitySample(type: type, fetched: record, value: value, unit: unit)
+            }
+            return HKDiscreteQuantitySample(type: type, fetched: record, value: value, unit: unit)
         case let (type as HKCategoryType, .category(value)):
             return HKCategorySample(type: type, fetched: record, value: value)
         case let (_ as HKWorkoutType, .workout(workout)):
@@ -31,6 +35,10 @@ extension HKSample {
             return try HKWorkout(fetched: record, workout, activityType: activityType)
         case let (type as HKSeriesType, .workoutRoute(count)) where type.identifier == HKWorkoutRouteTypeIdentifier:
             return HKWorkoutRoute(type: type, fetched: record, count: count)
+        case let (type as HKSeriesType, .heartbeatSeries(series)) where type.identifier == HKDataTypeIdentifierHeartbeatSeries:
+            return HKHeartbeatSeriesSample(type: type, fetched: record, count: series.count)
+        case let (type as HKElectrocardiogramType, .electrocardiogram(ecg)):
+            return HKElectrocardiogram(type: type, fetched: record, ecg)
         case let (type as HKCorrelationType, .correlation(objects)):
             return HKCorrelation(type: type, fetched: record,
                                  objects: try objects.map { (object) throws(HKError) in try fetched(object) })

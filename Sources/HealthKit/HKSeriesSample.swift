@@ -9,6 +9,12 @@ public class HKSeriesSample: HKSample, @unchecked Sendable {
         self.count = count
         super.init(type: type, fetched: record)
     }
+
+    /// A series made here (a builder's), before it is saved.
+    init(type: HKSeriesType, value: SampleRecord.Value, count: Int, start: Date, end: Date, device: HKDevice?, metadata: [String: Any]?) {
+        self.count = count
+        super.init(type: type, value: value, start: start, end: end, device: device, metadata: metadata)
+    }
 }
 
 /// A workout's GPS route, as HealthKit's `HKWorkoutRoute`. Made by `HKWorkoutRouteBuilder`;

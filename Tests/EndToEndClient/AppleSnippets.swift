@@ -19,6 +19,9 @@ func runSnippet(_ name: String, _ healthStore: HKHealthStore) async throws {
     case "observe-descriptors": try await observeDescriptors(healthStore)
     case "revision-steps": try await revisionSteps(healthStore)
     case "device-steps": try await deviceSteps(healthStore)
+    case "heartbeat-builder": try await heartbeatBuilderSnippet(healthStore)
+    case "electrocardiogram": try await electrocardiogramSnippet(healthStore)
+    case "quantity-sample-kinds": try await quantitySampleKindsSnippet(healthStore)
     default: usage("unknown snippet \(name)")
     }
 }

@@ -233,6 +233,8 @@ do {
         try await collectionUpdatesCommand(arguments, store: store)
     case "query-ordered":
         try await orderedQueryCommand(arguments, store: store)
+    case "series":
+        try await seriesCommand(arguments, store: store)
     case "snippet":
         guard arguments.count == 2 else { usage("snippet NAME") }
         try await runSnippet(arguments[1], store)

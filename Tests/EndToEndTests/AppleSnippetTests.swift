@@ -149,4 +149,49 @@ import TestSupport
         let result = try await broker.runApp(app, ["snippet", "device-steps"])
         #expect(result.okValue == "4 2 2 0", "\(result)")
     }
+
+    /// developer.apple.com/documentation/healthkit/hkheartbeatseriesbuilder (addHeartbeatWithTimeInterval
+    /// (sinceSeriesStartDate:precededByGap:completion:), finishSeries(completion:)) and
+    /// …/hkheartbeatseriesquery/init(heartbeatseries:datahandler:): the beats come back in order with
+    /// their gap flags, the handler's last call has `done`; the series is found by
+    /// `HKObjectType.seriesType(forIdentifier: HKDataTypeIdentifierHeartbeatSeries)`.
+    @Test func aHeartbeatSeriesBuiltWithCompletionHandlersIsReadBack() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-heartbeats")
+        try await broker.set(app, "share", HKDataTypeIdentifierHeartbeatSeries, allowed: true)
+        try await broker.set(app, "read", HKDataTypeIdentifierHeartbeatSeries, allowed: true)
+        let result = try await broker.runApp(app, ["snippet", "heartbeat-builder"])
+        #expect(result.okValue == "3 0.75:false,1.5:false,2.75:true 2.75", "\(result)")
+    }
+
+    /// developer.apple.com/documentation/healthkit/hkelectrocardiogramquery: Apple's own snippet —
+    /// a sample query for `electrocardiogramType()`, then `HKElectrocardiogramQuery(ecgSample)`
+    /// switching over `.measurement`, `.done`, `.error` — over an ECG the user imported.
+    @Test func applesElectrocardiogramSnippetReadsAnImportedECG() async throws {
+        let broker = try BrokerProcess()
+        let imported = try await broker.healthctl(["import", try SeriesEndToEndTests.writeExport(in: broker), "--characteristics", "no"])
+        #expect(imported.status == 0, "\(imported)")
+        let app = try await broker.installClient("org.test.snippet-ecg")
+        try await broker.set(app, "read", HKElectrocardiogramTypeIdentifier, allowed: true)
+        let result = try await broker.runApp(app, ["snippet", "electrocardiogram"])
+        #expect(result.okValue == "1 sinusRhythm 1536 1536 15360.0", "\(result)")
+    }
+
+    /// developer.apple.com/documentation/healthkit/hkcumulativequantitysample and
+    /// …/hkdiscretequantitysample: samples of a cumulative type come back as
+    /// HKCumulativeQuantitySample (`sumQuantity`), of a discrete type as HKDiscreteQuantitySample
+    /// (`mostRecentQuantity`, minimum = maximum for one value).
+    @Test func fetchedQuantitySamplesAreCumulativeOrDiscreteByTheirType() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-kinds")
+        let heartRate = "HKQuantityTypeIdentifierHeartRate"
+        for type in [steps, heartRate] {
+            try await broker.set(app, "share", type, allowed: true)
+            try await broker.set(app, "read", type, allowed: true)
+        }
+        #expect(try await broker.runApp(app, ["save", steps, "250", "count", "1700000000", "1700000600"]).okValue != nil)
+        #expect(try await broker.runApp(app, ["save", heartRate, "72", "count/min", "1700000000", "1700000000"]).okValue != nil)
+        let result = try await broker.runApp(app, ["snippet", "quantity-sample-kinds"])
+        #expect(result.okValue == "cumulative:250.0:1 discrete:72.0:true", "\(result)")
+    }
 }

@@ -50,8 +50,8 @@ import TestSupport
         expectSuccess(try await healthd.healthctl(["unlock"]))
         for kind in LockedStoreApp.queryKinds {
             let status = await app.outcome(kind.method, kind.payload, streaming: kind.streaming)
-            // Served again (the route query finds no such route: that is an answer, not a lock).
-            #expect(status == nil || (kind.method == .queryRouteData && status?.code == .notFound),
+            // Served again (the route and series queries find no such object: that is an answer, not a lock).
+            #expect(status == nil || ([.queryRouteData, .querySeriesData].contains(kind.method) && status?.code == .notFound),
                     "\(kind.name) after unlock: \(String(describing: status))")
         }
     }

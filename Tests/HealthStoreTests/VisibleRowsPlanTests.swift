@@ -117,6 +117,43 @@ import Testing
         }
     }
 
+    /// HKHeartbeatSeriesQuery and HKElectrocardiogramQuery (issue 15): every statement the
+    /// series read runs — the sample looked up by UUID under the scope, then its one side row —
+    /// is bounded by the visible rows, for a hidden series, the reader's own, and one that does
+    /// not exist.
+    @Test func seriesReadsAreBoundedByVisibleRows() async throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in db.add(function: SampleSQL.uuidBlob) }
+        let writer = try DatabaseQueue(configuration: configuration)
+        let database = try HealthDatabase(writer: writer)
+        _ = try await Self.fill(database)
+        let hidden = try await database.samples.insert([SeriesRepositoryTests.series(), SeriesRepositoryTests.ecg()],
+                                                       source: VisibilityChokePointTests.other)
+        let own = try await database.samples.insert([SeriesRepositoryTests.series(), SeriesRepositoryTests.ecg()],
+                                                    source: SourceRecord(bundleIdentifier: Self.reader, name: "Reader", version: "1"))
+        let types = [HKDataTypeIdentifierHeartbeatSeries, HKElectrocardiogramTypeIdentifier]
+        for (scopeName, visibility) in Self.scopes {
+            for (index, type) in types.enumerated() {
+                for uuid in [hidden[index], own[index], UUID()] {
+                    let statements = Mutex<[String]>([])
+                    writer.inDatabase { db in
+                        db.trace { event in
+                            if case let .statement(statement) = event { statements.withLock { $0.append(statement.expandedSQL) } }
+                        }
+                    }
+                    try? database.samples.seriesPoints(uuid, typeIdentifier: type, scope: visibility.scope) { _, _, _ in }
+                    writer.inDatabase { db in db.trace(nil) }
+                    let reads = statements.withLock { $0 }.filter { $0.hasPrefix("SELECT") }
+                    #expect(reads.contains { $0.contains("FROM objects") }, "\(type): no lookup of the sample")
+                    for sql in reads {
+                        let steps = try await writer.read { db in try ChangeFeedQueryPlanTests.steps(db, sql) }
+                        for violation in Self.violations(steps) { Issue.record("series \(type), \(scopeName): \(violation)\n\(sql)") }
+                    }
+                }
+            }
+        }
+    }
+
     /// The rule must catch the plans it was written against: the two statement shapes that
     /// leaked (a scalar-subquery type equality inside a window's OR; a list of every workout of
     /// an activity type) fail it.

@@ -16,7 +16,7 @@ enum ProbeCatalog {
         steps += anchored
         steps += statistics.map(ProbeStep.call)
         steps += sources.map(ProbeStep.call)
-        steps += (correlations + characteristics + workouts + changes).map(ProbeStep.call)
+        steps += (correlations + characteristics + workouts + changes + series).map(ProbeStep.call)
         steps += activity
         steps += longRunning
         steps += saves.map(ProbeStep.call)
@@ -30,7 +30,7 @@ enum ProbeCatalog {
         "anchored steps, from the start", "statistics: step sum", "statistics: heart rate average, min, max",
         "collection: daily step sums", "sources of heart rate", "observer: after a hidden save",
         "long-running anchored: after a hidden save", "correlations: blood pressure", "characteristic: blood type",
-        "workouts", "heart rate in the hidden workout", "route data of the hidden route",
+        "workouts", "heart rate in the hidden workout", "route data of the hidden route", "heartbeats of the hidden series",
         "activity: every day, UTC", "activity: days with hidden data only", "activity: the day both saved on, after a hidden save",
     ]
 

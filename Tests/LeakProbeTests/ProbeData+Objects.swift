@@ -39,6 +39,11 @@ extension ProbeData {
         try await call(.insertRouteData, RouteDataChunk(builderID: builder, locations: locations), through: session)
         let finished = try await call(.finishRoute, RouteFinish(builderID: builder, workoutUUID: workout), through: session)
         hidden.route = try FinishedRoute(wire: finished).route.uuid
+        let beats = (1...5).map { Heartbeat(timeSinceSeriesStart: Double($0) * 0.8, precededByGap: $0 == 3) }
+        hidden.heartbeatSeries = try await save([SampleRecord(uuid: UUID(), typeIdentifier: HKDataTypeIdentifierHeartbeatSeries,
+                                                              startDate: time(6), endDate: time(7),
+                                                              value: .heartbeatSeries(HeartbeatSeriesValue(beats: beats)))],
+                                                through: session)[0]
     }
 
     /// The probing app's correlation and workout (holding its first heart rate sample); returns

@@ -11,7 +11,8 @@ enum ProbeData {
     static let base = Date(timeIntervalSince1970: 1_700_000_000)
 
     /// The types every app of the worlds may save; the probing apps' read grants cover them too.
-    static let sharedTypes = [heartRate, steps, systolic, diastolic, HKWorkoutTypeIdentifier, HKWorkoutRouteTypeIdentifier, activeEnergy]
+    static let sharedTypes = [heartRate, steps, systolic, diastolic, HKWorkoutTypeIdentifier, HKWorkoutRouteTypeIdentifier, activeEnergy,
+                               HKDataTypeIdentifierHeartbeatSeries]
     /// The sample types the probing apps' read grants name: the shared ones and the ring types no
     /// app may save, which only the hidden world's import brings.
     static let sampleReadTypes = sharedTypes + appleComputedActivityTypes
@@ -100,4 +101,6 @@ struct HiddenObjects: Sendable {
     var workout = UUID()
     /// The route of that workout.
     var route = UUID()
+    /// Its heartbeat series.
+    var heartbeatSeries = UUID()
 }

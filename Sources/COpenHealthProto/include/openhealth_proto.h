@@ -9,6 +9,7 @@
 #include "openhealth/v1/health_manager.pb-c.h"
 #include "openhealth/v1/health_store.pb-c.h"
 #include "openhealth/v1/sample_predicates.pb-c.h"
+#include "openhealth/v1/series.pb-c.h"
 #include "openhealth/v1/statistics.pb-c.h"
 #include "openhealth/v1/statistics_updates.pb-c.h"
 #include "openhealth/v1/types.pb-c.h"

@@ -38,6 +38,7 @@ enum MethodTable {
         HealthStoreMethod.insertRouteData.rawValue: .unary(RouteService.insertRouteData),
         HealthStoreMethod.finishRoute.rawValue: .unary(RouteService.finishRoute),
         HealthStoreMethod.queryRouteData.rawValue: .stream(RouteService.queryRouteData),
+        HealthStoreMethod.querySeriesData.rawValue: .stream(SeriesService.querySeriesData),
         HealthStoreMethod.deleteObjects.rawValue: .unary(DeletionService.deleteObjects),
         HealthStoreMethod.deleteMatching.rawValue: .unary(DeletionService.deleteMatching),
         HealthStoreMethod.queryStatistics.rawValue: .unary(StatisticsService.queryStatistics),
@@ -90,6 +91,7 @@ enum MethodTable {
         HealthManagerMethod.queryActivitySummaries.rawValue: .stream(ActivitySummaryService.queryForManager),
         HealthManagerMethod.importSamples.rawValue: .unary(ImportService.importSamples),
         HealthManagerMethod.queryRouteData.rawValue: .stream(RouteService.queryForManager),
+        HealthManagerMethod.querySeriesData.rawValue: .stream(SeriesService.queryForManager),
         HealthManagerMethod.addSamples.rawValue: .unary(UserDataService.addSamples),
         HealthManagerMethod.deleteSamples.rawValue: .unary(UserDataService.deleteSamples),
         HealthManagerMethod.removeApp.rawValue: .unary(UserDataService.removeApp),
@@ -118,7 +120,8 @@ enum MethodTable {
         case HealthStoreMethod.queryAnchored.rawValue:
             return (try? AnchoredQuerySpec(wire: payload))?.longRunning == true ? .longRunningQuery : .largeQuery
         case HealthStoreMethod.querySamples.rawValue, HealthStoreMethod.queryCorrelations.rawValue,
-             HealthStoreMethod.queryRouteData.rawValue, HealthStoreMethod.queryStatistics.rawValue,
+             HealthStoreMethod.queryRouteData.rawValue, HealthStoreMethod.querySeriesData.rawValue,
+             HealthStoreMethod.queryStatistics.rawValue,
              HealthStoreMethod.queryStatisticsCollection.rawValue, HealthStoreMethod.queryActivitySummaries.rawValue,
              HealthStoreMethod.querySources.rawValue:
             return .largeQuery
@@ -145,6 +148,7 @@ enum MethodTable {
         HealthStoreMethod.insertRouteData.rawValue: .write,
         HealthStoreMethod.finishRoute.rawValue: .write,
         HealthStoreMethod.queryRouteData.rawValue: .read,
+        HealthStoreMethod.querySeriesData.rawValue: .read,
         HealthStoreMethod.deleteObjects.rawValue: .delete,
         HealthStoreMethod.deleteMatching.rawValue: .delete,
         HealthStoreMethod.queryStatistics.rawValue: .read,
@@ -160,6 +164,7 @@ enum MethodTable {
         HealthStoreMethod.watchStatisticsCollection.rawValue: .read,
         HealthManagerMethod.importSamples.rawValue: .write,
         HealthManagerMethod.queryRouteData.rawValue: .read,
+        HealthManagerMethod.querySeriesData.rawValue: .read,
         HealthManagerMethod.addSamples.rawValue: .write,
         HealthManagerMethod.deleteSamples.rawValue: .delete,
         HealthManagerMethod.removeApp.rawValue: .grantChange,

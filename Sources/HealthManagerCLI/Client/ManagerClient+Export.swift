@@ -7,3 +7,11 @@ extension ManagerClient {
         stream(.queryRouteData, RouteDataQuery(routeUUID: routeUUID), action: "read a workout route", as: RouteLocationBatch.self)
     }
 }
+
+extension ManagerClient {
+    /// A heartbeat series' beats or an ECG's voltages, any source's, in the batches healthd sends.
+    public func querySeriesData(_ uuid: UUID, typeIdentifier: String) -> DecodedStream<SeriesPointBatch> {
+        stream(.querySeriesData, SeriesDataQuery(sampleUUID: uuid, typeIdentifier: typeIdentifier),
+               action: "read a series' data", as: SeriesPointBatch.self)
+    }
+}

@@ -103,6 +103,7 @@ struct ExportCommand: AsyncParsableCommand {
         for (type, count) in summary.counts {
             io.output.writeLine("\(TypeDisplayName.words(of: type)): \(count)")
         }
+        if summary.electrocardiograms > 0 { io.output.writeLine("Electrocardiograms: \(summary.electrocardiograms)") }
         let routes = summary.routes > 0 ? " and \(summary.routes) route\(summary.routes == 1 ? "" : "s")" : ""
         io.output.writeLine("Exported \(summary.total) sample\(summary.total == 1 ? "" : "s")\(routes) to \(destination.standardizedFileURL.path).")
         do {

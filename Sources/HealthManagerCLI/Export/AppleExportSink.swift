@@ -10,6 +10,8 @@ final class AppleExportSink: ExportSink {
     private var output: StagedOutput
     private let archive: ExportArchiveWriter
     private let writer: ExportXMLWriter
+    /// ECG files written per day, for Apple's `_1`, `_2` … names.
+    private var electrocardiogramsPerDay: [String: Int] = [:]
 
     init(destination: URL, writer: ExportXMLWriter, characteristics: [CharacteristicRecord], exportDate: Date) throws(HealthCtlError) {
         output = try StagedOutput(destination: destination, kind: .file)
@@ -36,6 +38,27 @@ final class AppleExportSink: ExportSink {
         let source = ExportSourceName.of(sample.source)
         guard let element = writer.element(sample, sourceName: source.name, sourceVersion: source.version, routes: files) else { return }
         try write(element)
+    }
+
+    var wantsElectrocardiograms: Bool { true }
+
+    func add(_ sample: SampleRecord, heartbeats: [Heartbeat]) throws(HealthCtlError) {
+        guard !heartbeats.isEmpty else { return try add(sample, routes: []) }
+        let source = ExportSourceName.of(sample.source)
+        try write(writer.record(sample, sourceName: source.name, sourceVersion: source.version, beats: heartbeats))
+    }
+
+    func addElectrocardiogram(_ sample: SampleRecord, voltages: [Double]) throws(HealthCtlError) {
+        let day = ExportConversion.electrocardiogramDay(sample, timeZone: writer.timeZone)
+        let sameDay = electrocardiogramsPerDay[day, default: 0]
+        guard let (name, ecg) = ExportConversion.electrocardiogramFile(sample, voltages: voltages, timeZone: writer.timeZone,
+                                                                       sameDay: sameDay) else { return }
+        electrocardiogramsPerDay[day] = sameDay + 1
+        do {
+            try archive.addElectrocardiogram(fileName: name, csv: ElectrocardiogramCSV.write(ecg, timeZone: writer.timeZone))
+        } catch {
+            throw .exportFailed(path: output.destination.path, reason: error.description)
+        }
     }
 
     func finish() throws(HealthCtlError) {

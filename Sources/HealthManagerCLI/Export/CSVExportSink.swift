@@ -99,6 +99,12 @@ final class CSVExportSink: ExportSink {
             return (Self.number(workout.duration), "s", detail)
         case let .workoutRoute(count):
             return ("\(count)", "locations", "")
+        case let .heartbeatSeries(series):
+            return ("\(series.count)", "beats", "")
+        case let .electrocardiogram(ecg):
+            let frequency = ecg.samplingFrequency.map { "; \(Self.number($0)) Hz" } ?? ""
+            return (ecg.averageHeartRate.map(Self.number) ?? "", ecg.averageHeartRate == nil ? "" : "count/min",
+                    "\(ElectrocardiogramText.classification(ecg.classification)); \(ecg.voltageCount) voltages\(frequency)")
         case let .correlation(members):
             let listed = members.map { member -> String in
                 guard case let .quantity(amount, stored) = member.value else { return member.typeIdentifier }

@@ -21,6 +21,7 @@ struct ExportRun {
     struct Summary {
         var counts: [(type: String, count: Int)] = []
         var routes = 0
+        var electrocardiograms = 0
         var total: Int { counts.reduce(0) { $0 + $1.count } }
     }
 
@@ -55,12 +56,19 @@ struct ExportRun {
                         routes = try await self.routes(of: sample.uuid)
                         summary.routes += routes.count
                     }
-                    try sink.add(sample, routes: routes)
+                    if sink.wantsElectrocardiograms, type == Self.heartRateVariability {
+                        try sink.add(sample, heartbeats: try await heartbeats(besides: sample))
+                    } else {
+                        try sink.add(sample, routes: routes)
+                    }
                     count += 1
                 }
                 progress(index, ordered.count, summary.total + count)
             }
             if count > 0 { summary.counts.append((type, count)) }
+        }
+        if sink.wantsElectrocardiograms {
+            summary.electrocardiograms = try await exportElectrocardiograms(into: sink)
         }
         try sink.finish()
         return summary

@@ -16,7 +16,19 @@ protocol ExportSink: AnyObject {
     /// Whether workouts should come with their routes' locations.
     var wantsRoutes: Bool { get }
     func add(_ sample: SampleRecord, routes: [ExportedRoute]) throws(HealthCtlError)
+    /// Whether electrocardiograms should be written, with their voltages (Apple's layout only).
+    var wantsElectrocardiograms: Bool { get }
+    func addElectrocardiogram(_ sample: SampleRecord, voltages: [Double]) throws(HealthCtlError)
+    func add(_ sample: SampleRecord, heartbeats: [Heartbeat]) throws(HealthCtlError)
     func finish() throws(HealthCtlError)
     /// Removes what was staged; called when the export does not finish.
     func discard()
+}
+
+extension ExportSink {
+    var wantsElectrocardiograms: Bool { false }
+    /// An HRV sample with the beats of its heartbeat series; formats without a place for them
+    /// write the sample alone.
+    func add(_ sample: SampleRecord, heartbeats: [Heartbeat]) throws(HealthCtlError) { try add(sample, routes: []) }
+    func addElectrocardiogram(_ sample: SampleRecord, voltages: [Double]) throws(HealthCtlError) {}
 }

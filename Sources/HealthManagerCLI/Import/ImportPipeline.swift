@@ -21,6 +21,8 @@ final class ImportPipeline: @unchecked Sendable {
     static let maxOpenSamples = 20_000
     /// Route points per batch: a batch must fit in one 4 MiB frame (about 75 bytes a point).
     static let maxBatchLocations = 40_000
+    /// Heartbeats and ECG voltages per batch (about 9 bytes each on the wire).
+    static let maxBatchSeriesPoints = 200_000
 
     struct Batch: Sendable {
         var sourceName: String?
@@ -29,6 +31,7 @@ final class ImportPipeline: @unchecked Sendable {
         var samples: [SampleRecord]
         var routes: [ImportedRoute] = []
         var locationCount = 0
+        var seriesPointCount = 0
         /// Elements read so far, for progress.
         var readSoFar: Int
         var lineReached: Int
@@ -36,7 +39,7 @@ final class ImportPipeline: @unchecked Sendable {
 
     let file: AppleHealthExportFile
     let origin = "Apple Health"
-    private let tallied = Mutex(ImportTally())
+    let tallied = Mutex(ImportTally())
     var tally: ImportTally { tallied.withLock { $0 } }
     private let readCharacteristics = Mutex<ExportCharacteristics?>(nil)
     var characteristics: ExportCharacteristics? { readCharacteristics.withLock { $0 } }
@@ -63,6 +66,10 @@ final class ImportPipeline: @unchecked Sendable {
                         continuation.yield(batch)
                     }
                 }
+                try acceptElectrocardiograms { batch in
+                    self.room.wait()
+                    continuation.yield(batch)
+                }
                 while let batch = takeFullestOpenBatch() {
                     room.wait()
                     continuation.yield(batch)
@@ -86,6 +93,14 @@ final class ImportPipeline: @unchecked Sendable {
     /// Converts one item and adds it to its batch; `ship` sends a batch that is full.
     private func accept(_ item: ExportItem, ship: (Batch) throws -> Void) throws {
         guard let imported = convert(item) else { return }
+        try add(imported, ship: ship)
+        if case let .record(record) = item, !record.beats.isEmpty {
+            try addHeartbeatSeries(of: record, hrv: imported.record, ship: ship)
+        }
+    }
+
+    /// Validates a converted sample and adds it to its batch; `ship` sends a batch that is full.
+    func add(_ imported: ImportedSample, ship: (Batch) throws -> Void) throws {
         // Checked here exactly as healthd will check it, so one bad record is refused alone
         // instead of failing the batch it travels in.
         let record: SampleRecord
@@ -110,7 +125,10 @@ final class ImportPipeline: @unchecked Sendable {
         }
         let routes = self.routes(of: imported, workout: record)
         let locations = routes.reduce(0) { $0 + $1.count }
-        if (openBatches[key]?.locationCount ?? 0) + locations > Self.maxBatchLocations, openBatches[key] != nil, let full = take(key) {
+        let points = Self.seriesPoints(record)
+        if (openBatches[key]?.locationCount ?? 0) + locations > Self.maxBatchLocations
+            || (openBatches[key]?.seriesPointCount ?? 0) + points > Self.maxBatchSeriesPoints,
+            openBatches[key] != nil, let full = take(key) {
             try ship(full)
         }
         if openBatches[key] == nil {
@@ -122,10 +140,12 @@ final class ImportPipeline: @unchecked Sendable {
         let workoutIndex = openBatches[key]?.samples.count ?? 0
         openBatches[key]?.routes += routes.map { ImportedRoute(workoutIndex: workoutIndex, locations: $0) }
         openBatches[key]?.locationCount += locations
+        openBatches[key]?.seriesPointCount += points
         openBatches[key]?.samples.append(record)
         openSamples += 1
         let full = (openBatches[key]?.samples.count ?? 0) >= Self.batchSize
             || (openBatches[key]?.locationCount ?? 0) >= Self.maxBatchLocations
+            || (openBatches[key]?.seriesPointCount ?? 0) >= Self.maxBatchSeriesPoints
         if full, let batch = take(key) {
             try ship(batch)
         }

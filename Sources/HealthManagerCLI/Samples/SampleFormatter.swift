@@ -56,6 +56,12 @@ public struct SampleFormatter: Sendable {
             return (NumberText.measurement(workout.duration), "s")
         case let .workoutRoute(count):
             return ("\(count)", "locations")
+        case let .heartbeatSeries(series):
+            return ("\(series.count)", series.count == 1 ? "beat" : "beats")
+        case let .electrocardiogram(ecg):
+            // The classification is what a person looks for first; the rate when there is one.
+            let rate = ecg.averageHeartRate.map { ", " + NumberText.measurement($0) + " BPM" } ?? ""
+            return (ElectrocardiogramText.classification(ecg.classification) + rate, "")
         }
     }
 

@@ -85,6 +85,10 @@ struct SampleJSONLine: Encodable {
             (value, unit) = (Double(count), nil)
         case let .correlation(objects):
             (value, unit) = (Double(objects.count), "samples")
+        case let .heartbeatSeries(series):
+            (value, unit) = (Double(series.count), "beats")
+        case let .electrocardiogram(ecg):
+            (value, unit) = (Double(ecg.voltageCount), "voltages")
         }
         source = sample.source.map { Source(bundleIdentifier: $0.bundleIdentifier, name: $0.name, version: $0.version) }
         device = sample.device.map {

@@ -15,6 +15,10 @@ public struct SampleRecord: Hashable, Sendable {
         /// An HKCorrelation: the samples it groups (see `CorrelationRules`). Each is also a
         /// sample of its own type, saved and stored with the correlation.
         case correlation([SampleRecord])
+        /// An `HKHeartbeatSeriesSample` (`HeartbeatSeriesValue`: beats on save, count on fetch).
+        case heartbeatSeries(HeartbeatSeriesValue)
+        /// An `HKElectrocardiogram` (voltages on import, summary on fetch).
+        case electrocardiogram(ElectrocardiogramValue)
     }
 
     /// Assigned by the broker on save (time-ordered, UUIDv7); whatever a client sends is ignored.

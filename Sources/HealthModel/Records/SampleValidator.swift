@@ -60,6 +60,13 @@ public enum SampleValidator {
         case (_, .workoutRoute) where type.identifier == HKWorkoutRouteTypeIdentifier:
             throw HKError(.errorInvalidArgument,
                           "\(type.identifier): routes are saved with HKWorkoutRouteBuilder (insertRouteData, then finishRoute), not save(_:)")
+        case let (_, .heartbeatSeries(series)) where type.identifier == HKDataTypeIdentifierHeartbeatSeries:
+            guard let beats = series.beats, beats.count == series.count else {
+                throw HKError(.errorInvalidArgument, "\(type.identifier): the series' heartbeats are missing; build it with HKHeartbeatSeriesBuilder")
+            }
+            try SeriesValidator.check(beats, start: record.startDate, end: record.endDate)
+        case let (_ as HKElectrocardiogramType, .electrocardiogram(ecg)):
+            try SeriesValidator.check(ecg)
         case let (correlationType as HKCorrelationType, .correlation(objects)):
             result.value = .correlation(try CorrelationRules.canonicalizedObjects(objects, of: record, type: correlationType))
         default:

@@ -72,9 +72,8 @@ public enum AppWritability {
         electrocardiogramTypeIdentifier,
     ]
 
-    /// HKElectrocardiogramType's identifier. The type has no object here yet; naming it keeps a
-    /// request for it refused as HealthKit refuses it rather than as an unknown type.
-    public static let electrocardiogramTypeIdentifier = "HKDataTypeIdentifierElectrocardiogram"
+    /// HKElectrocardiogramType's identifier (`HKElectrocardiogramTypeIdentifier`).
+    public static let electrocardiogramTypeIdentifier = HKElectrocardiogramTypeIdentifier
 
     /// Whether a share (write) *request* may name `identifier`. False for everything in the table
     /// above: the system-computed types, correlation types, the activity summary type and the

@@ -23,6 +23,15 @@ extension HKObjectType {
 
     public static func activitySummaryType() -> HKActivitySummaryType { ObjectTypeRegistry.activitySummary }
 
+    public static func electrocardiogramType() -> HKElectrocardiogramType { ObjectTypeRegistry.electrocardiogram }
+
+    /// HealthKit's `seriesType(forIdentifier:)`: the workout route and heartbeat series types by
+    /// their identifiers (`HKWorkoutRouteTypeIdentifier`, `HKDataTypeIdentifierHeartbeatSeries`);
+    /// nil for any other string.
+    public static func seriesType(forIdentifier identifier: String) -> HKSeriesType? {
+        ObjectTypeRegistry.byIdentifier[identifier] as? HKSeriesType
+    }
+
     /// Registry lookup for identifier strings arriving from untrusted peers; nil if unknown.
     /// Any string is safe to pass: this is a dictionary lookup, nothing is parsed.
     public static func type(forIdentifier identifier: String) -> HKObjectType? {

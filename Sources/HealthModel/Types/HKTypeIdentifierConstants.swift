@@ -13,3 +13,7 @@ public let HKDataTypeIdentifierHeartbeatSeries = "HKDataTypeIdentifierHeartbeatS
 /// The activity summary type's identifier. HealthKit exports no constant for it; this is the
 /// identifier its activity summary type reports.
 let activitySummaryTypeIdentifier = "HKActivitySummaryTypeIdentifier"
+
+/// The electrocardiogram type's identifier. HealthKit exports no constant for it; this is the
+/// raw value its type object carries (`HKElectrocardiogramType.identifier`).
+public let HKElectrocardiogramTypeIdentifier = "HKDataTypeIdentifierElectrocardiogram"

@@ -85,7 +85,7 @@ public struct SampleRepository: Sendable {
             switch record.value {
             case let .quantity(value, _): quantity = value
             case let .category(value): category = value
-            case .workout, .workoutRoute: break  // side tables, written below
+            case .workout, .workoutRoute, .heartbeatSeries, .electrocardiogram: break  // side tables, written below
             case .correlation: break  // its samples are rows of their own, linked below
             }
             try insert.execute(arguments: [
@@ -94,12 +94,14 @@ public struct SampleRepository: Sendable {
                 quantity, category, try MetadataCoding.encode(record.metadata), change,
                 sync?.identifier, sync?.version,
             ])
+            let objectID = db.lastInsertedRowID
             if case let .workout(workout) = record.value {
-                try WorkoutRows.insert(db, objectID: db.lastInsertedRowID, workout, sourceID: sourceID)
+                try WorkoutRows.insert(db, objectID: objectID, workout, sourceID: sourceID)
             }
+            try SeriesRows.insert(db, objectID: objectID, record.value)
             uuids.append(uuid)
             if case let .correlation(objects) = record.value {
-                uuids += try insertCorrelationObjects(objects, of: db.lastInsertedRowID, using: insert,
+                uuids += try insertCorrelationObjects(objects, of: objectID, using: insert,
                                                       source: sourceID, version: source.version, change: change,
                                                       minting: uuidSupply, db)
             }

@@ -6,12 +6,15 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
     case missingSourceRow
     /// An object naming a device that `devices` does not hold (a foreign key).
     case missingDeviceRow
+    /// A heartbeat series or ECG object without its intact side row (written in one transaction).
+    case missingSeriesRow
 
     var description: String {
         switch self {
         case .missingWorkoutRow: "a workout object has no workouts row"
         case .missingSourceRow: "an object names a source the store does not hold"
         case .missingDeviceRow: "an object names a device the store does not hold"
+        case .missingSeriesRow: "a heartbeat series or electrocardiogram object has no intact series row"
         }
     }
 }

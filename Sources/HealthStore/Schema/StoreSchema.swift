@@ -128,6 +128,7 @@ enum StoreSchema {
         registerSandboxIDs(&migrator)            // v14
         registerNetworkAccess(&migrator)         // v15
         registerPendingJournal(&migrator)        // v16
+        registerSeries(&migrator)                // v17
         registerWorkoutActivities(&migrator)     // v20
         return migrator
     }

@@ -8,3 +8,10 @@ extension WireLimits {
     /// Objects one DeleteObjects or AddSamplesToWorkout call may name.
     public static let maxObjectsPerCall = 10_000
 }
+
+extension WireLimits {
+    /// Points per QuerySeriesData batch (a beat is 9 bytes on the wire, a voltage 8): small
+    /// enough that the SDK's first callback comes quickly, large enough that a 30 s ECG at
+    /// 512 Hz is four batches.
+    public static let seriesPointsPerBatch = 4_096
+}

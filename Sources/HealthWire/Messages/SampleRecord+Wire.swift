@@ -31,6 +31,12 @@ enum SampleWire {
         case OPENHEALTH__V1__SAMPLE__VALUE_ROUTE_LOCATION_COUNT:
             guard let count = Int(exactly: wire.route_location_count) else { throw .invalidField("route location count out of range") }
             value = .workoutRoute(locationCount: count)
+        case OPENHEALTH__V1__SAMPLE__VALUE_HEARTBEAT_SERIES:
+            guard let series = wire.heartbeat_series?.pointee else { throw .invalidField("sample heartbeat series missing") }
+            value = .heartbeatSeries(try SeriesWire.read(series))
+        case OPENHEALTH__V1__SAMPLE__VALUE_ELECTROCARDIOGRAM:
+            guard let ecg = wire.electrocardiogram?.pointee else { throw .invalidField("sample electrocardiogram missing") }
+            value = .electrocardiogram(try SeriesWire.read(ecg))
         case OPENHEALTH__V1__SAMPLE__VALUE__NOT_SET where wire.n_correlation_objects > 0:
             // Recursion bounded by WireDepthGuard, like predicates.
             value = .correlation(try WireRead.messages(wire.correlation_objects, count: wire.n_correlation_objects).map(read))

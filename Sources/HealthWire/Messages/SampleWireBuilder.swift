@@ -53,6 +53,12 @@ struct SampleWireBuilder {
         case let .workoutRoute(count):
             wire.pointee.value_case = OPENHEALTH__V1__SAMPLE__VALUE_ROUTE_LOCATION_COUNT
             wire.pointee.route_location_count = UInt64(max(0, count))
+        case let .heartbeatSeries(series):
+            wire.pointee.value_case = OPENHEALTH__V1__SAMPLE__VALUE_HEARTBEAT_SERIES
+            wire.pointee.heartbeat_series = SeriesWire.build(series, in: arena)
+        case let .electrocardiogram(ecg):
+            wire.pointee.value_case = OPENHEALTH__V1__SAMPLE__VALUE_ELECTROCARDIOGRAM
+            wire.pointee.electrocardiogram = SeriesWire.build(ecg, in: arena)
         case let .correlation(objects):
             let built = build(objects)
             wire.pointee.n_correlation_objects = built.count

@@ -124,6 +124,9 @@ extension Openhealth__V1__DeviceListPredicate: ProtobufCMessageStruct {
 extension Openhealth__V1__DevicePredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__device_predicate__init(message) }
 }
+extension Openhealth__V1__Electrocardiogram: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__electrocardiogram__init(message) }
+}
 extension Openhealth__V1__FinishRouteRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__finish_route_request__init(message) }
 }
@@ -138,6 +141,9 @@ extension Openhealth__V1__GoalValue: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__GrantDecision: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__grant_decision__init(message) }
+}
+extension Openhealth__V1__HeartbeatSeries: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__heartbeat_series__init(message) }
 }
 extension Openhealth__V1__ImportSamplesRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__import_samples_request__init(message) }
@@ -327,6 +333,12 @@ extension Openhealth__V1__SaveRequest: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__SaveResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__save_response__init(message) }
+}
+extension Openhealth__V1__SeriesDataBatch: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__series_data_batch__init(message) }
+}
+extension Openhealth__V1__SeriesDataRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__series_data_request__init(message) }
 }
 extension Openhealth__V1__SetCharacteristicResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_characteristic_response__init(message) }

@@ -71,6 +71,8 @@ struct LockedStoreApp: Sendable {
              CorrelationQuerySpec(typeIdentifier: HKCorrelationTypeIdentifier.bloodPressure.rawValue).wireBytes(), true),
             ("activity summaries", .queryActivitySummaries, ActivitySummaryQuerySpec(timeZoneIdentifier: "UTC").wireBytes(), true),
             ("route data", .queryRouteData, RouteDataQuery(routeUUID: UUID()).wireBytes(), true),
+            ("series data", .querySeriesData,
+             SeriesDataQuery(sampleUUID: UUID(), typeIdentifier: HKDataTypeIdentifierHeartbeatSeries).wireBytes(), true),
             ("characteristic", .getCharacteristic,
              TypeIdentifierMessage(HKCharacteristicTypeIdentifier.dateOfBirth.rawValue).wireBytes(), false),
         ]

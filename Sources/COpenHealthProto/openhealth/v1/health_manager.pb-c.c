@@ -4514,7 +4514,7 @@ const ProtobufCEnumDescriptor openhealth__v1__decision__descriptor =
   openhealth__v1__decision__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[38] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[39] =
 {
   { "Status", &openhealth__v1__status_request__descriptor, &openhealth__v1__status_response__descriptor },
   { "InstallApp", &openhealth__v1__install_app_request__descriptor, &openhealth__v1__install_app_response__descriptor },
@@ -4551,15 +4551,16 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "SetDirectConnection", &openhealth__v1__set_direct_connection_request__descriptor, &openhealth__v1__set_direct_connection_response__descriptor },
   { "SetNetworkAccess", &openhealth__v1__set_network_access_request__descriptor, &openhealth__v1__set_network_access_response__descriptor },
   { "QueryRouteData", &openhealth__v1__route_data_request__descriptor, &openhealth__v1__route_data_batch__descriptor },
+  { "QuerySeriesData", &openhealth__v1__series_data_request__descriptor, &openhealth__v1__series_data_batch__descriptor },
   { "AddSamples", &openhealth__v1__save_request__descriptor, &openhealth__v1__save_response__descriptor },
   { "DeleteSamples", &openhealth__v1__delete_samples_request__descriptor, &openhealth__v1__delete_objects_response__descriptor },
   { "RemoveApp", &openhealth__v1__remove_app_request__descriptor, &openhealth__v1__delete_objects_response__descriptor },
 };
 const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
-  35,        /* AddSamples */
+  36,        /* AddSamples */
   5,        /* AnswerRequest */
   13,        /* ChangePasscode */
-  36,        /* DeleteSamples */
+  37,        /* DeleteSamples */
   10,        /* GetKeyStatus */
   31,        /* ImportSamples */
   1,        /* InstallApp */
@@ -4577,7 +4578,8 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   30,        /* QueryActivitySummaries */
   34,        /* QueryRouteData */
   8,        /* QuerySamples */
-  37,        /* RemoveApp */
+  35,        /* QuerySeriesData */
+  38,        /* RemoveApp */
   14,        /* RemovePasscode */
   27,        /* ReportLaunchOutcome */
   11,        /* RotateKey */
@@ -4602,7 +4604,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
   "HealthManager",
   "Openhealth__V1__HealthManager",
   "openhealth.v1",
-  38,
+  39,
   openhealth__v1__health_manager__method_descriptors,
   openhealth__v1__health_manager__method_indices_by_name
 };
@@ -4886,13 +4888,21 @@ void openhealth__v1__health_manager__query_route_data(ProtobufCService *service,
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
   service->invoke(service, 34, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void openhealth__v1__health_manager__query_series_data(ProtobufCService *service,
+                                                       const Openhealth__V1__SeriesDataRequest *input,
+                                                       Openhealth__V1__SeriesDataBatch_Closure closure,
+                                                       void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 35, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void openhealth__v1__health_manager__add_samples(ProtobufCService *service,
                                                  const Openhealth__V1__SaveRequest *input,
                                                  Openhealth__V1__SaveResponse_Closure closure,
                                                  void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 35, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 36, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__delete_samples(ProtobufCService *service,
                                                     const Openhealth__V1__DeleteSamplesRequest *input,
@@ -4900,7 +4910,7 @@ void openhealth__v1__health_manager__delete_samples(ProtobufCService *service,
                                                     void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 36, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 37, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__remove_app(ProtobufCService *service,
                                                 const Openhealth__V1__RemoveAppRequest *input,
@@ -4908,7 +4918,7 @@ void openhealth__v1__health_manager__remove_app(ProtobufCService *service,
                                                 void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 37, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 38, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
                                            Openhealth__V1__HealthManager_ServiceDestroy destroy)

@@ -849,7 +849,7 @@ const ProtobufCMessageDescriptor openhealth__v1__current_source_request__descrip
   (ProtobufCMessageInit) openhealth__v1__current_source_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[26] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[27] =
 {
   { "GetRequestStatus", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_status_response__descriptor },
   { "RequestAuthorization", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
@@ -864,6 +864,7 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_desc
   { "InsertRouteData", &openhealth__v1__insert_route_data_request__descriptor, &openhealth__v1__insert_route_data_response__descriptor },
   { "FinishRoute", &openhealth__v1__finish_route_request__descriptor, &openhealth__v1__finish_route_response__descriptor },
   { "QueryRouteData", &openhealth__v1__route_data_request__descriptor, &openhealth__v1__route_data_batch__descriptor },
+  { "QuerySeriesData", &openhealth__v1__series_data_request__descriptor, &openhealth__v1__series_data_batch__descriptor },
   { "DeleteObjects", &openhealth__v1__delete_objects_request__descriptor, &openhealth__v1__delete_objects_response__descriptor },
   { "DeleteMatching", &openhealth__v1__delete_matching_request__descriptor, &openhealth__v1__delete_objects_response__descriptor },
   { "QueryStatistics", &openhealth__v1__statistics_query_request__descriptor, &openhealth__v1__statistics__descriptor },
@@ -882,29 +883,30 @@ const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   7,        /* AcknowledgeObserverUpdate */
   9,        /* AddSamplesToWorkout */
   2,        /* AuthorizationStatus */
-  25,        /* CurrentSource */
-  14,        /* DeleteMatching */
-  13,        /* DeleteObjects */
-  22,        /* DisableAllBackgroundDeliveries */
-  21,        /* DisableBackgroundDelivery */
-  20,        /* EnableBackgroundDelivery */
+  26,        /* CurrentSource */
+  15,        /* DeleteMatching */
+  14,        /* DeleteObjects */
+  23,        /* DisableAllBackgroundDeliveries */
+  22,        /* DisableBackgroundDelivery */
+  21,        /* EnableBackgroundDelivery */
   11,        /* FinishRoute */
-  17,        /* GetCharacteristic */
+  18,        /* GetCharacteristic */
   0,        /* GetRequestStatus */
   10,        /* InsertRouteData */
   6,        /* ObserveChanges */
-  19,        /* PreferredUnits */
-  23,        /* QueryActivitySummaries */
+  20,        /* PreferredUnits */
+  24,        /* QueryActivitySummaries */
   5,        /* QueryAnchored */
-  18,        /* QueryCorrelations */
+  19,        /* QueryCorrelations */
   12,        /* QueryRouteData */
   4,        /* QuerySamples */
+  13,        /* QuerySeriesData */
   8,        /* QuerySources */
-  15,        /* QueryStatistics */
-  16,        /* QueryStatisticsCollection */
+  16,        /* QueryStatistics */
+  17,        /* QueryStatisticsCollection */
   1,        /* RequestAuthorization */
   3,        /* Save */
-  24         /* WatchStatisticsCollection */
+  25         /* WatchStatisticsCollection */
 };
 const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
 {
@@ -913,7 +915,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
   "HealthStore",
   "Openhealth__V1__HealthStore",
   "openhealth.v1",
-  26,
+  27,
   openhealth__v1__health_store__method_descriptors,
   openhealth__v1__health_store__method_indices_by_name
 };
@@ -1021,13 +1023,21 @@ void openhealth__v1__health_store__query_route_data(ProtobufCService *service,
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
   service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void openhealth__v1__health_store__query_series_data(ProtobufCService *service,
+                                                     const Openhealth__V1__SeriesDataRequest *input,
+                                                     Openhealth__V1__SeriesDataBatch_Closure closure,
+                                                     void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void openhealth__v1__health_store__delete_objects(ProtobufCService *service,
                                                   const Openhealth__V1__DeleteObjectsRequest *input,
                                                   Openhealth__V1__DeleteObjectsResponse_Closure closure,
                                                   void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__delete_matching(ProtobufCService *service,
                                                    const Openhealth__V1__DeleteMatchingRequest *input,
@@ -1035,7 +1045,7 @@ void openhealth__v1__health_store__delete_matching(ProtobufCService *service,
                                                    void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__query_statistics(ProtobufCService *service,
                                                     const Openhealth__V1__StatisticsQueryRequest *input,
@@ -1043,7 +1053,7 @@ void openhealth__v1__health_store__query_statistics(ProtobufCService *service,
                                                     void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__query_statistics_collection(ProtobufCService *service,
                                                                const Openhealth__V1__StatisticsCollectionRequest *input,
@@ -1051,7 +1061,7 @@ void openhealth__v1__health_store__query_statistics_collection(ProtobufCService 
                                                                void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__get_characteristic(ProtobufCService *service,
                                                       const Openhealth__V1__CharacteristicRequest *input,
@@ -1059,7 +1069,7 @@ void openhealth__v1__health_store__get_characteristic(ProtobufCService *service,
                                                       void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__query_correlations(ProtobufCService *service,
                                                       const Openhealth__V1__CorrelationQueryRequest *input,
@@ -1067,7 +1077,7 @@ void openhealth__v1__health_store__query_correlations(ProtobufCService *service,
                                                       void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__preferred_units(ProtobufCService *service,
                                                    const Openhealth__V1__PreferredUnitsRequest *input,
@@ -1075,7 +1085,7 @@ void openhealth__v1__health_store__preferred_units(ProtobufCService *service,
                                                    void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__enable_background_delivery(ProtobufCService *service,
                                                               const Openhealth__V1__BackgroundDeliveryRequest *input,
@@ -1083,7 +1093,7 @@ void openhealth__v1__health_store__enable_background_delivery(ProtobufCService *
                                                               void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 21, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__disable_background_delivery(ProtobufCService *service,
                                                                const Openhealth__V1__BackgroundDeliveryRequest *input,
@@ -1091,7 +1101,7 @@ void openhealth__v1__health_store__disable_background_delivery(ProtobufCService 
                                                                void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 21, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 22, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__disable_all_background_deliveries(ProtobufCService *service,
                                                                      const Openhealth__V1__BackgroundDeliveryResponse *input,
@@ -1099,7 +1109,7 @@ void openhealth__v1__health_store__disable_all_background_deliveries(ProtobufCSe
                                                                      void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 22, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__query_activity_summaries(ProtobufCService *service,
                                                             const Openhealth__V1__ActivitySummaryQueryRequest *input,
@@ -1107,7 +1117,7 @@ void openhealth__v1__health_store__query_activity_summaries(ProtobufCService *se
                                                             void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__watch_statistics_collection(ProtobufCService *service,
                                                                const Openhealth__V1__StatisticsCollectionRequest *input,
@@ -1115,7 +1125,7 @@ void openhealth__v1__health_store__watch_statistics_collection(ProtobufCService 
                                                                void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__current_source(ProtobufCService *service,
                                                   const Openhealth__V1__CurrentSourceRequest *input,
@@ -1123,7 +1133,7 @@ void openhealth__v1__health_store__current_source(ProtobufCService *service,
                                                   void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
                                          Openhealth__V1__HealthStore_ServiceDestroy destroy)

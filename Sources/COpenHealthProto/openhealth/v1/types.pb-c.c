@@ -1273,7 +1273,7 @@ const ProtobufCMessageDescriptor openhealth__v1__source_revision__descriptor =
   (ProtobufCMessageInit) openhealth__v1__source_revision__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[12] =
+static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[14] =
 {
   {
     "uuid",
@@ -1419,12 +1419,38 @@ static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "heartbeat_series",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Sample, value_case),
+    offsetof(Openhealth__V1__Sample, heartbeat_series),
+    &openhealth__v1__heartbeat_series__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "electrocardiogram",
+    21,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Sample, value_case),
+    offsetof(Openhealth__V1__Sample, electrocardiogram),
+    &openhealth__v1__electrocardiogram__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__sample__field_indices_by_name[] = {
   5,   /* field[5] = category_value */
   11,   /* field[11] = correlation_objects */
   7,   /* field[7] = device */
+  13,   /* field[13] = electrocardiogram */
   3,   /* field[3] = end_us */
+  12,   /* field[12] = heartbeat_series */
   6,   /* field[6] = metadata */
   4,   /* field[4] = quantity */
   10,   /* field[10] = route_location_count */
@@ -1434,10 +1460,11 @@ static const unsigned openhealth__v1__sample__field_indices_by_name[] = {
   0,   /* field[0] = uuid */
   9,   /* field[9] = workout */
 };
-static const ProtobufCIntRange openhealth__v1__sample__number_ranges[1 + 1] =
+static const ProtobufCIntRange openhealth__v1__sample__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 12 }
+  { 20, 12 },
+  { 0, 14 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
 {
@@ -1447,10 +1474,10 @@ const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
   "Openhealth__V1__Sample",
   "openhealth.v1",
   sizeof(Openhealth__V1__Sample),
-  12,
+  14,
   openhealth__v1__sample__field_descriptors,
   openhealth__v1__sample__field_indices_by_name,
-  1,  openhealth__v1__sample__number_ranges,
+  2,  openhealth__v1__sample__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__sample__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

@@ -21,6 +21,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/activity.pb-c.h"
 #include "openhealth/v1/types.pb-c.h"
 #include "openhealth/v1/workouts.pb-c.h"
+#include "openhealth/v1/series.pb-c.h"
 
 typedef struct Openhealth__V1__StatusRequest Openhealth__V1__StatusRequest;
 typedef struct Openhealth__V1__StatusResponse Openhealth__V1__StatusResponse;
@@ -1937,6 +1938,10 @@ struct Openhealth__V1__HealthManager_Service
                            const Openhealth__V1__RouteDataRequest *input,
                            Openhealth__V1__RouteDataBatch_Closure closure,
                            void *closure_data);
+  void (*query_series_data)(Openhealth__V1__HealthManager_Service *service,
+                            const Openhealth__V1__SeriesDataRequest *input,
+                            Openhealth__V1__SeriesDataBatch_Closure closure,
+                            void *closure_data);
   void (*add_samples)(Openhealth__V1__HealthManager_Service *service,
                       const Openhealth__V1__SaveRequest *input,
                       Openhealth__V1__SaveResponse_Closure closure,
@@ -1992,6 +1997,7 @@ void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service
       function_prefix__ ## set_direct_connection,\
       function_prefix__ ## set_network_access,\
       function_prefix__ ## query_route_data,\
+      function_prefix__ ## query_series_data,\
       function_prefix__ ## add_samples,\
       function_prefix__ ## delete_samples,\
       function_prefix__ ## remove_app  }
@@ -2135,6 +2141,10 @@ void openhealth__v1__health_manager__query_route_data(ProtobufCService *service,
                                                       const Openhealth__V1__RouteDataRequest *input,
                                                       Openhealth__V1__RouteDataBatch_Closure closure,
                                                       void *closure_data);
+void openhealth__v1__health_manager__query_series_data(ProtobufCService *service,
+                                                       const Openhealth__V1__SeriesDataRequest *input,
+                                                       Openhealth__V1__SeriesDataBatch_Closure closure,
+                                                       void *closure_data);
 void openhealth__v1__health_manager__add_samples(ProtobufCService *service,
                                                  const Openhealth__V1__SaveRequest *input,
                                                  Openhealth__V1__SaveResponse_Closure closure,

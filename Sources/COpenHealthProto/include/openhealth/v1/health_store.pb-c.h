@@ -22,6 +22,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/background.pb-c.h"
 #include "openhealth/v1/activity.pb-c.h"
 #include "openhealth/v1/statistics_updates.pb-c.h"
+#include "openhealth/v1/series.pb-c.h"
 
 typedef struct Openhealth__V1__AuthorizationRequest Openhealth__V1__AuthorizationRequest;
 typedef struct Openhealth__V1__RequestStatusResponse Openhealth__V1__RequestStatusResponse;
@@ -438,6 +439,10 @@ struct Openhealth__V1__HealthStore_Service
                            const Openhealth__V1__RouteDataRequest *input,
                            Openhealth__V1__RouteDataBatch_Closure closure,
                            void *closure_data);
+  void (*query_series_data)(Openhealth__V1__HealthStore_Service *service,
+                            const Openhealth__V1__SeriesDataRequest *input,
+                            Openhealth__V1__SeriesDataBatch_Closure closure,
+                            void *closure_data);
   void (*delete_objects)(Openhealth__V1__HealthStore_Service *service,
                          const Openhealth__V1__DeleteObjectsRequest *input,
                          Openhealth__V1__DeleteObjectsResponse_Closure closure,
@@ -511,6 +516,7 @@ void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *se
       function_prefix__ ## insert_route_data,\
       function_prefix__ ## finish_route,\
       function_prefix__ ## query_route_data,\
+      function_prefix__ ## query_series_data,\
       function_prefix__ ## delete_objects,\
       function_prefix__ ## delete_matching,\
       function_prefix__ ## query_statistics,\
@@ -576,6 +582,10 @@ void openhealth__v1__health_store__query_route_data(ProtobufCService *service,
                                                     const Openhealth__V1__RouteDataRequest *input,
                                                     Openhealth__V1__RouteDataBatch_Closure closure,
                                                     void *closure_data);
+void openhealth__v1__health_store__query_series_data(ProtobufCService *service,
+                                                     const Openhealth__V1__SeriesDataRequest *input,
+                                                     Openhealth__V1__SeriesDataBatch_Closure closure,
+                                                     void *closure_data);
 void openhealth__v1__health_store__delete_objects(ProtobufCService *service,
                                                   const Openhealth__V1__DeleteObjectsRequest *input,
                                                   Openhealth__V1__DeleteObjectsResponse_Closure closure,

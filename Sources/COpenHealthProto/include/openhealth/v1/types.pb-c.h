@@ -15,6 +15,7 @@ PROTOBUF_C__BEGIN_DECLS
 #endif
 
 #include "openhealth/v1/sample_predicates.pb-c.h"
+#include "openhealth/v1/series.pb-c.h"
 
 typedef struct Openhealth__V1__Quantity Openhealth__V1__Quantity;
 typedef struct Openhealth__V1__MetadataValue Openhealth__V1__MetadataValue;
@@ -158,7 +159,9 @@ typedef enum {
   OPENHEALTH__V1__SAMPLE__VALUE_QUANTITY = 5,
   OPENHEALTH__V1__SAMPLE__VALUE_CATEGORY_VALUE = 6,
   OPENHEALTH__V1__SAMPLE__VALUE_WORKOUT = 10,
-  OPENHEALTH__V1__SAMPLE__VALUE_ROUTE_LOCATION_COUNT = 11
+  OPENHEALTH__V1__SAMPLE__VALUE_ROUTE_LOCATION_COUNT = 11,
+  OPENHEALTH__V1__SAMPLE__VALUE_HEARTBEAT_SERIES = 20,
+  OPENHEALTH__V1__SAMPLE__VALUE_ELECTROCARDIOGRAM = 21
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__SAMPLE__VALUE__CASE)
 } Openhealth__V1__Sample__ValueCase;
 
@@ -197,6 +200,14 @@ struct  Openhealth__V1__Sample
      * HKWorkoutRouteTypeIdentifier; the locations travel apart (workouts.proto)
      */
     uint64_t route_location_count;
+    /*
+     * HKDataTypeIdentifierHeartbeatSeries (series.proto)
+     */
+    Openhealth__V1__HeartbeatSeries *heartbeat_series;
+    /*
+     * HKDataTypeIdentifierElectrocardiogram (series.proto)
+     */
+    Openhealth__V1__Electrocardiogram *electrocardiogram;
   };
 };
 #define OPENHEALTH__V1__SAMPLE__INIT \

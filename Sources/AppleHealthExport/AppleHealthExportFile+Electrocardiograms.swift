@@ -1,0 +1,58 @@
+public import Foundation
+import ZIPFoundation
+
+/// The ECG recordings of an export: the CSV files in `electrocardiograms/` beside export.xml.
+extension AppleHealthExportFile {
+    /// The ECG files' paths relative to the export.xml's folder, sorted (each is read with
+    /// `electrocardiogram(at:)`, one at a time, so memory holds one recording).
+    public func electrocardiogramPaths() -> [String] {
+        switch layout {
+        case let .zip(archive, xmlEntryPath):
+            let folder = xmlEntryPath.split(separator: "/").dropLast().joined(separator: "/")
+            let prefix = (folder.isEmpty ? "" : folder + "/") + "electrocardiograms/"
+            return archive.compactMap { entry in
+                guard entry.type == .file, entry.path.hasPrefix(prefix), entry.path.lowercased().hasSuffix(".csv") else { return nil }
+                let name = entry.path.dropFirst(prefix.count)
+                return name.contains("/") ? nil : "electrocardiograms/" + name
+            }.sorted()
+        case let .file(xml):
+            let folder = xml.deletingLastPathComponent().appendingPathComponent("electrocardiograms")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            return names.filter { $0.lowercased().hasSuffix(".csv") }.sorted().map { "electrocardiograms/" + $0 }
+        }
+    }
+
+    /// The ECG in file `path` (one of `electrocardiogramPaths()`).
+    public func electrocardiogram(at path: String) throws(ExportReadError) -> ExportElectrocardiogram {
+        guard !path.split(separator: "/").contains("..") else {
+            throw .invalidElement(file: xmlName, element: "ECG", line: 0, reason: "names a path outside the export: \(path)")
+        }
+        var data = Data()
+        switch layout {
+        case let .zip(archive, xmlEntryPath):
+            let folder = xmlEntryPath.split(separator: "/").dropLast().joined(separator: "/")
+            let entryPath = folder.isEmpty ? path : folder + "/" + path
+            guard let entry = archive[entryPath] else { throw .io(path: entryPath, reason: "the archive has no such ECG file") }
+            guard entry.uncompressedSize <= UInt64(ElectrocardiogramCSV.maximumFileBytes) else {
+                throw .invalidElement(file: entryPath, element: "ECG", line: 0, reason: "larger than \(ElectrocardiogramCSV.maximumFileBytes) bytes")
+            }
+            do {
+                _ = try archive.extract(entry, consumer: { data.append($0) })
+            } catch {
+                throw .io(path: entryPath, reason: "cannot read it from the archive (\(error))")
+            }
+        case let .file(xml):
+            let file = xml.deletingLastPathComponent().appendingPathComponent(path)
+            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+            guard size <= ElectrocardiogramCSV.maximumFileBytes else {
+                throw .invalidElement(file: file.path, element: "ECG", line: 0, reason: "larger than \(ElectrocardiogramCSV.maximumFileBytes) bytes")
+            }
+            do {
+                data = try Data(contentsOf: file)
+            } catch {
+                throw .io(path: file.path, reason: "cannot read the ECG file (\(error.localizedDescription))")
+            }
+        }
+        return try ElectrocardiogramCSV.read(data, path: path)
+    }
+}

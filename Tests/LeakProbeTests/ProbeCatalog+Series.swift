@@ -1,0 +1,23 @@
+import Foundation
+import HealthModel
+import HealthWire
+
+/// Heartbeat series and ECG voltages (QuerySeriesData): the hidden app's series must read exactly
+/// like a series that does not exist, under its own type and named as the other series type.
+extension ProbeCatalog {
+    static let series: [ProbeCall] = [
+        .query("heartbeat series") { _ in SampleQuerySpec(typeIdentifier: HKDataTypeIdentifierHeartbeatSeries) },
+        .stream("heartbeats of the hidden series", .querySeriesData) {
+            SeriesDataQuery(sampleUUID: $0.hidden.heartbeatSeries, typeIdentifier: HKDataTypeIdentifierHeartbeatSeries).wireBytes()
+        },
+        .stream("heartbeats of a series that does not exist", .querySeriesData) { _ in
+            SeriesDataQuery(sampleUUID: freshUUID, typeIdentifier: HKDataTypeIdentifierHeartbeatSeries).wireBytes()
+        },
+        .stream("voltages of the hidden series, named as an ECG", .querySeriesData) {
+            SeriesDataQuery(sampleUUID: $0.hidden.heartbeatSeries, typeIdentifier: HKElectrocardiogramTypeIdentifier).wireBytes()
+        },
+        .stream("series data of a type that holds none", .querySeriesData) {
+            SeriesDataQuery(sampleUUID: $0.hidden.heartbeatSeries, typeIdentifier: ProbeData.heartRate).wireBytes()
+        },
+    ]
+}
