@@ -19,6 +19,7 @@ func runSnippet(_ name: String, _ healthStore: HKHealthStore) async throws {
     case "observe-descriptors": try await observeDescriptors(healthStore)
     case "revision-steps": try await revisionSteps(healthStore)
     case "device-steps": try await deviceSteps(healthStore)
+    case "uncorrelated-systolic": try await uncorrelatedSystolic(healthStore)
     default: usage("unknown snippet \(name)")
     }
 }

@@ -27,6 +27,18 @@ public enum CorrelationRules {
         }
     }
 
+    /// Every type a correlation holding a sample of `identifier` may hold (the sample's own type
+    /// included), in registry order; empty for a type no correlation holds. What a reader must
+    /// be allowed to read to see such a correlation (`predicateForObjectsWithNoCorrelation()`).
+    public static func correlatedTypes(of identifier: String) -> [HKQuantityType] {
+        var types: [HKQuantityType] = []
+        for correlation in [HKCorrelationTypeIdentifier.bloodPressure, .food] {
+            let members = memberTypes(of: correlation.rawValue)
+            if members.contains(where: { $0.identifier == identifier }) { types += members }
+        }
+        return types
+    }
+
     private static let dietaryPrefix = "HKQuantityTypeIdentifierDietary"
 
     /// Checks the samples of `correlation` (of `type`) and returns them in canonical units, in order.
