@@ -231,7 +231,7 @@ do {
     case "query-ordered":
         try await orderedQueryCommand(arguments, store: store)
     case "snippet":
-        guard arguments.count == 2 else { usage("snippet NAME") }
+        guard arguments.count == 2 || arguments.count == 3 else { usage("snippet NAME [COUNT]") }
         try await runSnippet(arguments[1], store)
     default:
         print("usage: unknown command \(command)")

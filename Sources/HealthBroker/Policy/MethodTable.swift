@@ -50,6 +50,7 @@ enum MethodTable {
         HealthStoreMethod.disableAllBackgroundDeliveries.rawValue: .unary(BackgroundDeliveryService.disableAll),
         HealthStoreMethod.queryActivitySummaries.rawValue: .stream(ActivitySummaryService.query),
         HealthStoreMethod.watchStatisticsCollection.rawValue: .stream(StatisticsCollectionWatchService.watch),
+        HealthStoreMethod.watchActivitySummaries.rawValue: .stream(ActivitySummaryWatchService.watch),
         HealthStoreMethod.currentSource.rawValue: .unary(AppService.currentSource),
     ]
 
@@ -113,7 +114,8 @@ enum MethodTable {
         switch method {
         case HealthStoreMethod.requestAuthorization.rawValue:
             return .permissionPrompt
-        case HealthStoreMethod.observeChanges.rawValue, HealthStoreMethod.watchStatisticsCollection.rawValue:
+        case HealthStoreMethod.observeChanges.rawValue, HealthStoreMethod.watchStatisticsCollection.rawValue,
+             HealthStoreMethod.watchActivitySummaries.rawValue:
             return .longRunningQuery
         case HealthStoreMethod.queryAnchored.rawValue:
             return (try? AnchoredQuerySpec(wire: payload))?.longRunning == true ? .longRunningQuery : .largeQuery
@@ -158,6 +160,7 @@ enum MethodTable {
         HealthManagerMethod.setActivityGoals.rawValue: .write,
         HealthManagerMethod.queryActivitySummaries.rawValue: .read,
         HealthStoreMethod.watchStatisticsCollection.rawValue: .read,
+        HealthStoreMethod.watchActivitySummaries.rawValue: .read,
         HealthManagerMethod.importSamples.rawValue: .write,
         HealthManagerMethod.queryRouteData.rawValue: .read,
         HealthManagerMethod.addSamples.rawValue: .write,

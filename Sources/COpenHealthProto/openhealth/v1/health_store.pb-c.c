@@ -849,7 +849,7 @@ const ProtobufCMessageDescriptor openhealth__v1__current_source_request__descrip
   (ProtobufCMessageInit) openhealth__v1__current_source_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[26] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[27] =
 {
   { "GetRequestStatus", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_status_response__descriptor },
   { "RequestAuthorization", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
@@ -875,6 +875,7 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_desc
   { "DisableBackgroundDelivery", &openhealth__v1__background_delivery_request__descriptor, &openhealth__v1__background_delivery_response__descriptor },
   { "DisableAllBackgroundDeliveries", &openhealth__v1__background_delivery_response__descriptor, &openhealth__v1__background_delivery_response__descriptor },
   { "QueryActivitySummaries", &openhealth__v1__activity_summary_query_request__descriptor, &openhealth__v1__activity_summary_batch__descriptor },
+  { "WatchActivitySummaries", &openhealth__v1__activity_summary_query_request__descriptor, &openhealth__v1__activity_summary_batch__descriptor },
   { "WatchStatisticsCollection", &openhealth__v1__statistics_collection_request__descriptor, &openhealth__v1__statistics_collection_delivery__descriptor },
   { "CurrentSource", &openhealth__v1__current_source_request__descriptor, &openhealth__v1__source_list__descriptor },
 };
@@ -882,7 +883,7 @@ const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   7,        /* AcknowledgeObserverUpdate */
   9,        /* AddSamplesToWorkout */
   2,        /* AuthorizationStatus */
-  25,        /* CurrentSource */
+  26,        /* CurrentSource */
   14,        /* DeleteMatching */
   13,        /* DeleteObjects */
   22,        /* DisableAllBackgroundDeliveries */
@@ -904,7 +905,8 @@ const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   16,        /* QueryStatisticsCollection */
   1,        /* RequestAuthorization */
   3,        /* Save */
-  24         /* WatchStatisticsCollection */
+  24,        /* WatchActivitySummaries */
+  25         /* WatchStatisticsCollection */
 };
 const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
 {
@@ -913,7 +915,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
   "HealthStore",
   "Openhealth__V1__HealthStore",
   "openhealth.v1",
-  26,
+  27,
   openhealth__v1__health_store__method_descriptors,
   openhealth__v1__health_store__method_indices_by_name
 };
@@ -1109,13 +1111,21 @@ void openhealth__v1__health_store__query_activity_summaries(ProtobufCService *se
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
   service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void openhealth__v1__health_store__watch_activity_summaries(ProtobufCService *service,
+                                                            const Openhealth__V1__ActivitySummaryQueryRequest *input,
+                                                            Openhealth__V1__ActivitySummaryBatch_Closure closure,
+                                                            void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void openhealth__v1__health_store__watch_statistics_collection(ProtobufCService *service,
                                                                const Openhealth__V1__StatisticsCollectionRequest *input,
                                                                Openhealth__V1__StatisticsCollectionDelivery_Closure closure,
                                                                void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__current_source(ProtobufCService *service,
                                                   const Openhealth__V1__CurrentSourceRequest *input,
@@ -1123,7 +1133,7 @@ void openhealth__v1__health_store__current_source(ProtobufCService *service,
                                                   void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
                                          Openhealth__V1__HealthStore_ServiceDestroy destroy)
