@@ -78,3 +78,24 @@ func snippetCount() -> Int {
     let arguments = CommandLine.arguments
     return arguments.count > 3 ? Int(arguments[3]) ?? 1 : 1
 }
+
+/// developer.apple.com/documentation/healthkit/hksamplequery/init(querydescriptors:limit:sortdescriptors:resultshandler:):
+/// "Creates a query for samples that match any of the query descriptors you provided, sorted by
+/// the sort descriptors you provided." Prints the number of samples without a limit, then the
+/// types of the newest three (StepCount/HeartRate).
+func descriptorSamples(_ healthStore: HKHealthStore) async throws {
+    let queryDescriptors = [HKQueryDescriptor(sampleType: HKQuantityType(.stepCount), predicate: nil),
+                            HKQueryDescriptor(sampleType: HKQuantityType(.heartRate), predicate: nil)]
+    let sortDescriptors = [NSSortDescriptor(key: HKSampleSortIdentifierStartDate, ascending: false)]
+    func run(_ limit: Int) async throws -> [HKSample] {
+        try await withCheckedThrowingContinuation { continuation in
+            let query = HKSampleQuery(queryDescriptors: queryDescriptors, limit: limit, sortDescriptors: sortDescriptors) { query, samples, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: samples ?? []) }
+            }
+            healthStore.execute(query)
+        }
+    }
+    let all = try await run(HKObjectQueryNoLimit)
+    let newest = try await run(3).map { $0.sampleType.identifier.replacingOccurrences(of: "HKQuantityTypeIdentifier", with: "") }
+    print("ok \(all.count) \(newest.joined(separator: " "))")
+}

@@ -20,6 +20,7 @@ func runSnippet(_ name: String, _ healthStore: HKHealthStore) async throws {
     case "revision-steps": try await revisionSteps(healthStore)
     case "device-steps": try await deviceSteps(healthStore)
     case "uncorrelated-systolic": try await uncorrelatedSystolic(healthStore)
+    case "descriptor-samples": try await descriptorSamples(healthStore)
     case "watch-activity-summaries": try await watchActivitySummaries(healthStore, updates: snippetCount())
     case "activity-summary-results": try await activitySummaryResults(healthStore, elements: snippetCount())
     default: usage("unknown snippet \(name)")

@@ -100,4 +100,23 @@ extension AppleSnippetTests {
         let result = await live.finish()
         #expect(result.lines.filter { $0.hasPrefix("element ") } == ["element 1 2", "element 2 1"], "\(result)")
     }
+
+    /// developer.apple.com/documentation/healthkit/hksamplequery/init(querydescriptors:limit:sortdescriptors:resultshandler:):
+    /// samples of both descriptors' types, newest first across types, cut to the limit; each type
+    /// under its own read grant. The app reads steps from every app (two of its own, one of
+    /// another's) but not heart rate: its own heart-rate sample is there, the other app's newer
+    /// one is not.
+    @Test func aSampleQueryOverTwoDescriptorsMergesTheTypesEachUnderItsOwnGrant() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-descriptors")
+        let other = try await broker.installClient("org.test.snippet-descriptors-other")
+        try await twoAppsWithSteps(broker, app: app)
+        let heartRate = HKQuantityTypeIdentifier.heartRate.rawValue
+        for saver in [app, other] { try await broker.set(saver, "share", heartRate, allowed: true) }
+        try await broker.set(app, "read", heartRate, allowed: false)
+        #expect(try await broker.runApp(app, ["save", heartRate, "60", "count/min", "1700000900", "1700000900"]).okValue != nil)
+        #expect(try await broker.runApp(other, ["save", heartRate, "70", "count/min", "1700001500", "1700001500"]).okValue != nil)
+        let result = try await broker.runApp(app, ["snippet", "descriptor-samples"])
+        #expect(result.okValue == "4 StepCount HeartRate StepCount", "\(result)")
+    }
 }
