@@ -119,4 +119,23 @@ extension AppleSnippetTests {
         let result = try await broker.runApp(app, ["snippet", "descriptor-samples"])
         #expect(result.okValue == "4 StepCount HeartRate StepCount", "\(result)")
     }
+
+    /// A day that loses all its data is not reported (HealthKit's handler gets "new or modified
+    /// summaries"); when it gets data again it is new, even with the values it had before.
+    @Test func anActivitySummaryDayThatComesBackIsReportedAgain() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-rings-again")
+        try await broker.set(app, "read", summaryType, allowed: true)
+        try await broker.set(app, "share", energy, allowed: true)
+        #expect(try await broker.runApp(app, ["save", energy, "30", "kcal", "1700049600", "1700050200"]).okValue != nil)
+        let live = try LiveApp(app, ["snippet", "watch-activity-summaries", "1"], adminSocket: broker.adminSocket)
+        #expect(try await live.waitForLine("initial 1"), "\(live.lines)")
+        let deleted = try await broker.runApp(app, ["delete-matching", energy])
+        #expect(deleted.okValue == "1", "\(deleted)")
+        // Time for the wake-up of the deletion to be read on its own, before the new save.
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try await broker.runApp(app, ["save", energy, "30", "kcal", "1700049600", "1700050200"]).okValue != nil)
+        let result = await live.finish()
+        #expect(result.lines.filter { $0.hasPrefix("update ") } == ["update 1 2023-11-15 energy=30.0 goal=0.0"], "\(result)")
+    }
 }

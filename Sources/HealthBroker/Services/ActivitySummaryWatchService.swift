@@ -50,7 +50,7 @@ enum ActivitySummaryWatchService {
         defer { for token in tokens { context.changes.unsubscribe(token) } }
 
         var reading = try await read(spec, app: app, context: context, since: nil)
-        var shown = Dictionary((reading.outcome?.summaries ?? []).map { ($0.day, $0) }, uniquingKeysWith: { _, last in last })
+        var shown = Self.byDay(reading.outcome?.summaries ?? [])
         report?.record(appID: app.id, types: [type], count: reading.outcome?.sampleCount ?? 0,
                        detail: "\(shown.count) days, with updates")
         try await ActivitySummaryService.send(reading.outcome?.summaries ?? [], to: responder, markingTheEnd: true)
@@ -62,13 +62,19 @@ enum ActivitySummaryWatchService {
             reading = try await read(spec, app: app, context: context, since: force ? nil : reading.basis)
             guard let current = reading.outcome else { continue }
             let changed = current.summaries.filter { shown[$0.day] != $0 }
+            // What the app now holds: a day that lost its data is forgotten (even when nothing
+            // else changed), so one that gets data again is new, with the values it had before.
+            shown = Self.byDay(current.summaries)
             guard !changed.isEmpty else { continue }
             try await ActivitySummaryService.send(changed, to: responder, markingTheEnd: true)
             report?.add(count: current.sampleCount)
-            for summary in current.summaries { shown[summary.day] = summary }
         }
         // The wake-up stream only ends with the call's task: the client cancelled.
         throw CancellationError()
+    }
+
+    private static func byDay(_ summaries: [ActivitySummaryRecord]) -> [CalendarDay: ActivitySummaryRecord] {
+        Dictionary(summaries.map { ($0.day, $0) }, uniquingKeysWith: { _, last in last })
     }
 
     struct Reading: Sendable {
