@@ -37,7 +37,7 @@ struct AuthorizationEngine: Sendable {
         let scope = try scope(app: app, type: type, at: now)
         // A type no correlation holds has no correlation to hide; own samples, the narrowest
         // scope, stands in (and nil from scopes of different apps cannot happen for one app).
-        let correlated = try CorrelationRules.correlatedTypes(of: type).map { try self.scope(app: app, type: $0.identifier, at: now) }
+        let correlated = try CorrelationRules.correlatedTypes(of: type).map { try self.scope(app: app, type: $0, at: now) }
         return Visibility(scope: scope,
                           workouts: try self.scope(app: app, type: HKWorkoutTypeIdentifier, at: now),
                           correlations: ReadScope.narrowest(correlated) ?? .ownSamples(appID: app.id))
