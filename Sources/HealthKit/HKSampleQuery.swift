@@ -2,6 +2,8 @@ public import Foundation
 
 /// Samples of one type, filtered, sorted and limited, as HealthKit's `HKSampleQuery`. The
 /// broker streams the matches in batches; the handler is called once, with all of them.
+/// With `queryDescriptors` (iOS 15), samples of several types: one query per descriptor, each
+/// under its type's own read grant, merged by `SampleQueryMerge`.
 public final class HKSampleQuery: HKQuery, @unchecked Sendable {
     public typealias ResultsHandler = @Sendable (HKSampleQuery, [HKSample]?, (any Error)?) -> Void
 
@@ -11,6 +13,8 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
     /// The query as the broker takes it, or why it cannot be sent. Worked out here because
     /// HealthKit's initializer cannot fail; the error reaches the handler on execute.
     let spec: Result<SampleQuerySpec, HKError>
+    /// One query per descriptor (`init(queryDescriptors:…)`); nil for the one-type form.
+    private let descriptorSpecs: Result<[SampleQuerySpec], HKError>?
 
     /// - Parameters:
     ///   - limit: the most samples to return; `HKObjectQueryNoLimit` (0) for all.
@@ -24,7 +28,39 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
         spec = Result { () throws(HKError) in
             try Self.spec(type: sampleType, predicate: predicate, limit: limit, sortDescriptors: sortDescriptors ?? [])
         }
+        descriptorSpecs = nil
         super.init(objectType: sampleType, predicate: predicate)
+    }
+
+    /// Samples matching any of the descriptors (each its type and predicate), in no particular
+    /// order: the types follow each other in descriptor order. developer.apple.com/documentation/
+    /// healthkit/hksamplequery/init(querydescriptors:limit:resultshandler:)
+    @preconcurrency
+    public convenience init(queryDescriptors: [HKQueryDescriptor], limit: Int, resultsHandler: @escaping ResultsHandler) {
+        self.init(queryDescriptors: queryDescriptors, limit: limit, sortDescriptors: [], resultsHandler: resultsHandler)
+    }
+
+    /// Samples matching any of the descriptors, sorted across types by `sortDescriptors` (ties
+    /// in descriptor order) and cut to `limit`. developer.apple.com/documentation/healthkit/
+    /// hksamplequery/init(querydescriptors:limit:sortdescriptors:resultshandler:)
+    @preconcurrency
+    public init(queryDescriptors: [HKQueryDescriptor], limit: Int, sortDescriptors: [NSSortDescriptor],
+                resultsHandler: @escaping ResultsHandler) {
+        self.limit = limit
+        self.sortDescriptors = sortDescriptors
+        self.resultsHandler = resultsHandler
+        let specs = Result { () throws(HKError) in
+            guard !queryDescriptors.isEmpty else {
+                throw HKError(.errorInvalidArgument, "an HKSampleQuery needs at least one HKQueryDescriptor")
+            }
+            return try queryDescriptors.map { (descriptor) throws(HKError) in
+                try Self.spec(type: descriptor.sampleType, predicate: descriptor.predicate, limit: limit, sortDescriptors: sortDescriptors)
+            }
+        }
+        descriptorSpecs = specs
+        spec = specs.map { $0[0] }
+        super.init(objectType: queryDescriptors.count == 1 ? queryDescriptors.first?.sampleType : nil,
+                   predicate: queryDescriptors.count == 1 ? queryDescriptors.first?.predicate : nil)
     }
 
     static func spec(type: HKSampleType, predicate: NSPredicate?, limit: Int,
@@ -48,7 +84,13 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
     override func start(on connection: BrokerConnection) {
         let started = lifecycle.start { [self] in
             do throws(HKError) {
-                resultsHandler(self, try await connection.samples(matching: try spec.get()), nil)
+                guard let descriptorSpecs else {
+                    return resultsHandler(self, try await connection.samples(matching: try spec.get()), nil)
+                }
+                let specs = try descriptorSpecs.get()
+                var results: [[HKSample]] = []
+                for spec in specs { results.append(try await connection.samples(matching: spec)) }
+                resultsHandler(self, SampleQueryMerge.merged(results, sorts: specs[0].sort, limit: limit), nil)
             } catch {
                 resultsHandler(self, nil, error)
             }

@@ -20,21 +20,19 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: Sendable {
     /// Runs the query; cancelling the calling task stops it (`errorUserCanceled`).
     public func result(for healthStore: HKHealthStore) async throws -> [Sample] {
         let specs = try querySpecs()
-        var merged: [Sample] = []
+        var results: [[Sample]] = []
         for spec in specs {
+            var typed: [Sample] = []
             for sample in try await healthStore.connection.samples(matching: spec) {
-                guard let typed = sample as? Sample else {
+                guard let sample = sample as? Sample else {
                     throw HKError(.unknownError, "healthd answered a \(spec.typeIdentifier) query with a \(type(of: sample))")
                 }
-                merged.append(typed)
+                typed.append(sample)
             }
+            results.append(typed)
         }
-        guard specs.count > 1 else { return merged }
-        let sorts = specs[0].sort
-        if !sorts.isEmpty { merged.sort { Self.precedes($0, $1, by: sorts) } }  // stable
         // As on the wire, 0 means no limit.
-        guard let limit, limit > 0 else { return merged }
-        return Array(merged.prefix(limit))
+        return SampleQueryMerge.merged(results, sorts: specs[0].sort, limit: limit ?? HKObjectQueryNoLimit)
     }
 
     func querySpecs() throws(HKError) -> [SampleQuerySpec] {
@@ -50,14 +48,5 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: Sendable {
                             predicate: try predicate.nsPredicate.map { (ns) throws(HKError) in try SamplePredicate(translating: ns) },
                             sort: sorts, limit: limit ?? HKObjectQueryNoLimit)
         }
-    }
-
-    /// Whether `lhs` sorts before `rhs`: the first sort whose dates differ decides.
-    private static func precedes(_ lhs: Sample, _ rhs: Sample, by sorts: [SampleSort]) -> Bool {
-        for sort in sorts {
-            let (left, right) = sort.key == .startDate ? (lhs.startDate, rhs.startDate) : (lhs.endDate, rhs.endDate)
-            if left != right { return sort.ascending ? left < right : left > right }
-        }
-        return false
     }
 }

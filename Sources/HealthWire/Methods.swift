@@ -26,6 +26,7 @@ public enum HealthStoreMethod: String, CaseIterable, Sendable {
     case disableAllBackgroundDeliveries = "/openhealth.v1.HealthStore/DisableAllBackgroundDeliveries"
     case queryActivitySummaries = "/openhealth.v1.HealthStore/QueryActivitySummaries"
     case watchStatisticsCollection = "/openhealth.v1.HealthStore/WatchStatisticsCollection"
+    case watchActivitySummaries = "/openhealth.v1.HealthStore/WatchActivitySummaries"
     case currentSource = "/openhealth.v1.HealthStore/CurrentSource"
 }
 

@@ -22,6 +22,10 @@ func runSnippet(_ name: String, _ healthStore: HKHealthStore) async throws {
     case "heartbeat-builder": try await heartbeatBuilderSnippet(healthStore)
     case "electrocardiogram": try await electrocardiogramSnippet(healthStore)
     case "quantity-sample-kinds": try await quantitySampleKindsSnippet(healthStore)
+    case "uncorrelated-systolic": try await uncorrelatedSystolic(healthStore)
+    case "descriptor-samples": try await descriptorSamples(healthStore)
+    case "watch-activity-summaries": try await watchActivitySummaries(healthStore, updates: snippetCount())
+    case "activity-summary-results": try await activitySummaryResults(healthStore, elements: snippetCount())
     default: usage("unknown snippet \(name)")
     }
 }

@@ -236,7 +236,7 @@ do {
     case "series":
         try await seriesCommand(arguments, store: store)
     case "snippet":
-        guard arguments.count == 2 else { usage("snippet NAME") }
+        guard arguments.count == 2 || arguments.count == 3 else { usage("snippet NAME [COUNT]") }
         try await runSnippet(arguments[1], store)
     case "workout-snippet":
         guard arguments.count >= 2 else { usage("workout-snippet NAME [ARGS…]") }

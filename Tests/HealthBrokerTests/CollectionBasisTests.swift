@@ -29,11 +29,12 @@ import Testing
     /// window on workouts alone, recomputes, so a workout revoked or expired applies at once.
     @Test func aChangedOrWindowedWorkoutScopeDoesNot() {
         let readerOnly = ReadScope.ownSamples(appID: "org.example.reader")
-        let allowed = Visibility(scope: .allSources, workouts: .allSources)
-        let workoutsRevoked = Visibility(scope: .allSources, workouts: readerOnly)
+        let allowed = Visibility.allSources
+        let workoutsRevoked = Visibility(scope: .allSources, workouts: readerOnly, correlations: .allSources)
         #expect(!CollectionBasis(scope: allowed, sourceOrderVersion: 0, change: 1).carriesOver(to: workoutsRevoked, sourceOrderVersion: 0))
         let workoutWindow = Visibility(scope: .allSources,
-                                       workouts: .recentWindow(appID: "org.example.reader", since: Date(timeIntervalSince1970: 1_767_225_600)))
+                                       workouts: .recentWindow(appID: "org.example.reader", since: Date(timeIntervalSince1970: 1_767_225_600)),
+                                       correlations: .allSources)
         #expect(!CollectionBasis(scope: workoutWindow, sourceOrderVersion: 0, change: 1).carriesOver(to: workoutWindow, sourceOrderVersion: 0))
     }
 }

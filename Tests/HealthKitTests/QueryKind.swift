@@ -100,6 +100,12 @@ struct QueryKind: Sendable, CustomStringConvertible {
             query.statisticsUpdateHandler = { _, _, _, error in report(describe(error) ?? "update") }
             return query
         },
+        QueryKind(description: "HKActivitySummaryQuery with updates", method: .watchActivitySummaries, longRunning: true,
+                  answer: .stream([ActivitySummaryBatch([], endOfDelivery: true).wireBytes()])) { report in
+            let query = HKActivitySummaryQuery(predicate: nil) { _, _, error in report(describe(error) ?? "results") }
+            query.updateHandler = { _, _, error in report(describe(error) ?? "update") }
+            return query
+        },
     ]
 
     private static func collectionQuery() -> HKStatisticsCollectionQuery {

@@ -90,6 +90,21 @@ import Testing
         #expect(types.allSatisfy { $0.hasPrefix("HKQuantityTypeIdentifierDietary") })
         #expect(CorrelationRules.memberTypes(of: Self.systolic).isEmpty)
     }
+
+    /// What a reader must be allowed to read to see a correlation holding a type
+    /// (`predicateForObjectsWithNoCorrelation()`): both pressures for either, every dietary type
+    /// for a dietary one, nothing for a type no correlation holds.
+    @Test func theCorrelatedTypesOfATypeAreEveryTypeItsCorrelationMayHold() {
+        let systolic = HKQuantityTypeIdentifier.bloodPressureSystolic.rawValue
+        let diastolic = HKQuantityTypeIdentifier.bloodPressureDiastolic.rawValue
+        #expect(CorrelationRules.correlatedTypes(of: systolic) == [systolic, diastolic])
+        #expect(CorrelationRules.correlatedTypes(of: diastolic) == [systolic, diastolic])
+        let food = CorrelationRules.memberTypes(of: HKCorrelationTypeIdentifier.food.rawValue).map(\.identifier)
+        #expect(food.count > 30)
+        #expect(CorrelationRules.correlatedTypes(of: HKQuantityTypeIdentifier.dietaryProtein.rawValue) == food)
+        #expect(CorrelationRules.correlatedTypes(of: HKQuantityTypeIdentifier.heartRate.rawValue).isEmpty)
+        #expect(CorrelationRules.correlatedTypes(of: HKCorrelationTypeIdentifier.bloodPressure.rawValue).isEmpty)
+    }
 }
 
 private extension SampleRecord.Value {

@@ -1,7 +1,7 @@
 import HealthStore
 
 extension ReadScope {
-    /// This scope for the queried type and for the workouts a predicate may name: the reads
-    /// tests make when only one scope is under test.
-    var visibility: Visibility { Visibility(scope: self, workouts: self) }
+    /// This scope for the queried type and for the workouts and correlations a predicate may
+    /// name: the reads tests make when only one scope is under test.
+    var visibility: Visibility { Visibility(scope: self, workouts: self, correlations: self) }
 }

@@ -42,13 +42,13 @@ import Testing
         try await database.samples.associate([saved[0], saved[2]], with: saved[4], appID: Self.other.bundleIdentifier)
         let predicate = { (uuid: UUID) in Self.compositions[composition](.workout(uuid)) }
 
-        let readable = Visibility(scope: .allSources, workouts: .allSources)
+        let readable = Visibility.allSources
         #expect(try Self.matches(read, predicate(saved[4]), readable, database) > 0, "\(read): the visible workout must match")
         let nonexistent = try Self.matches(read, predicate(UUID()), readable, database)
         #expect(nonexistent == 0)
         for workouts in [ReadScope.ownSamples(appID: Self.reader),
                          .recentWindow(appID: Self.reader, since: Self.start.addingTimeInterval(60))] {
-            let hidden = Visibility(scope: .allSources, workouts: workouts)
+            let hidden = Visibility(scope: .allSources, workouts: workouts, correlations: .allSources)
             #expect(try Self.matches(read, predicate(saved[4]), hidden, database) == nonexistent, "\(read) under \(workouts)")
         }
     }

@@ -43,6 +43,7 @@ import Testing
             ("devices", .devices([DeviceRecord(name: "Watch", manufacturer: "Example", model: "X"), DeviceRecord(name: "Band")])),
             ("metadata", .metadata(key: "HKWasUserEntered", .exists)),
             ("quantity", .quantity(.greaterThan, value: 1, unit: read == .correlationMembers ? "mmHg" : "count/s")),
+            ("no correlation", .noCorrelation),
         ]
         return leaves + [
             ("and", .and([leaves[0].1, leaves[6].1])),
@@ -55,7 +56,7 @@ import Testing
         ("own", .ownSamples(appID: reader)),
         ("window", .recentWindow(appID: reader, since: VisibilityChokePointTests.start.addingTimeInterval(-86_400))),
         ("window, workouts own", Visibility(scope: .recentWindow(appID: reader, since: VisibilityChokePointTests.start),
-                                            workouts: .ownSamples(appID: reader))),
+                                            workouts: .ownSamples(appID: reader), correlations: .ownSamples(appID: reader))),
     ]
 
     @Test(arguments: Read.allCases)

@@ -34,7 +34,7 @@ import Testing
     static func stored(_ database: HealthDatabase, _ uuid: UUID) throws -> WorkoutValue? {
         var found: WorkoutValue?
         let spec = SampleQuerySpec(typeIdentifier: HKWorkoutTypeIdentifier)
-        try database.samples.query(spec, scope: Visibility(scope: .allSources, workouts: .allSources)) { batch in
+        try database.samples.query(spec, scope: Visibility(scope: .allSources, workouts: .allSources, correlations: .allSources)) { batch in
             for record in batch where record.uuid == uuid { if case let .workout(value) = record.value { found = value } }
         }
         return found

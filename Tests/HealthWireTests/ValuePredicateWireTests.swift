@@ -18,6 +18,7 @@ import Testing
                               SourceRevisionMatch(bundleIdentifier: "org.b", version: "1.2")]),
             .sourceRevisions([]),
             .devices([DeviceRecord(name: "Watch", model: "Watch6,1"), DeviceRecord()]),
+            .noCorrelation, .not(.noCorrelation),
         ]
         for predicate in predicates {
             let spec = SampleQuerySpec(typeIdentifier: "t", predicate: predicate)

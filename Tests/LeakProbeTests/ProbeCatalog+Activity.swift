@@ -34,6 +34,21 @@ extension ProbeCatalog {
                                      timeZoneIdentifier: "UTC").wireBytes()
         }),
         .call(.stream("activity: bytes that are no request", .queryActivitySummaries) { _ in [0x0A, 0x02, 0x08] }),
+        // HKActivitySummaryQuery with an updateHandler: open while the hidden app saves (no
+        // message may follow), then the app's own save must produce one.
+        .call(.open("activity with updates: opened", as: "activity-live", .watchActivitySummaries) { _ in
+            ActivitySummaryQuerySpec(firstDay: ProbeData.november(14), lastDay: ProbeData.november(16), timeZoneIdentifier: "UTC").wireBytes()
+        }),
+        .call(.watch("activity with updates: initial summaries", "activity-live", of: .watchActivitySummaries, expectingMore: true)),
+        .hidden(HiddenAction(name: "save active energy while an activity watch runs", method: .save) { runs in
+            SampleList([ProbeData.energy(14, 13, hours: 0.25, kilocalories: 40 + Double(runs))]).wireBytes()
+        }),
+        .call(.watch("activity with updates: after a hidden save", "activity-live", of: .watchActivitySummaries, expectingMore: false)),
+        .call(.unary("own active energy while the activity watch runs", .save) { _ in
+            SampleList([ProbeData.energy(14, 20, hours: 0.25, kilocalories: 7)]).wireBytes()
+        }),
+        .call(.watch("activity with updates: after its own save", "activity-live", of: .watchActivitySummaries, expectingMore: true)),
+        .call(.close("activity with updates: closed", "activity-live", of: .watchActivitySummaries)),
     ]
 
     /// A QueryActivitySummaries call for the November 2023 days `first` through `last` (nil:

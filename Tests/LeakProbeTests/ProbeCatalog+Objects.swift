@@ -25,6 +25,10 @@ extension ProbeCatalog {
         .stream("correlations: not a correlation type", .queryCorrelations) { _ in CorrelationQuerySpec(typeIdentifier: heartRate).wireBytes() },
         .query("sample query of blood pressure") { _ in SampleQuerySpec(typeIdentifier: bloodPressure) },
         .query("sample query of systolic pressure") { _ in SampleQuerySpec(typeIdentifier: ProbeData.systolic) },
+        .query("systolic pressure in no correlation") { _ in SampleQuerySpec(typeIdentifier: ProbeData.systolic, predicate: .noCorrelation) },
+        .stream("anchored systolic pressure in no correlation", .queryAnchored) { _ in
+            AnchoredQuerySpec(typeIdentifier: ProbeData.systolic, predicate: .noCorrelation).wireBytes()
+        },
     ]
 
     /// Characteristics: set by the user in the hidden world, never in the control world.

@@ -32,6 +32,7 @@ enum ProbeCatalog {
         "long-running anchored: after a hidden save", "correlations: blood pressure", "characteristic: blood type",
         "workouts", "heart rate in the hidden workout", "route data of the hidden route", "heartbeats of the hidden series",
         "activity: every day, UTC", "activity: days with hidden data only", "activity: the day both saved on, after a hidden save",
+        "activity with updates: after a hidden save",
     ]
 
     /// Status calls: the app's view of its own permissions.

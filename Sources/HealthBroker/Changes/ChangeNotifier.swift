@@ -67,6 +67,12 @@ final class ChangeNotifier: Sendable {
         wake { $0.typeIdentifier == typeIdentifier }
     }
 
+    /// The user changed a setting that is no sample but part of what `typeIdentifier`'s queries
+    /// answer (activity goals and move mode, for `HKActivitySummaryType`): they recompute.
+    func post(userSettingsChangedFor typeIdentifier: String) {
+        wake { $0.typeIdentifier == typeIdentifier }
+    }
+
     /// Changes with every `post(sourceOrderChangedFor:)` of the type: a query that merges sources
     /// compares it to tell whether its last result may be out of date without any sample change.
     func sourceOrderVersion(of typeIdentifier: String) -> UInt64 {

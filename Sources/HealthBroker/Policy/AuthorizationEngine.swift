@@ -27,13 +27,20 @@ struct AuthorizationEngine: Sendable {
     }
 
     /// What a query by `app` over `type` may see (`Visibility`): the part of `type` it covers,
-    /// and the part of HKWorkoutType — the workouts its predicate may name. Every read resolves
-    /// one here, once per read or delivery (long-running queries again at each delivery), with
-    /// one clock reading for both scopes; the store cannot compile a predicate without it.
+    /// the part of HKWorkoutType — the workouts its predicate may name —, and the part of the
+    /// correlations that may hold `type`'s samples — visible only where every type they may hold
+    /// is (the narrowest of those scopes). Every read resolves one here, once per read or
+    /// delivery (long-running queries again at each delivery), with one clock reading for all
+    /// scopes; the store cannot compile a predicate without it.
     func readScope(app: AppManifest, type: String) throws -> Visibility {
         let now = now()
-        return Visibility(scope: try scope(app: app, type: type, at: now),
-                          workouts: try scope(app: app, type: HKWorkoutTypeIdentifier, at: now))
+        let scope = try scope(app: app, type: type, at: now)
+        // A type no correlation holds has no correlation to hide; own samples, the narrowest
+        // scope, stands in (and nil from scopes of different apps cannot happen for one app).
+        let correlated = try CorrelationRules.correlatedTypes(of: type).map { try self.scope(app: app, type: $0, at: now) }
+        return Visibility(scope: scope,
+                          workouts: try self.scope(app: app, type: HKWorkoutTypeIdentifier, at: now),
+                          correlations: ReadScope.narrowest(correlated) ?? .ownSamples(appID: app.id))
     }
 
     /// What part of `type` `app` may read at `now`. Private: a read needs a whole `Visibility`.

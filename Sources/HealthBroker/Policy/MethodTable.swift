@@ -51,6 +51,7 @@ enum MethodTable {
         HealthStoreMethod.disableAllBackgroundDeliveries.rawValue: .unary(BackgroundDeliveryService.disableAll),
         HealthStoreMethod.queryActivitySummaries.rawValue: .stream(ActivitySummaryService.query),
         HealthStoreMethod.watchStatisticsCollection.rawValue: .stream(StatisticsCollectionWatchService.watch),
+        HealthStoreMethod.watchActivitySummaries.rawValue: .stream(ActivitySummaryWatchService.watch),
         HealthStoreMethod.currentSource.rawValue: .unary(AppService.currentSource),
     ]
 
@@ -115,7 +116,8 @@ enum MethodTable {
         switch method {
         case HealthStoreMethod.requestAuthorization.rawValue:
             return .permissionPrompt
-        case HealthStoreMethod.observeChanges.rawValue, HealthStoreMethod.watchStatisticsCollection.rawValue:
+        case HealthStoreMethod.observeChanges.rawValue, HealthStoreMethod.watchStatisticsCollection.rawValue,
+             HealthStoreMethod.watchActivitySummaries.rawValue:
             return .longRunningQuery
         case HealthStoreMethod.queryAnchored.rawValue:
             return (try? AnchoredQuerySpec(wire: payload))?.longRunning == true ? .longRunningQuery : .largeQuery
@@ -162,6 +164,7 @@ enum MethodTable {
         HealthManagerMethod.setActivityGoals.rawValue: .write,
         HealthManagerMethod.queryActivitySummaries.rawValue: .read,
         HealthStoreMethod.watchStatisticsCollection.rawValue: .read,
+        HealthStoreMethod.watchActivitySummaries.rawValue: .read,
         HealthManagerMethod.importSamples.rawValue: .write,
         HealthManagerMethod.queryRouteData.rawValue: .read,
         HealthManagerMethod.querySeriesData.rawValue: .read,

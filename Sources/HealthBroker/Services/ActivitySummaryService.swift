@@ -24,7 +24,7 @@ enum ActivitySummaryService {
             return try database.activitySummaries.summaries(spec, scope: scope)
         }
         report?.record(appID: app.id, types: [type], count: outcome.sampleCount, detail: "\(outcome.summaries.count) days")
-        try await send(outcome.summaries, to: responder)
+        try await send(outcome.summaries, to: responder, markingTheEnd: false)
     }
 
     /// The user's own summaries, from every source (`healthctl activity summary`).
@@ -38,7 +38,7 @@ enum ActivitySummaryService {
         }
         report?.record(appID: nil, types: [HKObjectType.activitySummaryType().identifier], count: outcome.sampleCount,
                        detail: "\(outcome.summaries.count) days")
-        try await send(outcome.summaries, to: responder)
+        try await send(outcome.summaries, to: responder, markingTheEnd: false)
     }
 
     static func listGoals(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
@@ -59,15 +59,19 @@ enum ActivitySummaryService {
         CallAccessReport.record(appID: nil, types: [HKObjectType.activitySummaryType().identifier], count: 1,
                                 detail: "activity goals from \(update.effectiveFrom)")
         context.logger.notice("activity goals changed")
+        context.changes.post(userSettingsChangedFor: HKObjectType.activitySummaryType().identifier)
         return MethodTable.Reply(schedule)
     }
 
-    private static func send(_ summaries: [ActivitySummaryRecord], to responder: CallResponder) async throws {
+    /// `summaries` in batches; with `markingTheEnd`, the last batch (an empty one when there are
+    /// none) ends a delivery of a long-running query (`ActivitySummaryWatchService`).
+    static func send(_ summaries: [ActivitySummaryRecord], to responder: CallResponder, markingTheEnd: Bool) async throws {
         var start = 0
-        while start < summaries.count {
+        repeat {
             let end = min(start + summariesPerBatch, summaries.count)
-            try await responder.send(ActivitySummaryBatch(Array(summaries[start..<end])).wireBytes())
+            guard end > start || markingTheEnd else { return }
+            try await responder.send(ActivitySummaryBatch(Array(summaries[start..<end]), endOfDelivery: markingTheEnd && end == summaries.count).wireBytes())
             start = end
-        }
+        } while start < summaries.count
     }
 }

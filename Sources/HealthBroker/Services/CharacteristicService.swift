@@ -45,6 +45,10 @@ enum CharacteristicService {
         CallAccessReport.record(appID: nil, types: [record.typeIdentifier], count: 1,
                                 detail: record.value == nil ? "unset" : "set")
         context.logger.notice("characteristic changed", metadata: ["type": "\(record.typeIdentifier)"])
+        if record.typeIdentifier == HKCharacteristicTypeIdentifier.activityMoveMode.rawValue {
+            // The move mode is part of every activity summary from the day it applies.
+            context.changes.post(userSettingsChangedFor: HKObjectType.activitySummaryType().identifier)
+        }
         return MethodTable.Reply(EmptyMessage())
     }
 }

@@ -27,6 +27,24 @@ public enum CorrelationRules {
         }
     }
 
+    /// The identifiers of every type a correlation holding a sample of `identifier` may hold (the
+    /// sample's own type included), in registry order; empty for a type no correlation holds.
+    /// What a reader must be allowed to read to see such a correlation
+    /// (`predicateForObjectsWithNoCorrelation()`). Every read resolves it (`readScope`), so it is
+    /// a table built once rather than a walk of the registry.
+    public static func correlatedTypes(of identifier: String) -> [String] {
+        correlatedTypesByMember[identifier] ?? []
+    }
+
+    private static let correlatedTypesByMember: [String: [String]] = {
+        var table: [String: [String]] = [:]
+        for correlation in [HKCorrelationTypeIdentifier.bloodPressure, .food] {
+            let members = memberTypes(of: correlation.rawValue).map(\.identifier)
+            for member in members { table[member, default: []] += members }
+        }
+        return table
+    }()
+
     private static let dietaryPrefix = "HKQuantityTypeIdentifierDietary"
 
     /// Checks the samples of `correlation` (of `type`) and returns them in canonical units, in order.

@@ -5,7 +5,7 @@ extension SamplePredicate {
     /// is not a quantity type, or a category predicate on one that is not a category type.
     public func canonicalized(for type: HKSampleType) throws(HKError) -> SamplePredicate {
         switch self {
-        case .dateRange, .uuids, .sources, .sourceRevisions, .devices, .device, .metadata, .workout, .workoutActivityType:
+        case .dateRange, .uuids, .sources, .sourceRevisions, .devices, .device, .metadata, .workout, .workoutActivityType, .noCorrelation:
             return self
         case let .and(operands):
             return .and(try operands.map { (operand) throws(HKError) in try operand.canonicalized(for: type) })

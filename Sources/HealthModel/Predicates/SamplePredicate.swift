@@ -34,6 +34,10 @@ public indirect enum SamplePredicate: Hashable, Sendable {
     /// `predicateForObjects(from: Set<HKDevice>)`: objects whose device equals one of these in
     /// every property (unset ones included), as HKDevice's equality.
     case devices(Set<DeviceRecord>)
+    /// `predicateForObjectsWithNoCorrelation()`: objects that no correlation the reader can see
+    /// holds. A correlation hidden from the reader (another app's, without read permission for
+    /// every type it may hold) counts as absent, so its samples match.
+    case noCorrelation
 
     /// Whether `record` matches. The reference semantics: the broker's SQL must agree with it.
     public func matches(_ record: SampleRecord) -> Bool {
@@ -61,8 +65,9 @@ public indirect enum SamplePredicate: Hashable, Sendable {
             return operands.contains { $0.matches(record) }
         case let .not(operand):
             return !operand.matches(record)
-        case .workout:
-            // Associations live in the store, not in the record: only the broker can decide.
+        case .workout, .noCorrelation:
+            // Associations and correlation membership live in the store, not in the record:
+            // only the broker can decide.
             return false
         case let .workoutActivityType(activityType):
             guard case let .workout(workout) = record.value else { return false }

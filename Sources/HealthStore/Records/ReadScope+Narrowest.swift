@@ -12,7 +12,7 @@ extension ReadScope {
     /// The order: own samples ⊂ a window (own samples plus everything from `since` on) ⊂ all
     /// sources; two windows of one app meet in the later `since`. Lives beside
     /// `SampleSQL.visibility`, the only other code that knows the cases.
-    static func narrowest(_ scopes: some Sequence<ReadScope>) -> ReadScope? {
+    public static func narrowest(_ scopes: some Sequence<ReadScope>) -> ReadScope? {
         var narrowest: ReadScope?
         for scope in scopes {
             guard let current = narrowest else {

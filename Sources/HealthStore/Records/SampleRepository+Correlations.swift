@@ -99,8 +99,9 @@ extension SampleRepository {
     private static func narrowest(_ visibilities: [String: Visibility]) -> Visibility? {
         let sorted = visibilities.sorted { $0.key < $1.key }.map(\.value)
         guard let scope = ReadScope.narrowest(sorted.map(\.scope)),
-              let workouts = ReadScope.narrowest(sorted.map(\.workouts)) else { return nil }
-        return Visibility(scope: scope, workouts: workouts)
+              let workouts = ReadScope.narrowest(sorted.map(\.workouts)),
+              let correlations = ReadScope.narrowest(sorted.map(\.correlations)) else { return nil }
+        return Visibility(scope: scope, workouts: workouts, correlations: correlations)
     }
 
     /// The correlation row is visible under every scope: their narrowest, or nothing.

@@ -39,7 +39,8 @@ extension SampleRepository {
     /// whatever the app's read permission. Routes deleted along with their workouts are not
     /// counted: the count is of objects the predicate matched. A workout the predicate names is
     /// looked up within `workouts`, the app's read scope for workouts: the count must not tell
-    /// which of its own samples another app associated with a workout it cannot see.
+    /// which of its own samples another app associated with a workout it cannot see. The app's
+    /// own samples sit only in its own correlations, which every scope admits.
     /// `accessLog`: the call's entry, written in the same savepoint with the count (see `insert`).
     public func deleteMatching(typeIdentifier: String, predicate: SamplePredicate?, appID: String,
                                workouts: ReadScope, accessLog: AccessLogEntryDraft? = nil) async throws -> Int {
@@ -60,7 +61,8 @@ extension SampleRepository {
         var arguments: StatementArguments = [try SampleSQL.typeID(db, typeIdentifier)]
         arguments += own.arguments
         if let predicate {
-            let compiled = SampleSQL.condition(predicate, within: Visibility(scope: .ownSamples(appID: appID), workouts: workouts))
+            let compiled = SampleSQL.condition(predicate, within: Visibility(scope: .ownSamples(appID: appID), workouts: workouts,
+                                                                                     correlations: .ownSamples(appID: appID)))
             conditions.append("(\(compiled.sql))")
             arguments += compiled.arguments
         }

@@ -31,7 +31,7 @@ extension SampleRepository {
             var sql = "SELECT o.id FROM objects o WHERE o.type_id = (SELECT id FROM sample_types WHERE identifier = ?)"
             var arguments: StatementArguments = [typeIdentifier]
             if let predicate {
-                let compiled = SampleSQL.condition(predicate, within: Visibility(scope: .allSources, workouts: .allSources))
+                let compiled = SampleSQL.condition(predicate, within: Visibility.allSources)
                 sql += " AND (\(compiled.sql))"
                 arguments += compiled.arguments
             }

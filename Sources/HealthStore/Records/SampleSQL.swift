@@ -130,6 +130,13 @@ enum SampleSQL {
             arguments += workoutVisible.arguments
             return ("o.id IN (SELECT a.sample_id FROM workout_associations a JOIN objects w ON w.id = a.workout_id WHERE w.uuid = ? AND \(workoutVisible.sql))",
                     arguments)
+        case .noCorrelation:
+            // Correlated to the row by its key (correlation_members_by_member); a correlation
+            // is looked up within the reader's correlation scope — the narrowest of its member
+            // types' — so one the reader cannot see holds nothing, as in correlation queries.
+            let correlationVisible = SampleSQL.visibility(visibility.correlations, alias: "c")
+            return ("NOT EXISTS (SELECT 1 FROM correlation_members cm JOIN objects c ON c.id = cm.correlation_id WHERE cm.member_id = o.id AND \(correlationVisible.sql))",
+                    correlationVisible.arguments)
         case let .workoutActivityType(activityType):
             // Correlated: looked up per visible row by its key. `o.id IN (SELECT … WHERE
             // activity_type = ?)` built the list of every workout of that type first, hidden

@@ -7,13 +7,16 @@ public import Foundation
 /// rows and forget to confine the objects its predicate names. (Reads without a predicate —
 /// characteristics, route locations — take the one `ReadScope` they need.)
 ///
-/// Of the predicates, only `.workout` (`predicateForObjects(from: workout)`) names an object
-/// other than the row being matched: it matches samples associated with *another* object, so
+/// Of the predicates, two name an object other than the row being matched: `.workout`
+/// (`predicateForObjects(from: workout)`) matches samples associated with *another* object, so
 /// without the workout's own scope a reader allowed steps but not workouts could learn which
-/// steps another app associated with a workout it cannot see. Every other predicate tests the
-/// matched row itself (its UUID, source, device, dates, values, metadata, a workout's activity
-/// type), and that row is already confined by `scope`; correlation member predicates test
-/// members of correlations already confined by every member type's scope.
+/// steps another app associated with a workout it cannot see; `.noCorrelation`
+/// (`predicateForObjectsWithNoCorrelation()`) asks whether a correlation holds the row, so
+/// without the correlations' scope a reader allowed systolic but not diastolic pressure could
+/// learn which systolic samples another app saved with a diastolic one. Every other predicate
+/// tests the matched row itself (its UUID, source, device, dates, values, metadata, a workout's
+/// activity type), and that row is already confined by `scope`; correlation member predicates
+/// test members of correlations already confined by every member type's scope.
 ///
 /// The broker's authorization engine resolves one per read, and long-running queries resolve it
 /// again at every delivery, so revoking or expiring the *workout* read grant applies at once.
@@ -23,10 +26,17 @@ public struct Visibility: Sendable, Equatable {
     /// The part of HKWorkoutType's data the reader sees: the workouts a `.workout` predicate may
     /// name. A workout outside it is treated as if it did not exist.
     public var workouts: ReadScope
+    /// The part of the correlations that may hold the queried type's samples the reader sees:
+    /// the narrowest of the scopes of every type such a correlation may hold, the rule
+    /// correlation queries apply (`queryCorrelations`). A correlation outside it is treated as
+    /// if it did not exist. Required, with no default: the queried type's own scope is wider
+    /// and would reveal hidden correlations.
+    public var correlations: ReadScope
 
-    public init(scope: ReadScope, workouts: ReadScope) {
+    public init(scope: ReadScope, workouts: ReadScope, correlations: ReadScope) {
         self.scope = scope
         self.workouts = workouts
+        self.correlations = correlations
     }
 
     // The same scope for the queried type and for workouts: the user's own manager, and readers
@@ -34,22 +44,23 @@ public struct Visibility: Sendable, Equatable {
     // the same whichever of the two a function takes.
 
     /// Every source's data of every type (the user's own manager).
-    public static let allSources = Visibility(scope: .allSources, workouts: .allSources)
+    public static let allSources = Visibility(scope: .allSources, workouts: .allSources, correlations: .allSources)
 
     /// Only what `appID` saved itself, of every type.
     public static func ownSamples(appID: String) -> Visibility {
-        Visibility(scope: .ownSamples(appID: appID), workouts: .ownSamples(appID: appID))
+        Visibility(scope: .ownSamples(appID: appID), workouts: .ownSamples(appID: appID), correlations: .ownSamples(appID: appID))
     }
 
     /// `appID`'s own data and every source's from `since` on, of every type.
     public static func recentWindow(appID: String, since: Date) -> Visibility {
-        Visibility(scope: .recentWindow(appID: appID, since: since), workouts: .recentWindow(appID: appID, since: since))
+        Visibility(scope: .recentWindow(appID: appID, since: since), workouts: .recentWindow(appID: appID, since: since),
+                   correlations: .recentWindow(appID: appID, since: since))
     }
 
     /// Whether what this admits changes with the clock alone (a window's start moves with each
     /// query), so a result computed under it cannot be carried over without recomputing.
     public var movesWithClock: Bool {
-        for scope in [scope, workouts] {
+        for scope in [scope, workouts, correlations] {
             if case .recentWindow = scope { return true }
         }
         return false
@@ -57,6 +68,6 @@ public struct Visibility: Sendable, Equatable {
 
     /// The same reader's visibility with `scope` for the queried rows.
     public func with(scope: ReadScope) -> Visibility {
-        Visibility(scope: scope, workouts: workouts)
+        Visibility(scope: scope, workouts: workouts, correlations: correlations)
     }
 }

@@ -27,12 +27,17 @@ extension ActivitySummaryQuerySpec: WireMessage {
 /// ActivitySummaryBatch: consecutive days with data.
 public struct ActivitySummaryBatch: WireMessage, Equatable {
     public var summaries: [ActivitySummaryRecord]
+    /// The last message of one delivery of a long-running query (`WatchActivitySummaries`).
+    public var endOfDelivery: Bool
 
-    public init(_ summaries: [ActivitySummaryRecord]) { self.summaries = summaries }
+    public init(_ summaries: [ActivitySummaryRecord], endOfDelivery: Bool = false) {
+        self.summaries = summaries
+        self.endOfDelivery = endOfDelivery
+    }
 
     public init(wire bytes: [UInt8]) throws {
-        summaries = try ProtobufCodec.withDecoded(Openhealth__V1__ActivitySummaryBatch.self, from: bytes) { wire in
-            try WireRead.messages(wire.summaries, count: wire.n_summaries).map(ActivityWire.readSummary)
+        (summaries, endOfDelivery) = try ProtobufCodec.withDecoded(Openhealth__V1__ActivitySummaryBatch.self, from: bytes) { wire in
+            (try WireRead.messages(wire.summaries, count: wire.n_summaries).map(ActivityWire.readSummary), wire.end_of_delivery != 0)
         }
     }
 
@@ -42,6 +47,7 @@ public struct ActivitySummaryBatch: WireMessage, Equatable {
         let built = summaries.map { ActivityWire.buildSummary($0, in: arena) }
         wire.n_summaries = built.count
         wire.summaries = arena.messages(built)
+        wire.end_of_delivery = endOfDelivery ? 1 : 0
         return ProtobufCodec.encode(wire)
     }
 }

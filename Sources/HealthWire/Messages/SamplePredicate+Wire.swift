@@ -56,6 +56,9 @@ enum PredicateWire {
             case let .workout(uuid):
                 wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_UUID
                 wire.workout_uuid = arena.bytes(uuid.bytes)
+            case .noCorrelation:
+                wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_NO_CORRELATION
+                wire.no_correlation = 1
             case let .workoutActivityType(activityType):
                 wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_ACTIVITY_TYPE
                 wire.workout_activity_type = UInt64(activityType)
@@ -153,6 +156,8 @@ enum PredicateWire {
         case OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_UUID:
             guard let uuid = UUID(bytes: WireRead.bytes(wire.workout_uuid)) else { throw .invalidField("workout uuid must be 16 bytes") }
             return .workout(uuid)
+        case OPENHEALTH__V1__PREDICATE__NODE_NO_CORRELATION:
+            return .noCorrelation
         case OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_ACTIVITY_TYPE:
             guard let activityType = UInt(exactly: wire.workout_activity_type) else { throw .invalidField("activity type out of range") }
             return .workoutActivityType(activityType)

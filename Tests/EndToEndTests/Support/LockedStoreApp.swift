@@ -87,6 +87,7 @@ struct LockedStoreApp: Sendable {
             ("observer", .observeChanges, TypePredicateSpec(typeIdentifier: steps).wireBytes()),
             ("anchored with updates", .queryAnchored, AnchoredQuerySpec(typeIdentifier: steps, longRunning: true).wireBytes()),
             ("statistics collection with updates", .watchStatisticsCollection, collection.wireBytes()),
+            ("activity summaries with updates", .watchActivitySummaries, ActivitySummaryQuerySpec(timeZoneIdentifier: "UTC").wireBytes()),
         ]
     }
 

@@ -669,7 +669,7 @@ const ProtobufCMessageDescriptor openhealth__v1__activity_summary__descriptor =
   (ProtobufCMessageInit) openhealth__v1__activity_summary__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__activity_summary_batch__field_descriptors[1] =
+static const ProtobufCFieldDescriptor openhealth__v1__activity_summary_batch__field_descriptors[2] =
 {
   {
     "summaries",
@@ -683,14 +683,27 @@ static const ProtobufCFieldDescriptor openhealth__v1__activity_summary_batch__fi
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "end_of_delivery",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__ActivitySummaryBatch, end_of_delivery),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__activity_summary_batch__field_indices_by_name[] = {
+  1,   /* field[1] = end_of_delivery */
   0,   /* field[0] = summaries */
 };
 static const ProtobufCIntRange openhealth__v1__activity_summary_batch__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__activity_summary_batch__descriptor =
 {
@@ -700,7 +713,7 @@ const ProtobufCMessageDescriptor openhealth__v1__activity_summary_batch__descrip
   "Openhealth__V1__ActivitySummaryBatch",
   "openhealth.v1",
   sizeof(Openhealth__V1__ActivitySummaryBatch),
-  1,
+  2,
   openhealth__v1__activity_summary_batch__field_descriptors,
   openhealth__v1__activity_summary_batch__field_indices_by_name,
   1,  openhealth__v1__activity_summary_batch__number_ranges,

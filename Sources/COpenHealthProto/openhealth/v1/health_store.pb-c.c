@@ -849,7 +849,7 @@ const ProtobufCMessageDescriptor openhealth__v1__current_source_request__descrip
   (ProtobufCMessageInit) openhealth__v1__current_source_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[27] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[28] =
 {
   { "GetRequestStatus", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_status_response__descriptor },
   { "RequestAuthorization", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
@@ -876,6 +876,7 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_desc
   { "DisableBackgroundDelivery", &openhealth__v1__background_delivery_request__descriptor, &openhealth__v1__background_delivery_response__descriptor },
   { "DisableAllBackgroundDeliveries", &openhealth__v1__background_delivery_response__descriptor, &openhealth__v1__background_delivery_response__descriptor },
   { "QueryActivitySummaries", &openhealth__v1__activity_summary_query_request__descriptor, &openhealth__v1__activity_summary_batch__descriptor },
+  { "WatchActivitySummaries", &openhealth__v1__activity_summary_query_request__descriptor, &openhealth__v1__activity_summary_batch__descriptor },
   { "WatchStatisticsCollection", &openhealth__v1__statistics_collection_request__descriptor, &openhealth__v1__statistics_collection_delivery__descriptor },
   { "CurrentSource", &openhealth__v1__current_source_request__descriptor, &openhealth__v1__source_list__descriptor },
 };
@@ -883,7 +884,7 @@ const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   7,        /* AcknowledgeObserverUpdate */
   9,        /* AddSamplesToWorkout */
   2,        /* AuthorizationStatus */
-  26,        /* CurrentSource */
+  27,        /* CurrentSource */
   15,        /* DeleteMatching */
   14,        /* DeleteObjects */
   23,        /* DisableAllBackgroundDeliveries */
@@ -906,7 +907,8 @@ const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   17,        /* QueryStatisticsCollection */
   1,        /* RequestAuthorization */
   3,        /* Save */
-  25         /* WatchStatisticsCollection */
+  25,        /* WatchActivitySummaries */
+  26         /* WatchStatisticsCollection */
 };
 const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
 {
@@ -915,7 +917,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
   "HealthStore",
   "Openhealth__V1__HealthStore",
   "openhealth.v1",
-  27,
+  28,
   openhealth__v1__health_store__method_descriptors,
   openhealth__v1__health_store__method_indices_by_name
 };
@@ -1119,13 +1121,21 @@ void openhealth__v1__health_store__query_activity_summaries(ProtobufCService *se
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
   service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void openhealth__v1__health_store__watch_activity_summaries(ProtobufCService *service,
+                                                            const Openhealth__V1__ActivitySummaryQueryRequest *input,
+                                                            Openhealth__V1__ActivitySummaryBatch_Closure closure,
+                                                            void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void openhealth__v1__health_store__watch_statistics_collection(ProtobufCService *service,
                                                                const Openhealth__V1__StatisticsCollectionRequest *input,
                                                                Openhealth__V1__StatisticsCollectionDelivery_Closure closure,
                                                                void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__current_source(ProtobufCService *service,
                                                   const Openhealth__V1__CurrentSourceRequest *input,
@@ -1133,7 +1143,7 @@ void openhealth__v1__health_store__current_source(ProtobufCService *service,
                                                   void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 27, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
                                          Openhealth__V1__HealthStore_ServiceDestroy destroy)

@@ -1481,7 +1481,7 @@ const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
   (ProtobufCMessageInit) openhealth__v1__sample__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descriptors[12] =
+static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descriptors[13] =
 {
   {
     "date_range",
@@ -1627,6 +1627,18 @@ static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descripto
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "no_correlation",
+    13,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Openhealth__V1__Predicate, node_case),
+    offsetof(Openhealth__V1__Predicate, no_correlation),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__predicate__field_indices_by_name[] = {
   9,   /* field[9] = category */
@@ -1635,6 +1647,7 @@ static const unsigned openhealth__v1__predicate__field_indices_by_name[] = {
   6,   /* field[6] = device */
   11,   /* field[11] = devices */
   7,   /* field[7] = metadata */
+  12,   /* field[12] = no_correlation */
   8,   /* field[8] = quantity */
   10,   /* field[10] = source_revisions */
   2,   /* field[2] = sources */
@@ -1645,7 +1658,7 @@ static const unsigned openhealth__v1__predicate__field_indices_by_name[] = {
 static const ProtobufCIntRange openhealth__v1__predicate__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 12 }
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor =
 {
@@ -1655,7 +1668,7 @@ const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor =
   "Openhealth__V1__Predicate",
   "openhealth.v1",
   sizeof(Openhealth__V1__Predicate),
-  12,
+  13,
   openhealth__v1__predicate__field_descriptors,
   openhealth__v1__predicate__field_indices_by_name,
   1,  openhealth__v1__predicate__number_ranges,

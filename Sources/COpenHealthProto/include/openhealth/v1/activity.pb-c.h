@@ -102,10 +102,15 @@ struct  Openhealth__V1__ActivitySummaryBatch
   ProtobufCMessage base;
   size_t n_summaries;
   Openhealth__V1__ActivitySummary **summaries;
+  /*
+   * WatchActivitySummaries: the last message of one delivery (the initial summaries, or the
+   * new and changed days of one update). QueryActivitySummaries leaves it false.
+   */
+  protobuf_c_boolean end_of_delivery;
 };
 #define OPENHEALTH__V1__ACTIVITY_SUMMARY_BATCH__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__activity_summary_batch__descriptor) \
-    , 0,NULL }
+    , 0,NULL, 0 }
 
 
 /*

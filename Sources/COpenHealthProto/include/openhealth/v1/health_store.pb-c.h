@@ -487,6 +487,10 @@ struct Openhealth__V1__HealthStore_Service
                                    const Openhealth__V1__ActivitySummaryQueryRequest *input,
                                    Openhealth__V1__ActivitySummaryBatch_Closure closure,
                                    void *closure_data);
+  void (*watch_activity_summaries)(Openhealth__V1__HealthStore_Service *service,
+                                   const Openhealth__V1__ActivitySummaryQueryRequest *input,
+                                   Openhealth__V1__ActivitySummaryBatch_Closure closure,
+                                   void *closure_data);
   void (*watch_statistics_collection)(Openhealth__V1__HealthStore_Service *service,
                                       const Openhealth__V1__StatisticsCollectionRequest *input,
                                       Openhealth__V1__StatisticsCollectionDelivery_Closure closure,
@@ -528,6 +532,7 @@ void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *se
       function_prefix__ ## disable_background_delivery,\
       function_prefix__ ## disable_all_background_deliveries,\
       function_prefix__ ## query_activity_summaries,\
+      function_prefix__ ## watch_activity_summaries,\
       function_prefix__ ## watch_statistics_collection,\
       function_prefix__ ## current_source  }
 void openhealth__v1__health_store__get_request_status(ProtobufCService *service,
@@ -627,6 +632,10 @@ void openhealth__v1__health_store__disable_all_background_deliveries(ProtobufCSe
                                                                      Openhealth__V1__BackgroundDeliveryResponse_Closure closure,
                                                                      void *closure_data);
 void openhealth__v1__health_store__query_activity_summaries(ProtobufCService *service,
+                                                            const Openhealth__V1__ActivitySummaryQueryRequest *input,
+                                                            Openhealth__V1__ActivitySummaryBatch_Closure closure,
+                                                            void *closure_data);
+void openhealth__v1__health_store__watch_activity_summaries(ProtobufCService *service,
                                                             const Openhealth__V1__ActivitySummaryQueryRequest *input,
                                                             Openhealth__V1__ActivitySummaryBatch_Closure closure,
                                                             void *closure_data);

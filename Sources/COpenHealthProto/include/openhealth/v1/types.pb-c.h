@@ -228,7 +228,8 @@ typedef enum {
   OPENHEALTH__V1__PREDICATE__NODE_QUANTITY = 9,
   OPENHEALTH__V1__PREDICATE__NODE_CATEGORY = 10,
   OPENHEALTH__V1__PREDICATE__NODE_SOURCE_REVISIONS = 11,
-  OPENHEALTH__V1__PREDICATE__NODE_DEVICES = 12
+  OPENHEALTH__V1__PREDICATE__NODE_DEVICES = 12,
+  OPENHEALTH__V1__PREDICATE__NODE_NO_CORRELATION = 13
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__PREDICATE__NODE__CASE)
 } Openhealth__V1__Predicate__NodeCase;
 
@@ -264,6 +265,10 @@ struct  Openhealth__V1__Predicate
      * predicateForObjects(from: Set<HKDevice>)
      */
     Openhealth__V1__DeviceListPredicate *devices;
+    /*
+     * predicateForObjectsWithNoCorrelation(); the value is ignored
+     */
+    protobuf_c_boolean no_correlation;
   };
 };
 #define OPENHEALTH__V1__PREDICATE__INIT \

@@ -1,0 +1,122 @@
+import Foundation
+import HealthIPC
+import HealthModel
+import HealthStore
+import HealthWire
+import Synchronization
+
+/// HKActivitySummaryQuery with an `updateHandler`: the summaries, then, each time a summary the
+/// app may see changes, the days that are new or changed, until the app stops the query
+/// (CANCEL). Each delivery is one or more `ActivitySummaryBatch`es, the last one marked
+/// `deliveryComplete`, so the SDK calls a handler once per delivery.
+///
+/// Every computation is `ActivitySummaryRepository.summaries` under the read scope for
+/// `HKActivitySummaryType` as it is at that moment, and an update is the difference between the
+/// days last sent and the new ones. So a change the app may not see leaves the two equal and
+/// sends nothing, whatever woke the query; after a grant is revoked or expires (both wake every
+/// query of the app) the next computation is of the app's own samples, and the days that differ
+/// are sent. A day that loses all its data is not reported: HealthKit's handler receives "new or
+/// modified summaries" only.
+///
+/// A wake-up the app cannot see is cheap: with the same scope, one indexed existence check per
+/// summary type (`ChangeFeedRepository.hasChanges`, the observer query's) decides, so another
+/// app's hidden save never costs a computation over the app's visible samples (§7.3, timing).
+/// The user's goals and move mode are no samples: changing them (`healthctl activity goals set`,
+/// `characteristics set`) wakes the query with `ChangeNotifier.post(userSettingsChangedFor:)`,
+/// which always recomputes.
+enum ActivitySummaryWatchService {
+    /// The sample types summaries are computed from (`ActivitySummaryRepository.samples`).
+    static let sampleTypes = [HKQuantityTypeIdentifier.activeEnergyBurned.rawValue, HKQuantityTypeIdentifier.appleExerciseTime.rawValue,
+                              HKQuantityTypeIdentifier.appleMoveTime.rawValue, HKCategoryTypeIdentifier.appleStandHour.rawValue,
+                              HKWorkoutTypeIdentifier]
+
+    static func watch(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
+        let app = try context.requireApp(caller)
+        let spec = try ActivitySummaryQuerySpec(wire: payload)
+        _ = try spec.validatedTimeZone()
+        let type = HKObjectType.activitySummaryType().identifier
+        let report = CallAccessReport.current
+
+        // Subscribed before the first computation: a commit between it and the first wait still
+        // wakes the loop. Settings changes are no commits the change feed can be asked about:
+        // they set `settingsChanged`, which forces the next computation.
+        let (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let settingsChanged = Mutex(false)
+        var tokens = sampleTypes.map { context.changes.subscribe(.init(appID: app.id, typeIdentifier: $0)) { wake.yield() } }
+        tokens.append(context.changes.subscribe(.init(appID: app.id, typeIdentifier: type)) {
+            settingsChanged.withLock { $0 = true }
+            wake.yield()
+        })
+        defer { for token in tokens { context.changes.unsubscribe(token) } }
+
+        var reading = try await read(spec, app: app, context: context, since: nil)
+        var shown = Self.byDay(reading.outcome?.summaries ?? [])
+        report?.record(appID: app.id, types: [type], count: reading.outcome?.sampleCount ?? 0,
+                       detail: "\(shown.count) days, with updates")
+        try await ActivitySummaryService.send(reading.outcome?.summaries ?? [], to: responder, markingTheEnd: true)
+        for await _ in wakeups {
+            let force = settingsChanged.withLock { changed in
+                defer { changed = false }
+                return changed
+            }
+            reading = try await read(spec, app: app, context: context, since: force ? nil : reading.basis)
+            guard let current = reading.outcome else { continue }
+            let changed = current.summaries.filter { shown[$0.day] != $0 }
+            // What the app now holds: a day that lost its data is forgotten (even when nothing
+            // else changed), so one that gets data again is new, with the values it had before.
+            shown = Self.byDay(current.summaries)
+            guard !changed.isEmpty else { continue }
+            try await ActivitySummaryService.send(changed, to: responder, markingTheEnd: true)
+            report?.add(count: current.sampleCount)
+        }
+        // The wake-up stream only ends with the call's task: the client cancelled.
+        throw CancellationError()
+    }
+
+    private static func byDay(_ summaries: [ActivitySummaryRecord]) -> [CalendarDay: ActivitySummaryRecord] {
+        Dictionary(summaries.map { ($0.day, $0) }, uniquingKeysWith: { _, last in last })
+    }
+
+    struct Reading: Sendable {
+        /// The recomputed summaries; nil when the last ones still hold.
+        var outcome: ActivitySummaryRepository.Outcome?
+        var basis: Basis
+    }
+
+    /// What the last summaries were computed from: the scope, and the store's change number read
+    /// before the computation.
+    struct Basis: Sendable {
+        var scope: Visibility
+        var change: Int64
+    }
+
+    /// The summaries under the app's scope as it is now — or, when the scope is the same and no
+    /// sample of a summary type it admits changed since `basis`, the finding that the last ones
+    /// still hold. No basis: computes.
+    static func read(_ spec: ActivitySummaryQuerySpec, app: AppManifest, context: BrokerContext, since basis: Basis?) async throws -> Reading {
+        try await context.store.withDatabase { database in
+            let scope = try database.authorization.readScope(app: app, type: HKObjectType.activitySummaryType().identifier)
+            // A window scope is never carried over: its start moves with the clock.
+            if var basis, basis.scope == scope, !scope.movesWithClock {
+                // Each check is its own read: the basis advances only to the earliest number
+                // they were all current at, so a commit between two checks is found next time.
+                var changed = false
+                var through: Int64?
+                for type in sampleTypes where !changed {
+                    let check = try database.changeFeed.hasChanges(of: type, matching: nil, scope: scope, after: basis.change)
+                    changed = check.changed
+                    through = min(through ?? check.through, check.through)
+                }
+                if !changed {
+                    basis.change = through ?? basis.change
+                    return Reading(outcome: nil, basis: basis)
+                }
+            }
+            // The change number before the computation: a commit in between is in the result or
+            // found by the next check, never lost.
+            let change = try database.changeFeed.currentChange()
+            let outcome = try database.activitySummaries.summaries(spec, scope: scope)
+            return Reading(outcome: outcome, basis: Basis(scope: scope, change: change))
+        }
+    }
+}
