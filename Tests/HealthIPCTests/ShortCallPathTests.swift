@@ -92,33 +92,39 @@ import Testing
         #expect(try client.unaryBlocking("/t/NowEcho", [1]) == [1])
     }
 
-    /// Replies leave in the order they were made, whichever thread writes them: a stream of
-    /// messages from 1 byte to 192 KiB (many larger than the socket buffer, so the direct path
-    /// writes part and queues the rest) to a client that pauses now and then.
-    @Test func repliesLeaveInOrderWhenDirectWritesArePartial() async throws {
-        let sizes = (0..<600).map { index in [1, 100, 5_000, 70_000, 196_608][index % 5] + index }
+    /// Replies leave whole and in the order each call made them, whichever thread writes them:
+    /// eight calls stream at once (so frames are appended while another is being written
+    /// directly) messages from 1 byte to 192 KiB (many larger than the socket buffer, so the
+    /// direct path writes part and queues the rest) to a client that pauses now and then.
+    @Test func repliesLeaveWholeAndInOrderWhenDirectWritesArePartial() async throws {
+        let sizes = (0..<120).map { index in [1, 100, 5_000, 70_000, 196_608][index % 5] + index }
+        @Sendable func message(call: Int, index: Int) -> [UInt8] {
+            var bytes = [UInt8](repeating: UInt8(truncatingIfNeeded: call &* 31 &+ index), count: sizes[index])
+            bytes[0] = UInt8(call)
+            return bytes
+        }
         let client = try start { call in
-            for (index, size) in sizes.enumerated() {
-                var message = [UInt8](repeating: UInt8(truncatingIfNeeded: index), count: size)
-                withUnsafeBytes(of: UInt32(index).littleEndian) { message.replaceSubrange(0..<min(4, size), with: $0.prefix(size)) }
-                do { try await call.responder.send(message) } catch { return }
+            let number = Int(call.payload.first ?? 0)
+            for index in sizes.indices {
+                do { try await call.responder.send(message(call: number, index: index)) } catch { return }
             }
             call.responder.finish()
         }
         defer { client.close() }
-        var received = 0
-        for try await message in client.serverStream("/t/Stream", []) {
-            let index = received
-            #expect(message.count == sizes[index], "message \(index)")
-            if message.count >= 4 {
-                let number = message.prefix(4).enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
-                #expect(number == UInt32(index), "message \(index) arrived as \(number)")
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for number in 0..<8 {
+                group.addTask {
+                    var received = 0
+                    for try await answer in client.serverStream("/t/Stream", [UInt8(number)]) {
+                        #expect(answer == message(call: number, index: received), "call \(number), message \(received)")
+                        received += 1
+                        if received.isMultiple(of: 40) { try await Task.sleep(for: .milliseconds(5)) }
+                    }
+                    return received
+                }
             }
-            #expect(message.dropFirst(4).allSatisfy { $0 == UInt8(truncatingIfNeeded: index) }, "message \(index)'s bytes")
-            received += 1
-            if received.isMultiple(of: 50) { try await Task.sleep(for: .milliseconds(5)) }
+            for try await received in group { #expect(received == sizes.count) }
         }
-        #expect(received == sizes.count)
     }
 
     /// A descriptor passed with a reply arrives with it on the direct path, and on the queued
