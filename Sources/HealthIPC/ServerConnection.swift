@@ -131,7 +131,7 @@ public final class ServerConnection: Sendable {
     ///
     /// `answerNow` may answer a call on this (the reading) thread, without a task: it returns
     /// true when it did, false — having answered nothing — to have `handler` run it as a task.
-    /// It must never wait on anything but memory: while it runs, this peer's next frames wait.
+    /// It must never wait on a peer, nor for long: while it runs, this peer's next frames wait.
     public func serve(answerNow: @escaping @Sendable (IncomingCall) -> Bool = { _ in false },
                       _ handler: @escaping @Sendable (IncomingCall) async -> Void) -> FrameConnection.ReadFailure? {
         let failure = connection.readFrames(incompleteFrameTimeout: limits.incompleteFrameTimeout) { frame in

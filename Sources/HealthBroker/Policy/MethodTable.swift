@@ -12,7 +12,7 @@ enum MethodTable {
         case unary(@Sendable (BrokerContext, Caller, [UInt8]) async throws -> Reply)
         case stream(@Sendable (BrokerContext, Caller, [UInt8], CallResponder) async throws -> Void)
         /// A unary call answered from the apps and grants alone (`StoreHandle.withGrants`: memory,
-        /// `GrantCache`), synchronously. The dispatcher answers it on the connection's reader
+        /// `GrantCache`, or on a cache miss one read of the app's grants), synchronously. The dispatcher answers it on the connection's reader
         /// thread when it can (`CallDispatcher.answerNow`) and otherwise as a `.unary` call.
         /// Such a handler must have no side effects: a call it throws on runs again on the
         /// ordinary path, which reports the failure (and logs a refusal).
