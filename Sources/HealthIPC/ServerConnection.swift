@@ -128,13 +128,18 @@ public final class ServerConnection: Sendable {
 
     /// Serves until the peer disconnects or violates the protocol; then cancels its calls.
     /// Blocks the calling thread. Returns why the connection ended (nil: the peer closed it).
-    public func serve(_ handler: @escaping @Sendable (IncomingCall) async -> Void) -> FrameConnection.ReadFailure? {
+    ///
+    /// `answerNow` may answer a call on this (the reading) thread, without a task: it returns
+    /// true when it did, false — having answered nothing — to have `handler` run it as a task.
+    /// It must never wait on a peer, nor for long: while it runs, this peer's next frames wait.
+    public func serve(answerNow: @escaping @Sendable (IncomingCall) -> Bool = { _ in false },
+                      _ handler: @escaping @Sendable (IncomingCall) async -> Void) -> FrameConnection.ReadFailure? {
         let failure = connection.readFrames(incompleteFrameTimeout: limits.incompleteFrameTimeout) { frame in
             switch frame.kind {
             case .request:
                 // A peer leaving replies unread gets no more calls served until it reads.
                 guard outbound.waitForReaderTurn() else { return }
-                start(frame, handler)
+                start(frame, answerNow, handler)
             case .cancel:
                 let cancelled = calls.withLock { $0.running[frame.callID] }
                 cancelled?.task?.cancel()
@@ -163,7 +168,8 @@ public final class ServerConnection: Sendable {
         return failure
     }
 
-    private func start(_ frame: Frame, _ handler: @escaping @Sendable (IncomingCall) async -> Void) {
+    private func start(_ frame: Frame, _ answerNow: (IncomingCall) -> Bool,
+                       _ handler: @escaping @Sendable (IncomingCall) async -> Void) {
         let id = frame.callID
         let refusal: RPCStatus? = calls.withLock { calls in
             if id == 0 { return RPCStatus(.invalidArgument, "call id 0 is reserved") }
@@ -186,6 +192,12 @@ public final class ServerConnection: Sendable {
             CallResponder(callID: id, outbound: outbound).fail(status, streaming: false)
             return
         }
+        // Answered on this thread when it can be (after every limit above): never registered,
+        // so nothing cancels it midway — a CANCEL for it is read only once it is answered — and
+        // its id and budget are free when its answer is queued.
+        let immediate = CallResponder(callID: id, outbound: outbound, unreadRepliesTimeout: limits.unreadRepliesTimeout,
+                                      onEnd: release)
+        if answerNow(IncomingCall(method: frame.method, payload: frame.payload, responder: immediate)) { return }
         calls.withLock { calls in
             let token = calls.nextToken
             calls.nextToken += 1

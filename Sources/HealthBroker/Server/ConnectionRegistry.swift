@@ -178,7 +178,7 @@ final class ConnectionRegistry: Sendable {
         }
         let thread = Thread { [self] in
             let connection = ServerConnection(fd: fd, limits: limits.connectionLimits, admission: admission)
-            if let failure = connection.serve({ call in
+            if let failure = connection.serve(answerNow: dispatcher.answerNow, { call in
                 await CallerConnection.$current.withValue(connectionID) { await dispatcher.dispatch(call) }
             }) {
                 logger.warning("connection closed for a protocol violation", metadata: ["app": "\(appID ?? "manager")", "reason": "\(failure)"])
