@@ -6,12 +6,18 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
     case missingSourceRow
     /// An object naming a device that `devices` does not hold (a foreign key).
     case missingDeviceRow
+    /// The `counters` row of the change number (made by the first migration) is gone.
+    case missingChangeCounter
+    /// An object's `uuid` is not the 16 bytes every insert writes.
+    case malformedUUID
 
     var description: String {
         switch self {
         case .missingWorkoutRow: "a workout object has no workouts row"
         case .missingSourceRow: "an object names a source the store does not hold"
         case .missingDeviceRow: "an object names a device the store does not hold"
+        case .missingChangeCounter: "the store's change counter row is missing"
+        case .malformedUUID: "an object's stored UUID is not 16 bytes"
         }
     }
 }

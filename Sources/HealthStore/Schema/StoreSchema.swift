@@ -128,6 +128,7 @@ enum StoreSchema {
         registerSandboxIDs(&migrator)            // v14
         registerNetworkAccess(&migrator)         // v15
         registerPendingJournal(&migrator)        // v16
+        registerStatisticsIndex(&migrator)       // v19
         return migrator
     }
 }
