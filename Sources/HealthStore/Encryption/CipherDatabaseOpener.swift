@@ -62,18 +62,9 @@ enum CipherDatabaseOpener {
             }
             db.add(function: SampleSQL.quantityConversion)
             db.add(function: SampleSQL.uuidBlob)
-            try db.execute(sql: "PRAGMA cache_size = -\(pageCacheKiB)")
         }
         return config
     }
-
-    /// Each connection's page cache, in KiB. The cipher VFS decrypts (and authenticates) a page
-    /// each time SQLite reads it from the file; the cache holds decrypted pages. SQLite's 2 MiB
-    /// default held a tenth of what a year's daily statistics read (the covering index of
-    /// half a million per-minute samples is about 20 MiB), so every such query decrypted every
-    /// page again (issue 17). SQLite allocates cache pages only as they are used: a connection
-    /// that never reads that much never holds that much.
-    static let pageCacheKiB = 32 * 1024
 
     /// Maps an error from GRDB: an authentication failure the VFS recorded on this
     /// thread becomes `.corrupt` naming the file and page; other SQLite errors keep
