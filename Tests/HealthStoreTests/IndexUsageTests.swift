@@ -126,7 +126,7 @@ import Testing
         }
 
         // Reads: every read kind × predicate × scope, all sources included.
-        let scopes = VisibleRowsPlanTests.scopes + [("all", Visibility(scope: .allSources, workouts: .allSources))]
+        let scopes = VisibleRowsPlanTests.scopes + [("all", Visibility(scope: .allSources, workouts: .allSources, correlations: .allSources))]
         for read in VisibilityChokePointTests.Read.allCases {
             for (_, visibility) in scopes {
                 for (_, predicate) in VisibleRowsPlanTests.predicates(workout: workout, read: read) {
