@@ -77,12 +77,6 @@ actor PromptCenter {
         watchers[id] = nil
     }
 
-    /// Withdraws every prompt of `app` (it was removed): each waiting request fails as cancelled,
-    /// and the user is not asked about an app that no longer exists.
-    func withdrawAll(app: String) {
-        for (id, entry) in pending where entry.prompt.appID == app { withdraw(id) }
-    }
-
     private func withdraw(_ id: UInt64) {
         pending.removeValue(forKey: id)?.continuation.resume(throwing: CancellationError())
     }

@@ -56,7 +56,7 @@ enum UserDataService {
     }
 
     /// Uninstalls the app and ends its presence: its connections close, telling it why (every
-    /// call and long-running query it has open ends with errorAuthorizationDenied), its pending
+    /// call and long-running query it has open ends with errorAuthorizationDenied), its waiting
     /// prompts are withdrawn, its grants, background-delivery registrations and direct opt-in go
     /// with its manifest row, and its objects too when the user asked.
     ///
@@ -70,8 +70,9 @@ enum UserDataService {
         guard try await context.store.withGrants({ try $0.apps.find(id: request.appID) }) != nil else {
             throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); see `healthctl apps list`")
         }
+        // Also withdraws its waiting prompts: each is its request's call, cancelled and awaited
+        // here (PromptCenter.ask withdraws a prompt whose call is cancelled).
         await context.connections.endConnections(of: request.appID, because: ending)
-        await context.prompts.withdrawAll(app: request.appID)
         let deleted = try await context.store.withDatabase { database -> Int? in
             guard try database.apps.remove(id: request.appID) else { return nil }
             return request.deleteData ? try await database.samples.deleteAll(fromSource: request.appID) : 0
