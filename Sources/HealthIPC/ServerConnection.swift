@@ -109,6 +109,8 @@ public final class ServerConnection: Sendable {
     private struct Calls {
         var running: [UInt64: Running] = [:]
         var nextToken: UInt64 = 0
+        /// Set by `end(with:)`: no call starts from then on.
+        var ending: RPCStatus?
     }
 
     private let calls = Mutex(Calls())
@@ -172,6 +174,7 @@ public final class ServerConnection: Sendable {
                        _ handler: @escaping @Sendable (IncomingCall) async -> Void) {
         let id = frame.callID
         let refusal: RPCStatus? = calls.withLock { calls in
+            if let ending = calls.ending { return ending }
             if id == 0 { return RPCStatus(.invalidArgument, "call id 0 is reserved") }
             if calls.running[id] != nil {
                 return RPCStatus(.alreadyExists, "call id \(id) is still in flight on this connection; use a new id per call")
@@ -198,7 +201,10 @@ public final class ServerConnection: Sendable {
         let immediate = CallResponder(callID: id, outbound: outbound, unreadRepliesTimeout: limits.unreadRepliesTimeout,
                                       onEnd: release)
         if answerNow(IncomingCall(method: frame.method, payload: frame.payload, responder: immediate)) { return }
-        calls.withLock { calls in
+        let started: Bool = calls.withLock { calls in
+            // Checked again under the lock that registers the call: `end(with:)` takes every
+            // running call under it, so a call either is among them or never starts.
+            guard calls.ending == nil else { return false }
             let token = calls.nextToken
             calls.nextToken += 1
             let responder = CallResponder(callID: id, outbound: outbound, unreadRepliesTimeout: limits.unreadRepliesTimeout) {
@@ -211,6 +217,42 @@ public final class ServerConnection: Sendable {
                 await handler(call)
                 self?.finish(id, token)
             }
+            return true
+        }
+        if !started { release() }
+    }
+
+    /// Ends the connection from the server's side, because the identity it was served under is
+    /// gone (the app was removed, or may no longer connect this way): the peer is told `status`
+    /// as the connection's last word (call id 0, so every call it has open fails with it), no call
+    /// starts from now on, every running call is cancelled, and the socket closes once the status
+    /// is written. Returns once every call that was running has finished, or after `timeout` —
+    /// false then — so the caller knows nothing the peer asked for is still under way.
+    @discardableResult
+    public func end(with status: RPCStatus, timeout: Duration = .seconds(10)) async -> Bool {
+        let running: [Task<Void, Never>] = calls.withLock { calls in
+            calls.ending = calls.ending ?? status
+            return calls.running.values.compactMap(\.task)
+        }
+        outbound.append(FrameCodec.encode(Frame(callID: 0, kind: .endOfStream, status: status)))
+        // The writer closes the socket after the status; the reader then sees end of file.
+        outbound.closeWhenDrained()
+        for task in running { task.cancel() }
+        // Not a task group: awaiting a task's value ignores cancellation, so a group would wait
+        // for the slowest call whatever the timeout. The first of the two resumes the caller.
+        let answered = FirstAnswer()
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let resume: @Sendable (Bool) -> Void = { finished in
+                if answered.take() { continuation.resume(returning: finished) }
+            }
+            Task {
+                for task in running { await task.value }
+                resume(true)
+            }
+            Task {
+                try? await Task.sleep(for: timeout)
+                resume(false)
+            }
         }
     }
 
@@ -222,5 +264,17 @@ public final class ServerConnection: Sendable {
             return calls.running.removeValue(forKey: id)
         }
         ended?.release()
+    }
+}
+
+/// True for the first `take()` only.
+private final class FirstAnswer: Sendable {
+    private let taken = Mutex(false)
+
+    func take() -> Bool {
+        taken.withLock { taken in
+            defer { taken = true }
+            return !taken
+        }
     }
 }
