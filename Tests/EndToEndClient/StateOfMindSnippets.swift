@@ -1,0 +1,44 @@
+import Foundation
+import HealthKit
+
+// State of Mind (iOS 18) written as Apple documents it: HKStateOfMind(date:kind:valence:labels:
+// associations:), save(_:), then a sample query for stateOfMindType().
+
+/// Saves a momentary emotion and a daily mood, reads them back oldest first, and prints each
+/// as kind:valence:classification:labels:associations.
+func stateOfMindSnippet(_ healthStore: HKHealthStore) async throws {
+    let date = Date(timeIntervalSince1970: 1_700_000_000)
+    let emotion = HKStateOfMind(date: date, kind: .momentaryEmotion, valence: 0.5,
+                                labels: [.happy, .satisfied], associations: [.work, .weather])
+    let mood = HKStateOfMind(date: date.addingTimeInterval(3_600), kind: .dailyMood, valence: -1.0,
+                             labels: [], associations: [])
+    try await healthStore.save([emotion, mood])
+
+    let sortByDate = NSSortDescriptor(key: HKSampleSortIdentifierStartDate, ascending: true)
+    let samples: [HKSample] = try await withCheckedThrowingContinuation { continuation in
+        let query = HKSampleQuery(sampleType: HKSampleType.stateOfMindType(), predicate: nil, limit: HKObjectQueryNoLimit,
+                                  sortDescriptors: [sortByDate]) { _, results, error in
+            if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: results ?? []) }
+        }
+        healthStore.execute(query)
+    }
+    let described = samples.compactMap { $0 as? HKStateOfMind }.map { state in
+        "\(state.kind):\(state.valence):\(state.valenceClassification):"
+            + state.labels.map { "\($0)" }.joined(separator: ",") + ":"
+            + state.associations.map { "\($0)" }.joined(separator: ",")
+    }
+    print("ok \(samples.count) " + described.joined(separator: " "))
+}
+
+/// A valence outside −1…1: HealthKit refuses the sample ("Only valence values in the range
+/// [-1, +1] are supported") with errorInvalidArgument; nothing is stored.
+func stateOfMindOutOfRangeSnippet(_ healthStore: HKHealthStore) async throws {
+    let state = HKStateOfMind(date: Date(timeIntervalSince1970: 1_700_000_000), kind: .momentaryEmotion,
+                              valence: 1.5, labels: [.calm], associations: [])
+    do {
+        try await healthStore.save(state)
+        print("ok saved")
+    } catch let error as HKError where error.code == .errorInvalidArgument {
+        print("ok invalidArgument")
+    }
+}
