@@ -2,7 +2,8 @@ import Foundation
 import HealthKit
 
 // State of Mind (iOS 18) written as Apple documents it: HKStateOfMind(date:kind:valence:labels:
-// associations:), save(_:), then a sample query for stateOfMindType().
+// associations:), save(_:), then sample queries for stateOfMindType(), one with
+// predicateForStatesOfMind(with:) and (withValence:predicateOperatorType:).
 
 /// Saves a momentary emotion and a daily mood, reads them back oldest first, and prints each
 /// as kind:valence:classification:labels:associations.
@@ -27,7 +28,18 @@ func stateOfMindSnippet(_ healthStore: HKHealthStore) async throws {
             + state.labels.map { "\($0)" }.joined(separator: ",") + ":"
             + state.associations.map { "\($0)" }.joined(separator: ",")
     }
-    print("ok \(samples.count) " + described.joined(separator: " "))
+    // predicateForStatesOfMind(with: association), as Apple's wellbeing sample filters by one.
+    let workPredicate = HKQuery.predicateForStatesOfMind(with: HKStateOfMind.Association.work)
+    let pleasant = HKQuery.predicateForStatesOfMind(withValence: 0, predicateOperatorType: .greaterThan)
+    let compound = NSCompoundPredicate(andPredicateWithSubpredicates: [workPredicate, pleasant])
+    let atWork: [HKSample] = try await withCheckedThrowingContinuation { continuation in
+        let query = HKSampleQuery(sampleType: HKSampleType.stateOfMindType(), predicate: compound, limit: HKObjectQueryNoLimit,
+                                  sortDescriptors: nil) { _, results, error in
+            if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: results ?? []) }
+        }
+        healthStore.execute(query)
+    }
+    print("ok \(samples.count) " + described.joined(separator: " ") + " work:\(atWork.count)")
 }
 
 /// A valence outside −1…1: HealthKit refuses the sample ("Only valence values in the range

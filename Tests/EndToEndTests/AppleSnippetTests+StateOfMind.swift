@@ -11,6 +11,9 @@ extension AppleSnippetTests {
     /// associations:)` come back from a sample query of `stateOfMindType()` with their kind,
     /// valence, labels and associations in order; `valenceClassification` is Apple's band
     /// (0.5 is pleasant, −1 very unpleasant: HKStateOfMind.ValenceClassification).
+    /// …/hkquery/predicateforstatesofmind(with:)-(association) and
+    /// …/predicateforstatesofmind(withvalence:predicateoperatortype:), combined with
+    /// NSCompoundPredicate, select the one pleasant state of mind about work.
     @Test func aStateOfMindSavedAsAppleDocumentsItIsReadBackWhole() async throws {
         let broker = try BrokerProcess()
         let app = try await broker.installClient("org.test.snippet-state-of-mind")
@@ -18,7 +21,7 @@ extension AppleSnippetTests {
         try await broker.set(app, "read", HKDataTypeIdentifierStateOfMind, allowed: true)
         let result = try await broker.runApp(app, ["snippet", "state-of-mind"])
         #expect(result.okValue == "2 momentaryEmotion:0.5:pleasant:happy,satisfied:work,weather "
-                + "dailyMood:-1.0:veryUnpleasant::", "\(result)")
+                + "dailyMood:-1.0:veryUnpleasant:: work:1", "\(result)")
     }
 
     /// developer.apple.com/documentation/healthkit/hkstateofmind/valence: valence is −1…+1;

@@ -1617,7 +1617,7 @@ const ProtobufCMessageDescriptor openhealth__v1__state_of_mind__descriptor =
   (ProtobufCMessageInit) openhealth__v1__state_of_mind__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descriptors[13] =
+static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descriptors[14] =
 {
   {
     "date_range",
@@ -1775,6 +1775,18 @@ static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descripto
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "state_of_mind",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Predicate, node_case),
+    offsetof(Openhealth__V1__Predicate, state_of_mind),
+    &openhealth__v1__state_of_mind_predicate__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__predicate__field_indices_by_name[] = {
   9,   /* field[9] = category */
@@ -1787,14 +1799,16 @@ static const unsigned openhealth__v1__predicate__field_indices_by_name[] = {
   8,   /* field[8] = quantity */
   10,   /* field[10] = source_revisions */
   2,   /* field[2] = sources */
+  13,   /* field[13] = state_of_mind */
   1,   /* field[1] = uuids */
   5,   /* field[5] = workout_activity_type */
   4,   /* field[4] = workout_uuid */
 };
-static const ProtobufCIntRange openhealth__v1__predicate__number_ranges[1 + 1] =
+static const ProtobufCIntRange openhealth__v1__predicate__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 13 }
+  { 20, 13 },
+  { 0, 14 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor =
 {
@@ -1804,10 +1818,10 @@ const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor =
   "Openhealth__V1__Predicate",
   "openhealth.v1",
   sizeof(Openhealth__V1__Predicate),
-  13,
+  14,
   openhealth__v1__predicate__field_descriptors,
   openhealth__v1__predicate__field_indices_by_name,
-  1,  openhealth__v1__predicate__number_ranges,
+  2,  openhealth__v1__predicate__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__predicate__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

@@ -265,7 +265,8 @@ typedef enum {
   OPENHEALTH__V1__PREDICATE__NODE_CATEGORY = 10,
   OPENHEALTH__V1__PREDICATE__NODE_SOURCE_REVISIONS = 11,
   OPENHEALTH__V1__PREDICATE__NODE_DEVICES = 12,
-  OPENHEALTH__V1__PREDICATE__NODE_NO_CORRELATION = 13
+  OPENHEALTH__V1__PREDICATE__NODE_NO_CORRELATION = 13,
+  OPENHEALTH__V1__PREDICATE__NODE_STATE_OF_MIND = 20
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__PREDICATE__NODE__CASE)
 } Openhealth__V1__Predicate__NodeCase;
 
@@ -305,6 +306,10 @@ struct  Openhealth__V1__Predicate
      * predicateForObjectsWithNoCorrelation(); the value is ignored
      */
     protobuf_c_boolean no_correlation;
+    /*
+     * predicateForStatesOfMind… (sample_predicates.proto)
+     */
+    Openhealth__V1__StateOfMindPredicate *state_of_mind;
   };
 };
 #define OPENHEALTH__V1__PREDICATE__INIT \
