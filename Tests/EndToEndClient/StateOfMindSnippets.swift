@@ -11,8 +11,8 @@ func stateOfMindSnippet(_ healthStore: HKHealthStore) async throws {
     let date = Date(timeIntervalSince1970: 1_700_000_000)
     let emotion = HKStateOfMind(date: date, kind: .momentaryEmotion, valence: 0.5,
                                 labels: [.happy, .satisfied], associations: [.work, .weather])
-    let mood = HKStateOfMind(date: date.addingTimeInterval(3_600), kind: .dailyMood, valence: -1.0,
-                             labels: [], associations: [])
+    let mood = HKStateOfMind(date: date.addingTimeInterval(3_600), kind: .dailyMood, valence: 0.25,
+                             labels: [], associations: [.family])
     try await healthStore.save([emotion, mood])
 
     let sortByDate = NSSortDescriptor(key: HKSampleSortIdentifierStartDate, ascending: true)

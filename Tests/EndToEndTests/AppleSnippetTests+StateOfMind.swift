@@ -10,10 +10,10 @@ extension AppleSnippetTests {
     /// a momentary emotion and a daily mood saved with `HKStateOfMind(date:kind:valence:labels:
     /// associations:)` come back from a sample query of `stateOfMindType()` with their kind,
     /// valence, labels and associations in order; `valenceClassification` is Apple's band
-    /// (0.5 is pleasant, −1 very unpleasant: HKStateOfMind.ValenceClassification).
+    /// (0.5 is pleasant, 0.25 slightly pleasant: HKStateOfMind.ValenceClassification).
     /// …/hkquery/predicateforstatesofmind(with:)-(association) and
     /// …/predicateforstatesofmind(withvalence:predicateoperatortype:), combined with
-    /// NSCompoundPredicate, select the one pleasant state of mind about work.
+    /// NSCompoundPredicate, select the one of the two pleasant states of mind that is about work.
     @Test func aStateOfMindSavedAsAppleDocumentsItIsReadBackWhole() async throws {
         let broker = try BrokerProcess()
         let app = try await broker.installClient("org.test.snippet-state-of-mind")
@@ -21,7 +21,7 @@ extension AppleSnippetTests {
         try await broker.set(app, "read", HKDataTypeIdentifierStateOfMind, allowed: true)
         let result = try await broker.runApp(app, ["snippet", "state-of-mind"])
         #expect(result.okValue == "2 momentaryEmotion:0.5:pleasant:happy,satisfied:work,weather "
-                + "dailyMood:-1.0:veryUnpleasant:: work:1", "\(result)")
+                + "dailyMood:0.25:slightlyPleasant::family work:1", "\(result)")
     }
 
     /// developer.apple.com/documentation/healthkit/hkstateofmind/valence: valence is −1…+1;
