@@ -85,6 +85,11 @@ public struct ExportXMLWriter: Sendable {
             // Routes are GPX files, ECGs CSV files; a heartbeat series is written as its HRV
             // record's beat list (`SeriesExport`), not as an element of its own.
             return nil
+        case .stateOfMind:
+            // No published export.xml form for State of Mind has been checked against a real
+            // export; rather than invent one Apple's importers would misread, it is left out
+            // (healthctl's JSON and CSV exports carry it).
+            return nil
         }
     }
 
@@ -121,7 +126,7 @@ public struct ExportXMLWriter: Sendable {
             return (ExportXMLText.number(converted), target.unitString)
         case let .category(raw):
             return (ExportEnumNames.categoryValue(raw, of: sample.typeIdentifier), nil)
-        case .workout, .workoutRoute, .correlation, .heartbeatSeries, .electrocardiogram:
+        case .workout, .workoutRoute, .correlation, .heartbeatSeries, .electrocardiogram, .stateOfMind:
             return ("", nil)
         }
     }

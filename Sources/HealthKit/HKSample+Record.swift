@@ -40,6 +40,8 @@ extension HKSample {
             return HKHeartbeatSeriesSample(type: type, fetched: record, count: series.count, parts: parts)
         case let (type as HKElectrocardiogramType, .electrocardiogram(ecg)):
             return HKElectrocardiogram(type: type, fetched: record, ecg, parts: parts)
+        case let (type as HKStateOfMindType, .stateOfMind(stateOfMind)):
+            return try HKStateOfMind(type: type, fetched: record, stateOfMind, parts: parts)
         case let (type as HKCorrelationType, .correlation(objects)):
             return HKCorrelation(type: type, fetched: record,
                                  objects: try objects.map { (object) throws(HKError) in try fetched(object, sharing: parts) },

@@ -101,4 +101,20 @@ import Testing
         sample.value = .quantity(36.6, unit: "degC")
         #expect(formatter.tableRow(sample)[2] == "36.6")
     }
+
+    /// A state of mind shows its band, valence and parts by HealthKit's Swift case names, in the
+    /// table and in --json (labels and associations in the app's order).
+    @Test func aStateOfMindShowsItsBandAndItsParts() throws {
+        let formatter = SampleFormatter(displayUnit: nil, timeZone: TimeZone(identifier: "UTC")!)
+        let state = SampleRecord(uuid: UUID(), typeIdentifier: HKDataTypeIdentifierStateOfMind, startDate: Self.start, endDate: Self.start,
+                                 value: .stateOfMind(StateOfMindValue(kind: 2, valence: -0.5, labels: [38, 1], associations: [2])))
+        #expect(formatter.tableRow(state)[2]
+                == "Unpleasant (-0.5), daily mood; labels satisfied, amazed; associations currentEvents")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(formatter.jsonLine(state).utf8)) as? [String: Any])
+        let parts = try #require(json["stateOfMind"] as? [String: Any])
+        #expect(json["value"] as? Double == -0.5)
+        #expect(parts["kind"] as? String == "dailyMood")
+        #expect(parts["labels"] as? [String] == ["satisfied", "amazed"])
+        #expect(parts["associations"] as? [String] == ["currentEvents"])
+    }
 }

@@ -44,6 +44,10 @@ import Testing
             ("metadata", .metadata(key: "HKWasUserEntered", .exists)),
             ("quantity", .quantity(.greaterThan, value: 1, unit: read == .correlationMembers ? "mmHg" : "count/s")),
             ("no correlation", .noCorrelation),
+            ("state of mind kind", .stateOfMind(.kind(1))),
+            ("state of mind valence", .stateOfMind(.valence(.greaterThanOrEqualTo, 0.25))),
+            ("state of mind label", .stateOfMind(.label(17))),
+            ("state of mind association", .stateOfMind(.association(17))),
         ]
         return leaves + [
             ("and", .and([leaves[0].1, leaves[6].1])),

@@ -62,6 +62,10 @@ public struct SampleFormatter: Sendable {
             // The classification is what a person looks for first; the rate when there is one.
             let rate = ecg.averageHeartRate.map { ", " + NumberText.measurement($0) + " BPM" } ?? ""
             return (ElectrocardiogramText.classification(ecg.classification) + rate, "")
+        case let .stateOfMind(stateOfMind):
+            // The band first, as the Health app shows it; the number for whoever compares.
+            return ("\(StateOfMindText.classification(stateOfMind.valence)) (\(NumberText.measurement(stateOfMind.valence))), "
+                    + StateOfMindText.detail(stateOfMind), "")
         }
     }
 

@@ -56,6 +56,15 @@ struct SampleJSONLine: Encodable {
         let events: [Event]?
     }
 
+    /// A state of mind's kind, labels and associations by HealthKit's Swift case names (the
+    /// valence is "value").
+    struct StateOfMind: Encodable {
+        let kind: String
+        let valenceClassification: String
+        let labels: [String]
+        let associations: [String]
+    }
+
     let uuid: String
     let type: String
     let start: String
@@ -66,6 +75,7 @@ struct SampleJSONLine: Encodable {
     let device: Device?
     let metadata: [String: Metadata]?
     let workout: Workout?
+    let stateOfMind: StateOfMind?
     /// A correlation's samples, each in this same shape.
     let objects: [SampleJSONLine]?
 
@@ -89,6 +99,8 @@ struct SampleJSONLine: Encodable {
             (value, unit) = (Double(series.count), "beats")
         case let .electrocardiogram(ecg):
             (value, unit) = (Double(ecg.voltageCount), "voltages")
+        case let .stateOfMind(stateOfMind):
+            (value, unit) = (stateOfMind.valence, "valence")
         }
         source = sample.source.map { Source(bundleIdentifier: $0.bundleIdentifier, name: $0.name, version: $0.version) }
         device = sample.device.map {
@@ -97,6 +109,14 @@ struct SampleJSONLine: Encodable {
                    localIdentifier: $0.localIdentifier, udiDeviceIdentifier: $0.udiDeviceIdentifier)
         }
         metadata = sample.metadata.isEmpty ? nil : sample.metadata.mapValues(Metadata.init(value:))
+        if case let .stateOfMind(value) = sample.value {
+            stateOfMind = StateOfMind(kind: value.kind == 2 ? "dailyMood" : "momentaryEmotion",
+                                      valenceClassification: StateOfMindText.classification(value.valence),
+                                      labels: value.labels.map(StateOfMindText.label),
+                                      associations: value.associations.map(StateOfMindText.association))
+        } else {
+            stateOfMind = nil
+        }
         switch sample.value {
         case let .workout(value):
             workout = Workout(

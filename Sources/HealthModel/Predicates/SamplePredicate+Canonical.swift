@@ -7,6 +7,13 @@ extension SamplePredicate {
         switch self {
         case .dateRange, .uuids, .sources, .sourceRevisions, .devices, .device, .metadata, .workout, .workoutActivityType, .noCorrelation:
             return self
+        case let .stateOfMind(test):
+            // On another type it matches nothing (no sample there has a state of mind row), as
+            // `matches` says; the SQL stays the same correlated lookup, so every read kind can hold it.
+            if case let .valence(_, number) = test, !number.isFinite {
+                throw HKError(.errorInvalidArgument, "the predicate's valence is not a finite number")
+            }
+            return self
         case let .and(operands):
             return .and(try operands.map { (operand) throws(HKError) in try operand.canonicalized(for: type) })
         case let .or(operands):

@@ -38,6 +38,8 @@ public indirect enum SamplePredicate: Hashable, Sendable {
     /// holds. A correlation hidden from the reader (another app's, without read permission for
     /// every type it may hold) counts as absent, so its samples match.
     case noCorrelation
+    /// `predicateForStatesOfMind…`: states of mind passing the test; no other sample matches.
+    case stateOfMind(StateOfMindTest)
 
     /// Whether `record` matches. The reference semantics: the broker's SQL must agree with it.
     public func matches(_ record: SampleRecord) -> Bool {
@@ -84,6 +86,9 @@ public indirect enum SamplePredicate: Hashable, Sendable {
         case let .categoryValue(op, value):
             guard case let .category(stored) = record.value else { return false }
             return op.evaluate(stored, value)
+        case let .stateOfMind(test):
+            guard case let .stateOfMind(stored) = record.value else { return false }
+            return test.matches(stored)
         }
     }
 }

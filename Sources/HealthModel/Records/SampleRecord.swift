@@ -19,6 +19,8 @@ public struct SampleRecord: Hashable, Sendable {
         case heartbeatSeries(HeartbeatSeriesValue)
         /// An `HKElectrocardiogram` (voltages on import, summary on fetch).
         case electrocardiogram(ElectrocardiogramValue)
+        /// An `HKStateOfMind` (iOS 18): kind, valence, labels and associations.
+        case stateOfMind(StateOfMindValue)
     }
 
     /// Assigned by the broker on save (time-ordered, UUIDv7); whatever a client sends is ignored.

@@ -67,6 +67,8 @@ public enum SampleValidator {
             try SeriesValidator.check(beats, start: record.startDate, end: record.endDate)
         case let (_ as HKElectrocardiogramType, .electrocardiogram(ecg)):
             try SeriesValidator.check(ecg)
+        case let (_ as HKStateOfMindType, .stateOfMind(stateOfMind)):
+            try StateOfMindValidator.check(stateOfMind, of: record)
         case let (correlationType as HKCorrelationType, .correlation(objects)):
             result.value = .correlation(try CorrelationRules.canonicalizedObjects(objects, of: record, type: correlationType))
         default:

@@ -25,6 +25,8 @@ extension HKObjectType {
 
     public static func electrocardiogramType() -> HKElectrocardiogramType { ObjectTypeRegistry.electrocardiogram }
 
+    public static func stateOfMindType() -> HKStateOfMindType { ObjectTypeRegistry.stateOfMind }
+
     /// HealthKit's `seriesType(forIdentifier:)`: the workout route and heartbeat series types by
     /// their identifiers (`HKWorkoutRouteTypeIdentifier`, `HKDataTypeIdentifierHeartbeatSeries`);
     /// nil for any other string.

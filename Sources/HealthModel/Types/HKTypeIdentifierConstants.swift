@@ -17,3 +17,8 @@ let activitySummaryTypeIdentifier = "HKActivitySummaryTypeIdentifier"
 /// The electrocardiogram type's identifier. HealthKit exports no constant for it; this is the
 /// raw value its type object carries (`HKElectrocardiogramType.identifier`).
 public let HKElectrocardiogramTypeIdentifier = "HKDataTypeIdentifierElectrocardiogram"
+
+/// The State of Mind type's identifier. HealthKit's constant is named
+/// `HKDataTypeIdentifierStateOfMind` but its value is "HKDataTypeStateOfMind"
+/// (string_constants.tsv, read from the iOS 18 frameworks).
+public let HKDataTypeIdentifierStateOfMind = "HKDataTypeStateOfMind"

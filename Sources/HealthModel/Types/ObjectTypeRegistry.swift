@@ -26,15 +26,16 @@ enum ObjectTypeRegistry {
     static let heartbeatSeries = HKSeriesType(identifier: HKDataTypeIdentifierHeartbeatSeries)
     static let activitySummary = HKActivitySummaryType()
     static let electrocardiogram = HKElectrocardiogramType()
+    static let stateOfMind = HKStateOfMindType()
 
     /// All types in a stable order: quantity, category, characteristic and correlation types
-    /// in table order, then workout, the series types, the activity summary and the electrocardiogram type.
+    /// in table order, then workout, the series types, the activity summary, the electrocardiogram and State of Mind types.
     static let allTypes: [HKObjectType] =
         QuantityTypeDefinition.all.map { quantityTypes[$0.identifier]! as HKObjectType }
         + CategoryTypeDefinition.all.map { categoryTypes[$0.identifier]! as HKObjectType }
         + HKCharacteristicTypeIdentifier.registered.map { characteristicTypes[$0]! as HKObjectType }
         + HKCorrelationTypeIdentifier.registered.map { correlationTypes[$0]! as HKObjectType }
-        + [workout, workoutRoute, heartbeatSeries, activitySummary, electrocardiogram]
+        + [workout, workoutRoute, heartbeatSeries, activitySummary, electrocardiogram, stateOfMind]
 
     static let byIdentifier: [String: HKObjectType] = Dictionary(
         uniqueKeysWithValues: allTypes.map { ($0.identifier, $0) })

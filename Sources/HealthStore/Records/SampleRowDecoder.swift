@@ -53,7 +53,8 @@ struct SampleRowDecoder {
         let value: SampleRecord.Value
         let objectID = sqlite3_column_int64(handle, column.id)
         if type.valueInSideTable, let stored = try WorkoutRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
-            ?? SeriesRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db) {
+            ?? SeriesRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
+            ?? StateOfMindRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db) {
             value = stored
         } else if sqlite3_column_type(handle, column.quantity) != SQLITE_NULL {
             value = .quantity(sqlite3_column_double(handle, column.quantity), unit: type.unit)
@@ -138,14 +139,15 @@ struct SampleRowDecoder {
         let identifier: String
         /// The canonical unit a quantity type's values are stored in; "" for other types.
         let unit: String
-        /// Workouts, routes and series samples: the value is in `WorkoutRows`' or `SeriesRows`'
-        /// tables, not in `objects`.
+        /// Workouts, routes, series samples and states of mind: the value is in `WorkoutRows`',
+        /// `SeriesRows`' or `StateOfMindRows`' tables, not in `objects`.
         let valueInSideTable: Bool
 
         init(_ identifier: String) {
             self.identifier = identifier
             unit = (HKObjectType.type(forIdentifier: identifier) as? HKQuantityType)?.canonicalUnit.unitString ?? ""
             valueInSideTable = WorkoutRows.holdsValue(of: identifier) || SeriesRows.holdsValue(of: identifier)
+                || StateOfMindRows.holdsValue(of: identifier)
         }
     }
 

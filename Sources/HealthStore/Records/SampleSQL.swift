@@ -151,6 +151,8 @@ enum SampleSQL {
             return ("COALESCE(o.quantity \(op.sqlOperator) ?, 0)", [value])
         case let .categoryValue(op, value):
             return ("COALESCE(o.category \(op.sqlOperator) ?, 0)", [value])
+        case let .stateOfMind(test):
+            return stateOfMindCondition(test)
         }
     }
 

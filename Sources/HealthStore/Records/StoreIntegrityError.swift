@@ -12,6 +12,8 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
     case missingChangeCounter
     /// An object's `uuid` is not the 16 bytes every insert writes.
     case malformedUUID
+    /// A state of mind object without its `states_of_mind` row (written in one transaction).
+    case missingStateOfMindRow
 
     var description: String {
         switch self {
@@ -21,6 +23,7 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
         case .missingSeriesRow: "a heartbeat series or electrocardiogram object has no intact series row"
         case .missingChangeCounter: "the store's change counter row is missing"
         case .malformedUUID: "an object's stored UUID is not 16 bytes"
+        case .missingStateOfMindRow: "a state of mind object has no state of mind row"
         }
     }
 }

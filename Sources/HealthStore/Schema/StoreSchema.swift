@@ -129,6 +129,7 @@ enum StoreSchema {
         registerNetworkAccess(&migrator)         // v15
         registerPendingJournal(&migrator)        // v16
         registerSeries(&migrator)                // v17
+        registerStateOfMind(&migrator)           // v18
         registerStatisticsIndex(&migrator)       // v19
         registerWorkoutActivities(&migrator)     // v20
         return migrator

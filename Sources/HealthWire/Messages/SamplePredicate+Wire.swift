@@ -77,6 +77,9 @@ enum PredicateWire {
             case let .categoryValue(op, value):
                 wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_CATEGORY
                 wire.category = ValuePredicateWire.category(op, value, in: arena)
+            case let .stateOfMind(test):
+                wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_STATE_OF_MIND
+                wire.state_of_mind = StateOfMindPredicateWire.build(test, in: arena)
             }
         }
     }
@@ -165,6 +168,7 @@ enum PredicateWire {
         case OPENHEALTH__V1__PREDICATE__NODE_METADATA: return try ValuePredicateWire.readMetadata(wire.metadata?.pointee)
         case OPENHEALTH__V1__PREDICATE__NODE_QUANTITY: return try ValuePredicateWire.readQuantity(wire.quantity?.pointee)
         case OPENHEALTH__V1__PREDICATE__NODE_CATEGORY: return try ValuePredicateWire.readCategory(wire.category?.pointee)
+        case OPENHEALTH__V1__PREDICATE__NODE_STATE_OF_MIND: return try StateOfMindPredicateWire.read(wire.state_of_mind?.pointee)
         default:
             throw .invalidField("unknown predicate kind")
         }

@@ -100,7 +100,7 @@ enum ValuePredicateWire {
         .udiDeviceIdentifier: OPENHEALTH__V1__DEVICE_PROPERTY__DEVICE_PROPERTY_UDI_DEVICE_IDENTIFIER,
     ]
 
-    private static func wireOperator(_ op: ComparisonOperator) -> Openhealth__V1__ComparisonOperator {
+    static func wireOperator(_ op: ComparisonOperator) -> Openhealth__V1__ComparisonOperator {
         operators[op]!
     }
 
@@ -157,7 +157,7 @@ enum ValuePredicateWire {
         }
     }
 
-    private static func readOperator(_ wire: Openhealth__V1__ComparisonOperator) throws(WireDecodeError) -> ComparisonOperator {
+    static func readOperator(_ wire: Openhealth__V1__ComparisonOperator) throws(WireDecodeError) -> ComparisonOperator {
         guard let op = operators.first(where: { $0.value == wire })?.key else { throw .invalidField("unknown comparison operator") }
         return op
     }

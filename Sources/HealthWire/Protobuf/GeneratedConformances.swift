@@ -403,6 +403,12 @@ extension Openhealth__V1__SourceRevisionPredicate: ProtobufCMessageStruct {
 extension Openhealth__V1__SourceStatistics: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_statistics__init(message) }
 }
+extension Openhealth__V1__StateOfMind: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__state_of_mind__init(message) }
+}
+extension Openhealth__V1__StateOfMindPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__state_of_mind_predicate__init(message) }
+}
 extension Openhealth__V1__Statistics: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__statistics__init(message) }
 }

@@ -277,6 +277,51 @@ void   openhealth__v1__category_predicate__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__category_predicate__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__state_of_mind_predicate__init
+                     (Openhealth__V1__StateOfMindPredicate         *message)
+{
+  static const Openhealth__V1__StateOfMindPredicate init_value = OPENHEALTH__V1__STATE_OF_MIND_PREDICATE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__state_of_mind_predicate__get_packed_size
+                     (const Openhealth__V1__StateOfMindPredicate *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__state_of_mind_predicate__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__state_of_mind_predicate__pack
+                     (const Openhealth__V1__StateOfMindPredicate *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__state_of_mind_predicate__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__state_of_mind_predicate__pack_to_buffer
+                     (const Openhealth__V1__StateOfMindPredicate *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__state_of_mind_predicate__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__StateOfMindPredicate *
+       openhealth__v1__state_of_mind_predicate__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__StateOfMindPredicate *)
+     protobuf_c_message_unpack (&openhealth__v1__state_of_mind_predicate__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__state_of_mind_predicate__free_unpacked
+                     (Openhealth__V1__StateOfMindPredicate *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__state_of_mind_predicate__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor openhealth__v1__device_predicate__field_descriptors[2] =
 {
   {
@@ -661,6 +706,83 @@ const ProtobufCMessageDescriptor openhealth__v1__category_predicate__descriptor 
   (ProtobufCMessageInit) openhealth__v1__category_predicate__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor openhealth__v1__state_of_mind_predicate__field_descriptors[4] =
+{
+  {
+    "field",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StateOfMindPredicate, field),
+    &openhealth__v1__state_of_mind_field__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "operator",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StateOfMindPredicate, operator_),
+    &openhealth__v1__comparison_operator__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "valence",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StateOfMindPredicate, valence),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StateOfMindPredicate, value),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__state_of_mind_predicate__field_indices_by_name[] = {
+  0,   /* field[0] = field */
+  1,   /* field[1] = operator */
+  2,   /* field[2] = valence */
+  3,   /* field[3] = value */
+};
+static const ProtobufCIntRange openhealth__v1__state_of_mind_predicate__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__state_of_mind_predicate__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.StateOfMindPredicate",
+  "StateOfMindPredicate",
+  "Openhealth__V1__StateOfMindPredicate",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__StateOfMindPredicate),
+  4,
+  openhealth__v1__state_of_mind_predicate__field_descriptors,
+  openhealth__v1__state_of_mind_predicate__field_indices_by_name,
+  1,  openhealth__v1__state_of_mind_predicate__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__state_of_mind_predicate__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCEnumValue openhealth__v1__comparison_operator__enum_values_by_number[7] =
 {
   { "COMPARISON_OPERATOR_UNSPECIFIED", "OPENHEALTH__V1__COMPARISON_OPERATOR__COMPARISON_OPERATOR_UNSPECIFIED", 0 },
@@ -771,5 +893,39 @@ const ProtobufCEnumDescriptor openhealth__v1__metadata_test__descriptor =
   openhealth__v1__metadata_test__enum_values_by_name,
   1,
   openhealth__v1__metadata_test__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue openhealth__v1__state_of_mind_field__enum_values_by_number[5] =
+{
+  { "STATE_OF_MIND_FIELD_UNSPECIFIED", "OPENHEALTH__V1__STATE_OF_MIND_FIELD__STATE_OF_MIND_FIELD_UNSPECIFIED", 0 },
+  { "STATE_OF_MIND_FIELD_KIND", "OPENHEALTH__V1__STATE_OF_MIND_FIELD__STATE_OF_MIND_FIELD_KIND", 1 },
+  { "STATE_OF_MIND_FIELD_VALENCE", "OPENHEALTH__V1__STATE_OF_MIND_FIELD__STATE_OF_MIND_FIELD_VALENCE", 2 },
+  { "STATE_OF_MIND_FIELD_LABEL", "OPENHEALTH__V1__STATE_OF_MIND_FIELD__STATE_OF_MIND_FIELD_LABEL", 3 },
+  { "STATE_OF_MIND_FIELD_ASSOCIATION", "OPENHEALTH__V1__STATE_OF_MIND_FIELD__STATE_OF_MIND_FIELD_ASSOCIATION", 4 },
+};
+static const ProtobufCIntRange openhealth__v1__state_of_mind_field__value_ranges[] = {
+{0, 0},{0, 5}
+};
+static const ProtobufCEnumValueIndex openhealth__v1__state_of_mind_field__enum_values_by_name[5] =
+{
+  { "STATE_OF_MIND_FIELD_ASSOCIATION", 4 },
+  { "STATE_OF_MIND_FIELD_KIND", 1 },
+  { "STATE_OF_MIND_FIELD_LABEL", 3 },
+  { "STATE_OF_MIND_FIELD_UNSPECIFIED", 0 },
+  { "STATE_OF_MIND_FIELD_VALENCE", 2 },
+};
+const ProtobufCEnumDescriptor openhealth__v1__state_of_mind_field__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "openhealth.v1.StateOfMindField",
+  "StateOfMindField",
+  "Openhealth__V1__StateOfMindField",
+  "openhealth.v1",
+  5,
+  openhealth__v1__state_of_mind_field__enum_values_by_number,
+  5,
+  openhealth__v1__state_of_mind_field__enum_values_by_name,
+  1,
+  openhealth__v1__state_of_mind_field__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };

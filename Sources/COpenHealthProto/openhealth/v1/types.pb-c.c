@@ -277,6 +277,51 @@ void   openhealth__v1__sample__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__sample__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__state_of_mind__init
+                     (Openhealth__V1__StateOfMind         *message)
+{
+  static const Openhealth__V1__StateOfMind init_value = OPENHEALTH__V1__STATE_OF_MIND__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__state_of_mind__get_packed_size
+                     (const Openhealth__V1__StateOfMind *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__state_of_mind__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__state_of_mind__pack
+                     (const Openhealth__V1__StateOfMind *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__state_of_mind__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__state_of_mind__pack_to_buffer
+                     (const Openhealth__V1__StateOfMind *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__state_of_mind__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__StateOfMind *
+       openhealth__v1__state_of_mind__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__StateOfMind *)
+     protobuf_c_message_unpack (&openhealth__v1__state_of_mind__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__state_of_mind__free_unpacked
+                     (Openhealth__V1__StateOfMind *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__state_of_mind__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   openhealth__v1__predicate__init
                      (Openhealth__V1__Predicate         *message)
 {
@@ -1273,7 +1318,7 @@ const ProtobufCMessageDescriptor openhealth__v1__source_revision__descriptor =
   (ProtobufCMessageInit) openhealth__v1__source_revision__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[14] =
+static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[15] =
 {
   {
     "uuid",
@@ -1443,6 +1488,18 @@ static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "state_of_mind",
+    30,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Sample, value_case),
+    offsetof(Openhealth__V1__Sample, state_of_mind),
+    &openhealth__v1__state_of_mind__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__sample__field_indices_by_name[] = {
   5,   /* field[5] = category_value */
@@ -1456,15 +1513,17 @@ static const unsigned openhealth__v1__sample__field_indices_by_name[] = {
   10,   /* field[10] = route_location_count */
   8,   /* field[8] = source_revision */
   2,   /* field[2] = start_us */
+  14,   /* field[14] = state_of_mind */
   1,   /* field[1] = type */
   0,   /* field[0] = uuid */
   9,   /* field[9] = workout */
 };
-static const ProtobufCIntRange openhealth__v1__sample__number_ranges[2 + 1] =
+static const ProtobufCIntRange openhealth__v1__sample__number_ranges[3 + 1] =
 {
   { 1, 0 },
   { 20, 12 },
-  { 0, 14 }
+  { 30, 14 },
+  { 0, 15 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
 {
@@ -1474,14 +1533,91 @@ const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
   "Openhealth__V1__Sample",
   "openhealth.v1",
   sizeof(Openhealth__V1__Sample),
-  14,
+  15,
   openhealth__v1__sample__field_descriptors,
   openhealth__v1__sample__field_indices_by_name,
-  2,  openhealth__v1__sample__number_ranges,
+  3,  openhealth__v1__sample__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__sample__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descriptors[13] =
+static const ProtobufCFieldDescriptor openhealth__v1__state_of_mind__field_descriptors[4] =
+{
+  {
+    "kind",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StateOfMind, kind),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "valence",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StateOfMind, valence),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "labels",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Openhealth__V1__StateOfMind, n_labels),
+    offsetof(Openhealth__V1__StateOfMind, labels),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "associations",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Openhealth__V1__StateOfMind, n_associations),
+    offsetof(Openhealth__V1__StateOfMind, associations),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__state_of_mind__field_indices_by_name[] = {
+  3,   /* field[3] = associations */
+  0,   /* field[0] = kind */
+  2,   /* field[2] = labels */
+  1,   /* field[1] = valence */
+};
+static const ProtobufCIntRange openhealth__v1__state_of_mind__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__state_of_mind__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.StateOfMind",
+  "StateOfMind",
+  "Openhealth__V1__StateOfMind",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__StateOfMind),
+  4,
+  openhealth__v1__state_of_mind__field_descriptors,
+  openhealth__v1__state_of_mind__field_indices_by_name,
+  1,  openhealth__v1__state_of_mind__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__state_of_mind__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descriptors[14] =
 {
   {
     "date_range",
@@ -1639,6 +1775,18 @@ static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descripto
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "state_of_mind",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Predicate, node_case),
+    offsetof(Openhealth__V1__Predicate, state_of_mind),
+    &openhealth__v1__state_of_mind_predicate__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__predicate__field_indices_by_name[] = {
   9,   /* field[9] = category */
@@ -1651,14 +1799,16 @@ static const unsigned openhealth__v1__predicate__field_indices_by_name[] = {
   8,   /* field[8] = quantity */
   10,   /* field[10] = source_revisions */
   2,   /* field[2] = sources */
+  13,   /* field[13] = state_of_mind */
   1,   /* field[1] = uuids */
   5,   /* field[5] = workout_activity_type */
   4,   /* field[4] = workout_uuid */
 };
-static const ProtobufCIntRange openhealth__v1__predicate__number_ranges[1 + 1] =
+static const ProtobufCIntRange openhealth__v1__predicate__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 13 }
+  { 20, 13 },
+  { 0, 14 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor =
 {
@@ -1668,10 +1818,10 @@ const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor =
   "Openhealth__V1__Predicate",
   "openhealth.v1",
   sizeof(Openhealth__V1__Predicate),
-  13,
+  14,
   openhealth__v1__predicate__field_descriptors,
   openhealth__v1__predicate__field_indices_by_name,
-  1,  openhealth__v1__predicate__number_ranges,
+  2,  openhealth__v1__predicate__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__predicate__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

@@ -21,6 +21,7 @@ typedef struct Openhealth__V1__MetadataOperand Openhealth__V1__MetadataOperand;
 typedef struct Openhealth__V1__MetadataPredicate Openhealth__V1__MetadataPredicate;
 typedef struct Openhealth__V1__QuantityPredicate Openhealth__V1__QuantityPredicate;
 typedef struct Openhealth__V1__CategoryPredicate Openhealth__V1__CategoryPredicate;
+typedef struct Openhealth__V1__StateOfMindPredicate Openhealth__V1__StateOfMindPredicate;
 
 
 /* --- enums --- */
@@ -69,6 +70,18 @@ typedef enum _Openhealth__V1__MetadataTest {
   OPENHEALTH__V1__METADATA_TEST__METADATA_TEST_COMPARE = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__METADATA_TEST)
 } Openhealth__V1__MetadataTest;
+/*
+ * HKQuery.predicateForStatesOfMind(with: Kind / Label / Association) and
+ * (withValence:predicateOperatorType:).
+ */
+typedef enum _Openhealth__V1__StateOfMindField {
+  OPENHEALTH__V1__STATE_OF_MIND_FIELD__STATE_OF_MIND_FIELD_UNSPECIFIED = 0,
+  OPENHEALTH__V1__STATE_OF_MIND_FIELD__STATE_OF_MIND_FIELD_KIND = 1,
+  OPENHEALTH__V1__STATE_OF_MIND_FIELD__STATE_OF_MIND_FIELD_VALENCE = 2,
+  OPENHEALTH__V1__STATE_OF_MIND_FIELD__STATE_OF_MIND_FIELD_LABEL = 3,
+  OPENHEALTH__V1__STATE_OF_MIND_FIELD__STATE_OF_MIND_FIELD_ASSOCIATION = 4
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__STATE_OF_MIND_FIELD)
+} Openhealth__V1__StateOfMindField;
 
 /* --- messages --- */
 
@@ -182,6 +195,28 @@ struct  Openhealth__V1__CategoryPredicate
 #define OPENHEALTH__V1__CATEGORY_PREDICATE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__category_predicate__descriptor) \
     , OPENHEALTH__V1__COMPARISON_OPERATOR__COMPARISON_OPERATOR_UNSPECIFIED, 0 }
+
+
+struct  Openhealth__V1__StateOfMindPredicate
+{
+  ProtobufCMessage base;
+  Openhealth__V1__StateOfMindField field;
+  /*
+   * valence only
+   */
+  Openhealth__V1__ComparisonOperator operator_;
+  /*
+   * valence only
+   */
+  double valence;
+  /*
+   * the kind, label or association raw value
+   */
+  int64_t value;
+};
+#define OPENHEALTH__V1__STATE_OF_MIND_PREDICATE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__state_of_mind_predicate__descriptor) \
+    , OPENHEALTH__V1__STATE_OF_MIND_FIELD__STATE_OF_MIND_FIELD_UNSPECIFIED, OPENHEALTH__V1__COMPARISON_OPERATOR__COMPARISON_OPERATOR_UNSPECIFIED, 0, 0 }
 
 
 /* Openhealth__V1__DevicePredicate methods */
@@ -298,6 +333,25 @@ Openhealth__V1__CategoryPredicate *
 void   openhealth__v1__category_predicate__free_unpacked
                      (Openhealth__V1__CategoryPredicate *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__StateOfMindPredicate methods */
+void   openhealth__v1__state_of_mind_predicate__init
+                     (Openhealth__V1__StateOfMindPredicate         *message);
+size_t openhealth__v1__state_of_mind_predicate__get_packed_size
+                     (const Openhealth__V1__StateOfMindPredicate   *message);
+size_t openhealth__v1__state_of_mind_predicate__pack
+                     (const Openhealth__V1__StateOfMindPredicate   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__state_of_mind_predicate__pack_to_buffer
+                     (const Openhealth__V1__StateOfMindPredicate   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__StateOfMindPredicate *
+       openhealth__v1__state_of_mind_predicate__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__state_of_mind_predicate__free_unpacked
+                     (Openhealth__V1__StateOfMindPredicate *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Openhealth__V1__DevicePredicate_Closure)
@@ -318,6 +372,9 @@ typedef void (*Openhealth__V1__QuantityPredicate_Closure)
 typedef void (*Openhealth__V1__CategoryPredicate_Closure)
                  (const Openhealth__V1__CategoryPredicate *message,
                   void *closure_data);
+typedef void (*Openhealth__V1__StateOfMindPredicate_Closure)
+                 (const Openhealth__V1__StateOfMindPredicate *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -327,12 +384,14 @@ typedef void (*Openhealth__V1__CategoryPredicate_Closure)
 extern const ProtobufCEnumDescriptor    openhealth__v1__comparison_operator__descriptor;
 extern const ProtobufCEnumDescriptor    openhealth__v1__device_property__descriptor;
 extern const ProtobufCEnumDescriptor    openhealth__v1__metadata_test__descriptor;
+extern const ProtobufCEnumDescriptor    openhealth__v1__state_of_mind_field__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__device_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__predicate_quantity__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__metadata_operand__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__metadata_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__quantity_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__category_predicate__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__state_of_mind_predicate__descriptor;
 
 PROTOBUF_C__END_DECLS
 

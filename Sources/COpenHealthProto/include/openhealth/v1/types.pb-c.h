@@ -23,6 +23,7 @@ typedef struct Openhealth__V1__MetadataEntry Openhealth__V1__MetadataEntry;
 typedef struct Openhealth__V1__Device Openhealth__V1__Device;
 typedef struct Openhealth__V1__SourceRevision Openhealth__V1__SourceRevision;
 typedef struct Openhealth__V1__Sample Openhealth__V1__Sample;
+typedef struct Openhealth__V1__StateOfMind Openhealth__V1__StateOfMind;
 typedef struct Openhealth__V1__Predicate Openhealth__V1__Predicate;
 typedef struct Openhealth__V1__DateRangePredicate Openhealth__V1__DateRangePredicate;
 typedef struct Openhealth__V1__UuidPredicate Openhealth__V1__UuidPredicate;
@@ -161,7 +162,8 @@ typedef enum {
   OPENHEALTH__V1__SAMPLE__VALUE_WORKOUT = 10,
   OPENHEALTH__V1__SAMPLE__VALUE_ROUTE_LOCATION_COUNT = 11,
   OPENHEALTH__V1__SAMPLE__VALUE_HEARTBEAT_SERIES = 20,
-  OPENHEALTH__V1__SAMPLE__VALUE_ELECTROCARDIOGRAM = 21
+  OPENHEALTH__V1__SAMPLE__VALUE_ELECTROCARDIOGRAM = 21,
+  OPENHEALTH__V1__SAMPLE__VALUE_STATE_OF_MIND = 30
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__SAMPLE__VALUE__CASE)
 } Openhealth__V1__Sample__ValueCase;
 
@@ -208,11 +210,45 @@ struct  Openhealth__V1__Sample
      * HKDataTypeIdentifierElectrocardiogram (series.proto)
      */
     Openhealth__V1__Electrocardiogram *electrocardiogram;
+    /*
+     * HKDataTypeStateOfMind
+     */
+    Openhealth__V1__StateOfMind *state_of_mind;
   };
 };
 #define OPENHEALTH__V1__SAMPLE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__sample__descriptor) \
     , {0,NULL}, (char *)protobuf_c_empty_string, 0, 0, 0,NULL, NULL, NULL, 0,NULL, OPENHEALTH__V1__SAMPLE__VALUE__NOT_SET, {0} }
+
+
+/*
+ * HKStateOfMind (iOS 18), with HealthKit's raw values.
+ */
+struct  Openhealth__V1__StateOfMind
+{
+  ProtobufCMessage base;
+  /*
+   * HKStateOfMind.Kind: 1 momentaryEmotion, 2 dailyMood
+   */
+  int64_t kind;
+  /*
+   * -1 ... +1
+   */
+  double valence;
+  /*
+   * HKStateOfMind.Label raw values, each at most once
+   */
+  size_t n_labels;
+  int64_t *labels;
+  /*
+   * HKStateOfMind.Association raw values, each at most once
+   */
+  size_t n_associations;
+  int64_t *associations;
+};
+#define OPENHEALTH__V1__STATE_OF_MIND__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__state_of_mind__descriptor) \
+    , 0, 0, 0,NULL, 0,NULL }
 
 
 typedef enum {
@@ -229,7 +265,8 @@ typedef enum {
   OPENHEALTH__V1__PREDICATE__NODE_CATEGORY = 10,
   OPENHEALTH__V1__PREDICATE__NODE_SOURCE_REVISIONS = 11,
   OPENHEALTH__V1__PREDICATE__NODE_DEVICES = 12,
-  OPENHEALTH__V1__PREDICATE__NODE_NO_CORRELATION = 13
+  OPENHEALTH__V1__PREDICATE__NODE_NO_CORRELATION = 13,
+  OPENHEALTH__V1__PREDICATE__NODE_STATE_OF_MIND = 20
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__PREDICATE__NODE__CASE)
 } Openhealth__V1__Predicate__NodeCase;
 
@@ -269,6 +306,10 @@ struct  Openhealth__V1__Predicate
      * predicateForObjectsWithNoCorrelation(); the value is ignored
      */
     protobuf_c_boolean no_correlation;
+    /*
+     * predicateForStatesOfMind… (sample_predicates.proto)
+     */
+    Openhealth__V1__StateOfMindPredicate *state_of_mind;
   };
 };
 #define OPENHEALTH__V1__PREDICATE__INIT \
@@ -640,6 +681,25 @@ Openhealth__V1__Sample *
 void   openhealth__v1__sample__free_unpacked
                      (Openhealth__V1__Sample *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__StateOfMind methods */
+void   openhealth__v1__state_of_mind__init
+                     (Openhealth__V1__StateOfMind         *message);
+size_t openhealth__v1__state_of_mind__get_packed_size
+                     (const Openhealth__V1__StateOfMind   *message);
+size_t openhealth__v1__state_of_mind__pack
+                     (const Openhealth__V1__StateOfMind   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__state_of_mind__pack_to_buffer
+                     (const Openhealth__V1__StateOfMind   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__StateOfMind *
+       openhealth__v1__state_of_mind__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__state_of_mind__free_unpacked
+                     (Openhealth__V1__StateOfMind *message,
+                      ProtobufCAllocator *allocator);
 /* Openhealth__V1__Predicate methods */
 void   openhealth__v1__predicate__init
                      (Openhealth__V1__Predicate         *message);
@@ -907,6 +967,9 @@ typedef void (*Openhealth__V1__SourceRevision_Closure)
 typedef void (*Openhealth__V1__Sample_Closure)
                  (const Openhealth__V1__Sample *message,
                   void *closure_data);
+typedef void (*Openhealth__V1__StateOfMind_Closure)
+                 (const Openhealth__V1__StateOfMind *message,
+                  void *closure_data);
 typedef void (*Openhealth__V1__Predicate_Closure)
                  (const Openhealth__V1__Predicate *message,
                   void *closure_data);
@@ -960,6 +1023,7 @@ extern const ProtobufCMessageDescriptor openhealth__v1__metadata_entry__descript
 extern const ProtobufCMessageDescriptor openhealth__v1__device__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__source_revision__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__state_of_mind__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__date_range_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__uuid_predicate__descriptor;
