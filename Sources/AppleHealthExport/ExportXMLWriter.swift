@@ -85,6 +85,10 @@ public struct ExportXMLWriter: Sendable {
             // Routes are GPX files, ECGs CSV files; a heartbeat series is written as its HRV
             // record's beat list (`SeriesExport`), not as an element of its own.
             return nil
+        case .scoredAssessment:
+            // No export.xml element for GAD-7/PHQ-9 is documented, so none is invented; the
+            // JSON and CSV exports carry them.
+            return nil
         }
     }
 
@@ -121,7 +125,7 @@ public struct ExportXMLWriter: Sendable {
             return (ExportXMLText.number(converted), target.unitString)
         case let .category(raw):
             return (ExportEnumNames.categoryValue(raw, of: sample.typeIdentifier), nil)
-        case .workout, .workoutRoute, .correlation, .heartbeatSeries, .electrocardiogram:
+        case .workout, .workoutRoute, .correlation, .heartbeatSeries, .electrocardiogram, .scoredAssessment:
             return ("", nil)
         }
     }

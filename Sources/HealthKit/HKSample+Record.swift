@@ -39,6 +39,17 @@ extension HKSample {
             return HKHeartbeatSeriesSample(type: type, fetched: record, count: series.count)
         case let (type as HKElectrocardiogramType, .electrocardiogram(ecg)):
             return HKElectrocardiogram(type: type, fetched: record, ecg)
+        case let (type as HKScoredAssessmentType, .scoredAssessment(assessment)):
+            let sample: HKScoredAssessment? = switch type.identifier {
+            case HKScoredAssessmentTypeIdentifier.GAD7.rawValue: HKGAD7Assessment(type: type, fetched: record, assessment)
+            case HKScoredAssessmentTypeIdentifier.PHQ9.rawValue: HKPHQ9Assessment(type: type, fetched: record, assessment)
+            default: nil
+            }
+            guard let sample else {
+                throw HKError(.unknownError, "healthd sent an assessment answer this SDK does not know; "
+                              + "the SDK and healthd versions may not match")
+            }
+            return sample
         case let (type as HKCorrelationType, .correlation(objects)):
             return HKCorrelation(type: type, fetched: record,
                                  objects: try objects.map { (object) throws(HKError) in try fetched(object) })

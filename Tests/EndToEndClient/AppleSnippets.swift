@@ -21,6 +21,8 @@ func runSnippet(_ name: String, _ healthStore: HKHealthStore) async throws {
     case "device-steps": try await deviceSteps(healthStore)
     case "heartbeat-builder": try await heartbeatBuilderSnippet(healthStore)
     case "electrocardiogram": try await electrocardiogramSnippet(healthStore)
+    case "assessments": try await assessmentsSnippet(healthStore)
+    case "assessment-refused": try await assessmentRefusedSnippet(healthStore)
     case "quantity-sample-kinds": try await quantitySampleKindsSnippet(healthStore)
     case "uncorrelated-systolic": try await uncorrelatedSystolic(healthStore)
     case "descriptor-samples": try await descriptorSamples(healthStore)

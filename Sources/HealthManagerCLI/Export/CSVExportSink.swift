@@ -105,6 +105,9 @@ final class CSVExportSink: ExportSink {
             let frequency = ecg.samplingFrequency.map { "; \(Self.number($0)) Hz" } ?? ""
             return (ecg.averageHeartRate.map(Self.number) ?? "", ecg.averageHeartRate == nil ? "" : "count/min",
                     "\(ElectrocardiogramText.classification(ecg.classification)); \(ecg.voltageCount) voltages\(frequency)")
+        case let .scoredAssessment(assessment):
+            return (AssessmentText.score(assessment, typeIdentifier: typeIdentifier).map(String.init) ?? "", "score",
+                    AssessmentText.detail(assessment, typeIdentifier: typeIdentifier))
         case let .correlation(members):
             let listed = members.map { member -> String in
                 guard case let .quantity(amount, stored) = member.value else { return member.typeIdentifier }

@@ -19,6 +19,8 @@ public struct SampleRecord: Hashable, Sendable {
         case heartbeatSeries(HeartbeatSeriesValue)
         /// An `HKElectrocardiogram` (voltages on import, summary on fetch).
         case electrocardiogram(ElectrocardiogramValue)
+        /// An `HKGAD7Assessment` or `HKPHQ9Assessment`: its answers (`ScoredAssessmentRules`).
+        case scoredAssessment(ScoredAssessmentValue)
     }
 
     /// Assigned by the broker on save (time-ordered, UUIDv7); whatever a client sends is ignored.

@@ -85,7 +85,7 @@ public struct SampleRepository: Sendable {
             switch record.value {
             case let .quantity(value, _): quantity = value
             case let .category(value): category = value
-            case .workout, .workoutRoute, .heartbeatSeries, .electrocardiogram: break  // side tables, written below
+            case .workout, .workoutRoute, .heartbeatSeries, .electrocardiogram, .scoredAssessment: break  // side tables, written below
             case .correlation: break  // its samples are rows of their own, linked below
             }
             try insert.execute(arguments: [
@@ -99,6 +99,7 @@ public struct SampleRepository: Sendable {
                 try WorkoutRows.insert(db, objectID: objectID, workout, sourceID: sourceID)
             }
             try SeriesRows.insert(db, objectID: objectID, record.value)
+            try AssessmentRows.insert(db, objectID: objectID, record.value)
             uuids.append(uuid)
             if case let .correlation(objects) = record.value {
                 uuids += try insertCorrelationObjects(objects, of: objectID, using: insert,

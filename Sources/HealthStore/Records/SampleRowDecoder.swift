@@ -45,7 +45,8 @@ struct SampleRowDecoder {
         let type = storedType(typeIdentifier)
         let value: SampleRecord.Value
         if type.valueInSideTable, let stored = try WorkoutRows.value(objectID: row[column.id], typeIdentifier: typeIdentifier, db)
-            ?? SeriesRows.value(objectID: row[column.id], typeIdentifier: typeIdentifier, db) {
+            ?? SeriesRows.value(objectID: row[column.id], typeIdentifier: typeIdentifier, db)
+            ?? AssessmentRows.value(objectID: row[column.id], typeIdentifier: typeIdentifier, db) {
             value = stored
         } else if let quantity: Double = row[column.quantity] {
             value = .quantity(quantity, unit: type.unit)
@@ -111,14 +112,15 @@ struct SampleRowDecoder {
         let identifier: String
         /// The canonical unit a quantity type's values are stored in; "" for other types.
         let unit: String
-        /// Workouts, routes and series samples: the value is in `WorkoutRows`' or `SeriesRows`'
-        /// tables, not in `objects`.
+        /// Workouts, routes, series samples and assessments: the value is in `WorkoutRows`',
+        /// `SeriesRows`' or `AssessmentRows`' tables, not in `objects`.
         let valueInSideTable: Bool
 
         init(_ identifier: String) {
             self.identifier = identifier
             unit = (HKObjectType.type(forIdentifier: identifier) as? HKQuantityType)?.canonicalUnit.unitString ?? ""
             valueInSideTable = WorkoutRows.holdsValue(of: identifier) || SeriesRows.holdsValue(of: identifier)
+                || AssessmentRows.holdsValue(of: identifier)
         }
     }
 

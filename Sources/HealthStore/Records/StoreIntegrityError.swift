@@ -8,6 +8,8 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
     case missingDeviceRow
     /// A heartbeat series or ECG object without its intact side row (written in one transaction).
     case missingSeriesRow
+    /// A GAD-7 or PHQ-9 object without its `scored_assessments` row (written in one transaction).
+    case missingAssessmentRow
 
     var description: String {
         switch self {
@@ -15,6 +17,7 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
         case .missingSourceRow: "an object names a source the store does not hold"
         case .missingDeviceRow: "an object names a device the store does not hold"
         case .missingSeriesRow: "a heartbeat series or electrocardiogram object has no intact series row"
+        case .missingAssessmentRow: "a scored assessment object has no scored_assessments row"
         }
     }
 }

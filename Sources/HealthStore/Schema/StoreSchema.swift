@@ -130,6 +130,7 @@ enum StoreSchema {
         registerPendingJournal(&migrator)        // v16
         registerSeries(&migrator)                // v17
         registerWorkoutActivities(&migrator)     // v20
+        registerScoredAssessments(&migrator)     // v22
         return migrator
     }
 }

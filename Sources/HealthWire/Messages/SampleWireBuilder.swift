@@ -59,6 +59,9 @@ struct SampleWireBuilder {
         case let .electrocardiogram(ecg):
             wire.pointee.value_case = OPENHEALTH__V1__SAMPLE__VALUE_ELECTROCARDIOGRAM
             wire.pointee.electrocardiogram = SeriesWire.build(ecg, in: arena)
+        case let .scoredAssessment(assessment):
+            wire.pointee.value_case = OPENHEALTH__V1__SAMPLE__VALUE_SCORED_ASSESSMENT
+            wire.pointee.scored_assessment = ScoredAssessmentWire.build(assessment, in: arena)
         case let .correlation(objects):
             let built = build(objects)
             wire.pointee.n_correlation_objects = built.count
