@@ -35,6 +35,8 @@ import Testing
     @Test func deletingAnAssessmentRemovesItsAnswers() async throws {
         let database = try HealthDatabase(writer: DatabaseQueue())
         let uuids = try await database.samples.insert([Self.record(.PHQ9, Self.phq9)], source: Self.owner)
+        let stored = try await database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM scored_assessments") }
+        #expect(stored == 1)
         let deleted = try await database.samples.delete([ObjectReference(typeIdentifier: HKScoredAssessmentTypeIdentifier.PHQ9.rawValue,
                                                                          uuid: uuids[0])],
                                                         appID: Self.owner.bundleIdentifier)

@@ -65,9 +65,11 @@ final class CSVExportSink: ExportSink {
         output.discard()
     }
 
-    /// `HKQuantityTypeIdentifierStepCount` → `StepCount.csv`, `HKWorkoutTypeIdentifier` → `Workout.csv`.
+    /// `HKQuantityTypeIdentifierStepCount` → `StepCount.csv`, `HKWorkoutTypeIdentifier` → `Workout.csv`,
+    /// `HKScoredAssessmentTypeIdentifierGAD7` → `GAD7.csv`.
     static func fileName(of type: String) -> String {
-        let prefixes = ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier", "HK"]
+        let prefixes = ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier",
+                        "HKScoredAssessmentTypeIdentifier", "HK"]
         var stem = prefixes.first(where: type.hasPrefix).map { String(type.dropFirst($0.count)) } ?? type
         if stem.hasSuffix("TypeIdentifier") { stem = String(stem.dropLast("TypeIdentifier".count)) }  // HKWorkoutTypeIdentifier
         return stem.filter { $0.isLetter || $0.isNumber } + ".csv"
