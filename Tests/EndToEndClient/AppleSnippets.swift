@@ -22,6 +22,8 @@ func runSnippet(_ name: String, _ healthStore: HKHealthStore) async throws {
     case "heartbeat-builder": try await heartbeatBuilderSnippet(healthStore)
     case "electrocardiogram": try await electrocardiogramSnippet(healthStore)
     case "assessments": try await assessmentsSnippet(healthStore)
+    case "assessments-save": try await assessmentsSnippet(healthStore, read: false)
+    case "assessments-read": try await assessmentsSnippet(healthStore, save: false)
     case "assessment-refused": try await assessmentRefusedSnippet(healthStore)
     case "quantity-sample-kinds": try await quantitySampleKindsSnippet(healthStore)
     case "uncorrelated-systolic": try await uncorrelatedSystolic(healthStore)

@@ -9,14 +9,24 @@ import HealthKit
 /// the descriptor predicates `.gad7Assessment()` / `.phq9Assessment()` and an HKSampleQuery for
 /// `HKScoredAssessmentType(.PHQ9)`. Prints each one's score, risk and answer count, and the
 /// PHQ-9's last answer.
-func assessmentsSnippet(_ healthStore: HKHealthStore) async throws {
+/// `save` and `read` run the halves alone (for the locked-store test: saved while locked,
+/// read after unlock).
+func assessmentsSnippet(_ healthStore: HKHealthStore, save: Bool = true, read: Bool = true) async throws {
     let date = Date(timeIntervalSince1970: 1_700_000_000)
+    if save { try await saveAssessments(healthStore, date: date) }
+    if read { try await readAssessments(healthStore, date: date) }
+    if !read { print("ok saved") }
+}
+
+private func saveAssessments(_ healthStore: HKHealthStore, date: Date) async throws {
     let gad7 = HKGAD7Assessment(date: date, answers: [.severalDays, .severalDays, .moreThanHalfTheDays, .nearlyEveryDay,
                                                        .notAtAll, .severalDays, .severalDays], metadata: nil)
     let phq9 = HKPHQ9Assessment(date: date, answers: [.nearlyEveryDay, .nearlyEveryDay, .nearlyEveryDay, .moreThanHalfTheDays,
                                                        .moreThanHalfTheDays, .severalDays, .severalDays, .notAtAll, .preferNotToAnswer])
     try await healthStore.save([gad7, phq9])
+}
 
+private func readAssessments(_ healthStore: HKHealthStore, date: Date) async throws {
     let anxiety = try await HKSampleQueryDescriptor(predicates: [.gad7Assessment()], sortDescriptors: []).result(for: healthStore)
     let depression = try await HKSampleQueryDescriptor(predicates: [.phq9Assessment()], sortDescriptors: []).result(for: healthStore)
     let samples: [HKSample] = try await withCheckedThrowingContinuation { continuation in

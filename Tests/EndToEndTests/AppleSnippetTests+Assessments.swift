@@ -36,4 +36,24 @@ extension AppleSnippetTests {
         let result = try await broker.runApp(app, ["snippet", "assessment-refused"])
         #expect(result.okValue == "3:true 3:true", "\(result)")
     }
+
+    /// While the store is locked, a save succeeds as HealthKit's does (developer.apple.com/
+    /// documentation/healthkit/hkhealthstore/save(_:withcompletion:)) and is journaled with its
+    /// answers; at unlock the assessments arrive whole, scored as if saved unlocked.
+    @Test func assessmentsSavedWhileTheStoreIsLockedArriveWithTheirAnswersAtUnlock() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-assessments-locked")
+        for type in [Self.gad7, Self.phq9] {
+            try await broker.set(app, "share", type, allowed: true)
+            try await broker.set(app, "read", type, allowed: true)
+        }
+        let lock = try await broker.healthctl(["lock"])
+        #expect(lock.status == 0, "\(lock)")
+        let saved = try await broker.runApp(app, ["snippet", "assessments-save"])
+        #expect(saved.okValue == "saved", "\(saved)")
+        let unlock = try await broker.healthctl(["unlock"])
+        #expect(unlock.status == 0 && unlock.stdout.contains("merged"), "the saves were journaled: \(unlock)")
+        let result = try await broker.runApp(app, ["snippet", "assessments-read"])
+        #expect(result.okValue == "1 9 mild 7 true 1 15 moderatelySevere preferNotToAnswer true", "\(result)")
+    }
 }
