@@ -34,4 +34,27 @@ import TestSupport
         let gad7 = try String(contentsOfFile: folder + "/GAD7.csv", encoding: .utf8)
         #expect(gad7.contains(",9,score,") && gad7.contains("GAD-7 risk mild; answers 1,1,2,3,0,1,1"), "\(gad7)")
     }
+
+    /// developer.apple.com/documentation/healthkit/protecting-user-privacy: an app sees another
+    /// app's samples only with read permission for the type. A reader granted GAD-7 sees the
+    /// saver's one GAD-7 and, without a PHQ-9 grant, no PHQ-9; an app with no grant sees neither.
+    @Test func anotherAppReadsAnAssessmentOnlyWithReadPermissionForItsType() async throws {
+        let broker = try BrokerProcess()
+        let saver = try await broker.installClient("org.test.assessments-saver")
+        for type in [AppleSnippetTests.gad7, AppleSnippetTests.phq9] {
+            try await broker.set(saver, "share", type, allowed: true)
+        }
+        #expect(try await broker.runApp(saver, ["snippet", "assessments-save"]).okValue == "saved")
+        let reader = try await broker.installClient("org.test.assessments-reader")
+        try await broker.set(reader, "read", AppleSnippetTests.gad7, allowed: true)
+        let stranger = try await broker.installClient("org.test.assessments-stranger")
+        var counts: [String] = []
+        for app in [reader, stranger] {
+            for type in [AppleSnippetTests.gad7, AppleSnippetTests.phq9] {
+                let query = try await broker.runApp(app, ["query", type])
+                counts.append(query.okValue ?? "\(query)")
+            }
+        }
+        #expect(counts == ["1", "0", "0", "0"], "\(counts)")
+    }
 }
