@@ -70,6 +70,8 @@ let package = Package(
             dependencies: [
                 "HealthModel", "CPageCipher", "CJournalSeal",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The insert path binds cached statements through SQLite's C API (BoundStatement).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -12,7 +12,7 @@
 # first build is a full one), MUTATE_LOGS (a directory to keep each mutant's test output in, as
 # NAME.test, so a KILLED line can be checked for the failure it claims).
 #
-# Output, one line per mutation: KILLED (a test failed), SURVIVED (the tests passed: a promise
+# Output, one line per mutation: KILLED (a test failed, or the test process crashed), SURVIVED (the tests passed: a promise
 # without a test that notices), TIMEOUT (counts as killed, but a test lacks a deadline),
 # NOTESTS (the header's filter matched nothing), BROKEN (the patch no longer applies or the
 # mutant does not build). Not part of CI: a run takes a long time on a small machine.
@@ -60,6 +60,10 @@ for patch in "${patches[@]}"; do
     if [ -n "${MUTATE_LOGS:-}" ]; then mkdir -p "$MUTATE_LOGS" && cp "$scratch/$name.test" "$MUTATE_LOGS/$name.test"; fi
     if [ $status -eq 124 ]; then
         echo "TIMEOUT  $name (after ${deadline}s: $tests)"
+    elif grep -q "exited with unexpected signal" "$scratch/$name.test"; then
+        # The mutant crashed the test process (e.g. protobuf-c's recursion overflowing the
+        # stack): no summary line is printed, which must not read as "no tests ran".
+        echo "KILLED   $name (the test process crashed: $(grep -o 'unexpected signal code [0-9]*' "$scratch/$name.test" | head -1))"
     elif grep -q "Executed 0 tests" "$scratch/$name.test" && ! grep -qE "Test run with [1-9]" "$scratch/$name.test"; then
         echo "NOTESTS  $name ($tests)"
         survived=$((survived + 1))

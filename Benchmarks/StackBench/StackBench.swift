@@ -13,6 +13,10 @@ struct StackBench {
         var calls = 5_000          // unary calls
         var rounds = 7             // query and collection rounds
         var writerCounts = [4, 16, 64]
+        /// The rows to run (`--only unary,query`): all by default. For iterating on one path;
+        /// the README's figures come from full runs.
+        var rows: Set<String> = Self.allRows
+        static let allRows: Set<String> = ["batch", "single", "writers", "unary", "query", "collection"]
 
         init(_ arguments: [String]) throws {
             var rest = arguments[...]
@@ -20,6 +24,11 @@ struct StackBench {
                 guard let text = rest.popFirst() else { throw BenchFailed("\(flag) needs a value") }
                 if flag == "--writers" {
                     writerCounts = text.split(separator: ",").compactMap { Int($0) }
+                    continue
+                }
+                if flag == "--only" {
+                    rows = Set(text.split(separator: ",").map(String.init))
+                    guard rows.isSubset(of: Self.allRows) else { throw BenchFailed("--only takes some of \(Self.allRows.sorted())") }
                     continue
                 }
                 guard let value = Int(text), value > 0 else { throw BenchFailed("\(flag) needs a positive number, got \(text)") }
@@ -30,7 +39,7 @@ struct StackBench {
                 case "--writer-saves": writerSaves = value
                 case "--calls": calls = value
                 case "--rounds": rounds = value
-                default: throw BenchFailed("unknown option \(flag) (--days --batches --saves --writer-saves --writers --calls --rounds)")
+                default: throw BenchFailed("unknown option \(flag) (--days --batches --saves --writer-saves --writers --calls --rounds --only)")
                 }
             }
         }
@@ -49,48 +58,60 @@ struct StackBench {
         var table = ResultTable()
 
         // Batched saves.
-        let batchSeconds = try Spawn.start(executable, ["app", "save-batch", "\(options.batches)"], environment: environment).results()
-        let batched = Double(options.batches * 1_000) / (batchSeconds.first ?? .nan)
-        let rawPlainBatch = try RawLimits.plainTable(directory: healthd.directory, rowsPerTransaction: 1_000, transactions: options.batches)
-        let rawSchemaBatch = try RawLimits.projectSchema(directory: healthd.directory, rowsPerTransaction: 1_000, transactions: options.batches)
-        table.add("save([1000]) batched", figure: batched, unit: "samples/s", limit: rawPlainBatch,
-                  limitName: "SQLite 1000-row txns, FULL, two B-trees", goal: .atLeast(0.5))
-        table.add("save([1000]) batched", figure: batched, unit: "samples/s", limit: rawSchemaBatch,
-                  limitName: "same into the project's schema", goal: .atLeast(1 / 1.5))
+        if options.rows.contains("batch") {
+            let batchSeconds = try Spawn.start(executable, ["app", "save-batch", "\(options.batches)"], environment: environment).results()
+            let batched = Double(options.batches * 1_000) / (batchSeconds.first ?? .nan)
+            let rawPlainBatch = try RawLimits.plainTable(directory: healthd.directory, rowsPerTransaction: 1_000, transactions: options.batches)
+            let rawSchemaBatch = try RawLimits.projectSchema(directory: healthd.directory, rowsPerTransaction: 1_000, transactions: options.batches)
+            table.add("save([1000]) batched", figure: batched, unit: "samples/s", limit: rawPlainBatch,
+                      limitName: "SQLite 1000-row txns, FULL, two B-trees", goal: .atLeast(0.5))
+            table.add("save([1000]) batched", figure: batched, unit: "samples/s", limit: rawSchemaBatch,
+                      limitName: "same into the project's schema", goal: .atLeast(1 / 1.5))
+        }
 
-        // One writer, one sample per save.
-        let single = try Spawn.start(executable, ["app", "save-one", "\(options.singleSaves)"], environment: environment).results().dropLast()
-        let singleRate = Double(single.count) / (single.reduce(0, +) / 1_000)
-        let rawSingle = try RawLimits.plainTable(directory: healthd.directory, rowsPerTransaction: 1, transactions: options.singleSaves)
-        table.add(String(format: "durable 1-sample save, 1 writer (p50 %.2f ms)", percentile(Array(single), 0.5)),
-                  figure: singleRate, unit: "saves/s", limit: rawSingle, limitName: "SQLite 1 row/txn, FULL", goal: .atLeast(0.8))
+        // One writer, one sample per save (its raw rate is the writers' limit too).
+        let needsRawSingle = options.rows.contains("single") || options.rows.contains("writers")
+        let rawSingle = needsRawSingle
+            ? try RawLimits.plainTable(directory: healthd.directory, rowsPerTransaction: 1, transactions: options.singleSaves) : .nan
+        if options.rows.contains("single") {
+            let single = try Spawn.start(executable, ["app", "save-one", "\(options.singleSaves)"], environment: environment).results().dropLast()
+            let singleRate = Double(single.count) / (single.reduce(0, +) / 1_000)
+            table.add(String(format: "durable 1-sample save, 1 writer (p50 %.2f ms)", percentile(Array(single), 0.5)),
+                      figure: singleRate, unit: "saves/s", limit: rawSingle, limitName: "SQLite 1 row/txn, FULL", goal: .atLeast(0.8))
+        }
 
         // Concurrent writer processes, 1,600 saves in all.
-        for writers in options.writerCounts {
+        for writers in options.writerCounts where options.rows.contains("writers") {
             let rate = try concurrentSaves(writers: writers, environment: environment, healthd: healthd)
             table.add("\(writers) writer processes, 1-sample saves", figure: rate, unit: "saves/s", limit: rawSingle,
                       limitName: "SQLite 1 row/txn, FULL, 1 writer", goal: writers == 16 ? .atLeast(3) : .none)
         }
 
         // Short unary calls, healthd and the app on one CPU.
-        let pingPong = try Spawn.start("/usr/bin/taskset", ["-c", "0", executable, "pingpong", "20000"]).results()
-        try healthd.pin(cpus: "0")
-        let unary = try Spawn.start("/usr/bin/taskset", ["-c", "0", executable, "app", "unary", "\(options.calls)"], environment: environment).results()
-        try healthd.pin(cpus: "0-\(ProcessInfo.processInfo.activeProcessorCount - 1)")
-        table.add("unary call p50, one CPU (authorizationStatus)", figure: percentile(unary, 0.5), unit: "µs",
-                  limit: percentile(pingPong, 0.5), limitName: "raw Unix-socket ping-pong p50, 64 B", goal: .atMostTimes(3))
-        print(Self.grpcioNote)
+        if options.rows.contains("unary") {
+            let pingPong = try Spawn.start("/usr/bin/taskset", ["-c", "0", executable, "pingpong", "20000"]).results()
+            try healthd.pin(cpus: "0")
+            let unary = try Spawn.start("/usr/bin/taskset", ["-c", "0", executable, "app", "unary", "\(options.calls)"], environment: environment).results()
+            try healthd.pin(cpus: "0-\(ProcessInfo.processInfo.activeProcessorCount - 1)")
+            table.add("unary call p50, one CPU (authorizationStatus)", figure: percentile(unary, 0.5), unit: "µs",
+                      limit: percentile(pingPong, 0.5), limitName: "raw Unix-socket ping-pong p50, 64 B", goal: .atMostTimes(3))
+            print(Self.grpcioNote)
+        }
 
         // Queries against raw SQL on the plain copy of the same rows.
         let plain = try DatabaseQueue(path: healthd.plainStorePath)
-        let sampleQuery = try Spawn.start(executable, ["app", "query", "\(options.rounds)"], environment: environment).results()
-        let rawSampleQuery = try rawRounds(plain) { db in _ = try StackData.sampleQueryRaw(db) }
-        table.add("HKSampleQuery, 10,000 samples", figure: percentile(sampleQuery, 0.5), unit: "ms",
-                  limit: percentile(rawSampleQuery, 0.5), limitName: "raw SQL, the same rows", goal: .atMostTimes(2))
-        let collection = try Spawn.start(executable, ["app", "collection", "\(options.rounds)"], environment: environment).results()
-        let rawCollection = try rawRounds(plain) { db in _ = try StackData.dailySumsRaw(db) }
-        table.add("daily-sum collection, \(options.days) days", figure: percentile(collection, 0.5), unit: "ms",
-                  limit: percentile(rawCollection, 0.5), limitName: "raw GROUP BY", goal: .atMostTimes(1))
+        if options.rows.contains("query") {
+            let sampleQuery = try Spawn.start(executable, ["app", "query", "\(options.rounds)"], environment: environment).results()
+            let rawSampleQuery = try rawRounds(plain) { db in _ = try StackData.sampleQueryRaw(db) }
+            table.add("HKSampleQuery, 10,000 samples", figure: percentile(sampleQuery, 0.5), unit: "ms",
+                      limit: percentile(rawSampleQuery, 0.5), limitName: "raw SQL, the same rows", goal: .atMostTimes(2))
+        }
+        if options.rows.contains("collection") {
+            let collection = try Spawn.start(executable, ["app", "collection", "\(options.rounds)"], environment: environment).results()
+            let rawCollection = try rawRounds(plain) { db in _ = try StackData.dailySumsRaw(db) }
+            table.add("daily-sum collection, \(options.days) days", figure: percentile(collection, 0.5), unit: "ms",
+                      limit: percentile(rawCollection, 0.5), limitName: "raw GROUP BY", goal: .atMostTimes(1))
+        }
         try plain.close()
 
         table.print()

@@ -108,3 +108,19 @@ for writers in writerCounts {
     print(String(format: "%7d   %15.0f (%5d)               %15.0f             %.1fx",
                  writers, g.savesPerSecond, g.commits, a.savesPerSecond, g.savesPerSecond / a.savesPerSecond))
 }
+
+// The store's side of batched saves (BatchedSaveWorkload): SampleRepository.insert, 1,000 per batch.
+let batchedSaves = BatchedSaveWorkload(batches: max(1, rows / BatchedSaveWorkload.batchSize / 2))
+print("")
+print("SampleRepository.insert, \(BatchedSaveWorkload.batchSize)-sample batches × \(batchedSaves.batches), encrypted store, best of \(rounds)")
+print("samples                          samples/s")
+for imported in [false, true] {
+    var figures: [Double] = []
+    for _ in 0..<rounds {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        figures.append(try await batchedSaves.run(directory: directory, imported: imported))
+    }
+    let kind = imported ? "imported (device, metadata)" : "plain"
+    print(kind.padding(toLength: 30, withPad: " ", startingAt: 0) + String(format: "%12.0f", figures.max() ?? 0))
+}

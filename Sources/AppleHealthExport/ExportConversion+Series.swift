@@ -64,7 +64,7 @@ extension ExportConversion {
                         "\(voltages.count)", voltages.prefix(64).map { "\(Int64(($0 * 1e9).rounded()))" }.joined(separator: ",")]
         metadata[HKMetadataKeySyncIdentifier] = .string(syncPrefix + StableHash.hex(identity.joined(separator: "\u{1F}")))
         metadata[HKMetadataKeySyncVersion] = .number(1)
-        let record = SampleRecord(uuid: UUID(), typeIdentifier: type, startDate: ecg.recordedDate, endDate: end,
+        let record = SampleRecord(uuid: placeholderUUID(), typeIdentifier: type, startDate: ecg.recordedDate, endDate: end,
                                   value: .electrocardiogram(value), metadata: metadata, device: device)
         return ImportedSample(record: record, sourceName: electrocardiogramSourceName, sourceVersion: ecg.softwareVersion, routes: [])
     }
@@ -134,7 +134,7 @@ extension ExportConversion {
             metadata[HKMetadataKeySyncIdentifier] = .string(sync + ":heartbeats")
             metadata[HKMetadataKeySyncVersion] = hrv.metadata[HKMetadataKeySyncVersion] ?? .number(1)
         }
-        let series = SampleRecord(uuid: UUID(), typeIdentifier: type, startDate: hrv.startDate, endDate: max(hrv.endDate, lastBeat),
+        let series = SampleRecord(uuid: placeholderUUID(), typeIdentifier: type, startDate: hrv.startDate, endDate: max(hrv.endDate, lastBeat),
                                   value: .heartbeatSeries(HeartbeatSeriesValue(beats: beats)), metadata: metadata, device: hrv.device)
         return ImportedSample(record: series, sourceName: record.header.source.name, sourceVersion: record.header.source.version, routes: [])
     }

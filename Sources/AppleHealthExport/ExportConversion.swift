@@ -1,5 +1,6 @@
 public import Foundation
 public import HealthModel
+import Synchronization
 
 /// A sample read from an export, in the store's model, with the source the export names.
 /// The broker re-validates it exactly as an app's save (`SampleValidator`) and stores it under a
@@ -31,7 +32,7 @@ public enum ExportConversion {
     public static func sample(_ record: ExportRecord) throws(ImportRefusal) -> ImportedSample {
         let header = record.header
         let value = try value(of: record)
-        var sample = SampleRecord(uuid: UUID(), typeIdentifier: header.type, startDate: header.startDate, endDate: header.endDate,
+        var sample = SampleRecord(uuid: placeholderUUID(), typeIdentifier: header.type, startDate: header.startDate, endDate: header.endDate,
                                   value: value, metadata: metadata(header.metadata, type: header.type),
                                   device: header.source.device.flatMap(ExportDevice.parse))
         addSyncIdentity(&sample, record.header, extra: [record.unit ?? "", record.value ?? ""])
@@ -51,7 +52,7 @@ public enum ExportConversion {
             member.metadata.removeValue(forKey: HKMetadataKeySyncVersion)
             members.append(member)
         }
-        var sample = SampleRecord(uuid: UUID(), typeIdentifier: header.type, startDate: header.startDate, endDate: header.endDate,
+        var sample = SampleRecord(uuid: placeholderUUID(), typeIdentifier: header.type, startDate: header.startDate, endDate: header.endDate,
                                   value: .correlation(members), metadata: metadata(header.metadata, type: header.type),
                                   device: header.source.device.flatMap(ExportDevice.parse))
         // HealthKit refuses sync identifiers on correlations (`CorrelationRules`): the identity
@@ -84,12 +85,30 @@ public enum ExportConversion {
                                  totalEnergyBurned: try workout.totalEnergyBurned.map(recorded) ?? statisticsSum(workout, "HKQuantityTypeIdentifierActiveEnergyBurned"),
                                  totalDistance: try workout.totalDistance.map(recorded) ?? statisticsSum(workout, distanceType(for: workout.activityType)),
                                  events: events, statistics: workoutStatistics(workout, header))
-        var sample = SampleRecord(uuid: UUID(), typeIdentifier: HKWorkoutTypeIdentifier, startDate: header.startDate, endDate: header.endDate,
+        var sample = SampleRecord(uuid: placeholderUUID(), typeIdentifier: HKWorkoutTypeIdentifier, startDate: header.startDate, endDate: header.endDate,
                                   value: .workout(value), metadata: metadata(header.metadata, type: HKWorkoutTypeIdentifier),
                                   device: header.source.device.flatMap(ExportDevice.parse))
         addSyncIdentity(&sample, header, extra: [workout.activityType])
         return ImportedSample(record: sample, sourceName: header.source.name, sourceVersion: header.source.version, routes: workout.routes)
     }
+
+    /// A UUID for a converted sample. healthd mints the stored object's own (it never takes one
+    /// from outside), so this only has to be unique within a batch: a random half drawn once per
+    /// process and a counter. `UUID()` opened /dev/urandom for every record (libuuid) and two
+    /// `getrandom` calls per record were still a twentieth of the import's reading time.
+    static func placeholderUUID() -> UUID {
+        let count = placeholderCounter.add(1, ordering: .relaxed).newValue
+        var halves = (placeholderPrefix, count.bigEndian)
+        return withUnsafeBytes(of: &halves) { raw in
+            var uuid = raw.load(as: uuid_t.self)
+            uuid.6 = (uuid.6 & 0x0F) | 0x40  // version 4
+            uuid.8 = (uuid.8 & 0x3F) | 0x80  // RFC 4122 variant
+            return UUID(uuid: uuid)
+        }
+    }
+
+    private static let placeholderPrefix = UInt64.random(in: .min ... .max)
+    private static let placeholderCounter = Atomic<UInt64>(0)
 
     // MARK: Values
 
@@ -121,7 +140,7 @@ public enum ExportConversion {
     /// Apple's export writes a product in a denominator with a middle dot (`mL/min·kg`); the unit
     /// grammar spells it `mL/(min*kg)`.
     static func normalizedUnit(_ unit: String) -> String {
-        guard unit.contains("·") else { return unit }
+        guard unit.contains("·" as Character) else { return unit }  // stdlib's, not Foundation's substring search
         guard let slash = unit.firstIndex(of: "/") else { return unit.replacingOccurrences(of: "·", with: "*") }
         let numerator = unit[..<slash], denominator = unit[unit.index(after: slash)...]
         return numerator + "/(" + denominator.replacingOccurrences(of: "·", with: "*") + ")"
@@ -195,7 +214,7 @@ public enum ExportConversion {
                 if !HKMetadataKeyRegistry.isReservedPrefix(entry.key) { result[entry.key] = .string(entry.value) }
                 continue
             }
-            let text = entry.value.trimmingCharacters(in: .whitespaces)
+            let text = trimmed(entry.value)
             let converted: MetadataValue?
             switch kind {
             case .string: converted = .string(entry.value)
@@ -210,6 +229,14 @@ public enum ExportConversion {
             if let converted { result[entry.key] = converted }
         }
         return result
+    }
+
+    /// Without leading and trailing spaces and tabs — by the standard library: Foundation's
+    /// `trimmingCharacters(in:)` bridges every value through NSString.
+    static func trimmed(_ text: String) -> String {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = text.firstIndex(where: { !isBlank($0) }), let last = text.lastIndex(where: { !isBlank($0) }) else { return "" }
+        return String(text[first...last])
     }
 
     // MARK: Sync identity

@@ -1,4 +1,5 @@
 import HealthModel
+import Synchronization
 
 /// Apple's export writes a sample's device as the object's description:
 /// `<<HKDevice: 0x282a45810>, name:Apple Watch, manufacturer:Apple Inc., model:Watch,
@@ -6,21 +7,48 @@ import HealthModel
 /// themselves hold commas ("Watch2,4"), so a part that is not `key:` of a known key continues
 /// the previous value.
 enum ExportDevice {
-    // Computed: key paths are not Sendable, so a stored static table would not compile in Swift 6.
-    private static var fields: [String: WritableKeyPath<DeviceRecord, String?>] {[
-        "name": \.name, "manufacturer": \.manufacturer, "model": \.model, "hardware": \.hardwareVersion,
-        "firmware": \.firmwareVersion, "software": \.softwareVersion, "localIdentifier": \.localIdentifier,
-        "UDIDeviceIdentifier": \.udiDeviceIdentifier, "UDIDeviceIdentifierKey": \.udiDeviceIdentifier,
-    ]}
+    /// The device field a description's key names (a switch: key paths are not Sendable, so a
+    /// stored static table would not compile in Swift 6, and a computed one was rebuilt per record).
+    private static func field(_ key: Substring) -> WritableKeyPath<DeviceRecord, String?>? {
+        switch key {
+        case "name": \.name
+        case "manufacturer": \.manufacturer
+        case "model": \.model
+        case "hardware": \.hardwareVersion
+        case "firmware": \.firmwareVersion
+        case "software": \.softwareVersion
+        case "localIdentifier": \.localIdentifier
+        case "UDIDeviceIdentifier", "UDIDeviceIdentifierKey": \.udiDeviceIdentifier
+        default: nil
+        }
+    }
+
+    /// Descriptions already parsed: an export names a handful of devices, each on thousands of
+    /// records, and parsing one took a fifth of the import's reading time. Bounded: past
+    /// `memoLimit` different descriptions it starts over.
+    private static let memo = Mutex<[String: DeviceRecord?]>([:])
+    static let memoLimit = 256
 
     static func parse(_ text: String) -> DeviceRecord? {
-        guard text.hasPrefix("<<HKDevice"), text.hasSuffix(">"), let headerEnd = text.range(of: ">, ") else { return nil }
+        if let known = memo.withLock({ $0[text] }) { return known }
+        let device = parseUncached(text)
+        memo.withLock { table in
+            if table.count >= memoLimit { table.removeAll(keepingCapacity: true) }
+            table[text] = .some(device)
+        }
+        return device
+    }
+
+    static func parseUncached(_ text: String) -> DeviceRecord? {
+        // The standard library's `firstRange(of:)` and `split(separator:)`, not Foundation's
+        // `range(of:)`/`components(separatedBy:)`: those compare with locale options and took a
+        // fifth of the import's reading time (every record of an Apple Watch names its device).
+        guard text.hasPrefix("<<HKDevice"), text.hasSuffix(">"), let headerEnd = text.firstRange(of: ">, ") else { return nil }
         let body = text[headerEnd.upperBound..<text.index(before: text.endIndex)]
-        let fields = Self.fields
         var device = DeviceRecord()
         var current: WritableKeyPath<DeviceRecord, String?>?
-        for part in body.components(separatedBy: ", ") {
-            if let colon = part.firstIndex(of: ":"), let field = fields[String(part[..<colon])] {
+        for part in body.split(separator: ", ", omittingEmptySubsequences: false) {
+            if let colon = part.firstIndex(of: ":"), let field = field(part[..<colon]) {
                 current = field
                 device[keyPath: field] = String(part[part.index(after: colon)...])
             } else if let current {

@@ -12,7 +12,7 @@
 #define SO_PEERPIDFD 77
 #endif
 
-ssize_t ohk_send_with_fd(int sock, const void *buf, size_t len, int fd) {
+static ssize_t send_with_fd(int sock, const void *buf, size_t len, int fd, int flags) {
     struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
     struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
     union {
@@ -31,9 +31,17 @@ ssize_t ohk_send_with_fd(int sock, const void *buf, size_t len, int fd) {
     }
     ssize_t sent;
     do {
-        sent = sendmsg(sock, &msg, MSG_NOSIGNAL);
+        sent = sendmsg(sock, &msg, MSG_NOSIGNAL | flags);
     } while (sent < 0 && errno == EINTR);
     return sent;
+}
+
+ssize_t ohk_send_with_fd(int sock, const void *buf, size_t len, int fd) {
+    return send_with_fd(sock, buf, len, fd, 0);
+}
+
+ssize_t ohk_send_with_fd_nowait(int sock, const void *buf, size_t len, int fd) {
+    return send_with_fd(sock, buf, len, fd, MSG_DONTWAIT);
 }
 
 ssize_t ohk_recv_with_fds(int sock, void *buf, size_t len, int *fds, size_t max_fds, size_t *n_fds) {

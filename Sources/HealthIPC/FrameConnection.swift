@@ -53,6 +53,28 @@ public final class FrameConnection: Sendable {
         }
     }
 
+    /// Writes as much of `bytes` as the socket takes now, never waiting for room; returns how
+    /// many bytes it took (0 when its buffer is full). The descriptor, if any, goes with the first
+    /// byte, so it was passed exactly when the result is above 0. For `OutboundQueue`'s direct
+    /// path: a thread that must not block (a pool thread, a connection's reader) may write a
+    /// reply itself when nothing is queued ahead of it.
+    func writeWithoutWaiting(_ bytes: [UInt8], passing descriptor: Int32 = -1) throws(SystemCallError) -> Int {
+        try writeLock.withLock { _ throws(SystemCallError) -> Int in
+            var offset = 0
+            while offset < bytes.count {
+                let sent = bytes.withUnsafeBytes { raw in
+                    ohk_send_with_fd_nowait(fd, raw.baseAddress! + offset, raw.count - offset, offset == 0 ? descriptor : -1)
+                }
+                if sent < 0 {
+                    if errno == EAGAIN || errno == EWOULDBLOCK { break }
+                    throw SystemCallError("sendmsg")
+                }
+                offset += sent
+            }
+            return offset
+        }
+    }
+
     /// Reads until the peer closes or breaks the protocol, handing each frame to `onFrame`.
     /// Returns nil at a clean end of stream, or why reading stopped.
     ///

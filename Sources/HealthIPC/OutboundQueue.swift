@@ -18,13 +18,13 @@ import Synchronization
 ///   cancelled) instead of buffering more;
 /// - a write that makes no progress for the socket's send timeout closes it too.
 final class OutboundQueue: Sendable {
-    private struct Entry {
+    fileprivate struct Entry {
         let bytes: [UInt8]
         /// A duplicate owned by the queue (closed once written), or -1.
         let descriptor: Int32
     }
 
-    private struct State {
+    fileprivate struct State {
         var entries: [Entry] = []
         var head = 0
         var bufferedBytes = 0
@@ -36,6 +36,9 @@ final class OutboundQueue: Sendable {
         var readerPaused = false
         /// Close once everything queued is written (the connection's last status).
         var closeWhenEmpty = false
+        /// A thread is writing to the socket (the writer thread, or an appender on the direct
+        /// path): one at a time, so frames never interleave and leave in queue order.
+        var writing = false
     }
 
     private let state = Mutex(State())
@@ -58,24 +61,86 @@ final class OutboundQueue: Sendable {
 
     /// Queues one encoded frame. False if the connection is closed, or was just closed because
     /// this frame would have taken its buffer past `maxBytes`.
+    ///
+    /// The direct path: when nothing is queued or being written, the appending thread writes the
+    /// frame itself with a write that never waits (`writeWithoutWaiting`), and only what the
+    /// socket did not take goes to the writer thread. A short reply to a reading peer — most
+    /// replies — then leaves without waking the writer thread (a context switch each way, most
+    /// of a short call's cost on one CPU); a peer that is not reading still costs the appender
+    /// nothing, since the write returns at once with what fitted.
     @discardableResult
     func append(_ bytes: [UInt8], passing descriptor: Int32 = -1) -> Bool {
         let owned = descriptor >= 0 ? fcntl(descriptor, F_DUPFD_CLOEXEC, 0) : -1
-        enum Outcome { case queued, closing, overflow }
+        enum Outcome { case queued, writeNow, closing, overflow }
         let outcome: Outcome = state.withLock { state in
             if state.closed || state.closeWhenEmpty { return .closing }
             guard state.bufferedBytes + bytes.count <= maxBytes else { return .overflow }
+            if !state.writing, state.head == state.entries.count {
+                state.writing = true
+                state.bufferedBytes += bytes.count  // counted like a queued frame until written
+                return .writeNow
+            }
             state.entries.append(Entry(bytes: bytes, descriptor: owned))
             state.bufferedBytes += bytes.count
             return .queued
         }
-        guard outcome == .queued else {
+        switch outcome {
+        case .queued:
+            writerWake.signal()
+            return true
+        case .writeNow:
+            return writeDirectly(bytes, passing: owned)
+        case .closing, .overflow:
             if owned >= 0 { Glibc.close(owned) }
             if outcome == .overflow { close() }
             return false
         }
-        writerWake.signal()
+    }
+
+    /// The direct path of `append`, holding the `writing` claim: writes what the socket takes
+    /// now and queues the rest, ahead of anything appended meanwhile, for the writer thread.
+    private func writeDirectly(_ bytes: [UInt8], passing owned: Int32) -> Bool {
+        let sent: Int
+        do {
+            sent = try connection.writeWithoutWaiting(bytes, passing: owned)
+        } catch {
+            // The peer is gone: its calls end here, as on the writer thread.
+            if owned >= 0 { Glibc.close(owned) }
+            state.withLock { $0.writing = false }
+            close()
+            return false
+        }
+        // The descriptor went with the first byte; if nothing was sent it waits with the rest.
+        let keptDescriptor = sent == 0 ? owned : -1
+        if sent > 0, owned >= 0 { Glibc.close(owned) }
+        let (wakeWriter, released) = state.withLock { state -> (Bool, Released) in
+            state.writing = false
+            if state.closed {
+                if keptDescriptor >= 0 { Glibc.close(keptDescriptor) }
+                return (false, Released())
+            }
+            if sent < bytes.count {
+                let rest = sent == 0 ? bytes : Array(bytes[sent...])
+                state.entries.insert(Entry(bytes: rest, descriptor: keptDescriptor), at: state.head)
+            }
+            let released = state.written(sent, pauseBytes: pauseBytes)
+            return (state.head < state.entries.count || state.closeWhenEmpty, released)
+        }
+        released.resume(readerWake)
+        if wakeWriter { writerWake.signal() }
         return true
+    }
+
+    /// Who may go on once buffered bytes fell to the pause threshold: suspended and blocked
+    /// streaming handlers, and a paused reader.
+    fileprivate struct Released {
+        var waiters: [CheckedContinuation<Void, any Error>] = []
+        var wakeReader = false
+
+        func resume(_ readerWake: DispatchSemaphore) {
+            for waiter in waiters { waiter.resume() }
+            if wakeReader { readerWake.signal() }
+        }
     }
 
     /// Returns once the buffer is at most `pauseBytes`; throws `CancellationError` if the
@@ -187,7 +252,10 @@ final class OutboundQueue: Sendable {
         while true {
             let next: Entry?? = state.withLock { state in
                 if state.closed { return .some(nil) }
+                // An appender is writing directly; it wakes this thread when it is done.
+                if state.writing { return .none }
                 guard state.head < state.entries.count else { return state.closeWhenEmpty ? .some(nil) : .none }
+                state.writing = true
                 defer {
                     state.head += 1
                     // Compact now and then so the array does not grow with every frame ever sent.
@@ -215,19 +283,28 @@ final class OutboundQueue: Sendable {
                 return
             }
             if entry.descriptor >= 0 { Glibc.close(entry.descriptor) }
-            let (ready, wakeReader) = state.withLock { state in
-                state.bufferedBytes -= entry.bytes.count
-                guard state.bufferedBytes <= pauseBytes else { return ([CheckedContinuation<Void, any Error>](), false) }
-                for blocked in state.blockedWaiters { blocked.signal() }
-                state.blockedWaiters.removeAll()
-                defer {
-                    state.waiters.removeAll()
-                    state.readerPaused = false
-                }
-                return (Array(state.waiters.values), state.readerPaused)
+            let released = state.withLock { state in
+                state.writing = false
+                return state.written(entry.bytes.count, pauseBytes: pauseBytes)
             }
-            for waiter in ready { waiter.resume() }
-            if wakeReader { readerWake.signal() }
+            released.resume(readerWake)
         }
+    }
+}
+
+private extension OutboundQueue.State {
+    /// `count` bytes left the buffer. At or below the pause threshold, releases whoever waits
+    /// for room (blocked handlers are signalled here; the rest are returned to resume outside
+    /// the lock).
+    mutating func written(_ count: Int, pauseBytes: Int) -> OutboundQueue.Released {
+        bufferedBytes -= count
+        guard bufferedBytes <= pauseBytes else { return OutboundQueue.Released() }
+        for blocked in blockedWaiters { blocked.signal() }
+        blockedWaiters.removeAll()
+        defer {
+            waiters.removeAll()
+            readerPaused = false
+        }
+        return OutboundQueue.Released(waiters: Array(waiters.values), wakeReader: readerPaused)
     }
 }

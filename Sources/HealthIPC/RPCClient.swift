@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Glibc
 import HealthWire
@@ -20,6 +21,13 @@ public final class RPCClient: Sendable {
     private enum Pending {
         case unary(CheckedContinuation<[UInt8], any Error>)
         case stream(AsyncThrowingStream<[UInt8], any Error>.Continuation)
+        case blocking(BlockedCaller)
+    }
+
+    /// A thread waiting in `unaryBlocking` for its answer.
+    private final class BlockedCaller: Sendable {
+        let result = Mutex<Result<[UInt8], RPCStatus>?>(nil)
+        let answered = DispatchSemaphore(value: 0)
     }
 
     /// Connects to a broker socket by path.
@@ -55,6 +63,26 @@ public final class RPCClient: Sendable {
         } onCancel: {
             cancel(id)
         }
+    }
+
+    /// A unary call for synchronous code that may block its thread (HealthKit's few synchronous
+    /// methods, e.g. `authorizationStatus(for:)`): sends from the calling thread and waits there
+    /// until the reader thread hands over the answer. No task, no executor: the call costs the
+    /// socket round trip and one wake-up of the caller, and it cannot starve (or be starved by)
+    /// Swift's cooperative pool, since nothing of it runs there — a caller may block any thread,
+    /// including every pool thread at once.
+    public func unaryBlocking(_ method: String, _ payload: [UInt8]) throws -> [UInt8] {
+        let id = nextCallID()
+        let caller = BlockedCaller()
+        if let failure = register(id, .blocking(caller)) { throw failure }
+        sendRequest(id, method, payload)
+        caller.answered.wait()
+        // Set before the signal, by whoever completed the call (reader, send failure, or the
+        // connection's end), exactly once: the call was removed from the table under its lock.
+        guard let result = caller.result.withLock({ $0 }) else {
+            throw RPCStatus(.internal, "a blocking call was woken without an answer")
+        }
+        return try result.get()
     }
 
     /// A server-streaming call. Ending iteration early (or cancelling the consuming task) sends
@@ -170,6 +198,9 @@ public final class RPCClient: Sendable {
         case let (.unary(continuation), .failure(status)): continuation.resume(throwing: status)
         case let (.stream(continuation), .success): continuation.finish()
         case let (.stream(continuation), .failure(status)): continuation.finish(throwing: status)
+        case let (.blocking(caller), result):
+            caller.result.withLock { $0 = result }
+            caller.answered.signal()
         }
     }
 }

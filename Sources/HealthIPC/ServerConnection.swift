@@ -109,6 +109,8 @@ public final class ServerConnection: Sendable {
     private struct Calls {
         var running: [UInt64: Running] = [:]
         var nextToken: UInt64 = 0
+        /// Set by `end(with:)`: no call starts from then on.
+        var ending: RPCStatus?
     }
 
     private let calls = Mutex(Calls())
@@ -128,13 +130,18 @@ public final class ServerConnection: Sendable {
 
     /// Serves until the peer disconnects or violates the protocol; then cancels its calls.
     /// Blocks the calling thread. Returns why the connection ended (nil: the peer closed it).
-    public func serve(_ handler: @escaping @Sendable (IncomingCall) async -> Void) -> FrameConnection.ReadFailure? {
+    ///
+    /// `answerNow` may answer a call on this (the reading) thread, without a task: it returns
+    /// true when it did, false — having answered nothing — to have `handler` run it as a task.
+    /// It must never wait on a peer, nor for long: while it runs, this peer's next frames wait.
+    public func serve(answerNow: @escaping @Sendable (IncomingCall) -> Bool = { _ in false },
+                      _ handler: @escaping @Sendable (IncomingCall) async -> Void) -> FrameConnection.ReadFailure? {
         let failure = connection.readFrames(incompleteFrameTimeout: limits.incompleteFrameTimeout) { frame in
             switch frame.kind {
             case .request:
                 // A peer leaving replies unread gets no more calls served until it reads.
                 guard outbound.waitForReaderTurn() else { return }
-                start(frame, handler)
+                start(frame, answerNow, handler)
             case .cancel:
                 let cancelled = calls.withLock { $0.running[frame.callID] }
                 cancelled?.task?.cancel()
@@ -163,9 +170,11 @@ public final class ServerConnection: Sendable {
         return failure
     }
 
-    private func start(_ frame: Frame, _ handler: @escaping @Sendable (IncomingCall) async -> Void) {
+    private func start(_ frame: Frame, _ answerNow: (IncomingCall) -> Bool,
+                       _ handler: @escaping @Sendable (IncomingCall) async -> Void) {
         let id = frame.callID
         let refusal: RPCStatus? = calls.withLock { calls in
+            if let ending = calls.ending { return ending }
             if id == 0 { return RPCStatus(.invalidArgument, "call id 0 is reserved") }
             if calls.running[id] != nil {
                 return RPCStatus(.alreadyExists, "call id \(id) is still in flight on this connection; use a new id per call")
@@ -186,7 +195,16 @@ public final class ServerConnection: Sendable {
             CallResponder(callID: id, outbound: outbound).fail(status, streaming: false)
             return
         }
-        calls.withLock { calls in
+        // Answered on this thread when it can be (after every limit above): never registered,
+        // so nothing cancels it midway — a CANCEL for it is read only once it is answered — and
+        // its id and budget are free when its answer is queued.
+        let immediate = CallResponder(callID: id, outbound: outbound, unreadRepliesTimeout: limits.unreadRepliesTimeout,
+                                      onEnd: release)
+        if answerNow(IncomingCall(method: frame.method, payload: frame.payload, responder: immediate)) { return }
+        let started: Bool = calls.withLock { calls in
+            // Checked again under the lock that registers the call: `end(with:)` takes every
+            // running call under it, so a call either is among them or never starts.
+            guard calls.ending == nil else { return false }
             let token = calls.nextToken
             calls.nextToken += 1
             let responder = CallResponder(callID: id, outbound: outbound, unreadRepliesTimeout: limits.unreadRepliesTimeout) {
@@ -199,6 +217,42 @@ public final class ServerConnection: Sendable {
                 await handler(call)
                 self?.finish(id, token)
             }
+            return true
+        }
+        if !started { release() }
+    }
+
+    /// Ends the connection from the server's side, because the identity it was served under is
+    /// gone (the app was removed, or may no longer connect this way): the peer is told `status`
+    /// as the connection's last word (call id 0, so every call it has open fails with it), no call
+    /// starts from now on, every running call is cancelled, and the socket closes once the status
+    /// is written. Returns once every call that was running has finished, or after `timeout` —
+    /// false then — so the caller knows nothing the peer asked for is still under way.
+    @discardableResult
+    public func end(with status: RPCStatus, timeout: Duration = .seconds(10)) async -> Bool {
+        let running: [Task<Void, Never>] = calls.withLock { calls in
+            calls.ending = calls.ending ?? status
+            return calls.running.values.compactMap(\.task)
+        }
+        outbound.append(FrameCodec.encode(Frame(callID: 0, kind: .endOfStream, status: status)))
+        // The writer closes the socket after the status; the reader then sees end of file.
+        outbound.closeWhenDrained()
+        for task in running { task.cancel() }
+        // Not a task group: awaiting a task's value ignores cancellation, so a group would wait
+        // for the slowest call whatever the timeout. The first of the two resumes the caller.
+        let answered = FirstAnswer()
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let resume: @Sendable (Bool) -> Void = { finished in
+                if answered.take() { continuation.resume(returning: finished) }
+            }
+            Task {
+                for task in running { await task.value }
+                resume(true)
+            }
+            Task {
+                try? await Task.sleep(for: timeout)
+                resume(false)
+            }
         }
     }
 
@@ -210,5 +264,17 @@ public final class ServerConnection: Sendable {
             return calls.running.removeValue(forKey: id)
         }
         ended?.release()
+    }
+}
+
+/// True for the first `take()` only.
+private final class FirstAnswer: Sendable {
+    private let taken = Mutex(false)
+
+    func take() -> Bool {
+        taken.withLock { taken in
+            defer { taken = true }
+            return !taken
+        }
     }
 }

@@ -16,6 +16,7 @@ extension BrokerConnection {
                             _ deliver: @Sendable (AnchoredDelivery) async -> Void) async throws(HKError) {
         if Task.isCancelled { throw Self.queryStopped }
         let (client, batches) = try stream(.queryAnchored, spec)
+        let parts = FetchedObjectParts()
         var samples: [HKSample] = []
         var deleted: [HKDeletedObject] = []
         var deliveries = 0
@@ -27,7 +28,7 @@ extension BrokerConnection {
                 } catch {
                     throw HKError(.unknownError, "healthd sent a malformed anchored-query batch (\(error))")
                 }
-                samples += try batch.samples.map { (record) throws(HKError) in try HKSample.fetched(record) }
+                samples += try batch.samples.map { (record) throws(HKError) in try HKSample.fetched(record, sharing: parts) }
                 deleted += batch.deletedObjects.map(HKDeletedObject.init(record:))
                 guard batch.endOfDelivery else { continue }
                 await deliver(AnchoredDelivery(samples: samples, deletedObjects: deleted, anchor: HKQueryAnchor(bytes: batch.anchor)))

@@ -14,6 +14,7 @@ extension BrokerConnection {
                          describing results: String) async throws(HKError) -> [HKSample] {
         if Task.isCancelled { throw Self.queryStopped }
         let (client, batches) = try stream(method, request)
+        let parts = FetchedObjectParts()
         var samples: [HKSample] = []
         do {
             for try await payload in batches {
@@ -23,7 +24,7 @@ extension BrokerConnection {
                 } catch {
                     throw HKError(.unknownError, "healthd sent a malformed batch of \(results) (\(error))")
                 }
-                samples += try batch.samples.map { (record) throws(HKError) in try HKSample.fetched(record) }
+                samples += try batch.samples.map { (record) throws(HKError) in try HKSample.fetched(record, sharing: parts) }
             }
         } catch {
             if Task.isCancelled { throw Self.queryStopped }

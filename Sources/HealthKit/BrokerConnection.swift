@@ -63,6 +63,26 @@ final class BrokerConnection: Sendable {
         }
     }
 
+    /// A unary call that blocks the calling thread (see `RPCClient.unaryBlocking`), for
+    /// HealthKit's synchronous methods. Safe from any thread: nothing of it runs on Swift's
+    /// cooperative pool.
+    func callBlocking<Response: WireMessage>(
+        _ method: HealthStoreMethod, _ request: some WireMessage, returning _: Response.Type = Response.self
+    ) throws(HKError) -> Response {
+        let client = try client()
+        let response: [UInt8]
+        do {
+            response = try client.unaryBlocking(method.rawValue, request.wireBytes())
+        } catch {
+            throw failure(error, on: client)
+        }
+        do {
+            return try Response(wire: response)
+        } catch {
+            throw HKError(.unknownError, "healthd sent a malformed \(method) response (\(error))")
+        }
+    }
+
     /// A server-streaming call; the stream's errors are still raw and go through `failure`.
     func stream(_ method: HealthStoreMethod, _ request: some WireMessage) throws(HKError) -> (RPCClient, AsyncThrowingStream<[UInt8], any Error>) {
         let client = try client()

@@ -24,9 +24,9 @@ public final class HKCategorySample: HKSample, @unchecked Sendable {
         super.init(type: type, value: .category(value), start: startDate, end: endDate, device: device, metadata: metadata)
     }
 
-    init(type: HKCategoryType, fetched record: SampleRecord, value: Int) {
+    init(type: HKCategoryType, fetched record: SampleRecord, value: Int, parts: FetchedObjectParts) {
         self.value = value
         categoryType = type
-        super.init(type: type, fetched: record)
+        super.init(type: type, fetched: record, parts: parts)
     }
 }

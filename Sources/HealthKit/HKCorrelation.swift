@@ -45,10 +45,11 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
         }
     }
 
-    init(type correlationType: HKCorrelationType, fetched record: SampleRecord, objects: [HKSample]) {
+    init(type correlationType: HKCorrelationType, fetched record: SampleRecord, objects: [HKSample],
+         parts: FetchedObjectParts) {
         orderedObjects = objects
         self.correlationType = correlationType
-        super.init(type: correlationType, fetched: record)
+        super.init(type: correlationType, fetched: record, parts: parts)
     }
 
     /// The samples of one type, e.g. the systolic half of a blood-pressure reading.

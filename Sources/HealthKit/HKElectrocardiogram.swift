@@ -65,14 +65,14 @@ public final class HKElectrocardiogram: HKSample, @unchecked Sendable {
     public let classification: Classification
     public let symptomsStatus: SymptomsStatus
 
-    init(type: HKElectrocardiogramType, fetched record: SampleRecord, _ ecg: ElectrocardiogramValue) {
+    init(type: HKElectrocardiogramType, fetched record: SampleRecord, _ ecg: ElectrocardiogramValue, parts: FetchedObjectParts) {
         numberOfVoltageMeasurements = ecg.voltageCount
         samplingFrequency = ecg.samplingFrequency.map { HKQuantity(unit: .hertz(), doubleValue: $0) }
         averageHeartRate = ecg.averageHeartRate.map { HKQuantity(unit: HKUnit.count().unitDivided(by: .minute()), doubleValue: $0) }
         // A raw value this SDK does not know yet (a newer healthd) reads as Apple's catch-all.
         classification = Classification(rawValue: ecg.classification) ?? .unrecognized
         symptomsStatus = SymptomsStatus(rawValue: ecg.symptomsStatus) ?? .notSet
-        super.init(type: type, fetched: record)
+        super.init(type: type, fetched: record, parts: parts)
     }
 }
 

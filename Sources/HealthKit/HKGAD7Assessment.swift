@@ -39,11 +39,11 @@ public final class HKGAD7Assessment: HKScoredAssessment, @unchecked Sendable {
     }
 
     /// A fetched assessment; nil when an answer is not one this SDK knows (a newer healthd).
-    init?(type: HKScoredAssessmentType, fetched record: SampleRecord, _ value: ScoredAssessmentValue) {
+    init?(type: HKScoredAssessmentType, fetched record: SampleRecord, _ value: ScoredAssessmentValue, parts: FetchedObjectParts) {
         let typed = value.answers.compactMap(Answer.init(rawValue:))
         guard typed.count == value.answers.count else { return nil }
         answers = typed
-        super.init(type: type, fetched: record, answers: value.answers)
+        super.init(type: type, fetched: record, answers: value.answers, parts: parts)
     }
 }
 

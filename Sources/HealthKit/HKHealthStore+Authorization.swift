@@ -58,16 +58,12 @@ extension HKHealthStore {
     /// revealed: a read-only type reports its (absent) share status.
     ///
     /// Synchronous like HealthKit's, so it blocks the calling thread for one round-trip to
-    /// healthd (see `BlockingCall`: safe from the main thread and from async code). It cannot
+    /// healthd (`BrokerConnection.callBlocking`: safe from the main thread and from async code). It cannot
     /// throw; when the broker cannot be asked it answers `.notDetermined`, the status under
     /// which a save fails and a request would prompt.
     public func authorizationStatus(for type: HKObjectType) -> HKAuthorizationStatus {
-        let connection = connection
-        let request = TypeIdentifierMessage(type.identifier)
-        let status = try? BlockingCall.run { () throws(HKError) -> HKAuthorizationStatus in
-            let value: StatusValue = try await connection.call(.authorizationStatus, request)
-            return try value.decoded(as: HKAuthorizationStatus.self)
-        }
+        let status = try? connection.callBlocking(.authorizationStatus, TypeIdentifierMessage(type.identifier),
+                                                  returning: StatusValue.self).decoded(as: HKAuthorizationStatus.self)
         return status ?? .notDetermined
     }
 

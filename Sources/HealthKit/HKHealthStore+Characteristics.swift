@@ -1,7 +1,7 @@
 import HealthWire
 
 /// The user's characteristics, as HealthKit reads them: synchronous and throwing, each one
-/// round-trip to healthd (see `BlockingCall`: safe from the main thread and from async code).
+/// round-trip to healthd (`BrokerConnection.callBlocking`: safe from the main thread and from async code).
 ///
 /// The app needs read permission for the characteristic type. Without it — denied or never
 /// asked — the value looks exactly as if the user had not set it: `.notSet` (for the move mode,
@@ -57,11 +57,6 @@ extension HKHealthStore {
 
     /// The stored value of `type` as the broker lets this app see it; nil for unset.
     private func characteristic(_ type: HKCharacteristicTypeIdentifier) throws(HKError) -> CharacteristicRecord.Value? {
-        let connection = connection
-        let request = TypeIdentifierMessage(type.rawValue)
-        return try BlockingCall.run { () throws(HKError) -> CharacteristicRecord.Value? in
-            let record: CharacteristicRecord = try await connection.call(.getCharacteristic, request)
-            return record.value
-        }
+        try connection.callBlocking(.getCharacteristic, TypeIdentifierMessage(type.rawValue), returning: CharacteristicRecord.self).value
     }
 }

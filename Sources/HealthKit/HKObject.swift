@@ -45,16 +45,15 @@ public class HKObject: @unchecked Sendable {
         (metadataValues, metadataError) = MetadataConversion.convert(metadata)
     }
 
-    /// An object fetched from the broker, already in wire form.
-    init(fetched uuid: UUID, metadata: [String: MetadataValue], device: DeviceRecord?, source: SourceRecord?) {
+    /// An object fetched from the broker, already in wire form; its device and source are
+    /// shared with the answer's other objects that have the same (`FetchedObjectParts`).
+    init(fetched uuid: UUID, metadata: [String: MetadataValue], device: DeviceRecord?, source: SourceRecord?,
+         parts: FetchedObjectParts) {
         assignedUUID = Mutex(uuid)
-        self.device = device.map(HKDevice.init(record:))
+        self.device = parts.device(device)
         metadataValues = metadata.isEmpty ? nil : metadata
         metadataError = nil
-        fetchedSource = source.map { record in
-            HKSourceRevision(source: HKSource(name: record.name, bundleIdentifier: record.bundleIdentifier),
-                             version: record.version)
-        }
+        fetchedSource = parts.sourceRevision(source)
     }
 
     /// Records the UUID the broker assigned on save.

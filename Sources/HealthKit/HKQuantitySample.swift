@@ -28,9 +28,10 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
                    start: startDate, end: endDate, device: device, metadata: metadata)
     }
 
-    init(type quantityType: HKQuantityType, fetched record: SampleRecord, value: Double, unit: String) {
-        quantity = HKQuantity(unit: HKUnit(from: unit), doubleValue: value)
+    init(type quantityType: HKQuantityType, fetched record: SampleRecord, value: Double, unit: String,
+         parts: FetchedObjectParts) {
+        quantity = HKQuantity(unit: parts.unit(unit), doubleValue: value)
         self.quantityType = quantityType
-        super.init(type: quantityType, fetched: record)
+        super.init(type: quantityType, fetched: record, parts: parts)
     }
 }

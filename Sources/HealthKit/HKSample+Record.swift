@@ -17,32 +17,33 @@ extension HKSample {
 
     /// The sample for a record the broker sent. A record whose type or value kind the SDK does
     /// not know means the broker and SDK disagree on the protocol, not that the app erred.
-    static func fetched(_ record: SampleRecord) throws(HKError) -> HKSample {
-        switch (HKObjectType.type(forIdentifier: record.typeIdentifier), record.value) {
+    /// `parts`: one per answer, so its objects share what their records repeat.
+    static func fetched(_ record: SampleRecord, sharing parts: FetchedObjectParts = FetchedObjectParts()) throws(HKError) -> HKSample {
+        switch (parts.type(record.typeIdentifier), record.value) {
         case let (type as HKQuantityType, .quantity(value, unit)):
             // HealthKit's fetched quantity samples are of the subclass for the type's aggregation.
             if type.aggregationStyle == .cumulative {
-                return HKCumulativeQuantitySample(type: type, fetched: record, value: value, unit: unit)
+                return HKCumulativeQuantitySample(type: type, fetched: record, value: value, unit: unit, parts: parts)
             }
-            return HKDiscreteQuantitySample(type: type, fetched: record, value: value, unit: unit)
+            return HKDiscreteQuantitySample(type: type, fetched: record, value: value, unit: unit, parts: parts)
         case let (type as HKCategoryType, .category(value)):
-            return HKCategorySample(type: type, fetched: record, value: value)
+            return HKCategorySample(type: type, fetched: record, value: value, parts: parts)
         case let (_ as HKWorkoutType, .workout(workout)):
             guard let activityType = HKWorkoutActivityType(rawValue: workout.activityType) else {
                 throw HKError(.unknownError, "healthd sent a workout activity type this SDK does not know; "
                               + "the SDK and healthd versions may not match")
             }
-            return try HKWorkout(fetched: record, workout, activityType: activityType)
+            return try HKWorkout(fetched: record, workout, activityType: activityType, parts: parts)
         case let (type as HKSeriesType, .workoutRoute(count)) where type.identifier == HKWorkoutRouteTypeIdentifier:
-            return HKWorkoutRoute(type: type, fetched: record, count: count)
+            return HKWorkoutRoute(type: type, fetched: record, count: count, parts: parts)
         case let (type as HKSeriesType, .heartbeatSeries(series)) where type.identifier == HKDataTypeIdentifierHeartbeatSeries:
-            return HKHeartbeatSeriesSample(type: type, fetched: record, count: series.count)
+            return HKHeartbeatSeriesSample(type: type, fetched: record, count: series.count, parts: parts)
         case let (type as HKElectrocardiogramType, .electrocardiogram(ecg)):
-            return HKElectrocardiogram(type: type, fetched: record, ecg)
+            return HKElectrocardiogram(type: type, fetched: record, ecg, parts: parts)
         case let (type as HKScoredAssessmentType, .scoredAssessment(assessment)):
             let sample: HKScoredAssessment? = switch type.identifier {
-            case HKScoredAssessmentTypeIdentifier.GAD7.rawValue: HKGAD7Assessment(type: type, fetched: record, assessment)
-            case HKScoredAssessmentTypeIdentifier.PHQ9.rawValue: HKPHQ9Assessment(type: type, fetched: record, assessment)
+            case HKScoredAssessmentTypeIdentifier.GAD7.rawValue: HKGAD7Assessment(type: type, fetched: record, assessment, parts: parts)
+            case HKScoredAssessmentTypeIdentifier.PHQ9.rawValue: HKPHQ9Assessment(type: type, fetched: record, assessment, parts: parts)
             default: nil
             }
             guard let sample else {
@@ -52,7 +53,8 @@ extension HKSample {
             return sample
         case let (type as HKCorrelationType, .correlation(objects)):
             return HKCorrelation(type: type, fetched: record,
-                                 objects: try objects.map { (object) throws(HKError) in try fetched(object) })
+                                 objects: try objects.map { (object) throws(HKError) in try fetched(object, sharing: parts) },
+                                 parts: parts)
         default:
             throw HKError(.unknownError,
                           "healthd sent a sample of type \(record.typeIdentifier.prefix(100)) this SDK cannot represent; "

@@ -18,11 +18,12 @@ public class HKSample: HKObject, @unchecked Sendable {
         super.init(metadata: metadata, device: device)
     }
 
-    init(type: HKSampleType, fetched record: SampleRecord) {
+    init(type: HKSampleType, fetched record: SampleRecord, parts: FetchedObjectParts) {
         sampleType = type
         recordValue = record.value
         startDate = record.startDate
         endDate = record.endDate
-        super.init(fetched: record.uuid, metadata: record.metadata, device: record.device, source: record.source)
+        super.init(fetched: record.uuid, metadata: record.metadata, device: record.device, source: record.source,
+                   parts: parts)
     }
 }

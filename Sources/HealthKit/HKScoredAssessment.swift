@@ -29,8 +29,8 @@ public class HKScoredAssessment: HKSample, @unchecked Sendable {
                    start: date, end: date, device: nil, metadata: metadata)
     }
 
-    init(type: HKScoredAssessmentType, fetched record: SampleRecord, answers: [Int]) {
+    init(type: HKScoredAssessmentType, fetched record: SampleRecord, answers: [Int], parts: FetchedObjectParts) {
         answerValues = answers
-        super.init(type: type, fetched: record)
+        super.init(type: type, fetched: record, parts: parts)
     }
 }

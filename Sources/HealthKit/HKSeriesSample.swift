@@ -5,9 +5,9 @@ public class HKSeriesSample: HKSample, @unchecked Sendable {
     /// How many data points the series holds.
     public let count: Int
 
-    init(type: HKSeriesType, fetched record: SampleRecord, count: Int) {
+    init(type: HKSeriesType, fetched record: SampleRecord, count: Int, parts: FetchedObjectParts) {
         self.count = count
-        super.init(type: type, fetched: record)
+        super.init(type: type, fetched: record, parts: parts)
     }
 
     /// A series made here (a builder's), before it is saved.

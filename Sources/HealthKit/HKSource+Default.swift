@@ -9,17 +9,13 @@ extension HKSource {
     ///
     /// The identity is the connection's (healthd binds it when the app is launched), so the first
     /// call asks healthd, blocking the calling thread for one round-trip like
-    /// `authorizationStatus(for:)` (see `BlockingCall`); later calls answer from memory. HealthKit's
+    /// `authorizationStatus(for:)` (`BrokerConnection.callBlocking`); later calls answer from memory. HealthKit's
     /// method cannot fail: when healthd cannot be asked, it answers the process name with an empty
     /// bundle identifier (the source an unsaved object reports) and asks again next time.
     public static func `default`() -> HKSource {
         if let known = cached.withLock({ $0 }) { return known }
-        let connection = BrokerConnection.shared
-        let asked = try? BlockingCall.run { () throws(HKError) -> HKSource? in
-            let list: SourceList = try await connection.call(.currentSource, CurrentSourceRequest())
-            return list.sources.first.map { HKSource(name: $0.name, bundleIdentifier: $0.bundleIdentifier) }
-        }
-        guard let source = asked ?? nil else {
+        let list = try? BrokerConnection.shared.callBlocking(.currentSource, CurrentSourceRequest(), returning: SourceList.self)
+        guard let source = list?.sources.first.map({ HKSource(name: $0.name, bundleIdentifier: $0.bundleIdentifier) }) else {
             return HKSource(name: ProcessInfo.processInfo.processName, bundleIdentifier: "")
         }
         cached.withLock { $0 = source }

@@ -117,7 +117,8 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
                    device: device, metadata: metadata)
     }
 
-    init(fetched record: SampleRecord, _ workout: WorkoutValue, activityType: HKWorkoutActivityType) throws(HKError) {
+    init(fetched record: SampleRecord, _ workout: WorkoutValue, activityType: HKWorkoutActivityType,
+         parts: FetchedObjectParts) throws(HKError) {
         workoutActivityType = activityType
         duration = workout.duration
         totalEnergyBurned = workout.totalEnergyBurned.map { HKQuantity(unit: HKUnit(from: $0.unit), doubleValue: $0.value) }
@@ -139,7 +140,7 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
             return converted
         }
         allStatistics = WorkoutStatisticsConversion.statistics(workout.statistics)
-        super.init(type: HKObjectType.workoutType(), fetched: record)
+        super.init(type: HKObjectType.workoutType(), fetched: record, parts: parts)
     }
 
     /// The first event metadata that could not be converted; `save` throws it.

@@ -22,7 +22,7 @@ public struct HealthCtl: ParsableCommand {
             GrantCommand.self, RevokeCommand.self, GrantsCommand.self, SamplesCommand.self,
             KeyCommand.self, PasscodeCommand.self, LockCommand.self, UnlockCommand.self, LogCommand.self, SourcesCommand.self,
             CharacteristicsCommand.self, UnitsCommand.self,
-            ActivityCommand.self, ImportCommand.self, ExportCommand.self, AddCommand.self, DeleteCommand.self, ReportCommand.self,
+            ActivityCommand.self, ImportCommand.self, ExportCommand.self, AddCommand.self, DeleteCommand.self, ReportCommand.self, ChartCommand.self,
         ])
 
     public init() {}

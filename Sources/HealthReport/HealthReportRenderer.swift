@@ -24,11 +24,16 @@ public enum HealthReportRenderer {
                 chartSection("Heart rate", data.heartRate.isEmpty,
                              SVGChart.ranges("heart-rate", title: "Heart rate per day: lowest to highest, average marked (count/min)",
                                              data.heartRate, colour: "#e76f51")),
+                .forEach(data.dailyTotals.filter { !$0.values.isEmpty }) { total in
+                    chartSection(total.title, false, SVGChart.bars(total.name, title: "\(total.title) per day (\(total.unit))",
+                                                                   total.values, colour: "#3a86ff"))
+                },
                 chartSection("Sleep", data.sleepHours.isEmpty,
                              SVGChart.bars("sleep", title: "Hours asleep per night", data.sleepHours, colour: "#6d597a")),
                 chartSection("Body mass", data.bodyMass.isEmpty,
                              SVGChart.line("body-mass", title: "Body mass (kg)", data.bodyMass, colour: "#264653")),
                 workouts(data.workouts),
+                routeMaps(data.workouts),
                 .h2("Sources"),
                 .ul(.forEach(data.sources) { .li(.text($0)) })
             )
@@ -69,11 +74,35 @@ public enum HealthReportRenderer {
         )
     }
 
+    /// One map per workout with a route, captioned, and the colour key of the kinds shown.
+    private static func routeMaps(_ rows: [ReportData.Workout]) -> Node<HTML.BodyContext> {
+        let mapped = rows.enumerated().filter { !$0.element.routes.allSatisfy(\.isEmpty) }
+        guard !mapped.isEmpty else { return .empty }
+        let kinds = ReportData.RouteKind.allCases.filter { kind in mapped.contains { $0.element.kind == kind } }
+        return .section(
+            .class("routes"),
+            .h2("Routes"),
+            .p(.class("legend"), .forEach(kinds) { kind in
+                .span(.class("key"), .span(.class("swatch"), .attribute(named: "style", value: "background:\(kind.colour)")),
+                      .text(" \(kind.rawValue) "))
+            }),
+            .div(.class("maps"), .forEach(mapped) { index, row in
+                let caption = "\(row.activity), \(row.start)" + (row.distanceKilometres.map { String(format: ", %.2f km", $0) } ?? "")
+                return .div(.class("route-card"),
+                            .raw(RouteMap.svg("workout-\(index)", title: "Route: " + caption, routes: row.routes, kind: row.kind)),
+                            .p(.class("caption"), .text(caption)))
+            })
+        )
+    }
+
     private static let css = """
         body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 760px; color: #222; }
         h1 { margin-bottom: 0.2em; } .period { color: #666; margin-top: 0; }
         table { border-collapse: collapse; margin: 1em 0; } th, td { text-align: left; padding: 0.25em 0.8em; border-bottom: 1px solid #ddd; }
         svg.chart { width: 100%; height: auto; background: #fafafa; border: 1px solid #eee; }
         .empty { color: #888; font-style: italic; }
+        .maps { display: flex; flex-wrap: wrap; gap: 12px; } .route-card { width: 360px; }
+        svg.map { width: 360px; height: 240px; border: 1px solid #ccd; } .caption { font-size: 0.85em; color: #444; margin: 0.2em 0; }
+        .swatch { display: inline-block; width: 1.6em; height: 0.5em; border-radius: 2px; vertical-align: middle; }
         """
 }

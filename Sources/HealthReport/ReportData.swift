@@ -14,6 +14,23 @@ public struct ReportData: Sendable, Equatable {
         }
     }
 
+    /// A cumulative type's total per day (active energy, distance, flights climbed, …).
+    public struct DailyTotals: Sendable, Equatable {
+        /// A short name for the chart's `data-chart` ("active-energy").
+        public var name: String
+        /// The heading ("Active energy").
+        public var title: String
+        public var unit: String
+        public var values: [DailyValue]
+
+        public init(name: String, title: String, unit: String, values: [DailyValue]) {
+            self.name = name
+            self.title = title
+            self.unit = unit
+            self.values = values
+        }
+    }
+
     /// One day's lowest, average and highest reading (heart rate).
     public struct DailyRange: Sendable, Equatable {
         public var day: String
@@ -36,14 +53,51 @@ public struct ReportData: Sendable, Equatable {
         public var distanceKilometres: Double?
         public var energyKilocalories: Double?
         public var source: String
+        /// How its route is drawn.
+        public var kind: RouteKind
+        /// Its routes (usually one; a paused outdoor workout can have several), each in time order.
+        public var routes: [[RoutePoint]]
 
-        public init(start: String, activity: String, minutes: Double, distanceKilometres: Double?, energyKilocalories: Double?, source: String) {
+        public init(start: String, activity: String, minutes: Double, distanceKilometres: Double?, energyKilocalories: Double?, source: String,
+                    kind: RouteKind = .other, routes: [[RoutePoint]] = []) {
             self.start = start
             self.activity = activity
             self.minutes = minutes
             self.distanceKilometres = distanceKilometres
             self.energyKilocalories = energyKilocalories
             self.source = source
+            self.kind = kind
+            self.routes = routes
+        }
+    }
+
+    /// One location of a route, in degrees.
+    public struct RoutePoint: Sendable, Equatable {
+        public var latitude: Double
+        public var longitude: Double
+
+        public init(latitude: Double, longitude: Double) {
+            self.latitude = latitude
+            self.longitude = longitude
+        }
+    }
+
+    /// The colour a route is drawn in, by the kind of workout — as workout apps colour them:
+    /// walks green, runs red, rides blue, hikes brown, swims cyan, wheelchair pushes purple,
+    /// anything else grey.
+    public enum RouteKind: String, Sendable, Equatable, CaseIterable {
+        case walk, run, ride, hike, swim, wheelchair, other
+
+        public var colour: String {
+            switch self {
+            case .walk: "#2e9e44"
+            case .run: "#d62828"
+            case .ride: "#1d6fd6"
+            case .hike: "#8c5a2b"
+            case .swim: "#0aa3c2"
+            case .wheelchair: "#7b4fb5"
+            case .other: "#5f6b73"
+            }
         }
     }
 
@@ -57,6 +111,8 @@ public struct ReportData: Sendable, Equatable {
     /// One point per weighing, in kilograms.
     public var bodyMass: [DailyValue]
     public var workouts: [Workout]
+    /// Daily totals of the other cumulative types that have data in the period, in this order.
+    public var dailyTotals: [DailyTotals] = []
     /// Every source that contributed, by name.
     public var sources: [String]
 

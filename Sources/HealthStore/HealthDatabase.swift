@@ -27,8 +27,8 @@ public final class HealthDatabase: Sendable {
         // access-log entries share commits (one fsync per group).
         let commits = GroupCommitQueue(writer: writer)
         samples = SampleRepository(writer: writer, commits: commits)
-        apps = AppRepository(writer: writer)
         grants = GrantRepository(writer: writer)
+        apps = AppRepository(writer: writer, grantCache: grants.cache)
         accessLog = AccessLogRepository(writer: writer, commits: commits)
         changeFeed = try ChangeFeedRepository(writer: writer)
     }

@@ -46,4 +46,57 @@ import TestSupport
         let blank = try FileManager.default.attributesOfItem(atPath: blankShot)[.size] as? Int ?? 0
         #expect(blank > 0 && size > 5 * blank, "report \(size) bytes, blank page \(blank) bytes")
     }
+
+    /// Each workout's route is one map: the walk's polyline green and the run's red, a start and
+    /// an end marker, and every drawn point inside the map's viewBox — as Chromium parsed it.
+    @Test func routesAreDrawnAsMapsColouredByActivityWithMarkersInsideTheView() async throws {
+        let broker = try BrokerProcess()
+        let fixture = broker.root + "/routes.xml"
+        try Data(RouteExportFixture.xml.utf8).write(to: URL(fileURLWithPath: fixture))
+        let imported = try await broker.healthctl(["import", fixture, "--characteristics", "no"])
+        #expect(imported.status == 0, "\(imported)")
+        let page = broker.root + "/routes.html"
+        let written = try await broker.healthctl(["report", "--html", page, "--from", "2024-05-01", "--to", "2024-05-04"])
+        #expect(written.status == 0, "\(written)\n\(broker.log)")
+
+        let dom = try await browser(["--dump-dom", "file://" + page])
+        #expect(dom.status == 0, "\(dom.stderr)")
+        let maps = dom.stdout.components(separatedBy: "<svg class=\"map\"").dropFirst().map { $0.components(separatedBy: "</svg>")[0] }
+        #expect(maps.count == 2, "\(dom.stdout)")
+        var colours: [String: String] = [:]
+        for map in maps {
+            let view = try #require(map.firstMatch(of: /viewBox="0 0 ([0-9.]+) ([0-9.]+)"/), "\(map)")
+            let width = try #require(Double(view.output.1)), height = try #require(Double(view.output.2))
+            func inside(_ x: Double, _ y: Double) -> Bool { x >= 0 && x <= width && y >= 0 && y <= height }
+            let line = try #require(map.firstMatch(of: /<polyline class="route" data-activity="(\w+)"[^>]* stroke="(#[0-9a-f]{6})"[^>]* points="([^"]+)"/))
+            colours[String(line.output.1)] = String(line.output.2)
+            let points = line.output.3.split(separator: " ").map { $0.split(separator: ",").compactMap { Double($0) } }
+            #expect(points.count > 30 && points.allSatisfy { $0.count == 2 && inside($0[0], $0[1]) }, "\(line.output.3)")
+            for marker in ["start", "end"] {
+                let pattern = try Regex("<circle class=\"\(marker)\" cx=\"([0-9.-]+)\" cy=\"([0-9.-]+)\"")
+                let circle = try #require(map.firstMatch(of: pattern), "\(map)")
+                let x = try #require(Double(circle.output[1].substring ?? "")), y = try #require(Double(circle.output[2].substring ?? ""))
+                #expect(inside(x, y), "\(marker) at \(x),\(y)")
+            }
+            // The fit: the route reaches the margins on its longer side.
+            let xs = points.map { $0[0] }, ys = points.map { $0[1] }
+            let spanX = (xs.max() ?? 0) - (xs.min() ?? 0), spanY = (ys.max() ?? 0) - (ys.min() ?? 0)
+            #expect(abs(spanX - (width - 32)) < 1 || abs(spanY - (height - 32)) < 1, "fitted: \(spanX) × \(spanY)")
+        }
+        #expect(colours == ["walk": "#2e9e44", "run": "#d62828"], "\(colours)")
+        // Daily active energy: one bar per day, the kJ reading converted (1046 kJ = 250 kcal).
+        let energy = try #require(dom.stdout.components(separatedBy: "data-chart=\"active-energy\"").dropFirst().first)
+        #expect(energy.components(separatedBy: "</svg>")[0].components(separatedBy: "<rect class=\"bar\"").count - 1 == 2)
+        #expect(energy.contains("2024-05-03: 250"), "\(energy)")
+
+        let shot = broker.root + "/routes.png"
+        let result = try await browser(["--screenshot=" + shot, "--window-size=900,1800", "file://" + page])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect((try FileManager.default.attributesOfItem(atPath: shot)[.size] as? Int ?? 0) > 10_000)
+        if let keep = ProcessInfo.processInfo.environment["OPENHEALTH_KEEP_SCREENSHOT"] {
+            // For the README's picture: `OPENHEALTH_KEEP_SCREENSHOT=docs/images/report-routes.png`.
+            try? FileManager.default.removeItem(atPath: keep)
+            try FileManager.default.copyItem(atPath: shot, toPath: keep)
+        }
+    }
 }

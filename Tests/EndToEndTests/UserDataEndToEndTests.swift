@@ -37,6 +37,27 @@ import TestSupport
         #expect(try await broker.healthctl(["samples", "heartRate", "--json"]).lines.isEmpty)
     }
 
+    /// `--source` alone: every type that source saved, counted and confirmed once; other
+    /// sources' samples of the same types stay.
+    @Test func aSourcesSamplesOfEveryTypeAreDeletedTogether() async throws {
+        let broker = try BrokerProcess()
+        let fixture = broker.root + "/hostile.xml"
+        try Data(HostileExportFixture.xml.utf8).write(to: URL(fileURLWithPath: fixture))
+        #expect(try await broker.healthctl(["import", fixture, "--characteristics", "no"]).status == 0)
+        // The fixture's iPhone saved one step count and one night of sleep.
+        let iPhone = ["delete", "--source", "@import/Apple Health/iPhone"]
+        let declined = try await broker.healthctl(iPhone, stdin: "n\n")
+        #expect(declined.stdout.contains("Delete 2 samples of 2 types from @import/Apple Health/iPhone?")
+                && declined.stdout.contains("Nothing was deleted"), "\(declined)")
+        let confirmed = try await broker.healthctl(iPhone, stdin: "y\n")
+        #expect(confirmed.stdout.contains("Deleted 2 samples."), "\(confirmed)")
+        #expect(try await broker.healthctl(["samples", "stepCount", "--json"]).lines.isEmpty)
+        #expect(try await broker.healthctl(["samples", "sleepAnalysis", "--json"]).lines.isEmpty)
+        #expect(try await broker.healthctl(["samples", "heartRate", "--json"]).lines.count == 2, "another source's samples stay")
+        let again = try await broker.healthctl(iPhone + ["--yes"])
+        #expect(again.stdout.contains("No samples match"), "\(again)")
+    }
+
     @Test func deletionsAreCountedConfirmedAndReachAppsAsDeletedObjects() async throws {
         let broker = try BrokerProcess()
         let writer = try await broker.installClient("org.test.user-data-writer")

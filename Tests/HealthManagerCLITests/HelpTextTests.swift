@@ -5,7 +5,7 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct HelpTextTests {
     static let commands: [[String]] = [
         [], ["status"], ["apps"], ["apps", "install"], ["apps", "list"], ["requests"],
-        ["grant"], ["revoke"], ["grants"], ["samples"],
+        ["grant"], ["revoke"], ["grants"], ["samples"], ["chart"],
     ]
 
     @Test(arguments: commands)

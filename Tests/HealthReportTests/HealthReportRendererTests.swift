@@ -42,6 +42,18 @@ import Testing
         #expect(page.components(separatedBy: "No data in this period.").count - 1 == 4)
     }
 
+    @Test func eachTypeWithDailyTotalsIsOneMoreChartAndEmptyOnesAreLeftOut() {
+        var data = data()
+        data.dailyTotals = [
+            .init(name: "active-energy", title: "Active energy", unit: "kcal", values: [.init(day: "2024-05-01", value: 420)]),
+            .init(name: "flights-climbed", title: "Flights climbed", unit: "count", values: []),
+        ]
+        let page = HealthReportRenderer.html(data)
+        #expect(page.components(separatedBy: "<svg class=\"chart\"").count - 1 == 5)
+        #expect(page.contains("data-chart=\"active-energy\"") && page.contains("Active energy per day (kcal)"))
+        #expect(!page.contains("flights-climbed"))
+    }
+
     @Test func axisTopsAreRoundNumbers() {
         #expect(SVGChart.niceCeiling(12_345) == 20_000)
         #expect(SVGChart.niceCeiling(150) == 200)

@@ -20,6 +20,24 @@ import Testing
         #expect(WireText.problem(in: bytes) == expected)
     }
 
+    /// The ASCII fast path reads eight bytes at a time: a bad byte at any position of a word
+    /// or of the tail, in strings of every length around the word size, is still found.
+    @Test(arguments: [UInt8(0x00), 0x80, 0xC0, 0xFF])
+    func aBadByteAnywhereInAnASCIIStringIsFound(_ bad: UInt8) {
+        for length in 1...25 {
+            for position in 0..<length {
+                var bytes = [UInt8](repeating: 0x61, count: length)
+                bytes[position] = bad
+                if bad == 0xC0, position + 1 < length { bytes[position + 1] = 0x80 }  // C0 80: a NUL
+                let expected: WireText.Problem = bad == 0 || (bad == 0xC0 && position + 1 < length)
+                    ? .nul(offset: position) : .invalidUTF8(offset: position)
+                #expect(WireText.problem(in: bytes) == expected, "length \(length), byte \(bad) at \(position)")
+                #expect(WireText.problem(in: bytes[...]) == expected, "as a slice")
+            }
+            #expect(WireText.problem(in: [UInt8](repeating: 0x7F, count: length)) == nil)
+        }
+    }
+
     static func save(unit: String, metadataKey: String = "Note") -> SampleList {
         let record = SampleRecord(uuid: UUID(), typeIdentifier: HKQuantityTypeIdentifier.stepCount.rawValue,
                                   startDate: Date(timeIntervalSince1970: 1_700_000_000),

@@ -8,6 +8,11 @@
  * Returns bytes sent or -1 with errno set. */
 ssize_t ohk_send_with_fd(int sock, const void *buf, size_t len, int fd);
 
+/* As ohk_send_with_fd, but never waits for room in the socket buffer (MSG_DONTWAIT): returns
+ * what the socket took now, possibly less than `len`, or -1 with errno EAGAIN when it took
+ * nothing. */
+ssize_t ohk_send_with_fd_nowait(int sock, const void *buf, size_t len, int fd);
+
 /* Receives up to `len` bytes. Descriptors that arrive as SCM_RIGHTS are stored in fds (at most
  * max_fds; extra ones are closed) with *n_fds set, all with close-on-exec. Returns bytes read,
  * 0 at end of stream, or -1 with errno set. A truncated control message is an error (EMSGSIZE). */

@@ -69,25 +69,52 @@ struct CallDispatcher: Sendable {
         }
     }
 
+    /// Answers `call` on the calling thread — the connection's reader — when its method is
+    /// `.immediate`, cheap, not access-logged, and the store admits it without waiting
+    /// (`StoreHandle.withGrantsNow`). True when it answered. Otherwise (any other method, a key
+    /// change under way, or the handler threw) it has done nothing visible, and the call takes
+    /// the ordinary path, `dispatch`, which waits, reports the failure and logs a refusal.
+    ///
+    /// Why: for a short call the work is a memory lookup, and the task, the pool thread it runs
+    /// on and the hand-offs between them cost several times that (issue 17). The reader thread
+    /// may block (it is this connection's own), and the reply leaves by `OutboundQueue`'s
+    /// direct path, so nothing here waits on the peer: a slow or stalled client still holds
+    /// only its own threads. Identity is the connection's `caller`; the per-connection and
+    /// per-app call limits were checked before this (`ServerConnection.start`).
+    func answerNow(_ call: IncomingCall) -> Bool {
+        guard case let .immediate(answer)? = table[call.method],
+              MethodTable.accessLogged[call.method] == nil,
+              caller.appManifest == nil || MethodTable.cost(of: call.method, payload: call.payload) == .cheap
+        else { return false }
+        let reply: MethodTable.Reply?
+        do {
+            reply = try context.store.withGrantsNow { try answer(context, caller, call.payload, $0) }
+        } catch {
+            return false
+        }
+        guard let reply else { return false }
+        respond(call, with: reply)
+        return true
+    }
+
+    private func respond(_ call: IncomingCall, with reply: MethodTable.Reply) {
+        if let descriptor = reply.descriptor {
+            call.responder.respond(reply.payload, passing: descriptor)
+            close(descriptor)
+        } else {
+            call.responder.respond(reply.payload)
+        }
+    }
+
     private func run(_ handler: MethodTable.Handler, _ call: IncomingCall) async {
         switch handler {
         case let .unary(run):
-            let report = accessReport(for: call.method)
-            do {
-                let reply = try await CallAccessReport.$current.withValue(report) {
-                    try await run(context, caller, call.payload)
-                }
-                await logAccess(call.method, report, failure: nil)
-                if let descriptor = reply.descriptor {
-                    call.responder.respond(reply.payload, passing: descriptor)
-                    close(descriptor)
-                } else {
-                    call.responder.respond(reply.payload)
-                }
-            } catch {
-                let status = status(for: error, method: call.method)
-                await logAccess(call.method, report, failure: status)
-                call.responder.fail(status, streaming: false)
+            await runUnary(call) { try await run(context, caller, call.payload) }
+        case let .immediate(answer):
+            // The ordinary path of an immediate method: a unary call that borrows the grants,
+            // waiting for the store like any other call.
+            await runUnary(call) { [context, caller] in
+                try await context.store.withGrants { try answer(context, caller, call.payload, $0) }
             }
         case let .stream(run):
             let report = accessReport(for: call.method)
@@ -102,6 +129,19 @@ struct CallDispatcher: Sendable {
                 await logAccess(call.method, report, failure: status)
                 call.responder.fail(status, streaming: true)
             }
+        }
+    }
+
+    private func runUnary(_ call: IncomingCall, _ run: () async throws -> MethodTable.Reply) async {
+        let report = accessReport(for: call.method)
+        do {
+            let reply = try await CallAccessReport.$current.withValue(report) { try await run() }
+            await logAccess(call.method, report, failure: nil)
+            respond(call, with: reply)
+        } catch {
+            let status = status(for: error, method: call.method)
+            await logAccess(call.method, report, failure: status)
+            call.responder.fail(status, streaming: false)
         }
     }
 

@@ -1,5 +1,6 @@
 import HealthIPC
 import HealthModel
+import HealthStore
 import HealthWire
 
 /// Every method the broker serves, with who may call it — the whole privileged API in one place
@@ -10,6 +11,12 @@ enum MethodTable {
     enum Handler: Sendable {
         case unary(@Sendable (BrokerContext, Caller, [UInt8]) async throws -> Reply)
         case stream(@Sendable (BrokerContext, Caller, [UInt8], CallResponder) async throws -> Void)
+        /// A unary call answered from the apps and grants alone (`StoreHandle.withGrants`: memory,
+        /// `GrantCache`, or on a cache miss one read of the app's grants), synchronously. The dispatcher answers it on the connection's reader
+        /// thread when it can (`CallDispatcher.answerNow`) and otherwise as a `.unary` call.
+        /// Such a handler must have no side effects: a call it throws on runs again on the
+        /// ordinary path, which reports the failure (and logs a refusal).
+        case immediate(@Sendable (BrokerContext, Caller, [UInt8], HealthDatabase) throws -> Reply)
     }
 
     struct Reply: Sendable {
@@ -25,9 +32,9 @@ enum MethodTable {
 
     /// Served on the app socket, to installed apps only.
     static let app: [String: Handler] = [
-        HealthStoreMethod.getRequestStatus.rawValue: .unary(AppService.getRequestStatus),
+        HealthStoreMethod.getRequestStatus.rawValue: .immediate(AppService.getRequestStatus),
         HealthStoreMethod.requestAuthorization.rawValue: .unary(AppService.requestAuthorization),
-        HealthStoreMethod.authorizationStatus.rawValue: .unary(AppService.authorizationStatus),
+        HealthStoreMethod.authorizationStatus.rawValue: .immediate(AppService.authorizationStatus),
         HealthStoreMethod.save.rawValue: .unary(AppService.save),
         HealthStoreMethod.querySamples.rawValue: .stream(AppService.querySamples),
         HealthStoreMethod.queryAnchored.rawValue: .stream(AnchoredQueryService.query),
@@ -52,7 +59,7 @@ enum MethodTable {
         HealthStoreMethod.queryActivitySummaries.rawValue: .stream(ActivitySummaryService.query),
         HealthStoreMethod.watchStatisticsCollection.rawValue: .stream(StatisticsCollectionWatchService.watch),
         HealthStoreMethod.watchActivitySummaries.rawValue: .stream(ActivitySummaryWatchService.watch),
-        HealthStoreMethod.currentSource.rawValue: .unary(AppService.currentSource),
+        HealthStoreMethod.currentSource.rawValue: .immediate(AppService.currentSource),
     ]
 
     /// Served on the admin socket, to the manager tools only.

@@ -8,7 +8,8 @@ import Logging
 import Synchronization
 
 /// Accepted connections: establishes each one's identity before any frame is read, enforces the
-/// connection limits, and runs each connection on its own thread.
+/// connection limits, runs each connection on its own thread, and ends an app's connections when
+/// the user withdraws its identity (`endConnections(of:because:)`, `revalidateDirectConnections`).
 final class ConnectionRegistry: Sendable {
     private struct Counts {
         var total = 0
@@ -22,7 +23,7 @@ final class ConnectionRegistry: Sendable {
     private let logger: Logger
     /// Set once the context exists (it holds this registry, so it cannot be passed to init).
     private let contextBox = Mutex<BrokerContext?>(nil)
-    private let directConnections = DirectConnectionTracker()
+    private let appConnections = AppConnectionTracker()
 
     init(configuration: BrokerConfiguration, appResolver: AppPeerResolver, managerPolicy: ManagerPeerPolicy, logger: Logger) {
         self.configuration = configuration
@@ -58,7 +59,7 @@ final class ConnectionRegistry: Sendable {
             refuse(fd, RPCStatus(.unauthenticated, "healthd could not identify this process", healthKitCode: .errorAuthorizationDenied))
             return
         }
-        guard let token = directConnections.add(executable: peer.executable, socket: fd) else {
+        guard let token = appConnections.add(.direct(executable: peer.executable), socket: fd) else {
             refuse(fd, RPCStatus(.unavailable, "healthd is out of descriptors; try again"))
             return
         }
@@ -66,7 +67,7 @@ final class ConnectionRegistry: Sendable {
         do {
             app = try appResolver.resolve(peer)
         } catch let refusal as AppPeerResolver.Refusal {
-            directConnections.remove(token)
+            appConnections.remove(token)
             logger.warning("app connection refused", metadata: ["reason": "\(refusal)"])
             if let context = contextBox.withLock({ $0 }) {
                 AccessLogRecorder(context: context).appendRefusedConnectionBlocking(reason: refusal.logDetail)
@@ -74,18 +75,47 @@ final class ConnectionRegistry: Sendable {
             refuse(fd, RPCStatus(.unauthenticated, "\(refusal)", healthKitCode: .errorAuthorizationDenied))
             return
         } catch {
-            directConnections.remove(token)
+            appConnections.remove(token)
             logger.warning("app connection refused", metadata: ["reason": "\(error)"])
             refuse(fd, RPCStatus(.unauthenticated, "healthd could not identify this process", healthKitCode: .errorAuthorizationDenied))
             return
         }
-        directConnections.admitted(token, as: app.id)
+        // Admitted from a store read before a removal or reinstall of the app that ended its
+        // connections: refused as the app's next connection would be.
+        guard appConnections.admitted(token, as: app.id) else {
+            appConnections.remove(token)
+            refuse(fd, IdentityEnding.changed(appID: app.id).status)
+            return
+        }
         do {
-            try serve(fd, as: .app(app), table: MethodTable.app) { [directConnections] in directConnections.remove(token) }
+            try serve(fd, as: .app(app), table: MethodTable.app, tracked: token)
         } catch {
-            directConnections.remove(token)
+            appConnections.remove(token)
             refuse(fd, error)
         }
+    }
+
+    /// The revocation epoch to read before looking an app up to bind a connection to it
+    /// (`bindLaunched(_:lookedUpAt:)`; see `AppConnectionTracker`).
+    var revocationEpoch: UInt64 { appConnections.epoch }
+
+    /// Ends every connection of `appID`, launch-bound and direct, because the user ended its
+    /// identity: each peer is told why (every call it has open fails with `reason.status`), no
+    /// call of theirs starts from now on, and a connection bound from a store read before this
+    /// call is refused. Returns once every call that was running on them has finished (or was
+    /// given up on after a bound, which is logged), so nothing the app asked for is still under
+    /// way — the caller may then change the store knowing no call of the old identity races it.
+    /// Returns how many connections were ended.
+    @discardableResult
+    func endConnections(of appID: String, because reason: IdentityEnding) async -> Int {
+        let servers = appConnections.revoke(appID, with: reason.status)
+        for server in servers where !(await server.end(with: reason.status)) {
+            logger.warning("an ended connection's calls did not finish in time", metadata: ["app": "\(appID)"])
+        }
+        if !servers.isEmpty {
+            logger.notice("app connections ended", metadata: ["app": "\(appID)", "count": "\(servers.count)", "reason": "\(reason)"])
+        }
+        return servers.count
     }
 
     /// Applies the direct-connection rule (`AppPeerResolver.admit`) again to every open direct
@@ -94,11 +124,15 @@ final class ConnectionRegistry: Sendable {
     @discardableResult
     func revalidateDirectConnections(in database: HealthDatabase) -> Int {
         var ended = 0
-        for (token, entry) in directConnections.snapshot {
+        for (token, entry) in appConnections.snapshot {
+            guard case let .direct(executable) = entry.kind else { continue }
             // Still being admitted (no app yet): ended unless the rule admits its executable now.
-            let admitted = entry.executable.flatMap { try? AppPeerResolver.admit(executable: $0, in: database) }
+            let admitted = executable.flatMap { try? AppPeerResolver.admit(executable: $0, in: database) }
             guard admitted == nil || (entry.appID != nil && admitted?.id != entry.appID) else { continue }
-            directConnections.end(token)
+            let status = IdentityEnding.directWithdrawn(appID: entry.appID ?? "this app").status
+            // Called inside the store's write: the calls are not waited for (one of them may wait
+            // for this very write); they are cancelled and the peer is told why.
+            if let server = appConnections.end(token, with: status) { Task { await server.end(with: status) } }
             ended += 1
             logger.notice("direct connection ended: no longer admitted", metadata: ["app": "\(entry.appID ?? "?")"])
         }
@@ -127,11 +161,19 @@ final class ConnectionRegistry: Sendable {
     }
 
     /// Launch binding: a socket pair whose broker end is served as `app`; returns the other end.
-    func bindLaunched(_ app: AppManifest) throws -> Int32 {
+    /// `epoch` is `revocationEpoch` as read before `app` was looked up: if the app was removed or
+    /// reinstalled since, the binding is refused (its manifest is no longer the app's).
+    func bindLaunched(_ app: AppManifest, lookedUpAt epoch: UInt64) throws -> Int32 {
         let (brokerEnd, clientEnd) = try UnixSocket.pair()
+        guard let token = appConnections.add(.launched, appID: app.id, socket: brokerEnd, epoch: epoch) else {
+            close(brokerEnd)
+            close(clientEnd)
+            throw HKError(.errorInvalidArgument, IdentityEnding.changed(appID: app.id).status.message)
+        }
         do {
-            try serve(brokerEnd, as: .app(app), table: MethodTable.app)
+            try serve(brokerEnd, as: .app(app), table: MethodTable.app, tracked: token)
         } catch {
+            appConnections.remove(token)
             close(brokerEnd)
             close(clientEnd)
             throw HKError(.errorInvalidArgument, "\(error.statusMessage)")
@@ -139,9 +181,10 @@ final class ConnectionRegistry: Sendable {
         return clientEnd
     }
 
-    /// Serves `fd` on a thread of its own; `ended` runs on that thread once the connection is over.
+    /// Serves `fd` on a thread of its own. An app's connection is `tracked` (its
+    /// `AppConnectionTracker` token), forgotten once it is over.
     private func serve(_ fd: Int32, as caller: Caller, table: [String: MethodTable.Handler],
-                       ended: @escaping @Sendable () -> Void = {}) throws(RPCStatus) {
+                       tracked token: UInt64? = nil) throws(RPCStatus) {
         let appID = caller.appManifest?.id
         // The broker attaches its context before it accepts anything; a connection that somehow
         // arrives first is refused rather than crashing healthd.
@@ -176,9 +219,14 @@ final class ConnectionRegistry: Sendable {
                 return .failure(error)
             }
         }
+        let connection = ServerConnection(fd: fd, limits: limits.connectionLimits, admission: admission)
+        // Ended between its lookup and now (a removal that found it not yet served): ended now.
+        if let token, let ending = appConnections.serving(token, by: connection) {
+            Task { await connection.end(with: ending) }
+        }
+        let appConnections = self.appConnections
         let thread = Thread { [self] in
-            let connection = ServerConnection(fd: fd, limits: limits.connectionLimits, admission: admission)
-            if let failure = connection.serve({ call in
+            if let failure = connection.serve(answerNow: dispatcher.answerNow, { call in
                 await CallerConnection.$current.withValue(connectionID) { await dispatcher.dispatch(call) }
             }) {
                 logger.warning("connection closed for a protocol violation", metadata: ["app": "\(appID ?? "manager")", "reason": "\(failure)"])
@@ -187,7 +235,7 @@ final class ConnectionRegistry: Sendable {
                 counts.total -= 1
                 if let appID { counts.perApp[appID, default: 1] -= 1 }
             }
-            ended()
+            if let token { appConnections.remove(token) }
         }
         thread.name = "healthd-connection"
         thread.start()

@@ -6,11 +6,13 @@ import HealthWire
 /// The app-facing methods. Each takes the caller from the connection; none reads an identity
 /// from its payload. Every read goes through `AuthorizationEngine.readScope`.
 enum AppService {
-    static func getRequestStatus(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+    /// Immediate (MethodTable): grants only, no side effects.
+    static func getRequestStatus(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8],
+                                 _ grants: HealthDatabase) throws -> MethodTable.Reply {
         let app = try context.requireApp(caller)
         let types = try AuthorizationTypes(wire: payload)
         let request = try ValidatedAuthorizationRequest(app: app, share: types.shareTypes, read: types.readTypes)
-        let open = try await context.store.withGrants { try $0.authorization.undetermined(app: app, request) }
+        let open = try grants.authorization.undetermined(app: app, request)
         let status: HKAuthorizationRequestStatus = open.read.isEmpty && open.share.isEmpty ? .unnecessary : .shouldRequest
         return MethodTable.Reply(StatusValue(status.rawValue))
     }
@@ -31,19 +33,23 @@ enum AppService {
         return MethodTable.Reply(EmptyMessage())
     }
 
-    static func authorizationStatus(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+    /// Immediate (MethodTable): grants only, no side effects.
+    static func authorizationStatus(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8],
+                                    _ grants: HealthDatabase) throws -> MethodTable.Reply {
         let app = try context.requireApp(caller)
         let identifier = try TypeIdentifierMessage(wire: payload).identifier
         guard HKObjectType.type(forIdentifier: identifier) != nil else {
             throw HKError(.errorInvalidArgument, "unknown type identifier \(identifier.prefix(100))")
         }
-        let status = try await context.store.withGrants { try $0.authorization.sharingStatus(app: app, type: identifier) }
+        let status = try grants.authorization.sharingStatus(app: app, type: identifier)
         return MethodTable.Reply(StatusValue(status.rawValue))
     }
 
     /// HKSource.default(): the source healthd records on this caller's saves. Only its own
     /// identity, from the connection; no health data, so not access-logged.
-    static func currentSource(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+    /// Immediate (MethodTable): the caller alone; the store is not read.
+    static func currentSource(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8],
+                              _: HealthDatabase) throws -> MethodTable.Reply {
         let app = try context.requireApp(caller)
         _ = try CurrentSourceRequest(wire: payload)
         return MethodTable.Reply(SourceList([SourceRecord(bundleIdentifier: app.id, name: app.displayName)]))

@@ -61,13 +61,17 @@ enum ManagerService {
         // Refused while locked: an install assigns a sandbox uid and may replace an executable,
         // which the locked copy of the apps would have to mirror exactly; the user who installs
         // is at the keyboard and can unlock.
-        let replaced = try await context.store.withDatabase(changing: "installing an app") { database in
+        let (replaced, changed) = try await context.store.withDatabase(changing: "installing an app") { database in
+            let previous = try database.apps.find(id: manifest.id)
             let replaced = try database.apps.install(manifest)
             _ = try database.apps.sandboxUID(appID: manifest.id)
             // A reinstall naming another executable withdraws the direct opt-in of the old one.
             if replaced { context.connections.revalidateDirectConnections(in: database) }
-            return replaced
+            return (replaced, previous.map { $0 != manifest } ?? false)
         }
+        // Open connections were served under the old manifest (its executable, usage
+        // descriptions, entitlements): they end, and the app's next connection gets the new one.
+        if changed { await context.connections.endConnections(of: manifest.id, because: .changed(appID: manifest.id)) }
         context.logger.notice("app installed", metadata: ["app": "\(manifest.id)", "replaced": "\(replaced)"])
         return MethodTable.Reply(EmptyMessage())
     }
@@ -198,6 +202,8 @@ enum ManagerService {
     /// its other end handed to health-sandbox, which passes it on to the app it execs.
     static func launchBind(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let request = try AppGrants(wire: payload)
+        // Read before the lookup: a removal or reinstall after it refuses the binding.
+        let epoch = context.connections.revocationEpoch
         guard let app = try await context.store.withGrants({ try $0.apps.find(id: request.appID) }) else {
             throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); install its manifest with `healthctl apps install`")
         }
@@ -207,7 +213,7 @@ enum ManagerService {
         }) else {
             throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); install its manifest with `healthctl apps install`")
         }
-        let clientEnd = try context.connections.bindLaunched(app)
+        let clientEnd = try context.connections.bindLaunched(app, lookedUpAt: epoch)
         context.logger.notice("launch bound", metadata: ["app": "\(app.id)", "uid": "\(uid)", "network": "\(network)"])
         return MethodTable.Reply(LaunchBinding(appID: app.id, sandboxUID: uid, network: network), passing: clientEnd)
     }

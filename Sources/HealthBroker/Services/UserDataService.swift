@@ -55,17 +55,34 @@ enum UserDataService {
         return MethodTable.Reply(DeletedCount(count))
     }
 
-    /// Uninstalls the app; its grants go with it (so its queries stop at once, §7.6), and its
-    /// objects too when the user asked.
+    /// Uninstalls the app and ends its presence: its connections close, telling it why (every
+    /// call and long-running query it has open ends with errorAuthorizationDenied), its waiting
+    /// prompts are withdrawn, its grants, background-delivery registrations and direct opt-in go
+    /// with its manifest row, and its objects too when the user asked.
+    ///
+    /// Order matters: the connections end, and their running calls finish, *before* the store
+    /// changes — so no call of the removed app (a save under way) commits after the removal or
+    /// after its data was deleted — and are ended again after it, which refuses any connection
+    /// bound from a lookup the removal overtook (`ConnectionRegistry.endConnections`).
     static func removeApp(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let request = try AppRemoval(wire: payload)
+        let ending = IdentityEnding.removed(appID: request.appID)
+        // Refused while locked before anything ends (removal is not kept in the pending journal).
+        guard try await context.store.withDatabase(changing: "removing an app and its data", { try $0.apps.find(id: request.appID) }) != nil else {
+            throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); see `healthctl apps list`")
+        }
+        // Also withdraws its waiting prompts: each is its request's call, cancelled and awaited
+        // here (PromptCenter.ask withdraws a prompt whose call is cancelled).
+        await context.connections.endConnections(of: request.appID, because: ending)
         let deleted = try await context.store.withDatabase(changing: "removing an app and its data") { database -> Int? in
             guard try database.apps.remove(id: request.appID) else { return nil }
             return request.deleteData ? try await database.samples.deleteAll(fromSource: request.appID) : 0
         }
+        await context.connections.endConnections(of: request.appID, because: ending)
         guard let deleted else {
             throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); see `healthctl apps list`")
         }
+        context.backgroundDelivery.registrationsChanged(appID: request.appID)
         context.changes.post(grantsChangedFor: request.appID)
         context.grantExpiries.reschedule()
         CallAccessReport.record(appID: request.appID, types: [], count: deleted,

@@ -1,5 +1,6 @@
 import HealthModel
 import HealthStore
+import Synchronization
 
 /// Admission to the store, so that it can be closed for a key change while the broker runs.
 ///
@@ -37,7 +38,7 @@ actor StoreGate {
         case locked(LockedStore)
     }
 
-    private enum State {
+    fileprivate enum State {
         case open(OpenStore)
         /// A key change is waiting for the calls inside to leave; new calls wait.
         case draining(OpenStore)
@@ -49,30 +50,63 @@ actor StoreGate {
         case failed(String)
     }
 
-    private var state: State
-    private var inside = 0
+    private var state: State {
+        // Whether a call may enter without the actor follows the state, in the same step.
+        didSet { admission.withLock { $0.immediate = state.immediateAccess } }
+    }
     private var waiting: [UInt64: CheckedContinuation<Access, any Error>] = [:]
     private var nextWaiter: UInt64 = 0
-    /// Resumed with true when the last call inside leaves, false when the drain times out.
-    private var drained: CheckedContinuation<Bool, Never>?
-    private var drainGeneration: UInt64 = 0
+
+    /// Admission without the actor: while the store is open (or locked) a call enters and
+    /// leaves with one lock, no actor hop and no suspension — so a short call can be answered on
+    /// the thread that read it (`enterNow`). Everything that makes a call wait (a key change,
+    /// lock, unlock, failure) is the actor's, which clears `immediate` first; the count of calls
+    /// inside is here, so a drain sees every call admitted either way.
+    private struct Admission {
+        /// What a call gets now without waiting: set while open or locked, nil otherwise.
+        var immediate: Access?
+        var inside = 0
+        /// Resumed with true when the last call inside leaves, false when the drain times out.
+        var drained: CheckedContinuation<Bool, Never>?
+        var drainGeneration: UInt64 = 0
+    }
+
+    private nonisolated let admission: Mutex<Admission>
     /// One key change at a time, from its checks to the reopen: a second one checked against
     /// key files the first is about to change would reopen the store with the wrong passcode.
     private var keyChangeClaimed = false
 
     init(_ store: OpenStore) {
         state = .open(store)
+        admission = Mutex(Admission(immediate: .open(store.database)))
+    }
+
+    /// The open database or the locked store, if a call may enter now without waiting; nil while
+    /// a key change (or a lock or unlock) has the store closed, or it failed. Never suspends: for
+    /// a call answered on the connection's reader thread. An entered call must `leave`.
+    nonisolated func enterNow() -> Access? {
+        admission.withLock { admission in
+            guard let access = admission.immediate else { return nil }
+            admission.inside += 1
+            return access
+        }
     }
 
     /// The open database or the locked store; waits at most `limit` while a key change (or a
     /// lock or unlock) has the store closed.
-    func enter(waitingAtMost limit: Duration) async throws -> Access {
+    nonisolated func enter(waitingAtMost limit: Duration) async throws -> Access {
+        if let access = enterNow() { return access }
+        return try await enterWaiting(atMost: limit)
+    }
+
+    /// `enter` past the fast path, on the actor, where the state is looked at again.
+    private func enterWaiting(atMost limit: Duration) async throws -> Access {
         switch state {
-        case let .open(store):
-            inside += 1
+        case let .open(store):  // reopened between the fast path and here
+            admission.withLock { $0.inside += 1 }
             return .open(store.database)
         case let .locked(locked):
-            inside += 1
+            admission.withLock { $0.inside += 1 }
             return .locked(locked)
         case let .failed(reason):
             throw HKError(.errorDatabaseInaccessible, reason)
@@ -87,12 +121,14 @@ actor StoreGate {
         }
     }
 
-    func leave() {
-        inside -= 1
-        if inside == 0, let drained {
-            self.drained = nil
-            drained.resume(returning: true)
+    nonisolated func leave() {
+        let drained = admission.withLock { admission -> CheckedContinuation<Bool, Never>? in
+            admission.inside -= 1
+            guard admission.inside == 0, let drained = admission.drained else { return nil }
+            admission.drained = nil
+            return drained
         }
+        drained?.resume(returning: true)
     }
 
     /// Claims the right to change keys; throws if another change holds it.
@@ -145,16 +181,26 @@ actor StoreGate {
     /// Waits (at most `limit`) until no call is inside; if they do not leave in time, the gate
     /// goes back to `previous` (admitting the calls that waited) and this throws.
     private func drain(atMost limit: Duration, restoring previous: State) async throws {
-        guard inside > 0 else { return }
-        drainGeneration += 1
-        let generation = drainGeneration
+        let generation = admission.withLock { admission -> UInt64? in
+            guard admission.inside > 0 else { return nil }
+            admission.drainGeneration += 1
+            return admission.drainGeneration
+        }
+        guard let generation else { return }
         Task { [weak self] in
             try? await Task.sleep(for: limit)
             await self?.expireDrain(generation)
         }
-        let emptied = await withCheckedContinuation { drained = $0 }
+        let emptied = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let empty = admission.withLock { admission in
+                if admission.inside == 0 { return true }
+                admission.drained = continuation
+                return false
+            }
+            if empty { continuation.resume(returning: true) }
+        }
         guard emptied else {
-            let busy = inside
+            let busy = admission.withLock { $0.inside }
             switch previous {
             case let .open(store): reopen(store)
             case let .locked(locked): lockDown(locked)
@@ -182,7 +228,7 @@ actor StoreGate {
     private func admitWaiting(_ access: Access) -> Int {
         let admitted = waiting
         waiting = [:]
-        inside += admitted.count
+        admission.withLock { $0.inside += admitted.count }
         for continuation in admitted.values {
             continuation.resume(returning: access)
         }
@@ -204,9 +250,25 @@ actor StoreGate {
             .errorDatabaseInaccessible, "the health store stayed offline for a key change longer than \(limit); try again"))
     }
 
+    /// On the actor: `drain` stores its continuation in the same actor step that started this
+    /// timer, so an expiry can never come before it and be lost.
     private func expireDrain(_ generation: UInt64) {
-        guard generation == drainGeneration, let drained else { return }
-        self.drained = nil
-        drained.resume(returning: false)
+        let drained = admission.withLock { admission -> CheckedContinuation<Bool, Never>? in
+            guard generation == admission.drainGeneration, let drained = admission.drained else { return nil }
+            admission.drained = nil
+            return drained
+        }
+        drained?.resume(returning: false)
+    }
+}
+
+private extension StoreGate.State {
+    /// The access a call gets at once in this state; nil where it must wait or fail.
+    var immediateAccess: StoreGate.Access? {
+        switch self {
+        case let .open(store): .open(store.database)
+        case let .locked(locked): .locked(locked)
+        case .draining, .offline, .failed: nil
+        }
     }
 }

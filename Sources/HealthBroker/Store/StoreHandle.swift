@@ -99,6 +99,19 @@ final class StoreHandle: Sendable {
         }
     }
 
+    /// `withGrants` without waiting or suspending, for a call answered on the connection's
+    /// reader thread (`CallDispatcher.answerNow`): runs `body` if the gate admits the call at
+    /// once (store open or locked), and returns nil — running nothing — while a key change, lock
+    /// or unlock has it closed; the caller then takes the ordinary path, which waits.
+    func withGrantsNow<T>(_ body: (HealthDatabase) throws -> T) rethrows -> T? {
+        guard let access = gate.enterNow() else { return nil }
+        defer { gate.leave() }
+        switch access {
+        case let .open(database): return try body(database)
+        case let .locked(locked): return try body(locked.grants)
+        }
+    }
+
     /// `withGrants` for the broker's own threads (the accept threads), which may block.
     func withGrantsBlocking<T: Sendable>(_ body: @escaping @Sendable (HealthDatabase) throws -> T) throws -> T {
         try blocking { try await self.withGrants(body) }
@@ -120,14 +133,8 @@ final class StoreHandle: Sendable {
     /// idle lock: for `healthctl status` and the accessors above.
     func withCurrentStore<T: Sendable>(_ body: (StoreGate.Access) async throws -> T) async throws -> T {
         let access = try await gate.enter(waitingAtMost: Self.admissionWait)
-        do {
-            let result = try await body(access)
-            await gate.leave()
-            return result
-        } catch {
-            await gate.leave()
-            throw error
-        }
+        defer { gate.leave() }
+        return try await body(access)
     }
 
     /// Runs `work` on a task and blocks this (non-pool) thread until it is done.

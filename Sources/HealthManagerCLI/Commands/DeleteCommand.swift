@@ -3,15 +3,17 @@ import Foundation
 import HealthModel
 import HealthWire
 
-/// `healthctl delete`: removes samples of any source, by UUID or by type, dates and source.
+/// `healthctl delete`: removes samples of any source, by UUID, or by type and/or source and dates.
 struct DeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
-        abstract: "Delete samples: by UUID, or of one type in a date range (and from one source).",
+        abstract: "Delete samples: by UUID, or of one type and/or one source, in a date range.",
         discussion: """
             Shows how many samples would go and asks before deleting (--yes skips the question). \
             Apps that read the type learn of the deletion as deleted objects (anchored queries), \
-            and the access log records that you deleted them. Deleting a workout deletes its routes.
+            and the access log records that you deleted them. Deleting a workout deletes its routes. \
+            --source without --type deletes what that source saved of every type (one deletion \
+            per type, after one question for all).
 
             UUIDs are shown by `healthctl samples TYPE --json`. Dates are as for `healthctl \
             samples`: a sample is deleted when it overlaps the range.
@@ -20,6 +22,7 @@ struct DeleteCommand: AsyncParsableCommand {
               healthctl delete 0190f1c2-7a3b-7c4d-8e5f-0123456789ab
               healthctl delete --type heartRate --from 2024-05-01 --to 2024-05-01
               healthctl delete --type stepCount --source org.example.pedometer --yes
+              healthctl delete --source "@import/Apple Health/iPhone" --from 2019-01-01 --to 2019-12-31
             """)
 
     @OptionGroup var connection: ConnectionOptions
@@ -46,8 +49,8 @@ struct DeleteCommand: AsyncParsableCommand {
     var yes = false
 
     func validate() throws {
-        if uuids.isEmpty == (type == nil) {
-            throw ValidationError("give the UUIDs of the samples to delete, or --type (with --from, --to, --source to narrow it)")
+        if uuids.isEmpty ? (type == nil && source == nil) : type != nil {
+            throw ValidationError("give the UUIDs of the samples to delete, or --type and/or --source (with --from, --to to narrow it)")
         }
         if !uuids.isEmpty, from != nil || to != nil || source != nil {
             throw ValidationError("--from, --to and --source go with --type, not with UUIDs")
@@ -66,26 +69,48 @@ struct DeleteCommand: AsyncParsableCommand {
 
     func run() async throws {
         let io = CommandIO.current
-        let target = self.target(timeZone: io.timeZone)
         let client = try connection.connect()
         defer { client.close() }
-        let count = try await client.deleteSamples(ManagerDeletion(target, dryRun: true))
+        // Each target is counted first (a dry run); only those that match are deleted, after one
+        // question for all of them.
+        var matching: [(target: ManagerDeletion.Target, count: Int)] = []
+        for target in targets(timeZone: io.timeZone) {
+            let count = try await client.deleteSamples(ManagerDeletion(target, dryRun: true))
+            if count > 0 { matching.append((target, count)) }
+        }
+        let count = matching.reduce(0) { $0 + $1.count }
         let what = type.map { "\(TypeDisplayName.words(of: $0)) sample" } ?? "sample"
         guard count > 0 else {
             io.output.writeLine("No \(what)s match; nothing was deleted.")
             return
         }
-        let described = "\(count) \(what)\(count == 1 ? "" : "s")"
+        var described = "\(count) \(what)\(count == 1 ? "" : "s")"
+        if type == nil, uuids.isEmpty, let source {
+            described += " of \(matching.count) type\(matching.count == 1 ? "" : "s") from \(source)"
+        }
         guard yes || Confirmation.ask("Delete \(described)? This cannot be undone.", io: io) else {
             io.output.writeLine("Nothing was deleted.")
             return
         }
-        let deleted = try await client.deleteSamples(ManagerDeletion(target, dryRun: false))
+        var deleted = 0
+        for (target, _) in matching {
+            deleted += try await client.deleteSamples(ManagerDeletion(target, dryRun: false))
+        }
         io.output.writeLine("Deleted \(deleted) \(what)\(deleted == 1 ? "" : "s").")
     }
 
-    func target(timeZone: TimeZone) -> ManagerDeletion.Target {
-        guard let type else { return .uuids(uuids.compactMap(UUID.init(uuidString:))) }
+    /// What to delete: the UUIDs; or one type; or, for `--source` without `--type`, every sample
+    /// type (correlations first, as export orders them; a workout's routes go with it), each its
+    /// own deletion — healthd deletes by type, and a correlation does not take its samples along,
+    /// so the counts add up.
+    func targets(timeZone: TimeZone) -> [ManagerDeletion.Target] {
+        if !uuids.isEmpty { return [target(timeZone: timeZone)] }
+        if type != nil { return [target(timeZone: timeZone)] }
+        return ExportRun.ordered(ExportRun.allTypes).map { target(timeZone: timeZone, type: $0) }
+    }
+
+    func target(timeZone: TimeZone, type: String? = nil) -> ManagerDeletion.Target {
+        guard let type = type ?? self.type else { return .uuids(uuids.compactMap(UUID.init(uuidString:))) }
         var parts: [SamplePredicate] = []
         if from != nil || to != nil {
             parts.append(.dateRange(start: from?.start(in: timeZone), end: to?.end(in: timeZone), strictStart: false, strictEnd: false))

@@ -7,10 +7,12 @@ import HealthReport
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Write an HTML report of a period: daily steps, heart rate, sleep, body mass, workouts.",
+        abstract: "Write an HTML report of a period: daily steps and totals, heart rate, sleep, body mass, workouts and their routes.",
         discussion: """
             One file with its charts drawn inline (SVG) and no script or outside resource: it \
-            opens in any browser without a network. Readable by you only (mode 0600). The \
+            opens in any browser without a network. Each workout with a route gets a map (no \
+            tiles): walks green, runs red, rides blue, hikes brown, swims cyan, wheelchair \
+            pushes purple, other activities grey; start and end marked. Readable by you only (mode 0600). The \
             period defaults to the last 30 days; dates are as for `healthctl samples`.
 
             Example:

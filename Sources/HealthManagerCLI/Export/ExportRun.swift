@@ -87,18 +87,8 @@ struct ExportRun {
 
     /// The routes associated with a workout, each with all its locations.
     private func routes(of workout: UUID) async throws(HealthCtlError) -> [ExportedRoute] {
-        var routes: [ExportedRoute] = []
-        let spec = SampleQuerySpec(typeIdentifier: HKWorkoutRouteTypeIdentifier, predicate: .workout(workout),
-                                   sort: [SampleSort(.startDate, ascending: true)])
-        for try await batch in client.querySamples(spec) {
-            for route in batch.samples {
-                var locations: [RouteLocation] = []
-                for try await chunk in client.queryRouteData(route.uuid) {
-                    locations += chunk.locations
-                }
-                routes.append(ExportedRoute(uuid: route.uuid, startDate: route.startDate, endDate: route.endDate, locations: locations))
-            }
+        try await client.workoutRoutes(of: workout).map {
+            ExportedRoute(uuid: $0.route.uuid, startDate: $0.route.startDate, endDate: $0.route.endDate, locations: $0.locations)
         }
-        return routes
     }
 }

@@ -115,10 +115,8 @@ final class ImportPipeline: @unchecked Sendable {
         // An export can hold the same record twice; a batch may not (healthd refuses duplicate
         // sync identifiers in one save), and the store already dedupes across batches.
         if case let .string(sync)? = record.metadata[HKMetadataKeySyncIdentifier] {
-            var seen = openSyncIdentifiers[key] ?? []
-            let (inserted, _) = seen.insert(sync)
-            openSyncIdentifiers[key] = seen
-            guard inserted else {
+            // Inserted in place: a copy taken out and put back copied the set for every record.
+            guard openSyncIdentifiers[key, default: []].insert(sync).inserted else {
                 tallied.withLock { $0.stored(key.type, added: 0, unchanged: 1) }
                 return
             }

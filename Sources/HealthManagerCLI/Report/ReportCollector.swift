@@ -15,6 +15,16 @@ struct ReportCollector {
     let end: Date
     let timeZone: TimeZone
 
+    /// The cumulative types besides steps whose daily totals the report charts, each in the unit
+    /// it is drawn in. Like steps, a day adds up every source's samples.
+    static let dailyTotalTypes: [(type: String, name: String, title: String, unit: String)] = [
+        ("HKQuantityTypeIdentifierActiveEnergyBurned", "active-energy", "Active energy", "kcal"),
+        ("HKQuantityTypeIdentifierDistanceWalkingRunning", "distance-walking-running", "Walking and running distance", "km"),
+        ("HKQuantityTypeIdentifierDistanceCycling", "distance-cycling", "Cycling distance", "km"),
+        ("HKQuantityTypeIdentifierAppleExerciseTime", "exercise-time", "Exercise minutes", "min"),
+        ("HKQuantityTypeIdentifierFlightsClimbed", "flights-climbed", "Flights climbed", "count"),
+    ]
+
     /// Sleep analysis values that mean asleep (unspecified, core, deep, REM).
     static let asleepValues: Set<Int> = [1, 3, 4, 5]
 
@@ -26,6 +36,18 @@ struct ReportCollector {
             if case let .quantity(value, unit) = sample.value { steps[day(sample.startDate), default: 0] += convert(value, unit, to: .count()) }
         }
         data.steps = steps.sorted { $0.key < $1.key }.map { ReportData.DailyValue(day: $0.key, value: $0.value) }
+
+        for (type, name, title, unit) in Self.dailyTotalTypes {
+            var totals: [String: Double] = [:]
+            let target = (try? HKUnit.parse(unit)) ?? .count()
+            try await each(type, sources: &sources) { sample in
+                if case let .quantity(value, sampleUnit) = sample.value { totals[day(sample.startDate), default: 0] += convert(value, sampleUnit, to: target) }
+            }
+            if !totals.isEmpty {
+                data.dailyTotals.append(ReportData.DailyTotals(name: name, title: title, unit: unit, values: totals.sorted { $0.key < $1.key }
+                    .map { ReportData.DailyValue(day: $0.key, value: $0.value) }))
+            }
+        }
 
         var heart: [String: (min: Double, max: Double, sum: Double, count: Int)] = [:]
         let perMinute = HKUnit.count().unitDivided(by: .minute())
@@ -54,14 +76,21 @@ struct ReportCollector {
             }
         }
 
-        try await each(HKWorkoutTypeIdentifier, sources: &sources) { sample in
-            guard case let .workout(workout) = sample.value else { return }
+        var workouts: [SampleRecord] = []
+        try await each(HKWorkoutTypeIdentifier, sources: &sources) { workouts.append($0) }
+        for sample in workouts {
+            guard case let .workout(workout) = sample.value else { continue }
+            // Routes are asked for after the workouts have arrived (`each`'s body is synchronous);
+            // each route is kept as latitude/longitude pairs only (16 bytes a point) until drawn.
+            let routes = try await client.workoutRoutes(of: sample.uuid).map { route in
+                route.locations.map { ReportData.RoutePoint(latitude: $0.latitude, longitude: $0.longitude) }
+            }
             data.workouts.append(ReportData.Workout(
                 start: SampleFormatter(displayUnit: nil, timeZone: timeZone).localTime(sample.startDate),
                 activity: Self.activityName(workout.activityType), minutes: workout.duration / 60,
                 distanceKilometres: workout.totalDistance.map { convert($0.value, $0.unit, to: .meterUnit(with: .kilo)) },
                 energyKilocalories: workout.totalEnergyBurned.map { convert($0.value, $0.unit, to: .kilocalorie()) },
-                source: sample.source?.name ?? ""))
+                source: sample.source?.name ?? "", kind: Self.routeKind(workout.activityType), routes: routes))
         }
         data.sources = sources.sorted()
         return data
@@ -85,6 +114,19 @@ struct ReportCollector {
 
     private func convert(_ value: Double, _ unit: String, to target: HKUnit) -> Double {
         (try? HKQuantity(unit: HKUnit.parse(unit), doubleValue: value).value(in: target)) ?? value
+    }
+
+    /// How a workout's route is coloured, by HealthKit's activity type raw value.
+    static func routeKind(_ raw: UInt) -> ReportData.RouteKind {
+        switch HKWorkoutActivityType(rawValue: raw) {
+        case .walking?: .walk
+        case .running?: .run
+        case .cycling?, .handCycling?: .ride
+        case .hiking?: .hike
+        case .swimming?: .swim
+        case .wheelchairWalkPace?, .wheelchairRunPace?: .wheelchair
+        default: .other
+        }
     }
 
     /// `Running` for HKWorkoutActivityTypeRunning; the number for one without a name.

@@ -20,7 +20,7 @@ public struct CommittedChange: Sendable, Equatable {
 ///
 /// It notes during the transaction only that one of those tables changed; after the commit it
 /// reads, on the same connection, which types have rows with a change number above the last
-/// one it reported (an index range on `change_seq`), and hands them to the listener before the
+/// one it reported (one seek per stored type in the `(type, change)` indexes), and hands them to the listener before the
 /// writer returns — so a save is acknowledged only after its change was announced.
 final class CommitWatcher: TransactionObserver, Sendable {
     private struct State {

@@ -6,7 +6,12 @@ extension AppRepository {
     /// it saved stay (they are the user's data; `SampleRepository.deleteAll(fromSource:)` removes
     /// them when asked), as does its part of the access log. Returns false if no such app.
     public func remove(id: String) throws -> Bool {
-        try writer.write { db in
+        // The cascade deletes the grant rows; the cached copy goes too, before (no call answers
+        // from it while the removal commits) and after (a call that read meanwhile cached the
+        // old rows). Without this a reinstall under the same id inherited the old grants.
+        grantCache.invalidate(appID: id)
+        defer { grantCache.invalidate(appID: id) }
+        return try writer.write { db in
             try db.execute(sql: "DELETE FROM apps WHERE id = ?", arguments: [id])
             return db.changesCount > 0
         }

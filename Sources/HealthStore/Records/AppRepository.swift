@@ -5,6 +5,9 @@ public import HealthModel
 /// Installed apps and their manifests.
 public struct AppRepository: Sendable {
     let writer: any DatabaseWriter
+    /// The grants' cache: removing an app deletes its grant rows (ON DELETE CASCADE) behind
+    /// `GrantRepository.apply`'s back, so `remove` clears the app's cached grants too.
+    let grantCache: GrantCache
 
     /// Installs or replaces a manifest. Returns true when an app with this id existed. Grants
     /// survive a reinstall: the user decided for the app id, not for one build of it.

@@ -9,8 +9,8 @@ public import HealthModel
 /// the past. Whoever asks for a decision gets the effective one (`GrantDecision.effective(at:)`),
 /// so expiry needs no background job and cannot be missed.
 ///
-/// Reads are answered from `GrantCache` (no read transaction per call); `apply`, the only
-/// writer of the table, keeps it in step.
+/// Reads are answered from `GrantCache` (no read transaction per call); the table's writers keep
+/// it in step: `apply`, and `AppRepository.remove`, whose cascade deletes an app's rows.
 public struct GrantRepository: Sendable {
     let writer: any DatabaseWriter
     let cache: GrantCache

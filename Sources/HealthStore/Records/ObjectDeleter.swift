@@ -30,7 +30,10 @@ enum ObjectDeleter {
 
     /// The next value of the change counter: one per committed write, shared by all its changes.
     static func nextChange(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "UPDATE counters SET value = value + 1 WHERE name = 'change' RETURNING value")!
+        guard let change = try Int64.fetchOne(db.cachedStatement(sql: """
+            UPDATE counters SET value = value + 1 WHERE name = 'change' RETURNING value
+            """)) else { throw StoreIntegrityError.missingChangeCounter }
+        return change
     }
 
     /// The route objects associated with the object `rowID` (none unless it is a workout).

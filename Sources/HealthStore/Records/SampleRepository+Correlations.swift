@@ -9,8 +9,7 @@ extension SampleRepository {
     /// Inserts a correlation's samples as objects saved by the same source in the same change
     /// and links them to the correlation row `correlationID`. Returns their UUIDs in order: a
     /// save is answered with each record's UUID followed by those of its samples.
-    static func insertCorrelationObjects(_ objects: [SampleRecord], of correlationID: Int64, using insert: Statement,
-                                         source: Int64, version: String?, change: Int64,
+    static func insertCorrelationObjects(_ objects: [SampleRecord], of correlationID: Int64, using inserter: inout SampleInserter,
                                          minting uuidSupply: UUIDSupply, _ db: Database) throws -> [UUID] {
         let link = try db.cachedStatement(sql: "INSERT INTO correlation_members (correlation_id, member_id) VALUES (?, ?)")
         var uuids: [UUID] = []
@@ -24,12 +23,9 @@ extension SampleRepository {
                 throw StoredValueError(table: "correlation_members")  // CorrelationRules admits quantity and category samples only
             }
             let uuid = uuidSupply.next()
-            try insert.execute(arguments: [
-                uuid, try typeID(db, object.typeIdentifier), source, version, try object.device.map { try deviceID(db, $0) },
-                object.startDate.microsecondsSince1970, object.endDate.microsecondsSince1970,
-                quantity, category, try MetadataCoding.encode(object.metadata), change, nil, nil,
-            ])
-            try link.execute(arguments: [correlationID, db.lastInsertedRowID])
+            // No sync identity: it belongs to the correlation, not to its samples.
+            let memberID = try inserter.insert(object, uuid: uuid, quantity: quantity, category: category, sync: nil, db)
+            try link.execute(arguments: [correlationID, memberID])
             uuids.append(uuid)
         }
         return uuids

@@ -18,8 +18,8 @@ extension SampleRepository {
     }
 
     /// Stores an imported batch through the save path (`write`: the same rows, sync-identifier
-    /// upserts, change numbers and group commit as an app's save), then each route as a route
-    /// object associated with its workout — all in one transaction, so an interrupted import
+    /// upserts, change numbers, group commit and insert statements as an app's save,
+    /// `SampleInserter`), then each route as a route object associated with its workout — all in one transaction, so an interrupted import
     /// never leaves a workout without the route it came with. Tells apart what was new from what
     /// the source already held: a sample whose sync identifier the source stores at the same or a
     /// higher version changes nothing. Routes must be of workouts in `records` (one UUID each,
@@ -30,9 +30,10 @@ extension SampleRepository {
             let sourceID = try Self.sourceID(db, source)
             var unchanged = 0
             var alreadyHeld = Set<Int>()
+            let lookup = try SyncedObject.lookup(db)
             for (index, record) in records.enumerated() {
                 guard let sync = record.syncIdentity,
-                      let stored = try SyncedObject.find(db, source: sourceID, identifier: sync.identifier),
+                      let stored = try SyncedObject.find(using: lookup, source: sourceID, identifier: sync.identifier),
                       stored.version >= sync.version else { continue }
                 unchanged += 1
                 alreadyHeld.insert(index)

@@ -57,28 +57,19 @@ public struct SampleRepository: Sendable {
     /// while the store was locked was answered with (`PendingEffect.save`).
     static func write(_ records: [SampleRecord], source: SourceRecord, _ db: Database,
                       minting uuidSupply: UUIDSupply = UUIDSupply()) throws -> [UUID] {
-        let sourceID = try Self.sourceID(db, source)
-        let change = try Int64.fetchOne(db, sql: "UPDATE counters SET value = value + 1 WHERE name = 'change' RETURNING value")!
-        var typeIDs: [String: Int64] = [:]
+        var inserter = try SampleInserter(db, source: source)
         var uuids: [UUID] = []
         uuids.reserveCapacity(records.count)
-        let insert = try db.cachedStatement(sql: """
-            INSERT INTO objects (uuid, type_id, source_id, source_version, device_id, start_us, end_us,
-                                 quantity, category, metadata, change_seq, sync_identifier, sync_version)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
         for record in records {
             let sync = record.syncIdentity
-            if let sync, let stored = try SyncedObject.find(db, source: sourceID, identifier: sync.identifier) {
+            if let sync, let stored = try inserter.storedObject(syncIdentifier: sync.identifier, db) {
                 guard sync.version > stored.version else {
                     uuids.append(stored.uuid)
                     uuidSupply.skip(record.mintedUUIDCount)
                     continue
                 }
-                try stored.replace(db, change: change)
+                try stored.replace(db, change: inserter.change)
             }
-            let typeID = try typeIDs[record.typeIdentifier] ?? Self.typeID(db, record.typeIdentifier)
-            typeIDs[record.typeIdentifier] = typeID
             let uuid = uuidSupply.next()
             var quantity: Double?
             var category: Int?
@@ -88,23 +79,15 @@ public struct SampleRepository: Sendable {
             case .workout, .workoutRoute, .heartbeatSeries, .electrocardiogram, .scoredAssessment: break  // side tables, written below
             case .correlation: break  // its samples are rows of their own, linked below
             }
-            try insert.execute(arguments: [
-                uuid, typeID, sourceID, source.version, try record.device.map { try Self.deviceID(db, $0) },
-                record.startDate.microsecondsSince1970, record.endDate.microsecondsSince1970,
-                quantity, category, try MetadataCoding.encode(record.metadata), change,
-                sync?.identifier, sync?.version,
-            ])
-            let objectID = db.lastInsertedRowID
+            let rowID = try inserter.insert(record, uuid: uuid, quantity: quantity, category: category, sync: sync, db)
             if case let .workout(workout) = record.value {
-                try WorkoutRows.insert(db, objectID: objectID, workout, sourceID: sourceID)
+                try WorkoutRows.insert(db, objectID: rowID, workout, sourceID: inserter.sourceID)
             }
-            try SeriesRows.insert(db, objectID: objectID, record.value)
-            try AssessmentRows.insert(db, objectID: objectID, record.value)
+            try SeriesRows.insert(db, objectID: rowID, record.value)
+            try AssessmentRows.insert(db, objectID: rowID, record.value)
             uuids.append(uuid)
             if case let .correlation(objects) = record.value {
-                uuids += try insertCorrelationObjects(objects, of: objectID, using: insert,
-                                                      source: sourceID, version: source.version, change: change,
-                                                      minting: uuidSupply, db)
+                uuids += try insertCorrelationObjects(objects, of: rowID, using: &inserter, minting: uuidSupply, db)
             }
         }
         return uuids
@@ -158,18 +141,34 @@ public struct SampleRepository: Sendable {
 
     // MARK: - Rows
 
+    /// The type's row id, made on its first save. A lookup first: the upsert alone would rewrite
+    /// the row (a page write) on every call.
     static func typeID(_ db: Database, _ identifier: String) throws -> Int64 {
-        try Int64.fetchOne(db, sql: """
+        if let known = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM sample_types WHERE identifier = ?"),
+                                          arguments: [identifier]) {
+            return known
+        }
+        return try returnedID(db.cachedStatement(sql: """
             INSERT INTO sample_types (identifier) VALUES (?)
             ON CONFLICT(identifier) DO UPDATE SET identifier = excluded.identifier RETURNING id
-            """, arguments: [identifier])!
+            """), arguments: [identifier])
     }
 
+    /// The source's row id; its display name is updated to the one it saves with now.
     static func sourceID(_ db: Database, _ source: SourceRecord) throws -> Int64 {
-        try Int64.fetchOne(db, sql: """
+        try returnedID(db.cachedStatement(sql: """
             INSERT INTO sources (bundle_identifier, name) VALUES (?, ?)
             ON CONFLICT(bundle_identifier) DO UPDATE SET name = excluded.name RETURNING id
-            """, arguments: [source.bundleIdentifier, source.name])!
+            """), arguments: [source.bundleIdentifier, source.name])
+    }
+
+    /// The id an upsert's `RETURNING id` gives: an upsert returns its row whether it inserted or
+    /// updated, so no row means the statement is not what this code wrote.
+    private static func returnedID(_ statement: Statement, arguments: StatementArguments) throws -> Int64 {
+        guard let id = try Int64.fetchOne(statement, arguments: arguments) else {
+            throw DatabaseError(resultCode: .SQLITE_INTERNAL, message: "an upsert returned no row", sql: statement.sql)
+        }
+        return id
     }
 
     private static func fields(of device: DeviceRecord) -> [String?] {
@@ -187,11 +186,11 @@ public struct SampleRepository: Sendable {
     static func deviceID(_ db: Database, _ device: DeviceRecord) throws -> Int64 {
         let fields = fields(of: device)
         let fingerprint = fingerprint(of: device)
-        return try Int64.fetchOne(db, sql: """
+        return try returnedID(db.cachedStatement(sql: """
             INSERT INTO devices (fingerprint, name, manufacturer, model, hardware_version, firmware_version,
                                  software_version, local_identifier, udi_device_identifier)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(fingerprint) DO UPDATE SET fingerprint = excluded.fingerprint RETURNING id
-            """, arguments: StatementArguments([fingerprint] + fields.map { $0 as (any DatabaseValueConvertible)? }))!
+            """), arguments: StatementArguments([fingerprint] + fields.map { $0 as (any DatabaseValueConvertible)? }))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import HealthModel
 
 /// Turns `objects` rows (selecting `Self.columns`) into `SampleRecord`s: the one decoder behind
@@ -15,6 +16,9 @@ import HealthModel
 ///   repeats the same lookup and the same string copies (up to ten) for each row.
 /// - Whether a type keeps its value in a side table (workouts, routes) is decided once per
 ///   type; other types never look there.
+/// - Columns are read from the statement's current row through SQLite's C API, not through
+///   GRDB's typed subscripts (each a generic conversion and checks per value, ten values a row):
+///   the rows handed in are always the current row of a cursor over the decoder's statement.
 struct SampleRowDecoder {
     /// The columns `record(_:typeIdentifier:_:)` reads, over `objects o`. A statement may
     /// select more columns around them.
@@ -24,6 +28,8 @@ struct SampleRowDecoder {
         """
 
     private let column: Columns
+    private let statement: Statement
+    private var handle: OpaquePointer { statement.sqliteStatement }
     private var sources: [Int64: SourceRecord] = [:]
     private var lastSource: (id: Int64, record: SourceRecord)?
     private var devices: [Int64: DeviceRecord] = [:]
@@ -33,39 +39,59 @@ struct SampleRowDecoder {
 
     /// A decoder for rows of `statement`, which must select `Self.columns`.
     init(_ statement: Statement) {
+        self.statement = statement
         column = Columns(statement)
     }
 
-    /// The `objects` row id of `row`.
-    func objectID(_ row: Row) -> Int64 { row[column.id] }
+    /// The `objects` row id of `row` (the current row of a cursor over the decoder's statement).
+    func objectID(_ row: Row) -> Int64 { sqlite3_column_int64(handle, column.id) }
 
-    /// The sample in `row` (a row of the decoder's statement), of type `typeIdentifier`, read in
-    /// `db`'s current transaction.
+    /// The sample in `row` (the current row of a cursor over the decoder's statement), of type
+    /// `typeIdentifier`, read in `db`'s current transaction.
     mutating func record(_ row: Row, typeIdentifier: String, _ db: Database) throws -> SampleRecord {
         let type = storedType(typeIdentifier)
         let value: SampleRecord.Value
-        if type.valueInSideTable, let stored = try WorkoutRows.value(objectID: row[column.id], typeIdentifier: typeIdentifier, db)
-            ?? SeriesRows.value(objectID: row[column.id], typeIdentifier: typeIdentifier, db)
-            ?? AssessmentRows.value(objectID: row[column.id], typeIdentifier: typeIdentifier, db) {
+        let objectID = sqlite3_column_int64(handle, column.id)
+        if type.valueInSideTable, let stored = try WorkoutRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
+            ?? SeriesRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
+            ?? AssessmentRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db) {
             value = stored
-        } else if let quantity: Double = row[column.quantity] {
-            value = .quantity(quantity, unit: type.unit)
+        } else if sqlite3_column_type(handle, column.quantity) != SQLITE_NULL {
+            value = .quantity(sqlite3_column_double(handle, column.quantity), unit: type.unit)
         } else {
-            value = .category(row[column.category] ?? 0)
+            value = .category(Int(sqlite3_column_int64(handle, column.category)))  // NULL reads as 0
         }
-        let metadata = try MetadataCoding.decode(row[column.metadata])
-        let device = try device(row, db)
-        let source = try source(row, db)
+        let metadata = try MetadataCoding.decode(text(column.metadata))
+        let device = try device(db)
+        let source = try source(db)
         return SampleRecord(
-            uuid: row[column.uuid], typeIdentifier: typeIdentifier,
-            startDate: Date(microsecondsSince1970: row[column.start]), endDate: Date(microsecondsSince1970: row[column.end]),
+            uuid: try uuid(), typeIdentifier: typeIdentifier,
+            startDate: Date(microsecondsSince1970: sqlite3_column_int64(handle, column.start)),
+            endDate: Date(microsecondsSince1970: sqlite3_column_int64(handle, column.end)),
             value: value, metadata: metadata, device: device, source: source)
     }
 
+    /// A text column of the current row, nil for NULL.
+    private func text(_ index: Int32) -> String? {
+        guard sqlite3_column_type(handle, index) != SQLITE_NULL, let bytes = sqlite3_column_text(handle, index) else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, index))), as: UTF8.self)
+    }
+
+    /// The object's UUID: its 16 bytes, as the insert path binds them (`BoundStatement`).
+    private func uuid() throws -> UUID {
+        // The blob first, then its size (SQLite's documented order).
+        guard let bytes = sqlite3_column_blob(handle, column.uuid), sqlite3_column_bytes(handle, column.uuid) == 16 else {
+            throw StoreIntegrityError.malformedUUID
+        }
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: 16)) }
+        return UUID(uuid: uuid)
+    }
+
     /// The row's source; the version is the object's own (the app's version when it saved).
-    private mutating func source(_ row: Row, _ db: Database) throws -> SourceRecord {
-        let id: Int64 = row[column.sourceID]
-        let version: String? = row[column.sourceVersion]
+    private mutating func source(_ db: Database) throws -> SourceRecord {
+        let id = sqlite3_column_int64(handle, column.sourceID)
+        let version = text(column.sourceVersion)
         // Consecutive rows mostly share a source: checking the last one first saves hashing.
         if var known = lastSource, known.id == id {
             known.record.version = version
@@ -84,8 +110,9 @@ struct SampleRowDecoder {
         return decoded
     }
 
-    private mutating func device(_ row: Row, _ db: Database) throws -> DeviceRecord? {
-        guard let id: Int64 = row[column.deviceID] else { return nil }
+    private mutating func device(_ db: Database) throws -> DeviceRecord? {
+        guard sqlite3_column_type(handle, column.deviceID) != SQLITE_NULL else { return nil }
+        let id = sqlite3_column_int64(handle, column.deviceID)
         if let known = devices[id] { return known }
         let statement = try db.cachedStatement(sql: """
             SELECT name, manufacturer, model, hardware_version, firmware_version, software_version,
@@ -126,15 +153,15 @@ struct SampleRowDecoder {
 
     /// Where each of `columns` is in one statement.
     private struct Columns {
-        let id, uuid, start, end, quantity, category, metadata, sourceID, sourceVersion, deviceID: Int
+        let id, uuid, start, end, quantity, category, metadata, sourceID, sourceVersion, deviceID: Int32
 
         init(_ statement: Statement) {
-            func index(_ name: String) -> Int {
+            func index(_ name: String) -> Int32 {
                 // The statements are fixed in code: a missing column is a bug any test finds.
                 guard let index = statement.index(ofColumn: name) else {
                     preconditionFailure("a sample statement does not select \(name)")
                 }
-                return index
+                return Int32(index)
             }
             id = index("id")
             uuid = index("uuid")

@@ -8,6 +8,10 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
     case missingDeviceRow
     /// A heartbeat series or ECG object without its intact side row (written in one transaction).
     case missingSeriesRow
+    /// The `counters` row of the change number (made by the first migration) is gone.
+    case missingChangeCounter
+    /// An object's `uuid` is not the 16 bytes every insert writes.
+    case malformedUUID
     /// A GAD-7 or PHQ-9 object without its `scored_assessments` row (written in one transaction).
     case missingAssessmentRow
 
@@ -17,6 +21,8 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
         case .missingSourceRow: "an object names a source the store does not hold"
         case .missingDeviceRow: "an object names a device the store does not hold"
         case .missingSeriesRow: "a heartbeat series or electrocardiogram object has no intact series row"
+        case .missingChangeCounter: "the store's change counter row is missing"
+        case .malformedUUID: "an object's stored UUID is not 16 bytes"
         case .missingAssessmentRow: "a scored assessment object has no scored_assessments row"
         }
     }

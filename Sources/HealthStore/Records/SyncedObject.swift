@@ -14,12 +14,21 @@ struct SyncedObject {
     /// The object `source` stored under `identifier`, if any (the `objects_by_source_sync` index
     /// holds at most one).
     static func find(_ db: Database, source: Int64, identifier: String) throws -> SyncedObject? {
-        let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT id, uuid, type_id, sync_version FROM objects WHERE source_id = ? AND sync_identifier = ?
-            """), arguments: [source, identifier])
-        return row.map { row in
-            SyncedObject(rowID: row["id"], uuid: row["uuid"], typeID: row["type_id"], sourceID: source,
-                         identifier: identifier, version: row["sync_version"])
+        try find(using: lookup(db), source: source, identifier: identifier)
+    }
+
+    /// The lookup `find(using:…)` runs; a write making many lookups keeps one
+    /// (`SampleInserter`).
+    static func lookup(_ db: Database) throws -> BoundStatement {
+        try BoundStatement(db, sql: "SELECT id, uuid, type_id, sync_version FROM objects WHERE source_id = ? AND sync_identifier = ?")
+    }
+
+    static func find(using lookup: BoundStatement, source: Int64, identifier: String) throws -> SyncedObject? {
+        try lookup.bind(source, at: 1)
+        try lookup.bind(identifier, at: 2)
+        return try lookup.fetchOne().map { row in
+            SyncedObject(rowID: row[0], uuid: row[1], typeID: row[2], sourceID: source,
+                         identifier: identifier, version: row[3])
         }
     }
 

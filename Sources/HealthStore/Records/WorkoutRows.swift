@@ -18,7 +18,7 @@ enum WorkoutRows {
         for (position, event) in workout.events.enumerated() {
             try insertEvent.execute(arguments: [
                 objectID, position, event.type, event.startDate.microsecondsSince1970, event.endDate.microsecondsSince1970,
-                try MetadataCoding.encode(event.metadata),
+                MetadataCoding.encode(event.metadata),
             ])
         }
         try WorkoutActivityRows.insert(db, objectID: objectID, workout, sourceID: sourceID)

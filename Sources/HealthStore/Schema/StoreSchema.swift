@@ -129,6 +129,7 @@ enum StoreSchema {
         registerNetworkAccess(&migrator)         // v15
         registerPendingJournal(&migrator)        // v16
         registerSeries(&migrator)                // v17
+        registerStatisticsIndex(&migrator)       // v19
         registerWorkoutActivities(&migrator)     // v20
         registerScoredAssessments(&migrator)     // v22
         return migrator

@@ -37,20 +37,24 @@ enum ProtobufCodec {
     /// when `body` returns, so nothing it hands out may escape the closure.
     ///
     /// The nesting depth is checked first (`WireDepthGuard`), because protobuf-c's decoder
-    /// recurses once per level and has no limit of its own.
+    /// recurses once per level and has no limit of its own. protobuf-c allocates from an
+    /// `UnpackArena`, released in one go afterwards instead of message by message.
     static func withDecoded<M: ProtobufCMessageStruct, R>(
         _ type: M.Type, from bytes: [UInt8], _ body: (M) throws -> R
     ) throws -> R {
         let descriptor = M.descriptor
         try WireDepthGuard.check(bytes, descriptor: descriptor)
-        let unpacked = bytes.withUnsafeBufferPointer { buffer in
-            protobuf_c_message_unpack(descriptor, nil, buffer.count, buffer.baseAddress)
+        let arena = UnpackArena(inputBytes: bytes.count)
+        let unpacked = arena.withAllocator { allocator in
+            bytes.withUnsafeBufferPointer { buffer in
+                protobuf_c_message_unpack(descriptor, allocator, buffer.count, buffer.baseAddress)
+            }
         }
         guard let unpacked else {
             throw WireDecodeError.malformed(message: String(cString: descriptor.pointee.name))
         }
-        defer { protobuf_c_message_free_unpacked(unpacked, nil) }
-        let message = UnsafeRawPointer(unpacked).assumingMemoryBound(to: M.self).pointee
-        return try body(message)
+        return try withExtendedLifetime(arena) {
+            try body(UnsafeRawPointer(unpacked).assumingMemoryBound(to: M.self).pointee)
+        }
     }
 }

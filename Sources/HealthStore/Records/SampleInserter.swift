@@ -1,0 +1,84 @@
+import Foundation
+import GRDB
+import HealthModel
+
+/// The one insert path into `objects`: every save, import, route, correlation sample and
+/// pending-journal merge goes through `SampleRepository.write`, which makes one of these.
+///
+/// What makes it fast (issue 17: a batched save spent most of healthd's time around SQLite, not
+/// in it):
+/// - the statements are prepared once per connection and bound value by value
+///   (`BoundStatement`), with no argument arrays built per row;
+/// - the save's source and change number are looked up once, and each type and device once per
+///   write (a 1,000-sample batch from one watch looks its device up once, not 1,000 times).
+///
+/// One inserter serves one `write`, inside one savepoint of the group commit: the ids it caches
+/// may name rows that savepoint created, which a rollback would remove, so they must not outlive
+/// it.
+struct SampleInserter {
+    let sourceID: Int64
+    private let sourceVersion: String?
+    /// The change number every object of this write carries.
+    let change: Int64
+    private let insert: BoundStatement
+    private var synced: BoundStatement?
+    private var typeIDs: [String: Int64] = [:]
+    private var deviceIDs: [DeviceRecord: Int64] = [:]
+
+    init(_ db: Database, source: SourceRecord) throws {
+        sourceID = try SampleRepository.sourceID(db, source)
+        sourceVersion = source.version
+        change = try ObjectDeleter.nextChange(db)
+        insert = try BoundStatement(db, sql: """
+            INSERT INTO objects (uuid, type_id, source_id, source_version, device_id, start_us, end_us,
+                                 quantity, category, metadata, change_seq, sync_identifier, sync_version)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+    }
+
+    /// The object this write's source stored under `identifier`, if any.
+    mutating func storedObject(syncIdentifier identifier: String, _ db: Database) throws -> SyncedObject? {
+        let lookup = try synced ?? SyncedObject.lookup(db)
+        synced = lookup
+        return try SyncedObject.find(using: lookup, source: sourceID, identifier: identifier)
+    }
+
+    /// Inserts one object of `record`'s type, dates, device and metadata with `value`'s
+    /// column, and returns its row id. A correlation's or workout's own rows elsewhere are the
+    /// caller's.
+    mutating func insert(_ record: SampleRecord, uuid: UUID, quantity: Double?, category: Int?,
+                         sync: SyncIdentity?, _ db: Database) throws -> Int64 {
+        let typeID = try cachedTypeID(record.typeIdentifier, db)
+        var deviceID: Int64?
+        if let device = record.device { deviceID = try cachedDeviceID(device, db) }
+        try insert.bind(uuid, at: 1)
+        try insert.bind(typeID, at: 2)
+        try insert.bind(sourceID, at: 3)
+        try insert.bind(sourceVersion, at: 4)
+        try insert.bind(deviceID, at: 5)
+        try insert.bind(record.startDate.microsecondsSince1970, at: 6)
+        try insert.bind(record.endDate.microsecondsSince1970, at: 7)
+        try insert.bind(quantity, at: 8)
+        try insert.bind(category.map(Int64.init), at: 9)
+        try insert.bind(MetadataCoding.encode(record.metadata), at: 10)
+        try insert.bind(change, at: 11)
+        try insert.bind(sync?.identifier, at: 12)
+        try insert.bind(sync?.version, at: 13)
+        try insert.execute()
+        return db.lastInsertedRowID
+    }
+
+    private mutating func cachedTypeID(_ identifier: String, _ db: Database) throws -> Int64 {
+        if let known = typeIDs[identifier] { return known }
+        let id = try SampleRepository.typeID(db, identifier)
+        typeIDs[identifier] = id
+        return id
+    }
+
+    private mutating func cachedDeviceID(_ device: DeviceRecord, _ db: Database) throws -> Int64 {
+        if let known = deviceIDs[device] { return known }
+        let id = try SampleRepository.deviceID(db, device)
+        deviceIDs[device] = id
+        return id
+    }
+}

@@ -1,0 +1,62 @@
+import COpenHealthProto
+import Glibc
+
+/// The memory of one `protobuf_c_message_unpack`, handed out from a few growing blocks and
+/// released all at once when the decoded message is no longer needed.
+///
+/// Why: with its default allocator protobuf-c makes one `malloc` per message, string and
+/// repeated field it unpacks, and one `free` for each again — about a dozen of each per sample
+/// (its quantity, source revision, device and their strings), which for a 10,000-sample answer
+/// cost as much as the Swift work that turns the samples into objects (issue 17). Nothing it
+/// allocates outlives `ProtobufCodec.withDecoded`'s closure, so individual frees are not needed.
+///
+/// Bounded like the decoding it serves: the input is at most one frame, and protobuf-c
+/// allocates a small multiple of it; blocks double from a size derived from the input.
+final class UnpackArena {
+    private var blocks: [UnsafeMutableRawPointer] = []
+    private var cursor: UnsafeMutableRawPointer?
+    private var remaining = 0
+    private var nextBlockSize: Int
+
+    /// Blocks start at four times the input (unpacked structs and NUL-terminated strings are
+    /// larger than their encoding), between 4 KiB and 4 MiB.
+    init(inputBytes: Int) {
+        nextBlockSize = min(max(4_096, inputBytes.multipliedReportingOverflow(by: 4).partialValue), 4 << 20)
+    }
+
+    deinit {
+        for block in blocks { free(block) }
+    }
+
+    /// 16-byte aligned, as `malloc`'s; nil only when `malloc` fails (protobuf-c then fails the
+    /// unpack, which the caller reports as malformed).
+    func allocate(_ size: Int) -> UnsafeMutableRawPointer? {
+        let (padded, overflow) = max(size, 1).addingReportingOverflow(15)
+        guard !overflow else { return nil }
+        let rounded = padded & ~15
+        if rounded > remaining {
+            let blockSize = max(rounded, nextBlockSize)
+            guard let block = malloc(blockSize) else { return nil }
+            blocks.append(block)
+            cursor = block
+            remaining = blockSize
+            nextBlockSize = min(nextBlockSize * 2, 16 << 20)
+        }
+        guard let start = cursor else { return nil }
+        cursor = start + rounded
+        remaining -= rounded
+        return start
+    }
+
+    /// Lends `body` a protobuf-c allocator that takes from this arena and frees nothing.
+    func withAllocator<R>(_ body: (UnsafeMutablePointer<ProtobufCAllocator>) throws -> R) rethrows -> R {
+        var allocator = ProtobufCAllocator(
+            alloc: { data, size in
+                guard let data else { return nil }
+                return Unmanaged<UnpackArena>.fromOpaque(data).takeUnretainedValue().allocate(size)
+            },
+            free: { _, _ in },
+            allocator_data: Unmanaged.passUnretained(self).toOpaque())
+        return try withExtendedLifetime(self) { try body(&allocator) }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import HealthModel
+import Testing
+
+@testable import HealthStore
+
+/// Metadata's JSON is written by hand on the insert path (`MetadataCoding.encode`, issue 17) and
+/// read by `JSONDecoder` and by SQLite's JSON functions (metadata predicates). Values that need
+/// escaping or are at the edges of `Double` must come back exactly, through a real encrypted
+/// store, and a predicate must find a string that needed escaping.
+@Suite(.timeLimit(.minutes(5))) struct MetadataCodingTests {
+    static let source = SourceRecord(bundleIdentifier: "org.example.app", name: "App", version: "1")
+    static let awkward = "quote \" backslash \\ slash / newline \n tab \t nul \u{0} bell \u{7} unit \u{1F} del \u{7F} é 🫀 \u{2028}"
+
+    static let metadata: [String: MetadataValue] = [
+        "text": .string(awkward),
+        "empty": .string(""),
+        "key \"with\" \\ and \n": .string("value"),
+        "tiny": .number(5e-324),
+        "huge": .number(1.7976931348623157e308),
+        "negativeZero": .number(-0.0),
+        "fraction": .number(0.1),
+        "integral": .number(130),
+        "infinite": .number(.infinity),
+        "negativeInfinite": .number(-.infinity),
+        "date": .date(Date(timeIntervalSince1970: -1.000001)),
+        "weight": .quantity(value: 70.25, unit: "kg"),
+        "yes": .bool(true),
+        "no": .bool(false),
+    ]
+
+    @Test func everyValueComesBackExactlyThroughTheStore() async throws {
+        let directory = TemporaryDirectory()
+        let store = try EncryptedDatabase.open(directory: directory.path)
+        defer { try? store.close() }
+        let database = try HealthDatabase(writer: store.writer)
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let sample = SampleRecord(uuid: UUID(), typeIdentifier: HKQuantityTypeIdentifier.heartRate.rawValue, startDate: start,
+                                  endDate: start, value: .quantity(1, unit: "count/s"), metadata: Self.metadata)
+        _ = try await database.samples.insert([sample], source: Self.source)
+
+        var read: [SampleRecord] = []
+        try database.samples.query(SampleQuerySpec(typeIdentifier: sample.typeIdentifier), scope: .allSources) { read += $0 }
+        #expect(read.count == 1)
+        let stored = try #require(read.first).metadata
+        #expect(stored.keys.sorted() == Self.metadata.keys.sorted())
+        for (key, value) in Self.metadata {
+            if case let .number(expected) = value, case let .number(got)? = stored[key] {
+                // Bit for bit: -0.0 == 0.0 would hide a lost sign.
+                #expect(got.bitPattern == expected.bitPattern, "\(key): \(got) for \(expected)")
+            } else {
+                #expect(stored[key] == value, "\(key)")
+            }
+        }
+
+        for (key, value) in [("text", MetadataValue.string(Self.awkward)), ("key \"with\" \\ and \n", .string("value")),
+                             ("tiny", .number(5e-324)), ("yes", .bool(true))] {
+            var matched = 0
+            try database.samples.query(SampleQuerySpec(typeIdentifier: sample.typeIdentifier, predicate: .metadata(key: key, .oneOf([value]))),
+                                       scope: .allSources) { matched += $0.count }
+            #expect(matched == 1, "metadata predicate on \(key)")
+        }
+    }
+
+    /// The text is JSON a standard parser reads to the same values as the decoder does.
+    @Test func theTextIsValidJSON() throws {
+        let text = try #require(MetadataCoding.encode(Self.metadata))
+        let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        #expect(Set(parsed?.keys ?? [:].keys) == Set(Self.metadata.keys))
+        #expect(try MetadataCoding.decode(text).count == Self.metadata.count)
+        #expect(MetadataCoding.encode([:]) == nil)
+    }
+}
