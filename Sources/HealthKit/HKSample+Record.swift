@@ -42,6 +42,17 @@ extension HKSample {
             return HKElectrocardiogram(type: type, fetched: record, ecg, parts: parts)
         case let (type as HKStateOfMindType, .stateOfMind(stateOfMind)):
             return try HKStateOfMind(type: type, fetched: record, stateOfMind, parts: parts)
+        case let (type as HKScoredAssessmentType, .scoredAssessment(assessment)):
+            let sample: HKScoredAssessment? = switch type.identifier {
+            case HKScoredAssessmentTypeIdentifier.GAD7.rawValue: HKGAD7Assessment(type: type, fetched: record, assessment, parts: parts)
+            case HKScoredAssessmentTypeIdentifier.PHQ9.rawValue: HKPHQ9Assessment(type: type, fetched: record, assessment, parts: parts)
+            default: nil
+            }
+            guard let sample else {
+                throw HKError(.unknownError, "healthd sent an assessment answer this SDK does not know; "
+                              + "the SDK and healthd versions may not match")
+            }
+            return sample
         case let (type as HKCorrelationType, .correlation(objects)):
             return HKCorrelation(type: type, fetched: record,
                                  objects: try objects.map { (object) throws(HKError) in try fetched(object, sharing: parts) },

@@ -58,7 +58,7 @@ struct AddCommand: AsyncParsableCommand {
         defer { client.close() }
         let uuids = try await client.addSamples([record])
         let formatter = SampleFormatter(displayUnit: nil, timeZone: io.timeZone)
-        let (shown, shownUnit) = formatter.displayedValue(record.value)
+        let (shown, shownUnit) = formatter.displayedValue(record.value, typeIdentifier: record.typeIdentifier)
         io.output.writeLine("Added \(TypeDisplayName.words(of: type)) \(shown)\(shownUnit.isEmpty ? "" : " " + shownUnit) at \(formatter.localTime(record.startDate)) (\(uuids.first?.uuidString.lowercased() ?? "no uuid")).")
     }
 

@@ -65,9 +65,11 @@ final class CSVExportSink: ExportSink {
         output.discard()
     }
 
-    /// `HKQuantityTypeIdentifierStepCount` → `StepCount.csv`, `HKWorkoutTypeIdentifier` → `Workout.csv`.
+    /// `HKQuantityTypeIdentifierStepCount` → `StepCount.csv`, `HKWorkoutTypeIdentifier` → `Workout.csv`,
+    /// `HKScoredAssessmentTypeIdentifierGAD7` → `GAD7.csv`.
     static func fileName(of type: String) -> String {
-        let prefixes = ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier", "HK"]
+        let prefixes = ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier",
+                        "HKScoredAssessmentTypeIdentifier", "HK"]
         var stem = prefixes.first(where: type.hasPrefix).map { String(type.dropFirst($0.count)) } ?? type
         if stem.hasSuffix("TypeIdentifier") { stem = String(stem.dropLast("TypeIdentifier".count)) }  // HKWorkoutTypeIdentifier
         return stem.filter { $0.isLetter || $0.isNumber } + ".csv"
@@ -108,6 +110,9 @@ final class CSVExportSink: ExportSink {
         case let .stateOfMind(stateOfMind):
             return (Self.number(stateOfMind.valence), "valence",
                     "\(StateOfMindText.classification(stateOfMind.valence)); \(StateOfMindText.detail(stateOfMind))")
+        case let .scoredAssessment(assessment):
+            return (AssessmentText.score(assessment, typeIdentifier: typeIdentifier).map(String.init) ?? "", "score",
+                    AssessmentText.detail(assessment, typeIdentifier: typeIdentifier))
         case let .correlation(members):
             let listed = members.map { member -> String in
                 guard case let .quantity(amount, stored) = member.value else { return member.typeIdentifier }

@@ -17,7 +17,7 @@ public struct SampleFormatter: Sendable {
     ]
 
     public func tableRow(_ sample: SampleRecord) -> [String] {
-        let (value, unit) = displayedValue(sample.value)
+        let (value, unit) = displayedValue(sample.value, typeIdentifier: sample.typeIdentifier)
         return [localTime(sample.startDate), localTime(sample.endDate), value, unit,
                 sample.source.map { $0.name.isEmpty ? $0.bundleIdentifier : $0.name } ?? "",
                 sample.device?.name ?? ""]
@@ -41,7 +41,8 @@ public struct SampleFormatter: Sendable {
     }
 
     /// The value and unit text: converted to `displayUnit` when that is compatible, else as stored.
-    func displayedValue(_ value: SampleRecord.Value) -> (value: String, unit: String) {
+    /// `typeIdentifier` tells which instrument scores an assessment.
+    func displayedValue(_ value: SampleRecord.Value, typeIdentifier: String) -> (value: String, unit: String) {
         switch value {
         case let .category(raw):
             return ("\(raw)", "")
@@ -66,6 +67,9 @@ public struct SampleFormatter: Sendable {
             // The band first, as the Health app shows it; the number for whoever compares.
             return ("\(StateOfMindText.classification(stateOfMind.valence)) (\(NumberText.measurement(stateOfMind.valence))), "
                     + StateOfMindText.detail(stateOfMind), "")
+        case let .scoredAssessment(assessment):
+            let score = AssessmentText.score(assessment, typeIdentifier: typeIdentifier).map(String.init) ?? ""
+            return (score, "score, " + AssessmentText.detail(assessment, typeIdentifier: typeIdentifier))
         }
     }
 

@@ -101,6 +101,8 @@ struct SampleJSONLine: Encodable {
             (value, unit) = (Double(ecg.voltageCount), "voltages")
         case let .stateOfMind(stateOfMind):
             (value, unit) = (stateOfMind.valence, "valence")
+        case let .scoredAssessment(assessment):
+            (value, unit) = (Double(AssessmentText.score(assessment, typeIdentifier: sample.typeIdentifier) ?? 0), "score")
         }
         source = sample.source.map { Source(bundleIdentifier: $0.bundleIdentifier, name: $0.name, version: $0.version) }
         device = sample.device.map {

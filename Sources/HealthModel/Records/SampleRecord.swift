@@ -21,6 +21,8 @@ public struct SampleRecord: Hashable, Sendable {
         case electrocardiogram(ElectrocardiogramValue)
         /// An `HKStateOfMind` (iOS 18): kind, valence, labels and associations.
         case stateOfMind(StateOfMindValue)
+        /// An `HKGAD7Assessment` or `HKPHQ9Assessment`: its answers (`ScoredAssessmentRules`).
+        case scoredAssessment(ScoredAssessmentValue)
     }
 
     /// Assigned by the broker on save (time-ordered, UUIDv7); whatever a client sends is ignored.

@@ -69,6 +69,11 @@ public enum SampleValidator {
             try SeriesValidator.check(ecg)
         case let (_ as HKStateOfMindType, .stateOfMind(stateOfMind)):
             try StateOfMindValidator.check(stateOfMind, of: record)
+        case let (assessmentType as HKScoredAssessmentType, .scoredAssessment(assessment)):
+            guard let instrument = ScoredAssessmentRules.instrument(assessmentType.identifier) else {
+                throw HKError(.errorInvalidArgument, "\(type.identifier) has no scoring rules")
+            }
+            try ScoredAssessmentRules.check(assessment, of: instrument)
         case let (correlationType as HKCorrelationType, .correlation(objects)):
             result.value = .correlation(try CorrelationRules.canonicalizedObjects(objects, of: record, type: correlationType))
         default:

@@ -19,6 +19,13 @@ extension HKObjectType {
         ObjectTypeRegistry.correlationTypes[identifier]
     }
 
+    /// HealthKit's `scoredAssessmentType(forIdentifier:)` (GAD-7, PHQ-9); nil for any other identifier.
+    public static func scoredAssessmentType(
+        forIdentifier identifier: HKScoredAssessmentTypeIdentifier
+    ) -> HKScoredAssessmentType? {
+        ObjectTypeRegistry.scoredAssessmentTypes[identifier]
+    }
+
     public static func workoutType() -> HKWorkoutType { ObjectTypeRegistry.workout }
 
     public static func activitySummaryType() -> HKActivitySummaryType { ObjectTypeRegistry.activitySummary }

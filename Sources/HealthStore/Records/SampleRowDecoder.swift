@@ -54,7 +54,8 @@ struct SampleRowDecoder {
         let objectID = sqlite3_column_int64(handle, column.id)
         if type.valueInSideTable, let stored = try WorkoutRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
             ?? SeriesRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
-            ?? StateOfMindRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db) {
+            ?? StateOfMindRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
+            ?? AssessmentRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db) {
             value = stored
         } else if sqlite3_column_type(handle, column.quantity) != SQLITE_NULL {
             value = .quantity(sqlite3_column_double(handle, column.quantity), unit: type.unit)
@@ -139,8 +140,8 @@ struct SampleRowDecoder {
         let identifier: String
         /// The canonical unit a quantity type's values are stored in; "" for other types.
         let unit: String
-        /// Workouts, routes, series samples and states of mind: the value is in `WorkoutRows`',
-        /// `SeriesRows`' or `StateOfMindRows`' tables, not in `objects`.
+        /// Workouts, routes, series samples, states of mind and assessments: the value is in `WorkoutRows`',
+        /// `SeriesRows`', `StateOfMindRows`' or `AssessmentRows`' tables, not in `objects`.
         let valueInSideTable: Bool
 
         init(_ identifier: String) {
@@ -148,6 +149,7 @@ struct SampleRowDecoder {
             unit = (HKObjectType.type(forIdentifier: identifier) as? HKQuantityType)?.canonicalUnit.unitString ?? ""
             valueInSideTable = WorkoutRows.holdsValue(of: identifier) || SeriesRows.holdsValue(of: identifier)
                 || StateOfMindRows.holdsValue(of: identifier)
+                || AssessmentRows.holdsValue(of: identifier)
         }
     }
 

@@ -14,6 +14,8 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
     case malformedUUID
     /// A state of mind object without its `states_of_mind` row (written in one transaction).
     case missingStateOfMindRow
+    /// A GAD-7 or PHQ-9 object without its `scored_assessments` row (written in one transaction).
+    case missingAssessmentRow
 
     var description: String {
         switch self {
@@ -24,6 +26,7 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
         case .missingChangeCounter: "the store's change counter row is missing"
         case .malformedUUID: "an object's stored UUID is not 16 bytes"
         case .missingStateOfMindRow: "a state of mind object has no state of mind row"
+        case .missingAssessmentRow: "a scored assessment object has no scored_assessments row"
         }
     }
 }

@@ -132,6 +132,7 @@ enum StoreSchema {
         registerStateOfMind(&migrator)           // v18
         registerStatisticsIndex(&migrator)       // v19
         registerWorkoutActivities(&migrator)     // v20
+        registerScoredAssessments(&migrator)     // v22
         return migrator
     }
 }

@@ -62,6 +62,9 @@ struct SampleWireBuilder {
         case let .stateOfMind(stateOfMind):
             wire.pointee.value_case = OPENHEALTH__V1__SAMPLE__VALUE_STATE_OF_MIND
             wire.pointee.state_of_mind = StateOfMindWire.build(stateOfMind, in: arena)
+        case let .scoredAssessment(assessment):
+            wire.pointee.value_case = OPENHEALTH__V1__SAMPLE__VALUE_SCORED_ASSESSMENT
+            wire.pointee.scored_assessment = ScoredAssessmentWire.build(assessment, in: arena)
         case let .correlation(objects):
             let built = build(objects)
             wire.pointee.n_correlation_objects = built.count

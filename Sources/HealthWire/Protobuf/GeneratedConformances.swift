@@ -334,6 +334,9 @@ extension Openhealth__V1__SaveRequest: ProtobufCMessageStruct {
 extension Openhealth__V1__SaveResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__save_response__init(message) }
 }
+extension Openhealth__V1__ScoredAssessment: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__scored_assessment__init(message) }
+}
 extension Openhealth__V1__SeriesDataBatch: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__series_data_batch__init(message) }
 }

@@ -907,6 +907,51 @@ void   openhealth__v1__workout_event__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__workout_event__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__scored_assessment__init
+                     (Openhealth__V1__ScoredAssessment         *message)
+{
+  static const Openhealth__V1__ScoredAssessment init_value = OPENHEALTH__V1__SCORED_ASSESSMENT__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__scored_assessment__get_packed_size
+                     (const Openhealth__V1__ScoredAssessment *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__scored_assessment__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__scored_assessment__pack
+                     (const Openhealth__V1__ScoredAssessment *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__scored_assessment__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__scored_assessment__pack_to_buffer
+                     (const Openhealth__V1__ScoredAssessment *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__scored_assessment__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__ScoredAssessment *
+       openhealth__v1__scored_assessment__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__ScoredAssessment *)
+     protobuf_c_message_unpack (&openhealth__v1__scored_assessment__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__scored_assessment__free_unpacked
+                     (Openhealth__V1__ScoredAssessment *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__scored_assessment__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor openhealth__v1__quantity__field_descriptors[2] =
 {
   {
@@ -1318,7 +1363,7 @@ const ProtobufCMessageDescriptor openhealth__v1__source_revision__descriptor =
   (ProtobufCMessageInit) openhealth__v1__source_revision__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[15] =
+static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[16] =
 {
   {
     "uuid",
@@ -1500,6 +1545,18 @@ static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "scored_assessment",
+    31,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Sample, value_case),
+    offsetof(Openhealth__V1__Sample, scored_assessment),
+    &openhealth__v1__scored_assessment__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__sample__field_indices_by_name[] = {
   5,   /* field[5] = category_value */
@@ -1511,6 +1568,7 @@ static const unsigned openhealth__v1__sample__field_indices_by_name[] = {
   6,   /* field[6] = metadata */
   4,   /* field[4] = quantity */
   10,   /* field[10] = route_location_count */
+  15,   /* field[15] = scored_assessment */
   8,   /* field[8] = source_revision */
   2,   /* field[2] = start_us */
   14,   /* field[14] = state_of_mind */
@@ -1523,7 +1581,7 @@ static const ProtobufCIntRange openhealth__v1__sample__number_ranges[3 + 1] =
   { 1, 0 },
   { 20, 12 },
   { 30, 14 },
-  { 0, 15 }
+  { 0, 16 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
 {
@@ -1533,7 +1591,7 @@ const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
   "Openhealth__V1__Sample",
   "openhealth.v1",
   sizeof(Openhealth__V1__Sample),
-  15,
+  16,
   openhealth__v1__sample__field_descriptors,
   openhealth__v1__sample__field_indices_by_name,
   3,  openhealth__v1__sample__number_ranges,
@@ -2761,6 +2819,44 @@ const ProtobufCMessageDescriptor openhealth__v1__workout_event__descriptor =
   openhealth__v1__workout_event__field_indices_by_name,
   1,  openhealth__v1__workout_event__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__workout_event__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__scored_assessment__field_descriptors[1] =
+{
+  {
+    "answers",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Openhealth__V1__ScoredAssessment, n_answers),
+    offsetof(Openhealth__V1__ScoredAssessment, answers),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__scored_assessment__field_indices_by_name[] = {
+  0,   /* field[0] = answers */
+};
+static const ProtobufCIntRange openhealth__v1__scored_assessment__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__scored_assessment__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.ScoredAssessment",
+  "ScoredAssessment",
+  "Openhealth__V1__ScoredAssessment",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__ScoredAssessment),
+  1,
+  openhealth__v1__scored_assessment__field_descriptors,
+  openhealth__v1__scored_assessment__field_indices_by_name,
+  1,  openhealth__v1__scored_assessment__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__scored_assessment__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue openhealth__v1__compound_operator__enum_values_by_number[4] =

@@ -37,6 +37,7 @@ typedef struct Openhealth__V1__Workout Openhealth__V1__Workout;
 typedef struct Openhealth__V1__WorkoutActivity Openhealth__V1__WorkoutActivity;
 typedef struct Openhealth__V1__WorkoutStatistics Openhealth__V1__WorkoutStatistics;
 typedef struct Openhealth__V1__WorkoutEvent Openhealth__V1__WorkoutEvent;
+typedef struct Openhealth__V1__ScoredAssessment Openhealth__V1__ScoredAssessment;
 
 
 /* --- enums --- */
@@ -163,7 +164,8 @@ typedef enum {
   OPENHEALTH__V1__SAMPLE__VALUE_ROUTE_LOCATION_COUNT = 11,
   OPENHEALTH__V1__SAMPLE__VALUE_HEARTBEAT_SERIES = 20,
   OPENHEALTH__V1__SAMPLE__VALUE_ELECTROCARDIOGRAM = 21,
-  OPENHEALTH__V1__SAMPLE__VALUE_STATE_OF_MIND = 30
+  OPENHEALTH__V1__SAMPLE__VALUE_STATE_OF_MIND = 30,
+  OPENHEALTH__V1__SAMPLE__VALUE_SCORED_ASSESSMENT = 31
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__SAMPLE__VALUE__CASE)
 } Openhealth__V1__Sample__ValueCase;
 
@@ -214,6 +216,10 @@ struct  Openhealth__V1__Sample
      * HKDataTypeStateOfMind
      */
     Openhealth__V1__StateOfMind *state_of_mind;
+    /*
+     * HKScoredAssessmentTypeIdentifierGAD7 / PHQ9
+     */
+    Openhealth__V1__ScoredAssessment *scored_assessment;
   };
 };
 #define OPENHEALTH__V1__SAMPLE__INIT \
@@ -565,6 +571,21 @@ struct  Openhealth__V1__WorkoutEvent
 #define OPENHEALTH__V1__WORKOUT_EVENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__workout_event__descriptor) \
     , 0, 0, 0, 0,NULL }
+
+
+/*
+ * HKGAD7Assessment's / HKPHQ9Assessment's value (Sample.value field 31): the Answer raw values,
+ * one per question in order. Score and risk are derived from them, never sent.
+ */
+struct  Openhealth__V1__ScoredAssessment
+{
+  ProtobufCMessage base;
+  size_t n_answers;
+  int64_t *answers;
+};
+#define OPENHEALTH__V1__SCORED_ASSESSMENT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__scored_assessment__descriptor) \
+    , 0,NULL }
 
 
 /* Openhealth__V1__Quantity methods */
@@ -947,6 +968,25 @@ Openhealth__V1__WorkoutEvent *
 void   openhealth__v1__workout_event__free_unpacked
                      (Openhealth__V1__WorkoutEvent *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__ScoredAssessment methods */
+void   openhealth__v1__scored_assessment__init
+                     (Openhealth__V1__ScoredAssessment         *message);
+size_t openhealth__v1__scored_assessment__get_packed_size
+                     (const Openhealth__V1__ScoredAssessment   *message);
+size_t openhealth__v1__scored_assessment__pack
+                     (const Openhealth__V1__ScoredAssessment   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__scored_assessment__pack_to_buffer
+                     (const Openhealth__V1__ScoredAssessment   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__ScoredAssessment *
+       openhealth__v1__scored_assessment__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__scored_assessment__free_unpacked
+                     (Openhealth__V1__ScoredAssessment *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Openhealth__V1__Quantity_Closure)
@@ -1009,6 +1049,9 @@ typedef void (*Openhealth__V1__WorkoutStatistics_Closure)
 typedef void (*Openhealth__V1__WorkoutEvent_Closure)
                  (const Openhealth__V1__WorkoutEvent *message,
                   void *closure_data);
+typedef void (*Openhealth__V1__ScoredAssessment_Closure)
+                 (const Openhealth__V1__ScoredAssessment *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -1037,6 +1080,7 @@ extern const ProtobufCMessageDescriptor openhealth__v1__workout__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__workout_activity__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__workout_statistics__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__workout_event__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__scored_assessment__descriptor;
 
 PROTOBUF_C__END_DECLS
 
