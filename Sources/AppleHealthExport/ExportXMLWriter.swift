@@ -89,6 +89,7 @@ public struct ExportXMLWriter: Sendable {
             // No published export.xml form for State of Mind has been checked against a real
             // export; rather than invent one Apple's importers would misread, it is left out
             // (healthctl's JSON and CSV exports carry it).
+            return nil
         case .scoredAssessment:
             // No export.xml element for GAD-7/PHQ-9 is documented, so none is invented; the
             // JSON and CSV exports carry them.
