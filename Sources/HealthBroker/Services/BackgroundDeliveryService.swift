@@ -85,8 +85,12 @@ enum BackgroundDeliveryService {
         }
         coordinator.agentAttached()
         for await request in agent.requests {
-            try await responder.send(request.wireBytes())
+            // Confirmed before the send: a reply can reach the agent at once (written directly
+            // when nothing is queued), and the agent may report the launch before this line
+            // would run after the send — its outcome refused as for an unknown request. A send
+            // that fails detaches the agent, which hands back sent requests as well.
             coordinator.launches.confirmSent(request.requestID, by: agent.id)
+            try await responder.send(request.wireBytes())
             coordinator.launchDispatched(request)
         }
         throw CancellationError()

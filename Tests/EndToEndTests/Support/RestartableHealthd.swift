@@ -76,23 +76,49 @@ final class RestartableHealthd: @unchecked Sendable {
     }
 
     /// Kills healthd (SIGKILL) in the middle of the pending-journal merge of an unlock in
-    /// progress: once its log says the merge starts and the store's WAL has then grown by
-    /// `walGrowth` bytes (a batch of entries committed). Kills it anyway after 60 s.
-    func killOnceMerging(walGrowth: Int = 256 * 1024) async throws {
-        let marker = "store reopened; merging the pending journal"
-        let before = log.components(separatedBy: marker).count
+    /// progress: once its log says the merge starts, the store's WAL has been written since
+    /// (the merge's first batch: nothing else writes while an unlock holds the store), and
+    /// `settle` has passed. Kills it anyway after 60 s. Where it lands — before the first
+    /// batch commits or after a few — depends on the machine; callers assert what holds for both.
+    ///
+    /// The WAL's size is no signal: one kept from before the lock is rewritten from its start
+    /// without growing. `markersBefore`: `mergeMarkers` read before the unlock was started — a
+    /// fast unlock may log its line before this runs, and this would wait for another.
+    ///
+    /// `walGrowth`, instead: wait for the WAL to grow by that many bytes after the log line (for a
+    /// store whose WAL is smaller than what the merge writes).
+    func killOnceMerging(markersBefore: Int? = nil, settle: Duration = .zero, walGrowth: Int? = nil) async throws {
+        let marker = Self.mergeMarker
+        let before = (markersBefore ?? mergeMarkers) + 1
         let deadline = Date().addingTimeInterval(60)
+        let wal = storeDirectory + "/health.sqlite-wal"
+        let walStamp = { () -> [String] in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: wal)
+            return ["\(attributes?[.modificationDate] ?? "none")", "\(attributes?[.size] ?? 0)"]
+        }
+        var stamp = walStamp()
         while log.components(separatedBy: marker).count == before, Date() < deadline {
+            stamp = walStamp()
             try await Task.sleep(for: .milliseconds(5))
         }
-        let wal = storeDirectory + "/health.sqlite-wal"
-        let walSize = { ((try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int) ?? 0 }
-        let start = walSize()
-        while walSize() < start + walGrowth, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(2))
+        if let walGrowth {
+            let size = { ((try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int) ?? 0 }
+            let start = size()
+            while size() < start + walGrowth, Date() < deadline { try await Task.sleep(for: .milliseconds(2)) }
+            kill()
+            return
         }
+        while walStamp() == stamp, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        try await Task.sleep(for: settle)
         kill()
     }
+
+    static let mergeMarker = "store reopened; merging the pending journal"
+
+    /// How many merges healthd's log has announced so far.
+    var mergeMarkers: Int { log.components(separatedBy: Self.mergeMarker).count - 1 }
 
     /// healthd's stderr over every start so far.
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
