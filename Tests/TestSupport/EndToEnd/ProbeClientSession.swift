@@ -1,0 +1,119 @@
+public import Foundation
+import Glibc
+import Synchronization
+
+/// A running `leak-probe-client` (usually under health-sandbox) driven one command at a time:
+/// the test writes a command line, the client prints `call N …`, its answer lines and `done N`,
+/// while streams it opened keep printing `watch NAME …` lines (see Tests/LeakProbeClient/main.swift
+/// for the language). Shared by the leak probes and the sandbox tests.
+public final class ProbeClientSession: Sendable {
+    /// Why a command got no answer; `description` says which command and the last lines printed.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    private let child: ChildProcess
+    /// The write end of the client's stdin; nil once closed.
+    private let input: Mutex<Int32?>
+    private let output = Output()
+    private let commandsSent = Mutex(0)
+
+    /// Starts `program` with `arguments`, its stdin and stdout connected to this session.
+    public init(_ program: String, _ arguments: [String]) throws {
+        let stdin = try ProcessRun.pipe()
+        let stdout: (read: Int32, write: Int32)
+        do {
+            stdout = try ProcessRun.pipe()
+        } catch {
+            close(stdin.read)
+            close(stdin.write)
+            throw error
+        }
+        do {
+            child = try ChildProcess(program, arguments, stdin: stdin.read, stdout: stdout.write)
+        } catch {
+            [stdin.read, stdin.write, stdout.read, stdout.write].forEach { close($0) }
+            throw error
+        }
+        close(stdin.read)
+        close(stdout.write)
+        input = Mutex(stdin.write)
+        let output = output
+        // A GCD thread, not the cooperative pool: the read blocks.
+        DispatchQueue.global().async {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            var pending: [UInt8] = []
+            while true {
+                let count = read(stdout.read, &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                pending += buffer[0..<count]
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: pending[..<newline], as: UTF8.self)
+                    pending.removeSubrange(...newline)
+                    output.lines.withLock { $0.append(line) }
+                }
+            }
+            close(stdout.read)
+            output.closed.withLock { $0 = true }
+        }
+    }
+
+    /// Sends one command and returns what the client printed for it (not counting open streams'
+    /// `watch` lines), once it printed `done`. The timeout only turns a hang into a failure.
+    public func run(_ command: String, timeout: TimeInterval, poll: Duration = .milliseconds(5)) async throws -> [String] {
+        let number = commandsSent.withLock { sent in
+            sent += 1
+            return sent
+        }
+        let bytes = Array((command + "\n").utf8)
+        let written = input.withLock { input in
+            input.map { fd in bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } } ?? -1
+        }
+        guard written == bytes.count else { throw Failure(description: "the client stopped reading (command \(number))") }
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let answer = answer(to: number) { return answer }
+            guard child.isRunning || !output.closed.withLock({ $0 }) else { break }
+            try await Task.sleep(for: poll)
+        }
+        throw Failure(description: "no answer to command \(number) (\(command.prefix(60))…): \(output.lines.withLock { $0.suffix(5) })")
+    }
+
+    /// Every `watch NAME …` line so far, without the prefix.
+    public func watched(_ name: String) -> [String] {
+        let prefix = "watch \(name) "
+        return output.lines.withLock { lines in lines.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) } }
+    }
+
+    /// Ends the session: the client sees end of input and exits; returns its exit status.
+    public func finish() async -> Int32 {
+        closeInput()
+        return await child.wait(timeout: 30)
+    }
+
+    deinit {
+        child.signal(SIGKILL)
+        closeInput()
+    }
+
+    private func closeInput() {
+        input.withLock { input in
+            if let fd = input { close(fd) }
+            input = nil
+        }
+    }
+
+    private func answer(to number: Int) -> [String]? {
+        output.lines.withLock { lines in
+            guard let done = lines.lastIndex(of: "done \(number)"),
+                  let start = lines[..<done].lastIndex(where: { $0.hasPrefix("call \(number) ") }) else { return nil }
+            return lines[(start + 1)..<done].filter { !$0.hasPrefix("watch ") }
+        }
+    }
+
+    private final class Output: Sendable {
+        let lines = Mutex<[String]>([])
+        let closed = Mutex(false)
+    }
+}
