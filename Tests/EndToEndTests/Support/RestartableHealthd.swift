@@ -76,20 +76,15 @@ final class RestartableHealthd: @unchecked Sendable {
     }
 
     /// Kills healthd (SIGKILL) in the middle of the pending-journal merge of an unlock in
-    /// progress: once its log says the merge starts, the store's WAL has been written since
-    /// (the merge's first batch: nothing else writes while an unlock holds the store), and
-    /// `settle` has passed. Kills it anyway after 60 s. Where it lands — before the first
-    /// batch commits or after a few — depends on the machine; callers assert what holds for both.
+    /// progress: once its log says the merge starts and the store's WAL has been written since
+    /// (the merge's first batch: nothing else writes while an unlock holds the store). Kills it
+    /// anyway after 60 s. Where it lands — before the first batch commits or after a few —
+    /// depends on the machine; callers assert what holds for both.
     ///
     /// The WAL's size is no signal: one kept from before the lock is rewritten from its start
     /// without growing. `markersBefore`: `mergeMarkers` read before the unlock was started — a
     /// fast unlock may log its line before this runs, and this would wait for another.
-    ///
-    /// `walGrowth`, instead: wait for the WAL to grow by that many bytes after the log line (for a
-    /// store whose WAL is smaller than what the merge writes).
-    func killOnceMerging(markersBefore: Int? = nil, settle: Duration = .zero, walGrowth: Int? = nil) async throws {
-        let marker = Self.mergeMarker
-        let before = (markersBefore ?? mergeMarkers) + 1
+    func killOnceMerging(markersBefore: Int) async throws {
         let deadline = Date().addingTimeInterval(60)
         let wal = storeDirectory + "/health.sqlite-wal"
         let walStamp = { () -> [String] in
@@ -97,21 +92,13 @@ final class RestartableHealthd: @unchecked Sendable {
             return ["\(attributes?[.modificationDate] ?? "none")", "\(attributes?[.size] ?? 0)"]
         }
         var stamp = walStamp()
-        while log.components(separatedBy: marker).count == before, Date() < deadline {
+        while mergeMarkers == markersBefore, Date() < deadline {
             stamp = walStamp()
             try await Task.sleep(for: .milliseconds(5))
-        }
-        if let walGrowth {
-            let size = { ((try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int) ?? 0 }
-            let start = size()
-            while size() < start + walGrowth, Date() < deadline { try await Task.sleep(for: .milliseconds(2)) }
-            kill()
-            return
         }
         while walStamp() == stamp, Date() < deadline {
             try await Task.sleep(for: .milliseconds(1))
         }
-        try await Task.sleep(for: settle)
         kill()
     }
 
