@@ -223,7 +223,7 @@ import TestSupport
         // them when the kill came before the first batch committed, which a quiet machine's fast
         // merge makes hard to avoid without a hook in healthd; PendingJournalTests cover the
         // partially applied journal at the store level.
-        let restartMerged = Self.startupMerged(in: healthd.log)
+        let restartMerged = healthd.startupMerged
         #expect(interrupted.status != 0, "the unlock finished before the kill; \(interrupted)")
         let entries = 2 * 4_000
         #expect(restartMerged.map { $0 > 0 && $0 <= entries } == true,
@@ -299,13 +299,6 @@ import TestSupport
             }
         }
         return files
-    }
-
-    /// The count healthd logged for the pending-journal merge at its last start, if any.
-    private static func startupMerged(in log: String) -> Int? {
-        guard let line = log.split(separator: "\n").last(where: { $0.contains("merged saves kept while the store was locked") }),
-              let range = line.range(of: #"merged=\d+"#, options: .regularExpression) else { return nil }
-        return Int(line[range].dropFirst("merged=".count))
     }
 }
 

@@ -170,7 +170,7 @@ import TestSupport
 
         // Evidence that the kill interrupted the merge: the start merged what it left (the rest
         // of the journal, or all of it when the kill came before the first batch committed).
-        let restartMerged = Self.startupMerged(in: healthd.log)
+        let restartMerged = healthd.startupMerged
         #expect(restartMerged.map { $0 > 0 } == true, "merged at restart: \(String(describing: restartMerged))")
         let reader = try LockedStoreApp(socket: healthd.appSocket)
         defer { reader.close() }
@@ -189,12 +189,5 @@ import TestSupport
         let apps = try await healthd.healthctl(["apps", "list"])
         #expect(apps.lines.first { $0.contains(app + " ") }?.contains("permitted") == true, "\(apps)")
         #expect(interrupted.status != 0, "the unlock finished before the kill; \(interrupted)")
-    }
-
-    /// The count healthd logged for the pending-journal merge at its last start, if any.
-    private static func startupMerged(in log: String) -> Int? {
-        guard let line = log.split(separator: "\n").last(where: { $0.contains("merged saves kept while the store was locked") }),
-              let range = line.range(of: #"merged=\d+"#, options: .regularExpression) else { return nil }
-        return Int(line[range].dropFirst("merged=".count))
     }
 }

@@ -107,6 +107,13 @@ final class RestartableHealthd: @unchecked Sendable {
     /// How many merges healthd's log has announced so far.
     var mergeMarkers: Int { log.components(separatedBy: Self.mergeMarker).count - 1 }
 
+    /// The count healthd logged for the pending-journal merge at its last start, if any.
+    var startupMerged: Int? {
+        guard let line = log.split(separator: "\n").last(where: { $0.contains("merged saves kept while the store was locked") }),
+              let range = line.range(of: #"merged=\d+"#, options: .regularExpression) else { return nil }
+        return Int(line[range].dropFirst("merged=".count))
+    }
+
     /// healthd's stderr over every start so far.
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
