@@ -35,6 +35,11 @@ for target in "${targets[@]}"; do
 done
 echo
 if [ ${#failed_targets[@]} -gt 0 ]; then
+  # CI shows only the end of the output: repeat what failed, and where, right above the total.
+  for target in "${targets[@]}"; do
+    grep -E '✘|recorded an issue|error:|Fatal error|Crash|signal [0-9]+|timed out|exceeded' "$logs/$target.log" \
+      | grep -v ' passed ' | head -40 | sed "s/^/[$target] /"
+  done
   echo "failed targets: ${failed_targets[*]}"
 fi
 # The closing line CI reads: tests passed in passing targets, targets that failed.

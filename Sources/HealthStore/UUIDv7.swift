@@ -15,8 +15,14 @@ public import Foundation
 /// own clock too.
 public enum UUIDv7 {
     public static func make() -> UUID {
+        make(atMilliseconds: UInt64(Date().timeIntervalSince1970 * 1000))
+    }
+
+    /// An id for the given millisecond with fresh random bits: what `make()` does at the clock's
+    /// time, callable with a fixed time so that tests can mint many ids of one millisecond.
+    static func make(atMilliseconds milliseconds: UInt64) -> UUID {
         var generator = SystemRandomNumberGenerator()
-        return make(milliseconds: UInt64(Date().timeIntervalSince1970 * 1000),
+        return make(milliseconds: milliseconds,
                     randomA: UInt16.random(in: 0...0xFFF, using: &generator),
                     randomB: UInt64.random(in: .min ... .max, using: &generator))
     }
