@@ -106,7 +106,11 @@ import Testing
             }
             // Every entry and save must reach the group-commit queue while the writer is held
             // (an entry appended in a transaction of its own would wait for the writer instead).
-            let deadline = ContinuousClock.now + .seconds(30)
+            // Waits for that state itself: 30 tasks on a loaded machine's two cooperative threads
+            // may take long to run, and a deadline here would fail a correct store. The hang
+            // guard, and the failure of a store that appends outside the queue, is the long
+            // deadline below.
+            let deadline = ContinuousClock.now + .seconds(300)
             while database.samples.commitStatistics.submitted < reads + saves, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(2))
             }

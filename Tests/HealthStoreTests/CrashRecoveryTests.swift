@@ -22,9 +22,10 @@ import TestSupport
         for iteration in 0..<Self.saverKills {
             let outcome = try CrashChild.run(
                 "save", directory: directory.path, killAfterMicroseconds: UInt32.random(in: 0...60_000, using: &schedule),
-                // Three kills in four are timed from the first save (so they land mid-run even on
-                // a loaded machine); every fourth from the start, to cover crashes while opening.
-                afterFirstLine: iteration % 4 != 0)
+                // Three kills in four are timed from the second acknowledged row (so they land
+                // mid-run on any machine, and the run acknowledges at least 2 × 150 rows however
+                // slow it is); every fourth from the start, to cover crashes while opening.
+                afterLines: iteration % 4 != 0 ? 2 : 0)
             try #require(outcome.wasKilled, "the child stopped by itself: \(outcome.errorOutput)")
             let ids = outcome.lines.compactMap(Int64.init)
             if !ids.isEmpty { killedMidRun += 1 }
@@ -40,7 +41,8 @@ import TestSupport
             try store.close()
             if !lost.isEmpty { break }
         }
-        // Most kills must land while the child is saving, or the test proves little.
+        // Most kills must land while the child is saving, or the test proves little (the kills
+        // timed from acknowledged rows guarantee both counts on any machine).
         #expect(killedMidRun > Self.saverKills / 2)
         #expect(acknowledged.count > Self.saverKills)
     }
@@ -65,11 +67,22 @@ import TestSupport
         var schedule = SplitMix64(seed: 7)
         var interrupted = 0, completed = 0
         for iteration in 0..<Self.rotationKills {
-            let outcome = try CrashChild.run(
-                "rotate", directory: directory.path, killAfterMicroseconds: UInt32.random(in: 5_000...150_000, using: &schedule),
-                // Every fourth kill is timed from the first completed rotation, so that on a loaded
-                // machine (where 150 ms may not see one through) some kills still follow a commit.
-                afterFirstLine: iteration % 4 == 3)
+            let outcome: CrashChild.Outcome
+            if iteration % 4 == 1 {
+                // Every fourth kill lands inside a rotation, found by its state rather than by a
+                // delay (a fast machine may rotate this small store between two random kills):
+                // the child is stopped while store.keys holds the pending key, and killed there.
+                outcome = try CrashChild.run("rotate", directory: directory.path) {
+                    (try? KeyEnvelope.load(layout)?.pending) != nil
+                }
+            } else {
+                outcome = try CrashChild.run(
+                    "rotate", directory: directory.path, killAfterMicroseconds: UInt32.random(in: 5_000...150_000, using: &schedule),
+                    // Every fourth kill is timed from the first completed rotation, so that on a
+                    // loaded machine (where 150 ms may not see one through) some kills still
+                    // follow a commit.
+                    afterLines: iteration % 4 == 3 ? 1 : 0)
+            }
             try #require(outcome.wasKilled, "the child stopped by itself: \(outcome.errorOutput)")
             completed += outcome.lines.filter { $0 == "rotated" }.count
             if try KeyEnvelope.load(layout)?.pending != nil { interrupted += 1 }

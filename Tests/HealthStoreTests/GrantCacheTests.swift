@@ -6,7 +6,7 @@ import Testing
 
 /// Grants answered from memory (issue 17) must never outlive a change: the store's own grant
 /// reads after `apply` see the change at once, and a load that raced a change is not kept.
-@Suite(.timeLimit(.minutes(5))) struct GrantCacheTests {
+@Suite(.timeLimit(.minutes(10))) struct GrantCacheTests {
     static let app = "org.example.app"
     static let steps = HKQuantityTypeIdentifier.stepCount.rawValue
 

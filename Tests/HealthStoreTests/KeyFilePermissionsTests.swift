@@ -4,7 +4,7 @@ import Testing
 
 /// Right before a key is read its file and the folder holding it are checked again, whatever
 /// opening the store set: the modes may have been changed since.
-struct KeyFilePermissionsTests {
+@Suite(.timeLimit(.minutes(10))) struct KeyFilePermissionsTests {
     static func keyFolder(folderMode: mode_t, fileMode: mode_t) throws -> (TemporaryDirectory, String) {
         let folder = TemporaryDirectory()
         let key = folder.file("machine.key")

@@ -8,7 +8,7 @@ import Testing
 /// read by `JSONDecoder` and by SQLite's JSON functions (metadata predicates). Values that need
 /// escaping or are at the edges of `Double` must come back exactly, through a real encrypted
 /// store, and a predicate must find a string that needed escaping.
-@Suite(.timeLimit(.minutes(5))) struct MetadataCodingTests {
+@Suite(.timeLimit(.minutes(10))) struct MetadataCodingTests {
     static let source = SourceRecord(bundleIdentifier: "org.example.app", name: "App", version: "1")
     static let awkward = "quote \" backslash \\ slash / newline \n tab \t nul \u{0} bell \u{7} unit \u{1F} del \u{7F} é 🫀 \u{2028}"
 

@@ -9,7 +9,7 @@ import Testing
 /// tail ignored, a damaged entry detected without losing the others, and a merge that a crash
 /// interrupted resuming where it stopped. Effects are access-log entries whose detail is the
 /// entry's plaintext, so the log shows what was merged and in which order.
-@Suite(.timeLimit(.minutes(5))) struct PendingJournalTests {
+@Suite(.timeLimit(.minutes(10))) struct PendingJournalTests {
     let directory = TemporaryDirectory()
     let database: HealthDatabase
 

@@ -7,7 +7,7 @@ import Testing
 
 /// Each app's sandbox uid (`AppRepository.sandboxUID`): in `AppSandboxIDRange`, one per app,
 /// the same at every launch and across reinstalls, never given to another app.
-@Suite(.timeLimit(.minutes(2))) struct SandboxUIDRepositoryTests {
+@Suite(.timeLimit(.minutes(10))) struct SandboxUIDRepositoryTests {
     func install(_ id: String, executable: String? = nil, in database: HealthDatabase) throws {
         try database.apps.install(AppManifest(id: id, displayName: id, executable: executable ?? "/opt/\(id)", version: "1",
                                               entitlements: []))

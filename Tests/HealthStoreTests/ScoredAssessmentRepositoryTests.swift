@@ -9,7 +9,7 @@ import Testing
 /// question order, including PHQ-9's preferNotToAnswer in the 9th place
 /// (developer.apple.com/documentation/healthkit/hkphq9assessment/answer/prefernottoanswer);
 /// deleting the sample removes its answers.
-@Suite(.timeLimit(.minutes(2))) struct ScoredAssessmentRepositoryTests {
+@Suite(.timeLimit(.minutes(10))) struct ScoredAssessmentRepositoryTests {
     static let date = Date(timeIntervalSince1970: 1_700_000_000)
     static let owner = SourceRecord(bundleIdentifier: "org.example.owner", name: "Owner", version: "1")
     static let gad7 = [0, 1, 2, 3, 3, 2, 1]

@@ -8,7 +8,7 @@ import Testing
 /// Heartbeat series and ECGs in the store: a fetched sample carries counts and summary only;
 /// the points come back in order, in batches, under the reader's scope; another source's series
 /// reads exactly like one that does not exist; deleting the sample removes its points.
-@Suite(.timeLimit(.minutes(5))) struct SeriesRepositoryTests {
+@Suite(.timeLimit(.minutes(10))) struct SeriesRepositoryTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
     static let owner = SourceRecord(bundleIdentifier: "org.example.owner", name: "Owner", version: "1")
     static let beats = (0..<10).map { Heartbeat(timeSinceSeriesStart: 0.5 + Double($0) * 0.75, precededByGap: $0 == 4) }

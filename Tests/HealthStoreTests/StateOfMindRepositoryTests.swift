@@ -7,7 +7,7 @@ import Testing
 
 /// States of mind in the store (v18): kind, valence, labels and associations come back as saved,
 /// in the app's order; deleting the sample removes every side row.
-@Suite(.timeLimit(.minutes(2))) struct StateOfMindRepositoryTests {
+@Suite(.timeLimit(.minutes(10))) struct StateOfMindRepositoryTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
     static let owner = SourceRecord(bundleIdentifier: "org.example.owner", name: "Owner", version: "1")
 
@@ -52,7 +52,7 @@ import Testing
 /// the tested field (developer.apple.com/documentation/healthkit/hkquery/
 /// predicateforstatesofmind(with:)-*, …/predicateforstatesofmind(withvalence:predicateoperatortype:)):
 /// the store's SQL selects what the reference semantics (`StateOfMindTest.matches`) select.
-@Suite(.timeLimit(.minutes(2))) struct StateOfMindPredicateTests {
+@Suite(.timeLimit(.minutes(10))) struct StateOfMindPredicateTests {
     static let values = [
         StateOfMindValue(kind: 1, valence: -0.5, labels: [17, 7], associations: [17]),
         StateOfMindValue(kind: 2, valence: 0.25, labels: [7], associations: [5, 18]),

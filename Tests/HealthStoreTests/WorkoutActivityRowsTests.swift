@@ -8,7 +8,7 @@ import Testing
 /// The v20 side rows (`WorkoutActivityRows`): a workout's activities, statistics and count
 /// totals come back as saved, go with the workout, and a workout save associates only samples of
 /// its own source (the rule `add(_:to:)` also follows).
-@Suite(.timeLimit(.minutes(5))) struct WorkoutActivityRowsTests {
+@Suite(.timeLimit(.minutes(10))) struct WorkoutActivityRowsTests {
     static let start = ObjectDeleterTests.start
     static let source = ObjectDeleterTests.source
     static let other = SourceRecord(bundleIdentifier: "org.example.sensor", name: "Sensor", version: "1")
