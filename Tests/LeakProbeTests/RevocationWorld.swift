@@ -89,6 +89,13 @@ final class RevocationWorld {
         try await writerSession.finish()
     }
 
+    /// Waits (bounded) until healthd's log contains `text`; whether it does.
+    func waitForLog(_ text: String) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(ProbeWorld.deliveryTimeout)
+        while !broker.log.contains(text), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        return broker.log.contains(text)
+    }
+
     /// Waits (bounded) until `stream` has more than `count` messages.
     func waitForMore(than count: Int, on stream: String) async throws {
         let deadline = Date().addingTimeInterval(ProbeWorld.deliveryTimeout)
