@@ -14,7 +14,7 @@ extension AppleSnippetTests {
     /// 50 kcal of energy inside it; returns the recorder's output.
     func recordWhileAnotherAppSaves(_ broker: BrokerProcess, recorder: String, writer: String) async throws -> ProcessResult {
         let live = try LiveApp(recorder, ["workout-snippet", "workout-live", "140"], adminSocket: broker.adminSocket)
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(120)
         var start: Double?
         while start == nil, Date() < deadline {
             start = live.lines.first { $0.hasPrefix("collecting ") }.flatMap { Double($0.dropFirst("collecting ".count)) }

@@ -8,7 +8,7 @@ import TestSupport
 /// retried when it exits; an app crashing at start is retried after a back-off, not after the
 /// two-minute acknowledgement timeout; an agent that stops and another that starts launch a
 /// waiting app once.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct BackgroundLaunchOutcomeEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct BackgroundLaunchOutcomeEndToEndTests {
     let steps = "HKQuantityTypeIdentifierStepCount"
     let heartRate = "HKQuantityTypeIdentifierHeartRate"
     let entitled = ["com.apple.developer.healthkit.background-delivery"]
@@ -42,11 +42,11 @@ import TestSupport
         #expect(try await broker.waitForLog("launch agent attached"))
         try await save(broker)
         #expect(try await agent.waitForAppLine(reader, "ok background"), "\(agent.log)")
-        #expect(try await poll(timeout: 15) { agent.log.contains("still running") }, "no retry found it running: \(agent.log)")
+        #expect(try await poll(timeout: 120) { agent.log.contains("still running") }, "no retry found it running: \(agent.log)")
         // Skipped, not launched: the log has the one launch that happened.
         #expect(try await launchEntries(broker) == 1, "\(agent.log)")
         // It exits after its 6 s; the skipped launch then happens.
-        #expect(try await agent.waitForAppLine(reader, launchedLine, count: 2, timeout: 20), "\(agent.log)")
+        #expect(try await agent.waitForAppLine(reader, launchedLine, count: 2, timeout: 120), "\(agent.log)")
         #expect(try await launchEntries(broker) == agent.appLogLines(reader).count { $0 == launchedLine })
     }
 

@@ -6,7 +6,7 @@ import TestSupport
 /// Under systemd healthd's stderr is the journal's stream, named by JOURNAL_STREAM; its lines
 /// then carry their syslog priority (`<5>` notice, `<4>` warning…) so the journal keeps levels.
 /// A JOURNAL_STREAM inherited by a healthd whose stderr goes elsewhere changes nothing.
-@Suite(.timeLimit(.minutes(2)), .serialized) struct JournalLogEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct JournalLogEndToEndTests {
     /// Runs healthd until it is ready, stops it, and returns what it wrote to stderr.
     static func run(journalStreamMatchesStandardError: Bool) async throws -> String {
         let root = NSTemporaryDirectory() + "ohk-journal-" + UUID().uuidString.prefix(8)
@@ -21,7 +21,7 @@ import TestSupport
         let stream = "\(info.st_dev):\(info.st_ino + (journalStreamMatchesStandardError ? 0 : 1))"
         let healthd = try ChildProcess(Products.path("healthd"), ["--store", root + "/store", "--socket-dir", root + "/run"],
                                        environment: ["JOURNAL_STREAM": stream], stderr: log)
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(120)
         while !FileManager.default.fileExists(atPath: root + "/run/healthd.pid") && healthd.isRunning && Date() < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }

@@ -10,7 +10,7 @@ import TestSupport
 /// leaves a `read` entry naming the type in the access log — also when it ends the query by
 /// cancelling it, the only way a long-running query ends from the app's side. One query kind
 /// per case, each on a fresh healthd.
-@Suite(.timeLimit(.minutes(5)), .serialized) struct LongRunningReadLogTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct LongRunningReadLogTests {
     static let steps = HKQuantityTypeIdentifier.stepCount.rawValue
 
     enum Kind: String, CaseIterable, CustomStringConvertible {
@@ -56,7 +56,7 @@ import TestSupport
         }
         try #require(delivered, "the \(kind) query delivered nothing")
 
-        let deadline = Date().addingTimeInterval(15)
+        let deadline = Date().addingTimeInterval(120)
         var reads: [String] = []
         while reads.isEmpty, Date() < deadline {
             let log = try await broker.healthctl(["log", "--app", appID, "--json"])

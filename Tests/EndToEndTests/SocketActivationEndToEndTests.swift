@@ -7,7 +7,7 @@ import TestSupport
 /// sockets and running the real `systemd-socket-activate`), with no systemd running: it serves
 /// apps and healthctl on inherited sockets, exits when idle, and the next connection — queued
 /// meanwhile in the held socket — starts it again with nothing lost.
-@Suite(.timeLimit(.minutes(5)), .serialized, .enabled(if: SocketActivator.isAvailable, "needs systemd-socket-activate (Debian package systemd)"))
+@Suite(.timeLimit(.minutes(10)), .serialized, .enabled(if: SocketActivator.isAvailable, "needs systemd-socket-activate (Debian package systemd)"))
 struct SocketActivationEndToEndTests {
     static let appID = "org.test.activated"
 
@@ -27,7 +27,7 @@ struct SocketActivationEndToEndTests {
         }
         let exits = activator.idleExits
 
-        #expect(await activator.waitForIdleExits(exits + 1, timeout: 30), "healthd did not exit when idle: \(activator.log)")
+        #expect(await activator.waitForIdleExits(exits + 1, timeout: 120), "healthd did not exit when idle: \(activator.log)")
         let starts = activator.healthdStarts
         // The sockets are the service manager's: healthd left them in place.
         #expect(FileManager.default.fileExists(atPath: activator.appSocket))
@@ -54,7 +54,7 @@ struct SocketActivationEndToEndTests {
         #expect(activator.idleExits == exits, "healthd exited with a connection open: \(activator.log)")
         #expect(try await app.storedUUIDs().count == 1)
         app.close()
-        #expect(await activator.waitForIdleExits(exits + 1, timeout: 30), "\(activator.log)")
+        #expect(await activator.waitForIdleExits(exits + 1, timeout: 120), "\(activator.log)")
     }
 
     /// The launch agent holds a stream on the admin socket for as long as it runs: it must not
@@ -76,7 +76,7 @@ struct SocketActivationEndToEndTests {
             ((try? String(contentsOfFile: agentLog, encoding: .utf8)) ?? "").components(separatedBy: "connected to healthd").count - 1
         }
         // The agent's own connection started healthd, and healthd still exits idle.
-        try #require(await activator.waitForIdleExits(1, timeout: 30), "healthd stayed up for the agent: \(activator.log)")
+        try #require(await activator.waitForIdleExits(1, timeout: 120), "healthd stayed up for the agent: \(activator.log)")
         #expect(connections() == 1)
         // Several of the agent's retry periods later nothing has started healthd again.
         let starts = activator.healthdStarts
@@ -84,7 +84,7 @@ struct SocketActivationEndToEndTests {
         #expect(activator.healthdStarts == starts, "the agent reconnected and started healthd again: \(activator.log)")
 
         #expect(try await activator.healthctl(["status"]).status == 0)
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(120)
         while connections() < 2 && Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
         #expect(connections() >= 2, "the agent did not come back once healthd ran: \(String(describing: try? String(contentsOfFile: agentLog, encoding: .utf8)))")
         activator.stop()
@@ -113,11 +113,11 @@ struct SocketActivationEndToEndTests {
         #expect(try await activator.runApp(reader, ["background-enable", steps]).okValue == "enabled")
         let agent = try LaunchAgentProcess(root: activator.root, adminSocket: activator.adminSocket, backgroundTypes: [steps])
         let exits = activator.idleExits
-        try #require(await activator.waitForIdleExits(exits + 1, timeout: 30), "healthd did not exit idle: \(activator.log)")
+        try #require(await activator.waitForIdleExits(exits + 1, timeout: 120), "healthd did not exit idle: \(activator.log)")
 
         #expect(try await activator.runApp(writer, ["save", steps, "100", "count", "1700000000", "1700000060"]).okValue != nil)
         #expect(try await agent.waitForAppLine(reader, "ok background"), "\(agent.log)\n\(activator.log)")
-        #expect(await activator.waitForIdleExits(exits + 2, timeout: 30), "healthd did not exit idle after the delivery: \(activator.log)")
+        #expect(await activator.waitForIdleExits(exits + 2, timeout: 120), "healthd did not exit idle after the delivery: \(activator.log)")
         #expect(agent.appLogLines(reader).count { $0 == "launched reason=background-delivery" } == 1, "\(agent.appLog(reader) ?? "")")
     }
 
@@ -129,7 +129,7 @@ struct SocketActivationEndToEndTests {
         let activator = try SocketActivator(appMode: modes.app, adminMode: modes.admin)
         try activator.activate()
         try activator.poke()
-        #expect(await activator.waitForExit(timeout: 30) == 1)
+        #expect(await activator.waitForExit(timeout: 120) == 1)
         #expect(activator.log.contains(modes.wrong), "\(activator.log)")
         #expect(activator.log.contains("SocketMode="))
     }
@@ -138,7 +138,7 @@ struct SocketActivationEndToEndTests {
         let activator = try SocketActivator()
         try activator.activate(names: "admin.sock:app.sock")
         try activator.poke()
-        #expect(await activator.waitForExit(timeout: 30) == 1)
+        #expect(await activator.waitForExit(timeout: 120) == 1)
         #expect(activator.log.contains("is bound to"), "\(activator.log)")
     }
 }

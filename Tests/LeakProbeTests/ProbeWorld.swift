@@ -13,7 +13,7 @@ final class ProbeWorld: Sendable {
     /// How long a look at an open stream waits for a message that must not come.
     static let settlingTime: Duration = .milliseconds(300)
     /// How long it waits at most for one that must.
-    static let deliveryTimeout: TimeInterval = 5
+    static let deliveryTimeout: TimeInterval = 60
 
     let broker: BrokerProcess
     /// The hidden app's objects (none in the control world).

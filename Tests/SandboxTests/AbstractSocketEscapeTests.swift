@@ -36,7 +36,7 @@ import TestSupport
         let full = command(name)
         let (program, arguments) = try await user.command(full[0], Array(full.dropFirst()))
         let child = try ChildProcess(program, arguments, stdout: output, stderr: output)
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(120)
         var text = ""
         while !text.contains("abstract_bind_inside"), child.isRunning, Date() < deadline {
             usleep(20_000)

@@ -10,7 +10,7 @@ import TestSupport
 /// Apps the launch agent starts (background delivery) get a data folder of their own too:
 /// with `--data-root`, `SandboxedAppSpawner` passes `ROOT/APP-ID` as `--data`, and as root
 /// `health-sandbox run` gives it to the app's own uid before the app runs.
-@Suite(.timeLimit(.minutes(5)), .serialized) struct AgentDataFolderTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct AgentDataFolderTests {
     @Test(.enabled(if: getuid() == 0, "launching as root needs root; CI runs as root"))
     func anAppTheAgentLaunchesOwnsItsDataFolder() async throws {
         let world = try await EscapeWorld(user: .root)
@@ -26,7 +26,7 @@ import TestSupport
         let launched = spawner.launch(LaunchRequest(requestID: 1, appID: "org.test.agent-data", executable: app.executable,
                                                     typeIdentifiers: []))
         #expect(launched.kind == .launched, "\(launched)")
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(120)
         while exits.withLock({ $0.isEmpty }), Date() < deadline { usleep(20_000) }
         let log = (try? String(contentsOfFile: world.root + "/org.test.agent-data.log", encoding: .utf8)) ?? ""
         // escape-probe without arguments prints its usage and exits 2: it ran, as the app.

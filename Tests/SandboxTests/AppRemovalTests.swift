@@ -46,7 +46,7 @@ import TestSupport
 
         let denied = "status \(StatusCode.unauthenticated.rawValue) \(HKError.Code.errorAuthorizationDenied.rawValue) "
         for name in streams {
-            let ending = try await session.waitForWatched(name, timeout: 30) { !$0.hasPrefix("item ") }
+            let ending = try await session.waitForWatched(name, timeout: 120) { !$0.hasPrefix("item ") }
             #expect(ending?.hasPrefix(denied) == true, "the \(name) stream did not end with errorAuthorizationDenied: \(ending ?? "still open")")
             if let ending, let message = Self.message(of: ending) {
                 #expect(message.contains("removed"), "the \(name) stream's status does not say why: \(message)")
@@ -98,7 +98,7 @@ import TestSupport
         chmod(changedPath, 0o644)
         let changed = try await world.healthctl(["apps", "install", changedPath])
         try #require(changed.status == 0, "\(changed)")
-        let ending = try await session.waitForWatched("observer", timeout: 30) { !$0.hasPrefix("item ") }
+        let ending = try await session.waitForWatched("observer", timeout: 120) { !$0.hasPrefix("item ") }
         #expect(ending?.hasPrefix("status \(StatusCode.unauthenticated.rawValue) ") == true, "the stream outlived the manifest it was served under: \(ending ?? "still open")")
         _ = await session.finish()
     }

@@ -100,7 +100,7 @@ import TestSupport
                                      ["run", appID, "--socket", world.adminSocket, "--data", app.data, "--allow-write", rootOwned,
                                       "--", app.executable, "hold", app.data, rootOwned],
                                      stdin: input[0], stdout: output, stderr: output)
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(120)
         var text = ""
         while !text.contains("holding"), child.isRunning, Date() < deadline {
             usleep(20_000)

@@ -71,7 +71,7 @@ import TestSupport
     static func startAndStop(root: String) async throws {
         let healthd = try ChildProcess(Products.path("healthd"), ["--store", root + "/store", "--socket-dir", root + "/run"])
         defer { healthd.signal(SIGTERM); healthd.waitBlocking() }
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(120)
         while !FileManager.default.fileExists(atPath: root + "/run/admin.sock") {
             guard healthd.isRunning, Date() < deadline else { throw BrokerFailed(log: "healthd did not start on \(root)") }
             usleep(20_000)

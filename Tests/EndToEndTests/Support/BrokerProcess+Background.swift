@@ -17,7 +17,7 @@ extension BrokerProcess {
     }
 
     /// Waits (polling, at most `timeout` seconds) until healthd's log contains `text`.
-    func waitForLog(_ text: String, timeout: TimeInterval = 30) async throws -> Bool {
+    func waitForLog(_ text: String, timeout: TimeInterval = 120) async throws -> Bool {
         try await poll(timeout: timeout) { log.contains(text) }
     }
 }
@@ -72,7 +72,7 @@ final class LaunchAgentProcess: Sendable {
     }
 
     /// Waits until `appID`'s output has `count` lines equal to `line`.
-    func waitForAppLine(_ appID: String, _ line: String, count: Int = 1, timeout: TimeInterval = 30) async throws -> Bool {
+    func waitForAppLine(_ appID: String, _ line: String, count: Int = 1, timeout: TimeInterval = 120) async throws -> Bool {
         try await poll(timeout: timeout) { appLogLines(appID).count { $0 == line } >= count }
     }
 

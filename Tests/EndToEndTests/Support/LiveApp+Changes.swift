@@ -46,7 +46,7 @@ final class LiveApp: Sendable {
 
     /// Waits (polling, at most `timeout` seconds) until the output has a line equal to `line`;
     /// false if the app exited or the time ran out first.
-    func waitForLine(_ line: String, timeout: TimeInterval = 30) async throws -> Bool {
+    func waitForLine(_ line: String, timeout: TimeInterval = 120) async throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if lines.contains(line) { return true }
@@ -57,7 +57,7 @@ final class LiveApp: Sendable {
     }
 
     /// Waits for the app to exit (killing it after `timeout`), then returns everything it printed.
-    func finish(timeout: TimeInterval = 30) async -> ProcessResult {
+    func finish(timeout: TimeInterval = 120) async -> ProcessResult {
         let status = await child.wait(timeout: timeout)
         let closed = output.closed
         await withCheckedContinuation { continuation in

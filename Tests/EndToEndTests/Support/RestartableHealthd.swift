@@ -43,7 +43,7 @@ final class RestartableHealthd: @unchecked Sendable {
         if let standardInput { _ = Array(standardInput.utf8).withUnsafeBytes { write(input.write, $0.baseAddress, $0.count) } }
         close(input.write)
         self.process = process
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(120)
         while Date() < deadline {
             // healthd.pid is written after both sockets listen: a socket file alone can exist
             // between bind and listen, when connecting to it is refused.
@@ -85,7 +85,7 @@ final class RestartableHealthd: @unchecked Sendable {
     /// without growing. `markersBefore`: `mergeMarkers` read before the unlock was started — a
     /// fast unlock may log its line before this runs, and this would wait for another.
     func killOnceMerging(markersBefore: Int) async throws {
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(300)
         let wal = storeDirectory + "/health.sqlite-wal"
         let walStamp = { () -> [String] in
             let attributes = try? FileManager.default.attributesOfItem(atPath: wal)

@@ -30,7 +30,7 @@ final class EscapeWorld: @unchecked Sendable {
         let (program, arguments) = try await user.command(Products.path("healthd"),
                                                           ["--store", root + "/store", "--socket-dir", root + "/run"])
         healthd = try ChildProcess(program, arguments, stderr: log)
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(120)
         while !FileManager.default.fileExists(atPath: root + "/run/app.sock") {
             guard healthd.isRunning, Date() < deadline else {
                 throw BrokerFailed(log: (try? String(contentsOfFile: root + "/healthd.log", encoding: .utf8)) ?? "")

@@ -32,7 +32,7 @@ public final class BrokerProcess: @unchecked Sendable {
     }
 
     private func waitForSockets() throws {
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(120)
         while Date() < deadline {
             // healthd.pid is written after both sockets listen: a socket file alone can exist
             // between bind and listen, when connecting to it is refused.
