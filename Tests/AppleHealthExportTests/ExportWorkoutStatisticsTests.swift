@@ -6,7 +6,7 @@ import Testing
 /// A workout's statistics (`HKWorkout.allStatistics`) leave in Apple's `<WorkoutStatistics>`
 /// elements and come back through the reader and the importer's conversion, valid for the
 /// validator: a sum for a cumulative type, average/min/max for a discrete one, over the workout.
-@Suite(.timeLimit(.minutes(2))) struct ExportWorkoutStatisticsTests {
+@Suite(.timeLimit(.minutes(10))) struct ExportWorkoutStatisticsTests {
     let helper = ExportXMLWriterTests()
 
     @Test func workoutStatisticsReadBackAsTheWorkoutsStatistics() throws {

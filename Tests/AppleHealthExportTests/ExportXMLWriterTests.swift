@@ -5,7 +5,7 @@ import Testing
 
 /// What `ExportXMLWriter` and `GPXRouteWriter` write is what the reader and the importer's
 /// conversion read back: the same values, metadata of every kind, devices, names and points.
-@Suite(.timeLimit(.minutes(2))) struct ExportXMLWriterTests {
+@Suite(.timeLimit(.minutes(10))) struct ExportXMLWriterTests {
     let start = Date(timeIntervalSince1970: 1_714_543_200)  // 2024-05-01 06:00:00Z
     let berlin = TimeZone(identifier: "Europe/Berlin") ?? .gmt
 

@@ -6,7 +6,7 @@ import Testing
 /// The shortcuts that made reading an export faster keep its results: remembered device
 /// descriptions parse as the parser does, past the memo's bound too, and placeholder UUIDs are
 /// distinct version-4 UUIDs. Trimming matches what metadata values had before.
-@Suite(.timeLimit(.minutes(1))) struct ImportSpeedPathTests {
+@Suite(.timeLimit(.minutes(10))) struct ImportSpeedPathTests {
     func description(_ index: Int) -> String {
         "<<HKDevice: 0x283a>, name:Watch \(index), manufacturer:Apple Inc., model:Watch, hardware:Watch6,\(index), software:10.\(index)>"
     }

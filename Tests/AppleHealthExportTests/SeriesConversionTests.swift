@@ -5,7 +5,7 @@ import Testing
 
 /// ECG CSV files and HRV beat lists as Apple's export writes them, turned into electrocardiograms
 /// and heartbeat series; the CSV written back reads as the same recording.
-@Suite(.timeLimit(.minutes(2))) struct SeriesConversionTests {
+@Suite(.timeLimit(.minutes(10))) struct SeriesConversionTests {
     static let csv = """
         Name,Jane Appleseed
         Date of Birth,"Jan 1, 1980"

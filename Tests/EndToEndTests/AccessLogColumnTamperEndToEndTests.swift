@@ -8,7 +8,7 @@ import TestSupport
 /// 19.1): a test that edits one column of one entry, healthd stopped, and restarts it — for
 /// each column in turn — must see `healthctl log verify` report the damage. Leaving any field
 /// out of `AccessLogChainHash` makes exactly one of these cases pass verification.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct AccessLogColumnTamperEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct AccessLogColumnTamperEndToEndTests {
     let steps = "HKQuantityTypeIdentifierStepCount"
 
     /// One edit per column of `access_log`, each to a value still valid for the column, so the

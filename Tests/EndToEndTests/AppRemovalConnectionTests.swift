@@ -9,7 +9,7 @@ import TestSupport
 /// status the SDK turns into errorAuthorizationDenied: a stream it has open ends, its next call
 /// on the same connection fails, and a reconnect is refused. (Launch-bound apps, confined, as
 /// root and as an unprivileged user: SandboxTests' AppRemovalTests.)
-@Suite(.timeLimit(.minutes(5)), .serialized) struct AppRemovalConnectionTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct AppRemovalConnectionTests {
     static let steps = HKQuantityTypeIdentifier.stepCount.rawValue
 
     @Test func removalEndsADirectConnectionsStreamItsNextCallAndTheReconnect() async throws {

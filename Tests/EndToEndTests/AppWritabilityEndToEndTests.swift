@@ -10,7 +10,7 @@ import TestSupport
 /// before any prompt; healthd refuses it the same way whatever the SDK sends, refuses an app's
 /// save of them even when the SDK is bypassed, and lets no grant make them writable. The trusted
 /// import path still brings them in (ActivitySummaryEndToEndTests).
-@Suite(.serialized, .timeLimit(.minutes(3))) struct AppWritabilityEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct AppWritabilityEndToEndTests {
     let exercise = HKQuantityTypeIdentifier.appleExerciseTime.rawValue
     let walkingHeartRate = HKQuantityTypeIdentifier.walkingHeartRateAverage.rawValue
     let steps = HKQuantityTypeIdentifier.stepCount.rawValue

@@ -6,7 +6,7 @@ import TestSupport
 /// HealthKit code written as Apple documents it (Tests/EndToEndClient/AppleSnippets.swift,
 /// compiled unchanged against the SDK), run as a sandboxed app against a real healthd, and held
 /// to Apple's documented behaviour. Each test cites the page it follows.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct AppleSnippetTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct AppleSnippetTests {
     let steps = "HKQuantityTypeIdentifierStepCount"
 
     /// An app that saved 2 step samples, and another app that saved 1, both readable by `app`.

@@ -8,7 +8,7 @@ import TestSupport
 /// the score with Apple's risk name (developer.apple.com/documentation/healthkit/hkgad7assessment/
 /// risk-swift.property), the JSON line carries the score, and the CSV export the score, risk
 /// and every answer.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct AssessmentEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct AssessmentEndToEndTests {
     @Test func healthctlShowsAndExportsTheScoreRiskAndAnswers() async throws {
         let broker = try BrokerProcess()
         let app = try await broker.installClient("org.test.assessments-display")

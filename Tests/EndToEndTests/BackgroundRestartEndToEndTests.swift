@@ -6,7 +6,7 @@ import TestSupport
 /// Background delivery's schedule survives healthd being killed (issue 18.3): a change made
 /// just before a SIGKILL, whose launch was owed but not yet sent (no agent was attached), still
 /// launches the app — exactly once — after healthd restarts on the same store.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct BackgroundRestartEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct BackgroundRestartEndToEndTests {
     let steps = "HKQuantityTypeIdentifierStepCount"
     let reader = "org.test.bg-restart", writer = "org.test.bg-restart-writer"
 

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `healthctl chart` against a real healthd: imported samples per day, in the user's preferred
 /// unit (body mass saved in lb is charted in kg), sized to --width.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct ChartEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ChartEndToEndTests {
     @Test func importedSamplesAreChartedPerDayInThePreferredUnit() async throws {
         let broker = try BrokerProcess()
         let fixture = broker.root + "/hostile.xml"

@@ -9,7 +9,7 @@ import TestSupport
 /// 12): `healthctl apps deny-direct` and a reinstall naming another executable close every open
 /// direct connection of the app, so its next call fails on the same connection, without any
 /// reconnect — an app cannot keep a connection open to outlive the user's decision.
-@Suite(.timeLimit(.minutes(5)), .serialized) struct DirectConnectionWithdrawalTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct DirectConnectionWithdrawalTests {
     @Test func denyDirectEndsTheAppsOpenDirectConnectionsAtOnce() async throws {
         let broker = try BrokerProcess()
         let appID = try await broker.install(appID: "org.test.withdrawn", executable: Products.testProcessExecutable)

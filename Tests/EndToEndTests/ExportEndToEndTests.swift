@@ -4,7 +4,7 @@ import TestSupport
 
 /// `healthctl export` through a real healthd: Apple's export.zip that `healthctl import` turns
 /// back into the same samples in an empty store, CSV and JSON lines, filters, private output.
-@Suite(.serialized, .timeLimit(.minutes(4))) struct ExportEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ExportEndToEndTests {
     static let fixtures = SharedFixtures.appleHealth
     /// Every kind the round trip must keep: the fixtures' types.
     static let comparedTypes = [

@@ -5,7 +5,7 @@ import TestSupport
 /// `healthctl import` through a real healthd: real exports (../shared/fixtures/apple-health)
 /// become samples under their original sources, validated as an app's saves, visible to apps by
 /// read permission like any other source's, and a second import adds nothing.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct ImportEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ImportEndToEndTests {
     static let fixtures = SharedFixtures.appleHealth
     static let steps = "HKQuantityTypeIdentifierStepCount"
 

@@ -7,7 +7,7 @@ import TestSupport
 /// in CI's container): binaries side by side, units with every path filled in and hardened as
 /// `systemd-analyze security` scores them, the store folder made for the unit's
 /// ReadWritePaths=, and an uninstall that removes what was installed and leaves the data.
-@Suite(.timeLimit(.minutes(3)), .serialized) struct InstallScriptEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct InstallScriptEndToEndTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
     static let binaries = ["healthd", "healthctl", "health-sandbox"]

@@ -8,7 +8,7 @@ import Testing
 /// The access log has no gap while the store is locked: a connection refused on the accept
 /// thread (no installed app, or an app not allowed to connect directly) is journaled like every
 /// other locked entry and is in `healthctl log` after the unlock, with the time it happened.
-@Suite(.timeLimit(.minutes(5)), .serialized) struct LockedStoreAccessLogEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct LockedStoreAccessLogEndToEndTests {
     private let steps = HKQuantityTypeIdentifier.stepCount.rawValue
 
     /// One line of `healthctl log --json`.

@@ -6,7 +6,7 @@ import TestSupport
 /// Background delivery and the locked store, with real sandboxed apps and the real launch agent:
 /// a save made while locked (by a separate, sandboxed app) launches the reading app only after
 /// the unlock merged it — never while locked, when its data cannot be read.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct LockedStoreBackgroundEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct LockedStoreBackgroundEndToEndTests {
     let steps = "HKQuantityTypeIdentifierStepCount"
     let reader = "org.test.locked-bg", writer = "org.test.locked-bg-writer"
 

@@ -9,7 +9,7 @@ import TestSupport
 /// direct-connection and network switches are kept (journaled, in force at once, surviving a
 /// kill before the unlock); installing and removing apps are refused with a message that says to
 /// unlock first.
-@Suite(.timeLimit(.minutes(5)), .serialized) struct LockedStoreManagerEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct LockedStoreManagerEndToEndTests {
     static let appID = "org.test.locked-manager"
 
     private func expectSuccess(_ result: ProcessResult) {

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `healthctl report` rendered by a real browser: headless Chromium (Debian `chromium`,
 /// scripts/install-deps.sh) loads the page from disk, and its DOM and a screenshot are checked.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct ReportEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ReportEndToEndTests {
     static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     func browser(_ arguments: [String]) async throws -> ProcessResult {

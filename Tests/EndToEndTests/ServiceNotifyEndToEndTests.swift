@@ -5,7 +5,7 @@ import TestSupport
 
 /// sd_notify: healthd tells the service manager (here a datagram socket the test owns, named
 /// by NOTIFY_SOCKET as systemd names its own) when it serves and when it stops.
-@Suite(.timeLimit(.minutes(3)), .serialized, .enabled(if: SocketActivator.isAvailable, "needs systemd-socket-activate (Debian package systemd)"))
+@Suite(.timeLimit(.minutes(10)), .serialized, .enabled(if: SocketActivator.isAvailable, "needs systemd-socket-activate (Debian package systemd)"))
 struct ServiceNotifyEndToEndTests {
     @Test func readinessAndStoppingReachTheNotifySocket() async throws {
         let activator = try SocketActivator()

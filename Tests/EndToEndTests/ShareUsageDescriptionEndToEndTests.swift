@@ -5,7 +5,7 @@ import TestSupport
 /// The share side of the usage-description rule (issue 19.2): a request to *write* a type by an
 /// app whose manifest has no NSHealthUpdateUsageDescription is refused naming that key, as the
 /// read side is (PrivacyTests). Control: the same app's read request is not refused for it.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ShareUsageDescriptionEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ShareUsageDescriptionEndToEndTests {
     let heartRate = "HKQuantityTypeIdentifierHeartRate"
 
     @Test func aShareRequestWithoutTheUpdateUsageDescriptionNamesTheMissingKey() async throws {

@@ -9,7 +9,7 @@ import Testing
 /// healthd's log must name a page that failed authentication: a SQLite "malformed" error or a
 /// wrong answer would mean the cipher read what it should have refused (the mutations
 /// `page-tag-unchecked` and `page-place-unbound` in scripts/mutations).
-@Suite(.timeLimit(.minutes(5)), .serialized) struct StoreTamperEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .serialized) struct StoreTamperEndToEndTests {
     enum Tampering: String, CaseIterable, Sendable {
         case bitFlippedInEveryPage, neighbouringPagesSwapped
     }

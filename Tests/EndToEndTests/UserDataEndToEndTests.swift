@@ -5,7 +5,7 @@ import TestSupport
 /// The user's own changes through a real healthd: `healthctl add` (checked as an app's save,
 /// seen by apps as "Health"), `healthctl delete` (any source, counted and confirmed, reaching
 /// apps as deleted objects), `healthctl apps remove` (grants gone, data kept or deleted).
-@Suite(.serialized, .timeLimit(.minutes(3))) struct UserDataEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct UserDataEndToEndTests {
     static let bodyMass = "HKQuantityTypeIdentifierBodyMass"
     static let heartRate = "HKQuantityTypeIdentifierHeartRate"
 

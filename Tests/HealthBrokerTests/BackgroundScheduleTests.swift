@@ -4,7 +4,7 @@ import Testing
 
 /// The background-delivery policy on its own: every instant is made here (`t0` plus durations),
 /// so no test waits or depends on the machine's clock.
-@Suite struct BackgroundScheduleTests {
+@Suite(.timeLimit(.minutes(10))) struct BackgroundScheduleTests {
     typealias Key = BackgroundSchedule.Key
 
     let t0 = ContinuousClock.now

@@ -6,7 +6,7 @@ import Testing
 
 /// A data window on a characteristic is refused: the only date a characteristic has is when the
 /// user last set it, so a window would show or hide the value by that instant — revealing it.
-@Suite struct CharacteristicWindowTests {
+@Suite(.timeLimit(.minutes(10))) struct CharacteristicWindowTests {
     @Test func aWindowedReadGrantOfACharacteristicIsRefused() {
         let grant = GrantDecision(HKCharacteristicTypeIdentifier.bloodType.rawValue, .read, .authorized,
                                   limits: GrantLimits(dataWindow: 30 * 86_400))

@@ -5,7 +5,7 @@ import Testing
 
 /// When a long-running collection may keep its last result without recomputing: same scope,
 /// same source order — and never for a window scope, which moves with the clock.
-@Suite struct CollectionBasisTests {
+@Suite(.timeLimit(.minutes(10))) struct CollectionBasisTests {
     let own = Visibility.ownSamples(appID: "org.example.reader")
 
     @Test func theSameScopeAndOrderCarryOver() {

@@ -12,7 +12,7 @@ import Testing
 /// expiry instant and with nothing else happening, and a grant change that brings the next
 /// expiry closer is honoured once `reschedule()` is called. (How late it may be depends on the
 /// machine's load, so no bound is asserted; `GrantExpiryEndToEndTests` shows it within seconds.)
-@Suite struct GrantExpirySchedulerTests {
+@Suite(.timeLimit(.minutes(10))) struct GrantExpirySchedulerTests {
     static let heartRate = HKQuantityTypeIdentifier.heartRate.rawValue
 
     /// The apps notified, with when.

@@ -3,7 +3,7 @@ import HealthWire
 import Testing
 
 /// The one-agent channel between background delivery and `health-sandbox agent`.
-@Suite struct LaunchChannelTests {
+@Suite(.timeLimit(.minutes(10))) struct LaunchChannelTests {
     func request(_ id: UInt64) -> LaunchRequest {
         LaunchRequest(requestID: id, appID: "org.test.app", executable: "/opt/app", typeIdentifiers: ["HKQuantityTypeIdentifierStepCount"])
     }

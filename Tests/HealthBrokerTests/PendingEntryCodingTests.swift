@@ -8,7 +8,7 @@ import Testing
 /// what the merge applies. Compared by their full descriptions (effects are not Equatable, and
 /// the JSON header's key order is not fixed), with metadata of one key so that dictionary order
 /// cannot differ between the two.
-@Suite(.timeLimit(.minutes(1))) struct PendingEntryCodingTests {
+@Suite(.timeLimit(.minutes(10))) struct PendingEntryCodingTests {
     static let app = "org.test.coding"
     static let source = SourceRecord(bundleIdentifier: app, name: "Coding", version: "2.1")
     static let when = Date(timeIntervalSince1970: 1_700_000_123.456789)

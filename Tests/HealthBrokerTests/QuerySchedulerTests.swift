@@ -4,7 +4,7 @@ import Testing
 
 /// Large-query slots go round-robin across apps: an app with many queries queued delays another
 /// app's query by at most one of its own.
-@Suite struct QuerySchedulerTests {
+@Suite(.timeLimit(.minutes(10))) struct QuerySchedulerTests {
     @Test func aFreedSlotGoesToTheNextAppNotTheNextQuery() async throws {
         var limits = BrokerLimits()
         limits.largeQueriesRunning = 1

@@ -8,7 +8,7 @@ import Testing
 /// The store gate's admission without the actor (`enterNow`, used by calls answered on a
 /// connection's reader thread): a key change must wait for such a call exactly as for one
 /// admitted by the actor, and none is admitted while the store is closed.
-@Suite(.timeLimit(.minutes(1))) struct StoreGateAdmissionTests {
+@Suite(.timeLimit(.minutes(10))) struct StoreGateAdmissionTests {
     final class Fixture {
         let directory: URL
         let encrypted: EncryptedDatabase

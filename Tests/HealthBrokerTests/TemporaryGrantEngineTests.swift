@@ -10,7 +10,7 @@ import Testing
 /// Temporary grants as the authorization engine applies them, on a clock the test moves: an
 /// expired grant is denied in every answer at its expiry instant, a window moves with the
 /// clock, and the next expiry is reported for whoever re-scopes long-running queries.
-@Suite struct TemporaryGrantEngineTests {
+@Suite(.timeLimit(.minutes(10))) struct TemporaryGrantEngineTests {
     static let heartRate = HKQuantityTypeIdentifier.heartRate.rawValue
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
     static let app = AppManifest(id: "org.example.coach", displayName: "Coach", executable: "/usr/bin/coach", version: "1",

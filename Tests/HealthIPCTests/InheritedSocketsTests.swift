@@ -6,7 +6,7 @@ import Testing
 /// The socket-activation environment as healthd reads it (sd_listen_fds(3)), one variable
 /// wrong at a time, and what `inspect` says about descriptors that are not listening Unix
 /// stream sockets.
-@Suite(.timeLimit(.minutes(1))) struct InheritedSocketsTests {
+@Suite(.timeLimit(.minutes(10))) struct InheritedSocketsTests {
     static let pid: Int32 = 4242
     static let valid = ["LISTEN_FDS": "2", "LISTEN_PID": "4242", "LISTEN_FDNAMES": "app.sock:admin.sock"]
 

@@ -7,7 +7,7 @@ import Testing
 
 /// The SDK's background-delivery calls against a fake broker: what goes on the wire, and
 /// healthd's refusal arriving as HealthKit's error in both forms.
-@Suite(.timeLimit(.minutes(1))) struct BackgroundDeliveryCallTests {
+@Suite(.timeLimit(.minutes(10))) struct BackgroundDeliveryCallTests {
     @Test func enableAndDisableSendTheTypeAndFrequency() async throws {
         let received = Mutex<[(String, BackgroundDeliverySpec?)]>([])
         let broker = try FakeBroker { call in

@@ -7,7 +7,7 @@ import Testing
 /// `authorizationStatus(for:)` blocks its caller for a round-trip. These tests block every
 /// cooperative-pool thread at once, so the fake broker here answers on its own thread with no
 /// tasks (`FakeBroker`'s ServerConnection would need the pool too and hang for its own reasons).
-@Suite(.timeLimit(.minutes(1))) struct BlockingAuthorizationStatusTests {
+@Suite(.timeLimit(.minutes(10))) struct BlockingAuthorizationStatusTests {
     /// Answers every request on the reading thread: stepCount is authorized, anything else denied.
     func storeWithThreadOnlyBroker() throws -> (HKHealthStore, RPCClient) {
         let (clientEnd, serverEnd) = try UnixSocket.pair()

@@ -6,7 +6,7 @@ import HealthWire
 import Testing
 
 /// A connection dialled by path is replaced after the broker drops it (e.g. healthd restarted).
-@Suite(.timeLimit(.minutes(1))) struct BrokerReconnectionTests {
+@Suite(.timeLimit(.minutes(10))) struct BrokerReconnectionTests {
     @Test func lostPathConnectionIsDialledAgainOnTheNextCall() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-sdk-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// The SDK against a fake broker over a real socket: what goes on the wire and what comes back.
-@Suite(.timeLimit(.minutes(1))) struct BrokerRoundTripTests {
+@Suite(.timeLimit(.minutes(10))) struct BrokerRoundTripTests {
     let start = Date(timeIntervalSince1970: 1_700_000_000)
 
     func steps(_ count: Double, minute: Int) -> HKQuantitySample {

@@ -7,7 +7,7 @@ import Testing
 
 /// Anchored, observer and source queries against a fake broker: how deliveries are assembled,
 /// which handler gets them, and when acknowledgements go out.
-@Suite(.timeLimit(.minutes(1))) struct ChangeFeedQueryTests {
+@Suite(.timeLimit(.minutes(10))) struct ChangeFeedQueryTests {
     let sleep = HKCategoryType(.sleepAnalysis)
 
     func record(_ value: Int) -> SampleRecord {

@@ -7,7 +7,7 @@ import Testing
 
 /// HKCorrelation in the SDK: what a save sends, how the broker's UUIDs are adopted, and what a
 /// fetched correlation looks like.
-@Suite(.timeLimit(.minutes(1))) struct HKCorrelationTests {
+@Suite(.timeLimit(.minutes(10))) struct HKCorrelationTests {
     let time = Date(timeIntervalSince1970: 1_700_000_000)
 
     func reading(_ high: Double, _ low: Double) -> (HKCorrelation, HKQuantitySample, HKQuantitySample) {

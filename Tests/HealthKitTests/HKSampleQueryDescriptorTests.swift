@@ -5,7 +5,7 @@ import HealthWire
 import Synchronization
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct HKSampleQueryDescriptorTests {
+@Suite(.timeLimit(.minutes(10))) struct HKSampleQueryDescriptorTests {
     let start = Date(timeIntervalSince1970: 1_700_000_000)
 
     @Test func descriptorBecomesOneSpecPerPredicate() throws {

@@ -7,7 +7,7 @@ import Testing
 /// (developer.apple.com/documentation/healthkit/hkscoredassessment: `date`, `score`;
 /// …/hkphq9assessment/risk-swift.property). Score and risk at a band's edges, through the
 /// SDK's own enums.
-@Suite(.timeLimit(.minutes(1))) struct HKScoredAssessmentTests {
+@Suite(.timeLimit(.minutes(10))) struct HKScoredAssessmentTests {
     static let date = Date(timeIntervalSince1970: 1_700_000_000)
 
     @Test func rawValuesAreApplesHeaders() {

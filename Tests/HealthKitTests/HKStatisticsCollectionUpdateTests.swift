@@ -8,7 +8,7 @@ import Testing
 /// Long-running statistics collections against a fake broker: which method each form calls,
 /// how deliveries of changed intervals become whole collections, which handler gets what, and
 /// that stopping reaches the broker as a cancelled call.
-@Suite(.timeLimit(.minutes(1))) struct HKStatisticsCollectionUpdateTests {
+@Suite(.timeLimit(.minutes(10))) struct HKStatisticsCollectionUpdateTests {
     let steps = HKQuantityType(.stepCount)
     /// 2026-01-01 00:00 UTC; intervals are hours from there.
     let anchor = Date(timeIntervalSince1970: 1_767_225_600)

@@ -5,7 +5,7 @@ import Testing
 /// The parts of `HKWorkoutBuilder` that need no broker: its phases, elapsed time with pauses,
 /// and activities that must not overlap (developer.apple.com/documentation/healthkit/hkworkoutbuilder,
 /// elapsedtime(at:), hkworkoutactivity).
-@Suite(.timeLimit(.minutes(1))) struct HKWorkoutBuilderTests {
+@Suite(.timeLimit(.minutes(10))) struct HKWorkoutBuilderTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
 
     static func builder() -> HKWorkoutBuilder {

@@ -9,7 +9,7 @@ import Testing
 /// call on the broker — seen there, by the real server side of the protocol, as a cancelled
 /// handler task — and every error reaches a handler, except the quiet end of a stopped
 /// long-running query.
-@Suite(.timeLimit(.minutes(1))) struct QueryKindLifecycleTests {
+@Suite(.timeLimit(.minutes(10))) struct QueryKindLifecycleTests {
     /// What the broker does with a query's call.
     enum Script: Sendable {
         /// Keeps the call open until the client cancels it.

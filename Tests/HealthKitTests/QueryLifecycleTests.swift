@@ -4,7 +4,7 @@ import HealthWire
 @testable import HealthKit
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct QueryLifecycleTests {
+@Suite(.timeLimit(.minutes(10))) struct QueryLifecycleTests {
     @Test func aQueryRunsOnlyOnce() async throws {
         let broker = try FakeBroker { call in call.responder.finish() }
         defer { broker.close() }

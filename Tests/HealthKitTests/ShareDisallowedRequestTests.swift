@@ -9,7 +9,7 @@ import Testing
 /// (NSInvalidArgumentException "Authorization to share the following types is disallowed: …",
 /// from HKHealthStore's `_throwIfAuthorizationDisallowedForSharing:types:`; see AppWritability
 /// for the table and its sources): before anything reaches healthd, so no prompt is shown.
-@Suite(.timeLimit(.minutes(1))) struct ShareDisallowedRequestTests {
+@Suite(.timeLimit(.minutes(10))) struct ShareDisallowedRequestTests {
     final class Calls: Sendable {
         let count = Mutex(0)
     }

@@ -4,7 +4,7 @@ import Testing
 /// Apple's workout-session state machine (`WorkoutSessionTransitions`): every command from
 /// every state, against the table HealthKit documents
 /// (developer.apple.com/documentation/healthkit/hkworkoutsessionstate, hkhealthstore/pause(_:)).
-@Suite(.timeLimit(.minutes(1))) struct WorkoutSessionTransitionTests {
+@Suite(.timeLimit(.minutes(10))) struct WorkoutSessionTransitionTests {
     typealias Command = WorkoutSessionTransitions.Command
 
     /// The legal moves; every (command, state) pair not listed is illegal.

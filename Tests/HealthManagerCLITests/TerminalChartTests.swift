@@ -4,7 +4,7 @@ import Testing
 
 /// `healthctl chart`'s drawing and periods, without a broker: bars from zero for totals, ranges
 /// with the average marked for the rest, nothing wider than asked, gaps left blank.
-@Suite(.timeLimit(.minutes(1))) struct TerminalChartTests {
+@Suite(.timeLimit(.minutes(10))) struct TerminalChartTests {
     func bucket(_ label: String, _ values: [Double]) -> TerminalChart.Bucket {
         var bucket = TerminalChart.Bucket(label: label)
         for value in values { bucket.add(value) }

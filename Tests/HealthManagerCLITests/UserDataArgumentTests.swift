@@ -3,7 +3,7 @@ import Testing
 
 /// `add`, `delete`, `export`, `report` and `apps remove` command lines refused before anything
 /// is sent (exit 64), each with what to change. No socket exists at the path given.
-@Suite(.timeLimit(.minutes(2))) struct UserDataArgumentTests {
+@Suite(.timeLimit(.minutes(10))) struct UserDataArgumentTests {
     static let socket = ["--socket", "/nonexistent/admin.sock"]
 
     @Test(arguments: [

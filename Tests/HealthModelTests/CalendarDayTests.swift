@@ -2,7 +2,7 @@ import Foundation
 import HealthModel
 import Testing
 
-@Suite struct CalendarDayTests {
+@Suite(.timeLimit(.minutes(10))) struct CalendarDayTests {
     @Test func onlyRealDaysExist() {
         #expect(CalendarDay(year: 2024, month: 2, day: 29) != nil)
         #expect(CalendarDay(year: 2023, month: 2, day: 29) == nil)

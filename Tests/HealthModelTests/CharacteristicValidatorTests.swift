@@ -1,7 +1,7 @@
 import HealthModel
 import Testing
 
-@Suite struct CharacteristicValidatorTests {
+@Suite(.timeLimit(.minutes(10))) struct CharacteristicValidatorTests {
     let today = CalendarDay(year: 2025, month: 6, day: 15)!
 
     func check(_ identifier: HKCharacteristicTypeIdentifier, _ value: CharacteristicRecord.Value?) throws(HKError) {

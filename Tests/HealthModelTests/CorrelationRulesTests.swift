@@ -2,7 +2,7 @@ import Foundation
 import HealthModel
 import Testing
 
-@Suite struct CorrelationRulesTests {
+@Suite(.timeLimit(.minutes(10))) struct CorrelationRulesTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
     static let systolic = HKQuantityTypeIdentifier.bloodPressureSystolic.rawValue
     static let diastolic = HKQuantityTypeIdentifier.bloodPressureDiastolic.rawValue

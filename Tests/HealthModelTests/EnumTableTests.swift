@@ -5,7 +5,7 @@ import Testing
 /// Every HealthKit enum against its table: the same cases with the same raw values. When a
 /// table repeats a raw value under a second name (HealthKit's deprecated spellings), the
 /// first name is the case and the second an alias, checked separately.
-@Suite struct EnumTableTests {
+@Suite(.timeLimit(.minutes(10))) struct EnumTableTests {
     struct Row {
         let enumName: String
         let caseName: String

@@ -4,7 +4,7 @@ import Testing
 
 /// The error codes' raw values are part of the wire and of ported code: they must match
 /// HealthKit's table in ../shared/spec/healthkit/error_codes.tsv.
-@Suite struct HKErrorTests {
+@Suite(.timeLimit(.minutes(10))) struct HKErrorTests {
     @Test func rawValuesMatchHealthKitTable() throws {
         let rows = try SpecTable.load("error_codes.tsv")
         #expect(rows.count == HKError.Code.allCases.count)

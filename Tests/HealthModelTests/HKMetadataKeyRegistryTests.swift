@@ -3,7 +3,7 @@ import Testing
 
 /// Metadata keys against metadata_keys.tsv: raw strings, expected value kinds, and the
 /// allowed raw values of enum-valued keys.
-@Suite struct HKMetadataKeyRegistryTests {
+@Suite(.timeLimit(.minutes(10))) struct HKMetadataKeyRegistryTests {
     /// For each way the table describes a quantity's unit, a unit this test considers of that
     /// dimension (chosen to differ from the generator's, so both must agree on the dimension).
     static let exampleUnits: [String: String] = [

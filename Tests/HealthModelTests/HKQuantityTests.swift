@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import HealthModel
 
-@Suite struct HKQuantityTests {
+@Suite(.timeLimit(.minutes(10))) struct HKQuantityTests {
     @Test func convertsAndChecksCompatibility() {
         let distance = HKQuantity(unit: .meterUnit(with: .kilo), doubleValue: 5)
         #expect(distance.doubleValue(for: .meter()) == 5000)

@@ -4,7 +4,7 @@ import Testing
 
 /// The type registry against the reference tables: every row is registered with the table's
 /// canonical unit, aggregation style and allowed values, and nothing else is.
-@Suite struct ObjectTypeRegistryTests {
+@Suite(.timeLimit(.minutes(10))) struct ObjectTypeRegistryTests {
     @Test func everyQuantityTypeMatchesItsRow() throws {
         let rows = try SpecTable.load("quantity_types.tsv")
         #expect(rows.count == 120)

@@ -1,7 +1,7 @@
 import HealthModel
 import Testing
 
-@Suite struct PreferredUnitDefaultsTests {
+@Suite(.timeLimit(.minutes(10))) struct PreferredUnitDefaultsTests {
     @Test func everyDefaultCanMeasureItsType() {
         for case let type as HKQuantityType in HKObjectType.allTypes {
             for system in MeasurementSystem.allCases {

@@ -5,7 +5,7 @@ import Testing
 /// The value-range table (`QuantityValueRanges`) and its check on save (`QuantityValueCheck`
 /// through `SampleValidator`): values are checked after conversion to the canonical unit,
 /// refusals name type, value, unit and range in the app's unit.
-@Suite struct QuantityValueRangeTests {
+@Suite(.timeLimit(.minutes(10))) struct QuantityValueRangeTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
 
     static func sample(_ identifier: HKQuantityTypeIdentifier, _ value: Double, _ unit: String) -> SampleRecord {

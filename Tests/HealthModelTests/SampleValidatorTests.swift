@@ -4,7 +4,7 @@ import Testing
 
 /// What `SampleValidator` accepts and rejects, and that its messages name the field or key
 /// without the value.
-@Suite struct SampleValidatorTests {
+@Suite(.timeLimit(.minutes(10))) struct SampleValidatorTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
 
     static func steps(_ metadata: [String: MetadataValue] = [:], unit: String = "count",

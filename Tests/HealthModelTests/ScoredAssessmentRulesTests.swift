@@ -10,7 +10,7 @@ import Testing
 /// published cut-offs that Apple's Risk enums name (developer.apple.com/documentation/healthkit/
 /// hkgad7assessment/risk-swift.property; support.apple.com/en-us/105070): GAD-7 0-4, 5-9, 10-14,
 /// 15-21; PHQ-9 0-4, 5-9, 10-14, 15-19, 20-27. Each band is tested at both of its edges.
-@Suite(.timeLimit(.minutes(1))) struct ScoredAssessmentRulesTests {
+@Suite(.timeLimit(.minutes(10))) struct ScoredAssessmentRulesTests {
     static let date = Date(timeIntervalSince1970: 1_700_000_000)
 
     static func record(_ identifier: HKScoredAssessmentTypeIdentifier, _ answers: [Int]) -> SampleRecord {

@@ -8,7 +8,7 @@ import Testing
 /// sample: developer.apple.com/documentation/healthkit/hkheartbeatseriesbuilder/
 /// addheartbeatwithtimeinterval(sinceseriesstartdate:precededbygap:completion:)) and ECGs
 /// (Apple's classification and symptoms raw values, spec/healthkit/enums.tsv).
-@Suite(.timeLimit(.minutes(1))) struct SeriesValidatorTests {
+@Suite(.timeLimit(.minutes(10))) struct SeriesValidatorTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
 
     func series(_ times: [Double], end: Double = 60) -> SampleRecord {

@@ -7,7 +7,7 @@ import Testing
 /// rules: developer.apple.com/documentation/healthkit/hkstateofmind/valence (−1…+1; HealthKit
 /// refuses others with errorInvalidArgument), …/hkstateofmind/kind-swift.enum,
 /// …/hkstateofmind/label, …/hkstateofmind/association (raw values as HealthKit's).
-@Suite(.timeLimit(.minutes(1))) struct StateOfMindValidatorTests {
+@Suite(.timeLimit(.minutes(10))) struct StateOfMindValidatorTests {
     static let date = Date(timeIntervalSince1970: 1_700_000_000)
 
     func state(kind: Int = 1, valence: Double = 0, labels: [Int] = [], associations: [Int] = []) -> SampleRecord {

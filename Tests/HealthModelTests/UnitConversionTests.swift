@@ -5,7 +5,7 @@ import TestSupport
 
 /// Conversions between compatible units, with expected values computed here from the unit
 /// definitions, plus a seeded round-trip property over many unit pairs.
-@Suite struct UnitConversionTests {
+@Suite(.timeLimit(.minutes(10))) struct UnitConversionTests {
     func convert(_ value: Double, _ from: String, _ to: String) throws -> Double {
         try HKQuantity(unit: HKUnit.parse(from), doubleValue: value).value(in: HKUnit.parse(to))
     }

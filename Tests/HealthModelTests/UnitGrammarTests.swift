@@ -3,7 +3,7 @@ import Testing
 
 /// HealthKit's unit-string grammar: compound units, canonical printing, and the errors a
 /// malformed string from a peer produces.
-@Suite struct UnitGrammarTests {
+@Suite(.timeLimit(.minutes(10))) struct UnitGrammarTests {
     @Test(arguments: [
         ("count/min", "count/min"), ("kcal", "kcal"), ("mg/dL", "mg/dL"), ("m", "m"), ("km", "km"),
         ("degC", "degC"), ("mmHg", "mmHg"), ("%", "%"), ("ml", "mL"), ("l", "L"), ("mcg", "mcg"),

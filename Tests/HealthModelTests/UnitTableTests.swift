@@ -4,7 +4,7 @@ import Testing
 
 /// Every unit of units.tsv parses, prints back as the table spells it, has a factory, and
 /// converts by the factor this test states independently of the code under test.
-@Suite struct UnitTableTests {
+@Suite(.timeLimit(.minutes(10))) struct UnitTableTests {
     /// Value of one unit in its family's reference unit (g, m, L, Pa, s, J, K, …), from the
     /// unit definitions (exact where a definition exists), written out here rather than taken
     /// from the implementation.
@@ -124,7 +124,7 @@ import Testing
 /// constant `HKUnitMolarMassBloodGlucose` is 180.15588000005408 (HKUnit.h; spec/healthkit/units.tsv,
 /// mol<M> row): HealthKit keeps molar masses to 16 significant digits, so the unit built from the
 /// constant prints Apple's string and the unit parsed from Apple's string is equal to it.
-@Suite struct MolarMassPrintingTests {
+@Suite(.timeLimit(.minutes(10))) struct MolarMassPrintingTests {
     @Test func glucoseUnitPrintsAndParsesAsApplesExport() throws {
         let built = HKUnit.moleUnit(with: .milli, molarMass: HKUnitMolarMassBloodGlucose).unitDivided(by: .liter())
         #expect(built.unitString == "mmol<180.1558800000541>/L")

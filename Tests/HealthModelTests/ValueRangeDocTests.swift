@@ -4,7 +4,7 @@ import Testing
 
 /// docs/value-ranges.md is generated from `QuantityValueRanges`; this test fails when the two
 /// disagree. Regenerate with `OHK_REGENERATE_DOCS=1 swift test --filter ValueRangeDocTests`.
-@Suite struct ValueRangeDocTests {
+@Suite(.timeLimit(.minutes(10))) struct ValueRangeDocTests {
     static var documentPath: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("docs/value-ranges.md").path

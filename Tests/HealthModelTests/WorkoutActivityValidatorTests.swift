@@ -5,7 +5,7 @@ import Testing
 /// What a workout builder adds to a workout (`WorkoutValidator+Activities`): activities,
 /// statistics, count totals and the number of samples to associate. One dimension varies per
 /// test, from a workout the validator accepts.
-@Suite(.timeLimit(.minutes(1))) struct WorkoutActivityValidatorTests {
+@Suite(.timeLimit(.minutes(10))) struct WorkoutActivityValidatorTests {
     static let start = WorkoutValidatorTests.start
     static func at(_ offset: TimeInterval) -> Date { start.addingTimeInterval(offset) }
 

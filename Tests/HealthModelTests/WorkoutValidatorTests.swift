@@ -4,7 +4,7 @@ import Testing
 
 /// What a workout may hold (`WorkoutValidator`, through `SampleValidator`), its default
 /// duration, and the checks on route locations.
-@Suite struct WorkoutValidatorTests {
+@Suite(.timeLimit(.minutes(10))) struct WorkoutValidatorTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
 
     static func at(_ offset: TimeInterval) -> Date { start.addingTimeInterval(offset) }

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The page: one SVG per chart with its marks, data text escaped everywhere, no script.
-@Suite(.timeLimit(.minutes(1))) struct HealthReportRendererTests {
+@Suite(.timeLimit(.minutes(10))) struct HealthReportRendererTests {
     static let hostile = #"<script>alert("x")</script><img src=x onerror=alert(1)> & "quotes""#
 
     func data() -> ReportData {

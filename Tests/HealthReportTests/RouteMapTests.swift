@@ -4,7 +4,7 @@ import Testing
 
 /// Route maps: fitted to the route's bounds with the aspect kept, coloured by activity, start and
 /// end markers on the route's ends, nothing outside the canvas — one dimension varied at a time.
-@Suite(.timeLimit(.minutes(1))) struct RouteMapTests {
+@Suite(.timeLimit(.minutes(10))) struct RouteMapTests {
     /// A straight line from (lat0, lon0) to (lat1, lon1) in `count` points.
     func line(_ lat0: Double, _ lon0: Double, _ lat1: Double, _ lon1: Double, count: Int = 20) -> [ReportData.RoutePoint] {
         (0..<count).map { index in

@@ -3,7 +3,7 @@ import HealthModel
 import Testing
 @testable import HealthWire
 
-@Suite struct AccessLogMessagesTests {
+@Suite(.timeLimit(.minutes(10))) struct AccessLogMessagesTests {
     @Test func entriesRoundTripWithAndWithoutAnApp() throws {
         let entries = [
             AccessLogEntry(sequence: 1, date: Date(microsecondsSince1970: 1_700_000_000_123_456), actor: "manager",

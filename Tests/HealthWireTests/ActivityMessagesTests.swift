@@ -3,7 +3,7 @@ import Testing
 
 @testable import HealthWire
 
-@Suite struct ActivityMessagesTests {
+@Suite(.timeLimit(.minutes(10))) struct ActivityMessagesTests {
     let day = CalendarDay(year: 2026, month: 3, day: 29)!
 
     @Test func queriesRoundTripWithAndWithoutDays() throws {

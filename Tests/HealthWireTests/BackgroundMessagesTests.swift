@@ -4,7 +4,7 @@ import HealthWire
 import Testing
 
 /// Background delivery's payloads survive encoding; a frequency HealthKit does not have is refused.
-@Suite struct BackgroundMessagesTests {
+@Suite(.timeLimit(.minutes(10))) struct BackgroundMessagesTests {
     @Test func requestsAndListsRoundTrip() throws {
         for spec in [BackgroundDeliverySpec(typeIdentifier: "HKQuantityTypeIdentifierStepCount", frequency: .weekly),
                      BackgroundDeliverySpec(typeIdentifier: "HKQuantityTypeIdentifierStepCount", frequency: nil)] {

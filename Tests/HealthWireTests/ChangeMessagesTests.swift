@@ -4,7 +4,7 @@ import HealthWire
 import Testing
 
 /// The change-feed payloads survive encoding, and oversized anchors are refused on decode.
-@Suite struct ChangeMessagesTests {
+@Suite(.timeLimit(.minutes(10))) struct ChangeMessagesTests {
     @Test func anchoredQueryMessagesRoundTrip() throws {
         let spec = AnchoredQuerySpec(typeIdentifier: "HKCategoryTypeIdentifierSleepAnalysis",
                                      predicate: .uuids([UUID()]), anchor: [1, 2, 3], limit: 7, longRunning: true)

@@ -2,7 +2,7 @@ import HealthModel
 import Testing
 @testable import HealthWire
 
-@Suite struct CharacteristicMessagesTests {
+@Suite(.timeLimit(.minutes(10))) struct CharacteristicMessagesTests {
     @Test func everyValueKindRoundTrips() throws {
         let records = [
             CharacteristicRecord(typeIdentifier: HKCharacteristicTypeIdentifier.dateOfBirth.rawValue,

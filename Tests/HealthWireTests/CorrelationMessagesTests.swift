@@ -4,7 +4,7 @@ import HealthModel
 import Testing
 @testable import HealthWire
 
-@Suite struct CorrelationMessagesTests {
+@Suite(.timeLimit(.minutes(10))) struct CorrelationMessagesTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
 
     static func quantity(_ type: HKQuantityTypeIdentifier, _ value: Double) -> SampleRecord {

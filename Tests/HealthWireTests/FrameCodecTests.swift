@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import HealthWire
 
-@Suite struct FrameCodecTests {
+@Suite(.timeLimit(.minutes(10))) struct FrameCodecTests {
     @Test func roundTripsEveryKindWithStatus() throws {
         let frames: [Frame] = [
             .request(42, "/openhealth.v1.HealthStore/QuerySamples", [0, 1, 2]),

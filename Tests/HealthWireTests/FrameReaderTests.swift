@@ -1,7 +1,7 @@
 import Testing
 @testable import HealthWire
 
-@Suite struct FrameReaderTests {
+@Suite(.timeLimit(.minutes(10))) struct FrameReaderTests {
     @Test func splitsFramesArrivingOneByteAtATime() throws {
         let frames = [Frame.request(1, "/openhealth.v1.HealthStore/Save", [1, 2, 3]),
                       Frame.response(1, Array(repeating: 7, count: 300))]

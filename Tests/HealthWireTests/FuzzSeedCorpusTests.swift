@@ -6,7 +6,7 @@ import Testing
 /// The committed seed corpora of the fuzz targets in Fuzz/ (Fuzz/README.md): honest encodings
 /// of real messages, so libFuzzer starts from inputs that reach deep into the decoders.
 /// Regenerate with `OHK_REGENERATE_FUZZ_SEEDS=1 swift test --filter FuzzSeedCorpusTests`.
-@Suite struct FuzzSeedCorpusTests {
+@Suite(.timeLimit(.minutes(10))) struct FuzzSeedCorpusTests {
     static var fuzzDirectory: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fuzz")

@@ -1,7 +1,7 @@
 import Testing
 @testable import HealthWire
 
-@Suite struct KeyManagementMessagesTests {
+@Suite(.timeLimit(.minutes(10))) struct KeyManagementMessagesTests {
     @Test func passcodesRoundTripAsBytesAndErase() throws {
         var sent = PasscodeCredentials(passcode: Array("old pin ü".utf8), newPasscode: Array("new pin".utf8))
         var payload = sent.wireBytes()

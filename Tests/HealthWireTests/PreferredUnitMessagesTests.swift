@@ -2,7 +2,7 @@ import HealthModel
 import Testing
 @testable import HealthWire
 
-@Suite struct PreferredUnitMessagesTests {
+@Suite(.timeLimit(.minutes(10))) struct PreferredUnitMessagesTests {
     @Test func requestsAndAnswersRoundTrip() throws {
         let request = PreferredUnitsRequest(typeIdentifiers: [HKQuantityTypeIdentifier.bodyMass.rawValue, HKQuantityTypeIdentifier.height.rawValue],
                                             measurementSystem: "uk")

@@ -3,7 +3,7 @@ import Testing
 
 /// proto/README.md's byte-by-byte example is what the encoder really produces, so an
 /// independent client written from the document interoperates.
-@Suite struct ProtocolDocumentExampleTests {
+@Suite(.timeLimit(.minutes(10))) struct ProtocolDocumentExampleTests {
     @Test func theDocumentedAuthorizationStatusCallMatchesTheEncoder() {
         let type = Array("HKQuantityTypeIdentifierStepCount".utf8)
         let method = Array("/openhealth.v1.HealthStore/AuthorizationStatus".utf8)

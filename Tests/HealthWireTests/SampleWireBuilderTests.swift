@@ -6,7 +6,7 @@ import Testing
 
 /// Encoding shares a batch's repeated parts (type, unit, source, device) between samples and
 /// hands memory out of a few arena blocks; neither may change a byte of what is sent.
-@Suite struct SampleWireBuilderTests {
+@Suite(.timeLimit(.minutes(10))) struct SampleWireBuilderTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
 
     /// 1,200 samples from 12 sources in turn (more than the builder remembers, so shared parts

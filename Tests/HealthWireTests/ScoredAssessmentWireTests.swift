@@ -6,7 +6,7 @@ import Testing
 /// A GAD-7/PHQ-9 sample on the wire (Sample.value 31): the answers travel in order, and healthd's
 /// decoder refuses more answers than `ScoredAssessmentWire.maxAnswers` before copying them
 /// (tested at the limit and one past it); the exact count is the validator's rule.
-@Suite(.timeLimit(.minutes(1))) struct ScoredAssessmentWireTests {
+@Suite(.timeLimit(.minutes(10))) struct ScoredAssessmentWireTests {
     static func record(_ answers: [Int]) -> SampleRecord {
         let date = Date(timeIntervalSince1970: 1_700_000_000)
         return SampleRecord(uuid: UUID(), typeIdentifier: HKScoredAssessmentTypeIdentifier.PHQ9.rawValue, startDate: date,

@@ -4,7 +4,7 @@ import HealthModel
 import Testing
 @testable import HealthWire
 
-@Suite struct StatisticsMessagesTests {
+@Suite(.timeLimit(.minutes(10))) struct StatisticsMessagesTests {
     let steps = HKQuantityTypeIdentifier.stepCount.rawValue
 
     @Test func requestsRoundTrip() throws {

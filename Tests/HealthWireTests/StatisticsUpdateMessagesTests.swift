@@ -4,7 +4,7 @@ import Testing
 
 /// The long-running collection's delivery messages: they round-trip, a change is split into
 /// messages of bounded size with only the last marked, and oversized messages are refused.
-@Suite struct StatisticsUpdateMessagesTests {
+@Suite(.timeLimit(.minutes(10))) struct StatisticsUpdateMessagesTests {
     func interval(_ index: Int64) -> StatisticsResult {
         StatisticsResult(span: TimeSpan(start: index * 60_000_000, end: (index + 1) * 60_000_000),
                          merged: StatisticsValues(sum: Double(index)))

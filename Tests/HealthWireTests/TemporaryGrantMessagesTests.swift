@@ -5,7 +5,7 @@ import Testing
 
 /// A grant's window and expiry cross the admin socket intact; an ordinary grant stays the same
 /// bytes as before temporary grants existed (both fields zero, so not encoded).
-@Suite struct TemporaryGrantMessagesTests {
+@Suite(.timeLimit(.minutes(10))) struct TemporaryGrantMessagesTests {
     static let heartRate = "HKQuantityTypeIdentifierHeartRate"
 
     @Test func limitsRoundTrip() throws {

@@ -3,7 +3,7 @@ import HealthModel
 import Testing
 @testable import HealthWire
 
-@Suite struct ValuePredicateWireTests {
+@Suite(.timeLimit(.minutes(10))) struct ValuePredicateWireTests {
     @Test func everyNewPredicateKindRoundTrips() throws {
         let predicates: [SamplePredicate] = DeviceProperty.allCases.map { .device($0, allowedValues: ["a", "b"]) } + [
             .metadata(key: "k", .exists),

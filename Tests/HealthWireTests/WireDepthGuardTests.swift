@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import HealthWire
 
-@Suite struct WireDepthGuardTests {
+@Suite(.timeLimit(.minutes(10))) struct WireDepthGuardTests {
     /// A Predicate nested `depth` levels through CompoundPredicate.operands (hand-serialized so the
     /// test does not depend on the encoder it checks).
     func nestedPredicate(depth: Int) -> [UInt8] {

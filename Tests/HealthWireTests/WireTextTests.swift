@@ -5,7 +5,7 @@ import Testing
 
 /// Strings on the wire: a NUL or invalid UTF-8 in any string field is refused when decoded,
 /// never truncated or replaced (`WireText`, checked by `WireDepthGuard` on raw bytes).
-@Suite struct WireTextTests {
+@Suite(.timeLimit(.minutes(10))) struct WireTextTests {
     @Test(arguments: [
         ([UInt8]("count".utf8), nil),
         ([UInt8]("café ❤️".utf8), nil),

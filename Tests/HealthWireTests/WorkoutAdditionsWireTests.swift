@@ -6,7 +6,7 @@ import Testing
 
 /// The workout builder's additions (Workout fields 20–24) survive encoding and decoding
 /// exactly, and the decoder bounds their counts before converting them.
-@Suite(.timeLimit(.minutes(1))) struct WorkoutAdditionsWireTests {
+@Suite(.timeLimit(.minutes(10))) struct WorkoutAdditionsWireTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
 
     static func record(_ workout: WorkoutValue) -> SampleRecord {

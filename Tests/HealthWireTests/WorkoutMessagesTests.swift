@@ -6,7 +6,7 @@ import Testing
 
 /// The workout, route and deletion payloads survive encoding and decoding exactly, and the
 /// decoders refuse what the protocol does not allow.
-@Suite struct WorkoutMessagesTests {
+@Suite(.timeLimit(.minutes(10))) struct WorkoutMessagesTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
 
     @Test func aWorkoutSampleAndItsPredicatesRoundTrip() throws {

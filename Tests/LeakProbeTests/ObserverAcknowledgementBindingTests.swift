@@ -11,7 +11,7 @@ import TestSupport
 ///
 /// Real apps: two (three) separate `leak-probe-client` processes confined by health-sandbox,
 /// speaking the protocol directly so they can name an id the SDK would never send.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ObserverAcknowledgementBindingTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ObserverAcknowledgementBindingTests {
     let steps = HKQuantityTypeIdentifier.stepCount.rawValue
     let owner = "org.test.ack-owner", intruder = "org.test.ack-intruder", writer = "org.test.ack-writer"
 

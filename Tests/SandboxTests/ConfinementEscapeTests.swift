@@ -3,7 +3,7 @@ import Testing
 /// A real process confines itself through CSandbox, then tries to escape; see
 /// sandbox/probe. Every expectation here is the opposite of what the same
 /// attempt gives unconfined (ControlRunTests).
-@Suite("A confined process cannot escape")
+@Suite("A confined process cannot escape", .timeLimit(.minutes(10)))
 struct ConfinementEscapeTests {
     let run: ProbeRun
 

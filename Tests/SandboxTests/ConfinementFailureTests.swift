@@ -4,7 +4,7 @@ import Testing
 
 /// A request that cannot be met fails with -1 and a message naming the step,
 /// and a failure is never reported as success.
-@Suite("Confinement failures are reported, not hidden")
+@Suite("Confinement failures are reported, not hidden", .timeLimit(.minutes(10)))
 struct ConfinementFailureTests {
     // These call ohk_confine in the test process itself: each request fails
     // while being checked, before the process changes, which is what they verify.

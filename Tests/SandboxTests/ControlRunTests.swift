@@ -4,7 +4,7 @@ import Testing
 /// tests fail if confinement stops working rather than pass by accident.
 /// Only attempts that succeed for any user on any Linux are listed; kcmp,
 /// clone3 or io_uring may be refused by a container runtime's own filter.
-@Suite("Unconfined, the probe's escapes succeed")
+@Suite("Unconfined, the probe's escapes succeed", .timeLimit(.minutes(10)))
 struct ControlRunTests {
     let run: ProbeRun
 

@@ -2,7 +2,7 @@ import HealthSandboxKit
 import Testing
 
 /// The bubblewrap command line health-sandbox builds: what the app's namespaces contain.
-struct NamespaceLayoutTests {
+@Suite(.timeLimit(.minutes(10))) struct NamespaceLayoutTests {
     static func layout(root: Bool = false, readable: [String] = [], writable: [String] = []) -> NamespaceLayout {
         NamespaceLayout(launcher: "/opt/ohk/bin/health-sandbox", executable: "/opt/apps/a/app", arguments: ["/opt/apps/a/app", "-v"],
                         boundSocket: 7, policy: LaunchPolicy(readExecutePaths: ["/usr/lib", "/proc", "/dev/urandom", "/opt/apps/a"] + readable,

@@ -3,7 +3,7 @@ import Testing
 @testable import HealthModel
 
 /// Days from local midnight to local midnight. Instants are UTC seconds from the zones' rules.
-@Suite struct ActivityDayGridTests {
+@Suite(.timeLimit(.minutes(10))) struct ActivityDayGridTests {
     let berlin = TimeZone(identifier: "Europe/Berlin")!
 
     @Test func berlinDaysAre23And25HoursLongAtTheDSTChanges() throws {

@@ -1,7 +1,7 @@
 import Testing
 @testable import HealthModel
 
-@Suite struct ActivityGoalScheduleTests {
+@Suite(.timeLimit(.minutes(10))) struct ActivityGoalScheduleTests {
     let may1 = CalendarDay(year: 2026, month: 5, day: 1)!
     let june1 = CalendarDay(year: 2026, month: 6, day: 1)!
 

@@ -4,7 +4,7 @@ import Testing
 
 /// Day totals worked out by hand, on Berlin's spring DST day (2026-03-29, 23 hours: midnight is
 /// 2026-03-28T23:00Z = 1 774 738 800 s, the next midnight 22:00Z) and the day before it.
-@Suite struct ActivitySummaryCalculatorTests {
+@Suite(.timeLimit(.minutes(10))) struct ActivitySummaryCalculatorTests {
     let berlin = TimeZone(identifier: "Europe/Berlin")!
     /// 2026-03-29 00:00 in Berlin, seconds since 1970.
     let midnight: Int64 = 1_774_738_800

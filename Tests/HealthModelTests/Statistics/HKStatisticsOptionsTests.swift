@@ -1,7 +1,7 @@
 import Testing
 @testable import HealthModel
 
-@Suite struct HKStatisticsOptionsTests {
+@Suite(.timeLimit(.minutes(10))) struct HKStatisticsOptionsTests {
     let steps = HKQuantityType(.stepCount)
     let heartRate = HKQuantityType(.heartRate)
 

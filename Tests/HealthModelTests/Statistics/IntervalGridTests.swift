@@ -4,7 +4,7 @@ import Testing
 
 /// Interval boundaries in named time zones, across DST changes. Expected instants are UTC
 /// seconds worked out from the zones' rules (`date -u -d … +%s`).
-@Suite struct IntervalGridTests {
+@Suite(.timeLimit(.minutes(10))) struct IntervalGridTests {
     let berlin = TimeZone(identifier: "Europe/Berlin")!
     let newYork = TimeZone(identifier: "America/New_York")!
     /// 2026-01-01 00:00 in Berlin (CET, UTC+1).

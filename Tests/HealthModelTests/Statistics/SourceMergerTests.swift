@@ -2,7 +2,7 @@ import Testing
 @testable import HealthModel
 
 /// Merging by source priority, each case computed by hand (times in seconds).
-@Suite struct SourceMergerTests {
+@Suite(.timeLimit(.minutes(10))) struct SourceMergerTests {
     // A watch counts 60 steps over [0, 60); a phone 90 steps over [30, 90).
     let watch = Fixture.source("watch", [Fixture.sample(0, 60, 60)])
     let phone = Fixture.source("phone", [Fixture.sample(30, 90, 90)])

@@ -3,7 +3,7 @@ import Testing
 @testable import HealthModel
 
 /// Statistics over hand-computed fixtures (times in seconds, values in canonical units).
-@Suite struct StatisticsCalculatorTests {
+@Suite(.timeLimit(.minutes(10))) struct StatisticsCalculatorTests {
     let watch = Fixture.source("watch", [Fixture.sample(0, 60, 60)])
     let phone = Fixture.source("phone", [Fixture.sample(30, 90, 90)])
 

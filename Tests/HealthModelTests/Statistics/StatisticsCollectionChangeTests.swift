@@ -3,7 +3,7 @@ import Testing
 
 /// The difference between two computations of one collection, as a long-running collection
 /// query sends it: only what differs, and nothing when nothing does.
-@Suite struct StatisticsCollectionChangeTests {
+@Suite(.timeLimit(.minutes(10))) struct StatisticsCollectionChangeTests {
     /// A one-hour interval starting at `hour` with sum `sum`.
     func interval(_ hour: Int64, sum: Double) -> StatisticsResult {
         StatisticsResult(span: TimeSpan(start: hour * 3_600_000_000, end: (hour + 1) * 3_600_000_000),

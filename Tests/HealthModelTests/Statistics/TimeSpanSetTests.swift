@@ -1,7 +1,7 @@
 import Testing
 @testable import HealthModel
 
-@Suite struct TimeSpanSetTests {
+@Suite(.timeLimit(.minutes(10))) struct TimeSpanSetTests {
     let set = TimeSpanSet([Fixture.span(50, 60), Fixture.span(0, 10), Fixture.span(5, 20), Fixture.span(20, 30),
                            Fixture.span(40, 40)])
 
