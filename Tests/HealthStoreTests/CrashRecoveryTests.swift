@@ -12,20 +12,24 @@ import TestSupport
     static let saverKills = 200
     static let rotationKills = 60
 
-    @Test func killedSaverLosesNoAcknowledgedRow() throws {
+    @Test func killedSaverLosesNoAcknowledgedRow() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: CrashChild.executablePath),
                      "build store-crash-child first (swift build)")
         let directory = TemporaryDirectory()
+        let path = directory.path
         var schedule = SplitMix64(seed: 20_261_121)
         var acknowledged = Set<Int64>()
         var killedMidRun = 0
         for iteration in 0..<Self.saverKills {
-            let outcome = try CrashChild.run(
-                "save", directory: directory.path, killAfterMicroseconds: UInt32.random(in: 0...60_000, using: &schedule),
-                // Three kills in four are timed from the second acknowledged row (so they land
-                // mid-run on any machine, and the run acknowledges at least 2 × 150 rows however
-                // slow it is); every fourth from the start, to cover crashes while opening.
-                afterLines: iteration % 4 != 0 ? 2 : 0)
+            let delay = UInt32.random(in: 0...60_000, using: &schedule)
+            // Three kills in four are timed from the second acknowledged row (so they land mid-run
+            // on any machine, and the run acknowledges at least 2 × 150 rows however slow it is);
+            // every fourth from the start, to cover crashes while opening.
+            let afterLines = iteration % 4 != 0 ? 2 : 0
+            // The child's run blocks (sleeps, waits for its exit): off the cooperative pool.
+            let outcome = try await offThePool {
+                try CrashChild.run("save", directory: path, killAfterMicroseconds: delay, afterLines: afterLines)
+            }
             try #require(outcome.wasKilled, "the child stopped by itself: \(outcome.errorOutput)")
             let ids = outcome.lines.compactMap(Int64.init)
             if !ids.isEmpty { killedMidRun += 1 }
@@ -33,7 +37,7 @@ import TestSupport
 
             let store = try EncryptedDatabase.open(directory: directory.path)
             try store.checkIntegrity()
-            let present = try store.writer.read { db in
+            let present = try await store.writer.read { db in
                 try db.tableExists("acknowledged") ? Set(try Int64.fetchAll(db, sql: "SELECT id FROM acknowledged")) : []
             }
             let lost = acknowledged.subtracting(present)
@@ -47,10 +51,11 @@ import TestSupport
         #expect(acknowledged.count > Self.saverKills)
     }
 
-    @Test func killedRotationLeavesAStoreThatOpensWithEveryRow() throws {
+    @Test func killedRotationLeavesAStoreThatOpensWithEveryRow() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: CrashChild.executablePath),
                      "build store-crash-child first (swift build)")
         let directory = TemporaryDirectory()
+        let path = directory.path
         let expected: [Data] = try {
             let store = try EncryptedDatabase.open(directory: directory.path)
             defer { try? store.close() }
@@ -72,16 +77,20 @@ import TestSupport
                 // Every fourth kill lands inside a rotation, found by its state rather than by a
                 // delay (a fast machine may rotate this small store between two random kills):
                 // the child is stopped while store.keys holds the pending key, and killed there.
-                outcome = try CrashChild.run("rotate", directory: directory.path) {
-                    (try? KeyEnvelope.load(layout)?.pending) != nil
+                outcome = try await offThePool {
+                    try CrashChild.run("rotate", directory: path) {
+                        (try? KeyEnvelope.load(StoreLayout(directory: path, create: false))?.pending) != nil
+                    }
                 }
             } else {
-                outcome = try CrashChild.run(
-                    "rotate", directory: directory.path, killAfterMicroseconds: UInt32.random(in: 5_000...150_000, using: &schedule),
-                    // Every fourth kill is timed from the first completed rotation, so that on a
-                    // loaded machine (where 150 ms may not see one through) some kills still
-                    // follow a commit.
-                    afterLines: iteration % 4 == 3 ? 1 : 0)
+                let delay = UInt32.random(in: 5_000...150_000, using: &schedule)
+                // Every fourth kill is timed from the first completed rotation, so that on a
+                // loaded machine (where 150 ms may not see one through) some kills still follow
+                // a commit.
+                let afterLines = iteration % 4 == 3 ? 1 : 0
+                outcome = try await offThePool {
+                    try CrashChild.run("rotate", directory: path, killAfterMicroseconds: delay, afterLines: afterLines)
+                }
             }
             try #require(outcome.wasKilled, "the child stopped by itself: \(outcome.errorOutput)")
             completed += outcome.lines.filter { $0 == "rotated" }.count
@@ -89,7 +98,7 @@ import TestSupport
 
             let store = try EncryptedDatabase.open(directory: directory.path)
             try store.checkIntegrity()
-            let payloads = try store.writer.read { try Data.fetchAll($0, sql: "SELECT payload FROM acknowledged ORDER BY id") }
+            let payloads = try await store.writer.read { try Data.fetchAll($0, sql: "SELECT payload FROM acknowledged ORDER BY id") }
             #expect(payloads == expected)
             try store.close()
             if payloads != expected { break }
