@@ -3,6 +3,7 @@ import Glibc
 import HealthIPC
 import HealthModel
 import HealthWire
+import Synchronization
 import Testing
 import TestSupport
 
@@ -76,10 +77,18 @@ import TestSupport
         let client = try RPCClient.connect(path: broker.appSocket)
         defer { client.close() }
         let ask = AuthorizationTypes(share: [], read: [HKQuantityTypeIdentifier.heartRate.rawValue]).wireBytes()
-        // Each waits for the user, holding a prompt.
+        // Each waits for the user, holding a prompt. The fifth is sent once healthd lists all
+        // four as pending (a fixed pause could end before a loaded machine sent them).
         let waiting = (0..<4).map { _ in Task { try await client.unary(HealthStoreMethod.requestAuthorization.rawValue, ask) } }
         defer { for task in waiting { task.cancel() } }
-        try await Task.sleep(for: .milliseconds(500))
+        var pending = 0
+        let until = Date().addingTimeInterval(120)
+        while pending < 4, Date() < until {
+            // One table row per pending prompt.
+            pending = try await broker.healthctl(["requests"]).lines.count { $0.contains(Self.hostile) }
+            if pending < 4 { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        try #require(pending == 4, "healthd lists \(pending) pending prompts, not the 4 asked for")
         let status = await refusal { _ = try await client.unary(HealthStoreMethod.requestAuthorization.rawValue, ask) }
         #expect(status?.code == .resourceExhausted)
         #expect(status?.message.contains("at most 4 pending permission prompts per app") == true, "\(String(describing: status))")
@@ -94,22 +103,46 @@ import TestSupport
         let client = try RPCClient.connect(path: broker.appSocket)
         defer { client.close() }
         let observe = TypePredicateSpec(typeIdentifier: stepCount).wireBytes()
-        let streams = (0..<Self.longRunningLimit).map { _ in
-            Task { for try await _ in client.serverStream(HealthStoreMethod.observeChanges.rawValue, observe) {} }
+        // The next one is opened once every stream has its first update, i.e. healthd runs all
+        // of them (a fixed pause could end before a loaded machine opened them).
+        let running = StartedStreams()
+        let streams = (0..<Self.longRunningLimit).map { index in
+            Task {
+                for try await _ in client.serverStream(HealthStoreMethod.observeChanges.rawValue, observe) {
+                    running.insert(index)
+                }
+            }
         }
         defer { for task in streams { task.cancel() } }
-        try await Task.sleep(for: .milliseconds(500))
+        let until = Date().addingTimeInterval(120)
+        while running.count < Self.longRunningLimit, Date() < until { try await Task.sleep(for: .milliseconds(20)) }
+        try #require(running.count == Self.longRunningLimit, "\(running.count) of \(Self.longRunningLimit) streams started")
         let status = await refusal { for try await _ in client.serverStream(HealthStoreMethod.observeChanges.rawValue, observe) {} }
         #expect(status?.code == .resourceExhausted)
         #expect(status?.message.contains("at most \(Self.longRunningLimit) long-running queries per app") == true, "\(String(describing: status))")
         try await expectOthersServed(broker, "long-running queries")
-        // Ending one frees its place.
+        // Ending one frees its place. healthd notices the cancellation asynchronously: a
+        // replacement is tried until one is admitted (gets its first update), bounded only by a
+        // hang guard.
         streams[0].cancel()
-        try await Task.sleep(for: .milliseconds(500))
-        let replacement = Task { for try await _ in client.serverStream(HealthStoreMethod.observeChanges.rawValue, observe) {} }
-        try await Task.sleep(for: .milliseconds(500))
-        replacement.cancel()
-        #expect(!(await replacement.result.wasRefused), "the freed place was not given back")
+        var admitted = false
+        let retryUntil = Date().addingTimeInterval(120)
+        while !admitted, Date() < retryUntil {
+            admitted = try await Self.admitted(client, observe)
+            if !admitted { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(admitted, "the freed place was not given back")
+    }
+
+    /// Opens an observer stream and leaves it after its first update: whether it was admitted
+    /// (false: refused by the per-app limit).
+    static func admitted(_ client: RPCClient, _ observe: [UInt8]) async throws -> Bool {
+        do {
+            for try await _ in client.serverStream(HealthStoreMethod.observeChanges.rawValue, observe) { return true }
+            return true
+        } catch let status as RPCStatus where status.code == .resourceExhausted {
+            return false
+        }
     }
 
     @Test func aFrameHeaderWithoutItsBodyTimesOut() async throws {
@@ -136,7 +169,8 @@ import TestSupport
     }
 
     /// The status `call` was refused with, or nil (recorded as an issue) if it was not refused
-    /// within 5 s — an accepted call that would wait for the user or run forever.
+    /// within 60 s — an accepted call that would wait for the user or run forever. (A hang
+    /// guard: a refusal is immediate, but a loaded machine may take seconds to deliver it.)
     func refusal(_ call: @escaping @Sendable () async throws -> Void) async -> RPCStatus? {
         await withTaskGroup(of: RPCStatus??.self) { group in
             group.addTask {
@@ -148,13 +182,13 @@ import TestSupport
                 }
             }
             group.addTask {
-                try? await Task.sleep(for: .seconds(5))
+                try? await Task.sleep(for: .seconds(60))
                 return .none
             }
             let first = await group.next() ?? nil
             group.cancelAll()
             guard let outcome = first else {
-                Issue.record("the call was accepted: not refused within 5 s")
+                Issue.record("the call was accepted: not refused within 60 s")
                 return nil
             }
             return outcome
@@ -177,10 +211,9 @@ import TestSupport
 
 }
 
-private extension Result {
-    /// The call was refused by a limit (rather than cancelled by the test).
-    var wasRefused: Bool {
-        if case let .failure(error) = self, let status = error as? RPCStatus, status.code == .resourceExhausted { return true }
-        return false
-    }
+/// The streams that got their first update, shared with their tasks.
+final class StartedStreams: Sendable {
+    private let started = Mutex<Set<Int>>([])
+    func insert(_ index: Int) { _ = started.withLock { $0.insert(index) } }
+    var count: Int { started.withLock { $0.count } }
 }
