@@ -57,7 +57,7 @@ import TestSupport
         #expect(try await broker.waitForLog("launch agent attached"))
         try await save(broker)
         // 1 s and 2 s back-offs after the first two exits; the third unanswered launch suspends.
-        #expect(try await poll(timeout: 20) { agent.log.components(separatedBy: "exited with status 2").count - 1 >= 3 },
+        #expect(try await poll(timeout: 120) { agent.log.components(separatedBy: "exited with status 2").count - 1 >= 3 },
                 "\(agent.log)")
         try await Task.sleep(for: .seconds(5))  // a fourth would come 4 s after the third
         #expect(agent.log.components(separatedBy: "launched \(reader)").count - 1 == 3, "\(agent.log)")

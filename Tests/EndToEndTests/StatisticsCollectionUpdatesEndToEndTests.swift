@@ -45,7 +45,7 @@ import Testing
         // The app is still connected (--linger): only its stop can have ended the call on healthd,
         // which logs a long-running query when it ends, with how it ended.
         var logged: [String] = []
-        for _ in 0..<100 {
+        for _ in 0..<2_400 {  // 120 s: a hang guard
             let log = try await broker.healthctl(["log", "--json", "--app", reader])
             logged = log.lines.filter { $0.contains("statistics collection with updates") }
             if !logged.isEmpty { break }

@@ -54,12 +54,19 @@ import Testing
     }
 
     @Test func callsBeyondTheInFlightLimitAreRefused() async throws {
+        let started = Counter()
         let (client, _) = try start { call in
-            if call.method == "/t/Hang" { try? await Task.sleep(for: .seconds(30)) }
+            if call.method == "/t/Hang" {
+                started.add()
+                try? await Task.sleep(for: .seconds(30))
+            }
             call.responder.respond([])
         }
         let hanging = (0..<4).map { _ in Task { try await client.unary("/t/Hang", []) } }
-        try await Task.sleep(for: .milliseconds(200))
+        // The fifth call goes once the server runs all four (a fixed pause could end before a
+        // loaded machine sent them); 120 s is a hang guard.
+        for _ in 0..<12_000 where started.value < 4 { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(started.value == 4, "\(started.value) of 4 hanging calls reached the server")
         await #expect(throws: RPCStatus.self) { try await client.unary("/t/Quick", []) }
         for task in hanging { task.cancel() }
         client.close()

@@ -75,12 +75,14 @@ import Testing
             call.responder.finish()
         }
         try client.send(.request(1, "/t/Stream", []))
-        // Wait until the handler stops producing (the socket buffer and the queue are full).
-        var stalled = -1
-        for _ in 0..<40 {
+        // Wait until the handler stops producing (the socket buffer and the queue are full): no
+        // message for a whole second (one quiet 250 ms look can be a loaded machine not running
+        // the handler), within a 120 s hang guard.
+        var stalled = -1, quietLooks = 0
+        for _ in 0..<480 where quietLooks < 4 {
             try await Task.sleep(for: .milliseconds(250))
             let now = sent.value
-            if now == stalled { break }
+            quietLooks = now == stalled ? quietLooks + 1 : 0
             stalled = now
         }
         // Socket buffers (a few hundred KiB) plus the pause threshold: far from all 40 MB.

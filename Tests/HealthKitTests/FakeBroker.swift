@@ -29,7 +29,8 @@ struct FakeBroker {
 
 /// Polls `condition` for up to two seconds; for events another thread causes.
 func eventually(_ condition: () -> Bool) async throws -> Bool {
-    for _ in 0..<200 {
+    // 120 s: a hang guard, not a speed (2 s failed correct code on a loaded machine).
+    for _ in 0..<12_000 {
         if condition() { return true }
         try await Task.sleep(for: .milliseconds(10))
     }
