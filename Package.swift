@@ -60,7 +60,8 @@ let package = Package(
             dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")],
             linkerSettings: [.linkedLibrary("crypto")]
         ),
-        // X25519 + HKDF for the locked store's pending journal (sealed to a public key).
+        // X25519 for the locked store's pending journal (sealed to a public key); its HKDF and
+        // AES-GCM are CPageCipher's, the same the page keys use.
         .target(
             name: "CJournalSeal",
             linkerSettings: [.linkedLibrary("crypto")]

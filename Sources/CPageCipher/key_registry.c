@@ -5,8 +5,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <openssl/core_names.h>
-#include <openssl/kdf.h>
 #include "cipher_internal.h"
 
 typedef struct registry_entry {
@@ -20,23 +18,11 @@ static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static registry_entry *registry_head = NULL;
 static uint64_t registry_next_id = 1;
 
-/// HKDF-SHA256(key, info = label): separate keys for page sealing and WAL masking.
+/// HKDF-SHA256(key, no salt, info = label) (kdf.c): separate keys for page sealing and WAL masking.
 static int derive_subkey(const uint8_t key[OHK_CIPHER_KEY_BYTES], const char *label,
                          uint8_t out[OHK_CIPHER_KEY_BYTES]) {
-    EVP_KDF *kdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
-    if (kdf == NULL) return 0;
-    EVP_KDF_CTX *ctx = EVP_KDF_CTX_new(kdf);
-    EVP_KDF_free(kdf);
-    if (ctx == NULL) return 0;
-    OSSL_PARAM params[] = {
-        OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, "SHA256", 0),
-        OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, (void *)key, OHK_CIPHER_KEY_BYTES),
-        OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, (void *)label, strlen(label)),
-        OSSL_PARAM_construct_end(),
-    };
-    int ok = EVP_KDF_derive(ctx, out, OHK_CIPHER_KEY_BYTES, params) == 1;
-    EVP_KDF_CTX_free(ctx);
-    return ok;
+    return ohk_hkdf_sha256(key, OHK_CIPHER_KEY_BYTES, NULL, 0, (const uint8_t *)label, strlen(label),
+                           out, OHK_CIPHER_KEY_BYTES);
 }
 
 static void entry_destroy(registry_entry *entry) {

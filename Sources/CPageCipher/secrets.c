@@ -1,8 +1,7 @@
-// Small-secret primitives for key custody: CSPRNG, cleansing, AES-256-GCM over a
-// short buffer (wrapping a data key) and scrypt for passcodes.
+// Small-secret primitives for key custody: CSPRNG, cleansing and AES-256-GCM over a
+// short buffer (wrapping a data key, anchors, pending-journal entries). Key derivation
+// (HKDF, scrypt) is kdf.c.
 #include <string.h>
-#include <openssl/core_names.h>
-#include <openssl/kdf.h>
 #include <openssl/rand.h>
 #include "cipher_internal.h"
 
@@ -38,29 +37,5 @@ int ohk_aead_open(const uint8_t key[OHK_CIPHER_KEY_BYTES], const uint8_t *aad, s
         && EVP_DecryptFinal_ex(ctx, plaintext + produced, &produced) == 1;
     EVP_CIPHER_CTX_free(ctx);
     if (!ok) OPENSSL_cleanse(plaintext, length);
-    return ok;
-}
-
-int ohk_scrypt(const uint8_t *passcode, size_t passcode_length, const uint8_t *salt, size_t salt_length,
-               uint64_t n, uint32_t r, uint32_t p, uint8_t *out, size_t out_length) {
-    EVP_KDF *kdf = EVP_KDF_fetch(NULL, "SCRYPT", NULL);
-    if (kdf == NULL) return 0;
-    EVP_KDF_CTX *ctx = EVP_KDF_CTX_new(kdf);
-    EVP_KDF_free(kdf);
-    if (ctx == NULL) return 0;
-    // scrypt needs 128 * n * r bytes; OpenSSL's default ceiling (32 MiB) is below
-    // the parameters the store uses, so allow what these parameters need plus slack.
-    uint64_t max_memory = 128 * n * r * (uint64_t)p + 128 * r * (uint64_t)p + (16u << 20);
-    OSSL_PARAM params[] = {
-        OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_PASSWORD, (void *)passcode, passcode_length),
-        OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT, (void *)salt, salt_length),
-        OSSL_PARAM_construct_uint64(OSSL_KDF_PARAM_SCRYPT_N, &n),
-        OSSL_PARAM_construct_uint32(OSSL_KDF_PARAM_SCRYPT_R, &r),
-        OSSL_PARAM_construct_uint32(OSSL_KDF_PARAM_SCRYPT_P, &p),
-        OSSL_PARAM_construct_uint64(OSSL_KDF_PARAM_SCRYPT_MAXMEM, &max_memory),
-        OSSL_PARAM_construct_end(),
-    };
-    int ok = EVP_KDF_derive(ctx, out, out_length, params) == 1;
-    EVP_KDF_CTX_free(ctx);
     return ok;
 }

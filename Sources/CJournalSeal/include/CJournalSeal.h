@@ -1,5 +1,6 @@
-// CJournalSeal: the public-key half of the pending journal's sealing (X25519 and HKDF-SHA256,
-// OpenSSL). The symmetric half (AES-256-GCM) is CPageCipher's ohk_aead_seal/ohk_aead_open.
+// CJournalSeal: the public-key half of the pending journal's sealing (X25519, OpenSSL). The
+// rest is CPageCipher's: the entry key's HKDF-SHA256 (ohk_hkdf_sha256, the one the page
+// subkeys use) and AES-256-GCM (ohk_aead_seal/ohk_aead_open).
 // Exposes no OpenSSL types; every function returns 1 on success, 0 on failure.
 #ifndef CJOURNALSEAL_H
 #define CJOURNALSEAL_H
@@ -17,9 +18,5 @@ int ohk_x25519_keypair(uint8_t private_key[OHK_X25519_KEY_BYTES], uint8_t public
 int ohk_x25519_shared(const uint8_t private_key[OHK_X25519_KEY_BYTES],
                       const uint8_t peer_public_key[OHK_X25519_KEY_BYTES],
                       uint8_t shared[OHK_X25519_KEY_BYTES]);
-
-/// HKDF-SHA256 (RFC 5869) of `secret`, `salt` and `info`, `out_length` bytes into `out`.
-int ohk_hkdf_sha256(const uint8_t *secret, size_t secret_length, const uint8_t *salt, size_t salt_length,
-                    const uint8_t *info, size_t info_length, uint8_t *out, size_t out_length);
 
 #endif

@@ -83,6 +83,12 @@ int ohk_aead_open(const uint8_t key[OHK_CIPHER_KEY_BYTES],
                   const uint8_t nonce[OHK_AEAD_NONCE_BYTES],
                   const uint8_t tag[OHK_AEAD_TAG_BYTES], uint8_t *plaintext);
 
+/// HKDF-SHA256 (RFC 5869) through OpenSSL's EVP_KDF, `out_length` bytes into `out`: the one
+/// HKDF of the package (page subkeys, pending-journal entry keys). An empty salt means none
+/// (HashLen zero bytes). Returns 1 on success; on failure `out` is cleansed.
+int ohk_hkdf_sha256(const uint8_t *secret, size_t secret_length, const uint8_t *salt, size_t salt_length,
+                    const uint8_t *info, size_t info_length, uint8_t *out, size_t out_length);
+
 /// scrypt (RFC 7914) through OpenSSL's EVP_KDF. `n` must be a power of two.
 /// Returns 1 on success.
 int ohk_scrypt(const uint8_t *passcode, size_t passcode_length,

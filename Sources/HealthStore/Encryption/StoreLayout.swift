@@ -12,6 +12,8 @@ struct StoreLayout: Sendable {
     var rotatingDatabasePath: String { directory + "/health.sqlite.rotating" }
     /// The wrapped data key (and, during a rotation, the wrapped next key).
     var keyEnvelopePath: String { directory + "/store.keys" }
+    /// The rotating copy's rollback journal (the copy is written in rollback mode, not WAL).
+    var rotatingJournalPath: String { rotatingDatabasePath + "-journal" }
     /// The machine key-encryption key (used when no passcode protects the store).
     var machineKeyPath: String { directory + "/machine.key" }
     /// flock(2)ed by whoever has the store open, so key changes never race an open store.
@@ -46,5 +48,16 @@ struct StoreLayout: Sendable {
             throw .directoryUnusable(path: path, reason: SystemCallError("access", path: path).reason)
         }
         try PrivateFileModes.enforce(directory: path)
+    }
+
+    /// Removes a rotation's copy and its journal if they exist: before a rotation writes a new
+    /// copy, and when an open finds a rotation that never reached its rename.
+    func removeRotatingCopy() throws(StoreOpenError) {
+        do {
+            try StoreFileIO.remove(rotatingDatabasePath)
+            try StoreFileIO.remove(rotatingJournalPath)
+        } catch {
+            throw .directoryUnusable(path: directory, reason: error.reason)
+        }
     }
 }

@@ -42,12 +42,7 @@ struct DataKeyResolver {
     }
 
     private func abandonRotation(_ envelope: inout KeyEnvelope) throws(StoreOpenError) {
-        do {
-            try StoreFileIO.remove(layout.rotatingDatabasePath)
-            try StoreFileIO.remove(layout.rotatingDatabasePath + "-journal")
-        } catch {
-            throw .directoryUnusable(path: layout.directory, reason: error.reason)
-        }
+        try layout.removeRotatingCopy()
         envelope.pending = nil
         try envelope.save(layout)
     }

@@ -22,7 +22,7 @@ public enum StoreKeyRotation {
         let newKey = try RegisteredCipherKey(newDataKey)
         let usesPasscode = if case .passcode = envelope.current.protection { true } else { false }
         let pending = try KeyCustody(layout: layout).wrap(newDataKey, passcode: usesPasscode ? passcode : nil)
-        try removeLeftovers(layout)
+        try layout.removeRotatingCopy()
         envelope.pending = pending
         try envelope.save(layout)
 
@@ -62,15 +62,6 @@ public enum StoreKeyRotation {
         let walStatus = try? StoreFileIO.status(layout.databasePath + "-wal")
         guard (walStatus?.size ?? 0) == 0 else {
             throw .database(path: layout.directory, code: -1, message: "the WAL was not emptied before rotation")
-        }
-    }
-
-    private static func removeLeftovers(_ layout: StoreLayout) throws(StoreOpenError) {
-        do {
-            try StoreFileIO.remove(layout.rotatingDatabasePath)
-            try StoreFileIO.remove(layout.rotatingDatabasePath + "-journal")
-        } catch {
-            throw .directoryUnusable(path: layout.directory, reason: error.reason)
         }
     }
 }

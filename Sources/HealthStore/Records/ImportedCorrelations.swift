@@ -19,8 +19,8 @@ enum ImportedCorrelations {
     static func holds(_ record: SampleRecord, identity: String, sourceID: Int64, _ db: Database) throws -> Bool {
         let candidates = try String?.fetchAll(db.cachedStatement(sql: """
             SELECT metadata FROM objects
-            WHERE type_id = (SELECT id FROM sample_types WHERE identifier = ?) AND source_id = ? AND start_us = ? AND end_us = ?
-            """), arguments: [record.typeIdentifier, sourceID, record.startDate.microsecondsSince1970, record.endDate.microsecondsSince1970])
+            WHERE type_id = ? AND source_id = ? AND start_us = ? AND end_us = ?
+            """), arguments: [try SampleSQL.typeID(db, record.typeIdentifier), sourceID, record.startDate.microsecondsSince1970, record.endDate.microsecondsSince1970])
         return try candidates.contains { try MetadataCoding.decode($0)[SampleRecord.importIdentityKey] == .string(identity) }
     }
 
@@ -30,11 +30,11 @@ enum ImportedCorrelations {
         guard case let .quantity(value, _) = record.value, memberTypes.contains(record.typeIdentifier) else { return false }
         return try Bool.fetchOne(db.cachedStatement(sql: """
             SELECT 1 FROM objects o
-            WHERE o.type_id = (SELECT id FROM sample_types WHERE identifier = ?) AND o.source_id = ?
+            WHERE o.type_id = ? AND o.source_id = ?
               AND o.start_us = ? AND o.end_us = ? AND o.quantity = ?
               AND EXISTS (SELECT 1 FROM correlation_members m WHERE m.member_id = o.id)
             LIMIT 1
-            """), arguments: [record.typeIdentifier, sourceID, record.startDate.microsecondsSince1970,
+            """), arguments: [try SampleSQL.typeID(db, record.typeIdentifier), sourceID, record.startDate.microsecondsSince1970,
                               record.endDate.microsecondsSince1970, value]) ?? false
     }
 
@@ -48,10 +48,10 @@ enum ImportedCorrelations {
             guard case let .quantity(value, _) = member.value else { continue }
             rowIDs += try Int64.fetchAll(db.cachedStatement(sql: """
                 SELECT o.id FROM objects o
-                WHERE o.type_id = (SELECT id FROM sample_types WHERE identifier = ?) AND o.source_id = ?
+                WHERE o.type_id = ? AND o.source_id = ?
                   AND o.start_us = ? AND o.end_us = ? AND o.quantity = ?
                   AND NOT EXISTS (SELECT 1 FROM correlation_members m WHERE m.member_id = o.id)
-                """), arguments: [member.typeIdentifier, sourceID, member.startDate.microsecondsSince1970,
+                """), arguments: [try SampleSQL.typeID(db, member.typeIdentifier), sourceID, member.startDate.microsecondsSince1970,
                                   member.endDate.microsecondsSince1970, value])
         }
         return try SampleRepository.deleteRows(rowIDs, db)

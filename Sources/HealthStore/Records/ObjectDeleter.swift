@@ -41,8 +41,7 @@ enum ObjectDeleter {
         try Int64.fetchAll(db.cachedStatement(sql: """
             SELECT a.sample_id FROM workout_associations a
             JOIN objects r ON r.id = a.sample_id
-            JOIN sample_types t ON t.id = r.type_id
-            WHERE a.workout_id = ? AND t.identifier = ?
-            """), arguments: [rowID, HKWorkoutRouteTypeIdentifier])
+            WHERE a.workout_id = ? AND r.type_id = ?
+            """), arguments: [rowID, try SampleSQL.typeID(db, HKWorkoutRouteTypeIdentifier)])
     }
 }

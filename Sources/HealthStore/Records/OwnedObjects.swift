@@ -12,8 +12,8 @@ enum OwnedObjects {
         let own = SampleSQL.visibility(.ownSamples(appID: appID))
         return try Int64.fetchOne(db, sql: """
             SELECT o.id FROM objects o
-            WHERE o.uuid = ? AND o.type_id = (SELECT id FROM sample_types WHERE identifier = ?) AND \(own.sql)
-            """, arguments: [uuid, typeIdentifier] + own.arguments)
+            WHERE o.uuid = ? AND o.type_id = ? AND \(own.sql)
+            """, arguments: [uuid, try SampleSQL.typeID(db, typeIdentifier)] + own.arguments)
     }
 
     /// The row id and type of `appID`'s object `uuid`, whatever its type, or nil.

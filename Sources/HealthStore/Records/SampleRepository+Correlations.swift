@@ -57,8 +57,8 @@ extension SampleRepository {
             if let predicate = spec.predicate {
                 predicates.append(Self.narrowest(objectScopes).map { SampleSQL.condition(predicate, within: $0) } ?? (sql: "0", arguments: StatementArguments()))
             }
-            for condition in [Self.scopeFilter(scopes), Self.everyObjectVisible(scopes)] + predicates
-                + (spec.objectPredicates.isEmpty ? [] : [Self.anyObjectMatches(spec.objectPredicates, within: objectScopes)]) {
+            for condition in [Self.scopeFilter(scopes), try Self.everyObjectVisible(scopes, db)] + predicates
+                + (spec.objectPredicates.isEmpty ? [] : [try Self.anyObjectMatches(spec.objectPredicates, within: objectScopes, db)]) {
                 conditions.append("(\(condition.sql))")
                 arguments += condition.arguments
             }
@@ -107,38 +107,38 @@ extension SampleRepository {
     }
 
     /// No sample of the correlation is hidden from its type's scope. `IS NOT 1` counts an
-    /// unknown (NULL) visibility as hidden; a type without a scope is hidden.
-    private static func everyObjectVisible(_ scopes: [String: ReadScope]) -> (sql: String, arguments: StatementArguments) {
+    /// unknown (NULL) visibility as hidden; a type without a scope is hidden (no branch, or the
+    /// -1 of a type never saved, which no sample has).
+    private static func everyObjectVisible(_ scopes: [String: ReadScope], _ db: Database) throws -> (sql: String, arguments: StatementArguments) {
         var arguments = StatementArguments()
-        let branches = scopes.sorted { $0.key < $1.key }.map { type, scope in
+        let branches = try scopes.sorted { $0.key < $1.key }.map { type, scope in
             let visible = SampleSQL.visibility(scope, alias: "m")
-            arguments += [type]
+            arguments += [try SampleSQL.typeID(db, type)]
             arguments += visible.arguments
             return "WHEN ? THEN (\(visible.sql))"
         }
         return ("""
             NOT EXISTS (SELECT 1 FROM correlation_members cm
                         JOIN objects m ON m.id = cm.member_id
-                        JOIN sample_types mt ON mt.id = m.type_id
                         WHERE cm.correlation_id = o.id
-                          AND (CASE mt.identifier \(branches.joined(separator: " ")) ELSE 0 END) IS NOT 1)
+                          AND (CASE m.type_id \(branches.joined(separator: " ")) ELSE 0 END) IS NOT 1)
             """, arguments)
     }
 
     /// At least one sample matches the predicate given for its type.
     /// Each is compiled within its type's visibility, so a member predicate naming a workout the
     /// reader cannot see matches nothing; a type without one (never, after `check`) matches nothing.
-    private static func anyObjectMatches(_ predicates: [String: SamplePredicate],
-                                         within visibilities: [String: Visibility]) -> (sql: String, arguments: StatementArguments) {
+    private static func anyObjectMatches(_ predicates: [String: SamplePredicate], within visibilities: [String: Visibility],
+                                         _ db: Database) throws -> (sql: String, arguments: StatementArguments) {
         var arguments = StatementArguments()
-        let parts = predicates.sorted { $0.key < $1.key }.map { type, predicate in
+        let parts = try predicates.sorted { $0.key < $1.key }.map { type, predicate in
             let compiled = visibilities[type].map { SampleSQL.condition(predicate, within: $0) } ?? (sql: "0", arguments: StatementArguments())
-            arguments += [type]
+            arguments += [try SampleSQL.typeID(db, type)]
             arguments += compiled.arguments
             return """
                 EXISTS (SELECT 1 FROM correlation_members cm JOIN objects o ON o.id = cm.member_id
                         WHERE cm.correlation_id = c.id
-                          AND o.type_id = (SELECT id FROM sample_types WHERE identifier = ?) AND (\(compiled.sql)))
+                          AND o.type_id = ? AND (\(compiled.sql)))
                 """
         }
         return (parts.joined(separator: " OR "), arguments)

@@ -28,8 +28,8 @@ extension SampleRepository {
     /// not counted).
     public func deleteAnySource(typeIdentifier: String, predicate: SamplePredicate?, dryRun: Bool) async throws -> Int {
         let find: @Sendable (Database) throws -> [Int64] = { db in
-            var sql = "SELECT o.id FROM objects o WHERE o.type_id = (SELECT id FROM sample_types WHERE identifier = ?)"
-            var arguments: StatementArguments = [typeIdentifier]
+            var sql = "SELECT o.id FROM objects o WHERE o.type_id = ?"
+            var arguments: StatementArguments = [try SampleSQL.typeID(db, typeIdentifier)]
             if let predicate {
                 let compiled = SampleSQL.condition(predicate, within: Visibility.allSources)
                 sql += " AND (\(compiled.sql))"

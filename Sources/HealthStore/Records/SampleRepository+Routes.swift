@@ -111,8 +111,8 @@ extension SampleRepository {
             let visible = SampleSQL.visibility(scope)
             guard let routeID = try Int64.fetchOne(db, sql: """
                 SELECT o.id FROM objects o
-                WHERE o.uuid = ? AND o.type_id = (SELECT id FROM sample_types WHERE identifier = ?) AND \(visible.sql)
-                """, arguments: [routeUUID, HKWorkoutRouteTypeIdentifier] + visible.arguments) else {
+                WHERE o.uuid = ? AND o.type_id = ? AND \(visible.sql)
+                """, arguments: [routeUUID, try SampleSQL.typeID(db, HKWorkoutRouteTypeIdentifier)] + visible.arguments) else {
                 throw HKError(.errorNoData, "no workout route with this UUID is available to this app")
             }
             let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM route_locations WHERE route_id = ?", arguments: [routeID])!

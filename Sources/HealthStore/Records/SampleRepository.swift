@@ -145,10 +145,7 @@ public struct SampleRepository: Sendable {
     /// The type's row id, made on its first save. A lookup first: the upsert alone would rewrite
     /// the row (a page write) on every call.
     static func typeID(_ db: Database, _ identifier: String) throws -> Int64 {
-        if let known = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM sample_types WHERE identifier = ?"),
-                                          arguments: [identifier]) {
-            return known
-        }
+        if let known = try SampleSQL.knownTypeID(db, identifier) { return known }
         return try returnedID(db.cachedStatement(sql: """
             INSERT INTO sample_types (identifier) VALUES (?)
             ON CONFLICT(identifier) DO UPDATE SET identifier = excluded.identifier RETURNING id

@@ -11,8 +11,16 @@ enum SampleSQL {
     /// sample_types …)`: SQLite does not push a scalar subquery's equality into the terms of a
     /// MULTI-INDEX OR (a window scope), and plans each term as a skip-scan over every type and
     /// source of the store, hidden ones included (issue 11). `VisibleRowsPlanTests` checks plans.
+    /// `SampleSQLRuleTests` keeps every other statement from matching a type by its identifier.
     static func typeID(_ db: Database, _ identifier: String) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM sample_types WHERE identifier = ?"), arguments: [identifier]) ?? -1
+        try knownTypeID(db, identifier) ?? -1
+    }
+
+    /// The row id of sample type `identifier`, or nil for a type nothing was ever saved as: the one
+    /// lookup of a type by its identifier, which the insert path (`SampleRepository.typeID`) also
+    /// uses before it adds the type.
+    static func knownTypeID(_ db: Database, _ identifier: String) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM sample_types WHERE identifier = ?"), arguments: [identifier])
     }
 
     /// The condition that confines a query over `alias` (a table with `source_id` and `start_us`

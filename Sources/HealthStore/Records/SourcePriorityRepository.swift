@@ -86,8 +86,8 @@ public struct SourcePriorityRepository: Sendable {
         if let typeIdentifier {
             rows = try Row.fetchAll(db, sql: """
                 SELECT source_id, count(*) AS n FROM objects
-                WHERE type_id = (SELECT id FROM sample_types WHERE identifier = ?) GROUP BY source_id
-                """, arguments: [typeIdentifier])
+                WHERE type_id = ? GROUP BY source_id
+                """, arguments: [try SampleSQL.typeID(db, typeIdentifier)])
         } else {
             rows = try Row.fetchAll(db, sql: "SELECT source_id, count(*) AS n FROM objects GROUP BY source_id")
         }

@@ -1,10 +1,7 @@
-// X25519 and HKDF-SHA256 for the pending journal (see include/CJournalSeal.h). Key bytes pass
-// through OpenSSL's EVP_PKEY objects, which cleanse them when freed.
-#include <openssl/core_names.h>
+// X25519 for the pending journal (see include/CJournalSeal.h). Key bytes pass through
+// OpenSSL's EVP_PKEY objects, which cleanse them when freed.
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <openssl/kdf.h>
-#include <openssl/params.h>
 #include "CJournalSeal.h"
 
 int ohk_x25519_keypair(uint8_t private_key[OHK_X25519_KEY_BYTES], uint8_t public_key[OHK_X25519_KEY_BYTES]) {
@@ -36,25 +33,5 @@ int ohk_x25519_shared(const uint8_t private_key[OHK_X25519_KEY_BYTES],
     EVP_PKEY_free(peer);
     EVP_PKEY_free(own);
     if (!ok) OPENSSL_cleanse(shared, OHK_X25519_KEY_BYTES);
-    return ok;
-}
-
-int ohk_hkdf_sha256(const uint8_t *secret, size_t secret_length, const uint8_t *salt, size_t salt_length,
-                    const uint8_t *info, size_t info_length, uint8_t *out, size_t out_length) {
-    EVP_KDF *kdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
-    if (kdf == NULL) return 0;
-    EVP_KDF_CTX *ctx = EVP_KDF_CTX_new(kdf);
-    EVP_KDF_free(kdf);
-    if (ctx == NULL) return 0;
-    OSSL_PARAM params[] = {
-        OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, "SHA256", 0),
-        OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, (void *)secret, secret_length),
-        OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_SALT, (void *)salt, salt_length),
-        OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, (void *)info, info_length),
-        OSSL_PARAM_construct_end(),
-    };
-    int ok = EVP_KDF_derive(ctx, out, out_length, params) == 1;
-    EVP_KDF_CTX_free(ctx);
-    if (!ok) OPENSSL_cleanse(out, out_length);
     return ok;
 }
