@@ -49,7 +49,7 @@ func quantitySeriesStepsSnippet(_ healthStore: HKHealthStore) async throws {
                                                            anchorDate: seriesStart, intervalComponents: interval)
     let collection = try await descriptor.result(for: healthStore)
     var hourly: [String] = []
-    collection.enumerateStatistics(from: seriesStart, to: seriesStart + 3_599) { statistics, _ in
+    collection.enumerateStatistics(from: seriesStart, to: seriesStart + 3_600) { statistics, _ in
         hourly.append("\(statistics.sumQuantity()?.doubleValue(for: .count()) ?? -1)")
     }
     print("ok \(sample.count) \(sample.sumQuantity.doubleValue(for: .count())) \(quantities.joined(separator: ",")) \(hourly.joined(separator: ","))")
