@@ -100,7 +100,8 @@ func quantitySeriesHeartRateSnippet(_ healthStore: HKHealthStore) async throws {
 
 /// The builder's refusals, each HealthKit's `errorInvalidArgument`: a unit that does not fit
 /// the type, a quantity before the start date, finishing with nothing inserted, an end date
-/// before a quantity's end, overlapping quantities, and any use after `discard()`. Prints the
+/// before a quantity's end, quantities overlapping a later and an earlier one, and any use after
+/// `discard()`. Prints the
 /// error code of each attempt in that order, then whether the store holds any step sample.
 func quantitySeriesRefusalsSnippet(_ healthStore: HKHealthStore) async throws {
     let stepType = HKQuantityType(.stepCount)
@@ -119,9 +120,11 @@ func quantitySeriesRefusalsSnippet(_ healthStore: HKHealthStore) async throws {
     codes.append(await code { try builder.insert(HKQuantity(unit: .meter(), doubleValue: 1), at: seriesStart) })
     codes.append(await code { try builder.insert(HKQuantity(unit: .count(), doubleValue: 1), at: seriesStart - 1) })
     codes.append(await code { _ = try await builder.finishSeries(metadata: nil) })
-    try builder.insert(HKQuantity(unit: .count(), doubleValue: 5), for: DateInterval(start: seriesStart, duration: 60))
-    codes.append(await code { _ = try await builder.finishSeries(metadata: nil, endDate: seriesStart + 30) })
+    try builder.insert(HKQuantity(unit: .count(), doubleValue: 5), for: DateInterval(start: seriesStart + 60, duration: 60))
+    codes.append(await code { _ = try await builder.finishSeries(metadata: nil, endDate: seriesStart + 90) })
+    // Overlapping the quantity after it, then the one before it.
     codes.append(await code { try builder.insert(HKQuantity(unit: .count(), doubleValue: 5), for: DateInterval(start: seriesStart + 30, duration: 60)) })
+    codes.append(await code { try builder.insert(HKQuantity(unit: .count(), doubleValue: 5), for: DateInterval(start: seriesStart + 90, duration: 60)) })
     builder.discard()
     codes.append(await code { try builder.insert(HKQuantity(unit: .count(), doubleValue: 5), at: seriesStart + 120) })
     codes.append(await code { _ = try await builder.finishSeries(metadata: nil) })

@@ -239,6 +239,6 @@ import TestSupport
         try await broker.set(app, "read", steps, allowed: true)
         let result = try await broker.runApp(app, ["snippet", "quantity-series-refusals"])
         let invalid = "\(HKError.Code.errorInvalidArgument.rawValue)"
-        #expect(result.okValue == Array(repeating: invalid, count: 7).joined(separator: ",") + " 0", "\(result)")
+        #expect(result.okValue == Array(repeating: invalid, count: 8).joined(separator: ",") + " 0", "\(result)")
     }
 }
