@@ -58,4 +58,21 @@ import TestSupport
         let read = try await broker.runApp(app, ["series", "query-quantities", Self.steps, "count"])
         #expect(read.lines == Self.expected(source: app), "\(read)")
     }
+
+    /// healthctl shows a series as its sum with its count, and JSON lines carry its summary;
+    /// `value` is the sum, Apple's `HKQuantitySample.quantity` for a cumulative series.
+    @Test func healthctlShowsASeriesWithItsCountAndSummary() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.qseries-shown")
+        try await broker.set(app, "share", Self.steps, allowed: true)
+        let saved = try await broker.runApp(app, ["series", "save-quantities", Self.steps, "count", "\(Self.start)"] + Self.quantities)
+        #expect(saved.okValue != nil, "\(saved)")
+        let table = try await broker.healthctl(["samples", "stepCount"])
+        #expect(table.status == 0 && table.stdout.contains("count (series of 3)"), "\(table)")
+        let json = try await broker.healthctl(["export", broker.root + "/steps.jsonl", "--format", "json", "--types", "stepCount"])
+        #expect(json.status == 0, "\(json)")
+        let line = try String(contentsOfFile: broker.root + "/steps.jsonl", encoding: .utf8)
+        #expect(line.contains(#""value":49"#) && line.contains(#""series":{"#) && line.contains(#""count":3"#)
+                && line.contains(#""minimum":7"#) && line.contains(#""maximum":30"#) && line.contains(#""mostRecent":7"#), "\(line)")
+    }
 }
