@@ -5,8 +5,14 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
     public let quantity: HKQuantity
     /// Stored (not a cast of `sampleType`): every initializer is given the typed value.
     public let quantityType: HKQuantityType
-    /// How many values this sample aggregates. Always 1: quantity series (HKQuantitySeriesSampleBuilder) are not built yet.
-    public var count: Int { 1 }
+    /// How many quantities this sample holds: 1 for a sample made with an initializer, more for
+    /// one built by `HKQuantitySeriesSampleBuilder` (then `quantity` is their sum for a
+    /// cumulative type, their average for a discrete one, and `HKQuantitySeriesSampleQuery`
+    /// reads them one by one).
+    public var count: Int { series?.count ?? 1 }
+    /// The series' summary (and, before it is saved, its quantities) in `quantity`'s unit; nil
+    /// for a single-quantity sample.
+    let series: QuantitySeries?
 
     public convenience init(type quantityType: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date) {
         self.init(type: quantityType, quantity: quantity, start: startDate, end: endDate, device: nil, metadata: nil)
@@ -23,6 +29,19 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
                 device: HKDevice?, metadata: [String: Any]?) {
         self.quantity = quantity
         self.quantityType = quantityType
+        series = nil
+        super.init(type: quantityType,
+                   value: .quantity(quantity.doubleValue(for: quantity.unit), unit: quantity.unit.unitString),
+                   start: startDate, end: endDate, device: device, metadata: metadata)
+    }
+
+    /// A series `HKQuantitySeriesSampleBuilder` made: `quantity` is in the type's canonical
+    /// unit, as are `series`' values.
+    init(type quantityType: HKQuantityType, quantity: HKQuantity, series: QuantitySeries, start startDate: Date, end endDate: Date,
+         device: HKDevice?, metadata: [String: Any]?) {
+        self.quantity = quantity
+        self.quantityType = quantityType
+        self.series = series
         super.init(type: quantityType,
                    value: .quantity(quantity.doubleValue(for: quantity.unit), unit: quantity.unit.unitString),
                    start: startDate, end: endDate, device: device, metadata: metadata)
@@ -32,6 +51,7 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
          parts: FetchedObjectParts) {
         quantity = HKQuantity(unit: parts.unit(unit), doubleValue: value)
         self.quantityType = quantityType
+        series = record.quantitySeries
         super.init(type: quantityType, fetched: record, parts: parts)
     }
 }

@@ -12,7 +12,8 @@ extension HKSample {
             value = .correlation(try correlation.orderedObjects.map { (object) throws(HKError) in try object.saveRecord() })
         }
         return SampleRecord(uuid: uuid, typeIdentifier: sampleType.identifier, startDate: startDate, endDate: endDate,
-                            value: value, metadata: metadataValues ?? [:], device: device?.record)
+                            value: value, metadata: metadataValues ?? [:], device: device?.record,
+                            quantitySeries: (self as? HKQuantitySample)?.series)
     }
 
     /// The sample for a record the broker sent. A record whose type or value kind the SDK does

@@ -9,9 +9,12 @@ import HealthKit
 /// or with --async HKHeartbeatSeriesQueryDescriptor); prints `ok N`.
 /// `series query-ecgs [--async]`: every ECG the app can read, as `ecg UUID COUNT HZ CLASS SYMPTOMS
 /// BPM` and a `voltages N FIRST_T LAST_T SUM_µV` line; prints `ok N`.
+/// `series save-quantities|query-quantities …`: quantity series (QuantitySeriesCommands.swift).
 func seriesCommand(_ arguments: [String], store: HKHealthStore) async throws {
     guard arguments.count >= 2 else { usage("series save-heartbeats|query-heartbeats|query-ecgs …") }
     switch arguments[1] {
+    case "save-quantities", "query-quantities":
+        try await quantitySeriesCommand(arguments, store: store)
     case "save-heartbeats":
         guard arguments.count >= 3, let start = Double(arguments[2]) else { usage("series save-heartbeats START BEATS…") }
         let builder = HKHeartbeatSeriesBuilder(healthStore: store, device: nil, start: Date(timeIntervalSince1970: start))

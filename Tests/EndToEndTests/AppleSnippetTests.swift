@@ -194,4 +194,51 @@ import TestSupport
         let result = try await broker.runApp(app, ["snippet", "quantity-sample-kinds"])
         #expect(result.okValue == "cumulative:250.0:1 discrete:72.0:true", "\(result)")
     }
+
+    /// developer.apple.com/documentation/healthkit/hkquantityseriessamplebuilder/insert(_:for:)
+    /// (a quantity at the start of an earlier one replaces it), …/hkquantitysample/count, …/quantity
+    /// ("the sum … for cumulative"), …/hkquantityseriessamplequery (includeSample; every quantity
+    /// with its interval, `done` on the last) and …/hkstatisticscollectionquery: statistics count a
+    /// series by its quantities, so an hourly sum splits it where its quantities lie (35 and 30),
+    /// not by prorating its 65 steps over its span.
+    @Test func aStepSeriesIsReadQuantityByQuantityAndSplitByStatistics() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-step-series")
+        try await broker.set(app, "share", steps, allowed: true)
+        try await broker.set(app, "read", steps, allowed: true)
+        let result = try await broker.runApp(app, ["snippet", "quantity-series-steps"])
+        #expect(result.okValue == "3 65.0 10.0@0.0+60.0,25.0@60.0+60.0,30.0@3600.0+60.0! 35.0,30.0", "\(result)")
+    }
+
+    /// developer.apple.com/documentation/healthkit/hkdiscretequantitysample (minimumQuantity,
+    /// maximumQuantity, averageQuantity, mostRecentQuantity, mostRecentQuantityDateInterval),
+    /// …/hkquantitysample/quantity ("average for discrete"), …/hkquantityseriessamplebuilder/
+    /// finishseries(metadata:enddate:completion:) (the given end date), …/insert(_:at:) (a
+    /// zero-length interval), …/hkquantityseriessamplequerydescriptor (results without their
+    /// sample unless `.includeSample`) and …/hkquery/predicateforquantitysamples(with:quantity:),
+    /// which compares the sample's quantity — a series' average.
+    @Test func aHeartRateSeriesIsADiscreteSampleSummarizingItsQuantities() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-bpm-series")
+        let heartRate = "HKQuantityTypeIdentifierHeartRate"
+        try await broker.set(app, "share", heartRate, allowed: true)
+        try await broker.set(app, "read", heartRate, allowed: true)
+        let result = try await broker.runApp(app, ["snippet", "quantity-series-heart-rate"])
+        #expect(result.okValue == "3 75.0 60.0 90.0 75.0 75.0@60.0+0.0 120.0 60.0@0.0,90.0@30.0,75.0@60.0 1", "\(result)")
+    }
+
+    /// developer.apple.com/documentation/healthkit/hkquantityseriessamplebuilder: insert fails with
+    /// errorInvalidArgument for an incompatible unit or a date before `startDate`; finishSeries
+    /// fails before any quantity is inserted and for an end date before a quantity's end;
+    /// overlapping quantities are refused here too (see Sources/HealthKit/README.md); discard()
+    /// invalidates the builder. Nothing is saved.
+    @Test func theSeriesBuilderRefusesWhatHealthKitRefuses() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-series-refusals")
+        try await broker.set(app, "share", steps, allowed: true)
+        try await broker.set(app, "read", steps, allowed: true)
+        let result = try await broker.runApp(app, ["snippet", "quantity-series-refusals"])
+        let invalid = "\(HKError.Code.errorInvalidArgument.rawValue)"
+        #expect(result.okValue == Array(repeating: invalid, count: 8).joined(separator: ",") + " 0", "\(result)")
+    }
 }

@@ -45,6 +45,7 @@ import Testing
             switch points {
             case let .heartbeats(more): beats += more
             case let .voltages(more): voltages += more
+            case .quantities: Issue.record("quantities for a \(type)")
             }
         }
         #expect(sawDone)

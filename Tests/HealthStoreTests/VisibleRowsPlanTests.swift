@@ -122,8 +122,8 @@ import Testing
         }
     }
 
-    /// HKHeartbeatSeriesQuery and HKElectrocardiogramQuery (issue 15): every statement the
-    /// series read runs — the sample looked up by UUID under the scope, then its one side row —
+    /// HKHeartbeatSeriesQuery, HKElectrocardiogramQuery and HKQuantitySeriesSampleQuery (issue
+    /// 15): every statement the series read runs — the sample looked up by UUID under the scope, then its one side row —
     /// is bounded by the visible rows, for a hidden series, the reader's own, and one that does
     /// not exist.
     @Test func seriesReadsAreBoundedByVisibleRows() async throws {
@@ -132,11 +132,13 @@ import Testing
         let writer = try DatabaseQueue(configuration: configuration)
         let database = try HealthDatabase(writer: writer)
         _ = try await Self.fill(database)
-        let hidden = try await database.samples.insert([SeriesRepositoryTests.series(), SeriesRepositoryTests.ecg()],
+        let hidden = try await database.samples.insert([SeriesRepositoryTests.series(), SeriesRepositoryTests.ecg(),
+                                                        try QuantitySeriesRepositoryTests.series()],
                                                        source: VisibilityChokePointTests.other)
-        let own = try await database.samples.insert([SeriesRepositoryTests.series(), SeriesRepositoryTests.ecg()],
+        let own = try await database.samples.insert([SeriesRepositoryTests.series(), SeriesRepositoryTests.ecg(),
+                                                     try QuantitySeriesRepositoryTests.series()],
                                                     source: SourceRecord(bundleIdentifier: Self.reader, name: "Reader", version: "1"))
-        let types = [HKDataTypeIdentifierHeartbeatSeries, HKElectrocardiogramTypeIdentifier]
+        let types = [HKDataTypeIdentifierHeartbeatSeries, HKElectrocardiogramTypeIdentifier, QuantitySeriesRepositoryTests.steps]
         for (scopeName, visibility) in Self.scopes {
             for (index, type) in types.enumerated() {
                 for uuid in [hidden[index], own[index], UUID()] {
@@ -224,8 +226,8 @@ import Testing
         return detail[range.upperBound...].split(separator: " ").first.map(String.init)
     }
 
-    /// A store with every kind of row the predicates can name: another source's heart rate,
-    /// blood pressure and running workout with a device and metadata, and the reader's own.
+    /// A store with every kind of row the predicates can name: another source's heart rate (one
+    /// sample and one series), blood pressure and running workout with a device and metadata, and the reader's own.
     static func fill(_ database: HealthDatabase) async throws -> UUID {
         let start = VisibilityChokePointTests.start
         let device = DeviceRecord(name: "Watch", manufacturer: "Example", model: "X")
@@ -235,10 +237,18 @@ import Testing
         let workout = SampleRecord(uuid: UUID(), typeIdentifier: HKWorkoutTypeIdentifier, startDate: start,
                                    endDate: start.addingTimeInterval(3600),
                                    value: .workout(WorkoutValue(activityType: HKWorkoutActivityType.running.rawValue, duration: 3600)))
+        // A heart-rate series too, so statistics reads look its quantities up (v23).
+        let series = try SampleValidator.canonicalized(SampleRecord(
+            uuid: UUID(), typeIdentifier: VisibilityChokePointTests.heartRate, startDate: start, endDate: start.addingTimeInterval(60),
+            value: .quantity(0, unit: "count/min"),
+            quantitySeries: QuantitySeries(count: 2, minimum: 0, maximum: 0, mostRecent: 0, mostRecentStart: start, mostRecentEnd: start,
+                                           data: [QuantitySeriesDatum(value: 60, start: start, end: start.addingTimeInterval(30)),
+                                                  QuantitySeriesDatum(value: 70, start: start.addingTimeInterval(30),
+                                                                      end: start.addingTimeInterval(60))])))
         for source in [VisibilityChokePointTests.other, SourceRecord(bundleIdentifier: reader, name: "Reader", version: "1")] {
             var own = heartRate
             own.uuid = UUID()
-            _ = try await database.samples.insert([own, CorrelationRepositoryTests.reading(130, 85, minute: 0)], source: source)
+            _ = try await database.samples.insert([own, series, CorrelationRepositoryTests.reading(130, 85, minute: 0)], source: source)
         }
         let saved = try await database.samples.insert([workout], source: VisibilityChokePointTests.other)
         return saved[0]

@@ -31,6 +31,7 @@ enum ProbeCatalog {
         "collection: daily step sums", "sources of heart rate", "observer: after a hidden save",
         "long-running anchored: after a hidden save", "correlations: blood pressure", "characteristic: blood type",
         "workouts", "heart rate in the hidden workout", "route data of the hidden route", "heartbeats of the hidden series",
+        "quantities of the hidden series",
         "activity: every day, UTC", "activity: days with hidden data only", "activity: the day both saved on, after a hidden save",
         "activity with updates: after a hidden save",
     ]

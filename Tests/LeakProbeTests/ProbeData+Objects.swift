@@ -3,7 +3,8 @@ import HealthModel
 import HealthWire
 
 /// Objects other than plain samples that both kinds of app save: blood-pressure correlations,
-/// workouts with associated samples, and (the hidden app) a workout route; plus the
+/// workouts with associated samples, and (the hidden app) a workout route, a heartbeat series
+/// and a heart-rate quantity series; plus the
 /// characteristics the user sets in the hidden world.
 extension ProbeData {
     static let systolic = HKQuantityTypeIdentifier.bloodPressureSystolic.rawValue
@@ -44,6 +45,15 @@ extension ProbeData {
                                                               startDate: time(6), endDate: time(7),
                                                               value: .heartbeatSeries(HeartbeatSeriesValue(beats: beats)))],
                                                 through: session)[0]
+        // A heart-rate quantity series (HKQuantitySeriesSampleBuilder's shape on the wire): its
+        // quantities are read apart (QuerySeriesData) and count in statistics one by one.
+        let rates = [(8, 72.0), (9, 80.0), (10, 76.0)].map { minute, bpm in
+            QuantitySeriesDatum(value: bpm, start: time(minute), end: time(minute).addingTimeInterval(30))
+        }
+        hidden.quantitySeries = try await save([SampleRecord(
+            uuid: UUID(), typeIdentifier: heartRate, startDate: time(8), endDate: time(11), value: .quantity(76, unit: "count/min"),
+            quantitySeries: QuantitySeries(count: rates.count, minimum: 72, maximum: 80, mostRecent: 76, mostRecentStart: time(10),
+                                           mostRecentEnd: time(10), data: rates))], through: session)[0]
     }
 
     /// The probing app's correlation and workout (holding its first heart rate sample); returns

@@ -103,4 +103,6 @@ struct HiddenObjects: Sendable {
     var route = UUID()
     /// Its heartbeat series.
     var heartbeatSeries = UUID()
+    /// Its heart-rate quantity series (count 3).
+    var quantitySeries = UUID()
 }

@@ -4,7 +4,7 @@ import HealthModel
 import HealthStore
 import HealthWire
 
-/// `HKHeartbeatSeriesQuery` and `HKElectrocardiogramQuery`: a series sample's points, read
+/// `HKHeartbeatSeriesQuery`, `HKElectrocardiogramQuery` and `HKQuantitySeriesSampleQuery`: a series sample's points, read
 /// under the sample type's read scope (AuthorizationEngine.readScope, the one choke point): an
 /// app without read permission reaches only the series it saved itself, and another app's
 /// series fails exactly like one that does not exist. Series are *written* by the ordinary save
@@ -44,11 +44,13 @@ enum SeriesService {
         }
     }
 
-    /// Only the two series types whose points this query streams; anything else is the
-    /// caller's mistake, named in the error.
+    /// Only the types whose points this query streams (the two series types, and quantity types
+    /// for `HKQuantitySeriesSampleQuery`); anything else is the caller's mistake, named in the error.
     private static func seriesType(_ identifier: String) throws(HKError) -> String {
-        guard identifier == HKDataTypeIdentifierHeartbeatSeries || identifier == HKElectrocardiogramTypeIdentifier else {
-            throw HKError(.errorInvalidArgument, "QuerySeriesData reads heartbeat series and electrocardiograms, not \(identifier.prefix(100))")
+        guard identifier == HKDataTypeIdentifierHeartbeatSeries || identifier == HKElectrocardiogramTypeIdentifier
+                || HKObjectType.type(forIdentifier: identifier) is HKQuantityType else {
+            throw HKError(.errorInvalidArgument,
+                          "QuerySeriesData reads heartbeat series, electrocardiograms and quantity samples, not \(identifier.prefix(100))")
         }
         return identifier
     }

@@ -17,7 +17,10 @@ public struct SampleFormatter: Sendable {
     ]
 
     public func tableRow(_ sample: SampleRecord) -> [String] {
-        let (value, unit) = displayedValue(sample.value, typeIdentifier: sample.typeIdentifier)
+        var (value, unit) = displayedValue(sample.value, typeIdentifier: sample.typeIdentifier)
+        // A quantity series shows its sum or average (HealthKit's `quantity`) and how many
+        // quantities it holds; `--json` has its summary.
+        if let series = sample.quantitySeries { unit += " (series of \(series.count))" }
         return [localTime(sample.startDate), localTime(sample.endDate), value, unit,
                 sample.source.map { $0.name.isEmpty ? $0.bundleIdentifier : $0.name } ?? "",
                 sample.device?.name ?? ""]

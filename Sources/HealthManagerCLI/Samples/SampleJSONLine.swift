@@ -78,6 +78,15 @@ struct SampleJSONLine: Encodable {
     let stateOfMind: StateOfMind?
     /// A correlation's samples, each in this same shape.
     let objects: [SampleJSONLine]?
+    /// A quantity series' summary (HKQuantitySeriesSampleBuilder); `value` is its sum or average.
+    let series: Series?
+
+    /// In `unit`, like `value`.
+    struct Series: Encodable {
+        let count: Int
+        let minimum, maximum, mostRecent: Double
+        let mostRecentStart, mostRecentEnd: String
+    }
 
     init(_ sample: SampleRecord, formatter: SampleFormatter) {
         uuid = sample.uuid.uuidString.lowercased()
@@ -111,6 +120,14 @@ struct SampleJSONLine: Encodable {
                    localIdentifier: $0.localIdentifier, udiDeviceIdentifier: $0.udiDeviceIdentifier)
         }
         metadata = sample.metadata.isEmpty ? nil : sample.metadata.mapValues(Metadata.init(value:))
+        if let summary = sample.quantitySeries, case let .quantity(_, storedUnit) = sample.value {
+            func converted(_ amount: Double) -> Double { formatter.convertedQuantity(amount, storedUnit).0 }
+            series = Series(count: summary.count, minimum: converted(summary.minimum), maximum: converted(summary.maximum),
+                            mostRecent: converted(summary.mostRecent), mostRecentStart: Self.timestamp(summary.mostRecentStart),
+                            mostRecentEnd: Self.timestamp(summary.mostRecentEnd))
+        } else {
+            series = nil
+        }
         if case let .stateOfMind(value) = sample.value {
             stateOfMind = StateOfMind(kind: value.kind == 2 ? "dailyMood" : "momentaryEmotion",
                                       valenceClassification: StateOfMindText.classification(value.valence),

@@ -68,6 +68,11 @@ public enum CorrelationRules {
                               "\(type.identifier) cannot hold \(object.typeIdentifier.prefix(100)) (sample \(index + 1)); "
                               + "it holds \(allowedDescription(type))")
             }
+            // A series is one sample with its own side row; HealthKit's correlations (blood
+            // pressure, food) hold single readings, and the store links plain rows only.
+            guard object.quantitySeries == nil else {
+                throw HKError(.errorInvalidArgument, "\(type.identifier) cannot hold a quantity series (sample \(index + 1))")
+            }
             do {
                 canonical.append(try SampleValidator.canonicalized(object))
             } catch {

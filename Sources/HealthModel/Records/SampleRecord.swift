@@ -35,9 +35,13 @@ public struct SampleRecord: Hashable, Sendable {
     public var device: DeviceRecord?
     /// Set by the broker; ignored when a client saves.
     public var source: SourceRecord?
+    /// A quantity sample built by `HKQuantitySeriesSampleBuilder` (`value` is then `.quantity`,
+    /// the series' sum or average); nil for every other sample, including a single-quantity one.
+    public var quantitySeries: QuantitySeries?
 
     public init(uuid: UUID, typeIdentifier: String, startDate: Date, endDate: Date, value: Value,
-                metadata: [String: MetadataValue] = [:], device: DeviceRecord? = nil, source: SourceRecord? = nil) {
+                metadata: [String: MetadataValue] = [:], device: DeviceRecord? = nil, source: SourceRecord? = nil,
+                quantitySeries: QuantitySeries? = nil) {
         self.uuid = uuid
         self.typeIdentifier = typeIdentifier
         self.startDate = startDate
@@ -46,5 +50,6 @@ public struct SampleRecord: Hashable, Sendable {
         self.metadata = metadata
         self.device = device
         self.source = source
+        self.quantitySeries = quantitySeries
     }
 }

@@ -49,8 +49,14 @@ public enum SampleValidator {
                 throw HKError(.errorInvalidArgument,
                               "unit \(unitString) is not compatible with \(type.identifier) (expected a unit like \(quantityType.canonicalUnit.unitString))")
             }
-            let canonical = try QuantityValueCheck.canonical(value, unit: unit, unitString: unitString, of: quantityType)
-            result.value = .quantity(canonical, unit: quantityType.canonicalUnit.unitString)
+            if let series = record.quantitySeries {
+                (result.value, result.quantitySeries) = try canonicalized(series, unit: unit, unitString: unitString, of: record, quantityType)
+            } else {
+                let canonical = try QuantityValueCheck.canonical(value, unit: unit, unitString: unitString, of: quantityType)
+                result.value = .quantity(canonical, unit: quantityType.canonicalUnit.unitString)
+            }
+        case (_, _) where record.quantitySeries != nil:
+            throw HKError(.errorInvalidArgument, "\(type.identifier) is not a quantity type; only quantity samples can be series")
         case let (categoryType as HKCategoryType, .category(value)):
             guard categoryType.allowedValues.contains(value) else {
                 throw HKError(.errorInvalidArgument, "\(type.identifier): value is not one of the type's category values")
@@ -81,6 +87,31 @@ public enum SampleValidator {
         }
         try MetadataValidator.check(record.metadata, of: type, sampleType: type as? HKQuantityType)
         return result
+    }
+
+    /// A quantity series: its data in the canonical unit (each value checked as a single
+    /// quantity would be), checked as a series, and the sample's quantity and summary computed
+    /// here from the data — whatever a client sent for them is replaced.
+    private static func canonicalized(_ series: QuantitySeries, unit: HKUnit, unitString: String, of record: SampleRecord,
+                                      _ type: HKQuantityType) throws(HKError) -> (SampleRecord.Value, QuantitySeries) {
+        guard let data = series.data, data.count == series.count else {
+            throw HKError(.errorInvalidArgument, "\(type.identifier): the series' quantities are missing; build it with HKQuantitySeriesSampleBuilder")
+        }
+        try QuantitySeriesRules.check(data, start: record.startDate, end: record.endDate)
+        var canonicalData: [QuantitySeriesDatum] = []
+        canonicalData.reserveCapacity(data.count)
+        for (index, datum) in data.enumerated() {
+            do {
+                let value = try QuantityValueCheck.canonical(datum.value, unit: unit, unitString: unitString, of: type)
+                canonicalData.append(QuantitySeriesDatum(value: value, start: datum.start, end: datum.end))
+            } catch {
+                throw HKError(error.code, "quantity \(index + 1) of the series: \(error.message)")
+            }
+        }
+        guard let summary = QuantitySeries.summarizing(canonicalData, cumulative: type.aggregationStyle == .cumulative) else {
+            throw HKError(.errorInvalidArgument, "a quantity series needs at least one quantity")
+        }
+        return (.quantity(summary.quantity, unit: type.canonicalUnit.unitString), summary.series)
     }
 
     /// Internal for tests: no registered type has duration limits yet (see `HKSampleType`).

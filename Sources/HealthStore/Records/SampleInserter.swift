@@ -31,8 +31,8 @@ struct SampleInserter {
         change = try ObjectDeleter.nextChange(db)
         insert = try BoundStatement(db, sql: """
             INSERT INTO objects (uuid, type_id, source_id, source_version, device_id, start_us, end_us,
-                                 quantity, category, metadata, change_seq, sync_identifier, sync_version)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                 quantity, category, metadata, change_seq, sync_identifier, sync_version, series_count)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
     }
 
@@ -64,6 +64,9 @@ struct SampleInserter {
         try insert.bind(change, at: 11)
         try insert.bind(sync?.identifier, at: 12)
         try insert.bind(sync?.version, at: 13)
+        // A quantity series' count marks its row for the decoder and statistics (v23); its
+        // quantities are the caller's, like a workout's side rows.
+        try insert.bind(record.quantitySeries.map { Int64($0.count) }, at: 14)
         try insert.execute()
         return db.lastInsertedRowID
     }

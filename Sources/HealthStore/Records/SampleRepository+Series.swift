@@ -2,43 +2,59 @@ public import Foundation
 import GRDB
 public import HealthModel
 
-/// Heartbeat series and electrocardiograms: streaming a series sample's points back.
+/// Heartbeat series, electrocardiograms and quantity series: streaming a series sample's points back.
 extension SampleRepository {
-    /// Streams the points of series sample `uuid` of `typeIdentifier` (a heartbeat series or an
-    /// electrocardiogram), in order, in batches of `batchSize`, within `scope`; the last batch
-    /// is marked done (an empty series is one empty, done batch). A sample outside `scope`, of
+    /// Streams the points of series sample `uuid` of `typeIdentifier` (a heartbeat series, an
+    /// electrocardiogram, or a quantity sample: its quantities, one for a single-quantity
+    /// sample), in order, in batches of `batchSize`, within `scope`; the last batch is marked done (an empty series is one empty, done batch). A sample outside `scope`, of
     /// another type, or that does not exist fails with `errorNoData`, the same for all three.
     public func seriesPoints(_ uuid: UUID, typeIdentifier: String, scope: ReadScope, batchSize: Int = 4_096,
                              emit: (_ firstIndex: Int, SeriesPoints, _ done: Bool) throws -> Void) throws {
-        guard SeriesRows.holdsValue(of: typeIdentifier), batchSize > 0 else {
-            throw HKError(.errorInvalidArgument, "\(typeIdentifier.prefix(100)) is not a heartbeat series or electrocardiogram type")
+        let quantityType = HKObjectType.type(forIdentifier: typeIdentifier) as? HKQuantityType
+        guard SeriesRows.holdsValue(of: typeIdentifier) || quantityType != nil, batchSize > 0 else {
+            throw HKError(.errorInvalidArgument, "\(typeIdentifier.prefix(100)) is not a heartbeat series, electrocardiogram or quantity type")
         }
         try writer.read { db in
             let visible = SampleSQL.visibility(scope)
             // By the unique uuid index, then the type and scope tested on that one row: the
             // lookup costs the same whether a hidden sample has this UUID or none does.
-            guard let objectID = try Int64.fetchOne(db, sql: """
-                SELECT o.id FROM objects o WHERE o.uuid = ? AND o.type_id = ? AND \(visible.sql)
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT o.id, o.quantity, o.start_us, o.end_us, o.series_count FROM objects o
+                WHERE o.uuid = ? AND o.type_id = ? AND \(visible.sql)
                 """, arguments: [uuid, try SampleSQL.typeID(db, typeIdentifier)] + visible.arguments) else {
                 throw HKError(.errorNoData, "no \(Self.seriesName(typeIdentifier)) with this UUID is available to this app")
             }
-            let points = try SeriesRows.points(objectID: objectID, typeIdentifier: typeIdentifier, db)
+            let objectID: Int64 = row[0]
+            let points: SeriesPoints
+            if quantityType != nil {
+                // A single-quantity sample is a series of one (HealthKit's series query reports
+                // every quantity sample's quantities, whatever its count).
+                if row[4] as Int64? == nil {
+                    guard let value = row[1] as Double? else { throw StoreIntegrityError.missingSeriesRow }
+                    points = .quantities([QuantitySeriesDatum(value: value, start: Date(microsecondsSince1970: row[2]),
+                                                              end: Date(microsecondsSince1970: row[3]))])
+                } else {
+                    points = .quantities(try QuantitySeriesRows.data(objectID: objectID, db))
+                }
+            } else {
+                points = try SeriesRows.points(objectID: objectID, typeIdentifier: typeIdentifier, db)
+            }
             guard points.count > 0 else {
                 try emit(0, points, true)
                 return
             }
             for start in stride(from: 0, to: points.count, by: batchSize) {
                 let end = min(points.count, start + batchSize)
-                let slice: SeriesPoints = switch points {
-                case let .heartbeats(beats): .heartbeats(Array(beats[start..<end]))
-                case let .voltages(voltages): .voltages(Array(voltages[start..<end]))
-                }
-                try emit(start, slice, end == points.count)
+                try emit(start, points.slice(start..<end), end == points.count)
             }
         }
     }
 
     private static func seriesName(_ typeIdentifier: String) -> String {
-        typeIdentifier == HKElectrocardiogramTypeIdentifier ? "electrocardiogram" : "heartbeat series"
+        switch typeIdentifier {
+        case HKElectrocardiogramTypeIdentifier: "electrocardiogram"
+        case HKDataTypeIdentifierHeartbeatSeries: "heartbeat series"
+        default: "quantity sample"
+        }
     }
 }

@@ -84,6 +84,7 @@ public struct SampleRepository: Sendable {
                 try WorkoutRows.insert(db, objectID: rowID, workout, sourceID: inserter.sourceID)
             }
             try SeriesRows.insert(db, objectID: rowID, record.value)
+            if let series = record.quantitySeries { try QuantitySeriesRows.insert(db, objectID: rowID, series) }
             try StateOfMindRows.insert(db, objectID: rowID, record.value)
             try AssessmentRows.insert(db, objectID: rowID, record.value)
             uuids.append(uuid)

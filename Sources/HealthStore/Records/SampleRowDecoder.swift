@@ -24,7 +24,7 @@ struct SampleRowDecoder {
     /// select more columns around them.
     static let columns = """
         o.id, o.uuid, o.start_us, o.end_us, o.quantity, o.category, o.metadata,
-        o.source_id, o.source_version, o.device_id
+        o.source_id, o.source_version, o.device_id, o.series_count
         """
 
     private let column: Columns
@@ -62,6 +62,11 @@ struct SampleRowDecoder {
         } else {
             value = .category(Int(sqlite3_column_int64(handle, column.category)))  // NULL reads as 0
         }
+        // Only a quantity series has a count (v23): other rows never look in its table.
+        var quantitySeries: QuantitySeries?
+        if case .quantity = value, sqlite3_column_type(handle, column.seriesCount) != SQLITE_NULL {
+            quantitySeries = try QuantitySeriesRows.summary(objectID: objectID, count: Int(sqlite3_column_int64(handle, column.seriesCount)), db)
+        }
         let metadata = try MetadataCoding.decode(text(column.metadata))
         let device = try device(db)
         let source = try source(db)
@@ -69,7 +74,7 @@ struct SampleRowDecoder {
             uuid: try uuid(), typeIdentifier: typeIdentifier,
             startDate: Date(microsecondsSince1970: sqlite3_column_int64(handle, column.start)),
             endDate: Date(microsecondsSince1970: sqlite3_column_int64(handle, column.end)),
-            value: value, metadata: metadata, device: device, source: source)
+            value: value, metadata: metadata, device: device, source: source, quantitySeries: quantitySeries)
     }
 
     /// A text column of the current row, nil for NULL.
@@ -155,7 +160,7 @@ struct SampleRowDecoder {
 
     /// Where each of `columns` is in one statement.
     private struct Columns {
-        let id, uuid, start, end, quantity, category, metadata, sourceID, sourceVersion, deviceID: Int32
+        let id, uuid, start, end, quantity, category, metadata, sourceID, sourceVersion, deviceID, seriesCount: Int32
 
         init(_ statement: Statement) {
             func index(_ name: String) -> Int32 {
@@ -175,6 +180,7 @@ struct SampleRowDecoder {
             sourceID = index("source_id")
             sourceVersion = index("source_version")
             deviceID = index("device_id")
+            seriesCount = index("series_count")
         }
     }
 }

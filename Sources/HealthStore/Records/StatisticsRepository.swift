@@ -27,11 +27,11 @@ public struct StatisticsRepository: Sendable {
             conditions.append("(\(compiled.sql))")
             arguments += compiled.arguments
         }
-        // Source, then start: the order of the (type, source, start, id, end, quantity) index
-        // (v19), so SQLite reads the index in order instead of sorting, and only the index: it
-        // holds every column selected. The rowid breaks ties by saving order.
+        // Source, then start: the order of the (type, source, start, id, end, quantity,
+        // series_count) index (v19, v23), so SQLite reads the index in order instead of sorting,
+        // and only the index: it holds every column selected. The rowid breaks ties by saving order.
         let statement = try db.makeStatement(sql: """
-            SELECT o.source_id, o.start_us, o.end_us, o.quantity FROM objects o
+            SELECT o.source_id, o.start_us, o.end_us, o.quantity, o.series_count, o.id FROM objects o
             WHERE \(conditions.joined(separator: " AND "))
             ORDER BY o.source_id, o.start_us, o.id
             """)
@@ -39,8 +39,9 @@ public struct StatisticsRepository: Sendable {
         var bySource: [Int64: [StatisticsSample]] = [:]
         var currentSource: Int64?
         var current: [StatisticsSample] = []
+        var seriesSources: Set<Int64> = []
         let rows = try Row.fetchCursor(statement)
-        // The four columns are read from the statement's current row through SQLite's C API: a
+        // The columns are read from the statement's current row through SQLite's C API: a
         // year of per-minute samples is half a million rows, and GRDB's typed row subscripts
         // cost more per row than SQLite's step. None is NULL: `quantity IS NOT NULL` above,
         // and the others are NOT NULL columns.
@@ -52,10 +53,26 @@ public struct StatisticsRepository: Sendable {
                 currentSource = source
                 current = []
             }
+            // A quantity series counts by its quantities, each over its own interval, as
+            // HealthKit's statistics do: a cumulative series is split across intervals by
+            // where its quantities lie, not prorated as one sum over the sample's span.
+            // Its count is in the covering index (v23), so only a series costs a lookup: its
+            // side row, by the key of this visible row.
+            if sqlite3_column_type(handle, 4) != SQLITE_NULL {
+                current += try QuantitySeriesRows.data(objectID: sqlite3_column_int64(handle, 5), db).map { datum in
+                    StatisticsSample(start: datum.start.microsecondsSince1970, end: datum.end.microsecondsSince1970, value: datum.value)
+                }
+                seriesSources.insert(source)
+                continue
+            }
             current.append(StatisticsSample(start: sqlite3_column_int64(handle, 1), end: sqlite3_column_int64(handle, 2),
                                             value: sqlite3_column_double(handle, 3)))
         }
         if let currentSource { bySource[currentSource] = current }
+        // A series' quantities start after its own start: restore start order where they were added.
+        for source in seriesSources {
+            bySource[source]?.sort { $0.span.start < $1.span.start }
+        }
         guard !bySource.isEmpty else { return [] }
         return try SourcePriorityRepository.rankedSources(db, typeIdentifier: typeIdentifier).compactMap { ranked in
             bySource[ranked.id].map { SourceSamples(source: ranked.source, samples: $0) }

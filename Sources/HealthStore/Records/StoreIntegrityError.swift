@@ -6,7 +6,7 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
     case missingSourceRow
     /// An object naming a device that `devices` does not hold (a foreign key).
     case missingDeviceRow
-    /// A heartbeat series or ECG object without its intact side row (written in one transaction).
+    /// A heartbeat series, ECG or quantity series object without its intact side row (written in one transaction).
     case missingSeriesRow
     /// The `counters` row of the change number (made by the first migration) is gone.
     case missingChangeCounter
@@ -22,7 +22,7 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
         case .missingWorkoutRow: "a workout object has no workouts row"
         case .missingSourceRow: "an object names a source the store does not hold"
         case .missingDeviceRow: "an object names a device the store does not hold"
-        case .missingSeriesRow: "a heartbeat series or electrocardiogram object has no intact series row"
+        case .missingSeriesRow: "a heartbeat series, electrocardiogram or quantity series object has no intact series row"
         case .missingChangeCounter: "the store's change counter row is missing"
         case .malformedUUID: "an object's stored UUID is not 16 bytes"
         case .missingStateOfMindRow: "a state of mind object has no state of mind row"

@@ -61,10 +61,16 @@ enum SampleWire {
             source = SourceRecord(bundleIdentifier: WireRead.string(revision.bundle_identifier),
                                   name: WireRead.string(revision.name), version: version.isEmpty ? nil : version)
         }
+        var quantitySeries: QuantitySeries?
+        if let series = wire.quantity_series?.pointee {
+            guard case .quantity = value else { throw .invalidField("only a quantity sample can hold a quantity series") }
+            quantitySeries = try QuantitySeriesWire.read(series)
+        }
         return SampleRecord(
             uuid: uuid, typeIdentifier: WireRead.string(wire.type),
             startDate: Date(microsecondsSince1970: wire.start_us), endDate: Date(microsecondsSince1970: wire.end_us),
-            value: value, metadata: metadata, device: wire.device.map { DeviceWire.read($0.pointee) }, source: source)
+            value: value, metadata: metadata, device: wire.device.map { DeviceWire.read($0.pointee) }, source: source,
+            quantitySeries: quantitySeries)
     }
 }
 

@@ -44,6 +44,9 @@ struct SampleWireBuilder {
             quantity.pointee.value = value
             quantity.pointee.unit = units.part(for: unit) { arena.string(unit) }
             wire.pointee.quantity = quantity
+            if let series = record.quantitySeries {
+                wire.pointee.quantity_series = QuantitySeriesWire.build(series, in: arena)
+            }
         case let .category(value):
             wire.pointee.value_case = OPENHEALTH__V1__SAMPLE__VALUE_CATEGORY_VALUE
             wire.pointee.category_value = Int64(value)

@@ -3,7 +3,7 @@ public import Foundation
 public import HealthModel
 
 /// series.proto: heartbeat series and electrocardiogram values inside `Sample`, and the
-/// QuerySeriesData request and batches.
+/// QuerySeriesData request and batches (heartbeats, voltages or a quantity series' quantities).
 enum SeriesWire {
     static func build(_ series: HeartbeatSeriesValue, in arena: WireArena) -> UnsafeMutablePointer<Openhealth__V1__HeartbeatSeries> {
         arena.message { (wire: inout Openhealth__V1__HeartbeatSeries) in
@@ -109,10 +109,20 @@ public struct SeriesPointBatch: WireMessage, Equatable {
             guard wire.n_times_since_start == wire.n_preceded_by_gap else {
                 throw WireDecodeError.invalidField("a heartbeat batch needs one gap flag per beat")
             }
+            guard wire.n_quantity_values == wire.n_quantity_start_us, wire.n_quantity_values == wire.n_quantity_end_us else {
+                throw WireDecodeError.invalidField("a quantity batch needs a start and end per quantity")
+            }
+            let kinds = [wire.n_times_since_start, wire.n_voltages, wire.n_quantity_values].filter { $0 > 0 }.count
+            guard kinds <= 1 else { throw WireDecodeError.invalidField("a batch holds beats, voltages or quantities, one kind only") }
             let points: SeriesPoints
             if wire.n_voltages > 0 {
-                guard wire.n_times_since_start == 0 else { throw WireDecodeError.invalidField("a batch holds beats or voltages, not both") }
                 points = .voltages(Array(UnsafeBufferPointer(start: wire.voltages, count: wire.n_voltages)))
+            } else if wire.n_quantity_values > 0 {
+                points = .quantities((0..<wire.n_quantity_values).map { index in
+                    QuantitySeriesDatum(value: wire.quantity_values[index],
+                                        start: Date(microsecondsSince1970: wire.quantity_start_us[index]),
+                                        end: Date(microsecondsSince1970: wire.quantity_end_us[index]))
+                })
             } else {
                 points = .heartbeats((0..<wire.n_times_since_start).map { index in
                     Heartbeat(timeSinceSeriesStart: wire.times_since_start[index], precededByGap: wire.preceded_by_gap[index] != 0)
@@ -135,6 +145,13 @@ public struct SeriesPointBatch: WireMessage, Equatable {
         case let .voltages(voltages):
             wire.n_voltages = voltages.count
             wire.voltages = arena.array(voltages)
+        case let .quantities(data):
+            wire.n_quantity_values = data.count
+            wire.quantity_values = arena.array(data.map(\.value))
+            wire.n_quantity_start_us = data.count
+            wire.quantity_start_us = arena.array(data.map(\.start.microsecondsSince1970))
+            wire.n_quantity_end_us = data.count
+            wire.quantity_end_us = arena.array(data.map(\.end.microsecondsSince1970))
         }
         wire.done = done ? 1 : 0
         return ProtobufCodec.encode(wire)

@@ -97,6 +97,51 @@ void   openhealth__v1__electrocardiogram__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__electrocardiogram__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__quantity_series__init
+                     (Openhealth__V1__QuantitySeries         *message)
+{
+  static const Openhealth__V1__QuantitySeries init_value = OPENHEALTH__V1__QUANTITY_SERIES__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__quantity_series__get_packed_size
+                     (const Openhealth__V1__QuantitySeries *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__quantity_series__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__quantity_series__pack
+                     (const Openhealth__V1__QuantitySeries *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__quantity_series__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__quantity_series__pack_to_buffer
+                     (const Openhealth__V1__QuantitySeries *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__quantity_series__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__QuantitySeries *
+       openhealth__v1__quantity_series__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__QuantitySeries *)
+     protobuf_c_message_unpack (&openhealth__v1__quantity_series__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__quantity_series__free_unpacked
+                     (Openhealth__V1__QuantitySeries *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__quantity_series__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   openhealth__v1__series_data_request__init
                      (Openhealth__V1__SeriesDataRequest         *message)
 {
@@ -380,6 +425,148 @@ const ProtobufCMessageDescriptor openhealth__v1__electrocardiogram__descriptor =
   (ProtobufCMessageInit) openhealth__v1__electrocardiogram__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor openhealth__v1__quantity_series__field_descriptors[9] =
+{
+  {
+    "count",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__QuantitySeries, count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "minimum",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__QuantitySeries, minimum),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "maximum",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__QuantitySeries, maximum),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "most_recent",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__QuantitySeries, most_recent),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "most_recent_start_us",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__QuantitySeries, most_recent_start_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "most_recent_end_us",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__QuantitySeries, most_recent_end_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "values",
+    7,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Openhealth__V1__QuantitySeries, n_values),
+    offsetof(Openhealth__V1__QuantitySeries, values),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "start_us",
+    8,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Openhealth__V1__QuantitySeries, n_start_us),
+    offsetof(Openhealth__V1__QuantitySeries, start_us),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "end_us",
+    9,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Openhealth__V1__QuantitySeries, n_end_us),
+    offsetof(Openhealth__V1__QuantitySeries, end_us),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__quantity_series__field_indices_by_name[] = {
+  0,   /* field[0] = count */
+  8,   /* field[8] = end_us */
+  2,   /* field[2] = maximum */
+  1,   /* field[1] = minimum */
+  3,   /* field[3] = most_recent */
+  5,   /* field[5] = most_recent_end_us */
+  4,   /* field[4] = most_recent_start_us */
+  7,   /* field[7] = start_us */
+  6,   /* field[6] = values */
+};
+static const ProtobufCIntRange openhealth__v1__quantity_series__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 9 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__quantity_series__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.QuantitySeries",
+  "QuantitySeries",
+  "Openhealth__V1__QuantitySeries",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__QuantitySeries),
+  9,
+  openhealth__v1__quantity_series__field_descriptors,
+  openhealth__v1__quantity_series__field_indices_by_name,
+  1,  openhealth__v1__quantity_series__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__quantity_series__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor openhealth__v1__series_data_request__field_descriptors[2] =
 {
   {
@@ -431,7 +618,7 @@ const ProtobufCMessageDescriptor openhealth__v1__series_data_request__descriptor
   (ProtobufCMessageInit) openhealth__v1__series_data_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__series_data_batch__field_descriptors[5] =
+static const ProtobufCFieldDescriptor openhealth__v1__series_data_batch__field_descriptors[8] =
 {
   {
     "first_index",
@@ -493,18 +680,58 @@ static const ProtobufCFieldDescriptor openhealth__v1__series_data_batch__field_d
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "quantity_values",
+    40,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Openhealth__V1__SeriesDataBatch, n_quantity_values),
+    offsetof(Openhealth__V1__SeriesDataBatch, quantity_values),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "quantity_start_us",
+    41,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Openhealth__V1__SeriesDataBatch, n_quantity_start_us),
+    offsetof(Openhealth__V1__SeriesDataBatch, quantity_start_us),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "quantity_end_us",
+    42,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Openhealth__V1__SeriesDataBatch, n_quantity_end_us),
+    offsetof(Openhealth__V1__SeriesDataBatch, quantity_end_us),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__series_data_batch__field_indices_by_name[] = {
   4,   /* field[4] = done */
   0,   /* field[0] = first_index */
   2,   /* field[2] = preceded_by_gap */
+  7,   /* field[7] = quantity_end_us */
+  6,   /* field[6] = quantity_start_us */
+  5,   /* field[5] = quantity_values */
   1,   /* field[1] = times_since_start */
   3,   /* field[3] = voltages */
 };
-static const ProtobufCIntRange openhealth__v1__series_data_batch__number_ranges[1 + 1] =
+static const ProtobufCIntRange openhealth__v1__series_data_batch__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 40, 5 },
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__series_data_batch__descriptor =
 {
@@ -514,10 +741,10 @@ const ProtobufCMessageDescriptor openhealth__v1__series_data_batch__descriptor =
   "Openhealth__V1__SeriesDataBatch",
   "openhealth.v1",
   sizeof(Openhealth__V1__SeriesDataBatch),
-  5,
+  8,
   openhealth__v1__series_data_batch__field_descriptors,
   openhealth__v1__series_data_batch__field_indices_by_name,
-  1,  openhealth__v1__series_data_batch__number_ranges,
+  2,  openhealth__v1__series_data_batch__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__series_data_batch__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

@@ -1363,7 +1363,7 @@ const ProtobufCMessageDescriptor openhealth__v1__source_revision__descriptor =
   (ProtobufCMessageInit) openhealth__v1__source_revision__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[16] =
+static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[17] =
 {
   {
     "uuid",
@@ -1557,6 +1557,18 @@ static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "quantity_series",
+    40,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__Sample, quantity_series),
+    &openhealth__v1__quantity_series__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__sample__field_indices_by_name[] = {
   5,   /* field[5] = category_value */
@@ -1567,6 +1579,7 @@ static const unsigned openhealth__v1__sample__field_indices_by_name[] = {
   12,   /* field[12] = heartbeat_series */
   6,   /* field[6] = metadata */
   4,   /* field[4] = quantity */
+  16,   /* field[16] = quantity_series */
   10,   /* field[10] = route_location_count */
   15,   /* field[15] = scored_assessment */
   8,   /* field[8] = source_revision */
@@ -1576,12 +1589,13 @@ static const unsigned openhealth__v1__sample__field_indices_by_name[] = {
   0,   /* field[0] = uuid */
   9,   /* field[9] = workout */
 };
-static const ProtobufCIntRange openhealth__v1__sample__number_ranges[3 + 1] =
+static const ProtobufCIntRange openhealth__v1__sample__number_ranges[4 + 1] =
 {
   { 1, 0 },
   { 20, 12 },
   { 30, 14 },
-  { 0, 16 }
+  { 40, 16 },
+  { 0, 17 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
 {
@@ -1591,10 +1605,10 @@ const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
   "Openhealth__V1__Sample",
   "openhealth.v1",
   sizeof(Openhealth__V1__Sample),
-  16,
+  17,
   openhealth__v1__sample__field_descriptors,
   openhealth__v1__sample__field_indices_by_name,
-  3,  openhealth__v1__sample__number_ranges,
+  4,  openhealth__v1__sample__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__sample__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

@@ -17,6 +17,7 @@ PROTOBUF_C__BEGIN_DECLS
 
 typedef struct Openhealth__V1__HeartbeatSeries Openhealth__V1__HeartbeatSeries;
 typedef struct Openhealth__V1__Electrocardiogram Openhealth__V1__Electrocardiogram;
+typedef struct Openhealth__V1__QuantitySeries Openhealth__V1__QuantitySeries;
 typedef struct Openhealth__V1__SeriesDataRequest Openhealth__V1__SeriesDataRequest;
 typedef struct Openhealth__V1__SeriesDataBatch Openhealth__V1__SeriesDataBatch;
 
@@ -86,14 +87,45 @@ struct  Openhealth__V1__Electrocardiogram
 
 
 /*
- * HKHeartbeatSeriesQuery / HKElectrocardiogramQuery: the series' points in order, in batches.
+ * A quantity sample built by HKQuantitySeriesSampleBuilder (Sample field 40, beside its
+ * `quantity`, which is the series' sum or average). The broker computes count and summary from
+ * `values` on save; a fetched sample carries the summary only.
+ */
+struct  Openhealth__V1__QuantitySeries
+{
+  ProtobufCMessage base;
+  uint64_t count;
+  double minimum;
+  double maximum;
+  double most_recent;
+  int64_t most_recent_start_us;
+  int64_t most_recent_end_us;
+  /*
+   * On save: one entry per quantity, in start order (all three lists `count` long), in the
+   * sample quantity's unit.
+   */
+  size_t n_values;
+  double *values;
+  size_t n_start_us;
+  int64_t *start_us;
+  size_t n_end_us;
+  int64_t *end_us;
+};
+#define OPENHEALTH__V1__QUANTITY_SERIES__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__quantity_series__descriptor) \
+    , 0, 0, 0, 0, 0, 0, 0,NULL, 0,NULL, 0,NULL }
+
+
+/*
+ * HKHeartbeatSeriesQuery / HKElectrocardiogramQuery / HKQuantitySeriesSampleQuery: the series'
+ * points in order, in batches.
  */
 struct  Openhealth__V1__SeriesDataRequest
 {
   ProtobufCMessage base;
   ProtobufCBinaryData sample_uuid;
   /*
-   * HKDataTypeIdentifierHeartbeatSeries or HKDataTypeIdentifierElectrocardiogram
+   * HKDataTypeIdentifierHeartbeatSeries, HKDataTypeIdentifierElectrocardiogram or a quantity type
    */
   char *type;
 };
@@ -128,10 +160,25 @@ struct  Openhealth__V1__SeriesDataBatch
    * set on the last batch
    */
   protobuf_c_boolean done;
+  /*
+   * quantity series, canonical unit
+   */
+  size_t n_quantity_values;
+  double *quantity_values;
+  /*
+   * quantity series, one per value
+   */
+  size_t n_quantity_start_us;
+  int64_t *quantity_start_us;
+  /*
+   * quantity series, one per value
+   */
+  size_t n_quantity_end_us;
+  int64_t *quantity_end_us;
 };
 #define OPENHEALTH__V1__SERIES_DATA_BATCH__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__series_data_batch__descriptor) \
-    , 0, 0,NULL, 0,NULL, 0,NULL, 0 }
+    , 0, 0,NULL, 0,NULL, 0,NULL, 0, 0,NULL, 0,NULL, 0,NULL }
 
 
 /* Openhealth__V1__HeartbeatSeries methods */
@@ -171,6 +218,25 @@ Openhealth__V1__Electrocardiogram *
                       const uint8_t       *data);
 void   openhealth__v1__electrocardiogram__free_unpacked
                      (Openhealth__V1__Electrocardiogram *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__QuantitySeries methods */
+void   openhealth__v1__quantity_series__init
+                     (Openhealth__V1__QuantitySeries         *message);
+size_t openhealth__v1__quantity_series__get_packed_size
+                     (const Openhealth__V1__QuantitySeries   *message);
+size_t openhealth__v1__quantity_series__pack
+                     (const Openhealth__V1__QuantitySeries   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__quantity_series__pack_to_buffer
+                     (const Openhealth__V1__QuantitySeries   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__QuantitySeries *
+       openhealth__v1__quantity_series__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__quantity_series__free_unpacked
+                     (Openhealth__V1__QuantitySeries *message,
                       ProtobufCAllocator *allocator);
 /* Openhealth__V1__SeriesDataRequest methods */
 void   openhealth__v1__series_data_request__init
@@ -218,6 +284,9 @@ typedef void (*Openhealth__V1__HeartbeatSeries_Closure)
 typedef void (*Openhealth__V1__Electrocardiogram_Closure)
                  (const Openhealth__V1__Electrocardiogram *message,
                   void *closure_data);
+typedef void (*Openhealth__V1__QuantitySeries_Closure)
+                 (const Openhealth__V1__QuantitySeries *message,
+                  void *closure_data);
 typedef void (*Openhealth__V1__SeriesDataRequest_Closure)
                  (const Openhealth__V1__SeriesDataRequest *message,
                   void *closure_data);
@@ -232,6 +301,7 @@ typedef void (*Openhealth__V1__SeriesDataBatch_Closure)
 
 extern const ProtobufCMessageDescriptor openhealth__v1__heartbeat_series__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__electrocardiogram__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__quantity_series__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__series_data_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__series_data_batch__descriptor;
 

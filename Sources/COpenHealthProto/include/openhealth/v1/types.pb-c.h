@@ -192,6 +192,10 @@ struct  Openhealth__V1__Sample
    */
   size_t n_correlation_objects;
   Openhealth__V1__Sample **correlation_objects;
+  /*
+   * A quantity sample with count > 1 (HKQuantitySeriesSampleBuilder; series.proto).
+   */
+  Openhealth__V1__QuantitySeries *quantity_series;
   Openhealth__V1__Sample__ValueCase value_case;
   union {
     Openhealth__V1__Quantity *quantity;
@@ -224,7 +228,7 @@ struct  Openhealth__V1__Sample
 };
 #define OPENHEALTH__V1__SAMPLE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__sample__descriptor) \
-    , {0,NULL}, (char *)protobuf_c_empty_string, 0, 0, 0,NULL, NULL, NULL, 0,NULL, OPENHEALTH__V1__SAMPLE__VALUE__NOT_SET, {0} }
+    , {0,NULL}, (char *)protobuf_c_empty_string, 0, 0, 0,NULL, NULL, NULL, 0,NULL, NULL, OPENHEALTH__V1__SAMPLE__VALUE__NOT_SET, {0} }
 
 
 /*
