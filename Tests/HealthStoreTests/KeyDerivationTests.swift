@@ -11,7 +11,7 @@ import Testing
 /// sealed with, and the key of a pending-journal entry. A change to the derivation — a salt
 /// where there was none, another label, a truncated output — would leave every existing store
 /// and journal unreadable; these fail first.
-@Suite(.timeLimit(.minutes(2))) struct KeyDerivationTests {
+@Suite(.timeLimit(.minutes(10))) struct KeyDerivationTests {
     struct Vector: Sendable, CustomTestStringConvertible {
         var name: String
         var secret: [UInt8], salt: [UInt8], info: [UInt8]

@@ -9,7 +9,7 @@ import Testing
 /// its count; a fetched sample carries the summary; the quantities come back under the reader's
 /// scope, a single-quantity sample as one; statistics read a series quantity by quantity;
 /// deleting the sample removes its quantities.
-@Suite(.timeLimit(.minutes(5))) struct QuantitySeriesRepositoryTests {
+@Suite(.timeLimit(.minutes(10))) struct QuantitySeriesRepositoryTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
     static let owner = SourceRecord(bundleIdentifier: "org.example.owner", name: "Owner", version: "1")
     static let steps = "HKQuantityTypeIdentifierStepCount"

@@ -10,7 +10,7 @@ import Testing
 /// reads the SQL where it is written — every Swift source of the package, comments left out —
 /// and fails naming the file, the line and the rule. `SampleSQL.swift` holds the one lookup by
 /// identifier. `theRuleCatchesEveryForm` shows each forbidden form is found.
-@Suite(.timeLimit(.minutes(2))) struct SampleTypeBindingRuleTests {
+@Suite(.timeLimit(.minutes(10))) struct SampleTypeBindingRuleTests {
     /// The file whose `knownTypeID` is the one statement that may look a type up by identifier.
     static let lookupFile = "Sources/HealthStore/Records/SampleSQL.swift"
 

@@ -6,7 +6,7 @@ import Testing
 /// A quantity series on the wire (Sample field 40, SeriesDataBatch 40–42): the quantities travel
 /// in order beside the sample's quantity; the decoder refuses more than
 /// `QuantitySeriesRules.maximumCount` (at the limit and one past it).
-@Suite(.timeLimit(.minutes(1))) struct QuantitySeriesWireTests {
+@Suite(.timeLimit(.minutes(10))) struct QuantitySeriesWireTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
 
     static func record(count: Int) -> SampleRecord {

@@ -52,7 +52,7 @@ final class RestartableHealthd: @unchecked Sendable {
             guard process.isRunning else { throw BrokerFailed(log: "healthd exited: \(log)") }
             usleep(20_000)
         }
-        throw BrokerFailed(log: "healthd did not create its sockets within 30 s")
+        throw BrokerFailed(log: "healthd did not create its sockets within 120 s")
     }
 
     /// Runs healthd expecting it to refuse to start; returns how it exited.
