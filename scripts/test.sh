@@ -11,6 +11,12 @@ cd "$(dirname "$0")/.."
 set -e
 ./scripts/install-deps.sh
 ./scripts/check-generated.sh
+# A suite's time limit is a hang guard, not a speed check: a loaded 2-core machine running a
+# whole target at once once took 85 s for a 0.2 s suite. Shorter limits failed CI.
+if grep -rnE 'timeLimit\(\.minutes\([0-9]\)\)' Tests; then
+  echo "test suites above use a time limit under 10 minutes: use .timeLimit(.minutes(10))" >&2
+  exit 1
+fi
 swift build --build-tests
 set +e
 
