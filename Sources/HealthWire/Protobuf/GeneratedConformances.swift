@@ -289,6 +289,9 @@ extension Openhealth__V1__Quantity: ProtobufCMessageStruct {
 extension Openhealth__V1__QuantityPredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__quantity_predicate__init(message) }
 }
+extension Openhealth__V1__QueryDescriptor: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__query_descriptor__init(message) }
+}
 extension Openhealth__V1__RemoveAppRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__remove_app_request__init(message) }
 }
