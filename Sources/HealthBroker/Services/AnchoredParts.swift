@@ -15,21 +15,25 @@ struct AnchoredParts {
     init(_ requested: [TypePredicateSpec]) throws(HKError) {
         guard !requested.isEmpty else { throw HKError(.errorInvalidArgument, "an anchored query needs at least one query descriptor") }
         var order: [String] = []
-        var predicates: [String: [SamplePredicate]?] = [:]
+        var predicates: [String: [SamplePredicate]] = [:]
+        // Types some descriptor names without a predicate: their part matches every addition.
+        var unfiltered: Set<String> = []
         for descriptor in requested {
             try ChangeQueries.checkSampleType(descriptor.typeIdentifier)
-            guard let earlier = predicates[descriptor.typeIdentifier] else {
+            if predicates[descriptor.typeIdentifier] == nil && !unfiltered.contains(descriptor.typeIdentifier) {
                 order.append(descriptor.typeIdentifier)
-                predicates[descriptor.typeIdentifier] = descriptor.predicate.map { [$0] }
-                continue
             }
-            // nil: a descriptor of this type matches everything; the part stays unfiltered.
-            predicates[descriptor.typeIdentifier] = earlier.flatMap { list in descriptor.predicate.map { list + [$0] } }
+            if let predicate = descriptor.predicate {
+                predicates[descriptor.typeIdentifier, default: []].append(predicate)
+            } else {
+                unfiltered.insert(descriptor.typeIdentifier)
+            }
         }
         descriptors = order.map { type in
-            let list = predicates[type] ?? nil
-            let predicate = list.map { $0.count == 1 ? $0[0] : SamplePredicate.or($0) }
-            return TypePredicateSpec(typeIdentifier: type, predicate: predicate)
+            guard !unfiltered.contains(type), let list = predicates[type], let first = list.first else {
+                return TypePredicateSpec(typeIdentifier: type)
+            }
+            return TypePredicateSpec(typeIdentifier: type, predicate: list.count == 1 ? first : .or(list))
         }
     }
 
