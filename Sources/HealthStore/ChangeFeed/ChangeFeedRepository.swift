@@ -68,8 +68,8 @@ public struct ChangeFeedRepository: Sendable {
                                                               predicate: part.predicate, scope: part.visibility,
                                                               after: cursor, limit: fetchLimit))
             }
-            var deleted = FeedRows.merged(deletedParts)
-            var added = FeedRows.merged(addedParts)
+            var deleted = FeedRows.merged(&deletedParts)
+            var added = FeedRows.merged(&addedParts)
             // Each table's rows are now in feed order: walk them as a merge would, only to count
             // how many of each the limit keeps (the records themselves stay where they are).
             var keptDeleted = 0, keptAdded = 0

@@ -26,8 +26,11 @@ struct FeedRows<Record> {
     /// Rows of several parts' feeds as one feed, in feed order. Each input is already in feed
     /// order and positions are unique across types (row ids are the table's, not the type's),
     /// so a merge by position is the order a one-type feed would have had with all of them.
-    static func merged(_ parts: [FeedRows]) -> FeedRows {
-        guard parts.count > 1 else { return parts.first ?? FeedRows() }
+    /// Takes the rows out of `parts`, which is left empty: a single part (every one-type query)
+    /// is moved, not copied, so trimming it afterwards (`keepFirst`) copies no record.
+    static func merged(_ parts: inout [FeedRows]) -> FeedRows {
+        defer { parts.removeAll() }
+        guard parts.count > 1 else { return parts.popLast() ?? FeedRows() }
         var merged = FeedRows()
         merged.reserveCapacity(parts.reduce(0) { $0 + $1.count })
         var next = [Int](repeating: 0, count: parts.count)
