@@ -12,6 +12,10 @@ import Synchronization
 /// filters added samples; deleted objects of the type are all reported (they carry no dates or
 /// values to match). Permissions apply at every delivery: after the user revokes read access,
 /// the next update holds only the app's own changes.
+///
+/// With `queryDescriptors` (iOS 15), the changes of several types as one feed: healthd merges
+/// them in the order they happened, each type under the app's read permission for that type,
+/// under one anchor (valid for the same set of types), with `limit` counted across all of them.
 public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     public typealias ResultsHandler = @Sendable (HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?) -> Void
 
@@ -52,14 +56,52 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
         super.init(objectType: type, predicate: predicate)
     }
 
+    /// Samples added and objects deleted of any of the descriptors' types (each sample matching
+    /// its descriptor's predicate) since `anchor`, as one feed in the order the changes happened.
+    /// The anchor it returns continues this same set of types. developer.apple.com/documentation/
+    /// healthkit/hkanchoredobjectquery/init(querydescriptors:anchor:limit:resultshandler:)
+    ///
+    /// - Parameters:
+    ///   - limit: the most samples plus deleted objects per delivery, across all the types;
+    ///     `HKObjectQueryNoLimit` (0) for all.
+    @preconcurrency
+    public init(queryDescriptors: [HKQueryDescriptor], anchor: HKQueryAnchor?, limit: Int,
+                resultsHandler: @escaping ResultsHandler) {
+        self.anchor = anchor
+        self.limit = limit
+        self.resultsHandler = resultsHandler
+        spec = Result { () throws(HKError) in
+            try Self.spec(descriptors: queryDescriptors.map { ($0.sampleType, $0.predicate) }, anchor: anchor, limit: limit,
+                          longRunning: false)
+        }
+        super.init(objectType: queryDescriptors.count == 1 ? queryDescriptors.first?.sampleType : nil,
+                   predicate: queryDescriptors.count == 1 ? queryDescriptors.first?.predicate : nil)
+    }
+
     static func spec(type: HKSampleType, predicate: NSPredicate?, anchor: HKQueryAnchor?, limit: Int,
+                     longRunning: Bool) throws(HKError) -> AnchoredQuerySpec {
+        try spec(descriptors: [(type, predicate)], anchor: anchor, limit: limit, longRunning: longRunning)
+    }
+
+    /// The request for any number of (type, predicate) parts: the one place both initializers and
+    /// the async descriptor check what the app asked before anything is sent.
+    static func spec(descriptors: [(type: HKSampleType, predicate: NSPredicate?)], anchor: HKQueryAnchor?, limit: Int,
                      longRunning: Bool) throws(HKError) -> AnchoredQuerySpec {
         guard limit >= 0 else {
             throw HKError(.errorInvalidArgument, "limit must be HKObjectQueryNoLimit (0) or positive, got \(limit)")
         }
+        guard !descriptors.isEmpty else {
+            throw HKError(.errorInvalidArgument, "an anchored object query needs at least one query descriptor")
+        }
+        guard descriptors.count <= AnchoredQuerySpec.maxDescriptors else {
+            throw HKError(.errorInvalidArgument,
+                          "an anchored object query takes at most \(AnchoredQuerySpec.maxDescriptors) query descriptors, got \(descriptors.count)")
+        }
         return AnchoredQuerySpec(
-            typeIdentifier: type.identifier,
-            predicate: try predicate.map { (predicate) throws(HKError) in try SamplePredicate(translating: predicate) },
+            descriptors: try descriptors.map { (descriptor) throws(HKError) in
+                TypePredicateSpec(typeIdentifier: descriptor.type.identifier,
+                                  predicate: try descriptor.predicate.map { (predicate) throws(HKError) in try SamplePredicate(translating: predicate) })
+            },
             anchor: anchor?.bytes ?? [], limit: limit, longRunning: longRunning)
     }
 

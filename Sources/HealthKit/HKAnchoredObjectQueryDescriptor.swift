@@ -5,8 +5,11 @@ import HealthWire
 /// since `anchor`, or `for try await result in descriptor.results(for: store)` for those and then
 /// every later change, as they happen, until the loop ends.
 ///
-/// healthd answers one type per anchored query (an anchor belongs to one type), so a descriptor
-/// takes exactly one predicate; run one descriptor per type for several.
+/// With several predicates — one per type, as Apple documents ("to query for multiple types of
+/// data, provide a sample predicate for each type") — healthd reads the types as one feed in
+/// change order under one anchor, each type under the app's own read permission for it, and
+/// `limit` counts across them. developer.apple.com/documentation/healthkit/
+/// hkanchoredobjectquerydescriptor/init(predicates:anchor:limit:)
 public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
     public struct Result: Sendable {
         public let addedSamples: [Sample]
@@ -62,12 +65,8 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
     public typealias Results = QueryResultSequence<Result>
 
     func spec(longRunning: Bool) throws(HKError) -> AnchoredQuerySpec {
-        guard predicates.count == 1, let predicate = predicates.first else {
-            throw HKError(.errorInvalidArgument,
-                          "an HKAnchoredObjectQueryDescriptor takes exactly one predicate (one type per anchored query), got \(predicates.count)")
-        }
         if let limit, limit < 0 { throw HKError(.errorInvalidArgument, "limit must not be negative, got \(limit)") }
-        return try HKAnchoredObjectQuery.spec(type: predicate.sampleType, predicate: predicate.nsPredicate, anchor: anchor,
+        return try HKAnchoredObjectQuery.spec(descriptors: predicates.map { ($0.sampleType, $0.nsPredicate) }, anchor: anchor,
                                               limit: limit ?? HKObjectQueryNoLimit, longRunning: longRunning)
     }
 

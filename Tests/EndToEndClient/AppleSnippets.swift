@@ -17,6 +17,8 @@ func runSnippet(_ name: String, _ healthStore: HKHealthStore) async throws {
     case "source-revision": sourceRevision()
     case "request-status": try await requestStatus(healthStore)
     case "observe-descriptors": try await observeDescriptors(healthStore)
+    case "anchored-descriptors": try await anchoredDescriptors(healthStore)
+    case "anchored-descriptor-async": try await anchoredDescriptorAsync(healthStore)
     case "revision-steps": try await revisionSteps(healthStore)
     case "device-steps": try await deviceSteps(healthStore)
     case "heartbeat-builder": try await heartbeatBuilderSnippet(healthStore)

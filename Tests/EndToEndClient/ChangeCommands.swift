@@ -10,15 +10,17 @@ func emit(_ line: String) {
     fflush(nil)  // all streams: naming `stdout` is not concurrency-safe in Swift 6
 }
 
-/// `anchored TYPE [--anchor-file F [--archived]] [--limit N] [--updates N]`: the changes since the anchor in
+/// `anchored TYPE[,TYPE…] [--anchor-file F [--archived]] [--limit N] [--updates N]`: the changes since the anchor in
 /// F (from the beginning if F is missing), saving the new anchor to F. With `--updates N` the
-/// query is long-running and the command exits after N updates.
+/// query is long-running and the command exits after N updates. Several types (comma-separated)
+/// run one query over a descriptor per type (`init(queryDescriptors:anchor:limit:resultsHandler:)`).
 ///
 /// Output per delivery: `added UUID VALUE SOURCE` and `deleted UUID SYNC-ID SYNC-VERSION`
 /// lines, then `delivery initial|update ADDED DELETED`; finally `ok DELIVERIES`.
 func anchoredCommand(_ arguments: [String], store: HKHealthStore) async throws {
-    guard arguments.count >= 2, let sampleType = type(arguments[1]) as? HKSampleType else {
-        print("usage: anchored TYPE [--anchor-file F] [--limit N] [--updates N]")
+    let sampleTypes = arguments.count >= 2 ? arguments[1].split(separator: ",").map { type(String($0)) as? HKSampleType } : []
+    guard let sampleType = sampleTypes.first ?? nil, !sampleTypes.contains(where: { $0 == nil }) else {
+        print("usage: anchored TYPE[,TYPE…] [--anchor-file F] [--limit N] [--updates N]")
         exit(2)
     }
     let anchorFile = values(of: "--anchor-file", in: arguments).first
@@ -32,11 +34,15 @@ func anchoredCommand(_ arguments: [String], store: HKHealthStore) async throws {
     let limit = values(of: "--limit", in: arguments).first.flatMap(Int.init) ?? HKObjectQueryNoLimit
     let updates = values(of: "--updates", in: arguments).first.flatMap(Int.init)
     let deliveries = AsyncThrowingStream<(String, [HKSample], [HKDeletedObject], HKQueryAnchor), any Error>.makeStream()
-    let query = HKAnchoredObjectQuery(type: sampleType, predicate: nil, anchor: anchor, limit: limit) { _, added, deleted, anchor, error in
+    let handler: HKAnchoredObjectQuery.ResultsHandler = { _, added, deleted, anchor, error in
         if let error { deliveries.continuation.finish(throwing: error); return }
         deliveries.continuation.yield(("initial", added ?? [], deleted ?? [], anchor!))
         if updates == nil { deliveries.continuation.finish() }
     }
+    let query = sampleTypes.count == 1
+        ? HKAnchoredObjectQuery(type: sampleType, predicate: nil, anchor: anchor, limit: limit, resultsHandler: handler)
+        : HKAnchoredObjectQuery(queryDescriptors: sampleTypes.compactMap { $0 }.map { HKQueryDescriptor(sampleType: $0, predicate: nil) },
+                                anchor: anchor, limit: limit, resultsHandler: handler)
     if updates != nil {
         query.updateHandler = { _, added, deleted, anchor, error in
             if let error { deliveries.continuation.finish(throwing: error); return }

@@ -52,12 +52,19 @@ import Testing
         #expect(requested.withLock { $0 } == AnchoredQuerySpec(typeIdentifier: sleep.identifier, anchor: [9], limit: 5, longRunning: true))
     }
 
-    @Test func theDescriptorTakesExactlyOnePredicate() async throws {
+    /// Apple: "To query for multiple types of data, provide a sample predicate for each type."
+    /// developer.apple.com/documentation/healthkit/hkanchoredobjectquerydescriptor/init(predicates:anchor:limit:)
+    @Test func theDescriptorSendsOnePartPerPredicate() async throws {
+        let mindful = HKCategoryType(.mindfulSession)
         let descriptor = HKAnchoredObjectQueryDescriptor(
-            predicates: [.categorySample(type: sleep), .categorySample(type: HKCategoryType(.mindfulSession))], anchor: nil)
-        #expect(throws: HKError.self) { _ = try descriptor.spec(longRunning: false) }
+            predicates: [.categorySample(type: sleep), .categorySample(type: mindful)], anchor: nil, limit: 4)
+        #expect(try descriptor.spec(longRunning: false) == AnchoredQuerySpec(
+            descriptors: [TypePredicateSpec(typeIdentifier: sleep.identifier), TypePredicateSpec(typeIdentifier: mindful.identifier)],
+            limit: 4))
         let single = HKAnchoredObjectQueryDescriptor(predicates: [.categorySample(type: sleep)], anchor: nil, limit: 3)
         #expect(try single.spec(longRunning: true) == AnchoredQuerySpec(typeIdentifier: sleep.identifier, limit: 3, longRunning: true))
+        let none = HKAnchoredObjectQueryDescriptor<HKCategorySample>(predicates: [], anchor: nil)
+        #expect(throws: HKError.self) { _ = try none.spec(longRunning: false) }
     }
 
     @Test func anObserverAcknowledgesEachUpdateOnlyAfterTheAppsCompletionHandler() async throws {

@@ -25,6 +25,21 @@ import Testing
         #expect(try SourceList(wire: list.wireBytes()) == list)
     }
 
+    @Test func aQueryOverSeveralDescriptorsRoundTrips() throws {
+        let spec = AnchoredQuerySpec(
+            descriptors: [TypePredicateSpec(typeIdentifier: "HKQuantityTypeIdentifierStepCount", predicate: .sources(["org.example.a"])),
+                          TypePredicateSpec(typeIdentifier: "HKCategoryTypeIdentifierSleepAnalysis")],
+            anchor: [4, 5], limit: 2, longRunning: true)
+        #expect(try AnchoredQuerySpec(wire: spec.wireBytes()) == spec)
+    }
+
+    @Test func tooManyDescriptorsAreRefusedBeforeUse() throws {
+        let parts = (0...AnchoredQuerySpec.maxDescriptors).map { _ in TypePredicateSpec(typeIdentifier: "HKQuantityTypeIdentifierStepCount") }
+        #expect(throws: (any Error).self) { try AnchoredQuerySpec(wire: AnchoredQuerySpec(descriptors: parts).wireBytes()) }
+        let most = Array(parts.dropLast())
+        #expect(try AnchoredQuerySpec(wire: AnchoredQuerySpec(descriptors: most).wireBytes()).descriptors.count == most.count)
+    }
+
     @Test func anOversizedAnchorIsRefusedBeforeUse() {
         let spec = AnchoredQuerySpec(typeIdentifier: "HKQuantityTypeIdentifierStepCount",
                                      anchor: Array(repeating: 1, count: AnchoredQuerySpec.maxAnchorBytes + 1))

@@ -37,6 +37,14 @@ struct MatrixCell: Sendable {
         case .collection, .collectionWatch: return collection.wireBytes()
         case .sources, .observer: return TypePredicateSpec(typeIdentifier: type, predicate: predicate).wireBytes()
         case .anchoredLongRunning: return AnchoredQuerySpec(typeIdentifier: type, predicate: predicate, longRunning: true).wireBytes()
+        case .anchoredSet, .anchoredSetLongRunning:
+            // The cell's type with its predicate, beside the other queried type unfiltered (whose
+            // data is the same in both worlds): the predicate is decided under its own type's
+            // scope whatever the other type's grant.
+            let other = MatrixState.queried.first { $0 != type } ?? type
+            return AnchoredQuerySpec(descriptors: [TypePredicateSpec(typeIdentifier: type, predicate: predicate),
+                                                   TypePredicateSpec(typeIdentifier: other)],
+                                     longRunning: kind == .anchoredSetLongRunning).wireBytes()
         case .correlations:
             return CorrelationQuerySpec(typeIdentifier: ProbeData.bloodPressure, objectPredicates: predicate.map { [type: $0] } ?? [:]).wireBytes()
         }
@@ -52,13 +60,16 @@ enum MatrixQueryKind: String, CaseIterable, Sendable {
     case anchoredLongRunning = "long-running anchored query"
     case observer = "observer query"
     case collectionWatch = "long-running statistics collection"
+    /// One anchored query over the cell's type (with the predicate) and the other queried type.
+    case anchoredSet = "anchored query over both queried types"
+    case anchoredSetLongRunning = "long-running anchored query over both queried types"
     /// Blood-pressure correlations whose systolic sample matches the predicate.
     case correlations = "correlation query with a member predicate"
 
     var method: HealthStoreMethod {
         switch self {
         case .samples: .querySamples
-        case .anchored, .anchoredLongRunning: .queryAnchored
+        case .anchored, .anchoredLongRunning, .anchoredSet, .anchoredSetLongRunning: .queryAnchored
         case .statistics: .queryStatistics
         case .collection: .queryStatisticsCollection
         case .sources: .querySources
@@ -69,7 +80,7 @@ enum MatrixQueryKind: String, CaseIterable, Sendable {
     }
 
     var isUnary: Bool { self == .statistics || self == .sources }
-    var isLongRunning: Bool { self == .anchoredLongRunning || self == .observer || self == .collectionWatch }
+    var isLongRunning: Bool { [.anchoredLongRunning, .anchoredSetLongRunning, .observer, .collectionWatch].contains(self) }
 }
 
 /// Every predicate kind, and compositions of the one that names another object.

@@ -19,6 +19,7 @@ enum ProbeCatalog {
         steps += (correlations + characteristics + workouts + changes + series).map(ProbeStep.call)
         steps += activity
         steps += longRunning
+        steps += anchoredSets
         steps += saves.map(ProbeStep.call)
         return steps
     }()
@@ -34,6 +35,8 @@ enum ProbeCatalog {
         "quantities of the hidden series",
         "activity: every day, UTC", "activity: days with hidden data only", "activity: the day both saved on, after a hidden save",
         "activity with updates: after a hidden save",
+        "anchored set, from the start", "anchored set, continued after the hidden changes",
+        "long-running anchored set: after a hidden save",
     ]
 
     /// Status calls: the app's view of its own permissions.

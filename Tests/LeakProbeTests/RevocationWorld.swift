@@ -5,15 +5,19 @@ import TestSupport
 
 /// One broker for `RunningQueryRevocationTests`: a reader (the probing app) with its own step
 /// samples and, in the hidden world only, a writer's step samples. The reader runs a
-/// long-running anchored query, an observer and a watched daily collection of steps, then
-/// loses its read access while they run.
+/// long-running anchored query, an observer and a watched daily collection of steps, and an
+/// anchored query over steps and heart rate together (`queryDescriptors:`), then loses its read
+/// access to steps — heart rate stays readable — while they run.
 final class RevocationWorld {
     static let reader = "org.probe.running-reader", writer = "org.probe.running-writer"
     static let steps = ProbeData.steps
-    static let streams = ["anchored", "observer", "collection"]
+    static let heartRate = ProbeData.heartRate
+    static let streams = ["anchored", "observer", "collection", "anchored-set"]
 
     let broker: BrokerProcess
     let session: ProbeSession
+    /// UUIDs minted in both worlds, in the same order (the reader's own, and the writer's heart
+    /// rate): replaced by their position before the worlds' messages are compared.
     private(set) var ownUUIDs: [UUID] = []
     /// How many messages each stream had delivered when the reader lost its access.
     private(set) var seenAtLoss: [String: Int] = [:]
@@ -23,6 +27,7 @@ final class RevocationWorld {
         for app in [Self.reader, Self.writer] {
             try await broker.install(appID: app, executable: ProbeWorld.client)
             try await broker.set(app, "share", Self.steps, allowed: true)
+            try await broker.set(app, "share", Self.heartRate, allowed: true)
         }
         if hidden {
             let writerSession = try ProbeSession(Self.writer, adminSocket: broker.adminSocket)
@@ -34,10 +39,13 @@ final class RevocationWorld {
         ownUUIDs = try await ProbeData.save([ProbeData.steps(10, 100), ProbeData.steps(60, 30)], through: session)
     }
 
-    /// Grants the reader read on steps (for `seconds` only, if given).
+    /// Grants the reader read on steps (for `seconds` only, if given), and on heart rate for good.
     func grantRead(for seconds: Int? = nil) async throws {
-        let result = try await broker.healthctl(["grant", Self.reader, "read", Self.steps] + (seconds.map { ["--for", "\($0)s"] } ?? []))
-        guard result.status == 0 else { throw CommandFailed(result: result) }
+        for command in [["grant", Self.reader, "read", Self.heartRate],
+                        ["grant", Self.reader, "read", Self.steps] + (seconds.map { ["--for", "\($0)s"] } ?? [])] {
+            let result = try await broker.healthctl(command)
+            guard result.status == 0 else { throw CommandFailed(result: result) }
+        }
     }
 
     /// Opens the three queries and waits (bounded) for each one's first message; acknowledges
@@ -50,6 +58,9 @@ final class RevocationWorld {
             ("anchored", .queryAnchored, AnchoredQuerySpec(typeIdentifier: Self.steps, longRunning: true).wireBytes()),
             ("observer", .observeChanges, TypePredicateSpec(typeIdentifier: Self.steps).wireBytes()),
             ("collection", .watchStatisticsCollection, collection.wireBytes()),
+            ("anchored-set", .queryAnchored,
+             AnchoredQuerySpec(descriptors: [TypePredicateSpec(typeIdentifier: Self.steps), TypePredicateSpec(typeIdentifier: Self.heartRate)],
+                               longRunning: true).wireBytes()),
         ]
         for (name, method, payload) in requests {
             _ = try await session.run("open \(name) \(method.rawValue) \(ProbeTranscript.hex(payload))")
@@ -94,6 +105,13 @@ final class RevocationWorld {
         let deadline = Date().addingTimeInterval(ProbeWorld.deliveryTimeout)
         while !broker.log.contains(text), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         return broker.log.contains(text)
+    }
+
+    /// The writer saves a heart-rate sample, in either world: a type the reader still reads.
+    func saveHeartRateAsWriter() async throws {
+        let writerSession = try ProbeSession(Self.writer, adminSocket: broker.adminSocket)
+        ownUUIDs += try await ProbeData.save([ProbeData.heartRate(90, 1.2)], through: writerSession)
+        try await writerSession.finish()
     }
 
     /// Waits (bounded) until `stream` has more than `count` messages.

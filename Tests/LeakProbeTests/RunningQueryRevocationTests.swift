@@ -55,6 +55,15 @@ import Testing
         try await Task.sleep(for: ProbeWorld.settlingTime)
         compare(hidden, control, after: "the \(loss) and another app's save")
 
+        // Only steps were lost: another app's heart rate still reaches the query over both types.
+        let setSeen = Dictionary(uniqueKeysWithValues: [hidden, control].map { (ObjectIdentifier($0), $0.session.watched("anchored-set").count) })
+        for world in [hidden, control] { try await world.saveHeartRateAsWriter() }
+        for world in [hidden, control] { try await world.waitForMore(than: setSeen[ObjectIdentifier(world)] ?? 0, on: "anchored-set") }
+        try await Task.sleep(for: ProbeWorld.settlingTime)
+        compare(hidden, control, after: "the \(loss) and another app's save of a type still readable")
+        #expect(hidden.session.watched("anchored-set").count > setSeen[ObjectIdentifier(hidden)] ?? 0,
+                "positive control: another app's heart rate must still reach the query over steps and heart rate")
+
         for world in [hidden, control] { try await world.saveOwn() }
         for world in [hidden, control] { try await world.waitForMore(than: world.seenAtLoss["anchored"] ?? 0, on: "anchored") }
         try await Task.sleep(for: ProbeWorld.settlingTime)
@@ -66,7 +75,8 @@ import Testing
     }
 
     func compare(_ hidden: RevocationWorld, _ control: RevocationWorld, after what: String) {
-        for (stream, method) in [("anchored", HealthStoreMethod.queryAnchored), ("observer", .observeChanges)] {
+        for (stream, method) in [("anchored", HealthStoreMethod.queryAnchored), ("observer", .observeChanges),
+                                 ("anchored-set", .queryAnchored)] {
             let leaked = hidden.sinceLoss(stream, method: method), twin = control.sinceLoss(stream, method: method)
             #expect(leaked == twin, "after \(what), the \(stream) stream differs from the twin world's:\n  with other data: \(leaked)\n  twin:            \(twin)")
         }

@@ -3,14 +3,17 @@ import HealthModel
 import HealthStore
 import HealthWire
 
-/// HKAnchoredObjectQuery: the added samples and deleted objects of one type after an anchor,
-/// then — for a long-running query — one delivery each time something the app may see changes.
+/// HKAnchoredObjectQuery: the added samples and deleted objects of one type — or, with
+/// `queryDescriptors:`, of several types as one feed in change order — after an anchor, then
+/// (for a long-running query) one delivery each time something the app may see changes.
 ///
-/// Each delivery reads the app's read scope afresh (`readScope` → `SampleSQL.visibility`, for
-/// additions and deletions alike), so a grant revoked while the query runs applies to the next
-/// delivery; the grants-changed wake-up makes that delivery happen at once if anything became
-/// visible. Changes the scope hides never produce a message, and the anchor that moves past
-/// them is sealed (`AnchorSealer`), so neither reveals them.
+/// Each delivery reads the app's read scope of every type afresh (`readScope` →
+/// `SampleSQL.visibility`, for additions and deletions alike), so a grant revoked while the
+/// query runs applies to the next delivery; the grants-changed wake-up makes that delivery
+/// happen at once if anything became visible. Changes the scope hides never produce a message,
+/// and the anchor that moves past them is sealed (`AnchorSealer`, bound to the app and the set
+/// of types), so neither reveals them. A query over several types is the same query with more
+/// parts: one code path, one anchor, each type under its own scope.
 ///
 /// The limit counts samples and deleted objects together, per delivery, as HealthKit's does.
 /// A long-running query whose delivery was cut short by its limit delivers the rest at once, in
@@ -19,8 +22,9 @@ enum AnchoredQueryService {
     static func query(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
         let app = try context.requireApp(caller)
         let spec = try AnchoredQuerySpec(wire: payload)
-        try ChangeQueries.checkSampleType(spec.typeIdentifier)
-        let feed = AnchoredFeed(context: context, app: app, spec: spec, responder: responder, report: CallAccessReport.current)
+        let parts = try AnchoredParts(spec.descriptors)
+        let feed = AnchoredFeed(context: context, app: app, spec: spec, parts: parts, responder: responder,
+                                report: CallAccessReport.current)
         var cursor = try await feed.openAnchor()
         guard spec.longRunning else {
             _ = try await feed.deliver(after: cursor, initial: true)
@@ -29,8 +33,10 @@ enum AnchoredQueryService {
         // Subscribed before the first read: a commit between that read and the first wait
         // still wakes the loop (a wake-up finding nothing new sends nothing).
         let (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let token = context.changes.subscribe(.init(appID: app.id, typeIdentifier: spec.typeIdentifier)) { wake.yield() }
-        defer { context.changes.unsubscribe(token) }
+        let tokens = parts.typeIdentifiers.map { type in
+            context.changes.subscribe(.init(appID: app.id, typeIdentifier: type)) { wake.yield() }
+        }
+        defer { for token in tokens { context.changes.unsubscribe(token) } }
         var step = try await feed.deliver(after: cursor, initial: true)
         cursor = step.cursor
         while !step.reachedEnd {
@@ -53,6 +59,7 @@ private struct AnchoredFeed {
     let context: BrokerContext
     let app: AppManifest
     let spec: AnchoredQuerySpec
+    let parts: AnchoredParts
     let responder: CallResponder
     let report: CallAccessReport?
 
@@ -66,7 +73,7 @@ private struct AnchoredFeed {
     func openAnchor() async throws -> ChangeCursor {
         guard !spec.anchor.isEmpty else { return .origin }
         let opened = try await context.store.withDatabase { database in
-            database.changeFeed.anchors.open(spec.anchor, appID: app.id, typeIdentifier: spec.typeIdentifier)
+            database.changeFeed.anchors.open(spec.anchor, appID: app.id, typeIdentifiers: parts.typeSet)
         }
         guard let opened else { throw HKError(.errorInvalidArgument, "the anchor is not valid for this query") }
         return opened
@@ -77,15 +84,18 @@ private struct AnchoredFeed {
     /// anchor. An update with nothing visible sends nothing; the initial results always answer.
     func deliver(after cursor: ChangeCursor, initial: Bool) async throws -> Step {
         try await context.store.withDatabase { database in
-            let scope = try database.authorization.readScope(app: app, type: spec.typeIdentifier)
-            if initial { report?.record(appID: app.id, types: [spec.typeIdentifier]) }
+            // Every type under its own scope, read afresh for this delivery.
+            let feedParts = try parts.descriptors.map { descriptor in
+                FeedPart(typeIdentifier: descriptor.typeIdentifier, predicate: descriptor.predicate,
+                         visibility: try database.authorization.readScope(app: app, type: descriptor.typeIdentifier))
+            }
+            if initial { report?.record(appID: app.id, types: parts.typeIdentifiers) }
             var cursor = cursor
             var remaining = spec.limit
             var sent = 0
             while true {
                 let chunk = remaining > 0 ? min(remaining, WireLimits.samplesPerBatch) : WireLimits.samplesPerBatch
-                let batch = try database.changeFeed.changes(of: spec.typeIdentifier, matching: spec.predicate, scope: scope,
-                                                            after: cursor, limit: chunk)
+                let batch = try database.changeFeed.changes(of: feedParts, after: cursor, limit: chunk)
                 cursor = batch.cursor
                 sent += batch.count
                 if spec.limit > 0 { remaining -= batch.count }
@@ -97,7 +107,7 @@ private struct AnchoredFeed {
                     continue
                 }
                 if initial || sent > 0 {
-                    let anchor = try database.changeFeed.anchors.seal(cursor, appID: app.id, typeIdentifier: spec.typeIdentifier)
+                    let anchor = try database.changeFeed.anchors.seal(cursor, appID: app.id, typeIdentifiers: parts.typeSet)
                     try await responder.send(AnchoredQueryBatch(samples: batch.added, deletedObjects: batch.deleted,
                                                           endOfDelivery: true, anchor: anchor).wireBytes())
                     report?.add(count: batch.count)

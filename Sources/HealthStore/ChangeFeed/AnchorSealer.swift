@@ -6,7 +6,10 @@ import Foundation
 /// An anchor is `version (1) ‖ nonce (12) ‖ AES-256-GCM(cursor) (17) ‖ tag (16)`: 46 bytes,
 /// always. The associated data binds it to the app and the type it was issued for, so an anchor
 /// from another app, for another type, or with any byte changed fails authentication and is
-/// refused the same way in every case.
+/// refused the same way in every case. An anchor of a query over several types
+/// (`queryDescriptors:`) is bound to the set of types the same way: it opens only for the same
+/// set, in any order; a set of one type is that type, so both forms of a one-type query share
+/// anchors.
 ///
 /// Why an anchor reveals nothing: the cursor's change number advances with every write to the
 /// store, including writes the app may not read. In the clear, two anchors taken a minute apart
@@ -38,12 +41,17 @@ public final class AnchorSealer: @unchecked Sendable {
 
     /// The anchor for `cursor`, valid only for `appID` querying `typeIdentifier`.
     public func seal(_ cursor: ChangeCursor, appID: String, typeIdentifier: String) throws(StoreOpenError) -> [UInt8] {
+        try seal(cursor, appID: appID, typeIdentifiers: [typeIdentifier])
+    }
+
+    /// The anchor for `cursor`, valid only for `appID` querying exactly the types in `typeIdentifiers`.
+    public func seal(_ cursor: ChangeCursor, appID: String, typeIdentifiers: Set<String>) throws(StoreOpenError) -> [UInt8] {
         var plaintext = Self.encode(cursor)
         defer { plaintext.withUnsafeMutableBytes { ohk_cleanse($0.baseAddress, $0.count) } }
         var nonce = [UInt8](repeating: 0, count: Int(OHK_AEAD_NONCE_BYTES))
         var ciphertext = [UInt8](repeating: 0, count: Self.plaintextLength)
         var tag = [UInt8](repeating: 0, count: Int(OHK_AEAD_TAG_BYTES))
-        let aad = Self.associatedData(appID: appID, typeIdentifier: typeIdentifier)
+        let aad = Self.associatedData(appID: appID, typeIdentifiers: typeIdentifiers)
         let ok = key.withUnsafeBytes { key in
             ohk_aead_seal(key, aad, aad.count, plaintext, plaintext.count, &nonce, &ciphertext, &tag)
         }
@@ -54,6 +62,12 @@ public final class AnchorSealer: @unchecked Sendable {
     /// The cursor inside `anchor`, or nil when the anchor was not sealed by this store for this
     /// app and type (or was altered). Callers report every nil the same way.
     public func open(_ anchor: [UInt8], appID: String, typeIdentifier: String) -> ChangeCursor? {
+        open(anchor, appID: appID, typeIdentifiers: [typeIdentifier])
+    }
+
+    /// The cursor inside `anchor`, or nil when it was not sealed by this store for this app and
+    /// exactly this set of types (or was altered).
+    public func open(_ anchor: [UInt8], appID: String, typeIdentifiers: Set<String>) -> ChangeCursor? {
         guard anchor.count == Self.anchorLength, anchor[0] == Self.version else { return nil }
         let nonceEnd = 1 + Int(OHK_AEAD_NONCE_BYTES)
         let cipherEnd = nonceEnd + Self.plaintextLength
@@ -62,7 +76,7 @@ public final class AnchorSealer: @unchecked Sendable {
         let tag = Array(anchor[cipherEnd...])
         var plaintext = [UInt8](repeating: 0, count: Self.plaintextLength)
         defer { plaintext.withUnsafeMutableBytes { ohk_cleanse($0.baseAddress, $0.count) } }
-        let aad = Self.associatedData(appID: appID, typeIdentifier: typeIdentifier)
+        let aad = Self.associatedData(appID: appID, typeIdentifiers: typeIdentifiers)
         let ok = key.withUnsafeBytes { key in
             ohk_aead_open(key, aad, aad.count, ciphertext, ciphertext.count, nonce, tag, &plaintext)
         }
@@ -70,10 +84,13 @@ public final class AnchorSealer: @unchecked Sendable {
         return Self.decode(plaintext)
     }
 
-    /// Length-prefixed fields, so no app id and type identifier pair can read as another.
-    private static func associatedData(appID: String, typeIdentifier: String) -> [UInt8] {
+    /// Length-prefixed fields, so no app id and list of types can read as another: the app id,
+    /// then the types in sorted order (a set has one spelling). For one type this is the
+    /// one-type layout anchors have always had, so anchors already issued stay valid; a longer
+    /// set cannot collide with it, as its second field's prefix would not span the rest.
+    private static func associatedData(appID: String, typeIdentifiers: Set<String>) -> [UInt8] {
         var data = Array("openhealthkit anchor".utf8) + [version]
-        for field in [appID, typeIdentifier] {
+        for field in [appID] + typeIdentifiers.sorted() {
             let bytes = Array(field.utf8)
             data += bigEndian(UInt64(bytes.count)) + bytes
         }

@@ -43,16 +43,35 @@ public struct ChangeFeedRepository: Sendable {
     /// values to match, so every visible deletion of the type is reported.
     public func changes(of typeIdentifier: String, matching predicate: SamplePredicate?, scope: Visibility,
                         after cursor: ChangeCursor, limit: Int) throws -> ChangeBatch {
+        try changes(of: [FeedPart(typeIdentifier: typeIdentifier, predicate: predicate, visibility: scope)],
+                    after: cursor, limit: limit)
+    }
+
+    /// The changes of several types as one feed: at most `limit` of them (0 for no limit) after
+    /// `cursor`, in change order across the types, read in one snapshot. Each part is read
+    /// within its own visibility, exactly as a one-type feed of it would be, and the parts are
+    /// merged by feed position; a cursor is a position in every type's feed at once (change
+    /// numbers and row ids are store-wide), so one cursor serves the whole set. Parts must name
+    /// distinct types (the same type twice would list its changes twice).
+    public func changes(of parts: [FeedPart], after cursor: ChangeCursor, limit: Int) throws -> ChangeBatch {
         try writer.read { db in
             let now = try Self.changeNumber(db)
-            let typeID = try SampleSQL.typeID(db, typeIdentifier)
-            // One more than the limit from each table tells whether the merge was cut short.
+            // One more than the limit from each table of each part tells whether the merge was cut short.
             let fetchLimit = limit > 0 ? limit + 1 : -1
-            var deleted = try ChangeFeedSQL.deletions(db, typeID: typeID, scope: scope.scope, after: cursor, limit: fetchLimit)
-            var added = try ChangeFeedSQL.additions(db, typeID: typeID, typeIdentifier: typeIdentifier, predicate: predicate,
-                                                    scope: scope, after: cursor, limit: fetchLimit)
-            // Each table's rows are already in feed order: walk them as a merge would, only to
-            // count how many of each the limit keeps (the records themselves stay where they are).
+            var deletedParts: [FeedRows<DeletedObjectRecord>] = []
+            var addedParts: [FeedRows<SampleRecord>] = []
+            for part in parts {
+                let typeID = try SampleSQL.typeID(db, part.typeIdentifier)
+                deletedParts.append(try ChangeFeedSQL.deletions(db, typeID: typeID, scope: part.visibility.scope,
+                                                                after: cursor, limit: fetchLimit))
+                addedParts.append(try ChangeFeedSQL.additions(db, typeID: typeID, typeIdentifier: part.typeIdentifier,
+                                                              predicate: part.predicate, scope: part.visibility,
+                                                              after: cursor, limit: fetchLimit))
+            }
+            var deleted = FeedRows.merged(&deletedParts)
+            var added = FeedRows.merged(&addedParts)
+            // Each table's rows are now in feed order: walk them as a merge would, only to count
+            // how many of each the limit keeps (the records themselves stay where they are).
             var keptDeleted = 0, keptAdded = 0
             var last: ChangeCursor?
             while limit <= 0 || keptDeleted + keptAdded < limit {

@@ -22,4 +22,27 @@ struct FeedRows<Record> {
         records.removeLast(records.count - count)
         positions.removeLast(positions.count - count)
     }
+
+    /// Rows of several parts' feeds as one feed, in feed order. Each input is already in feed
+    /// order and positions are unique across types (row ids are the table's, not the type's),
+    /// so a merge by position is the order a one-type feed would have had with all of them.
+    /// Takes the rows out of `parts`, which is left empty: a single part (every one-type query)
+    /// is moved, not copied, so trimming it afterwards (`keepFirst`) copies no record.
+    static func merged(_ parts: inout [FeedRows]) -> FeedRows {
+        defer { parts.removeAll() }
+        guard parts.count > 1 else { return parts.popLast() ?? FeedRows() }
+        var merged = FeedRows()
+        merged.reserveCapacity(parts.reduce(0) { $0 + $1.count })
+        var next = [Int](repeating: 0, count: parts.count)
+        while true {
+            var pick: Int?
+            for index in parts.indices where next[index] < parts[index].count {
+                if let current = pick, !parts[index].positions[next[index]].precedes(parts[current].positions[next[current]]) { continue }
+                pick = index
+            }
+            guard let pick else { return merged }
+            merged.append(parts[pick].records[next[pick]], at: parts[pick].positions[next[pick]])
+            next[pick] += 1
+        }
+    }
 }

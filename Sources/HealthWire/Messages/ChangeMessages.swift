@@ -4,10 +4,12 @@ public import HealthModel
 
 // The payloads of the change-feed methods (proto/openhealth/v1/changes.proto).
 
-/// AnchoredQueryRequest: HKAnchoredObjectQuery as the broker takes it.
+/// AnchoredQueryRequest: HKAnchoredObjectQuery as the broker takes it — one type and predicate,
+/// or (`queryDescriptors:`) several, read as one feed under one anchor.
 public struct AnchoredQuerySpec: WireMessage, Equatable {
-    public var typeIdentifier: String
-    public var predicate: SamplePredicate?
+    /// The (type, predicate) parts, at least one: the one type of `init(type:…)`, or one per
+    /// `HKQueryDescriptor`, in the app's order.
+    public var descriptors: [TypePredicateSpec]
     /// An opaque anchor the broker issued earlier; empty for "from the beginning".
     public var anchor: [UInt8]
     /// Samples and deleted objects together per delivery; 0 for no limit.
@@ -16,11 +18,19 @@ public struct AnchoredQuerySpec: WireMessage, Equatable {
 
     /// Anchors are short; anything longer than this is refused before it is copied.
     public static let maxAnchorBytes = 256
+    /// The most descriptors one query takes: each costs the broker reads at every delivery, so
+    /// their number is bounded before any is decoded. More than HealthKit's readable sample types
+    /// an app would list at once.
+    public static let maxDescriptors = 64
 
     public init(typeIdentifier: String, predicate: SamplePredicate? = nil, anchor: [UInt8] = [], limit: Int = 0,
                 longRunning: Bool = false) {
-        self.typeIdentifier = typeIdentifier
-        self.predicate = predicate
+        self.init(descriptors: [TypePredicateSpec(typeIdentifier: typeIdentifier, predicate: predicate)],
+                  anchor: anchor, limit: limit, longRunning: longRunning)
+    }
+
+    public init(descriptors: [TypePredicateSpec], anchor: [UInt8] = [], limit: Int = 0, longRunning: Bool = false) {
+        self.descriptors = descriptors
         self.anchor = anchor
         self.limit = limit
         self.longRunning = longRunning
@@ -31,18 +41,47 @@ public struct AnchoredQuerySpec: WireMessage, Equatable {
             guard wire.anchor.len <= Self.maxAnchorBytes else {
                 throw WireDecodeError.invalidField("anchor longer than \(Self.maxAnchorBytes) bytes")
             }
-            return AnchoredQuerySpec(
-                typeIdentifier: WireRead.string(wire.type),
-                predicate: try wire.predicate.flatMap { (p) throws(WireDecodeError) in try PredicateWire.read(p.pointee) },
-                anchor: WireRead.bytes(wire.anchor), limit: Int(wire.limit), longRunning: wire.long_running != 0)
+            guard wire.n_descriptors <= Self.maxDescriptors else {
+                throw WireDecodeError.invalidField("more than \(Self.maxDescriptors) query descriptors")
+            }
+            let descriptors: [TypePredicateSpec]
+            if wire.n_descriptors == 0 {
+                descriptors = [TypePredicateSpec(typeIdentifier: WireRead.string(wire.type),
+                                                 predicate: try wire.predicate.flatMap { (p) throws(WireDecodeError) in try PredicateWire.read(p.pointee) })]
+            } else {
+                // Either form, never both: a type beside descriptors would be a part nobody listed.
+                guard WireRead.string(wire.type).isEmpty, wire.predicate == nil else {
+                    throw WireDecodeError.invalidField("an anchored query has a type and predicate or descriptors, not both")
+                }
+                descriptors = try WireRead.messages(wire.descriptors, count: wire.n_descriptors).map { (part) throws(WireDecodeError) in
+                    TypePredicateSpec(typeIdentifier: WireRead.string(part.type),
+                                      predicate: try part.predicate.flatMap { (p) throws(WireDecodeError) in try PredicateWire.read(p.pointee) })
+                }
+                guard descriptors.count == wire.n_descriptors else { throw WireDecodeError.invalidField("an empty query descriptor") }
+            }
+            return AnchoredQuerySpec(descriptors: descriptors, anchor: WireRead.bytes(wire.anchor), limit: Int(wire.limit),
+                                     longRunning: wire.long_running != 0)
         }
     }
 
+    /// One descriptor travels as `type` and `predicate`, so a one-type query reads the same
+    /// whichever initializer made it.
     public func wireBytes() -> [UInt8] {
         let arena = WireArena()
         var wire = Openhealth__V1__AnchoredQueryRequest.initialized()
-        wire.type = arena.string(typeIdentifier)
-        if let predicate { wire.predicate = PredicateWire.build(predicate, in: arena) }
+        if descriptors.count == 1, let only = descriptors.first {
+            wire.type = arena.string(only.typeIdentifier)
+            if let predicate = only.predicate { wire.predicate = PredicateWire.build(predicate, in: arena) }
+        } else {
+            let parts = descriptors.map { descriptor in
+                arena.message { (part: inout Openhealth__V1__QueryDescriptor) in
+                    part.type = arena.string(descriptor.typeIdentifier)
+                    if let predicate = descriptor.predicate { part.predicate = PredicateWire.build(predicate, in: arena) }
+                }
+            }
+            wire.n_descriptors = parts.count
+            wire.descriptors = arena.messages(parts)
+        }
         wire.anchor = arena.bytes(anchor)
         wire.limit = UInt32(clamping: max(0, limit))
         wire.long_running = longRunning ? 1 : 0

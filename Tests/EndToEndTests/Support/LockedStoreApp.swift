@@ -56,6 +56,13 @@ struct LockedStoreApp: Sendable {
         return found
     }
 
+    /// An anchored query over steps and heart rate (`queryDescriptors:`).
+    static func twoTypes(longRunning: Bool) -> AnchoredQuerySpec {
+        AnchoredQuerySpec(descriptors: [TypePredicateSpec(typeIdentifier: steps),
+                                        TypePredicateSpec(typeIdentifier: HKQuantityTypeIdentifier.heartRate.rawValue)],
+                          longRunning: longRunning)
+    }
+
     /// Every query kind an app can run, with a payload its handler accepts.
     static var queryKinds: [(name: String, method: HealthStoreMethod, payload: [UInt8], streaming: Bool)] {
         let statistics = StatisticsQuerySpec(typeIdentifier: steps, options: .cumulativeSum)
@@ -64,6 +71,7 @@ struct LockedStoreApp: Sendable {
         return [
             ("samples", .querySamples, SampleQuerySpec(typeIdentifier: steps).wireBytes(), true),
             ("anchored", .queryAnchored, AnchoredQuerySpec(typeIdentifier: steps).wireBytes(), true),
+            ("anchored over two types", .queryAnchored, twoTypes(longRunning: false).wireBytes(), true),
             ("sources", .querySources, TypePredicateSpec(typeIdentifier: steps).wireBytes(), false),
             ("statistics", .queryStatistics, statistics.wireBytes(), false),
             ("statistics collection", .queryStatisticsCollection, collection.wireBytes(), true),
@@ -86,6 +94,7 @@ struct LockedStoreApp: Sendable {
         return [
             ("observer", .observeChanges, TypePredicateSpec(typeIdentifier: steps).wireBytes()),
             ("anchored with updates", .queryAnchored, AnchoredQuerySpec(typeIdentifier: steps, longRunning: true).wireBytes()),
+            ("anchored over two types with updates", .queryAnchored, twoTypes(longRunning: true).wireBytes()),
             ("statistics collection with updates", .watchStatisticsCollection, collection.wireBytes()),
             ("activity summaries with updates", .watchActivitySummaries, ActivitySummaryQuerySpec(timeZoneIdentifier: "UTC").wireBytes()),
         ]

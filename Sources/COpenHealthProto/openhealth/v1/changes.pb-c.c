@@ -52,6 +52,51 @@ void   openhealth__v1__anchored_query_request__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__anchored_query_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__query_descriptor__init
+                     (Openhealth__V1__QueryDescriptor         *message)
+{
+  static const Openhealth__V1__QueryDescriptor init_value = OPENHEALTH__V1__QUERY_DESCRIPTOR__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__query_descriptor__get_packed_size
+                     (const Openhealth__V1__QueryDescriptor *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__query_descriptor__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__query_descriptor__pack
+                     (const Openhealth__V1__QueryDescriptor *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__query_descriptor__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__query_descriptor__pack_to_buffer
+                     (const Openhealth__V1__QueryDescriptor *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__query_descriptor__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__QueryDescriptor *
+       openhealth__v1__query_descriptor__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__QueryDescriptor *)
+     protobuf_c_message_unpack (&openhealth__v1__query_descriptor__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__query_descriptor__free_unpacked
+                     (Openhealth__V1__QueryDescriptor *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__query_descriptor__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   openhealth__v1__deleted_object__init
                      (Openhealth__V1__DeletedObject         *message)
 {
@@ -412,7 +457,7 @@ void   openhealth__v1__source_list__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__source_list__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor openhealth__v1__anchored_query_request__field_descriptors[5] =
+static const ProtobufCFieldDescriptor openhealth__v1__anchored_query_request__field_descriptors[6] =
 {
   {
     "type",
@@ -474,18 +519,32 @@ static const ProtobufCFieldDescriptor openhealth__v1__anchored_query_request__fi
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "descriptors",
+    45,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__AnchoredQueryRequest, n_descriptors),
+    offsetof(Openhealth__V1__AnchoredQueryRequest, descriptors),
+    &openhealth__v1__query_descriptor__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__anchored_query_request__field_indices_by_name[] = {
   2,   /* field[2] = anchor */
+  5,   /* field[5] = descriptors */
   3,   /* field[3] = limit */
   4,   /* field[4] = long_running */
   1,   /* field[1] = predicate */
   0,   /* field[0] = type */
 };
-static const ProtobufCIntRange openhealth__v1__anchored_query_request__number_ranges[1 + 1] =
+static const ProtobufCIntRange openhealth__v1__anchored_query_request__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 45, 5 },
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__anchored_query_request__descriptor =
 {
@@ -495,11 +554,62 @@ const ProtobufCMessageDescriptor openhealth__v1__anchored_query_request__descrip
   "Openhealth__V1__AnchoredQueryRequest",
   "openhealth.v1",
   sizeof(Openhealth__V1__AnchoredQueryRequest),
-  5,
+  6,
   openhealth__v1__anchored_query_request__field_descriptors,
   openhealth__v1__anchored_query_request__field_indices_by_name,
-  1,  openhealth__v1__anchored_query_request__number_ranges,
+  2,  openhealth__v1__anchored_query_request__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__anchored_query_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__query_descriptor__field_descriptors[2] =
+{
+  {
+    "type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__QueryDescriptor, type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "predicate",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__QueryDescriptor, predicate),
+    &openhealth__v1__predicate__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__query_descriptor__field_indices_by_name[] = {
+  1,   /* field[1] = predicate */
+  0,   /* field[0] = type */
+};
+static const ProtobufCIntRange openhealth__v1__query_descriptor__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__query_descriptor__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.QueryDescriptor",
+  "QueryDescriptor",
+  "Openhealth__V1__QueryDescriptor",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__QueryDescriptor),
+  2,
+  openhealth__v1__query_descriptor__field_descriptors,
+  openhealth__v1__query_descriptor__field_indices_by_name,
+  1,  openhealth__v1__query_descriptor__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__query_descriptor__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor openhealth__v1__deleted_object__field_descriptors[3] =

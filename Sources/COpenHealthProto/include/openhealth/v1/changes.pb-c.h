@@ -17,6 +17,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/types.pb-c.h"
 
 typedef struct Openhealth__V1__AnchoredQueryRequest Openhealth__V1__AnchoredQueryRequest;
+typedef struct Openhealth__V1__QueryDescriptor Openhealth__V1__QueryDescriptor;
 typedef struct Openhealth__V1__DeletedObject Openhealth__V1__DeletedObject;
 typedef struct Openhealth__V1__AnchoredQueryBatch Openhealth__V1__AnchoredQueryBatch;
 typedef struct Openhealth__V1__ObserverQueryRequest Openhealth__V1__ObserverQueryRequest;
@@ -52,10 +53,34 @@ struct  Openhealth__V1__AnchoredQueryRequest
    * after the initial results, stream an update per visible change
    */
   protobuf_c_boolean long_running;
+  /*
+   * HKAnchoredObjectQuery(queryDescriptors:): two or more (type, predicate) parts read as one
+   * feed in change order under one anchor; type and predicate are then empty. One part is sent
+   * as type and predicate above.
+   */
+  size_t n_descriptors;
+  Openhealth__V1__QueryDescriptor **descriptors;
 };
 #define OPENHEALTH__V1__ANCHORED_QUERY_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__anchored_query_request__descriptor) \
-    , (char *)protobuf_c_empty_string, NULL, {0,NULL}, 0, 0 }
+    , (char *)protobuf_c_empty_string, NULL, {0,NULL}, 0, 0, 0,NULL }
+
+
+/*
+ * HKQueryDescriptor: one part of a query over several types.
+ */
+struct  Openhealth__V1__QueryDescriptor
+{
+  ProtobufCMessage base;
+  char *type;
+  /*
+   * applies to added samples of this type
+   */
+  Openhealth__V1__Predicate *predicate;
+};
+#define OPENHEALTH__V1__QUERY_DESCRIPTOR__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__query_descriptor__descriptor) \
+    , (char *)protobuf_c_empty_string, NULL }
 
 
 /*
@@ -196,6 +221,25 @@ Openhealth__V1__AnchoredQueryRequest *
                       const uint8_t       *data);
 void   openhealth__v1__anchored_query_request__free_unpacked
                      (Openhealth__V1__AnchoredQueryRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__QueryDescriptor methods */
+void   openhealth__v1__query_descriptor__init
+                     (Openhealth__V1__QueryDescriptor         *message);
+size_t openhealth__v1__query_descriptor__get_packed_size
+                     (const Openhealth__V1__QueryDescriptor   *message);
+size_t openhealth__v1__query_descriptor__pack
+                     (const Openhealth__V1__QueryDescriptor   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__query_descriptor__pack_to_buffer
+                     (const Openhealth__V1__QueryDescriptor   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__QueryDescriptor *
+       openhealth__v1__query_descriptor__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__query_descriptor__free_unpacked
+                     (Openhealth__V1__QueryDescriptor *message,
                       ProtobufCAllocator *allocator);
 /* Openhealth__V1__DeletedObject methods */
 void   openhealth__v1__deleted_object__init
@@ -354,6 +398,9 @@ void   openhealth__v1__source_list__free_unpacked
 typedef void (*Openhealth__V1__AnchoredQueryRequest_Closure)
                  (const Openhealth__V1__AnchoredQueryRequest *message,
                   void *closure_data);
+typedef void (*Openhealth__V1__QueryDescriptor_Closure)
+                 (const Openhealth__V1__QueryDescriptor *message,
+                  void *closure_data);
 typedef void (*Openhealth__V1__DeletedObject_Closure)
                  (const Openhealth__V1__DeletedObject *message,
                   void *closure_data);
@@ -385,6 +432,7 @@ typedef void (*Openhealth__V1__SourceList_Closure)
 /* --- descriptors --- */
 
 extern const ProtobufCMessageDescriptor openhealth__v1__anchored_query_request__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__query_descriptor__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__deleted_object__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__anchored_query_batch__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__observer_query_request__descriptor;
