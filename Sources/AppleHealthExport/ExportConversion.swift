@@ -68,12 +68,17 @@ public enum ExportConversion {
             throw ImportRefusal(type: HKWorkoutTypeIdentifier, reason: "unknown workout activity type \(workout.activityType)")
         }
         var events: [WorkoutEventRecord] = []
-        for event in workout.events {
+        // An activity's events are the workout's within the activity's span (HKWorkoutActivity's
+        // `workoutEvents`): they join the workout's, in the chronological order the validator wants.
+        for event in workout.events + workout.activities.flatMap(\.events) {
             guard let type = HKObjCEnumNames.workoutEventTypes[event.type] else {
                 throw ImportRefusal(type: HKWorkoutTypeIdentifier, reason: "unknown workout event type \(event.type)")
             }
             let seconds = try event.duration.map { (measure) throws(ImportRefusal) in try Self.seconds(measure) } ?? 0
             events.append(WorkoutEventRecord(type: type, startDate: event.date, endDate: event.date.addingTimeInterval(seconds)))
+        }
+        if !workout.activities.isEmpty {
+            events = events.enumerated().sorted { ($0.element.startDate, $0.offset) < ($1.element.startDate, $1.offset) }.map(\.element)
         }
         let span = header.endDate.timeIntervalSince(header.startDate)
         var duration = try workout.duration.map { (measure) throws(ImportRefusal) in try Self.seconds(measure) }
@@ -84,7 +89,9 @@ public enum ExportConversion {
         let value = WorkoutValue(activityType: activity, duration: duration,
                                  totalEnergyBurned: try workout.totalEnergyBurned.map(recorded) ?? statisticsSum(workout, "HKQuantityTypeIdentifierActiveEnergyBurned"),
                                  totalDistance: try workout.totalDistance.map(recorded) ?? statisticsSum(workout, distanceType(for: workout.activityType)),
-                                 events: events, statistics: workoutStatistics(workout, header))
+                                 events: events,
+                                 activities: try workoutActivities(workout, activityType: activity, header: header),
+                                 statistics: statistics(workout.statistics, from: header.startDate, to: header.endDate))
         var sample = SampleRecord(uuid: placeholderUUID(), typeIdentifier: HKWorkoutTypeIdentifier, startDate: header.startDate, endDate: header.endDate,
                                   value: .workout(value), metadata: metadata(header.metadata, type: HKWorkoutTypeIdentifier),
                                   device: header.source.device.flatMap(ExportDevice.parse))
@@ -146,7 +153,7 @@ public enum ExportConversion {
         return numerator + "/(" + denominator.replacingOccurrences(of: "·", with: "*") + ")"
     }
 
-    private static func seconds(_ measure: ExportMeasure) throws(ImportRefusal) -> TimeInterval {
+    static func seconds(_ measure: ExportMeasure) throws(ImportRefusal) -> TimeInterval {
         guard let value = Double(measure.value), value.isFinite else {
             throw ImportRefusal(type: HKWorkoutTypeIdentifier, reason: "duration is not a number")
         }
@@ -165,19 +172,22 @@ public enum ExportConversion {
         return RecordedQuantity(value, unit: normalizedUnit(unit))
     }
 
-    /// `WorkoutStatistics` as the workout's statistics (`HKWorkout.allStatistics`), over the
-    /// workout's span: Apple's element carries no dates of its own in older exports. Entries of
-    /// types this build does not know, or repeated, are left out; the validator checks the rest.
-    /// A sum is kept only for a cumulative type and average, minimum and maximum only for a
-    /// discrete one, as `WorkoutValidator` requires.
-    private static func workoutStatistics(_ workout: ExportWorkout, _ header: ExportSampleHeader) -> [WorkoutStatisticsRecord] {
+    /// `WorkoutStatistics` as a workout's or activity's statistics (`HKWorkout.allStatistics`),
+    /// over its span from `start` to `end`: Apple's element carries no dates of its own in older
+    /// exports, and dates newer ones write are kept within that span (they are rounded to the
+    /// second, like the workout's). Entries of types this build does not know, or repeated, are
+    /// left out; the validator checks the rest. A sum is kept only for a cumulative type and
+    /// average, minimum and maximum only for a discrete one, as `WorkoutValidator` requires.
+    static func statistics(_ list: [ExportWorkoutStatistics], from start: Date, to end: Date) -> [WorkoutStatisticsRecord] {
         var seen = Set<String>()
-        return workout.statistics.prefix(SampleLimits.maximumWorkoutStatistics).compactMap { statistic in
+        let within = { (date: Date?, fallback: Date) in date.map { max(start, min(end, $0)) } ?? fallback }
+        return list.prefix(SampleLimits.maximumWorkoutStatistics).compactMap { statistic in
             guard let type = HKObjectType.type(forIdentifier: statistic.type) as? HKQuantityType, seen.insert(statistic.type).inserted,
                   let unit = statistic.unit.map(normalizedUnit) else { return nil }
             let quantity = { (text: String?) in text.flatMap(Double.init).map { RecordedQuantity($0, unit: unit) } }
             let cumulative = type.aggregationStyle == .cumulative
-            return WorkoutStatisticsRecord(quantityType: statistic.type, startDate: header.startDate, endDate: header.endDate,
+            let from = within(statistic.startDate, start), to = max(from, within(statistic.endDate, end))
+            return WorkoutStatisticsRecord(quantityType: statistic.type, startDate: from, endDate: to,
                                            sum: cumulative ? quantity(statistic.sum) : nil,
                                            average: cumulative ? nil : quantity(statistic.average),
                                            minimum: cumulative ? nil : quantity(statistic.minimum),

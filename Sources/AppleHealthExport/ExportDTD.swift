@@ -41,7 +41,7 @@ enum ExportDTD {
   startDate     CDATA #REQUIRED
   endDate       CDATA #REQUIRED
 >
-<!ELEMENT Workout ((MetadataEntry|WorkoutEvent|WorkoutRoute|WorkoutStatistics)*)>
+<!ELEMENT Workout ((MetadataEntry|WorkoutEvent|WorkoutRoute|WorkoutStatistics|WorkoutActivity)*)>
 <!ATTLIST Workout
   workoutActivityType   CDATA #REQUIRED
   duration              CDATA #IMPLIED
@@ -56,6 +56,14 @@ enum ExportDTD {
   creationDate          CDATA #IMPLIED
   startDate             CDATA #REQUIRED
   endDate               CDATA #REQUIRED
+>
+<!ELEMENT WorkoutActivity ((WorkoutEvent|WorkoutStatistics|MetadataEntry)*)>
+<!ATTLIST WorkoutActivity
+  uuid         CDATA #REQUIRED
+  startDate    CDATA #REQUIRED
+  endDate      CDATA #IMPLIED
+  duration     CDATA #IMPLIED
+  durationUnit CDATA #IMPLIED
 >
 <!ELEMENT WorkoutEvent EMPTY>
 <!ATTLIST WorkoutEvent

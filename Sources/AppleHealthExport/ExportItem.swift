@@ -74,6 +74,26 @@ public struct ExportWorkout: Sendable, Equatable {
     public var events: [ExportWorkoutEvent]
     public var statistics: [ExportWorkoutStatistics]
     public var routes: [ExportWorkoutRoute]
+    /// iOS 16's `WorkoutActivity` children, in document order.
+    public var activities: [ExportWorkoutActivity] = []
+}
+
+/// iOS 16's `WorkoutActivity`: one activity of a workout (a set of a swim, a leg of a
+/// multisport workout) with its own dates, events, statistics and metadata. Apple's element
+/// names no activity type or location: the type is the workout's, the location and a swim's
+/// pool length are metadata entries (`HKIndoorWorkout`, `HKSwimmingLocationType`, `HKLapLength`).
+public struct ExportWorkoutActivity: Sendable, Equatable {
+    /// Required by Apple's DTD; kept as written and checked when converted.
+    public var uuid: String?
+    public var startDate: Date
+    /// Optional in the DTD: an activity may give a duration instead.
+    public var endDate: Date?
+    public var duration: ExportMeasure?
+    public var events: [ExportWorkoutEvent]
+    public var statistics: [ExportWorkoutStatistics]
+    public var metadata: [ExportMetadataEntry]
+    /// Where the element starts in the file, for messages about it.
+    public var line: Int
 }
 
 /// A number with its unit, as two attributes of the export.
@@ -96,6 +116,9 @@ public struct ExportWorkoutEvent: Sendable, Equatable {
 
 public struct ExportWorkoutStatistics: Sendable, Equatable {
     public var type: String
+    /// Newer exports date each statistic; older ones cover the workout's span.
+    public var startDate: Date? = nil
+    public var endDate: Date? = nil
     public var sum: String?
     public var average: String?
     public var minimum: String?

@@ -5,7 +5,7 @@ import FoundationXML
 
 /// Reads a sanitized `export.xml` with Foundation's streaming `XMLParser` and hands each
 /// top-level item to `handler` as soon as its element closes, so memory holds one workout or
-/// correlation at a time. Unknown elements (clinical records, audiograms, `WorkoutActivity`, …)
+/// correlation at a time. Unknown elements (clinical records, audiograms, …)
 /// are counted in `skipped`, never silently mistaken for something else.
 final class ExportXMLReader: NSObject, XMLParserDelegate {
     private let fileName: String
@@ -19,6 +19,8 @@ final class ExportXMLReader: NSObject, XMLParserDelegate {
     private var correlation: ExportCorrelation?
     private var workout: ExportWorkout?
     private var route: ExportWorkoutRoute?
+    /// An open `WorkoutActivity`: its events, statistics and metadata are its own, not the workout's.
+    private var activity: ExportWorkoutActivity?
     private var skipDepth = 0
     private var lastReportedLine = 0
 
@@ -89,13 +91,22 @@ final class ExportXMLReader: NSObject, XMLParserDelegate {
                                     duration: element.measure("duration"), totalDistance: element.measure("totalDistance"),
                                     totalEnergyBurned: element.measure("totalEnergyBurned"),
                                     events: [], statistics: [], routes: [])
+        case "WorkoutActivity" where workout != nil && activity == nil && route == nil:
+            activity = ExportWorkoutActivity(uuid: attributes["uuid"], startDate: try element.date("startDate"),
+                                             endDate: try element.optionalDate("endDate"), duration: element.measure("duration"),
+                                             events: [], statistics: [], metadata: [], line: line)
         case "WorkoutEvent" where workout != nil:
-            workout?.events.append(ExportWorkoutEvent(type: try element.required("type"), date: try element.date("date"),
-                                                      duration: element.measure("duration")))
+            let event = ExportWorkoutEvent(type: try element.required("type"), date: try element.date("date"),
+                                           duration: element.measure("duration"))
+            if activity != nil { activity?.events.append(event) } else { workout?.events.append(event) }
         case "WorkoutStatistics" where workout != nil:
-            workout?.statistics.append(ExportWorkoutStatistics(
-                type: try element.required("type"), sum: attributes["sum"], average: attributes["average"],
-                minimum: attributes["minimum"], maximum: attributes["maximum"], unit: attributes["unit"]))
+            let statistic = ExportWorkoutStatistics(
+                // Dates only newer exports write, and only informative (the statistic covers its
+                // workout or activity either way): one that does not parse is left out, not fatal.
+                type: try element.required("type"), startDate: attributes["startDate"].flatMap(ExportDate.parse),
+                endDate: attributes["endDate"].flatMap(ExportDate.parse), sum: attributes["sum"], average: attributes["average"],
+                minimum: attributes["minimum"], maximum: attributes["maximum"], unit: attributes["unit"])
+            if activity != nil { activity?.statistics.append(statistic) } else { workout?.statistics.append(statistic) }
         case "WorkoutRoute" where workout != nil && route == nil:
             route = ExportWorkoutRoute(source: element.source(), filePath: nil, locations: [])
         case "FileReference" where route != nil:
@@ -106,6 +117,7 @@ final class ExportXMLReader: NSObject, XMLParserDelegate {
             let entry = ExportMetadataEntry(key: try element.required("key"), value: attributes["value"] ?? "")
             if record != nil { record?.header.metadata.append(entry) }
             else if route != nil { /* route metadata is not kept: routes carry none in HealthKit's model */ }
+            else if activity != nil { activity?.metadata.append(entry) }
             else if workout != nil { workout?.header.metadata.append(entry) }
             else if correlation != nil { correlation?.header.metadata.append(entry) }
             else { skipped["MetadataEntry", default: 0] += 1 }
@@ -134,6 +146,10 @@ final class ExportXMLReader: NSObject, XMLParserDelegate {
             guard let finished = correlation else { return }
             correlation = nil
             try handler(.correlation(finished))
+        case "WorkoutActivity":
+            guard let finished = activity else { return }
+            activity = nil
+            workout?.activities.append(finished)
         case "WorkoutRoute":
             guard let finished = route else { return }
             route = nil

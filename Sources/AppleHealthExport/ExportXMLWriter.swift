@@ -156,16 +156,9 @@ public struct ExportXMLWriter: Sendable {
                 ("duration", seconds > 0 ? ExportXMLText.number(seconds / 60) : nil), ("durationUnit", seconds > 0 ? "min" : nil),
             ]) + "/>\n"
         }
-        // Newer exports' per-type statistics (Apple writes them for the workout's collected
-        // types); the values are in the type's canonical unit, named in `unit`.
-        for statistic in workout.statistics {
-            let unit = (HKObjectType.type(forIdentifier: statistic.quantityType) as? HKQuantityType)?.canonicalUnit.unitString
-            let number = { (quantity: RecordedQuantity?) in quantity.map { ExportXMLText.number($0.value) } }
-            text += "  <WorkoutStatistics" + ExportXMLText.attributes([
-                ("type", statistic.quantityType), ("startDate", date(statistic.startDate)), ("endDate", date(statistic.endDate)),
-                ("average", number(statistic.average)), ("minimum", number(statistic.minimum)),
-                ("maximum", number(statistic.maximum)), ("sum", number(statistic.sum)), ("unit", unit),
-            ]) + "/>\n"
+        text += statisticsElements(workout.statistics, indent: "  ")
+        for activity in workout.activities {
+            text += activityElement(activity)
         }
         for route in routes {
             text += "  <WorkoutRoute" + ExportXMLText.attributes(source + [("startDate", date(route.startDate)), ("endDate", date(route.endDate))]) + ">\n"
@@ -173,6 +166,46 @@ public struct ExportXMLWriter: Sendable {
             text += "  </WorkoutRoute>\n"
         }
         return text + " </Workout>\n"
+    }
+
+    /// Newer exports' per-type statistics (Apple writes them for the collected types of a workout
+    /// and of each activity); the values are in the type's canonical unit, named in `unit`.
+    private func statisticsElements(_ statistics: [WorkoutStatisticsRecord], indent: String) -> String {
+        statistics.map { statistic in
+            let unit = (HKObjectType.type(forIdentifier: statistic.quantityType) as? HKQuantityType)?.canonicalUnit.unitString
+            let number = { (quantity: RecordedQuantity?) in quantity.map { ExportXMLText.number($0.value) } }
+            return indent + "<WorkoutStatistics" + ExportXMLText.attributes([
+                ("type", statistic.quantityType), ("startDate", date(statistic.startDate)), ("endDate", date(statistic.endDate)),
+                ("average", number(statistic.average)), ("minimum", number(statistic.minimum)),
+                ("maximum", number(statistic.maximum)), ("sum", number(statistic.sum)), ("unit", unit),
+            ]) + "/>\n"
+        }.joined()
+    }
+
+    /// iOS 16's `<WorkoutActivity>`. Its events are the workout's (written there once). The
+    /// activity's configuration has no attribute in Apple's element: location, swimming location
+    /// and lap length travel as the metadata entries the import reads them back from
+    /// (`ExportConversion.workoutActivities`), added here when the activity's metadata lacks them.
+    private func activityElement(_ activity: WorkoutActivityRecord) -> String {
+        var metadata = activity.metadata
+        if metadata[HKMetadataKeyIndoorWorkout] == nil, activity.locationType != HKWorkoutSessionLocationType.unknown.rawValue {
+            metadata[HKMetadataKeyIndoorWorkout] = .bool(activity.locationType == HKWorkoutSessionLocationType.indoor.rawValue)
+        }
+        if metadata[HKMetadataKeySwimmingLocationType] == nil,
+           activity.swimmingLocationType != HKWorkoutSwimmingLocationType.unknown.rawValue {
+            metadata[HKMetadataKeySwimmingLocationType] = .number(Double(activity.swimmingLocationType))
+        }
+        if metadata[HKMetadataKeyLapLength] == nil, let lap = activity.lapLength {
+            metadata[HKMetadataKeyLapLength] = .quantity(value: lap.value, unit: lap.unit)
+        }
+        let minutes = activity.endDate.timeIntervalSince(activity.startDate) / 60
+        var text = "  <WorkoutActivity" + ExportXMLText.attributes([
+            ("uuid", activity.uuid.uuidString), ("startDate", date(activity.startDate)), ("endDate", date(activity.endDate)),
+            ("duration", ExportXMLText.number(minutes)), ("durationUnit", "min"),
+        ]) + ">\n"
+        text += metadataEntries(metadata, indent: "   ")
+        text += statisticsElements(activity.statistics, indent: "   ")
+        return text + "  </WorkoutActivity>\n"
     }
 
     /// Sorted by key, so the same sample always exports to the same bytes.

@@ -56,12 +56,7 @@ struct ImportCommand: AsyncParsableCommand {
         let pipeline = ImportPipeline(file: file)
         var progress = ImportProgress(totalLines: file.xmlLines, interactive: io.usesStyling)
         do {
-            for try await batch in pipeline.batches() {
-                let outcome = try await client.importSamples(ImportBatch(
-                    origin: pipeline.origin, sourceName: batch.sourceName ?? "", sourceVersion: batch.sourceVersion,
-                    samples: batch.samples, routes: batch.routes))
-                pipeline.batchSent()
-                pipeline.record(batch, outcome: outcome)
+            try await send(pipeline, to: client) { batch in
                 if let line = progress.update(records: batch.readSoFar, line: batch.lineReached) { io.errors.write(line) }
             }
         } catch let error as HealthCtlError {
@@ -76,6 +71,32 @@ struct ImportCommand: AsyncParsableCommand {
         let tally = pipeline.tally
         io.output.write(tally.rendered(emphasize: io.emphasized))
         io.output.writeLine("\(tally.read) records read; samples and routes: \(tally.added) imported, \(tally.unchanged) already there, \(tally.refusedCount) refused.")
+    }
+
+    /// Sends the pipeline's batches, `ImportPipeline.maxBatchesInFlight` at a time: healthd
+    /// decodes and checks the next batch while the store commits the one before (each batch is
+    /// still its own transaction, so a killed import leaves whole batches). `sent` sees each batch
+    /// once healthd has answered for it, in the order the answers come.
+    private func send(_ pipeline: ImportPipeline, to client: ManagerClient,
+                      sent: (ImportPipeline.Batch) -> Void) async throws {
+        try await withThrowingTaskGroup(of: (ImportPipeline.Batch, ImportOutcome).self) { group in
+            var inFlight = 0
+            func finishOne() async throws {
+                guard let (batch, outcome) = try await group.next() else { return }
+                inFlight -= 1
+                pipeline.batchSent()
+                pipeline.record(batch, outcome: outcome)
+                sent(batch)
+            }
+            for try await batch in pipeline.batches() {
+                if inFlight >= ImportPipeline.maxBatchesInFlight { try await finishOne() }
+                let request = ImportBatch(origin: pipeline.origin, sourceName: batch.sourceName ?? "",
+                                          sourceVersion: batch.sourceVersion, samples: batch.samples, routes: batch.routes)
+                group.addTask { (batch, try await client.importSamples(request)) }
+                inFlight += 1
+            }
+            while inFlight > 0 { try await finishOne() }
+        }
     }
 
     /// Sets the export's characteristics that differ from the user's, each only after a yes

@@ -16,9 +16,17 @@ import Synchronization
 final class ImportPipeline: @unchecked Sendable {
     // @unchecked: the open batches and `lineReached` belong to the reader thread; the tally,
     // shared with the consumer, sits behind a mutex.
-    static let batchSize = 1_000
+    /// Samples per batch: each batch is one transaction (one commit) in healthd, so fewer,
+    /// larger batches spend less on commits; `maxBatchBytes` keeps any batch inside one frame.
+    static let batchSize = 4_000
+    /// Batches read ahead of healthd, beyond those in flight.
     static let maxQueuedBatches = 2
-    static let maxOpenSamples = 20_000
+    /// Batches sent and not yet answered: healthd decodes and checks one while it stores another.
+    static let maxBatchesInFlight = 2
+    static let maxOpenSamples = 40_000
+    /// A batch's estimated wire size (`wireWeight`) stays below this, half a 4 MiB frame: a
+    /// sample may carry up to 64 metadata entries of 4 KiB each, so a count alone bounds nothing.
+    static let maxBatchBytes = 2 << 20
     /// Route points per batch: a batch must fit in one 4 MiB frame (about 75 bytes a point).
     static let maxBatchLocations = 40_000
     /// Heartbeats and ECG voltages per batch (about 9 bytes each on the wire).
@@ -32,6 +40,7 @@ final class ImportPipeline: @unchecked Sendable {
         var routes: [ImportedRoute] = []
         var locationCount = 0
         var seriesPointCount = 0
+        var estimatedBytes = 0
         /// Elements read so far, for progress.
         var readSoFar: Int
         var lineReached: Int
@@ -46,7 +55,7 @@ final class ImportPipeline: @unchecked Sendable {
     private var openBatches: [BatchKey: Batch] = [:]
     private var openSyncIdentifiers: [BatchKey: Set<String>] = [:]
     private var openSamples = 0
-    private let room = DispatchSemaphore(value: ImportPipeline.maxQueuedBatches)
+    private let room = DispatchSemaphore(value: ImportPipeline.maxQueuedBatches + ImportPipeline.maxBatchesInFlight)
     private var lineReached = 0
 
     private struct BatchKey: Hashable { var name: String?; var version: String?; var type: String }
@@ -124,8 +133,10 @@ final class ImportPipeline: @unchecked Sendable {
         let routes = self.routes(of: imported, workout: record)
         let locations = routes.reduce(0) { $0 + $1.count }
         let points = Self.seriesPoints(record)
+        let bytes = Self.wireWeight(record)
         if (openBatches[key]?.locationCount ?? 0) + locations > Self.maxBatchLocations
-            || (openBatches[key]?.seriesPointCount ?? 0) + points > Self.maxBatchSeriesPoints,
+            || (openBatches[key]?.seriesPointCount ?? 0) + points > Self.maxBatchSeriesPoints
+            || (openBatches[key]?.estimatedBytes ?? 0) + bytes > Self.maxBatchBytes,
             openBatches[key] != nil, let full = take(key) {
             try ship(full)
         }
@@ -139,11 +150,13 @@ final class ImportPipeline: @unchecked Sendable {
         openBatches[key]?.routes += routes.map { ImportedRoute(workoutIndex: workoutIndex, locations: $0) }
         openBatches[key]?.locationCount += locations
         openBatches[key]?.seriesPointCount += points
+        openBatches[key]?.estimatedBytes += bytes
         openBatches[key]?.samples.append(record)
         openSamples += 1
         let full = (openBatches[key]?.samples.count ?? 0) >= Self.batchSize
             || (openBatches[key]?.locationCount ?? 0) >= Self.maxBatchLocations
             || (openBatches[key]?.seriesPointCount ?? 0) >= Self.maxBatchSeriesPoints
+            || (openBatches[key]?.estimatedBytes ?? 0) >= Self.maxBatchBytes
         if full, let batch = take(key) {
             try ship(batch)
         }
@@ -248,6 +261,42 @@ final class ImportPipeline: @unchecked Sendable {
             if !batch.routes.isEmpty {
                 $0.stored(HKWorkoutRouteTypeIdentifier, added: outcome.routesAdded, unchanged: outcome.routesUnchanged)
             }
+        }
+    }
+}
+
+extension ImportPipeline {
+    /// An upper estimate of a sample's bytes on the wire, for `maxBatchBytes`: a fixed part for
+    /// dates, UUID, type, value and field tags, plus what grows — metadata keys and text, the
+    /// device's strings, a workout's events, statistics and activities, a correlation's samples.
+    /// Series points and route locations are bounded by their own counts.
+    static func wireWeight(_ record: SampleRecord) -> Int {
+        var bytes = 160 + record.typeIdentifier.utf8.count + metadataWeight(record.metadata)
+        if let device = record.device {
+            bytes += [device.name, device.manufacturer, device.model, device.hardwareVersion, device.firmwareVersion,
+                      device.softwareVersion, device.localIdentifier, device.udiDeviceIdentifier]
+                .reduce(0) { $0 + ($1?.utf8.count ?? 0) + 4 }
+        }
+        switch record.value {
+        case let .workout(workout):
+            bytes += 48 * workout.events.count + 160 * workout.statistics.count
+            bytes += workout.activities.reduce(0) { $0 + 128 + metadataWeight($1.metadata) + 160 * $1.statistics.count }
+        case let .correlation(members):
+            bytes += members.reduce(0) { $0 + wireWeight($1) }
+        default:
+            break
+        }
+        return bytes
+    }
+
+    private static func metadataWeight(_ metadata: [String: MetadataValue]) -> Int {
+        metadata.reduce(0) { total, entry in
+            let value: Int = switch entry.value {
+            case let .string(text): text.utf8.count
+            case let .quantity(_, unit): unit.utf8.count + 9
+            case .number, .date, .bool: 9
+            }
+            return total + entry.key.utf8.count + value + 8
         }
     }
 }

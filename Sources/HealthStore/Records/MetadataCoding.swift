@@ -54,32 +54,37 @@ enum MetadataCoding {
     }
 
     /// A JSON string: quotes, backslashes and control characters escaped (RFC 8259 §7); every
-    /// other character as it is (the column is UTF-8 text).
+    /// other character as it is (the column is UTF-8 text). Every byte that needs escaping is
+    /// ASCII and no byte of a multi-byte UTF-8 sequence is, so the scan runs over the bytes and
+    /// copies the text between escapes whole: a scalar-by-scalar copy was most of an import's
+    /// metadata encoding (13 % of healthd's CPU for 134,000 records).
     private static func appendString(_ string: String, to json: inout String) {
         json += "\""
-        var plainFrom = string.unicodeScalars.startIndex
+        let utf8 = string.utf8
+        var plainFrom = utf8.startIndex
         var index = plainFrom
-        let scalars = string.unicodeScalars
-        while index != scalars.endIndex {
-            let scalar = scalars[index]
-            let escaped: String? = switch scalar {
-            case "\"": "\\\""
-            case "\\": "\\\\"
-            case "\n": "\\n"
-            case "\r": "\\r"
-            case "\t": "\\t"
-            case _ where scalar.value < 0x20: "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: nil
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
+                json += string[plainFrom..<index]
+                json += escaped(byte)
+                plainFrom = utf8.index(after: index)
             }
-            if let escaped {
-                json.unicodeScalars.append(contentsOf: scalars[plainFrom..<index])
-                json += escaped
-                plainFrom = scalars.index(after: index)
-            }
-            index = scalars.index(after: index)
+            index = utf8.index(after: index)
         }
-        json.unicodeScalars.append(contentsOf: scalars[plainFrom...])
+        json += string[plainFrom...]
         json += "\""
+    }
+
+    private static func escaped(_ byte: UInt8) -> String {
+        switch byte {
+        case UInt8(ascii: "\""): "\\\""
+        case UInt8(ascii: "\\"): "\\\\"
+        case UInt8(ascii: "\n"): "\\n"
+        case UInt8(ascii: "\r"): "\\r"
+        case UInt8(ascii: "\t"): "\\t"
+        default: "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
+        }
     }
 
     static func decode(_ json: String?) throws -> [String: MetadataValue] {

@@ -29,14 +29,16 @@ extension SampleRepository {
         try await commits.submit { db in
             let sourceID = try Self.sourceID(db, source)
             var unchanged = 0
-            var alreadyHeld = Set<Int>()
+            // Samples the source holds already (by sync identity, at the same or a higher version)
+            // are left out of the write: looked up once here, not again by `write`'s upsert.
+            var heldUUIDs: [Int: UUID] = [:]
             let lookup = try SyncedObject.lookup(db)
             for (index, record) in records.enumerated() {
                 guard let sync = record.syncIdentity,
                       let stored = try SyncedObject.find(using: lookup, source: sourceID, identifier: sync.identifier),
                       stored.version >= sync.version else { continue }
                 unchanged += 1
-                alreadyHeld.insert(index)
+                heldUUIDs[index] = stored.uuid
             }
             // Correlations carry no sync identity (HealthKit allows none): one the source holds
             // already, by type, dates and import identity, is left out instead of stored twice.
@@ -44,23 +46,33 @@ extension SampleRepository {
             // (`ImportedCorrelations`): those are stored once, as the correlation's.
             var seen = Set<String>()
             var stored: [SampleRecord] = []
-            for (index, record) in records.enumerated() {
+            var storedPositions: [Int] = []
+            for (index, record) in records.enumerated() where heldUUIDs[index] == nil {
                 if case .correlation = record.value, case let .string(identity)? = record.metadata[SampleRecord.importIdentityKey] {
                     guard seen.insert(identity).inserted, try !ImportedCorrelations.holds(record, identity: identity, sourceID: sourceID, db) else {
                         unchanged += 1
                         continue
                     }
-                } else if !alreadyHeld.contains(index), try ImportedCorrelations.holdsAsMember(record, sourceID: sourceID, db) {
+                } else if try ImportedCorrelations.holdsAsMember(record, sourceID: sourceID, db) {
                     unchanged += 1
                     continue
                 }
                 stored.append(record)
+                storedPositions.append(index)
             }
-            let uuids = try Self.write(stored, source: source, db)
+            let written = try Self.write(stored, source: source, db)
             for record in stored { try ImportedCorrelations.dropTopLevelCopies(ofMembersOf: record, sourceID: sourceID, db) }
+            // Routes travel only in batches of workouts, whose UUIDs `write` returns one per sample.
+            var workoutUUIDs = heldUUIDs
+            if !routes.isEmpty {
+                for (position, uuid) in zip(storedPositions, written) { workoutUUIDs[position] = uuid }
+            }
             var routesAdded = 0
-            for route in routes where try Self.storeImportedRoute(route, workoutUUID: uuids[route.workoutIndex], source: source, db) {
-                routesAdded += 1
+            for route in routes {
+                guard let workoutUUID = workoutUUIDs[route.workoutIndex] else {
+                    throw HKError(.errorInvalidArgument, "an imported route names workout \(route.workoutIndex), which the batch does not store")
+                }
+                if try Self.storeImportedRoute(route, workoutUUID: workoutUUID, source: source, db) { routesAdded += 1 }
             }
             return ImportCounts(added: records.count - unchanged, unchanged: unchanged,
                                 routesAdded: routesAdded, routesUnchanged: routes.count - routesAdded)
