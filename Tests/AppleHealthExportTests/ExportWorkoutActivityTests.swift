@@ -8,7 +8,7 @@ import Testing
 /// export so that a second import gives the same activities. No fixture in
 /// ../shared/fixtures/apple-health holds one (they predate iOS 16): the element below follows
 /// Apple's DTD for it (uuid, startDate, endDate, duration; events, statistics, metadata inside).
-@Suite(.timeLimit(.minutes(2))) struct ExportWorkoutActivityTests {
+@Suite(.timeLimit(.minutes(10))) struct ExportWorkoutActivityTests {
     let helper = ExportXMLWriterTests()
 
     /// A pool swim of two sets, as an iPhone on iOS 16 exports it.

@@ -7,7 +7,7 @@ import Testing
 /// What the broker makes of an anchored query's descriptors: one part per type, in the app's
 /// order, descriptors of one type folded so a sample is delivered once; every type checked
 /// before anything is read.
-@Suite(.timeLimit(.minutes(1))) struct AnchoredPartsTests {
+@Suite(.timeLimit(.minutes(10))) struct AnchoredPartsTests {
     static let steps = HKQuantityTypeIdentifier.stepCount.rawValue
     static let heartRate = HKQuantityTypeIdentifier.heartRate.rawValue
     static let early = SamplePredicate.sources(["org.example.a"])

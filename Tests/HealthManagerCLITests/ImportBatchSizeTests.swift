@@ -8,7 +8,7 @@ import Testing
 /// `healthctl import` sends thousands of samples per batch; a batch must still fit in one frame
 /// when its samples carry the most metadata a sample may (64 entries of 4 KiB): the pipeline
 /// weighs each sample (`ImportPipeline.wireWeight`), not only counts them.
-@Suite(.timeLimit(.minutes(2))) struct ImportBatchSizeTests {
+@Suite(.timeLimit(.minutes(10))) struct ImportBatchSizeTests {
     /// A pipeline over an export that holds nothing; samples are handed to it directly.
     func pipeline() throws -> (ImportPipeline, URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("batch-size-\(UUID().uuidString)")
