@@ -44,12 +44,9 @@ public enum SampleValidator {
         var result = record
         switch (type, record.value) {
         case let (quantityType as HKQuantityType, .quantity(value, unitString)):
-            let unit = try HKUnit.parse(unitString)
-            guard quantityType.is(compatibleWith: unit) else {
-                throw HKError(.errorInvalidArgument,
-                              "unit \(unitString) is not compatible with \(type.identifier) (expected a unit like \(quantityType.canonicalUnit.unitString))")
-            }
-            let canonical = try QuantityValueCheck.canonical(value, unit: unit, unitString: unitString, of: quantityType)
+            // Parsing, compatibility, conversion factor and range: once per type and unit.
+            let plan = try QuantityUnitPlan.cached(quantityType, unitString: unitString)
+            let canonical = try QuantityValueCheck.canonical(value, plan: plan, unitString: unitString, of: quantityType)
             result.value = .quantity(canonical, unit: quantityType.canonicalUnit.unitString)
         case let (categoryType as HKCategoryType, .category(value)):
             guard categoryType.allowedValues.contains(value) else {
