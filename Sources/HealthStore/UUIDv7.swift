@@ -30,14 +30,15 @@ public enum UUIDv7 {
     /// Lays out the fields: 48-bit time, version 7, 12 random bits (`rand_a`), variant 10,
     /// 62 random bits (`rand_b`).
     static func make(milliseconds: UInt64, randomA: UInt16, randomB: UInt64) -> UUID {
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for i in 0..<6 { bytes[i] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * UInt64(i))) }
-        bytes[6] = 0x70 | UInt8(truncatingIfNeeded: randomA >> 8 & 0x0F)
-        bytes[7] = UInt8(truncatingIfNeeded: randomA)
-        for i in 0..<8 { bytes[8 + i] = UInt8(truncatingIfNeeded: randomB >> (56 - 8 * UInt64(i))) }
-        bytes[8] = 0x80 | (bytes[8] & 0x3F)
-        return UUID(uuid: (
-            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        // Written in place (no array per id: a batched save mints a thousand).
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) { buffer in
+            for i in 0..<6 { buffer[i] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * UInt64(i))) }
+            buffer[6] = 0x70 | UInt8(truncatingIfNeeded: randomA >> 8 & 0x0F)
+            buffer[7] = UInt8(truncatingIfNeeded: randomA)
+            for i in 0..<8 { buffer[8 + i] = UInt8(truncatingIfNeeded: randomB >> (56 - 8 * UInt64(i))) }
+            buffer[8] = 0x80 | (buffer[8] & 0x3F)
+        }
+        return UUID(uuid: bytes)
     }
 }

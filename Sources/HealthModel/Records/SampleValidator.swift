@@ -44,15 +44,12 @@ public enum SampleValidator {
         var result = record
         switch (type, record.value) {
         case let (quantityType as HKQuantityType, .quantity(value, unitString)):
-            let unit = try HKUnit.parse(unitString)
-            guard quantityType.is(compatibleWith: unit) else {
-                throw HKError(.errorInvalidArgument,
-                              "unit \(unitString) is not compatible with \(type.identifier) (expected a unit like \(quantityType.canonicalUnit.unitString))")
-            }
+            // Parsing, compatibility, conversion factor and range: once per type and unit.
+            let plan = try QuantityUnitPlan.cached(quantityType, unitString: unitString)
             if let series = record.quantitySeries {
-                (result.value, result.quantitySeries) = try canonicalized(series, unit: unit, unitString: unitString, of: record, quantityType)
+                (result.value, result.quantitySeries) = try canonicalized(series, plan: plan, unitString: unitString, of: record, quantityType)
             } else {
-                let canonical = try QuantityValueCheck.canonical(value, unit: unit, unitString: unitString, of: quantityType)
+                let canonical = try QuantityValueCheck.canonical(value, plan: plan, unitString: unitString, of: quantityType)
                 result.value = .quantity(canonical, unit: quantityType.canonicalUnit.unitString)
             }
         case (_, _) where record.quantitySeries != nil:
@@ -92,7 +89,7 @@ public enum SampleValidator {
     /// A quantity series: its data in the canonical unit (each value checked as a single
     /// quantity would be), checked as a series, and the sample's quantity and summary computed
     /// here from the data — whatever a client sent for them is replaced.
-    private static func canonicalized(_ series: QuantitySeries, unit: HKUnit, unitString: String, of record: SampleRecord,
+    private static func canonicalized(_ series: QuantitySeries, plan: QuantityUnitPlan, unitString: String, of record: SampleRecord,
                                       _ type: HKQuantityType) throws(HKError) -> (SampleRecord.Value, QuantitySeries) {
         guard let data = series.data, data.count == series.count else {
             throw HKError(.errorInvalidArgument, "\(type.identifier): the series' quantities are missing; build it with HKQuantitySeriesSampleBuilder")
@@ -102,7 +99,7 @@ public enum SampleValidator {
         canonicalData.reserveCapacity(data.count)
         for (index, datum) in data.enumerated() {
             do {
-                let value = try QuantityValueCheck.canonical(datum.value, unit: unit, unitString: unitString, of: type)
+                let value = try QuantityValueCheck.canonical(datum.value, plan: plan, unitString: unitString, of: type)
                 canonicalData.append(QuantitySeriesDatum(value: value, start: datum.start, end: datum.end))
             } catch {
                 throw HKError(error.code, "quantity \(index + 1) of the series: \(error.message)")

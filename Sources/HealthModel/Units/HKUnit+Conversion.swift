@@ -27,6 +27,17 @@ extension HKUnit {
         return Self.fromReference(reference, destination)
     }
 
+    /// The factor `convert` multiplies by from this unit to `target` — 1 when they are the same
+    /// expression — or nil when the conversion is not a plain product (affine, logarithmic,
+    /// incompatible or invalid units). For `QuantityUnitPlan`, which must compute what `convert` does.
+    func linearRatio(to target: HKUnit) -> Double? {
+        guard let source = try? validExpression(), let destination = try? target.validExpression(),
+              dimension == target.dimension else { return nil }
+        if source == destination { return 1 }
+        guard source.nonlinearScale == nil && destination.nonlinearScale == nil else { return nil }
+        return source.linearFactor.ratio(to: destination.linearFactor)
+    }
+
     private func validExpression() throws(HKError) -> UnitExpression {
         switch content {
         case .valid(let expression): return expression

@@ -7,28 +7,34 @@ public enum QuantityValueCheck {
     /// naming the type, the value, the unit and the allowed range.
     public static func canonical(_ value: Double, unit: HKUnit, unitString: String,
                                  of type: HKQuantityType) throws(HKError) -> Double {
+        try canonical(value, plan: QuantityUnitPlan(type, unit: unit, unitString: unitString), unitString: unitString, of: type)
+    }
+
+    /// The same with the unit's work done once (`QuantityUnitPlan`): what a save's samples use.
+    static func canonical(_ value: Double, plan: QuantityUnitPlan, unitString: String,
+                          of type: HKQuantityType) throws(HKError) -> Double {
         guard value.isFinite else {
             throw HKError(.errorInvalidArgument, "\(type.identifier): value \(value) \(unitString) is not a finite number")
         }
-        let canonical = try HKQuantity(unit: unit, doubleValue: value).value(in: type.canonicalUnit)
+        let canonical = try plan.canonical(value, of: type)
         guard canonical.isFinite else {
             throw HKError(.errorInvalidArgument,
                           "\(type.identifier): value \(value) \(unitString) is not a finite number in \(type.canonicalUnit.unitString)")
         }
-        let range = QuantityValueRanges.range(for: HKQuantityTypeIdentifier(rawValue: type.identifier))
-        if let bounds = range?.bounds(in: unit) {
+        if let bounds = plan.boundsInUnit {
             guard bounds.contains(value) || atBound(value, bounds) else {
                 throw HKError(.errorInvalidArgument,
                               "\(type.identifier): value \(value) \(unitString) is outside the allowed range \(format(bounds.lowerBound)) to \(format(bounds.upperBound)) \(unitString)")
             }
             // A value accepted on a bound is stored on it, so statistics (which check the
             // canonical range exactly) count it.
-            if let stored = range?.bounds(in: type.canonicalUnit) {
+            if let stored = plan.storedBounds {
                 return min(max(canonical, stored.lowerBound), stored.upperBound)
             }
         } else {
             // A registered type without a row (`QuantityValueRangeTests` keeps every type
-            // covered) still gets the general bound, so nothing unbounded is stored.
+            // covered) still gets the general bound, so nothing unbounded is stored. (A row
+            // whose unit does not convert also lands here, as before.)
             let ceiling = QuantityValueRanges.ceiling
             guard abs(canonical) <= ceiling else {
                 throw HKError(.errorInvalidArgument,

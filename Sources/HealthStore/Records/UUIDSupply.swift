@@ -6,13 +6,15 @@ public import HealthModel
 /// Not shared between writes (one per `SampleRepository.write`).
 final class UUIDSupply {
     private var preassigned: ArraySlice<UUID>?
+    /// Fresh ids, many per system call (`UUIDv7Minter`).
+    private var minter = UUIDv7Minter()
 
     init(preassigned: [UUID]? = nil) {
         self.preassigned = preassigned.map { $0[...] }
     }
 
     func next() -> UUID {
-        guard var remaining = preassigned, let uuid = remaining.popFirst() else { return UUIDv7.make() }
+        guard var remaining = preassigned, let uuid = remaining.popFirst() else { return minter.next() }
         preassigned = remaining
         return uuid
     }

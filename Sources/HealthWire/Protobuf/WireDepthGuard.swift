@@ -22,7 +22,8 @@ enum WireDepthGuard {
         depth: Int, limit: Int
     ) throws(WireDecodeError) {
         guard depth <= limit else { throw .nestedTooDeep(limit: limit) }
-        let malformed = WireDecodeError.malformed(message: String(cString: descriptor.pointee.name))
+        // Made only when thrown: this runs once per nested message (twice per sample of a save).
+        var malformed: WireDecodeError { .malformed(message: String(cString: descriptor.pointee.name)) }
         var index = bytes.startIndex
         while index < bytes.endIndex {
             guard let key = readVarint(bytes, &index) else { throw malformed }
