@@ -133,6 +133,7 @@ enum StoreSchema {
         registerStatisticsIndex(&migrator)       // v19
         registerWorkoutActivities(&migrator)     // v20
         registerScoredAssessments(&migrator)     // v22
+        registerLockedStart(&migrator)           // v25
         return migrator
     }
 }
