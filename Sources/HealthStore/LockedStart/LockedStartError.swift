@@ -37,7 +37,8 @@ public enum LockedStartError: Error, CustomStringConvertible, Sendable, Equatabl
         case let .snapshotMalformed(path, reason):
             "cannot start locked: the locked-start snapshot \(path) is unusable (\(reason)); \(Self.advice)"
         case let .fileUnusable(path, reason):
-            "the locked-start file \(path) could not be used: \(reason); \(Self.advice)"
+            "the locked-start file \(path) could not be used (\(reason)); until it can, healthd cannot start locked, "
+                + "and after fixing it \(Self.advice)"
         case let .machineKey(error):
             "cannot start locked: \(error.description); \(Self.advice)"
         case let .journal(error):
