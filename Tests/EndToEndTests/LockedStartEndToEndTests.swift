@@ -169,6 +169,23 @@ import TestSupport
         #expect(try await sharingStatus(healthd, Self.writer, Self.steps) == "\(HKAuthorizationStatus.sharingDenied.rawValue)")
     }
 
+    /// `healthctl lock` journals to the same next journal a locked start uses: after a kill, a
+    /// locked start continues it, and serves the grants edited during the lock.
+    @Test func killedWhileLockedByTheManagerALockedStartKeepsTheLocksSavesAndGrants() async throws {
+        let healthd = try await passcodeStore()
+        try healthd.start(["--passcode-stdin"], standardInput: "\(Self.passcode)\n")
+        expectSuccess(try await healthd.healthctl(["lock"]))
+        let first = try #require(try await save(healthd, minute: 1, marker: "during-lock").okValue)
+        try await healthd.set(Self.writer, "share", Self.heartRate, allowed: true)
+        healthd.kill()
+        try healthd.start(["--start-locked"])
+        #expect(try await sharingStatus(healthd, Self.writer, Self.heartRate) == "\(HKAuthorizationStatus.sharingAuthorized.rawValue)")
+        let second = try #require(try await save(healthd, minute: 2, marker: "after-restart").okValue)
+        expectSuccess(try await unlock(healthd))
+        #expect(try await storedSteps(healthd).sorted() == [first, second].sorted())
+        #expect(try await sharingStatus(healthd, Self.writer, Self.heartRate) == "\(HKAuthorizationStatus.sharingAuthorized.rawValue)")
+    }
+
     @Test func aMissingStaleAlteredOrWrongKeySnapshotIsRefusedNamingTheFile() async throws {
         let healthd = try await passcodeStore()
         let path = healthd.storeDirectory + "/" + Self.snapshot
