@@ -12,6 +12,9 @@
 #
 # Options: --prefix DIR, --unit-dir DIR (default ${XDG_CONFIG_HOME:-~/.config}/systemd/user),
 # --from DIR, --no-enable (install without touching systemctl), --uninstall.
+#
+# A store with a passcode (healthctl passcode set): the unit starts healthd with --start-locked,
+# so after a reboot apps can save at once and `healthctl unlock` (the passcode) opens the store.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,7 +30,7 @@ while [ $# -gt 0 ]; do
     --from) from="${2:?--from needs a build folder}"; shift 2 ;;
     --no-enable) enable=no; shift ;;
     --uninstall) action=uninstall; shift ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install.sh: unknown option '$1' (see --help)" >&2; exit 64 ;;
   esac
 done
@@ -100,6 +103,7 @@ if user_manager; then
   systemctl --user enable --now healthd.socket healthd-admin.socket
   systemctl --user enable --now health-sandbox-agent.service
   echo "healthd starts on the first connection; try: $bin_dir/healthctl status"
+  echo "(with a passcode set, it starts locked: run $bin_dir/healthctl unlock to read your data)"
 else
   echo "no systemd user manager to enable the units with; when there is one (a login session), run:"
   echo "  systemctl --user daemon-reload"

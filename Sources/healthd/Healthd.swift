@@ -28,6 +28,14 @@ struct Healthd: ParsableCommand {
             (--passcode-file, its first line) or on standard input (--passcode-stdin). healthd keeps the \
             bytes only until the store is open.
 
+            With nobody to type the passcode (a service started at boot), --start-locked starts healthd on a \
+            passcode store locked (a store without a passcode opens as usual): apps connect, authorizationStatus and requests are answered, saves are kept sealed in \
+            the pending journal, and every read fails with errorDatabaseInaccessible until `healthctl unlock` \
+            opens the store and merges them. It serves from locked-start.snapshot, which healthd keeps in the \
+            store directory while unlocked (the installed apps and grants, sealed with the machine key, so \
+            whoever can read machine.key learns them without the passcode; SECURITY.md). A missing, stale or \
+            altered snapshot is refused: start healthd once with the passcode to write it again.
+
             Example:
               healthd --store ~/.local/share/openhealth --socket-dir /run/user/1000/openhealth
             """)
@@ -72,6 +80,10 @@ struct Healthd: ParsableCommand {
     @Flag(name: .customLong("passcode-stdin"), help: "Read the store's passcode from the first line of standard input.")
     var passcodeFromStandardInput = false
 
+    @Flag(name: .customLong("start-locked"),
+          help: "If a passcode protects the store, start locked (from locked-start.snapshot) without it; `healthctl unlock` opens it. Other stores open as usual.")
+    var startLocked = false
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("unknown log level '\(logLevel)'; use trace, debug, info, notice, warning, error or critical")
@@ -91,6 +103,9 @@ struct Healthd: ParsableCommand {
         }
         if passcodeFile != nil && passcodeFromStandardInput {
             throw ValidationError("give the passcode either with --passcode-file or with --passcode-stdin, not both")
+        }
+        if startLocked && (passcodeFile != nil || passcodeFromStandardInput) {
+            throw ValidationError("--start-locked starts without the passcode; give it later to `healthctl unlock`, not with --passcode-file or --passcode-stdin")
         }
     }
 
@@ -140,31 +155,20 @@ struct Healthd: ParsableCommand {
         // of its files when it opens (StoreLayout).
         try PrivateDirectories.enforce(store, what: "store")
         try PrivateDirectories.enforce(socketDirectory, what: "socket")
-        let encrypted: EncryptedDatabase
-        let passcode: Passcode?
-        do {
-            passcode = try PasscodeInput.read(file: passcodeFile, standardInput: passcodeFromStandardInput)
-        } catch {
-            throw StartupFailure("cannot open the health store: \(error)")
-        }
-        do {
-            encrypted = try EncryptedDatabase.open(directory: store, passcode: passcode)
-        } catch let StoreOpenError.database(_, code, _) where code & 0xFF == 13 {
-            // The file system is full (SQLITE_FULL: ENOSPC): serve reads rather than nothing.
-            // Writes are refused saying why; `healthctl status` shows it. Restart after freeing space.
-            logger.warning("the store's file system is full; starting read-only", metadata: [
-                "cause": "no space left on device (ENOSPC)", "store": "\(store)"])
+        let served: BrokerStore
+        // Only a passcode store starts locked; one under the machine key (or a new one) opens as
+        // usual, since nobody need type anything (so the service unit can always pass the flag).
+        if startLocked, (try? StorePasscode.isSet(directory: store)) == true {
             do {
-                encrypted = try EncryptedDatabase.openReadOnly(
-                    directory: store, passcode: passcode,
-                    reason: "healthd started read-only because no space was left on device; free space and restart healthd")
+                served = .startingLocked(try LockedStart.open(directory: store) { error in
+                    logger.error("the locked-start snapshot could not be written", metadata: ["error": "\(error)"])
+                })
             } catch {
-                throw StartupFailure("cannot open the health store, even read-only, while its disk is full: \(error)")
+                throw StartupFailure(error.description)
             }
-        } catch StoreOpenError.passcodeRequired {
-            throw StartupFailure("the health store at \(store) is protected by a passcode: start healthd with --passcode-file PATH or --passcode-stdin")
-        } catch {
-            throw StartupFailure("cannot open the health store: \(error)")
+            logger.notice("starting locked from the locked-start snapshot; reads wait for `healthctl unlock`")
+        } else {
+            served = .opened(try openStore(logger: logger))
         }
 
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -188,7 +192,12 @@ struct Healthd: ParsableCommand {
         }
         let broker: Broker
         do {
-            broker = try Broker(configuration: configuration, store: encrypted, inherited: listeners, logger: logger)
+            switch served {
+            case let .opened(encrypted):
+                broker = try Broker(configuration: configuration, store: encrypted, inherited: listeners, logger: logger)
+            case let .startingLocked(start):
+                broker = try Broker(configuration: configuration, startingLocked: start, inherited: listeners, logger: logger)
+            }
         } catch {
             throw StartupFailure("\(error)")
         }
@@ -215,6 +224,43 @@ struct Healthd: ParsableCommand {
         notifier.stopping(status: reason.description)
         logger.notice("healthd stopping", metadata: ["reason": "\(reason)"])
         broker.stop()
+    }
+
+    /// The store opened with the passcode (if one is set) — read-only when its disk is full.
+    private func openStore(logger: Logger) throws -> EncryptedDatabase {
+        let encrypted: EncryptedDatabase
+        let passcode: Passcode?
+        do {
+            passcode = try PasscodeInput.read(file: passcodeFile, standardInput: passcodeFromStandardInput)
+        } catch {
+            throw StartupFailure("cannot open the health store: \(error)")
+        }
+        do {
+            encrypted = try EncryptedDatabase.open(directory: store, passcode: passcode)
+        } catch let StoreOpenError.database(_, code, _) where code & 0xFF == 13 {
+            // The file system is full (SQLITE_FULL: ENOSPC): serve reads rather than nothing.
+            // Writes are refused saying why; `healthctl status` shows it. Restart after freeing space.
+            logger.warning("the store's file system is full; starting read-only", metadata: [
+                "cause": "no space left on device (ENOSPC)", "store": "\(store)"])
+            do {
+                encrypted = try EncryptedDatabase.openReadOnly(
+                    directory: store, passcode: passcode,
+                    reason: "healthd started read-only because no space was left on device; free space and restart healthd")
+            } catch {
+                throw StartupFailure("cannot open the health store, even read-only, while its disk is full: \(error)")
+            }
+        } catch StoreOpenError.passcodeRequired {
+            throw StartupFailure("the health store at \(store) is protected by a passcode: start healthd with --passcode-file PATH or --passcode-stdin (or --start-locked, to unlock it later with healthctl unlock)")
+        } catch {
+            throw StartupFailure("cannot open the health store: \(error)")
+        }
+        return encrypted
+    }
+
+    /// What healthd serves: the store it opened, or the store started locked.
+    private enum BrokerStore {
+        case opened(EncryptedDatabase)
+        case startingLocked(LockedStart)
     }
 }
 

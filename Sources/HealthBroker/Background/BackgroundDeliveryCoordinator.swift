@@ -55,6 +55,9 @@ final class BackgroundDeliveryCoordinator: Sendable {
 
     func registrationsChanged(appID: String) { events.yield(.registrationsChanged(appID: appID)) }
 
+    /// Every app's registrations, read again (after the first unlock of a healthd started locked).
+    func reloadAllRegistrations() { events.yield(.registrationsChanged(appID: nil)) }
+
     /// An app acknowledged an update of its observer query of `typeIdentifier`.
     func observerAcknowledged(appID: String, typeIdentifier: String) {
         events.yield(.acknowledged(.init(appID: appID, typeIdentifier: typeIdentifier)))

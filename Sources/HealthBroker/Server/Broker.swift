@@ -27,8 +27,26 @@ public final class Broker: Sendable {
     /// connection) in a directory only this user can enter — or serves `inherited` ones, which
     /// `BrokerListeners.adopt` checked to be the same.
     /// Takes over `store` (open, and kept open except while a key change reopens it).
-    public init(configuration: BrokerConfiguration, store encrypted: EncryptedDatabase, inherited: BrokerListeners? = nil,
-                logger: Logger) throws {
+    public convenience init(configuration: BrokerConfiguration, store encrypted: EncryptedDatabase, inherited: BrokerListeners? = nil,
+                            logger: Logger) throws {
+        try self.init(configuration: configuration, inherited: inherited, logger: logger) { changes in
+            try StoreHandle(directory: configuration.storeDirectory, opened: encrypted, notifying: changes,
+                            lockAfter: configuration.lockAfter)
+        }
+    }
+
+    /// Serves the store locked from the start (`healthd --start-locked`): apps and grants from the
+    /// locked-start snapshot, saves journaled, until `healthctl unlock` opens the store.
+    public convenience init(configuration: BrokerConfiguration, startingLocked start: LockedStart,
+                            inherited: BrokerListeners? = nil, logger: Logger) throws {
+        try self.init(configuration: configuration, inherited: inherited, logger: logger) { changes in
+            StoreHandle(directory: configuration.storeDirectory, startingLocked: start, notifying: changes,
+                        lockAfter: configuration.lockAfter)
+        }
+    }
+
+    private init(configuration: BrokerConfiguration, inherited: BrokerListeners?, logger: Logger,
+                 storeHandle: (ChangeNotifier) throws -> StoreHandle) throws {
         self.configuration = configuration
         do {
             try FileManager.default.createDirectory(atPath: configuration.socketDirectory, withIntermediateDirectories: true,
@@ -37,8 +55,7 @@ public final class Broker: Sendable {
             throw StartError.socketDirectory(configuration.socketDirectory, "\(error.localizedDescription)")
         }
         let changes = ChangeNotifier()
-        let store = try StoreHandle(directory: configuration.storeDirectory, opened: encrypted, notifying: changes,
-                                    lockAfter: configuration.lockAfter)
+        let store = try storeHandle(changes)
         let uid = getuid()
         let registry = ConnectionRegistry(
             configuration: configuration,

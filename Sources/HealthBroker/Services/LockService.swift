@@ -35,6 +35,9 @@ enum LockService {
         context.logger.notice("store unlocked", metadata: [
             "store": "\(context.store.directory)", "merged": "\(report.merged)", "damaged": "\(report.damaged.count)",
         ])
+        // A healthd started locked never read its registrations: all of them load now (again, at a
+        // later unlock, which changes nothing).
+        if context.store.startedLocked { context.backgroundDelivery.reloadAllRegistrations() }
         // Registrations enabled or disabled while locked reach the launch schedule now.
         for appID in report.backgroundDeliveryApps.sorted() {
             context.backgroundDelivery.registrationsChanged(appID: appID)

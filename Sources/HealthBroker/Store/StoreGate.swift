@@ -30,6 +30,9 @@ actor StoreGate {
         let journal: PendingJournal
         /// The routes apps build while locked, for `finishRoute`'s answer.
         let routes = LockedRouteDrafts()
+        /// Set when healthd started locked (`--start-locked`): it holds the store directory's
+        /// lock, which the unlock releases before opening the store.
+        let lockedStart: LockedStart?
     }
 
     /// What an admitted call gets: the open database, or the locked store.
@@ -79,6 +82,12 @@ actor StoreGate {
     init(_ store: OpenStore) {
         state = .open(store)
         admission = Mutex(Admission(immediate: .open(store.database)))
+    }
+
+    /// A gate that starts locked (`healthd --start-locked`): the store was never opened.
+    init(locked: LockedStore) {
+        state = .locked(locked)
+        admission = Mutex(Admission(immediate: .locked(locked)))
     }
 
     /// The open database or the locked store, if a call may enter now without waiting; nil while

@@ -47,15 +47,20 @@ extension StoreHandle {
         let locked: StoreGate.LockedStore
         do {
             locked = try await BlockingWork.run {
-                let grants = try store.database.grantsCopy()
+                // The journal first: it makes the next journal if the store has none, which the
+                // copy (and so the locked-start snapshot written from it) must name.
                 let journal = try PendingJournalMerge.begin(store.database, directory: directory)
+                let grants = try store.database.grantsCopy()
+                // Grants changed while locked reach the snapshot too: after a kill, a locked
+                // start serves them.
+                grants.keepLockedStartSnapshot(directory: directory, writeNow: false, onFailure: Self.snapshotFailed)
                 do {
                     try store.encrypted.close()
                 } catch {
                     journal.close()  // empty; the next merge removes it with its key row
                     throw error
                 }
-                return StoreGate.LockedStore(grants: grants, journal: journal)
+                return StoreGate.LockedStore(grants: grants, journal: journal, lockedStart: nil)
             }
         } catch {
             await gate.reopen(store)
@@ -81,10 +86,14 @@ extension StoreHandle {
         let locked = try await gate.takeLockedOffline(drainingAtMost: Self.drainWait)
         let changes = changes
         let reopened: StoreGate.OpenStore
+        // A healthd started locked holds the store directory's lock without the store; the open
+        // takes its own.
+        locked.lockedStart?.releaseStore()
         do {
             reopened = try await BlockingWork.run {
                 let encrypted = try EncryptedDatabase.open(directory: directory, passcode: passcode)
-                return StoreGate.OpenStore(encrypted: encrypted, database: try Self.database(encrypted, notifying: changes))
+                return StoreGate.OpenStore(encrypted: encrypted,
+                                           database: try Self.database(encrypted, directory: directory, notifying: changes))
             }
         } catch {
             await gate.lockDown(locked)

@@ -1,6 +1,7 @@
 import Foundation
 import HealthModel
 import HealthStore
+import Logging
 
 /// The broker's way to the store. The store is not a fixed object for the broker's lifetime: a
 /// key change (rotation, passcode set/change/remove) closes it, changes its key files and opens
@@ -37,7 +38,7 @@ final class StoreHandle: Sendable {
         idleLock = lockAfter.map(IdleLock.init(limit:))
         self.changes = changes
         readOnlyReason = encrypted.readOnlyReason
-        let database = try Self.database(encrypted, notifying: changes)
+        let database = try Self.database(encrypted, directory: directory, notifying: changes)
         // Saves a lock journaled before healthd was stopped or killed (StoreHandle+Lock).
         if encrypted.readOnlyReason == nil {
             startupMerge = try PendingJournalMerge.merge(database, directory: directory, decode: PendingEntryCoding.decode)
@@ -45,16 +46,47 @@ final class StoreHandle: Sendable {
             startupMerge = PendingJournalMerge.Report()
         }
         gate = StoreGate(.init(encrypted: encrypted, database: database))
+        startedLocked = false
     }
+
+    /// Serves a store started locked (`healthd --start-locked`): the apps and grants restored from
+    /// the locked-start snapshot and its next pending journal (`LockedStart`), until `unlock`
+    /// opens the store and merges what was journaled. Nothing is merged before then.
+    init(directory: String, startingLocked start: LockedStart, notifying changes: ChangeNotifier,
+         lockAfter: Duration? = nil) {
+        self.directory = directory
+        idleLock = lockAfter.map(IdleLock.init(limit:))
+        self.changes = changes
+        readOnlyReason = nil
+        startupMerge = PendingJournalMerge.Report()
+        gate = StoreGate(locked: .init(grants: start.grants, journal: start.journal, lockedStart: start))
+        startedLocked = true
+        lockSignal.set(locked: true)
+    }
+
+    /// Whether healthd started locked: background delivery loads its registrations only once the
+    /// first unlock opens the store (LockService).
+    let startedLocked: Bool
 
     /// What merging the pending journals left by an earlier run did (healthd logs it).
     let startupMerge: PendingJournalMerge.Report
 
-    /// The repositories over `encrypted`, with its commits announced to `changes`.
-    static func database(_ encrypted: EncryptedDatabase, notifying changes: ChangeNotifier) throws -> HealthDatabase {
+    /// The repositories over `encrypted`, with its commits announced to `changes` and, unless it
+    /// is read-only, its apps and grants kept in `locked-start.snapshot` (written at once: every
+    /// open of the store, at start, unlock or after a key change, leaves a fresh snapshot).
+    static func database(_ encrypted: EncryptedDatabase, directory: String, notifying changes: ChangeNotifier) throws -> HealthDatabase {
         let database = try HealthDatabase(writer: encrypted.writer, readOnly: encrypted.readOnlyReason != nil)
         database.changeFeed.onCommit { changes.post($0) }
+        if encrypted.readOnlyReason == nil {
+            database.keepLockedStartSnapshot(directory: directory, writeNow: true, onFailure: Self.snapshotFailed)
+        }
         return database
+    }
+
+    /// A snapshot that could not be written: the change stands; a locked start refuses the stale
+    /// snapshot (saying so) until a later write succeeds. healthd's log says why.
+    static let snapshotFailed: @Sendable (LockedStartError) -> Void = { error in
+        Logger(label: "healthd").error("the locked-start snapshot could not be written", metadata: ["error": "\(error)"])
     }
 
     /// Runs `body` with the open database. While a key change has the store closed this waits
@@ -198,7 +230,8 @@ final class StoreHandle: Sendable {
         do {
             let reopened = try await BlockingWork.run {
                 let encrypted = try EncryptedDatabase.open(directory: directory, passcode: passcode)
-                return StoreGate.OpenStore(encrypted: encrypted, database: try Self.database(encrypted, notifying: changes))
+                return StoreGate.OpenStore(encrypted: encrypted,
+                                           database: try Self.database(encrypted, directory: directory, notifying: changes))
             }
             waited = await gate.reopen(reopened)
         } catch {

@@ -19,8 +19,36 @@ public final class PendingJournal: Sendable {
     }
     private let tail: Mutex<Tail>
 
+    /// The journal file of `generation`, open for appending: created (durably) when it does not
+    /// exist yet, else continued after its last whole entry. A file exists already when healthd
+    /// was killed while locked and started locked again (`LockedStart`): its entries are kept,
+    /// the numbering goes on, and a torn last entry (never acknowledged) is cut off first.
+    static func openForAppending(directory: String, generation: Int64, publicKey: [UInt8]) throws(PendingJournalError) -> PendingJournal {
+        let path = PendingJournalFile.path(directory: directory, generation: generation)
+        guard let entries = try PendingJournalFile.entries(path: path, generation: generation) else {
+            return try PendingJournal(directory: directory, generation: generation, publicKey: publicKey)
+        }
+        let end = entries.last?.sealed.endIndex ?? PendingJournalFile.headerBytes
+        let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw .appendFailed(path: path, reason: "opening it: \(String(cString: strerror(errno)))") }
+        guard ftruncate(fd, off_t(end)) == 0, fsync(fd) == 0 else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(fd)
+            throw .appendFailed(path: path, reason: "cutting off a torn last entry: \(reason)")
+        }
+        return PendingJournal(path: path, generation: generation, publicKey: publicKey,
+                              tail: Tail(fd: fd, size: end, nextSequence: UInt64(entries.count) + 1))
+    }
+
+    private init(path: String, generation: Int64, publicKey: [UInt8], tail: Tail) {
+        self.generation = generation
+        self.path = path
+        self.publicKey = publicKey
+        self.tail = Mutex(tail)
+    }
+
     /// Creates the journal file of `generation` (it must not exist yet) and makes it durable.
-    init(directory: String, generation: Int64, publicKey: [UInt8]) throws(PendingJournalError) {
+    private convenience init(directory: String, generation: Int64, publicKey: [UInt8]) throws(PendingJournalError) {
         let path = PendingJournalFile.path(directory: directory, generation: generation)
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .appendFailed(path: path, reason: "creating it: \(String(cString: strerror(errno)))") }
@@ -37,10 +65,8 @@ public final class PendingJournal: Sendable {
             Glibc.close(fd)
             throw error
         }
-        self.generation = generation
-        self.path = path
-        self.publicKey = publicKey
-        tail = Mutex(Tail(fd: fd, size: header.count, nextSequence: 1))
+        self.init(path: path, generation: generation, publicKey: publicKey,
+                  tail: Tail(fd: fd, size: header.count, nextSequence: 1))
     }
 
     /// Seals `plaintext` as the next entry and appends it durably; returns its sequence number.

@@ -2,8 +2,9 @@ import Foundation
 import GRDB
 
 /// The key pairs of the pending journals, kept in the encrypted store (`pending_journal_keys`).
-/// A lock creates one (`create`) while the store is still open; the broker keeps only its public
-/// half. The merge reads the private half back once the store is open again.
+/// The next journal's pair is made ahead, while the store is open (`LockedStartKeys`); a lock or a
+/// locked start journals to it holding only its public half. The merge reads the private half back
+/// once the store is open again.
 enum PendingJournalKeys {
     struct Stored {
         let generation: Int64
@@ -12,23 +13,26 @@ enum PendingJournalKeys {
         let appliedThrough: UInt64
     }
 
-    /// A new key pair, committed; returns its generation and public key.
-    static func create(_ writer: any DatabaseWriter) throws -> (generation: Int64, publicKey: [UInt8]) {
+    /// A new key pair, inserted in `db`'s transaction; returns its generation and public key.
+    static func create(_ db: Database) throws -> (generation: Int64, publicKey: [UInt8]) {
         let pair = try PendingJournalSeal.keyPair()
         // SQLite copies the bytes into its (encrypted) pages; this Data is the only other copy and
         // is overwritten before it is released.
         var privateCopy = pair.privateKey.withUnsafeBytes { Data(bytes: $0, count: pair.privateKey.count) }
         defer { privateCopy.resetBytes(in: 0 ..< privateCopy.count) }
-        let generation = try writer.write { db in
-            try db.execute(sql: "INSERT INTO pending_journal_keys (public_key, private_key) VALUES (?, ?)",
-                           arguments: [Data(pair.publicKey), privateCopy])
-            return db.lastInsertedRowID
-        }
-        return (generation, pair.publicKey)
+        try db.execute(sql: "INSERT INTO pending_journal_keys (public_key, private_key) VALUES (?, ?)",
+                       arguments: [Data(pair.publicKey), privateCopy])
+        return (db.lastInsertedRowID, pair.publicKey)
     }
 
+    /// The journals a merge takes, oldest first: every one but the *next* journal
+    /// (`LockedStartKeys`), which is merged only once retired.
     static func generations(_ db: Database) throws -> [Int64] {
-        try Int64.fetchAll(db, sql: "SELECT generation FROM pending_journal_keys ORDER BY generation")
+        try Int64.fetchAll(db, sql: """
+            SELECT generation FROM pending_journal_keys
+            WHERE generation IS NOT (SELECT next_journal FROM locked_start WHERE id = 1)
+            ORDER BY generation
+            """)
     }
 
     static func load(_ db: Database, generation: Int64) throws -> Stored? {

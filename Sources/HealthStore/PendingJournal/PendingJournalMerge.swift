@@ -33,6 +33,8 @@ public enum PendingJournalMerge {
         precondition(batchSize > 0, "a merge batch holds at least one entry")
         var report = Report()
         let writer = database.writer
+        // What a lock or a locked start journaled to the next journal merges now, under a new next.
+        try LockedStartKeys.retireIfUsed(writer, directory: directory)
         for generation in try writer.read({ try PendingJournalKeys.generations($0) }) {
             let path = PendingJournalFile.path(directory: directory, generation: generation)
             guard let key = try writer.read({ try PendingJournalKeys.load($0, generation: generation) }) else { continue }
@@ -74,10 +76,11 @@ public enum PendingJournalMerge {
         return report
     }
 
-    /// Creates the key pair and the file of a new pending journal (at lock, with the store open).
+    /// Opens the journal a lock writes to, with the store still open: the next journal
+    /// (`LockedStartKeys`, made now if the store has none), created or continued.
     public static func begin(_ database: HealthDatabase, directory: String) throws -> PendingJournal {
-        let (generation, publicKey) = try PendingJournalKeys.create(database.writer)
-        return try PendingJournal(directory: directory, generation: generation, publicKey: publicKey)
+        let next = try LockedStartKeys.next(database.writer)
+        return try PendingJournal.openForAppending(directory: directory, generation: next.generation, publicKey: next.publicKey)
     }
 
     /// Entries per merge transaction. Large enough that the commit's fsync is paid rarely, small

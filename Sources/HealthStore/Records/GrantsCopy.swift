@@ -5,36 +5,21 @@ import GRDB
 /// `authorizationStatus`, requests and grant editing keep working while the data key is gone.
 /// Grant changes made while locked go to the copy and, first, to the pending journal, whose merge
 /// applies them to the store (StoreHandle.applyGrants); apps and direct connections are read-only
-/// while locked.
+/// while locked. The copy is kept in `locked-start.snapshot` too (`keepLockedStartSnapshot`), so a
+/// change made while locked is in force after a locked restart.
 ///
 /// The privacy cost (SECURITY.md, "Locked store"): while locked, healthd's memory still holds
 /// which apps are installed and what the user granted them — not one sample. Apps launch while
 /// locked (their uid and network setting come from here); one installed while locked cannot.
 extension HealthDatabase {
-    private static let copiedTables = ["apps", "grants", "direct_connection_apps", "network_apps", "app_sandbox_ids"]
-
-    /// An in-memory HealthDatabase (full schema, empty) holding this store's apps, grants and
-    /// direct-connection opt-ins.
+    /// An in-memory HealthDatabase (full schema, no health data) holding this store's apps,
+    /// grants, opt-ins, sandbox uids and next pending journal: the rows a locked-start snapshot
+    /// carries (`LockedStartSnapshot`), copied the same way, so a lock and a locked start serve
+    /// the same tables.
     public func grantsCopy() throws -> HealthDatabase {
+        let snapshot = try writer.read { try LockedStartSnapshot.read($0) }
         let copy = try HealthDatabase(writer: try DatabaseQueue())
-        let rows = try writer.read { db in
-            try Self.copiedTables.map { table in (table, try Row.fetchAll(db, sql: "SELECT * FROM \(table)")) }
-        }
-        try copy.writer.write { db in
-            for (table, tableRows) in rows {
-                try Self.insert(tableRows, into: table, db)
-            }
-        }
+        try copy.writer.write { try snapshot.restore(into: $0, path: "(grants copy)") }
         return copy
-    }
-
-    private static func insert(_ rows: [Row], into table: String, _ db: Database) throws {
-        guard let columns = rows.first?.columnNames.map({ $0 }) else { return }
-        let statement = try db.makeStatement(sql: """
-            INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
-            """)
-        for row in rows {
-            try statement.execute(arguments: StatementArguments(row.databaseValues))
-        }
     }
 }

@@ -134,6 +134,7 @@ enum StoreSchema {
         registerWorkoutActivities(&migrator)     // v20
         registerScoredAssessments(&migrator)     // v22
         registerQuantitySeries(&migrator)        // v23
+        registerLockedStart(&migrator)           // v25
         return migrator
     }
 }
