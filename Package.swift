@@ -48,6 +48,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "CSocketShim"),
+        .target(name: "CAllocator"),  // healthd's mallopt settings (AllocatorTuning)
         .target(
             name: "HealthIPC",
             dependencies: ["CSocketShim", "HealthWire", "HealthModel"],
@@ -143,7 +144,7 @@ let package = Package(
         .executableTarget(
             name: "healthd",
             dependencies: [
-                "HealthBroker", "HealthStore", "HealthIPC", "CSandbox",
+                "HealthBroker", "HealthStore", "HealthIPC", "CSandbox", "CAllocator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

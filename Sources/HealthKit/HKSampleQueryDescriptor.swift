@@ -22,8 +22,10 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: Sendable {
         let specs = try querySpecs()
         var results: [[Sample]] = []
         for spec in specs {
+            let found = try await healthStore.connection.samples(matching: spec)
             var typed: [Sample] = []
-            for sample in try await healthStore.connection.samples(matching: spec) {
+            typed.reserveCapacity(found.count)
+            for sample in found {
                 guard let sample = sample as? Sample else {
                     throw HKError(.unknownError, "healthd answered a \(spec.typeIdentifier) query with a \(type(of: sample))")
                 }

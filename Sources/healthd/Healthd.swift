@@ -113,6 +113,7 @@ struct Healthd: ParsableCommand {
         // Block SIGINT/SIGTERM before any thread exists, so every thread inherits the mask and
         // the signal is only ever taken by sigwait below.
         let terminationSignals = SignalWaiter.blockTerminationSignals()
+        let allocatorTuned = AllocatorTuning.keepLargeBuffers()
         PrivateDirectories.restrictFileCreationMask()
         // Before the key is read: no core dumps of key material, no same-uid ptrace, and
         // sandboxed apps (which may read /proc) see nothing of this process.
@@ -131,6 +132,9 @@ struct Healthd: ParsableCommand {
         // Before the store opens: a page that fails authentication during a read is logged with
         // its number and file (the app is only told the store could not be read).
         CipherFailureLog.install { report in logger.error("\(report)") }
+        if !allocatorTuned {
+            logger.info("glibc refused the allocator settings for large queries (mallopt); running with its defaults")
+        }
         if !writeExecuteDenied {
             logger.info("this kernel cannot refuse write+execute memory (PR_SET_MDWE, Linux 6.3+); running without it")
         }

@@ -30,31 +30,43 @@ public enum SourceMerger {
     }
 
     public static func merge(_ sources: [SourceSamples]) -> Result {
-        var covered = TimeSpanSet()
         var pieces: [Piece] = []
         pieces.reserveCapacity(sources.reduce(0) { $0 + $1.samples.count })
+        let coverage = forEachPiece(of: sources, keepingCoverage: true) { pieces.append($0) }
+        return Result(pieces: pieces, coverage: coverage)
+    }
+
+    /// The pieces `merge` returns, in the same order, handed to `body` one by one instead of
+    /// collected: a year of per-minute samples is half a million pieces, and the statistics
+    /// spread each over its intervals at once. Returns each source's coverage when
+    /// `keepingCoverage`, else nothing — and then the last source's union, which hides nothing,
+    /// is not built (with a single source, the common case, no union is built at all).
+    @discardableResult
+    public static func forEachPiece(of sources: [SourceSamples], keepingCoverage: Bool,
+                                    _ body: (Piece) -> Void) -> [TimeSpanSet] {
+        var covered = TimeSpanSet()
         var coverage: [TimeSpanSet] = []
-        coverage.reserveCapacity(sources.count)
+        coverage.reserveCapacity(keepingCoverage ? sources.count : 0)
         for (index, source) in sources.enumerated() {
             for sample in source.samples {
                 if sample.span.isInstant {
                     if !covered.contains(sample.span.start) {
-                        pieces.append(Piece(sourceIndex: index, span: sample.span, value: sample.value))
+                        body(Piece(sourceIndex: index, span: sample.span, value: sample.value))
                     }
                     continue
                 }
                 let length = Double(sample.span.length)
                 covered.forEachGap(in: sample.span) { gap in
-                    pieces.append(Piece(sourceIndex: index, span: gap,
-                                        value: sample.value * Double(gap.length) / length))
+                    body(Piece(sourceIndex: index, span: gap, value: sample.value * Double(gap.length) / length))
                 }
             }
             // Only after the whole source: its own samples must not hide each other.
+            guard keepingCoverage || index < sources.count - 1 else { continue }
             let own = TimeSpanSet(source.samples.lazy.map(\.span))
             covered.formUnion(own)
-            coverage.append(own)
+            if keepingCoverage { coverage.append(own) }
         }
-        return Result(pieces: pieces, coverage: coverage)
+        return coverage
     }
 
     /// Each sample whole, as `.separateBySource` and a single source need: nothing is merged.
