@@ -10,24 +10,14 @@ import TestSupport
     let steps = "HKQuantityTypeIdentifierStepCount"
     let reader = "org.test.bg-restart", writer = "org.test.bg-restart-writer"
 
-    func install(_ healthd: RestartableHealthd, _ appID: String, entitlements: [String]) async throws {
-        let manifest: [String: Any] = [
-            "id": appID, "displayName": "Test \(appID)", "executable": BrokerProcess.clientExecutable, "version": "1.0",
-            "NSHealthShareUsageDescription": "reads for a test", "NSHealthUpdateUsageDescription": "writes for a test",
-            "entitlements": entitlements,
-        ]
-        let path = healthd.root + "/\(appID).json"
-        try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: path))
-        #expect(try await healthd.healthctl(["apps", "install", path]).status == 0)
-    }
 
     /// `killAfterCheck`: the kill comes after healthd had time to check the change (its owed
     /// launch persisted), or right after the save returned (the check may not have run).
     @Test(arguments: [true, false]) func aLaunchOwedWhenHealthdIsKilledHappensOnceAfterRestart(_ killAfterCheck: Bool) async throws {
         let healthd = try RestartableHealthd()
         try healthd.start()
-        try await install(healthd, reader, entitlements: ["com.apple.developer.healthkit.background-delivery"])
-        try await install(healthd, writer, entitlements: [])
+        try await healthd.installClient(reader, entitlements: ["com.apple.developer.healthkit.background-delivery"])
+        try await healthd.installClient(writer, entitlements: [])
         try await healthd.set(reader, "read", steps, allowed: true)
         try await healthd.set(writer, "share", steps, allowed: true)
         #expect(try await healthd.runApp(reader, ["background-enable", steps]).okValue == "enabled")

@@ -23,8 +23,8 @@ import TestSupport
     private func passcodeStore() async throws -> RestartableHealthd {
         let healthd = try RestartableHealthd()
         try healthd.start()
-        try await install(healthd, Self.writer, entitlements: [])
-        try await install(healthd, Self.reader, entitlements: ["com.apple.developer.healthkit.background-delivery"])
+        try await healthd.installClient(Self.writer, entitlements: [])
+        try await healthd.installClient(Self.reader, entitlements: ["com.apple.developer.healthkit.background-delivery"])
         try await healthd.set(Self.writer, "share", Self.steps, allowed: true)
         try await healthd.set(Self.reader, "read", Self.steps, allowed: true)
         #expect(try await healthd.runApp(Self.reader, ["background-enable", Self.steps]).okValue == "enabled")
@@ -33,16 +33,6 @@ import TestSupport
         return healthd
     }
 
-    private func install(_ healthd: RestartableHealthd, _ appID: String, entitlements: [String]) async throws {
-        let manifest: [String: Any] = [
-            "id": appID, "displayName": "Test \(appID)", "executable": BrokerProcess.clientExecutable, "version": "1.0",
-            "NSHealthShareUsageDescription": "reads for a test", "NSHealthUpdateUsageDescription": "writes for a test",
-            "entitlements": entitlements,
-        ]
-        let path = healthd.root + "/\(appID).json"
-        try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: path))
-        try expectSuccess(await healthd.healthctl(["apps", "install", path]))
-    }
 
     private func expectSuccess(_ result: ProcessResult, _ comment: String = "") {
         #expect(result.status == 0, "\(comment) \(result)")
@@ -86,7 +76,7 @@ import TestSupport
         let saved = try await save(healthd, minute: 1, marker: marker)
         let uuid = try #require(saved.okValue, "a save is acknowledged while started locked: \(saved)")
         // Sealed to the next journal: no file of the store folder (nor healthd's log) holds it.
-        let files = try filesUnder(healthd.storeDirectory)
+        let files = healthd.storeFiles()
         #expect(files.contains { $0.hasSuffix(".journal") }, "\(files)")
         for file in files {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
@@ -105,7 +95,7 @@ import TestSupport
         // Background delivery, whose registrations a locked start could not read, fires for it.
         #expect(try await agent.waitForAppLine(Self.reader, "ok background"), "\(agent.log)\n\(healthd.log)")
         // The used journal merged and a fresh next one made: a later locked start has a snapshot.
-        #expect(try filesUnder(healthd.storeDirectory).allSatisfy { !$0.hasSuffix(".journal") })
+        #expect(healthd.storeFiles().allSatisfy { !$0.hasSuffix(".journal") })
         healthd.stop()
         try healthd.start(["--start-locked"])
         #expect(try await save(healthd, minute: 2, marker: "again").okValue != nil)
@@ -231,17 +221,4 @@ import TestSupport
                     && result.stderr.contains("start healthd once with the passcode"), "\(result)", sourceLocation: sourceLocation)
     }
 
-    /// Every regular file under `directory`, recursively.
-    private func filesUnder(_ directory: String) throws -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: directory) else { return [] }
-        var files: [String] = []
-        for case let relative as String in walker {
-            var isDirectory: ObjCBool = false
-            let path = directory + "/" + relative
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                files.append(path)
-            }
-        }
-        return files
-    }
 }

@@ -101,7 +101,7 @@ import TestSupport
         #expect(Set(whileLocked).isDisjoint(with: before))
         // The journal holds them, sealed: no file in the store folder holds the marker, nor
         // the log (a save's values are never logged).
-        let files = try Self.filesUnder(healthd.storeDirectory)
+        let files = healthd.storeFiles()
         #expect(files.contains { $0.hasSuffix(".journal") }, "\(files)")
         for file in files {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
@@ -116,7 +116,7 @@ import TestSupport
         let stored = try await app.storedUUIDs()
         #expect(stored.count == Set(stored).count, "a sample was stored twice")
         #expect(Set(stored) == Set(before + whileLocked))
-        #expect(try Self.filesUnder(healthd.storeDirectory).allSatisfy { !$0.hasSuffix(".journal") })
+        #expect(healthd.storeFiles().allSatisfy { !$0.hasSuffix(".journal") })
         let log = try await healthd.healthctl(["log", "--json", "--app", Self.appID])
         expectSuccess(log)
         let writes = log.stdout.split(separator: "\n").filter { $0.contains("\"write\"") }
@@ -287,19 +287,6 @@ import TestSupport
         status.stdout.split(separator: "\n").first { $0.hasPrefix("Locked:") }.map(String.init)
     }
 
-    /// Every regular file under `directory`, recursively.
-    private static func filesUnder(_ directory: String) throws -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: directory) else { return [] }
-        var files: [String] = []
-        for case let relative as String in walker {
-            var isDirectory: ObjCBool = false
-            let path = directory + "/" + relative
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                files.append(path)
-            }
-        }
-        return files
-    }
 }
 
 /// The UUIDs of saves healthd acknowledged, collected from a saving task (also used as a flag).

@@ -16,14 +16,7 @@ import TestSupport
         let healthd = try RestartableHealthd()
         try healthd.start()
         for appID in [app, other] {
-            let manifest: [String: Any] = [
-                "id": appID, "displayName": "Test \(appID)", "executable": BrokerProcess.clientExecutable, "version": "1.0",
-                "NSHealthShareUsageDescription": "reads for a test", "NSHealthUpdateUsageDescription": "writes for a test",
-                "entitlements": entitlements,
-            ]
-            let path = healthd.root + "/\(appID).json"
-            try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: path))
-            #expect(try await healthd.healthctl(["apps", "install", path]).status == 0)
+            try await healthd.installClient(appID, entitlements: entitlements)
             for type in [steps, workouts] {
                 try await healthd.set(appID, "share", type, allowed: true)
                 try await healthd.set(appID, "read", type, allowed: true)

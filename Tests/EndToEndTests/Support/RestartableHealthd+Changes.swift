@@ -4,11 +4,13 @@ import TestSupport
 /// The scripted test app against a healthd that the test restarts (BrokerProcess+Apps has the
 /// same for a healthd that runs once).
 extension RestartableHealthd {
-    /// Installs an app whose executable is the scripted test app, with both usage descriptions.
-    func installClient(_ appID: String) async throws {
+    /// Installs an app whose executable is the scripted test app, with both usage descriptions
+    /// and `entitlements`.
+    func installClient(_ appID: String, entitlements: [String] = []) async throws {
         let manifest: [String: Any] = [
             "id": appID, "displayName": "Test \(appID)", "executable": BrokerProcess.clientExecutable, "version": "1.0",
             "NSHealthShareUsageDescription": "reads for a test", "NSHealthUpdateUsageDescription": "writes for a test",
+            "entitlements": entitlements,
         ]
         let path = root + "/\(appID).json"
         try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: path))
