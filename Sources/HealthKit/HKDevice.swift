@@ -1,5 +1,12 @@
+public import Foundation
+
 /// The hardware that produced a sample, as HealthKit's `HKDevice`. Every property is optional.
-public final class HKDevice: Hashable, Sendable {
+///
+/// An `NSObject` with `NSSecureCoding`, as Apple's, so apps archive it with
+/// `NSKeyedArchiver.archivedData(withRootObject:requiringSecureCoding: true)`. Two devices are
+/// equal when every property is (`==`, `isEqual(_:)` and `Set` agree).
+public final class HKDevice: NSObject, NSSecureCoding, @unchecked Sendable {
+    // @unchecked: the only stored property is an immutable value type.
     /// The plain values the wire carries.
     let record: DeviceRecord
 
@@ -19,12 +26,53 @@ public final class HKDevice: Hashable, Sendable {
                               hardwareVersion: hardwareVersion, firmwareVersion: firmwareVersion,
                               softwareVersion: softwareVersion, localIdentifier: localIdentifier,
                               udiDeviceIdentifier: udiDeviceIdentifier)
+        super.init()
     }
 
     init(record: DeviceRecord) {
         self.record = record
+        super.init()
     }
 
-    public static func == (lhs: HKDevice, rhs: HKDevice) -> Bool { lhs.record == rhs.record }
-    public func hash(into hasher: inout Hasher) { hasher.combine(record) }
+    // MARK: NSSecureCoding
+
+    public static var supportsSecureCoding: Bool { true }
+
+    /// One archive key per property; a nil property is simply absent from the archive. Computed
+    /// because key paths are not `Sendable`, so a stored static array of them is refused.
+    private static var keys: [(key: String, path: WritableKeyPath<DeviceRecord, String?>)] { [
+        ("name", \.name), ("manufacturer", \.manufacturer), ("model", \.model),
+        ("hardwareVersion", \.hardwareVersion), ("firmwareVersion", \.firmwareVersion),
+        ("softwareVersion", \.softwareVersion), ("localIdentifier", \.localIdentifier),
+        ("udiDeviceIdentifier", \.udiDeviceIdentifier),
+    ] }
+
+    public func encode(with coder: NSCoder) {
+        for (key, path) in Self.keys {
+            if let value = record[keyPath: path] { coder.encode(NSString(string: value), forKey: key) }
+        }
+    }
+
+    /// Every property is optional, so any archive of an `HKDevice` decodes; one whose keys hold
+    /// something other than strings fails (nil), as secure decoding does.
+    public required convenience init?(coder: NSCoder) {
+        var record = DeviceRecord()
+        for (key, path) in Self.keys {
+            guard let value = coder.decodeOptionalString(forKey: key) else { return nil }
+            record[keyPath: path] = value
+        }
+        self.init(record: record)
+    }
+
+    // MARK: Equality (NSObject's, so == and Set use it too)
+
+    public override func isEqual(_ object: Any?) -> Bool {
+        (object as? HKDevice)?.record == record
+    }
+
+    public override var hash: Int { record.hashValue }
+
+    public override var description: String {
+        "HKDevice(name: \(name ?? "nil"), manufacturer: \(manufacturer ?? "nil"), model: \(model ?? "nil"))"
+    }
 }
