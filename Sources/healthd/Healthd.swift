@@ -68,6 +68,14 @@ struct Healthd: ParsableCommand {
     @Option(name: .customLong("background-first-backoff"), help: .hidden)
     var backgroundFirstBackoff: Double?
 
+    // A test hook (hidden from --help): how long a peer may stall a connection — a frame left
+    // incomplete, replies left unread — before healthd closes it (BrokerLimits'
+    // incompleteFrameTimeout and unreadRepliesTimeout; 10 s unless given). Tests set minutes so
+    // that "a stalled app stalls only itself" is checked while the stall lasts, not in a race
+    // with the 10 s. It bounds only the stalling app's own connection.
+    @Option(name: .customLong("stalled-peer-timeout"), help: .hidden)
+    var stalledPeerTimeoutSeconds: Int?
+
     @Option(name: .customLong("lock-after"),
             help: ArgumentHelp("Lock the store after this long without reads or saves (e.g. 90s, 10m, 1h); off by default.",
                                valueName: "duration"))
@@ -97,6 +105,9 @@ struct Healthd: ParsableCommand {
         for value in [backgroundPeriodScale, backgroundAcknowledgementTimeout ?? 1, backgroundFirstBackoff ?? 1]
         where !(value.isFinite && value > 0) {
             throw ValidationError("background delivery timings must be positive numbers, got \(value)")
+        }
+        if let seconds = stalledPeerTimeoutSeconds, !(1...3600).contains(seconds) {
+            throw ValidationError("--stalled-peer-timeout must be a whole number of seconds from 1 to 3600, got \(seconds)")
         }
         if let lockAfter, LockAfterOption.parse(lockAfter) == nil {
             throw ValidationError("--lock-after '\(lockAfter)' is not a duration; give a number with s, m or h, e.g. 10m")
@@ -183,6 +194,11 @@ struct Healthd: ParsableCommand {
         configuration.backgroundDelivery.periodScale = backgroundPeriodScale
         if let seconds = backgroundAcknowledgementTimeout { configuration.backgroundDelivery.acknowledgementTimeout = .seconds(seconds) }
         if let seconds = backgroundFirstBackoff { configuration.backgroundDelivery.firstBackoff = .seconds(seconds) }
+        if let seconds = stalledPeerTimeoutSeconds {
+            let timeout = Duration.seconds(seconds)
+            configuration.limits.incompleteFrameTimeout = timeout
+            configuration.limits.unreadRepliesTimeout = timeout
+        }
         configuration.lockAfter = lockAfter.flatMap(LockAfterOption.parse)
         var listeners: BrokerListeners?
         if let inheritedSockets {

@@ -10,35 +10,66 @@ import TestSupport
 /// One hostile app must not stall anyone else (issue 13, BrokerLimits). In each test the test
 /// process is the hostile app (installed, talking to the app socket directly) and hits one limit;
 /// meanwhile a second, well-behaved app — `e2e-client`, a separate sandboxed process — makes a
-/// cheap call, and `healthctl status` runs: both must be answered within a deadline.
+/// cheap call, and `healthctl status` runs: both must be answered while the hostile app's stall
+/// still holds (checked after they were answered), so no deadline decides the outcome.
 @Suite(.timeLimit(.minutes(10)), .serialized) struct AppBudgetEndToEndTests {
     static let hostile = "org.test.hostile"
     static let bystander = "org.test.bystander"
     let stepCount = HKQuantityTypeIdentifier.stepCount.rawValue
 
-    /// Generous for a process start on a loaded 2-core machine; the stalls seen were 25–30 s.
-    static let deadline: TimeInterval = 8
+    /// healthd's stall timeouts (incomplete frame, unread replies: 10 s in production) raised by
+    /// its hidden test hook far beyond any run of these tests, so a stall the test starts lasts
+    /// until the test ends it, however slowly a loaded machine serves the others.
+    static let stallsLast = ["--stalled-peer-timeout", "600"]
 
-    func brokerWithTwoApps() async throws -> BrokerProcess {
-        let broker = try BrokerProcess()
+    func brokerWithTwoApps(_ arguments: [String] = []) async throws -> BrokerProcess {
+        let broker = try BrokerProcess(extraArguments: arguments)
         try await broker.install(appID: Self.hostile, executable: Products.testProcessExecutable)
         try await broker.allowDirect(Self.hostile)  // the hostile app is this process, connecting by itself
         try await broker.installClient(Self.bystander)
         return broker
     }
 
-    /// The well-behaved app's cheap call and the manager's status, each within the deadline.
+    /// The well-behaved app's cheap call and the manager's status are answered. The 120 s are a
+    /// hang guard, not a speed check: each test then checks that its stall still holds, so they
+    /// were answered without waiting for it to end.
     func expectOthersServed(_ broker: BrokerProcess, _ context: String) async throws {
-        var started = Date()
-        let app = try await broker.runApp(Self.bystander, ["status", stepCount], timeout: 30)
-        let appSeconds = Date().timeIntervalSince(started)
+        let app = try await broker.runApp(Self.bystander, ["status", stepCount], timeout: 120)
         #expect(app.okValue != nil, "\(context): bystander failed: \(app)")
-        #expect(appSeconds < Self.deadline, "\(context): the bystander's cheap call took \(appSeconds) s")
-        started = Date()
-        let status = try await ProcessRun.run(Products.path("healthctl"), ["status", "--socket", broker.adminSocket], timeout: 30)
-        let statusSeconds = Date().timeIntervalSince(started)
+        let status = try await ProcessRun.run(Products.path("healthctl"), ["status", "--socket", broker.adminSocket], timeout: 120)
         #expect(status.status == 0, "\(context): \(status)")
-        #expect(statusSeconds < Self.deadline, "\(context): healthctl status took \(statusSeconds) s")
+    }
+
+    /// Whether healthd still holds the connection `fd` open (has not hung up on it); replies
+    /// waiting unread do not count.
+    static func stillOpen(_ fd: Int32) -> Bool {
+        let peerHungUp: Int16 = 0x2000  // POLLRDHUP, which Glibc's Swift module does not export
+        var entry = pollfd(fd: fd, events: Int16(POLLIN) | peerHungUp, revents: 0)
+        guard poll(&entry, 1, 0) >= 0 else { return false }
+        return entry.revents & (Int16(POLLHUP | POLLERR) | peerHungUp) == 0
+    }
+
+    /// Waits (hang guard 120 s) until healthd took every byte sent on `fd` off the socket:
+    /// what the test sent is in healthd's hands, not still queued in the kernel.
+    static func waitUntilTaken(_ fd: Int32) async throws -> Bool {
+        let until = Date().addingTimeInterval(120)
+        while Date() < until {
+            var queued: Int32 = 0
+            if ioctl(fd, UInt(TIOCOUTQ), &queued) == 0, queued == 0 { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
+    /// Waits (hang guard 120 s) until replies wait unread on `fd`: healthd is answering it.
+    static func waitForReplies(_ fd: Int32) async throws -> Bool {
+        let until = Date().addingTimeInterval(120)
+        while Date() < until {
+            var unread: Int32 = 0
+            if ioctl(fd, UInt(FIONREAD), &unread) == 0, unread > 0 { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
     }
 
     /// Writes all of `bytes` from a thread of its own: the broker stops reading a peer that
@@ -56,10 +87,11 @@ import TestSupport
     }
 
     @Test func anAppThatPipelinesCallsAndNeverReadsStallsOnlyItself() async throws {
-        let broker = try await brokerWithTwoApps()
+        let broker = try await brokerWithTwoApps(Self.stallsLast)
         // Several connections, each 1,000 cheap calls in one write, none of the replies read.
         var sockets: [Int32] = []
-        defer { for fd in sockets { close(fd) } }
+        // Closed before healthd stops, which would otherwise wait out its writers' send timeout.
+        defer { for fd in sockets { close(fd) }; withExtendedLifetime(broker) {} }
         let request = TypeIdentifierMessage(stepCount).wireBytes()
         for _ in 0..<4 {
             let fd = try UnixSocket.connect(path: broker.appSocket)
@@ -67,8 +99,10 @@ import TestSupport
             let flood = (1...1_000).flatMap { FrameCodec.encode(.request(UInt64($0), HealthStoreMethod.authorizationStatus.rawValue, request)) }
             writeInBackground(flood, to: fd)
         }
-        try await Task.sleep(for: .seconds(1))
+        for fd in sockets { try #require(try await Self.waitForReplies(fd), "healthd never answered a flood") }
         try await expectOthersServed(broker, "pipelined calls, replies unread")
+        // Still unread and still open: the others did not wait for healthd to give up on them.
+        #expect(sockets.allSatisfy(Self.stillOpen), "healthd closed a flooding connection before the others were served")
         #expect(broker.isRunning, "healthd died: \(broker.log)")
     }
 
@@ -93,6 +127,8 @@ import TestSupport
         #expect(status?.code == .resourceExhausted)
         #expect(status?.message.contains("at most 4 pending permission prompts per app") == true, "\(String(describing: status))")
         try await expectOthersServed(broker, "pending prompts")
+        let stillPending = try await broker.healthctl(["requests"]).lines.count { $0.contains(Self.hostile) }
+        #expect(stillPending == 4, "the prompts ended before the others were served")
     }
 
     /// `BrokerLimits.longRunningQueriesPerApp`, as documented in ARCHITECTURE.md.
@@ -145,23 +181,36 @@ import TestSupport
         }
     }
 
-    @Test func aFrameHeaderWithoutItsBodyTimesOut() async throws {
-        let broker = try await brokerWithTwoApps()
+    /// Announces the largest frame allowed and sends a little of it; returns the connection.
+    func sendPartialFrame(_ broker: BrokerProcess) throws -> Int32 {
         let fd = try UnixSocket.connect(path: broker.appSocket)
-        defer { close(fd) }
-        // Announces the largest frame allowed and sends a little of it.
         let partial = FrameReader.prefix(forBodyLength: WireLimits.maxFrameBytes) + [UInt8](repeating: 0x0A, count: 1_000)
         _ = partial.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        return fd
+    }
+
+    @Test func aFrameHeaderWithoutItsBodyStallsOnlyItself() async throws {
+        let broker = try await brokerWithTwoApps(Self.stallsLast)
+        let fd = try sendPartialFrame(broker)
+        // Closed before healthd stops, which would otherwise wait out the frame's timeout.
+        defer { close(fd); withExtendedLifetime(broker) {} }
+        try #require(try await Self.waitUntilTaken(fd), "healthd never read the partial frame")
         try await expectOthersServed(broker, "incomplete frame")
-        // Then the broker says why and hangs up, within its timeout (10 s) and some slack.
-        // A receive timeout, so that a broker that never gives up fails the test instead of hanging it.
-        var patience = timeval(tv_sec: 20, tv_usec: 0)
+        // The frame is still incomplete and healthd still waits for it: the others did not wait.
+        #expect(Self.stillOpen(fd), "healthd hung up on the incomplete frame before the others were served")
+    }
+
+    @Test func aFrameHeaderWithoutItsBodyTimesOut() async throws {
+        let broker = try await brokerWithTwoApps()  // healthd's own 10 s
+        let fd = try sendPartialFrame(broker)
+        defer { close(fd) }
+        // The broker says why and hangs up. A receive timeout far beyond the 10 s, so that a
+        // broker that never gives up fails the test instead of hanging it.
+        var patience = timeval(tv_sec: 120, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &patience, socklen_t(MemoryLayout<timeval>.size))
         let connection = FrameConnection(fd: dup(fd))
         var frames: [Frame] = []
-        let started = Date()
-        let ended = connection.readFrames { frames.append($0) }
-        #expect(Date().timeIntervalSince(started) < 20)
+        _ = connection.readFrames { frames.append($0) }
         let status = frames.first?.status
         #expect(frames.first?.callID == 0)
         #expect(status?.code == .resourceExhausted)
