@@ -31,4 +31,8 @@ enum UnitCache {
 
     /// How many units are cached (tests check the bound).
     static var count: Int { units.withLock { $0.count } }
+
+    /// Whether `text` is cached. Tests ask about their own strings: other tests parse units in
+    /// parallel, so the cache's total count says nothing about one test's strings.
+    static func contains(_ text: String) -> Bool { units.withLock { $0[text] != nil } }
 }

@@ -75,4 +75,10 @@ struct QuantityUnitPlan: Sendable {
 
     /// How many plans are cached (tests check the bound).
     static var count: Int { plans.withLock { $0.count } }
+
+    /// Whether a plan for `type` and `unitString` is cached (tests ask about their own keys:
+    /// other tests make plans in parallel, so the total count says nothing about one test's).
+    static func contains(_ type: HKQuantityType, unitString: String) -> Bool {
+        plans.withLock { $0[Key(type: type.identifier, unit: unitString)] != nil }
+    }
 }
