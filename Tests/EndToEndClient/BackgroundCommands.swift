@@ -38,9 +38,8 @@ func backgroundDisableCommand(_ arguments: [String], store: HKHealthStore) async
 /// query of each of its types (here from `E2E_CLIENT_BACKGROUND_TYPES`, comma-separated; a
 /// real app knows its own). On each observer's first update it prints
 /// `background-update TYPE N` (N: the samples of TYPE it can read) and calls the completion
-/// handler; once every type had its update it prints `ok background` and exits (with
-/// `E2E_CLIENT_BACKGROUND_STAY=1`, only after one more update of its types — a change the
-/// test makes when it wants the app gone).
+/// handler; once every type had its update it prints `ok background` and exits (after
+/// `E2E_CLIENT_BACKGROUND_LINGER` seconds, if set).
 func backgroundLaunchCommand(store: HKHealthStore) async throws {
     let names = (ProcessInfo.processInfo.environment["E2E_CLIENT_BACKGROUND_TYPES"] ?? "").split(separator: ",").map(String.init)
     let sampleTypes = names.compactMap { type($0) as? HKSampleType }
@@ -58,9 +57,7 @@ func backgroundLaunchCommand(store: HKHealthStore) async throws {
     }
     for query in queries { store.execute(query) }
     var remaining = Set(sampleTypes.map(\.identifier))
-    // One iterator for both waits below (a stream is iterated once).
-    var pending = updates.stream.makeAsyncIterator()
-    while let (sampleType, completion) = try await pending.next() {
+    for try await (sampleType, completion) in updates.stream {
         let count = try await visibleSampleCount(sampleType, store: store)
         emit("background-update \(sampleType.identifier) \(count)")
         completion()
@@ -69,20 +66,13 @@ func backgroundLaunchCommand(store: HKHealthStore) async throws {
     }
     // The last acknowledgement is sent after the handler returns; give it a moment to leave.
     try await Task.sleep(for: .milliseconds(200))
-    // E2E_CLIENT_BACKGROUND_STAY=1: an app still running when healthd asks for it again, for
-    // as long as the test needs, and no longer (no timer for the test to race).
-    if ProcessInfo.processInfo.environment["E2E_CLIENT_BACKGROUND_STAY"] == "1" {
-        emit("ok background")
-        if let (sampleType, completion) = try await pending.next() {
-            emit("leaving on background-update \(sampleType.identifier)")
-            completion()
-        }
-        try await Task.sleep(for: .milliseconds(200))
-        for query in queries { store.stop(query) }
-        return
-    }
     for query in queries { store.stop(query) }
     emit("ok background")
+    // E2E_CLIENT_BACKGROUND_LINGER=S: stay running S seconds more (an app still running when
+    // healthd asks for it again).
+    if let linger = ProcessInfo.processInfo.environment["E2E_CLIENT_BACKGROUND_LINGER"].flatMap(Double.init), linger > 0 {
+        try await Task.sleep(for: .seconds(linger))
+    }
 }
 
 private func visibleSampleCount(_ sampleType: HKSampleType, store: HKHealthStore) async throws -> Int {

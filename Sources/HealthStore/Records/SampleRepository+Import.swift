@@ -99,7 +99,9 @@ extension SampleRepository {
                                   value: .workoutRoute(locationCount: route.locations.count),
                                   metadata: [HKMetadataKeySyncIdentifier: .string(route.syncIdentifier), HKMetadataKeySyncVersion: .number(1)])
         let routeUUID = try write([record], source: source, db)[0]
-        let routeID = try Int64.fetchOne(db, sql: "SELECT id FROM objects WHERE uuid = ?", arguments: [routeUUID])!
+        guard let routeID = try Int64.fetchOne(db, sql: "SELECT id FROM objects WHERE uuid = ?", arguments: [routeUUID]) else {
+            throw StoreIntegrityError.missingRowJustWritten("the imported route object")
+        }
         // A route already imported keeps the locations it was stored with.
         let isNew = try Int.fetchOne(db, sql: "SELECT count(*) FROM route_locations WHERE route_id = ?", arguments: [routeID]) == 0
         if isNew {

@@ -63,7 +63,9 @@ extension SampleRepository {
                                                      appID: source.bundleIdentifier) else {
             throw HKError(.errorInvalidArgument, "the workout was not found among the workouts this app saved")
         }
-        let workout = try Row.fetchOne(db, sql: "SELECT start_us, end_us FROM objects WHERE id = ?", arguments: [workoutID])!
+        guard let workout = try Row.fetchOne(db, sql: "SELECT start_us, end_us FROM objects WHERE id = ?", arguments: [workoutID]) else {
+            throw StoreIntegrityError.missingRowJustWritten("the workout found for the route")
+        }
         let sourceID = try Self.sourceID(db, source)
         guard let draft = try Row.fetchOne(db, sql: """
             SELECT d.id, d.location_count, min(l.time_us) AS first_us, max(l.time_us) AS last_us
@@ -82,9 +84,11 @@ extension SampleRepository {
                                  device: device)
         route.uuid = try Self.write([route], source: source, db, minting: uuidSupply)[0]
         route.source = source
-        let routeID = try Int64.fetchOne(db, sql: "SELECT id FROM objects WHERE uuid = ?", arguments: [route.uuid])!
+        guard let routeID = try Int64.fetchOne(db, sql: "SELECT id FROM objects WHERE uuid = ?", arguments: [route.uuid]) else {
+            throw StoreIntegrityError.missingRowJustWritten("the route object")
+        }
         // A route ignored by its sync version keeps the locations it was stored with.
-        let stored = try Int.fetchOne(db, sql: "SELECT count(*) FROM route_locations WHERE route_id = ?", arguments: [routeID])!
+        let stored = (try Int.fetchOne(db, sql: "SELECT count(*) FROM route_locations WHERE route_id = ?", arguments: [routeID]) ?? 0)
         if stored == 0 {
             try db.execute(sql: """
                 INSERT INTO route_locations (route_id, position, time_us, latitude, longitude, altitude,
@@ -115,7 +119,7 @@ extension SampleRepository {
                 """, arguments: [routeUUID, try SampleSQL.typeID(db, HKWorkoutRouteTypeIdentifier)] + visible.arguments) else {
                 throw HKError(.errorNoData, "no workout route with this UUID is available to this app")
             }
-            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM route_locations WHERE route_id = ?", arguments: [routeID])!
+            let total = (try Int.fetchOne(db, sql: "SELECT count(*) FROM route_locations WHERE route_id = ?", arguments: [routeID]) ?? 0)
             var sent = 0
             var batch: [RouteLocation] = []
             batch.reserveCapacity(min(batchSize, total))
@@ -148,14 +152,16 @@ extension SampleRepository {
         let nowMicros = now.microsecondsSince1970
         try db.execute(sql: "DELETE FROM route_drafts WHERE source_id = ? AND created_us < ?",
                        arguments: [sourceID, nowMicros - Int64(draftLifetime * 1_000_000)])
-        let open = try Int.fetchOne(db, sql: "SELECT count(*) FROM route_drafts WHERE source_id = ?", arguments: [sourceID])!
+        let open = (try Int.fetchOne(db, sql: "SELECT count(*) FROM route_drafts WHERE source_id = ?", arguments: [sourceID]) ?? 0)
         guard open < SampleLimits.maximumOpenRouteBuilders else {
             throw HKError(.errorInvalidArgument,
                           "this app has \(open) unfinished route builders, at most \(SampleLimits.maximumOpenRouteBuilders) are allowed; finish one first")
         }
-        let id = try Int64.fetchOne(db, sql: """
+        guard let id = try Int64.fetchOne(db, sql: """
             INSERT INTO route_drafts (source_id, builder_id, created_us, location_count) VALUES (?, ?, ?, 0) RETURNING id
-            """, arguments: [sourceID, builderID, nowMicros])!
+            """, arguments: [sourceID, builderID, nowMicros]) else {
+            throw StoreIntegrityError.missingRowJustWritten("the new route draft's id")
+        }
         return (id, 0)
     }
 }
