@@ -15,4 +15,10 @@ extension RestartableHealthd {
         }
         return files
     }
+
+    /// The store folder's files whose bytes contain `marker` (a locked save's plaintext must be
+    /// in none of them).
+    func storeFilesHolding(_ marker: String) throws -> [String] {
+        try storeFiles().filter { try Data(contentsOf: URL(fileURLWithPath: $0)).range(of: Data(marker.utf8)) != nil }
+    }
 }
