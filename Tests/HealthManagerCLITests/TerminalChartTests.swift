@@ -53,12 +53,12 @@ import Testing
         let zone = try #require(TimeZone(identifier: "Europe/Berlin"))
         let calendar = ChartCommand.calendar(zone)
         var command = try ChartCommand.parse(["heartRate", "--by", "week", "--from", "2024-05-01", "--to", "2024-05-20"])
-        let (start, end) = command.period(now: Date(), calendar: calendar)
+        let (start, end) = try command.period(now: Date(), calendar: calendar)
         let weeks = ChartCommand.buckets(start: start, end: end, by: .week, calendar: calendar)
         // 2024-05-01 is a Wednesday: its week starts on Monday 2024-04-29; 2024-05-20 is a Monday.
         #expect(weeks.map(\.bucket.label) == ["2024-04-29", "2024-05-06", "2024-05-13", "2024-05-20"])
         command = try ChartCommand.parse(["bodyMass", "--by", "month", "--from", "2024-01-15", "--to", "2024-03-02"])
-        let (monthStart, monthEnd) = command.period(now: Date(), calendar: calendar)
+        let (monthStart, monthEnd) = try command.period(now: Date(), calendar: calendar)
         #expect(ChartCommand.buckets(start: monthStart, end: monthEnd, by: .month, calendar: calendar).map(\.bucket.label)
                 == ["2024-01", "2024-02", "2024-03"])
     }

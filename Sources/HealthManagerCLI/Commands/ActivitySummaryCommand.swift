@@ -30,13 +30,16 @@ struct ActivitySummaryCommand: AsyncParsableCommand {
     }
 
     /// The request for the days asked, in `timeZone`, ending `today` unless --through.
-    func spec(today: CalendarDay, timeZone: TimeZone) -> ActivitySummaryQuerySpec {
+    func spec(today: CalendarDay, timeZone: TimeZone) throws -> ActivitySummaryQuerySpec {
         let last = through.flatMap(CalendarDay.init(iso8601:)) ?? today
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        let noon = calendar.date(from: DateComponents(year: last.year, month: last.month, day: last.day, hour: 12))!
-        let first = CalendarDay(containing: calendar.date(byAdding: .day, value: 1 - days, to: noon)!, in: timeZone)
-        return ActivitySummaryQuerySpec(firstDay: first, lastDay: last, timeZoneIdentifier: timeZone.identifier)
+        // Noon, so stepping back whole days never lands on a DST change's missing or doubled hour.
+        guard let noon = calendar.date(from: DateComponents(year: last.year, month: last.month, day: last.day, hour: 12)),
+              let firstNoon = calendar.date(byAdding: .day, value: 1 - days, to: noon)
+        else { throw ValidationError("cannot count \(days) days back from \(last) in \(timeZone.identifier)") }
+        return ActivitySummaryQuerySpec(firstDay: CalendarDay(containing: firstNoon, in: timeZone), lastDay: last,
+                                        timeZoneIdentifier: timeZone.identifier)
     }
 
     func run() async throws {
@@ -44,7 +47,7 @@ struct ActivitySummaryCommand: AsyncParsableCommand {
         let client = try connection.connect()
         defer { client.close() }
         var summaries: [ActivitySummaryRecord] = []
-        for try await batch in client.activitySummaries(spec(today: CalendarDay(containing: Date(), in: io.timeZone),
+        for try await batch in client.activitySummaries(try spec(today: CalendarDay(containing: Date(), in: io.timeZone),
                                                              timeZone: io.timeZone)) {
             summaries += batch.summaries
         }

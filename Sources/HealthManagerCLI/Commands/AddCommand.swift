@@ -64,11 +64,11 @@ struct AddCommand: AsyncParsableCommand {
 
     /// The sample the arguments describe, or a `ValidationError` that says what to change.
     func sample(now: Date, timeZone: TimeZone) throws -> SampleRecord {
-        let startDate = start?.start(in: timeZone) ?? now
+        let startDate = try start?.start(in: timeZone) ?? now
         // A day given to --end means the end of that day, as for `samples --to`.
-        let endDate = end.map { argument in
-            if case .day = argument.value { return argument.end(in: timeZone) }
-            return argument.start(in: timeZone)
+        let endDate = try end.map { (argument) throws(DateArgumentError) in
+            if case .day = argument.value { return try argument.end(in: timeZone) }
+            return try argument.start(in: timeZone)
         } ?? startDate
         guard endDate >= startDate else { throw ValidationError("--end \(end?.text ?? "") is before --start \(start?.text ?? "now")") }
         var metadata: [String: MetadataValue] = [:]

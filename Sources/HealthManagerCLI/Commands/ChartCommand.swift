@@ -63,7 +63,7 @@ struct ChartCommand: AsyncParsableCommand {
         }
         if let width, width < TerminalChart.minimumWidth { throw ValidationError("--width must be at least \(TerminalChart.minimumWidth)") }
         let calendar = Self.calendar(CommandIO.current.timeZone)
-        let (start, end) = period(now: Date(), calendar: calendar)
+        let (start, end) = try period(now: Date(), calendar: calendar)
         if start >= end { throw ValidationError("--from \(from?.text ?? "") is not before --to \(to?.text ?? "today")") }
         if Self.buckets(start: start, end: end, by: by, calendar: calendar).count > Self.maximumPeriods {
             throw ValidationError("that is more than \(Self.maximumPeriods) \(by.rawValue)s; chart by week or month, or a shorter range")
@@ -73,7 +73,7 @@ struct ChartCommand: AsyncParsableCommand {
     func run() async throws {
         let io = CommandIO.current
         let calendar = Self.calendar(io.timeZone)
-        let (start, end) = period(now: Date(), calendar: calendar)
+        let (start, end) = try period(now: Date(), calendar: calendar)
         guard let quantityType = HKObjectType.type(forIdentifier: type) as? HKQuantityType else { return }
         let client = try connection.connect()
         defer { client.close() }
@@ -110,16 +110,16 @@ struct ChartCommand: AsyncParsableCommand {
 
     /// [start, end): --from's first day (else 30 days, 12 weeks or 12 months back), through --to's
     /// last day (else today), widened to whole weeks or months.
-    func period(now: Date, calendar: Calendar) -> (Date, Date) {
+    func period(now: Date, calendar: Calendar) throws(DateArgumentError) -> (Date, Date) {
         let timeZone = calendar.timeZone
         let endOfToday = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: now)) ?? now
-        let end = to?.end(in: timeZone) ?? endOfToday
+        let end = try to?.end(in: timeZone) ?? endOfToday
         let back: DateComponents = switch by {
         case .day: DateComponents(day: -30)
         case .week: DateComponents(day: -7 * 12)
         case .month: DateComponents(month: -12)
         }
-        let start = from?.start(in: timeZone) ?? calendar.date(byAdding: back, to: end) ?? end
+        let start = try from?.start(in: timeZone) ?? calendar.date(byAdding: back, to: end) ?? end
         let component: Calendar.Component = by == .day ? .day : by == .week ? .weekOfYear : .month
         let first = calendar.dateInterval(of: component, for: start)?.start ?? start
         let lastInterval = calendar.dateInterval(of: component, for: end.addingTimeInterval(-1))

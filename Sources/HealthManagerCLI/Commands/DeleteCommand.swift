@@ -62,7 +62,7 @@ struct DeleteCommand: AsyncParsableCommand {
             throw ValidationError("\(TypeDisplayName.words(of: type)) is not a sample type; only samples can be deleted")
         }
         let timeZone = CommandIO.current.timeZone
-        if let from, let to, from.start(in: timeZone) >= to.end(in: timeZone) {
+        if let from, let to, try from.start(in: timeZone) >= to.end(in: timeZone) {
             throw ValidationError("--from \(from.text) is not before --to \(to.text)")
         }
     }
@@ -74,7 +74,7 @@ struct DeleteCommand: AsyncParsableCommand {
         // Each target is counted first (a dry run); only those that match are deleted, after one
         // question for all of them.
         var matching: [(target: ManagerDeletion.Target, count: Int)] = []
-        for target in targets(timeZone: io.timeZone) {
+        for target in try targets(timeZone: io.timeZone) {
             let count = try await client.deleteSamples(ManagerDeletion(target, dryRun: true))
             if count > 0 { matching.append((target, count)) }
         }
@@ -103,17 +103,17 @@ struct DeleteCommand: AsyncParsableCommand {
     /// type (correlations first, as export orders them; a workout's routes go with it), each its
     /// own deletion — healthd deletes by type, and a correlation does not take its samples along,
     /// so the counts add up.
-    func targets(timeZone: TimeZone) -> [ManagerDeletion.Target] {
-        if !uuids.isEmpty { return [target(timeZone: timeZone)] }
-        if type != nil { return [target(timeZone: timeZone)] }
-        return ExportRun.ordered(ExportRun.allTypes).map { target(timeZone: timeZone, type: $0) }
+    func targets(timeZone: TimeZone) throws(DateArgumentError) -> [ManagerDeletion.Target] {
+        if !uuids.isEmpty { return [try target(timeZone: timeZone)] }
+        if type != nil { return [try target(timeZone: timeZone)] }
+        return try ExportRun.ordered(ExportRun.allTypes).map { (type) throws(DateArgumentError) in try target(timeZone: timeZone, type: type) }
     }
 
-    func target(timeZone: TimeZone, type: String? = nil) -> ManagerDeletion.Target {
+    func target(timeZone: TimeZone, type: String? = nil) throws(DateArgumentError) -> ManagerDeletion.Target {
         guard let type = type ?? self.type else { return .uuids(uuids.compactMap(UUID.init(uuidString:))) }
         var parts: [SamplePredicate] = []
         if from != nil || to != nil {
-            parts.append(.dateRange(start: from?.start(in: timeZone), end: to?.end(in: timeZone), strictStart: false, strictEnd: false))
+            parts.append(.dateRange(start: try from?.start(in: timeZone), end: try to?.end(in: timeZone), strictStart: false, strictEnd: false))
         }
         if let source { parts.append(.sources([source])) }
         return .matching(typeIdentifier: type, predicate: parts.isEmpty ? nil : parts.count == 1 ? parts[0] : .and(parts))

@@ -64,7 +64,7 @@ struct ExportCommand: AsyncParsableCommand {
             throw ValidationError("\(TypeDisplayName.words(of: type)) cannot be exported on its own; export quantity, category, correlation, workout or assessment (GAD7, PHQ9) types (routes go with their workouts)")
         }
         let timeZone = CommandIO.current.timeZone
-        if let from, let to, from.start(in: timeZone) >= to.end(in: timeZone) {
+        if let from, let to, try from.start(in: timeZone) >= to.end(in: timeZone) {
             throw ValidationError("--from \(from.text) is not before --to \(to.text)")
         }
     }
@@ -88,7 +88,7 @@ struct ExportCommand: AsyncParsableCommand {
             sink = try JSONLinesExportSink(destination: destination, units: units)
         }
         let run = ExportRun(client: client, types: types ?? ExportRun.allTypes,
-                            start: from?.start(in: io.timeZone), end: to?.end(in: io.timeZone), sources: sources)
+                            start: try from?.start(in: io.timeZone), end: try to?.end(in: io.timeZone), sources: sources)
         var progress = ExportProgress(interactive: io.usesStyling)
         let summary: ExportRun.Summary
         do {

@@ -33,13 +33,13 @@ struct ReportCommand: AsyncParsableCommand {
     var to: DateArgument?
 
     func validate() throws {
-        let (start, end) = period(now: Date(), timeZone: CommandIO.current.timeZone)
+        let (start, end) = try period(now: Date(), timeZone: CommandIO.current.timeZone)
         if start >= end { throw ValidationError("--from \(from?.text ?? "") is not before --to \(to?.text ?? "today")") }
     }
 
     func run() async throws {
         let io = CommandIO.current
-        let (start, end) = period(now: Date(), timeZone: io.timeZone)
+        let (start, end) = try period(now: Date(), timeZone: io.timeZone)
         let client = try connection.connect()
         defer { client.close() }
         let collector = ReportCollector(client: client, start: start, end: end, timeZone: io.timeZone)
@@ -61,12 +61,12 @@ struct ReportCommand: AsyncParsableCommand {
     }
 
     /// [start, end): --from's start (else 30 days before the end), --to's end (else the end of today).
-    func period(now: Date, timeZone: TimeZone) -> (Date, Date) {
+    func period(now: Date, timeZone: TimeZone) throws(DateArgumentError) -> (Date, Date) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let endOfToday = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: now)) ?? now
-        let end = to?.end(in: timeZone) ?? endOfToday
-        let start = from?.start(in: timeZone) ?? calendar.date(byAdding: .day, value: -30, to: end) ?? end.addingTimeInterval(-30 * 86_400)
+        let end = try to?.end(in: timeZone) ?? endOfToday
+        let start = try from?.start(in: timeZone) ?? calendar.date(byAdding: .day, value: -30, to: end) ?? end.addingTimeInterval(-30 * 86_400)
         return (start, end)
     }
 }

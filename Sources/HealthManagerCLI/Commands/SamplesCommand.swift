@@ -62,7 +62,7 @@ struct SamplesCommand: AsyncParsableCommand {
         }
         if let limit, limit <= 0 { throw ValidationError("--limit must be a positive number") }
         let timeZone = CommandIO.current.timeZone
-        if let from, let to, from.start(in: timeZone) >= to.end(in: timeZone) {
+        if let from, let to, try from.start(in: timeZone) >= to.end(in: timeZone) {
             throw ValidationError("--from \(from.text) is not before --to \(to.text)")
         }
     }
@@ -74,7 +74,7 @@ struct SamplesCommand: AsyncParsableCommand {
         let formatter = SampleFormatter(displayUnit: unit, timeZone: io.timeZone)
         var table = TextTable(SampleFormatter.tableColumns)
         // JSON lines stream as batches arrive; a table needs every row to size its columns.
-        for try await batch in client.querySamples(querySpec(timeZone: io.timeZone)) {
+        for try await batch in client.querySamples(try querySpec(timeZone: io.timeZone)) {
             for sample in batch.samples {
                 if json { io.output.writeLine(formatter.jsonLine(sample)) } else { table.append(formatter.tableRow(sample)) }
             }
@@ -87,8 +87,8 @@ struct SamplesCommand: AsyncParsableCommand {
         }
     }
 
-    func querySpec(timeZone: TimeZone) -> SampleQuerySpec {
-        let start = from?.start(in: timeZone), end = to?.end(in: timeZone)
+    func querySpec(timeZone: TimeZone) throws(DateArgumentError) -> SampleQuerySpec {
+        let start = try from?.start(in: timeZone), end = try to?.end(in: timeZone)
         let predicate: SamplePredicate? = start == nil && end == nil
             ? nil : .dateRange(start: start, end: end, strictStart: false, strictEnd: false)
         return SampleQuerySpec(typeIdentifier: type, predicate: predicate, sort: [SampleSort(.startDate, ascending: true)],

@@ -44,16 +44,23 @@ public struct DateArgument: Equatable, Sendable {
         try checkExists()
     }
 
-    /// The first instant the argument names.
-    public func start(in timeZone: TimeZone) -> Date {
-        Self.calendar(timeZone).date(from: components(in: timeZone))!
+    /// The first instant the argument names. Parsing proved the date exists; the calendar can
+    /// still decline one it cannot place in `timeZone`, and that is an error rather than a trap.
+    public func start(in timeZone: TimeZone) throws(DateArgumentError) -> Date {
+        guard let date = Self.calendar(timeZone).date(from: components(in: timeZone)) else {
+            throw DateArgumentError(text: text, reason: .noSuchDate)
+        }
+        return date
     }
 
     /// Where a range ending at this argument stops: the next midnight for a day, the instant itself otherwise.
-    public func end(in timeZone: TimeZone) -> Date {
-        let start = start(in: timeZone)
+    public func end(in timeZone: TimeZone) throws(DateArgumentError) -> Date {
+        let start = try start(in: timeZone)
         guard case .day = value else { return start }
-        return Self.calendar(timeZone).date(byAdding: .day, value: 1, to: start)!
+        guard let next = Self.calendar(timeZone).date(byAdding: .day, value: 1, to: start) else {
+            throw DateArgumentError(text: text, reason: .noSuchDate)
+        }
+        return next
     }
 
     private func components(in timeZone: TimeZone) -> DateComponents {

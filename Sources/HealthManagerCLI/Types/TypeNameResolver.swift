@@ -87,7 +87,7 @@ public struct TypeNameResolver: Sendable {
                 let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
             }
-            if current.min()! > bound { return bound + 1 }
+            if let smallest = current.min(), smallest > bound { return bound + 1 }
             previous = current
         }
         return previous[b.count]

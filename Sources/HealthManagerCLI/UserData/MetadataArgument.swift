@@ -38,8 +38,10 @@ struct MetadataArgument: Equatable {
             default: throw refuse("true or false")
             }
         case .date:
-            guard let date = try? DateArgument(parsing: raw) else { throw refuse("a date such as 2024-05-01T08:30") }
-            value = .date(date.start(in: timeZone))
+            guard let date = try? DateArgument(parsing: raw), let instant = try? date.start(in: timeZone) else {
+                throw refuse("a date such as 2024-05-01T08:30")
+            }
+            value = .date(instant)
         case .quantity:
             let parts = raw.split(separator: " ", maxSplits: 1).map(String.init)
             guard parts.count == 2, let amount = Double(parts[0]), amount.isFinite, (try? HKUnit.parse(parts[1])) != nil else {

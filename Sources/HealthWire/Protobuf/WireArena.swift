@@ -26,8 +26,8 @@ final class WireArena {
     private var secrets: [UnsafeMutableBufferPointer<UInt8>] = []
 
     deinit {
-        for secret in secrets { explicit_bzero(secret.baseAddress!, secret.count) }
-        for block in blocks { free(block) }
+        for secret in secrets { if let base = secret.baseAddress { explicit_bzero(base, secret.count) } }
+        for block in blocks { block.deallocate() }
     }
 
     /// A NUL-terminated copy of `value`. protobuf-c reads it up to the first NUL, so a NUL
@@ -114,13 +114,15 @@ final class WireArena {
             }
         }
         // A piece larger than a quarter block gets a block of its own, so the current block's
-        // rest stays in use. malloc's alignment suits every C type.
+        // rest stays in use. 16-byte alignment suits every C type, as malloc's does. Swift's
+        // allocator ends the process when memory runs out, like every other allocation here;
+        // frame limits bound what input can ask for.
         guard byteCount <= nextBlockBytes / 4 else {
-            let block = malloc(byteCount)!
+            let block = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 16)
             blocks.append(block)
             return block
         }
-        let block = malloc(nextBlockBytes)!
+        let block = UnsafeMutableRawPointer.allocate(byteCount: nextBlockBytes, alignment: 16)
         blocks.append(block)
         unused = block + byteCount
         blockEnd = block + nextBlockBytes
