@@ -53,4 +53,32 @@ import TestSupport
         let text = try String(contentsOfFile: folder + "/Audiogram.csv", encoding: .utf8)
         #expect(text.contains(",3,points,") && text.contains("4000 Hz: right 45 dBHL"), "\(text)")
     }
+
+    /// `healthctl export` writes the audiogram as healthkit11.dtd's `Audiogram` with
+    /// `SensitivityPoint` children; importing that export into an empty store gives the same
+    /// points (masking and clamping have no export attributes, so the masked 1 kHz left test comes
+    /// back unmasked), and importing it into a store that has it adds nothing.
+    @Test func anAudiogramSurvivesExportAndImport() async throws {
+        let original = try BrokerProcess()
+        let app = try await original.installClient("org.test.audiogram-export")
+        try await original.set(app, "share", AppleSnippetTests.audiogram, allowed: true)
+        #expect(try await original.runApp(app, ["snippet", "audiogram-save"]).okValue == "saved")
+        try FileManager.default.createDirectory(atPath: original.root + "/out", withIntermediateDirectories: true)
+        let zip = original.root + "/out/export.zip"
+        let exported = try await original.healthctl(["export", zip])
+        #expect(exported.status == 0, "\(exported)")
+
+        let copy = try BrokerProcess()
+        let imported = try await copy.healthctl(["import", zip, "--characteristics", "no"])
+        #expect(imported.status == 0 && imported.stdout.contains(", 0 refused"), "\(imported)")
+        let listing = try await copy.healthctl(["samples", AppleSnippetTests.audiogram])
+        #expect(listing.stdout.contains("3  points: 500 Hz: left 10, right 15 dBHL; 1000 Hz: left 30, right 25 dBHL; 4000 Hz: right 45 dBHL"),
+                "\(listing)")
+        #expect(listing.stdout.contains("Audiometer"), "the device travels: \(listing)")
+
+        let again = try await copy.healthctl(["import", zip, "--characteristics", "no"])
+        #expect(again.status == 0, "\(again)")
+        let after = try await copy.healthctl(["samples", AppleSnippetTests.audiogram])
+        #expect(after.stdout.components(separatedBy: "points:").count == 2, "one audiogram, not two: \(after)")
+    }
 }
