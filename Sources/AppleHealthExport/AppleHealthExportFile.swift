@@ -14,7 +14,7 @@ public final class AppleHealthExportFile {
     /// The export.xml's size in bytes and its number of lines (for progress).
     public private(set) var xmlBytes = 0
     public private(set) var xmlLines = 0
-    /// Elements the reader does not import, by name (clinical records, audiograms, …).
+    /// Elements the reader does not import, by name (clinical records, …).
     public private(set) var skippedElements: [String: Int] = [:]
 
     let layout: Layout

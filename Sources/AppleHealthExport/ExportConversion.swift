@@ -254,7 +254,7 @@ public enum ExportConversion {
     /// Importing the same element again must add nothing: unless the export already carries a
     /// sync identifier (then the original app's upsert rules apply), each sample gets one derived
     /// from everything that identifies it, version 1, so a second import is an ignored upsert.
-    private static func addSyncIdentity(_ sample: inout SampleRecord, _ header: ExportSampleHeader, extra: [String],
+    static func addSyncIdentity(_ sample: inout SampleRecord, _ header: ExportSampleHeader, extra: [String],
                                         key: String = HKMetadataKeySyncIdentifier) {
         guard sample.metadata[key] == nil else { return }
         var fields = [header.type, "\(sample.startDate.microsecondsSince1970)", "\(sample.endDate.microsecondsSince1970)",

@@ -1,9 +1,12 @@
 /// The document type Apple's export declares inline (export version 11, as the Health app
 /// writes it), so tools that validate against it read ours.
+/// One departure: version 11 declares `Audiogram` EMPTY and leaves it out of `HealthData`, yet
+/// the Health app writes audiograms at the top level with `MetadataEntry` and `SensitivityPoint`
+/// children; ours declares what it writes, so a validating reader accepts the file.
 enum ExportDTD {
     static let text = """
 <!-- HealthKit Export Version: 11 -->
-<!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord)*)>
+<!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord|Audiogram)*)>
 <!ATTLIST HealthData
   locale CDATA #REQUIRED
 >
@@ -131,7 +134,7 @@ enum ExportDTD {
   receivedDate      CDATA #REQUIRED
   resourceFilePath  CDATA #REQUIRED
 >
-<!ELEMENT Audiogram EMPTY>
+<!ELEMENT Audiogram ((MetadataEntry|SensitivityPoint)*)>
 <!ATTLIST Audiogram
   type          CDATA #REQUIRED
   sourceName    CDATA #REQUIRED

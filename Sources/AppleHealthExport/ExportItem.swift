@@ -10,6 +10,7 @@ public enum ExportItem: Sendable, Equatable {
     case correlation(ExportCorrelation)
     case workout(ExportWorkout)
     case activitySummary(ExportActivitySummary)
+    case audiogram(ExportAudiogram)
 }
 
 /// Who wrote an object, as the export names it.

@@ -5,7 +5,7 @@ import FoundationXML
 
 /// Reads a sanitized `export.xml` with Foundation's streaming `XMLParser` and hands each
 /// top-level item to `handler` as soon as its element closes, so memory holds one workout or
-/// correlation at a time. Unknown elements (clinical records, audiograms, …)
+/// correlation at a time. Unknown elements (clinical records, …)
 /// are counted in `skipped`, never silently mistaken for something else.
 final class ExportXMLReader: NSObject, XMLParserDelegate {
     private let fileName: String
@@ -21,6 +21,7 @@ final class ExportXMLReader: NSObject, XMLParserDelegate {
     private var route: ExportWorkoutRoute?
     /// An open `WorkoutActivity`: its events, statistics and metadata are its own, not the workout's.
     private var activity: ExportWorkoutActivity?
+    private var audiogram: ExportAudiogram?
     private var skipDepth = 0
     private var lastReportedLine = 0
 
@@ -82,6 +83,12 @@ final class ExportXMLReader: NSObject, XMLParserDelegate {
         case "Record":
             record = ExportRecord(header: try element.header(typeKey: "type"), unit: attributes["unit"],
                                   value: attributes["value"], beats: [])
+        case "Audiogram" where workout == nil && correlation == nil && audiogram == nil:
+            audiogram = ExportAudiogram(header: try element.header(typeKey: "type"), points: [])
+        case "SensitivityPoint" where audiogram != nil:
+            guard let frequency = element.measure("frequencyValue", unitKey: "frequencyUnit") else { throw element.invalid("has no frequencyValue") }
+            audiogram?.points.append(ExportSensitivityPoint(frequency: frequency, leftEar: element.measure("leftEarValue", unitKey: "leftEarUnit"),
+                                                            rightEar: element.measure("rightEarValue", unitKey: "rightEarUnit")))
         case "Correlation" where workout == nil && correlation == nil:
             correlation = ExportCorrelation(header: try element.header(typeKey: "type"), records: [])
         case "Workout" where workout == nil && correlation == nil:
@@ -120,6 +127,7 @@ final class ExportXMLReader: NSObject, XMLParserDelegate {
             else if activity != nil { activity?.metadata.append(entry) }
             else if workout != nil { workout?.header.metadata.append(entry) }
             else if correlation != nil { correlation?.header.metadata.append(entry) }
+            else if audiogram != nil { audiogram?.header.metadata.append(entry) }
             else { skipped["MetadataEntry", default: 0] += 1 }
         case "HeartRateVariabilityMetadataList" where record != nil:
             break
@@ -154,6 +162,10 @@ final class ExportXMLReader: NSObject, XMLParserDelegate {
             guard let finished = route else { return }
             route = nil
             workout?.routes.append(finished)
+        case "Audiogram":
+            guard let finished = audiogram else { return }
+            audiogram = nil
+            try handler(.audiogram(finished))
         case "Workout":
             guard let finished = workout else { return }
             workout = nil
@@ -191,7 +203,11 @@ private struct ElementAttributes {
     }
 
     func measure(_ key: String) -> ExportMeasure? {
-        values[key].map { ExportMeasure(value: $0, unit: values[key + "Unit"]) }
+        measure(key, unitKey: key + "Unit")
+    }
+
+    func measure(_ key: String, unitKey: String) -> ExportMeasure? {
+        values[key].map { ExportMeasure(value: $0, unit: values[unitKey]) }
     }
 
     /// iOS 8 exports name the source `source`, later ones `sourceName`.

@@ -94,6 +94,10 @@ public struct ExportXMLWriter: Sendable {
             // No export.xml element for GAD-7/PHQ-9 is documented, so none is invented; the
             // JSON and CSV exports carry them.
             return nil
+        case let .audiogram(audiogram):
+            var text = " <Audiogram" + ExportXMLText.attributes([("type", sample.typeIdentifier)] + source + dates) + ">\n"
+            text += metadataEntries(sample.metadata, indent: "  ")
+            return text + audiogram.points.map(Self.sensitivityPoint).joined() + " </Audiogram>\n"
         }
     }
 
@@ -130,7 +134,7 @@ public struct ExportXMLWriter: Sendable {
             return (ExportXMLText.number(converted), target.unitString)
         case let .category(raw):
             return (ExportEnumNames.categoryValue(raw, of: sample.typeIdentifier), nil)
-        case .workout, .workoutRoute, .correlation, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment:
+        case .workout, .workoutRoute, .correlation, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment, .audiogram:
             return ("", nil)
         }
     }

@@ -54,6 +54,12 @@ extension HKSample {
                               + "the SDK and healthd versions may not match")
             }
             return sample
+        case let (type as HKAudiogramSampleType, .audiogram(audiogram)):
+            guard let sample = HKAudiogramSample(type: type, fetched: record, audiogram, parts: parts) else {
+                throw HKError(.unknownError, "healthd sent an audiogram test side or conduction type this SDK does not know; "
+                              + "the SDK and healthd versions may not match")
+            }
+            return sample
         case let (type as HKCorrelationType, .correlation(objects)):
             return HKCorrelation(type: type, fetched: record,
                                  objects: try objects.map { (object) throws(HKError) in try fetched(object, sharing: parts) },

@@ -147,10 +147,36 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("""
         <HealthData locale="en_US"><ClinicalRecord type="x" identifier="y" sourceName="z" fhirVersion="4" receivedDate="2024-01-01 10:00:00 +0000" resourceFilePath="/clinical-records/a.json"/>
-        <Audiogram type="a" sourceName="b" startDate="2024-01-01 10:00:00 +0000" endDate="2024-01-01 10:00:00 +0000"><SensitivityPoint frequencyValue="1000"/></Audiogram></HealthData>
+        <Foo/></HealthData>
         """.utf8).write(to: folder.appendingPathComponent("export.xml"))
         let (items, file) = try items(of: folder)
         #expect(items.isEmpty)
-        #expect(file.skippedElements == ["ClinicalRecord": 1, "Audiogram": 1])
+        #expect(file.skippedElements == ["ClinicalRecord": 1, "Foo": 1])
+    }
+
+    /// An `Audiogram` (healthkit11.dtd: `SensitivityPoint` with frequencyValue/frequencyUnit and
+    /// each ear's value and unit) is read with its points and metadata in document order.
+    @Test func audiogramsAreReadWithTheirPoints() throws {
+        let folder = try Fixtures.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("""
+        <HealthData locale="en_US"><Audiogram type="HKDataTypeIdentifierAudiogram" sourceName="b" startDate="2024-01-01 10:00:00 +0000" endDate="2024-01-01 10:10:00 +0000">
+        <MetadataEntry key="K" value="V"/>
+        <SensitivityPoint frequencyValue="500" frequencyUnit="Hz" leftEarValue="10" leftEarUnit="dBHL"/>
+        <SensitivityPoint frequencyValue="1" frequencyUnit="kHz" leftEarValue="20" leftEarUnit="dBHL" rightEarValue="25" rightEarUnit="dBHL"/>
+        </Audiogram></HealthData>
+        """.utf8).write(to: folder.appendingPathComponent("export.xml"))
+        let (items, file) = try items(of: folder)
+        #expect(file.skippedElements.isEmpty)
+        guard case let .audiogram(audiogram)? = items.first, items.count == 1 else {
+            Issue.record("one audiogram item expected: \(items)")
+            return
+        }
+        #expect(audiogram.header.metadata == [ExportMetadataEntry(key: "K", value: "V")])
+        #expect(audiogram.points == [
+            ExportSensitivityPoint(frequency: ExportMeasure(value: "500", unit: "Hz"), leftEar: ExportMeasure(value: "10", unit: "dBHL"), rightEar: nil),
+            ExportSensitivityPoint(frequency: ExportMeasure(value: "1", unit: "kHz"), leftEar: ExportMeasure(value: "20", unit: "dBHL"),
+                                   rightEar: ExportMeasure(value: "25", unit: "dBHL")),
+        ])
     }
 }

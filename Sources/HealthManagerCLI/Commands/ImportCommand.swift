@@ -17,8 +17,8 @@ struct ImportCommand: AsyncParsableCommand {
             can simply be run again. Memory use does not grow with the file's size.
 
             A summary per type follows: imported, already there, refused and why. Activity \
-            summaries are not imported (they are computed from the samples); clinical records, \
-            audiograms and other element kinds are not imported yet, and are counted. Workout \
+            summaries are not imported (they are computed from the samples); clinical records \
+            and other element kinds are not imported yet, and are counted. Workout \
             routes (inline or GPX files in the zip) are stored with their workouts.
 
             Example:

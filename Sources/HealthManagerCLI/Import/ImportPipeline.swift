@@ -178,6 +178,9 @@ final class ImportPipeline: @unchecked Sendable {
             case let .workout(workout):
                 tallied.withLock { $0.countRead() }
                 return try ExportConversion.sample(workout)
+            case let .audiogram(audiogram):
+                tallied.withLock { $0.countRead() }
+                return try ExportConversion.sample(audiogram)
             case .activitySummary:
                 tallied.withLock { $0.notImported("activity summaries", reason: "computed from the imported samples, as HealthKit does") }
                 return nil

@@ -73,6 +73,9 @@ public struct SampleFormatter: Sendable {
         case let .scoredAssessment(assessment):
             let score = AssessmentText.score(assessment, typeIdentifier: typeIdentifier).map(String.init) ?? ""
             return (score, "score, " + AssessmentText.detail(assessment, typeIdentifier: typeIdentifier))
+        case let .audiogram(audiogram):
+            let (count, noun) = AudiogramText.count(audiogram)
+            return (count, noun + ": " + AudiogramText.detail(audiogram))
         }
     }
 

@@ -65,6 +65,19 @@ struct SampleJSONLine: Encodable {
         let associations: [String]
     }
 
+    /// An `HKAudiogramSensitivityPoint`: hertz, and each ear's test in dBHL by Apple's side names.
+    struct SensitivityPoint: Encodable {
+        struct Test: Encodable {
+            let side: String
+            let sensitivity: Double
+            let masked: Bool
+            let clampingLowerBound, clampingUpperBound: Double?
+        }
+
+        let frequency: Double
+        let tests: [Test]
+    }
+
     let uuid: String
     let type: String
     let start: String
@@ -76,6 +89,8 @@ struct SampleJSONLine: Encodable {
     let metadata: [String: Metadata]?
     let workout: Workout?
     let stateOfMind: StateOfMind?
+    /// An audiogram's points (`value` is their count).
+    let sensitivityPoints: [SensitivityPoint]?
     /// A correlation's samples, each in this same shape.
     let objects: [SampleJSONLine]?
     /// A quantity series' summary (HKQuantitySeriesSampleBuilder); `value` is its sum or average.
@@ -112,6 +127,8 @@ struct SampleJSONLine: Encodable {
             (value, unit) = (stateOfMind.valence, "valence")
         case let .scoredAssessment(assessment):
             (value, unit) = (Double(AssessmentText.score(assessment, typeIdentifier: sample.typeIdentifier) ?? 0), "score")
+        case let .audiogram(audiogram):
+            (value, unit) = (Double(audiogram.points.count), "points")
         }
         source = sample.source.map { Source(bundleIdentifier: $0.bundleIdentifier, name: $0.name, version: $0.version) }
         device = sample.device.map {
@@ -135,6 +152,16 @@ struct SampleJSONLine: Encodable {
                                       associations: value.associations.map(StateOfMindText.association))
         } else {
             stateOfMind = nil
+        }
+        if case let .audiogram(value) = sample.value {
+            sensitivityPoints = value.points.map { point in
+                SensitivityPoint(frequency: point.frequency, tests: point.tests.map {
+                    SensitivityPoint.Test(side: AudiogramText.side($0.side), sensitivity: $0.sensitivity, masked: $0.masked,
+                                          clampingLowerBound: $0.clampingLowerBound, clampingUpperBound: $0.clampingUpperBound)
+                })
+            }
+        } else {
+            sensitivityPoints = nil
         }
         switch sample.value {
         case let .workout(value):

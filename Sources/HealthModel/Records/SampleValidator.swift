@@ -77,6 +77,12 @@ public enum SampleValidator {
                 throw HKError(.errorInvalidArgument, "\(type.identifier) has no scoring rules")
             }
             try ScoredAssessmentRules.check(assessment, of: instrument)
+        case let (_ as HKAudiogramSampleType, .audiogram(audiogram)):
+            do {
+                try AudiogramRules.check(audiogram)
+            } catch {
+                throw HKError(error.code, "\(type.identifier): \(error.message)")
+            }
         case let (correlationType as HKCorrelationType, .correlation(objects)):
             result.value = .correlation(try CorrelationRules.canonicalizedObjects(objects, of: record, type: correlationType))
         default:

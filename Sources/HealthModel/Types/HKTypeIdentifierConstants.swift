@@ -22,3 +22,6 @@ public let HKElectrocardiogramTypeIdentifier = "HKDataTypeIdentifierElectrocardi
 /// `HKDataTypeIdentifierStateOfMind` but its value is "HKDataTypeStateOfMind"
 /// (string_constants.tsv, read from the iOS 18 frameworks).
 public let HKDataTypeIdentifierStateOfMind = "HKDataTypeStateOfMind"
+
+/// The audiogram type's identifier (`HKDataTypeIdentifierAudiogram`, HKTypeIdentifiers.h).
+public let HKDataTypeIdentifierAudiogram = "HKDataTypeIdentifierAudiogram"

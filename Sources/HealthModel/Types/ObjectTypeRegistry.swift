@@ -30,10 +30,11 @@ enum ObjectTypeRegistry {
     static let activitySummary = HKActivitySummaryType()
     static let electrocardiogram = HKElectrocardiogramType()
     static let stateOfMind = HKStateOfMindType()
+    static let audiogram = HKAudiogramSampleType()
 
     /// All types in a stable order: quantity, category, characteristic and correlation types
     /// in table order, then workout, the series types, the activity summary, the electrocardiogram and State of Mind types,
-    /// then the scored assessment types.
+    /// then the scored assessment types and the audiogram type.
     static let allTypes: [HKObjectType] =
         QuantityTypeDefinition.all.map { quantityTypes[$0.identifier]! as HKObjectType }
         + CategoryTypeDefinition.all.map { categoryTypes[$0.identifier]! as HKObjectType }
@@ -44,7 +45,7 @@ enum ObjectTypeRegistry {
 
     /// Apart from `allTypes`' sum, which the type checker cannot take one term longer.
     private static let scoredAssessmentTypesInOrder: [HKObjectType] =
-        HKScoredAssessmentTypeIdentifier.registered.compactMap { scoredAssessmentTypes[$0] }
+        HKScoredAssessmentTypeIdentifier.registered.compactMap { scoredAssessmentTypes[$0] } + [audiogram]
 
     static let byIdentifier: [String: HKObjectType] = Dictionary(
         uniqueKeysWithValues: allTypes.map { ($0.identifier, $0) })

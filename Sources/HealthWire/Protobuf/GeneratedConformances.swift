@@ -46,6 +46,18 @@ extension Openhealth__V1__AnswerRequestResponse: ProtobufCMessageStruct {
 extension Openhealth__V1__AppManifest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__app_manifest__init(message) }
 }
+extension Openhealth__V1__Audiogram: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__audiogram__init(message) }
+}
+extension Openhealth__V1__AudiogramBound: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__audiogram_bound__init(message) }
+}
+extension Openhealth__V1__AudiogramPoint: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__audiogram_point__init(message) }
+}
+extension Openhealth__V1__AudiogramTest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__audiogram_test__init(message) }
+}
 extension Openhealth__V1__AuthorizationPrompt: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__authorization_prompt__init(message) }
 }

@@ -1,0 +1,78 @@
+@testable import AppleHealthExport
+import Foundation
+import HealthModel
+import Testing
+
+/// An audiogram written to export.xml as healthkit11.dtd's `Audiogram` with `SensitivityPoint`
+/// children reads back, through the importer's conversion, to the same sample: points, both
+/// ears, one-ear points, device and metadata. Masking and clamping have no attributes in the
+/// DTD: a masked test's value is written as that ear's, unmasked on import.
+@Suite(.timeLimit(.minutes(10))) struct ExportAudiogramTests {
+    let start = Date(timeIntervalSince1970: 1_714_543_200)  // 2024-05-01 06:00:00Z
+
+    func readBack(_ sample: SampleRecord) throws -> [ExportItem] {
+        let writer = ExportXMLWriter(timeZone: TimeZone(identifier: "Europe/Berlin") ?? .gmt,
+                                     unit: { PreferredUnitDefaults.unit(for: $0, in: .metric) })
+        let element = try #require(writer.element(sample, sourceName: "Audiometer app", sourceVersion: "2.0"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("audiogram-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let xml = writer.prologue(exportDate: start, locale: "en_US", characteristics: []) + element + ExportXMLWriter.epilogue
+        try Data(xml.utf8).write(to: folder.appendingPathComponent("export.xml"))
+        var items: [ExportItem] = []
+        try AppleHealthExportFile(url: folder).read { items.append($0) }
+        return items
+    }
+
+    @Test func anAudiogramReadsBackToTheSameSample() throws {
+        let points = [
+            AudiogramValue.Point(frequency: 250, tests: [AudiogramValue.Test(sensitivity: -5, side: 0), AudiogramValue.Test(sensitivity: 12.5, side: 1)]),
+            AudiogramValue.Point(frequency: 8000, tests: [AudiogramValue.Test(sensitivity: 70, side: 1)]),
+        ]
+        let device = DeviceRecord(name: "Audiometer", manufacturer: "Example")
+        let sample = SampleRecord(uuid: UUID(), typeIdentifier: HKDataTypeIdentifierAudiogram, startDate: start,
+                                  endDate: start.addingTimeInterval(600), value: .audiogram(AudiogramValue(points: points)),
+                                  metadata: ["HKWasUserEntered": .bool(true)], device: device)
+        let items = try readBack(sample)
+        guard case let .audiogram(read)? = items.last else { Issue.record("no audiogram in \(items)"); return }
+        #expect(read.header.source.name == "Audiometer app")
+        let converted = try ExportConversion.sample(read).record
+        #expect(converted.value == sample.value)
+        #expect(converted.device == device)
+        #expect(converted.metadata["HKWasUserEntered"] == .bool(true))
+        #expect(converted.startDate == start && converted.endDate == sample.endDate)
+    }
+
+    @Test func zeroPointsReadBackAsZeroPoints() throws {
+        let sample = SampleRecord(uuid: UUID(), typeIdentifier: HKDataTypeIdentifierAudiogram, startDate: start, endDate: start,
+                                  value: .audiogram(AudiogramValue(points: [])))
+        guard case let .audiogram(read)? = try readBack(sample).last else { Issue.record("no audiogram"); return }
+        #expect(try ExportConversion.sample(read).record.value == sample.value)
+    }
+
+    @Test func aMaskedTestIsWrittenAsItsEarsValueAndImportedUnmasked() throws {
+        let masked = AudiogramValue.Point(frequency: 1000, tests: [AudiogramValue.Test(sensitivity: 40, masked: true, side: 0, clampingUpperBound: 90)])
+        let sample = SampleRecord(uuid: UUID(), typeIdentifier: HKDataTypeIdentifierAudiogram, startDate: start, endDate: start,
+                                  value: .audiogram(AudiogramValue(points: [masked])))
+        guard case let .audiogram(read)? = try readBack(sample).last else { Issue.record("no audiogram"); return }
+        #expect(try ExportConversion.sample(read).record.value
+                == .audiogram(AudiogramValue(points: [AudiogramValue.Point(frequency: 1000, tests: [AudiogramValue.Test(sensitivity: 40, side: 0)])])))
+    }
+
+    @Test func kilohertzAreConvertedAndUnitsOfTheWrongDimensionRefused() throws {
+        func header() -> ExportSampleHeader {
+            ExportSampleHeader(type: HKDataTypeIdentifierAudiogram, source: ExportSource(name: "x", version: nil, device: nil), creationDate: nil,
+                               startDate: start, endDate: start, metadata: [], line: 1)
+        }
+        let kilo = ExportAudiogram(header: header(), points: [ExportSensitivityPoint(frequency: ExportMeasure(value: "2", unit: "kHz"),
+                                                                                     leftEar: ExportMeasure(value: "30", unit: "dBHL"), rightEar: nil)])
+        #expect(try ExportConversion.sample(kilo).record.value
+                == .audiogram(AudiogramValue(points: [AudiogramValue.Point(frequency: 2000, tests: [AudiogramValue.Test(sensitivity: 30, side: 0)])])))
+        let seconds = ExportAudiogram(header: header(), points: [ExportSensitivityPoint(frequency: ExportMeasure(value: "2", unit: "s"),
+                                                                                        leftEar: nil, rightEar: nil)])
+        #expect(throws: ImportRefusal.self) { try ExportConversion.sample(seconds) }
+        let notANumber = ExportAudiogram(header: header(), points: [ExportSensitivityPoint(frequency: ExportMeasure(value: "1000", unit: "Hz"),
+                                                                                           leftEar: ExportMeasure(value: "nan", unit: "dBHL"), rightEar: nil)])
+        #expect(throws: ImportRefusal.self) { try ExportConversion.sample(notANumber) }
+    }
+}
