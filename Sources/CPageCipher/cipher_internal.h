@@ -74,6 +74,16 @@ int page_codec_seal(page_codec *codec, file_kind kind, uint64_t unit,
 int page_codec_open(page_codec *codec, file_kind kind, uint64_t unit,
                     const uint8_t *sealed, uint8_t *out, int length);
 
+/* page_cache.c: decrypted pages, served only for byte-identical sealed bytes read at the
+   same place under the same key (see the file's comment) */
+/// Copies the cached plaintext of `sealed` (a whole page just read at `unit`) into `out`
+/// and returns 1, or returns 0 and leaves `out` alone.
+int page_cache_lookup(uint64_t key_id, file_kind kind, uint64_t unit, const uint8_t *sealed, uint8_t *out);
+/// Remembers `plain` as the authenticated decryption of `sealed` at `unit`.
+void page_cache_store(uint64_t key_id, file_kind kind, uint64_t unit, const uint8_t *sealed, const uint8_t *plain);
+/// Cleanses every entry made under `key_id` (its last holder let go).
+void page_cache_forget_key(uint64_t key_id);
+
 /* failure_report.c */
 void failure_report(const cipher_file *file, int64_t unit, int recovered);
 int failure_report_invalid_shape(const cipher_file *file, const char *what,

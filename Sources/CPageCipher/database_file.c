@@ -25,11 +25,13 @@ static int read_page(cipher_file *file, uint8_t *out, sqlite3_int64 page_number)
         return SQLITE_IOERR_DATA;
     }
     if (rc != SQLITE_OK) return rc;
+    if (page_cache_lookup(file->key_id, FILE_KIND_DATABASE, (uint64_t)page_number, raw, out)) return SQLITE_OK;
     if (!page_codec_open(&file->codec, FILE_KIND_DATABASE, (uint64_t)page_number,
                          raw, out, PAGE_SIZE_BYTES)) {
         failure_report(file, page_number, 0);
         return SQLITE_IOERR_DATA;
     }
+    page_cache_store(file->key_id, FILE_KIND_DATABASE, (uint64_t)page_number, raw, out);
     return SQLITE_OK;
 }
 

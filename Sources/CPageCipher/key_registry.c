@@ -64,7 +64,10 @@ void ohk_cipher_key_release(uint64_t id) {
     pthread_mutex_lock(&registry_lock);
     registry_entry *dead = drop_reference_locked(id);
     pthread_mutex_unlock(&registry_lock);
-    if (dead != NULL) entry_destroy(dead);
+    if (dead != NULL) {
+        page_cache_forget_key(id);
+        entry_destroy(dead);
+    }
 }
 
 void key_registry_release(uint64_t id) { ohk_cipher_key_release(id); }

@@ -85,7 +85,9 @@ static int read_frame_body(cipher_file *file, uint8_t *out, uint64_t frame, sqli
     uint8_t *raw = file->scratch;
     int rc = file->real->pMethods->xRead(file->real, raw, PAGE_SIZE_BYTES, offset);
     if (rc == SQLITE_IOERR_SHORT_READ) rc = SQLITE_IOERR_DATA;
+    if (rc == SQLITE_OK && page_cache_lookup(file->key_id, FILE_KIND_WAL, frame, raw, out)) return SQLITE_OK;
     if (rc == SQLITE_OK && page_codec_open(&file->codec, FILE_KIND_WAL, frame, raw, out, PAGE_SIZE_BYTES)) {
+        page_cache_store(file->key_id, FILE_KIND_WAL, frame, raw, out);
         return SQLITE_OK;
     }
     memset(out, 0, PAGE_SIZE_BYTES);

@@ -61,6 +61,10 @@ typedef struct ohk_cipher_failure {
 /// Returns 1 if there was one, 0 otherwise.
 int ohk_cipher_take_last_failure(ohk_cipher_failure *out);
 
+/// How many page reads on the calling thread were served from the decrypted-page cache
+/// (page_cache.c) since the thread started: for tests, which read on one thread.
+uint64_t ohk_cipher_page_cache_thread_hits(void);
+
 /// Fills `buffer` from OpenSSL's CSPRNG. Returns 1 on success.
 int ohk_random_bytes(uint8_t *buffer, size_t length);
 
