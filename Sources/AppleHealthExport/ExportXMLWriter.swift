@@ -94,6 +94,10 @@ public struct ExportXMLWriter: Sendable {
             // No export.xml element for GAD-7/PHQ-9 is documented, so none is invented; the
             // JSON and CSV exports carry them.
             return nil
+        case .document:
+            // Apple's export has no element for a stored document; healthctl export writes each
+            // one as a file of its own (ExportDocumentFile).
+            return nil
         }
     }
 
@@ -130,7 +134,7 @@ public struct ExportXMLWriter: Sendable {
             return (ExportXMLText.number(converted), target.unitString)
         case let .category(raw):
             return (ExportEnumNames.categoryValue(raw, of: sample.typeIdentifier), nil)
-        case .workout, .workoutRoute, .correlation, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment:
+        case .workout, .workoutRoute, .correlation, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment, .document:
             return ("", nil)
         }
     }

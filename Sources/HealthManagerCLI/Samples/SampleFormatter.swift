@@ -73,6 +73,8 @@ public struct SampleFormatter: Sendable {
         case let .scoredAssessment(assessment):
             let score = AssessmentText.score(assessment, typeIdentifier: typeIdentifier).map(String.init) ?? ""
             return (score, "score, " + AssessmentText.detail(assessment, typeIdentifier: typeIdentifier))
+        case let .document(document):
+            return ("\(document.data.count)", "bytes, " + DocumentText.detail(document))
         }
     }
 

@@ -65,6 +65,11 @@ struct SampleJSONLine: Encodable {
         let associations: [String]
     }
 
+    /// What `HKCDADocument` shows; nil fields when the bytes do not read as a CDA document.
+    struct Document: Encodable {
+        let title, patientName, authorName, custodianName: String?
+    }
+
     let uuid: String
     let type: String
     let start: String
@@ -76,6 +81,8 @@ struct SampleJSONLine: Encodable {
     let metadata: [String: Metadata]?
     let workout: Workout?
     let stateOfMind: StateOfMind?
+    /// A CDA document's header fields (`HKCDADocument`); "value" is its size in bytes.
+    let document: Document?
     /// A correlation's samples, each in this same shape.
     let objects: [SampleJSONLine]?
     /// A quantity series' summary (HKQuantitySeriesSampleBuilder); `value` is its sum or average.
@@ -112,6 +119,8 @@ struct SampleJSONLine: Encodable {
             (value, unit) = (stateOfMind.valence, "valence")
         case let .scoredAssessment(assessment):
             (value, unit) = (Double(AssessmentText.score(assessment, typeIdentifier: sample.typeIdentifier) ?? 0), "score")
+        case let .document(document):
+            (value, unit) = (Double(document.data.count), "bytes")
         }
         source = sample.source.map { Source(bundleIdentifier: $0.bundleIdentifier, name: $0.name, version: $0.version) }
         device = sample.device.map {
@@ -135,6 +144,13 @@ struct SampleJSONLine: Encodable {
                                       associations: value.associations.map(StateOfMindText.association))
         } else {
             stateOfMind = nil
+        }
+        if case let .document(value) = sample.value {
+            let fields = DocumentText.fields(value)
+            document = Document(title: fields?.title, patientName: fields?.patientName,
+                                authorName: fields?.authorName, custodianName: fields?.custodianName)
+        } else {
+            document = nil
         }
         switch sample.value {
         case let .workout(value):

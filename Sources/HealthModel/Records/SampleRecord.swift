@@ -23,6 +23,8 @@ public struct SampleRecord: Hashable, Sendable {
         case stateOfMind(StateOfMindValue)
         /// An `HKGAD7Assessment` or `HKPHQ9Assessment`: its answers (`ScoredAssessmentRules`).
         case scoredAssessment(ScoredAssessmentValue)
+        /// An `HKCDADocumentSample`: the document's bytes, stored opaque (`DocumentRules`).
+        case document(DocumentValue)
     }
 
     /// Assigned by the broker on save (time-ordered, UUIDv7); whatever a client sends is ignored.
