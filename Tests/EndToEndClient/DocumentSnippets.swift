@@ -123,7 +123,7 @@ func cdaRefusedSnippet() {
     print("ok \(codes.joined(separator: " "))")
 }
 
-/// `snippet cda-save COUNT PADDING`: the narrative bytes each document carries (0 when not given).
+/// `snippet cda-save COUNT SIZE`: the narrative bytes each document carries (0 when not given).
 func snippetPadding() -> Int {
     let arguments = CommandLine.arguments
     return arguments.count > 4 ? Int(arguments[4]) ?? 0 : 0
