@@ -39,6 +39,20 @@ import TestSupport
         #expect(read.okValue == "1 1 Visit 1|Jane Doe|Ada Lovelace|Good Health Clinic nil", "\(read)")
     }
 
+    /// An HKAnchoredObjectQuery over documents larger together than one frame: healthd's change
+    /// feed sends them two to a batch (`WireLimits.samplesPerBatch(types:)`), and the initial
+    /// delivery holds all five.
+    @Test func anAnchoredQueryDeliversLargeDocumentsInFrameSizedBatches() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.cda-anchored")
+        try await broker.set(app, "share", Self.cda, allowed: true)
+        try await broker.set(app, "read", Self.cda, allowed: true)
+        let saved = try await broker.runApp(app, ["snippet", "cda-save", "5", "900000"])
+        #expect(saved.okValue == "saved 5 Visit 5", "\(saved)")
+        let anchored = try await broker.runApp(app, ["anchored", Self.cda])
+        #expect(anchored.okValue == "1" && anchored.stdout.contains("delivery initial 5 0"), "\(anchored)")
+    }
+
     /// healthctl shows a document's size and header fields, --json carries them, and the Apple
     /// export writes the document byte for byte under cda-documents/; deleting it from the app
     /// removes it.
