@@ -107,6 +107,11 @@ public enum CDADocumentReader {
             capture?.text += string
         }
 
+        /// Text in a CDATA section is text of the field like any other.
+        func parser(_ parser: XMLParser, foundCDATA block: Data) {
+            self.parser(parser, foundCharacters: String(decoding: block, as: UTF8.self))
+        }
+
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
             if let current = capture {
                 if current.depth == path.count {

@@ -22,6 +22,12 @@ import Testing
                                             authorName: "Dr. Ada Lovelace", custodianName: "Good Health Clinic"))
     }
 
+    /// A title in a CDATA section reads as its text.
+    @Test func readsATitleInACDATASection() throws {
+        let document = Data(CDADocumentSamples.header(title: "<![CDATA[Visit & <Notes>]]>").utf8)
+        #expect(try CDADocumentReader.read(document).title == "Visit & <Notes>")
+    }
+
     /// Size at the limit and one byte past it.
     @Test func sizeLimitIsInclusive() throws {
         let atLimit = CDADocumentSamples.sized(DocumentRules.maximumBytes)
