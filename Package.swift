@@ -173,11 +173,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: CDA documents (an untrusted-XML reader for the SDK and healthctl; healthd never links it)
+        .target(name: "CDADocument", dependencies: ["HealthModel"], swiftSettings: swiftSettings),
+
         // MARK: Manager
         .target(
             name: "HealthManagerCLI",
             dependencies: [
-                "HealthModel", "HealthWire", "HealthIPC", "AppleHealthExport", "HealthReport",
+                "HealthModel", "HealthWire", "HealthIPC", "AppleHealthExport", "HealthReport", "CDADocument",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["README.md"],
@@ -194,7 +197,7 @@ let package = Package(
         .target(name: "CoreLocation", swiftSettings: swiftSettings),
         .target(
             name: "HealthKit",
-            dependencies: ["HealthModel", "HealthWire", "HealthIPC", "CoreLocation"],
+            dependencies: ["HealthModel", "HealthWire", "HealthIPC", "CoreLocation", "CDADocument"],
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
@@ -244,7 +247,7 @@ let package = Package(
         .testTarget(name: "HealthManagerCLITests", dependencies: ["HealthManagerCLI", "HealthWire", "HealthIPC", "HealthModel"], swiftSettings: swiftSettings),
         .testTarget(name: "AppleHealthExportTests", dependencies: ["AppleHealthExport", "HealthModel", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthReportTests", dependencies: ["HealthReport"], swiftSettings: swiftSettings),
-        .testTarget(name: "HealthKitTests", dependencies: ["HealthKit", "HealthWire", "HealthIPC"], swiftSettings: swiftSettings),
+        .testTarget(name: "HealthKitTests", dependencies: ["HealthKit", "HealthWire", "HealthIPC", "CDADocument", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HealthBrokerTests",
             dependencies: ["HealthBroker", "HealthStore", "HealthModel", .product(name: "GRDB", package: "GRDB.swift")],

@@ -22,6 +22,7 @@ public final class ExportArchiveWriter {
     private var buffer = Data()
     private var routeNames: Set<String> = []
     private var electrocardiogramNames: Set<String> = []
+    private var documentNames: Set<String> = []
     public private(set) var bytesWritten = 0
 
     public init() throws(ExportWriteError) {
@@ -84,6 +85,29 @@ public final class ExportArchiveWriter {
         }
     }
 
+    /// Stores a CDA document sample's XML, byte for byte, as `cda-documents/<UUID>.xml`. Apple's
+    /// export has no place for stored documents (its export_cda.xml is a summary it generates);
+    /// this folder is OpenHealthKit's. The name comes from the sample's UUID, never from its data.
+    public func addDocument(uuid: UUID, xml document: Data) throws(ExportWriteError) {
+        let fileName = uuid.uuidString + ".xml"
+        guard documentNames.insert(fileName).inserted else {
+            throw ExportWriteError(path: fileName, reason: "the document was already written")
+        }
+        let folder = staging.appendingPathComponent(Self.folder + "/" + Self.documentsFolder)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw ExportWriteError(path: folder.path, reason: "cannot create the document folder (\(error.localizedDescription))")
+        }
+        let url = folder.appendingPathComponent(fileName)
+        guard FileManager.default.createFile(atPath: url.path, contents: document, attributes: [.posixPermissions: 0o600]) else {
+            throw ExportWriteError(path: url.path, reason: "cannot write the document file")
+        }
+    }
+
+    /// Where `addDocument` puts documents inside `apple_health_export/`.
+    public static let documentsFolder = "cda-documents"
+
     /// Compresses everything into a new zip at `zipURL`, mode 0600.
     public func finish(writingTo zipURL: URL) throws(ExportWriteError) {
         try flush()
@@ -102,6 +126,10 @@ public final class ExportArchiveWriter {
             }
             for name in electrocardiogramNames.sorted() {
                 try archive.addEntry(with: Self.folder + "/electrocardiograms/" + name, relativeTo: staging, compressionMethod: .deflate)
+            }
+            for name in documentNames.sorted() {
+                try archive.addEntry(with: Self.folder + "/" + Self.documentsFolder + "/" + name, relativeTo: staging,
+                                     compressionMethod: .deflate)
             }
         } catch let error as ExportWriteError {
             throw error

@@ -98,6 +98,10 @@ public struct ExportXMLWriter: Sendable {
             var text = " <Audiogram" + ExportXMLText.attributes([("type", sample.typeIdentifier)] + source + dates) + ">\n"
             text += metadataEntries(sample.metadata, indent: "  ")
             return text + audiogram.points.map(Self.sensitivityPoint).joined() + " </Audiogram>\n"
+        case .document:
+            // Apple's export has no element for a stored document; healthctl export writes each
+            // one as a file of its own (ExportDocumentFile).
+            return nil
         }
     }
 
@@ -134,7 +138,7 @@ public struct ExportXMLWriter: Sendable {
             return (ExportXMLText.number(converted), target.unitString)
         case let .category(raw):
             return (ExportEnumNames.categoryValue(raw, of: sample.typeIdentifier), nil)
-        case .workout, .workoutRoute, .correlation, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment, .audiogram:
+        case .workout, .workoutRoute, .correlation, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment, .audiogram, .document:
             return ("", nil)
         }
     }

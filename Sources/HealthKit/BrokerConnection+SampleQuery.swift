@@ -12,10 +12,22 @@ extension BrokerConnection {
     /// results in the error for a malformed batch.
     func streamedSamples(_ method: HealthStoreMethod, _ request: some WireMessage,
                          describing results: String) async throws(HKError) -> [HKSample] {
+        var samples: [HKSample] = []
+        try await streamedBatches(method, request, describing: results) { samples += $0 }
+        return samples
+    }
+
+    /// Runs one sample query, handing each streamed batch, decoded, to `receive` as it arrives
+    /// (`HKDocumentQuery` passes them on batch by batch, as HealthKit does).
+    func sampleBatches(matching spec: SampleQuerySpec, _ receive: ([HKSample]) -> Void) async throws(HKError) {
+        try await streamedBatches(.querySamples, spec, describing: "samples", receive)
+    }
+
+    private func streamedBatches(_ method: HealthStoreMethod, _ request: some WireMessage, describing results: String,
+                                 _ receive: ([HKSample]) -> Void) async throws(HKError) {
         if Task.isCancelled { throw Self.queryStopped }
         let (client, batches) = try stream(method, request)
         let parts = FetchedObjectParts()
-        var samples: [HKSample] = []
         do {
             for try await payload in batches {
                 let batch: SampleList
@@ -24,7 +36,7 @@ extension BrokerConnection {
                 } catch {
                     throw HKError(.unknownError, "healthd sent a malformed batch of \(results) (\(error))")
                 }
-                samples += try batch.samples.map { (record) throws(HKError) in try HKSample.fetched(record, sharing: parts) }
+                receive(try batch.samples.map { (record) throws(HKError) in try HKSample.fetched(record, sharing: parts) })
             }
         } catch {
             if Task.isCancelled { throw Self.queryStopped }
@@ -32,7 +44,6 @@ extension BrokerConnection {
         }
         // A cancelled stream ends quietly; what was collected is not the whole answer.
         if Task.isCancelled { throw Self.queryStopped }
-        return samples
     }
 
     static let queryStopped = HKError(.errorUserCanceled,

@@ -60,6 +60,9 @@ extension HKSample {
                               + "the SDK and healthd versions may not match")
             }
             return sample
+        case let (type as HKDocumentType, .document):
+            // `document` stays nil, as HealthKit leaves it outside HKDocumentQuery.
+            return HKCDADocumentSample(type: type, fetched: record, parts: parts)
         case let (type as HKCorrelationType, .correlation(objects)):
             return HKCorrelation(type: type, fetched: record,
                                  objects: try objects.map { (object) throws(HKError) in try fetched(object, sharing: parts) },

@@ -41,7 +41,7 @@
 //   e2e-client activity-summaries [--from DAY --to DAY] [--zone ZONE] [--async]   (`summary …` lines; ActivityCommands.swift)
 //   e2e-client collection-updates COLLECTION-ARGS… --updates N [--descriptor] [--linger]  (StatisticsUpdateCommands.swift)
 //   e2e-client query-ordered TYPE [--start S] [--end E] [--strict-start] [--strict-end] [--limit N] [--sort start|end:asc|desc]…
-//   e2e-client snippet NAME                            (HealthKit code as Apple documents it; AppleSnippets.swift)
+//   e2e-client snippet NAME [COUNT [SIZE]]             (HealthKit code as Apple documents it; AppleSnippets.swift)
 //   e2e-client workout-snippet NAME [ARGS…]            (live workout recording as Apple documents it; WorkoutSnippets.swift)
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
@@ -236,7 +236,7 @@ do {
     case "series":
         try await seriesCommand(arguments, store: store)
     case "snippet":
-        guard arguments.count == 2 || arguments.count == 3 else { usage("snippet NAME [COUNT]") }
+        guard (2...4).contains(arguments.count) else { usage("snippet NAME [COUNT [SIZE]]") }
         try await runSnippet(arguments[1], store)
     case "workout-snippet":
         guard arguments.count >= 2 else { usage("workout-snippet NAME [ARGS…]") }

@@ -80,7 +80,7 @@ private struct AnchoredFeed {
     }
 
     /// Sends the visible changes after `cursor` (at most `spec.limit`) as one delivery: batches
-    /// of at most `WireLimits.samplesPerBatch` objects, the last one marked and carrying the new
+    /// of at most `WireLimits.samplesPerBatch(types:)` objects, the last one marked and carrying the new
     /// anchor. An update with nothing visible sends nothing; the initial results always answer.
     func deliver(after cursor: ChangeCursor, initial: Bool) async throws -> Step {
         try await context.store.withDatabase { database in
@@ -93,8 +93,9 @@ private struct AnchoredFeed {
             var cursor = cursor
             var remaining = spec.limit
             var sent = 0
+            let batchSize = WireLimits.samplesPerBatch(types: parts.typeIdentifiers)
             while true {
-                let chunk = remaining > 0 ? min(remaining, WireLimits.samplesPerBatch) : WireLimits.samplesPerBatch
+                let chunk = remaining > 0 ? min(remaining, batchSize) : batchSize
                 let batch = try database.changeFeed.changes(of: feedParts, after: cursor, limit: chunk)
                 cursor = batch.cursor
                 sent += batch.count

@@ -25,6 +25,14 @@ final class AppleExportSink: ExportSink {
     }
 
     func add(_ sample: SampleRecord, routes: [ExportedRoute]) throws(HealthCtlError) {
+        if case let .document(document) = sample.value {
+            // A file of its own, as the bytes were saved (export.xml has no element for it).
+            do {
+                return try archive.addDocument(uuid: sample.uuid, xml: document.data)
+            } catch {
+                throw .exportFailed(path: output.destination.path, reason: error.description)
+            }
+        }
         var files: [ExportRouteFile] = []
         for route in routes {
             let name = GPXRouteWriter.fileName(start: route.startDate, uuid: route.uuid, timeZone: writer.timeZone)

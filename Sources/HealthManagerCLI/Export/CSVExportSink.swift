@@ -69,7 +69,7 @@ final class CSVExportSink: ExportSink {
     /// `HKScoredAssessmentTypeIdentifierGAD7` → `GAD7.csv`.
     static func fileName(of type: String) -> String {
         let prefixes = ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier",
-                        "HKScoredAssessmentTypeIdentifier", "HKDataTypeIdentifier", "HK"]
+                        "HKScoredAssessmentTypeIdentifier", "HKDataTypeIdentifier", "HKDocumentTypeIdentifier", "HK"]
         var stem = prefixes.first(where: type.hasPrefix).map { String(type.dropFirst($0.count)) } ?? type
         if stem.hasSuffix("TypeIdentifier") { stem = String(stem.dropLast("TypeIdentifier".count)) }  // HKWorkoutTypeIdentifier
         return stem.filter { $0.isLetter || $0.isNumber } + ".csv"
@@ -116,6 +116,8 @@ final class CSVExportSink: ExportSink {
         case let .audiogram(audiogram):
             let (count, noun) = AudiogramText.count(audiogram)
             return (count, noun, AudiogramText.detail(audiogram))
+        case let .document(document):
+            return ("\(document.data.count)", "bytes", DocumentText.detail(document))
         case let .correlation(members):
             let listed = members.map { member -> String in
                 guard case let .quantity(amount, stored) = member.value else { return member.typeIdentifier }

@@ -76,6 +76,8 @@ public struct SampleFormatter: Sendable {
         case let .audiogram(audiogram):
             let (count, noun) = AudiogramText.count(audiogram)
             return (count, noun + ": " + AudiogramText.detail(audiogram))
+        case let .document(document):
+            return ("\(document.data.count)", "bytes, " + DocumentText.detail(document))
         }
     }
 

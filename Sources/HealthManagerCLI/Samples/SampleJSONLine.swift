@@ -78,6 +78,11 @@ struct SampleJSONLine: Encodable {
         let tests: [Test]
     }
 
+    /// What `HKCDADocument` shows; nil fields when the bytes do not read as a CDA document.
+    struct Document: Encodable {
+        let title, patientName, authorName, custodianName: String?
+    }
+
     let uuid: String
     let type: String
     let start: String
@@ -91,6 +96,8 @@ struct SampleJSONLine: Encodable {
     let stateOfMind: StateOfMind?
     /// An audiogram's points (`value` is their count).
     let sensitivityPoints: [SensitivityPoint]?
+    /// A CDA document's header fields (`HKCDADocument`); "value" is its size in bytes.
+    let document: Document?
     /// A correlation's samples, each in this same shape.
     let objects: [SampleJSONLine]?
     /// A quantity series' summary (HKQuantitySeriesSampleBuilder); `value` is its sum or average.
@@ -129,6 +136,8 @@ struct SampleJSONLine: Encodable {
             (value, unit) = (Double(AssessmentText.score(assessment, typeIdentifier: sample.typeIdentifier) ?? 0), "score")
         case let .audiogram(audiogram):
             (value, unit) = (Double(audiogram.points.count), "points")
+        case let .document(document):
+            (value, unit) = (Double(document.data.count), "bytes")
         }
         source = sample.source.map { Source(bundleIdentifier: $0.bundleIdentifier, name: $0.name, version: $0.version) }
         device = sample.device.map {
@@ -162,6 +171,13 @@ struct SampleJSONLine: Encodable {
             }
         } else {
             sensitivityPoints = nil
+        }
+        if case let .document(value) = sample.value {
+            let fields = DocumentText.fields(value)
+            document = Document(title: fields?.title, patientName: fields?.patientName,
+                                authorName: fields?.authorName, custodianName: fields?.custodianName)
+        } else {
+            document = nil
         }
         switch sample.value {
         case let .workout(value):

@@ -25,6 +25,8 @@ public struct SampleRecord: Hashable, Sendable {
         case scoredAssessment(ScoredAssessmentValue)
         /// An `HKAudiogramSample`: its sensitivity points (`AudiogramRules`).
         case audiogram(AudiogramValue)
+        /// An `HKCDADocumentSample`: the document's bytes, stored opaque (`DocumentRules`).
+        case document(DocumentValue)
     }
 
     /// Assigned by the broker on save (time-ordered, UUIDv7); whatever a client sends is ignored.

@@ -83,6 +83,8 @@ public enum SampleValidator {
             } catch {
                 throw HKError(error.code, "\(type.identifier): \(error.message)")
             }
+        case let (_ as HKDocumentType, .document(document)):
+            try DocumentRules.check(document)
         case let (correlationType as HKCorrelationType, .correlation(objects)):
             result.value = .correlation(try CorrelationRules.canonicalizedObjects(objects, of: record, type: correlationType))
         default:

@@ -26,6 +26,11 @@ extension HKObjectType {
         ObjectTypeRegistry.scoredAssessmentTypes[identifier]
     }
 
+    /// HealthKit's `documentType(forIdentifier:)` (`.CDA`); nil for any other identifier.
+    public static func documentType(forIdentifier identifier: HKDocumentTypeIdentifier) -> HKDocumentType? {
+        ObjectTypeRegistry.documentTypes[identifier]
+    }
+
     public static func workoutType() -> HKWorkoutType { ObjectTypeRegistry.workout }
 
     public static func activitySummaryType() -> HKActivitySummaryType { ObjectTypeRegistry.activitySummary }

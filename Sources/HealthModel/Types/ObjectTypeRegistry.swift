@@ -24,6 +24,9 @@ enum ObjectTypeRegistry {
     static let scoredAssessmentTypes: [HKScoredAssessmentTypeIdentifier: HKScoredAssessmentType] = Dictionary(
         uniqueKeysWithValues: HKScoredAssessmentTypeIdentifier.registered.map { ($0, HKScoredAssessmentType(identifier: $0)) })
 
+    static let documentTypes: [HKDocumentTypeIdentifier: HKDocumentType] = Dictionary(
+        uniqueKeysWithValues: HKDocumentTypeIdentifier.registered.map { ($0, HKDocumentType(identifier: $0)) })
+
     static let workout = HKWorkoutType()
     static let workoutRoute = HKSeriesType(identifier: HKWorkoutRouteTypeIdentifier)
     static let heartbeatSeries = HKSeriesType(identifier: HKDataTypeIdentifierHeartbeatSeries)
@@ -34,7 +37,7 @@ enum ObjectTypeRegistry {
 
     /// All types in a stable order: quantity, category, characteristic and correlation types
     /// in table order, then workout, the series types, the activity summary, the electrocardiogram and State of Mind types,
-    /// then the scored assessment types and the audiogram type.
+    /// then the scored assessment types, the audiogram type, then the document types.
     static let allTypes: [HKObjectType] =
         QuantityTypeDefinition.all.map { quantityTypes[$0.identifier]! as HKObjectType }
         + CategoryTypeDefinition.all.map { categoryTypes[$0.identifier]! as HKObjectType }
@@ -42,10 +45,14 @@ enum ObjectTypeRegistry {
         + HKCorrelationTypeIdentifier.registered.map { correlationTypes[$0]! as HKObjectType }
         + [workout, workoutRoute, heartbeatSeries, activitySummary, electrocardiogram, stateOfMind]
         + scoredAssessmentTypesInOrder
+        + documentTypesInOrder
 
     /// Apart from `allTypes`' sum, which the type checker cannot take one term longer.
     private static let scoredAssessmentTypesInOrder: [HKObjectType] =
         HKScoredAssessmentTypeIdentifier.registered.compactMap { scoredAssessmentTypes[$0] } + [audiogram]
+
+    private static let documentTypesInOrder: [HKObjectType] =
+        HKDocumentTypeIdentifier.registered.compactMap { documentTypes[$0] }
 
     static let byIdentifier: [String: HKObjectType] = Dictionary(
         uniqueKeysWithValues: allTypes.map { ($0.identifier, $0) })

@@ -56,7 +56,8 @@ struct SampleRowDecoder {
             ?? SeriesRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
             ?? StateOfMindRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
             ?? AssessmentRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
-            ?? AudiogramRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db) {
+            ?? AudiogramRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
+            ?? DocumentRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db) {
             value = stored
         } else if sqlite3_column_type(handle, column.quantity) != SQLITE_NULL {
             value = .quantity(sqlite3_column_double(handle, column.quantity), unit: type.unit)
@@ -146,8 +147,8 @@ struct SampleRowDecoder {
         let identifier: String
         /// The canonical unit a quantity type's values are stored in; "" for other types.
         let unit: String
-        /// Workouts, routes, series samples, states of mind and assessments: the value is in `WorkoutRows`',
-        /// `SeriesRows`', `StateOfMindRows`' or `AssessmentRows`' tables, not in `objects`.
+        /// Workouts, routes, series samples, states of mind, assessments and documents: the value is in
+        /// `WorkoutRows`', `SeriesRows`', `StateOfMindRows`', `AssessmentRows`' or `DocumentRows`' tables, not in `objects`.
         let valueInSideTable: Bool
 
         init(_ identifier: String) {
@@ -157,6 +158,7 @@ struct SampleRowDecoder {
                 || StateOfMindRows.holdsValue(of: identifier)
                 || AssessmentRows.holdsValue(of: identifier)
                 || AudiogramRows.holdsValue(of: identifier)
+                || DocumentRows.holdsValue(of: identifier)
         }
     }
 

@@ -18,6 +18,8 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
     case missingAssessmentRow
     /// An audiogram object without its `audiograms` row, or with fewer points than it says.
     case missingAudiogramRows
+    /// A document object without its `documents` row (written in one transaction).
+    case missingDocumentRow
     /// A row this transaction wrote or looked up a moment ago is not there.
     case missingRowJustWritten(String)
 
@@ -32,6 +34,7 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
         case .missingStateOfMindRow: "a state of mind object has no state of mind row"
         case .missingAssessmentRow: "a scored assessment object has no scored_assessments row"
         case .missingAudiogramRows: "an audiogram object's audiograms or audiogram_tests rows are missing"
+        case .missingDocumentRow: "a document object has no documents row"
         case let .missingRowJustWritten(what): "\(what), written in this transaction, is not in the store"
         }
     }

@@ -136,6 +136,7 @@ enum StoreSchema {
         registerQuantitySeries(&migrator)        // v23
         registerLockedStart(&migrator)           // v25
         registerAudiograms(&migrator)            // v26
+        registerDocuments(&migrator)             // v29
         return migrator
     }
 }

@@ -71,6 +71,9 @@ struct SampleWireBuilder {
         case let .audiogram(audiogram):
             wire.pointee.value_case = OPENHEALTH__V1__SAMPLE__VALUE_AUDIOGRAM
             wire.pointee.audiogram = AudiogramWire.build(audiogram, in: arena)
+        case let .document(document):
+            wire.pointee.value_case = OPENHEALTH__V1__SAMPLE__VALUE_DOCUMENT
+            wire.pointee.document = DocumentWire.build(document, in: arena)
         case let .correlation(objects):
             let built = build(objects)
             wire.pointee.n_correlation_objects = built.count

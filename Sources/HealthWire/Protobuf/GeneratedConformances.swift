@@ -136,6 +136,9 @@ extension Openhealth__V1__DeviceListPredicate: ProtobufCMessageStruct {
 extension Openhealth__V1__DevicePredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__device_predicate__init(message) }
 }
+extension Openhealth__V1__Document: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__document__init(message) }
+}
 extension Openhealth__V1__Electrocardiogram: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__electrocardiogram__init(message) }
 }

@@ -1363,7 +1363,7 @@ const ProtobufCMessageDescriptor openhealth__v1__source_revision__descriptor =
   (ProtobufCMessageInit) openhealth__v1__source_revision__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[18] =
+static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[19] =
 {
   {
     "uuid",
@@ -1570,6 +1570,18 @@ static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "document",
+    35,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Sample, value_case),
+    offsetof(Openhealth__V1__Sample, document),
+    &openhealth__v1__document__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "quantity_series",
     40,
     PROTOBUF_C_LABEL_NONE,
@@ -1587,12 +1599,13 @@ static const unsigned openhealth__v1__sample__field_indices_by_name[] = {
   5,   /* field[5] = category_value */
   11,   /* field[11] = correlation_objects */
   7,   /* field[7] = device */
+  17,   /* field[17] = document */
   13,   /* field[13] = electrocardiogram */
   3,   /* field[3] = end_us */
   12,   /* field[12] = heartbeat_series */
   6,   /* field[6] = metadata */
   4,   /* field[4] = quantity */
-  17,   /* field[17] = quantity_series */
+  18,   /* field[18] = quantity_series */
   10,   /* field[10] = route_location_count */
   15,   /* field[15] = scored_assessment */
   8,   /* field[8] = source_revision */
@@ -1602,13 +1615,14 @@ static const unsigned openhealth__v1__sample__field_indices_by_name[] = {
   0,   /* field[0] = uuid */
   9,   /* field[9] = workout */
 };
-static const ProtobufCIntRange openhealth__v1__sample__number_ranges[4 + 1] =
+static const ProtobufCIntRange openhealth__v1__sample__number_ranges[5 + 1] =
 {
   { 1, 0 },
   { 20, 12 },
   { 30, 14 },
-  { 40, 17 },
-  { 0, 18 }
+  { 35, 17 },
+  { 40, 18 },
+  { 0, 19 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
 {
@@ -1618,10 +1632,10 @@ const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
   "Openhealth__V1__Sample",
   "openhealth.v1",
   sizeof(Openhealth__V1__Sample),
-  18,
+  19,
   openhealth__v1__sample__field_descriptors,
   openhealth__v1__sample__field_indices_by_name,
-  4,  openhealth__v1__sample__number_ranges,
+  5,  openhealth__v1__sample__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__sample__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

@@ -17,6 +17,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/sample_predicates.pb-c.h"
 #include "openhealth/v1/series.pb-c.h"
 #include "openhealth/v1/audiogram.pb-c.h"
+#include "openhealth/v1/documents.pb-c.h"
 
 typedef struct Openhealth__V1__Quantity Openhealth__V1__Quantity;
 typedef struct Openhealth__V1__MetadataValue Openhealth__V1__MetadataValue;
@@ -167,7 +168,8 @@ typedef enum {
   OPENHEALTH__V1__SAMPLE__VALUE_ELECTROCARDIOGRAM = 21,
   OPENHEALTH__V1__SAMPLE__VALUE_STATE_OF_MIND = 30,
   OPENHEALTH__V1__SAMPLE__VALUE_SCORED_ASSESSMENT = 31,
-  OPENHEALTH__V1__SAMPLE__VALUE_AUDIOGRAM = 32
+  OPENHEALTH__V1__SAMPLE__VALUE_AUDIOGRAM = 32,
+  OPENHEALTH__V1__SAMPLE__VALUE_DOCUMENT = 35
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__SAMPLE__VALUE__CASE)
 } Openhealth__V1__Sample__ValueCase;
 
@@ -230,6 +232,10 @@ struct  Openhealth__V1__Sample
      * HKDataTypeIdentifierAudiogram (audiogram.proto)
      */
     Openhealth__V1__Audiogram *audiogram;
+    /*
+     * HKDocumentTypeIdentifierCDA (documents.proto)
+     */
+    Openhealth__V1__Document *document;
   };
 };
 #define OPENHEALTH__V1__SAMPLE__INIT \
