@@ -84,6 +84,26 @@ public final class ExportArchiveWriter {
         }
     }
 
+    /// Stores a clinical record's FHIR JSON under `clinical-records/`, as the Health app does;
+    /// returns false when the name is taken (the caller picks another).
+    public func addClinicalResource(fileName: String, data: Data) throws(ExportWriteError) -> Bool {
+        guard !fileName.contains("/"), !fileName.hasPrefix(".") else {
+            throw ExportWriteError(path: fileName, reason: "not a usable clinical record file name")
+        }
+        let folder = staging.appendingPathComponent(Self.folder + "/" + AppleHealthExportFile.clinicalRecordsFolder)
+        let url = folder.appendingPathComponent(fileName)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw ExportWriteError(path: folder.path, reason: "cannot create the clinical records folder (\(error.localizedDescription))")
+        }
+        guard !FileManager.default.fileExists(atPath: url.path) else { return false }
+        guard FileManager.default.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw ExportWriteError(path: url.path, reason: "cannot write the clinical record file")
+        }
+        return true
+    }
+
     /// Compresses everything into a new zip at `zipURL`, mode 0600.
     public func finish(writingTo zipURL: URL) throws(ExportWriteError) {
         try flush()

@@ -10,6 +10,8 @@ public enum ExportItem: Sendable, Equatable {
     case correlation(ExportCorrelation)
     case workout(ExportWorkout)
     case activitySummary(ExportActivitySummary)
+    /// A `ClinicalRecord` (DTD v11+); its FHIR JSON is a file beside export.xml.
+    case clinicalRecord(ExportClinicalRecord)
 }
 
 /// Who wrote an object, as the export names it.

@@ -94,7 +94,20 @@ public struct ExportXMLWriter: Sendable {
             // No export.xml element for GAD-7/PHQ-9 is documented, so none is invented; the
             // JSON and CSV exports carry them.
             return nil
+        case .clinicalRecord:
+            // Its element names a resource file, which the archive writes first (`clinicalRecord(_:)`).
+            return nil
         }
+    }
+
+    /// The `<ClinicalRecord>` element (healthkit11.dtd) for a record whose resource was written
+    /// to `element.resourceFilePath`.
+    public func clinicalRecord(_ element: ExportClinicalRecord) -> String {
+        " <ClinicalRecord" + ExportXMLText.attributes([
+            ("type", element.type), ("identifier", element.identifier), ("sourceName", element.sourceName ?? ""),
+            ("sourceURL", element.sourceURL ?? ""), ("fhirVersion", element.fhirVersion),
+            ("receivedDate", date(element.receivedDate)), ("resourceFilePath", element.resourceFilePath),
+        ]) + "/>\n"
     }
 
     /// Who wrote a sample, as the export's `sourceName`, `sourceVersion` and `device` attributes.
@@ -130,7 +143,8 @@ public struct ExportXMLWriter: Sendable {
             return (ExportXMLText.number(converted), target.unitString)
         case let .category(raw):
             return (ExportEnumNames.categoryValue(raw, of: sample.typeIdentifier), nil)
-        case .workout, .workoutRoute, .correlation, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment:
+        case .workout, .workoutRoute, .correlation, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment,
+             .clinicalRecord:
             return ("", nil)
         }
     }

@@ -93,8 +93,9 @@ private struct AnchoredFeed {
             var cursor = cursor
             var remaining = spec.limit
             var sent = 0
+            let batchSize = WireLimits.samplesPerBatch(types: parts.typeIdentifiers)
             while true {
-                let chunk = remaining > 0 ? min(remaining, WireLimits.samplesPerBatch) : WireLimits.samplesPerBatch
+                let chunk = remaining > 0 ? min(remaining, batchSize) : batchSize
                 let batch = try database.changeFeed.changes(of: feedParts, after: cursor, limit: chunk)
                 cursor = batch.cursor
                 sent += batch.count

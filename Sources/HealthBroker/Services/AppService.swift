@@ -126,7 +126,7 @@ enum SampleQueries {
     /// manager's QuerySamples, which differ only in the scope.
     static func stream(_ spec: SampleQuerySpec, scope: Visibility, from database: HealthDatabase,
                        to responder: CallResponder, counting report: CallAccessReport?) throws {
-        try database.samples.query(spec, scope: scope, batchSize: WireLimits.samplesPerBatch) { batch in
+        try database.samples.query(spec, scope: scope, batchSize: WireLimits.samplesPerBatch(types: [spec.typeIdentifier])) { batch in
             try responder.sendFromSynchronousContext(SampleList(batch).wireBytes())
             report?.add(count: batch.count)
         }

@@ -113,6 +113,8 @@ final class CSVExportSink: ExportSink {
         case let .scoredAssessment(assessment):
             return (AssessmentText.score(assessment, typeIdentifier: typeIdentifier).map(String.init) ?? "", "score",
                     AssessmentText.detail(assessment, typeIdentifier: typeIdentifier))
+        case let .clinicalRecord(record):
+            return (record.displayName, "", ClinicalRecordText.detail(record))
         case let .correlation(members):
             let listed = members.map { member -> String in
                 guard case let .quantity(amount, stored) = member.value else { return member.typeIdentifier }

@@ -26,10 +26,11 @@ struct ExportRun {
     }
 
     /// Every type an export holds by default: samples of every quantity, category, correlation
-    /// and workout type (routes travel with their workouts).
+    /// and workout type (routes travel with their workouts), assessments and clinical records.
     static var allTypes: [String] {
         HKObjectType.allTypes.filter {
             $0 is HKQuantityType || $0 is HKCategoryType || $0 is HKCorrelationType || $0 is HKWorkoutType || $0 is HKScoredAssessmentType
+                || $0 is HKClinicalType
         }
             .map(\.identifier)
     }

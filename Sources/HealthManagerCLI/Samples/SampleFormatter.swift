@@ -73,6 +73,8 @@ public struct SampleFormatter: Sendable {
         case let .scoredAssessment(assessment):
             let score = AssessmentText.score(assessment, typeIdentifier: typeIdentifier).map(String.init) ?? ""
             return (score, "score, " + AssessmentText.detail(assessment, typeIdentifier: typeIdentifier))
+        case let .clinicalRecord(record):
+            return (record.displayName, ClinicalRecordText.detail(record))
         }
     }
 

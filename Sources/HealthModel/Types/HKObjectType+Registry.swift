@@ -26,6 +26,11 @@ extension HKObjectType {
         ObjectTypeRegistry.scoredAssessmentTypes[identifier]
     }
 
+    /// HealthKit's `clinicalType(forIdentifier:)`; nil for any other identifier.
+    public static func clinicalType(forIdentifier identifier: HKClinicalTypeIdentifier) -> HKClinicalType? {
+        ObjectTypeRegistry.clinicalTypes[identifier]
+    }
+
     public static func workoutType() -> HKWorkoutType { ObjectTypeRegistry.workout }
 
     public static func activitySummaryType() -> HKActivitySummaryType { ObjectTypeRegistry.activitySummary }

@@ -24,6 +24,9 @@ enum ObjectTypeRegistry {
     static let scoredAssessmentTypes: [HKScoredAssessmentTypeIdentifier: HKScoredAssessmentType] = Dictionary(
         uniqueKeysWithValues: HKScoredAssessmentTypeIdentifier.registered.map { ($0, HKScoredAssessmentType(identifier: $0)) })
 
+    static let clinicalTypes: [HKClinicalTypeIdentifier: HKClinicalType] = Dictionary(
+        uniqueKeysWithValues: HKClinicalTypeIdentifier.registered.map { ($0, HKClinicalType(identifier: $0)) })
+
     static let workout = HKWorkoutType()
     static let workoutRoute = HKSeriesType(identifier: HKWorkoutRouteTypeIdentifier)
     static let heartbeatSeries = HKSeriesType(identifier: HKDataTypeIdentifierHeartbeatSeries)
@@ -33,18 +36,23 @@ enum ObjectTypeRegistry {
 
     /// All types in a stable order: quantity, category, characteristic and correlation types
     /// in table order, then workout, the series types, the activity summary, the electrocardiogram and State of Mind types,
-    /// then the scored assessment types.
+    /// then the scored assessment types, then the clinical types.
     static let allTypes: [HKObjectType] =
         QuantityTypeDefinition.all.map { quantityTypes[$0.identifier]! as HKObjectType }
         + CategoryTypeDefinition.all.map { categoryTypes[$0.identifier]! as HKObjectType }
         + HKCharacteristicTypeIdentifier.registered.map { characteristicTypes[$0]! as HKObjectType }
         + HKCorrelationTypeIdentifier.registered.map { correlationTypes[$0]! as HKObjectType }
         + [workout, workoutRoute, heartbeatSeries, activitySummary, electrocardiogram, stateOfMind]
-        + scoredAssessmentTypesInOrder
+        + laterSampleTypes
 
     /// Apart from `allTypes`' sum, which the type checker cannot take one term longer.
     private static let scoredAssessmentTypesInOrder: [HKObjectType] =
         HKScoredAssessmentTypeIdentifier.registered.compactMap { scoredAssessmentTypes[$0] }
+
+    private static let clinicalTypesInOrder: [HKObjectType] =
+        HKClinicalTypeIdentifier.registered.compactMap { clinicalTypes[$0] }
+
+    private static let laterSampleTypes: [HKObjectType] = scoredAssessmentTypesInOrder + clinicalTypesInOrder
 
     static let byIdentifier: [String: HKObjectType] = Dictionary(
         uniqueKeysWithValues: allTypes.map { ($0.identifier, $0) })

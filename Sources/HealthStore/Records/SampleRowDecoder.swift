@@ -55,7 +55,8 @@ struct SampleRowDecoder {
         if type.valueInSideTable, let stored = try WorkoutRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
             ?? SeriesRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
             ?? StateOfMindRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
-            ?? AssessmentRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db) {
+            ?? AssessmentRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
+            ?? ClinicalRecordRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db) {
             value = stored
         } else if sqlite3_column_type(handle, column.quantity) != SQLITE_NULL {
             value = .quantity(sqlite3_column_double(handle, column.quantity), unit: type.unit)
@@ -146,7 +147,7 @@ struct SampleRowDecoder {
         /// The canonical unit a quantity type's values are stored in; "" for other types.
         let unit: String
         /// Workouts, routes, series samples, states of mind and assessments: the value is in `WorkoutRows`',
-        /// `SeriesRows`', `StateOfMindRows`' or `AssessmentRows`' tables, not in `objects`.
+        /// `SeriesRows`', `StateOfMindRows`', `AssessmentRows`' or `ClinicalRecordRows`' tables, not in `objects`.
         let valueInSideTable: Bool
 
         init(_ identifier: String) {
@@ -155,6 +156,7 @@ struct SampleRowDecoder {
             valueInSideTable = WorkoutRows.holdsValue(of: identifier) || SeriesRows.holdsValue(of: identifier)
                 || StateOfMindRows.holdsValue(of: identifier)
                 || AssessmentRows.holdsValue(of: identifier)
+                || ClinicalRecordRows.holdsValue(of: identifier)
         }
     }
 

@@ -16,6 +16,8 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
     case missingStateOfMindRow
     /// A GAD-7 or PHQ-9 object without its `scored_assessments` row (written in one transaction).
     case missingAssessmentRow
+    /// A clinical record object without its `clinical_records` row (written in one transaction).
+    case missingClinicalRecordRow
     /// A row this transaction wrote or looked up a moment ago is not there.
     case missingRowJustWritten(String)
 
@@ -29,6 +31,7 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
         case .malformedUUID: "an object's stored UUID is not 16 bytes"
         case .missingStateOfMindRow: "a state of mind object has no state of mind row"
         case .missingAssessmentRow: "a scored assessment object has no scored_assessments row"
+        case .missingClinicalRecordRow: "a clinical record object has no clinical_records row"
         case let .missingRowJustWritten(what): "\(what), written in this transaction, is not in the store"
         }
     }

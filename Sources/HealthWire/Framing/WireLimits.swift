@@ -1,3 +1,5 @@
+import HealthModel
+
 /// Hard limits of the wire, checked before anything is allocated for a peer's bytes.
 ///
 /// They are part of the protocol (proto/README.md documents them): a client that needs more
@@ -16,4 +18,14 @@ public enum WireLimits {
     public static let maxSamplesPerSave = 10_000
     /// Samples per streamed SampleBatch message sent by the broker.
     public static let samplesPerBatch = 500
+    /// Clinical records per streamed batch: each may carry a FHIR resource of up to
+    /// `FHIRResourceRules.maxResourceBytes` plus bounded metadata (`SampleLimits`), so 500 would
+    /// not fit a frame; 6 whole records always do (6 × (256 KiB + 256 KiB) < 4 MiB).
+    public static let clinicalRecordsPerBatch = 6
+
+    /// Samples per batch for an answer holding samples of `types`: the one place that sizes
+    /// result batches, so every query path (sample, anchored, the manager's) keeps within a frame.
+    public static func samplesPerBatch(types: some Sequence<String>) -> Int {
+        types.contains { HKObjectType.type(forIdentifier: $0) is HKClinicalType } ? clinicalRecordsPerBatch : samplesPerBatch
+    }
 }

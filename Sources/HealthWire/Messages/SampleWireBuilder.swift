@@ -68,6 +68,9 @@ struct SampleWireBuilder {
         case let .scoredAssessment(assessment):
             wire.pointee.value_case = OPENHEALTH__V1__SAMPLE__VALUE_SCORED_ASSESSMENT
             wire.pointee.scored_assessment = ScoredAssessmentWire.build(assessment, in: arena)
+        case let .clinicalRecord(record):
+            wire.pointee.value_case = OPENHEALTH__V1__SAMPLE__VALUE_CLINICAL_RECORD
+            wire.pointee.clinical_record = ClinicalRecordWire.build(record, in: arena)
         case let .correlation(objects):
             let built = build(objects)
             wire.pointee.n_correlation_objects = built.count

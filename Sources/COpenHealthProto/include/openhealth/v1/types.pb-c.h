@@ -16,6 +16,7 @@ PROTOBUF_C__BEGIN_DECLS
 
 #include "openhealth/v1/sample_predicates.pb-c.h"
 #include "openhealth/v1/series.pb-c.h"
+#include "openhealth/v1/clinical.pb-c.h"
 
 typedef struct Openhealth__V1__Quantity Openhealth__V1__Quantity;
 typedef struct Openhealth__V1__MetadataValue Openhealth__V1__MetadataValue;
@@ -165,7 +166,8 @@ typedef enum {
   OPENHEALTH__V1__SAMPLE__VALUE_HEARTBEAT_SERIES = 20,
   OPENHEALTH__V1__SAMPLE__VALUE_ELECTROCARDIOGRAM = 21,
   OPENHEALTH__V1__SAMPLE__VALUE_STATE_OF_MIND = 30,
-  OPENHEALTH__V1__SAMPLE__VALUE_SCORED_ASSESSMENT = 31
+  OPENHEALTH__V1__SAMPLE__VALUE_SCORED_ASSESSMENT = 31,
+  OPENHEALTH__V1__SAMPLE__VALUE_CLINICAL_RECORD = 34
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__SAMPLE__VALUE__CASE)
 } Openhealth__V1__Sample__ValueCase;
 
@@ -224,6 +226,10 @@ struct  Openhealth__V1__Sample
      * HKScoredAssessmentTypeIdentifierGAD7 / PHQ9
      */
     Openhealth__V1__ScoredAssessment *scored_assessment;
+    /*
+     * HKClinicalTypeIdentifier… (clinical.proto)
+     */
+    Openhealth__V1__ClinicalRecord *clinical_record;
   };
 };
 #define OPENHEALTH__V1__SAMPLE__INIT \
@@ -276,7 +282,8 @@ typedef enum {
   OPENHEALTH__V1__PREDICATE__NODE_SOURCE_REVISIONS = 11,
   OPENHEALTH__V1__PREDICATE__NODE_DEVICES = 12,
   OPENHEALTH__V1__PREDICATE__NODE_NO_CORRELATION = 13,
-  OPENHEALTH__V1__PREDICATE__NODE_STATE_OF_MIND = 20
+  OPENHEALTH__V1__PREDICATE__NODE_STATE_OF_MIND = 20,
+  OPENHEALTH__V1__PREDICATE__NODE_FHIR_RESOURCE = 25
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__PREDICATE__NODE__CASE)
 } Openhealth__V1__Predicate__NodeCase;
 
@@ -320,6 +327,10 @@ struct  Openhealth__V1__Predicate
      * predicateForStatesOfMind… (sample_predicates.proto)
      */
     Openhealth__V1__StateOfMindPredicate *state_of_mind;
+    /*
+     * predicateForClinicalRecords… (clinical.proto)
+     */
+    Openhealth__V1__FhirResourcePredicate *fhir_resource;
   };
 };
 #define OPENHEALTH__V1__PREDICATE__INIT \
