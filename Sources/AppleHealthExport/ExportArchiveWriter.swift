@@ -22,6 +22,8 @@ public final class ExportArchiveWriter {
     private var buffer = Data()
     private var routeNames: Set<String> = []
     private var electrocardiogramNames: Set<String> = []
+    /// Clinical records' FHIR files under `clinical-records/`.
+    private var clinicalRecordNames: Set<String> = []
     public private(set) var bytesWritten = 0
 
     public init() throws(ExportWriteError) {
@@ -97,7 +99,7 @@ public final class ExportArchiveWriter {
         } catch {
             throw ExportWriteError(path: folder.path, reason: "cannot create the clinical records folder (\(error.localizedDescription))")
         }
-        guard !FileManager.default.fileExists(atPath: url.path) else { return false }
+        guard clinicalRecordNames.insert(fileName).inserted else { return false }
         guard FileManager.default.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
             throw ExportWriteError(path: url.path, reason: "cannot write the clinical record file")
         }
@@ -122,6 +124,10 @@ public final class ExportArchiveWriter {
             }
             for name in electrocardiogramNames.sorted() {
                 try archive.addEntry(with: Self.folder + "/electrocardiograms/" + name, relativeTo: staging, compressionMethod: .deflate)
+            }
+            for name in clinicalRecordNames.sorted() {
+                try archive.addEntry(with: Self.folder + "/" + AppleHealthExportFile.clinicalRecordsFolder + "/" + name,
+                                     relativeTo: staging, compressionMethod: .deflate)
             }
         } catch let error as ExportWriteError {
             throw error

@@ -126,6 +126,31 @@ import TestSupport
         #expect(summaryLine(again) == "4 records read; samples and routes: 0 imported, 4 already there, 0 refused.", "\(again)")
     }
 
+    /// Twenty lab results of nearly 250 KiB each (5 MB, more than one 4 MiB frame holds): the
+    /// import, an app's sample and anchored queries and healthctl's listing all carry every one,
+    /// because answers holding clinical records are streamed in batches that fit a frame
+    /// (`WireLimits.clinicalRecordsPerBatch`).
+    @Test func largeRecordsTravelInBatchesThatFitAFrame() async throws {
+        let broker = try BrokerProcess()
+        let padding = String(repeating: "x", count: 250_000)
+        let resources = (1...20).map { index in
+            ClinicalExportFixture.Resource(type: Self.labResult, identifier: "big-\(index)", fhirVersion: "4.0.1",
+                                           file: "Observation-big-\(index).json",
+                                           json: #"{"resourceType":"Observation","id":"big-\#(index)","text":{"div":"\#(padding)"}}"#)
+        }
+        let export = try ClinicalExportFixture.write(in: broker.root + "/export", resources: resources)
+        let imported = try await broker.healthctl(["import", export, "--characteristics", "no"])
+        #expect(summaryLine(imported) == "20 records read; samples and routes: 20 imported, 0 already there, 0 refused.", "\(imported)")
+        let app = try await broker.installHealthRecordsClient("org.test.clinical-large")
+        try await broker.set(app, "read", Self.labResult, allowed: true)
+        let query = try await broker.runApp(app, ["query", Self.labResult])
+        #expect(query.okValue == "20", "\(query)\n\(broker.log)")
+        let anchored = try await broker.runApp(app, ["anchored", Self.labResult])
+        #expect(anchored.stdout.contains("delivery initial 20 0"), "\(anchored)")
+        let listing = try await broker.healthctl(["samples", Self.labResult, "--json"])
+        #expect(listing.lines.count == 20, "\(listing.stderr)")
+    }
+
     static func withoutUUID(_ line: String) -> String {
         line.replacingOccurrences(of: #""uuid":"[0-9a-f-]+""#, with: "", options: .regularExpression)
     }

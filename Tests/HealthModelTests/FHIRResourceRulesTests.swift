@@ -42,12 +42,12 @@ import Testing
         #expect(refusal(value)?.contains("not UTF-8") == true)
     }
 
-    @Test(arguments: [#"{"resourceType":"Observation","id":"lab-1""#, "", "null"])
+    @Test(arguments: [#"{"resourceType":"Observation","id":"lab-1""#, "", "nul"])
     func textThatIsNotJSONIsRefused(json: String) {
         #expect(refusal(Self.record(json))?.contains("not valid JSON") == true)
     }
 
-    @Test(arguments: [#"[{"resourceType":"Observation","id":"lab-1"}]"#, #""Observation""#, "42"])
+    @Test(arguments: [#"[{"resourceType":"Observation","id":"lab-1"}]"#, #""Observation""#, "42", "null"])
     func jsonThatIsNotAnObjectIsRefused(json: String) {
         #expect(refusal(Self.record(json))?.contains("not a JSON object") == true)
     }

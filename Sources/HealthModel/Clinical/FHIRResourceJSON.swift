@@ -32,7 +32,8 @@ public struct FHIRResourceJSON: Sendable {
         guard String(data: data, encoding: .utf8) != nil else { throw .notUTF8 }
         let parsed: Any
         do {
-            parsed = try JSONSerialization.jsonObject(with: data)
+            // Fragments parse, so a bare string or number is reported as "not an object".
+            parsed = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
             throw .notJSON
         }
