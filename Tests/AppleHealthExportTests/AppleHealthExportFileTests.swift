@@ -150,7 +150,8 @@ import Testing
         <Audiogram type="a" sourceName="b" startDate="2024-01-01 10:00:00 +0000" endDate="2024-01-01 10:00:00 +0000"><SensitivityPoint frequencyValue="1000"/></Audiogram></HealthData>
         """.utf8).write(to: folder.appendingPathComponent("export.xml"))
         let (items, file) = try items(of: folder)
-        #expect(items.isEmpty)
-        #expect(file.skippedElements == ["ClinicalRecord": 1, "Audiogram": 1])
+        // Clinical records are read (ClinicalRecordImportTests); audiograms are not yet.
+        #expect(items.count == 1)
+        #expect(file.skippedElements == ["Audiogram": 1])
     }
 }
