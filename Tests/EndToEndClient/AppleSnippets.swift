@@ -32,6 +32,7 @@ func runSnippet(_ name: String, _ healthStore: HKHealthStore) async throws {
     case "clinical-request": try await clinicalRequestSnippet(healthStore)
     case "clinical-share": try await clinicalShareSnippet(healthStore)
     case "clinical-records": try await clinicalRecordsSnippet(healthStore)
+    case "clinical-resave": try await clinicalResaveSnippet(healthStore)
     case "quantity-sample-kinds": try await quantitySampleKindsSnippet(healthStore)
     case "quantity-series-steps": try await quantitySeriesStepsSnippet(healthStore)
     case "quantity-series-heart-rate": try await quantitySeriesHeartRateSnippet(healthStore)

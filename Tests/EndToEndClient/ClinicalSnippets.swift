@@ -74,3 +74,18 @@ func clinicalRecordsSnippet(_ healthStore: HKHealthStore) async throws {
           + " | \(resource.resourceType.rawValue) \(resource.fhirVersion.fhirRelease.rawValue) \(idMatches)"
           + " \(first.clinicalType == allergyType)")
 }
+
+/// …/hkhealthstore/save(_:withcompletion:) with a clinical record the app read: HealthKit lets
+/// no app write clinical records, so the save fails. Prints the HKError code and whether the
+/// message names the type.
+func clinicalResaveSnippet(_ healthStore: HKHealthStore) async throws {
+    guard let allergyType = HKObjectType.clinicalType(forIdentifier: .allergyRecord) else { usage("no allergy type") }
+    let records = try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: allergyType)], sortDescriptors: [])
+        .result(for: healthStore)
+    guard let record = records.first else { usage("no allergy record to save again") }
+    let error: (any Error)? = await withCheckedContinuation { continuation in
+        healthStore.save(record) { success, error in continuation.resume(returning: success ? nil : error) }
+    }
+    guard let error = error as? HKError else { usage("a clinical record was saved by an app") }
+    print("ok \(error.code.rawValue) \(error.message.contains(allergyType.identifier))")
+}

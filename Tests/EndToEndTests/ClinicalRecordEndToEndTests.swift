@@ -79,6 +79,18 @@ import TestSupport
         #expect(grant.status != 0 && grant.stderr.contains("disallowed"), "\(grant)")
     }
 
+    /// An entitled reader saving a record it fetched is refused by healthd (errorInvalidArgument
+    /// naming the type): no grant makes a clinical type writable, whatever the SDK sends.
+    @Test func anAppCannotSaveAClinicalRecordItRead() async throws {
+        let broker = try await importedBroker()
+        let app = try await broker.installHealthRecordsClient("org.test.clinical-resave")
+        try await broker.set(app, "read", Self.allergy, allowed: true)
+        let result = try await broker.runApp(app, ["snippet", "clinical-resave"])
+        #expect(result.okValue == "\(HKError.Code.errorInvalidArgument.rawValue) true", "\(result)")
+        let listing = try await broker.healthctl(["samples", Self.allergy, "--json"])
+        #expect(listing.lines.count == 2, "nothing added: \(listing)")
+    }
+
     /// A resource that is not JSON, and one whose id is not the element's identifier, are refused
     /// each naming its file; the good record beside them is imported.
     @Test func aMalformedResourceIsRefusedNamingItsFile() async throws {
