@@ -23,6 +23,8 @@ public final class ExportArchiveWriter {
     private var routeNames: Set<String> = []
     private var electrocardiogramNames: Set<String> = []
     private var documentNames: Set<String> = []
+    /// Clinical records' FHIR files under `clinical-records/`.
+    private var clinicalRecordNames: Set<String> = []
     public private(set) var bytesWritten = 0
 
     public init() throws(ExportWriteError) {
@@ -108,6 +110,26 @@ public final class ExportArchiveWriter {
     /// Where `addDocument` puts documents inside `apple_health_export/`.
     public static let documentsFolder = "cda-documents"
 
+    /// Stores a clinical record's FHIR JSON under `clinical-records/`, as the Health app does;
+    /// returns false when the name is taken (the caller picks another).
+    public func addClinicalResource(fileName: String, data: Data) throws(ExportWriteError) -> Bool {
+        guard !fileName.contains("/"), !fileName.hasPrefix(".") else {
+            throw ExportWriteError(path: fileName, reason: "not a usable clinical record file name")
+        }
+        let folder = staging.appendingPathComponent(Self.folder + "/" + AppleHealthExportFile.clinicalRecordsFolder)
+        let url = folder.appendingPathComponent(fileName)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw ExportWriteError(path: folder.path, reason: "cannot create the clinical records folder (\(error.localizedDescription))")
+        }
+        guard clinicalRecordNames.insert(fileName).inserted else { return false }
+        guard FileManager.default.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw ExportWriteError(path: url.path, reason: "cannot write the clinical record file")
+        }
+        return true
+    }
+
     /// Compresses everything into a new zip at `zipURL`, mode 0600.
     public func finish(writingTo zipURL: URL) throws(ExportWriteError) {
         try flush()
@@ -130,6 +152,9 @@ public final class ExportArchiveWriter {
             for name in documentNames.sorted() {
                 try archive.addEntry(with: Self.folder + "/" + Self.documentsFolder + "/" + name, relativeTo: staging,
                                      compressionMethod: .deflate)
+            for name in clinicalRecordNames.sorted() {
+                try archive.addEntry(with: Self.folder + "/" + AppleHealthExportFile.clinicalRecordsFolder + "/" + name,
+                                     relativeTo: staging, compressionMethod: .deflate)
             }
         } catch let error as ExportWriteError {
             throw error

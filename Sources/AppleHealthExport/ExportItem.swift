@@ -11,6 +11,8 @@ public enum ExportItem: Sendable, Equatable {
     case workout(ExportWorkout)
     case activitySummary(ExportActivitySummary)
     case audiogram(ExportAudiogram)
+    /// A `ClinicalRecord` (DTD v11+); its FHIR JSON is a file beside export.xml.
+    case clinicalRecord(ExportClinicalRecord)
 }
 
 /// Who wrote an object, as the export names it.

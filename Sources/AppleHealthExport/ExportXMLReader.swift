@@ -5,7 +5,7 @@ import FoundationXML
 
 /// Reads a sanitized `export.xml` with Foundation's streaming `XMLParser` and hands each
 /// top-level item to `handler` as soon as its element closes, so memory holds one workout or
-/// correlation at a time. Unknown elements (clinical records, …)
+/// correlation at a time. Unknown elements
 /// are counted in `skipped`, never silently mistaken for something else.
 final class ExportXMLReader: NSObject, XMLParserDelegate {
     private let fileName: String
@@ -133,6 +133,12 @@ final class ExportXMLReader: NSObject, XMLParserDelegate {
             break
         case "InstantaneousBeatsPerMinute" where record != nil:
             record?.beats.append(ExportBeat(bpm: try element.required("bpm"), time: try element.required("time")))
+        case "ClinicalRecord":
+            try handler(.clinicalRecord(ExportClinicalRecord(
+                type: try element.required("type"), identifier: try element.required("identifier"),
+                sourceName: element.values["sourceName"], sourceURL: element.values["sourceURL"],
+                fhirVersion: try element.required("fhirVersion"), receivedDate: try element.date("receivedDate"),
+                resourceFilePath: try element.required("resourceFilePath"), line: line)))
         case "ActivitySummary":
             var values = attributes
             let day = values.removeValue(forKey: "dateComponents")

@@ -102,7 +102,20 @@ public struct ExportXMLWriter: Sendable {
             // Apple's export has no element for a stored document; healthctl export writes each
             // one as a file of its own (ExportDocumentFile).
             return nil
+        case .clinicalRecord:
+            // Its element names a resource file, which the archive writes first (`clinicalRecord(_:)`).
+            return nil
         }
+    }
+
+    /// The `<ClinicalRecord>` element (healthkit11.dtd) for a record whose resource was written
+    /// to `element.resourceFilePath`.
+    public func clinicalRecord(_ element: ExportClinicalRecord) -> String {
+        " <ClinicalRecord" + ExportXMLText.attributes([
+            ("type", element.type), ("identifier", element.identifier), ("sourceName", element.sourceName ?? ""),
+            ("sourceURL", element.sourceURL ?? ""), ("fhirVersion", element.fhirVersion),
+            ("receivedDate", date(element.receivedDate)), ("resourceFilePath", element.resourceFilePath),
+        ]) + "/>\n"
     }
 
     /// Who wrote a sample, as the export's `sourceName`, `sourceVersion` and `device` attributes.
@@ -138,7 +151,8 @@ public struct ExportXMLWriter: Sendable {
             return (ExportXMLText.number(converted), target.unitString)
         case let .category(raw):
             return (ExportEnumNames.categoryValue(raw, of: sample.typeIdentifier), nil)
-        case .workout, .workoutRoute, .correlation, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment, .audiogram, .document:
+        case .workout, .workoutRoute, .correlation, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment, .audiogram, .document,
+             .clinicalRecord:
             return ("", nil)
         }
     }

@@ -63,6 +63,8 @@ extension HKSample {
         case let (type as HKDocumentType, .document):
             // `document` stays nil, as HealthKit leaves it outside HKDocumentQuery.
             return HKCDADocumentSample(type: type, fetched: record, parts: parts)
+        case let (type as HKClinicalType, .clinicalRecord(clinical)):
+            return HKClinicalRecord(type: type, fetched: record, clinical, parts: parts)
         case let (type as HKCorrelationType, .correlation(objects)):
             return HKCorrelation(type: type, fetched: record,
                                  objects: try objects.map { (object) throws(HKError) in try fetched(object, sharing: parts) },

@@ -36,6 +36,22 @@ import Testing
         #expect(loaded.warnings.isEmpty)
     }
 
+    /// Apple's capabilities entitlement, spelled as in an entitlements file: an array holding
+    /// `health-records` lets the app read clinical records; another value is refused naming it;
+    /// a value that is not an array of strings is refused naming the key.
+    @Test func theHealthRecordsEntitlementIsReadAsAppleSpellsIt() throws {
+        let base = #""id": "com.example.records", "displayName": "Records", "executable": "/usr/bin/records", "version": "1""#
+        let entitled = try decode("{\(base), \"com.apple.developer.healthkit.access\": [\"health-records\"]}")
+        #expect(entitled.manifest.allowsHealthRecords)
+        #expect(entitled.warnings.isEmpty, "\(entitled.warnings)")
+        #expect(try decode("{\(base)}").manifest.allowsHealthRecords == false)
+        #expect(try decode("{\(base), \"com.apple.developer.healthkit.access\": []}").manifest.allowsHealthRecords == false)
+        let unknown = problems("{\(base), \"com.apple.developer.healthkit.access\": [\"health-recordz\"]}")
+        #expect(unknown.contains { $0.contains("health-recordz") }, "\(unknown)")
+        let mistyped = problems("{\(base), \"com.apple.developer.healthkit.access\": \"health-records\"}")
+        #expect(mistyped.contains { $0.contains("\"com.apple.developer.healthkit.access\" must be an array of strings") }, "\(mistyped)")
+    }
+
     /// `"network"` is a JSON boolean, or absent or null (off); anything else is refused, naming the key.
     @Test func networkIsABooleanThatDefaultsToOff() throws {
         let base = #""id": "com.example.sync", "displayName": "Sync", "executable": "/usr/bin/sync-app", "version": "1""#

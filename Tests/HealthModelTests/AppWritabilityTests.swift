@@ -43,6 +43,20 @@ import Testing
         #expect(AppWritability.saveRefusal([food, exercise])?.message.hasSuffix(": \(exercise)") == true)
     }
 
+    /// Clinical records are read-only in HealthKit (developer.apple.com/documentation/healthkit/
+    /// accessing-health-records: "you can't request authorization to share clinical types"): no
+    /// clinical type may be shared or saved by an app, and the refusal names each.
+    @Test func everyClinicalTypeIsNeitherShareableNorSavable() {
+        let clinical = HKClinicalTypeIdentifier.registered.map(\.rawValue)
+        #expect(clinical.count == 9)
+        for identifier in clinical {
+            #expect(!AppWritability.isShareable(identifier), "\(identifier)")
+            #expect(!AppWritability.isSavableByApps(identifier), "\(identifier)")
+        }
+        let refusal = AppWritability.shareRefusal([HKClinicalTypeIdentifier.allergyRecord.rawValue, HKQuantityTypeIdentifier.stepCount.rawValue])
+        #expect(refusal?.message == "Authorization to share the following types is disallowed: HKClinicalTypeIdentifierAllergyRecord")
+    }
+
     /// A share set of every disallowed type gives a bounded message: 20 named, the rest counted.
     @Test func aLongRefusalIsBounded() {
         let all = Array(AppWritability.systemComputed) + HKCharacteristicTypeIdentifier.registered.map(\.rawValue)

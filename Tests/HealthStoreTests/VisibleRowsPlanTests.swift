@@ -48,6 +48,8 @@ import Testing
             ("state of mind valence", .stateOfMind(.valence(.greaterThanOrEqualTo, 0.25))),
             ("state of mind label", .stateOfMind(.label(17))),
             ("state of mind association", .stateOfMind(.association(17))),
+            ("fhir resource type", .fhirResource(resourceType: "Observation", identifier: nil)),
+            ("fhir resource id", .fhirResource(resourceType: "Observation", identifier: "lab-1")),
         ]
         return leaves + [
             ("and", .and([leaves[0].1, leaves[6].1])),

@@ -6,6 +6,7 @@
 #include "openhealth/v1/background.pb-c.h"
 #include "openhealth/v1/changes.pb-c.h"
 #include "openhealth/v1/characteristics.pb-c.h"
+#include "openhealth/v1/clinical.pb-c.h"
 #include "openhealth/v1/documents.pb-c.h"
 #include "openhealth/v1/frame.pb-c.h"
 #include "openhealth/v1/health_manager.pb-c.h"

@@ -45,6 +45,12 @@ struct AuthorizationEngine: Sendable {
 
     /// What part of `type` `app` may read at `now`. Private: a read needs a whole `Visibility`.
     private func scope(app: AppManifest, type: String, at now: Date) throws -> ReadScope {
+        // Clinical records need the health-records entitlement on top of a grant: without it the
+        // app sees only what it saved, which for a type no app may save is nothing — absent, as
+        // if the store held no records (a grant made in the manager changes nothing).
+        if !app.allowsHealthRecords, HKObjectType.type(forIdentifier: type) is HKClinicalType {
+            return .ownSamples(appID: app.id)
+        }
         guard let grant = try grants.grant(appID: app.id, type: type, access: .read)?.effective(at: now),
               grant.decision == .authorized else {
             return .ownSamples(appID: app.id)
@@ -135,6 +141,7 @@ struct ValidatedAuthorizationRequest: Sendable, Equatable {
         for identifier in read {
             try Self.checkReadable(identifier)
         }
+        if let refusal = Self.clinicalReadRefusal(app: app, read: read) { throw refusal }
         shareTypes = Array(Set(share)).sorted()
         readTypes = Array(Set(read)).sorted()
     }
@@ -150,7 +157,21 @@ struct ValidatedAuthorizationRequest: Sendable, Equatable {
     private static func explained(_ refusal: HKError) -> HKError {
         HKError(refusal.code, refusal.message + " (a correlation is shared through the types it holds, e.g. bloodPressureSystolic "
                 + "and bloodPressureDiastolic; the activity summary's energy is activeEnergyBurned; characteristics are set by the "
-                + "user in the manager; Apple-computed types can be requested for reading only)")
+                + "user in the manager; Apple-computed types and clinical records can be requested for reading only)")
+    }
+
+    /// HealthKit's refusal of a read set naming clinical types when the app lacks the
+    /// health-records entitlement: NSInvalidArgumentException "Authorization to read the
+    /// following types is disallowed: HKClinicalTypeIdentifier…" (github.com/EddyVerbruggen/HealthKit
+    /// pull 104, dotnet/macios issue 4788, raised by `_throwIfAuthorizationDisallowedForSharing:types:`),
+    /// here `errorInvalidArgument` with that message and what to add to the manifest.
+    static func clinicalReadRefusal(app: AppManifest, read: [String]) -> HKError? {
+        guard !app.allowsHealthRecords else { return nil }
+        let clinical = Set(read.filter { HKObjectType.type(forIdentifier: $0) is HKClinicalType }).sorted()
+        guard !clinical.isEmpty else { return nil }
+        return HKError(.errorInvalidArgument, "Authorization to read the following types is disallowed: "
+                       + clinical.joined(separator: ", ") + " (clinical records need \"\(AppManifest.healthKitAccessKey)\": "
+                       + "[\"\(AppManifest.healthRecordsAccess)\"] in the app's manifest)")
     }
 
     static func checkReadable(_ identifier: String) throws(HKError) {

@@ -61,7 +61,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     func validate() throws {
         for type in types ?? [] where !ExportRun.allTypes.contains(type) {
-            throw ValidationError("\(TypeDisplayName.words(of: type)) cannot be exported on its own; export quantity, category, correlation, workout, assessment (GAD7, PHQ9) or audiogram types (routes go with their workouts)")
+            throw ValidationError("\(TypeDisplayName.words(of: type)) cannot be exported on its own; export quantity, category, correlation, workout, assessment (GAD7, PHQ9), audiogram, document (CDA) or clinical record types (routes go with their workouts)")
         }
         let timeZone = CommandIO.current.timeZone
         if let from, let to, try from.start(in: timeZone) >= to.end(in: timeZone) {

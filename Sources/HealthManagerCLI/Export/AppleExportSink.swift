@@ -44,8 +44,29 @@ final class AppleExportSink: ExportSink {
             }
         }
         let source = ExportSourceName.of(sample.source)
+        if case .clinicalRecord = sample.value { return try addClinicalRecord(sample, sourceName: source.name) }
         guard let element = writer.element(sample, sourceName: source.name, sourceVersion: source.version, routes: files) else { return }
         try write(element)
+    }
+
+    /// Writes the record's FHIR JSON as given to `clinical-records/` (a second record with the
+    /// same resource type and id, from another institution, gets `-2`, `-3` … before `.json`)
+    /// and its `<ClinicalRecord>` naming that file.
+    private func addClinicalRecord(_ sample: SampleRecord, sourceName: String) throws(HealthCtlError) {
+        guard var (element, data) = ExportConversion.clinicalRecordElement(sample, sourceName: sourceName) else { return }
+        let base = String(element.resourceFilePath.split(separator: "/").last ?? "resource.json").dropLast(".json".count)
+        do {
+            var attempt = 1
+            var name = base + ".json"
+            while try !archive.addClinicalResource(fileName: String(name), data: data) {
+                attempt += 1
+                name = base + "-\(attempt).json"
+            }
+            element.resourceFilePath = "/\(AppleHealthExportFile.clinicalRecordsFolder)/\(name)"
+        } catch {
+            throw .exportFailed(path: output.destination.path, reason: error.description)
+        }
+        try write(writer.clinicalRecord(element))
     }
 
     var wantsElectrocardiograms: Bool { true }

@@ -118,6 +118,8 @@ final class CSVExportSink: ExportSink {
             return (count, noun, AudiogramText.detail(audiogram))
         case let .document(document):
             return ("\(document.data.count)", "bytes", DocumentText.detail(document))
+        case let .clinicalRecord(record):
+            return (record.displayName, "", ClinicalRecordText.detail(record))
         case let .correlation(members):
             let listed = members.map { member -> String in
                 guard case let .quantity(amount, stored) = member.value else { return member.typeIdentifier }

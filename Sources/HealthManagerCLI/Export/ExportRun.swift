@@ -25,13 +25,13 @@ struct ExportRun {
         var total: Int { counts.reduce(0) { $0 + $1.count } }
     }
 
-    /// Every type an export holds by default: samples of every quantity, category, correlation,
-    /// workout, scored assessment and document type (routes travel with their workouts).
+    /// Every type an export holds by default: samples of every quantity, category, correlation
+    /// and workout type (routes travel with their workouts), assessments, audiograms, documents and
+    /// clinical records.
     static var allTypes: [String] {
         HKObjectType.allTypes.filter {
             $0 is HKQuantityType || $0 is HKCategoryType || $0 is HKCorrelationType || $0 is HKWorkoutType || $0 is HKScoredAssessmentType
-                || $0 is HKAudiogramSampleType
-                || $0 is HKDocumentType
+                || $0 is HKAudiogramSampleType || $0 is HKDocumentType || $0 is HKClinicalType
         }
             .map(\.identifier)
     }

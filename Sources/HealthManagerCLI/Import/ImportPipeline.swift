@@ -189,6 +189,16 @@ final class ImportPipeline: @unchecked Sendable {
                 return nil
             case .exportDate:
                 return nil
+            case let .clinicalRecord(clinical):
+                tallied.withLock { $0.countRead() }
+                let resource: Data
+                do {
+                    resource = try file.clinicalResource(at: clinical.resourceFilePath, line: clinical.line)
+                } catch {
+                    tallied.withLock { $0.refused(clinical.type, "\(error)") }
+                    return nil
+                }
+                return try ExportConversion.sample(clinical, resource: resource)
             }
         } catch {
             tallied.withLock { $0.refused(error.type, error.reason) }
@@ -286,6 +296,9 @@ extension ImportPipeline {
             bytes += workout.activities.reduce(0) { $0 + 128 + metadataWeight($1.metadata) + 160 * $1.statistics.count }
         case let .correlation(members):
             bytes += members.reduce(0) { $0 + wireWeight($1) }
+        case let .clinicalRecord(clinical):
+            bytes += clinical.data.count + clinical.displayName.utf8.count + clinical.identifier.utf8.count
+                + (clinical.sourceURL?.utf8.count ?? 0) + 64
         default:
             break
         }

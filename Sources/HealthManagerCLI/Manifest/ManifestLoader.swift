@@ -16,7 +16,7 @@ public enum ManifestLoader {
     /// The keys `AppManifest` reads.
     static let knownKeys: Set<String> = [
         "id", "displayName", "executable", "version", "entitlements", "network",
-        AppManifest.readUsageKey, AppManifest.shareUsageKey,
+        AppManifest.readUsageKey, AppManifest.shareUsageKey, AppManifest.healthKitAccessKey,
     ]
 
     public static func load(path: String) throws(HealthCtlError) -> Loaded {
@@ -74,8 +74,10 @@ public enum ManifestLoader {
         for key in [AppManifest.readUsageKey, AppManifest.shareUsageKey] {
             if let value = object[key], !(value is String) { problems.append("\"\(key)\" must be a string") }
         }
-        if let value = object["entitlements"], !((value as? [Any])?.allSatisfy { $0 is String } ?? false) {
-            problems.append("\"entitlements\" must be an array of strings")
+        for key in ["entitlements", AppManifest.healthKitAccessKey] {
+            if let value = object[key], !((value as? [Any])?.allSatisfy { $0 is String } ?? false) {
+                problems.append("\"\(key)\" must be an array of strings")
+            }
         }
         return problems
     }

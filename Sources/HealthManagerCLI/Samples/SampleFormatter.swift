@@ -78,6 +78,8 @@ public struct SampleFormatter: Sendable {
             return (count, noun + ": " + AudiogramText.detail(audiogram))
         case let .document(document):
             return ("\(document.data.count)", "bytes, " + DocumentText.detail(document))
+        case let .clinicalRecord(record):
+            return (record.displayName, ClinicalRecordText.detail(record))
         }
     }
 

@@ -83,6 +83,17 @@ struct SampleJSONLine: Encodable {
         let title, patientName, authorName, custodianName: String?
     }
 
+    /// A clinical record's name and FHIR resource; `resource` is the JSON text exactly as stored
+    /// (a string, so its bytes are not re-encoded). `value` is the resource's size in bytes.
+    struct ClinicalRecord: Encodable {
+        let displayName: String
+        let resourceType: String
+        let identifier: String
+        let sourceURL: String?
+        let fhirVersion: String
+        let resource: String
+    }
+
     let uuid: String
     let type: String
     let start: String
@@ -98,6 +109,7 @@ struct SampleJSONLine: Encodable {
     let sensitivityPoints: [SensitivityPoint]?
     /// A CDA document's header fields (`HKCDADocument`); "value" is its size in bytes.
     let document: Document?
+    let clinicalRecord: ClinicalRecord?
     /// A correlation's samples, each in this same shape.
     let objects: [SampleJSONLine]?
     /// A quantity series' summary (HKQuantitySeriesSampleBuilder); `value` is its sum or average.
@@ -138,6 +150,8 @@ struct SampleJSONLine: Encodable {
             (value, unit) = (Double(audiogram.points.count), "points")
         case let .document(document):
             (value, unit) = (Double(document.data.count), "bytes")
+        case let .clinicalRecord(record):
+            (value, unit) = (Double(record.data.count), "bytes")
         }
         source = sample.source.map { Source(bundleIdentifier: $0.bundleIdentifier, name: $0.name, version: $0.version) }
         device = sample.device.map {
@@ -178,6 +192,14 @@ struct SampleJSONLine: Encodable {
                                 authorName: fields?.authorName, custodianName: fields?.custodianName)
         } else {
             document = nil
+        }
+        if case let .clinicalRecord(record) = sample.value {
+            // Stored only after FHIRResourceRules found it UTF-8, so decoding loses nothing.
+            clinicalRecord = ClinicalRecord(displayName: record.displayName, resourceType: record.resourceType,
+                                            identifier: record.identifier, sourceURL: record.sourceURL,
+                                            fhirVersion: record.fhirVersion, resource: String(decoding: record.data, as: UTF8.self))
+        } else {
+            clinicalRecord = nil
         }
         switch sample.value {
         case let .workout(value):

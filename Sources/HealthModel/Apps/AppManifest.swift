@@ -35,10 +35,25 @@ public struct AppManifest: Codable, Hashable, Sendable {
     public static let readUsageKey = "NSHealthShareUsageDescription"
     public static let shareUsageKey = "NSHealthUpdateUsageDescription"
     /// Entitlements the broker knows; anything else is refused at install.
-    public static let knownEntitlements: Set<String> = ["background-delivery", backgroundDeliveryEntitlement]
+    public static let knownEntitlements: Set<String> = ["background-delivery", backgroundDeliveryEntitlement, healthRecordsEntitlement]
     /// HealthKit's entitlement for `enableBackgroundDelivery`. The short "background-delivery"
     /// (the name manifests used first) grants the same.
     public static let backgroundDeliveryEntitlement = "com.apple.developer.healthkit.background-delivery"
+
+    /// Apple's capabilities entitlement (`com.apple.developer.healthkit.access`), an array of the
+    /// sensitive data kinds an app may ask for; a manifest spells it as in an entitlements file,
+    /// `"com.apple.developer.healthkit.access": ["health-records"]`.
+    public static let healthKitAccessKey = "com.apple.developer.healthkit.access"
+    /// The one `healthKitAccessKey` value known: clinical records.
+    public static let healthRecordsAccess = "health-records"
+    /// How `health-records` is kept among `entitlements` (stored and sent with the others, so the
+    /// app table and the wire need nothing new).
+    public static let healthRecordsEntitlement = healthKitAccessKey + "=" + healthRecordsAccess
+
+    /// Whether the app may ask to read clinical records and see them. Without it healthd refuses
+    /// a read request naming a clinical type as HealthKit does, and clinical records look absent
+    /// to the app whatever its grants (`AuthorizationEngine.readScope`).
+    public var allowsHealthRecords: Bool { entitlements.contains(Self.healthRecordsEntitlement) }
 
     /// Whether the manifest allows `enableBackgroundDelivery` (and launches for it).
     public var allowsBackgroundDelivery: Bool {
@@ -47,6 +62,7 @@ public struct AppManifest: Codable, Hashable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case id, displayName, executable, version, entitlements, network
+        case healthKitAccess = "com.apple.developer.healthkit.access"
         case readUsageDescription = "NSHealthShareUsageDescription"
         case shareUsageDescription = "NSHealthUpdateUsageDescription"
     }
@@ -60,8 +76,28 @@ public struct AppManifest: Codable, Hashable, Sendable {
         readUsageDescription = try container.decodeIfPresent(String.self, forKey: .readUsageDescription)
         shareUsageDescription = try container.decodeIfPresent(String.self, forKey: .shareUsageDescription)
         entitlements = try container.decodeIfPresent([String].self, forKey: .entitlements) ?? []
+        // Each value becomes "key=value" among the entitlements; an unknown one is then
+        // reported by `problems` like any unknown entitlement.
+        for access in try container.decodeIfPresent([String].self, forKey: .healthKitAccess) ?? [] {
+            let entitlement = Self.healthKitAccessKey + "=" + access
+            if !entitlements.contains(entitlement) { entitlements.append(entitlement) }
+        }
         // A JSON boolean or nothing; anything else fails decoding, naming the key.
         network = try container.decodeIfPresent(Bool.self, forKey: .network) ?? false
+    }
+
+    /// Written back as read, except that `health-records` stays among `entitlements` (which
+    /// `init(from:)` accepts too).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(displayName, forKey: .displayName)
+        try container.encode(executable, forKey: .executable)
+        try container.encode(version, forKey: .version)
+        try container.encodeIfPresent(readUsageDescription, forKey: .readUsageDescription)
+        try container.encodeIfPresent(shareUsageDescription, forKey: .shareUsageDescription)
+        try container.encode(entitlements, forKey: .entitlements)
+        try container.encode(network, forKey: .network)
     }
 
     /// Everything wrong with the manifest, each problem a sentence naming the field; empty if valid.

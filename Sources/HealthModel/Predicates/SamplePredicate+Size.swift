@@ -11,7 +11,8 @@ extension SamplePredicate {
     /// value of a device or metadata one-of and per source revision.
     public var conditionCount: Int {
         switch self {
-        case .dateRange, .uuids, .sources, .devices, .workout, .workoutActivityType, .quantity, .categoryValue, .noCorrelation, .stateOfMind:
+        case .dateRange, .uuids, .sources, .devices, .workout, .workoutActivityType, .quantity, .categoryValue, .noCorrelation, .stateOfMind,
+             .fhirResource:
             return 1
         case let .device(_, allowed):
             return max(1, allowed.count)

@@ -40,6 +40,10 @@ public indirect enum SamplePredicate: Hashable, Sendable {
     case noCorrelation
     /// `predicateForStatesOfMind…`: states of mind passing the test; no other sample matches.
     case stateOfMind(StateOfMindTest)
+    /// `predicateForClinicalRecords(withFHIRResourceType:)` (identifier nil) and the resource
+    /// part of `predicateForClinicalRecords(from:fhirResourceType:identifier:)`: clinical records
+    /// whose FHIR resource has this `resourceType` (and `id`); no other sample matches.
+    case fhirResource(resourceType: String, identifier: String?)
 
     /// Whether `record` matches. The reference semantics: the broker's SQL must agree with it.
     public func matches(_ record: SampleRecord) -> Bool {
@@ -89,6 +93,9 @@ public indirect enum SamplePredicate: Hashable, Sendable {
         case let .stateOfMind(test):
             guard case let .stateOfMind(stored) = record.value else { return false }
             return test.matches(stored)
+        case let .fhirResource(resourceType, identifier):
+            guard case let .clinicalRecord(stored) = record.value else { return false }
+            return stored.resourceType == resourceType && identifier.map { $0 == stored.identifier } ?? true
         }
     }
 }

@@ -27,6 +27,8 @@ public struct SampleRecord: Hashable, Sendable {
         case audiogram(AudiogramValue)
         /// An `HKCDADocumentSample`: the document's bytes, stored opaque (`DocumentRules`).
         case document(DocumentValue)
+        /// An `HKClinicalRecord`: display name and FHIR resource (`FHIRResourceRules`).
+        case clinicalRecord(ClinicalRecordValue)
     }
 
     /// Assigned by the broker on save (time-ordered, UUIDv7); whatever a client sends is ignored.

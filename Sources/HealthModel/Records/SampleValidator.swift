@@ -85,6 +85,8 @@ public enum SampleValidator {
             }
         case let (_ as HKDocumentType, .document(document)):
             try DocumentRules.check(document)
+        case let (_ as HKClinicalType, .clinicalRecord(record)):
+            try FHIRResourceRules.check(record)
         case let (correlationType as HKCorrelationType, .correlation(objects)):
             result.value = .correlation(try CorrelationRules.canonicalizedObjects(objects, of: record, type: correlationType))
         default:

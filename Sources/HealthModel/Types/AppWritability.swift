@@ -30,6 +30,7 @@
 /// | HKCategoryTypeIdentifierLowCardioFitnessEvent | Apple Watch notification | [S5] |
 /// | HKCategoryTypeIdentifierHypertensionEvent | Apple Watch notification (iOS 26.2) | [S10] |
 /// | HKCategoryTypeIdentifierSleepApneaEvent | Apple Watch breathing-disturbance notification | [S5] |
+/// | every clinical type (HKClinicalTypeIdentifier…Record) | downloaded from healthcare institutions; read-only | [S11], [S12] |
 ///
 /// - [S1] developer.apple.com/forums/thread/694311 and github.com/EddyVerbruggen/HealthKit/issues/106:
 ///   "Authorization to share the following types is disallowed: HKCorrelationTypeIdentifierBloodPressure".
@@ -49,6 +50,10 @@
 ///   but you can't request authorization to share them."
 /// - [S9] a public app's note (iOS 27 device): sharing appleSleepingWristTemperature raises the exception.
 /// - [S10] spec/healthkit/category_types.tsv (iOS 26.2 release notes: read-only notifications).
+/// - [S11] developer.apple.com/documentation/healthkit/accessing-health-records: "clinical records are
+///   read-only, so you can't request authorization to share clinical types".
+/// - [S12] github.com/EddyVerbruggen/HealthKit/issues/106: "Authorization to share the following types is
+///   disallowed: HKClinicalTypeIdentifierProcedureRecord, …".
 public enum AppWritability {
     /// Sample types the system computes or records itself: no app may share or save them.
     public static let systemComputed: Set<String> = [
@@ -76,12 +81,12 @@ public enum AppWritability {
     public static let electrocardiogramTypeIdentifier = HKElectrocardiogramTypeIdentifier
 
     /// Whether a share (write) *request* may name `identifier`. False for everything in the table
-    /// above: the system-computed types, correlation types, the activity summary type and the
-    /// characteristic types. Unknown identifiers are not this rule's business (true).
+    /// above: the system-computed types, correlation types, the activity summary type, the
+    /// characteristic types and the clinical types. Unknown identifiers are not this rule's business (true).
     public static func isShareable(_ identifier: String) -> Bool {
         if systemComputed.contains(identifier) { return false }
         guard let type = HKObjectType.type(forIdentifier: identifier) else { return true }
-        return type is HKSampleType && !(type is HKCorrelationType) && !(type is HKActivitySummaryType)
+        return type is HKSampleType && !(type is HKCorrelationType) && !(type is HKActivitySummaryType) && !(type is HKClinicalType)
     }
 
     /// Whether an app may *save* objects of `identifier`. A correlation may be saved (with share
@@ -90,7 +95,7 @@ public enum AppWritability {
     public static func isSavableByApps(_ identifier: String) -> Bool {
         if systemComputed.contains(identifier) { return false }
         guard let type = HKObjectType.type(forIdentifier: identifier) else { return true }
-        return type is HKSampleType && !(type is HKActivitySummaryType)
+        return type is HKSampleType && !(type is HKActivitySummaryType) && !(type is HKClinicalType)
     }
 
     /// HealthKit's refusal of a share set, naming every type in it that apps may not share

@@ -26,6 +26,8 @@ enum ObjectTypeRegistry {
 
     static let documentTypes: [HKDocumentTypeIdentifier: HKDocumentType] = Dictionary(
         uniqueKeysWithValues: HKDocumentTypeIdentifier.registered.map { ($0, HKDocumentType(identifier: $0)) })
+    static let clinicalTypes: [HKClinicalTypeIdentifier: HKClinicalType] = Dictionary(
+        uniqueKeysWithValues: HKClinicalTypeIdentifier.registered.map { ($0, HKClinicalType(identifier: $0)) })
 
     static let workout = HKWorkoutType()
     static let workoutRoute = HKSeriesType(identifier: HKWorkoutRouteTypeIdentifier)
@@ -37,15 +39,14 @@ enum ObjectTypeRegistry {
 
     /// All types in a stable order: quantity, category, characteristic and correlation types
     /// in table order, then workout, the series types, the activity summary, the electrocardiogram and State of Mind types,
-    /// then the scored assessment types, the audiogram type, then the document types.
+    /// then the scored assessment types, the audiogram type, the document types and the clinical types.
     static let allTypes: [HKObjectType] =
         QuantityTypeDefinition.all.map { quantityTypes[$0.identifier]! as HKObjectType }
         + CategoryTypeDefinition.all.map { categoryTypes[$0.identifier]! as HKObjectType }
         + HKCharacteristicTypeIdentifier.registered.map { characteristicTypes[$0]! as HKObjectType }
         + HKCorrelationTypeIdentifier.registered.map { correlationTypes[$0]! as HKObjectType }
         + [workout, workoutRoute, heartbeatSeries, activitySummary, electrocardiogram, stateOfMind]
-        + scoredAssessmentTypesInOrder
-        + documentTypesInOrder
+        + laterSampleTypes
 
     /// Apart from `allTypes`' sum, which the type checker cannot take one term longer.
     private static let scoredAssessmentTypesInOrder: [HKObjectType] =
@@ -53,6 +54,11 @@ enum ObjectTypeRegistry {
 
     private static let documentTypesInOrder: [HKObjectType] =
         HKDocumentTypeIdentifier.registered.compactMap { documentTypes[$0] }
+
+    private static let clinicalTypesInOrder: [HKObjectType] =
+        HKClinicalTypeIdentifier.registered.compactMap { clinicalTypes[$0] }
+
+    private static let laterSampleTypes: [HKObjectType] = scoredAssessmentTypesInOrder + documentTypesInOrder + clinicalTypesInOrder
 
     static let byIdentifier: [String: HKObjectType] = Dictionary(
         uniqueKeysWithValues: allTypes.map { ($0.identifier, $0) })

@@ -76,7 +76,8 @@ public struct SampleRepository: Sendable {
             switch record.value {
             case let .quantity(value, _): quantity = value
             case let .category(value): category = value
-            case .workout, .workoutRoute, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment, .audiogram, .document:
+            case .workout, .workoutRoute, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment, .audiogram, .document,
+                 .clinicalRecord:
                 break  // side tables, written below
             case .correlation: break  // its samples are rows of their own, linked below
             }
@@ -90,6 +91,7 @@ public struct SampleRepository: Sendable {
             try AssessmentRows.insert(db, objectID: rowID, record.value)
             try AudiogramRows.insert(db, objectID: rowID, record.value)
             try DocumentRows.insert(db, objectID: rowID, record.value)
+            try ClinicalRecordRows.insert(db, objectID: rowID, record.value)
             uuids.append(uuid)
             if case let .correlation(objects) = record.value {
                 uuids += try insertCorrelationObjects(objects, of: rowID, using: &inserter, minting: uuidSupply, db)

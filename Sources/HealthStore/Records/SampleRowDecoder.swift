@@ -57,7 +57,8 @@ struct SampleRowDecoder {
             ?? StateOfMindRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
             ?? AssessmentRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
             ?? AudiogramRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
-            ?? DocumentRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db) {
+            ?? DocumentRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
+            ?? ClinicalRecordRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db) {
             value = stored
         } else if sqlite3_column_type(handle, column.quantity) != SQLITE_NULL {
             value = .quantity(sqlite3_column_double(handle, column.quantity), unit: type.unit)
@@ -147,8 +148,9 @@ struct SampleRowDecoder {
         let identifier: String
         /// The canonical unit a quantity type's values are stored in; "" for other types.
         let unit: String
-        /// Workouts, routes, series samples, states of mind, assessments and documents: the value is in
-        /// `WorkoutRows`', `SeriesRows`', `StateOfMindRows`', `AssessmentRows`' or `DocumentRows`' tables, not in `objects`.
+        /// Workouts, routes, series samples, states of mind, assessments, audiograms, documents and clinical
+        /// records: the value is in their side tables (`WorkoutRows`, `SeriesRows`, `StateOfMindRows`,
+        /// `AssessmentRows`, `AudiogramRows`, `DocumentRows`, `ClinicalRecordRows`), not in `objects`.
         let valueInSideTable: Bool
 
         init(_ identifier: String) {
@@ -159,6 +161,7 @@ struct SampleRowDecoder {
                 || AssessmentRows.holdsValue(of: identifier)
                 || AudiogramRows.holdsValue(of: identifier)
                 || DocumentRows.holdsValue(of: identifier)
+                || ClinicalRecordRows.holdsValue(of: identifier)
         }
     }
 

@@ -161,6 +161,13 @@ enum SampleSQL {
             return ("COALESCE(o.category \(op.sqlOperator) ?, 0)", [value])
         case let .stateOfMind(test):
             return stateOfMindCondition(test)
+        case let .fhirResource(resourceType, identifier):
+            // Correlated to the visible row `o` by its key, like the State of Mind predicates.
+            guard let identifier else {
+                return ("EXISTS (SELECT 1 FROM clinical_records cr WHERE cr.object_id = o.id AND cr.resource_type = ?)", [resourceType])
+            }
+            return ("EXISTS (SELECT 1 FROM clinical_records cr WHERE cr.object_id = o.id AND cr.resource_type = ? AND cr.resource_id = ?)",
+                    [resourceType, identifier])
         }
     }
 

@@ -20,6 +20,8 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
     case missingAudiogramRows
     /// A document object without its `documents` row (written in one transaction).
     case missingDocumentRow
+    /// A clinical record object without its `clinical_records` row (written in one transaction).
+    case missingClinicalRecordRow
     /// A row this transaction wrote or looked up a moment ago is not there.
     case missingRowJustWritten(String)
 
@@ -35,6 +37,7 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
         case .missingAssessmentRow: "a scored assessment object has no scored_assessments row"
         case .missingAudiogramRows: "an audiogram object's audiograms or audiogram_tests rows are missing"
         case .missingDocumentRow: "a document object has no documents row"
+        case .missingClinicalRecordRow: "a clinical record object has no clinical_records row"
         case let .missingRowJustWritten(what): "\(what), written in this transaction, is not in the store"
         }
     }

@@ -137,6 +137,7 @@ enum StoreSchema {
         registerLockedStart(&migrator)           // v25
         registerAudiograms(&migrator)            // v26
         registerDocuments(&migrator)             // v29
+        registerClinicalRecords(&migrator)       // v28
         return migrator
     }
 }

@@ -1,3 +1,5 @@
+import HealthModel
+
 /// Hard limits of the wire, checked before anything is allocated for a peer's bytes.
 ///
 /// They are part of the protocol (proto/README.md documents them): a client that needs more
@@ -16,4 +18,27 @@ public enum WireLimits {
     public static let maxSamplesPerSave = 10_000
     /// Samples per streamed SampleBatch message sent by the broker.
     public static let samplesPerBatch = 500
+    /// Clinical records per streamed batch: each may carry a FHIR resource of up to
+    /// `FHIRResourceRules.maxResourceBytes` plus bounded metadata (`SampleLimits`), so 500 would
+    /// not fit a frame; 6 whole records always do (6 × (256 KiB + 256 KiB) < 4 MiB).
+    public static let clinicalRecordsPerBatch = 6
+
+    /// Samples per batch for an answer holding samples of `types`: the smallest of the types'
+    /// own batch sizes, so the largest value any of them can carry still fits a frame. The one
+    /// place that sizes result batches, so every query path (sample, anchored, the manager's)
+    /// keeps within a frame, whatever value kinds are added.
+    public static func samplesPerBatch(types: some Sequence<String>) -> Int {
+        types.reduce(samplesPerBatch) { smallest, identifier in
+            min(smallest, samplesPerBatch(of: HKObjectType.type(forIdentifier: identifier)))
+        }
+    }
+
+    /// How many samples of one type fit a frame with room to spare.
+    private static func samplesPerBatch(of type: HKObjectType?) -> Int {
+        switch type {
+        case is HKDocumentType: documentsPerBatch
+        case is HKClinicalType: clinicalRecordsPerBatch
+        default: samplesPerBatch
+        }
+    }
 }

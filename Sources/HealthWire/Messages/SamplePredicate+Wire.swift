@@ -80,6 +80,9 @@ enum PredicateWire {
             case let .stateOfMind(test):
                 wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_STATE_OF_MIND
                 wire.state_of_mind = StateOfMindPredicateWire.build(test, in: arena)
+            case let .fhirResource(resourceType, identifier):
+                wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_FHIR_RESOURCE
+                wire.fhir_resource = ClinicalRecordWire.buildPredicate(resourceType: resourceType, identifier: identifier, in: arena)
             }
         }
     }
@@ -169,6 +172,7 @@ enum PredicateWire {
         case OPENHEALTH__V1__PREDICATE__NODE_QUANTITY: return try ValuePredicateWire.readQuantity(wire.quantity?.pointee)
         case OPENHEALTH__V1__PREDICATE__NODE_CATEGORY: return try ValuePredicateWire.readCategory(wire.category?.pointee)
         case OPENHEALTH__V1__PREDICATE__NODE_STATE_OF_MIND: return try StateOfMindPredicateWire.read(wire.state_of_mind?.pointee)
+        case OPENHEALTH__V1__PREDICATE__NODE_FHIR_RESOURCE: return try ClinicalRecordWire.readPredicate(wire.fhir_resource?.pointee)
         default:
             throw .invalidField("unknown predicate kind")
         }

@@ -74,6 +74,9 @@ struct SampleWireBuilder {
         case let .document(document):
             wire.pointee.value_case = OPENHEALTH__V1__SAMPLE__VALUE_DOCUMENT
             wire.pointee.document = DocumentWire.build(document, in: arena)
+        case let .clinicalRecord(record):
+            wire.pointee.value_case = OPENHEALTH__V1__SAMPLE__VALUE_CLINICAL_RECORD
+            wire.pointee.clinical_record = ClinicalRecordWire.build(record, in: arena)
         case let .correlation(objects):
             let built = build(objects)
             wire.pointee.n_correlation_objects = built.count

@@ -100,6 +100,9 @@ extension Openhealth__V1__CharacteristicList: ProtobufCMessageStruct {
 extension Openhealth__V1__CharacteristicRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__characteristic_request__init(message) }
 }
+extension Openhealth__V1__ClinicalRecord: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__clinical_record__init(message) }
+}
 extension Openhealth__V1__CompoundPredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__compound_predicate__init(message) }
 }
@@ -141,6 +144,9 @@ extension Openhealth__V1__Document: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__Electrocardiogram: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__electrocardiogram__init(message) }
+}
+extension Openhealth__V1__FhirResourcePredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__fhir_resource_predicate__init(message) }
 }
 extension Openhealth__V1__FinishRouteRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__finish_route_request__init(message) }

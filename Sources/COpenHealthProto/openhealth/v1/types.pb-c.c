@@ -1363,7 +1363,7 @@ const ProtobufCMessageDescriptor openhealth__v1__source_revision__descriptor =
   (ProtobufCMessageInit) openhealth__v1__source_revision__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[19] =
+static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[20] =
 {
   {
     "uuid",
@@ -1570,6 +1570,18 @@ static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "clinical_record",
+    34,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Sample, value_case),
+    offsetof(Openhealth__V1__Sample, clinical_record),
+    &openhealth__v1__clinical_record__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "document",
     35,
     PROTOBUF_C_LABEL_NONE,
@@ -1597,15 +1609,16 @@ static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[
 static const unsigned openhealth__v1__sample__field_indices_by_name[] = {
   16,   /* field[16] = audiogram */
   5,   /* field[5] = category_value */
+  17,   /* field[17] = clinical_record */
   11,   /* field[11] = correlation_objects */
   7,   /* field[7] = device */
-  17,   /* field[17] = document */
+  18,   /* field[18] = document */
   13,   /* field[13] = electrocardiogram */
   3,   /* field[3] = end_us */
   12,   /* field[12] = heartbeat_series */
   6,   /* field[6] = metadata */
   4,   /* field[4] = quantity */
-  18,   /* field[18] = quantity_series */
+  19,   /* field[19] = quantity_series */
   10,   /* field[10] = route_location_count */
   15,   /* field[15] = scored_assessment */
   8,   /* field[8] = source_revision */
@@ -1620,9 +1633,9 @@ static const ProtobufCIntRange openhealth__v1__sample__number_ranges[5 + 1] =
   { 1, 0 },
   { 20, 12 },
   { 30, 14 },
-  { 35, 17 },
-  { 40, 18 },
-  { 0, 19 }
+  { 34, 17 },
+  { 40, 19 },
+  { 0, 20 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
 {
@@ -1632,7 +1645,7 @@ const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
   "Openhealth__V1__Sample",
   "openhealth.v1",
   sizeof(Openhealth__V1__Sample),
-  19,
+  20,
   openhealth__v1__sample__field_descriptors,
   openhealth__v1__sample__field_indices_by_name,
   5,  openhealth__v1__sample__number_ranges,
@@ -1716,7 +1729,7 @@ const ProtobufCMessageDescriptor openhealth__v1__state_of_mind__descriptor =
   (ProtobufCMessageInit) openhealth__v1__state_of_mind__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descriptors[14] =
+static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descriptors[15] =
 {
   {
     "date_range",
@@ -1886,6 +1899,18 @@ static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descripto
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "fhir_resource",
+    25,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Predicate, node_case),
+    offsetof(Openhealth__V1__Predicate, fhir_resource),
+    &openhealth__v1__fhir_resource_predicate__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__predicate__field_indices_by_name[] = {
   9,   /* field[9] = category */
@@ -1893,6 +1918,7 @@ static const unsigned openhealth__v1__predicate__field_indices_by_name[] = {
   0,   /* field[0] = date_range */
   6,   /* field[6] = device */
   11,   /* field[11] = devices */
+  14,   /* field[14] = fhir_resource */
   7,   /* field[7] = metadata */
   12,   /* field[12] = no_correlation */
   8,   /* field[8] = quantity */
@@ -1903,11 +1929,12 @@ static const unsigned openhealth__v1__predicate__field_indices_by_name[] = {
   5,   /* field[5] = workout_activity_type */
   4,   /* field[4] = workout_uuid */
 };
-static const ProtobufCIntRange openhealth__v1__predicate__number_ranges[2 + 1] =
+static const ProtobufCIntRange openhealth__v1__predicate__number_ranges[3 + 1] =
 {
   { 1, 0 },
   { 20, 13 },
-  { 0, 14 }
+  { 25, 14 },
+  { 0, 15 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor =
 {
@@ -1917,10 +1944,10 @@ const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor =
   "Openhealth__V1__Predicate",
   "openhealth.v1",
   sizeof(Openhealth__V1__Predicate),
-  14,
+  15,
   openhealth__v1__predicate__field_descriptors,
   openhealth__v1__predicate__field_indices_by_name,
-  2,  openhealth__v1__predicate__number_ranges,
+  3,  openhealth__v1__predicate__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__predicate__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

@@ -18,6 +18,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/series.pb-c.h"
 #include "openhealth/v1/audiogram.pb-c.h"
 #include "openhealth/v1/documents.pb-c.h"
+#include "openhealth/v1/clinical.pb-c.h"
 
 typedef struct Openhealth__V1__Quantity Openhealth__V1__Quantity;
 typedef struct Openhealth__V1__MetadataValue Openhealth__V1__MetadataValue;
@@ -169,7 +170,8 @@ typedef enum {
   OPENHEALTH__V1__SAMPLE__VALUE_STATE_OF_MIND = 30,
   OPENHEALTH__V1__SAMPLE__VALUE_SCORED_ASSESSMENT = 31,
   OPENHEALTH__V1__SAMPLE__VALUE_AUDIOGRAM = 32,
-  OPENHEALTH__V1__SAMPLE__VALUE_DOCUMENT = 35
+  OPENHEALTH__V1__SAMPLE__VALUE_DOCUMENT = 35,
+  OPENHEALTH__V1__SAMPLE__VALUE_CLINICAL_RECORD = 34
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__SAMPLE__VALUE__CASE)
 } Openhealth__V1__Sample__ValueCase;
 
@@ -236,6 +238,10 @@ struct  Openhealth__V1__Sample
      * HKDocumentTypeIdentifierCDA (documents.proto)
      */
     Openhealth__V1__Document *document;
+    /*
+     * HKClinicalTypeIdentifier… (clinical.proto)
+     */
+    Openhealth__V1__ClinicalRecord *clinical_record;
   };
 };
 #define OPENHEALTH__V1__SAMPLE__INIT \
@@ -288,7 +294,8 @@ typedef enum {
   OPENHEALTH__V1__PREDICATE__NODE_SOURCE_REVISIONS = 11,
   OPENHEALTH__V1__PREDICATE__NODE_DEVICES = 12,
   OPENHEALTH__V1__PREDICATE__NODE_NO_CORRELATION = 13,
-  OPENHEALTH__V1__PREDICATE__NODE_STATE_OF_MIND = 20
+  OPENHEALTH__V1__PREDICATE__NODE_STATE_OF_MIND = 20,
+  OPENHEALTH__V1__PREDICATE__NODE_FHIR_RESOURCE = 25
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__PREDICATE__NODE__CASE)
 } Openhealth__V1__Predicate__NodeCase;
 
@@ -332,6 +339,10 @@ struct  Openhealth__V1__Predicate
      * predicateForStatesOfMind… (sample_predicates.proto)
      */
     Openhealth__V1__StateOfMindPredicate *state_of_mind;
+    /*
+     * predicateForClinicalRecords… (clinical.proto)
+     */
+    Openhealth__V1__FhirResourcePredicate *fhir_resource;
   };
 };
 #define OPENHEALTH__V1__PREDICATE__INIT \

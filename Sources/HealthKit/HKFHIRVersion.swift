@@ -1,0 +1,43 @@
+public import Foundation
+
+/// A FHIR version, as HealthKit's `HKFHIRVersion` (iOS 14). Parsing and the release rule are
+/// `FHIRVersionNumber`'s, the one healthd validates stored records with.
+public final class HKFHIRVersion: NSObject, NSCopying, @unchecked Sendable {
+    let number: FHIRVersionNumber
+
+    public var majorVersion: Int { number.major }
+    public var minorVersion: Int { number.minor }
+    public var patchVersion: Int { number.patch }
+    /// DSTU2 for 1.0.x, R4 for 4.0.x, unknown otherwise.
+    public var fhirRelease: HKFHIRRelease { HKFHIRRelease(number.release) }
+    /// "4.0.1".
+    public var stringRepresentation: String { number.stringRepresentation }
+
+    init(_ number: FHIRVersionNumber) {
+        self.number = number
+    }
+
+    /// HealthKit's `init(fhirVersionString:)`: throws for a string that is not major.minor.patch
+    /// (HealthKit's error is errorInvalidArgument as well).
+    public convenience init(fhirVersionString versionString: String) throws {
+        guard let number = FHIRVersionNumber(versionString) else {
+            throw HKError(.errorInvalidArgument, "\(versionString.prefix(40)) is not a FHIR version (major.minor.patch, e.g. 4.0.1)")
+        }
+        self.init(number)
+    }
+
+    /// 1.0.2, the DSTU2 version HealthKit's records use.
+    public static func primaryDSTU2() -> HKFHIRVersion { HKFHIRVersion(.primaryDSTU2) }
+    /// 4.0.1, the R4 version HealthKit's records use.
+    public static func primaryR4() -> HKFHIRVersion { HKFHIRVersion(.primaryR4) }
+
+    public func copy(with zone: NSZone? = nil) -> Any { self }
+
+    public override func isEqual(_ object: Any?) -> Bool {
+        (object as? HKFHIRVersion)?.number == number
+    }
+
+    public override var hash: Int { number.hashValue }
+
+    public override var description: String { stringRepresentation }
+}
