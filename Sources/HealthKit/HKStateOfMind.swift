@@ -72,6 +72,17 @@ public final class HKStateOfMind: HKSample, @unchecked Sendable {
 
     /// A fetched state of mind. healthd validated it on save; a raw value this SDK does not know
     /// (a newer healthd) is a protocol mismatch, reported rather than guessed.
+    /// Reads an archive (`ArchivedSample`).
+    public required convenience init?(coder: NSCoder) {
+        guard let archived = ArchivedSample(coder), let type = archived.type as? HKStateOfMindType,
+              case let .stateOfMind(value) = archived.record.value else { return nil }
+        do {
+            try self.init(type: type, fetched: archived.record, value, parts: archived.parts)
+        } catch {
+            return nil
+        }
+    }
+
     init(type: HKStateOfMindType, fetched record: SampleRecord, _ value: StateOfMindValue, parts: FetchedObjectParts) throws(HKError) {
         guard let kind = Kind(rawValue: value.kind) else { throw Self.mismatch("kind \(value.kind)") }
         var labels: [Label] = []
