@@ -213,6 +213,24 @@ import HealthWire
         }.category == nil)
     }
 
+    /// A cumulative type's sample decodes as `HKCumulativeQuantitySample` and never as
+    /// `HKDiscreteQuantitySample` (Apple hands out the subclass of the type's aggregation style).
+    @Test func aQuantitySampleDecodesOnlyAsTheSubclassOfItsAggregationStyle() throws {
+        let steps = try HKSample.fetched(SampleRecord(uuid: UUID(), typeIdentifier: HKQuantityTypeIdentifier.stepCount.rawValue,
+                                                      startDate: start, endDate: end, value: .quantity(42, unit: "count")))
+        let archiver = NSKeyedArchiver(requiringSecureCoding: true)
+        steps.encode(with: archiver)
+        archiver.finishEncoding()
+        func unarchiver() throws -> NSKeyedUnarchiver {
+            let unarchiver = try NSKeyedUnarchiver(forReadingFrom: archiver.encodedData)
+            unarchiver.requiresSecureCoding = true
+            return unarchiver
+        }
+        #expect(HKCumulativeQuantitySample(coder: try unarchiver()) == steps)
+        #expect(HKQuantitySample(coder: try unarchiver()) == steps)
+        #expect(HKDiscreteQuantitySample(coder: try unarchiver()) == nil)
+    }
+
     @Test func anArchiveOfSomethingElseIsNoSample() throws {
         let text = try NSKeyedArchiver.archivedData(withRootObject: NSString(string: "sample"), requiringSecureCoding: true)
         #expect((try? NSKeyedUnarchiver.unarchivedObject(ofClass: HKSample.self, from: text)) == nil)
