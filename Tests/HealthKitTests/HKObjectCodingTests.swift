@@ -246,3 +246,17 @@ import HealthWire
         requireSendable(HKCorrelation.self)
     }
 }
+
+/// Apple spells State of Mind's enums both nested (`HKStateOfMind.Kind`) and flat
+/// (`HKStateOfMindKind`); here both name one enum, HealthModel's generated one (issue 15).
+@Suite(.timeLimit(.minutes(10))) struct StateOfMindEnumSpellingTests {
+    @Test func bothSpellingsAreOneEnum() {
+        let nested: HKStateOfMind.Kind = .dailyMood
+        let flat: HKStateOfMindKind = nested
+        #expect(flat == .dailyMood && HKStateOfMindKind.allCases.count == 2)
+        let band: HKStateOfMindValenceClassification? = HKStateOfMind.ValenceClassification(valence: 0.5)
+        #expect(band == .pleasant)
+        #expect(HKStateOfMindValenceClassification(valence: 1.5) == nil)
+        #expect(HKStateOfMind(date: Date(), kind: flat, valence: 0, labels: [], associations: []).kind == .dailyMood)
+    }
+}
