@@ -37,6 +37,16 @@ final class FetchedObjectParts {
         return revision
     }
 
+    /// Makes `revision` the one handed out for the source record it describes, and returns that
+    /// record: an archive's revision (`ArchivedSample`) keeps a product type and system version,
+    /// which the wire's source record cannot carry.
+    func share(_ revision: HKSourceRevision) -> SourceRecord {
+        let record = SourceRecord(bundleIdentifier: revision.source.bundleIdentifier, name: revision.source.name,
+                                  version: revision.version)
+        lastSource = (record, revision)
+        return record
+    }
+
     func device(_ record: DeviceRecord?) -> HKDevice? {
         guard let record else { return nil }
         if let lastDevice, lastDevice.record == record { return lastDevice.device }

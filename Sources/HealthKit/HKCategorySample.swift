@@ -24,6 +24,13 @@ public final class HKCategorySample: HKSample, @unchecked Sendable {
         super.init(type: type, value: .category(value), start: startDate, end: endDate, device: device, metadata: metadata)
     }
 
+    /// Reads an archive (`ArchivedSample`).
+    public required convenience init?(coder: NSCoder) {
+        guard let archived = ArchivedSample(coder), let type = archived.type as? HKCategoryType,
+              case let .category(value) = archived.record.value else { return nil }
+        self.init(type: type, fetched: archived.record, value: value, parts: archived.parts)
+    }
+
     init(type: HKCategoryType, fetched record: SampleRecord, value: Int, parts: FetchedObjectParts) {
         self.value = value
         categoryType = type

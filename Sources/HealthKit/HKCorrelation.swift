@@ -45,6 +45,15 @@ public final class HKCorrelation: HKSample, @unchecked Sendable {
         }
     }
 
+    /// Reads an archive (`ArchivedSample`), its members built as fetched ones.
+    public required convenience init?(coder: NSCoder) {
+        guard let archived = ArchivedSample(coder), let type = archived.type as? HKCorrelationType,
+              case let .correlation(members) = archived.record.value,
+              let objects = try? members.map({ (member) throws(HKError) in try HKSample.fetched(member, sharing: archived.parts) })
+        else { return nil }
+        self.init(type: type, fetched: archived.record, objects: objects, parts: archived.parts)
+    }
+
     init(type correlationType: HKCorrelationType, fetched record: SampleRecord, objects: [HKSample],
          parts: FetchedObjectParts) {
         orderedObjects = objects

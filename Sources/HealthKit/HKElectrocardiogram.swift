@@ -65,6 +65,13 @@ public final class HKElectrocardiogram: HKSample, @unchecked Sendable {
     public let classification: Classification
     public let symptomsStatus: SymptomsStatus
 
+    /// Reads an archive (`ArchivedSample`); the voltages stay in the store, as for a fetched ECG.
+    public required convenience init?(coder: NSCoder) {
+        guard let archived = ArchivedSample(coder), let type = archived.type as? HKElectrocardiogramType,
+              case let .electrocardiogram(ecg) = archived.record.value else { return nil }
+        self.init(type: type, fetched: archived.record, ecg, parts: archived.parts)
+    }
+
     init(type: HKElectrocardiogramType, fetched record: SampleRecord, _ ecg: ElectrocardiogramValue, parts: FetchedObjectParts) {
         numberOfVoltageMeasurements = ecg.voltageCount
         samplingFrequency = ecg.samplingFrequency.map { HKQuantity(unit: .hertz(), doubleValue: $0) }

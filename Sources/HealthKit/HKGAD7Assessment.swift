@@ -38,6 +38,14 @@ public final class HKGAD7Assessment: HKScoredAssessment, @unchecked Sendable {
         super.init(type: HKScoredAssessmentType(.GAD7), date: date, answers: typedAnswers.map(\.rawValue), metadata: metadata)
     }
 
+    /// Reads an archive (`ArchivedSample`); nil for another instrument's answers.
+    public required convenience init?(coder: NSCoder) {
+        guard let archived = ArchivedSample(coder), let type = archived.type as? HKScoredAssessmentType,
+              type.identifier == HKScoredAssessmentTypeIdentifier.GAD7.rawValue,
+              case let .scoredAssessment(value) = archived.record.value else { return nil }
+        self.init(type: type, fetched: archived.record, value, parts: archived.parts)
+    }
+
     /// A fetched assessment; nil when an answer is not one this SDK knows (a newer healthd).
     init?(type: HKScoredAssessmentType, fetched record: SampleRecord, _ value: ScoredAssessmentValue, parts: FetchedObjectParts) {
         let typed = value.answers.compactMap(Answer.init(rawValue:))

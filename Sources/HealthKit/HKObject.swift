@@ -4,10 +4,13 @@ import Synchronization
 /// The root of everything stored, as HealthKit's `HKObject`: a UUID, the source that saved it,
 /// an optional device and metadata. Immutable, except that saving replaces `uuid` (below).
 ///
-/// `@unchecked Sendable`: the class is open to this module's subclasses, which the compiler
-/// cannot check; every stored property of every subclass is a `let` of a Sendable value, and
-/// the one thing that changes, the UUID, sits behind a mutex.
-public class HKObject: @unchecked Sendable {
+/// An `NSObject` with `NSSecureCoding`, as Apple's: equality is the UUID (below), and an archive
+/// holds the whole object (`ArchivedSample`).
+///
+/// `@unchecked Sendable`: `NSObject` is not `Sendable` on Linux and the class is open to this
+/// module's subclasses, which the compiler cannot check; every stored property of every subclass
+/// is a `let` of a Sendable value, and the one thing that changes, the UUID, sits behind a mutex.
+public class HKObject: NSObject, NSSecureCoding, @unchecked Sendable {
     /// Until the object is saved, a random UUID made on this side (so unsaved objects can be
     /// told apart). The broker assigns the real, time-ordered UUID when it stores the object;
     /// a successful `save` writes it back here, which is why this is the one mutable property.
@@ -43,6 +46,7 @@ public class HKObject: @unchecked Sendable {
         self.device = device
         fetchedSource = nil
         (metadataValues, metadataError) = MetadataConversion.convert(metadata)
+        super.init()
     }
 
     /// An object fetched from the broker, already in wire form; its device and source are
@@ -54,7 +58,40 @@ public class HKObject: @unchecked Sendable {
         metadataValues = metadata.isEmpty ? nil : metadata
         metadataError = nil
         fetchedSource = parts.sourceRevision(source)
+        super.init()
     }
+
+    // MARK: NSSecureCoding (the archive's format: HKObject+Coding.swift)
+
+    public class var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        guard let sample = self as? HKSample else { return }
+        ArchivedSample.encode(sample, with: coder)
+    }
+
+    /// Every object is an instance of a subclass, whose own `init?(coder:)` reads the archive;
+    /// none is a bare `HKObject`, so an archive naming this class decodes as nothing.
+    public required init?(coder: NSCoder) {
+        return nil
+    }
+
+    // MARK: Equality (NSObject's, so ==, Set and Dictionary use it too)
+
+    /// HealthKit's objects are equal when their UUIDs are: two fetches of the same stored sample
+    /// are equal, a `Set` of fetched samples holds each stored object once, and `contains` finds
+    /// a sample fetched again (issue 15, item 3).
+    ///
+    /// One difference Linux forces: HealthKit keeps the UUID an object was created with, while
+    /// here the broker assigns every stored object's UUID (so identifiers share no state across
+    /// apps and never reveal a hidden object, SECURITY.md) and `save` writes it back. An unsaved
+    /// object kept in a `Set` across its own save is therefore found under its old UUID no more —
+    /// put objects in sets after saving them, or fetched ones.
+    public override func isEqual(_ object: Any?) -> Bool {
+        (object as? HKObject)?.uuid == uuid
+    }
+
+    public override var hash: Int { uuid.hashValue }
 
     /// Records the UUID the broker assigned on save.
     func assignBrokerUUID(_ uuid: UUID) {

@@ -47,6 +47,17 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
                    start: startDate, end: endDate, device: device, metadata: metadata)
     }
 
+    /// Reads an archive (`ArchivedSample`); inherited by `HKCumulativeQuantitySample` and
+    /// `HKDiscreteQuantitySample`, each of which decodes only samples of its aggregation style.
+    public required convenience init?(coder: NSCoder) {
+        guard let archived = ArchivedSample(coder), let type = archived.type as? HKQuantityType,
+              case let .quantity(value, unit) = archived.record.value else { return nil }
+        let cumulative = type.aggregationStyle == .cumulative
+        if Self.self == HKCumulativeQuantitySample.self && !cumulative { return nil }
+        if Self.self == HKDiscreteQuantitySample.self && cumulative { return nil }
+        self.init(type: type, fetched: archived.record, value: value, unit: unit, parts: archived.parts)
+    }
+
     init(type quantityType: HKQuantityType, fetched record: SampleRecord, value: Double, unit: String,
          parts: FetchedObjectParts) {
         quantity = HKQuantity(unit: parts.unit(unit), doubleValue: value)

@@ -26,4 +26,11 @@ public class HKSample: HKObject, @unchecked Sendable {
         super.init(fetched: record.uuid, metadata: record.metadata, device: record.device, source: record.source,
                    parts: parts)
     }
+
+    /// Every sample is an instance of a subclass, whose own `init?(coder:)` reads the archive
+    /// (`ArchivedSample`); none is a bare `HKSample`, so an archive naming this class decodes as
+    /// nothing.
+    public required init?(coder: NSCoder) {
+        return nil
+    }
 }

@@ -29,6 +29,12 @@ public class HKScoredAssessment: HKSample, @unchecked Sendable {
                    start: date, end: date, device: nil, metadata: metadata)
     }
 
+    /// Every assessment is a GAD-7 or PHQ-9, whose own `init?(coder:)` reads the archive; an
+    /// archive naming this class decodes as nothing.
+    public required init?(coder: NSCoder) {
+        return nil
+    }
+
     init(type: HKScoredAssessmentType, fetched record: SampleRecord, answers: [Int], parts: FetchedObjectParts) {
         answerValues = answers
         super.init(type: type, fetched: record, parts: parts)

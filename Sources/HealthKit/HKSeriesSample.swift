@@ -5,6 +5,23 @@ public class HKSeriesSample: HKSample, @unchecked Sendable {
     /// How many data points the series holds.
     public let count: Int
 
+    /// Reads an archive (`ArchivedSample`); inherited by `HKWorkoutRoute` and
+    /// `HKHeartbeatSeriesSample`, each of which decodes only its own kind of series. The data
+    /// points stay in the store (read them with the series' query), as for a fetched sample.
+    public required convenience init?(coder: NSCoder) {
+        guard let archived = ArchivedSample(coder), let type = archived.type as? HKSeriesType else { return nil }
+        let count: Int
+        switch archived.record.value {
+        case let .workoutRoute(locationCount) where Self.self == HKWorkoutRoute.self:
+            count = locationCount
+        case let .heartbeatSeries(series) where Self.self == HKHeartbeatSeriesSample.self:
+            count = series.count
+        default:
+            return nil
+        }
+        self.init(type: type, fetched: archived.record, count: count, parts: archived.parts)
+    }
+
     init(type: HKSeriesType, fetched record: SampleRecord, count: Int, parts: FetchedObjectParts) {
         self.count = count
         super.init(type: type, fetched: record, parts: parts)

@@ -8,28 +8,13 @@ public import Foundation
 /// Apple's), and `save` refuses an invalid one — a valence outside −1…1 or NaN, an unknown raw
 /// value, a label or association given twice — with `errorInvalidArgument` naming the field.
 public final class HKStateOfMind: HKSample, @unchecked Sendable {
-    /// `HKStateOfMindKind`: whether the person reflected on a moment or on the whole day.
-    public enum Kind: Int, Sendable, CaseIterable {
-        case momentaryEmotion = 1
-        case dailyMood = 2
-    }
+    /// `HKStateOfMindKind`: whether the person reflected on a moment or on the whole day. One
+    /// enum (HealthModel's generated one) under both of Apple's spellings.
+    public typealias Kind = HKStateOfMindKind
 
-    /// `HKStateOfMindValenceClassification`: the valence in seven bands.
-    public enum ValenceClassification: Int, Sendable, CaseIterable {
-        case veryUnpleasant = 1
-        case unpleasant = 2
-        case slightlyUnpleasant = 3
-        case neutral = 4
-        case slightlyPleasant = 5
-        case pleasant = 6
-        case veryPleasant = 7
-
-        /// The band `valence` falls in; nil outside −1…1 (Apple's rule, `StateOfMindValue`).
-        public init?(valence: Double) {
-            guard let raw = StateOfMindValue.classification(forValence: valence) else { return nil }
-            self.init(rawValue: raw)
-        }
-    }
+    /// `HKStateOfMindValenceClassification`: the valence in seven bands. One enum (HealthModel's
+    /// generated one) under both of Apple's spellings; `init?(valence:)` is below.
+    public typealias ValenceClassification = HKStateOfMindValenceClassification
 
     /// `HKStateOfMindLabel`. The first 31 are alphabetical; HealthKit appended the rest.
     public enum Label: Int, Sendable, CaseIterable {
@@ -72,6 +57,17 @@ public final class HKStateOfMind: HKSample, @unchecked Sendable {
 
     /// A fetched state of mind. healthd validated it on save; a raw value this SDK does not know
     /// (a newer healthd) is a protocol mismatch, reported rather than guessed.
+    /// Reads an archive (`ArchivedSample`).
+    public required convenience init?(coder: NSCoder) {
+        guard let archived = ArchivedSample(coder), let type = archived.type as? HKStateOfMindType,
+              case let .stateOfMind(value) = archived.record.value else { return nil }
+        do {
+            try self.init(type: type, fetched: archived.record, value, parts: archived.parts)
+        } catch {
+            return nil
+        }
+    }
+
     init(type: HKStateOfMindType, fetched record: SampleRecord, _ value: StateOfMindValue, parts: FetchedObjectParts) throws(HKError) {
         guard let kind = Kind(rawValue: value.kind) else { throw Self.mismatch("kind \(value.kind)") }
         var labels: [Label] = []
@@ -96,8 +92,15 @@ public final class HKStateOfMind: HKSample, @unchecked Sendable {
     }
 }
 
-/// Apple's Objective-C names for the nested types.
-public typealias HKStateOfMindKind = HKStateOfMind.Kind
-public typealias HKStateOfMindValenceClassification = HKStateOfMind.ValenceClassification
+extension HKStateOfMindValenceClassification {
+    /// The band `valence` falls in; nil outside −1…1 (Apple's rule, `StateOfMindValue`).
+    public init?(valence: Double) {
+        guard let raw = StateOfMindValue.classification(forValence: valence) else { return nil }
+        self.init(rawValue: raw)
+    }
+}
+
+/// Apple's Objective-C names for the nested types (`HKStateOfMindKind` and
+/// `HKStateOfMindValenceClassification` are HealthModel's enums themselves, nested above).
 public typealias HKStateOfMindLabel = HKStateOfMind.Label
 public typealias HKStateOfMindAssociation = HKStateOfMind.Association

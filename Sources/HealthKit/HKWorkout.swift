@@ -117,6 +117,18 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
                    device: device, metadata: metadata)
     }
 
+    /// Reads an archive (`ArchivedSample`) with its events, activities, totals and statistics.
+    public required convenience init?(coder: NSCoder) {
+        guard let archived = ArchivedSample(coder), archived.type is HKWorkoutType,
+              case let .workout(workout) = archived.record.value,
+              let activityType = HKWorkoutActivityType(rawValue: workout.activityType) else { return nil }
+        do {
+            try self.init(fetched: archived.record, workout, activityType: activityType, parts: archived.parts)
+        } catch {
+            return nil
+        }
+    }
+
     init(fetched record: SampleRecord, _ workout: WorkoutValue, activityType: HKWorkoutActivityType,
          parts: FetchedObjectParts) throws(HKError) {
         workoutActivityType = activityType

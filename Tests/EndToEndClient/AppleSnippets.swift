@@ -14,6 +14,7 @@ func runSnippet(_ name: String, _ healthStore: HKHealthStore) async throws {
     case "delete-nothing": try await deleteNothing(healthStore)
     case "same-sample-twice": try await sameSampleTwice(healthStore)
     case "archive-anchor": try await archiveAnchor(healthStore)
+    case "archive-samples": try await archiveSamples(healthStore)
     case "source-revision": sourceRevision()
     case "request-status": try await requestStatus(healthStore)
     case "observe-descriptors": try await observeDescriptors(healthStore)
@@ -128,6 +129,31 @@ func archiveAnchor(_ healthStore: HKHealthStore) async throws {
     let restored = try NSKeyedUnarchiver.unarchivedObject(ofClass: HKQueryAnchor.self, from: data)
     let (later, _) = try await run(from: restored)
     print("ok \(initial) \(later)")
+}
+
+/// Persisting fetched samples, their type and unit as Apple's sample code persists anchors:
+/// each restored sample equals the fetched one (same UUID), with its quantity, dates and source.
+func archiveSamples(_ healthStore: HKHealthStore) async throws {
+    let stepType = HKQuantityType(.stepCount)
+    let descriptor = HKSampleQueryDescriptor(predicates: [.quantitySample(type: stepType)], sortDescriptors: [])
+    let samples = try await descriptor.result(for: healthStore)
+    var restored: [HKQuantitySample] = []
+    for sample in samples {
+        let data = try NSKeyedArchiver.archivedData(withRootObject: sample, requiringSecureCoding: true)
+        if let object = try NSKeyedUnarchiver.unarchivedObject(ofClass: HKQuantitySample.self, from: data) {
+            restored.append(object)
+        }
+    }
+    let same = restored.count == samples.count && zip(samples, restored).allSatisfy { fetched, back in
+        fetched == back && fetched.quantity == back.quantity && fetched.startDate == back.startDate
+            && fetched.endDate == back.endDate && fetched.sourceRevision == back.sourceRevision && back is HKCumulativeQuantitySample
+    }
+    let typeData = try NSKeyedArchiver.archivedData(withRootObject: stepType, requiringSecureCoding: true)
+    let restoredType = try NSKeyedUnarchiver.unarchivedObject(ofClass: HKQuantityType.self, from: typeData)
+    let unitData = try NSKeyedArchiver.archivedData(withRootObject: HKUnit.count(), requiringSecureCoding: true)
+    let restoredUnit = try NSKeyedUnarchiver.unarchivedObject(ofClass: HKUnit.self, from: unitData)
+    print("ok \(samples.count) \(restored.count) \(same) \(Set(samples).union(restored).count) "
+          + "\(restoredType == stepType) \(restoredUnit == HKUnit.count())")
 }
 
 /// HKSourceRevision's 4-argument initializer and the "any" constants compile and keep what they

@@ -78,6 +78,17 @@ import TestSupport
         #expect(result.okValue == "3 0", "\(result)")
     }
 
+    /// developer.apple.com/documentation/healthkit/hkobject ("Conforms To NSSecureCoding"), as
+    /// HKQueryAnchor above: fetched samples, their type and unit archived with NSKeyedArchiver
+    /// read back equal (a sample's equality is its UUID) with the same quantity, dates and source.
+    @Test func archivedFetchedSamplesReadBackEqual() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.snippet-archive-samples")
+        try await twoAppsWithSteps(broker, app: app)
+        let result = try await broker.runApp(app, ["snippet", "archive-samples"])
+        #expect(result.okValue == "3 3 true 3 true true", "\(result)")
+    }
+
     /// developer.apple.com/documentation/healthkit/hksourcerevision/init(source:version:producttype:operatingsystemversion:)
     /// and the HKSourceRevisionAny… constants.
     @Test func aSourceRevisionKeepsItsProductTypeAndSystemVersion() async throws {

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A category type, as HealthKit's `HKCategoryType`: samples carry one of a fixed set of
 /// integer values (the raw values of the type's `HKCategoryValue…` enum).
 public final class HKCategoryType: HKSampleType, @unchecked Sendable {
@@ -7,6 +9,16 @@ public final class HKCategoryType: HKSampleType, @unchecked Sendable {
     init(identifier: HKCategoryTypeIdentifier, allowedValues: Set<Int>) {
         self.allowedValues = allowedValues
         super.init(identifier: identifier.rawValue)
+    }
+
+    /// Takes the registered type's allowed values, never the archive's; see
+    /// `HKObjectType.init?(coder:)`.
+    public required convenience init?(coder: NSCoder) {
+        guard let registered = Self.registered(decodedFrom: coder, as: HKCategoryType.self) as? HKCategoryType else {
+            return nil
+        }
+        self.init(identifier: HKCategoryTypeIdentifier(rawValue: registered.identifier),
+                  allowedValues: registered.allowedValues)
     }
 
     /// HealthKit's `HKCategoryType(.sleepAnalysis)`. Traps for an identifier HealthKit does

@@ -1,8 +1,15 @@
+public import Foundation
+
 /// A characteristic type (biological sex, date of birth, …), as HealthKit's
 /// `HKCharacteristicType`. Characteristics are single values, not samples.
 public final class HKCharacteristicType: HKObjectType, @unchecked Sendable {
     init(identifier: HKCharacteristicTypeIdentifier) {
         super.init(identifier: identifier.rawValue)
+    }
+
+    /// Decodes by identifier; see `HKObjectType.init?(coder:)`.
+    public required init?(coder: NSCoder) {
+        super.init(coder: coder)
     }
 
     /// HealthKit's `HKCharacteristicType(.bloodType)`. Traps for an identifier HealthKit does

@@ -1,8 +1,15 @@
+public import Foundation
+
 /// A correlation type (blood pressure, food), as HealthKit's `HKCorrelationType`: samples
 /// that group other samples.
 public final class HKCorrelationType: HKSampleType, @unchecked Sendable {
     init(identifier: HKCorrelationTypeIdentifier) {
         super.init(identifier: identifier.rawValue)
+    }
+
+    /// Decodes by identifier; see `HKObjectType.init?(coder:)`.
+    public required init?(coder: NSCoder) {
+        super.init(coder: coder)
     }
 
     /// HealthKit's `HKCorrelationType(.bloodPressure)`. Traps for an identifier HealthKit

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A quantity type, as HealthKit's `HKQuantityType`: its canonical unit (the unit values are
 /// stored in) and how its samples aggregate.
 public final class HKQuantityType: HKSampleType, @unchecked Sendable {
@@ -8,6 +10,16 @@ public final class HKQuantityType: HKSampleType, @unchecked Sendable {
         self.aggregationStyle = aggregationStyle
         self.canonicalUnit = canonicalUnit
         super.init(identifier: identifier.rawValue)
+    }
+
+    /// Takes the registered type's canonical unit and aggregation style, never the archive's;
+    /// see `HKObjectType.init?(coder:)`.
+    public required convenience init?(coder: NSCoder) {
+        guard let registered = Self.registered(decodedFrom: coder, as: HKQuantityType.self) as? HKQuantityType else {
+            return nil
+        }
+        self.init(identifier: HKQuantityTypeIdentifier(rawValue: registered.identifier),
+                  canonicalUnit: registered.canonicalUnit, aggregationStyle: registered.aggregationStyle)
     }
 
     /// HealthKit's `HKQuantityType(.stepCount)`. Like HealthKit, it traps for an identifier

@@ -18,6 +18,13 @@ public class HKSampleType: HKObjectType, @unchecked Sendable {
         super.init(identifier: identifier)
     }
 
+    /// Takes the registered type's duration limits; see `HKObjectType.init?(coder:)`.
+    public required init?(coder: NSCoder) {
+        guard let registered = Self.registered(decodedFrom: coder, as: Self.self) as? HKSampleType else { return nil }
+        durationLimits = registered.durationLimits
+        super.init(identifier: registered.identifier)
+    }
+
     public var isMinimumDurationRestricted: Bool { (durationLimits?.lowerBound ?? 0) > 0 }
     public var isMaximumDurationRestricted: Bool { (durationLimits?.upperBound ?? .infinity) < .infinity }
     public var minimumAllowedDuration: TimeInterval { durationLimits?.lowerBound ?? 0 }

@@ -1,8 +1,15 @@
+public import Foundation
+
 /// A scored assessment type (GAD-7, PHQ-9), as HealthKit's `HKScoredAssessmentType`. Apps may
 /// read and write both; the answers' rules are `ScoredAssessmentRules`.
 public final class HKScoredAssessmentType: HKSampleType, @unchecked Sendable {
     init(identifier: HKScoredAssessmentTypeIdentifier) {
         super.init(identifier: identifier.rawValue)
+    }
+
+    /// Decodes by identifier; see `HKObjectType.init?(coder:)`.
+    public required init?(coder: NSCoder) {
+        super.init(coder: coder)
     }
 
     /// HealthKit's `HKScoredAssessmentType(.GAD7)`. Traps for an identifier HealthKit does not

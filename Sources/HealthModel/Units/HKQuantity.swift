@@ -4,7 +4,11 @@ public import Foundation
 ///
 /// `description` deliberately omits the value ("HKQuantity(<value> count/min)"): quantities
 /// are health data, and descriptions end up in logs and error text.
-public final class HKQuantity: Hashable, CustomStringConvertible, Sendable {
+///
+/// An `NSObject` with `NSSecureCoding`, as Apple's: the archive holds the unit's string and the
+/// value as written. `@unchecked Sendable`: `NSObject` is not `Sendable` on Linux, so the
+/// compiler cannot check a subclass; both stored properties are immutable `Sendable` values.
+public final class HKQuantity: NSObject, NSSecureCoding, @unchecked Sendable {
     /// The unit the quantity was created with. Not part of HealthKit's API; it lets the wire
     /// and storage layers keep a value exactly as it was written.
     public let unit: HKUnit
@@ -13,6 +17,7 @@ public final class HKQuantity: Hashable, CustomStringConvertible, Sendable {
     public init(unit: HKUnit, doubleValue: Double) {
         self.unit = unit
         self.value = doubleValue
+        super.init()
     }
 
     /// HealthKit's accessor. HealthKit raises an exception for an incompatible unit; this
@@ -51,16 +56,42 @@ public final class HKQuantity: Hashable, CustomStringConvertible, Sendable {
         return .orderedSame
     }
 
+    // MARK: Equality (NSObject's, so ==, Set and Dictionary use it too)
+
     /// Equal when written with the same unit and the same value: 1 km and 1000 m are not
     /// `==` (use `compare(_:)` for magnitudes), which keeps hashing exact.
-    public static func == (lhs: HKQuantity, rhs: HKQuantity) -> Bool {
-        lhs.unit == rhs.unit && lhs.value == rhs.value
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? HKQuantity else { return false }
+        return other.unit.content == unit.content && other.value == value
     }
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(unit)
+    public override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(unit.content)
         hasher.combine(value)
+        return hasher.finalize()
     }
 
-    public var description: String { "HKQuantity(<value> \(unit.unitString))" }
+    public override var description: String { "HKQuantity(<value> \(unit.unitString))" }
+
+    // MARK: NSSecureCoding
+
+    public static var supportsSecureCoding: Bool { true }
+    private static let unitKey = "unit"
+    private static let valueKey = "doubleValue"
+
+    /// The unit as its string, not as a nested `HKUnit` object (see `NSCoder+ArchiveFields`).
+    public func encode(with coder: NSCoder) {
+        coder.encode(NSString(string: unit.unitString), forKey: Self.unitKey)
+        coder.encode(NSNumber(value: value), forKey: Self.valueKey)
+    }
+
+    /// Fails (nil, as secure decoding does) when either field is missing or of the wrong kind,
+    /// or the unit's text is not a unit (see `HKUnit.init?(coder:)`).
+    public required convenience init?(coder: NSCoder) {
+        guard let text = coder.decodeRequiredString(forKey: Self.unitKey),
+              let unit = try? UnitCache.unit(text),
+              let value = coder.decodeRequiredNumber(forKey: Self.valueKey) else { return nil }
+        self.init(unit: unit, doubleValue: value.doubleValue)
+    }
 }

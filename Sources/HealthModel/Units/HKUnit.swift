@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A unit of measure, as HealthKit's `HKUnit`: parsed from HealthKit's unit strings, combined
 /// with `unitMultiplied(by:)` and friends, and converted through `HKQuantity`.
 ///
@@ -11,8 +13,15 @@
 ///
 /// **Equality** is structural: "kg*m/s^2", "m·kg/s^2" and "kg.m.s^-2" are the same unit,
 /// and print the same canonical `unitString` ("kg·m/s^2"). "kg" and "g" are different
-/// (compatible) units. Invalid units are equal when made from the same text.
-public final class HKUnit: Hashable, CustomStringConvertible, Sendable {
+/// (compatible) units. Invalid units are equal when made from the same text. `==`, `isEqual(_:)`,
+/// `hash` and `Set` agree (the `NSObject` rules).
+///
+/// **Archiving.** An `NSObject` with `NSSecureCoding`, as Apple's: the archive holds the
+/// `unitString`, and decoding parses it (below).
+///
+/// `@unchecked Sendable`: `NSObject` is not `Sendable` on Linux, so the compiler cannot check a
+/// subclass; every stored property is an immutable `let` of a `Sendable` value.
+public final class HKUnit: NSObject, NSSecureCoding, @unchecked Sendable {
     enum Content: Hashable, Sendable {
         case valid(UnitExpression)
         case invalid(text: String, error: HKError)
@@ -31,12 +40,14 @@ public final class HKUnit: Hashable, CustomStringConvertible, Sendable {
         content = .valid(expression)
         unitString = expression.unitString
         dimension = expression.dimension
+        super.init()
     }
 
     init(invalidText text: String, error: HKError) {
         content = .invalid(text: text, error: error)
         unitString = text
         dimension = nil
+        super.init()
     }
 
     /// HealthKit's initializer. Never traps; see "Invalid units" above. A valid unit comes from
@@ -56,6 +67,7 @@ public final class HKUnit: Hashable, CustomStringConvertible, Sendable {
         content = unit.content
         unitString = unit.unitString
         dimension = unit.dimension
+        super.init()
     }
 
     /// Strict parsing: throws `errorInvalidArgument` saying what is wrong and where. Parsed
@@ -75,10 +87,35 @@ public final class HKUnit: Hashable, CustomStringConvertible, Sendable {
         return nil
     }
 
-    public var description: String { unitString }
+    public override var description: String { unitString }
 
-    public static func == (lhs: HKUnit, rhs: HKUnit) -> Bool { lhs.content == rhs.content }
-    public func hash(into hasher: inout Hasher) { hasher.combine(content) }
+    // MARK: Equality (NSObject's, so ==, Set and Dictionary use it too)
+
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? HKUnit else { return false }
+        return other === self || other.content == content
+    }
+
+    public override var hash: Int { content.hashValue }
+
+    // MARK: NSSecureCoding
+
+    public static var supportsSecureCoding: Bool { true }
+    private static let unitStringKey = "unitString"
+
+    public func encode(with coder: NSCoder) {
+        coder.encode(NSString(string: unitString), forKey: Self.unitStringKey)
+    }
+
+    /// Parses the archived `unitString`, so the result `==` the unit archived. Fails (nil, as
+    /// secure decoding does) when the key is missing or not a string, and when the text is not a
+    /// unit: Apple has no invalid units to archive, so such text can only be a tampered archive
+    /// (an invalid unit made here archives its text and decodes as nothing).
+    public required convenience init?(coder: NSCoder) {
+        guard let text = coder.decodeRequiredString(forKey: Self.unitStringKey),
+              let parsed = try? UnitCache.unit(text) else { return nil }
+        self.init(sharing: parsed)
+    }
 
     /// True when both units are valid and measure the same dimension, so values convert
     /// between them ("count/min" and "Hz", "mg/dL" and "mmol<180.15588>/L", "degF" and "K").
