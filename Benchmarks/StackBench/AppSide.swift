@@ -18,9 +18,9 @@ enum AppSide {
             // `count` saves of 1,000 samples each; one warm-up save first (connection, caches).
             try await store.save(samples(1_000, offset: 0))
             let batches = (1...count).map { samples(1_000, offset: $0 * 1_000) }
-            let started = ContinuousClock.now
+            let started = ContinuousClock.now, cpuStarted = processCPUSeconds()
             for batch in batches { try await store.save(batch) }
-            report([seconds(ContinuousClock.now - started)])
+            report([seconds(ContinuousClock.now - started), processCPUSeconds() - cpuStarted])
         case "save-one":
             // `count` single-sample saves, one after another; arguments[2], when present, is
             // the wall-clock instant (seconds since 1970) to start at, so several writer
@@ -78,6 +78,10 @@ enum AppSide {
                 if round > 0 { rounds.append(seconds(ContinuousClock.now - started) * 1_000) }
             }
             report(rounds)
+        case "scale-save":
+            try await scaleSave(Array(arguments.dropFirst()), store)
+        case "scale-read":
+            try await scaleRead(Array(arguments.dropFirst()), store)
         default:
             throw BenchFailed("app: unknown mode \(mode)")
         }
@@ -91,6 +95,13 @@ enum AppSide {
             return HKQuantitySample(type: savedType, quantity: HKQuantity(unit: .kilocalorie(), doubleValue: 1 + Double(index % 50)),
                                     start: start, end: start.addingTimeInterval(1))
         }
+    }
+
+    /// CPU time of this whole process (every thread) so far, in seconds.
+    static func processCPUSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     static func report(_ values: [Double]) {

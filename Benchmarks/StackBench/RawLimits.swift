@@ -74,7 +74,7 @@ enum RawLimits {
     }
 
     /// A UUIDv7-like key: the row number big-endian in front, so keys grow at the right edge.
-    private static func bindKey(_ statement: OpaquePointer, _ index: Int32, _ row: Int) {
+    static func bindKey(_ statement: OpaquePointer, _ index: Int32, _ row: Int) {
         var key = [UInt8](repeating: 0x5A, count: 16)
         withUnsafeBytes(of: UInt64(row).bigEndian) { for (offset, byte) in $0.enumerated() { key[offset] = byte } }
         sqlite3_bind_blob(statement, index, key, 16, unsafeBitCast(-1, to: sqlite3_destructor_type.self))

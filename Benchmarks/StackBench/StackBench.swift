@@ -16,6 +16,8 @@ struct StackBench {
         /// The rows to run (`--only unary,query`): all by default. For iterating on one path;
         /// the README's figures come from full runs.
         var rows: Set<String> = Self.allRows
+        /// `--scale 1000000,10000000`: only the flatness run (ScaleRun) to these sample counts.
+        var scale: [Int] = []
         static let allRows: Set<String> = ["batch", "single", "writers", "unary", "query", "collection"]
 
         init(_ arguments: [String]) throws {
@@ -24,6 +26,10 @@ struct StackBench {
                 guard let text = rest.popFirst() else { throw BenchFailed("\(flag) needs a value") }
                 if flag == "--writers" {
                     writerCounts = text.split(separator: ",").compactMap { Int($0) }
+                    continue
+                }
+                if flag == "--scale" {
+                    scale = text.split(separator: ",").compactMap { Int($0) }
                     continue
                 }
                 if flag == "--only" {
@@ -39,7 +45,7 @@ struct StackBench {
                 case "--writer-saves": writerSaves = value
                 case "--calls": calls = value
                 case "--rounds": rounds = value
-                default: throw BenchFailed("unknown option \(flag) (--days --batches --saves --writer-saves --writers --calls --rounds --only)")
+                default: throw BenchFailed("unknown option \(flag) (--days --batches --saves --writer-saves --writers --calls --rounds --only --scale)")
                 }
             }
         }
@@ -55,11 +61,24 @@ struct StackBench {
         defer { healthd.stop() }
         print(String(format: "stores filled in %.1f s", seconds(ContinuousClock.now - loadStarted)))
         let environment = ["OPENHEALTH_APP_SOCKET": healthd.appSocket]
+        if !options.scale.isEmpty {
+            try ScaleRun(checkpoints: options.scale, rounds: options.rounds, executable: executable).run(healthd, environment: environment)
+            return
+        }
         var table = ResultTable()
 
         // Batched saves.
         if options.rows.contains("batch") {
-            let batchSeconds = try Spawn.start(executable, ["app", "save-batch", "\(options.batches)"], environment: environment).results()
+            let healthdCPU = healthd.healthd.cpuNanoseconds
+            let batchResults = try Spawn.start(executable, ["app", "save-batch", "\(options.batches)"], environment: environment).results()
+            let batchSeconds = batchResults.prefix(1)
+            // CPU per sample (the app's process CPU over its timed saves; healthd's over the whole
+            // app run, whose one warm-up save adds 1/(batches+1)): a loaded machine stretches
+            // wall-clock rates several-fold, these hardly.
+            let samples = Double(options.batches * 1_000)
+            print(String(format: "CPU per sample: app %.2f µs (its timed saves), healthd %.2f µs (%d saves + 1 warm-up)",
+                         (batchResults.dropFirst().first ?? .nan) / samples * 1e6,
+                         Double(healthd.healthd.cpuNanoseconds - healthdCPU) / 1_000 / (samples + 1_000), options.batches))
             let batched = Double(options.batches * 1_000) / (batchSeconds.first ?? .nan)
             let rawPlainBatch = try RawLimits.plainTable(directory: healthd.directory, rowsPerTransaction: 1_000, transactions: options.batches)
             let rawSchemaBatch = try RawLimits.projectSchema(directory: healthd.directory, rowsPerTransaction: 1_000, transactions: options.batches)

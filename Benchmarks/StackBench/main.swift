@@ -12,6 +12,8 @@ do {
     switch arguments.dropFirst().first {
     case "app":
         try await AppSide.run(Array(arguments.dropFirst(2)))
+    case "validation-cost":
+        try ValidationCost.run(rounds: arguments.count > 2 ? Int(arguments[2]) ?? 200 : 200)
     case "pingpong":
         AppSide.report(try RawLimits.pingPong(roundTrips: arguments.count > 2 ? Int(arguments[2]) ?? 20_000 : 20_000))
     default:

@@ -24,7 +24,9 @@ extension HKHealthStore {
                           "one save takes at most \(WireLimits.maxSamplesPerSave) objects, got \(samples.count); save in batches")
         }
         let records = try samples.map { (sample) throws(HKError) -> SampleRecord in try sample.saveRecord() }
-        _ = try SampleValidator.canonicalized(batch: records)
+        // The same checks and errors as healthd's, early and without building a canonical copy:
+        // converting to canonical units is healthd's (it does it again, authoritatively).
+        try SampleValidator.check(batch: records)
         let payload = SampleList(records).wireBytes()
         // The frame also holds the method name and a header; 1 KiB covers both with room.
         guard payload.count <= WireLimits.maxFrameBytes - 1024 else {
@@ -32,8 +34,9 @@ extension HKHealthStore {
                           "these \(samples.count) objects encode to \(payload.count) bytes, more than one message may carry; save in smaller batches")
         }
         let saved: SavedUUIDs = try await connection.call(.save, payload: payload)
-        // One UUID per object, a correlation's samples right after it.
-        let savedObjects = samples.flatMap(\.savedObjects)
+        // One UUID per object, a correlation's samples right after it. A batch without
+        // correlations is its own list (no array per sample).
+        let savedObjects = samples.contains { $0 is HKCorrelation } ? samples.flatMap(\.savedObjects) : samples
         guard saved.uuids.count == savedObjects.count else {
             throw HKError(.unknownError, "healthd acknowledged \(saved.uuids.count) UUIDs for \(savedObjects.count) saved objects")
         }

@@ -57,34 +57,45 @@ enum AppService {
 
     static func save(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let app = try context.requireApp(caller)
-        let records = try SampleList(wire: payload).samples
+        // The decoded batch is checked, canonicalized and stored where it lies: a 1,000-sample
+        // save is not copied on its way to the store (issue 17).
+        var records = try SampleList(wire: payload).samples
         guard !records.isEmpty else { throw HKError(.errorInvalidArgument, "nothing to save") }
-        // A correlation needs share permission for the types it holds (its own type has none).
-        let types = Set(records.flatMap(\.shareTypeIdentifiers))
+        // A correlation needs share permission for the types it holds (its own type has none);
+        // the log entry names both.
+        var types = Set<String>()
+        var logged = Set<String>()
+        var previous: String?
+        for record in records {
+            // A run of samples of one type adds nothing after its first (comparing is cheaper
+            // than hashing); a correlation's share types depend on what it holds, not its type.
+            if record.typeIdentifier == previous, !record.holdsCorrelatedSamples { continue }
+            previous = record.typeIdentifier
+            record.forEachShareTypeIdentifier { types.insert($0) }
+            logged.insert(record.typeIdentifier)
+        }
+        logged.formUnion(types)
         for type in types.sorted() where HKObjectType.type(forIdentifier: type) == nil {
             throw HKError(.errorInvalidArgument, "unknown sample type \(type.prefix(100))")
         }
+        let loggedTypes = logged.sorted()
         // Reported before the checks, so a refused save's log entry names the types it tried.
-        CallAccessReport.record(appID: app.id, types: types.union(records.map(\.typeIdentifier)).sorted())
+        CallAccessReport.record(appID: app.id, types: loggedTypes)
         try await context.store.withGrants { try $0.authorization.checkSave(app: app, types: types) }
         // Identity and UUIDs come from the broker: whatever the app put in these fields is dropped.
         let source = SourceRecord(bundleIdentifier: app.id, name: app.displayName, version: app.version)
-        let canonical = try SampleValidator.canonicalized(batch: records).map { record in
-            var record = record
-            record.source = nil
-            return record
-        }
+        try SampleValidator.canonicalize(batch: &records)
+        for index in records.indices { records[index].source = nil }
         // The access-log entry commits with the samples (one transaction, one fsync) when the
         // store is open; while it is locked the dispatcher journals it after the save.
-        let logged = types.union(records.map(\.typeIdentifier)).sorted()
         let report = CallAccessReport.current
-        let entry = report?.entryForWrite(appID: app.id, types: logged)
-        let saved = try await context.store.save(canonical, source: source, accessLog: entry)
+        let entry = report?.entryForWrite(appID: app.id, types: loggedTypes)
+        let saved = try await context.store.save(records, source: source, accessLog: entry)
         let uuids = saved.uuids
         if saved.entryCommitted {
-            report?.committedWithEntry(appID: app.id, types: logged, count: uuids.count)
+            report?.committedWithEntry(appID: app.id, types: loggedTypes, count: uuids.count)
         } else {
-            CallAccessReport.record(appID: app.id, types: logged, count: uuids.count)
+            CallAccessReport.record(appID: app.id, types: loggedTypes, count: uuids.count)
         }
         context.logger.info("saved", metadata: ["app": "\(app.id)", "count": "\(uuids.count)"])
         return MethodTable.Reply(SavedUUIDs(uuids))

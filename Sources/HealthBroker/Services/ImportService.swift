@@ -17,16 +17,15 @@ enum ImportService {
     static let maxSourceNameLength = 200
 
     static func importSamples(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
-        let batch = try ImportBatch(wire: payload)
+        var batch = try ImportBatch(wire: payload)
         guard !batch.samples.isEmpty else { throw HKError(.errorInvalidArgument, "an import batch holds no samples") }
         let source = try source(of: batch)
         let types = Set(batch.samples.map(\.typeIdentifier) + (batch.routes.isEmpty ? [] : [HKWorkoutRouteTypeIdentifier])).sorted()
         CallAccessReport.record(appID: nil, types: types, detail: "import from \(batch.origin)")
-        let canonical = try SampleValidator.canonicalized(batch: batch.samples).map { record in
-            var record = record
-            record.source = nil
-            return record
-        }
+        // Checked and canonicalized where the batch lies (no copy of its samples).
+        try SampleValidator.canonicalize(batch: &batch.samples)
+        for index in batch.samples.indices { batch.samples[index].source = nil }
+        let canonical = batch.samples
         let routes = try routes(of: batch, canonical: canonical)
         let outcome = try await context.store.withDatabase { try await $0.samples.importBatch(canonical, routes: routes, source: source) }
         CallAccessReport.record(appID: nil, types: types, count: outcome.added, detail: "import from \(batch.origin)")

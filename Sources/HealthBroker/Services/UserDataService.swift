@@ -15,14 +15,13 @@ enum UserDataService {
     static let userSource = CharacteristicRepository.userSource
 
     static func addSamples(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
-        let samples = try SampleList(wire: payload).samples
-        guard !samples.isEmpty else { throw HKError(.errorInvalidArgument, "no samples to add") }
-        let canonical = try SampleValidator.canonicalized(batch: samples).map { record in
-            var record = record
-            record.source = nil
+        var canonical = try SampleList(wire: payload).samples
+        guard !canonical.isEmpty else { throw HKError(.errorInvalidArgument, "no samples to add") }
+        try SampleValidator.canonicalize(batch: &canonical)
+        for index in canonical.indices {
+            canonical[index].source = nil
             // Marked as HealthKit marks what a person typed in, so apps can tell it from measurements.
-            record.metadata[HKMetadataKeyWasUserEntered] = .bool(true)
-            return record
+            canonical[index].metadata[HKMetadataKeyWasUserEntered] = .bool(true)
         }
         let types = Set(canonical.map(\.typeIdentifier)).sorted()
         let uuids = try await context.store.withDatabase { try await $0.samples.insert(canonical, source: userSource) }

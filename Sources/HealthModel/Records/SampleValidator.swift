@@ -7,50 +7,86 @@ public import Foundation
 /// its value (`QuantityValueCheck`): the message goes back to the app that sent the value and is
 /// never logged (the access log records a refusal's code only, `CallRefusal`).
 public enum SampleValidator {
-    /// Validates a whole save: every record (see `canonicalized(_:)`), and no two records with
-    /// the same sync identifier (which one should win would be ambiguous). Returns the records
-    /// converted to their types' canonical units, in order. A message for a batch of more than
-    /// one names the failing sample's position.
+    /// Validates a whole save in place: every record (see `canonicalize(_:)`), and no two
+    /// records with the same sync identifier (which one should win would be ambiguous). Converts
+    /// each record to its type's canonical unit where it lies, so a batch is neither copied nor
+    /// rebuilt (healthd's save, import and user entries). A message for a batch of more than one
+    /// names the failing sample's position.
+    public static func canonicalize(batch records: inout [SampleRecord]) throws(HKError) {
+        let count = records.count
+        try checkEach(count) { (index) throws(HKError) -> SyncIdentity? in
+            try canonicalize(&records[index])
+            return records[index].syncIdentity
+        }
+    }
+
+    /// The same checks, with the same errors, building nothing: what the SDK runs before it
+    /// sends a save. The canonical values are healthd's to compute (it canonicalizes again, and
+    /// only its run is authoritative); each record is converted in a scratch copy on the stack,
+    /// which for quantity and category samples (a batch's usual content) allocates nothing.
+    public static func check(batch records: [SampleRecord]) throws(HKError) {
+        try checkEach(records.count) { (index) throws(HKError) -> SyncIdentity? in
+            var scratch = records[index]
+            try canonicalize(&scratch)
+            return scratch.syncIdentity
+        }
+    }
+
+    /// `canonicalize(batch:)` returning the converted copy (tests and one-off callers).
     public static func canonicalized(batch records: [SampleRecord]) throws(HKError) -> [SampleRecord] {
-        var result: [SampleRecord] = []
-        result.reserveCapacity(records.count)
+        var result = records
+        try canonicalize(batch: &result)
+        return result
+    }
+
+    /// The batch rules both of the above share: `validate(index)` checks (and may convert) the
+    /// record at `index` and returns its sync identity; its error gains the record's position,
+    /// and a sync identifier seen twice is refused.
+    private static func checkEach(_ count: Int, _ validate: (Int) throws(HKError) -> SyncIdentity?) throws(HKError) {
         var syncIdentifiers: [String: Int] = [:]
-        for (index, record) in records.enumerated() {
-            let canonical: SampleRecord
+        for index in 0 ..< count {
+            let identity: SyncIdentity?
             do {
-                canonical = try canonicalized(record)
+                identity = try validate(index)
             } catch {
-                guard records.count > 1 else { throw error }
-                throw HKError(error.code, "sample \(index + 1) of \(records.count): \(error.message)")
+                guard count > 1 else { throw error }
+                throw HKError(error.code, "sample \(index + 1) of \(count): \(error.message)")
             }
-            if let identity = canonical.syncIdentity {
+            if let identity {
                 if let first = syncIdentifiers[identity.identifier] {
                     throw HKError(.errorInvalidArgument,
                                   "samples \(first + 1) and \(index + 1) have the same \(HKMetadataKeySyncIdentifier); save one of them")
                 }
                 syncIdentifiers[identity.identifier] = index
             }
-            result.append(canonical)
         }
-        return result
     }
 
     /// Validates `record` and returns it with its value converted to the type's canonical unit.
     public static func canonicalized(_ record: SampleRecord) throws(HKError) -> SampleRecord {
+        var result = record
+        try canonicalize(&result)
+        return result
+    }
+
+    /// Validates `record` and converts its value to the type's canonical unit in place. On a
+    /// throw, `record` may be partly converted; callers drop it (the save fails whole).
+    public static func canonicalize(_ record: inout SampleRecord) throws(HKError) {
         guard let type = HKObjectType.type(forIdentifier: record.typeIdentifier) as? HKSampleType else {
             throw HKError(.errorInvalidArgument, "unknown sample type \(record.typeIdentifier.prefix(100))")
         }
         try checkDates(record, of: type)
-        var result = record
         switch (type, record.value) {
         case let (quantityType as HKQuantityType, .quantity(value, unitString)):
             // Parsing, compatibility, conversion factor and range: once per type and unit.
             let plan = try QuantityUnitPlan.cached(quantityType, unitString: unitString)
             if let series = record.quantitySeries {
-                (result.value, result.quantitySeries) = try canonicalized(series, plan: plan, unitString: unitString, of: record, quantityType)
+                let (value, canonicalSeries) = try canonicalized(series, plan: plan, unitString: unitString, of: record, quantityType)
+                record.value = value
+                record.quantitySeries = canonicalSeries
             } else {
                 let canonical = try QuantityValueCheck.canonical(value, plan: plan, unitString: unitString, of: quantityType)
-                result.value = .quantity(canonical, unit: quantityType.canonicalUnit.unitString)
+                record.value = .quantity(canonical, unit: quantityType.canonicalUnit.unitString)
             }
         case (_, _) where record.quantitySeries != nil:
             throw HKError(.errorInvalidArgument, "\(type.identifier) is not a quantity type; only quantity samples can be series")
@@ -59,7 +95,7 @@ public enum SampleValidator {
                 throw HKError(.errorInvalidArgument, "\(type.identifier): value is not one of the type's category values")
             }
         case (is HKWorkoutType, .workout(let workout)):
-            result.value = .workout(try WorkoutValidator.canonicalized(workout, of: record))
+            record.value = .workout(try WorkoutValidator.canonicalized(workout, of: record))
         case (_, .workoutRoute) where type.identifier == HKWorkoutRouteTypeIdentifier:
             throw HKError(.errorInvalidArgument,
                           "\(type.identifier): routes are saved with HKWorkoutRouteBuilder (insertRouteData, then finishRoute), not save(_:)")
@@ -88,12 +124,11 @@ public enum SampleValidator {
         case let (_ as HKClinicalType, .clinicalRecord(record)):
             try FHIRResourceRules.check(record)
         case let (correlationType as HKCorrelationType, .correlation(objects)):
-            result.value = .correlation(try CorrelationRules.canonicalizedObjects(objects, of: record, type: correlationType))
+            record.value = .correlation(try CorrelationRules.canonicalizedObjects(objects, of: record, type: correlationType))
         default:
             throw HKError(.errorInvalidArgument, "\(type.identifier) cannot hold this kind of value")
         }
         try MetadataValidator.check(record.metadata, of: type, sampleType: type as? HKQuantityType)
-        return result
     }
 
     /// A quantity series: its data in the canonical unit (each value checked as a single

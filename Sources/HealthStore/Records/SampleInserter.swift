@@ -23,6 +23,9 @@ struct SampleInserter {
     private let insert: BoundStatement
     private var synced: BoundStatement?
     private var typeIDs: [String: Int64] = [:]
+    /// The last type looked up: a batch is usually of one type, and comparing its identifier is
+    /// cheaper than hashing it for `typeIDs` on every row.
+    private var lastType: (identifier: String, id: Int64)?
     private var deviceIDs: [DeviceRecord: Int64] = [:]
 
     init(_ db: Database, source: SourceRecord) throws {
@@ -72,9 +75,10 @@ struct SampleInserter {
     }
 
     private mutating func cachedTypeID(_ identifier: String, _ db: Database) throws -> Int64 {
-        if let known = typeIDs[identifier] { return known }
-        let id = try SampleRepository.typeID(db, identifier)
+        if let lastType, lastType.identifier == identifier { return lastType.id }
+        let id = try typeIDs[identifier] ?? SampleRepository.typeID(db, identifier)
         typeIDs[identifier] = id
+        lastType = (identifier, id)
         return id
     }
 
