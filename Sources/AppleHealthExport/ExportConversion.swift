@@ -257,11 +257,32 @@ public enum ExportConversion {
     static func addSyncIdentity(_ sample: inout SampleRecord, _ header: ExportSampleHeader, extra: [String],
                                         key: String = HKMetadataKeySyncIdentifier) {
         guard sample.metadata[key] == nil else { return }
-        var fields = [header.type, "\(sample.startDate.microsecondsSince1970)", "\(sample.endDate.microsecondsSince1970)",
-                      header.source.name ?? "", header.source.version ?? "", header.source.device ?? ""]
-        fields += extra
-        fields += header.metadata.map { "\($0.key)=\($0.value)" }
-        sample.metadata[key] = .string(syncPrefix + StableHash.hex(fields.joined(separator: "\u{1F}")))
+        // The fields, joined by U+001F, fed to the digest piece by piece (`StableHash.Digest`):
+        // type, start and end (µs), source name, version and device, `extra`, then each metadata
+        // entry as key=value. The same text as ever, so a file imported before is recognized.
+        var digest = StableHash.Digest()
+        digest.append(header.type)
+        digest.separator()
+        digest.append(sample.startDate.microsecondsSince1970)
+        digest.separator()
+        digest.append(sample.endDate.microsecondsSince1970)
+        digest.separator()
+        digest.append(header.source.name ?? "")
+        digest.separator()
+        digest.append(header.source.version ?? "")
+        digest.separator()
+        digest.append(header.source.device ?? "")
+        for field in extra {
+            digest.separator()
+            digest.append(field)
+        }
+        for entry in header.metadata {
+            digest.separator()
+            digest.append(entry.key)
+            digest.append(UInt8(ascii: "="))
+            digest.append(entry.value)
+        }
+        sample.metadata[key] = .string(syncPrefix + digest.hex)
         if key == HKMetadataKeySyncIdentifier { sample.metadata[HKMetadataKeySyncVersion] = .number(1) }
     }
 }

@@ -5,17 +5,64 @@
 /// probability near 10^-22).
 enum StableHash {
     static func hex(_ text: String) -> String {
-        var first: UInt64 = 0xcbf2_9ce4_8422_2325
-        var second: UInt64 = 0x84222325_cbf29ce4
-        for byte in text.utf8 {
+        var digest = Digest()
+        digest.append(text)
+        return digest.hex
+    }
+
+    /// The digest of fields joined by U+001F, fed piece by piece: the import names every record
+    /// this way, and building the joined text (decimal dates formatted into strings, an array of
+    /// fields, the joined copy) cost more than hashing it. `hex` of the joined text and a
+    /// `Digest` fed the same pieces with `separator()` between them give the same identifier.
+    struct Digest {
+        private var first: UInt64 = 0xcbf2_9ce4_8422_2325
+        private var second: UInt64 = 0x84222325_cbf29ce4
+
+        mutating func append(_ byte: UInt8) {
             first = (first ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
             second = (second ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
             second ^= second >> 29
         }
-        return hex64(first) + hex64(second)
+
+        mutating func append(_ text: String) {
+            var text = text
+            // The bytes in place (made contiguous first if the string is bridged), no iterator per byte.
+            text.withUTF8 { bytes in for byte in bytes { append(byte) } }
+        }
+
+        mutating func append(_ text: Substring) {
+            for byte in text.utf8 { append(byte) }
+        }
+
+        /// `value` in decimal, as `"\(value)"` spells it, without making the string.
+        mutating func append(_ value: Int64) {
+            if value < 0 { append(UInt8(ascii: "-")) }
+            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                         UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var magnitude = value.magnitude
+            var count = 0
+            withUnsafeMutableBytes(of: &digits) { buffer in
+                repeat {
+                    buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                    magnitude /= 10
+                    count += 1
+                } while magnitude > 0
+                for index in stride(from: count - 1, through: 0, by: -1) { append(buffer[index]) }
+            }
+        }
+
+        /// The field separator of `ExportConversion`'s identities.
+        mutating func separator() {
+            append(UInt8(0x1F))
+        }
+
+        var hex: String {
+            StableHash.hex64(first) + StableHash.hex64(second)
+        }
     }
 
-    private static func hex64(_ value: UInt64) -> String {
+    fileprivate static func hex64(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }

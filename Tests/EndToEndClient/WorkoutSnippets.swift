@@ -13,6 +13,7 @@ func runWorkoutSnippet(_ name: String, _ arguments: [String], _ healthStore: HKH
     case "workout-illegal": try await illegalTransitions(healthStore)
     case "workout-activities": try await multiActivityWorkout(healthStore)
     case "workout-stored": try await storedWorkouts(healthStore)
+    case "workout-activity-details": try await workoutActivityDetails(healthStore)
     case "workout-session-activities": try await sessionActivities(healthStore)
     default: usage("unknown snippet \(name)")
     }

@@ -48,4 +48,22 @@ import Testing
         if metadataEntries == 0 { #expect(batches.map(\.samples.count) == [ImportPipeline.batchSize]) }
         else { #expect(!batches.isEmpty) }
     }
+
+    /// A sample that sends the open batch early (it would take it past 2 MiB) starts the next
+    /// batch, and its sync identifier is that batch's: the same record again is a duplicate,
+    /// counted as already there, not a second copy in one batch (which healthd refuses whole).
+    @Test func aSampleThatSendsItsBatchEarlyStillCountsForDuplicates() throws {
+        let (pipeline, folder) = try pipeline()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var batches: [ImportPipeline.Batch] = []
+        var index = 0
+        while batches.isEmpty, index < 1_000 {
+            try pipeline.add(sample(index, metadataEntries: 60)) { batches.append($0) }
+            index += 1
+        }
+        try #require(batches.count == 1, "heavy samples send a batch early")
+        #expect(pipeline.tally.unchanged == 0)
+        try pipeline.add(sample(index - 1, metadataEntries: 60)) { batches.append($0) }
+        #expect(pipeline.tally.unchanged == 1, "the sample that opened the batch, again")
+    }
 }

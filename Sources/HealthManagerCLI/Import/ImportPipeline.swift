@@ -44,6 +44,22 @@ final class ImportPipeline: @unchecked Sendable {
         /// Elements read so far, for progress.
         var readSoFar: Int
         var lineReached: Int
+
+        /// Adds a sample (and its routes, whose workout it is) and tells whether the batch is
+        /// now full by any of its bounds.
+        mutating func append(_ record: SampleRecord, routes: [[RouteLocation]], locations: Int, seriesPoints: Int,
+                             bytes: Int) -> Bool {
+            if !routes.isEmpty {
+                let workoutIndex = samples.count
+                self.routes += routes.map { ImportedRoute(workoutIndex: workoutIndex, locations: $0) }
+            }
+            locationCount += locations
+            seriesPointCount += seriesPoints
+            estimatedBytes += bytes
+            samples.append(record)
+            return samples.count >= ImportPipeline.batchSize || locationCount >= ImportPipeline.maxBatchLocations
+                || seriesPointCount >= ImportPipeline.maxBatchSeriesPoints || estimatedBytes >= ImportPipeline.maxBatchBytes
+        }
     }
 
     let file: AppleHealthExportFile
@@ -123,40 +139,34 @@ final class ImportPipeline: @unchecked Sendable {
         let key = BatchKey(name: imported.sourceName, version: imported.sourceVersion, type: record.typeIdentifier)
         // An export can hold the same record twice; a batch may not (healthd refuses duplicate
         // sync identifiers in one save), and the store already dedupes across batches.
-        if case let .string(sync)? = record.metadata[HKMetadataKeySyncIdentifier] {
-            // Inserted in place: a copy taken out and put back copied the set for every record.
-            guard openSyncIdentifiers[key, default: []].insert(sync).inserted else {
+        var sync: String?
+        if case let .string(identifier)? = record.metadata[HKMetadataKeySyncIdentifier] {
+            guard openSyncIdentifiers[key]?.contains(identifier) != true else {
                 tallied.withLock { $0.stored(key.type, added: 0, unchanged: 1) }
                 return
             }
+            sync = identifier
         }
         let routes = self.routes(of: imported, workout: record)
         let locations = routes.reduce(0) { $0 + $1.count }
         let points = Self.seriesPoints(record)
         let bytes = Self.wireWeight(record)
-        if (openBatches[key]?.locationCount ?? 0) + locations > Self.maxBatchLocations
-            || (openBatches[key]?.seriesPointCount ?? 0) + points > Self.maxBatchSeriesPoints
-            || (openBatches[key]?.estimatedBytes ?? 0) + bytes > Self.maxBatchBytes,
-            openBatches[key] != nil, let full = take(key) {
+        // A batch that this sample would take past a bound is sent first.
+        if let open = openBatches[key], open.locationCount + locations > Self.maxBatchLocations
+            || open.seriesPointCount + points > Self.maxBatchSeriesPoints || open.estimatedBytes + bytes > Self.maxBatchBytes,
+            let full = take(key) {
             try ship(full)
         }
-        if openBatches[key] == nil {
-            openBatches[key] = Batch(sourceName: key.name, sourceVersion: key.version, typeIdentifier: key.type,
-                                     samples: [], readSoFar: 0, lineReached: 0)
-        }
-        // Mutated in place through the dictionary: a copy taken out and put back would copy the
-        // whole batch for every record (it did: 70 s for 134,000 records).
-        let workoutIndex = openBatches[key]?.samples.count ?? 0
-        openBatches[key]?.routes += routes.map { ImportedRoute(workoutIndex: workoutIndex, locations: $0) }
-        openBatches[key]?.locationCount += locations
-        openBatches[key]?.seriesPointCount += points
-        openBatches[key]?.estimatedBytes += bytes
-        openBatches[key]?.samples.append(record)
+        // Noted after a batch sent early above, so the sample's identifier is in its own batch's set.
+        // Inserted in place: a copy taken out and put back copied the set for every record.
+        if let sync { openSyncIdentifiers[key, default: []].insert(sync) }
+        // One access by key, changing the batch in place: a copy taken out and put back would copy
+        // the whole batch for every record (it did: 70 s for 134,000 records), and each of the
+        // former ten lookups hashed the source name, version and type again.
+        let full = openBatches[key, default: Batch(sourceName: key.name, sourceVersion: key.version, typeIdentifier: key.type,
+                                                   samples: [], readSoFar: 0, lineReached: 0)]
+            .append(record, routes: routes, locations: locations, seriesPoints: points, bytes: bytes)
         openSamples += 1
-        let full = (openBatches[key]?.samples.count ?? 0) >= Self.batchSize
-            || (openBatches[key]?.locationCount ?? 0) >= Self.maxBatchLocations
-            || (openBatches[key]?.seriesPointCount ?? 0) >= Self.maxBatchSeriesPoints
-            || (openBatches[key]?.estimatedBytes ?? 0) >= Self.maxBatchBytes
         if full, let batch = take(key) {
             try ship(batch)
         }
@@ -286,9 +296,11 @@ extension ImportPipeline {
     static func wireWeight(_ record: SampleRecord) -> Int {
         var bytes = 160 + record.typeIdentifier.utf8.count + metadataWeight(record.metadata)
         if let device = record.device {
-            bytes += [device.name, device.manufacturer, device.model, device.hardwareVersion, device.firmwareVersion,
-                      device.softwareVersion, device.localIdentifier, device.udiDeviceIdentifier]
-                .reduce(0) { $0 + ($1?.utf8.count ?? 0) + 4 }
+            // Field by field: an array of the eight was made and dropped for every record.
+            bytes += 32 + (device.name?.utf8.count ?? 0) + (device.manufacturer?.utf8.count ?? 0) + (device.model?.utf8.count ?? 0)
+                + (device.hardwareVersion?.utf8.count ?? 0) + (device.firmwareVersion?.utf8.count ?? 0)
+                + (device.softwareVersion?.utf8.count ?? 0) + (device.localIdentifier?.utf8.count ?? 0)
+                + (device.udiDeviceIdentifier?.utf8.count ?? 0)
         }
         switch record.value {
         case let .workout(workout):

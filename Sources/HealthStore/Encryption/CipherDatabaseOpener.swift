@@ -4,6 +4,9 @@ import GRDB
 /// Opens GRDB connections through the cipher VFS and turns SQLite failures into
 /// typed store errors.
 enum CipherDatabaseOpener {
+    /// The writer connection's page cache, in KiB (an upper bound: SQLite fills it as pages are used).
+    static let writerCacheKiB = 32 << 10
+
     /// A pool in WAL mode whose writer commits with synchronous=FULL.
     static func openPool(_ layout: StoreLayout, key: RegisteredCipherKey) throws(StoreOpenError) -> DatabasePool {
         ohkDiscardLastFailure()
@@ -13,6 +16,12 @@ enum CipherDatabaseOpener {
             // acknowledged once durable, so the writer goes back to FULL.
             try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = FULL")
+                // The writer's page cache: `writerCacheKiB` instead of SQLite's 2 MiB. An import
+                // batch inserts thousands of keys at random places of the sync-identifier index;
+                // with the default cache those leaf pages were evicted between inserts and read
+                // from disk and decrypted again. Only the writer: readers keep the default, so the
+                // pool's memory does not grow with its connections.
+                try db.execute(sql: "PRAGMA cache_size = -\(writerCacheKiB)")
                 // Reads page 1 and the schema now, so damage is reported at open.
                 _ = try Int.fetchOne(db, sql: "PRAGMA schema_version")
             }

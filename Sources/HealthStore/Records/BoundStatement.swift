@@ -92,6 +92,41 @@ struct BoundStatement {
         return try Row.fetchOne(statement)
     }
 
+    /// The first row of a read-only statement with the values bound, read column by column by
+    /// `read` straight from SQLite, without GRDB's cursor and `Row` (which cost more than the
+    /// index search itself in the import's per-sample sync lookup). Only for a SELECT: a statement
+    /// that changes nothing has nothing for GRDB's transaction observers to hear, so stepping it
+    /// directly skips nothing; one that would change the store is refused here.
+    func readFirstRow<Value>(_ read: (RawRow) throws -> Value) throws -> Value? {
+        guard sqlite3_stmt_readonly(handle) != 0 else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "readFirstRow runs read-only statements only", sql: statement.sql)
+        }
+        defer { rewind() }
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return try read(RawRow(handle: handle))
+        case SQLITE_DONE: return nil
+        case let code: throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "reading a row failed", sql: statement.sql)
+        }
+    }
+
+    /// The columns of the row a statement is on (valid only inside `readFirstRow`'s closure).
+    struct RawRow {
+        fileprivate let handle: OpaquePointer
+
+        func int64(_ column: Int32) -> Int64 {
+            sqlite3_column_int64(handle, column)
+        }
+
+        /// A UUID stored as its 16 bytes; anything else is a damaged row.
+        func uuid(_ column: Int32) throws(StoreIntegrityError) -> UUID {
+            guard sqlite3_column_type(handle, column) == SQLITE_BLOB, sqlite3_column_bytes(handle, column) == 16,
+                  let bytes = sqlite3_column_blob(handle, column) else { throw .malformedUUID }
+            var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: 16)) }
+            return UUID(uuid: uuid)
+        }
+    }
+
     /// SQLite refuses new values for a statement stepped since its last reset, and GRDB resets
     /// before a run, not after. The bindings survive a reset. Its result only repeats the last
     /// step's error, which GRDB has already thrown.

@@ -32,11 +32,15 @@ extension SampleRepository {
             // Samples the source holds already (by sync identity, at the same or a higher version)
             // are left out of the write: looked up once here, not again by `write`'s upsert.
             var heldUUIDs: [Int: UUID] = [:]
+            // What the source holds under each record's sync identifier (nil: nothing), handed to
+            // `write` so that its upsert does not look the same identifiers up a second time.
+            var syncedObjects = [SyncedObject?](repeating: nil, count: records.count)
             let lookup = try SyncedObject.lookup(db)
             for (index, record) in records.enumerated() {
-                guard let sync = record.syncIdentity,
-                      let stored = try SyncedObject.find(using: lookup, source: sourceID, identifier: sync.identifier),
-                      stored.version >= sync.version else { continue }
+                guard let sync = record.syncIdentity else { continue }
+                let stored = try SyncedObject.find(using: lookup, source: sourceID, identifier: sync.identifier)
+                syncedObjects[index] = stored
+                guard let stored, stored.version >= sync.version else { continue }
                 unchanged += 1
                 heldUUIDs[index] = stored.uuid
             }
@@ -44,24 +48,30 @@ extension SampleRepository {
             // already, by type, dates and import identity, is left out instead of stored twice.
             // Apple's export also lists each correlation's samples as top-level records
             // (`ImportedCorrelations`): those are stored once, as the correlation's.
+            let correlations = try ImportedCorrelations(records, sourceID: sourceID, db) { heldUUIDs[$0] == nil }
             var seen = Set<String>()
             var stored: [SampleRecord] = []
             var storedPositions: [Int] = []
             for (index, record) in records.enumerated() where heldUUIDs[index] == nil {
-                if case .correlation = record.value, case let .string(identity)? = record.metadata[SampleRecord.importIdentityKey] {
-                    guard seen.insert(identity).inserted, try !ImportedCorrelations.holds(record, identity: identity, sourceID: sourceID, db) else {
+                if case .correlation = record.value, let identity = record.importIdentity {
+                    guard seen.insert(identity).inserted, !correlations.holds(record, identity: identity) else {
                         unchanged += 1
                         continue
                     }
-                } else if try ImportedCorrelations.holdsAsMember(record, sourceID: sourceID, db) {
+                } else if correlations.holdsAsMember(record) {
                     unchanged += 1
                     continue
                 }
                 stored.append(record)
                 storedPositions.append(index)
             }
-            let written = try Self.write(stored, source: source, db)
-            for record in stored { try ImportedCorrelations.dropTopLevelCopies(ofMembersOf: record, sourceID: sourceID, db) }
+            // Looked up before anything of the batch is written: valid for `write` only while no
+            // two records share an identifier (the validator refuses that in one save; a batch
+            // that does anyway is looked up again record by record).
+            let identifiers = stored.compactMap(\.syncIdentity?.identifier)
+            let presearched = Set(identifiers).count == identifiers.count ? storedPositions.map { syncedObjects[$0] } : nil
+            let written = try Self.write(stored, source: source, db, syncedObjects: presearched)
+            try ImportedCorrelations.dropTopLevelCopies(ofMembersOf: stored, sourceID: sourceID, db)
             // Routes travel only in batches of workouts, whose UUIDs `write` returns one per sample.
             var workoutUUIDs = heldUUIDs
             if !routes.isEmpty {

@@ -55,14 +55,20 @@ public struct SampleRepository: Sendable {
 
     /// `minting`: where the new objects' UUIDs come from — fresh ones, or those a save accepted
     /// while the store was locked was answered with (`PendingEffect.save`).
+    ///
+    /// `syncedObjects`: when the caller has already looked up, in this transaction, what `source`
+    /// stores under each record's sync identifier (one entry per record, nil for none), the
+    /// upsert below uses that instead of looking each up again (`importBatch`). Only valid when
+    /// no two records share an identifier.
     static func write(_ records: [SampleRecord], source: SourceRecord, _ db: Database,
-                      minting uuidSupply: UUIDSupply = UUIDSupply()) throws -> [UUID] {
+                      minting uuidSupply: UUIDSupply = UUIDSupply(), syncedObjects: [SyncedObject?]? = nil) throws -> [UUID] {
+        let syncedObjects = syncedObjects?.count == records.count ? syncedObjects : nil
         var inserter = try SampleInserter(db, source: source)
         var uuids: [UUID] = []
         uuids.reserveCapacity(records.count)
-        for record in records {
+        for (index, record) in records.enumerated() {
             let sync = record.syncIdentity
-            if let sync, let stored = try inserter.storedObject(syncIdentifier: sync.identifier, db) {
+            if let sync, let stored = try syncedObjects.map({ $0[index] }) ?? inserter.storedObject(syncIdentifier: sync.identifier, db) {
                 guard sync.version > stored.version else {
                     uuids.append(stored.uuid)
                     uuidSupply.skip(record.mintedUUIDCount)

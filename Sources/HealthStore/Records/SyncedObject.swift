@@ -26,9 +26,11 @@ struct SyncedObject {
     static func find(using lookup: BoundStatement, source: Int64, identifier: String) throws -> SyncedObject? {
         try lookup.bind(source, at: 1)
         try lookup.bind(identifier, at: 2)
-        return try lookup.fetchOne().map { row in
-            SyncedObject(rowID: row[0], uuid: row[1], typeID: row[2], sourceID: source,
-                         identifier: identifier, version: row[3])
+        // Read straight from SQLite (`readFirstRow`): run once per sample saved or imported with a
+        // sync identifier, GRDB's cursor and Row around this one index search were most of its cost.
+        return try lookup.readFirstRow { row in
+            SyncedObject(rowID: row.int64(0), uuid: try row.uuid(1), typeID: row.int64(2), sourceID: source,
+                         identifier: identifier, version: row.int64(3))
         }
     }
 
