@@ -152,6 +152,7 @@ public final class ExportArchiveWriter {
             for name in documentNames.sorted() {
                 try archive.addEntry(with: Self.folder + "/" + Self.documentsFolder + "/" + name, relativeTo: staging,
                                      compressionMethod: .deflate)
+            }
             for name in clinicalRecordNames.sorted() {
                 try archive.addEntry(with: Self.folder + "/" + AppleHealthExportFile.clinicalRecordsFolder + "/" + name,
                                      relativeTo: staging, compressionMethod: .deflate)

@@ -25,6 +25,13 @@ public final class HKAudiogramSample: HKSample, @unchecked Sendable {
                    start: startDate, end: endDate, device: device, metadata: metadata)
     }
 
+    /// Reads an archive (`ArchivedSample`).
+    public required convenience init?(coder: NSCoder) {
+        guard let archived = ArchivedSample(coder), let type = archived.type as? HKAudiogramSampleType,
+              case let .audiogram(value) = archived.record.value else { return nil }
+        self.init(type: type, fetched: archived.record, value, parts: archived.parts)
+    }
+
     /// A fetched audiogram; nil when a point holds a raw value this SDK does not know (a newer healthd).
     init?(type: HKAudiogramSampleType, fetched record: SampleRecord, _ value: AudiogramValue, parts: FetchedObjectParts) {
         let points = value.points.compactMap(HKAudiogramSensitivityPoint.init(fetched:))

@@ -44,6 +44,15 @@ public final class HKCDADocumentSample: HKDocumentSample, @unchecked Sendable {
         super.init(type: type, fetched: record, parts: parts)
     }
 
+    /// Reads an archive (`ArchivedSample`); the document, with its data, is read again from the
+    /// archived bytes, as `HKDocumentQuery` reads it from fetched ones.
+    public required convenience init?(coder: NSCoder) {
+        guard let archived = ArchivedSample(coder), let type = archived.type as? HKDocumentType,
+              case .document = archived.record.value else { return nil }
+        self.init(type: type, fetched: archived.record, parts: archived.parts)
+        attachDocument(includingData: true)
+    }
+
     /// Sets `document` from the fetched bytes, for `HKDocumentQuery` (before the sample reaches
     /// the app). Bytes that do not read as a CDA document (stored by a client that bypassed this
     /// SDK's check) still give a document: its data, with empty fields.

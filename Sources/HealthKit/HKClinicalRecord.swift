@@ -12,6 +12,13 @@ public final class HKClinicalRecord: HKSample, @unchecked Sendable {
     /// Optional in HealthKit's signature; always set for a stored record.
     public let fhirResource: HKFHIRResource?
 
+    /// Reads an archive (`ArchivedSample`).
+    public required convenience init?(coder: NSCoder) {
+        guard let archived = ArchivedSample(coder), let type = archived.type as? HKClinicalType,
+              case let .clinicalRecord(value) = archived.record.value else { return nil }
+        self.init(type: type, fetched: archived.record, value, parts: archived.parts)
+    }
+
     init(type: HKClinicalType, fetched record: SampleRecord, _ value: ClinicalRecordValue, parts: FetchedObjectParts) {
         clinicalType = type
         displayName = value.displayName

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A clinical record type, as HealthKit's `HKClinicalType` (`HKObjectType.clinicalType(forIdentifier:)`).
 ///
 /// Read-only for apps, as in HealthKit: a share request naming one is refused and no app may
@@ -6,5 +8,10 @@
 public final class HKClinicalType: HKSampleType, @unchecked Sendable {
     init(identifier: HKClinicalTypeIdentifier) {
         super.init(identifier: identifier.rawValue)
+    }
+
+    /// Decodes by identifier; see `HKObjectType.init?(coder:)`.
+    public required init?(coder: NSCoder) {
+        super.init(coder: coder)
     }
 }

@@ -1,9 +1,16 @@
+public import Foundation
+
 /// A document sample type, as HealthKit's `HKDocumentType`
 /// (`HKObjectType.documentType(forIdentifier: .CDA)`). Apps may read and write it; the document's
 /// bytes are kept as given (`DocumentValue`, `DocumentRules`).
 public final class HKDocumentType: HKSampleType, @unchecked Sendable {
     init(identifier: HKDocumentTypeIdentifier) {
         super.init(identifier: identifier.rawValue)
+    }
+
+    /// Decodes by identifier; see `HKObjectType.init?(coder:)`.
+    public required init?(coder: NSCoder) {
+        super.init(coder: coder)
     }
 }
 

@@ -29,6 +29,8 @@ extension HKObjectType {
     /// HealthKit's `documentType(forIdentifier:)` (`.CDA`); nil for any other identifier.
     public static func documentType(forIdentifier identifier: HKDocumentTypeIdentifier) -> HKDocumentType? {
         ObjectTypeRegistry.documentTypes[identifier]
+    }
+
     /// HealthKit's `clinicalType(forIdentifier:)`; nil for any other identifier.
     public static func clinicalType(forIdentifier identifier: HKClinicalTypeIdentifier) -> HKClinicalType? {
         ObjectTypeRegistry.clinicalTypes[identifier]
