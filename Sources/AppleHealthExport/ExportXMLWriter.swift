@@ -94,6 +94,12 @@ public struct ExportXMLWriter: Sendable {
             // No export.xml element for GAD-7/PHQ-9 is documented, so none is invented; the
             // JSON and CSV exports carry them.
             return nil
+        case .visionPrescription:
+            // Apple's DTD (HealthKit Export Version 14) has a VisionPrescription element, but the
+            // values of its `type` attribute and of its units were not checked against a real
+            // export, and the importer does not read it; rather than write what Apple's importers
+            // might misread, it is left out (the JSON and CSV exports carry prescriptions).
+            return nil
         }
     }
 
@@ -130,7 +136,8 @@ public struct ExportXMLWriter: Sendable {
             return (ExportXMLText.number(converted), target.unitString)
         case let .category(raw):
             return (ExportEnumNames.categoryValue(raw, of: sample.typeIdentifier), nil)
-        case .workout, .workoutRoute, .correlation, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment:
+        case .workout, .workoutRoute, .correlation, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment,
+             .visionPrescription:
             return ("", nil)
         }
     }

@@ -54,6 +54,8 @@ extension HKSample {
                               + "the SDK and healthd versions may not match")
             }
             return sample
+        case let (type as HKPrescriptionType, .visionPrescription(prescription)):
+            return try HKVisionPrescription.fetched(type: type, record: record, prescription, parts: parts)
         case let (type as HKCorrelationType, .correlation(objects)):
             return HKCorrelation(type: type, fetched: record,
                                  objects: try objects.map { (object) throws(HKError) in try fetched(object, sharing: parts) },

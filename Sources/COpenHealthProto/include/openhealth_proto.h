@@ -13,4 +13,5 @@
 #include "openhealth/v1/statistics.pb-c.h"
 #include "openhealth/v1/statistics_updates.pb-c.h"
 #include "openhealth/v1/types.pb-c.h"
+#include "openhealth/v1/vision.pb-c.h"
 #include "openhealth/v1/workouts.pb-c.h"

@@ -129,6 +129,9 @@ struct ValidatedAuthorizationRequest: Sendable, Equatable {
         // HealthKit's check, before any other per-type one: every type apps may not share,
         // named at once (an unknown identifier is reported by `checkShareable` after it).
         if let refusal = AppWritability.shareRefusal(share) { throw Self.explained(refusal) }
+        // HealthKit's refusal of a type read per object (vision prescriptions) in a type-wide
+        // read set (`PerObjectAuthorization`), every such type named at once, like the share check.
+        if let refusal = PerObjectAuthorization.readRefusal(read) { throw refusal }
         for identifier in share {
             try Self.checkShareable(identifier)
         }
@@ -153,8 +156,15 @@ struct ValidatedAuthorizationRequest: Sendable, Equatable {
                 + "user in the manager; Apple-computed types can be requested for reading only)")
     }
 
+    /// One type the user may grant type-wide read permission for (a request's types, the
+    /// manager's grant edits): not a correlation, and not a type read per object — no grant of
+    /// any origin can open every vision prescription at once.
     static func checkReadable(_ identifier: String) throws(HKError) {
         let type = try known(identifier)
+        if let refusal = PerObjectAuthorization.readRefusal([identifier]) {
+            throw HKError(refusal.code, refusal.message + " (it is read per object: the app asks with "
+                          + "requestPerObjectReadAuthorization(for:predicate:) and the user picks the objects)")
+        }
         if type is HKCorrelationType {
             throw HKError(.errorInvalidArgument, "authorization to read \(identifier) is requested through the types it contains")
         }

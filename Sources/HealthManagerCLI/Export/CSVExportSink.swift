@@ -69,7 +69,7 @@ final class CSVExportSink: ExportSink {
     /// `HKScoredAssessmentTypeIdentifierGAD7` → `GAD7.csv`.
     static func fileName(of type: String) -> String {
         let prefixes = ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier",
-                        "HKScoredAssessmentTypeIdentifier", "HK"]
+                        "HKScoredAssessmentTypeIdentifier", "HK"]  // HKVisionPrescriptionTypeIdentifier → VisionPrescription.csv
         var stem = prefixes.first(where: type.hasPrefix).map { String(type.dropFirst($0.count)) } ?? type
         if stem.hasSuffix("TypeIdentifier") { stem = String(stem.dropLast("TypeIdentifier".count)) }  // HKWorkoutTypeIdentifier
         return stem.filter { $0.isLetter || $0.isNumber } + ".csv"
@@ -113,6 +113,9 @@ final class CSVExportSink: ExportSink {
         case let .scoredAssessment(assessment):
             return (AssessmentText.score(assessment, typeIdentifier: typeIdentifier).map(String.init) ?? "", "score",
                     AssessmentText.detail(assessment, typeIdentifier: typeIdentifier))
+        case let .visionPrescription(prescription):
+            let expires = prescription.expirationDate.map { "; expires " + SampleJSONLine.timestamp($0) } ?? ""
+            return (VisionPrescriptionText.kind(prescription), "", VisionPrescriptionText.detail(prescription) + expires)
         case let .correlation(members):
             let listed = members.map { member -> String in
                 guard case let .quantity(amount, stored) = member.value else { return member.typeIdentifier }

@@ -30,6 +30,7 @@ struct ExportRun {
     static var allTypes: [String] {
         HKObjectType.allTypes.filter {
             $0 is HKQuantityType || $0 is HKCategoryType || $0 is HKCorrelationType || $0 is HKWorkoutType || $0 is HKScoredAssessmentType
+                || $0 is HKPrescriptionType
         }
             .map(\.identifier)
     }

@@ -73,6 +73,9 @@ public struct SampleFormatter: Sendable {
         case let .scoredAssessment(assessment):
             let score = AssessmentText.score(assessment, typeIdentifier: typeIdentifier).map(String.init) ?? ""
             return (score, "score, " + AssessmentText.detail(assessment, typeIdentifier: typeIdentifier))
+        case let .visionPrescription(prescription):
+            let expires = prescription.expirationDate.map { ", expires " + localTime($0) } ?? ""
+            return (VisionPrescriptionText.kind(prescription), VisionPrescriptionText.detail(prescription) + expires)
         }
     }
 

@@ -76,6 +76,7 @@ struct SampleJSONLine: Encodable {
     let metadata: [String: Metadata]?
     let workout: Workout?
     let stateOfMind: StateOfMind?
+    let visionPrescription: VisionPrescriptionJSON?
     /// A correlation's samples, each in this same shape.
     let objects: [SampleJSONLine]?
     /// A quantity series' summary (HKQuantitySeriesSampleBuilder); `value` is its sum or average.
@@ -112,6 +113,9 @@ struct SampleJSONLine: Encodable {
             (value, unit) = (stateOfMind.valence, "valence")
         case let .scoredAssessment(assessment):
             (value, unit) = (Double(AssessmentText.score(assessment, typeIdentifier: sample.typeIdentifier) ?? 0), "score")
+        case .visionPrescription:
+            // No one number; the prescription itself is `visionPrescription` below.
+            (value, unit) = (0, nil)
         }
         source = sample.source.map { Source(bundleIdentifier: $0.bundleIdentifier, name: $0.name, version: $0.version) }
         device = sample.device.map {
@@ -135,6 +139,11 @@ struct SampleJSONLine: Encodable {
                                       associations: value.associations.map(StateOfMindText.association))
         } else {
             stateOfMind = nil
+        }
+        if case let .visionPrescription(value) = sample.value {
+            visionPrescription = VisionPrescriptionJSON(value)
+        } else {
+            visionPrescription = nil
         }
         switch sample.value {
         case let .workout(value):

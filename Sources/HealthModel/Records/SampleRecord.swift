@@ -23,6 +23,8 @@ public struct SampleRecord: Hashable, Sendable {
         case stateOfMind(StateOfMindValue)
         /// An `HKGAD7Assessment` or `HKPHQ9Assessment`: its answers (`ScoredAssessmentRules`).
         case scoredAssessment(ScoredAssessmentValue)
+        /// An `HKVisionPrescription` (iOS 16) and its glasses or contacts lenses (`VisionPrescriptionRules`).
+        case visionPrescription(VisionPrescriptionValue)
     }
 
     /// Assigned by the broker on save (time-ordered, UUIDv7); whatever a client sends is ignored.

@@ -77,6 +77,8 @@ public enum SampleValidator {
                 throw HKError(.errorInvalidArgument, "\(type.identifier) has no scoring rules")
             }
             try ScoredAssessmentRules.check(assessment, of: instrument)
+        case let (_ as HKPrescriptionType, .visionPrescription(prescription)):
+            try VisionPrescriptionRules.check(prescription, of: record)
         case let (correlationType as HKCorrelationType, .correlation(objects)):
             result.value = .correlation(try CorrelationRules.canonicalizedObjects(objects, of: record, type: correlationType))
         default:

@@ -34,6 +34,9 @@ extension HKObjectType {
 
     public static func stateOfMindType() -> HKStateOfMindType { ObjectTypeRegistry.stateOfMind }
 
+    /// HealthKit's `visionPrescriptionType()` (iOS 16): the one `HKPrescriptionType`.
+    public static func visionPrescriptionType() -> HKPrescriptionType { ObjectTypeRegistry.visionPrescription }
+
     /// HealthKit's `seriesType(forIdentifier:)`: the workout route and heartbeat series types by
     /// their identifiers (`HKWorkoutRouteTypeIdentifier`, `HKDataTypeIdentifierHeartbeatSeries`);
     /// nil for any other string.

@@ -30,10 +30,11 @@ enum ObjectTypeRegistry {
     static let activitySummary = HKActivitySummaryType()
     static let electrocardiogram = HKElectrocardiogramType()
     static let stateOfMind = HKStateOfMindType()
+    static let visionPrescription = HKPrescriptionType()
 
     /// All types in a stable order: quantity, category, characteristic and correlation types
     /// in table order, then workout, the series types, the activity summary, the electrocardiogram and State of Mind types,
-    /// then the scored assessment types.
+    /// then the scored assessment types, then the vision prescription type.
     static let allTypes: [HKObjectType] =
         QuantityTypeDefinition.all.map { quantityTypes[$0.identifier]! as HKObjectType }
         + CategoryTypeDefinition.all.map { categoryTypes[$0.identifier]! as HKObjectType }
@@ -41,6 +42,7 @@ enum ObjectTypeRegistry {
         + HKCorrelationTypeIdentifier.registered.map { correlationTypes[$0]! as HKObjectType }
         + [workout, workoutRoute, heartbeatSeries, activitySummary, electrocardiogram, stateOfMind]
         + scoredAssessmentTypesInOrder
+        + [visionPrescription as HKObjectType]
 
     /// Apart from `allTypes`' sum, which the type checker cannot take one term longer.
     private static let scoredAssessmentTypesInOrder: [HKObjectType] =

@@ -19,7 +19,8 @@ extension SampleRepository {
             switch object.value {
             case let .quantity(value, _): quantity = value
             case let .category(value): category = value
-            case .correlation, .workout, .workoutRoute, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment:
+            case .correlation, .workout, .workoutRoute, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment,
+                 .visionPrescription:
                 throw StoredValueError(table: "correlation_members")  // CorrelationRules admits quantity and category samples only
             }
             let uuid = uuidSupply.next()

@@ -76,7 +76,8 @@ public struct SampleRepository: Sendable {
             switch record.value {
             case let .quantity(value, _): quantity = value
             case let .category(value): category = value
-            case .workout, .workoutRoute, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment: break  // side tables, written below
+            case .workout, .workoutRoute, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment,
+                 .visionPrescription: break  // side tables, written below
             case .correlation: break  // its samples are rows of their own, linked below
             }
             let rowID = try inserter.insert(record, uuid: uuid, quantity: quantity, category: category, sync: sync, db)
@@ -87,6 +88,7 @@ public struct SampleRepository: Sendable {
             if let series = record.quantitySeries { try QuantitySeriesRows.insert(db, objectID: rowID, series) }
             try StateOfMindRows.insert(db, objectID: rowID, record.value)
             try AssessmentRows.insert(db, objectID: rowID, record.value)
+            try VisionPrescriptionRows.insert(db, objectID: rowID, record.value)
             uuids.append(uuid)
             if case let .correlation(objects) = record.value {
                 uuids += try insertCorrelationObjects(objects, of: rowID, using: &inserter, minting: uuidSupply, db)

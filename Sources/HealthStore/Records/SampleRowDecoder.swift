@@ -55,7 +55,8 @@ struct SampleRowDecoder {
         if type.valueInSideTable, let stored = try WorkoutRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
             ?? SeriesRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
             ?? StateOfMindRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
-            ?? AssessmentRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db) {
+            ?? AssessmentRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
+            ?? VisionPrescriptionRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db) {
             value = stored
         } else if sqlite3_column_type(handle, column.quantity) != SQLITE_NULL {
             value = .quantity(sqlite3_column_double(handle, column.quantity), unit: type.unit)
@@ -155,6 +156,7 @@ struct SampleRowDecoder {
             valueInSideTable = WorkoutRows.holdsValue(of: identifier) || SeriesRows.holdsValue(of: identifier)
                 || StateOfMindRows.holdsValue(of: identifier)
                 || AssessmentRows.holdsValue(of: identifier)
+                || VisionPrescriptionRows.holdsValue(of: identifier)
         }
     }
 

@@ -16,6 +16,8 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
     case missingStateOfMindRow
     /// A GAD-7 or PHQ-9 object without its `scored_assessments` row (written in one transaction).
     case missingAssessmentRow
+    /// A vision prescription object without its `vision_prescriptions` row (written in one transaction).
+    case missingVisionPrescriptionRow
     /// A row this transaction wrote or looked up a moment ago is not there.
     case missingRowJustWritten(String)
 
@@ -29,6 +31,7 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
         case .malformedUUID: "an object's stored UUID is not 16 bytes"
         case .missingStateOfMindRow: "a state of mind object has no state of mind row"
         case .missingAssessmentRow: "a scored assessment object has no scored_assessments row"
+        case .missingVisionPrescriptionRow: "a vision prescription object has no vision_prescriptions row"
         case let .missingRowJustWritten(what): "\(what), written in this transaction, is not in the store"
         }
     }

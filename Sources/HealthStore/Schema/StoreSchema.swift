@@ -135,6 +135,7 @@ enum StoreSchema {
         registerScoredAssessments(&migrator)     // v22
         registerQuantitySeries(&migrator)        // v23
         registerLockedStart(&migrator)           // v25
+        registerVisionPrescriptions(&migrator)   // v27
         return migrator
     }
 }

@@ -68,6 +68,9 @@ struct SampleWireBuilder {
         case let .scoredAssessment(assessment):
             wire.pointee.value_case = OPENHEALTH__V1__SAMPLE__VALUE_SCORED_ASSESSMENT
             wire.pointee.scored_assessment = ScoredAssessmentWire.build(assessment, in: arena)
+        case let .visionPrescription(prescription):
+            wire.pointee.value_case = OPENHEALTH__V1__SAMPLE__VALUE_VISION_PRESCRIPTION
+            wire.pointee.vision_prescription = VisionPrescriptionWire.build(prescription, in: arena)
         case let .correlation(objects):
             let built = build(objects)
             wire.pointee.n_correlation_objects = built.count

@@ -184,6 +184,9 @@ extension Openhealth__V1__LaunchOutcome: ProtobufCMessageStruct {
 extension Openhealth__V1__LaunchRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__launch_request__init(message) }
 }
+extension Openhealth__V1__LensSpecification: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__lens_specification__init(message) }
+}
 extension Openhealth__V1__ListAccessLogRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_access_log_request__init(message) }
 }
@@ -237,6 +240,9 @@ extension Openhealth__V1__LockRequest: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__LockResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__lock_response__init(message) }
+}
+extension Openhealth__V1__Measure: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__measure__init(message) }
 }
 extension Openhealth__V1__MemberPredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__member_predicate__init(message) }
@@ -462,6 +468,12 @@ extension Openhealth__V1__VerifyAccessLogRequest: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__VerifyAccessLogResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__verify_access_log_response__init(message) }
+}
+extension Openhealth__V1__VisionPrescription: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__vision_prescription__init(message) }
+}
+extension Openhealth__V1__VisionPrism: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__vision_prism__init(message) }
 }
 extension Openhealth__V1__WatchLaunchesRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__watch_launches_request__init(message) }

@@ -1363,7 +1363,7 @@ const ProtobufCMessageDescriptor openhealth__v1__source_revision__descriptor =
   (ProtobufCMessageInit) openhealth__v1__source_revision__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[17] =
+static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[18] =
 {
   {
     "uuid",
@@ -1558,6 +1558,18 @@ static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "vision_prescription",
+    33,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Sample, value_case),
+    offsetof(Openhealth__V1__Sample, vision_prescription),
+    &openhealth__v1__vision_prescription__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "quantity_series",
     40,
     PROTOBUF_C_LABEL_NONE,
@@ -1579,7 +1591,7 @@ static const unsigned openhealth__v1__sample__field_indices_by_name[] = {
   12,   /* field[12] = heartbeat_series */
   6,   /* field[6] = metadata */
   4,   /* field[4] = quantity */
-  16,   /* field[16] = quantity_series */
+  17,   /* field[17] = quantity_series */
   10,   /* field[10] = route_location_count */
   15,   /* field[15] = scored_assessment */
   8,   /* field[8] = source_revision */
@@ -1587,15 +1599,17 @@ static const unsigned openhealth__v1__sample__field_indices_by_name[] = {
   14,   /* field[14] = state_of_mind */
   1,   /* field[1] = type */
   0,   /* field[0] = uuid */
+  16,   /* field[16] = vision_prescription */
   9,   /* field[9] = workout */
 };
-static const ProtobufCIntRange openhealth__v1__sample__number_ranges[4 + 1] =
+static const ProtobufCIntRange openhealth__v1__sample__number_ranges[5 + 1] =
 {
   { 1, 0 },
   { 20, 12 },
   { 30, 14 },
-  { 40, 16 },
-  { 0, 17 }
+  { 33, 16 },
+  { 40, 17 },
+  { 0, 18 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
 {
@@ -1605,10 +1619,10 @@ const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
   "Openhealth__V1__Sample",
   "openhealth.v1",
   sizeof(Openhealth__V1__Sample),
-  17,
+  18,
   openhealth__v1__sample__field_descriptors,
   openhealth__v1__sample__field_indices_by_name,
-  4,  openhealth__v1__sample__number_ranges,
+  5,  openhealth__v1__sample__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__sample__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

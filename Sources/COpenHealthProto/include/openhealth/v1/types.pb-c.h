@@ -16,6 +16,7 @@ PROTOBUF_C__BEGIN_DECLS
 
 #include "openhealth/v1/sample_predicates.pb-c.h"
 #include "openhealth/v1/series.pb-c.h"
+#include "openhealth/v1/vision.pb-c.h"
 
 typedef struct Openhealth__V1__Quantity Openhealth__V1__Quantity;
 typedef struct Openhealth__V1__MetadataValue Openhealth__V1__MetadataValue;
@@ -165,7 +166,8 @@ typedef enum {
   OPENHEALTH__V1__SAMPLE__VALUE_HEARTBEAT_SERIES = 20,
   OPENHEALTH__V1__SAMPLE__VALUE_ELECTROCARDIOGRAM = 21,
   OPENHEALTH__V1__SAMPLE__VALUE_STATE_OF_MIND = 30,
-  OPENHEALTH__V1__SAMPLE__VALUE_SCORED_ASSESSMENT = 31
+  OPENHEALTH__V1__SAMPLE__VALUE_SCORED_ASSESSMENT = 31,
+  OPENHEALTH__V1__SAMPLE__VALUE_VISION_PRESCRIPTION = 33
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__SAMPLE__VALUE__CASE)
 } Openhealth__V1__Sample__ValueCase;
 
@@ -224,6 +226,10 @@ struct  Openhealth__V1__Sample
      * HKScoredAssessmentTypeIdentifierGAD7 / PHQ9
      */
     Openhealth__V1__ScoredAssessment *scored_assessment;
+    /*
+     * HKVisionPrescriptionTypeIdentifier (vision.proto)
+     */
+    Openhealth__V1__VisionPrescription *vision_prescription;
   };
 };
 #define OPENHEALTH__V1__SAMPLE__INIT \
