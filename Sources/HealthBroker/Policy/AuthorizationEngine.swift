@@ -45,6 +45,9 @@ struct AuthorizationEngine: Sendable {
 
     /// What part of `type` `app` may read at `now`. Private: a read needs a whole `Visibility`.
     private func scope(app: AppManifest, type: String, at now: Date) throws -> ReadScope {
+        // Read per object (vision prescriptions): no type-wide read grant can exist
+        // (`checkReadable`); what the app reads is its own plus the objects the user granted.
+        if PerObjectAuthorization.isPerObject(type) { return .ownAndGrantedObjects(appID: app.id) }
         guard let grant = try grants.grant(appID: app.id, type: type, access: .read)?.effective(at: now),
               grant.decision == .authorized else {
             return .ownSamples(appID: app.id)

@@ -12,6 +12,10 @@ public enum ReadScope: Sendable, Equatable {
     /// A read grant limited to a window of recent data (`GrantLimits.dataWindow`): the app's own
     /// samples whatever their date, plus every source's samples starting at or after `since`.
     case recentWindow(appID: String, since: Date)
+    /// A type read per object (vision prescriptions, `PerObjectAuthorization`): the app's own
+    /// samples plus each object the user granted it (`object_read_grants`). A deleted object's
+    /// grant went with it, so of deletions only the app's own are visible.
+    case ownAndGrantedObjects(appID: String)
 }
 
 /// Samples: atomic, group-committed inserts and scoped, streamed queries.
