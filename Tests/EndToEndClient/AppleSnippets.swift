@@ -34,6 +34,8 @@ func runSnippet(_ name: String, _ healthStore: HKHealthStore) async throws {
     case "vision-read": try await visionPrescriptionsSnippet(healthStore, save: false)
     case "vision-read-request": try await visionReadRequestRefusedSnippet(healthStore)
     case "vision-refused": try await visionRefusedSnippet(healthStore)
+    case "vision-per-object": try await visionPerObjectReadSnippet(healthStore)
+    case "vision-visible": try await printVisiblePrescriptions(healthStore)
     case "quantity-sample-kinds": try await quantitySampleKindsSnippet(healthStore)
     case "quantity-series-steps": try await quantitySeriesStepsSnippet(healthStore)
     case "quantity-series-heart-rate": try await quantitySeriesHeartRateSnippet(healthStore)

@@ -119,3 +119,19 @@ func visionRefusedSnippet(_ healthStore: HKHealthStore) async throws {
     }
     print("ok \(printed.joined(separator: " "))")
 }
+
+/// developer.apple.com/documentation/healthkit/hkhealthstore/requestperobjectreadauthorization(for:predicate:completion:):
+/// the app asks for per-object read access to vision prescriptions (the call returns once the
+/// user answered), then reads them. Prints how many it sees and their classes.
+func visionPerObjectReadSnippet(_ healthStore: HKHealthStore) async throws {
+    let visionPrescriptionType = HKObjectType.visionPrescriptionType()
+    try await healthStore.requestPerObjectReadAuthorization(for: visionPrescriptionType, predicate: nil)
+    try await printVisiblePrescriptions(healthStore)
+}
+
+/// How many prescriptions the app sees now, and their classes.
+func printVisiblePrescriptions(_ healthStore: HKHealthStore) async throws {
+    let descriptor = HKSampleQueryDescriptor(predicates: [.visionPrescription()], sortDescriptors: [])
+    let results = try await descriptor.result(for: healthStore)
+    print("ok \(results.count) \(results.map { "\(type(of: $0))" }.sorted().joined(separator: ","))")
+}

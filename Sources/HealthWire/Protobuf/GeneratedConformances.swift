@@ -259,6 +259,9 @@ extension Openhealth__V1__MetadataPredicate: ProtobufCMessageStruct {
 extension Openhealth__V1__MetadataValue: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__metadata_value__init(message) }
 }
+extension Openhealth__V1__ObjectReadGrants: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__object_read_grants__init(message) }
+}
 extension Openhealth__V1__ObjectReference: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__object_reference__init(message) }
 }
@@ -273,6 +276,12 @@ extension Openhealth__V1__ObserverQueryRequest: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__ObserverUpdate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__observer_update__init(message) }
+}
+extension Openhealth__V1__PerObjectPrompt: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__per_object_prompt__init(message) }
+}
+extension Openhealth__V1__PerObjectPromptList: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__per_object_prompt_list__init(message) }
 }
 extension Openhealth__V1__Predicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__predicate__init(message) }
