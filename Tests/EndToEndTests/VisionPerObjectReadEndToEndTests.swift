@@ -54,3 +54,16 @@ import TestSupport
                 == "3 HKContactsPrescription,HKGlassesPrescription,HKVisionPrescription")
     }
 }
+
+extension VisionPerObjectReadEndToEndTests {
+    /// The candidates are read from the store, which a locked store cannot give: the request fails
+    /// with errorDatabaseInaccessible (6) as reads do (DESIGN.md §7.8), and no prompt is left behind.
+    @Test func aRequestWhileTheStoreIsLockedFailsAsAReadDoes() async throws {
+        let broker = try BrokerProcess()
+        let reader = try await broker.installClient("org.test.vision-locked-reader")
+        #expect(try await broker.healthctl(["lock"]).status == 0)
+        let result = try await broker.runApp(reader, ["snippet", "vision-per-object"])
+        #expect(result.errorCode == 6, "\(result)")
+        #expect(try await broker.healthctl(["object-requests"]).stdout.contains("No pending per-object requests."))
+    }
+}

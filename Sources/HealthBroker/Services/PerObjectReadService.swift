@@ -14,6 +14,10 @@ import HealthWire
 /// Candidates are read and grants written only in the open store: while locked both fail with
 /// errorDatabaseInaccessible (`StoreHandle.withDatabase`), so nothing needs journaling.
 enum PerObjectReadService {
+    /// The most objects one request offers, newest first: the manager's listing must fit in one
+    /// frame (`WireLimits.maxFrameBytes`); an app that needs older ones asks with a predicate.
+    static let maxCandidates = 1_000
+
     static func request(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let app = try context.requireApp(caller)
         let spec = try SampleQuerySpec(wire: payload)
@@ -29,7 +33,8 @@ enum PerObjectReadService {
         // shown to the app. The predicate is compiled within the manager's visibility.
         let candidates = try await context.store.withDatabase { database in
             var found: [SampleRecord] = []
-            try database.samples.query(SampleQuerySpec(typeIdentifier: spec.typeIdentifier, predicate: spec.predicate),
+            try database.samples.query(SampleQuerySpec(typeIdentifier: spec.typeIdentifier, predicate: spec.predicate,
+                                                       sort: [SampleSort(.startDate, ascending: false)], limit: maxCandidates),
                                        scope: .allSources) { found += $0 }
             return found
         }
