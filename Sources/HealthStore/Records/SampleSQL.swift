@@ -32,7 +32,8 @@ enum SampleSQL {
     }
 
     /// `objectRows`: whether `alias` is a row of `objects` (with an `id` a per-object grant names);
-    /// false for `deleted_objects`, where a per-object scope admits the reader's own rows only.
+    /// false for any other table (`deleted_objects`, characteristics, activity days), where a
+    /// per-object scope admits the reader's own rows only.
     static func visibility(_ scope: ReadScope, alias: String, objectRows: Bool) -> (sql: String, arguments: StatementArguments) {
         switch scope {
         case .allSources:
