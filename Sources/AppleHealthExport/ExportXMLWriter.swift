@@ -105,6 +105,12 @@ public struct ExportXMLWriter: Sendable {
         case .clinicalRecord:
             // Its element names a resource file, which the archive writes first (`clinicalRecord(_:)`).
             return nil
+        case .visionPrescription:
+            // Apple's DTD (HealthKit Export Version 14) has a VisionPrescription element, but the
+            // values of its `type` attribute and of its units were not checked against a real
+            // export, and the importer does not read it; rather than write what Apple's importers
+            // might misread, it is left out (the JSON and CSV exports carry prescriptions).
+            return nil
         }
     }
 
@@ -152,7 +158,7 @@ public struct ExportXMLWriter: Sendable {
         case let .category(raw):
             return (ExportEnumNames.categoryValue(raw, of: sample.typeIdentifier), nil)
         case .workout, .workoutRoute, .correlation, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment, .audiogram, .document,
-             .clinicalRecord:
+             .clinicalRecord, .visionPrescription:
             return ("", nil)
         }
     }

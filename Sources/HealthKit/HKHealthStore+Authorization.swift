@@ -8,9 +8,11 @@ extension HKHealthStore {
     /// requested access kind, or a type is unknown. A share set naming types apps may never write
     /// (correlation types, Apple-computed types such as appleExerciseTime: `AppWritability`) fails
     /// here, before anything is sent or shown, with HealthKit's message ("Authorization to share the
-    /// following types is disallowed: …"; HealthKit raises it as NSInvalidArgumentException).
+    /// following types is disallowed: …"; HealthKit raises it as NSInvalidArgumentException); so
+    /// does a read set naming a type read per object (`visionPrescriptionType()`: "Authorization to
+    /// read the following types is disallowed: …"; use `requestPerObjectReadAuthorization`).
     public func requestAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws {
-        try Self.checkShareSet(typesToShare)
+        try Self.checkSets(share: typesToShare, read: typesToRead)
         let _: EmptyMessage = try await connection.call(.requestAuthorization, Self.request(typesToShare, typesToRead))
     }
 
@@ -30,7 +32,7 @@ extension HKHealthStore {
     /// Whether `requestAuthorization` for these types would ask the user anything.
     public func getRequestStatusForAuthorization(toShare typesToShare: Set<HKSampleType>,
                                                  read typesToRead: Set<HKObjectType>) async throws -> HKAuthorizationRequestStatus {
-        try Self.checkShareSet(typesToShare)
+        try Self.checkSets(share: typesToShare, read: typesToRead)
         let status: StatusValue = try await connection.call(.getRequestStatus, Self.request(typesToShare, typesToRead))
         return try status.decoded(as: HKAuthorizationRequestStatus.self)
     }
@@ -69,8 +71,12 @@ extension HKHealthStore {
 
     /// The SDK's copy of healthd's first check of a request (which healthd makes again whatever
     /// the SDK sends), so that code written for Apple fails the same way without a round-trip.
-    private static func checkShareSet(_ types: Set<HKSampleType>) throws(HKError) {
-        if let refusal = AppWritability.shareRefusal(types.map(\.identifier)) { throw refusal }
+    /// HealthKit's refusals before anything is sent: types apps may not share (`AppWritability`),
+    /// then types read per object in the read set (`PerObjectAuthorization`: vision prescriptions,
+    /// "Authorization to read the following types is disallowed: …").
+    private static func checkSets(share: Set<HKSampleType>, read: Set<HKObjectType>) throws(HKError) {
+        if let refusal = AppWritability.shareRefusal(share.map(\.identifier)) { throw refusal }
+        if let refusal = PerObjectAuthorization.readRefusal(read.map(\.identifier)) { throw refusal }
     }
 
     /// Identifiers sorted, so a request's bytes do not depend on set iteration order.

@@ -65,6 +65,8 @@ extension HKSample {
             return HKCDADocumentSample(type: type, fetched: record, parts: parts)
         case let (type as HKClinicalType, .clinicalRecord(clinical)):
             return HKClinicalRecord(type: type, fetched: record, clinical, parts: parts)
+        case let (type as HKPrescriptionType, .visionPrescription(prescription)):
+            return try HKVisionPrescription.fetched(type: type, record: record, prescription, parts: parts)
         case let (type as HKCorrelationType, .correlation(objects)):
             return HKCorrelation(type: type, fetched: record,
                                  objects: try objects.map { (object) throws(HKError) in try fetched(object, sharing: parts) },

@@ -18,7 +18,7 @@ public struct HealthCtl: ParsableCommand {
               healthctl samples heartRate --from 2024-05-01
             """,
         subcommands: [
-            StatusCommand.self, AppsCommand.self, RequestsCommand.self,
+            StatusCommand.self, AppsCommand.self, RequestsCommand.self, ObjectRequestsCommand.self, ObjectGrantsCommand.self,
             GrantCommand.self, RevokeCommand.self, GrantsCommand.self, SamplesCommand.self,
             KeyCommand.self, PasscodeCommand.self, LockCommand.self, UnlockCommand.self, LogCommand.self, SourcesCommand.self,
             CharacteristicsCommand.self, UnitsCommand.self,

@@ -28,6 +28,8 @@ public enum HealthStoreMethod: String, CaseIterable, Sendable {
     case watchStatisticsCollection = "/openhealth.v1.HealthStore/WatchStatisticsCollection"
     case watchActivitySummaries = "/openhealth.v1.HealthStore/WatchActivitySummaries"
     case currentSource = "/openhealth.v1.HealthStore/CurrentSource"
+    /// HKHealthStore.requestPerObjectReadAuthorization (per_object.proto; the request is a SampleQuery).
+    case requestPerObjectReadAuthorization = "/openhealth.v1.HealthStore/RequestPerObjectReadAuthorization"
 }
 
 public enum HealthManagerMethod: String, CaseIterable, Sendable {
@@ -37,6 +39,11 @@ public enum HealthManagerMethod: String, CaseIterable, Sendable {
     case listRequests = "/openhealth.v1.HealthManager/ListRequests"
     case watchRequests = "/openhealth.v1.HealthManager/WatchRequests"
     case answerRequest = "/openhealth.v1.HealthManager/AnswerRequest"
+    /// Per-object read requests and grants (per_object.proto).
+    case listPerObjectRequests = "/openhealth.v1.HealthManager/ListPerObjectRequests"
+    case answerPerObjectRequest = "/openhealth.v1.HealthManager/AnswerPerObjectRequest"
+    case listObjectReadGrants = "/openhealth.v1.HealthManager/ListObjectReadGrants"
+    case revokeObjectReadGrants = "/openhealth.v1.HealthManager/RevokeObjectReadGrants"
     case setGrants = "/openhealth.v1.HealthManager/SetGrants"
     case listGrants = "/openhealth.v1.HealthManager/ListGrants"
     case querySamples = "/openhealth.v1.HealthManager/QuerySamples"

@@ -63,6 +63,9 @@ import Testing
         ("window", .recentWindow(appID: reader, since: VisibilityChokePointTests.start.addingTimeInterval(-86_400))),
         ("window, workouts own", Visibility(scope: .recentWindow(appID: reader, since: VisibilityChokePointTests.start),
                                             workouts: .ownSamples(appID: reader), correlations: .ownSamples(appID: reader))),
+        // A type read per object (vision prescriptions): own rows plus the granted ones by key.
+        ("own and granted objects", Visibility(scope: .ownAndGrantedObjects(appID: reader), workouts: .ownSamples(appID: reader),
+                                               correlations: .ownSamples(appID: reader))),
     ]
 
     @Test(arguments: Read.allCases)

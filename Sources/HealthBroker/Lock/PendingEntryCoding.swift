@@ -64,7 +64,8 @@ enum PendingEntryCoding {
                                  types: log?.types, detail: log?.detail, timeMicros: log?.date.microsecondsSince1970)
             switch workouts {
             case .allSources: matching.workoutScope = "all"
-            case .ownSamples: matching.workoutScope = "own"
+            // A per-object scope never applies to workouts; if it did, own is the safe narrowing.
+            case .ownSamples, .ownAndGrantedObjects: matching.workoutScope = "own"
             case let .recentWindow(_, since):
                 matching.workoutScope = "window"
                 matching.workoutScopeSinceMicros = since.microsecondsSince1970

@@ -51,6 +51,9 @@ struct AuthorizationEngine: Sendable {
         if !app.allowsHealthRecords, HKObjectType.type(forIdentifier: type) is HKClinicalType {
             return .ownSamples(appID: app.id)
         }
+        // Read per object (vision prescriptions): no type-wide read grant can exist
+        // (`checkReadable`); what the app reads is its own plus the objects the user granted.
+        if PerObjectAuthorization.isPerObject(type) { return .ownAndGrantedObjects(appID: app.id) }
         guard let grant = try grants.grant(appID: app.id, type: type, access: .read)?.effective(at: now),
               grant.decision == .authorized else {
             return .ownSamples(appID: app.id)
@@ -135,6 +138,9 @@ struct ValidatedAuthorizationRequest: Sendable, Equatable {
         // HealthKit's check, before any other per-type one: every type apps may not share,
         // named at once (an unknown identifier is reported by `checkShareable` after it).
         if let refusal = AppWritability.shareRefusal(share) { throw Self.explained(refusal) }
+        // HealthKit's refusal of a type read per object (vision prescriptions) in a type-wide
+        // read set (`PerObjectAuthorization`), every such type named at once, like the share check.
+        if let refusal = PerObjectAuthorization.readRefusal(read) { throw refusal }
         for identifier in share {
             try Self.checkShareable(identifier)
         }
@@ -174,8 +180,15 @@ struct ValidatedAuthorizationRequest: Sendable, Equatable {
                        + "[\"\(AppManifest.healthRecordsAccess)\"] in the app's manifest)")
     }
 
+    /// One type the user may grant type-wide read permission for (a request's types, the
+    /// manager's grant edits): not a correlation, and not a type read per object — no grant of
+    /// any origin can open every vision prescription at once.
     static func checkReadable(_ identifier: String) throws(HKError) {
         let type = try known(identifier)
+        if let refusal = PerObjectAuthorization.readRefusal([identifier]) {
+            throw HKError(refusal.code, refusal.message + " (it is read per object: the app asks with "
+                          + "requestPerObjectReadAuthorization(for:predicate:) and the user picks the objects)")
+        }
         if type is HKCorrelationType {
             throw HKError(.errorInvalidArgument, "authorization to read \(identifier) is requested through the types it contains")
         }

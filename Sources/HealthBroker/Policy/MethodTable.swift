@@ -60,6 +60,7 @@ enum MethodTable {
         HealthStoreMethod.watchStatisticsCollection.rawValue: .stream(StatisticsCollectionWatchService.watch),
         HealthStoreMethod.watchActivitySummaries.rawValue: .stream(ActivitySummaryWatchService.watch),
         HealthStoreMethod.currentSource.rawValue: .immediate(AppService.currentSource),
+        HealthStoreMethod.requestPerObjectReadAuthorization.rawValue: .unary(PerObjectReadService.request),
     ]
 
     /// Served on the admin socket, to the manager tools only.
@@ -103,6 +104,10 @@ enum MethodTable {
         HealthManagerMethod.addSamples.rawValue: .unary(UserDataService.addSamples),
         HealthManagerMethod.deleteSamples.rawValue: .unary(UserDataService.deleteSamples),
         HealthManagerMethod.removeApp.rawValue: .unary(UserDataService.removeApp),
+        HealthManagerMethod.listPerObjectRequests.rawValue: .unary(PerObjectReadService.list),
+        HealthManagerMethod.answerPerObjectRequest.rawValue: .unary(PerObjectReadService.answer),
+        HealthManagerMethod.listObjectReadGrants.rawValue: .unary(PerObjectReadService.listGrants),
+        HealthManagerMethod.revokeObjectReadGrants.rawValue: .unary(PerObjectReadService.revoke),
     ]
 
     /// How much of the broker an app's call may hold (BrokerLimits): a long-running query counts
@@ -121,7 +126,7 @@ enum MethodTable {
     /// query, and its handler then refuses it as invalid.
     static func cost(of method: String, payload: [UInt8]) -> Cost {
         switch method {
-        case HealthStoreMethod.requestAuthorization.rawValue:
+        case HealthStoreMethod.requestAuthorization.rawValue, HealthStoreMethod.requestPerObjectReadAuthorization.rawValue:
             return .permissionPrompt
         case HealthStoreMethod.observeChanges.rawValue, HealthStoreMethod.watchStatisticsCollection.rawValue,
              HealthStoreMethod.watchActivitySummaries.rawValue:
@@ -178,5 +183,8 @@ enum MethodTable {
         HealthManagerMethod.addSamples.rawValue: .write,
         HealthManagerMethod.deleteSamples.rawValue: .delete,
         HealthManagerMethod.removeApp.rawValue: .grantChange,
+        HealthStoreMethod.requestPerObjectReadAuthorization.rawValue: .request,
+        HealthManagerMethod.answerPerObjectRequest.rawValue: .grantChange,
+        HealthManagerMethod.revokeObjectReadGrants.rawValue: .grantChange,
     ]
 }

@@ -63,6 +63,7 @@ public final class Broker: Sendable {
             managerPolicy: ManagerPeerPolicy(brokerUID: uid, trustedExecutables: configuration.trustedManagerExecutables),
             logger: logger)
         context = BrokerContext(configuration: configuration, store: store, prompts: PromptCenter(maxPendingPerApp: configuration.limits.pendingPromptsPerApp),
+                                perObjectPrompts: PerObjectPromptCenter(maxPendingPerApp: configuration.limits.pendingPromptsPerApp),
                                 connections: registry, logger: logger, changes: changes, observers: ObserverRegistry(),
                                 backgroundDelivery: BackgroundDeliveryCoordinator(policy: configuration.backgroundDelivery),
                                 grantExpiries: GrantExpiryScheduler(store: store, changes: changes, logger: logger),

@@ -9,6 +9,8 @@ struct BrokerContext: Sendable {
     let configuration: BrokerConfiguration
     let store: StoreHandle
     let prompts: PromptCenter
+    /// Pending per-object read requests (vision prescriptions).
+    let perObjectPrompts: PerObjectPromptCenter
     let connections: ConnectionRegistry
     let logger: Logger
     /// Wakes long-running queries after commits and grant changes.

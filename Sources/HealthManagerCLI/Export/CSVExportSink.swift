@@ -69,7 +69,8 @@ final class CSVExportSink: ExportSink {
     /// `HKScoredAssessmentTypeIdentifierGAD7` → `GAD7.csv`.
     static func fileName(of type: String) -> String {
         let prefixes = ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier",
-                        "HKScoredAssessmentTypeIdentifier", "HKDataTypeIdentifier", "HKDocumentTypeIdentifier", "HK"]
+                        "HKScoredAssessmentTypeIdentifier", "HKDataTypeIdentifier", "HKDocumentTypeIdentifier",
+                        "HK"]  // HKVisionPrescriptionTypeIdentifier → VisionPrescription.csv
         var stem = prefixes.first(where: type.hasPrefix).map { String(type.dropFirst($0.count)) } ?? type
         if stem.hasSuffix("TypeIdentifier") { stem = String(stem.dropLast("TypeIdentifier".count)) }  // HKWorkoutTypeIdentifier
         return stem.filter { $0.isLetter || $0.isNumber } + ".csv"
@@ -120,6 +121,9 @@ final class CSVExportSink: ExportSink {
             return ("\(document.data.count)", "bytes", DocumentText.detail(document))
         case let .clinicalRecord(record):
             return (record.displayName, "", ClinicalRecordText.detail(record))
+        case let .visionPrescription(prescription):
+            let expires = prescription.expirationDate.map { "; expires " + SampleJSONLine.timestamp($0) } ?? ""
+            return (VisionPrescriptionText.kind(prescription), "", VisionPrescriptionText.detail(prescription) + expires)
         case let .correlation(members):
             let listed = members.map { member -> String in
                 guard case let .quantity(amount, stored) = member.value else { return member.typeIdentifier }

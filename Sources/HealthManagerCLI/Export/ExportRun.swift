@@ -32,6 +32,7 @@ struct ExportRun {
         HKObjectType.allTypes.filter {
             $0 is HKQuantityType || $0 is HKCategoryType || $0 is HKCorrelationType || $0 is HKWorkoutType || $0 is HKScoredAssessmentType
                 || $0 is HKAudiogramSampleType || $0 is HKDocumentType || $0 is HKClinicalType
+                || $0 is HKPrescriptionType
         }
             .map(\.identifier)
     }

@@ -80,6 +80,9 @@ public struct SampleFormatter: Sendable {
             return ("\(document.data.count)", "bytes, " + DocumentText.detail(document))
         case let .clinicalRecord(record):
             return (record.displayName, ClinicalRecordText.detail(record))
+        case let .visionPrescription(prescription):
+            let expires = prescription.expirationDate.map { ", expires " + localTime($0) } ?? ""
+            return (VisionPrescriptionText.kind(prescription), VisionPrescriptionText.detail(prescription) + expires)
         }
     }
 

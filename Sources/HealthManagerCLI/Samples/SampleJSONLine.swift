@@ -110,6 +110,7 @@ struct SampleJSONLine: Encodable {
     /// A CDA document's header fields (`HKCDADocument`); "value" is its size in bytes.
     let document: Document?
     let clinicalRecord: ClinicalRecord?
+    let visionPrescription: VisionPrescriptionJSON?
     /// A correlation's samples, each in this same shape.
     let objects: [SampleJSONLine]?
     /// A quantity series' summary (HKQuantitySeriesSampleBuilder); `value` is its sum or average.
@@ -152,6 +153,9 @@ struct SampleJSONLine: Encodable {
             (value, unit) = (Double(document.data.count), "bytes")
         case let .clinicalRecord(record):
             (value, unit) = (Double(record.data.count), "bytes")
+        case .visionPrescription:
+            // No one number; the prescription itself is `visionPrescription` below.
+            (value, unit) = (0, nil)
         }
         source = sample.source.map { Source(bundleIdentifier: $0.bundleIdentifier, name: $0.name, version: $0.version) }
         device = sample.device.map {
@@ -200,6 +204,11 @@ struct SampleJSONLine: Encodable {
                                             fhirVersion: record.fhirVersion, resource: String(decoding: record.data, as: UTF8.self))
         } else {
             clinicalRecord = nil
+        }
+        if case let .visionPrescription(value) = sample.value {
+            visionPrescription = VisionPrescriptionJSON(value)
+        } else {
+            visionPrescription = nil
         }
         switch sample.value {
         case let .workout(value):

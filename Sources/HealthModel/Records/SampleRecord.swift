@@ -29,6 +29,8 @@ public struct SampleRecord: Hashable, Sendable {
         case document(DocumentValue)
         /// An `HKClinicalRecord`: display name and FHIR resource (`FHIRResourceRules`).
         case clinicalRecord(ClinicalRecordValue)
+        /// An `HKVisionPrescription` (iOS 16) and its glasses or contacts lenses (`VisionPrescriptionRules`).
+        case visionPrescription(VisionPrescriptionValue)
     }
 
     /// Assigned by the broker on save (time-ordered, UUIDv7); whatever a client sends is ignored.

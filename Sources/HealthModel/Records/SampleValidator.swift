@@ -123,6 +123,8 @@ public enum SampleValidator {
             try DocumentRules.check(document)
         case let (_ as HKClinicalType, .clinicalRecord(record)):
             try FHIRResourceRules.check(record)
+        case let (_ as HKPrescriptionType, .visionPrescription(prescription)):
+            try VisionPrescriptionRules.check(prescription, of: record)
         case let (correlationType as HKCorrelationType, .correlation(objects)):
             record.value = .correlation(try CorrelationRules.canonicalizedObjects(objects, of: record, type: correlationType))
         default:

@@ -46,6 +46,8 @@ extension HKObjectType {
 
     /// HealthKit's `audiogramSampleType()`.
     public static func audiogramSampleType() -> HKAudiogramSampleType { ObjectTypeRegistry.audiogram }
+    /// HealthKit's `visionPrescriptionType()` (iOS 16): the one `HKPrescriptionType`.
+    public static func visionPrescriptionType() -> HKPrescriptionType { ObjectTypeRegistry.visionPrescription }
 
     /// HealthKit's `seriesType(forIdentifier:)`: the workout route and heartbeat series types by
     /// their identifiers (`HKWorkoutRouteTypeIdentifier`, `HKDataTypeIdentifierHeartbeatSeries`);

@@ -13,7 +13,7 @@ enum ChangeFeedSQL {
         for range in FeedRange.after(cursor, in: .deletedObjects) {
             let remaining = limit < 0 ? -1 : limit - deletions.count
             guard remaining != 0 else { break }
-            let visible = SampleSQL.feedVisibility(scope, alias: "d") { range.condition(alias: "d", rowColumn: "rowid", indexed: $0) }
+            let visible = SampleSQL.feedVisibility(scope, alias: "d", objectRows: false) { range.condition(alias: "d", rowColumn: "rowid", indexed: $0) }
             var arguments: StatementArguments = [typeID]
             arguments += visible.arguments
             arguments += [remaining]
@@ -47,7 +47,7 @@ enum ChangeFeedSQL {
         for range in FeedRange.after(cursor, in: .objects) {
             let remaining = limit < 0 ? -1 : limit - additions.count
             guard remaining != 0 else { break }
-            let visible = SampleSQL.feedVisibility(visibility.scope, alias: "o") { range.condition(alias: "o", rowColumn: "id", indexed: $0) }
+            let visible = SampleSQL.feedVisibility(visibility.scope, alias: "o", objectRows: true) { range.condition(alias: "o", rowColumn: "id", indexed: $0) }
             var conditions = ["o.type_id = ?", visible.sql]
             var arguments: StatementArguments = [typeID]
             arguments += visible.arguments
@@ -83,8 +83,8 @@ enum ChangeFeedSQL {
     static func anyChange(_ db: Database, typeID: Int64, predicate: SamplePredicate?, scope visibility: Visibility,
                           after change: Int64) throws -> Bool {
         let later = FeedRange.laterChanges(after: change)
-        let visibleObjects = SampleSQL.feedVisibility(visibility.scope, alias: "o") { later.condition(alias: "o", rowColumn: "id", indexed: $0) }
-        let visibleDeletions = SampleSQL.feedVisibility(visibility.scope, alias: "d") { later.condition(alias: "d", rowColumn: "rowid", indexed: $0) }
+        let visibleObjects = SampleSQL.feedVisibility(visibility.scope, alias: "o", objectRows: true) { later.condition(alias: "o", rowColumn: "id", indexed: $0) }
+        let visibleDeletions = SampleSQL.feedVisibility(visibility.scope, alias: "d", objectRows: false) { later.condition(alias: "d", rowColumn: "rowid", indexed: $0) }
         var objectConditions = ["o.type_id = ?", visibleObjects.sql]
         var arguments: StatementArguments = [typeID]
         arguments += visibleObjects.arguments

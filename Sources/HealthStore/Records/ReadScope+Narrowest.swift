@@ -30,6 +30,15 @@ extension ReadScope {
             case let (.recentWindow(a, since), .recentWindow(b, otherSince)):
                 guard a == b else { return nil }
                 narrowest = .recentWindow(appID: a, since: max(since, otherSince))
+            case let (.ownAndGrantedObjects(a), .ownAndGrantedObjects(b)):
+                guard a == b else { return nil }
+                narrowest = .ownAndGrantedObjects(appID: a)
+            // With any other confined scope: own samples, narrower than the true meet (which would
+            // add the granted objects inside a window): it can only hide, never reveal.
+            case let (.ownAndGrantedObjects(a), .ownSamples(b)), let (.ownAndGrantedObjects(a), .recentWindow(b, _)),
+                 let (.ownSamples(a), .ownAndGrantedObjects(b)), let (.recentWindow(a, _), .ownAndGrantedObjects(b)):
+                guard a == b else { return nil }
+                narrowest = .ownSamples(appID: a)
             }
         }
         return narrowest

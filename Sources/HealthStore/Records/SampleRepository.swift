@@ -12,6 +12,10 @@ public enum ReadScope: Sendable, Equatable {
     /// A read grant limited to a window of recent data (`GrantLimits.dataWindow`): the app's own
     /// samples whatever their date, plus every source's samples starting at or after `since`.
     case recentWindow(appID: String, since: Date)
+    /// A type read per object (vision prescriptions, `PerObjectAuthorization`): the app's own
+    /// samples plus each object the user granted it (`object_read_grants`). A deleted object's
+    /// grant went with it, so of deletions only the app's own are visible.
+    case ownAndGrantedObjects(appID: String)
 }
 
 /// Samples: atomic, group-committed inserts and scoped, streamed queries.
@@ -83,7 +87,7 @@ public struct SampleRepository: Sendable {
             case let .quantity(value, _): quantity = value
             case let .category(value): category = value
             case .workout, .workoutRoute, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment, .audiogram, .document,
-                 .clinicalRecord:
+                 .clinicalRecord, .visionPrescription:
                 break  // side tables, written below
             case .correlation: break  // its samples are rows of their own, linked below
             }
@@ -98,6 +102,7 @@ public struct SampleRepository: Sendable {
             try AudiogramRows.insert(db, objectID: rowID, record.value)
             try DocumentRows.insert(db, objectID: rowID, record.value)
             try ClinicalRecordRows.insert(db, objectID: rowID, record.value)
+            try VisionPrescriptionRows.insert(db, objectID: rowID, record.value)
             uuids.append(uuid)
             if case let .correlation(objects) = record.value {
                 uuids += try insertCorrelationObjects(objects, of: rowID, using: &inserter, minting: uuidSupply, db)

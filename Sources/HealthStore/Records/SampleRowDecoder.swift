@@ -58,7 +58,8 @@ struct SampleRowDecoder {
             ?? AssessmentRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
             ?? AudiogramRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
             ?? DocumentRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
-            ?? ClinicalRecordRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db) {
+            ?? ClinicalRecordRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
+            ?? VisionPrescriptionRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db) {
             value = stored
         } else if sqlite3_column_type(handle, column.quantity) != SQLITE_NULL {
             value = .quantity(sqlite3_column_double(handle, column.quantity), unit: type.unit)
@@ -162,6 +163,7 @@ struct SampleRowDecoder {
                 || AudiogramRows.holdsValue(of: identifier)
                 || DocumentRows.holdsValue(of: identifier)
                 || ClinicalRecordRows.holdsValue(of: identifier)
+                || VisionPrescriptionRows.holdsValue(of: identifier)
         }
     }
 

@@ -28,6 +28,13 @@ enum SampleSQL {
     /// one function, so hiding read denial is the engine's default rather than a per-query effort;
     /// the condition is an equality on an indexed column, so hidden rows are never read.
     static func visibility(_ scope: ReadScope, alias: String = "o") -> (sql: String, arguments: StatementArguments) {
+        visibility(scope, alias: alias, objectRows: true)
+    }
+
+    /// `objectRows`: whether `alias` is a row of `objects` (with an `id` a per-object grant names);
+    /// false for any other table (`deleted_objects`, characteristics, activity days), where a
+    /// per-object scope admits the reader's own rows only.
+    static func visibility(_ scope: ReadScope, alias: String, objectRows: Bool) -> (sql: String, arguments: StatementArguments) {
         switch scope {
         case .allSources:
             return ("1", [])
@@ -42,6 +49,14 @@ enum SampleSQL {
             // the window term is selective; `TemporaryGrantStoreTests` checks the plan per shape.
             return ("(\(alias).source_id = (SELECT id FROM sources WHERE bundle_identifier = ?) OR likelihood(\(alias).start_us >= ?, 0.0001))",
                     [appID, since.microsecondsSince1970])
+        case let .ownAndGrantedObjects(appID):
+            let own = visibility(.ownSamples(appID: appID), alias: alias)
+            guard objectRows else { return own }
+            // Two index-driven terms: the own rows' (type, source) range, and the rows the app's
+            // grants list by primary key (object_read_grants is keyed by app first). Neither reads
+            // an object nobody granted it, so the cost follows the visible rows.
+            return ("(\(own.sql) OR \(alias).id IN (SELECT g.object_id FROM object_read_grants g WHERE g.app_id = ?))",
+                    own.arguments + [appID])
         }
     }
 
@@ -53,7 +68,7 @@ enum SampleSQL {
     /// the stretch itself, and no term outside them offers the planner the (type, change) index:
     /// that index would walk every row changed after the cursor, hidden ones included, and drop
     /// them afterwards (issue 11, class 2). `ChangeFeedWindowPlanTests` checks the plans.
-    static func feedVisibility(_ scope: ReadScope, alias: String,
+    static func feedVisibility(_ scope: ReadScope, alias: String, objectRows: Bool,
                                stretch: (_ indexed: Bool) -> (sql: String, arguments: StatementArguments)) -> (sql: String, arguments: StatementArguments) {
         switch scope {
         case .allSources, .ownSamples:
@@ -70,6 +85,14 @@ enum SampleSQL {
                 ((\(alias).source_id = (SELECT id FROM sources WHERE bundle_identifier = ?) AND \(own.sql)) \
                 OR (likelihood(\(alias).start_us >= ?, 0.0001) AND \(window.sql)))
                 """, arguments)
+        case let .ownAndGrantedObjects(appID):
+            // The own rows' range carries the stretch; granted rows are found by key and tested
+            // against the stretch without an index (like a window's second term).
+            let own = feedVisibility(.ownSamples(appID: appID), alias: alias, objectRows: objectRows, stretch: stretch)
+            guard objectRows else { return own }
+            let granted = stretch(false)
+            return ("(\(own.sql) OR (\(alias).id IN (SELECT g.object_id FROM object_read_grants g WHERE g.app_id = ?) AND \(granted.sql)))",
+                    own.arguments + [appID] + granted.arguments)
         }
     }
 

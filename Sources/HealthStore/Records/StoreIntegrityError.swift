@@ -22,6 +22,8 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
     case missingDocumentRow
     /// A clinical record object without its `clinical_records` row (written in one transaction).
     case missingClinicalRecordRow
+    /// A vision prescription object without its `vision_prescriptions` row (written in one transaction).
+    case missingVisionPrescriptionRow
     /// A row this transaction wrote or looked up a moment ago is not there.
     case missingRowJustWritten(String)
 
@@ -38,6 +40,7 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
         case .missingAudiogramRows: "an audiogram object's audiograms or audiogram_tests rows are missing"
         case .missingDocumentRow: "a document object has no documents row"
         case .missingClinicalRecordRow: "a clinical record object has no clinical_records row"
+        case .missingVisionPrescriptionRow: "a vision prescription object has no vision_prescriptions row"
         case let .missingRowJustWritten(what): "\(what), written in this transaction, is not in the store"
         }
     }

@@ -136,8 +136,9 @@ enum StoreSchema {
         registerQuantitySeries(&migrator)        // v23
         registerLockedStart(&migrator)           // v25
         registerAudiograms(&migrator)            // v26
-        registerDocuments(&migrator)             // v29
+        registerVisionPrescriptions(&migrator)   // v27
         registerClinicalRecords(&migrator)       // v28
+        registerDocuments(&migrator)             // v29
         return migrator
     }
 }

@@ -52,6 +52,9 @@ enum SampleWire {
         case OPENHEALTH__V1__SAMPLE__VALUE_CLINICAL_RECORD:
             guard let record = wire.clinical_record?.pointee else { throw .invalidField("sample clinical record missing") }
             value = .clinicalRecord(try ClinicalRecordWire.read(record))
+        case OPENHEALTH__V1__SAMPLE__VALUE_VISION_PRESCRIPTION:
+            guard let prescription = wire.vision_prescription?.pointee else { throw .invalidField("sample vision prescription missing") }
+            value = .visionPrescription(try VisionPrescriptionWire.read(prescription))
         case OPENHEALTH__V1__SAMPLE__VALUE__NOT_SET where wire.n_correlation_objects > 0:
             // Recursion bounded by WireDepthGuard, like predicates.
             value = .correlation(try WireRead.messages(wire.correlation_objects, count: wire.n_correlation_objects).map(read))

@@ -77,6 +77,9 @@ struct SampleWireBuilder {
         case let .clinicalRecord(record):
             wire.pointee.value_case = OPENHEALTH__V1__SAMPLE__VALUE_CLINICAL_RECORD
             wire.pointee.clinical_record = ClinicalRecordWire.build(record, in: arena)
+        case let .visionPrescription(prescription):
+            wire.pointee.value_case = OPENHEALTH__V1__SAMPLE__VALUE_VISION_PRESCRIPTION
+            wire.pointee.vision_prescription = VisionPrescriptionWire.build(prescription, in: arena)
         case let .correlation(objects):
             let built = build(objects)
             wire.pointee.n_correlation_objects = built.count

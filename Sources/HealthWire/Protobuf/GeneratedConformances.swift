@@ -205,6 +205,9 @@ extension Openhealth__V1__LaunchOutcome: ProtobufCMessageStruct {
 extension Openhealth__V1__LaunchRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__launch_request__init(message) }
 }
+extension Openhealth__V1__LensSpecification: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__lens_specification__init(message) }
+}
 extension Openhealth__V1__ListAccessLogRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_access_log_request__init(message) }
 }
@@ -259,6 +262,9 @@ extension Openhealth__V1__LockRequest: ProtobufCMessageStruct {
 extension Openhealth__V1__LockResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__lock_response__init(message) }
 }
+extension Openhealth__V1__Measure: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__measure__init(message) }
+}
 extension Openhealth__V1__MemberPredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__member_predicate__init(message) }
 }
@@ -274,6 +280,9 @@ extension Openhealth__V1__MetadataPredicate: ProtobufCMessageStruct {
 extension Openhealth__V1__MetadataValue: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__metadata_value__init(message) }
 }
+extension Openhealth__V1__ObjectReadGrants: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__object_read_grants__init(message) }
+}
 extension Openhealth__V1__ObjectReference: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__object_reference__init(message) }
 }
@@ -288,6 +297,12 @@ extension Openhealth__V1__ObserverQueryRequest: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__ObserverUpdate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__observer_update__init(message) }
+}
+extension Openhealth__V1__PerObjectPrompt: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__per_object_prompt__init(message) }
+}
+extension Openhealth__V1__PerObjectPromptList: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__per_object_prompt_list__init(message) }
 }
 extension Openhealth__V1__Predicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__predicate__init(message) }
@@ -483,6 +498,12 @@ extension Openhealth__V1__VerifyAccessLogRequest: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__VerifyAccessLogResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__verify_access_log_response__init(message) }
+}
+extension Openhealth__V1__VisionPrescription: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__vision_prescription__init(message) }
+}
+extension Openhealth__V1__VisionPrism: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__vision_prism__init(message) }
 }
 extension Openhealth__V1__WatchLaunchesRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__watch_launches_request__init(message) }

@@ -4514,7 +4514,7 @@ const ProtobufCEnumDescriptor openhealth__v1__decision__descriptor =
   openhealth__v1__decision__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[39] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[43] =
 {
   { "Status", &openhealth__v1__status_request__descriptor, &openhealth__v1__status_response__descriptor },
   { "InstallApp", &openhealth__v1__install_app_request__descriptor, &openhealth__v1__install_app_response__descriptor },
@@ -4522,6 +4522,10 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "ListRequests", &openhealth__v1__list_requests_request__descriptor, &openhealth__v1__list_requests_response__descriptor },
   { "WatchRequests", &openhealth__v1__list_requests_request__descriptor, &openhealth__v1__authorization_prompt__descriptor },
   { "AnswerRequest", &openhealth__v1__answer_request_request__descriptor, &openhealth__v1__answer_request_response__descriptor },
+  { "ListPerObjectRequests", &openhealth__v1__list_requests_request__descriptor, &openhealth__v1__per_object_prompt_list__descriptor },
+  { "AnswerPerObjectRequest", &openhealth__v1__object_read_grants__descriptor, &openhealth__v1__answer_request_response__descriptor },
+  { "ListObjectReadGrants", &openhealth__v1__object_read_grants__descriptor, &openhealth__v1__object_read_grants__descriptor },
+  { "RevokeObjectReadGrants", &openhealth__v1__object_read_grants__descriptor, &openhealth__v1__answer_request_response__descriptor },
   { "SetGrants", &openhealth__v1__set_grants_request__descriptor, &openhealth__v1__set_grants_response__descriptor },
   { "ListGrants", &openhealth__v1__list_grants_request__descriptor, &openhealth__v1__list_grants_response__descriptor },
   { "QuerySamples", &openhealth__v1__sample_query_request__descriptor, &openhealth__v1__sample_batch__descriptor },
@@ -4557,44 +4561,48 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "RemoveApp", &openhealth__v1__remove_app_request__descriptor, &openhealth__v1__delete_objects_response__descriptor },
 };
 const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
-  36,        /* AddSamples */
+  40,        /* AddSamples */
+  7,        /* AnswerPerObjectRequest */
   5,        /* AnswerRequest */
-  13,        /* ChangePasscode */
-  37,        /* DeleteSamples */
-  10,        /* GetKeyStatus */
-  31,        /* ImportSamples */
+  17,        /* ChangePasscode */
+  41,        /* DeleteSamples */
+  14,        /* GetKeyStatus */
+  35,        /* ImportSamples */
   1,        /* InstallApp */
-  9,        /* LaunchBind */
-  17,        /* ListAccessLog */
-  28,        /* ListActivityGoals */
+  13,        /* LaunchBind */
+  21,        /* ListAccessLog */
+  32,        /* ListActivityGoals */
   2,        /* ListApps */
-  25,        /* ListBackgroundDeliveries */
-  21,        /* ListCharacteristics */
-  7,        /* ListGrants */
+  29,        /* ListBackgroundDeliveries */
+  25,        /* ListCharacteristics */
+  11,        /* ListGrants */
+  8,        /* ListObjectReadGrants */
+  6,        /* ListPerObjectRequests */
   3,        /* ListRequests */
-  19,        /* ListSources */
-  23,        /* ListUnitPreferences */
-  15,        /* Lock */
-  30,        /* QueryActivitySummaries */
-  34,        /* QueryRouteData */
-  8,        /* QuerySamples */
-  35,        /* QuerySeriesData */
-  38,        /* RemoveApp */
-  14,        /* RemovePasscode */
-  27,        /* ReportLaunchOutcome */
-  11,        /* RotateKey */
-  29,        /* SetActivityGoals */
-  22,        /* SetCharacteristic */
-  32,        /* SetDirectConnection */
-  6,        /* SetGrants */
-  33,        /* SetNetworkAccess */
-  12,        /* SetPasscode */
-  20,        /* SetSourcePriority */
-  24,        /* SetUnitPreference */
+  23,        /* ListSources */
+  27,        /* ListUnitPreferences */
+  19,        /* Lock */
+  34,        /* QueryActivitySummaries */
+  38,        /* QueryRouteData */
+  12,        /* QuerySamples */
+  39,        /* QuerySeriesData */
+  42,        /* RemoveApp */
+  18,        /* RemovePasscode */
+  31,        /* ReportLaunchOutcome */
+  9,        /* RevokeObjectReadGrants */
+  15,        /* RotateKey */
+  33,        /* SetActivityGoals */
+  26,        /* SetCharacteristic */
+  36,        /* SetDirectConnection */
+  10,        /* SetGrants */
+  37,        /* SetNetworkAccess */
+  16,        /* SetPasscode */
+  24,        /* SetSourcePriority */
+  28,        /* SetUnitPreference */
   0,        /* Status */
-  16,        /* Unlock */
-  18,        /* VerifyAccessLog */
-  26,        /* WatchLaunches */
+  20,        /* Unlock */
+  22,        /* VerifyAccessLog */
+  30,        /* WatchLaunches */
   4         /* WatchRequests */
 };
 const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
@@ -4604,7 +4612,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
   "HealthManager",
   "Openhealth__V1__HealthManager",
   "openhealth.v1",
-  39,
+  43,
   openhealth__v1__health_manager__method_descriptors,
   openhealth__v1__health_manager__method_indices_by_name
 };
@@ -4656,13 +4664,45 @@ void openhealth__v1__health_manager__answer_request(ProtobufCService *service,
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
   service->invoke(service, 5, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void openhealth__v1__health_manager__list_per_object_requests(ProtobufCService *service,
+                                                              const Openhealth__V1__ListRequestsRequest *input,
+                                                              Openhealth__V1__PerObjectPromptList_Closure closure,
+                                                              void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 6, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__answer_per_object_request(ProtobufCService *service,
+                                                               const Openhealth__V1__ObjectReadGrants *input,
+                                                               Openhealth__V1__AnswerRequestResponse_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 7, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__list_object_read_grants(ProtobufCService *service,
+                                                             const Openhealth__V1__ObjectReadGrants *input,
+                                                             Openhealth__V1__ObjectReadGrants_Closure closure,
+                                                             void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 8, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__revoke_object_read_grants(ProtobufCService *service,
+                                                               const Openhealth__V1__ObjectReadGrants *input,
+                                                               Openhealth__V1__AnswerRequestResponse_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void openhealth__v1__health_manager__set_grants(ProtobufCService *service,
                                                 const Openhealth__V1__SetGrantsRequest *input,
                                                 Openhealth__V1__SetGrantsResponse_Closure closure,
                                                 void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 6, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__list_grants(ProtobufCService *service,
                                                  const Openhealth__V1__ListGrantsRequest *input,
@@ -4670,7 +4710,7 @@ void openhealth__v1__health_manager__list_grants(ProtobufCService *service,
                                                  void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 7, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__query_samples(ProtobufCService *service,
                                                    const Openhealth__V1__SampleQueryRequest *input,
@@ -4678,7 +4718,7 @@ void openhealth__v1__health_manager__query_samples(ProtobufCService *service,
                                                    void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 8, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__launch_bind(ProtobufCService *service,
                                                  const Openhealth__V1__LaunchBindRequest *input,
@@ -4686,7 +4726,7 @@ void openhealth__v1__health_manager__launch_bind(ProtobufCService *service,
                                                  void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__get_key_status(ProtobufCService *service,
                                                     const Openhealth__V1__KeyStatusRequest *input,
@@ -4694,7 +4734,7 @@ void openhealth__v1__health_manager__get_key_status(ProtobufCService *service,
                                                     void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__rotate_key(ProtobufCService *service,
                                                 const Openhealth__V1__RotateKeyRequest *input,
@@ -4702,7 +4742,7 @@ void openhealth__v1__health_manager__rotate_key(ProtobufCService *service,
                                                 void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_passcode(ProtobufCService *service,
                                                   const Openhealth__V1__SetPasscodeRequest *input,
@@ -4710,7 +4750,7 @@ void openhealth__v1__health_manager__set_passcode(ProtobufCService *service,
                                                   void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__change_passcode(ProtobufCService *service,
                                                      const Openhealth__V1__ChangePasscodeRequest *input,
@@ -4718,7 +4758,7 @@ void openhealth__v1__health_manager__change_passcode(ProtobufCService *service,
                                                      void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__remove_passcode(ProtobufCService *service,
                                                      const Openhealth__V1__RemovePasscodeRequest *input,
@@ -4726,7 +4766,7 @@ void openhealth__v1__health_manager__remove_passcode(ProtobufCService *service,
                                                      void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__lock(ProtobufCService *service,
                                           const Openhealth__V1__LockRequest *input,
@@ -4734,7 +4774,7 @@ void openhealth__v1__health_manager__lock(ProtobufCService *service,
                                           void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__unlock(ProtobufCService *service,
                                             const Openhealth__V1__UnlockRequest *input,
@@ -4742,7 +4782,7 @@ void openhealth__v1__health_manager__unlock(ProtobufCService *service,
                                             void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__list_access_log(ProtobufCService *service,
                                                      const Openhealth__V1__ListAccessLogRequest *input,
@@ -4750,7 +4790,7 @@ void openhealth__v1__health_manager__list_access_log(ProtobufCService *service,
                                                      void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 21, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__verify_access_log(ProtobufCService *service,
                                                        const Openhealth__V1__VerifyAccessLogRequest *input,
@@ -4758,7 +4798,7 @@ void openhealth__v1__health_manager__verify_access_log(ProtobufCService *service
                                                        void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 22, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__list_sources(ProtobufCService *service,
                                                   const Openhealth__V1__ListSourcesRequest *input,
@@ -4766,7 +4806,7 @@ void openhealth__v1__health_manager__list_sources(ProtobufCService *service,
                                                   void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_source_priority(ProtobufCService *service,
                                                          const Openhealth__V1__SetSourcePriorityRequest *input,
@@ -4774,7 +4814,7 @@ void openhealth__v1__health_manager__set_source_priority(ProtobufCService *servi
                                                          void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__list_characteristics(ProtobufCService *service,
                                                           const Openhealth__V1__ListCharacteristicsRequest *input,
@@ -4782,7 +4822,7 @@ void openhealth__v1__health_manager__list_characteristics(ProtobufCService *serv
                                                           void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 21, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_characteristic(ProtobufCService *service,
                                                         const Openhealth__V1__Characteristic *input,
@@ -4790,7 +4830,7 @@ void openhealth__v1__health_manager__set_characteristic(ProtobufCService *servic
                                                         void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 22, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__list_unit_preferences(ProtobufCService *service,
                                                            const Openhealth__V1__ListUnitPreferencesRequest *input,
@@ -4798,7 +4838,7 @@ void openhealth__v1__health_manager__list_unit_preferences(ProtobufCService *ser
                                                            void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 27, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_unit_preference(ProtobufCService *service,
                                                          const Openhealth__V1__PreferredUnit *input,
@@ -4806,7 +4846,7 @@ void openhealth__v1__health_manager__set_unit_preference(ProtobufCService *servi
                                                          void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 28, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__list_background_deliveries(ProtobufCService *service,
                                                                 const Openhealth__V1__ListBackgroundDeliveriesRequest *input,
@@ -4814,7 +4854,7 @@ void openhealth__v1__health_manager__list_background_deliveries(ProtobufCService
                                                                 void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__watch_launches(ProtobufCService *service,
                                                     const Openhealth__V1__WatchLaunchesRequest *input,
@@ -4822,7 +4862,7 @@ void openhealth__v1__health_manager__watch_launches(ProtobufCService *service,
                                                     void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 30, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__report_launch_outcome(ProtobufCService *service,
                                                            const Openhealth__V1__LaunchOutcome *input,
@@ -4830,7 +4870,7 @@ void openhealth__v1__health_manager__report_launch_outcome(ProtobufCService *ser
                                                            void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 27, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 31, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__list_activity_goals(ProtobufCService *service,
                                                          const Openhealth__V1__ListActivityGoalsRequest *input,
@@ -4838,7 +4878,7 @@ void openhealth__v1__health_manager__list_activity_goals(ProtobufCService *servi
                                                          void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 28, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 32, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_activity_goals(ProtobufCService *service,
                                                         const Openhealth__V1__ActivityGoalUpdate *input,
@@ -4846,7 +4886,7 @@ void openhealth__v1__health_manager__set_activity_goals(ProtobufCService *servic
                                                         void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 33, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__query_activity_summaries(ProtobufCService *service,
                                                               const Openhealth__V1__ActivitySummaryQueryRequest *input,
@@ -4854,7 +4894,7 @@ void openhealth__v1__health_manager__query_activity_summaries(ProtobufCService *
                                                               void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 30, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 34, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__import_samples(ProtobufCService *service,
                                                     const Openhealth__V1__ImportSamplesRequest *input,
@@ -4862,7 +4902,7 @@ void openhealth__v1__health_manager__import_samples(ProtobufCService *service,
                                                     void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 31, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 35, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_direct_connection(ProtobufCService *service,
                                                            const Openhealth__V1__SetDirectConnectionRequest *input,
@@ -4870,7 +4910,7 @@ void openhealth__v1__health_manager__set_direct_connection(ProtobufCService *ser
                                                            void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 32, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 36, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_network_access(ProtobufCService *service,
                                                         const Openhealth__V1__SetNetworkAccessRequest *input,
@@ -4878,7 +4918,7 @@ void openhealth__v1__health_manager__set_network_access(ProtobufCService *servic
                                                         void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 33, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 37, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__query_route_data(ProtobufCService *service,
                                                       const Openhealth__V1__RouteDataRequest *input,
@@ -4886,7 +4926,7 @@ void openhealth__v1__health_manager__query_route_data(ProtobufCService *service,
                                                       void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 34, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 38, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__query_series_data(ProtobufCService *service,
                                                        const Openhealth__V1__SeriesDataRequest *input,
@@ -4894,7 +4934,7 @@ void openhealth__v1__health_manager__query_series_data(ProtobufCService *service
                                                        void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 35, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 39, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__add_samples(ProtobufCService *service,
                                                  const Openhealth__V1__SaveRequest *input,
@@ -4902,7 +4942,7 @@ void openhealth__v1__health_manager__add_samples(ProtobufCService *service,
                                                  void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 36, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 40, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__delete_samples(ProtobufCService *service,
                                                     const Openhealth__V1__DeleteSamplesRequest *input,
@@ -4910,7 +4950,7 @@ void openhealth__v1__health_manager__delete_samples(ProtobufCService *service,
                                                     void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 37, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 41, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__remove_app(ProtobufCService *service,
                                                 const Openhealth__V1__RemoveAppRequest *input,
@@ -4918,7 +4958,7 @@ void openhealth__v1__health_manager__remove_app(ProtobufCService *service,
                                                 void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 38, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 42, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
                                            Openhealth__V1__HealthManager_ServiceDestroy destroy)

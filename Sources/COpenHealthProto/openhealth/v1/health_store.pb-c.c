@@ -849,7 +849,7 @@ const ProtobufCMessageDescriptor openhealth__v1__current_source_request__descrip
   (ProtobufCMessageInit) openhealth__v1__current_source_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[28] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[29] =
 {
   { "GetRequestStatus", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_status_response__descriptor },
   { "RequestAuthorization", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
@@ -879,6 +879,7 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_desc
   { "WatchActivitySummaries", &openhealth__v1__activity_summary_query_request__descriptor, &openhealth__v1__activity_summary_batch__descriptor },
   { "WatchStatisticsCollection", &openhealth__v1__statistics_collection_request__descriptor, &openhealth__v1__statistics_collection_delivery__descriptor },
   { "CurrentSource", &openhealth__v1__current_source_request__descriptor, &openhealth__v1__source_list__descriptor },
+  { "RequestPerObjectReadAuthorization", &openhealth__v1__sample_query_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
 };
 const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   7,        /* AcknowledgeObserverUpdate */
@@ -906,6 +907,7 @@ const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   16,        /* QueryStatistics */
   17,        /* QueryStatisticsCollection */
   1,        /* RequestAuthorization */
+  28,        /* RequestPerObjectReadAuthorization */
   3,        /* Save */
   25,        /* WatchActivitySummaries */
   26         /* WatchStatisticsCollection */
@@ -917,7 +919,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
   "HealthStore",
   "Openhealth__V1__HealthStore",
   "openhealth.v1",
-  28,
+  29,
   openhealth__v1__health_store__method_descriptors,
   openhealth__v1__health_store__method_indices_by_name
 };
@@ -1144,6 +1146,14 @@ void openhealth__v1__health_store__current_source(ProtobufCService *service,
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
   service->invoke(service, 27, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__request_per_object_read_authorization(ProtobufCService *service,
+                                                                         const Openhealth__V1__SampleQueryRequest *input,
+                                                                         Openhealth__V1__RequestAuthorizationResponse_Closure closure,
+                                                                         void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 28, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
                                          Openhealth__V1__HealthStore_ServiceDestroy destroy)

@@ -1363,7 +1363,7 @@ const ProtobufCMessageDescriptor openhealth__v1__source_revision__descriptor =
   (ProtobufCMessageInit) openhealth__v1__source_revision__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[20] =
+static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[21] =
 {
   {
     "uuid",
@@ -1570,6 +1570,18 @@ static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "vision_prescription",
+    33,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Sample, value_case),
+    offsetof(Openhealth__V1__Sample, vision_prescription),
+    &openhealth__v1__vision_prescription__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "clinical_record",
     34,
     PROTOBUF_C_LABEL_NONE,
@@ -1609,16 +1621,16 @@ static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[
 static const unsigned openhealth__v1__sample__field_indices_by_name[] = {
   16,   /* field[16] = audiogram */
   5,   /* field[5] = category_value */
-  17,   /* field[17] = clinical_record */
+  18,   /* field[18] = clinical_record */
   11,   /* field[11] = correlation_objects */
   7,   /* field[7] = device */
-  18,   /* field[18] = document */
+  19,   /* field[19] = document */
   13,   /* field[13] = electrocardiogram */
   3,   /* field[3] = end_us */
   12,   /* field[12] = heartbeat_series */
   6,   /* field[6] = metadata */
   4,   /* field[4] = quantity */
-  19,   /* field[19] = quantity_series */
+  20,   /* field[20] = quantity_series */
   10,   /* field[10] = route_location_count */
   15,   /* field[15] = scored_assessment */
   8,   /* field[8] = source_revision */
@@ -1626,16 +1638,16 @@ static const unsigned openhealth__v1__sample__field_indices_by_name[] = {
   14,   /* field[14] = state_of_mind */
   1,   /* field[1] = type */
   0,   /* field[0] = uuid */
+  17,   /* field[17] = vision_prescription */
   9,   /* field[9] = workout */
 };
-static const ProtobufCIntRange openhealth__v1__sample__number_ranges[5 + 1] =
+static const ProtobufCIntRange openhealth__v1__sample__number_ranges[4 + 1] =
 {
   { 1, 0 },
   { 20, 12 },
   { 30, 14 },
-  { 34, 17 },
-  { 40, 19 },
-  { 0, 20 }
+  { 40, 20 },
+  { 0, 21 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
 {
@@ -1645,10 +1657,10 @@ const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
   "Openhealth__V1__Sample",
   "openhealth.v1",
   sizeof(Openhealth__V1__Sample),
-  20,
+  21,
   openhealth__v1__sample__field_descriptors,
   openhealth__v1__sample__field_indices_by_name,
-  5,  openhealth__v1__sample__number_ranges,
+  4,  openhealth__v1__sample__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__sample__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

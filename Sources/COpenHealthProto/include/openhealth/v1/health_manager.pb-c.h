@@ -22,6 +22,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/types.pb-c.h"
 #include "openhealth/v1/workouts.pb-c.h"
 #include "openhealth/v1/series.pb-c.h"
+#include "openhealth/v1/per_object.pb-c.h"
 
 typedef struct Openhealth__V1__StatusRequest Openhealth__V1__StatusRequest;
 typedef struct Openhealth__V1__StatusResponse Openhealth__V1__StatusResponse;
@@ -1822,6 +1823,22 @@ struct Openhealth__V1__HealthManager_Service
                          const Openhealth__V1__AnswerRequestRequest *input,
                          Openhealth__V1__AnswerRequestResponse_Closure closure,
                          void *closure_data);
+  void (*list_per_object_requests)(Openhealth__V1__HealthManager_Service *service,
+                                   const Openhealth__V1__ListRequestsRequest *input,
+                                   Openhealth__V1__PerObjectPromptList_Closure closure,
+                                   void *closure_data);
+  void (*answer_per_object_request)(Openhealth__V1__HealthManager_Service *service,
+                                    const Openhealth__V1__ObjectReadGrants *input,
+                                    Openhealth__V1__AnswerRequestResponse_Closure closure,
+                                    void *closure_data);
+  void (*list_object_read_grants)(Openhealth__V1__HealthManager_Service *service,
+                                  const Openhealth__V1__ObjectReadGrants *input,
+                                  Openhealth__V1__ObjectReadGrants_Closure closure,
+                                  void *closure_data);
+  void (*revoke_object_read_grants)(Openhealth__V1__HealthManager_Service *service,
+                                    const Openhealth__V1__ObjectReadGrants *input,
+                                    Openhealth__V1__AnswerRequestResponse_Closure closure,
+                                    void *closure_data);
   void (*set_grants)(Openhealth__V1__HealthManager_Service *service,
                      const Openhealth__V1__SetGrantsRequest *input,
                      Openhealth__V1__SetGrantsResponse_Closure closure,
@@ -1968,6 +1985,10 @@ void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service
       function_prefix__ ## list_requests,\
       function_prefix__ ## watch_requests,\
       function_prefix__ ## answer_request,\
+      function_prefix__ ## list_per_object_requests,\
+      function_prefix__ ## answer_per_object_request,\
+      function_prefix__ ## list_object_read_grants,\
+      function_prefix__ ## revoke_object_read_grants,\
       function_prefix__ ## set_grants,\
       function_prefix__ ## list_grants,\
       function_prefix__ ## query_samples,\
@@ -2025,6 +2046,22 @@ void openhealth__v1__health_manager__answer_request(ProtobufCService *service,
                                                     const Openhealth__V1__AnswerRequestRequest *input,
                                                     Openhealth__V1__AnswerRequestResponse_Closure closure,
                                                     void *closure_data);
+void openhealth__v1__health_manager__list_per_object_requests(ProtobufCService *service,
+                                                              const Openhealth__V1__ListRequestsRequest *input,
+                                                              Openhealth__V1__PerObjectPromptList_Closure closure,
+                                                              void *closure_data);
+void openhealth__v1__health_manager__answer_per_object_request(ProtobufCService *service,
+                                                               const Openhealth__V1__ObjectReadGrants *input,
+                                                               Openhealth__V1__AnswerRequestResponse_Closure closure,
+                                                               void *closure_data);
+void openhealth__v1__health_manager__list_object_read_grants(ProtobufCService *service,
+                                                             const Openhealth__V1__ObjectReadGrants *input,
+                                                             Openhealth__V1__ObjectReadGrants_Closure closure,
+                                                             void *closure_data);
+void openhealth__v1__health_manager__revoke_object_read_grants(ProtobufCService *service,
+                                                               const Openhealth__V1__ObjectReadGrants *input,
+                                                               Openhealth__V1__AnswerRequestResponse_Closure closure,
+                                                               void *closure_data);
 void openhealth__v1__health_manager__set_grants(ProtobufCService *service,
                                                 const Openhealth__V1__SetGrantsRequest *input,
                                                 Openhealth__V1__SetGrantsResponse_Closure closure,

@@ -499,6 +499,10 @@ struct Openhealth__V1__HealthStore_Service
                          const Openhealth__V1__CurrentSourceRequest *input,
                          Openhealth__V1__SourceList_Closure closure,
                          void *closure_data);
+  void (*request_per_object_read_authorization)(Openhealth__V1__HealthStore_Service *service,
+                                                const Openhealth__V1__SampleQueryRequest *input,
+                                                Openhealth__V1__RequestAuthorizationResponse_Closure closure,
+                                                void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthStore_ServiceDestroy)(Openhealth__V1__HealthStore_Service *);
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
@@ -534,7 +538,8 @@ void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *se
       function_prefix__ ## query_activity_summaries,\
       function_prefix__ ## watch_activity_summaries,\
       function_prefix__ ## watch_statistics_collection,\
-      function_prefix__ ## current_source  }
+      function_prefix__ ## current_source,\
+      function_prefix__ ## request_per_object_read_authorization  }
 void openhealth__v1__health_store__get_request_status(ProtobufCService *service,
                                                       const Openhealth__V1__AuthorizationRequest *input,
                                                       Openhealth__V1__RequestStatusResponse_Closure closure,
@@ -647,6 +652,10 @@ void openhealth__v1__health_store__current_source(ProtobufCService *service,
                                                   const Openhealth__V1__CurrentSourceRequest *input,
                                                   Openhealth__V1__SourceList_Closure closure,
                                                   void *closure_data);
+void openhealth__v1__health_store__request_per_object_read_authorization(ProtobufCService *service,
+                                                                         const Openhealth__V1__SampleQueryRequest *input,
+                                                                         Openhealth__V1__RequestAuthorizationResponse_Closure closure,
+                                                                         void *closure_data);
 
 /* --- descriptors --- */
 

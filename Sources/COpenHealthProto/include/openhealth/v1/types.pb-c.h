@@ -19,6 +19,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/audiogram.pb-c.h"
 #include "openhealth/v1/documents.pb-c.h"
 #include "openhealth/v1/clinical.pb-c.h"
+#include "openhealth/v1/vision.pb-c.h"
 
 typedef struct Openhealth__V1__Quantity Openhealth__V1__Quantity;
 typedef struct Openhealth__V1__MetadataValue Openhealth__V1__MetadataValue;
@@ -171,7 +172,8 @@ typedef enum {
   OPENHEALTH__V1__SAMPLE__VALUE_SCORED_ASSESSMENT = 31,
   OPENHEALTH__V1__SAMPLE__VALUE_AUDIOGRAM = 32,
   OPENHEALTH__V1__SAMPLE__VALUE_DOCUMENT = 35,
-  OPENHEALTH__V1__SAMPLE__VALUE_CLINICAL_RECORD = 34
+  OPENHEALTH__V1__SAMPLE__VALUE_CLINICAL_RECORD = 34,
+  OPENHEALTH__V1__SAMPLE__VALUE_VISION_PRESCRIPTION = 33
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__SAMPLE__VALUE__CASE)
 } Openhealth__V1__Sample__ValueCase;
 
@@ -242,6 +244,10 @@ struct  Openhealth__V1__Sample
      * HKClinicalTypeIdentifier… (clinical.proto)
      */
     Openhealth__V1__ClinicalRecord *clinical_record;
+    /*
+     * HKVisionPrescriptionTypeIdentifier (vision.proto)
+     */
+    Openhealth__V1__VisionPrescription *vision_prescription;
   };
 };
 #define OPENHEALTH__V1__SAMPLE__INIT \

@@ -1,0 +1,62 @@
+import Foundation
+import HealthModel
+import HealthWire
+
+/// Pending per-object read requests (`requestPerObjectReadAuthorization`, vision prescriptions):
+/// each waits here until the user picks, in the manager, which of its candidate objects the app
+/// may read. Like `PromptCenter` (a separate actor so the type-wide prompts' wire shape stays as
+/// it is): the app's call is withdrawn when it is cancelled, and an app may have at most
+/// `maxPendingPerApp` requests waiting. HealthKit always asks, whatever was granted before.
+actor PerObjectPromptCenter {
+    private struct Pending {
+        let prompt: PerObjectPrompt
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private var pending: [UInt64: Pending] = [:]
+    private var nextID: UInt64 = 1
+    private let maxPendingPerApp: Int
+
+    init(maxPendingPerApp: Int) {
+        self.maxPendingPerApp = maxPendingPerApp
+    }
+
+    var prompts: [PerObjectPrompt] {
+        pending.values.map(\.prompt).sorted { $0.requestID < $1.requestID }
+    }
+
+    /// Waits until `resolve` is called for the request, or throws CancellationError when the
+    /// app's call is cancelled (which withdraws it).
+    func ask(app: AppManifest, typeIdentifier: String, candidates: [SampleRecord]) async throws {
+        guard pending.values.count(where: { $0.prompt.appID == app.id }) < maxPendingPerApp else {
+            throw BrokerLimits.exhausted("at most \(maxPendingPerApp) pending per-object read requests per app")
+        }
+        let id = nextID
+        nextID += 1
+        let prompt = PerObjectPrompt(requestID: id, appID: app.id, appDisplayName: app.displayName,
+                                     readUsageDescription: app.readUsageDescription ?? "", typeIdentifier: typeIdentifier,
+                                     candidates: candidates)
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                pending[id] = Pending(prompt: prompt, continuation: continuation)
+            }
+        } onCancel: {
+            Task { await self.withdraw(id) }
+        }
+    }
+
+    func prompt(_ id: UInt64) -> PerObjectPrompt? {
+        pending[id]?.prompt
+    }
+
+    /// Resolves a request; the caller has stored the decisions.
+    func resolve(_ id: UInt64) -> Bool {
+        guard let entry = pending.removeValue(forKey: id) else { return false }
+        entry.continuation.resume()
+        return true
+    }
+
+    private func withdraw(_ id: UInt64) {
+        pending.removeValue(forKey: id)?.continuation.resume(throwing: CancellationError())
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import HealthIPC
+import HealthModel
+import HealthStore
+import HealthWire
+
+/// Per-object read authorization (`HKHealthStore.requestPerObjectReadAuthorization`, iOS 16):
+/// the app's request and the manager's answer, listing and revocation. The grants it leaves are
+/// read only by `ReadScope.ownAndGrantedObjects` (the visibility choke point).
+///
+/// What the app learns: its call returns once the user answered (success means "the user was
+/// asked", DESIGN.md §7.7). The request is always shown, whether or not anything matches — a
+/// request answered at once when nothing matched would tell the app that no such object exists.
+/// Candidates are read and grants written only in the open store: while locked both fail with
+/// errorDatabaseInaccessible (`StoreHandle.withDatabase`), so nothing needs journaling.
+enum PerObjectReadService {
+    /// The most objects one request offers, newest first: the manager's listing must fit in one
+    /// frame (`WireLimits.maxFrameBytes`); an app that needs older ones asks with a predicate.
+    static let maxCandidates = 1_000
+
+    static func request(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let app = try context.requireApp(caller)
+        let spec = try SampleQuerySpec(wire: payload)
+        guard PerObjectAuthorization.isPerObject(spec.typeIdentifier) else {
+            throw HKError(.errorInvalidArgument, "\(spec.typeIdentifier.prefix(100)) is not read per object; "
+                          + "ask for it with requestAuthorization(toShare:read:)")
+        }
+        guard app.readUsageDescription != nil else {
+            throw HKError(.errorInvalidArgument, "\(AppManifest.readUsageKey) must be set in the app's manifest in order to request read authorization")
+        }
+        CallAccessReport.record(appID: app.id, types: [spec.typeIdentifier], detail: "per-object read request")
+        // Every object of the type that matches, from every source: the user's choice, never
+        // shown to the app. The predicate is compiled within the manager's visibility.
+        let candidates = try await context.store.withDatabase { database in
+            var found: [SampleRecord] = []
+            try database.samples.query(SampleQuerySpec(typeIdentifier: spec.typeIdentifier, predicate: spec.predicate,
+                                                       sort: [SampleSort(.startDate, ascending: false)], limit: maxCandidates),
+                                       scope: .allSources) { found += $0 }
+            return found
+        }
+        context.logger.info("per-object read prompt", metadata: ["app": "\(app.id)", "candidates": "\(candidates.count)"])
+        try await context.perObjectPrompts.ask(app: app, typeIdentifier: spec.typeIdentifier, candidates: candidates)
+        return MethodTable.Reply(EmptyMessage())
+    }
+
+    static func list(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        MethodTable.Reply(PerObjectPromptList(await context.perObjectPrompts.prompts))
+    }
+
+    /// The user's pick: the listed objects allowed, every other candidate of the request not (a
+    /// grant it held before is removed, as HealthKit's sheet shows each object's current state).
+    static func answer(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let answer = try ObjectReadGrants(wire: payload)
+        guard let prompt = await context.perObjectPrompts.prompt(answer.requestID) else {
+            throw HKError(.errorInvalidArgument, "no pending per-object request \(answer.requestID); list them with `healthctl object-requests`")
+        }
+        let candidates = prompt.candidates.map(\.uuid)
+        let offered = Set(candidates)
+        for uuid in answer.uuids where !offered.contains(uuid) {
+            throw HKError(.errorInvalidArgument, "request \(answer.requestID) did not offer object \(uuid.uuidString.lowercased())")
+        }
+        let granted = try await context.store.withDatabase { database in
+            try await database.objectGrants.decide(appID: prompt.appID, decided: candidates, allowed: Set(answer.uuids), at: Date())
+        }
+        CallAccessReport.record(appID: prompt.appID, types: [prompt.typeIdentifier], count: granted,
+                                detail: "per-object request \(answer.requestID): \(granted) of \(candidates.count) objects allowed")
+        context.changes.post(grantsChangedFor: prompt.appID)
+        _ = await context.perObjectPrompts.resolve(answer.requestID)
+        return MethodTable.Reply(EmptyMessage())
+    }
+
+    static func listGrants(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let request = try ObjectReadGrants(wire: payload)
+        let uuids = try await context.store.withDatabase { try await $0.objectGrants.granted(appID: request.appID) }
+        return MethodTable.Reply(ObjectReadGrants(appID: request.appID, uuids: uuids))
+    }
+
+    static func revoke(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let request = try ObjectReadGrants(wire: payload)
+        guard request.all || !request.uuids.isEmpty else {
+            throw HKError(.errorInvalidArgument, "name the objects to revoke, or all of them")
+        }
+        let removed = try await context.store.withDatabase {
+            try await $0.objectGrants.revoke(appID: request.appID, uuids: request.all ? nil : request.uuids)
+        }
+        CallAccessReport.record(appID: request.appID, types: Array(PerObjectAuthorization.types).sorted(), count: removed,
+                                detail: "per-object grants revoked: \(removed)")
+        context.changes.post(grantsChangedFor: request.appID)
+        return MethodTable.Reply(EmptyMessage())
+    }
+}

@@ -1,0 +1,32 @@
+public import Foundation
+
+/// One eye's contact lens, as HealthKit's `HKContactsLensSpecification` (iOS 16).
+public final class HKContactsLensSpecification: HKLensSpecification, @unchecked Sendable {
+    /// The curvature of the lens' back surface, in millimetres.
+    public let baseCurve: HKQuantity?
+    /// The lens' width, in millimetres.
+    public let diameter: HKQuantity?
+
+    public init(sphere: HKQuantity, cylinder: HKQuantity?, axis: HKQuantity?, addPower: HKQuantity?,
+                baseCurve: HKQuantity?, diameter: HKQuantity?) {
+        self.baseCurve = baseCurve
+        self.diameter = diameter
+        super.init(sphere: sphere, cylinder: cylinder, axis: axis, addPower: addPower)
+    }
+
+    init(fetched value: LensSpecificationValue) {
+        let millimeter = HKUnit.meterUnit(with: .milli)
+        baseCurve = Self.quantity(value.baseCurve, millimeter)
+        diameter = Self.quantity(value.diameter, millimeter)
+        super.init(sphere: HKQuantity(unit: .diopter(), doubleValue: value.sphere), cylinder: Self.quantity(value.cylinder, .diopter()),
+                   axis: Self.quantity(value.axis, .degreeAngle()), addPower: Self.quantity(value.addPower, .diopter()))
+    }
+
+    override var value: LensSpecificationValue {
+        let millimeter = HKUnit.meterUnit(with: .milli)
+        var value = super.value
+        value.baseCurve = baseCurve?.doubleValue(for: millimeter)
+        value.diameter = diameter?.doubleValue(for: millimeter)
+        return value
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import HealthModel
+import HealthWire
+
+/// `healthctl object-requests [--answer ID [--allow UUID,…]]`: the apps' pending per-object read
+/// requests (vision prescriptions, HealthKit's `requestPerObjectReadAuthorization`), each with
+/// every matching object, and the user's answer: which of them the app may read.
+struct ObjectRequestsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "object-requests",
+        abstract: "List or answer apps' requests to read individual objects (vision prescriptions).",
+        discussion: """
+            Without options, lists each pending request with the objects it may be granted. \
+            --answer ID grants the objects given with --allow (their UUIDs, comma-separated) and \
+            withdraws any earlier grant of the request's other objects; without --allow the app \
+            may read none of them. The app's request returns once answered.
+
+            Example:
+              healthctl object-requests --answer 1 --allow 0190c0de-…
+            """)
+
+    @OptionGroup var connection: ConnectionOptions
+    @Option(help: "The request to answer.") var answer: UInt64?
+    @Option(help: "UUIDs of the objects the app may read, comma-separated.") var allow: String?
+
+    func validate() throws {
+        if allow != nil, answer == nil { throw ValidationError("--allow needs --answer ID") }
+        for text in Self.split(allow) where UUID(uuidString: text) == nil {
+            throw ValidationError("'\(text)' is not a UUID")
+        }
+    }
+
+    static func split(_ list: String?) -> [String] {
+        (list ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    func run() async throws {
+        let io = CommandIO.current
+        let client = try connection.connect()
+        defer { client.close() }
+        if let answer {
+            let uuids = Self.split(allow).compactMap(UUID.init(uuidString:))
+            try await client.answerPerObjectRequest(answer, allowing: uuids)
+            io.output.writeLine("Answered request \(answer): \(uuids.count) object\(uuids.count == 1 ? "" : "s") allowed.")
+            return
+        }
+        let prompts = try await client.perObjectRequests()
+        guard !prompts.isEmpty else {
+            io.output.writeLine("No pending per-object requests.")
+            return
+        }
+        let formatter = SampleFormatter(displayUnit: nil, timeZone: io.timeZone)
+        for prompt in prompts {
+            io.output.writeLine("Request \(prompt.requestID): \(prompt.appDisplayName) (\(prompt.appID)) asks to read "
+                                + "\(TypeDisplayName.words(of: prompt.typeIdentifier)): \(prompt.readUsageDescription)")
+            for candidate in prompt.candidates {
+                let (value, detail) = formatter.displayedValue(candidate.value, typeIdentifier: candidate.typeIdentifier)
+                let source = candidate.source.map { $0.name.isEmpty ? $0.bundleIdentifier : $0.name } ?? ""
+                io.output.writeLine("  \(candidate.uuid.uuidString.lowercased())  \(formatter.localTime(candidate.startDate))  "
+                                    + "\(value)  \(detail)  (\(source))")
+            }
+            if prompt.candidates.isEmpty { io.output.writeLine("  (nothing matches)") }
+        }
+    }
+}

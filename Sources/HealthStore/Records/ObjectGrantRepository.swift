@@ -1,0 +1,78 @@
+public import Foundation
+import GRDB
+import HealthModel
+
+/// Per-object read grants (`object_read_grants`, migration v27): which objects of a type read
+/// per object (`PerObjectAuthorization`: vision prescriptions) the user let an app read. The
+/// manager's answer to a per-object request writes here; `SampleSQL.visibility` reads it through
+/// `ReadScope.ownAndGrantedObjects` and nothing else decides what such a grant shows. Rows go with
+/// their app (removal) and their object (deletion) by ON DELETE CASCADE.
+///
+/// Only the open store is written: the broker calls this through `StoreHandle.withDatabase`, so
+/// while the store is locked a per-object request or answer fails with errorDatabaseInaccessible
+/// (the candidates to show cannot be read then either) and nothing needs journaling.
+public struct ObjectGrantRepository: Sendable {
+    let writer: any DatabaseWriter
+
+    /// Sets `appID`'s grants for `decided` objects (of a per-object type): those in `allowed`
+    /// granted, the others removed, in one transaction. Objects that no longer exist or are not
+    /// of a per-object type are skipped (a deletion may race the answer). Returns how many
+    /// objects the app may now read of the decided ones.
+    @discardableResult
+    public func decide(appID: String, decided: [UUID], allowed: Set<UUID>, at date: Date) async throws -> Int {
+        try await writer.write { db in
+            var granted = 0
+            for uuid in decided {
+                guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+                    SELECT o.id, t.identifier FROM objects o JOIN sample_types t ON t.id = o.type_id WHERE o.uuid = ?
+                    """), arguments: [uuid]),
+                    let type = row["identifier"] as String?, PerObjectAuthorization.isPerObject(type) else { continue }
+                let objectID: Int64 = row["id"]
+                if allowed.contains(uuid) {
+                    try db.execute(sql: """
+                        INSERT INTO object_read_grants (app_id, object_id, decided_us) VALUES (?, ?, ?)
+                        ON CONFLICT (app_id, object_id) DO UPDATE SET decided_us = excluded.decided_us
+                        """, arguments: [appID, objectID, date.microsecondsSince1970])
+                    granted += 1
+                } else {
+                    try db.execute(sql: "DELETE FROM object_read_grants WHERE app_id = ? AND object_id = ?", arguments: [appID, objectID])
+                }
+            }
+            return granted
+        }
+    }
+
+    /// Removes `appID`'s grants for `uuids`, or all of them when nil. Returns how many went.
+    @discardableResult
+    public func revoke(appID: String, uuids: [UUID]?) async throws -> Int {
+        try await writer.write { db in
+            guard let uuids else {
+                try db.execute(sql: "DELETE FROM object_read_grants WHERE app_id = ?", arguments: [appID])
+                return db.changesCount
+            }
+            var removed = 0
+            for uuid in uuids {
+                try db.execute(sql: """
+                    DELETE FROM object_read_grants WHERE app_id = ? AND object_id = (SELECT id FROM objects WHERE uuid = ?)
+                    """, arguments: [appID, uuid])
+                removed += db.changesCount
+            }
+            return removed
+        }
+    }
+
+    /// The objects `appID` was granted, oldest grant first (for the manager's listing).
+    public func granted(appID: String) async throws -> [UUID] {
+        try await writer.read { db in
+            try UUID.fetchAll(db, sql: """
+                SELECT o.uuid FROM object_read_grants g JOIN objects o ON o.id = g.object_id
+                WHERE g.app_id = ? ORDER BY g.decided_us, o.id
+                """, arguments: [appID])
+        }
+    }
+}
+
+extension HealthDatabase {
+    /// The per-object read grants over this database.
+    public var objectGrants: ObjectGrantRepository { ObjectGrantRepository(writer: writer) }
+}
