@@ -7,7 +7,7 @@ import Testing
 /// The SDK's CDA reader: the four fields HealthKit's `HKCDADocument` shows
 /// (developer.apple.com/documentation/healthkit/hkcdadocument: title, patientName, authorName,
 /// custodianName), read from an untrusted document with no entity ever defined or expanded.
-@Suite(.timeLimit(.minutes(5))) struct CDADocumentReaderTests {
+@Suite(.timeLimit(.minutes(10))) struct CDADocumentReaderTests {
     /// A real Apple Health export's CDA (its title and patient; it names no author or custodian).
     @Test func readsApplesExportCDA() throws {
         let url = SharedFixtures.appleHealth.appendingPathComponent("probablytom-apple-health-neo4j/export_cda.xml")

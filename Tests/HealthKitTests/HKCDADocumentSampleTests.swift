@@ -7,7 +7,7 @@ import Testing
 /// "Returns a CDA document sample containing the provided XML document"; the XML is validated):
 /// a valid document gives a sample whose `document` shows the header's fields and the data; an
 /// invalid one throws errorInvalidArgument naming the reason, in both spellings of the initializer.
-@Suite(.timeLimit(.minutes(5))) struct HKCDADocumentSampleTests {
+@Suite(.timeLimit(.minutes(10))) struct HKCDADocumentSampleTests {
     static let date = Date(timeIntervalSince1970: 1_700_000_000)
 
     @Test func aValidDocumentShowsItsHeaderFieldsAndData() throws {

@@ -5,7 +5,7 @@ import Testing
 /// healthd's check of a document sample: bytes it never parses, so only their size — empty and
 /// over `DocumentRules.maximumBytes` refused with errorInvalidArgument naming the limit, the
 /// limit itself accepted — and the value kind (a document value only for a document type).
-@Suite(.timeLimit(.minutes(5))) struct DocumentRulesTests {
+@Suite(.timeLimit(.minutes(10))) struct DocumentRulesTests {
     static func record(_ bytes: Int, type: String = HKDocumentTypeIdentifier.CDA.rawValue) -> SampleRecord {
         let date = Date(timeIntervalSince1970: 1_700_000_000)
         return SampleRecord(uuid: UUID(), typeIdentifier: type, startDate: date, endDate: date,

@@ -6,7 +6,7 @@ import Testing
 /// converts the batch where it lies, and the SDK's `check(batch:)`, which builds nothing. Both
 /// must refuse exactly what the other refuses, with the same error, so an app meets the same
 /// message before sending as healthd would give it.
-@Suite(.timeLimit(.minutes(5))) struct SampleValidatorBatchTests {
+@Suite(.timeLimit(.minutes(10))) struct SampleValidatorBatchTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
 
     static func quantity(_ type: HKQuantityTypeIdentifier, _ value: Double, _ unit: String,

@@ -11,7 +11,7 @@ import Testing
 /// whose sealed bytes on disk are unchanged without decrypting them again. These tests write
 /// between reads: a page rewritten in the database file (a checkpoint) or a WAL frame written
 /// again after the WAL restarted must be read afresh, never from the cache.
-@Suite(.timeLimit(.minutes(5))) struct DecryptedPageCacheTests {
+@Suite(.timeLimit(.minutes(10))) struct DecryptedPageCacheTests {
     static let rows = 20
 
     /// A store with `rows` rows, one per page (3,000-byte bodies of `letter`), checkpointed into
