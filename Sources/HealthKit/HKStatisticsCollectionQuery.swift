@@ -61,7 +61,9 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
         }
     }
 
-    public init(quantityType: HKQuantityType, quantitySamplePredicate: NSPredicate?, options: HKStatisticsOptions,
+    /// `options` defaults to none, as in HealthKit's Swift signature (each interval then carries
+    /// only its dates).
+    public init(quantityType: HKQuantityType, quantitySamplePredicate: NSPredicate?, options: HKStatisticsOptions = [],
                 anchorDate: Date, intervalComponents: DateComponents, timeZone: TimeZone = .current) {
         self.quantityType = quantityType
         self.options = options
