@@ -27,7 +27,7 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
 
     /// Called for each change after the initial results; set it before `execute` to make the
     /// query long-running (setting it later has no effect on a running query, as in HealthKit).
-    /// A plain closure, as in HealthKit (see `AppHandler`).
+    /// A plain closure where Apple's is `@Sendable`, so Apple-style assignments compile (see `AppHandler`).
     public var updateHandler: ((HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?) -> Void)? {
         get {
             guard let handler = updates.withLock({ $0 }) else { return nil }

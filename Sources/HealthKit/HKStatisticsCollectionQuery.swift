@@ -28,7 +28,7 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
     let spec: Result<StatisticsCollectionSpec, HKError>
 
     /// Called once with the collection (or the error). Set it before executing the query.
-    /// A plain closure, as in HealthKit (see `AppHandler`).
+    /// A plain closure where Apple's is `@Sendable`, so Apple-style assignments compile (see `AppHandler`).
     public var initialResultsHandler: ((HKStatisticsCollectionQuery, HKStatisticsCollection?, (any Error)?) -> Void)? {
         get {
             guard let handler = handlers.withLock({ $0.initial }) else { return nil }
@@ -47,7 +47,7 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
     /// updated collection; with an error if the query fails later (never for `stop(_:)`). Set it
     /// before `execute` to make the query long-running; setting it later has no effect on a
     /// running query, as in HealthKit.
-    /// A plain closure, as in HealthKit (see `AppHandler`).
+    /// A plain closure where Apple's is `@Sendable`, so Apple-style assignments compile (see `AppHandler`).
     public var statisticsUpdateHandler: ((HKStatisticsCollectionQuery, HKStatistics?, HKStatisticsCollection?, (any Error)?) -> Void)? {
         get {
             guard let handler = handlers.withLock({ $0.update }) else { return nil }
@@ -61,7 +61,9 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
         }
     }
 
-    public init(quantityType: HKQuantityType, quantitySamplePredicate: NSPredicate?, options: HKStatisticsOptions,
+    /// `options` defaults to none, as in HealthKit's Swift signature (each interval then carries
+    /// only its dates).
+    public init(quantityType: HKQuantityType, quantitySamplePredicate: NSPredicate?, options: HKStatisticsOptions = [],
                 anchorDate: Date, intervalComponents: DateComponents, timeZone: TimeZone = .current) {
         self.quantityType = quantityType
         self.options = options

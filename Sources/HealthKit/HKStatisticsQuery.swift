@@ -20,8 +20,10 @@ public final class HKStatisticsQuery: HKQuery, @unchecked Sendable {
     ///   - options: `.cumulativeSum` for cumulative types (steps); `.discreteAverage`, `.discreteMin`,
     ///     `.discreteMax` for discrete ones (heart rate); `.mostRecent`, `.duration` and
     ///     `.separateBySource` for both. Others fail the query with `errorInvalidArgument`.
+    ///     Defaults to none, as in HealthKit's Swift signature: the statistics then carry only
+    ///     their dates, every quantity nil.
     @preconcurrency
-    public init(quantityType: HKQuantityType, quantitySamplePredicate: NSPredicate?, options: HKStatisticsOptions,
+    public init(quantityType: HKQuantityType, quantitySamplePredicate: NSPredicate?, options: HKStatisticsOptions = [],
                 completionHandler: @escaping CompletionHandler) {
         self.quantityType = quantityType
         self.options = options

@@ -58,6 +58,7 @@ func runSnippet(_ name: String, _ healthStore: HKHealthStore) async throws {
     case "uncorrelated-systolic": try await uncorrelatedSystolic(healthStore)
     case "descriptor-samples": try await descriptorSamples(healthStore)
     case "watch-activity-summaries": try await watchActivitySummaries(healthStore, updates: snippetCount())
+    case "statistics-without-options": try await statisticsWithoutOptionsSnippet(healthStore)
     case "activity-summary-results": try await activitySummaryResults(healthStore, elements: snippetCount())
     default: usage("unknown snippet \(name)")
     }

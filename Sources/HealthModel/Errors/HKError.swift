@@ -3,6 +3,12 @@ public import Foundation
 /// HealthKit's error, with HealthKit's codes and raw values (HKDefines.h), so ported code can
 /// `catch let error as HKError where error.code == .errorAuthorizationDenied`.
 ///
+/// Shaped as Apple's bridged error struct (developer.apple.com/documentation/healthkit/hkerror):
+/// `HKError(.errorHealthDataUnavailable)`, `HKError(.errorNoData, userInfo: […])`, `code`,
+/// `userInfo` and `localizedDescription`, so health managers and test mocks written for Apple
+/// throw and match it unchanged. The SDK and healthd build theirs with `HKError(code, message)`,
+/// which puts the message under `NSLocalizedDescriptionKey`.
+///
 /// The message is meant for the person fixing the problem. It never contains health values:
 /// errors travel to untrusted apps and into logs.
 public struct HKError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -32,15 +38,45 @@ public struct HKError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let errorDomain = "com.apple.healthkit"
 
     public let code: Code
-    public let message: String
+    private let info: ErrorUserInfo
 
-    public init(_ code: Code, _ message: String) {
+    /// Apple's initializer. A description under `NSLocalizedDescriptionKey` becomes the error's
+    /// `localizedDescription`; without one it is Foundation's generic text for the code.
+    public init(_ code: Code, userInfo: [String: Any] = [:]) {
         self.code = code
-        self.message = message
+        info = ErrorUserInfo(userInfo)
+    }
+
+    /// The form the SDK and healthd use: a code and a message for the person fixing the problem.
+    public init(_ code: Code, _ message: String) {
+        self.init(code, userInfo: [NSLocalizedDescriptionKey: message])
+    }
+
+    /// As Apple's `HKError.userInfo`: what the error was made with, the message included.
+    public var userInfo: [String: Any] { info.values }
+
+    /// The description under `NSLocalizedDescriptionKey`, or Foundation's generic one ("The
+    /// operation could not be completed…") for an error made without it. This is what crosses
+    /// the wire to apps.
+    public var message: String {
+        info.values[NSLocalizedDescriptionKey] as? String
+            ?? NSError(domain: Self.errorDomain, code: code.rawValue).localizedDescription
     }
 
     public var localizedDescription: String { message }
     public var description: String { "HKError(\(code)): \(message)" }
+
+    /// Equal when the codes are and the userInfo dictionaries are (see `ErrorUserInfo` for how
+    /// values of `Any` compare). Apple's bridged struct compares its NSErrors, which also means
+    /// code and userInfo.
+    public static func == (lhs: HKError, rhs: HKError) -> Bool {
+        lhs.code == rhs.code && lhs.info == rhs.info
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(info)
+    }
 
     // HealthKit exposes every code as a static member of HKError too (`HKError.errorNoData`).
     public static let unknownError = Code.unknownError
@@ -69,7 +105,7 @@ public let HKErrorDomain = HKError.errorDomain
 /// the code's raw value, and the message is the localized description.
 extension HKError: CustomNSError {
     public var errorCode: Int { code.rawValue }
-    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
+    public var errorUserInfo: [String: Any] { userInfo }
 }
 
 /// Lets `error.code == .errorAuthorizationDenied` read as in HealthKit, where codes compare
