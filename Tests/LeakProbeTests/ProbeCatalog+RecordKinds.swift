@@ -5,8 +5,8 @@ import HealthWire
 /// Audiograms, CDA documents, clinical records and vision prescriptions: each kind's sample,
 /// anchored (continued after a hidden change, which shows deleted objects too), source and
 /// observer queries, the clinical FHIR-resource predicate, and UUID predicates naming the hidden
-/// objects. These steps also run alone in the states that vary one of the kinds' own rules
-/// (`ProbeState.recordRuleStates`).
+/// objects. The clinical and vision steps also run alone in the states that vary one of those
+/// kinds' own rules (`ProbeState.steps`), where the other kinds stay readable.
 extension ProbeCatalog {
     static let audiogram = ProbeData.audiogram
     static let cda = ProbeData.cda
@@ -15,12 +15,26 @@ extension ProbeCatalog {
 
     static let recordKinds: [ProbeStep] = recordQueries.map(ProbeStep.call) + recordChanges
 
+    /// The steps over clinical records, or over vision prescriptions (with the hidden changes):
+    /// what the states varying one clinical or vision rule compare.
+    static let clinicalSteps = recordKinds.filter { step in
+        if case .call = step { return clinicalStepNames.contains(step.name) } else { return false }
+    }
+    static let visionSteps = recordKinds.filter { step in
+        if case .call = step { return step.name.localizedStandardContains("prescription") } else { return true }
+    }
+    static let clinicalStepNames: Set<String> = Set(recordKinds.map(\.name).filter {
+        $0.localizedStandardContains("allergy") || $0.localizedStandardContains("lab result")
+    })
+
     static let recordPositiveControls = [
         "audiograms", "CDA documents", "allergy records", "vision prescriptions",
-        "anchored vision prescriptions, continued after the hidden changes", "anchored CDA documents, continued after the hidden changes",
+        // (Not the vision continuation or observer: the hidden app's later prescriptions are not
+        // granted, so even `authorized` must not see them.)
+        "anchored vision prescriptions, from the start", "anchored CDA documents, continued after the hidden changes",
         "allergy records, FHIR resource AllergyIntolerance", "vision prescriptions, the hidden one's UUID",
         "allergy records, the imported one's UUID", "sources of vision prescriptions", "sources of audiograms",
-        "observer of vision prescriptions: after a hidden save",
+        "anchored allergy records, from the start",
     ]
 
     static let recordQueries: [ProbeCall] = [

@@ -15,7 +15,8 @@ enum ProbeState: String, CaseIterable, Sendable, CustomStringConvertible {
     /// (Characteristics, which have no date, cannot take a window and are not granted.)
     case window
     // The record kinds' own rules, one dimension changed from `authorized` in each; these
-    // states run `ProbeCatalog.recordKinds` only (`steps`).
+    // states run only the steps of the kind whose rule they change (`steps`): every other
+    // type stays readable, as in `authorized`.
     /// Clinical: read granted, but the manifest lacks the health-records entitlement.
     case clinicalUnentitled = "clinical-unentitled"
     /// Clinical: entitled, but the clinical types' read is denied.
@@ -32,9 +33,15 @@ enum ProbeState: String, CaseIterable, Sendable, CustomStringConvertible {
     /// The states that vary one of the record kinds' rules.
     static let recordRuleStates: [ProbeState] = [.clinicalUnentitled, .clinicalUngranted, .visionUngranted, .visionOtherObject, .visionRevoked]
 
-    /// What this state's app runs: every step, or the record kinds' steps for the states that
-    /// only vary their rules (the rest of the catalog would repeat `authorized`).
-    var steps: [ProbeStep] { Self.recordRuleStates.contains(self) ? ProbeCatalog.recordKinds : ProbeCatalog.all }
+    /// What this state's app runs: every step, or the steps over the one kind whose rule the
+    /// state changes (over other types it is `authorized`, where the worlds differ).
+    var steps: [ProbeStep] {
+        switch self {
+        case .clinicalUnentitled, .clinicalUngranted: ProbeCatalog.clinicalSteps
+        case .visionUngranted, .visionOtherObject, .visionRevoked: ProbeCatalog.visionSteps
+        default: ProbeCatalog.all
+        }
+    }
 
     /// Whether the app's manifest carries the health-records entitlement clinical reads need.
     var healthRecordsEntitled: Bool { self != .clinicalUnentitled }
