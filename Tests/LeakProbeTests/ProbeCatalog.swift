@@ -20,6 +20,7 @@ enum ProbeCatalog {
         steps += activity
         steps += longRunning
         steps += anchoredSets
+        steps += recordKinds
         steps += saves.map(ProbeStep.call)
         return steps
     }()
@@ -37,7 +38,7 @@ enum ProbeCatalog {
         "activity with updates: after a hidden save",
         "anchored set, from the start", "anchored set, continued after the hidden changes",
         "long-running anchored set: after a hidden save",
-    ]
+    ] + recordPositiveControls
 
     /// Status calls: the app's view of its own permissions.
     static let status: [ProbeCall] = [

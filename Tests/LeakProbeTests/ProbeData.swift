@@ -22,7 +22,12 @@ enum ProbeData {
 
     /// What the probing apps' read grants name: the shared types, activity summaries (readable,
     /// never shareable) and the characteristics.
-    static let readTypes = sampleReadTypes + [activitySummary, bloodType, dateOfBirth]
+    static let readTypes = sampleReadTypes + [activitySummary, bloodType, dateOfBirth] + recordReadTypes
+    /// The record kinds' types a type-wide read grant names: audiograms, documents and the
+    /// clinical types (vision prescriptions are granted per object).
+    static let recordReadTypes = [audiogram, cda] + clinicalTypes
+    /// The record kinds' types every app of the worlds may save.
+    static let recordShareTypes = [audiogram, cda, vision]
 
     static func time(_ minutes: Int) -> Date { base.addingTimeInterval(Double(minutes) * 60) }
 
@@ -76,9 +81,17 @@ enum ProbeData {
     /// The probing app's set-up saves; returns its UUIDs in save order.
     static func saveOwn(through session: ProbeSession) async throws -> [UUID] {
         let samples = try await save(ownFirst, through: session) + save(ownSecond, through: session)
+        // Right after the samples: `ownPrescription` finds it there.
+        let prescription = try await save([prescription(-1, minute: 45)], through: session)
         let activity = try await save(ownActivity, through: session)
         // The workout stays last: `ProbeWorld` takes the last UUID as the app's own workout.
-        return try await samples + activity + saveOwnObjects(through: session, firstHeartRate: samples[0])
+        return try await samples + prescription + activity + saveOwnObjects(through: session, firstHeartRate: samples[0])
+    }
+
+    /// The probing app's own vision prescription among its set-up UUIDs (`saveOwn`'s order).
+    static func ownPrescription(_ own: [UUID]) -> UUID? {
+        let index = ownFirst.count + ownSecond.count
+        return own.indices.contains(index) ? own[index] : nil
     }
 
     static func save(_ records: [SampleRecord], through session: ProbeSession) async throws -> [UUID] {
@@ -105,4 +118,14 @@ struct HiddenObjects: Sendable {
     var heartbeatSeries = UUID()
     /// Its heart-rate quantity series (count 3).
     var quantitySeries = UUID()
+    /// Its audiogram.
+    var audiogram = UUID()
+    /// Its three CDA documents, in save order.
+    var documents: [UUID] = []
+    /// Its vision prescription.
+    var prescription = UUID()
+    /// The allergy record the user imported (clinical records have no app source).
+    var clinicalRecord = UUID()
+
+    func containsPrescription(_ uuid: UUID) -> Bool { uuid == prescription }
 }

@@ -21,8 +21,10 @@ struct ProbeTranscript: Sendable {
     ///   it, see `ProbeCatalog.anchored`); only its length stays visible;
     /// - observer ids by `<observer-N>` (random, per query), in the order they first appear.
     /// Everything else must be identical byte for byte.
-    func normalized(own: [UUID]) -> [[String]] {
+    /// `granted`: other probing apps' objects the app was granted per object, by grant order.
+    func normalized(own: [UUID], granted: [UUID] = []) -> [[String]] {
         let replacements = own.enumerated().map { (Self.hex($0.element.bytes), "<own-\($0.offset)>") }
+            + granted.enumerated().map { (Self.hex($0.element.bytes), "<granted-\($0.offset)>") }
         var observers: [UInt64] = []
         return zip(entries, methods).map { lines, method in
             lines.map { line in

@@ -26,6 +26,10 @@ final class ProbeWorld: Sendable {
     /// The UUIDs the probing apps' saves were answered with during `probe`, by app id.
     private let probeSaves = Mutex<[String: [UUID]]>([:])
 
+    /// Per app, the objects of other probing apps it holds a per-object grant for (normalized
+    /// like its own UUIDs, since each world mints its own).
+    let grantedObjects: [String: [UUID]]
+
     /// Each probing app's id in this world, by state.
     let apps: [ProbeState: String]
 
@@ -50,8 +54,9 @@ final class ProbeWorld: Sendable {
         let probers = ProbeState.allCases.compactMap { state in apps[state].map { (state: state, app: $0) } }
         broker = try BrokerProcess()
         for app in [Self.hiddenApp] + probers.map(\.app) {
-            try await broker.install(appID: app, executable: Self.client)
-            for type in ProbeData.sharedTypes { try await broker.set(app, "share", type, allowed: true) }
+            let entitled = probers.first { $0.app == app }.map(\.state.healthRecordsEntitled) ?? false
+            try await broker.install(appID: app, executable: Self.client, entitlements: entitled ? ProbeData.healthRecordsEntitlement : [:])
+            for type in ProbeData.sharedTypes + ProbeData.recordShareTypes { try await broker.set(app, "share", type, allowed: true) }
         }
         hiddenSession = hidden ? try ProbeSession(Self.hiddenApp, adminSocket: broker.adminSocket) : nil
         // Hidden objects before and after the probing apps' own, so that insertion order and
@@ -68,6 +73,7 @@ final class ProbeWorld: Sendable {
             try await ProbeData.saveHiddenLate(through: hiddenSession, into: &hiddenObjects)
             try await ProbeData.saveHiddenObjects(through: hiddenSession, into: &hiddenObjects)
             try await ProbeData.saveHiddenActivity(through: hiddenSession, importingInto: broker)
+            try await ProbeData.saveHiddenRecordKinds(through: hiddenSession, importingInto: broker, into: &hiddenObjects)
             for command in ProbeData.hiddenCharacteristics + ProbeData.hiddenActivitySettings {
                 let result = try await broker.healthctl(command)
                 guard result.status == 0 else { throw CommandFailed(result: result) }
@@ -79,6 +85,14 @@ final class ProbeWorld: Sendable {
             let result = try await broker.healthctl(command)
             guard result.status == 0 else { throw CommandFailed(result: result) }
         }
+        var grantedObjects: [String: [UUID]] = [:]
+        for (state, app) in probers {
+            guard let grant = state.objectGrant(hidden: hiddenObjects, hiddenWorld: hidden, ownUUIDs: own) else { continue }
+            try await Self.answerObjectRequest(of: app, with: grant, in: broker)
+            // Another app's object the grant lets it read: named by role, not by its world's UUID.
+            grantedObjects[app] = grant.allow.filter { !hiddenObjects.containsPrescription($0) }
+        }
+        self.grantedObjects = grantedObjects
         self.hiddenObjects = hiddenObjects
         ownUUIDs = own
     }
@@ -120,10 +134,37 @@ final class ProbeWorld: Sendable {
             }
         }
         try await session.finish()
-        return transcript.normalized(own: own)
+        return transcript.normalized(own: own, granted: grantedObjects[app] ?? [])
     }
 
     func stop() { broker.stop() }
+
+    /// The per-object read flow as an app and its user go through it: `app` asks to read vision
+    /// prescriptions (its call waits for the answer), the user answers with
+    /// `healthctl object-requests --answer` allowing `grant.allow`, and may then revoke it all.
+    private static func answerObjectRequest(of app: String, with grant: ObjectGrant, in broker: BrokerProcess) async throws {
+        let session = try ProbeSession(app, adminSocket: broker.adminSocket)
+        let request = SampleQuerySpec(typeIdentifier: ProbeData.vision).wireBytes()
+        async let asked = session.run("unary \(HealthStoreMethod.requestPerObjectReadAuthorization.rawValue) \(ProbeTranscript.hex(request))")
+        // Wait for the request to reach healthd (a hang guard, not a timing assertion).
+        var requestID: String?
+        let deadline = Date().addingTimeInterval(deliveryTimeout)
+        while requestID == nil, Date() < deadline {
+            let listing = try await broker.healthctl(["object-requests"])
+            requestID = listing.stdout.split(separator: "\n").first { $0.hasPrefix("Request ") && $0.contains("(\(app))") }
+                .flatMap { $0.dropFirst("Request ".count).split(separator: ":").first }.map(String.init)
+            if requestID == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        guard let requestID else { throw ProbeFailed(reason: "\(app)'s per-object request never reached healthd") }
+        let allow = grant.allow.isEmpty ? [] : ["--allow", grant.allow.map { $0.uuidString.lowercased() }.joined(separator: ",")]
+        for command in [["object-requests", "--answer", requestID] + allow] + (grant.revokeAfterwards ? [["object-grants", app, "--revoke-all"]] : []) {
+            let result = try await broker.healthctl(command)
+            guard result.status == 0 else { throw CommandFailed(result: result) }
+        }
+        let answer = try await asked
+        guard answer.first?.hasPrefix("reply") == true else { throw ProbeFailed(reason: "\(app)'s per-object request failed: \(answer)") }
+        try await session.finish()
+    }
 
     /// A save reply may name only UUIDs minted for the saving app: anything minted for another
     /// app of this world (the hidden app, another probing app) would be normalized to `<own-N>`

@@ -62,9 +62,12 @@ public final class BrokerProcess: @unchecked Sendable {
     }
 
     /// Installs a manifest for `executable` and returns its app id.
+    /// `entitlements`: manifest keys such as `com.apple.developer.healthkit.access` (health records).
     @discardableResult
-    public func install(appID: String, executable: String, read: Bool = true, share: Bool = true) async throws -> String {
+    public func install(appID: String, executable: String, read: Bool = true, share: Bool = true,
+                        entitlements: [String: [String]] = [:]) async throws -> String {
         var manifest: [String: Any] = ["id": appID, "displayName": "Test \(appID)", "executable": executable, "version": "1.0"]
+        for (key, value) in entitlements { manifest[key] = value }
         if read { manifest["NSHealthShareUsageDescription"] = "reads for a test" }
         if share { manifest["NSHealthUpdateUsageDescription"] = "writes for a test" }
         let path = root + "/\(appID).json"
