@@ -4,7 +4,11 @@ public import Foundation
 /// happens, and for swimming the kind of water and the pool's lap length. A mutable class like
 /// Apple's; sessions, builders and activities keep their own copy (`NSCopying`), so changing
 /// a configuration after handing it over changes nothing recorded.
-public final class HKWorkoutConfiguration: NSObject, NSCopying, @unchecked Sendable {
+///
+/// `NSSecureCoding`, as Apple's: the archive holds the three types' raw values and the lap
+/// length as its unit string and value (flat fields, never a nested `HKQuantity`; see
+/// `NSCoder+ArchiveFields`).
+public final class HKWorkoutConfiguration: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     // @unchecked: mutable like Apple's, and like Apple's not meant to be shared while mutated;
     // everything the SDK keeps is a copy.
     public var activityType: HKWorkoutActivityType = .other
@@ -44,6 +48,49 @@ public final class HKWorkoutConfiguration: NSObject, NSCopying, @unchecked Senda
         hasher.combine(locationType)
         hasher.combine(swimmingLocationType)
         return hasher.finalize()
+    }
+
+    // MARK: NSSecureCoding
+
+    public static var supportsSecureCoding: Bool { true }
+    private static let activityKey = "activityType"
+    private static let locationKey = "locationType"
+    private static let swimmingKey = "swimmingLocationType"
+    private static let lapUnitKey = "lapLengthUnit"
+    private static let lapValueKey = "lapLength"
+
+    public func encode(with coder: NSCoder) {
+        coder.encode(NSNumber(value: activityType.rawValue), forKey: Self.activityKey)
+        coder.encode(NSNumber(value: locationType.rawValue), forKey: Self.locationKey)
+        coder.encode(NSNumber(value: swimmingLocationType.rawValue), forKey: Self.swimmingKey)
+        if let lapLength {
+            coder.encode(NSString(string: lapLength.unit.unitString), forKey: Self.lapUnitKey)
+            coder.encode(NSNumber(value: lapLength.doubleValue(for: lapLength.unit)), forKey: Self.lapValueKey)
+        }
+    }
+
+    /// Fails (nil, as secure decoding does) when a type is missing, not a number or not a value
+    /// this SDK knows, or a lap length is present with its unit or value missing, mistyped, or a
+    /// unit text that does not parse.
+    public required convenience init?(coder: NSCoder) {
+        guard let activity = coder.decodeRequiredNumber(forKey: Self.activityKey)
+                .flatMap({ HKWorkoutActivityType(rawValue: $0.uintValue) }),
+              let location = coder.decodeRequiredNumber(forKey: Self.locationKey)
+                .flatMap({ HKWorkoutSessionLocationType(rawValue: $0.intValue) }),
+              let swimming = coder.decodeRequiredNumber(forKey: Self.swimmingKey)
+                .flatMap({ HKWorkoutSwimmingLocationType(rawValue: $0.intValue) }) else { return nil }
+        var lapLength: HKQuantity?
+        if coder.containsValue(forKey: Self.lapUnitKey) || coder.containsValue(forKey: Self.lapValueKey) {
+            guard let unit = coder.decodeRequiredString(forKey: Self.lapUnitKey),
+                  let parsed = try? HKUnit.parse(unit),
+                  let value = coder.decodeRequiredNumber(forKey: Self.lapValueKey) else { return nil }
+            lapLength = HKQuantity(unit: parsed, doubleValue: value.doubleValue)
+        }
+        self.init()
+        activityType = activity
+        locationType = location
+        swimmingLocationType = swimming
+        self.lapLength = lapLength
     }
 
     /// The metadata HealthKit's builder records on a workout for this configuration:

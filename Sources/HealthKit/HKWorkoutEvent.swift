@@ -3,7 +3,11 @@ public import Foundation
 /// Something that happened during a workout — a pause, a lap, a segment — as HealthKit's
 /// `HKWorkoutEvent`. Laps and segments span an interval; the other types mark an instant (an
 /// interval of zero duration). The broker checks this, and that events lie inside the workout.
-public final class HKWorkoutEvent: Hashable, @unchecked Sendable {
+///
+/// An `NSObject` with `NSSecureCoding`, as Apple's: the archive holds the type's raw value, the
+/// interval's dates and the metadata as flat fields (`MetadataArchiveFields`). Two events are
+/// equal when type, interval and metadata are (`==`, `isEqual(_:)` and `Set` agree).
+public final class HKWorkoutEvent: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     // @unchecked: every stored property is an immutable value.
     public let type: HKWorkoutEventType
     public let dateInterval: DateInterval
@@ -18,6 +22,7 @@ public final class HKWorkoutEvent: Hashable, @unchecked Sendable {
         self.type = type
         self.dateInterval = dateInterval
         (metadataValues, metadataError) = MetadataConversion.convert(metadata)
+        super.init()
     }
 
     init(record: WorkoutEventRecord, type: HKWorkoutEventType) {
@@ -25,6 +30,15 @@ public final class HKWorkoutEvent: Hashable, @unchecked Sendable {
         dateInterval = DateInterval(start: record.startDate, end: max(record.startDate, record.endDate))
         metadataValues = record.metadata.isEmpty ? nil : record.metadata
         metadataError = nil
+        super.init()
+    }
+
+    private init(type: HKWorkoutEventType, dateInterval: DateInterval, metadataValues: [String: MetadataValue]?) {
+        self.type = type
+        self.dateInterval = dateInterval
+        self.metadataValues = metadataValues
+        metadataError = nil
+        super.init()
     }
 
     var record: WorkoutEventRecord {
@@ -32,6 +46,47 @@ public final class HKWorkoutEvent: Hashable, @unchecked Sendable {
                            metadata: metadataValues ?? [:])
     }
 
-    public static func == (lhs: HKWorkoutEvent, rhs: HKWorkoutEvent) -> Bool { lhs.record == rhs.record }
-    public func hash(into hasher: inout Hasher) { hasher.combine(record) }
+    // MARK: Equality (NSObject's, so == and Set use it too)
+
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? HKWorkoutEvent else { return false }
+        return other.record == record
+    }
+
+    public override var hash: Int { record.hashValue }
+
+    /// Immutable, so a copy is the event itself.
+    public func copy(with zone: NSZone? = nil) -> Any { self }
+
+    // MARK: NSSecureCoding
+
+    public static var supportsSecureCoding: Bool { true }
+    private static let typeKey = "type"
+    private static let startKey = "startDate"
+    private static let endKey = "endDate"
+
+    /// Metadata that could not be converted when the event was made is not archived (saving
+    /// the event's workout fails on it; the archive holds the entries that did convert).
+    public func encode(with coder: NSCoder) {
+        coder.encode(NSNumber(value: type.rawValue), forKey: Self.typeKey)
+        coder.encode(NSNumber(value: dateInterval.start.timeIntervalSinceReferenceDate), forKey: Self.startKey)
+        coder.encode(NSNumber(value: dateInterval.end.timeIntervalSinceReferenceDate), forKey: Self.endKey)
+        MetadataArchiveFields.encode(metadataValues, with: coder)
+    }
+
+    /// Fails (nil, as secure decoding does) when a field is missing or of the wrong kind, the type
+    /// is not one this SDK knows, the dates are not finite or end before they start, or the
+    /// metadata fields are malformed.
+    public required convenience init?(coder: NSCoder) {
+        guard let raw = coder.decodeRequiredNumber(forKey: Self.typeKey),
+              let type = HKWorkoutEventType(rawValue: raw.intValue),
+              let start = coder.decodeRequiredNumber(forKey: Self.startKey)?.doubleValue,
+              let end = coder.decodeRequiredNumber(forKey: Self.endKey)?.doubleValue,
+              start.isFinite, end.isFinite, start <= end,
+              let metadata = MetadataArchiveFields.decode(from: coder) else { return nil }
+        self.init(type: type,
+                  dateInterval: DateInterval(start: Date(timeIntervalSinceReferenceDate: start),
+                                             end: Date(timeIntervalSinceReferenceDate: end)),
+                  metadataValues: metadata)
+    }
 }
