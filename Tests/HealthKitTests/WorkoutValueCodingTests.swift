@@ -11,7 +11,7 @@ import Testing
 /// `NSObject`s conforming to `NSSecureCoding`, archived with
 /// `NSKeyedArchiver.archivedData(withRootObject:requiringSecureCoding: true)` and read back with
 /// `NSKeyedUnarchiver.unarchivedObject(ofClass:from:)`. Issue 15.
-@Suite(.timeLimit(.minutes(5))) struct WorkoutValueCodingTests {
+@Suite(.timeLimit(.minutes(10))) struct WorkoutValueCodingTests {
     let start = Date(timeIntervalSinceReferenceDate: 790_000_000.25)
 
     /// Apple's snippet: archive requiring secure coding, unarchive as the class.
