@@ -93,7 +93,11 @@ import TestSupport
         // The first launch is at once (never launched before); the apps acknowledge and exit.
         #expect(try await broker.runApp(writer, save()).okValue != nil)
         for app in [revoked, kept] { #expect(try await agent.waitForAppLine(app, "ok background"), "\(agent.log)") }
-        try await Task.sleep(for: .seconds(1))  // their observer queries have ended
+        // Their observer queries must have ended before the next change, or it goes to them
+        // instead of to a launch: wait for healthd to have the agent's word that both exited
+        // (a fixed pause was not enough on a loaded machine).
+        #expect(try await poll(timeout: 120) { broker.log.components(separatedBy: "background-launched app exited").count - 1 >= 2 },
+                "\(broker.log)")
 
         // The second change waits for the period; the revocation comes meanwhile.
         #expect(try await broker.runApp(writer, save(at: 1_700_000_600)).okValue != nil)
