@@ -18,8 +18,7 @@ public final class HKContactsLensSpecification: HKLensSpecification, @unchecked 
         let millimeter = HKUnit.meterUnit(with: .milli)
         baseCurve = Self.quantity(value.baseCurve, millimeter)
         diameter = Self.quantity(value.diameter, millimeter)
-        super.init(sphere: HKQuantity(unit: .diopter(), doubleValue: value.sphere), cylinder: Self.quantity(value.cylinder, .diopter()),
-                   axis: Self.quantity(value.axis, .degreeAngle()), addPower: Self.quantity(value.addPower, .diopter()))
+        super.init(fetchedCommon: value)
     }
 
     override var value: LensSpecificationValue {

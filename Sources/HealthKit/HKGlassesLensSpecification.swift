@@ -25,8 +25,7 @@ public final class HKGlassesLensSpecification: HKLensSpecification, @unchecked S
         prism = try value.prism.map { (prism) throws(HKError) in try HKVisionPrism(fetched: prism) }
         farPupillaryDistance = Self.quantity(value.farPupillaryDistance, millimeter)
         nearPupillaryDistance = Self.quantity(value.nearPupillaryDistance, millimeter)
-        super.init(sphere: HKQuantity(unit: .diopter(), doubleValue: value.sphere), cylinder: Self.quantity(value.cylinder, .diopter()),
-                   axis: Self.quantity(value.axis, .degreeAngle()), addPower: Self.quantity(value.addPower, .diopter()))
+        super.init(fetchedCommon: value)
     }
 
     override var value: LensSpecificationValue {

@@ -21,6 +21,14 @@ public class HKLensSpecification: Hashable, @unchecked Sendable {
         self.addPower = addPower
     }
 
+    /// The fields every lens has, from a fetched value (the subclasses read their own).
+    init(fetchedCommon value: LensSpecificationValue) {
+        sphere = HKQuantity(unit: .diopter(), doubleValue: value.sphere)
+        cylinder = Self.quantity(value.cylinder, .diopter())
+        axis = Self.quantity(value.axis, .degreeAngle())
+        addPower = Self.quantity(value.addPower, .diopter())
+    }
+
     /// The value `save` sends: the shared fields converted; subclasses add their own.
     var value: LensSpecificationValue {
         LensSpecificationValue(sphere: sphere.doubleValue(for: .diopter()), cylinder: cylinder?.doubleValue(for: .diopter()),
