@@ -31,9 +31,13 @@ public class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         var samples: [UUID: HKSample] = [:]
         var sampleOrder: [UUID] = []
         var activities: [HKWorkoutActivity] = []
+        /// The workout `finishWorkout` saved, kept while its route is still to be finished.
+        var savedWorkout: HKWorkout?
     }
 
     let contents = Mutex(Contents())
+    /// The route builder `seriesBuilder(for: .workoutRoute())` made (HKWorkoutBuilder+SeriesBuilders).
+    let routeBuilder = Mutex<HKWorkoutRouteBuilder?>(nil)
 
     public init(healthStore: HKHealthStore, configuration: HKWorkoutConfiguration, device: HKDevice?) {
         self.healthStore = healthStore
@@ -150,8 +154,19 @@ public class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Saves the workout and returns it (its `uuid` is healthd's). Requires ended collection.
+    /// Saves the workout and returns it (its `uuid` is healthd's), then finishes the route of
+    /// `seriesBuilder(for: .workoutRoute())` with it. Requires ended collection.
+    ///
+    /// The route is finished only after the workout is saved (healthd associates a route with a
+    /// stored workout only), so a refused workout leaves no route behind: the locations stay in
+    /// healthd's unfinished route and the builder stays ended, to be finished again. If the
+    /// workout was saved but its route was refused, the error is thrown and calling
+    /// `finishWorkout()` again retries the route and returns the same workout, never a second one.
     public func finishWorkout() async throws -> HKWorkout? {
+        if let saved = savedWorkoutWithUnfinishedRoute() {
+            try await finishSeries(of: saved)
+            return saved
+        }
         try requirePhase(.ended, "finish the workout")
         // Only the app's own samples can be associated (healthd skips the rest), so only theirs
         // are sent: a long session collecting another app's heart rate stays well inside the
@@ -169,7 +184,11 @@ public class HKWorkoutBuilder: NSObject, @unchecked Sendable {
             return try makeWorkout(contents, start: start, end: end, associating: own)
         }
         try await healthStore.save(workout)
-        contents.withLock { $0.phase = .finished }
+        contents.withLock { contents in
+            contents.phase = .finished
+            contents.savedWorkout = workout
+        }
+        try await finishSeries(of: workout)
         return workout
     }
 
@@ -181,6 +200,7 @@ public class HKWorkoutBuilder: NSObject, @unchecked Sendable {
             contents.phase = .discarded
             return was
         }
+        routeBuilder.withLock { $0 }?.discard()
         if wasCollecting { didEndCollection() }
     }
 

@@ -12,34 +12,74 @@ import Synchronization
 /// into an `HKWorkoutRoute` associated with the workout. Needs share permission for
 /// `HKSeriesType.workoutRoute()`; the workout must have been saved by this app, and every
 /// location's timestamp must lie inside it.
-public final class HKWorkoutRouteBuilder: Sendable {
+///
+/// A builder from `HKWorkoutBuilder.seriesBuilder(for: .workoutRoute())` belongs to that
+/// workout builder, which finishes the route when it finishes the workout (Apple's header: "If
+/// you are using this route builder with a workout builder, you should never call this method.
+/// The route will be finished when you finish the workout builder."). Such a builder refuses
+/// locations outside the workout's collection span once it is known, at insert time, rather
+/// than failing the finish after the workout was saved (HKWorkoutRouteBuilder+WorkoutBuilder).
+public final class HKWorkoutRouteBuilder: HKSeriesBuilder, @unchecked Sendable {
+    // @unchecked: all mutable state is in `state` (a Mutex); the rest is immutable.
     private let store: HKHealthStore
     private let device: HKDevice?
     /// Names this builder's unfinished route to healthd, which scopes it to the calling app.
     private let builderID = UUID()
-    private let state = Mutex(State())
+    /// The owning workout builder's collection span, for a builder it made; nil for one the app made.
+    let workoutSpan: (@Sendable () -> WorkoutSpan)?
+    let state = Mutex(State())
 
-    private struct State {
+    struct State {
         var inserted = 0
-        var finished = false
+        /// `insertRouteData` calls under way: a finish waits for them, so a location the app
+        /// inserted before the workout ended is never left out of the route.
+        var inFlight = 0
+        var drained: [CheckedContinuation<Void, Never>] = []
+        var ending: Ending?
+    }
+
+    enum Ending {
+        case finishing
+        case finished(workout: UUID, route: HKWorkoutRoute)
+        case discarded
+    }
+
+    /// The owning workout builder's dates: nil until it begins, resp. ends, collection.
+    struct WorkoutSpan {
+        var start: Date?
+        var end: Date?
     }
 
     public init(healthStore: HKHealthStore, device: HKDevice?) {
         store = healthStore
         self.device = device
+        workoutSpan = nil
+        super.init()
+    }
+
+    /// A builder owned by a workout builder (`seriesBuilder(for:)`).
+    init(healthStore: HKHealthStore, device: HKDevice?, workoutSpan: @escaping @Sendable () -> WorkoutSpan) {
+        store = healthStore
+        self.device = device
+        self.workoutSpan = workoutSpan
+        super.init()
     }
 
     /// Adds `routeData` to the route. Locations are checked here first (finite values, latitude
-    /// within ±90°, longitude within ±180°, a horizontal accuracy that is not negative), then by
-    /// healthd; an invalid location fails the call with `errorInvalidArgument` naming its
-    /// position, and none of this call's locations are added.
+    /// within ±90°, longitude within ±180°, a horizontal accuracy that is not negative; for a
+    /// workout builder's route, a time inside its collection span), then by healthd; an invalid
+    /// location fails the call with `errorInvalidArgument` naming its position, and none of
+    /// this call's locations are added.
     public func insertRouteData(_ routeData: [CLLocation]) async throws {
         let offset = try state.withLock { (state) throws(HKError) -> Int in
-            guard !state.finished else { throw Self.alreadyFinished }
+            if let ending = state.ending { throw Self.ended(ending) }
+            state.inFlight += 1
             return state.inserted
         }
+        defer { callEnded() }
         let locations = routeData.map(RouteLocation.init(location:))
         try RouteLocationValidator.check(locations, offset: offset)
+        try checkInsideWorkout(locations, offset: offset)
         for start in stride(from: 0, to: locations.count, by: WireLimits.maxLocationsPerMessage) {
             let chunk = Array(locations[start..<min(locations.count, start + WireLimits.maxLocationsPerMessage)])
             let _: RouteLocationCount = try await store.connection.call(.insertRouteData, RouteDataChunk(builderID: builderID, locations: chunk))
@@ -60,11 +100,13 @@ public final class HKWorkoutRouteBuilder: Sendable {
     }
 
     /// Saves the route, associated with `workout`, and returns it. The route spans its first to
-    /// its last location.
+    /// its last location. On a workout builder's route that the workout builder already
+    /// finished with `workout`, returns that route (the order Apple's "Creating a workout
+    /// route" article shows: finish the workout, then the route).
     public func finishRoute(with workout: HKWorkout, metadata: [String: Any]?) async throws -> HKWorkoutRoute {
         let (values, conversionError) = MetadataConversion.convert(metadata)
         if let conversionError { throw conversionError }
-        return try await finishRoute(with: workout, values: values ?? [:])
+        return try await finish(with: workout, values: values ?? [:])
     }
 
     @preconcurrency
@@ -74,27 +116,82 @@ public final class HKWorkoutRouteBuilder: Sendable {
         Task {
             do {
                 if let conversionError { throw conversionError }
-                completion(try await finishRoute(with: workout, values: values ?? [:]), nil)
+                completion(try await finish(with: workout, values: values ?? [:]), nil)
             } catch {
                 completion(nil, error)
             }
         }
     }
 
-    /// `finishRoute` with the metadata already converted (`[String: Any]` cannot cross into a task).
-    private func finishRoute(with workout: HKWorkout, values: [String: MetadataValue]) async throws -> HKWorkoutRoute {
-        try state.withLock { (state) throws(HKError) in
-            guard !state.finished else { throw Self.alreadyFinished }
+    /// Finishes the route once: waits for inserts under way, then asks healthd. A refused
+    /// finish leaves the builder open (its locations stay in healthd), so it can be retried.
+    func finish(with workout: HKWorkout, values: [String: MetadataValue]) async throws -> HKWorkoutRoute {
+        let earlier = try state.withLock { (state) throws(HKError) -> HKWorkoutRoute? in
+            switch state.ending {
+            case let .finished(finishedWorkout, route) where workoutSpan != nil && finishedWorkout == workout.uuid:
+                return route
+            case let .some(ending):
+                throw Self.ended(ending)
+            case nil:
+                state.ending = .finishing
+                return nil
+            }
         }
-        let finish = RouteFinish(builderID: builderID, workoutUUID: workout.uuid, metadata: values, device: device?.record)
-        let finished: FinishedRoute = try await store.connection.call(.finishRoute, finish)
-        state.withLock { $0.finished = true }
-        guard let route = try HKSample.fetched(finished.route) as? HKWorkoutRoute else {
-            throw HKError(.unknownError, "healthd answered finishRoute with a sample that is not a route")
+        if let earlier { return earlier }
+        await insertsDrained()
+        do {
+            let finish = RouteFinish(builderID: builderID, workoutUUID: workout.uuid, metadata: values, device: device?.record)
+            let finished: FinishedRoute = try await store.connection.call(.finishRoute, finish)
+            guard let route = try HKSample.fetched(finished.route) as? HKWorkoutRoute else {
+                throw HKError(.unknownError, "healthd answered finishRoute with a sample that is not a route")
+            }
+            state.withLock { $0.ending = .finished(workout: workout.uuid, route: route) }
+            return route
+        } catch {
+            state.withLock { $0.ending = nil }
+            throw error
         }
-        return route
     }
 
-    private static let alreadyFinished = HKError(.errorInvalidArgument,
-                                                 "this route builder's route was already finished; use a new HKWorkoutRouteBuilder")
+    /// Invalidates the builder. The locations already sent stay in healthd's unfinished-route
+    /// table until it drops drafts older than a week (healthd has no call to drop one sooner);
+    /// they are never readable as a route.
+    override func discardCollected() {
+        state.withLock { state in
+            if case .finished = state.ending { return }
+            state.ending = .discarded
+        }
+    }
+
+    private func callEnded() {
+        let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.inFlight -= 1
+            guard state.inFlight == 0 else { return [] }
+            defer { state.drained = [] }
+            return state.drained
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+
+    private func insertsDrained() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idle = state.withLock { state in
+                if state.inFlight == 0 { return true }
+                state.drained.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
+        }
+    }
+
+    private static func ended(_ ending: Ending) -> HKError {
+        switch ending {
+        case .finishing:
+            HKError(.errorInvalidArgument, "this route builder's route is being finished; use a new HKWorkoutRouteBuilder")
+        case .finished:
+            HKError(.errorInvalidArgument, "this route builder's route was already finished; use a new HKWorkoutRouteBuilder")
+        case .discarded:
+            HKError(.errorInvalidArgument, "this route builder was discarded; use a new HKWorkoutRouteBuilder")
+        }
+    }
 }

@@ -15,6 +15,10 @@ func runWorkoutSnippet(_ name: String, _ arguments: [String], _ healthStore: HKH
     case "workout-stored": try await storedWorkouts(healthStore)
     case "workout-activity-details": try await workoutActivityDetails(healthStore)
     case "workout-session-activities": try await sessionActivities(healthStore)
+    case "workout-route":
+        try await workoutRouteSnippet(healthStore, live: arguments.first == "live", count: Int(arguments.dropFirst().first ?? "") ?? 30)
+    case "workout-route-retry": try await workoutRouteRetrySnippet(healthStore, count: Int(arguments.first ?? "") ?? 30)
+    case "workout-data-source": try await liveDataSourceSnippet(healthStore, untilHeartRate: Double(arguments.first ?? "") ?? 0)
     default: usage("unknown snippet \(name)")
     }
 }
