@@ -129,6 +129,56 @@ func workoutRouteRetrySnippet(_ healthStore: HKHealthStore, count: Int) async th
     print("ok \(routes.count) \(routes.first?.count ?? 0)")
 }
 
+/// `workout-route-refused COUNT`: records a route with a plain workout builder, prints
+/// `inserted`, waits until sharing routes is denied (the test revokes it), finishes the
+/// workout — saved, its route refused: `first refused CODE` — prints `route-refused`, waits
+/// until sharing routes is granted again and calls finishWorkout() once more. Prints
+/// `ok WORKOUTS ROUTES LOCATIONS` of what the app's store then holds.
+func workoutRouteRefusedSnippet(_ healthStore: HKHealthStore, count: Int) async throws {
+    let configuration = HKWorkoutConfiguration()
+    configuration.activityType = .walking
+    let builder = HKWorkoutBuilder(healthStore: healthStore, configuration: configuration, device: nil)
+    let start = wholeSecondsAgo(Double(count) + 10)
+    try await builder.beginCollection(at: start)
+    guard let routeBuilder = builder.seriesBuilder(for: .workoutRoute()) as? HKWorkoutRouteBuilder else {
+        usage("seriesBuilder(for: .workoutRoute()) is not an HKWorkoutRouteBuilder")
+    }
+    let locations = (0..<count).map { generatedLocation($0, latitude: 46.5, start: start.addingTimeInterval(1), step: 1) }
+    try await routeBuilder.insertRouteData(locations)
+    try await builder.endCollection(at: start.addingTimeInterval(Double(count) + 2))
+    print("inserted")
+    fflush(nil)  // the test waits for this line
+
+    try await waitForRouteSharing(healthStore, .sharingDenied)
+    do {
+        _ = try await builder.finishWorkout()
+        print("first accepted")
+    } catch let error as HKError {
+        print("first refused \(error.code.rawValue)")
+    }
+    print("route-refused")
+    fflush(nil)  // the test waits for this line
+
+    try await waitForRouteSharing(healthStore, .sharingAuthorized)
+    guard let workout = try await builder.finishWorkout() else { usage("finishWorkout returned nil") }
+    let workouts = try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(for: healthStore)
+    let routes = try await HKSampleQueryDescriptor(
+        predicates: [.sample(type: HKSeriesType.workoutRoute(), predicate: HKQuery.predicateForObjects(from: workout))],
+        sortDescriptors: []).result(for: healthStore).compactMap { $0 as? HKWorkoutRoute }
+    print("same-workout \(workouts.map(\.uuid) == [workout.uuid])")
+    print("ok \(workouts.count) \(routes.count) \(routes.first?.count ?? 0)")
+}
+
+/// Polls healthd (authorizationStatus asks it each time) until sharing routes is `status`, for
+/// at most 60 s.
+private func waitForRouteSharing(_ healthStore: HKHealthStore, _ status: HKAuthorizationStatus) async throws {
+    let deadline = Date().addingTimeInterval(60)
+    while healthStore.authorizationStatus(for: HKSeriesType.workoutRoute()) != status {
+        guard Date() < deadline else { usage("route sharing never became \(status.rawValue)") }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+}
+
 /// Whole seconds, so the locations' times survive healthd's microseconds unchanged in `digest`.
 private func wholeSecondsAgo(_ seconds: TimeInterval) -> Date {
     Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - seconds).rounded(.down))

@@ -18,6 +18,7 @@ func runWorkoutSnippet(_ name: String, _ arguments: [String], _ healthStore: HKH
     case "workout-route":
         try await workoutRouteSnippet(healthStore, live: arguments.first == "live", count: Int(arguments.dropFirst().first ?? "") ?? 30)
     case "workout-route-retry": try await workoutRouteRetrySnippet(healthStore, count: Int(arguments.first ?? "") ?? 30)
+    case "workout-route-refused": try await workoutRouteRefusedSnippet(healthStore, count: Int(arguments.first ?? "") ?? 30)
     case "workout-data-source": try await liveDataSourceSnippet(healthStore, untilHeartRate: Double(arguments.first ?? "") ?? 0)
     default: usage("unknown snippet \(name)")
     }

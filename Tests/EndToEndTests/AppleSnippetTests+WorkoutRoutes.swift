@@ -63,6 +63,28 @@ extension AppleSnippetTests {
         #expect(result.lines.contains("read \(inserted)"), "\(result)")
     }
 
+    /// The other failure: the workout is saved but its route is refused (sharing routes was
+    /// revoked after the locations went in). finishWorkout() throws; once routes may be shared
+    /// again, calling it again finishes the route with the workout already saved — one workout
+    /// in the store, never a second — and the route holds every location.
+    @Test func aRouteRefusedAfterItsWorkoutIsFinishedByTheNextFinishWorkout() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.route-refused")
+        for type in [HKWorkoutTypeIdentifier, HKWorkoutRouteTypeIdentifier] {
+            try await broker.set(app, "share", type, allowed: true)
+        }
+        let live = try LiveApp(app, ["workout-snippet", "workout-route-refused", "30"], adminSocket: broker.adminSocket)
+        #expect(try await live.waitForLine("inserted"), "\(live.lines)")
+        try await broker.set(app, "share", HKWorkoutRouteTypeIdentifier, allowed: false)
+        #expect(try await live.waitForLine("route-refused"), "\(live.lines)")
+        #expect(live.lines.contains("first refused \(HKError.Code.errorAuthorizationDenied.rawValue)"), "\(live.lines)")
+
+        try await broker.set(app, "share", HKWorkoutRouteTypeIdentifier, allowed: true)
+        let result = await live.finish(timeout: 90)
+        #expect(result.okValue == "1 1 30", "\(result)")
+        #expect(result.lines.contains("same-workout true"), "\(result)")
+    }
+
     /// developer.apple.com/documentation/healthkit/hkliveworkoutdatasource: typesToCollect holds
     /// the configuration's defaults (heart rate, active energy, the activity's distance);
     /// enableCollection(for:predicate:) adds a type collected only where the predicate matches;
