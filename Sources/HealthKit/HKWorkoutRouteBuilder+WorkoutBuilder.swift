@@ -16,6 +16,10 @@ extension HKWorkoutRouteBuilder {
     /// finished it itself).
     func finishForWorkoutBuilder(_ workout: HKWorkout) async throws -> HKWorkoutRoute? {
         guard hasUnfinishedRoute else { return nil }
+        // An insert under way may still fail; only locations healthd took make a route (an
+        // empty one would be refused after the workout was saved).
+        await insertsDrained()
+        guard hasUnfinishedRoute else { return nil }
         return try await finish(with: workout, values: [:])
     }
 

@@ -173,7 +173,8 @@ public final class HKWorkoutRouteBuilder: HKSeriesBuilder, @unchecked Sendable {
         for continuation in waiting { continuation.resume() }
     }
 
-    private func insertsDrained() async {
+    /// Returns once no `insertRouteData` call is under way.
+    func insertsDrained() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let idle = state.withLock { state in
                 if state.inFlight == 0 { return true }
