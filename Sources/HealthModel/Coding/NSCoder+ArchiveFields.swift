@@ -40,8 +40,9 @@ extension NSCoder {
 extension NSCoder {
     /// The whole number under `key`, nil when it is absent, not a number, or not a whole number
     /// an `Int` holds. Read through `doubleValue` so that a tampered archive holding 1e300 or
-    /// 2.5 fails here instead of being truncated or trapping in a conversion; the values read
-    /// this way (raw values, counts) are far below 2^53, where a double is exact.
+    /// 2.5 fails here instead of being truncated or converted to an arbitrary whole number (what
+    /// `intValue` gives, with no way to tell); the values read this way (raw values, counts)
+    /// are far below 2^53, where a double is exact.
     package func decodeRequiredInt(forKey key: String) -> Int? {
         decodeRequiredNumber(forKey: key).flatMap { Int(exactly: $0.doubleValue) }
     }
