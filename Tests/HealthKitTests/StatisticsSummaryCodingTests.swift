@@ -156,7 +156,7 @@ import HealthWire
     // MARK: NSObject bases
 
     /// `HKStatisticsCollection` and `HKQuery` are `NSObject`s as Apple's: identity equality,
-    /// usable where Foundation wants an object.
+    /// usable where Foundation wants an object. (An ECG's `VoltageMeasurement` too, equal by value.)
     @Test func aCollectionAndAQueryAreNSObjects() throws {
         let collection = HKStatisticsCollection(type: HKQuantityType(.stepCount), results: [Self.statistics(separate: false).result],
                                                 anchor: Date(timeIntervalSince1970: 0), interval: StatisticsInterval(hours: 1),
@@ -166,5 +166,10 @@ import HealthWire
         #expect(objects[0].isEqual(collection) && !objects[0].isEqual(objects[1]))
         let query = try #require(objects[1] as? HKQuery)
         #expect(query.isEqual(objects[1]) && !query.isEqual(nil))
+        let voltage = HKElectrocardiogram.VoltageMeasurement(timeSinceSampleStart: 0.5, volts: 0.001)
+        let same = HKElectrocardiogram.VoltageMeasurement(timeSinceSampleStart: 0.5, volts: 0.001)
+        let measurements: [NSObject] = [voltage, HKElectrocardiogram.VoltageMeasurement(timeSinceSampleStart: 0.5, volts: 0.002)]
+        #expect(measurements[0].isEqual(same) && !measurements[0].isEqual(measurements[1]) && voltage.hash == same.hash)
+        #expect(Set([voltage, same]).count == 1 && (voltage.copy() as? HKElectrocardiogram.VoltageMeasurement) == voltage)
     }
 }
