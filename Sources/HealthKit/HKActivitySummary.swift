@@ -8,7 +8,13 @@ public import Foundation
 /// A reader without read permission for activity summaries gets the summaries of its own samples
 /// with zero goals, exactly what a user who never set goals would show (ARCHITECTURE.md,
 /// "Activity summaries").
-public final class HKActivitySummary: @unchecked Sendable {
+///
+/// An `NSObject` with `NSSecureCoding`, as Apple's: the archive holds each quantity as its
+/// unit's text and value (flat fields), the move mode, the paused flag and, for a fetched
+/// summary, its day and time zone. A quantity whose unit is not of its ring's kind (energy,
+/// time, count), a non-finite value, an unknown move mode, a day that does not exist or a time
+/// zone this system does not know decodes as nil. Equality stays NSObject's identity.
+public final class HKActivitySummary: NSObject, NSSecureCoding, @unchecked Sendable {
     /// Kilocalories of active energy burned: the move ring in `.activeEnergy` mode.
     public var activeEnergyBurned = HKQuantity(unit: .kilocalorie(), doubleValue: 0)
     public var activeEnergyBurnedGoal = HKQuantity(unit: .kilocalorie(), doubleValue: 0)
@@ -28,9 +34,12 @@ public final class HKActivitySummary: @unchecked Sendable {
     private(set) var day: CalendarDay?
     private var timeZone = TimeZone.current
 
-    public init() {}
+    public override init() {
+        super.init()
+    }
 
     init(_ record: ActivitySummaryRecord, timeZone: TimeZone) {
+        super.init()
         day = record.day
         self.timeZone = timeZone
         activeEnergyBurned = HKQuantity(unit: .kilocalorie(), doubleValue: record.totals.activeEnergyBurned)
@@ -70,5 +79,66 @@ public final class HKActivitySummary: @unchecked Sendable {
         var components = calendar.dateComponents([.era, .year, .month, .day], from: noon)
         components.calendar = calendar
         return components
+    }
+
+    // MARK: NSSecureCoding
+
+    public static var supportsSecureCoding: Bool { true }
+
+    /// Each quantity's key and the unit its kind converts to, in one table for both directions.
+    private static var quantityFields: [(key: String, dimension: HKUnit, path: ReferenceWritableKeyPath<HKActivitySummary, HKQuantity>)] { [
+        ("activeEnergyBurned", .kilocalorie(), \.activeEnergyBurned),
+        ("activeEnergyBurnedGoal", .kilocalorie(), \.activeEnergyBurnedGoal),
+        ("appleMoveTime", .minute(), \.appleMoveTime),
+        ("appleMoveTimeGoal", .minute(), \.appleMoveTimeGoal),
+        ("appleExerciseTime", .minute(), \.appleExerciseTime),
+        ("appleExerciseTimeGoal", .minute(), \.appleExerciseTimeGoal),
+        ("appleStandHours", .count(), \.appleStandHours),
+        ("appleStandHoursGoal", .count(), \.appleStandHoursGoal),
+    ] }
+    private static let moveModeKey = "activityMoveMode"
+    private static let pausedKey = "paused"
+    private static let yearKey = "day.year"
+    private static let monthKey = "day.month"
+    private static let dayKey = "day.day"
+    private static let timeZoneKey = "timeZone"
+
+    public func encode(with coder: NSCoder) {
+        for field in Self.quantityFields { coder.encodeQuantity(self[keyPath: field.path], forKey: field.key) }
+        coder.encode(NSNumber(value: activityMoveMode.rawValue), forKey: Self.moveModeKey)
+        coder.encode(NSNumber(value: isPaused), forKey: Self.pausedKey)
+        if let day {
+            coder.encode(NSNumber(value: day.year), forKey: Self.yearKey)
+            coder.encode(NSNumber(value: day.month), forKey: Self.monthKey)
+            coder.encode(NSNumber(value: day.day), forKey: Self.dayKey)
+            coder.encode(NSString(string: timeZone.identifier), forKey: Self.timeZoneKey)
+        }
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        var quantities: [HKQuantity] = []
+        for field in Self.quantityFields {
+            guard let quantity = coder.decodeRequiredQuantity(forKey: field.key, compatibleWith: field.dimension) else { return nil }
+            quantities.append(quantity)
+        }
+        guard let moveMode = coder.decodeRequiredInt(forKey: Self.moveModeKey).flatMap(HKActivityMoveMode.init(rawValue:)),
+              let paused = coder.decodeRequiredNumber(forKey: Self.pausedKey)?.boolValue else { return nil }
+        var day: CalendarDay?
+        var timeZone = TimeZone.current
+        if [Self.yearKey, Self.monthKey, Self.dayKey, Self.timeZoneKey].contains(where: coder.containsValue(forKey:)) {
+            guard let year = coder.decodeRequiredInt(forKey: Self.yearKey),
+                  let month = coder.decodeRequiredInt(forKey: Self.monthKey),
+                  let dayOfMonth = coder.decodeRequiredInt(forKey: Self.dayKey),
+                  let valid = CalendarDay(year: year, month: month, day: dayOfMonth),
+                  let zone = coder.decodeRequiredString(forKey: Self.timeZoneKey).flatMap(TimeZone.init(identifier:)) else { return nil }
+            day = valid
+            timeZone = zone
+        }
+        self.init()
+        for (field, quantity) in zip(Self.quantityFields, quantities) { self[keyPath: field.path] = quantity }
+        activityMoveMode = moveMode
+        isPaused = paused
+        self.day = day
+        self.timeZone = timeZone
     }
 }

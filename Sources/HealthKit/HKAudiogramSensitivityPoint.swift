@@ -7,7 +7,11 @@ public import Foundation
 /// 0…30000 Hz, a sensitivity not in dBHL or outside −20…160 dBHL, no ear at all, and (iOS 18.1)
 /// more than two tests or two for one ear. HealthKit raises an Objective-C exception for a unit
 /// of the wrong dimension, which Swift cannot catch; here that is a thrown error too.
-public final class HKAudiogramSensitivityPoint: Hashable, CustomStringConvertible, @unchecked Sendable {
+///
+/// An `NSObject` with `NSSecureCoding`, as Apple's (`AudiogramArchiveFields`: the frequency in Hz
+/// and each test's fields, flat; an archive the initializers would refuse decodes as nil). Equal
+/// when the values are (`==`, `isEqual(_:)`, `hash` and `Set` agree).
+public final class HKAudiogramSensitivityPoint: NSObject, NSSecureCoding, @unchecked Sendable {
     /// Hz.
     public let frequency: HKQuantity
     /// The tests conducted at this frequency (iOS 18.1).
@@ -39,6 +43,7 @@ public final class HKAudiogramSensitivityPoint: Hashable, CustomStringConvertibl
         self.value = value
         self.frequency = frequency
         self.tests = tests
+        super.init()
     }
 
     /// A fetched point; nil when a test holds a raw value this SDK does not know.
@@ -48,20 +53,33 @@ public final class HKAudiogramSensitivityPoint: Hashable, CustomStringConvertibl
         self.value = value
         frequency = HKQuantity(unit: .hertz(), doubleValue: value.frequency)
         self.tests = tests
+        super.init()
     }
 
     private func sensitivity(side: HKAudiogramSensitivityTestSide) -> HKQuantity? {
         value.sensitivity(side: side.rawValue).map { HKQuantity(unit: .decibelHearingLevel(), doubleValue: $0) }
     }
 
-    public static func == (lhs: HKAudiogramSensitivityPoint, rhs: HKAudiogramSensitivityPoint) -> Bool {
-        lhs.value == rhs.value
+    public override func isEqual(_ object: Any?) -> Bool {
+        (object as? HKAudiogramSensitivityPoint)?.value == value
     }
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(value)
-    }
+    public override var hash: Int { value.hashValue }
 
     /// No values in the text: descriptions end up in logs.
-    public var description: String { "HKAudiogramSensitivityPoint(\(tests.count) tests)" }
+    public override var description: String { "HKAudiogramSensitivityPoint(\(tests.count) tests)" }
+
+    // MARK: NSSecureCoding
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        AudiogramArchiveFields.encodePoint(value, with: coder)
+    }
+
+    /// The frequency comes back in Hz and the sensitivities in dBHL.
+    public required convenience init?(coder: NSCoder) {
+        guard let value = AudiogramArchiveFields.decodePoint(from: coder) else { return nil }
+        self.init(fetched: value)
+    }
 }

@@ -5,7 +5,11 @@ public import Foundation
 /// The initializer refuses what HealthKit refuses (`AudiogramRules.checkClampingRange`): no
 /// bound at all, or a lower bound not less than the upper one; and, here, a bound that is not a
 /// finite number.
-public final class HKAudiogramSensitivityPointClampingRange: Hashable, CustomStringConvertible, @unchecked Sendable {
+///
+/// An `NSObject` with `NSSecureCoding`, as Apple's (`AudiogramArchiveFields`: the bounds as
+/// numbers of dBHL; an archive the initializer would refuse decodes as nil). Equal when the
+/// bounds are (`==`, `isEqual(_:)`, `hash` and `Set` agree).
+public final class HKAudiogramSensitivityPointClampingRange: NSObject, NSSecureCoding, @unchecked Sendable {
     /// dBHL; nil when the range has no lower bound.
     public var lowerBound: HKQuantity? { lowerBoundValue.map { HKQuantity(unit: .decibelHearingLevel(), doubleValue: $0) } }
     /// dBHL; nil when the range has no upper bound.
@@ -23,16 +27,34 @@ public final class HKAudiogramSensitivityPointClampingRange: Hashable, CustomStr
     init(lowerBoundValue: Double?, upperBoundValue: Double?) {
         self.lowerBoundValue = lowerBoundValue
         self.upperBoundValue = upperBoundValue
+        super.init()
     }
 
-    public static func == (lhs: HKAudiogramSensitivityPointClampingRange, rhs: HKAudiogramSensitivityPointClampingRange) -> Bool {
-        lhs.lowerBoundValue == rhs.lowerBoundValue && lhs.upperBoundValue == rhs.upperBoundValue
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? HKAudiogramSensitivityPointClampingRange else { return false }
+        return other.lowerBoundValue == lowerBoundValue && other.upperBoundValue == upperBoundValue
     }
 
-    public func hash(into hasher: inout Hasher) {
+    public override var hash: Int {
+        var hasher = Hasher()
         hasher.combine(lowerBoundValue)
         hasher.combine(upperBoundValue)
+        return hasher.finalize()
     }
 
-    public var description: String { "HKAudiogramSensitivityPointClampingRange" }
+    public override var description: String { "HKAudiogramSensitivityPointClampingRange" }
+
+    // MARK: NSSecureCoding
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        AudiogramArchiveFields.encodeClamping(lower: lowerBoundValue, upper: upperBoundValue, prefix: "", with: coder)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard let bounds = AudiogramArchiveFields.decodeClamping(prefix: "", from: coder),
+              (try? AudiogramRules.checkClampingRange(lower: bounds.lower, upper: bounds.upper)) != nil else { return nil }
+        self.init(lowerBoundValue: bounds.lower, upperBoundValue: bounds.upper)
+    }
 }

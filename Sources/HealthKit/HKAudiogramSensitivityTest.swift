@@ -14,7 +14,11 @@ public enum HKAudiogramSensitivityTestSide: Int, Sendable, CaseIterable {
 /// One ear's result at one frequency, as HealthKit's `HKAudiogramSensitivityTest` (iOS 18.1).
 /// The initializer refuses what HealthKit refuses (`AudiogramRules`, the broker's rule too):
 /// a sensitivity not in dBHL or outside −20…160 dBHL.
-public final class HKAudiogramSensitivityTest: Hashable, CustomStringConvertible, @unchecked Sendable {
+///
+/// An `NSObject` with `NSSecureCoding`, as Apple's (`AudiogramArchiveFields`: the wire's
+/// numbers, dBHL and raw values; an archive the initializer would refuse decodes as nil). Equal
+/// when the values are (`==`, `isEqual(_:)`, `hash` and `Set` agree).
+public final class HKAudiogramSensitivityTest: NSObject, NSSecureCoding, @unchecked Sendable {
     /// dBHL from a baseline of 0 dB; reduced hearing sensitivity is an increase from 0.
     public let sensitivity: HKQuantity
     public let type: HKAudiogramConductionType
@@ -40,6 +44,7 @@ public final class HKAudiogramSensitivityTest: Hashable, CustomStringConvertible
         self.masked = masked
         self.side = side
         self.clampingRange = clampingRange
+        super.init()
     }
 
     /// A fetched test; nil when a raw value is one this SDK does not know (a newer healthd).
@@ -54,16 +59,29 @@ public final class HKAudiogramSensitivityTest: Hashable, CustomStringConvertible
         clampingRange = value.isClamped
             ? HKAudiogramSensitivityPointClampingRange(lowerBoundValue: value.clampingLowerBound, upperBoundValue: value.clampingUpperBound)
             : nil
+        super.init()
     }
 
-    public static func == (lhs: HKAudiogramSensitivityTest, rhs: HKAudiogramSensitivityTest) -> Bool {
-        lhs.value == rhs.value
+    public override func isEqual(_ object: Any?) -> Bool {
+        (object as? HKAudiogramSensitivityTest)?.value == value
     }
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(value)
-    }
+    public override var hash: Int { value.hashValue }
 
     /// No sensitivity in the text: descriptions end up in logs.
-    public var description: String { "HKAudiogramSensitivityTest(\(side), \(type), masked: \(masked))" }
+    public override var description: String { "HKAudiogramSensitivityTest(\(side), \(type), masked: \(masked))" }
+
+    // MARK: NSSecureCoding
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        AudiogramArchiveFields.encodeTest(value, prefix: "", with: coder)
+    }
+
+    /// The sensitivity comes back in dBHL (the only unit of its kind).
+    public required convenience init?(coder: NSCoder) {
+        guard let value = AudiogramArchiveFields.decodeTest(prefix: "", from: coder) else { return nil }
+        self.init(fetched: value)
+    }
 }

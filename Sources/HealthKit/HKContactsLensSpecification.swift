@@ -1,7 +1,8 @@
 public import Foundation
 
 /// One eye's contact lens, as HealthKit's `HKContactsLensSpecification` (iOS 16).
-public final class HKContactsLensSpecification: HKLensSpecification, @unchecked Sendable {
+/// `NSSecureCoding` as Apple's (see `HKLensSpecification`).
+public final class HKContactsLensSpecification: HKLensSpecification, NSSecureCoding, @unchecked Sendable {
     /// The curvature of the lens' back surface, in millimetres.
     public let baseCurve: HKQuantity?
     /// The lens' width, in millimetres.
@@ -27,5 +28,24 @@ public final class HKContactsLensSpecification: HKLensSpecification, @unchecked 
         value.baseCurve = baseCurve?.doubleValue(for: millimeter)
         value.diameter = diameter?.doubleValue(for: millimeter)
         return value
+    }
+
+    // MARK: NSSecureCoding
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        encodeCommon(with: coder)
+        coder.encodeQuantity(baseCurve, forKey: "baseCurve")
+        coder.encodeQuantity(diameter, forKey: "diameter")
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        let millimeter = HKUnit.meterUnit(with: .milli)
+        guard let common = Self.decodeCommon(from: coder),
+              let baseCurve = coder.decodeOptionalQuantity(forKey: "baseCurve", compatibleWith: millimeter),
+              let diameter = coder.decodeOptionalQuantity(forKey: "diameter", compatibleWith: millimeter) else { return nil }
+        self.init(sphere: common.sphere, cylinder: common.cylinder, axis: common.axis, addPower: common.addPower,
+                  baseCurve: baseCurve, diameter: diameter)
     }
 }

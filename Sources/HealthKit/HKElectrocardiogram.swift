@@ -29,8 +29,10 @@ public final class HKElectrocardiogram: HKSample, @unchecked Sendable {
         case appleWatchSimilarToLeadI = 1
     }
 
-    /// The voltage of every lead at one moment, as HealthKit's `HKElectrocardiogram.VoltageMeasurement`.
-    public final class VoltageMeasurement: Hashable, @unchecked Sendable, CustomStringConvertible {
+    /// The voltage of every lead at one moment, as HealthKit's `HKElectrocardiogram.VoltageMeasurement`:
+    /// an `NSObject` with `NSCopying`, as Apple's (not archivable there either). Equal when the
+    /// time and voltage are (`==`, `isEqual(_:)`, `hash` and `Set` agree).
+    public final class VoltageMeasurement: NSObject, NSCopying, @unchecked Sendable {
         /// Seconds from the sample's start.
         public let timeSinceSampleStart: TimeInterval
         private let volts: Double
@@ -38,6 +40,7 @@ public final class HKElectrocardiogram: HKSample, @unchecked Sendable {
         init(timeSinceSampleStart: TimeInterval, volts: Double) {
             self.timeSinceSampleStart = timeSinceSampleStart
             self.volts = volts
+            super.init()
         }
 
         /// The voltage on `lead`, in volts; nil for a lead the recording does not hold.
@@ -45,16 +48,22 @@ public final class HKElectrocardiogram: HKSample, @unchecked Sendable {
             lead == .appleWatchSimilarToLeadI ? HKQuantity(unit: .volt(), doubleValue: volts) : nil
         }
 
-        public static func == (lhs: VoltageMeasurement, rhs: VoltageMeasurement) -> Bool {
-            lhs.timeSinceSampleStart == rhs.timeSinceSampleStart && lhs.volts == rhs.volts
+        public override func isEqual(_ object: Any?) -> Bool {
+            guard let other = object as? VoltageMeasurement else { return false }
+            return other.timeSinceSampleStart == timeSinceSampleStart && other.volts == volts
         }
 
-        public func hash(into hasher: inout Hasher) {
+        public override var hash: Int {
+            var hasher = Hasher()
             hasher.combine(timeSinceSampleStart)
             hasher.combine(volts)
+            return hasher.finalize()
         }
 
-        public var description: String { "VoltageMeasurement(t: \(timeSinceSampleStart) s)" }
+        /// Immutable, so a copy is the measurement itself.
+        public func copy(with zone: NSZone? = nil) -> Any { self }
+
+        public override var description: String { "VoltageMeasurement(t: \(timeSinceSampleStart) s)" }
     }
 
     public let numberOfVoltageMeasurements: Int

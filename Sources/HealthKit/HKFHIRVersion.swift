@@ -2,7 +2,10 @@ public import Foundation
 
 /// A FHIR version, as HealthKit's `HKFHIRVersion` (iOS 14). Parsing and the release rule are
 /// `FHIRVersionNumber`'s, the one healthd validates stored records with.
-public final class HKFHIRVersion: NSObject, NSCopying, @unchecked Sendable {
+///
+/// `NSSecureCoding`, as Apple's: the archive holds the version's text ("4.0.1"), read back with
+/// the same parser as `init(fhirVersionString:)`; text that is not a version decodes as nil.
+public final class HKFHIRVersion: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     let number: FHIRVersionNumber
 
     public var majorVersion: Int { number.major }
@@ -40,4 +43,18 @@ public final class HKFHIRVersion: NSObject, NSCopying, @unchecked Sendable {
     public override var hash: Int { number.hashValue }
 
     public override var description: String { stringRepresentation }
+
+    // MARK: NSSecureCoding
+
+    public static var supportsSecureCoding: Bool { true }
+    private static let versionKey = "fhirVersion"
+
+    public func encode(with coder: NSCoder) {
+        coder.encode(NSString(string: stringRepresentation), forKey: Self.versionKey)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard let number = coder.decodeRequiredString(forKey: Self.versionKey).flatMap(FHIRVersionNumber.init) else { return nil }
+        self.init(number)
+    }
 }

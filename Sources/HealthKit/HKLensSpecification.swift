@@ -4,7 +4,14 @@ public import Foundation
 /// of `HKGlassesLensSpecification` and `HKContactsLensSpecification`. Quantities keep the unit
 /// they were made with; `save` converts them (sphere, cylinder and add power to diopters, axis
 /// to degrees) and refuses a quantity of the wrong kind naming the field.
-public class HKLensSpecification: Hashable, @unchecked Sendable {
+///
+/// An `NSObject` as Apple's; the two subclasses are `NSSecureCoding` (as Apple's), archiving
+/// every quantity as written (unit text and value, flat fields, through `encodeCommon` /
+/// `decodeCommon` here for the shared ones). An archive decodes into what the initializers
+/// accept — finite values in units of the right kind — and otherwise into nil; healthd's range
+/// checks apply on `save`, as for a lens made in code. Equal when of the same class with the
+/// same values saved (`==`, `isEqual(_:)`, `hash` and `Set` agree).
+public class HKLensSpecification: NSObject, @unchecked Sendable {
     /// The spherical power, in `HKUnit.diopter()`.
     public let sphere: HKQuantity
     /// The cylindrical (astigmatism) power, in diopters.
@@ -19,6 +26,7 @@ public class HKLensSpecification: Hashable, @unchecked Sendable {
         self.cylinder = cylinder
         self.axis = axis
         self.addPower = addPower
+        super.init()
     }
 
     /// The fields every lens has, from a fetched value (the subclasses read their own).
@@ -27,6 +35,7 @@ public class HKLensSpecification: Hashable, @unchecked Sendable {
         cylinder = Self.quantity(value.cylinder, .diopter())
         axis = Self.quantity(value.axis, .degreeAngle())
         addPower = Self.quantity(value.addPower, .diopter())
+        super.init()
     }
 
     /// The value `save` sends: the shared fields converted; subclasses add their own.
@@ -39,9 +48,29 @@ public class HKLensSpecification: Hashable, @unchecked Sendable {
         value.map { HKQuantity(unit: unit, doubleValue: $0) }
     }
 
-    public static func == (lhs: HKLensSpecification, rhs: HKLensSpecification) -> Bool {
-        type(of: lhs) == type(of: rhs) && lhs.value == rhs.value
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? HKLensSpecification else { return false }
+        return type(of: other) == type(of: self) && other.value == value
     }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(value) }
+    public override var hash: Int { value.hashValue }
+
+    // MARK: Archive fields shared by the subclasses' NSSecureCoding
+
+    func encodeCommon(with coder: NSCoder) {
+        coder.encodeQuantity(sphere, forKey: "sphere")
+        coder.encodeQuantity(cylinder, forKey: "cylinder")
+        coder.encodeQuantity(axis, forKey: "axis")
+        coder.encodeQuantity(addPower, forKey: "addPower")
+    }
+
+    /// The shared fields; nil when the sphere is missing or any field is malformed.
+    static func decodeCommon(from coder: NSCoder)
+        -> (sphere: HKQuantity, cylinder: HKQuantity?, axis: HKQuantity?, addPower: HKQuantity?)? {
+        guard let sphere = coder.decodeRequiredQuantity(forKey: "sphere", compatibleWith: .diopter()),
+              let cylinder = coder.decodeOptionalQuantity(forKey: "cylinder", compatibleWith: .diopter()),
+              let axis = coder.decodeOptionalQuantity(forKey: "axis", compatibleWith: .degreeAngle()),
+              let addPower = coder.decodeOptionalQuantity(forKey: "addPower", compatibleWith: .diopter()) else { return nil }
+        return (sphere, cylinder, axis, addPower)
+    }
 }

@@ -5,7 +5,11 @@ public import Foundation
 ///
 /// `@unchecked Sendable`: the stored properties are immutable (an `NSPredicate` is not marked
 /// Sendable, but these are never mutated after creation) and the run state is locked.
-public class HKQuery: @unchecked Sendable {
+///
+/// An `NSObject`, as Apple's (`class HKQuery : NSObject`), so `isEqual(_:)` is identity and a
+/// query can be kept where Foundation expects an object; queries are not archivable, in Apple's
+/// HealthKit either.
+public class HKQuery: NSObject, @unchecked Sendable {
     public let objectType: HKObjectType?
     public var sampleType: HKSampleType? { objectType as? HKSampleType }
     public let predicate: NSPredicate?
@@ -15,6 +19,7 @@ public class HKQuery: @unchecked Sendable {
     init(objectType: HKObjectType?, predicate: NSPredicate?) {
         self.objectType = objectType
         self.predicate = predicate
+        super.init()
     }
 
     /// Starts the query's work on `connection`. Each concrete query overrides it; the SDK

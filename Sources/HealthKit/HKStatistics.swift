@@ -1,10 +1,18 @@
 public import Foundation
+import HealthWire
 
 /// The statistics of one time interval, as HealthKit's `HKStatistics`: merged across sources
 /// by the user's source priority, and per source when the query asked for
 /// `.separateBySource`. Quantities are in the type's canonical unit; convert with
 /// `doubleValue(for:)`.
-public final class HKStatistics: @unchecked Sendable {
+///
+/// An `NSObject` with `NSSecureCoding`, as Apple's, so an app can keep a result (a cached
+/// chart, a widget's last value): the archive holds the type's identifier, whether the
+/// statistics are per source, and the interval's values in the wire's own form, read back by the
+/// same bounded parser that reads healthd's answers (as `ArchivedSample` does for samples). An
+/// unknown or non-quantity type, malformed bytes, or other than exactly one interval decode as
+/// nil. Equality stays NSObject's identity (Apple documents none).
+public final class HKStatistics: NSObject, NSSecureCoding, @unchecked Sendable {
     // @unchecked: every stored property is immutable and Sendable except HKQuantityType, a
     // registry class whose properties are immutable.
     public let quantityType: HKQuantityType
@@ -16,9 +24,14 @@ public final class HKStatistics: @unchecked Sendable {
 
     private let merged: StatisticsValues
     private let bySource: [String: StatisticsValues]
+    /// What the statistics were made from, kept for the archive.
+    let result: StatisticsResult
+    private let separateBySource: Bool
 
     init(type: HKQuantityType, result: StatisticsResult, separateBySource: Bool) {
         quantityType = type
+        self.result = result
+        self.separateBySource = separateBySource
         startDate = Date(microsecondsSince1970: result.span.start)
         endDate = Date(microsecondsSince1970: result.span.end)
         merged = result.merged
@@ -26,6 +39,7 @@ public final class HKStatistics: @unchecked Sendable {
             ? result.bySource.map { HKSource(name: $0.source.name, bundleIdentifier: $0.source.bundleIdentifier) }
             : nil
         bySource = Dictionary(result.bySource.map { ($0.source.bundleIdentifier, $0.values) }, uniquingKeysWith: { first, _ in first })
+        super.init()
     }
 
     /// An interval without data (a collection's `enumerateStatistics` yields these too).
@@ -63,5 +77,27 @@ public final class HKStatistics: @unchecked Sendable {
 
     private static func interval(_ mostRecent: StatisticsValues.MostRecent?) -> DateInterval? {
         mostRecent.map { DateInterval(start: Date(microsecondsSince1970: $0.span.start), end: Date(microsecondsSince1970: $0.span.end)) }
+    }
+
+    // MARK: NSSecureCoding
+
+    public static var supportsSecureCoding: Bool { true }
+    private static let typeKey = "quantityType"
+    private static let separateKey = "separateBySource"
+    private static let valuesKey = "statistics"
+
+    public func encode(with coder: NSCoder) {
+        coder.encode(NSString(string: quantityType.identifier), forKey: Self.typeKey)
+        coder.encode(NSNumber(value: separateBySource), forKey: Self.separateKey)
+        coder.encode(Data(StatisticsBatch([result]).wireBytes()) as NSData, forKey: Self.valuesKey)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard let type = coder.decodeRequiredString(forKey: Self.typeKey)
+                .flatMap({ HKObjectType.type(forIdentifier: $0) as? HKQuantityType }),
+              let separate = coder.decodeRequiredNumber(forKey: Self.separateKey)?.boolValue,
+              let bytes = coder.decodeRequiredData(forKey: Self.valuesKey),
+              let results = try? StatisticsBatch(wire: Array(bytes)).statistics, results.count == 1 else { return nil }
+        self.init(type: type, result: results[0], separateBySource: separate)
     }
 }

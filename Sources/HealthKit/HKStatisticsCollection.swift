@@ -3,7 +3,8 @@ public import Foundation
 /// The result of an `HKStatisticsCollectionQuery`, as HealthKit's `HKStatisticsCollection`:
 /// statistics per interval, intervals cut by the query's anchor, interval components and time
 /// zone. Only intervals that hold data arrive from the broker; enumeration fills in the others.
-public final class HKStatisticsCollection: @unchecked Sendable {
+/// An `NSObject` as Apple's (which is not `NSSecureCoding`: archive its `HKStatistics`).
+public final class HKStatisticsCollection: NSObject, @unchecked Sendable {
     // @unchecked: immutable after creation; HKQuantityType is an immutable registry class.
     private let quantityType: HKQuantityType
     private let anchor: Date
@@ -23,6 +24,7 @@ public final class HKStatisticsCollection: @unchecked Sendable {
         self.separateBySource = separateBySource
         withData = results.map { HKStatistics(type: type, result: $0, separateBySource: separateBySource) }
         byStart = Dictionary(zip(results.map(\.span.start), withData), uniquingKeysWith: { first, _ in first })
+        super.init()
     }
 
     /// The statistics of the interval holding `date`. As in HealthKit, an interval without data

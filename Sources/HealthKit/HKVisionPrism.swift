@@ -22,7 +22,14 @@ public enum HKPrismBase: Int, Sendable, CaseIterable {
 /// amount in prism diopters and an angle in degrees, or the same as a vertical and a horizontal
 /// component with their bases. Either initializer gives all six properties; the conversion is
 /// `VisionPrismGeometry`'s (optician's 360° notation, 0° toward the patient's left).
-public final class HKVisionPrism: Hashable, @unchecked Sendable {
+///
+/// An `NSObject` with `NSSecureCoding`, as Apple's: the archive holds the amount and angle as
+/// written (unit text and value, flat) and the eye's raw value. An archive decodes into what
+/// `init(amount:angle:eye:)` accepts — finite values in a unit of the right kind (prism diopters,
+/// an angle) and a known eye — and otherwise into nil; healthd's range checks apply on `save`, as
+/// for a prism made in code. Equal when the values saved are (`==`, `isEqual(_:)`, `hash` and
+/// `Set` agree).
+public final class HKVisionPrism: NSObject, NSSecureCoding, @unchecked Sendable {
     /// HealthKit's nested names for the enums.
     public typealias Eye = HKVisionEye
     public typealias BaseDirection = HKPrismBase
@@ -50,6 +57,7 @@ public final class HKVisionPrism: Hashable, @unchecked Sendable {
         self.eye = eye
         value = VisionPrismValue(amount: amount.doubleValue(for: .prismDiopter()), angle: angle.doubleValue(for: .degreeAngle()),
                                  eye: eye.rawValue)
+        super.init()
     }
 
     public init(verticalAmount: HKQuantity, verticalBase: HKPrismBase, horizontalAmount: HKQuantity,
@@ -62,6 +70,7 @@ public final class HKVisionPrism: Hashable, @unchecked Sendable {
         value = combined
         amount = HKQuantity(unit: .prismDiopter(), doubleValue: combined.amount)
         angle = HKQuantity(unit: .degreeAngle(), doubleValue: combined.angle)
+        super.init()
     }
 
     init(fetched value: VisionPrismValue) throws(HKError) {
@@ -72,8 +81,36 @@ public final class HKVisionPrism: Hashable, @unchecked Sendable {
         self.value = value
         amount = HKQuantity(unit: .prismDiopter(), doubleValue: value.amount)
         angle = HKQuantity(unit: .degreeAngle(), doubleValue: value.angle)
+        super.init()
     }
 
-    public static func == (lhs: HKVisionPrism, rhs: HKVisionPrism) -> Bool { lhs.value == rhs.value }
-    public func hash(into hasher: inout Hasher) { hasher.combine(value) }
+    public override func isEqual(_ object: Any?) -> Bool { (object as? HKVisionPrism)?.value == value }
+    public override var hash: Int { value.hashValue }
+
+    // MARK: NSSecureCoding
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) { encodeFields(prefix: "", with: coder) }
+
+    public required convenience init?(coder: NSCoder) {
+        guard let fields = Self.decodeFields(prefix: "", from: coder) else { return nil }
+        self.init(amount: fields.amount, angle: fields.angle, eye: fields.eye)
+    }
+
+    /// The fields under `prefix`, so a glasses lens holds its prism flat beside its own fields.
+    func encodeFields(prefix: String, with coder: NSCoder) {
+        coder.encodeQuantity(amount, forKey: prefix + "amount")
+        coder.encodeQuantity(angle, forKey: prefix + "angle")
+        coder.encode(NSNumber(value: eye.rawValue), forKey: prefix + "eye")
+    }
+
+    static let fieldKeys = ["amount.unit", "amount.value", "angle.unit", "angle.value", "eye"]
+
+    static func decodeFields(prefix: String, from coder: NSCoder) -> (amount: HKQuantity, angle: HKQuantity, eye: HKVisionEye)? {
+        guard let amount = coder.decodeRequiredQuantity(forKey: prefix + "amount", compatibleWith: .prismDiopter()),
+              let angle = coder.decodeRequiredQuantity(forKey: prefix + "angle", compatibleWith: .degreeAngle()),
+              let eye = coder.decodeRequiredInt(forKey: prefix + "eye").flatMap(HKVisionEye.init(rawValue:)) else { return nil }
+        return (amount, angle, eye)
+    }
 }

@@ -3,7 +3,9 @@ public import Foundation
 /// One activity of a workout, as HealthKit's `HKWorkoutActivity` (iOS 16): a triathlon's swim,
 /// bike and run, or an interval. Made by `HKWorkoutBuilder.addWorkoutActivity` or the
 /// session's `beginNewActivity`, and returned with fetched workouts (`workoutActivities`).
-public final class HKWorkoutActivity: NSObject, @unchecked Sendable {
+///
+/// `NSSecureCoding`, as Apple's (`HKWorkoutActivity+Coding.swift`).
+public final class HKWorkoutActivity: NSObject, NSSecureCoding, @unchecked Sendable {
     // @unchecked: every stored property is immutable; the configuration is a private copy.
     public let uuid: UUID
     public let workoutConfiguration: HKWorkoutConfiguration

@@ -73,12 +73,11 @@ public final class HKWorkoutConfiguration: NSObject, NSCopying, NSSecureCoding, 
     /// this SDK knows, or a lap length is present with its unit or value missing, mistyped, or a
     /// unit text that does not parse.
     public required convenience init?(coder: NSCoder) {
-        guard let activity = coder.decodeRequiredNumber(forKey: Self.activityKey)
-                .flatMap({ HKWorkoutActivityType(rawValue: $0.uintValue) }),
-              let location = coder.decodeRequiredNumber(forKey: Self.locationKey)
-                .flatMap({ HKWorkoutSessionLocationType(rawValue: $0.intValue) }),
-              let swimming = coder.decodeRequiredNumber(forKey: Self.swimmingKey)
-                .flatMap({ HKWorkoutSwimmingLocationType(rawValue: $0.intValue) }) else { return nil }
+        guard let activity = coder.decodeRequiredInt(forKey: Self.activityKey)
+                .flatMap({ UInt(exactly: $0) }).flatMap(HKWorkoutActivityType.init(rawValue:)),
+              let location = coder.decodeRequiredInt(forKey: Self.locationKey).flatMap(HKWorkoutSessionLocationType.init(rawValue:)),
+              let swimming = coder.decodeRequiredInt(forKey: Self.swimmingKey)
+                .flatMap(HKWorkoutSwimmingLocationType.init(rawValue:)) else { return nil }
         var lapLength: HKQuantity?
         if coder.containsValue(forKey: Self.lapUnitKey) || coder.containsValue(forKey: Self.lapValueKey) {
             guard let unit = coder.decodeRequiredString(forKey: Self.lapUnitKey),

@@ -67,26 +67,38 @@ public final class HKWorkoutEvent: NSObject, NSCopying, NSSecureCoding, @uncheck
 
     /// Metadata that could not be converted when the event was made is not archived (saving
     /// the event's workout fails on it; the archive holds the entries that did convert).
-    public func encode(with coder: NSCoder) {
-        coder.encode(NSNumber(value: type.rawValue), forKey: Self.typeKey)
-        coder.encode(NSNumber(value: dateInterval.start.timeIntervalSinceReferenceDate), forKey: Self.startKey)
-        coder.encode(NSNumber(value: dateInterval.end.timeIntervalSinceReferenceDate), forKey: Self.endKey)
-        MetadataArchiveFields.encode(metadataValues, with: coder)
-    }
+    public func encode(with coder: NSCoder) { encodeFields(prefix: "", with: coder) }
 
     /// Fails (nil, as secure decoding does) when a field is missing or of the wrong kind, the type
     /// is not one this SDK knows, the dates are not finite or end before they start, or the
     /// metadata fields are malformed.
     public required convenience init?(coder: NSCoder) {
-        guard let raw = coder.decodeRequiredNumber(forKey: Self.typeKey),
-              let type = HKWorkoutEventType(rawValue: raw.intValue),
-              let start = coder.decodeRequiredNumber(forKey: Self.startKey)?.doubleValue,
-              let end = coder.decodeRequiredNumber(forKey: Self.endKey)?.doubleValue,
-              start.isFinite, end.isFinite, start <= end,
-              let metadata = MetadataArchiveFields.decode(from: coder) else { return nil }
-        self.init(type: type,
-                  dateInterval: DateInterval(start: Date(timeIntervalSinceReferenceDate: start),
-                                             end: Date(timeIntervalSinceReferenceDate: end)),
-                  metadataValues: metadata)
+        guard let fields = Self.decodeFields(prefix: "", from: coder) else { return nil }
+        self.init(type: fields.type, dateInterval: fields.interval, metadataValues: fields.metadata)
+    }
+
+    /// The fields under `prefix`, so an activity holds its events flat beside its own fields.
+    func encodeFields(prefix: String, with coder: NSCoder) {
+        coder.encode(NSNumber(value: type.rawValue), forKey: prefix + Self.typeKey)
+        coder.encode(NSNumber(value: dateInterval.start.timeIntervalSinceReferenceDate), forKey: prefix + Self.startKey)
+        coder.encode(NSNumber(value: dateInterval.end.timeIntervalSinceReferenceDate), forKey: prefix + Self.endKey)
+        MetadataArchiveFields.encode(metadataValues, prefix: prefix, with: coder)
+    }
+
+    static func decodeFields(prefix: String, from coder: NSCoder)
+        -> (type: HKWorkoutEventType, interval: DateInterval, metadata: [String: MetadataValue]?)? {
+        guard let type = coder.decodeRequiredInt(forKey: prefix + typeKey).flatMap(HKWorkoutEventType.init(rawValue:)),
+              let start = coder.decodeRequiredFiniteDouble(forKey: prefix + startKey),
+              let end = coder.decodeRequiredFiniteDouble(forKey: prefix + endKey),
+              start <= end,  // DateInterval traps on an end before its start
+              let metadata = MetadataArchiveFields.decode(prefix: prefix, from: coder) else { return nil }
+        return (type, DateInterval(start: Date(timeIntervalSinceReferenceDate: start), end: Date(timeIntervalSinceReferenceDate: end)),
+                metadata)
+    }
+
+    /// An event decoded from fields under `prefix` (see `decodeFields`).
+    convenience init?(archivedFieldsWithPrefix prefix: String, from coder: NSCoder) {
+        guard let fields = Self.decodeFields(prefix: prefix, from: coder) else { return nil }
+        self.init(type: fields.type, dateInterval: fields.interval, metadataValues: fields.metadata)
     }
 }

@@ -15,6 +15,7 @@ func runSnippet(_ name: String, _ healthStore: HKHealthStore) async throws {
     case "same-sample-twice": try await sameSampleTwice(healthStore)
     case "archive-anchor": try await archiveAnchor(healthStore)
     case "archive-samples": try await archiveSamples(healthStore)
+    case "archive-statistics": try await archiveStatisticsAndConfiguration(healthStore)
     case "source-revision": sourceRevision()
     case "request-status": try await requestStatus(healthStore)
     case "observe-descriptors": try await observeDescriptors(healthStore)
