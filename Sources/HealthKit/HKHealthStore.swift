@@ -1,18 +1,22 @@
+public import Foundation
+
 /// The app's access point to the health store, as HealthKit's `HKHealthStore`. Cheap to create:
 /// every store in a process shares one connection to healthd, opened on first use.
 ///
 /// The work is split by concern: `+Authorization`, `+Saving` and `+Queries`. Every method
 /// reports failures as `HKError` with HealthKit's codes.
-public final class HKHealthStore: Sendable {
+public final class HKHealthStore: NSObject, Sendable {
     let connection: BrokerConnection
 
-    public init() {
+    override public init() {
         connection = .shared
+        super.init()
     }
 
     /// A store on a given connection (tests use one end of a socket pair).
     init(connection: BrokerConnection) {
         self.connection = connection
+        super.init()
     }
 
     /// Whether healthd can be reached: the descriptor health-sandbox passed in

@@ -19,7 +19,7 @@ import Synchronization
 /// Quantities may be inserted in any order; one whose interval overlaps another's is refused
 /// with `errorInvalidArgument` (statistics split a series by its quantities' intervals, which
 /// must not count the same time twice).
-public final class HKQuantitySeriesSampleBuilder: @unchecked Sendable {
+public final class HKQuantitySeriesSampleBuilder: NSObject, @unchecked Sendable {
     public let quantityType: HKQuantityType
     public let startDate: Date
     public let device: HKDevice?
