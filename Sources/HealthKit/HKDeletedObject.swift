@@ -49,7 +49,9 @@ public final class HKDeletedObject: NSObject, NSSecureCoding, Sendable {
         var syncIdentity: SyncIdentity?
         if coder.containsValue(forKey: Self.syncIdentifierKey) || coder.containsValue(forKey: Self.syncVersionKey) {
             guard let identifier = coder.decodeRequiredString(forKey: Self.syncIdentifierKey),
-                  let version = coder.decodeRequiredNumber(forKey: Self.syncVersionKey) else { return nil }
+                  let version = coder.decodeRequiredNumber(forKey: Self.syncVersionKey),
+                  // int64Value truncates 2.5 and wraps 1e300; only a whole number that fits is a version.
+                  NSNumber(value: version.int64Value).isEqual(to: version) else { return nil }
             syncIdentity = SyncIdentity(identifier: identifier, version: version.int64Value)
         }
         self.init(record: DeletedObjectRecord(uuid: uuid, syncIdentity: syncIdentity))

@@ -81,9 +81,9 @@ public final class HKWorkoutConfiguration: NSObject, NSCopying, NSSecureCoding, 
         var lapLength: HKQuantity?
         if coder.containsValue(forKey: Self.lapUnitKey) || coder.containsValue(forKey: Self.lapValueKey) {
             guard let unit = coder.decodeRequiredString(forKey: Self.lapUnitKey),
-                  let parsed = try? HKUnit.parse(unit),
-                  let value = coder.decodeRequiredNumber(forKey: Self.lapValueKey) else { return nil }
-            lapLength = HKQuantity(unit: parsed, doubleValue: value.doubleValue)
+                  let parsed = try? HKUnit.parse(unit), parsed.isCompatible(with: .meter()),
+                  let value = coder.decodeRequiredFiniteDouble(forKey: Self.lapValueKey) else { return nil }
+            lapLength = HKQuantity(unit: parsed, doubleValue: value)
         }
         self.init()
         activityType = activity

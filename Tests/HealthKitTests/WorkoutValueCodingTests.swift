@@ -150,6 +150,11 @@ import Testing
         #expect(try decoded(HKWorkoutConfiguration.self, with("none", nil, lap: (nil, number(50)))) == nil)
         #expect(try decoded(HKWorkoutConfiguration.self, with("none", nil, lap: (NSString(string: "m//"), number(50)))) == nil)
         #expect(try decoded(HKWorkoutConfiguration.self, with("none", nil, lap: (NSString(string: "m"), NSString(string: "50")))) == nil)
+        // A lap length that is not a length, or not a finite number.
+        #expect(try decoded(HKWorkoutConfiguration.self, with("none", nil, lap: (NSString(string: "kg"), number(50)))) == nil)
+        for value in [Double.infinity, -.infinity, .nan] {
+            #expect(try decoded(HKWorkoutConfiguration.self, with("none", nil, lap: (NSString(string: "m"), NSNumber(value: value)))) == nil)
+        }
     }
 
     // MARK: HKDeletedObject
@@ -181,6 +186,11 @@ import Testing
             { $0.encode(NSString(string: uuid.uuidString), forKey: "uuid"); $0.encode(NSNumber(value: 1), forKey: "syncVersion") },
             { $0.encode(NSString(string: uuid.uuidString), forKey: "uuid"); $0.encode(NSNumber(value: 1), forKey: "syncIdentifier")
               $0.encode(NSNumber(value: 1), forKey: "syncVersion") },
+            // A version that is not a whole Int64: int64Value would truncate or wrap it.
+            { $0.encode(NSString(string: uuid.uuidString), forKey: "uuid"); $0.encode(NSString(string: "id"), forKey: "syncIdentifier")
+              $0.encode(NSNumber(value: 2.5), forKey: "syncVersion") },
+            { $0.encode(NSString(string: uuid.uuidString), forKey: "uuid"); $0.encode(NSString(string: "id"), forKey: "syncIdentifier")
+              $0.encode(NSNumber(value: 1e300), forKey: "syncVersion") },
         ] {
             #expect(try decoded(HKDeletedObject.self, fill) == nil)
         }
