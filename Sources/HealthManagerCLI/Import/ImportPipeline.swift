@@ -79,7 +79,18 @@ final class ImportPipeline: @unchecked Sendable {
     private var openSyncIdentifiers: [BatchKey: Set<String>] = [:]
     private var openSamples = 0
     private var openBytes = 0
-    private let room = DispatchSemaphore(value: ImportPipeline.maxQueuedBatches + ImportPipeline.maxBatchesInFlight)
+    /// Batches that may be handed out and not yet answered. Made at 0 and raised to its slots:
+    /// libdispatch traps (SIGILL) when a semaphore is freed with a value below the one it was made
+    /// with, which is the case whenever an import stops with batches unanswered (healthd refused
+    /// one) — healthctl crashed there instead of printing healthd's reason.
+    private let room: DispatchSemaphore = {
+        let semaphore = DispatchSemaphore(value: 0)
+        for _ in 0..<(ImportPipeline.maxQueuedBatches + ImportPipeline.maxBatchesInFlight) { semaphore.signal() }
+        return semaphore
+    }()
+    /// Set when the consumer stopped listening (an error, or the stream dropped): the reader
+    /// stops at its next batch instead of reading the rest of the file for nobody.
+    private let consumerGone = Atomic<Bool>(false)
     private var lineReached = 0
     /// The sample being added, packed; reused from sample to sample.
     private var packed: [UInt8] = []
@@ -93,21 +104,23 @@ final class ImportPipeline: @unchecked Sendable {
     /// Starts reading; the stream yields batches and ends (or fails with the reader's error).
     func batches() -> AsyncThrowingStream<Batch, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Batch.self)
+        continuation.onTermination = { [weak self] _ in
+            self?.consumerGone.store(true, ordering: .sequentiallyConsistent)
+            self?.room.signal()  // a reader waiting for room wakes and sees it
+        }
         let thread = Thread { [self] in
+            let deliver = { (batch: Batch) throws in
+                self.room.wait()
+                guard !self.consumerGone.load(ordering: .sequentiallyConsistent),
+                      case .enqueued = continuation.yield(batch) else { throw ImportStopped() }
+            }
             do {
                 try file.read(progress: { self.lineReached = $0 }) { item in
-                    try self.accept(item) { batch in
-                        self.room.wait()
-                        continuation.yield(batch)
-                    }
+                    try self.accept(item, ship: deliver)
                 }
-                try acceptElectrocardiograms { batch in
-                    self.room.wait()
-                    continuation.yield(batch)
-                }
+                try acceptElectrocardiograms(ship: deliver)
                 while let batch = takeFullestOpenBatch() {
-                    room.wait()
-                    continuation.yield(batch)
+                    try deliver(batch)
                 }
                 for (element, count) in file.skippedElements {
                     tallied.withLock { $0.notImported("<\(element)> elements", count: count, reason: "not a kind of data this store imports yet") }
@@ -121,6 +134,9 @@ final class ImportPipeline: @unchecked Sendable {
         thread.start()
         return stream
     }
+
+    /// The reader's way out when nobody takes its batches any more.
+    private struct ImportStopped: Error {}
 
     /// The consumer sent a batch: one more may be queued.
     func batchSent() { room.signal() }
