@@ -13,6 +13,8 @@ public enum ExportItem: Sendable, Equatable {
     case audiogram(ExportAudiogram)
     /// A `ClinicalRecord` (DTD v11+); its FHIR JSON is a file beside export.xml.
     case clinicalRecord(ExportClinicalRecord)
+    /// A `VisionPrescription` (DTD v14): glasses or contacts and their lenses.
+    case visionPrescription(ExportVisionPrescription)
 }
 
 /// Who wrote an object, as the export names it.

@@ -1,4 +1,5 @@
 import Foundation
+import HealthModel
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -22,6 +23,7 @@ final class ExportXMLReader: NSObject, XMLParserDelegate {
     /// An open `WorkoutActivity`: its events, statistics and metadata are its own, not the workout's.
     private var activity: ExportWorkoutActivity?
     private var audiogram: ExportAudiogram?
+    private var prescription: ExportVisionPrescription?
     private var skipDepth = 0
     private var lastReportedLine = 0
 
@@ -89,6 +91,14 @@ final class ExportXMLReader: NSObject, XMLParserDelegate {
             guard let frequency = element.measure("frequencyValue", unitKey: "frequencyUnit") else { throw element.invalid("has no frequencyValue") }
             audiogram?.points.append(ExportSensitivityPoint(frequency: frequency, leftEar: element.measure("leftEarValue", unitKey: "leftEarUnit"),
                                                             rightEar: element.measure("rightEarValue", unitKey: "rightEarUnit")))
+        case "VisionPrescription" where workout == nil && correlation == nil && audiogram == nil && prescription == nil:
+            prescription = try element.visionPrescription()
+        case "RightEye" where prescription != nil && prescription?.rightEye == nil:
+            prescription?.rightEye = element.lens()
+        case "LeftEye" where prescription != nil && prescription?.leftEye == nil:
+            prescription?.leftEye = element.lens()
+        case "Attachment" where prescription != nil:
+            prescription?.attachments += 1
         case "Correlation" where workout == nil && correlation == nil:
             correlation = ExportCorrelation(header: try element.header(typeKey: "type"), records: [])
         case "Workout" where workout == nil && correlation == nil:
@@ -128,6 +138,7 @@ final class ExportXMLReader: NSObject, XMLParserDelegate {
             else if workout != nil { workout?.header.metadata.append(entry) }
             else if correlation != nil { correlation?.header.metadata.append(entry) }
             else if audiogram != nil { audiogram?.header.metadata.append(entry) }
+            else if prescription != nil { prescription?.header.metadata.append(entry) }
             else { skipped["MetadataEntry", default: 0] += 1 }
         case "HeartRateVariabilityMetadataList" where record != nil:
             break
@@ -172,6 +183,10 @@ final class ExportXMLReader: NSObject, XMLParserDelegate {
             guard let finished = audiogram else { return }
             audiogram = nil
             try handler(.audiogram(finished))
+        case "VisionPrescription":
+            guard let finished = prescription else { return }
+            prescription = nil
+            try handler(.visionPrescription(finished))
         case "Workout":
             guard let finished = workout else { return }
             workout = nil
@@ -224,6 +239,26 @@ private struct ElementAttributes {
     func header(typeKey: String) throws -> ExportSampleHeader {
         ExportSampleHeader(type: try required(typeKey), source: source(), creationDate: try optionalDate("creationDate"),
                                   startDate: try date("startDate"), endDate: try date("endDate"), metadata: [], line: line)
+    }
+
+    /// A `VisionPrescription`'s own attributes. Its one date is `dateIssued` (the sample's start
+    /// and end); Apple writes no source, files of this project do (`ExportXMLWriter`).
+    func visionPrescription() throws -> ExportVisionPrescription {
+        let issued = try date("dateIssued")
+        let header = ExportSampleHeader(type: HKVisionPrescriptionTypeIdentifier, source: source(),
+                                        creationDate: try optionalDate("creationDate"), startDate: issued, endDate: issued,
+                                        metadata: [], line: line)
+        return ExportVisionPrescription(header: header, kind: try required("type"), expirationDate: try optionalDate("expirationDate"),
+                                        brand: values["brand"], rightEye: nil, leftEye: nil, attachments: 0)
+    }
+
+    /// A `RightEye`/`LeftEye`: the fields it has, values and units as written.
+    func lens() -> ExportLens {
+        var fields: [String: ExportMeasure] = [:]
+        for name in ExportLens.fieldNames {
+            if let measure = measure(name) { fields[name] = measure }
+        }
+        return ExportLens(fields: fields)
     }
 
     func location() throws -> ExportLocation {

@@ -105,12 +105,8 @@ public struct ExportXMLWriter: Sendable {
         case .clinicalRecord:
             // Its element names a resource file, which the archive writes first (`clinicalRecord(_:)`).
             return nil
-        case .visionPrescription:
-            // Apple's DTD (HealthKit Export Version 14) has a VisionPrescription element, but the
-            // values of its `type` attribute and of its units were not checked against a real
-            // export, and the importer does not read it; rather than write what Apple's importers
-            // might misread, it is left out (the JSON and CSV exports carry prescriptions).
-            return nil
+        case let .visionPrescription(prescription):
+            return visionPrescription(sample, prescription, source: source)
         }
     }
 
@@ -237,7 +233,7 @@ public struct ExportXMLWriter: Sendable {
     }
 
     /// Sorted by key, so the same sample always exports to the same bytes.
-    private func metadataEntries(_ metadata: [String: MetadataValue], indent: String) -> String {
+    func metadataEntries(_ metadata: [String: MetadataValue], indent: String) -> String {
         metadata.sorted { $0.key < $1.key }.map { key, value in
             indent + "<MetadataEntry" + ExportXMLText.attributes([("key", key), ("value", metadataText(value))]) + "/>\n"
         }.joined()

@@ -12,12 +12,18 @@ import TestSupport
         "HKQuantityTypeIdentifierBodyTemperature", "HKQuantityTypeIdentifierDistanceWalkingRunning",
         "HKCategoryTypeIdentifierSleepAnalysis", "HKQuantityTypeIdentifierBloodPressureSystolic",
         "HKQuantityTypeIdentifierBloodPressureDiastolic", "HKCorrelationTypeIdentifierBloodPressure",
-        "HKWorkoutTypeIdentifier", "HKWorkoutRouteTypeIdentifier",
+        "HKWorkoutTypeIdentifier", "HKWorkoutRouteTypeIdentifier", "HKVisionPrescriptionTypeIdentifier",
     ]
 
     func writeHostileFixture(in broker: BrokerProcess) throws -> String {
         let path = broker.root + "/hostile-export.xml"
         try Data(HostileExportFixture.xml.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func writeVisionFixture(in broker: BrokerProcess) throws -> String {
+        let path = broker.root + "/vision-export.xml"
+        try Data(VisionPrescriptionFixture.xml.utf8).write(to: URL(fileURLWithPath: path))
         return path
     }
 
@@ -55,7 +61,7 @@ import TestSupport
 
     @Test func anAppleExportImportedIntoAnEmptyStoreGivesBackTheSameSamples() async throws {
         let original = try BrokerProcess()
-        for export in [try writeHostileFixture(in: original),
+        for export in [try writeHostileFixture(in: original), try writeVisionFixture(in: original),
                        Self.fixtures.appendingPathComponent("paulstaab-health-data-parser/tests/fixtures/export.zip").path,
                        Self.fixtures.appendingPathComponent("tdda-applehealthdata/testdata/export6s3sample.xml").path] {
             let imported = try await original.healthctl(["import", export, "--characteristics", "yes"])
@@ -64,6 +70,7 @@ import TestSupport
         let before = try await snapshot(original, Self.comparedTypes)
         #expect(before["HKCorrelationTypeIdentifierBloodPressure"]?.count == 1, "\(before)")
         #expect(before["HKWorkoutRouteTypeIdentifier"]?.count == 5, "4 GPX routes and 1 inline: \(before)")
+        #expect(before["HKVisionPrescriptionTypeIdentifier"]?.count == 4, "glasses, contacts, plain, Apple's: \(before)")
 
         let zip = original.root + "/out/export.zip"
         try FileManager.default.createDirectory(atPath: original.root + "/out", withIntermediateDirectories: true)

@@ -7,7 +7,7 @@ import Testing
 
 /// `healthctl import` sends thousands of samples per batch; a batch must still fit in one frame
 /// when its samples carry the most metadata a sample may (64 entries of 4 KiB): the pipeline
-/// weighs each sample (`ImportPipeline.wireWeight`), not only counts them.
+/// weighs each sample by its packed bytes, not only counts them.
 @Suite(.timeLimit(.minutes(10))) struct ImportBatchSizeTests {
     /// A pipeline over an export that holds nothing; samples are handed to it directly.
     func pipeline() throws -> (ImportPipeline, URL) {
@@ -40,12 +40,14 @@ import Testing
         }
         #expect(pipeline.tally.refusedCount == 0)
         for batch in batches {
-            let bytes = ImportBatch(origin: pipeline.origin, sourceName: "Watch", sourceVersion: "1", samples: batch.samples,
-                                    routes: batch.routes).wireBytes().count
-            #expect(bytes <= WireLimits.maxFrameBytes, "a batch of \(batch.samples.count) samples is \(bytes) bytes")
+            let bytes = batch.request.wireBytes()
+            #expect(bytes.count <= WireLimits.maxFrameBytes, "a batch of \(batch.sampleCount) samples is \(bytes.count) bytes")
+            // What healthd reads: every sample, with the batch's source.
+            let decoded = try ImportBatch(wire: bytes)
+            #expect(decoded.samples.count == batch.sampleCount && decoded.sourceName == "Watch" && decoded.sourceVersion == "1")
         }
         // Plain samples fill whole batches; heavy ones are sent before the frame would overflow.
-        if metadataEntries == 0 { #expect(batches.map(\.samples.count) == [ImportPipeline.batchSize]) }
+        if metadataEntries == 0 { #expect(batches.map(\.sampleCount) == [ImportPipeline.batchSize]) }
         else { #expect(!batches.isEmpty) }
     }
 

@@ -5,4 +5,9 @@ extension ManagerClient {
     public func importSamples(_ batch: ImportBatch) async throws(HealthCtlError) -> ImportOutcome {
         try await unary(.importSamples, batch, action: "import \(batch.samples.count) samples from \(batch.origin)")
     }
+
+    /// The same, for a batch packed as it was read (`ImportRequestBuilder`).
+    public func importSamples(_ batch: ImportRequestBuilder) async throws(HealthCtlError) -> ImportOutcome {
+        try await unary(.importSamples, bytes: batch.wireBytes(), action: "import \(batch.sampleCount) samples from \(batch.origin)")
+    }
 }

@@ -83,9 +83,16 @@ public struct ManagerClient: Sendable {
     func unary<Response: WireMessage>(
         _ method: HealthManagerMethod, _ request: some WireMessage, action: String
     ) async throws(HealthCtlError) -> Response {
+        try await unary(method, bytes: request.wireBytes(), action: action)
+    }
+
+    /// The same, for a request already packed (`ImportRequestBuilder`).
+    func unary<Response: WireMessage>(
+        _ method: HealthManagerMethod, bytes request: [UInt8], action: String
+    ) async throws(HealthCtlError) -> Response {
         let payload: [UInt8]
         do {
-            payload = try await rpc.unary(method.rawValue, request.wireBytes())
+            payload = try await rpc.unary(method.rawValue, request)
         } catch {
             throw Self.failure(error, action: action)
         }

@@ -90,9 +90,7 @@ struct ImportCommand: AsyncParsableCommand {
             }
             for try await batch in pipeline.batches() {
                 if inFlight >= ImportPipeline.maxBatchesInFlight { try await finishOne() }
-                let request = ImportBatch(origin: pipeline.origin, sourceName: batch.sourceName ?? "",
-                                          sourceVersion: batch.sourceVersion, samples: batch.samples, routes: batch.routes)
-                group.addTask { (batch, try await client.importSamples(request)) }
+                group.addTask { (batch, try await client.importSamples(batch.request)) }
                 inFlight += 1
             }
             while inFlight > 0 { try await finishOne() }

@@ -11,8 +11,9 @@ import Synchronization
 /// The reader is a blocking `XMLParser`; the RPCs are async. The reader thread hands finished
 /// batches to an `AsyncThrowingStream` and waits (a semaphore, on its own thread, never on the
 /// cooperative pool) while `maxQueuedBatches` are unsent. Open batches together hold at most
-/// `maxOpenSamples` (past that the fullest is sent early), so memory stays bounded whatever the
-/// file's size.
+/// `maxOpenSamples` samples and `maxOpenBytes` bytes (past either the largest is sent early), and
+/// every batch holds its samples packed (`ImportRequestBuilder`), so memory stays bounded — and
+/// small — whatever the file's size.
 final class ImportPipeline: @unchecked Sendable {
     // @unchecked: the open batches and `lineReached` belong to the reader thread; the tally,
     // shared with the consumer, sits behind a mutex.
@@ -24,41 +25,47 @@ final class ImportPipeline: @unchecked Sendable {
     /// Batches sent and not yet answered: healthd decodes and checks one while it stores another.
     static let maxBatchesInFlight = 2
     static let maxOpenSamples = 40_000
-    /// A batch's estimated wire size (`wireWeight`) stays below this, half a 4 MiB frame: a
-    /// sample may carry up to 64 metadata entries of 4 KiB each, so a count alone bounds nothing.
+    /// Packed bytes of all open batches together: with 4 batches queued or in flight of at most
+    /// `maxBatchBytes` each, the import holds at most about 16 MiB of samples.
+    static let maxOpenBytes = 8 << 20
+    /// A batch's samples' packed bytes stay below this, half a 4 MiB frame: a sample may carry up
+    /// to 64 metadata entries of 4 KiB each, so a count alone bounds nothing.
     static let maxBatchBytes = 2 << 20
     /// Route points per batch: a batch must fit in one 4 MiB frame (about 75 bytes a point).
     static let maxBatchLocations = 40_000
     /// Heartbeats and ECG voltages per batch (about 9 bytes each on the wire).
     static let maxBatchSeriesPoints = 200_000
 
+    /// One batch: its request, packed sample by sample as samples arrive (`ImportRequestBuilder`),
+    /// so an open or queued batch holds wire bytes, not records.
     struct Batch: Sendable {
-        var sourceName: String?
-        var sourceVersion: String?
         var typeIdentifier: String
-        var samples: [SampleRecord]
-        var routes: [ImportedRoute] = []
+        var request: ImportRequestBuilder
         var locationCount = 0
         var seriesPointCount = 0
-        var estimatedBytes = 0
         /// Elements read so far, for progress.
         var readSoFar: Int
         var lineReached: Int
 
-        /// Adds a sample (and its routes, whose workout it is) and tells whether the batch is
-        /// now full by any of its bounds.
-        mutating func append(_ record: SampleRecord, routes: [[RouteLocation]], locations: Int, seriesPoints: Int,
-                             bytes: Int) -> Bool {
-            if !routes.isEmpty {
-                let workoutIndex = samples.count
-                self.routes += routes.map { ImportedRoute(workoutIndex: workoutIndex, locations: $0) }
-            }
+        var sampleCount: Int { request.sampleCount }
+        var routes: [ImportedRoute] { request.routes }
+
+        /// Whether a sample of `bytes`, `locations` and `seriesPoints` would take the batch past
+        /// a bound: then the batch is sent first.
+        func wouldOverflow(bytes: Int, locations: Int, seriesPoints: Int) -> Bool {
+            sampleCount > 0 && (locationCount + locations > ImportPipeline.maxBatchLocations
+                || seriesPointCount + seriesPoints > ImportPipeline.maxBatchSeriesPoints
+                || request.sampleBytes + bytes > ImportPipeline.maxBatchBytes)
+        }
+
+        /// Adds a packed sample (and its routes, whose workout it is) and tells whether the batch
+        /// is now full by any of its bounds.
+        mutating func append(packed: [UInt8], routes: [[RouteLocation]], locations: Int, seriesPoints: Int) -> Bool {
+            request.append(packed: packed, routes: routes)
             locationCount += locations
             seriesPointCount += seriesPoints
-            estimatedBytes += bytes
-            samples.append(record)
-            return samples.count >= ImportPipeline.batchSize || locationCount >= ImportPipeline.maxBatchLocations
-                || seriesPointCount >= ImportPipeline.maxBatchSeriesPoints || estimatedBytes >= ImportPipeline.maxBatchBytes
+            return sampleCount >= ImportPipeline.batchSize || locationCount >= ImportPipeline.maxBatchLocations
+                || seriesPointCount >= ImportPipeline.maxBatchSeriesPoints || request.sampleBytes >= ImportPipeline.maxBatchBytes
         }
     }
 
@@ -71,8 +78,22 @@ final class ImportPipeline: @unchecked Sendable {
     private var openBatches: [BatchKey: Batch] = [:]
     private var openSyncIdentifiers: [BatchKey: Set<String>] = [:]
     private var openSamples = 0
-    private let room = DispatchSemaphore(value: ImportPipeline.maxQueuedBatches + ImportPipeline.maxBatchesInFlight)
+    private var openBytes = 0
+    /// Batches that may be handed out and not yet answered. Made at 0 and raised to its slots:
+    /// libdispatch traps (SIGILL) when a semaphore is freed with a value below the one it was made
+    /// with, which is the case whenever an import stops with batches unanswered (healthd refused
+    /// one) — healthctl crashed there instead of printing healthd's reason.
+    private let room: DispatchSemaphore = {
+        let semaphore = DispatchSemaphore(value: 0)
+        for _ in 0..<(ImportPipeline.maxQueuedBatches + ImportPipeline.maxBatchesInFlight) { semaphore.signal() }
+        return semaphore
+    }()
+    /// Set when the consumer stopped listening (an error, or the stream dropped): the reader
+    /// stops at its next batch instead of reading the rest of the file for nobody.
+    private let consumerGone = Atomic<Bool>(false)
     private var lineReached = 0
+    /// The sample being added, packed; reused from sample to sample.
+    private var packed: [UInt8] = []
 
     private struct BatchKey: Hashable { var name: String?; var version: String?; var type: String }
 
@@ -83,21 +104,23 @@ final class ImportPipeline: @unchecked Sendable {
     /// Starts reading; the stream yields batches and ends (or fails with the reader's error).
     func batches() -> AsyncThrowingStream<Batch, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Batch.self)
+        continuation.onTermination = { [weak self] _ in
+            self?.consumerGone.store(true, ordering: .sequentiallyConsistent)
+            self?.room.signal()  // a reader waiting for room wakes and sees it
+        }
         let thread = Thread { [self] in
+            let deliver = { (batch: Batch) throws in
+                self.room.wait()
+                guard !self.consumerGone.load(ordering: .sequentiallyConsistent),
+                      case .enqueued = continuation.yield(batch) else { throw ImportStopped() }
+            }
             do {
                 try file.read(progress: { self.lineReached = $0 }) { item in
-                    try self.accept(item) { batch in
-                        self.room.wait()
-                        continuation.yield(batch)
-                    }
+                    try self.accept(item, ship: deliver)
                 }
-                try acceptElectrocardiograms { batch in
-                    self.room.wait()
-                    continuation.yield(batch)
-                }
+                try acceptElectrocardiograms(ship: deliver)
                 while let batch = takeFullestOpenBatch() {
-                    room.wait()
-                    continuation.yield(batch)
+                    try deliver(batch)
                 }
                 for (element, count) in file.skippedElements {
                     tallied.withLock { $0.notImported("<\(element)> elements", count: count, reason: "not a kind of data this store imports yet") }
@@ -111,6 +134,9 @@ final class ImportPipeline: @unchecked Sendable {
         thread.start()
         return stream
     }
+
+    /// The reader's way out when nobody takes its batches any more.
+    private struct ImportStopped: Error {}
 
     /// The consumer sent a batch: one more may be queued.
     func batchSent() { room.signal() }
@@ -150,11 +176,11 @@ final class ImportPipeline: @unchecked Sendable {
         let routes = self.routes(of: imported, workout: record)
         let locations = routes.reduce(0) { $0 + $1.count }
         let points = Self.seriesPoints(record)
-        let bytes = Self.wireWeight(record)
-        // A batch that this sample would take past a bound is sent first.
-        if let open = openBatches[key], open.locationCount + locations > Self.maxBatchLocations
-            || open.seriesPointCount + points > Self.maxBatchSeriesPoints || open.estimatedBytes + bytes > Self.maxBatchBytes,
-            let full = take(key) {
+        // Packed now: its exact size decides whether the open batch must go first, and the
+        // batch keeps these bytes instead of the record.
+        ImportRequestBuilder.pack(record, into: &packed)
+        if let open = openBatches[key], open.wouldOverflow(bytes: packed.count, locations: locations, seriesPoints: points),
+           let full = take(key) {
             try ship(full)
         }
         // Noted after a batch sent early above, so the sample's identifier is in its own batch's set.
@@ -163,14 +189,17 @@ final class ImportPipeline: @unchecked Sendable {
         // One access by key, changing the batch in place: a copy taken out and put back would copy
         // the whole batch for every record (it did: 70 s for 134,000 records), and each of the
         // former ten lookups hashed the source name, version and type again.
-        let full = openBatches[key, default: Batch(sourceName: key.name, sourceVersion: key.version, typeIdentifier: key.type,
-                                                   samples: [], readSoFar: 0, lineReached: 0)]
-            .append(record, routes: routes, locations: locations, seriesPoints: points, bytes: bytes)
+        let full = openBatches[key, default: Batch(typeIdentifier: key.type,
+                                                   request: ImportRequestBuilder(origin: origin, sourceName: key.name ?? "",
+                                                                                 sourceVersion: key.version),
+                                                   readSoFar: 0, lineReached: 0)]
+            .append(packed: packed, routes: routes, locations: locations, seriesPoints: points)
         openSamples += 1
+        openBytes += packed.count
         if full, let batch = take(key) {
             try ship(batch)
         }
-        while openSamples > Self.maxOpenSamples, let fullest = takeFullestOpenBatch() {
+        while openSamples > Self.maxOpenSamples || openBytes > Self.maxOpenBytes, let fullest = takeFullestOpenBatch() {
             try ship(fullest)
         }
     }
@@ -191,6 +220,15 @@ final class ImportPipeline: @unchecked Sendable {
             case let .audiogram(audiogram):
                 tallied.withLock { $0.countRead() }
                 return try ExportConversion.sample(audiogram)
+            case let .visionPrescription(prescription):
+                tallied.withLock {
+                    $0.countRead()
+                    if prescription.attachments > 0 {
+                        $0.notImported("vision prescription images", count: prescription.attachments,
+                                       reason: "the export names them without their image data")
+                    }
+                }
+                return try ExportConversion.sample(prescription)
             case .activitySummary:
                 tallied.withLock { $0.notImported("activity summaries", reason: "computed from the imported samples, as HealthKit does") }
                 return nil
@@ -266,14 +304,15 @@ final class ImportPipeline: @unchecked Sendable {
     private func take(_ key: BatchKey) -> Batch? {
         guard var batch = openBatches.removeValue(forKey: key) else { return nil }
         openSyncIdentifiers[key] = nil
-        openSamples -= batch.samples.count
+        openSamples -= batch.sampleCount
+        openBytes -= batch.request.sampleBytes
         batch.readSoFar = tallied.withLock { $0.read }
         batch.lineReached = lineReached
         return batch
     }
 
     private func takeFullestOpenBatch() -> Batch? {
-        guard let key = openBatches.max(by: { $0.value.samples.count < $1.value.samples.count })?.key else { return nil }
+        guard let key = openBatches.max(by: { $0.value.request.sampleBytes < $1.value.request.sampleBytes })?.key else { return nil }
         return take(key)
     }
 
@@ -284,47 +323,6 @@ final class ImportPipeline: @unchecked Sendable {
             if !batch.routes.isEmpty {
                 $0.stored(HKWorkoutRouteTypeIdentifier, added: outcome.routesAdded, unchanged: outcome.routesUnchanged)
             }
-        }
-    }
-}
-
-extension ImportPipeline {
-    /// An upper estimate of a sample's bytes on the wire, for `maxBatchBytes`: a fixed part for
-    /// dates, UUID, type, value and field tags, plus what grows — metadata keys and text, the
-    /// device's strings, a workout's events, statistics and activities, a correlation's samples.
-    /// Series points and route locations are bounded by their own counts.
-    static func wireWeight(_ record: SampleRecord) -> Int {
-        var bytes = 160 + record.typeIdentifier.utf8.count + metadataWeight(record.metadata)
-        if let device = record.device {
-            // Field by field: an array of the eight was made and dropped for every record.
-            bytes += 32 + (device.name?.utf8.count ?? 0) + (device.manufacturer?.utf8.count ?? 0) + (device.model?.utf8.count ?? 0)
-                + (device.hardwareVersion?.utf8.count ?? 0) + (device.firmwareVersion?.utf8.count ?? 0)
-                + (device.softwareVersion?.utf8.count ?? 0) + (device.localIdentifier?.utf8.count ?? 0)
-                + (device.udiDeviceIdentifier?.utf8.count ?? 0)
-        }
-        switch record.value {
-        case let .workout(workout):
-            bytes += 48 * workout.events.count + 160 * workout.statistics.count
-            bytes += workout.activities.reduce(0) { $0 + 128 + metadataWeight($1.metadata) + 160 * $1.statistics.count }
-        case let .correlation(members):
-            bytes += members.reduce(0) { $0 + wireWeight($1) }
-        case let .clinicalRecord(clinical):
-            bytes += clinical.data.count + clinical.displayName.utf8.count + clinical.identifier.utf8.count
-                + (clinical.sourceURL?.utf8.count ?? 0) + 64
-        default:
-            break
-        }
-        return bytes
-    }
-
-    private static func metadataWeight(_ metadata: [String: MetadataValue]) -> Int {
-        metadata.reduce(0) { total, entry in
-            let value: Int = switch entry.value {
-            case let .string(text): text.utf8.count
-            case let .quantity(_, unit): unit.utf8.count + 9
-            case .number, .date, .bool: 9
-            }
-            return total + entry.key.utf8.count + value + 8
         }
     }
 }

@@ -33,6 +33,33 @@ enum ProtobufCodec {
         }
     }
 
+    /// Appends `message` to `buffer` as field `number` of an enclosing message: its tag
+    /// (length-delimited), its length and its packed bytes. Protobuf decodes the entries of a
+    /// repeated field wherever they stand among the other fields, in order, so a message can be
+    /// assembled one element at a time (`ImportRequestBuilder`) and its bytes equal those packed
+    /// whole but for field order.
+    static func appendField(_ number: UInt32, _ message: UnsafeMutablePointer<some ProtobufCMessageStruct>, to buffer: inout [UInt8]) {
+        let base = UnsafeRawPointer(message).assumingMemoryBound(to: ProtobufCMessage.self)
+        let size = protobuf_c_message_get_packed_size(base)
+        appendVarint(UInt64(number) << 3 | 2, to: &buffer)
+        appendVarint(UInt64(size), to: &buffer)
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: size))
+        buffer.withUnsafeMutableBufferPointer { bytes in
+            // `start + size` is inside: the zeros were appended just above.
+            _ = protobuf_c_message_pack(base, bytes.baseAddress.map { $0 + start })
+        }
+    }
+
+    private static func appendVarint(_ value: UInt64, to buffer: inout [UInt8]) {
+        var rest = value
+        while rest >= 0x80 {
+            buffer.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        buffer.append(UInt8(rest))
+    }
+
     /// Unpacks `bytes` as an `M` and lends it to `body`; everything protobuf-c allocated is freed
     /// when `body` returns, so nothing it hands out may escape the closure.
     ///
