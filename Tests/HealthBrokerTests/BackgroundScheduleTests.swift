@@ -265,4 +265,24 @@ import Testing
         #expect(launch(&schedule, at: t0 + .seconds(3600)).isEmpty)
         #expect(launch(&schedule, at: t0 + .seconds(86_400)) == [steps.typeIdentifier])
     }
+
+    // MARK: Held while the app observes the type
+
+    /// A change sent to a running observer is not delivered until acknowledged: held (no
+    /// launch) while the query runs, due the moment it ends unacknowledged, cleared only by an
+    /// acknowledgement. Another type of the same app is not held.
+    @Test func aChangeHeldByARunningObserverIsDueWhenTheObserverEndsUnacknowledged() {
+        var schedule = schedule([(steps, .immediate), (heartRate, .immediate)])
+        schedule.noteVisibleChange(steps)
+        #expect(schedule.takeDue(now: t0) { $0 == steps }.isEmpty, "held while the app observes steps")
+        #expect(schedule.hasPendingWork, "still owed while held")
+        #expect(schedule.takeDue(now: t0).map(\.typeIdentifiers) == [[steps.typeIdentifier]], "due once the observer ended")
+
+        var acknowledged = self.schedule([(steps, .immediate)])
+        acknowledged.noteVisibleChange(steps)
+        #expect(acknowledged.takeDue(now: t0) { $0 == steps }.isEmpty)
+        acknowledged.noteAcknowledged(steps)
+        #expect(acknowledged.takeDue(now: t0).isEmpty, "the observer's acknowledgement delivered it")
+        #expect(!acknowledged.hasPendingWork)
+    }
 }
