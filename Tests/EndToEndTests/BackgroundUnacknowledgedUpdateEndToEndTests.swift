@@ -54,7 +54,7 @@ import TestSupport
         try await save(broker, minute: 1)
         #expect(try await agent.waitForAppLine(reader, "dropped-update \(steps)"), "\(agent.appLog(reader) ?? "")")
         #expect(try await agent.waitForAppLine(reader, launchedLine, count: 2),
-                "the unacknowledged update was never re-delivered: \(agent.appLog(reader) ?? "")\n\(broker.log)")
+                "the unacknowledged update was never re-delivered: \(agent.appLog(reader) ?? "")\n\(agent.log)\n\(broker.log)")
         #expect(try await agent.waitForAppLine(reader, "background-update \(steps) 2"), "\(agent.appLog(reader) ?? "")")
         #expect(try await launchEntries(broker) == 2)
     }

@@ -282,8 +282,12 @@ struct BackgroundSchedule: Sendable {
 }
 
 private extension BackgroundSchedule.Phase {
+    /// Sent to the agent and not yet answered. A launch still `handedToAgent` counts too: an
+    /// outcome proves the agent received it, whichever event the loop took first.
     var isAwaitingOutcome: Bool {
-        if case .awaitingOutcome = self { return true }
-        return false
+        switch self {
+        case .awaitingOutcome, .handedToAgent: true
+        default: false
+        }
     }
 }
