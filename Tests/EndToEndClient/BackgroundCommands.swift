@@ -66,6 +66,9 @@ func backgroundLaunchCommand(store: HKHealthStore) async throws {
     }
     // The last acknowledgement is sent after the handler returns; give it a moment to leave.
     try await Task.sleep(for: .milliseconds(200))
+    if let wait = ProcessInfo.processInfo.environment["E2E_CLIENT_BACKGROUND_DROP_NEXT"].flatMap(Double.init), wait > 0 {
+        try await dropNextUpdate(updates.stream, waitingAtMost: wait)
+    }
     for query in queries { store.stop(query) }
     emit("ok background")
     // E2E_CLIENT_BACKGROUND_LINGER=S: stay running S seconds more (an app still running when
@@ -81,4 +84,28 @@ private func visibleSampleCount(_ sampleType: HKSampleType, store: HKHealthStore
             if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: samples?.count ?? 0) }
         })
     }
+}
+
+/// E2E_CLIENT_BACKGROUND_DROP_NEXT=S: with its observer queries still running, prints
+/// `awaiting-next-update`; if an update comes within S seconds (a hang guard for a relaunched
+/// instance that gets none), prints `dropped-update TYPE` and exits at once without calling its
+/// completion handler — an app that dies between receiving an update and acknowledging it.
+private func dropNextUpdate(_ updates: AsyncThrowingStream<(HKSampleType, @Sendable () -> Void), any Error>,
+                            waitingAtMost seconds: Double) async throws {
+    emit("awaiting-next-update")
+    let next = try await withThrowingTaskGroup(of: HKSampleType?.self) { group in
+        group.addTask {
+            for try await (sampleType, _) in updates { return sampleType }
+            return nil
+        }
+        group.addTask {
+            try await Task.sleep(for: .seconds(seconds))
+            return nil
+        }
+        defer { group.cancelAll() }
+        return try await group.next() ?? nil
+    }
+    guard let next else { return }
+    emit("dropped-update \(next.identifier)")
+    exit(0)
 }

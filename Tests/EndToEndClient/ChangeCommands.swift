@@ -71,24 +71,33 @@ func anchoredCommand(_ arguments: [String], store: HKHealthStore) async throws {
     emit("ok \(count)")
 }
 
-/// `observe TYPE --count N`: prints `update K` for each observer update (the first comes at
-/// start), calls its completion handler, and exits after N with `ok N`.
+/// `observe TYPE --count N [--unacknowledged-last]`: calls each observer update's completion
+/// handler and prints `update K` (the first comes at start); exits after N with `ok N`. With
+/// `--unacknowledged-last` the Nth is printed `update N unacknowledged` and the app exits at
+/// once, its completion handler never called.
 func observeCommand(_ arguments: [String], store: HKHealthStore) async throws {
     guard arguments.count >= 2, let sampleType = type(arguments[1]) as? HKSampleType,
           let wanted = values(of: "--count", in: arguments).first.flatMap(Int.init) else {
-        print("usage: observe TYPE --count N")
+        print("usage: observe TYPE --count N [--unacknowledged-last]")
         exit(2)
     }
-    let updates = AsyncThrowingStream<Void, any Error>.makeStream()
+    // --unacknowledged-last: the Nth update's completion handler is never called; the app
+    // exits right after printing it (an app that dies before acknowledging).
+    let dropLast = arguments.contains("--unacknowledged-last")
+    let updates = AsyncThrowingStream<@Sendable () -> Void, any Error>.makeStream()
     let query = HKObserverQuery(sampleType: sampleType, predicate: nil) { _, completion, error in
         if let error { updates.continuation.finish(throwing: error); return }
-        updates.continuation.yield()
-        completion()
+        updates.continuation.yield(completion)
     }
     store.execute(query)
     var count = 0
-    for try await _ in updates.stream {
+    for try await completion in updates.stream {
         count += 1
+        if count == wanted && dropLast {
+            emit("update \(count) unacknowledged")
+            exit(0)
+        }
+        completion()
         emit("update \(count)")
         if count == wanted { break }
     }

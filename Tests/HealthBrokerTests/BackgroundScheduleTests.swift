@@ -265,4 +265,43 @@ import Testing
         #expect(launch(&schedule, at: t0 + .seconds(3600)).isEmpty)
         #expect(launch(&schedule, at: t0 + .seconds(86_400)) == [steps.typeIdentifier])
     }
+
+    // MARK: Held while the app observes the type
+
+    /// A change sent to a running observer is not delivered until acknowledged: held (no
+    /// launch) while the query runs, due the moment it ends unacknowledged, cleared only by an
+    /// acknowledgement. Another type of the same app is not held.
+    @Test func aChangeHeldByARunningObserverIsDueWhenTheObserverEndsUnacknowledged() {
+        var schedule = schedule([(steps, .immediate), (heartRate, .immediate)])
+        schedule.noteVisibleChange(steps)
+        #expect(schedule.takeDue(now: t0) { $0 == steps }.isEmpty, "held while the app observes steps")
+        #expect(schedule.hasPendingWork, "still owed while held")
+        #expect(schedule.takeDue(now: t0).map(\.typeIdentifiers) == [[steps.typeIdentifier]], "due once the observer ended")
+
+        var acknowledged = self.schedule([(steps, .immediate)])
+        acknowledged.noteVisibleChange(steps)
+        #expect(acknowledged.takeDue(now: t0) { $0 == steps }.isEmpty)
+        acknowledged.noteAcknowledged(steps)
+        #expect(acknowledged.takeDue(now: t0).isEmpty, "the observer's acknowledgement delivered it")
+        #expect(!acknowledged.hasPendingWork)
+    }
+
+    /// The agent's outcome can reach the loop before the event that the launch was sent (found
+    /// by BackgroundUnacknowledgedUpdateEndToEndTests on a loaded machine): the outcome still
+    /// counts. Before, an "already running" that overtook it was dropped, the later event left
+    /// the launch awaiting an outcome that had come already, and it backed off instead of being
+    /// relaunched at the app's exit.
+    @Test func anOutcomeThatOvertakesTheDispatchStillCounts() {
+        var schedule = schedule([(steps, .immediate)])
+        schedule.noteVisibleChange(steps)
+        #expect(schedule.takeDue(now: t0).count == 1)
+        schedule.noteStillRunning(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier])
+        schedule.noteDispatched(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier], now: t0)
+        schedule.noteExited(appID: steps.appID, now: t0)
+        #expect(schedule.takeDue(now: t0).map(\.typeIdentifiers) == [[steps.typeIdentifier]], "relaunched at the exit")
+
+        schedule.noteLaunched(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier], now: t0)
+        schedule.noteDispatched(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier], now: t0)
+        #expect(schedule.entries[steps]?.phase == .awaitingAcknowledgement(since: t0))
+    }
 }

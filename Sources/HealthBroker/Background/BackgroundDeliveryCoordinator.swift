@@ -14,7 +14,11 @@ final class BackgroundDeliveryCoordinator: Sendable {
         case registrationsChanged(appID: String?)
         /// Registrations were woken by commits or grant changes; `takeWokenKeys` says which.
         case registrationsWoken
-        case acknowledged(BackgroundSchedule.Key)
+        /// The app acknowledged an observer update that covered every change through `through`.
+        case acknowledged(BackgroundSchedule.Key, through: Int64)
+        /// An observer query of the app ended (stopped, or its app exited): a change it was
+        /// sent but never acknowledged is owed to a launch now.
+        case observerEnded(BackgroundSchedule.Key)
         case agentAttached
         case dispatched(LaunchRequest)
         case undelivered([LaunchRequest])
@@ -58,9 +62,15 @@ final class BackgroundDeliveryCoordinator: Sendable {
     /// Every app's registrations, read again (after the first unlock of a healthd started locked).
     func reloadAllRegistrations() { events.yield(.registrationsChanged(appID: nil)) }
 
-    /// An app acknowledged an update of its observer query of `typeIdentifier`.
-    func observerAcknowledged(appID: String, typeIdentifier: String) {
-        events.yield(.acknowledged(.init(appID: appID, typeIdentifier: typeIdentifier)))
+    /// An app acknowledged an update of its observer query of `typeIdentifier`, an update decided
+    /// from the changes through change number `through`.
+    func observerAcknowledged(appID: String, typeIdentifier: String, through: Int64) {
+        events.yield(.acknowledged(.init(appID: appID, typeIdentifier: typeIdentifier), through: through))
+    }
+
+    /// An observer query of `appID` of `typeIdentifier` stopped running.
+    func observerEnded(appID: String, typeIdentifier: String) {
+        events.yield(.observerEnded(.init(appID: appID, typeIdentifier: typeIdentifier)))
     }
 
     func agentAttached() { events.yield(.agentAttached) }

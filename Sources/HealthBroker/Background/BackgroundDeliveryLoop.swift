@@ -57,10 +57,10 @@ struct BackgroundDeliveryLoop {
                 await reload(appID: appID)
             case .registrationsWoken:
                 for key in coordinator.takeWokenKeys().sorted() { await check(key) }
-            case let .acknowledged(key):
-                schedule.noteAcknowledged(key)
-                watches[key]?.owedAfter = nil
-            case .agentAttached, .deadline:
+            case let .acknowledged(key, through):
+                await acknowledge(key, through: through)
+            case .agentAttached, .deadline, .observerEnded:
+                // An ended observer releases its hold: `launchDue` below sees it.
                 break
             case let .dispatched(request):
                 schedule.noteDispatched(appID: request.appID, typeIdentifiers: request.typeIdentifiers, now: .now)
@@ -210,10 +210,24 @@ struct BackgroundDeliveryLoop {
         }
         watches[key]?.checkedThrough = verdict.through
         guard verdict.changed, verdict.app?.allowsBackgroundDelivery == true else { return }
-        // A running observer query of the app gets this change itself.
-        guard !observers.isObserving(appID: key.appID, typeIdentifier: key.typeIdentifier) else { return }
+        // Pending even while an observer query of the app runs: that query is sent the change,
+        // but it is delivered only once the app acknowledges it (`acknowledge`). An app that
+        // exits between receiving an update and calling its completion handler is launched
+        // for it when its query ends; until then `launchDue` holds the launch.
         if watches[key]?.owedAfter == nil { watches[key]?.owedAfter = watch.checkedThrough }
         schedule.noteVisibleChange(key)
+    }
+
+    /// The app acknowledged an observer update of the type decided from the changes through
+    /// `through`: those are delivered. Changes after it that this loop already found visible
+    /// are not — they are owed again, checked from `through` (a later update of the running
+    /// query may take them; if it is never acknowledged, a launch does).
+    private mutating func acknowledge(_ key: Key, through: Int64) async {
+        schedule.noteAcknowledged(key)
+        guard let watch = watches[key] else { return }
+        watches[key]?.owedAfter = nil
+        watches[key]?.checkedThrough = through
+        if through < watch.checkedThrough { await check(key) }
     }
 
     // MARK: Launches
@@ -223,7 +237,9 @@ struct BackgroundDeliveryLoop {
     /// re-checked (`recheck`) and those no longer owed are withdrawn.
     private mutating func launchDue(now: ContinuousClock.Instant) async {
         guard coordinator.launches.hasAgent else { return }
-        for (appID, dueTypes) in schedule.takeDue(now: now) {
+        let observers = observers
+        let due = schedule.takeDue(now: now) { observers.isObserving(appID: $0.appID, typeIdentifier: $0.typeIdentifier) }
+        for (appID, dueTypes) in due {
             var types: [String] = []
             var app: AppManifest?
             for type in dueTypes {

@@ -7,8 +7,11 @@ import HealthModel
 /// carries out what it decides.
 ///
 /// The rules, per registration (app, type):
-/// - A visible change makes it *pending*. Only the app's acknowledgement of an observer update
-///   of the type clears it: the observer's first update stands for every change before it.
+/// - A visible change makes it *pending*, whether or not an observer query of the app runs.
+///   Only the app's acknowledgement of an observer update of the type that covered the change
+///   clears it (HKObserverQueryCompletionHandler: calling it "tells HealthKit that you have
+///   successfully received the background data"); an update sent but never acknowledged is
+///   not delivered. While the app observes the type, the launch is held (`takeDue(held:)`).
 /// - A pending registration is *due* when its app has no launch awaiting acknowledgement and
 ///   its frequency allows it: `.immediate` at once, `.hourly`/`.daily`/`.weekly` no sooner
 ///   than that period after its last launch. Changes meanwhile coalesce into that one launch.
@@ -144,10 +147,15 @@ struct BackgroundSchedule: Sendable {
 
     /// The launches due at `now`, one per app with the types it is for (sorted), and marks
     /// them handed to the agent. Call only while an agent can take them.
-    mutating func takeDue(now: Instant) -> [(appID: String, typeIdentifiers: [String])] {
+    ///
+    /// `held` names registrations whose app runs an observer query of the type now: their
+    /// change stays pending but is not launched for — the running observer is sent it, and
+    /// only its acknowledgement clears it (`noteAcknowledged`). If the query ends first (the
+    /// app exits without calling the completion handler), the hold ends and the launch is due.
+    mutating func takeDue(now: Instant, held: (Key) -> Bool = { _ in false }) -> [(appID: String, typeIdentifiers: [String])] {
         let busyApps = Set(entries.filter { $0.value.phase != .idle && $0.value.phase != .suspended }.map(\.key.appID))
         var due: [String: [String]] = [:]
-        for key in entries.keys.sorted() where !busyApps.contains(key.appID) {
+        for key in entries.keys.sorted() where !busyApps.contains(key.appID) && !held(key) {
             guard let entry = entries[key], entry.phase == .idle, entry.pending,
                   earliestLaunch(of: entry).map({ $0 <= now }) ?? true else { continue }
             due[key.appID, default: []].append(key.typeIdentifier)
@@ -274,8 +282,12 @@ struct BackgroundSchedule: Sendable {
 }
 
 private extension BackgroundSchedule.Phase {
+    /// Sent to the agent and not yet answered. A launch still `handedToAgent` counts too: an
+    /// outcome proves the agent received it, whichever event the loop took first.
     var isAwaitingOutcome: Bool {
-        if case .awaitingOutcome = self { return true }
-        return false
+        switch self {
+        case .awaitingOutcome, .handedToAgent: true
+        default: false
+        }
     }
 }

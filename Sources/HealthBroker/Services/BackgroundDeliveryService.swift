@@ -89,9 +89,12 @@ enum BackgroundDeliveryService {
             // when nothing is queued), and the agent may report the launch before this line
             // would run after the send — its outcome refused as for an unknown request. A send
             // that fails detaches the agent, which hands back sent requests as well.
+            // The schedule hears of it before the send too, for the same reason: an outcome
+            // that overtook this event found the launch not yet dispatched and was dropped (the
+            // skipped launch then waited for an acknowledgement that never came, and backed off).
             coordinator.launches.confirmSent(request.requestID, by: agent.id)
-            try await responder.send(request.wireBytes())
             coordinator.launchDispatched(request)
+            try await responder.send(request.wireBytes())
         }
         throw CancellationError()
     }

@@ -26,7 +26,11 @@ enum ObserverQueryService {
         let report = CallAccessReport.current
         let observer = context.observers.register(appID: app.id, typeIdentifier: spec.typeIdentifier,
                                                   connection: CallerConnection.current)
-        defer { context.observers.remove(observer.id) }
+        defer {
+            context.observers.remove(observer.id)
+            // A change this query was sent but the app never acknowledged is a launch's now.
+            context.backgroundDelivery.observerEnded(appID: app.id, typeIdentifier: spec.typeIdentifier)
+        }
         let continuation = observer.continuation
         let token = context.changes.subscribe(.init(appID: app.id, typeIdentifier: spec.typeIdentifier)) {
             continuation.yield(.wake)
@@ -37,6 +41,9 @@ enum ObserverQueryService {
         var checkedThrough = try await context.store.withDatabase { try $0.changeFeed.currentChange() }
         report?.record(appID: app.id, types: [spec.typeIdentifier])
         var delivery: UInt64 = 1
+        // The change number the outstanding update was decided through: its acknowledgement
+        // tells background delivery that everything up to there reached the app.
+        var deliveredThrough = checkedThrough
         try await responder.send(ObserverDelivery(observerID: observer.id, delivery: delivery).wireBytes())
         var awaitingAcknowledgement = true
         // A wake-up while an update awaits its acknowledgement is only noted: whether it is owed
@@ -53,7 +60,8 @@ enum ObserverQueryService {
                 guard awaitingAcknowledgement, acknowledged == delivery else { continue }
                 awaitingAcknowledgement = false
                 // What a background launch waits for: the app has taken the update.
-                context.backgroundDelivery.observerAcknowledged(appID: app.id, typeIdentifier: spec.typeIdentifier)
+                context.backgroundDelivery.observerAcknowledged(appID: app.id, typeIdentifier: spec.typeIdentifier,
+                                                                through: deliveredThrough)
                 guard wokenMeanwhile else { continue }
                 wokenMeanwhile = false
             }
@@ -66,6 +74,7 @@ enum ObserverQueryService {
             checkedThrough = verdict.through
             guard verdict.changed else { continue }
             delivery += 1
+            deliveredThrough = verdict.through
             try await responder.send(ObserverDelivery(observerID: observer.id, delivery: delivery).wireBytes())
             report?.add(count: 1)
             awaitingAcknowledgement = true
