@@ -6,7 +6,8 @@ import HealthKit
 /// names them, run by one query kind. Prints `match START` per result (its start date, seconds
 /// since 1970) in start order, then `ok COUNT`; a refused predicate fails as `error CODE …`.
 ///   QUERY: sample (HKSampleQuery), anchored (HKAnchoredObjectQuery from no anchor),
-///          descriptor (HKSampleQueryDescriptor with `.sample(type:predicate:)`)
+///          descriptor (HKSampleQueryDescriptor with `.sample(type:predicate:)`),
+///          observe:N (HKObserverQuery; prints `update K` per update, then `ok N` after N updates)
 ///   PREDICATE ARGS:
 ///     duration OP SECONDS                          predicateForWorkouts(with:duration:)
 ///     energy OP VALUE UNIT                         predicateForWorkouts(with:totalEnergyBurned:)
@@ -23,6 +24,11 @@ func kindPredicateCommand(_ store: HKHealthStore, _ arguments: [String]) async t
         usage("kind-predicate QUERY TYPE PREDICATE ARGS…")
     }
     let predicate = kindPredicate(Array(arguments.dropFirst(3)))
+    if arguments[1].hasPrefix("observe:") {
+        guard let wanted = Int(arguments[1].dropFirst("observe:".count)) else { usage("kind-predicate observe:COUNT …") }
+        try await observeMatching(store, sampleType, predicate, wanted)
+        return
+    }
     let samples: [HKSample]
     switch arguments[1] {
     case "sample":
@@ -44,6 +50,26 @@ func kindPredicateCommand(_ store: HKHealthStore, _ arguments: [String]) async t
     }
     for start in samples.map({ Int($0.startDate.timeIntervalSince1970) }).sorted() { print("match \(start)") }
     print("ok \(samples.count)")
+}
+
+/// An HKObserverQuery with `predicate`: `update N` as each update arrives (HealthKit fires once at
+/// start), then `ok N` after `wanted` updates.
+private func observeMatching(_ store: HKHealthStore, _ sampleType: HKSampleType, _ predicate: NSPredicate, _ wanted: Int) async throws {
+    let updates = AsyncThrowingStream<Void, any Error>.makeStream()
+    let query = HKObserverQuery(sampleType: sampleType, predicate: predicate) { _, completion, error in
+        if let error { updates.continuation.finish(throwing: error); return }
+        updates.continuation.yield()
+        completion()
+    }
+    store.execute(query)
+    var count = 0
+    for try await _ in updates.stream {
+        count += 1
+        emit("update \(count)")
+        if count == wanted { break }
+    }
+    store.stop(query)
+    emit("ok \(count)")
 }
 
 private func kindPredicate(_ words: [String]) -> NSPredicate {

@@ -5,7 +5,8 @@ import TestSupport
 /// Issue 15's workout, activity and category-list predicates through a real healthd: each is
 /// built by an app with the `HKQuery` function Apple names (Tests/EndToEndClient/
 /// KindPredicateCommands.swift) and run by each query kind that takes a predicate — HKSampleQuery,
-/// HKAnchoredObjectQuery, HKSampleQueryDescriptor — against workouts imported with
+/// HKAnchoredObjectQuery, HKSampleQueryDescriptor, HKObserverQuery (statistics queries take
+/// quantity types, which these predicates do not select) — against workouts imported with
 /// `healthctl import`: A just below every bound, B exactly at it, C just above it, D (cycling)
 /// with no totals or statistics. Apple's rule at the bounds (developer.apple.com/documentation/
 /// healthkit/hkquery/predicateforworkouts(with:duration:), …(with:totalenergyburned:),
@@ -141,6 +142,35 @@ import TestSupport
             #expect(try await Self.matches(broker, app, query, Self.sleep, ["category-in", "3,4,5"]) == [3, 4, 5].map { Self.a + $0 * 600 })
             #expect(try await Self.matches(broker, app, query, Self.sleep, ["category-in", "0,9"]) == [Self.a])
             #expect(try await Self.matches(broker, app, query, Self.sleep, ["category-in", ""]) == [])
+        }
+    }
+
+    /// HKObserverQuery with a workout total and a category-list predicate: after the update
+    /// HealthKit sends at start, a save just below the bound (299 kcal; sleep value 2) wakes
+    /// nothing, and one at the bound (300 kcal; sleep value 3) wakes the observer.
+    @Test func anObserverWakesOnlyForSavesThePredicateMatches() async throws {
+        let (broker, reader) = try await Self.world()
+        let writer = try await broker.installClient("org.test.kind-predicates-writer")
+        for type in [Self.workoutType, Self.sleep] { try await broker.set(writer, "share", type, allowed: true) }
+        let start = Self.d + 86_400
+        let cases: [(type: String, predicate: [String], below: [String], at: [String])] = [
+            (Self.workoutType, ["energy", "ge", "300", "kcal"],
+             ["save-workout", "37", "\(start)", "\(start + 1800)", "--energy", "299:kcal"],
+             ["save-workout", "37", "\(start + 3600)", "\(start + 5400)", "--energy", "300:kcal"]),
+            (Self.sleep, ["category-in", "3,4"],
+             ["save-category", Self.sleep, "2", "\(start)", "\(start + 600)"],
+             ["save-category", Self.sleep, "3", "\(start + 600)", "\(start + 1200)"]),
+        ]
+        for (type, predicate, below, at) in cases {
+            let live = try LiveApp(reader, ["kind-predicate", "observe:2", type] + predicate, adminSocket: broker.adminSocket)
+            #expect(try await live.waitForLine("update 1"), "\(live.lines)")
+            #expect(try await broker.runApp(writer, below).okValue != nil)
+            // A correct broker never sends an update for the save below the bound; a wrong one
+            // would within milliseconds, so this wait can only fail when the predicate is wrong.
+            #expect(try await live.waitForLine("update 2", timeout: 1) == false, "\(predicate): \(live.lines)")
+            #expect(try await broker.runApp(writer, at).okValue != nil)
+            let result = await live.finish()
+            #expect(result.lines == ["update 1", "update 2", "ok 2"], "\(predicate): \(result)")
         }
     }
 
