@@ -17,6 +17,7 @@ import HealthKit
 ///     activity-duration OP SECONDS                 … predicateForWorkoutActivities(operatorType:duration:)
 ///     activity-statistic sum|min|max|avg OP VALUE UNIT TYPE   … predicateForWorkoutActivities(operatorType:quantityType:…Quantity:)
 ///     category-in V,V,…                            predicateForCategorySamples(equalTo:)
+///     asleep                                       HKCategoryValueSleepAnalysis.predicateForSamples(equalTo: HKCategoryValueSleepAnalysis.allAsleepValues)
 ///     ecg-classification RAW / ecg-symptoms RAW    predicateForElectrocardiograms(classification:) / (symptomsStatus:)
 /// OP: lt, le, gt, ge, eq, ne, or any other word (passed as .like, which HealthKit refuses).
 func kindPredicateCommand(_ store: HKHealthStore, _ arguments: [String]) async throws {
@@ -110,6 +111,8 @@ private func kindPredicate(_ words: [String]) -> NSPredicate {
                                                                                                       duration: number(2)))
     case "activity-statistic": return HKQuery.predicateForWorkouts(activityPredicate: statistic(true))
     case "category-in": return HKQuery.predicateForCategorySamples(equalTo: Set(word(1).split(separator: ",").compactMap { Int($0) }))
+    // Every asleep stage (HKCategoryValueSleepAnalysis.allAsleepValues, iOS 16).
+    case "asleep": return HKCategoryValueSleepAnalysis.predicateForSamples(equalTo: HKCategoryValueSleepAnalysis.allAsleepValues)
     case "ecg-classification":
         guard let classification = HKElectrocardiogram.Classification(rawValue: Int(number(1))) else { usage("unknown classification") }
         return HKQuery.predicateForElectrocardiograms(classification: classification)

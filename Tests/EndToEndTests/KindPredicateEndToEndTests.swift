@@ -142,6 +142,8 @@ import TestSupport
             #expect(try await Self.matches(broker, app, query, Self.sleep, ["category-in", "3,4,5"]) == [3, 4, 5].map { Self.a + $0 * 600 })
             #expect(try await Self.matches(broker, app, query, Self.sleep, ["category-in", "0,9"]) == [Self.a])
             #expect(try await Self.matches(broker, app, query, Self.sleep, ["category-in", ""]) == [])
+            // HKCategoryValuePredicateProviding (iOS 16): asleep = unspecified (1), core, deep, REM (3-5).
+            #expect(try await Self.matches(broker, app, query, Self.sleep, ["asleep"]) == [1, 3, 4, 5].map { Self.a + $0 * 600 })
         }
     }
 

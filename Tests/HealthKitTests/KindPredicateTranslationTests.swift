@@ -77,6 +77,10 @@ import Testing
     @Test func categoryAndElectrocardiogramPredicates() throws {
         #expect(try tree(HKQuery.predicateForCategorySamples(equalTo: [3, 4, 5])) == .categoryValues([3, 4, 5]))
         #expect(try tree(HKQuery.predicateForCategorySamples(equalTo: [])) == .categoryValues([]))
+        // developer.apple.com/documentation/healthkit/hkcategoryvaluepredicateproviding
+        #expect(try tree(HKCategoryValueSleepAnalysis.predicateForSamples(equalTo: HKCategoryValueSleepAnalysis.allAsleepValues)) == .categoryValues([1, 3, 4, 5]))
+        #expect(try tree(HKCategoryValueSleepAnalysis.predicateForSamples(.greaterThanOrEqualTo, value: .asleepCore)) == .categoryValue(.greaterThanOrEqualTo, 3))
+        #expect(try tree(HKCategoryValueAppleStandHour.predicateForSamples(equalTo: [.stood])) == .categoryValues([0]))
         #expect(try tree(HKQuery.predicateForElectrocardiograms(classification: .atrialFibrillation))
                 == .electrocardiogram(.classification(HKElectrocardiogram.Classification.atrialFibrillation.rawValue)))
         #expect(try tree(HKQuery.predicateForElectrocardiograms(symptomsStatus: .present))
