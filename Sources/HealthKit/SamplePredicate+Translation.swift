@@ -10,6 +10,11 @@ extension SamplePredicate {
             self = ours.samplePredicate
         case let unusable as UnusablePredicate:
             throw unusable.error
+        case is WorkoutActivityPredicate:
+            // As in HealthKit, an activity predicate selects activities, not samples.
+            throw HKError(.errorInvalidArgument,
+                          "a predicateForWorkoutActivities… predicate selects workout activities; wrap it in "
+                          + "HKQuery.predicateForWorkouts(activityPredicate:) to query workouts")
         case let compound as NSCompoundPredicate:
             let operands = try compound.subpredicates.map { (operand) throws(HKError) in
                 try SamplePredicate(translating: operand)

@@ -43,6 +43,7 @@
 //   e2e-client query-ordered TYPE [--start S] [--end E] [--strict-start] [--strict-end] [--limit N] [--sort start|end:asc|desc]…
 //   e2e-client snippet NAME [COUNT [SIZE]]             (HealthKit code as Apple documents it; AppleSnippets.swift)
 //   e2e-client workout-snippet NAME [ARGS…]            (live workout recording as Apple documents it; WorkoutSnippets.swift)
+//   e2e-client kind-predicate QUERY TYPE PREDICATE ARGS…  (issue 15's workout/activity/category/ECG predicates; KindPredicateCommands.swift)
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
 import Foundation
@@ -238,6 +239,8 @@ do {
     case "snippet":
         guard (2...4).contains(arguments.count) else { usage("snippet NAME [COUNT [SIZE]]") }
         try await runSnippet(arguments[1], store)
+    case "kind-predicate":
+        try await kindPredicateCommand(store, arguments)
     case "workout-snippet":
         guard arguments.count >= 2 else { usage("workout-snippet NAME [ARGS…]") }
         try await runWorkoutSnippet(arguments[1], Array(arguments.dropFirst(2)), store)

@@ -29,6 +29,7 @@ import Testing
     /// the same column comparison (`o.category`) and cannot apply to the quantity types read here.
     static func predicates(workout: UUID, read: Read) -> [(String, SamplePredicate)] {
         let start = VisibilityChokePointTests.start
+        let heartRate = HKQuantityTypeIdentifier.heartRate.rawValue
         let leaves: [(String, SamplePredicate)] = [
             ("date range", .dateRange(start: start, end: start.addingTimeInterval(3600), strictStart: false, strictEnd: false)),
             ("strict dates", .dateRange(start: start, end: start.addingTimeInterval(3600), strictStart: true, strictEnd: true)),
@@ -50,7 +51,22 @@ import Testing
             ("state of mind association", .stateOfMind(.association(17))),
             ("fhir resource type", .fhirResource(resourceType: "Observation", identifier: nil)),
             ("fhir resource id", .fhirResource(resourceType: "Observation", identifier: "lab-1")),
-        ]
+            // Issue 15's workout, electrocardiogram and category-list predicates.
+            ("workout total", .workoutValue(.total(.energyBurned, .greaterThanOrEqualTo, 300))),
+            ("workout statistic", .workoutValue(.statistic(WorkoutStatisticTest(quantityType: heartRate, statistic: .average,
+                                                                                op: .greaterThan, value: 2)))),
+            ("workout activity", .workoutValue(.activity(.and([
+                .activityType(HKWorkoutActivityType.running.rawValue), .not(.duration(.lessThan, 60)),
+                .dateRange(start: start, end: start.addingTimeInterval(3600), strictStart: true, strictEnd: true),
+                .statistic(WorkoutStatisticTest(quantityType: heartRate, statistic: .maximum, op: .lessThanOrEqualTo, value: 3)),
+            ])))),
+            ("electrocardiogram classification", .electrocardiogram(.classification(1))),
+            ("electrocardiogram symptoms", .electrocardiogram(.symptomsStatus(2))),
+        ] + (read == .samples || read == .correlationMembers ? [] : [
+            // These reads compile a predicate as given; a sample query refuses a category
+            // predicate on the quantity types read here (`canonicalized(for:)`).
+            ("category values", .categoryValues([1, 2, 3])),
+        ])
         return leaves + [
             ("and", .and([leaves[0].1, leaves[6].1])),
             ("or", .or([leaves[5].1, leaves[4].1])),

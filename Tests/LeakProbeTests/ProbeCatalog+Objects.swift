@@ -52,6 +52,23 @@ extension ProbeCatalog {
         .query("workouts: running only (the hidden app's activity)") { _ in
             SampleQuerySpec(typeIdentifier: HKWorkoutTypeIdentifier, predicate: .workoutActivityType(HKWorkoutActivityType.running.rawValue))
         },
+        // Issue 15's workout predicates: each would select the hidden app's workout (every workout
+        // has a duration; the statistic and activity tests name what a builder records).
+        .query("workouts: at least 0 s long") { _ in
+            SampleQuerySpec(typeIdentifier: HKWorkoutTypeIdentifier, predicate: .workoutValue(.total(.duration, .greaterThanOrEqualTo, 0)))
+        },
+        .query("workouts: not burning over 1e9 kcal") { _ in
+            SampleQuerySpec(typeIdentifier: HKWorkoutTypeIdentifier, predicate: .not(.workoutValue(.total(.energyBurned, .greaterThan, 1e9))))
+        },
+        .query("workouts: a running activity or any heart-rate average") { _ in
+            SampleQuerySpec(typeIdentifier: HKWorkoutTypeIdentifier, predicate: .or([
+                .workoutValue(.activity(.activityType(HKWorkoutActivityType.running.rawValue))),
+                .workoutValue(.statistic(WorkoutStatisticTest(quantityType: heartRate, statistic: .average, op: .greaterThanOrEqualTo, value: 0))),
+            ]))
+        },
+        .stream("anchored workouts at least 0 s long, from the start", .queryAnchored) { _ in
+            AnchoredQuerySpec(typeIdentifier: HKWorkoutTypeIdentifier, predicate: .workoutValue(.total(.duration, .greaterThanOrEqualTo, 0))).wireBytes()
+        },
         .query("heart rate in the hidden workout") { SampleQuerySpec(typeIdentifier: heartRate, predicate: .workout($0.hidden.workout)) },
         .query("heart rate in its own workout") { SampleQuerySpec(typeIdentifier: heartRate, predicate: .workout($0.ownWorkout)) },
         .query("heart rate in a workout that does not exist") { _ in SampleQuerySpec(typeIdentifier: heartRate, predicate: .workout(freshUUID)) },

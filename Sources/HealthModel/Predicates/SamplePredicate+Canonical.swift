@@ -38,7 +38,11 @@ extension SamplePredicate {
                               "the predicate's quantity \(value) \(unitString) is not a finite number in \(quantityType.canonicalUnit.unitString)")
             }
             return .quantity(op, value: canonical, unit: quantityType.canonicalUnit.unitString)
-        case .categoryValue:
+        case .workoutValue, .electrocardiogram:
+            // Numbers arrive in the stored units (the SDK converts, `WorkoutTotal.canonical`);
+            // PredicateWire refuses one that is not finite. On another type they match nothing.
+            return self
+        case .categoryValue, .categoryValues:
             guard type is HKCategoryType else {
                 throw HKError(.errorInvalidArgument, "a category predicate cannot apply to \(type.identifier), which is not a category type")
             }

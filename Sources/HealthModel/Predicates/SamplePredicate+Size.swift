@@ -12,7 +12,10 @@ extension SamplePredicate {
     public var conditionCount: Int {
         switch self {
         case .dateRange, .uuids, .sources, .devices, .workout, .workoutActivityType, .quantity, .categoryValue, .noCorrelation, .stateOfMind,
-             .fhirResource:
+             .fhirResource, .categoryValues, .electrocardiogram:
+            return 1  // a category value list is bound as one JSON text, like UUIDs
+        case let .workoutValue(test):
+            if case let .activity(activityTest) = test { return activityTest.conditionCount }
             return 1
         case let .device(_, allowed):
             return max(1, allowed.count)

@@ -44,6 +44,13 @@ public indirect enum SamplePredicate: Hashable, Sendable {
     /// part of `predicateForClinicalRecords(from:fhirResourceType:identifier:)`: clinical records
     /// whose FHIR resource has this `resourceType` (and `id`); no other sample matches.
     case fhirResource(resourceType: String, identifier: String?)
+    /// The workout predicates on totals, statistics and activities (issue 15): workouts passing
+    /// the test; no other sample matches.
+    case workoutValue(WorkoutTest)
+    /// `predicateForCategorySamples(equalTo:)`: category samples whose value is one of these.
+    case categoryValues(Set<Int>)
+    /// `predicateForElectrocardiograms(classification:)` / `(symptomsStatus:)`; no other sample matches.
+    case electrocardiogram(ElectrocardiogramTest)
 
     /// Whether `record` matches. The reference semantics: the broker's SQL must agree with it.
     public func matches(_ record: SampleRecord) -> Bool {
@@ -96,6 +103,15 @@ public indirect enum SamplePredicate: Hashable, Sendable {
         case let .fhirResource(resourceType, identifier):
             guard case let .clinicalRecord(stored) = record.value else { return false }
             return stored.resourceType == resourceType && identifier.map { $0 == stored.identifier } ?? true
+        case let .workoutValue(test):
+            guard case let .workout(workout) = record.value else { return false }
+            return test.matches(workout)
+        case let .categoryValues(values):
+            guard case let .category(stored) = record.value else { return false }
+            return values.contains(stored)
+        case let .electrocardiogram(test):
+            guard case let .electrocardiogram(stored) = record.value else { return false }
+            return test.matches(stored)
         }
     }
 }

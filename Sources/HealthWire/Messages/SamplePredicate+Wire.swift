@@ -83,6 +83,15 @@ enum PredicateWire {
             case let .fhirResource(resourceType, identifier):
                 wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_FHIR_RESOURCE
                 wire.fhir_resource = ClinicalRecordWire.buildPredicate(resourceType: resourceType, identifier: identifier, in: arena)
+            case let .workoutValue(test):
+                wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_VALUE
+                wire.workout_value = KindPredicateWire.buildWorkout(test, in: arena)
+            case let .categoryValues(values):
+                wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_CATEGORY_VALUES
+                wire.category_values = KindPredicateWire.buildCategoryValues(values, in: arena)
+            case let .electrocardiogram(test):
+                wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_ELECTROCARDIOGRAM
+                wire.electrocardiogram = KindPredicateWire.buildElectrocardiogram(test, in: arena)
             }
         }
     }
@@ -173,6 +182,9 @@ enum PredicateWire {
         case OPENHEALTH__V1__PREDICATE__NODE_CATEGORY: return try ValuePredicateWire.readCategory(wire.category?.pointee)
         case OPENHEALTH__V1__PREDICATE__NODE_STATE_OF_MIND: return try StateOfMindPredicateWire.read(wire.state_of_mind?.pointee)
         case OPENHEALTH__V1__PREDICATE__NODE_FHIR_RESOURCE: return try ClinicalRecordWire.readPredicate(wire.fhir_resource?.pointee)
+        case OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_VALUE: return try KindPredicateWire.readWorkout(wire.workout_value?.pointee)
+        case OPENHEALTH__V1__PREDICATE__NODE_CATEGORY_VALUES: return try KindPredicateWire.readCategoryValues(wire.category_values?.pointee)
+        case OPENHEALTH__V1__PREDICATE__NODE_ELECTROCARDIOGRAM: return try KindPredicateWire.readElectrocardiogram(wire.electrocardiogram?.pointee)
         default:
             throw .invalidField("unknown predicate kind")
         }

@@ -4,6 +4,15 @@ import COpenHealthProto
 extension Openhealth__V1__AccessLogEntry: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__access_log_entry__init(message) }
 }
+extension Openhealth__V1__ActivityCompound: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__activity_compound__init(message) }
+}
+extension Openhealth__V1__ActivityDateRange: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__activity_date_range__init(message) }
+}
+extension Openhealth__V1__ActivityDuration: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__activity_duration__init(message) }
+}
 extension Openhealth__V1__ActivityGoalChange: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__activity_goal_change__init(message) }
 }
@@ -85,6 +94,9 @@ extension Openhealth__V1__CalendarDay: ProtobufCMessageStruct {
 extension Openhealth__V1__CategoryPredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__category_predicate__init(message) }
 }
+extension Openhealth__V1__CategoryValuesPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__category_values_predicate__init(message) }
+}
 extension Openhealth__V1__ChangePasscodeRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__change_passcode_request__init(message) }
 }
@@ -144,6 +156,9 @@ extension Openhealth__V1__Document: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__Electrocardiogram: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__electrocardiogram__init(message) }
+}
+extension Openhealth__V1__ElectrocardiogramPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__electrocardiogram_predicate__init(message) }
 }
 extension Openhealth__V1__FhirResourcePredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__fhir_resource_predicate__init(message) }
@@ -514,9 +529,21 @@ extension Openhealth__V1__Workout: ProtobufCMessageStruct {
 extension Openhealth__V1__WorkoutActivity: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_activity__init(message) }
 }
+extension Openhealth__V1__WorkoutActivityPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_activity_predicate__init(message) }
+}
 extension Openhealth__V1__WorkoutEvent: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_event__init(message) }
 }
+extension Openhealth__V1__WorkoutStatisticPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_statistic_predicate__init(message) }
+}
 extension Openhealth__V1__WorkoutStatistics: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_statistics__init(message) }
+}
+extension Openhealth__V1__WorkoutTotalPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_total_predicate__init(message) }
+}
+extension Openhealth__V1__WorkoutValuePredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_value_predicate__init(message) }
 }

@@ -1741,7 +1741,7 @@ const ProtobufCMessageDescriptor openhealth__v1__state_of_mind__descriptor =
   (ProtobufCMessageInit) openhealth__v1__state_of_mind__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descriptors[15] =
+static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descriptors[18] =
 {
   {
     "date_range",
@@ -1923,13 +1923,51 @@ static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descripto
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "workout_value",
+    30,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Predicate, node_case),
+    offsetof(Openhealth__V1__Predicate, workout_value),
+    &openhealth__v1__workout_value_predicate__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "category_values",
+    31,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Predicate, node_case),
+    offsetof(Openhealth__V1__Predicate, category_values),
+    &openhealth__v1__category_values_predicate__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "electrocardiogram",
+    32,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Predicate, node_case),
+    offsetof(Openhealth__V1__Predicate, electrocardiogram),
+    &openhealth__v1__electrocardiogram_predicate__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__predicate__field_indices_by_name[] = {
   9,   /* field[9] = category */
+  16,   /* field[16] = category_values */
   3,   /* field[3] = compound */
   0,   /* field[0] = date_range */
   6,   /* field[6] = device */
   11,   /* field[11] = devices */
+  17,   /* field[17] = electrocardiogram */
   14,   /* field[14] = fhir_resource */
   7,   /* field[7] = metadata */
   12,   /* field[12] = no_correlation */
@@ -1940,13 +1978,15 @@ static const unsigned openhealth__v1__predicate__field_indices_by_name[] = {
   1,   /* field[1] = uuids */
   5,   /* field[5] = workout_activity_type */
   4,   /* field[4] = workout_uuid */
+  15,   /* field[15] = workout_value */
 };
-static const ProtobufCIntRange openhealth__v1__predicate__number_ranges[3 + 1] =
+static const ProtobufCIntRange openhealth__v1__predicate__number_ranges[4 + 1] =
 {
   { 1, 0 },
   { 20, 13 },
   { 25, 14 },
-  { 0, 15 }
+  { 30, 15 },
+  { 0, 18 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor =
 {
@@ -1956,10 +1996,10 @@ const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor =
   "Openhealth__V1__Predicate",
   "openhealth.v1",
   sizeof(Openhealth__V1__Predicate),
-  15,
+  18,
   openhealth__v1__predicate__field_descriptors,
   openhealth__v1__predicate__field_indices_by_name,
-  3,  openhealth__v1__predicate__number_ranges,
+  4,  openhealth__v1__predicate__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__predicate__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

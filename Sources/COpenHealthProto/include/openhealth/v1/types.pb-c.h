@@ -15,6 +15,7 @@ PROTOBUF_C__BEGIN_DECLS
 #endif
 
 #include "openhealth/v1/sample_predicates.pb-c.h"
+#include "openhealth/v1/kind_predicates.pb-c.h"
 #include "openhealth/v1/series.pb-c.h"
 #include "openhealth/v1/audiogram.pb-c.h"
 #include "openhealth/v1/documents.pb-c.h"
@@ -301,7 +302,10 @@ typedef enum {
   OPENHEALTH__V1__PREDICATE__NODE_DEVICES = 12,
   OPENHEALTH__V1__PREDICATE__NODE_NO_CORRELATION = 13,
   OPENHEALTH__V1__PREDICATE__NODE_STATE_OF_MIND = 20,
-  OPENHEALTH__V1__PREDICATE__NODE_FHIR_RESOURCE = 25
+  OPENHEALTH__V1__PREDICATE__NODE_FHIR_RESOURCE = 25,
+  OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_VALUE = 30,
+  OPENHEALTH__V1__PREDICATE__NODE_CATEGORY_VALUES = 31,
+  OPENHEALTH__V1__PREDICATE__NODE_ELECTROCARDIOGRAM = 32
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__PREDICATE__NODE__CASE)
 } Openhealth__V1__Predicate__NodeCase;
 
@@ -349,6 +353,18 @@ struct  Openhealth__V1__Predicate
      * predicateForClinicalRecords… (clinical.proto)
      */
     Openhealth__V1__FhirResourcePredicate *fhir_resource;
+    /*
+     * workout totals, statistics, activities (kind_predicates.proto)
+     */
+    Openhealth__V1__WorkoutValuePredicate *workout_value;
+    /*
+     * predicateForCategorySamples(equalTo:)
+     */
+    Openhealth__V1__CategoryValuesPredicate *category_values;
+    /*
+     * predicateForElectrocardiograms…
+     */
+    Openhealth__V1__ElectrocardiogramPredicate *electrocardiogram;
   };
 };
 #define OPENHEALTH__V1__PREDICATE__INIT \
