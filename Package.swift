@@ -240,7 +240,7 @@ let package = Package(
         // Killed with SIGKILL by HealthStoreTests' crash tests; built by `swift build`/`swift test`.
         .executableTarget(
             name: "store-crash-child",
-            dependencies: ["HealthStore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["HealthStore", "HealthModel", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/StoreCrashChild",
             swiftSettings: swiftSettings
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HealthModel
 import Testing
 import TestSupport
 
@@ -69,6 +70,50 @@ import TestSupport
         #expect(acknowledged.count > Self.commands.count)
         #expect(largestDatabaseBeforeRotation > 1_000_000,
                 "no checkpoint moved the WAL into the database while the store ran: the WAL restart is untested")
+    }
+
+    /// The same power cut after saves made through the group-commit queue (`SampleRepository.insert`
+    /// with their access-log entries, 1–8 at once: a lone save commits on its caller's thread,
+    /// overlapping ones share a commit). Every acknowledged sample survives, and so does its
+    /// entry: the log in the store a cut leaves verifies, with one entry per stored save.
+    @Test func everyAcknowledgedGroupCommittedSaveSurvivesAPowerCutRightAfterIt() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: CrashChild.executablePath),
+                     "build store-crash-child first (swift build)")
+        let work = TemporaryDirectory(), store = TemporaryDirectory(), shadowFolder = TemporaryDirectory()
+        let shim = try PowerLossShadow.buildShim(into: work.path)
+        let shadow = PowerLossShadow(folder: shadowFolder.path)
+        let watched = try #require(realpath(store.path, nil).map { path in defer { free(path) }; return String(cString: path) })
+        let child = try StepChild(directory: watched, environment: shadow.environment(shim: shim, watched: watched))
+        try #require(FileManager.default.fileExists(atPath: shadowFolder.file("names")),
+                     "the power-loss shim recorded no directory fsync; is LD_PRELOAD honoured?")
+
+        var acknowledged = Set<UUID>()
+        for step in 0..<40 {
+            acknowledged.formUnion(try child.send("group").compactMap(UUID.init(uuidString:)))
+            let cut = TemporaryDirectory()
+            _ = try shadow.restore(into: cut.path)
+            let (stored, entries) = try Self.groupSaved(inStoreAt: cut.path)
+            let lost = acknowledged.subtracting(stored)
+            #expect(lost.isEmpty, "after step \(step), a power cut loses \(lost.count) acknowledged group-committed saves")
+            #expect(entries == stored.count, "after step \(step), \(entries.map(String.init) ?? "a damaged log") for \(stored.count) saves")
+            if !lost.isEmpty || entries != stored.count { return }
+        }
+        #expect(acknowledged.count > 40)
+    }
+
+    /// The step-count samples of the store in `directory` and the number of entries of its access
+    /// log, nil when the log does not verify.
+    static func groupSaved(inStoreAt directory: String) throws -> (samples: Set<UUID>, logEntries: Int?) {
+        let store = try EncryptedDatabase.open(directory: directory)
+        defer { try? store.close() }
+        try store.checkIntegrity()
+        let database = try HealthDatabase(writer: store.writer)
+        var found = Set<UUID>()
+        try database.samples.query(SampleQuerySpec(typeIdentifier: "HKQuantityTypeIdentifierStepCount"), scope: .allSources) {
+            found.formUnion($0.map(\.uuid))
+        }
+        guard case let .intact(entries) = try database.accessLog.verify() else { return (found, nil) }
+        return (found, entries)
     }
 
     /// Opens the store in `directory` (its own key files, the real cipher VFS), checks every

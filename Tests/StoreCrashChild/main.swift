@@ -7,9 +7,12 @@
 //   store-crash-child step <directory>    one piece of work per stdin line, then "done" (PowerLossTests):
 //                                         "save" inserts rows and prints their ids, "bulk" one large
 //                                         row (fills the WAL towards a checkpoint), "rotate" closes
-//                                         the store and rotates its key (the next save reopens it)
+//                                         the store and rotates its key (the next save reopens it),
+//                                         "group" 1–8 concurrent saves through the group-commit queue
+//                                         (GroupSaves) and prints their UUIDs
 import Foundation
 import GRDB
+import HealthModel
 import HealthStore
 
 /// One write(2) per line, so a line is either wholly in the pipe or absent.
@@ -48,6 +51,7 @@ func openWithTable(_ directory: String) throws -> EncryptedDatabase {
 /// until the next save, so what a rotation alone made durable is seen without a reopen's writes.
 func stepOnCommand(directory: String) throws {
     var store: EncryptedDatabase? = try openWithTable(directory)
+    var database: HealthDatabase?
     announce("done")
     while let command = readLine() {
         switch command {
@@ -56,7 +60,14 @@ func stepOnCommand(directory: String) throws {
             store = open
             let (count, size) = command == "save" ? (Int.random(in: 1...4), 16...6000) : (1, 300_000...400_000)
             for id in try saveRows(open, count: count, size: size) { announce(String(id)) }
+        case "group":
+            let open = try store ?? openWithTable(directory)
+            store = open
+            let grouped = try database ?? HealthDatabase(writer: open.writer)
+            database = grouped
+            try GroupSaves.run(grouped, saves: Int.random(in: 1...8))
         case "rotate":
+            database = nil
             try store?.close()
             store = nil
             try StoreKeyRotation.rotate(directory: directory, passcode: nil)

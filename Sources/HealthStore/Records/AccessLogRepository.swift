@@ -39,10 +39,14 @@ public struct AccessLogRepository: Sendable {
     /// Writes the entry and advances the head inside the caller's transaction: the one place an
     /// entry is hashed into the chain. The head is read in the same transaction, so entries
     /// written by concurrent savepoints of one group commit still chain in order.
+    ///
+    /// Every save writes an entry in its own transaction, so this is on the durable save's path:
+    /// its three statements are the writer connection's cached ones (each was parsed, planned and
+    /// authorized per entry), and the types' JSON is written without an encoder (`typesJSON`).
     @discardableResult
     static func write(_ draft: AccessLogEntryDraft, count: Int, _ db: Database) throws -> Int64 {
-        let typesJSON = String(decoding: try JSONEncoder().encode(draft.types), as: UTF8.self)
-        let head = try Row.fetchOne(db, sql: "SELECT sequence, hash FROM access_log_head WHERE id = 1")
+        let typesJSON = try typesJSON(draft.types)
+        let head = try Row.fetchOne(db.cachedStatement(sql: "SELECT sequence, hash FROM access_log_head WHERE id = 1"))
         let sequence: Int64 = (head?["sequence"] ?? 0) + 1
         let previousHash: [UInt8] = head.map { [UInt8](($0["hash"] as Data)) } ?? AccessLogChainHash.genesis
         let fields = AccessLogChainHash.Fields(
@@ -50,16 +54,47 @@ public struct AccessLogRepository: Sendable {
             action: draft.action.rawValue, typesJSON: typesJSON, count: Int64(count), detail: draft.detail,
             previousHash: previousHash)
         let hash = try AccessLogChainHash.hash(fields)
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO access_log (sequence, time_us, actor, app_id, action, types, count, detail, prev_hash, hash)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [sequence, fields.timeMicros, draft.actor, draft.appID, fields.action, typesJSON, fields.count,
-                             draft.detail, Data(previousHash), Data(hash)])
-        try db.execute(sql: """
+            """).execute(arguments: [sequence, fields.timeMicros, draft.actor, draft.appID, fields.action, typesJSON, fields.count,
+                                     draft.detail, Data(previousHash), Data(hash)])
+        try db.cachedStatement(sql: """
             INSERT INTO access_log_head (id, sequence, hash) VALUES (1, ?, ?)
             ON CONFLICT(id) DO UPDATE SET sequence = excluded.sequence, hash = excluded.hash
-            """, arguments: [sequence, Data(hash)])
+            """).execute(arguments: [sequence, Data(hash)])
         return sequence
+    }
+
+    /// The `types` column: the JSON array `JSONEncoder` makes of the identifiers, byte for byte,
+    /// since the chain hash covers this text and `verify()` recomputes it from the stored column.
+    /// Identifiers of ASCII letters, digits, '_', '.' and '-' (every HealthKit type identifier)
+    /// are ones `JSONEncoder` writes unescaped, so the array is written by hand; anything else
+    /// goes through `JSONEncoder` itself (the encoder was a quarter of the entry's cost in a
+    /// profile of one-sample saves: Benchmarks/README.md, "Session 8").
+    static func typesJSON(_ types: [String]) throws -> String {
+        guard types.allSatisfy(isPlainIdentifier) else {
+            return String(decoding: try JSONEncoder().encode(types), as: UTF8.self)
+        }
+        var json = "["
+        for (position, type) in types.enumerated() {
+            json += position == 0 ? "\"" : ",\""
+            json += type
+            json += "\""
+        }
+        return json + "]"
+    }
+
+    private static func isPlainIdentifier(_ text: String) -> Bool {
+        text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"):
+                true
+            default:
+                false
+            }
+        }
     }
 
     /// `append` inside the caller's transaction (the pending journal's merge records an entry

@@ -6,19 +6,26 @@ import Synchronization
 /// Group commit: concurrent saves share one write transaction, so one fsync (synchronous=FULL
 /// commits are the cost of a small save) acknowledges many of them.
 ///
-/// The shape is the classic leader/follower queue. A save appends itself to `waiting` and
-/// suspends. If no drain is running, it starts one on `drainQueue`: the drain takes everything
-/// waiting, runs each save in its own SAVEPOINT inside one transaction, commits, and only then
-/// resumes each save with its result; saves that arrived during that commit form the next batch.
-/// Batching therefore needs no timer: it grows exactly as much as saves overlap a commit.
+/// The shape is the classic leader/follower queue, with no timer and no batch window. A save
+/// appends itself to `waiting` and suspends. If no drain is running, it starts one on
+/// `drainQueue`: the drain takes everything waiting, commits it as one transaction, and only then
+/// resumes each save with its result; saves that arrived during that commit (its fsync) form the
+/// next batch. Batching therefore grows exactly as much as saves overlap a commit, and a lone save
+/// is committed as soon as the drain thread runs.
 ///
-/// Each save stays atomic and isolated: a save that throws (a constraint, a bad value) is rolled
-/// back to its savepoint and fails alone, the others in the batch commit. Only a failure of the
-/// transaction itself (SQLite aborted it, or the COMMIT failed) fails the whole batch, and then
-/// nothing in it was acknowledged.
+/// Each save stays atomic and isolated: in a shared transaction each runs in its own SAVEPOINT, so
+/// a save that throws (a constraint, a bad value) is rolled back to its savepoint and fails alone,
+/// the others in the batch commit. A batch of one needs no savepoint — its transaction is its own,
+/// and rolling that back is rolling back the save — which spares a lone save two statements.
+/// Only a failure of a shared transaction itself (SQLite aborted it, or the COMMIT failed) fails
+/// the whole batch, and then nothing in it was acknowledged.
 ///
 /// The drain runs on its own serial queue rather than on a caller's thread, so no caller (and no
-/// thread of Swift's small cooperative pool) is held waiting for other apps' commits.
+/// thread of Swift's small cooperative pool) is held waiting for the writer. Committing a lone save
+/// on its caller's pool thread instead was tried (issue 17, Benchmarks/README.md "Session 8"): it
+/// saved two thread hand-offs per save, but a pool thread blocked on the writer connection
+/// deadlocks as soon as whoever holds the writer needs the pool to let go (GroupCommitTests'
+/// `WriterHold` did, with two pool threads on a two-core machine).
 final class GroupCommitQueue: Sendable {
     typealias Work = @Sendable (Database) throws -> [UUID]
 
@@ -49,25 +56,33 @@ final class GroupCommitQueue: Sendable {
         state.withLock { $0.statistics }
     }
 
-    /// Runs `work` inside its own savepoint of a shared write transaction and returns its result
-    /// once that transaction is durably committed.
+    /// Runs `work` inside a write transaction, shared with the saves that overlap it, and returns
+    /// its result once that transaction is durably committed.
     func submit(_ work: @escaping Work) async throws -> [UUID] {
         try await withCheckedThrowingContinuation { continuation in
+            let submission = Submission(work: work, continuation: continuation)
             let startsDrain = state.withLock { state in
-                state.waiting.append(Submission(work: work, continuation: continuation))
                 state.statistics.submitted += 1
-                defer { state.draining = true }
-                return !state.draining
+                guard !state.draining else {
+                    state.waiting.append(submission)
+                    return false
+                }
+                // No commit is running and none can start until `draining` is cleared: this
+                // save is the next batch, alone.
+                state.draining = true
+                return true
             }
             if startsDrain {
-                drainQueue.async { self.drain() }
+                drainQueue.async { self.drain(startingWith: [submission]) }
             }
         }
     }
 
-    private func drain() {
-        while let batch = nextBatch() {
-            commit(batch)
+    private func drain(startingWith first: [Submission]) {
+        var batch: [Submission]? = first
+        while let current = batch {
+            commit(current)
+            batch = nextBatch()
         }
     }
 
@@ -85,29 +100,19 @@ final class GroupCommitQueue: Sendable {
     }
 
     private func commit(_ batch: [Submission]) {
-        var outcomes: [Result<[UUID], any Error>] = []
-        outcomes.reserveCapacity(batch.count)
+        let outcomes: [Result<[UUID], any Error>]
         do {
-            try writer.write { db in
-                for submission in batch {
-                    var uuids: [UUID] = []
-                    do {
-                        try db.inSavepoint {
-                            uuids = try submission.work(db)
-                            return .commit
-                        }
-                        outcomes.append(.success(uuids))
-                    } catch {
-                        // Some errors (disk full, I/O) make SQLite roll back the whole
-                        // transaction: the saves before this one are gone too, so the batch
-                        // fails as one. Otherwise only this save was rolled back.
-                        guard db.isInsideTransaction else { throw error }
-                        outcomes.append(.failure(error))
-                    }
+            outcomes = try writer.write { db in
+                if batch.count == 1 {
+                    // Its own transaction: a failure rolls it back (by throwing out of `write`).
+                    return [.success(try batch[0].work(db))]
                 }
+                return try Self.runInSavepoints(batch, db)
             }
         } catch {
-            state.withLock { $0.statistics.failedCommits += 1 }
+            state.withLock { state in
+                if batch.count > 1 { state.statistics.failedCommits += 1 }
+            }
             for submission in batch {
                 submission.continuation.resume(throwing: error)
             }
@@ -122,6 +127,30 @@ final class GroupCommitQueue: Sendable {
             submission.continuation.resume(with: outcome)
         }
     }
+
+    /// Each save of a shared transaction in its own savepoint, so that one save's failure rolls
+    /// back only that save.
+    private static func runInSavepoints(_ batch: [Submission], _ db: Database) throws -> [Result<[UUID], any Error>] {
+        var outcomes: [Result<[UUID], any Error>] = []
+        outcomes.reserveCapacity(batch.count)
+        for submission in batch {
+            var uuids: [UUID] = []
+            do {
+                try db.inSavepoint {
+                    uuids = try submission.work(db)
+                    return .commit
+                }
+                outcomes.append(.success(uuids))
+            } catch {
+                // Some errors (disk full, I/O) make SQLite roll back the whole
+                // transaction: the saves before this one are gone too, so the batch
+                // fails as one. Otherwise only this save was rolled back.
+                guard db.isInsideTransaction else { throw error }
+                outcomes.append(.failure(error))
+            }
+        }
+        return outcomes
+    }
 }
 
 /// Counts since the store was opened; `commits < committedSaves` shows saves were batched. A
@@ -134,7 +163,8 @@ public struct GroupCommitStatistics: Sendable, Equatable {
     public var committedSaves = 0
     /// Write transactions committed (each one fsync of the WAL).
     public var commits = 0
-    /// Transactions that failed as a whole (every save in them failed).
+    /// Shared transactions that failed as a whole (every save in them failed); a lone save that
+    /// fails is its own transaction rolled back, counted as neither.
     public var failedCommits = 0
 
     public init() {}
