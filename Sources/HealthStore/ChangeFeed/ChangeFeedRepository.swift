@@ -105,7 +105,7 @@ public struct ChangeFeedRepository: Sendable {
         try writer.read { db in
             let now = try Self.changeNumber(db)
             let typeID = try SampleSQL.typeID(db, typeIdentifier)
-            let changed = try ChangeFeedSQL.anyChange(db, typeID: typeID, predicate: predicate, scope: scope, after: change)
+            let changed = try ChangeFeedSQL.anyChange(db, typeID: typeID, typeIdentifier: typeIdentifier, predicate: predicate, scope: scope, after: change)
             return (changed, now)
         }
     }

@@ -41,7 +41,7 @@ enum ChangeFeedSQL {
     /// Objects after `cursor` that match `predicate`; `limit` -1 for all.
     static func additions(_ db: Database, typeID: Int64, typeIdentifier: String, predicate: SamplePredicate?,
                           scope visibility: Visibility, after cursor: ChangeCursor, limit: Int) throws -> FeedRows<SampleRecord> {
-        let compiled = predicate.map { SampleSQL.condition($0, within: visibility) }
+        let compiled = try predicate.map { try SampleSQL.condition($0, of: typeIdentifier, within: visibility) }
         var additions = FeedRows<SampleRecord>()
         if limit > 0 { additions.reserveCapacity(limit) }
         for range in FeedRange.after(cursor, in: .objects) {
@@ -80,7 +80,7 @@ enum ChangeFeedSQL {
 
     /// Whether any visible addition matching `predicate`, or any visible deletion, has a change
     /// number above `change`. Stops at the first one found.
-    static func anyChange(_ db: Database, typeID: Int64, predicate: SamplePredicate?, scope visibility: Visibility,
+    static func anyChange(_ db: Database, typeID: Int64, typeIdentifier: String, predicate: SamplePredicate?, scope visibility: Visibility,
                           after change: Int64) throws -> Bool {
         let later = FeedRange.laterChanges(after: change)
         let visibleObjects = SampleSQL.feedVisibility(visibility.scope, alias: "o", objectRows: true) { later.condition(alias: "o", rowColumn: "id", indexed: $0) }
@@ -89,7 +89,7 @@ enum ChangeFeedSQL {
         var arguments: StatementArguments = [typeID]
         arguments += visibleObjects.arguments
         if let predicate {
-            let compiled = SampleSQL.condition(predicate, within: visibility)
+            let compiled = try SampleSQL.condition(predicate, of: typeIdentifier, within: visibility)
             objectConditions.append("(\(compiled.sql))")
             arguments += compiled.arguments
         }

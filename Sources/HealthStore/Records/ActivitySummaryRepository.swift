@@ -74,7 +74,7 @@ public struct ActivitySummaryRepository: Sendable {
     private static func rows(_ db: Database, type: String, column: String, window: SamplePredicate,
                              scope visibility: Visibility) throws -> [Row] {
         let visible = SampleSQL.visibility(visibility.scope)
-        let range = SampleSQL.condition(window, within: visibility)
+        let range = try SampleSQL.condition(window, of: type, within: visibility)
         return try Row.fetchAll(db, sql: """
             SELECT o.start_us, \(column) FROM objects o
             WHERE o.type_id = ? AND \(visible.sql) AND \(range.sql)

@@ -56,7 +56,8 @@ extension SampleRepository {
             let scopes = objectScopes.mapValues(\.scope)
             var predicates: [(sql: String, arguments: StatementArguments)] = []
             if let predicate = spec.predicate {
-                predicates.append(Self.narrowest(objectScopes).map { SampleSQL.condition(predicate, within: $0) } ?? (sql: "0", arguments: StatementArguments()))
+                predicates.append(try Self.narrowest(objectScopes).map { try SampleSQL.condition(predicate, of: spec.typeIdentifier, within: $0) }
+                                   ?? (sql: "0", arguments: StatementArguments()))
             }
             for condition in [Self.scopeFilter(scopes), try Self.everyObjectVisible(scopes, db)] + predicates
                 + (spec.objectPredicates.isEmpty ? [] : [try Self.anyObjectMatches(spec.objectPredicates, within: objectScopes, db)]) {
@@ -133,7 +134,7 @@ extension SampleRepository {
                                          _ db: Database) throws -> (sql: String, arguments: StatementArguments) {
         var arguments = StatementArguments()
         let parts = try predicates.sorted { $0.key < $1.key }.map { type, predicate in
-            let compiled = visibilities[type].map { SampleSQL.condition(predicate, within: $0) } ?? (sql: "0", arguments: StatementArguments())
+            let compiled = try visibilities[type].map { try SampleSQL.condition(predicate, of: type, within: $0) } ?? (sql: "0", arguments: StatementArguments())
             arguments += [try SampleSQL.typeID(db, type)]
             arguments += compiled.arguments
             return """

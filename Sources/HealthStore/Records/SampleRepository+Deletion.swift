@@ -61,7 +61,7 @@ extension SampleRepository {
         var arguments: StatementArguments = [try SampleSQL.typeID(db, typeIdentifier)]
         arguments += own.arguments
         if let predicate {
-            let compiled = SampleSQL.condition(predicate, within: Visibility(scope: .ownSamples(appID: appID), workouts: workouts,
+            let compiled = try SampleSQL.condition(predicate, of: typeIdentifier, within: Visibility(scope: .ownSamples(appID: appID), workouts: workouts,
                                                                                      correlations: .ownSamples(appID: appID)))
             conditions.append("(\(compiled.sql))")
             arguments += compiled.arguments

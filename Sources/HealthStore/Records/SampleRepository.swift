@@ -123,7 +123,7 @@ public struct SampleRepository: Sendable {
             conditions.append(visible.sql)
             arguments += visible.arguments
             if let predicate = try spec.canonicalPredicate() {
-                let compiled = SampleSQL.condition(predicate, within: visibility)
+                let compiled = try SampleSQL.condition(predicate, of: spec.typeIdentifier, within: visibility)
                 conditions.append("(\(compiled.sql))")
                 arguments += compiled.arguments
             }

@@ -96,10 +96,26 @@ enum SampleSQL {
         }
     }
 
-    /// `predicate` as a condition over `o`, evaluated over what `visibility` lets the reader see:
-    /// an object the predicate names (a workout) outside the reader's scope for its type matches
-    /// as if it did not exist. There is no way to compile a predicate without a visibility.
-    static func condition(_ predicate: SamplePredicate, within visibility: Visibility) -> (sql: String, arguments: StatementArguments) {
+    /// `predicate`, on objects of `typeIdentifier`, as a condition over `o`, evaluated over what
+    /// `visibility` lets the reader see: an object the predicate names (a workout) outside the
+    /// reader's scope for its type matches as if it did not exist. There is no way to compile a
+    /// predicate without a visibility, nor without its type: the quantities it holds are
+    /// converted here to the unit the type's samples are stored in
+    /// (`SamplePredicate.canonicalized(for:)`), so every read kind — sample, statistics,
+    /// anchored, observer, source, deletion — compares the same numbers. (Before, only the
+    /// sample and correlation queries converted, and "heart rate > 100 count/min" was compared
+    /// with stored count/s values everywhere else.) Throws `errorInvalidArgument` for a unit the
+    /// type cannot be measured in, which depends on the request alone.
+    static func condition(_ predicate: SamplePredicate, of typeIdentifier: String,
+                          within visibility: Visibility) throws -> (sql: String, arguments: StatementArguments) {
+        guard let type = HKObjectType.type(forIdentifier: typeIdentifier) as? HKSampleType else {
+            throw HKError(.errorInvalidArgument, "\(typeIdentifier.prefix(100)) is not a sample type")
+        }
+        return compile(try predicate.canonicalized(for: type), within: visibility)
+    }
+
+    /// `condition(_:of:within:)` for a predicate already in stored units; its operands recurse here.
+    static func compile(_ predicate: SamplePredicate, within visibility: Visibility) -> (sql: String, arguments: StatementArguments) {
         switch predicate {
         case let .dateRange(start, end, strictStart, strictEnd):
             var parts: [String] = []
@@ -151,7 +167,7 @@ enum SampleSQL {
         case let .or(operands):
             return join(operands, with: "OR", empty: "0", within: visibility)
         case let .not(operand):
-            let inner = condition(operand, within: visibility)
+            let inner = compile(operand, within: visibility)
             return ("NOT (\(inner.sql))", inner.arguments)
         case let .workout(uuid):
             // The workout is looked up within the reader's workout scope: one it cannot see
@@ -178,7 +194,7 @@ enum SampleSQL {
         case let .metadata(key, test):
             return metadataCondition(key, test)
         case let .quantity(op, value, _):
-            // Already in the type's canonical unit (SampleQuerySpec.canonicalPredicate).
+            // Already in the type's stored unit: converted by condition(_:of:within:), the only way in.
             return ("COALESCE(o.quantity \(op.sqlOperator) ?, 0)", [value])
         case let .categoryValue(op, value):
             return ("COALESCE(o.category \(op.sqlOperator) ?, 0)", [value])
@@ -222,7 +238,7 @@ enum SampleSQL {
         guard !operands.isEmpty else { return (empty, []) }
         var arguments = StatementArguments()
         let parts = operands.map { operand in
-            let compiled = condition(operand, within: visibility)
+            let compiled = compile(operand, within: visibility)
             arguments += compiled.arguments
             return "(\(compiled.sql))"
         }

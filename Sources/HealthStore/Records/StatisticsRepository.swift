@@ -23,7 +23,7 @@ public struct StatisticsRepository: Sendable {
         conditions.append(visible.sql)
         arguments += visible.arguments
         if let predicate {
-            let compiled = SampleSQL.condition(predicate, within: visibility)
+            let compiled = try SampleSQL.condition(predicate, of: typeIdentifier, within: visibility)
             conditions.append("(\(compiled.sql))")
             arguments += compiled.arguments
         }
