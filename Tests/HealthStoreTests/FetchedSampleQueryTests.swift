@@ -89,3 +89,19 @@ import Testing
         #expect(batches.first?.rows.map(\.value) == [.category(0), .category(1), .category(2)])
     }
 }
+
+extension FetchedSampleQueryTests {
+    /// A user's entry (metadata of two kinds, a body mass in kg): a whole record, metadata kept.
+    @Test func aRowWithMetadataKeepsIt() async throws {
+        let database = try HealthDatabase(writer: DatabaseQueue())
+        let bodyMass = HKQuantityTypeIdentifier.bodyMass.rawValue
+        let start = SampleRowDecoderTests.start
+        let saved = [SampleRecord(uuid: UUID(), typeIdentifier: bodyMass, startDate: start, endDate: start, value: .quantity(72.5, unit: "kg"),
+                                  metadata: ["HKWasUserEntered": .bool(true), "note": .string("after <run>")])]
+        let user = SourceRecord(bundleIdentifier: "@user", name: "Health")
+        let expected = SampleRowDecoderTests.stored(saved, uuids: try await database.samples.insert(saved, source: user), source: user)
+        let (records, batches) = try Self.fetched(database, SampleQuerySpec(typeIdentifier: bodyMass), scope: .allSources, batchSize: 500)
+        #expect(records == expected)
+        #expect(batches.first?.records.count == 1)
+    }
+}
