@@ -1,3 +1,4 @@
+import HealthModel
 import HealthWire
 
 extension BrokerConnection {
@@ -28,15 +29,20 @@ extension BrokerConnection {
         if Task.isCancelled { throw Self.queryStopped }
         let (client, batches) = try stream(method, request)
         let parts = FetchedObjectParts()
+        // One decoder per answer: plain samples are read from the frame's bytes with their
+        // shared parts decoded once (FetchedSampleDecoder), everything else through protobuf-c.
+        var decoder = FetchedSampleDecoder()
         do {
             for try await payload in batches {
-                let batch: SampleList
+                let batch: FetchedSampleBatch
                 do {
-                    batch = try SampleList(wire: payload)
+                    batch = try decoder.decode(payload)
                 } catch {
                     throw HKError(.unknownError, "healthd sent a malformed batch of \(results) (\(error))")
                 }
-                receive(try batch.samples.map { (record) throws(HKError) in try HKSample.fetched(record, sharing: parts) })
+                receive(try batch.rows.indices.map { (index) throws(HKError) in
+                    try HKSample.fetched(batch.record(at: index), sharing: parts)
+                })
             }
         } catch {
             if Task.isCancelled { throw Self.queryStopped }

@@ -137,8 +137,10 @@ enum SampleQueries {
     /// manager's QuerySamples, which differ only in the scope.
     static func stream(_ spec: SampleQuerySpec, scope: Visibility, from database: HealthDatabase,
                        to responder: CallResponder, counting report: CallAccessReport?) throws {
-        try database.samples.query(spec, scope: scope, batchSize: WireLimits.samplesPerBatch(types: [spec.typeIdentifier])) { batch in
-            try responder.sendFromSynchronousContext(SampleList(batch).wireBytes())
+        // Plain rows go from the statement straight into the frame (FetchedSampleEncoder).
+        var encoder = FetchedSampleEncoder()
+        try database.samples.queryFetched(spec, scope: scope, batchSize: WireLimits.samplesPerBatch(types: [spec.typeIdentifier])) { batch in
+            try responder.sendFromSynchronousContext(encoder.wireBytes(batch))
             report?.add(count: batch.count)
         }
     }

@@ -116,41 +116,74 @@ public struct SampleRepository: Sendable {
     public func query(_ spec: SampleQuerySpec, scope visibility: Visibility, batchSize: Int = 500,
                       emit: ([SampleRecord]) throws -> Void) throws {
         try writer.read { db in
-            let typeID = try SampleSQL.typeID(db, spec.typeIdentifier)
-            var conditions = ["o.type_id = ?"]
-            var arguments: StatementArguments = [typeID]
-            let visible = SampleSQL.visibility(visibility.scope)
-            conditions.append(visible.sql)
-            arguments += visible.arguments
-            if let predicate = try spec.canonicalPredicate() {
-                let compiled = try SampleSQL.condition(predicate, of: spec.typeIdentifier, within: visibility)
-                conditions.append("(\(compiled.sql))")
-                arguments += compiled.arguments
-            }
-            var sql = """
-                SELECT \(SampleRowDecoder.columns)
-                FROM objects o
-                WHERE \(conditions.joined(separator: " AND "))
-                ORDER BY \(SampleSQL.orderBy(spec.sort))
-                """
-            if spec.limit > 0 {
-                sql += " LIMIT ?"
-                arguments += [spec.limit]
-            }
-            let statement = try db.makeStatement(sql: sql)
-            var decoder = SampleRowDecoder(statement)
-            var batch: [SampleRecord] = []
-            batch.reserveCapacity(batchSize)
-            let rows = try Row.fetchCursor(statement, arguments: arguments)
-            while let row = try rows.next() {
-                batch.append(try decoder.record(row, typeIdentifier: spec.typeIdentifier, db))
-                if batch.count == batchSize {
-                    try emit(batch)
-                    batch.removeAll(keepingCapacity: true)
+            try Self.visibleRows(spec, scope: visibility, db) { decoder, rows in
+                var batch: [SampleRecord] = []
+                batch.reserveCapacity(batchSize)
+                while let row = try rows.next() {
+                    batch.append(try decoder.record(row, typeIdentifier: spec.typeIdentifier, db))
+                    if batch.count == batchSize {
+                        try emit(batch)
+                        batch.removeAll(keepingCapacity: true)
+                    }
                 }
+                if !batch.isEmpty { try emit(batch) }
             }
-            if !batch.isEmpty { try emit(batch) }
         }
+    }
+
+    /// The same rows as `query`, in the same order, but as `FetchedSampleBatch`es: plain
+    /// quantity and category rows as scalars with their source and device by index, whole
+    /// records only for the rest. What the broker streams to apps: the wire encoder writes plain
+    /// rows straight into the frame instead of building a `SampleRecord` per row (issue 17).
+    public func queryFetched(_ spec: SampleQuerySpec, scope visibility: Visibility, batchSize: Int = 500,
+                             emit: (FetchedSampleBatch) throws -> Void) throws {
+        try writer.read { db in
+            try Self.visibleRows(spec, scope: visibility, db) { decoder, rows in
+                var batch = FetchedSampleBatch(typeIdentifier: spec.typeIdentifier, unit: decoder.canonicalUnit(of: spec.typeIdentifier))
+                batch.rows.reserveCapacity(batchSize)
+                while let row = try rows.next() {
+                    try decoder.fetch(row, into: &batch, db)
+                    if batch.rows.count == batchSize {
+                        try emit(batch)
+                        // The source and device tables stay: later rows' indexes point into them.
+                        batch.rows.removeAll(keepingCapacity: true)
+                        batch.records.removeAll(keepingCapacity: true)
+                    }
+                }
+                if !batch.rows.isEmpty { try emit(batch) }
+            }
+        }
+    }
+
+    /// The one place a sample query's statement is made: the type, the reader's visibility and
+    /// the predicate (compiled within that visibility), in the spec's order and limit. Both
+    /// `query` and `queryFetched` read only the rows this hands to `body`.
+    private static func visibleRows(_ spec: SampleQuerySpec, scope visibility: Visibility, _ db: Database,
+                                    _ body: (inout SampleRowDecoder, RowCursor) throws -> Void) throws {
+        let typeID = try SampleSQL.typeID(db, spec.typeIdentifier)
+        var conditions = ["o.type_id = ?"]
+        var arguments: StatementArguments = [typeID]
+        let visible = SampleSQL.visibility(visibility.scope)
+        conditions.append(visible.sql)
+        arguments += visible.arguments
+        if let predicate = spec.predicate {  // converted for its type by condition(_:of:within:)
+            let compiled = try SampleSQL.condition(predicate, of: spec.typeIdentifier, within: visibility)
+            conditions.append("(\(compiled.sql))")
+            arguments += compiled.arguments
+        }
+        var sql = """
+            SELECT \(SampleRowDecoder.columns)
+            FROM objects o
+            WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY \(SampleSQL.orderBy(spec.sort))
+            """
+        if spec.limit > 0 {
+            sql += " LIMIT ?"
+            arguments += [spec.limit]
+        }
+        let statement = try db.makeStatement(sql: sql)
+        var decoder = SampleRowDecoder(statement)
+        try body(&decoder, try Row.fetchCursor(statement, arguments: arguments))
     }
 
     public func count() throws -> Int {

@@ -36,6 +36,15 @@ struct SampleRowDecoder {
     /// The last type decoded: queries and the change feed read one type, so this is the only
     /// entry they need; correlation samples alternate among a few types, each cheap to describe.
     private var lastType: StoredType?
+    /// Where `fetch` put each (source, version) and device in its batch's tables.
+    private var sourceIndexes: [SourceKey: Int32] = [:]
+    private var lastSourceIndex: (key: SourceKey, index: Int32)?
+    private var deviceIndexes: [Int64: Int32] = [:]
+
+    private struct SourceKey: Hashable {
+        let id: Int64
+        let version: String?
+    }
 
     /// A decoder for rows of `statement`, which must select `Self.columns`.
     init(_ statement: Statement) {
@@ -79,6 +88,64 @@ struct SampleRowDecoder {
             startDate: Date(microsecondsSince1970: sqlite3_column_int64(handle, column.start)),
             endDate: Date(microsecondsSince1970: sqlite3_column_int64(handle, column.end)),
             value: value, metadata: metadata, device: device, source: source, quantitySeries: quantitySeries)
+    }
+
+    /// The unit `fetch` reports plain quantity rows of `typeIdentifier` in.
+    mutating func canonicalUnit(of typeIdentifier: String) -> String { storedType(typeIdentifier).unit }
+
+    /// Appends the sample in `row` (the current row of a cursor over the decoder's statement,
+    /// of `batch.typeIdentifier`) to `batch`: a plain quantity or category row — value in
+    /// `objects`, no metadata, no quantity series — as scalars with its source and device by
+    /// index into the batch's tables; any other row as the whole record `record` makes, so
+    /// the two paths cannot disagree about what a row holds.
+    mutating func fetch(_ row: Row, into batch: inout FetchedSampleBatch, _ db: Database) throws {
+        let type = storedType(batch.typeIdentifier)
+        let plain = !type.valueInSideTable && sqlite3_column_type(handle, column.metadata) == SQLITE_NULL
+            && sqlite3_column_type(handle, column.seriesCount) == SQLITE_NULL
+        guard plain else {
+            batch.rows.append(FetchedSample(uuid: try uuid(), startUS: sqlite3_column_int64(handle, column.start),
+                                            endUS: sqlite3_column_int64(handle, column.end),
+                                            value: .record(batch.records.count), source: nil, device: nil))
+            batch.records.append(try record(row, typeIdentifier: batch.typeIdentifier, db))
+            return
+        }
+        let value: FetchedSample.Value = sqlite3_column_type(handle, column.quantity) != SQLITE_NULL
+            ? .quantity(sqlite3_column_double(handle, column.quantity))
+            : .category(sqlite3_column_int64(handle, column.category))  // NULL reads as 0, as in `record`
+        batch.rows.append(FetchedSample(uuid: try uuid(), startUS: sqlite3_column_int64(handle, column.start),
+                                        endUS: sqlite3_column_int64(handle, column.end), value: value,
+                                        source: try sourceIndex(in: &batch, db), device: try deviceIndex(in: &batch, db)))
+    }
+
+    /// The index in `batch.sources` of the row's source with the row's own version, added on
+    /// first use. Consecutive rows mostly share both, so the last answer is checked first.
+    private mutating func sourceIndex(in batch: inout FetchedSampleBatch, _ db: Database) throws -> Int32 {
+        let id = sqlite3_column_int64(handle, column.sourceID)
+        let version = text(column.sourceVersion)
+        let key = SourceKey(id: id, version: version)
+        if let last = lastSourceIndex, last.key == key { return last.index }
+        let index: Int32
+        if let known = sourceIndexes[key] {
+            index = known
+        } else {
+            index = Int32(batch.sources.count)
+            batch.sources.append(try source(db))
+            sourceIndexes[key] = index
+        }
+        lastSourceIndex = (key, index)
+        return index
+    }
+
+    /// The index in `batch.devices` of the row's device (nil for none), added on first use.
+    private mutating func deviceIndex(in batch: inout FetchedSampleBatch, _ db: Database) throws -> Int32? {
+        guard sqlite3_column_type(handle, column.deviceID) != SQLITE_NULL else { return nil }
+        let id = sqlite3_column_int64(handle, column.deviceID)
+        if let known = deviceIndexes[id] { return known }
+        guard let device = try device(db) else { return nil }
+        let index = Int32(batch.devices.count)
+        batch.devices.append(device)
+        deviceIndexes[id] = index
+        return index
     }
 
     /// A text column of the current row, nil for NULL.
