@@ -111,6 +111,13 @@ struct BoundStatement {
         }
     }
 
+    /// The row id of the connection's last insert, read from SQLite without GRDB's check of the
+    /// calling queue (a `DispatchQueue.getSpecific` per call, per row of a batched save). Valid
+    /// right after this statement inserted, on the connection's queue, where it was run.
+    var lastInsertedRowID: Int64 {
+        sqlite3_last_insert_rowid(sqlite3_db_handle(handle))
+    }
+
     /// The first row the statement returns with the values bound, through GRDB.
     func fetchOne() throws -> Row? {
         defer { rewind() }

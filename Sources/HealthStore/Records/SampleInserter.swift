@@ -88,7 +88,7 @@ struct SampleInserter {
             try insert.execute()
             observersTold = true
         }
-        return db.lastInsertedRowID
+        return insert.lastInsertedRowID
     }
 
     private mutating func cachedTypeID(_ identifier: String, _ db: Database) throws -> Int64 {
