@@ -24,7 +24,6 @@ import HealthModel
 /// share the connection's one cached statement and its bindings.
 struct SampleInserter {
     let sourceID: Int64
-    private let sourceVersion: String?
     /// The change number every object of this write carries.
     let change: Int64
     private let insert: BoundStatement
@@ -40,7 +39,6 @@ struct SampleInserter {
 
     init(_ db: Database, source: SourceRecord) throws {
         sourceID = try SampleRepository.sourceID(db, source)
-        sourceVersion = source.version
         change = try ObjectDeleter.nextChange(db)
         insert = try BoundStatement(db, sql: """
             INSERT INTO objects (uuid, type_id, source_id, source_version, device_id, start_us, end_us,
@@ -50,7 +48,7 @@ struct SampleInserter {
         // The same for every row of this write; stay bound until the statement is next made
         // into a `BoundStatement` (which clears its bindings).
         try insert.bind(sourceID, at: 3)
-        try insert.bind(sourceVersion, at: 4)
+        try insert.bind(source.version, at: 4)
         try insert.bind(change, at: 11)
     }
 
