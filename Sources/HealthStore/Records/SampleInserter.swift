@@ -12,12 +12,18 @@ import HealthModel
 /// - the save's source and change number are looked up once, and each type and device once per
 ///   write (a 1,000-sample batch from one watch looks its device up once, not 1,000 times).
 ///
+/// - the columns every row of a write shares (source, its version, the change number) are bound
+///   once: SQLite keeps a statement's bindings across runs;
+/// - only the first row of a write runs through GRDB, the rest are stepped in SQLite directly
+///   (`BoundStatement.stepDirectly`): GRDB's observers need to hear that `objects` changed in
+///   this savepoint, which the first row tells them, not of every row.
+///
 /// One inserter serves one `write`, inside one savepoint of the group commit: the ids it caches
 /// may name rows that savepoint created, which a rollback would remove, so they must not outlive
-/// it.
+/// it. No other inserter may be made on the same connection while one is in use: both would
+/// share the connection's one cached statement and its bindings.
 struct SampleInserter {
     let sourceID: Int64
-    private let sourceVersion: String?
     /// The change number every object of this write carries.
     let change: Int64
     private let insert: BoundStatement
@@ -27,16 +33,23 @@ struct SampleInserter {
     /// cheaper than hashing it for `typeIDs` on every row.
     private var lastType: (identifier: String, id: Int64)?
     private var deviceIDs: [DeviceRecord: Int64] = [:]
+    /// Whether a row of this write has run through GRDB, so its observers know `objects`
+    /// changed in this savepoint and the following rows may be stepped directly.
+    private var observersTold = false
 
     init(_ db: Database, source: SourceRecord) throws {
         sourceID = try SampleRepository.sourceID(db, source)
-        sourceVersion = source.version
         change = try ObjectDeleter.nextChange(db)
         insert = try BoundStatement(db, sql: """
             INSERT INTO objects (uuid, type_id, source_id, source_version, device_id, start_us, end_us,
                                  quantity, category, metadata, change_seq, sync_identifier, sync_version, series_count)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        // The same for every row of this write; stay bound until the statement is next made
+        // into a `BoundStatement` (which clears its bindings).
+        try insert.bind(sourceID, at: 3)
+        try insert.bind(source.version, at: 4)
+        try insert.bind(change, at: 11)
     }
 
     /// The object this write's source stored under `identifier`, if any.
@@ -56,22 +69,24 @@ struct SampleInserter {
         if let device = record.device { deviceID = try cachedDeviceID(device, db) }
         try insert.bind(uuid, at: 1)
         try insert.bind(typeID, at: 2)
-        try insert.bind(sourceID, at: 3)
-        try insert.bind(sourceVersion, at: 4)
         try insert.bind(deviceID, at: 5)
         try insert.bind(record.startDate.microsecondsSince1970, at: 6)
         try insert.bind(record.endDate.microsecondsSince1970, at: 7)
         try insert.bind(quantity, at: 8)
         try insert.bind(category.map(Int64.init), at: 9)
         try insert.bind(MetadataCoding.encode(record.metadata), at: 10)
-        try insert.bind(change, at: 11)
         try insert.bind(sync?.identifier, at: 12)
         try insert.bind(sync?.version, at: 13)
         // A quantity series' count marks its row for the decoder and statistics (v23); its
         // quantities are the caller's, like a workout's side rows.
         try insert.bind(record.quantitySeries.map { Int64($0.count) }, at: 14)
-        try insert.execute()
-        return db.lastInsertedRowID
+        if observersTold {
+            try insert.stepDirectly(db)
+        } else {
+            try insert.execute()
+            observersTold = true
+        }
+        return insert.lastInsertedRowID
     }
 
     private mutating func cachedTypeID(_ identifier: String, _ db: Database) throws -> Int64 {
