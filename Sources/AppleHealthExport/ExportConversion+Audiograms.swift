@@ -47,8 +47,9 @@ extension ExportConversion {
         return ImportedSample(record: sample, sourceName: header.source.name, sourceVersion: header.source.version, routes: [])
     }
 
-    /// More tests at one frequency than any audiogram has (an ear's masked and unmasked air and
-    /// bone tests); the broker's `AudiogramRules` judge the rest.
+    /// A bound on the tests read at one frequency, well past the two (one per ear) `AudiogramRules`
+    /// allow: those rules, run by healthd, refuse the rest as for an app's save; this only keeps a
+    /// hostile file from growing one point without bound.
     static let maxImportedTestsPerPoint = 16
 
     /// `side` as a `SensitivityTest` writes it: `left`, `right`, or the raw value HealthKit would refuse.

@@ -51,19 +51,21 @@ import Testing
         #expect(try ExportConversion.sample(read).record.value == sample.value)
     }
 
-    /// Masking, clamping and a second test for the same ear (iOS 18.1) travel as OpenHealthKit's
+    /// Masking and clamping ranges, open at either end (iOS 18.1), travel as OpenHealthKit's
     /// `SensitivityTest` children; Apple's ear attributes are still written beside them.
     @Test func maskedAndClampedTestsReadBackAsTheyWere() throws {
-        let point = AudiogramValue.Point(frequency: 1000, tests: [
-            AudiogramValue.Test(sensitivity: 40, masked: true, side: 0, clampingUpperBound: 90),
-            AudiogramValue.Test(sensitivity: 35, side: 0, clampingLowerBound: -10, clampingUpperBound: 100),
-            AudiogramValue.Test(sensitivity: 20.5, masked: true, side: 1, clampingLowerBound: 5),
-        ])
+        let points = [
+            AudiogramValue.Point(frequency: 1000, tests: [
+                AudiogramValue.Test(sensitivity: 40, masked: true, side: 0, clampingUpperBound: 90),
+                AudiogramValue.Test(sensitivity: 20.5, masked: true, side: 1, clampingLowerBound: 5),
+            ]),
+            AudiogramValue.Point(frequency: 2000, tests: [AudiogramValue.Test(sensitivity: 35, side: 1, clampingLowerBound: -10, clampingUpperBound: 100)]),
+        ]
         let sample = SampleRecord(uuid: UUID(), typeIdentifier: HKDataTypeIdentifierAudiogram, startDate: start, endDate: start,
-                                  value: .audiogram(AudiogramValue(points: [point])))
+                                  value: .audiogram(AudiogramValue(points: points)))
         guard case let .audiogram(read)? = try readBack(sample).last else { Issue.record("no audiogram"); return }
-        #expect(read.points.first?.leftEar == ExportMeasure(value: "35", unit: "dBHL"), "Apple's summary: the unmasked test")
-        #expect(read.points.first?.tests.count == 3)
+        #expect(read.points.first?.leftEar == ExportMeasure(value: "40", unit: "dBHL"), "Apple's summary: the masked test, the only one")
+        #expect(read.points.map(\.tests.count) == [2, 1])
         #expect(try ExportConversion.sample(read).record.value == sample.value)
     }
 

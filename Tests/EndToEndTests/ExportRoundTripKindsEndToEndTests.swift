@@ -40,10 +40,12 @@ import TestSupport
           <MetadataEntry key="clinician" value="Dr. Example"/>
          </ScoredAssessment>
          <Audiogram type="HKDataTypeIdentifierAudiogram" sourceName="Hearing test" sourceVersion="2.0" startDate="2024-05-04 10:00:00 +0200" endDate="2024-05-04 10:20:00 +0200">
-          <SensitivityPoint frequencyValue="1000" frequencyUnit="Hz" leftEarValue="35" leftEarUnit="dBHL" rightEarValue="20.5" rightEarUnit="dBHL">
+          <SensitivityPoint frequencyValue="1000" frequencyUnit="Hz" leftEarValue="40" leftEarUnit="dBHL" rightEarValue="20.5" rightEarUnit="dBHL">
            <SensitivityTest side="left" sensitivityValue="40" sensitivityUnit="dBHL" conductionType="0" masked="1" clampingUpperBound="90"/>
-           <SensitivityTest side="left" sensitivityValue="35" sensitivityUnit="dBHL" conductionType="0" masked="0" clampingLowerBound="-10" clampingUpperBound="100"/>
            <SensitivityTest side="right" sensitivityValue="20.5" sensitivityUnit="dBHL" conductionType="0" masked="1" clampingLowerBound="5"/>
+          </SensitivityPoint>
+          <SensitivityPoint frequencyValue="2000" frequencyUnit="Hz" leftEarValue="35" leftEarUnit="dBHL">
+           <SensitivityTest side="left" sensitivityValue="35" sensitivityUnit="dBHL" conductionType="0" masked="0" clampingLowerBound="-10" clampingUpperBound="100"/>
           </SensitivityPoint>
           <SensitivityPoint frequencyValue="4000" frequencyUnit="Hz" leftEarValue="50" leftEarUnit="dBHL"/>
          </Audiogram>
