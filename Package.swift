@@ -221,7 +221,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             // HealthStore: the access-log tamper test edits a stopped healthd's store directly.
-            dependencies: ["HealthWire", "HealthIPC", "HealthModel", "HealthStore", "TestSupport"],
+            dependencies: ["HealthWire", "HealthIPC", "HealthModel", "HealthStore", "TestSupport", "AppleHealthExport"],
             swiftSettings: swiftSettings
         ),
         // Byte-for-byte comparison of what an app receives with and without hidden data

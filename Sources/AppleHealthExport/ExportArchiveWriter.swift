@@ -89,8 +89,10 @@ public final class ExportArchiveWriter {
 
     /// Stores a CDA document sample's XML, byte for byte, as `cda-documents/<UUID>.xml`. Apple's
     /// export has no place for stored documents (its export_cda.xml is a summary it generates);
-    /// this folder is OpenHealthKit's. The name comes from the sample's UUID, never from its data.
-    public func addDocument(uuid: UUID, xml document: Data) throws(ExportWriteError) {
+    /// this folder is OpenHealthKit's, named by a `CDADocument` element in export.xml. The name
+    /// comes from the sample's UUID, never from its data; returns the path the element names.
+    @discardableResult
+    public func addDocument(uuid: UUID, xml document: Data) throws(ExportWriteError) -> String {
         let fileName = uuid.uuidString + ".xml"
         guard documentNames.insert(fileName).inserted else {
             throw ExportWriteError(path: fileName, reason: "the document was already written")
@@ -105,6 +107,7 @@ public final class ExportArchiveWriter {
         guard FileManager.default.createFile(atPath: url.path, contents: document, attributes: [.posixPermissions: 0o600]) else {
             throw ExportWriteError(path: url.path, reason: "cannot write the document file")
         }
+        return "/" + Self.documentsFolder + "/" + fileName
     }
 
     /// Where `addDocument` puts documents inside `apple_health_export/`.

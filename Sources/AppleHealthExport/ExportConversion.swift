@@ -18,6 +18,11 @@ public struct ImportedSample: Sendable, Equatable {
 public struct ImportRefusal: Error, Sendable, Equatable, Hashable {
     public var type: String
     public var reason: String
+
+    public init(type: String, reason: String) {
+        self.type = type
+        self.reason = reason
+    }
 }
 
 /// Translates export items into samples: units, enum names, metadata kinds, devices, and a

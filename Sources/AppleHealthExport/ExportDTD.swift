@@ -7,10 +7,16 @@
 /// `Attachment` declarations (the text the Health app's framework carries, as iOS 17's
 /// HealthUI strings show it), with `sourceName`, `sourceVersion` and `device` added as implied
 /// attributes: Apple's element names no source, ours keeps it for a round trip.
+/// OpenHealthKit's own declarations, for kinds no Apple DTD (v3 … v14) has an element for, in
+/// the style of `Record` (type, source and date attributes, value attributes, `MetadataEntry`
+/// children): `StateOfMind`, `ScoredAssessment` (GAD-7/PHQ-9), `CDADocument` (a stored document
+/// whose bytes are the `FileReference`'s file under `cda-documents/`), and `SensitivityTest`
+/// children of `SensitivityPoint` for what iOS 18.1 added to audiograms (masking, clamping,
+/// conduction type). Apple's readers skip them as unknown elements.
 enum ExportDTD {
     static let text = """
 <!-- HealthKit Export Version: 11 -->
-<!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord|Audiogram|VisionPrescription)*)>
+<!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord|Audiogram|VisionPrescription|StateOfMind|ScoredAssessment|CDADocument)*)>
 <!ATTLIST HealthData
   locale CDATA #REQUIRED
 >
@@ -148,7 +154,7 @@ enum ExportDTD {
   startDate     CDATA #REQUIRED
   endDate       CDATA #REQUIRED
 >
-<!ELEMENT SensitivityPoint EMPTY>
+<!ELEMENT SensitivityPoint (SensitivityTest*)>
 <!ATTLIST SensitivityPoint
   frequencyValue   CDATA #REQUIRED
   frequencyUnit    CDATA #REQUIRED
@@ -156,6 +162,18 @@ enum ExportDTD {
   leftEarUnit      CDATA #IMPLIED
   rightEarValue    CDATA #IMPLIED
   rightEarUnit     CDATA #IMPLIED
+>
+<!-- OpenHealthKit: one HKAudiogramSensitivityTest (iOS 18.1); side left|right, masked 1|0,
+     conductionType HKAudiogramConductionType's raw value, clamping bounds in dBHL -->
+<!ELEMENT SensitivityTest EMPTY>
+<!ATTLIST SensitivityTest
+  side                CDATA #REQUIRED
+  sensitivityValue    CDATA #REQUIRED
+  sensitivityUnit     CDATA #REQUIRED
+  conductionType      CDATA #IMPLIED
+  masked              CDATA #IMPLIED
+  clampingLowerBound  CDATA #IMPLIED
+  clampingUpperBound  CDATA #IMPLIED
 >
 <!ELEMENT VisionPrescription ((RightEye|LeftEye|Attachment|MetadataEntry)*)>
 <!ATTLIST VisionPrescription
@@ -220,6 +238,44 @@ enum ExportDTD {
 <!ELEMENT Attachment EMPTY>
 <!ATTLIST Attachment
   identifier       CDATA #IMPLIED
+>
+<!-- OpenHealthKit: HKStateOfMind; kind, labels and associations as HealthKit's raw values -->
+<!ELEMENT StateOfMind (MetadataEntry*)>
+<!ATTLIST StateOfMind
+  type          CDATA #REQUIRED
+  sourceName    CDATA #REQUIRED
+  sourceVersion CDATA #IMPLIED
+  device        CDATA #IMPLIED
+  creationDate  CDATA #IMPLIED
+  startDate     CDATA #REQUIRED
+  endDate       CDATA #REQUIRED
+  kind          CDATA #REQUIRED
+  valence       CDATA #REQUIRED
+  labels        NMTOKENS #IMPLIED
+  associations  NMTOKENS #IMPLIED
+>
+<!-- OpenHealthKit: HKGAD7Assessment/HKPHQ9Assessment; answers' raw values in question order -->
+<!ELEMENT ScoredAssessment (MetadataEntry*)>
+<!ATTLIST ScoredAssessment
+  type          CDATA #REQUIRED
+  sourceName    CDATA #REQUIRED
+  sourceVersion CDATA #IMPLIED
+  device        CDATA #IMPLIED
+  creationDate  CDATA #IMPLIED
+  startDate     CDATA #REQUIRED
+  endDate       CDATA #REQUIRED
+  answers       NMTOKENS #REQUIRED
+>
+<!-- OpenHealthKit: HKCDADocumentSample; its bytes are the FileReference's file in cda-documents/ -->
+<!ELEMENT CDADocument (MetadataEntry*,FileReference)>
+<!ATTLIST CDADocument
+  type          CDATA #REQUIRED
+  sourceName    CDATA #REQUIRED
+  sourceVersion CDATA #IMPLIED
+  device        CDATA #IMPLIED
+  creationDate  CDATA #IMPLIED
+  startDate     CDATA #REQUIRED
+  endDate       CDATA #REQUIRED
 >
 
 """

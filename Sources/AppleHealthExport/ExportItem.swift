@@ -15,6 +15,12 @@ public enum ExportItem: Sendable, Equatable {
     case clinicalRecord(ExportClinicalRecord)
     /// A `VisionPrescription` (DTD v14): glasses or contacts and their lenses.
     case visionPrescription(ExportVisionPrescription)
+    /// OpenHealthKit's `StateOfMind` (no Apple DTD has one).
+    case stateOfMind(ExportStateOfMind)
+    /// OpenHealthKit's `ScoredAssessment`: GAD-7 and PHQ-9 (no Apple DTD has one).
+    case scoredAssessment(ExportScoredAssessment)
+    /// OpenHealthKit's `CDADocument`: a stored CDA document, its bytes a file under `cda-documents/`.
+    case document(ExportDocument)
 }
 
 /// Who wrote an object, as the export names it.

@@ -24,6 +24,9 @@ final class ExportXMLReader: NSObject, XMLParserDelegate {
     private var activity: ExportWorkoutActivity?
     private var audiogram: ExportAudiogram?
     private var prescription: ExportVisionPrescription?
+    private var stateOfMind: ExportStateOfMind?
+    private var assessment: ExportScoredAssessment?
+    private var document: ExportDocument?
     private var skipDepth = 0
     private var lastReportedLine = 0
 
@@ -73,6 +76,12 @@ final class ExportXMLReader: NSObject, XMLParserDelegate {
         parser.abortParsing()
     }
 
+    /// Whether a sample element is open: OpenHealthKit's own elements are read only at the top level.
+    private var insideSample: Bool {
+        record != nil || correlation != nil || workout != nil || audiogram != nil || prescription != nil
+            || stateOfMind != nil || assessment != nil || document != nil
+    }
+
     private func start(_ name: String, _ attributes: [String: String], line: Int) throws {
         let element = ElementAttributes(name: name, values: attributes, file: fileName, line: line)
         switch name {
@@ -91,6 +100,28 @@ final class ExportXMLReader: NSObject, XMLParserDelegate {
             guard let frequency = element.measure("frequencyValue", unitKey: "frequencyUnit") else { throw element.invalid("has no frequencyValue") }
             audiogram?.points.append(ExportSensitivityPoint(frequency: frequency, leftEar: element.measure("leftEarValue", unitKey: "leftEarUnit"),
                                                             rightEar: element.measure("rightEarValue", unitKey: "rightEarUnit")))
+        case "SensitivityTest" where audiogram?.points.isEmpty == false:
+            // A point's tests are few (`ExportConversion.maxImportedTestsPerPoint`); past twice that
+            // a hostile file is not allowed to grow the point further — the conversion refuses it.
+            guard let count = audiogram?.points.last?.tests.count, count <= 2 * ExportConversion.maxImportedTestsPerPoint else {
+                throw element.invalid("is one of too many tests at one frequency")
+            }
+            guard let sensitivity = element.measure("sensitivityValue", unitKey: "sensitivityUnit") else {
+                throw element.invalid("has no sensitivityValue")
+            }
+            let test = ExportSensitivityTest(side: try element.required("side"), sensitivity: sensitivity,
+                                             conductionType: attributes["conductionType"], masked: attributes["masked"],
+                                             clampingLowerBound: attributes["clampingLowerBound"],
+                                             clampingUpperBound: attributes["clampingUpperBound"])
+            if let last = audiogram?.points.indices.last { audiogram?.points[last].tests.append(test) }
+        case "StateOfMind" where !insideSample:
+            stateOfMind = ExportStateOfMind(header: try element.header(typeKey: "type"), kind: try element.required("kind"),
+                                            valence: try element.required("valence"), labels: attributes["labels"],
+                                            associations: attributes["associations"])
+        case "ScoredAssessment" where !insideSample:
+            assessment = ExportScoredAssessment(header: try element.header(typeKey: "type"), answers: attributes["answers"] ?? "")
+        case "CDADocument" where !insideSample:
+            document = ExportDocument(header: try element.header(typeKey: "type"), filePath: nil)
         case "VisionPrescription" where workout == nil && correlation == nil && audiogram == nil && prescription == nil:
             prescription = try element.visionPrescription()
         case "RightEye" where prescription != nil && prescription?.rightEye == nil:
@@ -128,6 +159,8 @@ final class ExportXMLReader: NSObject, XMLParserDelegate {
             route = ExportWorkoutRoute(source: element.source(), filePath: nil, locations: [])
         case "FileReference" where route != nil:
             route?.filePath = try element.required("path")
+        case "FileReference" where document != nil && document?.filePath == nil:
+            document?.filePath = try element.required("path")
         case "Location" where route != nil:
             route?.locations.append(try element.location())
         case "MetadataEntry":
@@ -139,6 +172,9 @@ final class ExportXMLReader: NSObject, XMLParserDelegate {
             else if correlation != nil { correlation?.header.metadata.append(entry) }
             else if audiogram != nil { audiogram?.header.metadata.append(entry) }
             else if prescription != nil { prescription?.header.metadata.append(entry) }
+            else if stateOfMind != nil { stateOfMind?.header.metadata.append(entry) }
+            else if assessment != nil { assessment?.header.metadata.append(entry) }
+            else if document != nil { document?.header.metadata.append(entry) }
             else { skipped["MetadataEntry", default: 0] += 1 }
         case "HeartRateVariabilityMetadataList" where record != nil:
             break
@@ -187,6 +223,18 @@ final class ExportXMLReader: NSObject, XMLParserDelegate {
             guard let finished = prescription else { return }
             prescription = nil
             try handler(.visionPrescription(finished))
+        case "StateOfMind":
+            guard let finished = stateOfMind else { return }
+            stateOfMind = nil
+            try handler(.stateOfMind(finished))
+        case "ScoredAssessment":
+            guard let finished = assessment else { return }
+            assessment = nil
+            try handler(.scoredAssessment(finished))
+        case "CDADocument":
+            guard let finished = document else { return }
+            document = nil
+            try handler(.document(finished))
         case "Workout":
             guard let finished = workout else { return }
             workout = nil

@@ -85,22 +85,19 @@ public struct ExportXMLWriter: Sendable {
             // Routes are GPX files, ECGs CSV files; a heartbeat series is written as its HRV
             // record's beat list (`SeriesExport`), not as an element of its own.
             return nil
-        case .stateOfMind:
-            // No published export.xml form for State of Mind has been checked against a real
-            // export; rather than invent one Apple's importers would misread, it is left out
-            // (healthctl's JSON and CSV exports carry it).
-            return nil
-        case .scoredAssessment:
-            // No export.xml element for GAD-7/PHQ-9 is documented, so none is invented; the
-            // JSON and CSV exports carry them.
-            return nil
+        case let .stateOfMind(value):
+            // Apple's DTDs have no element for State of Mind: OpenHealthKit's own, which Apple's
+            // readers skip as an unknown element (ExportStateOfMind).
+            return stateOfMind(sample, value, source: source, dates: dates)
+        case let .scoredAssessment(value):
+            // Nor for GAD-7/PHQ-9: OpenHealthKit's own (ExportScoredAssessment).
+            return scoredAssessment(sample, value, source: source, dates: dates)
         case let .audiogram(audiogram):
             var text = " <Audiogram" + ExportXMLText.attributes([("type", sample.typeIdentifier)] + source + dates) + ">\n"
             text += metadataEntries(sample.metadata, indent: "  ")
             return text + audiogram.points.map(Self.sensitivityPoint).joined() + " </Audiogram>\n"
         case .document:
-            // Apple's export has no element for a stored document; healthctl export writes each
-            // one as a file of its own (ExportDocumentFile).
+            // Its element names the document's file, which the archive writes first (`document(_:…path:)`).
             return nil
         case .clinicalRecord:
             // Its element names a resource file, which the archive writes first (`clinicalRecord(_:)`).
@@ -121,7 +118,7 @@ public struct ExportXMLWriter: Sendable {
     }
 
     /// Who wrote a sample, as the export's `sourceName`, `sourceVersion` and `device` attributes.
-    private struct Origin {
+    struct Origin {
         var name: String
         var version: String?
 
@@ -249,7 +246,7 @@ public struct ExportXMLWriter: Sendable {
         }
     }
 
-    private func date(_ date: Date) -> String {
+    func date(_ date: Date) -> String {
         ExportDate.format(date, in: timeZone)
     }
 

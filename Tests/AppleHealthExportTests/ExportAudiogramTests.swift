@@ -6,7 +6,8 @@ import Testing
 /// An audiogram written to export.xml as healthkit11.dtd's `Audiogram` with `SensitivityPoint`
 /// children reads back, through the importer's conversion, to the same sample: points, both
 /// ears, one-ear points, device and metadata. Masking and clamping have no attributes in the
-/// DTD: a masked test's value is written as that ear's, unmasked on import.
+/// DTD: they travel as OpenHealthKit's `SensitivityTest` children, and Apple's points without
+/// them import as unmasked air-conduction tests.
 @Suite(.timeLimit(.minutes(10))) struct ExportAudiogramTests {
     let start = Date(timeIntervalSince1970: 1_714_543_200)  // 2024-05-01 06:00:00Z
 
@@ -50,13 +51,57 @@ import Testing
         #expect(try ExportConversion.sample(read).record.value == sample.value)
     }
 
-    @Test func aMaskedTestIsWrittenAsItsEarsValueAndImportedUnmasked() throws {
-        let masked = AudiogramValue.Point(frequency: 1000, tests: [AudiogramValue.Test(sensitivity: 40, masked: true, side: 0, clampingUpperBound: 90)])
+    /// Masking and clamping ranges, open at either end (iOS 18.1), travel as OpenHealthKit's
+    /// `SensitivityTest` children; Apple's ear attributes are still written beside them.
+    @Test func maskedAndClampedTestsReadBackAsTheyWere() throws {
+        let points = [
+            AudiogramValue.Point(frequency: 1000, tests: [
+                AudiogramValue.Test(sensitivity: 40, masked: true, side: 0, clampingUpperBound: 90),
+                AudiogramValue.Test(sensitivity: 20.5, masked: true, side: 1, clampingLowerBound: 5),
+            ]),
+            AudiogramValue.Point(frequency: 2000, tests: [AudiogramValue.Test(sensitivity: 35, side: 1, clampingLowerBound: -10, clampingUpperBound: 100)]),
+        ]
         let sample = SampleRecord(uuid: UUID(), typeIdentifier: HKDataTypeIdentifierAudiogram, startDate: start, endDate: start,
-                                  value: .audiogram(AudiogramValue(points: [masked])))
+                                  value: .audiogram(AudiogramValue(points: points)))
         guard case let .audiogram(read)? = try readBack(sample).last else { Issue.record("no audiogram"); return }
-        #expect(try ExportConversion.sample(read).record.value
+        #expect(read.points.first?.leftEar == ExportMeasure(value: "40", unit: "dBHL"), "Apple's summary: the masked test, the only one")
+        #expect(read.points.map(\.tests.count) == [2, 1])
+        #expect(try ExportConversion.sample(read).record.value == sample.value)
+    }
+
+    /// Apple's points (no `SensitivityTest` children) become unmasked air-conduction tests.
+    @Test func applesPointsWithoutTestsImportAsUnmaskedAirTests() throws {
+        let header = ExportSampleHeader(type: HKDataTypeIdentifierAudiogram, source: ExportSource(name: "x", version: nil, device: nil),
+                                        creationDate: nil, startDate: start, endDate: start, metadata: [], line: 1)
+        let apple = ExportAudiogram(header: header, points: [ExportSensitivityPoint(frequency: ExportMeasure(value: "1000", unit: "Hz"),
+                                                                                   leftEar: ExportMeasure(value: "40", unit: "dBHL"),
+                                                                                   rightEar: nil)])
+        #expect(try ExportConversion.sample(apple).record.value
                 == .audiogram(AudiogramValue(points: [AudiogramValue.Point(frequency: 1000, tests: [AudiogramValue.Test(sensitivity: 40, side: 0)])])))
+    }
+
+    /// A test's fields that do not parse are refused naming the field; too many tests at one
+    /// frequency are refused before the validator sees them.
+    @Test func unreadableOrTooManySensitivityTestsAreRefused() throws {
+        let header = ExportSampleHeader(type: HKDataTypeIdentifierAudiogram, source: ExportSource(name: "x", version: nil, device: nil),
+                                        creationDate: nil, startDate: start, endDate: start, metadata: [], line: 1)
+        func audiogram(_ tests: [ExportSensitivityTest]) -> ExportAudiogram {
+            ExportAudiogram(header: header, points: [ExportSensitivityPoint(frequency: ExportMeasure(value: "1000", unit: "Hz"),
+                                                                           leftEar: nil, rightEar: nil, tests: tests)])
+        }
+        func test(side: String = "left", masked: String? = "0", lower: String? = nil) -> ExportSensitivityTest {
+            ExportSensitivityTest(side: side, sensitivity: ExportMeasure(value: "30", unit: "dBHL"), conductionType: "0", masked: masked,
+                                  clampingLowerBound: lower, clampingUpperBound: nil)
+        }
+        #expect(throws: ImportRefusal.self) { try ExportConversion.sample(audiogram([test(side: "middle")])) }
+        #expect(throws: ImportRefusal.self) { try ExportConversion.sample(audiogram([test(masked: "yes")])) }
+        #expect(throws: ImportRefusal.self) { try ExportConversion.sample(audiogram([test(lower: "nan")])) }
+        #expect(throws: ImportRefusal.self) {
+            try ExportConversion.sample(audiogram(Array(repeating: test(), count: ExportConversion.maxImportedTestsPerPoint + 1)))
+        }
+        #expect(throws: Never.self) {
+            try ExportConversion.sample(audiogram(Array(repeating: test(), count: ExportConversion.maxImportedTestsPerPoint)))
+        }
     }
 
     @Test func kilohertzAreConvertedAndUnitsOfTheWrongDimensionRefused() throws {

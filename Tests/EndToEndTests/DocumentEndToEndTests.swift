@@ -54,8 +54,8 @@ import TestSupport
     }
 
     /// healthctl shows a document's size and header fields, --json carries them, and the Apple
-    /// export writes the document byte for byte under cda-documents/; deleting it from the app
-    /// removes it.
+    /// export writes the document byte for byte under cda-documents/, which an import into an
+    /// empty store reads back; deleting it from the app removes it.
     @Test func healthctlShowsExportsAndTheAppDeletesADocument() async throws {
         let broker = try BrokerProcess()
         let app = try await broker.installClient("org.test.cda-display")
@@ -76,6 +76,13 @@ import TestSupport
         #expect(export.status == 0, "\(export)")
         let listed = try await unzipListing(zip)
         #expect(listed.contains("apple_health_export/cda-documents/") && listed.contains(".xml"), "\(listed)")
+        // Its `CDADocument` element names the file, so importing the export gives it back.
+        let copy = try BrokerProcess()
+        let imported = try await copy.healthctl(["import", zip, "--characteristics", "no"])
+        #expect(imported.status == 0 && imported.stdout.contains(", 0 refused"), "\(imported)")
+        let copied = try await copy.healthctl(["samples", "CDA", "--json"])
+        #expect(copied.stdout.contains(#""title":"Visit 1""#) && copied.stdout.contains(#""custodianName":"Good Health Clinic""#),
+                "\(copied)")
 
         #expect(try await broker.runApp(app, ["snippet", "cda-delete"]).okValue == "deleted 1")
         let after = try await broker.runApp(app, ["snippet", "cda-document-query-no-data"])

@@ -26,12 +26,15 @@ final class AppleExportSink: ExportSink {
 
     func add(_ sample: SampleRecord, routes: [ExportedRoute]) throws(HealthCtlError) {
         if case let .document(document) = sample.value {
-            // A file of its own, as the bytes were saved (export.xml has no element for it).
+            // A file of its own, as the bytes were saved, and the `CDADocument` element naming it.
+            let path: String
             do {
-                return try archive.addDocument(uuid: sample.uuid, xml: document.data)
+                path = try archive.addDocument(uuid: sample.uuid, xml: document.data)
             } catch {
                 throw .exportFailed(path: output.destination.path, reason: error.description)
             }
+            let source = ExportSourceName.of(sample.source)
+            return try write(writer.document(sample, sourceName: source.name, sourceVersion: source.version, path: path))
         }
         var files: [ExportRouteFile] = []
         for route in routes {

@@ -26,13 +26,13 @@ struct ExportRun {
     }
 
     /// Every type an export holds by default: samples of every quantity, category, correlation
-    /// and workout type (routes travel with their workouts), assessments, audiograms, documents and
-    /// clinical records.
+    /// and workout type (routes travel with their workouts), states of mind, assessments,
+    /// audiograms, documents, clinical records and prescriptions.
     static var allTypes: [String] {
         HKObjectType.allTypes.filter {
             $0 is HKQuantityType || $0 is HKCategoryType || $0 is HKCorrelationType || $0 is HKWorkoutType || $0 is HKScoredAssessmentType
                 || $0 is HKAudiogramSampleType || $0 is HKDocumentType || $0 is HKClinicalType
-                || $0 is HKPrescriptionType
+                || $0 is HKPrescriptionType || $0 is HKStateOfMindType
         }
             .map(\.identifier)
     }

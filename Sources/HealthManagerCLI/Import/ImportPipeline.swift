@@ -1,4 +1,5 @@
 import AppleHealthExport
+import CDADocument
 import Foundation
 import HealthModel
 import HealthWire
@@ -220,6 +221,15 @@ final class ImportPipeline: @unchecked Sendable {
             case let .audiogram(audiogram):
                 tallied.withLock { $0.countRead() }
                 return try ExportConversion.sample(audiogram)
+            case let .stateOfMind(element):
+                tallied.withLock { $0.countRead() }
+                return try ExportConversion.sample(element)
+            case let .scoredAssessment(element):
+                tallied.withLock { $0.countRead() }
+                return try ExportConversion.sample(element)
+            case let .document(element):
+                tallied.withLock { $0.countRead() }
+                return try document(element)
             case let .visionPrescription(prescription):
                 tallied.withLock {
                     $0.countRead()
@@ -252,6 +262,28 @@ final class ImportPipeline: @unchecked Sendable {
             tallied.withLock { $0.refused(error.type, error.reason) }
             return nil
         }
+    }
+
+    /// A `CDADocument` and its file as a sample, the bytes checked as an app's save checks them
+    /// (its SDK runs the same reader before sending): at most `DocumentRules.maximumBytes`, read
+    /// bounded from the export, then `CDADocumentReader`, which refuses a document type
+    /// declaration, a non-UTF-8 encoding and a malformed or too deep document. healthd applies
+    /// `DocumentRules` again.
+    private func document(_ element: ExportDocument) throws(ImportRefusal) -> ImportedSample {
+        let type = element.header.type
+        guard let path = element.filePath else { throw ImportRefusal(type: type, reason: "a CDADocument that names no file") }
+        let data: Data
+        do {
+            data = try file.document(at: path, line: element.header.line)
+        } catch {
+            throw ImportRefusal(type: type, reason: "document file unreadable: \(error)")
+        }
+        do {
+            _ = try CDADocumentReader.read(data)
+        } catch {
+            throw ImportRefusal(type: type, reason: "\(path.drop { $0 == "/" }): not a CDA document an app could save (\(error))")
+        }
+        return try ExportConversion.sample(element, data: data)
     }
 
     /// The locations of each route of an imported workout that can be stored with it, in time

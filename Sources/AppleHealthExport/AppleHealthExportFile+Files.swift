@@ -1,0 +1,62 @@
+public import Foundation
+import ZIPFoundation
+import HealthModel
+
+/// The files export.xml names beside itself — clinical records' FHIR JSON, stored CDA documents
+/// — read through one bounded path: only a file directly inside the one folder its element may
+/// name, and at most `limit` bytes, counted while extracting (never taken from the archive's
+/// header alone); a larger file is refused naming it.
+extension AppleHealthExportFile {
+    /// The bytes at `filePath` ("/clinical-records/Observation-1.json"), which must be a file in
+    /// `folder`; `element` and `what` name it in messages.
+    func boundedFile(at filePath: String, in folder: String, limit: Int, element: String, what: String,
+                     line: Int) throws(ExportReadError) -> Data {
+        let path = String(filePath.drop { $0 == "/" })
+        let parts = path.split(separator: "/")
+        guard parts.count == 2, parts[0] == folder, parts[1] != "..", parts[1] != "." else {
+            throw .invalidElement(file: xmlName, element: element, line: line,
+                                  reason: "\(filePath.prefix(200)) is not a file in \(folder)/")
+        }
+        let tooLarge = ExportReadError.invalidElement(file: xmlName, element: element, line: line,
+                                                      reason: "\(path): \(what) is larger than \(limit) bytes")
+        switch layout {
+        case let .zip(archive, xmlEntryPath):
+            let xmlFolder = xmlEntryPath.split(separator: "/").dropLast().joined(separator: "/")
+            let entryPath = xmlFolder.isEmpty ? path : xmlFolder + "/" + path
+            guard let entry = archive[entryPath] else { throw .io(path: entryPath, reason: "the archive has no such file") }
+            guard entry.uncompressedSize <= UInt64(limit) else { throw tooLarge }
+            var data = Data()
+            do {
+                _ = try archive.extract(entry, consumer: { chunk in
+                    guard data.count + chunk.count <= limit else { throw tooLarge }
+                    data.append(chunk)
+                })
+            } catch let error as ExportReadError {
+                throw error
+            } catch {
+                throw .io(path: entryPath, reason: "cannot read it from the archive (\(error))")
+            }
+            return data
+        case let .file(xml):
+            let file = xml.deletingLastPathComponent().appendingPathComponent(path)
+            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+            guard size <= limit else { throw tooLarge }
+            do {
+                let data = try Data(contentsOf: file)
+                guard data.count <= limit else { throw tooLarge }
+                return data
+            } catch let error as ExportReadError {
+                throw error
+            } catch {
+                throw .io(path: path, reason: "cannot read the file (\(error.localizedDescription))")
+            }
+        }
+    }
+
+    /// The bytes of a stored CDA document at `filePath` ("/cda-documents/<UUID>.xml"), at most
+    /// `DocumentRules.maximumBytes` — the size an app's save may have.
+    public func document(at filePath: String, line: Int) throws(ExportReadError) -> Data {
+        try boundedFile(at: filePath, in: ExportArchiveWriter.documentsFolder, limit: DocumentRules.maximumBytes,
+                        element: "CDADocument", what: "the document", line: line)
+    }
+}
