@@ -13,6 +13,9 @@ import Testing
         ("HKWorkoutTypeIdentifier", "Workout", "Workout"),
         ("HKWorkoutRouteTypeIdentifier", "WorkoutRoute", "Workout Route"),
         ("HKDataTypeIdentifierHeartbeatSeries", "HeartbeatSeries", "Heartbeat Series"),
+        ("HKDataTypeStateOfMind", "StateOfMind", "State Of Mind"),
+        ("HKDataTypeIdentifierAudiogram", "Audiogram", "Audiogram"),
+        ("HKDataType", "HKDataType", "HK Data Type"),
         ("SomethingElse", "SomethingElse", "Something Else"),
     ])
     func namesFromIdentifiers(identifier: String, short: String, words: String) {

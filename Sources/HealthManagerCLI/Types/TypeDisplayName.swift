@@ -2,9 +2,13 @@
 /// `HK…TypeIdentifier` prefix ("HeartRate") and that split into words ("Heart Rate").
 public enum TypeDisplayName {
     /// "HKQuantityTypeIdentifierHeartRate" → "HeartRate"; "HKWorkoutTypeIdentifier" → "Workout";
-    /// "HKDataTypeIdentifierHeartbeatSeries" → "HeartbeatSeries". Anything else is returned unchanged.
+    /// "HKDataTypeIdentifierHeartbeatSeries" → "HeartbeatSeries"; Apple's one identifier without
+    /// the marker, "HKDataTypeStateOfMind" → "StateOfMind". Anything else is returned unchanged.
     public static func shortName(of identifier: String) -> String {
-        guard identifier.hasPrefix("HK"), let marker = identifier.range(of: "TypeIdentifier") else { return identifier }
+        guard identifier.hasPrefix("HK"), let marker = identifier.range(of: "TypeIdentifier") else {
+            let dataType = "HKDataType"
+            return identifier.hasPrefix(dataType) && identifier.count > dataType.count ? String(identifier.dropFirst(dataType.count)) : identifier
+        }
         let suffix = identifier[marker.upperBound...]
         if !suffix.isEmpty { return String(suffix) }
         // The workout, route and activity-summary identifiers carry their name before the marker.
