@@ -104,6 +104,17 @@ final class StoreHandle: Sendable {
         }
     }
 
+    /// `withDatabase` for a query that streams from inside its store read
+    /// (`CallResponder.sendFromSynchronousContext`): `body` runs on a thread of its own, not the
+    /// shared pool's (one thread per core), so a query blocked on a client that does not read
+    /// takes no thread that cheap calls and other apps need. Threads stay bounded by the large
+    /// query slots (`QueryScheduler`: running plus parked).
+    func withDatabaseOffPool<T: Sendable>(_ body: @escaping @Sendable (HealthDatabase) throws -> T) async throws -> T {
+        try await withDatabase { database in
+            try await BlockingWork.run { try body(database) }
+        }
+    }
+
     /// `withDatabase` for a change the manager makes that is not kept while locked (installing or
     /// removing an app, ARCHITECTURE.md "Locked store"): while locked it fails with a message
     /// that names `change` and says to unlock first, rather than the readers' message.
