@@ -118,6 +118,19 @@ import TestSupport
                 "the attacker's second large query ran while its first held the app's slot (\(unread) bytes)")
     }
 
+    /// `healthctl lock` drains the store's calls (at most 30 s, then it fails and the store stays
+    /// open). A query parked on its client is inside the store until its client reads (never,
+    /// here: its timeout is 10 minutes), so the lock ends it instead of waiting for it.
+    @Test func aLockEndsAParkedQueryInsteadOfWaitingForIt() async throws {
+        let broker = try await world()
+        let fd = try await Self.stallDocumentQuery(broker)
+        defer { close(fd); withExtendedLifetime(broker) {} }
+        let lock = try await broker.healthctl(["lock"])
+        #expect(lock.status == 0, "\(lock)")
+        let status = try await broker.healthctl(["status"])
+        #expect(status.stdout.contains("yes (healthctl unlock)"), "\(status)")
+    }
+
     static func hex(_ bytes: [UInt8]) -> String {
         bytes.map { String(format: "%02x", $0) }.joined()
     }

@@ -147,4 +147,19 @@ import Testing
         #expect(scheduler.runningCount == 0 && scheduler.parkedCount == 0)
         try await scheduler.run(app: "A") {}
     }
+
+    @Test func theStoreClosingEndsEveryParkedQuery() async throws {
+        let scheduler = Self.scheduler()
+        let (gateA, openA) = AsyncStream<Void>.makeStream()
+        let (holderA, slotA) = try await Self.hold(scheduler, app: "A", until: gateA)
+        let interrupted = Mutex(0)
+        slotA.park { interrupted.withLock { $0 += 1 } }
+        scheduler.endParked(with: QueryScheduler.storeClosingStatus)
+        #expect(interrupted.withLock { $0 } == 1)
+        let status = #expect(throws: RPCStatus.self) { try slotA.unpark(goingOn: true) }
+        #expect(status?.healthKitCode == .errorDatabaseInaccessible, "\(String(describing: status))")
+        openA.finish()
+        try await holderA.value
+        #expect(scheduler.runningCount == 0 && scheduler.parkedCount == 0 && scheduler.waitingCount == 0)
+    }
 }

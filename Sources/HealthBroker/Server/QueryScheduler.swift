@@ -1,4 +1,5 @@
 import HealthIPC
+import HealthModel
 import HealthWire
 import Synchronization
 
@@ -36,8 +37,8 @@ final class QueryScheduler: Sendable {
         var nextID: UInt64 = 0
         /// Queries waiting for their clients (or for their slot back after that), longest first.
         var parked: [Parked] = []
-        /// Parked queries evicted before they unparked; they end with `evictedStatus`.
-        var evicted: Set<UInt64> = []
+        /// Parked queries evicted before they unparked, with the status they end with.
+        var evicted: [UInt64: RPCStatus] = [:]
         /// Queries that hold no broker-wide slot and are not parked: evicted, or ended while
         /// parked (their stream ends without producing more).
         var withoutSlot: Set<UInt64> = []
@@ -117,7 +118,7 @@ final class QueryScheduler: Sendable {
             } else if !state.withoutSlot.contains(slot.id) {
                 state.running -= 1
             }
-            state.evicted.remove(slot.id)
+            state.evicted[slot.id] = nil
             state.withoutSlot.remove(slot.id)
             let left = state.runningPerApp[slot.app, default: 1] - 1
             state.runningPerApp[slot.app] = left > 0 ? left : nil
@@ -129,34 +130,37 @@ final class QueryScheduler: Sendable {
     /// Parks `slot`: its broker-wide slot goes to the next app in turn; past the limit, the
     /// query parked longest is evicted.
     func park(_ slot: QuerySlot, interrupt: @escaping @Sendable () -> Void) {
+        let status = evictedStatus
         let (admitted, evicted, retakers): ([Waiter], [Parked], [Waiter]) = state.withLock { state in
             state.running -= 1
             state.parked.append(Parked(id: slot.id, app: slot.app, interrupt: interrupt))
-            var evicted: [Parked] = []
-            var retakers: [Waiter] = []
-            while state.parked.count > parkedLimit {
-                let oldest = state.parked.removeFirst()
-                state.evicted.insert(oldest.id)
-                state.withoutSlot.insert(oldest.id)
-                // Out of the queue under this lock, so no freed slot goes to it meanwhile.
-                if let waiter = state.removeWaiter(oldest.id, app: oldest.app) { retakers.append(waiter) }
-                evicted.append(oldest)
-            }
+            let (evicted, retakers) = state.evict(count: state.parked.count - parkedLimit, with: status)
             return (admitNext(&state), evicted, retakers)
         }
         for waiter in admitted { waiter.resume(.success(())) }
         // Woken wherever it waits: for its slot back, or for its client.
-        let status = evictedStatus
         for waiter in retakers { waiter.resume(.failure(status)) }
         for parked in evicted { parked.interrupt() }
     }
+
+    /// The store is closing (a lock or key change drains it): every parked query ends with
+    /// `status` now rather than hold the drain until its client reads or its timeout.
+    func endParked(with status: RPCStatus) {
+        let (evicted, retakers) = state.withLock { $0.evict(count: $0.parked.count, with: status) }
+        for waiter in retakers { waiter.resume(.failure(status)) }
+        for parked in evicted { parked.interrupt() }
+    }
+
+    static let storeClosingStatus = RPCStatus(HKError(
+        .errorDatabaseInaccessible,
+        "the health store closed (locked, or its key changed) while this query waited for the app to read its results; run it again"))
 
     /// Ends `slot`'s park; `resume` tells the outcome (at once, or once a slot is free):
     /// `evictedStatus` if the query was evicted. Going on, the query queues for a broker-wide
     /// slot, in turn, first among its own app's queries (it holds the app's slot).
     func unpark(_ slot: QuerySlot, goingOn: Bool, resume: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         let (now, admitted): (Result<Void, any Error>?, [Waiter]) = state.withLock { state in
-            if state.evicted.contains(slot.id) { return (.failure(evictedStatus), []) }
+            if let status = state.evicted[slot.id] { return (.failure(status), []) }
             guard goingOn else {
                 state.parked.removeAll { $0.id == slot.id }
                 state.withoutSlot.insert(slot.id)
@@ -204,6 +208,22 @@ final class QueryScheduler: Sendable {
 }
 
 extension QueryScheduler.State {
+    /// Evicts the `count` queries parked longest (none if `count` ≤ 0): each ends with `status`,
+    /// and one waiting for its slot back leaves the queue under this lock, so no freed slot goes
+    /// to it meanwhile. Returns them, and those waiters, to be woken outside the lock.
+    mutating func evict(count: Int, with status: RPCStatus) -> ([QueryScheduler.Parked], [QueryScheduler.Waiter]) {
+        var evicted: [QueryScheduler.Parked] = []
+        var retakers: [QueryScheduler.Waiter] = []
+        for _ in 0..<max(0, count) {
+            let oldest = parked.removeFirst()
+            self.evicted[oldest.id] = status
+            withoutSlot.insert(oldest.id)
+            if let waiter = removeWaiter(oldest.id, app: oldest.app) { retakers.append(waiter) }
+            evicted.append(oldest)
+        }
+        return (evicted, retakers)
+    }
+
     /// Takes the waiter `id` out of `app`'s queue (and `app` out of the turns when that empties it).
     mutating func removeWaiter(_ id: UInt64, app: String) -> QueryScheduler.Waiter? {
         guard let index = waiting[app]?.firstIndex(where: { $0.id == id }) else { return nil }

@@ -16,6 +16,8 @@ final class StoreHandle: Sendable {
     let unlockAttempts = UnlockBackoff()
     /// Ends long-running calls when the store locks (CallDispatcher).
     let lockSignal = LockSignal()
+    /// Ends parked large queries when a lock or key change starts draining the store.
+    let closing = StoreClosingSignal()
     /// The idle timeout (`BrokerConfiguration.lockAfter`), nil when off.
     let idleLock: IdleLock?
 
@@ -222,6 +224,7 @@ final class StoreHandle: Sendable {
         let directory = directory
         let changes = changes
         try await BlockingWork.run { try check(directory) }
+        closing.announce()
         let store = try await gate.takeOffline(drainingAtMost: Self.drainWait)
         let closedAt = ContinuousClock.now
         do {
