@@ -175,10 +175,13 @@ final class OutboundQueue: Sendable {
     /// `waitUntilWritable` for a handler that cannot suspend (it streams from inside a store
     /// callback): blocks its thread at most `timeout`. False if the connection closed or the
     /// peer still had not read enough by then (the caller then ends its call). Only large queries
-    /// do this, and they run under the broker's query slots, fewer than the shared pool's
-    /// threads, so such waits can never take the whole pool.
-    func waitUntilWritableBlocking(timeout: Duration) -> Bool {
-        let semaphore = DispatchSemaphore(value: 0)
+    /// do this, on threads of their own, having given their query slot back meanwhile
+    /// (`PeerWaitHooks`), so such waits take nothing that other peers' calls need.
+    ///
+    /// `semaphore` is the one the wait blocks on; whoever else holds it may signal it to end the
+    /// wait early (the broker evicting a parked query): this then returns true unless the
+    /// connection closed, and the caller checks its own reason to stop.
+    func waitUntilWritableBlocking(timeout: Duration, semaphore: DispatchSemaphore = DispatchSemaphore(value: 0)) -> Bool {
         let ready: Bool? = state.withLock { state in
             if state.closed || state.closeWhenEmpty { return false }
             if state.bufferedBytes <= pauseBytes { return true }
@@ -188,11 +191,18 @@ final class OutboundQueue: Sendable {
         if let ready { return ready }
         let (seconds, attoseconds) = timeout.components
         let deadline = DispatchTime.now() + .nanoseconds(Int(clamping: seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
-        guard semaphore.wait(timeout: deadline) == .success else {
-            state.withLock { $0.blockedWaiters.removeAll { $0 === semaphore } }
-            return false
+        let woken = semaphore.wait(timeout: deadline) == .success
+        return state.withLock { state in
+            // Still listed when the wait timed out or was ended by the other holder.
+            state.blockedWaiters.removeAll { $0 === semaphore }
+            return woken && !state.closed && !state.closeWhenEmpty
         }
-        return state.withLock { !$0.closed && !$0.closeWhenEmpty }
+    }
+
+    /// Whether a frame appended now would go out without waiting for the peer: open, and no
+    /// more than the pause threshold buffered. A hint (the peer may fill it meanwhile).
+    var hasRoomNow: Bool {
+        state.withLock { !$0.closed && !$0.closeWhenEmpty && $0.bufferedBytes <= pauseBytes }
     }
 
     /// For the connection's reader thread (which may block): waits while more than `pauseBytes`

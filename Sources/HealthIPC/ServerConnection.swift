@@ -25,6 +25,8 @@ public final class CallResponder: Sendable {
     private let onEnd: @Sendable () -> Void
 
     private let unreadRepliesTimeout: Duration
+    /// Set by the broker for a call that holds shared resources (a large query's slot).
+    private let peerWait = Mutex<(any PeerWaitHooks)?>(nil)
 
     init(callID: UInt64, outbound: OutboundQueue, unreadRepliesTimeout: Duration = .seconds(10),
          onEnd: @escaping @Sendable () -> Void = {}) {
@@ -51,21 +53,48 @@ public final class CallResponder: Sendable {
     /// Sends one stream message, first waiting (suspended) while the peer has more than the
     /// connection's pause threshold of replies unread. Throws `CancellationError` once the call
     /// has ended (cancelled, or the connection is gone), so a streaming handler stops its work.
+    /// While it waits, the call's shared resources are given back (`whileWaitingForPeer`).
     public func send(_ payload: [UInt8]) async throws {
         if Task.isCancelled || answered.withLock({ $0 }) { throw CancellationError() }
-        try await outbound.waitUntilWritable()
+        if let hooks = peerWait.withLock({ $0 }), !outbound.hasRoomNow {
+            // The wait runs as a task of its own so that an eviction (`interrupt`) can end it.
+            let outbound = outbound
+            let waiting = Task { try await outbound.waitUntilWritable() }
+            hooks.park { waiting.cancel() }
+            let waited = await withTaskCancellationHandler { await waiting.result } onCancel: { waiting.cancel() }
+            try await hooks.unparkSuspending(goingOn: (try? waited.get()) != nil && !answered.withLock({ $0 }))
+            try waited.get()
+        } else {
+            try await outbound.waitUntilWritable()
+        }
         if answered.withLock({ $0 }) { throw CancellationError() }
         guard outbound.append(FrameCodec.encode(Frame(callID: callID, kind: .streamMessage, payload: payload))) else {
             throw CancellationError()
         }
     }
 
+    /// Gives `hooks` what this call holds while it waits for its peer (`sendFromSynchronousContext`).
+    public func whileWaitingForPeer(_ hooks: any PeerWaitHooks) {
+        peerWait.withLock { $0 = hooks }
+    }
+
     /// `send` for a handler that cannot suspend because it streams from inside a synchronous
     /// store callback: blocks its thread while the peer is not reading, at most
-    /// `unreadRepliesTimeout`, then ends the call with `CancellationError`.
+    /// `unreadRepliesTimeout`, then ends the call with `CancellationError`. While it blocks, the
+    /// call's shared resources are given back (`whileWaitingForPeer`); an eviction meanwhile
+    /// ends the call with the status the hooks throw.
     public func sendFromSynchronousContext(_ payload: [UInt8]) throws {
         if Task.isCancelled || answered.withLock({ $0 }) { throw CancellationError() }
-        guard outbound.waitUntilWritableBlocking(timeout: unreadRepliesTimeout), !answered.withLock({ $0 }),
+        if let hooks = peerWait.withLock({ $0 }), !outbound.hasRoomNow {
+            let wake = DispatchSemaphore(value: 0)
+            hooks.park { wake.signal() }
+            let ready = outbound.waitUntilWritableBlocking(timeout: unreadRepliesTimeout, semaphore: wake)
+            try hooks.unpark(goingOn: ready && !answered.withLock({ $0 }))
+            guard ready else { throw CancellationError() }
+        } else if !outbound.waitUntilWritableBlocking(timeout: unreadRepliesTimeout) {
+            throw CancellationError()
+        }
+        guard !answered.withLock({ $0 }),
               outbound.append(FrameCodec.encode(Frame(callID: callID, kind: .streamMessage, payload: payload)))
         else { throw CancellationError() }
     }

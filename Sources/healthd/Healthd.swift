@@ -76,6 +76,12 @@ struct Healthd: ParsableCommand {
     @Option(name: .customLong("stalled-peer-timeout"), help: .hidden)
     var stalledPeerTimeoutSeconds: Int?
 
+    // A test hook (hidden from --help): large queries running at once (BrokerLimits'
+    // largeQueriesRunning, cores − 1 unless given), so tests of the query slots see the same
+    // scheduler on a two-core machine and on a CI machine with more cores.
+    @Option(name: .customLong("large-queries-running"), help: .hidden)
+    var largeQueriesRunning: Int?
+
     @Option(name: .customLong("lock-after"),
             help: ArgumentHelp("Lock the store after this long without reads or saves (e.g. 90s, 10m, 1h); off by default.",
                                valueName: "duration"))
@@ -108,6 +114,9 @@ struct Healthd: ParsableCommand {
         }
         if let seconds = stalledPeerTimeoutSeconds, !(1...3600).contains(seconds) {
             throw ValidationError("--stalled-peer-timeout must be a whole number of seconds from 1 to 3600, got \(seconds)")
+        }
+        if let largeQueriesRunning, !(1...64).contains(largeQueriesRunning) {
+            throw ValidationError("--large-queries-running must be from 1 to 64, got \(largeQueriesRunning)")
         }
         if let lockAfter, LockAfterOption.parse(lockAfter) == nil {
             throw ValidationError("--lock-after '\(lockAfter)' is not a duration; give a number with s, m or h, e.g. 10m")
@@ -199,6 +208,7 @@ struct Healthd: ParsableCommand {
             configuration.limits.incompleteFrameTimeout = timeout
             configuration.limits.unreadRepliesTimeout = timeout
         }
+        if let largeQueriesRunning { configuration.limits.largeQueriesRunning = largeQueriesRunning }
         configuration.lockAfter = lockAfter.flatMap(LockAfterOption.parse)
         var listeners: BrokerListeners?
         if let inheritedSockets {

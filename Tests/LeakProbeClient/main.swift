@@ -10,6 +10,7 @@
 //   stream METHOD PAYLOAD-HEX
 //   open NAME METHOD PAYLOAD-HEX   start a server stream that stays open (long-running queries)
 //   close NAME                     cancel it
+//   stall METHOD PAYLOAD-HEX       (first command only) send the request, never read a reply
 // Output, per command:
 //   call N METHOD
 //   reply HEX            a unary call's response payload
@@ -66,10 +67,34 @@ guard let descriptorText = ProcessInfo.processInfo.environment[LaunchEnvironment
       let descriptor = Int32(descriptorText) else {
     fail("run me under health-sandbox (\(LaunchEnvironment.socketDescriptorVariable) unset)")
 }
+/// `stall METHOD PAYLOAD-HEX` as the first command: the app that starts a query and never reads
+/// its reply (StalledClientEndToEndTests). The request is written by hand and no client is made,
+/// so nothing ever reads the socket; the app stays connected until its input ends.
+func stall(_ fields: [String]) -> Never {
+    guard fields.count == 3, let payload = bytes(fromHex: Substring(fields[2])) else { fail("bad stall command") }
+    let frame = FrameCodec.encode(.request(1, fields[1], payload))
+    var offset = 0
+    while offset < frame.count {
+        let written = frame[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard written > 0 else { fail("could not send the request: errno \(errno)") }
+        offset += written
+    }
+    emit("call 1 \(fields[1])")
+    emit("done 1")
+    while readLine() != nil {}
+    close(descriptor)
+    exit(0)
+}
+
+var firstLine = readLine()
+if let first = firstLine, first.hasPrefix("stall ") {
+    stall(first.split(separator: " ", omittingEmptySubsequences: true).map(String.init))
+}
 let client = RPCClient(fd: descriptor)
 var openStreams: [String: Task<Void, Never>] = [:]
 var number = 0
-while let line = readLine() {
+while let line = firstLine ?? readLine() {
+    firstLine = nil
     number += 1
     let fields = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
     switch fields.first {

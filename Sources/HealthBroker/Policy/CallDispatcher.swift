@@ -44,7 +44,11 @@ struct CallDispatcher: Sendable {
             await runUntilLocked(handler, call)
         case .largeQuery:
             do {
-                try await context.largeQueries.run(app: app.id) { await run(handler, call) }
+                try await context.largeQueries.run(app: app.id) { (slot: QuerySlot) in
+                    // Parks the slot while the query waits for this app to read (QueryScheduler).
+                    call.responder.whileWaitingForPeer(slot)
+                    await run(handler, call)
+                }
             } catch {
                 let streaming = if case .stream = handler { true } else { false }
                 call.responder.fail(RPCStatus(.cancelled, "cancelled while waiting for a query slot"), streaming: streaming)

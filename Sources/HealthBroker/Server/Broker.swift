@@ -57,6 +57,9 @@ public final class Broker: Sendable {
         let changes = ChangeNotifier()
         let store = try storeHandle(changes)
         let uid = getuid()
+        let largeQueries = QueryScheduler(limits: configuration.limits)
+        // A query parked on its client would otherwise hold a lock's drain until its timeout.
+        store.closing.onClosing { largeQueries.endParked(with: QueryScheduler.storeClosingStatus) }
         let registry = ConnectionRegistry(
             configuration: configuration,
             appResolver: AppPeerResolver(store: store, brokerUID: uid),
@@ -68,7 +71,7 @@ public final class Broker: Sendable {
                                 backgroundDelivery: BackgroundDeliveryCoordinator(policy: configuration.backgroundDelivery),
                                 grantExpiries: GrantExpiryScheduler(store: store, changes: changes, logger: logger),
                                 budgets: AppBudgets(limits: configuration.limits),
-                                largeQueries: QueryScheduler(limits: configuration.limits),
+                                largeQueries: largeQueries,
                                 refusals: RefusalLogThrottle(interval: configuration.limits.refusalLogInterval))
         registry.attach(context)
         if let inherited {

@@ -20,6 +20,12 @@ public struct BrokerLimits: Sendable {
     public var largeQueriesRunning = max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
     /// Large queries of one app running at once (its others wait their turn).
     public var largeQueriesRunningPerApp = 1
+    /// Large queries parked at once in the whole broker: waiting for their apps to read their
+    /// results, having given their slot back (`QueryScheduler`). Each still holds a store reader
+    /// (the pool has 5: `CipherDatabaseOpener`) and a thread, so this stays well below the
+    /// readers left beside the running queries; one more evicts the query parked longest
+    /// (RESOURCE_EXHAUSTED). Each parked query is still bounded by `unreadRepliesTimeout`.
+    public var largeQueriesParked = 2
     /// Long-running queries (observers, anchored and statistics-collection updates) one app may
     /// hold open. Real HealthKit apps keep an observer per type they sync (a dozen or two is
     /// common), so the bound sits well above that and below a connection's calls in flight (32).

@@ -1,3 +1,6 @@
+import HealthIPC
+import HealthModel
+import HealthWire
 import Synchronization
 
 /// Slots for large queries: at most `BrokerLimits.largeQueriesRunning` in the broker and
@@ -5,101 +8,230 @@ import Synchronization
 /// the next app in turn (round-robin over the apps waiting, FIFO within one app). An app with
 /// 32 queries queued therefore delays another app's query by at most one of its own, not 32.
 ///
-/// Large queries do synchronous SQLite work on the shared pool's threads; keeping fewer of them
-/// running than the pool has threads leaves a thread for everyone's cheap calls.
+/// A query never holds a broker-wide slot while it waits for its own client to read
+/// (`QuerySlot`, the `PeerWaitHooks` of its call): it parks, giving the slot to the next app in
+/// turn, and queues for one again, in turn, before it produces its next batch. Its app's own slot
+/// stays held, so that app's other large queries keep waiting. A parked query still holds its
+/// store reader and thread, so at most `BrokerLimits.largeQueriesParked` park at once; one more
+/// evicts the query parked longest, which ends with RESOURCE_EXHAUSTED naming the limit.
 final class QueryScheduler: Sendable {
-    private struct Waiter {
+    fileprivate struct Waiter {
         let id: UInt64
-        let continuation: CheckedContinuation<Void, any Error>
+        /// A parked query taking its slot back: its app's slot is already counted.
+        let retaking: Bool
+        let resume: @Sendable (Result<Void, any Error>) -> Void
     }
 
-    private struct State {
+    fileprivate struct Parked {
+        let id: UInt64
+        let app: String
+        let interrupt: @Sendable () -> Void
+    }
+
+    fileprivate struct State {
         var running = 0
         var runningPerApp: [String: Int] = [:]
         var waiting: [String: [Waiter]] = [:]
         /// Apps with waiters, in the order they get their next turn.
         var turns: [String] = []
         var nextID: UInt64 = 0
+        /// Queries waiting for their clients (or for their slot back after that), longest first.
+        var parked: [Parked] = []
+        /// Parked queries evicted before they unparked, with the status they end with.
+        var evicted: [UInt64: RPCStatus] = [:]
+        /// Queries that hold no broker-wide slot and are not parked: evicted, or ended while
+        /// parked (their stream ends without producing more).
+        var withoutSlot: Set<UInt64> = []
     }
 
     private let total: Int
     private let perApp: Int
+    private let parkedLimit: Int
     private let state = Mutex(State())
 
     init(limits: BrokerLimits) {
         total = max(1, limits.largeQueriesRunning)
         perApp = max(1, limits.largeQueriesRunningPerApp)
+        parkedLimit = max(1, limits.largeQueriesParked)
+    }
+
+    /// What an evicted query ends with: the limit it hit, and what the app can do.
+    var evictedStatus: RPCStatus {
+        BrokerLimits.exhausted("at most \(parkedLimit) large queries may wait for their apps to read their results at once; "
+            + "this one waited longest (read a query's results as they arrive)")
     }
 
     /// Runs `body` in a slot, waiting for one first. A cancelled wait throws `CancellationError`.
     func run<T: Sendable>(app: String, _ body: () async throws -> T) async throws -> T {
-        try await acquire(app: app)
-        defer { release(app: app) }
-        return try await body()
+        try await run(app: app) { _ in try await body() }
     }
 
-    private func acquire(app: String) async throws {
-        let id: UInt64? = state.withLock { state in
+    /// `run` giving `body` its slot, to park while it waits for its client (`QuerySlot`).
+    func run<T: Sendable>(app: String, _ body: (QuerySlot) async throws -> T) async throws -> T {
+        let slot = try await acquire(app: app)
+        defer { release(slot) }
+        return try await body(slot)
+    }
+
+    /// For tests: queries parked, broker-wide slots taken, and queries waiting for one.
+    var parkedCount: Int { state.withLock { $0.parked.count } }
+    var runningCount: Int { state.withLock { $0.running } }
+    var waitingCount: Int { state.withLock { $0.waiting.values.reduce(0) { $0 + $1.count } } }
+
+    private func acquire(app: String) async throws -> QuerySlot {
+        let (id, admitted): (UInt64, Bool) = state.withLock { state in
+            defer { state.nextID += 1 }
             if state.running < total, state.runningPerApp[app, default: 0] < perApp {
                 state.running += 1
                 state.runningPerApp[app, default: 0] += 1
-                return nil
+                return (state.nextID, true)
             }
-            defer { state.nextID += 1 }
-            return state.nextID
+            return (state.nextID, false)
         }
-        guard let id else { return }
+        let slot = QuerySlot(scheduler: self, app: app, id: id)
+        if admitted { return slot }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let cancelled = state.withLock { state in
                     if Task.isCancelled { return true }
-                    state.waiting[app, default: []].append(Waiter(id: id, continuation: continuation))
+                    let waiter = Waiter(id: id, retaking: false) { continuation.resume(with: $0) }
+                    state.waiting[app, default: []].append(waiter)
                     if !state.turns.contains(app) { state.turns.append(app) }
                     return false
                 }
                 if cancelled { continuation.resume(throwing: CancellationError()) }
             }
         } onCancel: {
-            let waiter: Waiter? = state.withLock { state in
-                guard let index = state.waiting[app]?.firstIndex(where: { $0.id == id }) else { return nil }
-                let waiter = state.waiting[app]?.remove(at: index)
-                if state.waiting[app]?.isEmpty == true {
-                    state.waiting[app] = nil
-                    state.turns.removeAll { $0 == app }
-                }
-                return waiter
-            }
-            waiter?.continuation.resume(throwing: CancellationError())
+            let waiter = state.withLock { $0.removeWaiter(id, app: app) }
+            waiter?.resume(.failure(CancellationError()))
         }
+        return slot
     }
 
-    private func release(app: String) {
+    /// The query's slot back: its broker-wide slot unless it is parked (or was evicted), and its
+    /// app's slot always.
+    private func release(_ slot: QuerySlot) {
         let admitted: [Waiter] = state.withLock { state in
-            state.running -= 1
-            let left = state.runningPerApp[app, default: 1] - 1
-            state.runningPerApp[app] = left > 0 ? left : nil
-            var admitted: [Waiter] = []
-            // Give free slots to the apps in turn order, skipping those at their own limit.
-            var index = 0
-            while state.running < total, index < state.turns.count {
-                let next = state.turns[index]
-                guard state.runningPerApp[next, default: 0] < perApp, var queue = state.waiting[next], !queue.isEmpty else {
-                    index += 1
-                    continue
-                }
-                admitted.append(queue.removeFirst())
-                state.running += 1
-                state.runningPerApp[next, default: 0] += 1
-                state.turns.remove(at: index)
-                if queue.isEmpty {
-                    state.waiting[next] = nil
-                } else {
-                    state.waiting[next] = queue
-                    state.turns.append(next)  // to the back: everyone else waiting goes first
-                }
+            if let index = state.parked.firstIndex(where: { $0.id == slot.id }) {
+                state.parked.remove(at: index)
+                _ = state.removeWaiter(slot.id, app: slot.app)
+            } else if !state.withoutSlot.contains(slot.id) {
+                state.running -= 1
             }
-            return admitted
+            state.evicted[slot.id] = nil
+            state.withoutSlot.remove(slot.id)
+            let left = state.runningPerApp[slot.app, default: 1] - 1
+            state.runningPerApp[slot.app] = left > 0 ? left : nil
+            return admitNext(&state)
         }
-        for waiter in admitted { waiter.continuation.resume() }
+        for waiter in admitted { waiter.resume(.success(())) }
+    }
+
+    /// Parks `slot`: its broker-wide slot goes to the next app in turn; past the limit, the
+    /// query parked longest is evicted.
+    func park(_ slot: QuerySlot, interrupt: @escaping @Sendable () -> Void) {
+        let status = evictedStatus
+        let (admitted, evicted, retakers): ([Waiter], [Parked], [Waiter]) = state.withLock { state in
+            state.running -= 1
+            state.parked.append(Parked(id: slot.id, app: slot.app, interrupt: interrupt))
+            let (evicted, retakers) = state.evict(count: state.parked.count - parkedLimit, with: status)
+            return (admitNext(&state), evicted, retakers)
+        }
+        for waiter in admitted { waiter.resume(.success(())) }
+        // Woken wherever it waits: for its slot back, or for its client.
+        for waiter in retakers { waiter.resume(.failure(status)) }
+        for parked in evicted { parked.interrupt() }
+    }
+
+    /// The store is closing (a lock or key change drains it): every parked query ends with
+    /// `status` now rather than hold the drain until its client reads or its timeout.
+    func endParked(with status: RPCStatus) {
+        let (evicted, retakers) = state.withLock { $0.evict(count: $0.parked.count, with: status) }
+        for waiter in retakers { waiter.resume(.failure(status)) }
+        for parked in evicted { parked.interrupt() }
+    }
+
+    static let storeClosingStatus = RPCStatus(HKError(
+        .errorDatabaseInaccessible,
+        "the health store closed (locked, or its key changed) while this query waited for the app to read its results; run it again"))
+
+    /// Ends `slot`'s park; `resume` tells the outcome (at once, or once a slot is free):
+    /// `evictedStatus` if the query was evicted. Going on, the query queues for a broker-wide
+    /// slot, in turn, first among its own app's queries (it holds the app's slot).
+    func unpark(_ slot: QuerySlot, goingOn: Bool, resume: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        let (now, admitted): (Result<Void, any Error>?, [Waiter]) = state.withLock { state in
+            if let status = state.evicted[slot.id] { return (.failure(status), []) }
+            guard goingOn else {
+                state.parked.removeAll { $0.id == slot.id }
+                state.withoutSlot.insert(slot.id)
+                return (.success(()), [])
+            }
+            // Stays parked (it keeps its reader) until admitted; then it counts as running.
+            state.waiting[slot.app, default: []].insert(Waiter(id: slot.id, retaking: true, resume: resume), at: 0)
+            if !state.turns.contains(slot.app) { state.turns.append(slot.app) }
+            return (nil, admitNext(&state))
+        }
+        if let now { resume(now) }
+        for waiter in admitted { waiter.resume(.success(())) }
+    }
+
+    /// Gives free broker-wide slots to the apps in turn order, skipping those at their own limit
+    /// (a parked query retaking its slot is already counted in its app's).
+    private func admitNext(_ state: inout State) -> [Waiter] {
+        var admitted: [Waiter] = []
+        var index = 0
+        while state.running < total, index < state.turns.count {
+            let next = state.turns[index]
+            guard var queue = state.waiting[next], let first = queue.first,
+                  first.retaking || state.runningPerApp[next, default: 0] < perApp else {
+                index += 1
+                continue
+            }
+            queue.removeFirst()
+            admitted.append(first)
+            state.running += 1
+            if first.retaking {
+                state.parked.removeAll { $0.id == first.id }
+            } else {
+                state.runningPerApp[next, default: 0] += 1
+            }
+            state.turns.remove(at: index)
+            if queue.isEmpty {
+                state.waiting[next] = nil
+            } else {
+                state.waiting[next] = queue
+                state.turns.append(next)  // to the back: everyone else waiting goes first
+            }
+        }
+        return admitted
+    }
+}
+
+extension QueryScheduler.State {
+    /// Evicts the `count` queries parked longest (none if `count` ≤ 0): each ends with `status`,
+    /// and one waiting for its slot back leaves the queue under this lock, so no freed slot goes
+    /// to it meanwhile. Returns them, and those waiters, to be woken outside the lock.
+    mutating func evict(count: Int, with status: RPCStatus) -> ([QueryScheduler.Parked], [QueryScheduler.Waiter]) {
+        var evicted: [QueryScheduler.Parked] = []
+        var retakers: [QueryScheduler.Waiter] = []
+        for _ in 0..<max(0, count) {
+            let oldest = parked.removeFirst()
+            self.evicted[oldest.id] = status
+            withoutSlot.insert(oldest.id)
+            if let waiter = removeWaiter(oldest.id, app: oldest.app) { retakers.append(waiter) }
+            evicted.append(oldest)
+        }
+        return (evicted, retakers)
+    }
+
+    /// Takes the waiter `id` out of `app`'s queue (and `app` out of the turns when that empties it).
+    mutating func removeWaiter(_ id: UInt64, app: String) -> QueryScheduler.Waiter? {
+        guard let index = waiting[app]?.firstIndex(where: { $0.id == id }) else { return nil }
+        let waiter = waiting[app]?.remove(at: index)
+        if waiting[app]?.isEmpty == true {
+            waiting[app] = nil
+            turns.removeAll { $0 == app }
+        }
+        return waiter
     }
 }

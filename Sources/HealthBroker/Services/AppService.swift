@@ -110,7 +110,7 @@ enum AppService {
             return
         }
         let report = CallAccessReport.current
-        try await context.store.withDatabase { database in
+        try await context.store.withDatabaseOffPool { database in
             let scope = try database.authorization.readScope(app: app, type: spec.typeIdentifier)
             report?.record(appID: app.id, types: [spec.typeIdentifier])
             try SampleQueries.stream(spec, scope: scope, from: database, to: responder, counting: report)

@@ -19,7 +19,7 @@ enum CorrelationService {
     static func stream(_ spec: CorrelationQuerySpec, for app: AppManifest, _ context: BrokerContext,
                        _ responder: CallResponder) async throws {
         let report = CallAccessReport.current
-        try await context.store.withDatabase { database in
+        try await context.store.withDatabaseOffPool { database in
             var scopes: [String: Visibility] = [:]
             for type in CorrelationRules.memberTypes(of: spec.typeIdentifier) {
                 scopes[type.identifier] = try database.authorization.readScope(app: app, type: type.identifier)
@@ -35,7 +35,7 @@ enum CorrelationService {
         let scopes = Dictionary(uniqueKeysWithValues: CorrelationRules.memberTypes(of: spec.typeIdentifier).map {
             ($0.identifier, Visibility.allSources)
         })
-        try await context.store.withDatabase { database in
+        try await context.store.withDatabaseOffPool { database in
             try stream(spec, objectScopes: scopes, from: database, to: responder, counting: report)
         }
     }

@@ -193,7 +193,7 @@ enum ManagerService {
             return
         }
         let report = CallAccessReport.current
-        try await context.store.withDatabase { database in
+        try await context.store.withDatabaseOffPool { database in
             try SampleQueries.stream(spec, scope: .allSources, from: database, to: responder, counting: report)
         }
     }

@@ -37,7 +37,7 @@ enum RouteService {
         let app = try context.requireApp(caller)
         let query = try RouteDataQuery(wire: payload)
         let report = CallAccessReport.current
-        try await context.store.withDatabase { database in
+        try await context.store.withDatabaseOffPool { database in
             let scope = try database.authorization.readScope(app: app, type: HKWorkoutRouteTypeIdentifier)
             report?.record(appID: app.id, types: [HKWorkoutRouteTypeIdentifier])
             try database.samples.routeLocations(query.routeUUID, scope: scope.scope, batchSize: WireLimits.locationsPerBatch) { batch, done in
@@ -55,7 +55,7 @@ extension RouteService {
         let query = try RouteDataQuery(wire: payload)
         let report = CallAccessReport.current
         report?.record(appID: nil, types: [HKWorkoutRouteTypeIdentifier])
-        try await context.store.withDatabase { database in
+        try await context.store.withDatabaseOffPool { database in
             try database.samples.routeLocations(query.routeUUID, scope: .allSources, batchSize: WireLimits.locationsPerBatch) { batch, done in
                 try responder.sendFromSynchronousContext(RouteLocationBatch(batch, done: done).wireBytes())
                 report?.add(count: batch.count)

@@ -16,7 +16,7 @@ enum SeriesService {
         let query = try SeriesDataQuery(wire: payload)
         let type = try seriesType(query.typeIdentifier)
         let report = CallAccessReport.current
-        try await context.store.withDatabase { database in
+        try await context.store.withDatabaseOffPool { database in
             let scope = try database.authorization.readScope(app: app, type: type)
             report?.record(appID: app.id, types: [type])
             try stream(query, type: type, scope: scope.scope, database, responder, report)
@@ -30,7 +30,7 @@ enum SeriesService {
         let type = try seriesType(query.typeIdentifier)
         let report = CallAccessReport.current
         report?.record(appID: nil, types: [type])
-        try await context.store.withDatabase { database in
+        try await context.store.withDatabaseOffPool { database in
             try stream(query, type: type, scope: .allSources, database, responder, report)
         }
     }

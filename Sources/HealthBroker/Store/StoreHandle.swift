@@ -16,6 +16,8 @@ final class StoreHandle: Sendable {
     let unlockAttempts = UnlockBackoff()
     /// Ends long-running calls when the store locks (CallDispatcher).
     let lockSignal = LockSignal()
+    /// Ends parked large queries when a lock or key change starts draining the store.
+    let closing = StoreClosingSignal()
     /// The idle timeout (`BrokerConfiguration.lockAfter`), nil when off.
     let idleLock: IdleLock?
 
@@ -101,6 +103,17 @@ final class StoreHandle: Sendable {
             guard case let .open(database) = access else { throw Self.lockedError }
             idleLock?.touch()
             return try await body(database)
+        }
+    }
+
+    /// `withDatabase` for a query that streams from inside its store read
+    /// (`CallResponder.sendFromSynchronousContext`): `body` runs on a thread of its own, not the
+    /// shared pool's (one thread per core), so a query blocked on a client that does not read
+    /// takes no thread that cheap calls and other apps need. Threads stay bounded by the large
+    /// query slots (`QueryScheduler`: running plus parked).
+    func withDatabaseOffPool<T: Sendable>(_ body: @escaping @Sendable (HealthDatabase) throws -> T) async throws -> T {
+        try await withDatabase { database in
+            try await BlockingWork.run { try body(database) }
         }
     }
 
@@ -211,6 +224,7 @@ final class StoreHandle: Sendable {
         let directory = directory
         let changes = changes
         try await BlockingWork.run { try check(directory) }
+        closing.announce()
         let store = try await gate.takeOffline(drainingAtMost: Self.drainWait)
         let closedAt = ContinuousClock.now
         do {
