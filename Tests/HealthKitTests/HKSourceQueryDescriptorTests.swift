@@ -47,4 +47,30 @@ private final class RecordingHealthStore: HKHealthStore, @unchecked Sendable {
         #expect(store.executed.withLock { $0.count == 1 && $0.first is HKSourceQuery })
         #expect(requested.withLock { $0 } == TypePredicateSpec(typeIdentifier: sleep.identifier))
     }
+
+    /// Cancelling the task awaiting `result(for:)` stops the query: healthd sees its call
+    /// cancelled and the caller gets HealthKit's cancellation error, not a hang or an empty list.
+    @Test func cancellingTheCallerStopsTheQueryOnTheBroker() async throws {
+        let arrived = Mutex(false)
+        let cancelledThere = Mutex(false)
+        let broker = try FakeBroker { call in
+            arrived.withLock { $0 = true }
+            try? await Task.sleep(for: .seconds(60))  // holds the answer until the call is cancelled
+            if Task.isCancelled { cancelledThere.withLock { $0 = true } }
+            call.responder.finish()
+        }
+        defer { broker.close() }
+        let store = broker.store
+        let task = Task {
+            try await HKSourceQueryDescriptor(predicate: .categorySample(type: HKCategoryType(.sleepAnalysis))).result(for: store)
+        }
+        #expect(try await eventually { arrived.withLock { $0 } })
+        task.cancel()
+        let code: HKError.Code? = switch await task.result {
+        case .success: nil
+        case let .failure(error): (error as? HKError)?.code
+        }
+        #expect(code == .errorUserCanceled)
+        #expect(try await eventually { cancelledThere.withLock { $0 } })
+    }
 }
