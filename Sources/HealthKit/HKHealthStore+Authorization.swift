@@ -11,14 +11,13 @@ extension HKHealthStore {
     /// following types is disallowed: …"; HealthKit raises it as NSInvalidArgumentException); so
     /// does a read set naming a type read per object (`visionPrescriptionType()`: "Authorization to
     /// read the following types is disallowed: …"; use `requestPerObjectReadAuthorization`).
-    public func requestAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws {
+    func brokerRequestAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws {
         try Self.checkSets(share: typesToShare, read: typesToRead)
         let _: EmptyMessage = try await connection.call(.requestAuthorization, Self.request(typesToShare, typesToRead))
     }
 
-    @preconcurrency
-    public func requestAuthorization(toShare typesToShare: Set<HKSampleType>?, read typesToRead: Set<HKObjectType>?,
-                                     completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    func brokerRequestAuthorization(toShare typesToShare: Set<HKSampleType>?, read typesToRead: Set<HKObjectType>?,
+                                    completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         Task {
             do {
                 try await requestAuthorization(toShare: typesToShare ?? [], read: typesToRead ?? [])
@@ -39,17 +38,16 @@ extension HKHealthStore {
 
     /// HealthKit's async spelling of `getRequestStatusForAuthorization` (iOS 15):
     /// `.shouldRequest` when a request for these types would ask the user anything.
-    public func statusForAuthorizationRequest(toShare typesToShare: Set<HKSampleType>,
-                                              read typesToRead: Set<HKObjectType>) async throws -> HKAuthorizationRequestStatus {
+    func brokerStatusForAuthorizationRequest(toShare typesToShare: Set<HKSampleType>,
+                                             read typesToRead: Set<HKObjectType>) async throws -> HKAuthorizationRequestStatus {
         try await getRequestStatusForAuthorization(toShare: typesToShare, read: typesToRead)
     }
 
-    @preconcurrency
-    public func getRequestStatusForAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>,
-                                                 completion: @escaping @Sendable (HKAuthorizationRequestStatus, (any Error)?) -> Void) {
+    func brokerGetRequestStatusForAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>,
+                                                completion: @escaping @Sendable (HKAuthorizationRequestStatus, (any Error)?) -> Void) {
         Task {
             do {
-                completion(try await getRequestStatusForAuthorization(toShare: typesToShare, read: typesToRead), nil)
+                completion(try await statusForAuthorizationRequest(toShare: typesToShare, read: typesToRead), nil)
             } catch {
                 completion(.unknown, error)
             }
@@ -63,7 +61,7 @@ extension HKHealthStore {
     /// healthd (`BrokerConnection.callBlocking`: safe from the main thread and from async code). It cannot
     /// throw; when the broker cannot be asked it answers `.notDetermined`, the status under
     /// which a save fails and a request would prompt.
-    public func authorizationStatus(for type: HKObjectType) -> HKAuthorizationStatus {
+    func brokerAuthorizationStatus(for type: HKObjectType) -> HKAuthorizationStatus {
         let status = try? connection.callBlocking(.authorizationStatus, TypeIdentifierMessage(type.identifier),
                                                   returning: StatusValue.self).decoded(as: HKAuthorizationStatus.self)
         return status ?? .notDetermined

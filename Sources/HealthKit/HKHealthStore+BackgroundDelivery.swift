@@ -8,14 +8,13 @@ extension HKHealthStore {
     /// three. Needs the `com.apple.developer.healthkit.background-delivery` entitlement in the
     /// app's manifest (else `errorAuthorizationDenied`) and a running `health-sandbox agent`,
     /// which does the launching. Enabling a type again changes its frequency.
-    public func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency) async throws {
+    func brokerEnableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency) async throws {
         let _: EmptyMessage = try await connection.call(.enableBackgroundDelivery,
                                                         BackgroundDeliverySpec(typeIdentifier: type.identifier, frequency: frequency))
     }
 
-    @preconcurrency
-    public func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency,
-                                         withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    func brokerEnableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency,
+                                        withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         Task {
             do {
                 try await enableBackgroundDelivery(for: type, frequency: frequency)
@@ -27,14 +26,13 @@ extension HKHealthStore {
     }
 
     /// Stops background delivery of `type`. Succeeds when it was not enabled.
-    public func disableBackgroundDelivery(for type: HKObjectType) async throws {
+    func brokerDisableBackgroundDelivery(for type: HKObjectType) async throws {
         let _: EmptyMessage = try await connection.call(.disableBackgroundDelivery,
                                                         BackgroundDeliverySpec(typeIdentifier: type.identifier, frequency: nil))
     }
 
-    @preconcurrency
-    public func disableBackgroundDelivery(for type: HKObjectType,
-                                          withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    func brokerDisableBackgroundDelivery(for type: HKObjectType,
+                                         withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         Task {
             do {
                 try await disableBackgroundDelivery(for: type)
@@ -46,12 +44,11 @@ extension HKHealthStore {
     }
 
     /// Stops background delivery of every type.
-    public func disableAllBackgroundDelivery() async throws {
+    func brokerDisableAllBackgroundDelivery() async throws {
         let _: EmptyMessage = try await connection.call(.disableAllBackgroundDeliveries, EmptyMessage())
     }
 
-    @preconcurrency
-    public func disableAllBackgroundDelivery(completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    func brokerDisableAllBackgroundDelivery(completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         Task {
             do {
                 try await disableAllBackgroundDelivery()

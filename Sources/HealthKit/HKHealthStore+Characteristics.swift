@@ -9,30 +9,30 @@ import HealthWire
 /// Apps cannot write characteristics; the user sets them with `healthctl characteristics set`.
 extension HKHealthStore {
     /// The date of birth as year, month and day in the Gregorian calendar (no time zone applies).
-    public func dateOfBirthComponents() throws -> DateComponents {
+    func brokerDateOfBirthComponents() throws -> DateComponents {
         switch try characteristic(.dateOfBirth) {
         case let .day(day)?: return day.dateComponents
         default: return DateComponents(calendar: Calendar(identifier: .gregorian))
         }
     }
 
-    public func biologicalSex() throws -> HKBiologicalSexObject {
+    func brokerBiologicalSex() throws -> HKBiologicalSexObject {
         HKBiologicalSexObject(try enumeration(.biologicalSex, as: HKBiologicalSex.self))
     }
 
-    public func bloodType() throws -> HKBloodTypeObject {
+    func brokerBloodType() throws -> HKBloodTypeObject {
         HKBloodTypeObject(try enumeration(.bloodType, as: HKBloodType.self))
     }
 
-    public func fitzpatrickSkinType() throws -> HKFitzpatrickSkinTypeObject {
+    func brokerFitzpatrickSkinType() throws -> HKFitzpatrickSkinTypeObject {
         HKFitzpatrickSkinTypeObject(try enumeration(.fitzpatrickSkinType, as: HKFitzpatrickSkinType.self))
     }
 
-    public func wheelchairUse() throws -> HKWheelchairUseObject {
+    func brokerWheelchairUse() throws -> HKWheelchairUseObject {
         HKWheelchairUseObject(try enumeration(.wheelchairUse, as: HKWheelchairUse.self))
     }
 
-    public func activityMoveMode() throws -> HKActivityMoveModeObject {
+    func brokerActivityMoveMode() throws -> HKActivityMoveModeObject {
         HKActivityMoveModeObject(try enumeration(.activityMoveMode, as: HKActivityMoveMode.self))
     }
 

@@ -5,7 +5,7 @@ import HealthWire
 /// for their types (without it: `errorAuthorizationNotDetermined` / `errorAuthorizationDenied`,
 /// as for saving). Deleting a workout deletes its route too.
 extension HKHealthStore {
-    public func delete(_ object: HKObject) async throws {
+    func brokerDelete(_ object: HKObject) async throws {
         try await delete([object])
     }
 
@@ -13,7 +13,7 @@ extension HKHealthStore {
     /// this app's objects — deleted already, never saved, or saved by another app — nothing is
     /// deleted and this throws `errorInvalidArgument` ("failed to find some objects for
     /// deletion"), as HealthKit does. An empty array is `errorInvalidArgument` too, as in HealthKit.
-    public func delete(_ objects: [HKObject]) async throws {
+    func brokerDelete(_ objects: [HKObject]) async throws {
         guard !objects.isEmpty else {
             throw HKError(.errorInvalidArgument, "no objects to delete: pass at least one object")
         }
@@ -34,18 +34,16 @@ extension HKHealthStore {
     /// how many were deleted (0 when none match; routes deleted with their workouts are not
     /// counted). Other apps' objects are never deleted or counted.
     @discardableResult
-    public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate) async throws -> Int {
+    func brokerDeleteObjects(of objectType: HKObjectType, predicate: NSPredicate) async throws -> Int {
         try await deleteMatching(MatchingDeletion(typeIdentifier: objectType.identifier,
                                                   predicate: try SamplePredicate(translating: predicate)))
     }
 
-    @preconcurrency
-    public func delete(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    func brokerDelete(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         delete([object], withCompletion: completion)
     }
 
-    @preconcurrency
-    public func delete(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    func brokerDelete(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         Task {
             do {
                 try await delete(objects)
@@ -56,9 +54,8 @@ extension HKHealthStore {
         }
     }
 
-    @preconcurrency
-    public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate,
-                              withCompletion completion: @escaping @Sendable (Bool, Int, (any Error)?) -> Void) {
+    func brokerDeleteObjects(of objectType: HKObjectType, predicate: NSPredicate,
+                             withCompletion completion: @escaping @Sendable (Bool, Int, (any Error)?) -> Void) {
         // NSPredicate is not Sendable; translate it here, before the task.
         let translated = Result { () throws(HKError) in try SamplePredicate(translating: predicate) }
         Task {

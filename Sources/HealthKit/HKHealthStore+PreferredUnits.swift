@@ -7,13 +7,12 @@ extension HKHealthStore {
     /// see `PreferredUnitDefaults`). Fails with `errorAuthorizationNotDetermined` for a type the
     /// app has requested neither read nor share authorization for, as HealthKit does; any
     /// answer of the user counts, so this reveals nothing about read permission.
-    public func preferredUnits(for quantityTypes: Set<HKQuantityType>) async throws -> [HKQuantityType: HKUnit] {
+    func brokerPreferredUnits(for quantityTypes: Set<HKQuantityType>) async throws -> [HKQuantityType: HKUnit] {
         try await preferredUnits(for: quantityTypes, locale: .current)
     }
 
-    @preconcurrency
-    public func preferredUnits(for quantityTypes: Set<HKQuantityType>,
-                               completion: @escaping @Sendable ([HKQuantityType: HKUnit], (any Error)?) -> Void) {
+    func brokerPreferredUnits(for quantityTypes: Set<HKQuantityType>,
+                              completion: @escaping @Sendable ([HKQuantityType: HKUnit], (any Error)?) -> Void) {
         Task {
             do {
                 completion(try await preferredUnits(for: quantityTypes), nil)

@@ -1,7 +1,7 @@
 extension HKHealthStore {
     /// Runs `query` on this store's connection; its handler is called on a background task.
     /// A query runs once: executing it again calls the handler with `errorInvalidArgument`.
-    public func execute(_ query: HKQuery) {
+    func brokerExecute(_ query: HKQuery) {
         query.start(on: connection)
     }
 
@@ -11,7 +11,7 @@ extension HKHealthStore {
     /// error lets the app tell it apart from an empty result. After the first answer, and for an
     /// observer query at any time, stopping is quiet. Stopping a query that has not been executed
     /// does nothing.
-    public func stop(_ query: HKQuery) {
+    func brokerStop(_ query: HKQuery) {
         query.lifecycle.stop()
     }
 }

@@ -2,7 +2,7 @@ import HealthWire
 
 extension HKHealthStore {
     /// Saves one object. On success its `uuid` is the one the broker assigned.
-    public func save(_ object: HKObject) async throws {
+    func brokerSave(_ object: HKObject) async throws {
         try await save([object])
     }
 
@@ -11,7 +11,7 @@ extension HKHealthStore {
     /// `errorAuthorizationDenied` for a type without share permission, `errorInvalidArgument`
     /// for an invalid sample (checked here first, then authoritatively by the broker), and
     /// `errorDataSizeExceeded` past the protocol's per-save limits (split the array).
-    public func save(_ objects: [HKObject]) async throws {
+    func brokerSave(_ objects: [HKObject]) async throws {
         let samples = try objects.map { (object) throws(HKError) -> HKSample in
             guard let sample = object as? HKSample else {
                 throw HKError(.errorInvalidArgument, "only samples can be saved; \(type(of: object)) is not an HKSample")
@@ -43,13 +43,11 @@ extension HKHealthStore {
         for (object, uuid) in zip(savedObjects, saved.uuids) { object.assignBrokerUUID(uuid) }
     }
 
-    @preconcurrency
-    public func save(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    func brokerSave(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         save([object], withCompletion: completion)
     }
 
-    @preconcurrency
-    public func save(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    func brokerSave(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         Task {
             do {
                 try await save(objects)

@@ -4,7 +4,7 @@ extension HKHealthStore {
     /// Associates `samples` with `workout`. Both must have been saved by this app (the broker
     /// refuses anything else exactly as it refuses a UUID that does not exist) and the app needs
     /// share permission for the workout type and the samples' types.
-    public func add(_ samples: [HKSample], to workout: HKWorkout) async throws {
+    func brokerAdd(_ samples: [HKSample], to workout: HKWorkout) async throws {
         guard !samples.isEmpty else { return }
         guard samples.count <= WireLimits.maxObjectsPerCall else {
             throw HKError(.errorDataSizeExceeded,
@@ -15,13 +15,12 @@ extension HKHealthStore {
     }
 
     /// HealthKit's async name for `add(_:to:)`.
-    public func addSamples(_ samples: [HKSample], to workout: HKWorkout) async throws {
+    func brokerAddSamples(_ samples: [HKSample], to workout: HKWorkout) async throws {
         try await add(samples, to: workout)
     }
 
-    @preconcurrency
-    public func add(_ samples: [HKSample], to workout: HKWorkout,
-                    completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    func brokerAdd(_ samples: [HKSample], to workout: HKWorkout,
+                   completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         Task {
             do {
                 try await add(samples, to: workout)

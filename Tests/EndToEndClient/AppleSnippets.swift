@@ -9,6 +9,7 @@ import HealthKit
 func runSnippet(_ name: String, _ healthStore: HKHealthStore) async throws {
     switch name {
     case "default-source": defaultSource()
+    case "health-data-available": healthDataAvailable()
     case "workout-predicates": try await workoutPredicatesSnippet(healthStore)
     case "own-steps": try await ownSteps(healthStore)
     case "share-exercise-time": try await shareExerciseTime(healthStore)
