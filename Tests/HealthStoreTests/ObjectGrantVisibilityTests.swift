@@ -45,6 +45,11 @@ import Testing
         return (database, saved[0])
     }
 
+    /// The reader's installation in `database`, which the grants are bound to.
+    static func installation(_ database: HealthDatabase) throws -> AppInstallation {
+        try #require(try database.apps.installation(id: reader))
+    }
+
     /// What the reader learns from each read kind, UUIDs left out (they are minted per store).
     static func observed(_ database: HealthDatabase, naming hidden: UUID) throws -> [String] {
         var samples: [SampleRecord] = []
@@ -67,7 +72,7 @@ import Testing
     @Test func aGrantShowsThatObjectOnlyAndRevokingHidesItAgain() async throws {
         let (world, granted) = try await Self.world(others: true)
         let (twin, _) = try await Self.world(others: false)
-        #expect(try await world.objectGrants.decide(appID: Self.reader, decided: [granted], allowed: [granted], at: Self.date) == 1)
+        #expect(try await world.objectGrants.decide(for: Self.installation(world), decided: [granted], allowed: [granted], at: Self.date) == 1)
         var samples: [SampleRecord] = []
         try world.samples.query(SampleQuerySpec(typeIdentifier: Self.vision), scope: Self.visibility) { samples += $0 }
         #expect(samples.map(\.uuid).contains(granted))
@@ -86,22 +91,53 @@ import Testing
     /// others → removed); a UUID that is not a per-object type's object is skipped.
     @Test func aLaterAnswerReplacesTheDecisionForTheObjectsItDecides() async throws {
         let (world, granted) = try await Self.world(others: true)
-        try await world.objectGrants.decide(appID: Self.reader, decided: [granted], allowed: [granted], at: Self.date)
+        try await world.objectGrants.decide(for: Self.installation(world), decided: [granted], allowed: [granted], at: Self.date)
         let unknown = UUID()
-        #expect(try await world.objectGrants.decide(appID: Self.reader, decided: [granted, unknown], allowed: [unknown], at: Self.date) == 0)
+        #expect(try await world.objectGrants.decide(for: Self.installation(world), decided: [granted, unknown], allowed: [unknown], at: Self.date) == 0)
         #expect(try await world.objectGrants.granted(appID: Self.reader).isEmpty)
     }
 
     @Test func deletingTheObjectOrRemovingTheAppEndsTheGrant() async throws {
         let (world, granted) = try await Self.world(others: true)
-        try await world.objectGrants.decide(appID: Self.reader, decided: [granted], allowed: [granted], at: Self.date)
+        try await world.objectGrants.decide(for: Self.installation(world), decided: [granted], allowed: [granted], at: Self.date)
         #expect(try world.apps.remove(id: Self.reader))
         let rows = { () async throws -> Int in try await world.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM object_read_grants") ?? -1 } }
         #expect(try await rows() == 0)
 
         let (other, uuid) = try await Self.world(others: true)
-        try await other.objectGrants.decide(appID: Self.reader, decided: [uuid], allowed: [uuid], at: Self.date)
+        try await other.objectGrants.decide(for: Self.installation(other), decided: [uuid], allowed: [uuid], at: Self.date)
         _ = try await other.samples.delete([ObjectReference(typeIdentifier: Self.vision, uuid: uuid)], appID: Self.other)
         #expect(try await other.objectGrants.granted(appID: Self.reader).isEmpty)
+    }
+
+    /// An answer is bound to the installation that asked: when the app was removed and the same
+    /// id installed again before the answer was stored, nothing is granted and the new
+    /// installation reads nothing of the other app's; an in-place update keeps the binding.
+    @Test func anAnswerForARemovedInstallationGrantsNothingToTheNextOne() async throws {
+        let (world, hidden) = try await Self.world(others: true)
+        let asked = try Self.installation(world)
+        let reader = AppManifest(id: Self.reader, displayName: Self.reader, executable: "/usr/bin/true", version: "2",
+                                 readUsageDescription: "r", shareUsageDescription: "s")
+        // An update in place: still the installation that asked.
+        _ = try world.apps.install(reader, at: Self.date.addingTimeInterval(60))
+        #expect(try await world.objectGrants.decide(for: asked, decided: [hidden], allowed: [hidden], at: Self.date) == 1)
+        _ = try await world.objectGrants.revoke(appID: Self.reader, uuids: nil)
+
+        #expect(try world.apps.remove(id: Self.reader))
+        _ = try world.apps.install(reader, at: Self.date.addingTimeInterval(120))
+        await #expect {
+            try await world.objectGrants.decide(for: asked, decided: [hidden], allowed: [hidden], at: Self.date)
+        } throws: { error in
+            (error as? HKError)?.code == .errorInvalidArgument && (error as? HKError)?.message.contains("must ask again") == true
+        }
+        #expect(try await world.objectGrants.granted(appID: Self.reader).isEmpty)
+        var samples: [SampleRecord] = []
+        try world.samples.query(SampleQuerySpec(typeIdentifier: Self.vision), scope: Self.visibility) { samples += $0 }
+        #expect(!samples.map(\.uuid).contains(hidden))
+        // Removed and not installed again: refused too.
+        #expect(try world.apps.remove(id: Self.reader))
+        await #expect(throws: HKError.self) {
+            try await world.objectGrants.decide(for: asked, decided: [hidden], allowed: [hidden], at: Self.date)
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HealthModel
+import HealthStore
 import HealthWire
 
 /// Pending per-object read requests (`requestPerObjectReadAuthorization`, vision prescriptions):
@@ -7,9 +8,14 @@ import HealthWire
 /// may read. Like `PromptCenter` (a separate actor so the type-wide prompts' wire shape stays as
 /// it is): the app's call is withdrawn when it is cancelled, and an app may have at most
 /// `maxPendingPerApp` requests waiting. HealthKit always asks, whatever was granted before.
+///
+/// Each request remembers the installation that asked (`AppInstallation`): the answer is stored
+/// for that installation only (`ObjectGrantRepository.decide`), and removing the app withdraws
+/// its requests (`withdrawAll`).
 actor PerObjectPromptCenter {
     private struct Pending {
         let prompt: PerObjectPrompt
+        let installation: AppInstallation
         let continuation: CheckedContinuation<Void, any Error>
     }
 
@@ -27,7 +33,7 @@ actor PerObjectPromptCenter {
 
     /// Waits until `resolve` is called for the request, or throws CancellationError when the
     /// app's call is cancelled (which withdraws it).
-    func ask(app: AppManifest, typeIdentifier: String, candidates: [SampleRecord]) async throws {
+    func ask(app: AppManifest, installation: AppInstallation, typeIdentifier: String, candidates: [SampleRecord]) async throws {
         guard pending.values.count(where: { $0.prompt.appID == app.id }) < maxPendingPerApp else {
             throw BrokerLimits.exhausted("at most \(maxPendingPerApp) pending per-object read requests per app")
         }
@@ -38,15 +44,16 @@ actor PerObjectPromptCenter {
                                      candidates: candidates)
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                pending[id] = Pending(prompt: prompt, continuation: continuation)
+                pending[id] = Pending(prompt: prompt, installation: installation, continuation: continuation)
             }
         } onCancel: {
             Task { await self.withdraw(id) }
         }
     }
 
-    func prompt(_ id: UInt64) -> PerObjectPrompt? {
-        pending[id]?.prompt
+    /// A pending request and the installation that made it.
+    func request(_ id: UInt64) -> (prompt: PerObjectPrompt, installation: AppInstallation)? {
+        pending[id].map { ($0.prompt, $0.installation) }
     }
 
     /// Resolves a request; the caller has stored the decisions.
@@ -58,5 +65,18 @@ actor PerObjectPromptCenter {
 
     private func withdraw(_ id: UInt64) {
         pending.removeValue(forKey: id)?.continuation.resume(throwing: CancellationError())
+    }
+
+    /// The app was removed: its requests are withdrawn (none can be answered for a later
+    /// installation under the same id), and any call still waiting on one is told why.
+    /// Returns how many were withdrawn.
+    @discardableResult
+    func withdrawAll(appID: String) -> Int {
+        let ids = pending.filter { $0.value.prompt.appID == appID }.map(\.key)
+        for id in ids {
+            pending.removeValue(forKey: id)?.continuation.resume(
+                throwing: HKError(.errorAuthorizationDenied, "the app was removed while its per-object read request waited"))
+        }
+        return ids.count
     }
 }

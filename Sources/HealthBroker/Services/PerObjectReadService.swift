@@ -31,15 +31,20 @@ enum PerObjectReadService {
         CallAccessReport.record(appID: app.id, types: [spec.typeIdentifier], detail: "per-object read request")
         // Every object of the type that matches, from every source: the user's choice, never
         // shown to the app. The predicate is compiled within the manager's visibility.
-        let candidates = try await context.store.withDatabase { database in
+        // The installation that asks: the user's answer is stored for it alone (`answer`).
+        let (installation, candidates) = try await context.store.withDatabase { database in
+            guard let installation = try database.apps.installation(id: app.id) else {
+                throw HKError(.errorAuthorizationDenied, "\(app.id.prefix(128)) is no longer installed")
+            }
             var found: [SampleRecord] = []
             try database.samples.query(SampleQuerySpec(typeIdentifier: spec.typeIdentifier, predicate: spec.predicate,
                                                        sort: [SampleSort(.startDate, ascending: false)], limit: maxCandidates),
                                        scope: .allSources) { found += $0 }
-            return found
+            return (installation, found)
         }
         context.logger.info("per-object read prompt", metadata: ["app": "\(app.id)", "candidates": "\(candidates.count)"])
-        try await context.perObjectPrompts.ask(app: app, typeIdentifier: spec.typeIdentifier, candidates: candidates)
+        try await context.perObjectPrompts.ask(app: app, installation: installation, typeIdentifier: spec.typeIdentifier,
+                                               candidates: candidates)
         return MethodTable.Reply(EmptyMessage())
     }
 
@@ -49,18 +54,21 @@ enum PerObjectReadService {
 
     /// The user's pick: the listed objects allowed, every other candidate of the request not (a
     /// grant it held before is removed, as HealthKit's sheet shows each object's current state).
+    /// The grants go to the installation that asked: `decide` checks it in the transaction that
+    /// writes them, so an app removed (and installed again) since its request receives nothing.
     static func answer(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let answer = try ObjectReadGrants(wire: payload)
-        guard let prompt = await context.perObjectPrompts.prompt(answer.requestID) else {
+        guard let pending = await context.perObjectPrompts.request(answer.requestID) else {
             throw HKError(.errorInvalidArgument, "no pending per-object request \(answer.requestID); list them with `healthctl object-requests`")
         }
+        let (prompt, installation) = pending
         let candidates = prompt.candidates.map(\.uuid)
         let offered = Set(candidates)
         for uuid in answer.uuids where !offered.contains(uuid) {
             throw HKError(.errorInvalidArgument, "request \(answer.requestID) did not offer object \(uuid.uuidString.lowercased())")
         }
         let granted = try await context.store.withDatabase { database in
-            try await database.objectGrants.decide(appID: prompt.appID, decided: candidates, allowed: Set(answer.uuids), at: Date())
+            try await database.objectGrants.decide(for: installation, decided: candidates, allowed: Set(answer.uuids), at: Date())
         }
         CallAccessReport.record(appID: prompt.appID, types: [prompt.typeIdentifier], count: granted,
                                 detail: "per-object request \(answer.requestID): \(granted) of \(candidates.count) objects allowed")

@@ -78,6 +78,9 @@ enum UserDataService {
             return request.deleteData ? try await database.samples.deleteAll(fromSource: request.appID) : 0
         }
         await context.connections.endConnections(of: request.appID, because: ending)
+        // Its per-object read requests go too, whatever became of their calls: an answer
+        // arriving later finds none (and `decide` refuses one already looked up).
+        await context.perObjectPrompts.withdrawAll(appID: request.appID)
         guard let deleted else {
             throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); see `healthctl apps list`")
         }

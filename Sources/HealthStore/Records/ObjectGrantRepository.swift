@@ -14,13 +14,22 @@ import HealthModel
 public struct ObjectGrantRepository: Sendable {
     let writer: any DatabaseWriter
 
-    /// Sets `appID`'s grants for `decided` objects (of a per-object type): those in `allowed`
-    /// granted, the others removed, in one transaction. Objects that no longer exist or are not
-    /// of a per-object type are skipped (a deletion may race the answer). Returns how many
-    /// objects the app may now read of the decided ones.
+    /// Sets the grants of the app `installation` names for `decided` objects (of a per-object
+    /// type): those in `allowed` granted, the others removed, in one transaction. Objects that no
+    /// longer exist or are not of a per-object type are skipped (a deletion may race the answer).
+    /// Returns how many objects the app may now read of the decided ones.
+    ///
+    /// The answer is bound to the installation that asked: if the app was removed since (and
+    /// perhaps installed again under the same id), nothing is written — checked in the same
+    /// transaction as the writes, so no removal and reinstall can slip in between.
     @discardableResult
-    public func decide(appID: String, decided: [UUID], allowed: Set<UUID>, at date: Date) async throws -> Int {
-        try await writer.write { db in
+    public func decide(for installation: AppInstallation, decided: [UUID], allowed: Set<UUID>, at date: Date) async throws -> Int {
+        let appID = installation.appID
+        return try await writer.write { db in
+            guard try AppRepository.installation(db, id: appID) == installation else {
+                throw HKError(.errorInvalidArgument, "\(appID.prefix(128)) was removed since it asked to read these objects; "
+                              + "nothing was granted — the app must ask again")
+            }
             var granted = 0
             for uuid in decided {
                 guard let row = try Row.fetchOne(db.cachedStatement(sql: """
