@@ -7,7 +7,7 @@ import Testing
 /// Pending per-object read requests and app removal: removing an app withdraws its requests
 /// (the waiting call learns why) and leaves other apps' alone, and each request keeps the
 /// installation that asked, which the answer's grants are bound to.
-@Suite(.timeLimit(.minutes(2))) struct PerObjectPromptCenterTests {
+@Suite(.timeLimit(.minutes(10))) struct PerObjectPromptCenterTests {
     static func manifest(_ id: String) -> AppManifest {
         AppManifest(id: id, displayName: id, executable: "/usr/bin/true", version: "1",
                     readUsageDescription: "reads", shareUsageDescription: "writes")

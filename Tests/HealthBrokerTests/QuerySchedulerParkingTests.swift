@@ -8,7 +8,7 @@ import Testing
 /// app's slot stays held, it takes a slot back in turn, and past `largeQueriesParked` the query
 /// parked longest is evicted. Every step the scheduler takes under its lock, so each check below
 /// reads settled state, no timing.
-@Suite(.timeLimit(.minutes(2))) struct QuerySchedulerParkingTests {
+@Suite(.timeLimit(.minutes(10))) struct QuerySchedulerParkingTests {
     static func scheduler(parked: Int = 2) -> QueryScheduler {
         var limits = BrokerLimits()
         limits.largeQueriesRunning = 1

@@ -19,7 +19,7 @@ private final class RecordingHealthStore: HKHealthStore, @unchecked Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct HKSourceQueryDescriptorTests {
+@Suite(.timeLimit(.minutes(10))) struct HKSourceQueryDescriptorTests {
     /// Apple: `result(for:)` "creates and executes an HKSourceQuery"; the sources come back as
     /// an array, here sorted by name and then bundle identifier whatever order healthd sent.
     @Test func resultRunsAnHKSourceQueryThroughExecuteAndSortsTheSources() async throws {

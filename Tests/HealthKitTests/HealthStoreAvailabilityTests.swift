@@ -7,7 +7,7 @@ import Testing
 
 /// `isHealthDataAvailable()`, `earliestPermittedSampleDate()` and `supportsHealthRecords()`:
 /// the checks HealthKit apps make before anything else.
-@Suite(.timeLimit(.minutes(2))) struct HealthStoreAvailabilityTests {
+@Suite(.timeLimit(.minutes(10))) struct HealthStoreAvailabilityTests {
     /// A connection that dials `path` by name, as an app outside health-sandbox does.
     private func connection(dialling path: String) -> BrokerConnection {
         BrokerConnection(environment: [LaunchEnvironment.appSocketPathVariable: path])

@@ -88,7 +88,7 @@ private func aSample() -> HKQuantitySample {
                      start: Date(timeIntervalSince1970: 1_700_000_000), end: Date(timeIntervalSince1970: 1_700_000_060))
 }
 
-@Suite(.timeLimit(.minutes(2))) struct MockHealthStoreSubclassTests {
+@Suite(.timeLimit(.minutes(10))) struct MockHealthStoreSubclassTests {
     @Test func completionStyleOverridesAreCalledThroughAnHKHealthStoreReference() async throws {
         let mock = CompletionMockHealthStore()
         let store: HKHealthStore = mock
