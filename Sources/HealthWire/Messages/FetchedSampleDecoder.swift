@@ -47,7 +47,7 @@ public struct FetchedSampleDecoder {
                     rows.append(plain)
                 } else {
                     var whole: [UInt8] = [0x0A]
-                    WireReader.appendVarint(UInt64(sample.count), to: &whole)
+                    ProtobufCodec.appendVarint(UInt64(sample.count), to: &whole)
                     whole += buffer[sample]
                     let decoded = try SampleList(wire: whole).samples
                     guard decoded.count == 1, let record = decoded.first else { throw WireDecodeError.malformed(message: "openhealth.v1.Sample") }
@@ -232,14 +232,5 @@ struct WireReader {
         let range = index..<(index + Int(length))
         index = range.upperBound
         return range
-    }
-
-    static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
-        var rest = value
-        while rest >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
-            rest >>= 7
-        }
-        bytes.append(UInt8(rest))
     }
 }

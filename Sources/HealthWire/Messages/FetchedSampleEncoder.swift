@@ -44,7 +44,7 @@ public struct FetchedSampleEncoder {
             case .quantity, .category:
                 encodePlain(row)
                 out.append(Tag.batchSamples)
-                Self.appendVarint(UInt64(sample.count), to: &out)
+                ProtobufCodec.appendVarint(UInt64(sample.count), to: &out)
                 out += sample
             }
         }
@@ -60,11 +60,11 @@ public struct FetchedSampleEncoder {
         sample += typeField
         if row.startUS != 0 {
             sample.append(Tag.start)
-            Self.appendVarint(UInt64(bitPattern: row.startUS), to: &sample)
+            ProtobufCodec.appendVarint(UInt64(bitPattern: row.startUS), to: &sample)
         }
         if row.endUS != 0 {
             sample.append(Tag.end)
-            Self.appendVarint(UInt64(bitPattern: row.endUS), to: &sample)
+            ProtobufCodec.appendVarint(UInt64(bitPattern: row.endUS), to: &sample)
         }
         switch row.value {
         case let .quantity(value):
@@ -72,7 +72,7 @@ public struct FetchedSampleEncoder {
             // protobuf-c leaves out a double equal to zero, -0.0 too (which so arrives as 0.0).
             let written = value != 0
             sample.append(Tag.quantity)
-            Self.appendVarint(UInt64((written ? 9 : 0) + unitField.count), to: &sample)
+            ProtobufCodec.appendVarint(UInt64((written ? 9 : 0) + unitField.count), to: &sample)
             if written {
                 sample.append(Tag.quantityValue)
                 withUnsafeBytes(of: value.bitPattern.littleEndian) { sample.append(contentsOf: $0) }
@@ -80,7 +80,7 @@ public struct FetchedSampleEncoder {
             sample += unitField
         case let .category(value):
             sample.append(Tag.category)
-            Self.appendVarint(UInt64(bitPattern: value), to: &sample)
+            ProtobufCodec.appendVarint(UInt64(bitPattern: value), to: &sample)
         case .record:
             break  // not plain; `wireBytes` sends it through protobuf-c
         }
@@ -124,17 +124,8 @@ public struct FetchedSampleEncoder {
     /// A length-delimited field written even when empty (a set message).
     private static func messageField(_ tag: UInt8, _ bytes: [UInt8]) -> [UInt8] {
         var field = [tag]
-        appendVarint(UInt64(bytes.count), to: &field)
+        ProtobufCodec.appendVarint(UInt64(bytes.count), to: &field)
         return field + bytes
-    }
-
-    private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
-        var rest = value
-        while rest >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
-            rest >>= 7
-        }
-        bytes.append(UInt8(rest))
     }
 
     /// Field keys (number << 3 | wire type) of the fields written here (proto/openhealth/v1/types.proto,

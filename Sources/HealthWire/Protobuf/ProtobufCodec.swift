@@ -51,7 +51,9 @@ enum ProtobufCodec {
         }
     }
 
-    private static func appendVarint(_ value: UInt64, to buffer: inout [UInt8]) {
+    /// `value` as a protobuf varint at the end of `buffer`: the one varint writer of the module
+    /// (the hand-written import batches and fetched-sample frames use it too).
+    static func appendVarint(_ value: UInt64, to buffer: inout [UInt8]) {
         var rest = value
         while rest >= 0x80 {
             buffer.append(UInt8(truncatingIfNeeded: rest) | 0x80)
