@@ -16,20 +16,8 @@ extension SamplePredicate {
                           "a predicateForWorkoutActivities… predicate selects workout activities; wrap it in "
                           + "HKQuery.predicateForWorkouts(activityPredicate:) to query workouts")
         case let compound as NSCompoundPredicate:
-            let operands = try compound.subpredicates.map { (operand) throws(HKError) in
-                try SamplePredicate(translating: operand)
-            }
-            switch compound.compoundPredicateType {
-            case .and: self = .and(operands)
-            case .or: self = .or(operands)
-            case .not:
-                guard operands.count == 1 else {
-                    throw HKError(.errorInvalidArgument, "a NOT predicate needs exactly one subpredicate, got \(operands.count)")
-                }
-                self = .not(operands[0])
-            @unknown default:
-                throw HKError(.errorInvalidArgument, "unsupported NSCompoundPredicate type \(compound.compoundPredicateType.rawValue)")
-            }
+            self = try compound.translated({ (operand) throws(HKError) in try SamplePredicate(translating: operand) },
+                                           and: { .and($0) }, or: { .or($0) }, not: { .not($0) })
         default:
             throw HKError(.errorInvalidArgument,
                           "predicates built with NSPredicate(value:) or NSPredicate(block:) are not supported (and "

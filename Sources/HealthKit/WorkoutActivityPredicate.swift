@@ -42,20 +42,8 @@ extension WorkoutActivityTest {
         case let unusable as UnusablePredicate:
             throw unusable.error
         case let compound as NSCompoundPredicate:
-            let operands = try compound.subpredicates.map { (operand) throws(HKError) in
-                try WorkoutActivityTest(translating: operand)
-            }
-            switch compound.compoundPredicateType {
-            case .and: self = .and(operands)
-            case .or: self = .or(operands)
-            case .not:
-                guard operands.count == 1 else {
-                    throw HKError(.errorInvalidArgument, "a NOT predicate needs exactly one subpredicate, got \(operands.count)")
-                }
-                self = .not(operands[0])
-            @unknown default:
-                throw HKError(.errorInvalidArgument, "unsupported NSCompoundPredicate type \(compound.compoundPredicateType.rawValue)")
-            }
+            self = try compound.translated({ (operand) throws(HKError) in try WorkoutActivityTest(translating: operand) },
+                                           and: { .and($0) }, or: { .or($0) }, not: { .not($0) })
         default:
             throw HKError(.errorInvalidArgument,
                           "predicateForWorkouts(activityPredicate:) takes predicates from HKQuery.predicateForWorkoutActivities… "
