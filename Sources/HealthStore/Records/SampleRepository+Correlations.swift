@@ -48,7 +48,6 @@ extension SampleRepository {
     /// `everyObjectVisible` checks that on the rows admitted, should a stored one ever break it.
     public func queryCorrelations(_ spec: CorrelationQuerySpec, objectScopes: [String: Visibility], batchSize: Int = 500,
                                   emit: ([SampleRecord]) throws -> Void) throws {
-        let spec = try spec.canonicalized()
         try writer.read { db in
             let typeID = try SampleSQL.typeID(db, spec.typeIdentifier)
             var conditions = ["o.type_id = ?"]
