@@ -73,8 +73,8 @@ import TestSupport
     }
 
     /// The same power cut after saves made through the group-commit queue (`SampleRepository.insert`
-    /// with their access-log entries, 1–8 at once: a lone save commits on its caller's thread,
-    /// overlapping ones share a commit). Every acknowledged sample survives, and so does its
+    /// with their access-log entries, 1–8 at once: a lone save commits alone on the queue's drain
+    /// thread, overlapping ones share a commit). Every acknowledged sample survives, and so does its
     /// entry: the log in the store a cut leaves verifies, with one entry per stored save.
     @Test func everyAcknowledgedGroupCommittedSaveSurvivesAPowerCutRightAfterIt() throws {
         try #require(FileManager.default.isExecutableFile(atPath: CrashChild.executablePath),
