@@ -15,12 +15,6 @@ import HealthWire
     let watch = HKDevice(name: "Watch", manufacturer: "Acme", model: "W2", hardwareVersion: nil, firmwareVersion: "4",
                          softwareVersion: nil, localIdentifier: "local-9", udiDeviceIdentifier: nil)
 
-    /// Apple's snippet: archive requiring secure coding, unarchive as the class asked for.
-    private func roundTrip<T: NSObject & NSSecureCoding>(_ object: NSObject, as cls: T.Type) throws -> T {
-        let archived = try NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: true)
-        return try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: cls, from: archived))
-    }
-
     /// What `HKObject` itself promises after a round trip.
     private func expectSameObject(_ restored: HKSample, _ original: HKSample) {
         #expect(restored == original && restored.isEqual(original) && restored.hash == original.hash)
@@ -39,7 +33,7 @@ import HealthWire
             start: start, end: end, device: watch,
             metadata: [HKMetadataKeyWasUserEntered: true, "custom.note": "after run", "custom.count": 3,
                        "custom.when": start, "custom.dose": HKQuantity(unit: .gram(), doubleValue: 0.5)])
-        let restored = try roundTrip(sample, as: HKQuantitySample.self)
+        let restored = try SecureArchive.roundTrip(sample, as: HKQuantitySample.self)
         expectSameObject(restored, sample)
         #expect(restored.quantity == sample.quantity)
         #expect(restored.quantityType == HKQuantityType(.heartRate))
@@ -60,14 +54,14 @@ import HealthWire
                                   device: DeviceRecord(name: "Phone"),
                                   source: SourceRecord(bundleIdentifier: "org.example.walk", name: "Walk", version: "3"))
         let fetched = try HKSample.fetched(record)
-        let restored = try roundTrip(fetched, as: HKSample.self)
+        let restored = try SecureArchive.roundTrip(fetched, as: HKSample.self)
         expectSameObject(restored, fetched)
         #expect(restored is HKCumulativeQuantitySample)
         #expect((restored as? HKQuantitySample)?.quantity == HKQuantity(unit: .count(), doubleValue: 42))
         #expect(restored.sourceRevision.source.bundleIdentifier == "org.example.walk" && restored.sourceRevision.version == "3")
         let heartRate = try HKSample.fetched(SampleRecord(uuid: UUID(), typeIdentifier: HKQuantityTypeIdentifier.heartRate.rawValue,
                                                           startDate: start, endDate: start, value: .quantity(61, unit: "count/min")))
-        #expect(try roundTrip(heartRate, as: HKQuantitySample.self) is HKDiscreteQuantitySample)
+        #expect(try SecureArchive.roundTrip(heartRate, as: HKQuantitySample.self) is HKDiscreteQuantitySample)
     }
 
     /// A revision with a product type and system version (not carried by the wire) survives too.
@@ -80,7 +74,7 @@ import HealthWire
                                   endDate: end, value: .category(0), source: parts.share(revision))
         let sample = try HKSample.fetched(record, sharing: parts)
         #expect(sample.sourceRevision.productType == "iPhone14,2")
-        let restored = try roundTrip(sample, as: HKCategorySample.self)
+        let restored = try SecureArchive.roundTrip(sample, as: HKCategorySample.self)
         #expect(restored.sourceRevision == revision)
         #expect(restored.sourceRevision.operatingSystemVersion.minorVersion == 4)
     }
@@ -88,7 +82,7 @@ import HealthWire
     @Test func aCategorySampleKeepsItsValue() throws {
         let sample = HKCategorySample(type: HKCategoryType(.sleepAnalysis), value: HKCategoryValueSleepAnalysis.asleepREM.rawValue,
                                       start: start, end: end)
-        let restored = try roundTrip(sample, as: HKCategorySample.self)
+        let restored = try SecureArchive.roundTrip(sample, as: HKCategorySample.self)
         expectSameObject(restored, sample)
         #expect(restored.value == HKCategoryValueSleepAnalysis.asleepREM.rawValue)
         #expect(restored.categoryType == HKCategoryType(.sleepAnalysis))
@@ -104,7 +98,7 @@ import HealthWire
                                 totalEnergyBurned: HKQuantity(unit: .kilocalorie(), doubleValue: 88),
                                 totalDistance: HKQuantity(unit: .meterUnit(with: .kilo), doubleValue: 1.6),
                                 totalSwimmingStrokeCount: nil, device: watch, metadata: [HKMetadataKeyIndoorWorkout: false])
-        let restored = try roundTrip(workout, as: HKWorkout.self)
+        let restored = try SecureArchive.roundTrip(workout, as: HKWorkout.self)
         expectSameObject(restored, workout)
         #expect(restored.workoutActivityType == .running)
         #expect(restored.duration == workout.duration && restored.duration == 540)
@@ -123,7 +117,7 @@ import HealthWire
                                          start: start, end: start)
         let pressure = HKCorrelation(type: HKCorrelationType(.bloodPressure), start: start, end: start,
                                      objects: [systolic, diastolic], metadata: ["custom.arm": "left"])
-        let restored = try roundTrip(pressure, as: HKCorrelation.self)
+        let restored = try SecureArchive.roundTrip(pressure, as: HKCorrelation.self)
         expectSameObject(restored, pressure)
         #expect(restored.objects == [systolic, diastolic])
         let restoredSystolic = try #require(restored.objects(for: HKQuantityType(.bloodPressureSystolic)).first as? HKQuantitySample)
@@ -135,7 +129,7 @@ import HealthWire
     @Test func aStateOfMindKeepsItsKindValenceLabelsAndAssociations() throws {
         let mood = HKStateOfMind(date: start, kind: .dailyMood, valence: -0.25, labels: [.anxious, .stressed],
                                  associations: [.work, .money])
-        let restored = try roundTrip(mood, as: HKStateOfMind.self)
+        let restored = try SecureArchive.roundTrip(mood, as: HKStateOfMind.self)
         expectSameObject(restored, mood)
         #expect(restored.kind == .dailyMood && restored.valence == -0.25)
         #expect(restored.labels == [.anxious, .stressed] && restored.associations == [.work, .money])
@@ -144,7 +138,7 @@ import HealthWire
     @Test func anAssessmentKeepsItsAnswersAndScore() throws {
         let gad7 = HKGAD7Assessment(date: start, answers: [.notAtAll, .severalDays, .nearlyEveryDay, .notAtAll,
                                                             .moreThanHalfTheDays, .severalDays, .notAtAll])
-        let restored = try roundTrip(gad7, as: HKScoredAssessment.self)
+        let restored = try SecureArchive.roundTrip(gad7, as: HKScoredAssessment.self)
         expectSameObject(restored, gad7)
         #expect((restored as? HKGAD7Assessment)?.answers == gad7.answers)
         #expect(restored.score == gad7.score && restored.score == 7)
@@ -156,7 +150,7 @@ import HealthWire
         let fetched = try HKSample.fetched(SampleRecord(uuid: UUID(), typeIdentifier: HKElectrocardiogramTypeIdentifier,
                                                         startDate: start, endDate: start.addingTimeInterval(30),
                                                         value: .electrocardiogram(ecg)))
-        let restored = try roundTrip(fetched, as: HKElectrocardiogram.self)
+        let restored = try SecureArchive.roundTrip(fetched, as: HKElectrocardiogram.self)
         expectSameObject(restored, fetched)
         #expect(restored.classification == .atrialFibrillation && restored.symptomsStatus == HKElectrocardiogram.SymptomsStatus.none)
         #expect(restored.numberOfVoltageMeasurements == 15_360)
@@ -170,7 +164,7 @@ import HealthWire
                                    start: start, end: end)
         let twin = HKQuantitySample(type: HKQuantityType(.stepCount), quantity: HKQuantity(unit: .count(), doubleValue: 10),
                                     start: start, end: end)
-        let restored = try roundTrip(one, as: HKQuantitySample.self)
+        let restored = try SecureArchive.roundTrip(one, as: HKQuantitySample.self)
         #expect(Set<HKSample>([one, twin]).contains(restored))
         #expect(restored != twin && !restored.isEqual(twin))
         #expect(!restored.isEqual(HKQuantity(unit: .count(), doubleValue: 10)))

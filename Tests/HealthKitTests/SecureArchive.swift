@@ -6,8 +6,14 @@ import Testing
 /// or truncated file, field by field, decoded through the class's own `init?(coder:)`.
 enum SecureArchive {
     static func roundTrip<T: NSObject & NSSecureCoding>(_ object: T) throws -> T {
+        try roundTrip(object, as: T.self)
+    }
+
+    /// Apple's snippet unarchiving as a class other than the object's own (a superclass an app's
+    /// cache names, such as `HKSample`).
+    static func roundTrip<T: NSObject & NSSecureCoding>(_ object: NSObject, as cls: T.Type) throws -> T {
         let archived = try NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: true)
-        return try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: T.self, from: archived))
+        return try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: cls, from: archived))
     }
 
     static func decoded<T: NSObject & NSSecureCoding>(_: T.Type, _ fill: (NSKeyedArchiver) -> Void) throws -> T? {

@@ -15,14 +15,8 @@ import Testing
                          firmwareVersion: nil, softwareVersion: "10.1", localIdentifier: nil, udiDeviceIdentifier: "(01)0019")
     let source = HKSource(name: "Walk", bundleIdentifier: "org.example.walk")
 
-    /// Apple's snippet: archive requiring secure coding, unarchive as the class.
-    private func roundTrip<T: NSObject & NSSecureCoding>(_ object: T) throws -> T {
-        let archived = try NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: true)
-        return try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: T.self, from: archived))
-    }
-
     @Test func aDeviceSurvivesSecureKeyedArchivingWithItsNilProperties() throws {
-        let restored = try roundTrip(watch)
+        let restored = try SecureArchive.roundTrip(watch)
         #expect(restored == watch)
         #expect(restored.firmwareVersion == nil && restored.localIdentifier == nil)
         #expect(restored.udiDeviceIdentifier == "(01)0019")
@@ -32,12 +26,12 @@ import Testing
     @Test func aDeviceWithNoPropertiesRoundTrips() throws {
         let empty = HKDevice(name: nil, manufacturer: nil, model: nil, hardwareVersion: nil, firmwareVersion: nil,
                              softwareVersion: nil, localIdentifier: nil, udiDeviceIdentifier: nil)
-        #expect(try roundTrip(empty) == empty)
-        #expect(try roundTrip(empty) != watch)
+        #expect(try SecureArchive.roundTrip(empty) == empty)
+        #expect(try SecureArchive.roundTrip(empty) != watch)
     }
 
     @Test func aSourceSurvivesSecureKeyedArchiving() throws {
-        let restored = try roundTrip(source)
+        let restored = try SecureArchive.roundTrip(source)
         #expect(restored == source)
         #expect(restored.name == "Walk" && restored.bundleIdentifier == "org.example.walk")
         #expect(Set([source, restored]).count == 1)
@@ -46,7 +40,7 @@ import Testing
     @Test func aRevisionKeepsItsSourceVersionProductTypeAndSystemVersion() throws {
         let revision = HKSourceRevision(source: source, version: "2.1", productType: "iPhone14,2",
                                         operatingSystemVersion: OperatingSystemVersion(majorVersion: 17, minorVersion: 4, patchVersion: 1))
-        let restored = try roundTrip(revision)
+        let restored = try SecureArchive.roundTrip(revision)
         #expect(restored == revision)
         #expect(restored.source == source)
         #expect(restored.operatingSystemVersion.minorVersion == 4)
@@ -55,7 +49,7 @@ import Testing
 
     @Test func aRevisionWithoutVersionStaysWithoutOne() throws {
         let revision = HKSourceRevision(source: source, version: nil)
-        let restored = try roundTrip(revision)
+        let restored = try SecureArchive.roundTrip(revision)
         #expect(restored.version == nil && restored.productType == nil)
         #expect(restored == revision)
         #expect(restored != HKSourceRevision(source: source, version: ""))

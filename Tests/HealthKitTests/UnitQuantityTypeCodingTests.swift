@@ -10,12 +10,6 @@ import Testing
 /// archived with `NSKeyedArchiver.archivedData(withRootObject:requiringSecureCoding: true)` and
 /// read back with `NSKeyedUnarchiver.unarchivedObject(ofClass:from:)`. Issue 15, item 4.
 @Suite(.timeLimit(.minutes(10))) struct UnitQuantityTypeCodingTests {
-    /// Apple's snippet: archive requiring secure coding, unarchive as the class.
-    private func roundTrip<T: NSObject & NSSecureCoding>(_ object: T, as cls: T.Type = T.self) throws -> T {
-        let archived = try NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: true)
-        return try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: cls, from: archived))
-    }
-
     /// An archive of `object` whose string `old` (a field's value) is replaced by `new`: what a
     /// tampered file on disk looks like to the unarchiver.
     private func tampered(_ object: NSObject, replacing old: String, with new: Any) throws -> Data {
@@ -38,7 +32,7 @@ import Testing
     ]
 
     @Test(arguments: units) func aUnitSurvivesSecureKeyedArchiving(_ unit: HKUnit) throws {
-        let restored = try roundTrip(unit)
+        let restored = try SecureArchive.roundTrip(unit)
         #expect(restored == unit && restored.isEqual(unit) && restored.hash == unit.hash)
         #expect(restored.unitString == unit.unitString)
         #expect(Set([unit, restored]).count == 1)
@@ -50,9 +44,9 @@ import Testing
         let built = HKUnit.moleUnit(with: .milli, molarMass: HKUnitMolarMassBloodGlucose).unitDivided(by: .liter())
         let parsed = HKUnit(from: "mmol<180.1558800000541>/L")
         #expect(parsed == built && parsed.hash == built.hash)
-        #expect(try roundTrip(parsed) == built)
-        #expect(try roundTrip(built) == parsed)
-        #expect([built: "glucose"][try roundTrip(parsed)] == "glucose")
+        #expect(try SecureArchive.roundTrip(parsed) == built)
+        #expect(try SecureArchive.roundTrip(built) == parsed)
+        #expect([built: "glucose"][try SecureArchive.roundTrip(parsed)] == "glucose")
     }
 
     @Test func equalityIsStructuralAndAgreesWithHashAndSets() {
@@ -80,7 +74,7 @@ import Testing
 
     @Test(arguments: values) func aQuantityKeepsItsUnitAndExactValue(_ value: Double) throws {
         let quantity = HKQuantity(unit: .count().unitDivided(by: .minute()), doubleValue: value)
-        let restored = try roundTrip(quantity)
+        let restored = try SecureArchive.roundTrip(quantity)
         #expect(restored == quantity && restored.hash == quantity.hash)
         #expect(restored.doubleValue(for: .count().unitDivided(by: .minute())).bitPattern == value.bitPattern)
         #expect(restored.unit == quantity.unit)
@@ -89,13 +83,13 @@ import Testing
 
     /// NaN is not equal to itself (as `Double`), so only its NaN-ness can survive.
     @Test func aNaNQuantityStaysNaN() throws {
-        let restored = try roundTrip(HKQuantity(unit: .gram(), doubleValue: .nan))
+        let restored = try SecureArchive.roundTrip(HKQuantity(unit: .gram(), doubleValue: .nan))
         #expect(restored.doubleValue(for: .gram()).isNaN)
     }
 
     @Test func aQuantityKeepsTheUnitItWasWrittenIn() throws {
         let kilometres = HKQuantity(unit: .meterUnit(with: .kilo), doubleValue: 1)
-        let restored = try roundTrip(kilometres)
+        let restored = try SecureArchive.roundTrip(kilometres)
         #expect(restored.unit == .meterUnit(with: .kilo))
         #expect(restored != HKQuantity(unit: .meter(), doubleValue: 1000))
         #expect(restored.compare(HKQuantity(unit: .meter(), doubleValue: 1000)) == .orderedSame)
@@ -124,18 +118,18 @@ import Testing
     /// the registry's, of the same class, with the registry's properties.
     @Test func everyTypeSurvivesSecureKeyedArchiving() throws {
         for type in HKObjectType.allTypes {
-            let restored = try roundTrip(type, as: HKObjectType.self)
+            let restored = try SecureArchive.roundTrip(type, as: HKObjectType.self)
             #expect(restored == type && restored.hash == type.hash, "\(type.identifier)")
             #expect(ObjectIdentifier(Swift.type(of: restored)) == ObjectIdentifier(Swift.type(of: type)), "\(type.identifier)")
             #expect(Set([type, restored]).count == 1)
         }
-        let heartRate = try roundTrip(HKQuantityType(.heartRate))
+        let heartRate = try SecureArchive.roundTrip(HKQuantityType(.heartRate))
         #expect(heartRate.canonicalUnit == HKQuantityType(.heartRate).canonicalUnit && heartRate.canonicalUnit.isValid)
         #expect(heartRate.aggregationStyle == HKQuantityType(.heartRate).aggregationStyle)
-        #expect(try roundTrip(HKCategoryType(.sleepAnalysis)).allowedValues == HKCategoryType(.sleepAnalysis).allowedValues)
-        #expect(try roundTrip(HKObjectType.workoutType()) == HKObjectType.workoutType())
-        #expect(try roundTrip(HKSeriesType.heartbeat()) == HKSeriesType.heartbeat())
-        #expect(try roundTrip(HKCorrelationType(.bloodPressure), as: HKSampleType.self) == HKCorrelationType(.bloodPressure))
+        #expect(try SecureArchive.roundTrip(HKCategoryType(.sleepAnalysis)).allowedValues == HKCategoryType(.sleepAnalysis).allowedValues)
+        #expect(try SecureArchive.roundTrip(HKObjectType.workoutType()) == HKObjectType.workoutType())
+        #expect(try SecureArchive.roundTrip(HKSeriesType.heartbeat()) == HKSeriesType.heartbeat())
+        #expect(try SecureArchive.roundTrip(HKCorrelationType(.bloodPressure), as: HKSampleType.self) == HKCorrelationType(.bloodPressure))
     }
 
     /// Types compare by identifier, whatever instance: a convenience-initialized one, the
@@ -145,7 +139,7 @@ import Testing
         let registered = try #require(HKObjectType.quantityType(forIdentifier: .stepCount))
         #expect(steps == registered && steps.isEqual(registered) && steps.hash == registered.hash)
         #expect(steps !== registered)
-        #expect([registered: 1][try roundTrip(steps)] == 1)
+        #expect([registered: 1][try SecureArchive.roundTrip(steps)] == 1)
         #expect(steps != HKQuantityType(.heartRate))
         #expect(!steps.isEqual(HKUnit.count()))
     }

@@ -14,23 +14,6 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct WorkoutValueCodingTests {
     let start = Date(timeIntervalSinceReferenceDate: 790_000_000.25)
 
-    /// Apple's snippet: archive requiring secure coding, unarchive as the class.
-    private func roundTrip<T: NSObject & NSSecureCoding>(_ object: T) throws -> T {
-        let archived = try NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: true)
-        return try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: T.self, from: archived))
-    }
-
-    /// What `T(coder:)` makes of an archive holding exactly the fields `fill` writes: a tampered
-    /// or truncated file, field by field.
-    private func decoded<T: NSObject & NSSecureCoding>(_: T.Type, _ fill: (NSKeyedArchiver) -> Void) throws -> T? {
-        let archiver = NSKeyedArchiver(requiringSecureCoding: true)
-        fill(archiver)
-        archiver.finishEncoding()
-        let unarchiver = try NSKeyedUnarchiver(forReadingFrom: archiver.encodedData)
-        unarchiver.requiresSecureCoding = true
-        return T(coder: unarchiver)
-    }
-
     // MARK: HKWorkoutEvent
 
     /// No metadata, or one entry of every kind a metadata value can be (with extremes).
@@ -40,7 +23,7 @@ import Testing
             "custom.length": HKQuantity(unit: .meter(), doubleValue: 400), "custom.empty": "", "custom.negative": -1e300,
         ] : nil
         let event = HKWorkoutEvent(type: .segment, dateInterval: DateInterval(start: start, duration: 300), metadata: metadata)
-        let restored = try roundTrip(event)
+        let restored = try SecureArchive.roundTrip(event)
         #expect(restored == event && restored.isEqual(event) && restored.hash == event.hash)
         #expect(restored.type == .segment && restored.dateInterval == event.dateInterval)
         #expect(restored.metadataValues == event.metadataValues)
@@ -50,7 +33,7 @@ import Testing
 
     @Test(arguments: HKWorkoutEventType.allCases) func everyEventTypeSurvives(_ type: HKWorkoutEventType) throws {
         let event = HKWorkoutEvent(type: type, dateInterval: DateInterval(start: start, duration: 0), metadata: nil)
-        #expect(try roundTrip(event).type == type)
+        #expect(try SecureArchive.roundTrip(event).type == type)
     }
 
     @Test func eventsThatDifferInOneFieldStayUnequalThroughAnArchive() throws {
@@ -62,13 +45,13 @@ import Testing
             HKWorkoutEvent(type: .lap, dateInterval: interval, metadata: ["custom.n": 2]),
             HKWorkoutEvent(type: .lap, dateInterval: interval, metadata: ["custom.n": "1"]),
         ]
-        for other in others { #expect(try roundTrip(other) != base) }
+        for other in others { #expect(try SecureArchive.roundTrip(other) != base) }
     }
 
     @Test func aTamperedEventArchiveIsNoEvent() throws {
         let event = HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: start, duration: 60),
                                    metadata: ["custom.length": HKQuantity(unit: .meter(), doubleValue: 400)])
-        #expect(try decoded(HKWorkoutEvent.self) { event.encode(with: $0) } == event)
+        #expect(try SecureArchive.decoded(HKWorkoutEvent.self) { event.encode(with: $0) } == event)
         let number = { (value: Double) in NSNumber(value: value) }
         let fields: [String: NSObject] = ["type": number(3), "startDate": number(0), "endDate": number(60)]
         func without(_ key: String, replacing replacement: NSObject? = nil) -> (NSKeyedArchiver) -> Void {
@@ -77,15 +60,15 @@ import Testing
                 if let replacement { archiver.encode(replacement, forKey: key) }
             }
         }
-        #expect(try decoded(HKWorkoutEvent.self, without("none")) != nil)
+        #expect(try SecureArchive.decoded(HKWorkoutEvent.self, without("none")) != nil)
         for key in fields.keys {
-            #expect(try decoded(HKWorkoutEvent.self, without(key)) == nil)
-            #expect(try decoded(HKWorkoutEvent.self, without(key, replacing: NSString(string: "3"))) == nil)
+            #expect(try SecureArchive.decoded(HKWorkoutEvent.self, without(key)) == nil)
+            #expect(try SecureArchive.decoded(HKWorkoutEvent.self, without(key, replacing: NSString(string: "3"))) == nil)
         }
         // An unknown type, an end before the start, a date that is no number of seconds.
-        #expect(try decoded(HKWorkoutEvent.self, without("type", replacing: number(999))) == nil)
-        #expect(try decoded(HKWorkoutEvent.self, without("endDate", replacing: number(-1))) == nil)
-        #expect(try decoded(HKWorkoutEvent.self, without("endDate", replacing: number(.infinity))) == nil)
+        #expect(try SecureArchive.decoded(HKWorkoutEvent.self, without("type", replacing: number(999))) == nil)
+        #expect(try SecureArchive.decoded(HKWorkoutEvent.self, without("endDate", replacing: number(-1))) == nil)
+        #expect(try SecureArchive.decoded(HKWorkoutEvent.self, without("endDate", replacing: number(.infinity))) == nil)
         // Metadata: a count with no entries, a huge count, an entry without its unit, an unknown kind.
         for extra: (NSKeyedArchiver) -> Void in [
             { $0.encode(number(1), forKey: "metadataCount") },
@@ -98,7 +81,7 @@ import Testing
             { $0.encode(number(1), forKey: "metadataCount"); $0.encode(NSString(string: "k"), forKey: "metadata.0.key")
               $0.encode(NSString(string: "string"), forKey: "metadata.0.kind"); $0.encode(number(1), forKey: "metadata.0.value") },
         ] {
-            #expect(try decoded(HKWorkoutEvent.self) { without("none")($0); extra($0) } == nil)
+            #expect(try SecureArchive.decoded(HKWorkoutEvent.self) { without("none")($0); extra($0) } == nil)
         }
     }
 
@@ -118,7 +101,7 @@ import Testing
     }
 
     @Test(arguments: configurations) func aConfigurationKeepsEveryField(_ configuration: HKWorkoutConfiguration) throws {
-        let restored = try roundTrip(configuration)
+        let restored = try SecureArchive.roundTrip(configuration)
         #expect(restored == configuration && restored.isEqual(configuration) && restored.hash == configuration.hash)
         #expect(restored.activityType == configuration.activityType && restored.locationType == configuration.locationType)
         #expect(restored.swimmingLocationType == configuration.swimmingLocationType)
@@ -138,22 +121,22 @@ import Testing
                 if let value = lap.value { archiver.encode(value, forKey: "lapLength") }
             }
         }
-        let intact = try #require(try decoded(HKWorkoutConfiguration.self, with("none", nil, lap: (NSString(string: "m"), number(50)))))
+        let intact = try #require(try SecureArchive.decoded(HKWorkoutConfiguration.self, with("none", nil, lap: (NSString(string: "m"), number(50)))))
         #expect(intact.activityType == .swimming && intact.lapLength == HKQuantity(unit: .meter(), doubleValue: 50))
         for key in fields.keys {
-            #expect(try decoded(HKWorkoutConfiguration.self, with(key, nil)) == nil)
-            #expect(try decoded(HKWorkoutConfiguration.self, with(key, NSString(string: "1"))) == nil)
-            #expect(try decoded(HKWorkoutConfiguration.self, with(key, number(99_999))) == nil)
+            #expect(try SecureArchive.decoded(HKWorkoutConfiguration.self, with(key, nil)) == nil)
+            #expect(try SecureArchive.decoded(HKWorkoutConfiguration.self, with(key, NSString(string: "1"))) == nil)
+            #expect(try SecureArchive.decoded(HKWorkoutConfiguration.self, with(key, number(99_999))) == nil)
         }
         // A lap length with half its fields, a unit that does not parse, a value that is text.
-        #expect(try decoded(HKWorkoutConfiguration.self, with("none", nil, lap: (NSString(string: "m"), nil))) == nil)
-        #expect(try decoded(HKWorkoutConfiguration.self, with("none", nil, lap: (nil, number(50)))) == nil)
-        #expect(try decoded(HKWorkoutConfiguration.self, with("none", nil, lap: (NSString(string: "m//"), number(50)))) == nil)
-        #expect(try decoded(HKWorkoutConfiguration.self, with("none", nil, lap: (NSString(string: "m"), NSString(string: "50")))) == nil)
+        #expect(try SecureArchive.decoded(HKWorkoutConfiguration.self, with("none", nil, lap: (NSString(string: "m"), nil))) == nil)
+        #expect(try SecureArchive.decoded(HKWorkoutConfiguration.self, with("none", nil, lap: (nil, number(50)))) == nil)
+        #expect(try SecureArchive.decoded(HKWorkoutConfiguration.self, with("none", nil, lap: (NSString(string: "m//"), number(50)))) == nil)
+        #expect(try SecureArchive.decoded(HKWorkoutConfiguration.self, with("none", nil, lap: (NSString(string: "m"), NSString(string: "50")))) == nil)
         // A lap length that is not a length, or not a finite number.
-        #expect(try decoded(HKWorkoutConfiguration.self, with("none", nil, lap: (NSString(string: "kg"), number(50)))) == nil)
+        #expect(try SecureArchive.decoded(HKWorkoutConfiguration.self, with("none", nil, lap: (NSString(string: "kg"), number(50)))) == nil)
         for value in [Double.infinity, -.infinity, .nan] {
-            #expect(try decoded(HKWorkoutConfiguration.self, with("none", nil, lap: (NSString(string: "m"), NSNumber(value: value)))) == nil)
+            #expect(try SecureArchive.decoded(HKWorkoutConfiguration.self, with("none", nil, lap: (NSString(string: "m"), NSNumber(value: value)))) == nil)
         }
     }
 
@@ -167,7 +150,7 @@ import Testing
 
     @Test(arguments: deletions) func aDeletedObjectKeepsItsUUIDAndSyncMetadata(_ record: DeletedObjectRecord) throws {
         let deleted = HKDeletedObject(record: record)
-        let restored = try roundTrip(deleted)
+        let restored = try SecureArchive.roundTrip(deleted)
         #expect(restored.uuid == record.uuid)
         #expect(restored.metadata?[HKMetadataKeySyncIdentifier] as? String == record.syncIdentity?.identifier)
         #expect((restored.metadata?[HKMetadataKeySyncVersion] as? NSNumber)?.int64Value == record.syncIdentity?.version)
@@ -176,7 +159,7 @@ import Testing
 
     @Test func aTamperedDeletedObjectArchiveIsNoDeletedObject() throws {
         let uuid = UUID()
-        let intact = try decoded(HKDeletedObject.self) { $0.encode(NSString(string: uuid.uuidString), forKey: "uuid") }
+        let intact = try SecureArchive.decoded(HKDeletedObject.self) { $0.encode(NSString(string: uuid.uuidString), forKey: "uuid") }
         #expect(intact?.uuid == uuid)
         for fill: (NSKeyedArchiver) -> Void in [
             { _ in },
@@ -192,7 +175,7 @@ import Testing
             { $0.encode(NSString(string: uuid.uuidString), forKey: "uuid"); $0.encode(NSString(string: "id"), forKey: "syncIdentifier")
               $0.encode(NSNumber(value: 1e300), forKey: "syncVersion") },
         ] {
-            #expect(try decoded(HKDeletedObject.self, fill) == nil)
+            #expect(try SecureArchive.decoded(HKDeletedObject.self, fill) == nil)
         }
     }
 
