@@ -89,14 +89,8 @@ enum KindPredicateWire {
                 }
             case let .dateRange(start, end, strictStart, strictEnd):
                 node.node_case = OPENHEALTH__V1__WORKOUT_ACTIVITY_PREDICATE__NODE_DATE_RANGE
-                node.date_range = arena.message { (range: inout Openhealth__V1__ActivityDateRange) in
-                    range.has_start = start == nil ? 0 : 1
-                    range.start_us = start?.microsecondsSince1970 ?? 0
-                    range.has_end = end == nil ? 0 : 1
-                    range.end_us = end?.microsecondsSince1970 ?? 0
-                    range.strict_start = strictStart ? 1 : 0
-                    range.strict_end = strictEnd ? 1 : 0
-                }
+                node.date_range = DateRangeWire.build(.init(start: start, end: end, strictStart: strictStart, strictEnd: strictEnd),
+                                                      in: arena)
             case let .statistic(statistic):
                 node.node_case = OPENHEALTH__V1__WORKOUT_ACTIVITY_PREDICATE__NODE_STATISTIC
                 node.statistic = buildStatistic(statistic, in: arena)
@@ -182,9 +176,8 @@ enum KindPredicateWire {
             return .duration(try ValuePredicateWire.readOperator(wire.operator_), try finite(wire.seconds, "activity duration"))
         case OPENHEALTH__V1__WORKOUT_ACTIVITY_PREDICATE__NODE_DATE_RANGE:
             guard let range = node.date_range?.pointee else { throw .invalidField("activity date range missing") }
-            return .dateRange(start: range.has_start != 0 ? Date(microsecondsSince1970: range.start_us) : nil,
-                              end: range.has_end != 0 ? Date(microsecondsSince1970: range.end_us) : nil,
-                              strictStart: range.strict_start != 0, strictEnd: range.strict_end != 0)
+            let fields = DateRangeWire.read(range)
+            return .dateRange(start: fields.start, end: fields.end, strictStart: fields.strictStart, strictEnd: fields.strictEnd)
         case OPENHEALTH__V1__WORKOUT_ACTIVITY_PREDICATE__NODE_STATISTIC:
             return .statistic(try readStatistic(node.statistic?.pointee))
         case OPENHEALTH__V1__WORKOUT_ACTIVITY_PREDICATE__NODE_COMPOUND:

@@ -10,14 +10,8 @@ enum PredicateWire {
             switch predicate {
             case let .dateRange(start, end, strictStart, strictEnd):
                 wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_DATE_RANGE
-                wire.date_range = arena.message { (range: inout Openhealth__V1__DateRangePredicate) in
-                    range.has_start = start == nil ? 0 : 1
-                    range.start_us = start?.microsecondsSince1970 ?? 0
-                    range.has_end = end == nil ? 0 : 1
-                    range.end_us = end?.microsecondsSince1970 ?? 0
-                    range.strict_start = strictStart ? 1 : 0
-                    range.strict_end = strictEnd ? 1 : 0
-                }
+                wire.date_range = DateRangeWire.build(.init(start: start, end: end, strictStart: strictStart, strictEnd: strictEnd),
+                                                      in: arena)
             case let .uuids(uuids):
                 wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_UUIDS
                 let values = uuids.sorted { $0.uuidString < $1.uuidString }.map { arena.bytes($0.bytes) }
@@ -128,10 +122,8 @@ enum PredicateWire {
             return nil
         case OPENHEALTH__V1__PREDICATE__NODE_DATE_RANGE:
             guard let range = wire.date_range?.pointee else { return nil }
-            return .dateRange(
-                start: range.has_start != 0 ? Date(microsecondsSince1970: range.start_us) : nil,
-                end: range.has_end != 0 ? Date(microsecondsSince1970: range.end_us) : nil,
-                strictStart: range.strict_start != 0, strictEnd: range.strict_end != 0)
+            let fields = DateRangeWire.read(range)
+            return .dateRange(start: fields.start, end: fields.end, strictStart: fields.strictStart, strictEnd: fields.strictEnd)
         case OPENHEALTH__V1__PREDICATE__NODE_UUIDS:
             var uuids = Set<UUID>()
             if let node = wire.uuids?.pointee, node.n_uuids > 0 {

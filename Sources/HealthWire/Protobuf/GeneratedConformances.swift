@@ -7,9 +7,6 @@ extension Openhealth__V1__AccessLogEntry: ProtobufCMessageStruct {
 extension Openhealth__V1__ActivityCompound: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__activity_compound__init(message) }
 }
-extension Openhealth__V1__ActivityDateRange: ProtobufCMessageStruct {
-    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__activity_date_range__init(message) }
-}
 extension Openhealth__V1__ActivityDuration: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__activity_duration__init(message) }
 }

@@ -187,51 +187,6 @@ void   openhealth__v1__activity_duration__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__activity_duration__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-void   openhealth__v1__activity_date_range__init
-                     (Openhealth__V1__ActivityDateRange         *message)
-{
-  static const Openhealth__V1__ActivityDateRange init_value = OPENHEALTH__V1__ACTIVITY_DATE_RANGE__INIT;
-  *message = init_value;
-}
-size_t openhealth__v1__activity_date_range__get_packed_size
-                     (const Openhealth__V1__ActivityDateRange *message)
-{
-  assert(message->base.descriptor == &openhealth__v1__activity_date_range__descriptor);
-  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
-}
-size_t openhealth__v1__activity_date_range__pack
-                     (const Openhealth__V1__ActivityDateRange *message,
-                      uint8_t       *out)
-{
-  assert(message->base.descriptor == &openhealth__v1__activity_date_range__descriptor);
-  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
-}
-size_t openhealth__v1__activity_date_range__pack_to_buffer
-                     (const Openhealth__V1__ActivityDateRange *message,
-                      ProtobufCBuffer *buffer)
-{
-  assert(message->base.descriptor == &openhealth__v1__activity_date_range__descriptor);
-  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
-}
-Openhealth__V1__ActivityDateRange *
-       openhealth__v1__activity_date_range__unpack
-                     (ProtobufCAllocator  *allocator,
-                      size_t               len,
-                      const uint8_t       *data)
-{
-  return (Openhealth__V1__ActivityDateRange *)
-     protobuf_c_message_unpack (&openhealth__v1__activity_date_range__descriptor,
-                                allocator, len, data);
-}
-void   openhealth__v1__activity_date_range__free_unpacked
-                     (Openhealth__V1__ActivityDateRange *message,
-                      ProtobufCAllocator *allocator)
-{
-  if(!message)
-    return;
-  assert(message->base.descriptor == &openhealth__v1__activity_date_range__descriptor);
-  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
-}
 void   openhealth__v1__workout_activity_predicate__init
                      (Openhealth__V1__WorkoutActivityPredicate         *message)
 {
@@ -655,109 +610,6 @@ const ProtobufCMessageDescriptor openhealth__v1__activity_duration__descriptor =
   (ProtobufCMessageInit) openhealth__v1__activity_duration__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__activity_date_range__field_descriptors[6] =
-{
-  {
-    "has_start",
-    1,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_BOOL,
-    0,   /* quantifier_offset */
-    offsetof(Openhealth__V1__ActivityDateRange, has_start),
-    NULL,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "start_us",
-    2,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_INT64,
-    0,   /* quantifier_offset */
-    offsetof(Openhealth__V1__ActivityDateRange, start_us),
-    NULL,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "has_end",
-    3,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_BOOL,
-    0,   /* quantifier_offset */
-    offsetof(Openhealth__V1__ActivityDateRange, has_end),
-    NULL,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "end_us",
-    4,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_INT64,
-    0,   /* quantifier_offset */
-    offsetof(Openhealth__V1__ActivityDateRange, end_us),
-    NULL,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "strict_start",
-    5,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_BOOL,
-    0,   /* quantifier_offset */
-    offsetof(Openhealth__V1__ActivityDateRange, strict_start),
-    NULL,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "strict_end",
-    6,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_BOOL,
-    0,   /* quantifier_offset */
-    offsetof(Openhealth__V1__ActivityDateRange, strict_end),
-    NULL,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-};
-static const unsigned openhealth__v1__activity_date_range__field_indices_by_name[] = {
-  3,   /* field[3] = end_us */
-  2,   /* field[2] = has_end */
-  0,   /* field[0] = has_start */
-  1,   /* field[1] = start_us */
-  5,   /* field[5] = strict_end */
-  4,   /* field[4] = strict_start */
-};
-static const ProtobufCIntRange openhealth__v1__activity_date_range__number_ranges[1 + 1] =
-{
-  { 1, 0 },
-  { 0, 6 }
-};
-const ProtobufCMessageDescriptor openhealth__v1__activity_date_range__descriptor =
-{
-  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
-  "openhealth.v1.ActivityDateRange",
-  "ActivityDateRange",
-  "Openhealth__V1__ActivityDateRange",
-  "openhealth.v1",
-  sizeof(Openhealth__V1__ActivityDateRange),
-  6,
-  openhealth__v1__activity_date_range__field_descriptors,
-  openhealth__v1__activity_date_range__field_indices_by_name,
-  1,  openhealth__v1__activity_date_range__number_ranges,
-  (ProtobufCMessageInit) openhealth__v1__activity_date_range__init,
-  NULL,NULL,NULL    /* reserved[123] */
-};
 static const ProtobufCFieldDescriptor openhealth__v1__workout_activity_predicate__field_descriptors[5] =
 {
   {
@@ -791,7 +643,7 @@ static const ProtobufCFieldDescriptor openhealth__v1__workout_activity_predicate
     PROTOBUF_C_TYPE_MESSAGE,
     offsetof(Openhealth__V1__WorkoutActivityPredicate, node_case),
     offsetof(Openhealth__V1__WorkoutActivityPredicate, date_range),
-    &openhealth__v1__activity_date_range__descriptor,
+    &openhealth__v1__date_range_predicate__descriptor,
     NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */

@@ -322,6 +322,51 @@ void   openhealth__v1__state_of_mind_predicate__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__state_of_mind_predicate__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__date_range_predicate__init
+                     (Openhealth__V1__DateRangePredicate         *message)
+{
+  static const Openhealth__V1__DateRangePredicate init_value = OPENHEALTH__V1__DATE_RANGE_PREDICATE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__date_range_predicate__get_packed_size
+                     (const Openhealth__V1__DateRangePredicate *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__date_range_predicate__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__date_range_predicate__pack
+                     (const Openhealth__V1__DateRangePredicate *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__date_range_predicate__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__date_range_predicate__pack_to_buffer
+                     (const Openhealth__V1__DateRangePredicate *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__date_range_predicate__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__DateRangePredicate *
+       openhealth__v1__date_range_predicate__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__DateRangePredicate *)
+     protobuf_c_message_unpack (&openhealth__v1__date_range_predicate__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__date_range_predicate__free_unpacked
+                     (Openhealth__V1__DateRangePredicate *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__date_range_predicate__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor openhealth__v1__device_predicate__field_descriptors[2] =
 {
   {
@@ -781,6 +826,109 @@ const ProtobufCMessageDescriptor openhealth__v1__state_of_mind_predicate__descri
   openhealth__v1__state_of_mind_predicate__field_indices_by_name,
   1,  openhealth__v1__state_of_mind_predicate__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__state_of_mind_predicate__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__date_range_predicate__field_descriptors[6] =
+{
+  {
+    "has_start",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__DateRangePredicate, has_start),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "start_us",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__DateRangePredicate, start_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "has_end",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__DateRangePredicate, has_end),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "end_us",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__DateRangePredicate, end_us),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "strict_start",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__DateRangePredicate, strict_start),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "strict_end",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__DateRangePredicate, strict_end),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__date_range_predicate__field_indices_by_name[] = {
+  3,   /* field[3] = end_us */
+  2,   /* field[2] = has_end */
+  0,   /* field[0] = has_start */
+  1,   /* field[1] = start_us */
+  5,   /* field[5] = strict_end */
+  4,   /* field[4] = strict_start */
+};
+static const ProtobufCIntRange openhealth__v1__date_range_predicate__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__date_range_predicate__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.DateRangePredicate",
+  "DateRangePredicate",
+  "Openhealth__V1__DateRangePredicate",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__DateRangePredicate),
+  6,
+  openhealth__v1__date_range_predicate__field_descriptors,
+  openhealth__v1__date_range_predicate__field_indices_by_name,
+  1,  openhealth__v1__date_range_predicate__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__date_range_predicate__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue openhealth__v1__comparison_operator__enum_values_by_number[7] =

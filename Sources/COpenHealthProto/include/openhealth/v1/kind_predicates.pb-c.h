@@ -20,7 +20,6 @@ typedef struct Openhealth__V1__WorkoutStatisticPredicate Openhealth__V1__Workout
 typedef struct Openhealth__V1__WorkoutTotalPredicate Openhealth__V1__WorkoutTotalPredicate;
 typedef struct Openhealth__V1__ActivityCompound Openhealth__V1__ActivityCompound;
 typedef struct Openhealth__V1__ActivityDuration Openhealth__V1__ActivityDuration;
-typedef struct Openhealth__V1__ActivityDateRange Openhealth__V1__ActivityDateRange;
 typedef struct Openhealth__V1__WorkoutActivityPredicate Openhealth__V1__WorkoutActivityPredicate;
 typedef struct Openhealth__V1__WorkoutValuePredicate Openhealth__V1__WorkoutValuePredicate;
 typedef struct Openhealth__V1__CategoryValuesPredicate Openhealth__V1__CategoryValuesPredicate;
@@ -132,21 +131,6 @@ struct  Openhealth__V1__ActivityDuration
     , OPENHEALTH__V1__COMPARISON_OPERATOR__COMPARISON_OPERATOR_UNSPECIFIED, 0 }
 
 
-struct  Openhealth__V1__ActivityDateRange
-{
-  ProtobufCMessage base;
-  protobuf_c_boolean has_start;
-  int64_t start_us;
-  protobuf_c_boolean has_end;
-  int64_t end_us;
-  protobuf_c_boolean strict_start;
-  protobuf_c_boolean strict_end;
-};
-#define OPENHEALTH__V1__ACTIVITY_DATE_RANGE__INIT \
- { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__activity_date_range__descriptor) \
-    , 0, 0, 0, 0, 0, 0 }
-
-
 typedef enum {
   OPENHEALTH__V1__WORKOUT_ACTIVITY_PREDICATE__NODE__NOT_SET = 0,
   OPENHEALTH__V1__WORKOUT_ACTIVITY_PREDICATE__NODE_ACTIVITY_TYPE = 1,
@@ -170,7 +154,10 @@ struct  Openhealth__V1__WorkoutActivityPredicate
      */
     uint64_t activity_type;
     Openhealth__V1__ActivityDuration *duration;
-    Openhealth__V1__ActivityDateRange *date_range;
+    /*
+     * sample_predicates.proto
+     */
+    Openhealth__V1__DateRangePredicate *date_range;
     Openhealth__V1__WorkoutStatisticPredicate *statistic;
     Openhealth__V1__ActivityCompound *compound;
   };
@@ -313,25 +300,6 @@ Openhealth__V1__ActivityDuration *
 void   openhealth__v1__activity_duration__free_unpacked
                      (Openhealth__V1__ActivityDuration *message,
                       ProtobufCAllocator *allocator);
-/* Openhealth__V1__ActivityDateRange methods */
-void   openhealth__v1__activity_date_range__init
-                     (Openhealth__V1__ActivityDateRange         *message);
-size_t openhealth__v1__activity_date_range__get_packed_size
-                     (const Openhealth__V1__ActivityDateRange   *message);
-size_t openhealth__v1__activity_date_range__pack
-                     (const Openhealth__V1__ActivityDateRange   *message,
-                      uint8_t             *out);
-size_t openhealth__v1__activity_date_range__pack_to_buffer
-                     (const Openhealth__V1__ActivityDateRange   *message,
-                      ProtobufCBuffer     *buffer);
-Openhealth__V1__ActivityDateRange *
-       openhealth__v1__activity_date_range__unpack
-                     (ProtobufCAllocator  *allocator,
-                      size_t               len,
-                      const uint8_t       *data);
-void   openhealth__v1__activity_date_range__free_unpacked
-                     (Openhealth__V1__ActivityDateRange *message,
-                      ProtobufCAllocator *allocator);
 /* Openhealth__V1__WorkoutActivityPredicate methods */
 void   openhealth__v1__workout_activity_predicate__init
                      (Openhealth__V1__WorkoutActivityPredicate         *message);
@@ -422,9 +390,6 @@ typedef void (*Openhealth__V1__ActivityCompound_Closure)
 typedef void (*Openhealth__V1__ActivityDuration_Closure)
                  (const Openhealth__V1__ActivityDuration *message,
                   void *closure_data);
-typedef void (*Openhealth__V1__ActivityDateRange_Closure)
-                 (const Openhealth__V1__ActivityDateRange *message,
-                  void *closure_data);
 typedef void (*Openhealth__V1__WorkoutActivityPredicate_Closure)
                  (const Openhealth__V1__WorkoutActivityPredicate *message,
                   void *closure_data);
@@ -451,7 +416,6 @@ extern const ProtobufCMessageDescriptor openhealth__v1__workout_statistic_predic
 extern const ProtobufCMessageDescriptor openhealth__v1__workout_total_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__activity_compound__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__activity_duration__descriptor;
-extern const ProtobufCMessageDescriptor openhealth__v1__activity_date_range__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__workout_activity_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__workout_value_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__category_values_predicate__descriptor;

@@ -22,6 +22,7 @@ typedef struct Openhealth__V1__MetadataPredicate Openhealth__V1__MetadataPredica
 typedef struct Openhealth__V1__QuantityPredicate Openhealth__V1__QuantityPredicate;
 typedef struct Openhealth__V1__CategoryPredicate Openhealth__V1__CategoryPredicate;
 typedef struct Openhealth__V1__StateOfMindPredicate Openhealth__V1__StateOfMindPredicate;
+typedef struct Openhealth__V1__DateRangePredicate Openhealth__V1__DateRangePredicate;
 
 
 /* --- enums --- */
@@ -219,6 +220,33 @@ struct  Openhealth__V1__StateOfMindPredicate
     , OPENHEALTH__V1__STATE_OF_MIND_FIELD__STATE_OF_MIND_FIELD_UNSPECIFIED, OPENHEALTH__V1__COMPARISON_OPERATOR__COMPARISON_OPERATOR_UNSPECIFIED, 0, 0 }
 
 
+/*
+ * HKQuery.predicateForSamples(withStart:end:options:), and predicateForWorkoutActivities(start:end:
+ * options:) on an activity's span (kind_predicates.proto). Without strict options a sample matches
+ * when it ends at or after `start` and starts before `end`. Here, in the leaf file, so that both
+ * types.proto and kind_predicates.proto can use it.
+ */
+struct  Openhealth__V1__DateRangePredicate
+{
+  ProtobufCMessage base;
+  protobuf_c_boolean has_start;
+  int64_t start_us;
+  protobuf_c_boolean has_end;
+  int64_t end_us;
+  /*
+   * .strictStartDate: start >= start bound
+   */
+  protobuf_c_boolean strict_start;
+  /*
+   * .strictEndDate: end < end bound
+   */
+  protobuf_c_boolean strict_end;
+};
+#define OPENHEALTH__V1__DATE_RANGE_PREDICATE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__date_range_predicate__descriptor) \
+    , 0, 0, 0, 0, 0, 0 }
+
+
 /* Openhealth__V1__DevicePredicate methods */
 void   openhealth__v1__device_predicate__init
                      (Openhealth__V1__DevicePredicate         *message);
@@ -352,6 +380,25 @@ Openhealth__V1__StateOfMindPredicate *
 void   openhealth__v1__state_of_mind_predicate__free_unpacked
                      (Openhealth__V1__StateOfMindPredicate *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__DateRangePredicate methods */
+void   openhealth__v1__date_range_predicate__init
+                     (Openhealth__V1__DateRangePredicate         *message);
+size_t openhealth__v1__date_range_predicate__get_packed_size
+                     (const Openhealth__V1__DateRangePredicate   *message);
+size_t openhealth__v1__date_range_predicate__pack
+                     (const Openhealth__V1__DateRangePredicate   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__date_range_predicate__pack_to_buffer
+                     (const Openhealth__V1__DateRangePredicate   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__DateRangePredicate *
+       openhealth__v1__date_range_predicate__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__date_range_predicate__free_unpacked
+                     (Openhealth__V1__DateRangePredicate *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Openhealth__V1__DevicePredicate_Closure)
@@ -375,6 +422,9 @@ typedef void (*Openhealth__V1__CategoryPredicate_Closure)
 typedef void (*Openhealth__V1__StateOfMindPredicate_Closure)
                  (const Openhealth__V1__StateOfMindPredicate *message,
                   void *closure_data);
+typedef void (*Openhealth__V1__DateRangePredicate_Closure)
+                 (const Openhealth__V1__DateRangePredicate *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -392,6 +442,7 @@ extern const ProtobufCMessageDescriptor openhealth__v1__metadata_predicate__desc
 extern const ProtobufCMessageDescriptor openhealth__v1__quantity_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__category_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__state_of_mind_predicate__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__date_range_predicate__descriptor;
 
 PROTOBUF_C__END_DECLS
 

@@ -30,7 +30,6 @@ typedef struct Openhealth__V1__SourceRevision Openhealth__V1__SourceRevision;
 typedef struct Openhealth__V1__Sample Openhealth__V1__Sample;
 typedef struct Openhealth__V1__StateOfMind Openhealth__V1__StateOfMind;
 typedef struct Openhealth__V1__Predicate Openhealth__V1__Predicate;
-typedef struct Openhealth__V1__DateRangePredicate Openhealth__V1__DateRangePredicate;
 typedef struct Openhealth__V1__UuidPredicate Openhealth__V1__UuidPredicate;
 typedef struct Openhealth__V1__SourcePredicate Openhealth__V1__SourcePredicate;
 typedef struct Openhealth__V1__DeviceListPredicate Openhealth__V1__DeviceListPredicate;
@@ -370,31 +369,6 @@ struct  Openhealth__V1__Predicate
 #define OPENHEALTH__V1__PREDICATE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__predicate__descriptor) \
     , OPENHEALTH__V1__PREDICATE__NODE__NOT_SET, {0} }
-
-
-/*
- * HKQuery.predicateForSamples(withStart:end:options:). Without strict options a sample matches when
- * it ends at or after `start` and starts before `end`.
- */
-struct  Openhealth__V1__DateRangePredicate
-{
-  ProtobufCMessage base;
-  protobuf_c_boolean has_start;
-  int64_t start_us;
-  protobuf_c_boolean has_end;
-  int64_t end_us;
-  /*
-   * .strictStartDate: start >= start bound
-   */
-  protobuf_c_boolean strict_start;
-  /*
-   * .strictEndDate: end <= end bound
-   */
-  protobuf_c_boolean strict_end;
-};
-#define OPENHEALTH__V1__DATE_RANGE_PREDICATE__INIT \
- { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__date_range_predicate__descriptor) \
-    , 0, 0, 0, 0, 0, 0 }
 
 
 struct  Openhealth__V1__UuidPredicate
@@ -789,25 +763,6 @@ Openhealth__V1__Predicate *
 void   openhealth__v1__predicate__free_unpacked
                      (Openhealth__V1__Predicate *message,
                       ProtobufCAllocator *allocator);
-/* Openhealth__V1__DateRangePredicate methods */
-void   openhealth__v1__date_range_predicate__init
-                     (Openhealth__V1__DateRangePredicate         *message);
-size_t openhealth__v1__date_range_predicate__get_packed_size
-                     (const Openhealth__V1__DateRangePredicate   *message);
-size_t openhealth__v1__date_range_predicate__pack
-                     (const Openhealth__V1__DateRangePredicate   *message,
-                      uint8_t             *out);
-size_t openhealth__v1__date_range_predicate__pack_to_buffer
-                     (const Openhealth__V1__DateRangePredicate   *message,
-                      ProtobufCBuffer     *buffer);
-Openhealth__V1__DateRangePredicate *
-       openhealth__v1__date_range_predicate__unpack
-                     (ProtobufCAllocator  *allocator,
-                      size_t               len,
-                      const uint8_t       *data);
-void   openhealth__v1__date_range_predicate__free_unpacked
-                     (Openhealth__V1__DateRangePredicate *message,
-                      ProtobufCAllocator *allocator);
 /* Openhealth__V1__UuidPredicate methods */
 void   openhealth__v1__uuid_predicate__init
                      (Openhealth__V1__UuidPredicate         *message);
@@ -1062,9 +1017,6 @@ typedef void (*Openhealth__V1__StateOfMind_Closure)
 typedef void (*Openhealth__V1__Predicate_Closure)
                  (const Openhealth__V1__Predicate *message,
                   void *closure_data);
-typedef void (*Openhealth__V1__DateRangePredicate_Closure)
-                 (const Openhealth__V1__DateRangePredicate *message,
-                  void *closure_data);
 typedef void (*Openhealth__V1__UuidPredicate_Closure)
                  (const Openhealth__V1__UuidPredicate *message,
                   void *closure_data);
@@ -1117,7 +1069,6 @@ extern const ProtobufCMessageDescriptor openhealth__v1__source_revision__descrip
 extern const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__state_of_mind__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor;
-extern const ProtobufCMessageDescriptor openhealth__v1__date_range_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__uuid_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__source_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__device_list_predicate__descriptor;
