@@ -16,6 +16,11 @@ open class CLLocation: NSObject, @unchecked Sendable {
     public let speedAccuracy: CLLocationSpeedAccuracy
     public let timestamp: Date
 
+    /// The building floor of the fix; nil, as CoreLocation says when it does not know it. Workout
+    /// routes (HealthKit's and this store's) keep no floor, so their locations have none; code
+    /// that reads `location.floor?.level`, as route exporters do, compiles and gets nil.
+    open var floor: CLFloor? { nil }
+
     /// A fix at `latitude`, `longitude` now, with altitude 0 and everything else unknown.
     public convenience init(latitude: CLLocationDegrees, longitude: CLLocationDegrees) {
         self.init(coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude), altitude: 0,

@@ -14,7 +14,10 @@ public import Foundation
 /// summary, its day and time zone. A quantity whose unit is not of its ring's kind (energy,
 /// time, count), a non-finite value, an unknown move mode, a day that does not exist or a time
 /// zone this system does not know decodes as nil. Equality stays NSObject's identity.
-public final class HKActivitySummary: NSObject, NSSecureCoding, @unchecked Sendable {
+///
+/// `NSCopying`, as Apple's: the rings are settable, so a copy is a new summary with the same
+/// values, day and time zone, and setting a ring on it leaves the original as it was.
+public final class HKActivitySummary: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     /// Kilocalories of active energy burned: the move ring in `.activeEnergy` mode.
     public var activeEnergyBurned = HKQuantity(unit: .kilocalorie(), doubleValue: 0)
     public var activeEnergyBurnedGoal = HKQuantity(unit: .kilocalorie(), doubleValue: 0)
@@ -140,5 +143,17 @@ public final class HKActivitySummary: NSObject, NSSecureCoding, @unchecked Senda
         isPaused = paused
         self.day = day
         self.timeZone = timeZone
+    }
+}
+
+extension HKActivitySummary {
+    public func copy(with zone: NSZone? = nil) -> Any {
+        let copy = HKActivitySummary()
+        for field in Self.quantityFields { copy[keyPath: field.path] = self[keyPath: field.path] }
+        copy.activityMoveMode = activityMoveMode
+        copy.isPaused = isPaused
+        copy.day = day
+        copy.timeZone = timeZone
+        return copy
     }
 }

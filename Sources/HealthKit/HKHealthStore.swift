@@ -202,4 +202,19 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     open func add(_ samples: [HKSample], to workout: HKWorkout, completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         brokerAdd(samples, to: workout, completion: completion)
     }
+
+    // MARK: Watch app (HKHealthStore+WatchApp)
+
+    /// Apple's iPhone call that launches the paired watch's app for a workout. See
+    /// `brokerStartWatchApp(with:)`: there is no paired watch on Linux, so it always fails.
+    open func startWatchApp(toHandle workoutConfiguration: HKWorkoutConfiguration) async throws {
+        try brokerStartWatchApp(with: workoutConfiguration)
+    }
+
+    @preconcurrency
+    open func startWatchApp(with workoutConfiguration: HKWorkoutConfiguration,
+                            completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let result = Result { try brokerStartWatchApp(with: workoutConfiguration) }
+        Task { if case let .failure(error) = result { completion(false, error) } else { completion(true, nil) } }
+    }
 }

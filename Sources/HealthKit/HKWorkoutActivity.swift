@@ -4,8 +4,10 @@ public import Foundation
 /// bike and run, or an interval. Made by `HKWorkoutBuilder.addWorkoutActivity` or the
 /// session's `beginNewActivity`, and returned with fetched workouts (`workoutActivities`).
 ///
-/// `NSSecureCoding`, as Apple's (`HKWorkoutActivity+Coding.swift`).
-public final class HKWorkoutActivity: NSObject, NSSecureCoding, @unchecked Sendable {
+/// `NSSecureCoding`, as Apple's (`HKWorkoutActivity+Coding.swift`), and `NSCopying`: the
+/// activity's own fields are immutable, but its `workoutConfiguration` is a mutable class, so a
+/// copy holds its own copy of it and a change through one activity never shows in the other.
+public final class HKWorkoutActivity: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     // @unchecked: every stored property is immutable; the configuration is a private copy.
     public let uuid: UUID
     public let workoutConfiguration: HKWorkoutConfiguration
@@ -40,13 +42,14 @@ public final class HKWorkoutActivity: NSObject, NSSecureCoding, @unchecked Senda
 
     /// A builder's activity as it stands: same UUID, a new end, events or statistics.
     init(uuid: UUID, configuration: HKWorkoutConfiguration, start: Date, end: Date?,
-         metadata: [String: MetadataValue]?, events: [HKWorkoutEvent], statistics: [HKQuantityType: HKStatistics]) {
+         metadata: [String: MetadataValue]?, metadataError: HKError? = nil, events: [HKWorkoutEvent],
+         statistics: [HKQuantityType: HKStatistics]) {
         self.uuid = uuid
         workoutConfiguration = configuration.snapshot()
         startDate = start
         endDate = end
         metadataValues = metadata
-        metadataError = nil
+        self.metadataError = metadataError
         workoutEvents = events
         allStatistics = statistics
     }
@@ -74,6 +77,13 @@ public final class HKWorkoutActivity: NSObject, NSSecureCoding, @unchecked Senda
     }
 
     public override var hash: Int { uuid.hashValue }
+
+    /// The same activity (same UUID, so equal) with its own copy of the configuration.
+    public func copy(with zone: NSZone? = nil) -> Any {
+        HKWorkoutActivity(uuid: uuid, configuration: workoutConfiguration, start: startDate, end: endDate,
+                          metadata: metadataValues, metadataError: metadataError, events: workoutEvents,
+                          statistics: allStatistics)
+    }
 }
 
 /// Between the stored statistics of a workout or activity and `HKStatistics`.

@@ -242,6 +242,14 @@ public class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         complete(completion) { try await self.updateActivity(uuid: uuid, end: endDate) }
     }
 
+    /// Apple's completion form of `updateActivity(uuid:adding:)`. The metadata dictionary is not
+    /// Sendable; it is boxed as addMetadata's is, and only the task reads it.
+    @preconcurrency
+    public func updateActivity(uuid: UUID, adding metadata: [String: Any], completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let box = UncheckedBox(value: metadata)
+        complete(completion) { try await self.updateActivity(uuid: uuid, adding: box.value) }
+    }
+
     @preconcurrency
     public func finishWorkout(completion: @escaping @Sendable (HKWorkout?, (any Error)?) -> Void) {
         Task {

@@ -244,6 +244,9 @@ do {
     case "workout-snippet":
         guard arguments.count >= 2 else { usage("workout-snippet NAME [ARGS…]") }
         try await runWorkoutSnippet(arguments[1], Array(arguments.dropFirst(2)), store)
+    case "row-snippet":
+        guard arguments.count >= 2 else { usage("row-snippet NAME [ARGS…]") }
+        try await runRowSnippet(arguments[1], Array(arguments.dropFirst(2)), store)
     default:
         print("usage: unknown command \(command)")
         exit(2)
