@@ -24,10 +24,21 @@ public final class HKActivitySummaryQuery: HKQuery, @unchecked Sendable {
     /// Called after the results handler with the summaries that are new or changed, each time
     /// one the app may see changes; with an error if the query fails later (never for
     /// `stop(_:)`). Set it before `execute` to make the query long-running (setting it later has
-    /// no effect on a running query, as in HealthKit). `@Sendable`, as Apple declares it.
-    public var updateHandler: (@Sendable (HKActivitySummaryQuery, [HKActivitySummary]?, (any Error)?) -> Void)? {
-        get { updates.withLock { $0 } }
-        set { updates.withLock { $0 = newValue } }
+    /// no effect on a running query, as in HealthKit). A plain closure where Apple's is
+    /// `@Sendable`, as `HKAnchoredObjectQuery.updateHandler`, so Apple-style assignments compile
+    /// in Swift 6 code (a handler that is a non-Sendable closure value, as real code passes the
+    /// one it gave the initializer; see `AppHandler`).
+    public var updateHandler: ((HKActivitySummaryQuery, [HKActivitySummary]?, (any Error)?) -> Void)? {
+        get {
+            guard let handler = updates.withLock({ $0 }) else { return nil }
+            return handler
+        }
+        set {
+            guard let newValue else { return updates.withLock { $0 = nil } }
+            let box = AppHandler(function: newValue)
+            let handler: ResultsHandler = { query, summaries, error in box.function(query, summaries, error) }
+            updates.withLock { $0 = handler }
+        }
     }
 
     @preconcurrency

@@ -13,6 +13,11 @@ import HealthKit
 /// `CLLocation.floor` (developer.apple.com/documentation/corelocation/cllocation/floor: nil when
 /// the floor is not known): route exporters read `location.floor?.level`; route locations carry
 /// no floor, so it is nil.
+///
+/// `HKActivitySummaryQuery.updateHandler` in Swift 6 mode (this target's): HealthKitReporter gives
+/// the initializer and the property the same non-Sendable closure value. With the property
+/// `@Sendable` this file does not compile ("converting non-Sendable function value … may introduce
+/// data races"); as `HKAnchoredObjectQuery.updateHandler`, it takes a plain closure.
 @Suite(.timeLimit(.minutes(10))) struct PortedRowTests {
     static func running() -> HKWorkoutConfiguration {
         let configuration = HKWorkoutConfiguration()
@@ -59,5 +64,27 @@ import HealthKit
                                   horizontalAccuracy: 5, verticalAccuracy: 3, course: 90, speed: 2.5,
                                   timestamp: Date(timeIntervalSince1970: 1_700_000_000))
         #expect(location.floor?.level == nil)
+    }
+
+    /// Not Sendable, like the reader class that builds the query.
+    final class SummaryReader {
+        var summaries: [HKActivitySummary]?
+
+        func makeQuery() -> HKActivitySummaryQuery {
+            let resultsHandler: (HKActivitySummaryQuery, [HKActivitySummary]?, Error?) -> Void = { _, summaries, _ in
+                self.summaries = summaries
+            }
+            let query = HKActivitySummaryQuery(predicate: nil, resultsHandler: resultsHandler)
+            query.updateHandler = resultsHandler
+            return query
+        }
+    }
+
+    @Test func anActivitySummaryUpdateHandlerTakesTheInitializersClosure() throws {
+        let reader = SummaryReader()
+        let query = reader.makeQuery()
+        let handler = try #require(query.updateHandler)
+        handler(query, [HKActivitySummary()], nil)
+        #expect(reader.summaries?.count == 1)
     }
 }
