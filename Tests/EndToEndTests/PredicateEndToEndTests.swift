@@ -50,7 +50,7 @@ import Testing
             (["--has-meta", "effort"], [1, 1.25]),
             (["--has-meta", "x' OR 1=1 --"], []),                                      // a key is a bound value
             (["--meta", "effort", "gt", "number:5"], [1.25]),
-            (["--meta", "note", "ne", "string:run"], [1]),                             // only samples that have a note
+            (["--meta", "note", "ne", "string:run"], [1, 1.5, 2, 2.5]),                // also those without a note (nil != "run")
             (["--meta-in", "note", "string:run,string:walk"], [1.25]),
             (["--meta", "effort", "eq", "string:3"], []),                              // a string is not a number
             (["--quantity", "gt", "1.5", "count/s"], [2, 2.5]),                        // above 90 count/min

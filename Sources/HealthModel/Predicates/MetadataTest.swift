@@ -9,10 +9,17 @@ public enum MetadataTest: Hashable, Sendable {
 
     /// Whether `stored` (nil: the key is absent) passes. Values compare only with values of
     /// their own kind — a string never equals a number — and quantities only in compatible
-    /// units (converted); any other pairing does not match, whatever the operator, so "not
-    /// equal" also needs a value of the same kind. Strings compare by their UTF-8 bytes, as
-    /// SQLite compares them (so "é" composed and decomposed differ).
+    /// units (converted); any other pairing does not match. "Not equal" is the one exception:
+    /// it is "not equal to", true when the key is absent or holds a value of another kind, as
+    /// NSPredicate's `metadata.key != value` (nil != value) — Apple documents
+    /// `predicateForObjects(withMetadataKey:operatorType:value:)` as equivalent to that format
+    /// string, and `!= YES` on `HKMetadataKeyWasUserEntered` is how apps drop manual entries
+    /// while keeping recorded samples, which carry no such key. Strings compare by their UTF-8
+    /// bytes, as SQLite compares them (so "é" composed and decomposed differ).
     public func matches(_ stored: MetadataValue?) -> Bool {
+        if case let .compare(.notEqualTo, value) = self {
+            return !(stored.map { Self.compare($0, .equalTo, value) } ?? false)
+        }
         guard let stored else { return false }
         switch self {
         case .exists:

@@ -41,6 +41,12 @@ extension SampleSQL {
                 return "(\(compared.sql))"
             }
             condition += " AND (\(parts.joined(separator: " OR ")))"
+        case let .compare(.notEqualTo, value):
+            // "Not equal" matches when no entry under the key equals the value: an absent key,
+            // no metadata at all, or a value of another kind (MetadataTest.matches).
+            let compared = comparison(.equalTo, value)
+            return ("NOT EXISTS (SELECT 1 FROM json_each(o.metadata) WHERE key = ? AND \(compared.sql))",
+                    arguments + compared.arguments)
         case let .compare(op, value):
             let compared = comparison(op, value)
             condition += " AND \(compared.sql)"
