@@ -21,6 +21,7 @@ enum ProbeCatalog {
         steps += longRunning
         steps += anchoredSets
         steps += recordKinds
+        steps += kindPredicates
         steps += saves.map(ProbeStep.call)
         return steps
     }()
@@ -38,6 +39,9 @@ enum ProbeCatalog {
         "activity with updates: after a hidden save",
         "anchored set, from the start", "anchored set, continued after the hidden changes",
         "long-running anchored set: after a hidden save",
+        "kind: workouts burning over 100 kcal", "kind anchored: workouts with a walking activity, from the start",
+        "kind sources: workouts with an energy sum over 100 kcal", "kind statistics: heart rate not in a workout over 100 kcal",
+        "kind observer: after a hidden save", "kind long-running anchored: after a hidden save",
     ] + recordPositiveControls
 
     /// Status calls: the app's view of its own permissions.

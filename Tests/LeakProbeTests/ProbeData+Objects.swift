@@ -29,10 +29,39 @@ extension ProbeData {
                      value: .workout(WorkoutValue(activityType: activity.rawValue, duration: Double(end - start) * 60)))
     }
 
+    /// The hidden app's workout: a run with everything a workout builder records — totals, a
+    /// pause, workout statistics of heart rate and active energy, and two activities with
+    /// statistics of their own — so each workout predicate (`ProbeCatalog.kindPredicates`)
+    /// has something hidden to find. The probing apps' own workout (cycling) has none of it.
+    static let hiddenWorkout: SampleRecord = {
+        var record = workout(.running, from: 0, to: 60)
+        func rate(_ value: Double) -> RecordedQuantity { RecordedQuantity(value, unit: "count/s") }
+        let heartRates = WorkoutStatisticsRecord(quantityType: heartRate, startDate: time(0), endDate: time(60),
+                                                 average: rate(2.5), minimum: rate(1.5), maximum: rate(3))
+        let energy = WorkoutStatisticsRecord(quantityType: activeEnergy, startDate: time(0), endDate: time(60),
+                                             sum: RecordedQuantity(300, unit: "kcal"))
+        let running = WorkoutActivityRecord(
+            uuid: UUID(uuidString: "0000A000-0000-4000-8000-000000000001")!, activityType: HKWorkoutActivityType.running.rawValue,
+            locationType: HKWorkoutSessionLocationType.outdoor.rawValue, swimmingLocationType: 0, startDate: time(0), endDate: time(30),
+            statistics: [WorkoutStatisticsRecord(quantityType: heartRate, startDate: time(0), endDate: time(30), average: rate(2.4))])
+        let walking = WorkoutActivityRecord(
+            uuid: UUID(uuidString: "0000A000-0000-4000-8000-000000000002")!, activityType: HKWorkoutActivityType.walking.rawValue,
+            locationType: HKWorkoutSessionLocationType.outdoor.rawValue, swimmingLocationType: 0, startDate: time(30), endDate: time(60),
+            statistics: [WorkoutStatisticsRecord(quantityType: activeEnergy, startDate: time(30), endDate: time(60),
+                                                 sum: RecordedQuantity(100, unit: "kcal"))])
+        record.value = .workout(WorkoutValue(
+            activityType: HKWorkoutActivityType.running.rawValue, duration: 55 * 60,
+            totalEnergyBurned: RecordedQuantity(300, unit: "kcal"), totalDistance: RecordedQuantity(5000, unit: "m"),
+            events: [WorkoutEventRecord(type: HKWorkoutEventType.pause.rawValue, startDate: time(20), endDate: time(20)),
+                     WorkoutEventRecord(type: HKWorkoutEventType.resume.rawValue, startDate: time(25), endDate: time(25))],
+            activities: [running, walking], statistics: [heartRates, energy]))
+        return record
+    }()
+
     /// The hidden app's correlation, workout (holding one of its heart rate samples) and route.
     static func saveHiddenObjects(through session: ProbeSession, into hidden: inout HiddenObjects) async throws {
         hidden.correlation = try await save([bloodPressureReading(130, 85, minute: 2)], through: session)[0]
-        let workout = try await save([workout(.running, from: 0, to: 60)], through: session)[0]
+        let workout = try await save([hiddenWorkout], through: session)[0]
         hidden.workout = workout
         try await call(.addSamplesToWorkout, WorkoutAssociation(workoutUUID: workout, sampleUUIDs: [hidden.samples[2]]), through: session)
         let builder = UUID()

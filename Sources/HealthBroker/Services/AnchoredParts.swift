@@ -4,7 +4,8 @@ import HealthWire
 /// The parts of an anchored query, one per type: what the app's descriptors ask of each.
 ///
 /// Checked here, from the request alone (never from who asks or what the store holds): every
-/// descriptor names a sample type healthd knows, and there is at least one. Several descriptors
+/// descriptor names a sample type healthd knows with a predicate that compiles for it
+/// (`ChangeQueries.check`), and there is at least one. Several descriptors
 /// of one type become one part whose predicate is any of theirs (a descriptor without a
 /// predicate matches every addition), so a sample two descriptors match is delivered once, as
 /// HealthKit's `queryDescriptors:` union does.
@@ -19,7 +20,7 @@ struct AnchoredParts {
         // Types some descriptor names without a predicate: their part matches every addition.
         var unfiltered: Set<String> = []
         for descriptor in requested {
-            try ChangeQueries.checkSampleType(descriptor.typeIdentifier)
+            try ChangeQueries.check(descriptor)
             if predicates[descriptor.typeIdentifier] == nil && !unfiltered.contains(descriptor.typeIdentifier) {
                 order.append(descriptor.typeIdentifier)
             }

@@ -22,7 +22,7 @@ enum ObserverQueryService {
     static func observe(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
         let app = try context.requireApp(caller)
         let spec = try TypePredicateSpec(wire: payload)
-        try ChangeQueries.checkSampleType(spec.typeIdentifier)
+        try ChangeQueries.check(spec)
         let report = CallAccessReport.current
         let observer = context.observers.register(appID: app.id, typeIdentifier: spec.typeIdentifier,
                                                   connection: CallerConnection.current)
@@ -37,8 +37,15 @@ enum ObserverQueryService {
         }
         defer { context.changes.unsubscribe(token) }
 
-        // Changes from here on count; the first update stands for everything before.
-        var checkedThrough = try await context.store.withDatabase { try $0.changeFeed.currentChange() }
+        // Changes from here on count; the first update stands for everything before. The first
+        // check runs now rather than at the first wake: it compiles and runs the predicate's
+        // statement, so whatever the request itself gets wrong ends the call here. Found only
+        // at a wake, it would end the query when any app — one this app may not read included —
+        // saved the type, and tell the app so.
+        var checkedThrough = try await context.store.withDatabase { database in
+            try DeliveryRecheck.check(database, appID: app.id, typeIdentifier: spec.typeIdentifier, predicate: spec.predicate,
+                                      after: database.changeFeed.currentChange()).through
+        }
         report?.record(appID: app.id, types: [spec.typeIdentifier])
         var delivery: UInt64 = 1
         // The change number the outstanding update was decided through: its acknowledgement

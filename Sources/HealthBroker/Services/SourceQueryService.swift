@@ -9,7 +9,7 @@ enum SourceQueryService {
     static func query(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let app = try context.requireApp(caller)
         let spec = try TypePredicateSpec(wire: payload)
-        try ChangeQueries.checkSampleType(spec.typeIdentifier)
+        try ChangeQueries.check(spec)
         let sources = try await context.store.withDatabase { database in
             let scope = try database.authorization.readScope(app: app, type: spec.typeIdentifier)
             return try database.samples.sources(of: spec.typeIdentifier, matching: spec.predicate, scope: scope)
