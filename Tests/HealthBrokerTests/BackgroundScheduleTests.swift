@@ -304,4 +304,67 @@ import Testing
         schedule.noteDispatched(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier], now: t0)
         #expect(schedule.entries[steps]?.phase == .awaitingAcknowledgement(since: t0))
     }
+
+    // MARK: Launches that could not be sent, checks that could not read the store
+
+    /// The agent refused the offer (or the re-check could not read the store): the launch
+    /// stays owed with a deadline, is not due before it, and is taken again when it arrives —
+    /// with no other event. Without the retry it had no deadline and waited for the next change.
+    @Test func aRefusedOfferLeavesADeadlineAndIsRetriedWhenItArrives() {
+        var schedule = schedule([(steps, .immediate)])
+        schedule.noteVisibleChange(steps)
+        #expect(schedule.takeDue(now: t0).map(\.typeIdentifiers) == [[steps.typeIdentifier]])
+        schedule.noteSendFailed(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier], now: t0)
+        #expect(schedule.nextDeadline(after: t0) == t0 + policy.firstRetryDelay)
+        #expect(schedule.hasPendingWork)
+        #expect(schedule.takeDue(now: t0 + policy.firstRetryDelay / 2).isEmpty)
+        #expect(schedule.takeDue(now: t0 + policy.firstRetryDelay).map(\.typeIdentifiers) == [[steps.typeIdentifier]])
+        // Healthd's failure is not the app's: no unanswered launch, no back-off, no suspension.
+        #expect(schedule.entries[steps]?.unacknowledgedLaunches == 0)
+        #expect(schedule.entries[steps]?.retryNotBefore == nil)
+    }
+
+    /// Failed sends in a row wait longer each time, never past the cap, and never suspend the
+    /// registration; a send that reaches the agent ends the series.
+    @Test func failedSendsBackOffBoundedAndNeverSuspend() {
+        var schedule = schedule([(steps, .immediate)])
+        schedule.noteVisibleChange(steps)
+        var now = t0
+        var waits: [Duration] = []
+        for _ in 0..<12 {
+            #expect(schedule.takeDue(now: now).count == 1)
+            schedule.noteSendFailed(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier], now: now)
+            guard let next = schedule.nextDeadline(after: now) else {
+                Issue.record("a failed send left no deadline")
+                return
+            }
+            waits.append(now.duration(to: next))
+            now = next
+        }
+        #expect(waits.prefix(4) == [.seconds(1), .seconds(2), .seconds(4), .seconds(8)])
+        #expect(waits.max() == policy.maximumRetryDelay)
+        #expect(schedule.entries[steps]?.phase == .idle)
+        _ = dispatch(&schedule, at: now)
+        #expect(schedule.entries[steps]?.failedSends == 0)
+        #expect(schedule.entries[steps]?.sendRetryAt == nil)
+    }
+
+    /// A change check that could not read the store (locked) is owed: it has a deadline, counts
+    /// as pending work (healthd does not exit idle), is due when the deadline arrives, and a
+    /// successful check ends it.
+    @Test func aFailedCheckLeavesADeadlineAndIsDueWhenItArrives() {
+        var schedule = schedule([(steps, .immediate), (heartRate, .immediate)])
+        #expect(!schedule.hasPendingWork)
+        schedule.noteCheckFailed(steps, now: t0)
+        #expect(schedule.nextDeadline(after: t0) == t0 + policy.firstRetryDelay)
+        #expect(schedule.hasPendingWork)
+        #expect(schedule.checksDue(now: t0 + policy.firstRetryDelay / 2).isEmpty)
+        #expect(schedule.checksDue(now: t0 + policy.firstRetryDelay) == [steps])
+        schedule.noteCheckFailed(steps, now: t0 + policy.firstRetryDelay)
+        #expect(schedule.nextDeadline(after: t0 + policy.firstRetryDelay) == t0 + policy.firstRetryDelay * 3)
+        schedule.noteChecked(steps)
+        #expect(schedule.checksDue(now: t0 + .seconds(3600)).isEmpty)
+        #expect(schedule.nextDeadline(after: t0) == nil)
+        #expect(!schedule.hasPendingWork)
+    }
 }

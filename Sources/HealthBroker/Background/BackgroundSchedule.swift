@@ -27,6 +27,11 @@ import HealthModel
 ///   the app acknowledges an observer update of the type or enables delivery again.
 /// - Due launches are taken only while an agent is connected; until then they wait here, at
 ///   most one per registration, so waiting is bounded by the registrations.
+/// - Every owed delivery has a next attempt. A due launch that could not be sent (the agent
+///   refused the offer, or its re-check could not read the store) and a change check that could
+///   not read the store (locked) are retried after `firstRetryDelay`, doubling to
+///   `maximumRetryDelay` — without waiting for an unrelated event, and without counting
+///   towards suspension (the failure is healthd's, not the app's).
 struct BackgroundSchedule: Sendable {
     typealias Instant = ContinuousClock.Instant
 
@@ -62,6 +67,13 @@ struct BackgroundSchedule: Sendable {
         var unacknowledgedLaunches = 0
         /// Set when a launch went unacknowledged: no relaunch before it.
         var retryNotBefore: Instant?
+        /// Due launches in a row that could not be sent, and when to try the next one.
+        var failedSends = 0
+        var sendRetryAt: Instant?
+        /// Change checks in a row that could not read the store, and when to check again
+        /// (nil: no check is owed).
+        var failedChecks = 0
+        var checkRetryAt: Instant?
     }
 
     let policy: Policy
@@ -113,6 +125,8 @@ struct BackgroundSchedule: Sendable {
         entry.pending = false
         entry.unacknowledgedLaunches = 0
         entry.retryNotBefore = nil
+        entry.failedSends = 0
+        entry.sendRetryAt = nil
         if entry.phase != .handedToAgent && !entry.phase.isAwaitingOutcome { entry.phase = .idle }
         entries[key] = entry
     }
@@ -168,7 +182,43 @@ struct BackgroundSchedule: Sendable {
     mutating func noteDispatched(appID: String, typeIdentifiers: [String], now: Instant) {
         for key in keys(appID, typeIdentifiers) where entries[key]?.phase == .handedToAgent {
             entries[key]?.phase = .awaitingOutcome(since: now)
+            entries[key]?.failedSends = 0
+            entries[key]?.sendRetryAt = nil
         }
+    }
+
+    /// A due launch taken at `now` could not be sent: the agent refused the offer, or the
+    /// re-check could not read the store. It stays owed and is tried again after a growing
+    /// delay (`retryDelay`), so it never waits for an unrelated event.
+    mutating func noteSendFailed(appID: String, typeIdentifiers: [String], now: Instant) {
+        for key in keys(appID, typeIdentifiers) where entries[key]?.phase == .handedToAgent {
+            guard var entry = entries[key] else { continue }
+            entry.phase = .idle
+            entry.failedSends += 1
+            entry.sendRetryAt = now + retryDelay(after: entry.failedSends)
+            entries[key] = entry
+        }
+    }
+
+    /// Checking `key` for changes at `now` could not read the store: the changes after its
+    /// cursor may be owed, so the check is due again after a growing delay (`takeChecksDue`).
+    mutating func noteCheckFailed(_ key: Key, now: Instant) {
+        guard var entry = entries[key] else { return }
+        entry.failedChecks += 1
+        entry.checkRetryAt = now + retryDelay(after: entry.failedChecks)
+        entries[key] = entry
+    }
+
+    /// Checking `key` read the store: no check is owed any more.
+    mutating func noteChecked(_ key: Key) {
+        entries[key]?.failedChecks = 0
+        entries[key]?.checkRetryAt = nil
+    }
+
+    /// The registrations whose failed check is due again at `now` (sorted). The caller checks
+    /// each and reports `noteChecked` or `noteCheckFailed`.
+    func checksDue(now: Instant) -> [Key] {
+        entries.filter { $0.value.checkRetryAt.map { $0 <= now } ?? false }.map(\.key).sorted()
     }
 
     /// The agent started the app at `now`: its acknowledgement is awaited, and the frequency's
@@ -228,6 +278,8 @@ struct BackgroundSchedule: Sendable {
     mutating func noteWithdrawn(_ key: Key) {
         guard var entry = entries[key] else { return }
         entry.pending = false
+        entry.failedSends = 0
+        entry.sendRetryAt = nil
         if entry.phase == .handedToAgent { entry.phase = .idle }
         entries[key] = entry
     }
@@ -243,8 +295,9 @@ struct BackgroundSchedule: Sendable {
             case .idle where entry.pending:
                 if let earliest = earliestLaunch(of: entry) { deadlines.append(earliest) }
             default:
-                continue
+                break
             }
+            if let checkRetryAt = entry.checkRetryAt { deadlines.append(checkRetryAt) }
         }
         return deadlines.filter { $0 > now }.min()
     }
@@ -252,9 +305,11 @@ struct BackgroundSchedule: Sendable {
     /// A launch is owed (pending, whenever its period or back-off ends), or one is under way
     /// (handed to the agent, awaiting its outcome, the app's exit or its acknowledgement).
     /// Suspended registrations wait for the app, not for time, so they do not count.
+    /// A check owed after a failed one counts too: it may find a change to deliver.
     var hasPendingWork: Bool {
         entries.values.contains { entry in
-            switch entry.phase {
+            if entry.checkRetryAt != nil { return true }
+            return switch entry.phase {
             case .idle: entry.pending
             case .suspended: false
             case .handedToAgent, .awaitingOutcome, .waitingForExit, .awaitingAcknowledgement: true
@@ -262,12 +317,21 @@ struct BackgroundSchedule: Sendable {
         }
     }
 
-    /// No sooner than the frequency's period after the last launch, nor before the backoff
-    /// ends; nil when neither applies (never launched, no backoff).
+    /// No sooner than the frequency's period after the last launch, nor before the backoff or
+    /// the retry of a failed send ends; nil when none applies (never launched, no backoff).
     private func earliestLaunch(of entry: Entry) -> Instant? {
         let afterPeriod = entry.lastLaunch.map { $0 + policy.period(of: entry.frequency) }
-        guard let retry = entry.retryNotBefore else { return afterPeriod }
-        return max(afterPeriod ?? retry, retry)
+        return [afterPeriod, entry.retryNotBefore, entry.sendRetryAt].compactMap { $0 }.max()
+    }
+
+    /// `firstRetryDelay`, doubled for each failure after the first, capped at `maximumRetryDelay`.
+    func retryDelay(after failures: Int) -> Duration {
+        var wait = policy.firstRetryDelay
+        for _ in 1..<max(1, failures) {
+            wait *= 2
+            if wait >= policy.maximumRetryDelay { return policy.maximumRetryDelay }
+        }
+        return min(wait, policy.maximumRetryDelay)
     }
 
     /// `firstBackoff`, doubled for each unacknowledged launch after the first, capped.
