@@ -367,4 +367,16 @@ import Testing
         #expect(schedule.nextDeadline(after: t0) == nil)
         #expect(!schedule.hasPendingWork)
     }
+
+    /// A launch refused by an agent that was going away is sent to the next agent as soon as it
+    /// attaches, not after the retry delay.
+    @Test func aNewAgentTakesARefusedLaunchAtOnce() {
+        var schedule = schedule([(steps, .immediate)])
+        schedule.noteVisibleChange(steps)
+        _ = schedule.takeDue(now: t0)
+        schedule.noteSendFailed(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier], now: t0)
+        #expect(schedule.takeDue(now: t0).isEmpty)
+        schedule.noteAgentAttached()
+        #expect(schedule.takeDue(now: t0).map(\.typeIdentifiers) == [[steps.typeIdentifier]])
+    }
 }

@@ -59,7 +59,9 @@ struct BackgroundDeliveryLoop {
                 for key in coordinator.takeWokenKeys().sorted() { await check(key) }
             case let .acknowledged(key, through):
                 await acknowledge(key, through: through)
-            case .agentAttached, .deadline, .observerEnded:
+            case .agentAttached:
+                schedule.noteAgentAttached()
+            case .deadline, .observerEnded:
                 // An ended observer releases its hold: `launchDue` below sees it.
                 break
             case let .dispatched(request):

@@ -200,6 +200,15 @@ struct BackgroundSchedule: Sendable {
         }
     }
 
+    /// A launch agent attached: a launch refused by the agent before it (one going away) may be
+    /// sent to this one at once, not after its retry delay.
+    mutating func noteAgentAttached() {
+        for key in entries.keys where entries[key]?.sendRetryAt != nil {
+            entries[key]?.failedSends = 0
+            entries[key]?.sendRetryAt = nil
+        }
+    }
+
     /// Checking `key` for changes at `now` could not read the store: the changes after its
     /// cursor may be owed, so the check is due again after a growing delay (`takeChecksDue`).
     mutating func noteCheckFailed(_ key: Key, now: Instant) {
