@@ -18,7 +18,7 @@ import HealthModel
 /// - A launch handed to the agent waits for the agent's outcome. *Launched*: the app's
 ///   acknowledgement is awaited. *Already running*: nothing was started; the running instance's
 ///   observer may take the update (an acknowledgement clears it), otherwise it is launched again
-///   once the agent reports that instance's exit. *Failed*: counts as an unanswered launch.
+///   once the agent reports that instance's exit (at once if the exit was reported first). *Failed*: counts as an unanswered launch.
 ///   An app that exits while its acknowledgement is awaited has not taken the update: that
 ///   counts as an unanswered launch at once, without waiting for the timeout.
 /// - A launch is awaited for `acknowledgementTimeout`. Unanswered, the registration waits an
@@ -74,6 +74,10 @@ struct BackgroundSchedule: Sendable {
         /// (nil: no check is owed).
         var failedChecks = 0
         var checkRetryAt: Instant?
+        /// An instance of the app exited while this launch awaited the agent's outcome. The
+        /// agent's "already running" can be decided before that exit and reach healthd after
+        /// it: then the instance it names is gone, and waiting for its exit would wait forever.
+        var exitedAwaitingOutcome = false
     }
 
     let policy: Policy
@@ -174,6 +178,7 @@ struct BackgroundSchedule: Sendable {
                   earliestLaunch(of: entry).map({ $0 <= now }) ?? true else { continue }
             due[key.appID, default: []].append(key.typeIdentifier)
             entries[key]?.phase = .handedToAgent
+            entries[key]?.exitedAwaitingOutcome = false
         }
         return due.keys.sorted().map { ($0, due[$0]!) }
     }
@@ -243,10 +248,14 @@ struct BackgroundSchedule: Sendable {
     }
 
     /// The agent started nothing: an instance of the app still runs. The change stays pending
-    /// (the running instance's observer may take it) until that instance exits.
+    /// (the running instance's observer may take it) until that instance exits — or, if its
+    /// exit was reported first (`noteExited` while awaiting this outcome), it is due again now.
     mutating func noteStillRunning(appID: String, typeIdentifiers: [String]) {
         for key in keys(appID, typeIdentifiers) where entries[key]?.phase.isAwaitingOutcome == true {
-            entries[key]?.phase = .waitingForExit
+            guard var entry = entries[key] else { continue }
+            entry.phase = entry.exitedAwaitingOutcome ? .idle : .waitingForExit
+            entry.exitedAwaitingOutcome = false
+            entries[key] = entry
         }
     }
 
@@ -265,6 +274,9 @@ struct BackgroundSchedule: Sendable {
             switch entries[key]?.phase {
             case .waitingForExit: entries[key]?.phase = .idle
             case .awaitingAcknowledgement: countUnanswered(key, now: now)
+            // Only one instance runs at a time and no other launch of the app is under way, so
+            // an "already running" still to come names this instance (`noteStillRunning`).
+            case .handedToAgent, .awaitingOutcome: entries[key]?.exitedAwaitingOutcome = true
             default: continue
             }
         }
