@@ -63,7 +63,7 @@ public final class SandboxedAppSpawner: Sendable {
         // Checked and recorded under one lock: two requests for one app never both start it.
         let spawned = running.withLock { running -> Result<pid_t, SpawnError>? in
             if running[request.appID] != nil { return nil }
-            let result = Result { () throws(SpawnError) in try spawn(request) }
+            let result = spawnOnWatcherThread(request)
             if case let .success(pid) = result { running[request.appID] = pid }
             return result
         }
@@ -74,7 +74,6 @@ public final class SandboxedAppSpawner: Sendable {
             return LaunchOutcome(requestID: request.requestID, kind: .alreadyRunning, appID: request.appID, pid: pid)
         case let .success(pid):
             report("launched \(request.appID) (pid \(pid), request \(request.requestID), for \(request.typeIdentifiers.joined(separator: ", ")))")
-            reapInBackground(pid, request: request)
             return LaunchOutcome(requestID: request.requestID, kind: .launched, appID: request.appID, pid: pid)
         case let .failure(error):
             report("cannot launch \(request.appID): \(error)")
@@ -143,22 +142,55 @@ public final class SandboxedAppSpawner: Sendable {
         return pid
     }
 
-    /// Waits for the child on a thread of its own and reports how it ended.
-    private func reapInBackground(_ pid: pid_t, request: LaunchRequest) {
-        let appID = request.appID
+    /// Starts the app from a thread of its own, which then waits for it and reports how it
+    /// ended; returns once the start succeeded or failed.
+    ///
+    /// Why not the caller's thread: bubblewrap's `--die-with-parent` is `PR_SET_PDEATHSIG`, and
+    /// Linux sends that signal when the *thread* that started the process ends, not the process
+    /// (prctl(2)). The caller runs on a pooled runtime thread, which the pool ends after a few
+    /// idle seconds: the app was then killed (SIGKILL, no output) at an arbitrary moment, e.g. a
+    /// launched app waiting on its observer query on a loaded machine. This thread ends only after
+    /// the app has.
+    private func spawnOnWatcherThread(_ request: LaunchRequest) -> Result<pid_t, SpawnError> {
+        let started = SpawnResult()
         let thread = Thread { [self] in
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            running.withLock { running in
-                if running[appID] == pid { running[appID] = nil }
-            }
-            let signal = status & 0x7F
-            report(signal == 0 ? "\(appID) exited with status \((status >> 8) & 0xFF)" : "\(appID) was killed by signal \(signal)")
-            onExit(LaunchOutcome(requestID: request.requestID, kind: .exited, appID: appID, pid: pid,
-                                 exitStatus: signal == 0 ? (status >> 8) & 0xFF : -signal))
+            let result = Result { () throws(SpawnError) in try spawn(request) }
+            started.publish(result)
+            if case let .success(pid) = result { reap(pid, request: request) }
         }
-        thread.name = "agent-reaper"
+        thread.name = "agent-app-watcher"
         thread.start()
+        return started.wait()
+    }
+
+    /// Waits for the child `pid` and reports how it ended (on the thread that started it).
+    private func reap(_ pid: pid_t, request: LaunchRequest) {
+        let appID = request.appID
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        running.withLock { running in
+            if running[appID] == pid { running[appID] = nil }
+        }
+        let signal = status & 0x7F
+        report(signal == 0 ? "\(appID) exited with status \((status >> 8) & 0xFF)" : "\(appID) was killed by signal \(signal)")
+        onExit(LaunchOutcome(requestID: request.requestID, kind: .exited, appID: appID, pid: pid,
+                             exitStatus: signal == 0 ? (status >> 8) & 0xFF : -signal))
+    }
+
+    /// The watcher thread's start result, handed to the launching thread.
+    private final class SpawnResult: Sendable {
+        private let value = Mutex<Result<pid_t, SpawnError>?>(nil)
+        private let ready = DispatchSemaphore(value: 0)
+
+        func publish(_ result: Result<pid_t, SpawnError>) {
+            value.withLock { $0 = result }
+            ready.signal()
+        }
+
+        func wait() -> Result<pid_t, SpawnError> {
+            ready.wait()
+            return value.withLock { $0 } ?? .failure(SpawnError(what: "the app's watcher thread gave no result", errno: EINVAL))
+        }
     }
 
     struct SpawnError: Error, CustomStringConvertible {

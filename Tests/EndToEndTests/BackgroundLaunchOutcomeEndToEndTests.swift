@@ -50,6 +50,23 @@ import TestSupport
         #expect(try await launchEntries(broker) == agent.appLogLines(reader).count { $0 == launchedLine })
     }
 
+    /// A launched app lives as long as it wants, not as long as the agent's thread that started
+    /// it: bubblewrap's --die-with-parent fires when that *thread* ends (PR_SET_PDEATHSIG), and a
+    /// pooled runtime thread ends after a few idle seconds. The app lingers 12 s with the agent
+    /// idle; it must exit by itself (status 0), not be killed (signal 9, no output) — what made
+    /// BackgroundUnacknowledgedUpdateEndToEndTests' first instance vanish on a loaded machine.
+    @Test func aLaunchedAppOutlivesTheAgentThreadThatStartedIt() async throws {
+        let broker = try await setUp([])
+        let agent = try LaunchAgentProcess(broker: broker, backgroundTypes: [steps],
+                                           environment: ["E2E_CLIENT_BACKGROUND_LINGER": "12"])
+        #expect(try await broker.waitForLog("launch agent attached"))
+        try await save(broker)
+        #expect(try await agent.waitForAppLine(reader, "ok background"), "\(agent.log)")
+        #expect(try await poll(timeout: 120) { agent.log.contains("\(reader) exited") || agent.log.contains("\(reader) was killed") },
+                "\(agent.log)")
+        #expect(agent.log.contains("\(reader) exited with status 0"), "\(agent.log)")
+    }
+
     /// The launched app finds no types to observe and exits with status 2 at once.
     @Test func anAppCrashingAtStartIsRetriedAfterTheBackoffAndThenSuspended() async throws {
         let broker = try await setUp(["--background-first-backoff", "1"])  // acknowledgement timeout: 120 s

@@ -52,7 +52,10 @@ import TestSupport
         #expect(try await agent.waitForAppLine(reader, "awaiting-next-update"), "\(agent.log)")
 
         try await save(broker, minute: 1)
-        #expect(try await agent.waitForAppLine(reader, "dropped-update \(steps)"), "\(agent.appLog(reader) ?? "")")
+        // The agent's and healthd's logs too: an instance that vanished without a line (a signal)
+        // shows only there ("was killed by signal N", the observer's end, a second launch).
+        #expect(try await agent.waitForAppLine(reader, "dropped-update \(steps)"),
+                "\(agent.appLog(reader) ?? "")\n\(agent.log)\n\(broker.log)")
         #expect(try await agent.waitForAppLine(reader, launchedLine, count: 2),
                 "the unacknowledged update was never re-delivered: \(agent.appLog(reader) ?? "")\n\(agent.log)\n\(broker.log)")
         #expect(try await agent.waitForAppLine(reader, "background-update \(steps) 2"), "\(agent.appLog(reader) ?? "")")

@@ -304,4 +304,171 @@ import Testing
         schedule.noteDispatched(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier], now: t0)
         #expect(schedule.entries[steps]?.phase == .awaitingAcknowledgement(since: t0))
     }
+
+    // MARK: Launches that could not be sent, checks that could not read the store
+
+    /// The agent refused the offer (or the re-check could not read the store): the launch
+    /// stays owed with a deadline, is not due before it, and is taken again when it arrives —
+    /// with no other event. Without the retry it had no deadline and waited for the next change.
+    @Test func aRefusedOfferLeavesADeadlineAndIsRetriedWhenItArrives() {
+        var schedule = schedule([(steps, .immediate)])
+        schedule.noteVisibleChange(steps)
+        #expect(schedule.takeDue(now: t0).map(\.typeIdentifiers) == [[steps.typeIdentifier]])
+        schedule.noteSendFailed(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier], now: t0)
+        #expect(schedule.nextDeadline(after: t0) == t0 + policy.firstRetryDelay)
+        #expect(schedule.hasPendingWork)
+        #expect(schedule.takeDue(now: t0 + policy.firstRetryDelay / 2).isEmpty)
+        #expect(schedule.takeDue(now: t0 + policy.firstRetryDelay).map(\.typeIdentifiers) == [[steps.typeIdentifier]])
+        // Healthd's failure is not the app's: no unanswered launch, no back-off, no suspension.
+        #expect(schedule.entries[steps]?.unacknowledgedLaunches == 0)
+        #expect(schedule.entries[steps]?.retryNotBefore == nil)
+    }
+
+    /// Failed sends in a row wait longer each time, never past the cap, and never suspend the
+    /// registration; a send that reaches the agent ends the series.
+    @Test func failedSendsBackOffBoundedAndNeverSuspend() {
+        var schedule = schedule([(steps, .immediate)])
+        schedule.noteVisibleChange(steps)
+        var now = t0
+        var waits: [Duration] = []
+        for _ in 0..<12 {
+            #expect(schedule.takeDue(now: now).count == 1)
+            schedule.noteSendFailed(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier], now: now)
+            guard let next = schedule.nextDeadline(after: now) else {
+                Issue.record("a failed send left no deadline")
+                return
+            }
+            waits.append(now.duration(to: next))
+            now = next
+        }
+        #expect(waits.prefix(4) == [.seconds(1), .seconds(2), .seconds(4), .seconds(8)])
+        #expect(waits.max() == policy.maximumRetryDelay)
+        #expect(schedule.entries[steps]?.phase == .idle)
+        _ = dispatch(&schedule, at: now)
+        #expect(schedule.entries[steps]?.failedSends == 0)
+        #expect(schedule.entries[steps]?.sendRetryAt == nil)
+    }
+
+    /// A change check that could not read the store (locked) is owed: it has a deadline, counts
+    /// as pending work (healthd does not exit idle), is due when the deadline arrives, and a
+    /// successful check ends it.
+    @Test func aFailedCheckLeavesADeadlineAndIsDueWhenItArrives() {
+        var schedule = schedule([(steps, .immediate), (heartRate, .immediate)])
+        #expect(!schedule.hasPendingWork)
+        schedule.noteCheckFailed(steps, now: t0)
+        #expect(schedule.nextDeadline(after: t0) == t0 + policy.firstRetryDelay)
+        #expect(schedule.hasPendingWork)
+        #expect(schedule.checksDue(now: t0 + policy.firstRetryDelay / 2).isEmpty)
+        #expect(schedule.checksDue(now: t0 + policy.firstRetryDelay) == [steps])
+        schedule.noteCheckFailed(steps, now: t0 + policy.firstRetryDelay)
+        #expect(schedule.nextDeadline(after: t0 + policy.firstRetryDelay) == t0 + policy.firstRetryDelay * 3)
+        schedule.noteChecked(steps)
+        #expect(schedule.checksDue(now: t0 + .seconds(3600)).isEmpty)
+        #expect(schedule.nextDeadline(after: t0) == nil)
+        #expect(!schedule.hasPendingWork)
+    }
+
+    /// A launch refused by an agent that was going away is sent to the next agent as soon as it
+    /// attaches, not after the retry delay.
+    @Test func aNewAgentTakesARefusedLaunchAtOnce() {
+        var schedule = schedule([(steps, .immediate)])
+        schedule.noteVisibleChange(steps)
+        _ = schedule.takeDue(now: t0)
+        schedule.noteSendFailed(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier], now: t0)
+        #expect(schedule.takeDue(now: t0).isEmpty)
+        schedule.noteAgentAttached()
+        #expect(schedule.takeDue(now: t0).map(\.typeIdentifiers) == [[steps.typeIdentifier]])
+    }
+
+    /// The app took the update through a running observer (an acknowledgement) while a failed
+    /// send waited for its retry: the series ends, so the next change is due at once, not at the
+    /// old retry's deadline. Without the reset it waited there.
+    @Test func anAcknowledgementEndsTheSendRetries() {
+        var schedule = schedule([(steps, .immediate)])
+        schedule.noteVisibleChange(steps)
+        _ = schedule.takeDue(now: t0)
+        schedule.noteSendFailed(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier], now: t0)
+        let second = t0 + policy.firstRetryDelay
+        _ = schedule.takeDue(now: second)
+        schedule.noteSendFailed(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier], now: second)
+        #expect(schedule.entries[steps]?.sendRetryAt == second + policy.firstRetryDelay * 2)
+        schedule.noteAcknowledged(steps)
+        #expect(schedule.entries[steps]?.failedSends == 0)
+        #expect(!schedule.hasPendingWork)
+        schedule.noteVisibleChange(steps)
+        #expect(schedule.takeDue(now: second).map(\.typeIdentifiers) == [[steps.typeIdentifier]])
+    }
+
+    /// A check that reads the store after failed ones ends the series: the next failure waits
+    /// the first delay again, not the doubled one. Without the reset it waited 8 s here.
+    @Test func aSuccessfulCheckStartsTheNextFailureAtTheFirstDelay() {
+        var schedule = schedule([(steps, .immediate)])
+        for _ in 0..<3 { schedule.noteCheckFailed(steps, now: t0) }
+        #expect(schedule.nextDeadline(after: t0) == t0 + policy.firstRetryDelay * 4)
+        schedule.noteChecked(steps)
+        schedule.noteCheckFailed(steps, now: t0)
+        #expect(schedule.nextDeadline(after: t0) == t0 + policy.firstRetryDelay)
+    }
+
+    /// A retried send waits for a running observer like any launch: at its deadline it is not
+    /// taken while the app observes the type (that observer is sent the change), and it is due
+    /// the moment the observer ends unacknowledged.
+    @Test func aRetriedSendIsHeldWhileTheAppObserves() {
+        var schedule = schedule([(steps, .immediate)])
+        schedule.noteVisibleChange(steps)
+        _ = schedule.takeDue(now: t0)
+        schedule.noteSendFailed(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier], now: t0)
+        let retry = t0 + policy.firstRetryDelay
+        #expect(schedule.takeDue(now: retry) { $0 == steps }.isEmpty, "held while the app observes steps")
+        #expect(schedule.hasPendingWork)
+        #expect(schedule.takeDue(now: retry).map(\.typeIdentifiers) == [[steps.typeIdentifier]], "due once the observer ended")
+    }
+
+    /// A launch withdrawn at its re-check (revoked meanwhile) ends its series: the next change's
+    /// first failed send waits the first delay again, not a doubled one.
+    @Test func aWithdrawnLaunchEndsItsSendRetries() {
+        var schedule = schedule([(steps, .immediate)])
+        schedule.noteVisibleChange(steps)
+        var now = t0
+        for _ in 0..<3 {
+            _ = schedule.takeDue(now: now)
+            schedule.noteSendFailed(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier], now: now)
+            now = schedule.nextDeadline(after: now) ?? now
+        }
+        _ = schedule.takeDue(now: now)
+        schedule.noteWithdrawn(steps)
+        #expect(!schedule.hasPendingWork)
+        #expect(schedule.nextDeadline(after: now) == nil)
+        schedule.noteVisibleChange(steps)
+        #expect(schedule.takeDue(now: now).count == 1)
+        schedule.noteSendFailed(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier], now: now)
+        #expect(schedule.nextDeadline(after: now) == now + policy.firstRetryDelay)
+    }
+
+    /// The agent decides "already running", the instance then exits, and its exit is reported
+    /// before that outcome (the agent's reaper and its launch handler race to its outcome queue):
+    /// the instance named is gone, so the launch is due again at once. Before, it waited for an
+    /// exit already reported — forever, and every later launch of the app with it.
+    @Test func anExitReportedBeforeTheAlreadyRunningOutcomeLeavesTheLaunchDue() {
+        var schedule = schedule([(steps, .immediate)])
+        schedule.noteVisibleChange(steps)
+        _ = dispatch(&schedule, at: t0)
+        schedule.noteExited(appID: steps.appID, now: t0)
+        schedule.noteStillRunning(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier])
+        #expect(schedule.entries[steps]?.phase == .idle)
+        #expect(schedule.takeDue(now: t0).map(\.typeIdentifiers) == [[steps.typeIdentifier]])
+
+        // An exit before a launch's own outcome (an older instance) is forgotten by the next
+        // dispatch: that launch's "already running" waits for the exit as usual.
+        var later = self.schedule([(steps, .immediate)])
+        later.noteVisibleChange(steps)
+        _ = dispatch(&later, at: t0)
+        later.noteExited(appID: steps.appID, now: t0)
+        later.noteLaunched(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier], now: t0)
+        later.noteAcknowledged(steps)
+        later.noteVisibleChange(steps)
+        _ = dispatch(&later, at: t0)
+        later.noteStillRunning(appID: steps.appID, typeIdentifiers: [steps.typeIdentifier])
+        #expect(later.entries[steps]?.phase == .waitingForExit)
+    }
 }

@@ -59,7 +59,9 @@ struct BackgroundDeliveryLoop {
                 for key in coordinator.takeWokenKeys().sorted() { await check(key) }
             case let .acknowledged(key, through):
                 await acknowledge(key, through: through)
-            case .agentAttached, .deadline, .observerEnded:
+            case .agentAttached:
+                schedule.noteAgentAttached()
+            case .deadline, .observerEnded:
                 // An ended observer releases its hold: `launchDue` below sees it.
                 break
             case let .dispatched(request):
@@ -73,6 +75,9 @@ struct BackgroundDeliveryLoop {
             }
             let now = ContinuousClock.now
             schedule.expire(now: now)
+            // Checks that failed earlier (the store was locked) are due again by the clock,
+            // whatever the event: no change of the type need come to retry them.
+            for key in schedule.checksDue(now: now) { await check(key) }
             await launchDue(now: now)
             await persistChanges()
             arm(after: now)
@@ -204,10 +209,13 @@ struct BackgroundDeliveryLoop {
                                           after: watch.checkedThrough)
             }
         } catch {
-            // The cursor stays: the next wake-up checks the same changes again.
+            // The cursor stays, and the check is due again after a delay (or at the next
+            // wake-up, whichever comes first): the same changes are checked again.
             logger.warning("background delivery: check failed", metadata: ["app": "\(key.appID)", "error": "\(type(of: error))"])
+            schedule.noteCheckFailed(key, now: .now)
             return
         }
+        schedule.noteChecked(key)
         watches[key]?.checkedThrough = verdict.through
         guard verdict.changed, verdict.app?.allowsBackgroundDelivery == true else { return }
         // Pending even while an observer query of the app runs: that query is sent the change,
@@ -252,14 +260,15 @@ struct BackgroundDeliveryLoop {
                     schedule.noteWithdrawn(key)
                     watches[key]?.owedAfter = nil
                 case .unknown:
-                    schedule.noteUndelivered(appID: appID, typeIdentifiers: [type])
+                    schedule.noteSendFailed(appID: appID, typeIdentifiers: [type], now: now)
                 }
             }
             guard let app, !types.isEmpty else { continue }
             let request = LaunchRequest(requestID: nextRequestID, appID: appID, executable: app.executable, typeIdentifiers: types)
             nextRequestID += 1
             if !coordinator.launches.offer(request) {
-                schedule.noteUndelivered(appID: appID, typeIdentifiers: types)
+                logger.warning("background launch not sent: the agent refused it; retried after a delay", metadata: ["app": "\(appID)"])
+                schedule.noteSendFailed(appID: appID, typeIdentifiers: types, now: now)
             }
         }
     }
@@ -269,7 +278,7 @@ struct BackgroundDeliveryLoop {
         case owed(AppManifest)
         /// No longer owed: revoked, expired, out of the window, uninstalled or not entitled.
         case withdrawn
-        /// The store could not be read: the launch stays pending, not sent now.
+        /// The store could not be read: the launch stays pending, retried after a delay.
         case unknown
     }
 

@@ -14,6 +14,15 @@ public struct BackgroundDeliveryPolicy: Sendable, Equatable {
     /// `--background-period-scale` changes it, so tests and demos can watch an hourly or daily
     /// registration fall due without waiting a day; it can only make launches more frequent.
     public var periodScale: Double = 1
+    /// The wait before trying again a launch that could not be sent (the agent refused the
+    /// offer, or the store could not be read to re-check it) or a change check that could not
+    /// read the store; it doubles with each further failure up to `maximumRetryDelay`. Such a
+    /// failure is healthd's, not the app's, so it never counts towards suspension — but an owed
+    /// delivery always has a next attempt, as HealthKit keeps trying undelivered background
+    /// updates with a backoff algorithm (developer.apple.com: `enableBackgroundDelivery(for:
+    /// frequency:withCompletion:)`, `HKObserverQueryCompletionHandler`).
+    public var firstRetryDelay: Duration = .seconds(1)
+    public var maximumRetryDelay: Duration = .seconds(60)
 
     /// The least time between two launches of a registration of `frequency`.
     func period(of frequency: HKUpdateFrequency) -> Duration {

@@ -18,7 +18,7 @@ import HealthModel
 /// - A launch handed to the agent waits for the agent's outcome. *Launched*: the app's
 ///   acknowledgement is awaited. *Already running*: nothing was started; the running instance's
 ///   observer may take the update (an acknowledgement clears it), otherwise it is launched again
-///   once the agent reports that instance's exit. *Failed*: counts as an unanswered launch.
+///   once the agent reports that instance's exit (at once if the exit was reported first). *Failed*: counts as an unanswered launch.
 ///   An app that exits while its acknowledgement is awaited has not taken the update: that
 ///   counts as an unanswered launch at once, without waiting for the timeout.
 /// - A launch is awaited for `acknowledgementTimeout`. Unanswered, the registration waits an
@@ -27,6 +27,11 @@ import HealthModel
 ///   the app acknowledges an observer update of the type or enables delivery again.
 /// - Due launches are taken only while an agent is connected; until then they wait here, at
 ///   most one per registration, so waiting is bounded by the registrations.
+/// - Every owed delivery has a next attempt. A due launch that could not be sent (the agent
+///   refused the offer, or its re-check could not read the store) and a change check that could
+///   not read the store (locked) are retried after `firstRetryDelay`, doubling to
+///   `maximumRetryDelay` — without waiting for an unrelated event, and without counting
+///   towards suspension (the failure is healthd's, not the app's).
 struct BackgroundSchedule: Sendable {
     typealias Instant = ContinuousClock.Instant
 
@@ -62,6 +67,17 @@ struct BackgroundSchedule: Sendable {
         var unacknowledgedLaunches = 0
         /// Set when a launch went unacknowledged: no relaunch before it.
         var retryNotBefore: Instant?
+        /// Due launches in a row that could not be sent, and when to try the next one.
+        var failedSends = 0
+        var sendRetryAt: Instant?
+        /// Change checks in a row that could not read the store, and when to check again
+        /// (nil: no check is owed).
+        var failedChecks = 0
+        var checkRetryAt: Instant?
+        /// An instance of the app exited while this launch awaited the agent's outcome. The
+        /// agent's "already running" can be decided before that exit and reach healthd after
+        /// it: then the instance it names is gone, and waiting for its exit would wait forever.
+        var exitedAwaitingOutcome = false
     }
 
     let policy: Policy
@@ -113,6 +129,8 @@ struct BackgroundSchedule: Sendable {
         entry.pending = false
         entry.unacknowledgedLaunches = 0
         entry.retryNotBefore = nil
+        entry.failedSends = 0
+        entry.sendRetryAt = nil
         if entry.phase != .handedToAgent && !entry.phase.isAwaitingOutcome { entry.phase = .idle }
         entries[key] = entry
     }
@@ -160,6 +178,7 @@ struct BackgroundSchedule: Sendable {
                   earliestLaunch(of: entry).map({ $0 <= now }) ?? true else { continue }
             due[key.appID, default: []].append(key.typeIdentifier)
             entries[key]?.phase = .handedToAgent
+            entries[key]?.exitedAwaitingOutcome = false
         }
         return due.keys.sorted().map { ($0, due[$0]!) }
     }
@@ -168,7 +187,52 @@ struct BackgroundSchedule: Sendable {
     mutating func noteDispatched(appID: String, typeIdentifiers: [String], now: Instant) {
         for key in keys(appID, typeIdentifiers) where entries[key]?.phase == .handedToAgent {
             entries[key]?.phase = .awaitingOutcome(since: now)
+            entries[key]?.failedSends = 0
+            entries[key]?.sendRetryAt = nil
         }
+    }
+
+    /// A due launch taken at `now` could not be sent: the agent refused the offer, or the
+    /// re-check could not read the store. It stays owed and is tried again after a growing
+    /// delay (`retryDelay`), so it never waits for an unrelated event.
+    mutating func noteSendFailed(appID: String, typeIdentifiers: [String], now: Instant) {
+        for key in keys(appID, typeIdentifiers) where entries[key]?.phase == .handedToAgent {
+            guard var entry = entries[key] else { continue }
+            entry.phase = .idle
+            entry.failedSends += 1
+            entry.sendRetryAt = now + retryDelay(after: entry.failedSends)
+            entries[key] = entry
+        }
+    }
+
+    /// A launch agent attached: a launch refused by the agent before it (one going away) may be
+    /// sent to this one at once, not after its retry delay.
+    mutating func noteAgentAttached() {
+        for key in entries.keys where entries[key]?.sendRetryAt != nil {
+            entries[key]?.failedSends = 0
+            entries[key]?.sendRetryAt = nil
+        }
+    }
+
+    /// Checking `key` for changes at `now` could not read the store: the changes after its
+    /// cursor may be owed, so the check is due again after a growing delay (`takeChecksDue`).
+    mutating func noteCheckFailed(_ key: Key, now: Instant) {
+        guard var entry = entries[key] else { return }
+        entry.failedChecks += 1
+        entry.checkRetryAt = now + retryDelay(after: entry.failedChecks)
+        entries[key] = entry
+    }
+
+    /// Checking `key` read the store: no check is owed any more.
+    mutating func noteChecked(_ key: Key) {
+        entries[key]?.failedChecks = 0
+        entries[key]?.checkRetryAt = nil
+    }
+
+    /// The registrations whose failed check is due again at `now` (sorted). The caller checks
+    /// each and reports `noteChecked` or `noteCheckFailed`.
+    func checksDue(now: Instant) -> [Key] {
+        entries.filter { $0.value.checkRetryAt.map { $0 <= now } ?? false }.map(\.key).sorted()
     }
 
     /// The agent started the app at `now`: its acknowledgement is awaited, and the frequency's
@@ -184,10 +248,14 @@ struct BackgroundSchedule: Sendable {
     }
 
     /// The agent started nothing: an instance of the app still runs. The change stays pending
-    /// (the running instance's observer may take it) until that instance exits.
+    /// (the running instance's observer may take it) until that instance exits — or, if its
+    /// exit was reported first (`noteExited` while awaiting this outcome), it is due again now.
     mutating func noteStillRunning(appID: String, typeIdentifiers: [String]) {
         for key in keys(appID, typeIdentifiers) where entries[key]?.phase.isAwaitingOutcome == true {
-            entries[key]?.phase = .waitingForExit
+            guard var entry = entries[key] else { continue }
+            entry.phase = entry.exitedAwaitingOutcome ? .idle : .waitingForExit
+            entry.exitedAwaitingOutcome = false
+            entries[key] = entry
         }
     }
 
@@ -206,6 +274,9 @@ struct BackgroundSchedule: Sendable {
             switch entries[key]?.phase {
             case .waitingForExit: entries[key]?.phase = .idle
             case .awaitingAcknowledgement: countUnanswered(key, now: now)
+            // Only one instance runs at a time and no other launch of the app is under way, so
+            // an "already running" still to come names this instance (`noteStillRunning`).
+            case .handedToAgent, .awaitingOutcome: entries[key]?.exitedAwaitingOutcome = true
             default: continue
             }
         }
@@ -228,6 +299,8 @@ struct BackgroundSchedule: Sendable {
     mutating func noteWithdrawn(_ key: Key) {
         guard var entry = entries[key] else { return }
         entry.pending = false
+        entry.failedSends = 0
+        entry.sendRetryAt = nil
         if entry.phase == .handedToAgent { entry.phase = .idle }
         entries[key] = entry
     }
@@ -243,8 +316,9 @@ struct BackgroundSchedule: Sendable {
             case .idle where entry.pending:
                 if let earliest = earliestLaunch(of: entry) { deadlines.append(earliest) }
             default:
-                continue
+                break
             }
+            if let checkRetryAt = entry.checkRetryAt { deadlines.append(checkRetryAt) }
         }
         return deadlines.filter { $0 > now }.min()
     }
@@ -252,9 +326,11 @@ struct BackgroundSchedule: Sendable {
     /// A launch is owed (pending, whenever its period or back-off ends), or one is under way
     /// (handed to the agent, awaiting its outcome, the app's exit or its acknowledgement).
     /// Suspended registrations wait for the app, not for time, so they do not count.
+    /// A check owed after a failed one counts too: it may find a change to deliver.
     var hasPendingWork: Bool {
         entries.values.contains { entry in
-            switch entry.phase {
+            if entry.checkRetryAt != nil { return true }
+            return switch entry.phase {
             case .idle: entry.pending
             case .suspended: false
             case .handedToAgent, .awaitingOutcome, .waitingForExit, .awaitingAcknowledgement: true
@@ -262,12 +338,21 @@ struct BackgroundSchedule: Sendable {
         }
     }
 
-    /// No sooner than the frequency's period after the last launch, nor before the backoff
-    /// ends; nil when neither applies (never launched, no backoff).
+    /// No sooner than the frequency's period after the last launch, nor before the backoff or
+    /// the retry of a failed send ends; nil when none applies (never launched, no backoff).
     private func earliestLaunch(of entry: Entry) -> Instant? {
         let afterPeriod = entry.lastLaunch.map { $0 + policy.period(of: entry.frequency) }
-        guard let retry = entry.retryNotBefore else { return afterPeriod }
-        return max(afterPeriod ?? retry, retry)
+        return [afterPeriod, entry.retryNotBefore, entry.sendRetryAt].compactMap { $0 }.max()
+    }
+
+    /// `firstRetryDelay`, doubled for each failure after the first, capped at `maximumRetryDelay`.
+    func retryDelay(after failures: Int) -> Duration {
+        var wait = policy.firstRetryDelay
+        for _ in 1..<max(1, failures) {
+            wait *= 2
+            if wait >= policy.maximumRetryDelay { return policy.maximumRetryDelay }
+        }
+        return min(wait, policy.maximumRetryDelay)
     }
 
     /// `firstBackoff`, doubled for each unacknowledged launch after the first, capped.
