@@ -1,5 +1,4 @@
 import AppleHealthExport
-import CDADocument
 import Foundation
 import HealthModel
 import HealthWire
@@ -95,6 +94,10 @@ final class ImportPipeline: @unchecked Sendable {
     private var lineReached = 0
     /// The sample being added, packed; reused from sample to sample.
     private var packed: [UInt8] = []
+    /// The document files `CDADocument` elements named (`/cda-documents/…`), and the export's
+    /// date: what a file no element names is read with after export.xml (ImportPipeline+Documents).
+    var namedDocumentPaths: Set<String> = []
+    var exportDate: Date?
 
     private struct BatchKey: Hashable { var name: String?; var version: String?; var type: String }
 
@@ -120,6 +123,7 @@ final class ImportPipeline: @unchecked Sendable {
                     try self.accept(item, ship: deliver)
                 }
                 try acceptElectrocardiograms(ship: deliver)
+                try acceptUnnamedDocuments(ship: deliver)
                 while let batch = takeFullestOpenBatch() {
                     try deliver(batch)
                 }
@@ -229,6 +233,7 @@ final class ImportPipeline: @unchecked Sendable {
                 return try ExportConversion.sample(element)
             case let .document(element):
                 tallied.withLock { $0.countRead() }
+                if let path = element.filePath { namedDocumentPaths.insert(Self.documentKey(path)) }
                 return try document(element)
             case let .visionPrescription(prescription):
                 tallied.withLock {
@@ -245,7 +250,8 @@ final class ImportPipeline: @unchecked Sendable {
             case let .me(values):
                 readCharacteristics.withLock { $0 = values }
                 return nil
-            case .exportDate:
+            case let .exportDate(date):
+                exportDate = date
                 return nil
             case let .clinicalRecord(clinical):
                 tallied.withLock { $0.countRead() }
@@ -262,28 +268,6 @@ final class ImportPipeline: @unchecked Sendable {
             tallied.withLock { $0.refused(error.type, error.reason) }
             return nil
         }
-    }
-
-    /// A `CDADocument` and its file as a sample, the bytes checked as an app's save checks them
-    /// (its SDK runs the same reader before sending): at most `DocumentRules.maximumBytes`, read
-    /// bounded from the export, then `CDADocumentReader`, which refuses a document type
-    /// declaration, a non-UTF-8 encoding and a malformed or too deep document. healthd applies
-    /// `DocumentRules` again.
-    private func document(_ element: ExportDocument) throws(ImportRefusal) -> ImportedSample {
-        let type = element.header.type
-        guard let path = element.filePath else { throw ImportRefusal(type: type, reason: "a CDADocument that names no file") }
-        let data: Data
-        do {
-            data = try file.document(at: path, line: element.header.line)
-        } catch {
-            throw ImportRefusal(type: type, reason: "document file unreadable: \(error)")
-        }
-        do {
-            _ = try CDADocumentReader.read(data)
-        } catch {
-            throw ImportRefusal(type: type, reason: "\(path.drop { $0 == "/" }): not a CDA document an app could save (\(error))")
-        }
-        return try ExportConversion.sample(element, data: data)
     }
 
     /// The locations of each route of an imported workout that can be stored with it, in time
