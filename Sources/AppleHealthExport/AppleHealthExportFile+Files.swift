@@ -59,4 +59,30 @@ extension AppleHealthExportFile {
         try boundedFile(at: filePath, in: ExportArchiveWriter.documentsFolder, limit: DocumentRules.maximumBytes,
                         element: "CDADocument", what: "the document", line: line)
     }
+
+    /// Every file directly in `cda-documents/` whose name ends in `.xml`, as the path a
+    /// `CDADocument`'s `FileReference` gives (`/cda-documents/<name>`), sorted: exports written
+    /// before that element existed hold documents no element names (ImportPipeline+Documents).
+    public func documentPaths() -> [String] {
+        let folder = ExportArchiveWriter.documentsFolder
+        let names: [String]
+        switch layout {
+        case let .zip(archive, xmlEntryPath):
+            let xmlFolder = xmlEntryPath.split(separator: "/").dropLast().joined(separator: "/")
+            let prefix = (xmlFolder.isEmpty ? "" : xmlFolder + "/") + folder + "/"
+            names = archive.compactMap { entry in
+                guard entry.type == .file, entry.path.hasPrefix(prefix) else { return nil }
+                return String(entry.path.dropFirst(prefix.count))
+            }
+        case let .file(xml):
+            let url = xml.deletingLastPathComponent().appendingPathComponent(folder)
+            names = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { name in
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: url.appendingPathComponent(name).path, isDirectory: &isDirectory)
+                    && !isDirectory.boolValue
+            }
+        }
+        return names.filter { !$0.contains("/") && !$0.hasPrefix(".") && $0.lowercased().hasSuffix(".xml") }
+            .sorted().map { "/" + folder + "/" + $0 }
+    }
 }

@@ -19,6 +19,8 @@ public enum CDADocumentReader {
     public static let maximumFieldLength = 1024
 
     /// Where each field is, as local element names from the root, in `CDADocumentFields.set`'s order.
+    fileprivate static let effectiveTimePath = ["ClinicalDocument", "effectiveTime"]
+
     fileprivate static let fieldPaths: [[String]] = [
         ["ClinicalDocument", "title"],
         ["ClinicalDocument", "recordTarget", "patientRole", "patient", "name"],
@@ -28,6 +30,14 @@ public enum CDADocumentReader {
 
     /// The header fields of `data`, or why it is not a CDA document.
     public static func read(_ data: Data) throws(CDADocumentError) -> CDADocumentFields {
+        try readWithEffectiveTime(data).fields
+    }
+
+    /// The header fields and the `value` of `/ClinicalDocument/effectiveTime` (HL7 TS text such
+    /// as `20160523182721+0100`, at most `maximumFieldLength` characters; nil when the header has
+    /// none) — the date healthctl import gives a document whose export kept no dates of its own.
+    public static func readWithEffectiveTime(_ data: Data) throws(CDADocumentError)
+        -> (fields: CDADocumentFields, effectiveTime: String?) {
         guard !data.isEmpty else { throw .empty }
         guard data.count <= DocumentRules.maximumBytes else {
             throw .tooLarge(bytes: data.count, limit: DocumentRules.maximumBytes)
@@ -47,7 +57,7 @@ public enum CDADocumentReader {
         guard reader.path.isEmpty, reader.sawRoot else {
             throw .malformed(line: parser.lineNumber, column: parser.columnNumber, reason: "no root element")
         }
-        return reader.fields
+        return (reader.fields, reader.effectiveTime)
     }
 
     /// Refuses, before any parser sees the bytes, what could make a parser define or expand
@@ -77,6 +87,7 @@ public enum CDADocumentReader {
     private final class Delegate: NSObject, XMLParserDelegate {
         var path: [String] = []
         var fields = CDADocumentFields()
+        var effectiveTime: String?
         private var found: Set<Int> = []
         /// The field being read: its index in `fieldPaths`, the depth of its element, its text so far.
         private var capture: (index: Int, depth: Int, text: String)?
@@ -93,6 +104,10 @@ public enum CDADocumentReader {
             }
             path.append(name)
             guard path.count <= CDADocumentReader.maximumDepth else { return fail(parser, .tooDeep(limit: CDADocumentReader.maximumDepth)) }
+            if path == CDADocumentReader.effectiveTimePath, namespaceURI == CDADocumentReader.namespace, effectiveTime == nil,
+               let value = attributes["value"] {
+                effectiveTime = String(value.prefix(CDADocumentReader.maximumFieldLength))
+            }
             if capture != nil {
                 capture?.text += " "  // name parts (<given>, <family>) are words of their own
             } else if namespaceURI == CDADocumentReader.namespace,

@@ -15,6 +15,19 @@ import Testing
         #expect(fields == CDADocumentFields(title: "Health Data Export", patientName: "Tom Wallis"))
     }
 
+    /// The header's own effectiveTime (what an old export's unnamed document is dated by), not
+    /// a nested one (Apple's file has another inside an observation); none when the header has none.
+    @Test func readsTheHeadersEffectiveTime() throws {
+        let url = SharedFixtures.appleHealth.appendingPathComponent("probablytom-apple-health-neo4j/export_cda.xml")
+        let read = try CDADocumentReader.readWithEffectiveTime(Data(contentsOf: url))
+        #expect(read.effectiveTime == "20160523182721+0100")
+        #expect(read.fields == CDADocumentFields(title: "Health Data Export", patientName: "Tom Wallis"))
+        let nested = Data(#"<ClinicalDocument xmlns="urn:hl7-org:v3"><component><effectiveTime value="2020"/></component></ClinicalDocument>"#.utf8)
+        #expect(try CDADocumentReader.readWithEffectiveTime(nested).effectiveTime == nil)
+        let foreign = Data(#"<ClinicalDocument xmlns="urn:hl7-org:v3"><x:effectiveTime xmlns:x="urn:other" value="2020"/></ClinicalDocument>"#.utf8)
+        #expect(try CDADocumentReader.readWithEffectiveTime(foreign).effectiveTime == nil)
+    }
+
     /// Name parts are words of the name, in document order.
     @Test func readsAllFourHeaderFields() throws {
         let fields = try CDADocumentReader.read(CDADocumentSamples.full)

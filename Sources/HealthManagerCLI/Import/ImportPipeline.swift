@@ -1,5 +1,4 @@
 import AppleHealthExport
-import CDADocument
 import Foundation
 import HealthModel
 import HealthWire
@@ -44,6 +43,9 @@ final class ImportPipeline: @unchecked Sendable {
         var request: ImportRequestBuilder
         var locationCount = 0
         var seriesPointCount = 0
+        /// The sync identifiers of the batch's samples while it is open (emptied when it is taken):
+        /// kept with the batch so one lookup by key finds both.
+        var syncIdentifiers: Set<String> = []
         /// Elements read so far, for progress.
         var readSoFar: Int
         var lineReached: Int
@@ -59,10 +61,11 @@ final class ImportPipeline: @unchecked Sendable {
                 || request.sampleBytes + bytes > ImportPipeline.maxBatchBytes)
         }
 
-        /// Adds a packed sample (and its routes, whose workout it is) and tells whether the batch
+        /// Adds a packed sample (its sync identifier, and its routes, whose workout it is) and tells whether the batch
         /// is now full by any of its bounds.
-        mutating func append(packed: [UInt8], routes: [[RouteLocation]], locations: Int, seriesPoints: Int) -> Bool {
+        mutating func append(packed: [UInt8], sync: String?, routes: [[RouteLocation]], locations: Int, seriesPoints: Int) -> Bool {
             request.append(packed: packed, routes: routes)
+            if let sync { syncIdentifiers.insert(sync) }
             locationCount += locations
             seriesPointCount += seriesPoints
             return sampleCount >= ImportPipeline.batchSize || locationCount >= ImportPipeline.maxBatchLocations
@@ -77,7 +80,6 @@ final class ImportPipeline: @unchecked Sendable {
     private let readCharacteristics = Mutex<ExportCharacteristics?>(nil)
     var characteristics: ExportCharacteristics? { readCharacteristics.withLock { $0 } }
     private var openBatches: [BatchKey: Batch] = [:]
-    private var openSyncIdentifiers: [BatchKey: Set<String>] = [:]
     private var openSamples = 0
     private var openBytes = 0
     /// Batches that may be handed out and not yet answered. Made at 0 and raised to its slots:
@@ -95,6 +97,10 @@ final class ImportPipeline: @unchecked Sendable {
     private var lineReached = 0
     /// The sample being added, packed; reused from sample to sample.
     private var packed: [UInt8] = []
+    /// The document files `CDADocument` elements named (`/cda-documents/…`), and the export's
+    /// date: what a file no element names is read with after export.xml (ImportPipeline+Documents).
+    var namedDocumentPaths: Set<String> = []
+    var exportDate: Date?
 
     private struct BatchKey: Hashable { var name: String?; var version: String?; var type: String }
 
@@ -120,6 +126,7 @@ final class ImportPipeline: @unchecked Sendable {
                     try self.accept(item, ship: deliver)
                 }
                 try acceptElectrocardiograms(ship: deliver)
+                try acceptUnnamedDocuments(ship: deliver)
                 while let batch = takeFullestOpenBatch() {
                     try deliver(batch)
                 }
@@ -168,7 +175,7 @@ final class ImportPipeline: @unchecked Sendable {
         // sync identifiers in one save), and the store already dedupes across batches.
         var sync: String?
         if case let .string(identifier)? = record.metadata[HKMetadataKeySyncIdentifier] {
-            guard openSyncIdentifiers[key]?.contains(identifier) != true else {
+            guard openBatches[key]?.syncIdentifiers.contains(identifier) != true else {
                 tallied.withLock { $0.stored(key.type, added: 0, unchanged: 1) }
                 return
             }
@@ -180,21 +187,19 @@ final class ImportPipeline: @unchecked Sendable {
         // Packed now: its exact size decides whether the open batch must go first, and the
         // batch keeps these bytes instead of the record.
         ImportRequestBuilder.pack(record, into: &packed)
-        if let open = openBatches[key], open.wouldOverflow(bytes: packed.count, locations: locations, seriesPoints: points),
+        if openBatches[key]?.wouldOverflow(bytes: packed.count, locations: locations, seriesPoints: points) == true,
            let full = take(key) {
             try ship(full)
         }
-        // Noted after a batch sent early above, so the sample's identifier is in its own batch's set.
-        // Inserted in place: a copy taken out and put back copied the set for every record.
-        if let sync { openSyncIdentifiers[key, default: []].insert(sync) }
         // One access by key, changing the batch in place: a copy taken out and put back would copy
         // the whole batch for every record (it did: 70 s for 134,000 records), and each of the
-        // former ten lookups hashed the source name, version and type again.
+        // former ten lookups hashed the source name, version and type again. The identifier is
+        // noted after a batch sent early above, so it is in its own batch's set.
         let full = openBatches[key, default: Batch(typeIdentifier: key.type,
                                                    request: ImportRequestBuilder(origin: origin, sourceName: key.name ?? "",
                                                                                  sourceVersion: key.version),
                                                    readSoFar: 0, lineReached: 0)]
-            .append(packed: packed, routes: routes, locations: locations, seriesPoints: points)
+            .append(packed: packed, sync: sync, routes: routes, locations: locations, seriesPoints: points)
         openSamples += 1
         openBytes += packed.count
         if full, let batch = take(key) {
@@ -229,6 +234,7 @@ final class ImportPipeline: @unchecked Sendable {
                 return try ExportConversion.sample(element)
             case let .document(element):
                 tallied.withLock { $0.countRead() }
+                if let path = element.filePath { namedDocumentPaths.insert(Self.documentKey(path)) }
                 return try document(element)
             case let .visionPrescription(prescription):
                 tallied.withLock {
@@ -245,7 +251,8 @@ final class ImportPipeline: @unchecked Sendable {
             case let .me(values):
                 readCharacteristics.withLock { $0 = values }
                 return nil
-            case .exportDate:
+            case let .exportDate(date):
+                exportDate = date
                 return nil
             case let .clinicalRecord(clinical):
                 tallied.withLock { $0.countRead() }
@@ -262,28 +269,6 @@ final class ImportPipeline: @unchecked Sendable {
             tallied.withLock { $0.refused(error.type, error.reason) }
             return nil
         }
-    }
-
-    /// A `CDADocument` and its file as a sample, the bytes checked as an app's save checks them
-    /// (its SDK runs the same reader before sending): at most `DocumentRules.maximumBytes`, read
-    /// bounded from the export, then `CDADocumentReader`, which refuses a document type
-    /// declaration, a non-UTF-8 encoding and a malformed or too deep document. healthd applies
-    /// `DocumentRules` again.
-    private func document(_ element: ExportDocument) throws(ImportRefusal) -> ImportedSample {
-        let type = element.header.type
-        guard let path = element.filePath else { throw ImportRefusal(type: type, reason: "a CDADocument that names no file") }
-        let data: Data
-        do {
-            data = try file.document(at: path, line: element.header.line)
-        } catch {
-            throw ImportRefusal(type: type, reason: "document file unreadable: \(error)")
-        }
-        do {
-            _ = try CDADocumentReader.read(data)
-        } catch {
-            throw ImportRefusal(type: type, reason: "\(path.drop { $0 == "/" }): not a CDA document an app could save (\(error))")
-        }
-        return try ExportConversion.sample(element, data: data)
     }
 
     /// The locations of each route of an imported workout that can be stored with it, in time
@@ -335,7 +320,7 @@ final class ImportPipeline: @unchecked Sendable {
 
     private func take(_ key: BatchKey) -> Batch? {
         guard var batch = openBatches.removeValue(forKey: key) else { return nil }
-        openSyncIdentifiers[key] = nil
+        batch.syncIdentifiers = []  // not needed past here; not carried to the consumer
         openSamples -= batch.sampleCount
         openBytes -= batch.request.sampleBytes
         batch.readSoFar = tallied.withLock { $0.read }
