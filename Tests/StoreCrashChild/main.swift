@@ -38,8 +38,8 @@ func saveRows(_ store: EncryptedDatabase, count: Int, size: ClosedRange<Int>) th
     }
 }
 
-func openWithTable(_ directory: String) throws -> EncryptedDatabase {
-    let store = try EncryptedDatabase.open(directory: directory)
+func openWithTable(_ directory: String, checkpointing: WALCheckpointing = .standard) throws -> EncryptedDatabase {
+    let store = try EncryptedDatabase.open(directory: directory, checkpointing: checkpointing)
     try store.writer.write { db in
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS acknowledged (id INTEGER PRIMARY KEY, payload BLOB NOT NULL)")
     }
@@ -80,8 +80,10 @@ func stepOnCommand(directory: String) throws {
     try store?.close()
 }
 
+/// Background checkpoints every 64 frames (a few dozen commits) rather than 1,000, so that many
+/// kills land while one is copying the WAL into the database (CrashRecoveryTests).
 func saveForever(directory: String) throws {
-    let store = try openWithTable(directory)
+    let store = try openWithTable(directory, checkpointing: WALCheckpointing(backgroundFrames: 64, inlineFrames: 4_096))
     while true {
         for id in try saveRows(store, count: Int.random(in: 1...4), size: 16...6000) { announce(String(id)) }
     }

@@ -31,6 +31,29 @@ enum CipherDatabaseOpener {
         }
     }
 
+    /// The background checkpointer's own connection to the store a pool opened, with the pool's
+    /// checkpoint hook installed (WALCheckpointer). synchronous=FULL: the checkpoint syncs the WAL
+    /// before copying and the database before the WAL may be reused.
+    static func openCheckpointer(_ layout: StoreLayout, key: RegisteredCipherKey, for pool: DatabasePool,
+                                 policy: WALCheckpointing) throws(StoreOpenError) -> WALCheckpointer {
+        do {
+            var config = configuration()
+            config.journalMode = .default  // already WAL: the pool set it
+            let connection = try DatabaseQueue(path: key.uri(forDatabaseAt: layout.databasePath), configuration: config)
+            try connection.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            let checkpointer = WALCheckpointer(connection: connection, policy: policy)
+            do {
+                try checkpointer.install(on: pool)
+            } catch {
+                try? checkpointer.close()
+                throw error
+            }
+            return checkpointer
+        } catch {
+            throw storeError(from: error, layout: layout)
+        }
+    }
+
     /// A pool that never writes (`EncryptedDatabase.openReadOnly`): the store must already be
     /// in WAL mode, which every store this code created is.
     static func openReadOnlyPool(_ layout: StoreLayout, key: RegisteredCipherKey) throws(StoreOpenError) -> DatabasePool {

@@ -15,13 +15,17 @@ public final class EncryptedDatabase: Sendable {
     private let pool: DatabasePool
     private let key: RegisteredCipherKey
     private let lock: StoreLock
+    /// Runs WAL checkpoints off the request path; nil for a read-only store.
+    private let checkpointer: WALCheckpointer?
 
     /// Why the store was opened read-only (its file system was full at start), or nil when it
     /// is writable. Every write then fails with SQLITE_READONLY; reads work.
     public let readOnlyReason: String?
 
-    private init(pool: DatabasePool, key: RegisteredCipherKey, lock: StoreLock, layout: StoreLayout, readOnlyReason: String? = nil) {
+    private init(pool: DatabasePool, key: RegisteredCipherKey, lock: StoreLock, layout: StoreLayout,
+                 checkpointer: WALCheckpointer? = nil, readOnlyReason: String? = nil) {
         self.pool = pool
+        self.checkpointer = checkpointer
         self.writer = pool
         self.key = key
         self.lock = lock
@@ -35,13 +39,36 @@ public final class EncryptedDatabase: Sendable {
     ///
     /// `passcode` is needed only when a passcode protects the store; given on first
     /// use, it protects the new store instead of the machine key.
-    public static func open(directory: String, passcode: Passcode? = nil) throws(StoreOpenError) -> EncryptedDatabase {
+    ///
+    /// `checkpointing`: when WAL checkpoints run in the background and when the writer must run
+    /// one itself (WALCheckpointer).
+    public static func open(directory: String, passcode: Passcode? = nil,
+                            checkpointing: WALCheckpointing = .standard) throws(StoreOpenError) -> EncryptedDatabase {
         let layout = try StoreLayout(directory: directory, create: true)
         let lock = try StoreLock(layout)
         let key = try DataKeyResolver(layout: layout).resolve(passcode: passcode, createIfNew: true)
         let pool = try CipherDatabaseOpener.openPool(layout, key: key)
-        return EncryptedDatabase(pool: pool, key: key, lock: lock, layout: layout)
+        let checkpointer: WALCheckpointer
+        do throws(StoreOpenError) {
+            checkpointer = try CipherDatabaseOpener.openCheckpointer(layout, key: key, for: pool, policy: checkpointing)
+        } catch {
+            try? pool.close()
+            throw error
+        }
+        return EncryptedDatabase(pool: pool, key: key, lock: lock, layout: layout, checkpointer: checkpointer)
     }
+
+    deinit {
+        // Its connection uses the key; the key and the lock go with this object. The pool may
+        // live on in a HealthDatabase: its writer then checkpoints by itself.
+        try? checkpointer?.close()
+    }
+
+    /// Background checkpoints since opening (zero for a read-only store).
+    public var checkpointStatistics: WALCheckpointStatistics { checkpointer?.statistics ?? WALCheckpointStatistics() }
+
+    /// Tests: the background checkpointer, to hold and release it.
+    var backgroundCheckpointer: WALCheckpointer? { checkpointer }
 
     /// Opens an existing store without writing to it, for a start while its file system is
     /// full (opening read-write appends to the WAL, which fails with SQLITE_FULL). `reason` is
@@ -59,6 +86,8 @@ public final class EncryptedDatabase: Sendable {
     /// reopened. If SQLite refuses to close, the store stays open and locked.
     public func close() throws(StoreOpenError) {
         do {
+            // First: its connection holds the store open and uses the key.
+            try checkpointer?.close()
             try pool.close()
         } catch {
             throw CipherDatabaseOpener.storeError(from: error, layout: layout)

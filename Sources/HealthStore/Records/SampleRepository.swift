@@ -203,8 +203,17 @@ public struct SampleRepository: Sendable {
     }
 
     /// The source's row id; its display name is updated to the one it saves with now.
+    ///
+    /// A lookup first, as for types: the upsert alone rewrites the row on every save, and a
+    /// rewritten page is one more WAL frame encrypted, written and checkpointed for a one-sample
+    /// save (issue 17). Only a new source or a changed name writes.
     static func sourceID(_ db: Database, _ source: SourceRecord) throws -> Int64 {
-        try returnedID(db.cachedStatement(sql: """
+        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, name FROM sources WHERE bundle_identifier = ?"),
+                                      arguments: [source.bundleIdentifier]),
+           row["name"] as String? == source.name, let id = row["id"] as Int64? {
+            return id
+        }
+        return try returnedID(db.cachedStatement(sql: """
             INSERT INTO sources (bundle_identifier, name) VALUES (?, ?)
             ON CONFLICT(bundle_identifier) DO UPDATE SET name = excluded.name RETURNING id
             """), arguments: [source.bundleIdentifier, source.name])
@@ -231,9 +240,15 @@ public struct SampleRepository: Sendable {
         fields(of: device).map { $0.map { "=" + $0 } ?? "-" }.joined(separator: "\u{1F}")
     }
 
+    /// The device's row id, made on its first save. A lookup first: the upsert alone rewrites
+    /// the row and its fingerprint index entry (two WAL frames) on every save.
     static func deviceID(_ db: Database, _ device: DeviceRecord) throws -> Int64 {
         let fields = fields(of: device)
         let fingerprint = fingerprint(of: device)
+        if let known = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM devices WHERE fingerprint = ?"),
+                                          arguments: [fingerprint]) {
+            return known
+        }
         return try returnedID(db.cachedStatement(sql: """
             INSERT INTO devices (fingerprint, name, manufacturer, model, hardware_version, firmware_version,
                                  software_version, local_identifier, udi_device_identifier)

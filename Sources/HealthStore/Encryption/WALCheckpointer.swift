@@ -1,0 +1,163 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// When the WAL is copied back into the database, and by whom (issue 17).
+public struct WALCheckpointing: Sendable, Equatable {
+    /// WAL frames after a commit that wake the background checkpointer (SQLite's own automatic
+    /// checkpoint threshold).
+    public var backgroundFrames: Int32
+    /// WAL frames after a commit past which the committing writer checkpoints by itself, before
+    /// its save is answered, as SQLite's automatic checkpoint did for every one: the bound on the
+    /// WAL's size when the background checkpoint cannot keep up (a reader holding an old
+    /// snapshot, a stalled disk). 16,000 frames of 4 KiB pages ≈ 64 MiB.
+    public var inlineFrames: Int32
+
+    public static let standard = WALCheckpointing(backgroundFrames: 1_000, inlineFrames: 16_000)
+
+    public init(backgroundFrames: Int32, inlineFrames: Int32) {
+        self.backgroundFrames = backgroundFrames
+        self.inlineFrames = max(inlineFrames, backgroundFrames)
+    }
+}
+
+/// Checkpoints the WAL on a thread of its own, off the request path.
+///
+/// Why: with SQLite's automatic checkpoint, the commit that passes 1,000 WAL frames runs the
+/// checkpoint on the writer's thread before its save is answered — a sync of the WAL, every page
+/// copied into the database, a sync of the database: 0.45 s for that one save in session 8's
+/// trace, about one save in 77, and every save queued behind it waited too.
+///
+/// Shape: a WAL hook on the writer connection (it replaces the automatic checkpoint, which is
+/// SQLite's own WAL hook) sees each commit's frame count. Past `backgroundFrames` it wakes this
+/// thread, which runs a PASSIVE checkpoint on its own read-write connection while the writer
+/// goes on committing (PASSIVE never blocks writers or readers; the pool's readers are read-only
+/// and cannot checkpoint). Once a checkpoint has copied the whole WAL, the writer's next commit
+/// restarts the WAL from its start. Past `inlineFrames` the writer checkpoints by itself, as
+/// before, so the WAL stays bounded whatever this thread does.
+///
+/// Durability is SQLite's: a checkpoint only copies frames of committed transactions, each
+/// already synced at its commit (synchronous=FULL); the WAL is synced before any page is copied
+/// and the database synced before the WAL may be reused, so a crash mid-checkpoint leaves the WAL
+/// whole and recovery replays it (PowerLossTests, WALCheckpointerTests).
+final class WALCheckpointer: @unchecked Sendable {
+    let policy: WALCheckpointing
+    private let connection: DatabaseQueue
+    // Guards `requested`, `stopping`, `suspended` and the counters; the thread waits on it.
+    private let condition = NSCondition()
+    private var requested = false
+    private var stopping = false
+    private var suspended = false
+    private var counters = WALCheckpointStatistics()
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(connection: DatabaseQueue, policy: WALCheckpointing) {
+        self.connection = connection
+        self.policy = policy
+        let thread = Thread { [self] in run() }
+        thread.name = "openhealthkit.store.checkpoint"
+        thread.start()
+    }
+
+    var statistics: WALCheckpointStatistics {
+        condition.withLock { counters }
+    }
+
+    /// Replaces the automatic checkpoint of `writer`'s connection with this checkpointer's hook.
+    /// The hook keeps this object alive (one retain, never given back): the pool may outlive the
+    /// `EncryptedDatabase` that made it (a `HealthDatabase` holds its writer), and a hook must not
+    /// point at a freed object. Once closed, the object is a few bytes with no thread and no
+    /// connection, and the hook checkpoints on the writer as SQLite's automatic checkpoint did.
+    func install(on writer: DatabasePool) throws {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        try writer.writeWithoutTransaction { db in
+            _ = sqlite3_wal_hook(db.sqliteConnection, { context, db, name, frames in
+                guard let context else { return SQLITE_OK }
+                return Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().committed(frames: frames, db, name)
+            }, context)
+        }
+    }
+
+    /// Stops the thread after any checkpoint it is running, then closes its connection. From then
+    /// on the writer checkpoints by itself at `backgroundFrames`. Safe to call more than once.
+    func close() throws {
+        let first = condition.withLock {
+            defer { stopping = true; condition.signal() }
+            return !stopping
+        }
+        guard first else { return }
+        finished.wait()
+        try connection.close()
+    }
+
+    /// Tests: hold background checkpoints (requests are remembered) until `resume()`.
+    func suspend() { condition.withLock { suspended = true } }
+
+    func resume() {
+        condition.withLock {
+            suspended = false
+            condition.signal()
+        }
+    }
+
+    /// Runs on the writer's thread after each commit, inside SQLite: nothing here may use the
+    /// writer connection through GRDB.
+    private func committed(frames: Int32, _ db: OpaquePointer?, _ name: UnsafePointer<CChar>?) -> Int32 {
+        let alone = condition.withLock { stopping }
+        if frames >= policy.inlineFrames || (alone && frames >= policy.backgroundFrames) {
+            // The bound: SQLite's automatic checkpoint, on the writer, as it always did.
+            let code = sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            condition.withLock { counters.inline += 1 }
+            // A busy checkpoint is normal (a reader's snapshot); it does not fail the commit.
+            return code == SQLITE_BUSY ? SQLITE_OK : code
+        }
+        if frames >= policy.backgroundFrames {
+            condition.withLock {
+                requested = true
+                condition.signal()
+            }
+        }
+        return SQLITE_OK
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while !stopping && (!requested || suspended) { condition.wait() }
+            if stopping {
+                condition.unlock()
+                finished.signal()
+                return
+            }
+            requested = false
+            condition.unlock()
+            let outcome = Result { try connection.writeWithoutTransaction { db in try db.checkpoint(.passive) } }
+            condition.withLock {
+                switch outcome {
+                case let .success(result) where result.walFrameCount == result.checkpointedFrameCount:
+                    counters.complete += 1
+                case .success:
+                    counters.partial += 1  // a reader's snapshot stopped it; the next commit asks again
+                case .failure:
+                    // The WAL keeps every frame; the next request retries, and `inlineFrames`
+                    // bounds the WAL meanwhile.
+                    counters.failed += 1
+                }
+            }
+        }
+    }
+}
+
+/// Checkpoints since the store was opened.
+public struct WALCheckpointStatistics: Sendable, Equatable {
+    /// Background checkpoints that copied the whole WAL.
+    public var complete = 0
+    /// Background checkpoints stopped short by a reader.
+    public var partial = 0
+    /// Background checkpoints that failed (an I/O error); retried on the next request.
+    public var failed = 0
+    /// Checkpoints the writer ran itself because the WAL passed `inlineFrames`.
+    public var inline = 0
+
+    public init() {}
+}

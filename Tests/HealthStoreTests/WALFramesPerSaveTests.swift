@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+import HealthModel
+import Testing
+
+@testable import HealthStore
+
+/// What one durable one-sample save writes to the WAL (issue 17): every frame is a page
+/// encrypted, written and later checkpointed, so a page a save does not change must not be in
+/// its commit. Counted on a real encrypted store: the WAL is emptied (checkpoint TRUNCATE), one
+/// save with its access-log entry commits, and SQLite's own count of the WAL's frames is read.
+@Suite(.timeLimit(.minutes(10))) struct WALFramesPerSaveTests {
+    static let steps = HKQuantityTypeIdentifier.stepCount.rawValue
+    static let app = "org.example.app"
+
+    static func sample(_ index: Int, device: DeviceRecord? = nil) -> SampleRecord {
+        let start = Date(timeIntervalSince1970: 1_700_000_000 + Double(index) * 60)
+        return SampleRecord(uuid: UUID(), typeIdentifier: steps, startDate: start, endDate: start.addingTimeInterval(30),
+                            value: .quantity(Double(index), unit: "count"), device: device)
+    }
+
+    static let draft = AccessLogEntryDraft(actor: app, appID: app, action: .write, types: [steps])
+
+    /// The frames the WAL holds after `save` ran on an emptied WAL.
+    static func frames(of save: () async throws -> Void, _ store: EncryptedDatabase) async throws -> Int {
+        try await store.writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try await save()
+        return try await store.writer.writeWithoutTransaction { db in
+            // (busy, frames in the WAL, frames checkpointed): the second is this save's.
+            guard let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)") else { return -1 }
+            return row[1] as Int
+        }
+    }
+
+    /// A source and device the store already holds unchanged: their rows' pages are not
+    /// rewritten, so the save's commit holds only the pages the new object changes — the
+    /// `objects` row and its indexes — the change counter and the access-log entry (its row,
+    /// its index, the chain head): 10 frames. 11 with the device's upsert, which rewrote its
+    /// fingerprint index entry on every save (the row itself, rewritten byte for byte, stays a
+    /// clean page).
+    @Test func aRepeatedSaveOfAKnownSourceRewritesNoSourceOrDevicePage() async throws {
+        let directory = TemporaryDirectory()
+        let store = try EncryptedDatabase.open(directory: directory.path)
+        let database = try HealthDatabase(writer: store.writer)
+        let source = SourceRecord(bundleIdentifier: Self.app, name: "App", version: "1")
+        let watch = DeviceRecord(name: "Watch", manufacturer: "Example", model: "W1")
+        for index in 0..<3 {
+            _ = try await database.samples.insert([Self.sample(index, device: watch)], source: source, accessLog: Self.draft)
+        }
+        let frames = try await Self.frames(of: {
+            _ = try await database.samples.insert([Self.sample(10, device: watch)], source: source, accessLog: Self.draft)
+        }, store)
+        #expect(frames > 0)
+        #expect(frames <= 10, "WAL frames for a repeated one-sample save: \(frames)")
+    }
+
+    /// The source's display name changed: its row is updated (the name is what the store shows),
+    /// one more frame than a repeated save.
+    @Test func aRenamedSourceIsStillUpdated() async throws {
+        let directory = TemporaryDirectory()
+        let store = try EncryptedDatabase.open(directory: directory.path)
+        let database = try HealthDatabase(writer: store.writer)
+        _ = try await database.samples.insert([Self.sample(0)], source: SourceRecord(bundleIdentifier: Self.app, name: "Old", version: "1"))
+        _ = try await database.samples.insert([Self.sample(1)], source: SourceRecord(bundleIdentifier: Self.app, name: "New", version: "1"))
+        let names = try await store.writer.read { db in try String.fetchAll(db, sql: "SELECT name FROM sources WHERE bundle_identifier = ?", arguments: [Self.app]) }
+        #expect(names == ["New"])
+    }
+}
