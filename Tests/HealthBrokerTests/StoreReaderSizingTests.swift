@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HealthStore
+import Synchronization
 import Testing
 
 @testable import HealthBroker
@@ -43,27 +44,37 @@ import Testing
         #expect(encrypted.maximumReaderCount == limits.storeReaders)
 
         let large = limits.largeQueriesRunning + limits.largeQueriesParked
-        let inside = DispatchSemaphore(value: 0)
+        // Reads block on threads of their own; the test only polls (never blocks the pool).
+        let inside = Mutex(0)
         let finish = DispatchSemaphore(value: 0)
         for _ in 0..<large {
             Thread {
                 _ = try? encrypted.writer.read { db in
                     _ = try Int.fetchOne(db, sql: "SELECT 1")
-                    inside.signal()
+                    inside.withLock { $0 += 1 }
                     finish.wait()
                 }
             }.start()
         }
         defer { for _ in 0..<large { finish.signal() } }
         // Hang guards, not speed checks: each read gets in at once when there is a reader for it.
-        for index in 0..<large {
-            try #require(inside.wait(timeout: .now() + 60) == .success, "large query \(index + 1) of \(large) found no reader")
-        }
-        let cheap = DispatchSemaphore(value: 0)
+        let allInside = try await Self.eventually { inside.withLock { $0 } == large }
+        try #require(allInside, "\(inside.withLock { $0 }) of \(large) large queries found a reader")
+        let cheap = Mutex(false)
         Thread {
             _ = try? encrypted.writer.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
-            cheap.signal()
+            cheap.withLock { $0 = true }
         }.start()
-        #expect(cheap.wait(timeout: .now() + 60) == .success, "the cheap read waited for a large query's reader")
+        #expect(try await Self.eventually { cheap.withLock { $0 } }, "the cheap read waited for a large query's reader")
+    }
+
+    /// Polls `condition` until it holds (true) or a 60 s hang guard passes (false).
+    static func eventually(_ condition: () -> Bool) async throws -> Bool {
+        let until = Date().addingTimeInterval(60)
+        while !condition() {
+            if Date() > until { return false }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return true
     }
 }

@@ -76,7 +76,11 @@ import Testing
         let client = FrameConnection(fd: dup(fd))
         let answers = AsyncStream<Frame>.makeStream()
         Thread { _ = client.readFrames { answers.continuation.yield($0) } }.start()
-        for id in 1...20 { try client.send(.request(UInt64(id), "/t/Echo", [UInt8](repeating: 1, count: 512 << 10))) }
+        // Sent from a thread of its own: past the share the server stops reading until calls end,
+        // and a blocked send must not hold a thread of the pool the handlers run on.
+        Thread {
+            for id in 1...20 { try? client.send(.request(UInt64(id), "/t/Echo", [UInt8](repeating: 1, count: 512 << 10))) }
+        }.start()
         var iterator = answers.stream.makeAsyncIterator()
         for _ in 1...20 { _ = await iterator.next() }
         // 20 × 512 KiB went through a share of 8 MiB: each call gave its bytes back.
@@ -108,12 +112,19 @@ import Testing
         defer { close(victim) }
         let client = FrameConnection(fd: dup(victim))
         try client.send(.request(1, "/t/Echo", [UInt8](repeating: 2, count: 700 << 10)))
-        var answer: Frame?
-        _ = client.readFrames { frame in
-            answer = frame
-            client.close()
-        }
-        #expect(answer?.payload.count == 700 << 10, "the victim's call was not answered")
+        // Read on a thread of its own: a blocking read here would hold a thread of the pool the
+        // server's handlers run on.
+        let answer = Mutex<Int?>(nil)
+        let answered = Gate()
+        Thread {
+            _ = client.readFrames { frame in
+                answer.withLock { $0 = frame.payload.count }
+                client.close()
+            }
+            answered.open()
+        }.start()
+        #expect(try await answered.wait())
+        #expect(answer.withLock { $0 } == 700 << 10, "the victim's call was not answered")
         // The hog is still held at its share: its third call never started.
         #expect(started.value == 2, "the hog's third call started beyond its share")
         #expect(budget.inUse(by: "hog") <= 2 * Self.mib)
