@@ -83,8 +83,13 @@ public final class FrameConnection: Sendable {
     /// reading stops with `.incompleteFrameTimedOut`: otherwise a header announcing 4 MiB and
     /// never followed by them holds the buffer forever. An idle connection between frames never
     /// times out (long-running queries wait there).
+    ///
+    /// `admitBody` is asked for each frame's body length once its prefix has arrived, before the
+    /// body is read (`FrameReader.consume(_:admit:)`); it may block, and time spent there does
+    /// not count against `incompleteFrameTimeout` (the wait is the reader's, not the peer's).
     public func readFrames(
         maxFrameBytes: Int = WireLimits.maxFrameBytes, incompleteFrameTimeout: Duration? = nil,
+        admitBody: (Int) -> Bool = { _ in true },
         _ onFrame: (Frame) -> Void
     ) -> ReadFailure? {
         var reader = FrameReader(maxFrameBytes: maxFrameBytes)
@@ -106,12 +111,18 @@ public final class FrameConnection: Sendable {
             keepOrClose(Array(descriptors[0..<received]))
             if count == 0 { return reader.bufferedByteCount == 0 ? nil : .truncated }
             let bodies: [[UInt8]]
+            // A body admitted in this chunk restarts the clock: however long the admission
+            // waited, the peer gets the whole limit to send that body.
+            var admittedNow = false
             do {
-                bodies = try reader.consume(buffer[0..<count])
+                bodies = try reader.consume(buffer[0..<count]) { length in
+                    admittedNow = true
+                    return admitBody(length)
+                }
             } catch {
                 return .framing(error)
             }
-            if reader.bufferedByteCount == 0 || !bodies.isEmpty { incompleteSince = nil }
+            if reader.bufferedByteCount == 0 || !bodies.isEmpty || admittedNow { incompleteSince = nil }
             if reader.bufferedByteCount > 0, incompleteSince == nil { incompleteSince = clock.now }
             for body in bodies {
                 do {

@@ -16,7 +16,11 @@ import Synchronization
 ///   app that stops reading stalls only itself;
 /// - a frame that would take the buffer past `maxBytes` closes the connection (its calls are
 ///   cancelled) instead of buffering more;
-/// - a write that makes no progress for the socket's send timeout closes it too.
+/// - a write that makes no progress for the socket's send timeout closes it too;
+/// - with an `account`, buffered bytes also count against the app's share of the broker's
+///   `BufferBudget` (added when a frame is queued, released as it is written or dropped at
+///   close — `bufferedBytes` is that count), and a frame that takes the app's unread replies
+///   past its share closes the connection like an overflow.
 final class OutboundQueue: Sendable {
     fileprivate struct Entry {
         let bytes: [UInt8]
@@ -45,13 +49,15 @@ final class OutboundQueue: Sendable {
     private let connection: FrameConnection
     private let pauseBytes: Int
     private let maxBytes: Int
+    private let account: BufferAccount?
     /// Signalled once per appended frame and at close.
     private let writerWake = DispatchSemaphore(value: 0)
     /// Signalled when a paused reader may go on (below `pauseBytes`, or closed).
     private let readerWake = DispatchSemaphore(value: 0)
 
-    init(connection: FrameConnection, pauseBytes: Int, maxBytes: Int) {
+    init(connection: FrameConnection, pauseBytes: Int, maxBytes: Int, account: BufferAccount? = nil) {
         self.connection = connection
+        self.account = account
         self.pauseBytes = pauseBytes
         self.maxBytes = max(maxBytes, pauseBytes)
         let thread = Thread { [self] in runWriter() }
@@ -75,6 +81,10 @@ final class OutboundQueue: Sendable {
         let outcome: Outcome = state.withLock { state in
             if state.closed || state.closeWhenEmpty { return .closing }
             guard state.bufferedBytes + bytes.count <= maxBytes else { return .overflow }
+            if let account, account.budget.addReply(bytes.count, for: account.owner) {
+                account.budget.releaseReplies(bytes.count, of: account.owner)
+                return .overflow
+            }
             if !state.writing, state.head == state.entries.count {
                 state.writing = true
                 state.bufferedBytes += bytes.count  // counted like a queued frame until written
@@ -123,7 +133,7 @@ final class OutboundQueue: Sendable {
                 let rest = sent == 0 ? bytes : Array(bytes[sent...])
                 state.entries.insert(Entry(bytes: rest, descriptor: keptDescriptor), at: state.head)
             }
-            let released = state.written(sent, pauseBytes: pauseBytes)
+            let released = state.written(sent, pauseBytes: pauseBytes, account: account)
             return (state.head < state.entries.count || state.closeWhenEmpty, released)
         }
         released.resume(readerWake)
@@ -241,6 +251,9 @@ final class OutboundQueue: Sendable {
         let (waiters, dropped) = state.withLock { state in
             guard !state.closed else { return ([CheckedContinuation<Void, any Error>](), [Entry]()) }
             state.closed = true
+            // What was buffered is dropped: every byte still counted is released here, once
+            // (`written` counts nothing after close).
+            if let account { account.budget.releaseReplies(state.bufferedBytes, of: account.owner) }
             defer {
                 state.waiters.removeAll()
                 state.entries.removeAll()
@@ -295,7 +308,9 @@ final class OutboundQueue: Sendable {
             if entry.descriptor >= 0 { Glibc.close(entry.descriptor) }
             let released = state.withLock { state in
                 state.writing = false
-                return state.written(entry.bytes.count, pauseBytes: pauseBytes)
+                // Closed while this frame was being written: close released its bytes already.
+                if state.closed { return Released() }
+                return state.written(entry.bytes.count, pauseBytes: pauseBytes, account: account)
             }
             released.resume(readerWake)
         }
@@ -306,8 +321,9 @@ private extension OutboundQueue.State {
     /// `count` bytes left the buffer. At or below the pause threshold, releases whoever waits
     /// for room (blocked handlers are signalled here; the rest are returned to resume outside
     /// the lock).
-    mutating func written(_ count: Int, pauseBytes: Int) -> OutboundQueue.Released {
+    mutating func written(_ count: Int, pauseBytes: Int, account: BufferAccount?) -> OutboundQueue.Released {
         bufferedBytes -= count
+        if let account { account.budget.releaseReplies(count, of: account.owner) }
         guard bufferedBytes <= pauseBytes else { return OutboundQueue.Released() }
         for blocked in blockedWaiters { blocked.signal() }
         blockedWaiters.removeAll()

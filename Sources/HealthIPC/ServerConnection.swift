@@ -126,6 +126,8 @@ public final class ServerConnection: Sendable {
     private let limits: ConnectionLimits
     private let admission: CallAdmission
     private let outbound: OutboundQueue
+    /// The peer's share of the broker's buffer bound, or nil (the manager, tests).
+    private let buffers: BufferAccount?
 
     private struct Running {
         /// Tells this call apart from a later one that reuses its id.
@@ -144,13 +146,16 @@ public final class ServerConnection: Sendable {
 
     private let calls = Mutex(Calls())
 
+    /// `buffers`: the account whose share bounds what this peer's requests and replies may hold
+    /// buffered (`BufferBudget`); nil for an unbounded peer.
     public init(fd: Int32, limits: ConnectionLimits = ConnectionLimits(),
-                admission: @escaping CallAdmission = { _ in .success({}) }) {
+                admission: @escaping CallAdmission = { _ in .success({}) }, buffers: BufferAccount? = nil) {
         connection = FrameConnection(fd: fd)
         self.limits = limits
         self.admission = admission
+        self.buffers = buffers
         outbound = OutboundQueue(connection: connection, pauseBytes: limits.outboundPauseBytes,
-                                 maxBytes: limits.outboundMaxBytes)
+                                 maxBytes: limits.outboundMaxBytes, account: buffers)
     }
 
     public convenience init(fd: Int32, maxCallsInFlight: Int) {
@@ -165,24 +170,46 @@ public final class ServerConnection: Sendable {
     /// It must never wait on a peer, nor for long: while it runs, this peer's next frames wait.
     public func serve(answerNow: @escaping @Sendable (IncomingCall) -> Bool = { _ in false },
                       _ handler: @escaping @Sendable (IncomingCall) async -> Void) -> FrameConnection.ReadFailure? {
-        let failure = connection.readFrames(incompleteFrameTimeout: limits.incompleteFrameTimeout) { frame in
+        // The claims of frames whose prefix was read, oldest first: frames complete in the order
+        // their prefixes arrive, so the first is the next complete frame's. Reader thread only.
+        var claims: [BufferClaim] = []
+        let buffers = buffers
+        let connection = connection
+        let failure = connection.readFrames(incompleteFrameTimeout: limits.incompleteFrameTimeout, admitBody: { length in
+            // The one place request bytes are claimed. Waiting here stops reading this peer
+            // only: other connections have readers of their own.
+            guard let buffers else { return true }
+            guard let claim = buffers.budget.claimRequest(length, for: buffers.owner, stop: { connection.isClosed }) else {
+                return false
+            }
+            claims.append(claim)
+            return true
+        }) { frame in
+            let claim = claims.isEmpty ? nil : claims.removeFirst()
             switch frame.kind {
             case .request:
                 // A peer leaving replies unread gets no more calls served until it reads.
-                guard outbound.waitForReaderTurn() else { return }
-                start(frame, answerNow, handler)
+                guard outbound.waitForReaderTurn() else {
+                    claim?.release()
+                    return
+                }
+                // The call holds the claim until it ends (`start` releases it on every path).
+                start(frame, claim, answerNow, handler)
             case .cancel:
+                defer { claim?.release() }
                 let cancelled = calls.withLock { $0.running[frame.callID] }
                 cancelled?.task?.cancel()
                 cancelled?.responder.fail(RPCStatus(.cancelled, "cancelled by the client"), streaming: true)
             case .response, .streamMessage, .endOfStream:
-                break  // clients do not send these; ignoring them keeps the stream in sync
+                claim?.release()  // clients do not send these; ignoring them keeps the stream in sync
             }
         }
+        // A frame cut off midway (the peer left, a timeout) gives its bytes back here.
+        for claim in claims { claim.release() }
         if let failure {
             // Tell the peer why before closing; call id 0 marks a connection-level status.
             let code: StatusCode = switch failure {
-            case .framing(.frameTooLarge), .incompleteFrameTimedOut: .resourceExhausted
+            case .framing(.frameTooLarge), .framing(.notAdmitted), .incompleteFrameTimedOut: .resourceExhausted
             default: .invalidArgument
             }
             outbound.append(FrameCodec.encode(Frame(callID: 0, kind: .endOfStream, status: RPCStatus(code, "\(failure)"))))
@@ -199,7 +226,7 @@ public final class ServerConnection: Sendable {
         return failure
     }
 
-    private func start(_ frame: Frame, _ answerNow: (IncomingCall) -> Bool,
+    private func start(_ frame: Frame, _ claim: BufferClaim?, _ answerNow: (IncomingCall) -> Bool,
                        _ handler: @escaping @Sendable (IncomingCall) async -> Void) {
         let id = frame.callID
         let refusal: RPCStatus? = calls.withLock { calls in
@@ -214,13 +241,19 @@ public final class ServerConnection: Sendable {
             return nil
         }
         if let refusal {
+            claim?.release()
             CallResponder(callID: id, outbound: outbound).fail(refusal, streaming: false)
             return
         }
         let release: @Sendable () -> Void
         switch admission(frame.method) {
-        case let .success(admitted): release = admitted
+        case let .success(admitted):
+            release = {
+                admitted()
+                claim?.release()
+            }
         case let .failure(status):
+            claim?.release()
             CallResponder(callID: id, outbound: outbound).fail(status, streaming: false)
             return
         }

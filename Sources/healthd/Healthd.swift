@@ -82,6 +82,12 @@ struct Healthd: ParsableCommand {
     @Option(name: .customLong("large-queries-running"), help: .hidden)
     var largeQueriesRunning: Int?
 
+    // A test hook (hidden from --help): one app's share of the buffer bound in MiB (BrokerLimits'
+    // bufferedBytesPerApp, 32 unless given; the broker's total is raised to it if below), so a
+    // memory test can compare healthd under the same flood with the share and without it.
+    @Option(name: .customLong("app-buffer-share-mib"), help: .hidden)
+    var appBufferShareMiB: Int?
+
     @Option(name: .customLong("lock-after"),
             help: ArgumentHelp("Lock the store after this long without reads or saves (e.g. 90s, 10m, 1h); off by default.",
                                valueName: "duration"))
@@ -114,6 +120,9 @@ struct Healthd: ParsableCommand {
         }
         if let seconds = stalledPeerTimeoutSeconds, !(1...3600).contains(seconds) {
             throw ValidationError("--stalled-peer-timeout must be a whole number of seconds from 1 to 3600, got \(seconds)")
+        }
+        if let appBufferShareMiB, !(4...65_536).contains(appBufferShareMiB) {
+            throw ValidationError("--app-buffer-share-mib must be from 4 to 65536, got \(appBufferShareMiB)")
         }
         if let largeQueriesRunning, !(1...64).contains(largeQueriesRunning) {
             throw ValidationError("--large-queries-running must be from 1 to 64, got \(largeQueriesRunning)")
@@ -179,6 +188,8 @@ struct Healthd: ParsableCommand {
         // of its files when it opens (StoreLayout).
         try PrivateDirectories.enforce(store, what: "store")
         try PrivateDirectories.enforce(socketDirectory, what: "socket")
+        // Before the store opens: its pool's reader count comes from them (`storeReaders`).
+        let limits = brokerLimits()
         let served: BrokerStore
         // Only a passcode store starts locked; one under the machine key (or a new one) opens as
         // usual, since nobody need type anything (so the service unit can always pass the flag).
@@ -192,7 +203,7 @@ struct Healthd: ParsableCommand {
             }
             logger.notice("starting locked from the locked-start snapshot; reads wait for `healthctl unlock`")
         } else {
-            served = .opened(try openStore(logger: logger))
+            served = .opened(try openStore(logger: logger, readers: limits.storeReaders))
         }
 
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -203,12 +214,7 @@ struct Healthd: ParsableCommand {
         configuration.backgroundDelivery.periodScale = backgroundPeriodScale
         if let seconds = backgroundAcknowledgementTimeout { configuration.backgroundDelivery.acknowledgementTimeout = .seconds(seconds) }
         if let seconds = backgroundFirstBackoff { configuration.backgroundDelivery.firstBackoff = .seconds(seconds) }
-        if let seconds = stalledPeerTimeoutSeconds {
-            let timeout = Duration.seconds(seconds)
-            configuration.limits.incompleteFrameTimeout = timeout
-            configuration.limits.unreadRepliesTimeout = timeout
-        }
-        if let largeQueriesRunning { configuration.limits.largeQueriesRunning = largeQueriesRunning }
+        configuration.limits = limits
         configuration.lockAfter = lockAfter.flatMap(LockAfterOption.parse)
         var listeners: BrokerListeners?
         if let inheritedSockets {
@@ -256,8 +262,25 @@ struct Healthd: ParsableCommand {
         broker.stop()
     }
 
-    /// The store opened with the passcode (if one is set) — read-only when its disk is full.
-    private func openStore(logger: Logger) throws -> EncryptedDatabase {
+    /// The broker's limits, with the hidden test options applied.
+    private func brokerLimits() -> BrokerLimits {
+        var limits = BrokerLimits()
+        if let seconds = stalledPeerTimeoutSeconds {
+            let timeout = Duration.seconds(seconds)
+            limits.incompleteFrameTimeout = timeout
+            limits.unreadRepliesTimeout = timeout
+        }
+        if let largeQueriesRunning { limits.largeQueriesRunning = largeQueriesRunning }
+        if let appBufferShareMiB {
+            limits.bufferedBytesPerApp = appBufferShareMiB << 20
+            limits.bufferedBytes = max(limits.bufferedBytes, limits.bufferedBytesPerApp)
+        }
+        return limits
+    }
+
+    /// The store opened with the passcode (if one is set) — read-only when its disk is full —
+    /// with `readers` reader connections at most.
+    private func openStore(logger: Logger, readers: Int) throws -> EncryptedDatabase {
         let encrypted: EncryptedDatabase
         let passcode: Passcode?
         do {
@@ -266,7 +289,7 @@ struct Healthd: ParsableCommand {
             throw StartupFailure("cannot open the health store: \(error)")
         }
         do {
-            encrypted = try EncryptedDatabase.open(directory: store, passcode: passcode)
+            encrypted = try EncryptedDatabase.open(directory: store, passcode: passcode, maximumReaderCount: readers)
         } catch let StoreOpenError.database(_, code, _) where code & 0xFF == 13 {
             // The file system is full (SQLITE_FULL: ENOSPC): serve reads rather than nothing.
             // Writes are refused saying why; `healthctl status` shows it. Restart after freeing space.
@@ -275,7 +298,8 @@ struct Healthd: ParsableCommand {
             do {
                 encrypted = try EncryptedDatabase.openReadOnly(
                     directory: store, passcode: passcode,
-                    reason: "healthd started read-only because no space was left on device; free space and restart healthd")
+                    reason: "healthd started read-only because no space was left on device; free space and restart healthd",
+                    maximumReaderCount: readers)
             } catch {
                 throw StartupFailure("cannot open the health store, even read-only, while its disk is full: \(error)")
             }

@@ -13,6 +13,27 @@ import Testing
         #expect(reader.bufferedByteCount == 0)
     }
 
+    /// Each body is offered to `admit` as soon as its prefix arrives, before any of it is
+    /// buffered, in stream order; a refusal stops the stream.
+    @Test func asksForEachBodyAtItsPrefix() throws {
+        let frames = [Frame.request(1, "/m", [1, 2, 3]), Frame.request(2, "/m", Array(repeating: 9, count: 500))]
+        let stream = frames.flatMap(FrameCodec.encode)
+        var reader = FrameReader()
+        var asked: [Int] = []
+        // The first frame's prefix and one byte of its body: its length is asked for now.
+        _ = try reader.consume(stream[0..<5]) { asked.append($0); return true }
+        #expect(asked == [FrameCodec.encode(frames[0]).count - 4])
+        let bodies = try reader.consume(stream[5...]) { asked.append($0); return true }
+        #expect(asked == frames.map { FrameCodec.encode($0).count - 4 })
+        #expect(try bodies.map(FrameCodec.decode) == frames)
+
+        var refusing = FrameReader()
+        let length = FrameCodec.encode(frames[1]).count - 4
+        #expect(throws: FrameReader.ReadError.notAdmitted(announced: length)) {
+            _ = try refusing.consume(FrameCodec.encode(frames[1])) { _ in false }
+        }
+    }
+
     @Test func returnsEveryFrameOfOneRead() throws {
         let stream = (1...5).flatMap { FrameCodec.encode(.request(UInt64($0), "/m", [])) }
         var reader = FrameReader()

@@ -31,7 +31,7 @@ public final class Broker: Sendable {
                             logger: Logger) throws {
         try self.init(configuration: configuration, inherited: inherited, logger: logger) { changes in
             try StoreHandle(directory: configuration.storeDirectory, opened: encrypted, notifying: changes,
-                            lockAfter: configuration.lockAfter)
+                            lockAfter: configuration.lockAfter, readers: configuration.limits.storeReaders)
         }
     }
 
@@ -41,7 +41,7 @@ public final class Broker: Sendable {
                             inherited: BrokerListeners? = nil, logger: Logger) throws {
         try self.init(configuration: configuration, inherited: inherited, logger: logger) { changes in
             StoreHandle(directory: configuration.storeDirectory, startingLocked: start, notifying: changes,
-                        lockAfter: configuration.lockAfter)
+                        lockAfter: configuration.lockAfter, readers: configuration.limits.storeReaders)
         }
     }
 

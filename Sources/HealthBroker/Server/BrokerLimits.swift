@@ -22,16 +22,37 @@ public struct BrokerLimits: Sendable {
     public var largeQueriesRunningPerApp = 1
     /// Large queries parked at once in the whole broker: waiting for their apps to read their
     /// results, having given their slot back (`QueryScheduler`). Each still holds a store reader
-    /// (the pool has 5: `CipherDatabaseOpener`) and a thread, so this stays well below the
-    /// readers left beside the running queries; one more evicts the query parked longest
+    /// (counted in `storeReaders`) and a thread; one more evicts the query parked longest
     /// (RESOURCE_EXHAUSTED). Each parked query is still bounded by `unreadRepliesTimeout`.
     public var largeQueriesParked = 2
+    /// Store readers kept for everything that is not a large query (cheap calls, long-running
+    /// query updates, the manager's reads) beside the ones large queries may all hold at once.
+    /// Cheap calls run on the cooperative pool, one thread per core, so no more of them read at
+    /// once; capped at 8 because each reader keeps a page cache (up to 2 MiB) for healthd's
+    /// life and a cheap read that waits a moment for another cheap read is fine — what must
+    /// never happen is a cheap call waiting for a large query to finish or its client to read.
+    public var storeReadersForCheapCalls = min(8, max(2, ProcessInfo.processInfo.activeProcessorCount))
     /// Long-running queries (observers, anchored and statistics-collection updates) one app may
     /// hold open. Real HealthKit apps keep an observer per type they sync (a dozen or two is
     /// common), so the bound sits well above that and below a connection's calls in flight (32).
     public var longRunningQueriesPerApp = 24
     /// Authorization prompts of one app waiting for the user.
     public var pendingPromptsPerApp = 4
+    /// Bytes buffered for all apps at once — request frames read and not yet done with, replies
+    /// queued and not yet written (`BufferBudget`). Without it only the connection count bounded
+    /// them: 256 × (4 MiB being read + 12 MiB of replies), and 64 calls × 4 MiB per app, GiBs.
+    /// 256 MiB holds 64 maximal frames at once — eight apps at their full share — which is far
+    /// more than the store can absorb (saves commit one at a time) while staying a small part
+    /// of a desktop's memory.
+    public var bufferedBytes = 256 << 20
+    /// One app's share of `bufferedBytes`, over all its connections: 8 maximal (4 MiB) frames.
+    /// Beyond it, that app's connections stop being read until its calls finish or it reads its
+    /// replies (backpressure; its unread replies past it close the connection); other apps go on.
+    public var bufferedBytesPerApp = 32 << 20
+    /// Bytes every app may buffer even while the broker is at `bufferedBytes`, so that a small
+    /// call never waits for other apps' big ones. At most 256 apps are connected (one connection
+    /// each), so this adds at most 64 MiB to the bound.
+    public var bufferedBytesFloorPerApp = 256 << 10
     /// Reply bytes buffered per connection before streaming stops and requests stop being read.
     public var outboundPauseBytesPerConnection = 1 << 20
     /// Reply bytes buffered per connection at most; beyond, the connection is closed.
@@ -45,6 +66,21 @@ public struct BrokerLimits: Sendable {
     public var refusalLogInterval: Duration = .seconds(60)
 
     public init() {}
+
+    /// The store's reader connections (`EncryptedDatabase.open(maximumReaderCount:)`): every
+    /// large query running or parked holds one for as long as it streams, so the pool has a
+    /// reader for each of them plus `storeReadersForCheapCalls`. GRDB's fixed 5 was below
+    /// running + parked on a machine of 6 cores or more, and cheap calls then queued behind
+    /// large queries. The one place the pool size is derived; healthd opens (and reopens, after
+    /// a key change or an unlock) the store with it.
+    public var storeReaders: Int {
+        max(1, largeQueriesRunning) + max(0, largeQueriesParked) + max(1, storeReadersForCheapCalls)
+    }
+
+    /// The broker's buffer bound, built from the three numbers above.
+    func bufferBudget() -> BufferBudget {
+        BufferBudget(total: bufferedBytes, perOwner: bufferedBytesPerApp, floor: bufferedBytesFloorPerApp)
+    }
 
     var connectionLimits: ConnectionLimits {
         ConnectionLimits(callsInFlight: callsInFlightPerConnection, outboundPauseBytes: outboundPauseBytesPerConnection,

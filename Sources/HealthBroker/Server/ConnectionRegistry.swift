@@ -24,12 +24,15 @@ final class ConnectionRegistry: Sendable {
     /// Set once the context exists (it holds this registry, so it cannot be passed to init).
     private let contextBox = Mutex<BrokerContext?>(nil)
     private let appConnections = AppConnectionTracker()
+    /// Bytes buffered for apps' requests and replies, bounded broker-wide with a share per app.
+    let buffers: BufferBudget
 
     init(configuration: BrokerConfiguration, appResolver: AppPeerResolver, managerPolicy: ManagerPeerPolicy, logger: Logger) {
         self.configuration = configuration
         self.appResolver = appResolver
         self.managerPolicy = managerPolicy
         self.logger = logger
+        buffers = configuration.limits.bufferBudget()
     }
 
     func attach(_ context: BrokerContext) {
@@ -219,7 +222,10 @@ final class ConnectionRegistry: Sendable {
                 return .failure(error)
             }
         }
-        let connection = ServerConnection(fd: fd, limits: limits.connectionLimits, admission: admission)
+        // An app's requests and replies count against its share of the buffer bound; the manager's
+        // do not (it is the user's own tool, like the other budgets).
+        let connection = ServerConnection(fd: fd, limits: limits.connectionLimits, admission: admission,
+                                          buffers: appID.map { BufferAccount(budget: buffers, owner: $0) })
         // Ended between its lookup and now (a removal that found it not yet served): ended now.
         if let token, let ending = appConnections.serving(token, by: connection) {
             Task { await connection.end(with: ending) }

@@ -86,13 +86,14 @@ extension StoreHandle {
         unlockAttempts.recordSuccess()
         let locked = try await gate.takeLockedOffline(drainingAtMost: Self.drainWait)
         let changes = changes
+        let readers = readers
         let reopened: StoreGate.OpenStore
         // A healthd started locked holds the store directory's lock without the store; the open
         // takes its own.
         locked.lockedStart?.releaseStore()
         do {
             reopened = try await BlockingWork.run {
-                let encrypted = try EncryptedDatabase.open(directory: directory, passcode: passcode)
+                let encrypted = try EncryptedDatabase.open(directory: directory, passcode: passcode, maximumReaderCount: readers)
                 return StoreGate.OpenStore(encrypted: encrypted,
                                            database: try Self.database(encrypted, directory: directory, notifying: changes))
             }

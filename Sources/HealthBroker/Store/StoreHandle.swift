@@ -9,6 +9,8 @@ import Logging
 /// the span of their store work with `withDatabase`, which the key change waits for (StoreGate).
 final class StoreHandle: Sendable {
     let directory: String
+    /// The pool's reader count for every reopen (key change, unlock): `BrokerLimits.storeReaders`.
+    let readers: Int
     let gate: StoreGate
     /// Told of every committed write, by each database the handle opens (after a key change too).
     let changes: ChangeNotifier
@@ -35,8 +37,9 @@ final class StoreHandle: Sendable {
 
     /// Takes over `encrypted`, which must stay open (and locked) as long as the handle serves it.
     init(directory: String, opened encrypted: EncryptedDatabase, notifying changes: ChangeNotifier,
-         lockAfter: Duration? = nil) throws {
+         lockAfter: Duration? = nil, readers: Int = EncryptedDatabase.defaultMaximumReaderCount) throws {
         self.directory = directory
+        self.readers = readers
         idleLock = lockAfter.map(IdleLock.init(limit:))
         self.changes = changes
         readOnlyReason = encrypted.readOnlyReason
@@ -55,8 +58,9 @@ final class StoreHandle: Sendable {
     /// the locked-start snapshot and its next pending journal (`LockedStart`), until `unlock`
     /// opens the store and merges what was journaled. Nothing is merged before then.
     init(directory: String, startingLocked start: LockedStart, notifying changes: ChangeNotifier,
-         lockAfter: Duration? = nil) {
+         lockAfter: Duration? = nil, readers: Int = EncryptedDatabase.defaultMaximumReaderCount) {
         self.directory = directory
+        self.readers = readers
         idleLock = lockAfter.map(IdleLock.init(limit:))
         self.changes = changes
         readOnlyReason = nil
@@ -222,6 +226,7 @@ final class StoreHandle: Sendable {
                                    check: @escaping @Sendable (String) throws -> Void,
                                    change: @escaping @Sendable (String) throws -> Void) async throws -> OfflineWindow {
         let directory = directory
+        let readers = readers
         let changes = changes
         try await BlockingWork.run { try check(directory) }
         closing.announce()
@@ -243,7 +248,7 @@ final class StoreHandle: Sendable {
         let waited: Int
         do {
             let reopened = try await BlockingWork.run {
-                let encrypted = try EncryptedDatabase.open(directory: directory, passcode: passcode)
+                let encrypted = try EncryptedDatabase.open(directory: directory, passcode: passcode, maximumReaderCount: readers)
                 return StoreGate.OpenStore(encrypted: encrypted,
                                            database: try Self.database(encrypted, directory: directory, notifying: changes))
             }

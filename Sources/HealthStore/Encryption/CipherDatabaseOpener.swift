@@ -7,11 +7,18 @@ enum CipherDatabaseOpener {
     /// The writer connection's page cache, in KiB (an upper bound: SQLite fills it as pages are used).
     static let writerCacheKiB = 32 << 10
 
-    /// A pool in WAL mode whose writer commits with synchronous=FULL.
-    static func openPool(_ layout: StoreLayout, key: RegisteredCipherKey) throws(StoreOpenError) -> DatabasePool {
+    /// GRDB's own default, for stores opened outside healthd (tools, tests). healthd sizes its
+    /// pool from its limits instead (`BrokerLimits.storeReaders`).
+    static let defaultMaximumReaderCount = 5
+
+    /// A pool in WAL mode whose writer commits with synchronous=FULL and that opens at most
+    /// `readers` reader connections (lazily, as concurrent reads need them).
+    static func openPool(_ layout: StoreLayout, key: RegisteredCipherKey, readers: Int) throws(StoreOpenError) -> DatabasePool {
         ohkDiscardLastFailure()
         do {
-            let pool = try DatabasePool(path: key.uri(forDatabaseAt: layout.databasePath), configuration: configuration())
+            var config = configuration()
+            config.maximumReaderCount = max(1, readers)
+            let pool = try DatabasePool(path: key.uri(forDatabaseAt: layout.databasePath), configuration: config)
             // GRDB sets synchronous=NORMAL when it enables WAL; a save is only
             // acknowledged once durable, so the writer goes back to FULL.
             try pool.writeWithoutTransaction { db in
@@ -56,11 +63,12 @@ enum CipherDatabaseOpener {
 
     /// A pool that never writes (`EncryptedDatabase.openReadOnly`): the store must already be
     /// in WAL mode, which every store this code created is.
-    static func openReadOnlyPool(_ layout: StoreLayout, key: RegisteredCipherKey) throws(StoreOpenError) -> DatabasePool {
+    static func openReadOnlyPool(_ layout: StoreLayout, key: RegisteredCipherKey, readers: Int) throws(StoreOpenError) -> DatabasePool {
         ohkDiscardLastFailure()
         do {
             var config = configuration()
             config.readonly = true
+            config.maximumReaderCount = max(1, readers)
             let pool = try DatabasePool(path: key.uri(forDatabaseAt: layout.databasePath), configuration: config)
             // Reads page 1 and the schema now, so damage is reported at open.
             _ = try pool.read { db in try Int.fetchOne(db, sql: "PRAGMA schema_version") }

@@ -11,6 +11,10 @@ public final class EncryptedDatabase: Sendable {
     /// A DatabasePool: one writer and concurrent readers, which WAL mode allows.
     public let writer: any DatabaseWriter
     public var databasePath: String { layout.databasePath }
+    /// GRDB's default reader count, for stores opened outside healthd.
+    public static let defaultMaximumReaderCount = CipherDatabaseOpener.defaultMaximumReaderCount
+    /// How many reads may run at once on this store (the pool's reader connections).
+    public var maximumReaderCount: Int { pool.configuration.maximumReaderCount }
     private let layout: StoreLayout
     private let pool: DatabasePool
     private let key: RegisteredCipherKey
@@ -41,13 +45,16 @@ public final class EncryptedDatabase: Sendable {
     /// use, it protects the new store instead of the machine key.
     ///
     /// `checkpointing`: when WAL checkpoints run in the background and when the writer must run
-    /// one itself (WALCheckpointer).
+    /// one itself (WALCheckpointer). `maximumReaderCount`: how many reads may run at once (each on
+    /// a connection of its own, opened when first needed); a read beyond waits for one to finish.
+    /// healthd passes `BrokerLimits.storeReaders`, sized to the large queries it lets hold a reader.
     public static func open(directory: String, passcode: Passcode? = nil,
-                            checkpointing: WALCheckpointing = .standard) throws(StoreOpenError) -> EncryptedDatabase {
+                            checkpointing: WALCheckpointing = .standard,
+                            maximumReaderCount: Int = defaultMaximumReaderCount) throws(StoreOpenError) -> EncryptedDatabase {
         let layout = try StoreLayout(directory: directory, create: true)
         let lock = try StoreLock(layout)
         let key = try DataKeyResolver(layout: layout).resolve(passcode: passcode, createIfNew: true)
-        let pool = try CipherDatabaseOpener.openPool(layout, key: key)
+        let pool = try CipherDatabaseOpener.openPool(layout, key: key, readers: maximumReaderCount)
         let checkpointer: WALCheckpointer
         do throws(StoreOpenError) {
             checkpointer = try CipherDatabaseOpener.openCheckpointer(layout, key: key, for: pool, policy: checkpointing)
@@ -73,11 +80,12 @@ public final class EncryptedDatabase: Sendable {
     /// Opens an existing store without writing to it, for a start while its file system is
     /// full (opening read-write appends to the WAL, which fails with SQLITE_FULL). `reason` is
     /// what `readOnlyReason` reports. Nothing is created: a missing store is an error.
-    public static func openReadOnly(directory: String, passcode: Passcode? = nil, reason: String) throws(StoreOpenError) -> EncryptedDatabase {
+    public static func openReadOnly(directory: String, passcode: Passcode? = nil, reason: String,
+                                    maximumReaderCount: Int = defaultMaximumReaderCount) throws(StoreOpenError) -> EncryptedDatabase {
         let layout = try StoreLayout(directory: directory, create: false)
         let lock = try StoreLock(layout)
         let key = try DataKeyResolver(layout: layout).resolve(passcode: passcode, createIfNew: false)
-        let pool = try CipherDatabaseOpener.openReadOnlyPool(layout, key: key)
+        let pool = try CipherDatabaseOpener.openReadOnlyPool(layout, key: key, readers: maximumReaderCount)
         return EncryptedDatabase(pool: pool, key: key, lock: lock, layout: layout, readOnlyReason: reason)
     }
 

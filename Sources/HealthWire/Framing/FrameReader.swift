@@ -11,6 +11,9 @@ public struct FrameReader: Sendable {
         case frameTooLarge(announced: Int, limit: Int)
         /// A zero length: no valid Frame serializes to nothing we accept (a REQUEST needs a call id).
         case emptyFrame
+        /// The reader's owner did not admit the announced body (`consume(_:admit:)`): no room
+        /// for it in the owner's memory bound, and the connection ended while it waited.
+        case notAdmitted(announced: Int)
 
         public var description: String {
             switch self {
@@ -18,11 +21,15 @@ public struct FrameReader: Sendable {
                 "frame of \(announced) bytes exceeds the limit of \(limit) bytes"
             case .emptyFrame:
                 "frame of length 0"
+            case let .notAdmitted(announced):
+                "frame of \(announced) bytes not admitted: this app's buffered requests and replies are at its share of the broker's memory bound"
             }
         }
     }
 
     private let maxFrameBytes: Int
+    /// Capacity an empty buffer may keep between frames: a read's worth (the reader's chunk).
+    static let keptCapacity = 64 * 1024
     private var buffer: [UInt8] = []
     /// Body length of the frame being read, once its prefix has arrived.
     private var expectedBodyLength: Int?
@@ -36,6 +43,14 @@ public struct FrameReader: Sendable {
 
     /// Appends received bytes and returns every frame body now complete, in order.
     public mutating func consume(_ bytes: some Collection<UInt8>) throws(ReadError) -> [[UInt8]] {
+        try consume(bytes) { _ in true }
+    }
+
+    /// `consume`, asking `admit` for each body length as soon as its prefix has arrived — before
+    /// any more of the stream is read — so the owner can account for it or wait for room (the
+    /// caller reads nothing more meanwhile). `admit` returning false stops the stream
+    /// (`.notAdmitted`). Bodies are admitted in the order they are returned.
+    public mutating func consume(_ bytes: some Collection<UInt8>, admit: (Int) -> Bool) throws(ReadError) -> [[UInt8]] {
         buffer.append(contentsOf: bytes)
         var bodies: [[UInt8]] = []
         var offset = 0
@@ -47,8 +62,12 @@ public struct FrameReader: Sendable {
                 guard length <= maxFrameBytes else {
                     throw .frameTooLarge(announced: length, limit: maxFrameBytes)
                 }
+                guard admit(length) else { throw .notAdmitted(announced: length) }
                 expectedBodyLength = length
                 offset += 4
+                // Room for the whole body at once (what was admitted), not grown by doubling
+                // to up to twice that with a copy at each step.
+                buffer.reserveCapacity(offset + length)
             }
             guard let length = expectedBodyLength, buffer.count - offset >= length else { break }
             bodies.append(Array(buffer[offset..<offset + length]))
@@ -56,6 +75,10 @@ public struct FrameReader: Sendable {
             expectedBodyLength = nil
         }
         if offset > 0 { buffer.removeFirst(offset) }
+        // A buffer that held a large frame keeps its capacity when emptied: given back, so a
+        // connection idle after a 4 MiB frame holds nothing for it (16 connections of one app
+        // kept 64 MiB or more this way, outside any budget).
+        if buffer.isEmpty, buffer.capacity > Self.keptCapacity { buffer = [] }
         return bodies
     }
 

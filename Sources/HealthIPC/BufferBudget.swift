@@ -1,0 +1,157 @@
+import Foundation
+import Synchronization
+
+/// The broker-wide bound on bytes buffered for peers — request frames read and not yet done
+/// with, replies queued and not yet written — with a fair share per owner (an app).
+///
+/// Without it the only bound across apps was the connection count: 256 connections × (a 4 MiB
+/// frame being read + 12 MiB of replies) and 64 calls × 4 MiB requests per app, GiBs in all.
+///
+/// The rules (`claimRequest`, `addReply`):
+/// - A request frame is claimed when its length prefix arrives, before its body is buffered,
+///   and held until its call has ended. It fits when its owner stays within `perOwner` and the
+///   broker within `total`; otherwise the connection's reader waits (backpressure: nothing more
+///   is read from that peer, whose own sends then block) until enough is released. So an app at
+///   its share stalls only its own connections.
+/// - Every owner may always hold `floor` bytes even when the broker is at `total`: a small call
+///   of an app that holds (almost) nothing never waits for others' big ones. The broker's bound
+///   is therefore `total` + `floor` × owners (owners are bounded by the connection limit).
+/// - Replies cannot wait here (their call has already done its work): they are counted, so an
+///   owner whose replies pile up gets no more requests read, and an owner whose unread replies
+///   pass `perOwner` has the connection that queued the last one closed (`OutboundQueue`), as a
+///   connection's own overflow is.
+///
+/// Every claim is released exactly once (`BufferClaim`), on the call's end, the frame's
+/// handling, or the connection's end — mid-frame and mid-reply included.
+public final class BufferBudget: Sendable {
+    public let total: Int
+    public let perOwner: Int
+    public let floor: Int
+
+    private struct Usage {
+        var requests = 0
+        var replies = 0
+        var bytes: Int { requests + replies }
+    }
+
+    private struct State {
+        var owners: [String: Usage] = [:]
+        var inUse = 0
+    }
+
+    /// NSCondition rather than a Mutex: readers wait on it for bytes to be released.
+    private let condition = NSCondition()
+    nonisolated(unsafe) private var state = State()
+
+    public init(total: Int, perOwner: Int, floor: Int) {
+        self.total = max(1, total)
+        self.perOwner = max(1, min(perOwner, total))
+        self.floor = max(0, min(floor, perOwner))
+    }
+
+    /// Bytes buffered now, over all owners.
+    public var inUse: Int { locked { $0.inUse } }
+
+    /// Bytes buffered now for `owner`.
+    public func inUse(by owner: String) -> Int { locked { $0.owners[owner]?.bytes ?? 0 } }
+
+    /// Whether `bytes` more of requests would fit for `owner` now.
+    private func fits(_ bytes: Int, for owner: String, in state: State) -> Bool {
+        let held = state.owners[owner]?.bytes ?? 0
+        guard held + bytes <= perOwner else { return false }
+        return state.inUse + bytes <= total || held + bytes <= floor
+    }
+
+    /// Claims `bytes` of a request frame for `owner`, waiting while they do not fit. Returns nil
+    /// — having claimed nothing — once `stop()` is true (the connection ended meanwhile), or
+    /// at once when `bytes` can never fit (more than the owner's share).
+    ///
+    /// Blocks: only for a connection's reader thread, which owns nothing else while it waits.
+    public func claimRequest(_ bytes: Int, for owner: String, stop: () -> Bool) -> BufferClaim? {
+        guard bytes <= perOwner else { return nil }
+        condition.lock()
+        defer { condition.unlock() }
+        while !fits(bytes, for: owner, in: state) {
+            if stop() { return nil }
+            // Woken by every release; the timed wait re-checks `stop`, which a closing
+            // connection sets without knowing this budget.
+            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.25))
+        }
+        state.owners[owner, default: Usage()].requests += bytes
+        state.inUse += bytes
+        return BufferClaim(budget: self, owner: owner, bytes: bytes)
+    }
+
+    /// Counts `bytes` of a reply queued for `owner`. Returns whether the owner's unread replies
+    /// now pass its share (the caller then closes the connection, which releases what it had
+    /// queued). The caller releases exactly what it counted (`releaseReplies`): `OutboundQueue`
+    /// keeps that count as its buffered bytes.
+    public func addReply(_ bytes: Int, for owner: String) -> Bool {
+        locked { state in
+            state.owners[owner, default: Usage()].replies += bytes
+            state.inUse += bytes
+            return state.owners[owner, default: Usage()].replies > perOwner
+        }
+    }
+
+    /// Reply bytes of `owner` written, or dropped with their connection.
+    public func releaseReplies(_ bytes: Int, of owner: String) {
+        release(bytes, of: owner, request: false)
+    }
+
+    fileprivate func releaseRequest(_ bytes: Int, of owner: String) {
+        release(bytes, of: owner, request: true)
+    }
+
+    private func release(_ bytes: Int, of owner: String, request: Bool) {
+        guard bytes > 0 else { return }
+        condition.lock()
+        var usage = state.owners[owner] ?? Usage()
+        if request { usage.requests -= bytes } else { usage.replies -= bytes }
+        state.owners[owner] = usage.bytes != 0 ? usage : nil
+        state.inUse -= bytes
+        // Readers of every owner may be waiting for the broker's total.
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func locked<T>(_ body: (inout State) -> T) -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return body(&state)
+    }
+}
+
+/// One request frame's bytes claimed from a `BufferBudget`. Released once whatever the number of
+/// callers: a call ended both by its CANCEL and by its connection's end gives its bytes back once.
+public final class BufferClaim: Sendable {
+    private let budget: BufferBudget
+    private let owner: String
+    public let bytes: Int
+    private let released = Mutex(false)
+
+    fileprivate init(budget: BufferBudget, owner: String, bytes: Int) {
+        self.budget = budget
+        self.owner = owner
+        self.bytes = bytes
+    }
+
+    public func release() {
+        let first = released.withLock { released in
+            defer { released = true }
+            return !released
+        }
+        if first { budget.releaseRequest(bytes, of: owner) }
+    }
+}
+
+/// One owner's side of a `BufferBudget`, as a connection holds it.
+public struct BufferAccount: Sendable {
+    public let budget: BufferBudget
+    public let owner: String
+
+    public init(budget: BufferBudget, owner: String) {
+        self.budget = budget
+        self.owner = owner
+    }
+}
