@@ -116,4 +116,22 @@ import TestSupport
         #expect(fresh.anchoredDeliveries.map(\.added) == [[]], "\(fresh)")
         #expect(fresh.anchoredDeliveries.map(\.deletedUUIDs) == [[]], "\(fresh)")
     }
+
+    /// A running anchored query holding the granted prescription: the revocation and the later
+    /// deletion send nothing; the app's own save that follows is the one update it gets.
+    @Test func aRunningQueryIsToldNothingOfARevocationOrTheLaterDeletion() async throws {
+        let (broker, saver, reader, _, _) = try await Self.setUp()
+        try await broker.set(reader, "share", Self.vision, allowed: true)
+        let granted = try #require(try await Self.grantGlasses(broker, saver: saver, reader: reader))
+        let live = try LiveApp(reader, ["anchored", Self.vision, "--updates", "1"], adminSocket: broker.adminSocket)
+        #expect(try await live.waitForLine("delivery initial 1 0", timeout: 60), "\(live.lines)")
+        #expect(try await broker.healthctl(["object-grants", reader, "--revoke", granted]).status == 0)
+        #expect(try await broker.runApp(saver, ["delete", Self.vision, granted]).okValue == "1")
+        #expect(try await broker.runApp(reader, ["snippet", "vision-save"]).okValue == "saved")
+        // The query exits after its first update: had the revocation or the deletion sent one,
+        // that would be it, and the own save's would never come.
+        #expect(try await live.waitForLine("delivery update 3 0", timeout: 60), "\(live.lines)")
+        #expect(live.anchoredDeliveries.map(\.kind) == ["initial", "update"], "\(live.lines)")
+        #expect(await live.finish(timeout: 60).status == 0)
+    }
 }

@@ -16,6 +16,8 @@ extension StoreSchema {
     /// app — the ones that could read the object — and to nobody else, so a deletion never
     /// tells an app that an object it could not see existed. Rows go with their app (removal)
     /// and their tombstone. Deletions recorded before v30 have no rows: their grants were gone.
+    /// No index by UUID: reads go by app first (the key), and tombstones are never deleted, so
+    /// nothing looks these rows up by tombstone (issue 17: an index must earn its place).
     static func registerObjectGrantFeed(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v30: per-object read grants in the change feed") { db in
             try db.execute(sql: """
@@ -26,7 +28,6 @@ extension StoreSchema {
                     uuid BLOB NOT NULL REFERENCES deleted_objects(uuid) ON DELETE CASCADE,
                     PRIMARY KEY (app_id, uuid)
                 ) WITHOUT ROWID;
-                CREATE INDEX deleted_object_read_grants_by_uuid ON deleted_object_read_grants(uuid);
                 """)
         }
     }
