@@ -35,6 +35,9 @@ extension ProbeCatalog {
         "allergy records, FHIR resource AllergyIntolerance", "vision prescriptions, the hidden one's UUID",
         "allergy records, the imported one's UUID", "sources of vision prescriptions", "sources of audiograms",
         "anchored allergy records, from the start",
+        // The deletion of the prescription it was granted.
+        "anchored vision prescriptions, continued after the hidden prescription's deletion",
+        "anchored vision prescriptions, from the start after the deletion",
     ]
 
     static let recordQueries: [ProbeCall] = [
@@ -116,5 +119,17 @@ extension ProbeCatalog {
         }),
         .call(.query("vision prescriptions after the changes") { _ in SampleQuerySpec(typeIdentifier: vision) }),
         .call(.query("CDA documents after the changes") { _ in SampleQuerySpec(typeIdentifier: cda) }),
+        // The deletion of the hidden prescription (minute 40) is reported to the app that holds
+        // a grant for it (`authorized`), and to no app whose grant was revoked first or that
+        // never held one: for them it is as if it never existed. Later states find it deleted
+        // already (the deletion matches nothing then); `authorized` runs first.
+        .hidden(HiddenAction(name: "delete the hidden prescription", method: .deleteMatching) { _ in
+            MatchingDeletion(typeIdentifier: vision, predicate: .dateRange(start: ProbeData.time(40), end: ProbeData.time(41),
+                                                                           strictStart: false, strictEnd: true)).wireBytes()
+        }),
+        .call(anchoredQuery("anchored vision prescriptions, continued after the hidden prescription's deletion") {
+            AnchoredQuerySpec(typeIdentifier: vision, anchor: $0.anchor(of: "anchored vision prescriptions, continued after the hidden changes"))
+        }),
+        .call(anchoredQuery("anchored vision prescriptions, from the start after the deletion") { _ in AnchoredQuerySpec(typeIdentifier: vision) }),
     ]
 }

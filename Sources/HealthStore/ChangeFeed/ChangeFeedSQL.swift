@@ -13,7 +13,7 @@ enum ChangeFeedSQL {
         for range in FeedRange.after(cursor, in: .deletedObjects) {
             let remaining = limit < 0 ? -1 : limit - deletions.count
             guard remaining != 0 else { break }
-            let visible = SampleSQL.feedVisibility(scope, alias: "d", objectRows: false) { range.condition(alias: "d", rowColumn: "rowid", indexed: $0) }
+            let visible = SampleSQL.feedVisibility(scope, alias: "d", table: .deletedObjects) { range.condition($0) }
             var arguments: StatementArguments = [typeID]
             arguments += visible.arguments
             arguments += [remaining]
@@ -42,14 +42,18 @@ enum ChangeFeedSQL {
     static func additions(_ db: Database, typeID: Int64, typeIdentifier: String, predicate: SamplePredicate?,
                           scope visibility: Visibility, after cursor: ChangeCursor, limit: Int) throws -> FeedRows<SampleRecord> {
         let compiled = try predicate.map { try SampleSQL.condition($0, of: typeIdentifier, within: visibility) }
+        // Where each row stands in this reader's feed: its change number, or for an object a
+        // per-object grant shows, the grant's (`SampleSQL.feedChange`).
+        let position = SampleSQL.feedChange(visibility.scope, alias: "o")
         var additions = FeedRows<SampleRecord>()
         if limit > 0 { additions.reserveCapacity(limit) }
         for range in FeedRange.after(cursor, in: .objects) {
             let remaining = limit < 0 ? -1 : limit - additions.count
             guard remaining != 0 else { break }
-            let visible = SampleSQL.feedVisibility(visibility.scope, alias: "o", objectRows: true) { range.condition(alias: "o", rowColumn: "id", indexed: $0) }
+            let visible = SampleSQL.feedVisibility(visibility.scope, alias: "o", table: .objects) { range.condition($0) }
             var conditions = ["o.type_id = ?", visible.sql]
-            var arguments: StatementArguments = [typeID]
+            var arguments = position.arguments
+            arguments += [typeID]
             arguments += visible.arguments
             if let compiled {
                 conditions.append("(\(compiled.sql))")
@@ -57,10 +61,10 @@ enum ChangeFeedSQL {
             }
             arguments += [remaining]
             let sql = """
-                SELECT o.change_seq, \(SampleRowDecoder.columns)
+                SELECT \(position.sql), \(SampleRowDecoder.columns)
                 FROM objects o
                 WHERE \(conditions.joined(separator: " AND "))
-                ORDER BY o.change_seq, o.id
+                ORDER BY 1, o.id
                 LIMIT ?
                 """
             // Without a predicate the text is one of a few (scope kind × range kind): cached,
@@ -70,7 +74,7 @@ enum ChangeFeedSQL {
             var decoder = SampleRowDecoder(statement)
             let rows = try Row.fetchCursor(statement, arguments: arguments)
             while let row = try rows.next() {
-                // Column 0 is change_seq, selected before the decoder's columns.
+                // Column 0 is the feed position, selected before the decoder's columns.
                 additions.append(try decoder.record(row, typeIdentifier: typeIdentifier, db),
                                  at: ChangeCursor(change: row[0], table: .objects, row: decoder.objectID(row)))
             }
@@ -83,8 +87,8 @@ enum ChangeFeedSQL {
     static func anyChange(_ db: Database, typeID: Int64, typeIdentifier: String, predicate: SamplePredicate?, scope visibility: Visibility,
                           after change: Int64) throws -> Bool {
         let later = FeedRange.laterChanges(after: change)
-        let visibleObjects = SampleSQL.feedVisibility(visibility.scope, alias: "o", objectRows: true) { later.condition(alias: "o", rowColumn: "id", indexed: $0) }
-        let visibleDeletions = SampleSQL.feedVisibility(visibility.scope, alias: "d", objectRows: false) { later.condition(alias: "d", rowColumn: "rowid", indexed: $0) }
+        let visibleObjects = SampleSQL.feedVisibility(visibility.scope, alias: "o", table: .objects) { later.condition($0) }
+        let visibleDeletions = SampleSQL.feedVisibility(visibility.scope, alias: "d", table: .deletedObjects) { later.condition($0) }
         var objectConditions = ["o.type_id = ?", visibleObjects.sql]
         var arguments: StatementArguments = [typeID]
         arguments += visibleObjects.arguments

@@ -34,12 +34,17 @@ enum FeedRange: Equatable {
     /// with SQLite's unary `+` on the columns, which keeps any index from using them (a window
     /// scope's (type, start) range must not be traded for a walk of the (type, change) index).
     func condition(alias: String, rowColumn: String, indexed: Bool = true) -> (sql: String, arguments: StatementArguments) {
-        let plus = indexed ? "" : "+"
+        condition(FeedColumns(alias: alias, rowColumn: rowColumn, indexed: indexed))
+    }
+
+    /// The condition over a feed position held in `columns` (a row's own columns, or a
+    /// per-object grant's: `SampleSQL.grantedFeedRows`).
+    func condition(_ columns: FeedColumns) -> (sql: String, arguments: StatementArguments) {
         switch self {
         case let .restOfChange(change, afterRow):
-            return ("\(plus)\(alias).change_seq = ? AND \(plus)\(alias).\(rowColumn) > ?", [change, afterRow])
+            return ("\(columns.change) = ? AND \(columns.row) > ?", [change, afterRow])
         case let .laterChanges(change):
-            return ("\(plus)\(alias).change_seq > ?", [change])
+            return ("\(columns.change) > ?", [change])
         }
     }
 }

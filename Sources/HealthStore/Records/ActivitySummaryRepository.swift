@@ -89,7 +89,7 @@ public struct ActivitySummaryRepository: Sendable {
     /// days inside its window. `u` is always one row: before the user set anything their
     /// source has no id yet, and NULL matches no app's own scope.
     static func settings(_ db: Database, on day: CalendarDay, startingAt midnight: Int64, scope: ReadScope) throws -> ActivityDaySettings {
-        let visible = SampleSQL.visibility(scope, alias: "u", objectRows: false)
+        let visible = SampleSQL.visibility(scope, alias: "u", table: .other)
         let row = try Row.fetchOne(db, sql: """
             SELECT (SELECT c.enum_value FROM characteristics c WHERE c.type_identifier = ?),
                    g.move_kcal, g.exercise_min, g.stand_hours, g.move_time_min

@@ -17,7 +17,7 @@ public struct CharacteristicRepository: Sendable {
     /// the caller cannot tell apart (the same query answers both).
     public func value(of type: String, scope: ReadScope) throws -> CharacteristicRecord.Value? {
         try writer.read { db in
-            let visible = SampleSQL.visibility(scope, alias: "c", objectRows: false)
+            let visible = SampleSQL.visibility(scope, alias: "c", table: .other)
             let row = try Row.fetchOne(db, sql: """
                 SELECT c.enum_value, c.day FROM characteristics c
                 WHERE c.type_identifier = ? AND \(visible.sql)

@@ -5,7 +5,8 @@ import HealthModel
 /// The one path by which a stored object leaves the store, whatever the reason (`delete`,
 /// `deleteObjects`, a sync-identifier upsert replacing it, a workout taking its route along):
 /// the object's row goes, its side rows go with it (ON DELETE CASCADE), and a `deleted_objects`
-/// row records it — UUID, type, source, sync identity and time span — for anchored queries.
+/// row records it — UUID, type, source, sync identity and time span — for anchored queries,
+/// with the apps that held a per-object read grant for it (`deleted_object_read_grants`).
 enum ObjectDeleter {
     /// Deletes the object with row id `rowID` under change `change` and returns its UUID, or nil
     /// if there is no such row. Deleting a workout deletes its routes first (HealthKit deletes a
@@ -18,13 +19,19 @@ enum ObjectDeleter {
         for routeID in try routes(ofWorkout: rowID, db) {
             try deleteAndRecord(db, rowID: routeID, change: change)
         }
-        try db.execute(sql: "DELETE FROM objects WHERE id = ?", arguments: [rowID])
         let uuid: UUID = row["uuid"]
         try db.execute(sql: """
             INSERT INTO deleted_objects (uuid, type_id, source_id, sync_identifier, sync_version, change_seq, start_us, end_us)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [uuid, row["type_id"] as Int64, row["source_id"] as Int64, row["sync_identifier"] as String?,
                              row["sync_version"] as Int64?, change, row["start_us"] as Int64, row["end_us"] as Int64])
+        // The apps the user let read this object keep that fact with its tombstone, so the
+        // deletion is reported to them (and to nobody else who could not see the object); the
+        // grants themselves go with the object below (ON DELETE CASCADE).
+        try db.execute(sql: """
+            INSERT INTO deleted_object_read_grants (app_id, uuid) SELECT g.app_id, ? FROM object_read_grants g WHERE g.object_id = ?
+            """, arguments: [uuid, rowID])
+        try db.execute(sql: "DELETE FROM objects WHERE id = ?", arguments: [rowID])
         return uuid
     }
 

@@ -6,7 +6,10 @@ import HealthModel
 /// per object (`PerObjectAuthorization`: vision prescriptions) the user let an app read. The
 /// manager's answer to a per-object request writes here; `SampleSQL.visibility` reads it through
 /// `ReadScope.ownAndGrantedObjects` and nothing else decides what such a grant shows. Rows go with
-/// their app (removal) and their object (deletion) by ON DELETE CASCADE.
+/// their app (removal) and their object (deletion) by ON DELETE CASCADE; a deletion first copies
+/// them to `deleted_object_read_grants` (`ObjectDeleter`), so the apps that could read the object
+/// are told it was deleted. A revoked grant leaves nothing behind: the object is, to that app, as
+/// if it had never been stored (DESIGN.md §7.3) — no deletion is reported, now or later.
 ///
 /// Only the open store is written: the broker calls this through `StoreHandle.withDatabase`, so
 /// while the store is locked a per-object request or answer fails with errorDatabaseInaccessible
@@ -31,6 +34,11 @@ public struct ObjectGrantRepository: Sendable {
                               + "nothing was granted — the app must ask again")
             }
             var granted = 0
+            // A new grant takes a change number of its own, one for the whole answer: the granted
+            // objects' position in this app's change feed (`SampleSQL.grantedFeedRows`), so its
+            // anchored queries deliver them and its observers of the type fire. A grant the app
+            // already held keeps its number (the object was delivered already).
+            var grantChange: Int64?
             for uuid in decided {
                 guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                     SELECT o.id, t.identifier FROM objects o JOIN sample_types t ON t.id = o.type_id WHERE o.uuid = ?
@@ -38,10 +46,14 @@ public struct ObjectGrantRepository: Sendable {
                     let type = row["identifier"] as String?, PerObjectAuthorization.isPerObject(type) else { continue }
                 let objectID: Int64 = row["id"]
                 if allowed.contains(uuid) {
-                    try db.execute(sql: """
-                        INSERT INTO object_read_grants (app_id, object_id, decided_us) VALUES (?, ?, ?)
-                        ON CONFLICT (app_id, object_id) DO UPDATE SET decided_us = excluded.decided_us
-                        """, arguments: [appID, objectID, date.microsecondsSince1970])
+                    try db.execute(sql: "UPDATE object_read_grants SET decided_us = ? WHERE app_id = ? AND object_id = ?",
+                                   arguments: [date.microsecondsSince1970, appID, objectID])
+                    if db.changesCount == 0 {
+                        let change = try grantChange ?? ObjectDeleter.nextChange(db)
+                        grantChange = change
+                        try db.execute(sql: "INSERT INTO object_read_grants (app_id, object_id, decided_us, change_seq) VALUES (?, ?, ?, ?)",
+                                       arguments: [appID, objectID, date.microsecondsSince1970, change])
+                    }
                     granted += 1
                 } else {
                     try db.execute(sql: "DELETE FROM object_read_grants WHERE app_id = ? AND object_id = ?", arguments: [appID, objectID])

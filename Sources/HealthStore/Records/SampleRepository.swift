@@ -13,8 +13,9 @@ public enum ReadScope: Sendable, Equatable {
     /// samples whatever their date, plus every source's samples starting at or after `since`.
     case recentWindow(appID: String, since: Date)
     /// A type read per object (vision prescriptions, `PerObjectAuthorization`): the app's own
-    /// samples plus each object the user granted it (`object_read_grants`). A deleted object's
-    /// grant went with it, so of deletions only the app's own are visible.
+    /// samples plus each object the user granted it (`object_read_grants`), each in its change
+    /// feed from the grant on. Of deletions, its own and those of objects it held a grant for
+    /// when they were deleted (`deleted_object_read_grants`).
     case ownAndGrantedObjects(appID: String)
 }
 

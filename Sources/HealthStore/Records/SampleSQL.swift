@@ -28,13 +28,13 @@ enum SampleSQL {
     /// one function, so hiding read denial is the engine's default rather than a per-query effort;
     /// the condition is an equality on an indexed column, so hidden rows are never read.
     static func visibility(_ scope: ReadScope, alias: String = "o") -> (sql: String, arguments: StatementArguments) {
-        visibility(scope, alias: alias, objectRows: true)
+        visibility(scope, alias: alias, table: .objects)
     }
 
-    /// `objectRows`: whether `alias` is a row of `objects` (with an `id` a per-object grant names);
-    /// false for any other table (`deleted_objects`, characteristics, activity days), where a
-    /// per-object scope admits the reader's own rows only.
-    static func visibility(_ scope: ReadScope, alias: String, objectRows: Bool) -> (sql: String, arguments: StatementArguments) {
+    /// `table`: which table `alias` is a row of. A per-object grant names `objects` rows by id and
+    /// `deleted_objects` rows by the grants their object held when it was deleted; in any other
+    /// table (characteristics, activity days) a per-object scope admits the reader's own rows only.
+    static func visibility(_ scope: ReadScope, alias: String, table: ScopedTable) -> (sql: String, arguments: StatementArguments) {
         switch scope {
         case .allSources:
             return ("1", [])
@@ -51,32 +51,34 @@ enum SampleSQL {
                     [appID, since.microsecondsSince1970])
         case let .ownAndGrantedObjects(appID):
             let own = visibility(.ownSamples(appID: appID), alias: alias)
-            guard objectRows else { return own }
             // Two index-driven terms: the own rows' (type, source) range, and the rows the app's
-            // grants list by primary key (object_read_grants is keyed by app first). Neither reads
-            // an object nobody granted it, so the cost follows the visible rows.
-            return ("(\(own.sql) OR \(alias).id IN (SELECT g.object_id FROM object_read_grants g WHERE g.app_id = ?))",
-                    own.arguments + [appID])
+            // grants list by key (both grant tables are keyed by app first). Neither reads an
+            // object nobody granted it, so the cost follows the visible rows.
+            guard let granted = grantedRows(appID: appID, alias: alias, table: table) else { return own }
+            return ("(\(own.sql) OR \(granted.sql))", own.arguments + granted.arguments)
         }
     }
 
     /// The condition that confines a change-feed read of `alias` (`objects` or `deleted_objects`)
-    /// to `scope` and to one stretch of changes: `stretch(true)` is the stretch's condition as an
-    /// index range on `change_seq`, `stretch(false)` the same test written so that no index can
-    /// use it. For a window scope each of the two index ranges — the app's own rows by (type,
+    /// to `scope` and to one stretch of changes: `stretch` is the stretch's condition on the
+    /// columns it is given (`FeedColumns`: a row's feed position) — indexed, an index range on
+    /// `change_seq`; not indexed, the same test written so that no index can use it. For a
+    /// window scope each of the two index ranges — the app's own rows by (type,
     /// source, change) and every source's rows by (type, start) from the window on — carries
     /// the stretch itself, and no term outside them offers the planner the (type, change) index:
     /// that index would walk every row changed after the cursor, hidden ones included, and drop
     /// them afterwards (issue 11, class 2). `ChangeFeedWindowPlanTests` checks the plans.
-    static func feedVisibility(_ scope: ReadScope, alias: String, objectRows: Bool,
-                               stretch: (_ indexed: Bool) -> (sql: String, arguments: StatementArguments)) -> (sql: String, arguments: StatementArguments) {
+    static func feedVisibility(_ scope: ReadScope, alias: String, table: ScopedTable,
+                               stretch: (FeedColumns) -> (sql: String, arguments: StatementArguments)) -> (sql: String, arguments: StatementArguments) {
+        let rowColumn = table == .deletedObjects ? "rowid" : "id"
         switch scope {
         case .allSources, .ownSamples:
             let visible = visibility(scope, alias: alias)
-            let range = stretch(true)
+            let range = stretch(FeedColumns(alias: alias, rowColumn: rowColumn, indexed: true))
             return ("\(visible.sql) AND \(range.sql)", visible.arguments + range.arguments)
         case let .recentWindow(appID, since):
-            let own = stretch(true), window = stretch(false)
+            let own = stretch(FeedColumns(alias: alias, rowColumn: rowColumn, indexed: true))
+            let window = stretch(FeedColumns(alias: alias, rowColumn: rowColumn, indexed: false))
             var arguments: StatementArguments = [appID]
             arguments += own.arguments
             arguments += [since.microsecondsSince1970]
@@ -87,12 +89,10 @@ enum SampleSQL {
                 """, arguments)
         case let .ownAndGrantedObjects(appID):
             // The own rows' range carries the stretch; granted rows are found by key and tested
-            // against the stretch without an index (like a window's second term).
-            let own = feedVisibility(.ownSamples(appID: appID), alias: alias, objectRows: objectRows, stretch: stretch)
-            guard objectRows else { return own }
-            let granted = stretch(false)
-            return ("(\(own.sql) OR (\(alias).id IN (SELECT g.object_id FROM object_read_grants g WHERE g.app_id = ?) AND \(granted.sql)))",
-                    own.arguments + [appID] + granted.arguments)
+            // against the stretch at their position in this app's feed (`grantedFeedRows`).
+            let own = feedVisibility(.ownSamples(appID: appID), alias: alias, table: table, stretch: stretch)
+            guard let granted = grantedFeedRows(appID: appID, alias: alias, table: table, stretch: stretch) else { return own }
+            return ("(\(own.sql) OR \(granted.sql))", own.arguments + granted.arguments)
         }
     }
 

@@ -139,6 +139,7 @@ enum StoreSchema {
         registerVisionPrescriptions(&migrator)   // v27
         registerClinicalRecords(&migrator)       // v28
         registerDocuments(&migrator)             // v29
+        registerObjectGrantFeed(&migrator)       // v30
         return migrator
     }
 }

@@ -1,0 +1,83 @@
+import GRDB
+
+/// Which table a visibility condition confines: the per-object scope
+/// (`ReadScope.ownAndGrantedObjects`) names `objects` rows by their grants and `deleted_objects`
+/// rows by the grants their object held when it was deleted; other tables (characteristics,
+/// activity days) carry no object a grant could name.
+enum ScopedTable: Equatable {
+    case objects
+    case deletedObjects
+    case other
+}
+
+/// The columns a change-feed stretch (`FeedRange`) is tested on: a row's position in the
+/// reader's feed, as a change number and a row id.
+struct FeedColumns {
+    let change: String
+    let row: String
+
+    init(change: String, row: String) {
+        self.change = change
+        self.row = row
+    }
+
+    /// The row's own columns; not `indexed`, with SQLite's unary `+`, which keeps any index from
+    /// using them (a window scope's (type, start) range must not be traded for a walk of the
+    /// (type, change) index).
+    init(alias: String, rowColumn: String, indexed: Bool) {
+        let plus = indexed ? "" : "+"
+        self.init(change: "\(plus)\(alias).change_seq", row: "\(plus)\(alias).\(rowColumn)")
+    }
+}
+
+extension SampleSQL {
+    /// The rows of `table` (as `alias`) that `appID`'s per-object grants let it see, beyond its
+    /// own; nil for a table no grant names.
+    static func grantedRows(appID: String, alias: String, table: ScopedTable) -> (sql: String, arguments: StatementArguments)? {
+        switch table {
+        case .other: nil
+        case .objects: ("\(alias).id IN (SELECT g.object_id FROM object_read_grants g WHERE g.app_id = ?)", [appID])
+        case .deletedObjects: ("\(alias).uuid IN (SELECT g.uuid FROM deleted_object_read_grants g WHERE g.app_id = ?)", [appID])
+        }
+    }
+
+    /// `grantedRows`, only those at a position in `stretch` of the app's change feed.
+    ///
+    /// The position of a granted object in the app's feed is its grant's change number
+    /// (`object_read_grants.change_seq`, never before the object's own): a grant made after the
+    /// app's anchor delivers the object with the next batch, and only to that app — other apps'
+    /// feeds still place the object at its own change number. The app's own objects keep theirs
+    /// (a grant of its own object changes nothing), so this term leaves them to the own term. A
+    /// deleted object's tombstone stands at its deletion, after any grant, so it is tested on
+    /// its own columns (unindexed, like a window's second term).
+    static func grantedFeedRows(appID: String, alias: String, table: ScopedTable,
+                                stretch: (FeedColumns) -> (sql: String, arguments: StatementArguments)) -> (sql: String, arguments: StatementArguments)? {
+        switch table {
+        case .other:
+            return nil
+        case .objects:
+            let range = stretch(FeedColumns(change: "g.change_seq", row: "g.object_id"))
+            var arguments: StatementArguments = [appID, appID]
+            arguments += range.arguments
+            return ("""
+                (\(alias).source_id IS NOT (SELECT id FROM sources WHERE bundle_identifier = ?) \
+                AND \(alias).id IN (SELECT g.object_id FROM object_read_grants g WHERE g.app_id = ? AND \(range.sql)))
+                """, arguments)
+        case .deletedObjects:
+            guard let granted = grantedRows(appID: appID, alias: alias, table: table) else { return nil }
+            let range = stretch(FeedColumns(alias: alias, rowColumn: "rowid", indexed: false))
+            return ("(\(granted.sql) AND \(range.sql))", granted.arguments + range.arguments)
+        }
+    }
+
+    /// The change number at which an `objects` row (as `alias`) stands in the feed of a reader
+    /// with `scope`: its own change number, except for an object a per-object grant shows,
+    /// which stands at its grant (`grantedFeedRows`). Change-feed reads select and order by this.
+    static func feedChange(_ scope: ReadScope, alias: String) -> (sql: String, arguments: StatementArguments) {
+        guard case let .ownAndGrantedObjects(appID) = scope else { return ("\(alias).change_seq", []) }
+        return ("""
+            (CASE WHEN \(alias).source_id IS (SELECT id FROM sources WHERE bundle_identifier = ?) THEN \(alias).change_seq \
+            ELSE (SELECT g.change_seq FROM object_read_grants g WHERE g.app_id = ? AND g.object_id = \(alias).id) END)
+            """, [appID, appID])
+    }
+}
