@@ -217,4 +217,40 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         let result = Result { try brokerStartWatchApp(with: workoutConfiguration) }
         Task { if case let .failure(error) = result { completion(false, error) } else { completion(true, nil) } }
     }
+
+    /// Always nil: sessions do not outlive their process. See `brokerRecoverActiveWorkoutSession()`.
+    open func recoverActiveWorkoutSession() async throws -> HKWorkoutSession? { try await brokerRecoverActiveWorkoutSession() }
+
+    @preconcurrency
+    open func recoverActiveWorkoutSession(completion: @escaping @Sendable (HKWorkoutSession?, (any Error)?) -> Void) {
+        brokerRecoverActiveWorkoutSession(completion: completion)
+    }
+
+    /// Resting energy from the stored basal samples, active the rest. See `brokerSplitTotalEnergy(_:start:end:)`.
+    @preconcurrency
+    open func splitTotalEnergy(_ totalEnergy: HKQuantity, start startDate: Date, end endDate: Date,
+                               resultsHandler: @escaping @Sendable (HKQuantity?, HKQuantity?, (any Error)?) -> Void) {
+        brokerSplitTotalEnergy(totalEnergy, start: startDate, end: endDate, resultsHandler: resultsHandler)
+    }
+
+    // MARK: Estimates and extensions (HKHealthStore+Estimates, +ExtensionAuthorization)
+
+    /// Checks Apple's preconditions; nothing is estimated here. See `brokerRecalibrateEstimates(sampleType:date:)`.
+    open func recalibrateEstimates(sampleType: HKSampleType, date: Date) async throws {
+        try await brokerRecalibrateEstimates(sampleType: sampleType, date: date)
+    }
+
+    @preconcurrency
+    open func recalibrateEstimates(sampleType: HKSampleType, date: Date,
+                                   completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        brokerRecalibrateEstimates(sampleType: sampleType, date: date, completion: completion)
+    }
+
+    /// Succeeds at once: the manager shows every prompt. See `brokerHandleAuthorizationForExtension()`.
+    open func handleAuthorizationForExtension() async throws { try await brokerHandleAuthorizationForExtension() }
+
+    @preconcurrency
+    open func handleAuthorizationForExtension(completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        brokerHandleAuthorizationForExtension(completion: completion)
+    }
 }

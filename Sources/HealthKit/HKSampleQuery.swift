@@ -71,11 +71,13 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
         guard sortDescriptors.count <= Self.maxSortDescriptors else {
             throw HKError(.errorInvalidArgument, "at most \(Self.maxSortDescriptors) sort descriptors, got \(sortDescriptors.count)")
         }
-        return SampleQuerySpec(
+        let spec = SampleQuerySpec(
             typeIdentifier: type.identifier,
             predicate: try predicate.map { (predicate) throws(HKError) in try SamplePredicate(translating: predicate) },
             sort: try sortDescriptors.map { (descriptor) throws(HKError) in try SampleSort(translating: descriptor) },
             limit: limit)
+        try spec.checkSort()
+        return spec
     }
 
     /// The protocol's limit (SampleQuerySpec decoding refuses more); checked here for a clear error.

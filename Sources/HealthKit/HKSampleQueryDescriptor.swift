@@ -46,9 +46,11 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: Sendable {
             try SampleSort(keyPath: descriptor.keyPath, root: Sample.self, ascending: descriptor.order == .forward)
         }
         return try predicates.map { (predicate) throws(HKError) in
-            SampleQuerySpec(typeIdentifier: predicate.sampleType.identifier,
-                            predicate: try predicate.nsPredicate.map { (ns) throws(HKError) in try SamplePredicate(translating: ns) },
-                            sort: sorts, limit: limit ?? HKObjectQueryNoLimit)
+            let spec = SampleQuerySpec(typeIdentifier: predicate.sampleType.identifier,
+                                       predicate: try predicate.nsPredicate.map { (ns) throws(HKError) in try SamplePredicate(translating: ns) },
+                                       sort: sorts, limit: limit ?? HKObjectQueryNoLimit)
+            try spec.checkSort()
+            return spec
         }
     }
 }

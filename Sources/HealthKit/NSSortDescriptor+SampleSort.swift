@@ -4,13 +4,20 @@ extension NSSortDescriptor {
     /// HealthKit's `NSSortDescriptor(key: HKSampleSortIdentifierStartDate, ascending: false)`.
     ///
     /// swift-corelibs-foundation marks `init(key:ascending:)` unavailable (it has no key-value
-    /// coding), so without this ported queries would not compile. The two HealthKit sort keys
-    /// become key paths on `HKSample`; any other key becomes a marker that the query rejects
-    /// with `errorInvalidArgument` when it runs (the broker sorts by start or end date only).
+    /// coding), so without this ported queries would not compile. HealthKit's sort keys become
+    /// key paths: the two sample keys on `HKSample`, the `HKWorkoutSortIdentifier…` keys on
+    /// `HKWorkout`; any other key becomes a marker that the query rejects with
+    /// `errorInvalidArgument` when it runs.
     public convenience init(key: String, ascending: Bool) {
         switch key {
         case HKSampleSortIdentifierStartDate: self.init(keyPath: \HKSample.startDate, ascending: ascending)
         case HKSampleSortIdentifierEndDate: self.init(keyPath: \HKSample.endDate, ascending: ascending)
+        case HKWorkoutSortIdentifierDuration: self.init(keyPath: \HKWorkout.duration, ascending: ascending)
+        case HKWorkoutSortIdentifierTotalDistance: self.init(keyPath: \HKWorkout.totalDistanceSortKey, ascending: ascending)
+        case HKWorkoutSortIdentifierTotalEnergyBurned: self.init(keyPath: \HKWorkout.totalEnergyBurnedSortKey, ascending: ascending)
+        case HKWorkoutSortIdentifierTotalSwimmingStrokeCount:
+            self.init(keyPath: \HKWorkout.totalSwimmingStrokeCountSortKey, ascending: ascending)
+        case HKWorkoutSortIdentifierTotalFlightsClimbed: self.init(keyPath: \HKWorkout.totalFlightsClimbedSortKey, ascending: ascending)
         default: self.init(keyPath: \HKSample.unsupportedSortKey, ascending: ascending)
         }
     }
@@ -19,6 +26,16 @@ extension NSSortDescriptor {
 extension HKSample {
     /// The key path an unsupported sort key maps to; never read.
     var unsupportedSortKey: Int { 0 }
+}
+
+extension HKWorkout {
+    // The key paths the HKWorkoutSortIdentifierTotal… keys map to; never read (healthd sorts).
+    // swift-corelibs-foundation's NSSortDescriptor(keyPath:) needs a Comparable value, which
+    // the optional HKQuantity totals are not.
+    var totalDistanceSortKey: Int { 0 }
+    var totalEnergyBurnedSortKey: Int { 0 }
+    var totalSwimmingStrokeCountSortKey: Int { 0 }
+    var totalFlightsClimbedSortKey: Int { 0 }
 }
 
 extension SampleSort {
@@ -34,6 +51,11 @@ extension SampleSort {
         \HKWorkout.startDate: .startDate, \HKWorkout.endDate: .endDate,
         \HKSeriesSample.startDate: .startDate, \HKSeriesSample.endDate: .endDate,
         \HKWorkoutRoute.startDate: .startDate, \HKWorkoutRoute.endDate: .endDate,
+        // HKWorkoutSortIdentifier…; `checkSort` refuses them on a query of another type.
+        \HKWorkout.duration: .workout(.duration), \HKWorkout.totalDistanceSortKey: .workout(.distance),
+        \HKWorkout.totalEnergyBurnedSortKey: .workout(.energyBurned),
+        \HKWorkout.totalSwimmingStrokeCountSortKey: .workout(.swimmingStrokeCount),
+        \HKWorkout.totalFlightsClimbedSortKey: .workout(.flightsClimbed),
     ]}
 
     /// The broker-side sort for a sample query's sort descriptor.
@@ -58,7 +80,8 @@ extension SampleSort {
         guard let keyPath, let key = extra[keyPath] ?? Self.sortableKeyPaths[keyPath] else {
             throw HKError(.errorInvalidArgument,
                           "sample queries sort only by start or end date (HKSampleSortIdentifierStartDate, "
-                          + "HKSampleSortIdentifierEndDate, or the startDate / endDate key paths)")
+                          + "HKSampleSortIdentifierEndDate, or the startDate / endDate key paths), and workout "
+                          + "queries also by an HKWorkoutSortIdentifier… key")
         }
         self.init(key, ascending: ascending)
     }

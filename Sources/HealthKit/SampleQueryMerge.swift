@@ -22,12 +22,43 @@ enum SampleQueryMerge {
         return Array(merged.prefix(limit))
     }
 
-    /// Whether `lhs` sorts before `rhs`: the first sort whose dates differ decides.
+    /// Whether `lhs` sorts before `rhs`: the first sort whose values differ decides.
     private static func precedes(_ lhs: HKSample, _ rhs: HKSample, by sorts: [SampleSort]) -> Bool {
         for sort in sorts {
-            let (left, right) = sort.key == .startDate ? (lhs.startDate, rhs.startDate) : (lhs.endDate, rhs.endDate)
-            if left != right { return sort.ascending ? left < right : left > right }
+            let (left, right) = (value(of: lhs, for: sort.key), value(of: rhs, for: sort.key))
+            if left != right { return sort.ascending ? isLess(left, right) : isLess(right, left) }
         }
         return false
+    }
+
+    /// A sample's value for a sort key, as healthd orders it (SampleSQL.orderingTerm): dates
+    /// as seconds, a workout total in its stored unit, nil for a total the workout lacks.
+    private static func value(of sample: HKSample, for key: SampleSort.Key) -> Double? {
+        switch key {
+        case .startDate: sample.startDate.timeIntervalSinceReferenceDate
+        case .endDate: sample.endDate.timeIntervalSinceReferenceDate
+        case let .workout(total): (sample as? HKWorkout).flatMap { workoutValue($0, total) }
+        }
+    }
+
+    private static func workoutValue(_ workout: HKWorkout, _ total: WorkoutTotal) -> Double? {
+        let quantity: HKQuantity?
+        switch total {
+        case .duration: return workout.duration
+        case .energyBurned: quantity = workout.totalEnergyBurned
+        case .distance: quantity = workout.totalDistance
+        case .swimmingStrokeCount: quantity = workout.totalSwimmingStrokeCount
+        case .flightsClimbed: quantity = workout.totalFlightsClimbed
+        }
+        return quantity.map { $0.doubleValue(for: HKUnit(from: total.unit)) }
+    }
+
+    /// nil first, as SQLite orders NULL.
+    private static func isLess(_ lhs: Double?, _ rhs: Double?) -> Bool {
+        switch (lhs, rhs) {
+        case let (left?, right?): left < right
+        case (nil, _?): true
+        case (_, nil): false
+        }
     }
 }

@@ -19,6 +19,10 @@ func runWorkoutSnippet(_ name: String, _ arguments: [String], _ healthStore: HKH
         try await workoutRouteSnippet(healthStore, live: arguments.first == "live", count: Int(arguments.dropFirst().first ?? "") ?? 30)
     case "workout-route-retry": try await workoutRouteRetrySnippet(healthStore, count: Int(arguments.first ?? "") ?? 30)
     case "workout-route-refused": try await workoutRouteRefusedSnippet(healthStore, count: Int(arguments.first ?? "") ?? 30)
+    case "workout-sort-save": try await workoutSortSaveSnippet(healthStore, arguments)
+    case "workout-sort": try await workoutSortSnippet(healthStore, arguments)
+    case "energy-basal-save": try await energyBasalSaveSnippet(healthStore, arguments)
+    case "energy-split": try await energySplitSnippet(healthStore, arguments)
     case "workout-data-source": try await liveDataSourceSnippet(healthStore, untilHeartRate: Double(arguments.first ?? "") ?? 0)
     default: usage("unknown snippet \(name)")
     }

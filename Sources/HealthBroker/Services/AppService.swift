@@ -129,6 +129,7 @@ enum SampleQueries {
             throw HKError(.errorInvalidArgument, "\(spec.typeIdentifier) is not a sample type")
         }
         guard spec.limit >= 0 else { throw HKError(.errorInvalidArgument, "limit must not be negative") }
+        try spec.checkSort()  // a workout sort key on another type
         _ = try spec.canonicalPredicate()  // a unit that does not fit the type, before any store work
     }
 

@@ -118,7 +118,12 @@ public indirect enum SamplePredicate: Hashable, Sendable {
 
 /// `NSSortDescriptor(key: HKSampleSortIdentifierStartDate, ascending:)` as a value.
 public struct SampleSort: Hashable, Sendable {
-    public enum Key: Hashable, Sendable { case startDate, endDate }
+    public enum Key: Hashable, Sendable {
+        case startDate, endDate
+        /// `HKWorkoutSortIdentifierDuration`, `…TotalDistance` and the other workout totals:
+        /// workout queries only (`SampleQuerySpec.checkSort`).
+        case workout(WorkoutTotal)
+    }
     public var key: Key
     public var ascending: Bool
 

@@ -29,4 +29,11 @@ public class HKSampleType: HKObjectType, @unchecked Sendable {
     public var isMaximumDurationRestricted: Bool { (durationLimits?.upperBound ?? .infinity) < .infinity }
     public var minimumAllowedDuration: TimeInterval { durationLimits?.lowerBound ?? 0 }
     public var maximumAllowedDuration: TimeInterval { durationLimits?.upperBound ?? .infinity }
+
+    /// Apple (iOS 15): whether `HKHealthStore.recalibrateEstimates(sampleType:date:completion:)`
+    /// accepts the type. HealthKit answers true for one type, the six-minute walk test
+    /// distance that Apple's recalibration entitlement documentation names.
+    public var allowsRecalibrationForEstimates: Bool {
+        identifier == HKQuantityTypeIdentifier.sixMinuteWalkTestDistance.rawValue
+    }
 }

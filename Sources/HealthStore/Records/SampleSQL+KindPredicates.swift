@@ -11,7 +11,7 @@ extension SampleSQL {
         switch test {
         case let .total(total, op, number):
             // NULL (no total recorded) compares as false for every operator.
-            return ("EXISTS (SELECT 1 FROM workouts wk WHERE wk.object_id = o.id AND wk.\(column(total)) \(op.sqlOperator) ?)", [number])
+            return ("EXISTS (SELECT 1 FROM workouts wk WHERE wk.object_id = o.id AND wk.\(workoutColumn(total)) \(op.sqlOperator) ?)", [number])
         case let .statistic(statistic):
             // activity_position -1: the statistics of the whole workout (WorkoutActivityRows).
             let compiled = statisticCondition(statistic, workout: "o.id", position: "-1")
@@ -99,7 +99,8 @@ extension SampleSQL {
             """, [test.quantityType, test.value])
     }
 
-    private static func column(_ total: WorkoutTotal) -> String {
+    /// The `workouts` column that holds a total (predicates and sort keys).
+    static func workoutColumn(_ total: WorkoutTotal) -> String {
         switch total {
         case .duration: "duration"
         case .energyBurned: "total_energy_kcal"

@@ -248,8 +248,22 @@ enum SampleSQL {
     static func orderBy(_ sort: [SampleSort]) -> String {
         // The rowid last makes the order total, so equal dates come back the same way every time.
         let keys = sort.map { descriptor in
-            (descriptor.key == .startDate ? "o.start_us" : "o.end_us") + (descriptor.ascending ? " ASC" : " DESC")
+            orderingTerm(descriptor.key) + (descriptor.ascending ? " ASC" : " DESC")
         }
         return (keys + ["o.id ASC"]).joined(separator: ", ")
     }
+
+    /// A sort key's value for the visible row `o`. A workout total is read from the row's own
+    /// `workouts` row by its primary key — a column of the workout the app is shown in full
+    /// (HKWorkout's totals), so the order reveals nothing the results do not. NULL (a total
+    /// the workout does not have, or a row that is no workout) sorts first ascending and last
+    /// descending (SQLite's rule, which the SDK's merge of several queries follows).
+    private static func orderingTerm(_ key: SampleSort.Key) -> String {
+        switch key {
+        case .startDate: "o.start_us"
+        case .endDate: "o.end_us"
+        case let .workout(total): "(SELECT w.\(workoutColumn(total)) FROM workouts w WHERE w.object_id = o.id)"
+        }
+    }
+
 }

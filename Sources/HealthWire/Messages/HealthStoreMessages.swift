@@ -144,11 +144,7 @@ extension SampleQuerySpec: WireMessage {
     public init(wire bytes: [UInt8]) throws {
         self = try ProtobufCodec.withDecoded(Openhealth__V1__SampleQueryRequest.self, from: bytes) { wire in
             let sort = try WireRead.messages(wire.sort, count: wire.n_sort).map { (descriptor) throws(WireDecodeError) in
-                switch descriptor.key {
-                case OPENHEALTH__V1__SORT_KEY__SORT_KEY_START_DATE: return SampleSort(.startDate, ascending: descriptor.ascending != 0)
-                case OPENHEALTH__V1__SORT_KEY__SORT_KEY_END_DATE: return SampleSort(.endDate, ascending: descriptor.ascending != 0)
-                default: throw WireDecodeError.invalidField("unknown sort key")
-                }
+                try SampleSort(wire: descriptor)
             }
             guard sort.count <= 4 else { throw WireDecodeError.invalidField("at most 4 sort descriptors") }
             return SampleQuerySpec(
@@ -165,7 +161,7 @@ extension SampleQuerySpec: WireMessage {
         if let predicate { wire.predicate = PredicateWire.build(predicate, in: arena) }
         let sorts = sort.map { descriptor in
             arena.message { (wire: inout Openhealth__V1__SortDescriptor) in
-                wire.key = descriptor.key == .startDate ? OPENHEALTH__V1__SORT_KEY__SORT_KEY_START_DATE : OPENHEALTH__V1__SORT_KEY__SORT_KEY_END_DATE
+                wire.key = descriptor.wireKey
                 wire.ascending = descriptor.ascending ? 1 : 0
             }
         }

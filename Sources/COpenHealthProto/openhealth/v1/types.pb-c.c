@@ -2863,20 +2863,30 @@ const ProtobufCEnumDescriptor openhealth__v1__compound_operator__descriptor =
   openhealth__v1__compound_operator__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCEnumValue openhealth__v1__sort_key__enum_values_by_number[3] =
+static const ProtobufCEnumValue openhealth__v1__sort_key__enum_values_by_number[8] =
 {
   { "SORT_KEY_UNSPECIFIED", "OPENHEALTH__V1__SORT_KEY__SORT_KEY_UNSPECIFIED", 0 },
   { "SORT_KEY_START_DATE", "OPENHEALTH__V1__SORT_KEY__SORT_KEY_START_DATE", 1 },
   { "SORT_KEY_END_DATE", "OPENHEALTH__V1__SORT_KEY__SORT_KEY_END_DATE", 2 },
+  { "SORT_KEY_WORKOUT_DURATION", "OPENHEALTH__V1__SORT_KEY__SORT_KEY_WORKOUT_DURATION", 3 },
+  { "SORT_KEY_WORKOUT_TOTAL_DISTANCE", "OPENHEALTH__V1__SORT_KEY__SORT_KEY_WORKOUT_TOTAL_DISTANCE", 4 },
+  { "SORT_KEY_WORKOUT_TOTAL_ENERGY_BURNED", "OPENHEALTH__V1__SORT_KEY__SORT_KEY_WORKOUT_TOTAL_ENERGY_BURNED", 5 },
+  { "SORT_KEY_WORKOUT_TOTAL_SWIMMING_STROKE_COUNT", "OPENHEALTH__V1__SORT_KEY__SORT_KEY_WORKOUT_TOTAL_SWIMMING_STROKE_COUNT", 6 },
+  { "SORT_KEY_WORKOUT_TOTAL_FLIGHTS_CLIMBED", "OPENHEALTH__V1__SORT_KEY__SORT_KEY_WORKOUT_TOTAL_FLIGHTS_CLIMBED", 7 },
 };
 static const ProtobufCIntRange openhealth__v1__sort_key__value_ranges[] = {
-{0, 0},{0, 3}
+{0, 0},{0, 8}
 };
-static const ProtobufCEnumValueIndex openhealth__v1__sort_key__enum_values_by_name[3] =
+static const ProtobufCEnumValueIndex openhealth__v1__sort_key__enum_values_by_name[8] =
 {
   { "SORT_KEY_END_DATE", 2 },
   { "SORT_KEY_START_DATE", 1 },
   { "SORT_KEY_UNSPECIFIED", 0 },
+  { "SORT_KEY_WORKOUT_DURATION", 3 },
+  { "SORT_KEY_WORKOUT_TOTAL_DISTANCE", 4 },
+  { "SORT_KEY_WORKOUT_TOTAL_ENERGY_BURNED", 5 },
+  { "SORT_KEY_WORKOUT_TOTAL_FLIGHTS_CLIMBED", 7 },
+  { "SORT_KEY_WORKOUT_TOTAL_SWIMMING_STROKE_COUNT", 6 },
 };
 const ProtobufCEnumDescriptor openhealth__v1__sort_key__descriptor =
 {
@@ -2885,9 +2895,9 @@ const ProtobufCEnumDescriptor openhealth__v1__sort_key__descriptor =
   "SortKey",
   "Openhealth__V1__SortKey",
   "openhealth.v1",
-  3,
+  8,
   openhealth__v1__sort_key__enum_values_by_number,
-  3,
+  8,
   openhealth__v1__sort_key__enum_values_by_name,
   1,
   openhealth__v1__sort_key__value_ranges,

@@ -59,7 +59,16 @@ typedef enum _Openhealth__V1__CompoundOperator {
 typedef enum _Openhealth__V1__SortKey {
   OPENHEALTH__V1__SORT_KEY__SORT_KEY_UNSPECIFIED = 0,
   OPENHEALTH__V1__SORT_KEY__SORT_KEY_START_DATE = 1,
-  OPENHEALTH__V1__SORT_KEY__SORT_KEY_END_DATE = 2
+  OPENHEALTH__V1__SORT_KEY__SORT_KEY_END_DATE = 2,
+  /*
+   * HKWorkoutSortIdentifier…: workout queries only (healthd refuses them on other types).
+   * A workout without the total sorts as the smallest value, as nil does in NSSortDescriptor.
+   */
+  OPENHEALTH__V1__SORT_KEY__SORT_KEY_WORKOUT_DURATION = 3,
+  OPENHEALTH__V1__SORT_KEY__SORT_KEY_WORKOUT_TOTAL_DISTANCE = 4,
+  OPENHEALTH__V1__SORT_KEY__SORT_KEY_WORKOUT_TOTAL_ENERGY_BURNED = 5,
+  OPENHEALTH__V1__SORT_KEY__SORT_KEY_WORKOUT_TOTAL_SWIMMING_STROKE_COUNT = 6,
+  OPENHEALTH__V1__SORT_KEY__SORT_KEY_WORKOUT_TOTAL_FLIGHTS_CLIMBED = 7
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__SORT_KEY)
 } Openhealth__V1__SortKey;
 
