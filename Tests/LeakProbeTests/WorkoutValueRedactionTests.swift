@@ -13,26 +13,26 @@ import Testing
         let steps = ProbeCatalog.workoutValueSteps
         let full = try await WorkoutValueWorld(otherWorkoutWithout: nil)
         defer { full.stop() }
-        let fullAllReadable = try await full.probe(.allReadable, steps: steps)
+        let withValues = try await full.probeAll(steps: steps)
         for state in WorkoutValueState.deniedStates {
             let twin = try await WorkoutValueWorld(otherWorkoutWithout: state.denied)
             defer { twin.stop() }
-            let withValues = try await full.probe(state, steps: steps)
-            let withoutValues = try await twin.probe(state, steps: steps)
-            for index in steps.indices where withValues[index] != withoutValues[index] {
-                Issue.record("\(state) \(steps[index].name):\n  with the values:  \(withValues[index])\n  twin without:     \(withoutValues[index])")
+            let withoutValues = try await twin.probeAll(steps: steps)
+            let probed = withValues[state] ?? [], twinProbed = withoutValues[state] ?? []
+            #expect(probed.count == steps.count && twinProbed.count == steps.count)
+            for index in steps.indices where probed[index] != twinProbed[index] {
+                Issue.record("\(state) \(steps[index].name):\n  with the values:  \(probed[index])\n  twin without:     \(twinProbed[index])")
             }
             // The app's own workout keeps every value, the denied type's included.
-            let ownValues = [WorkoutValueData.ownEnergy, WorkoutValueData.ownDistance, WorkoutValueData.ownHeartRateMaximum]
-            let everyWorkout = withValues[steps.firstIndex { $0.name == "values: every workout" } ?? 0].joined()
-            for value in ownValues {
+            let everyWorkout = probed[steps.firstIndex { $0.name == "values: every workout" } ?? 0].joined()
+            for value in [WorkoutValueData.ownEnergy, WorkoutValueData.ownDistance, WorkoutValueData.ownHeartRateMaximum] {
                 #expect(everyWorkout.contains(WorkoutValueData.wireHex(value)), "\(state): its own workout lost the value \(value)")
             }
             // Positive control: a reader of every type sees the values the twin lacks.
-            let twinAllReadable = try await twin.probe(.allReadable, steps: steps)
+            let readerOfAll = withValues[.allReadable] ?? [], twinReaderOfAll = withoutValues[.allReadable] ?? []
             for name in ProbeCatalog.workoutValuePositiveControls {
                 guard let index = steps.firstIndex(where: { $0.name == name }) else { Issue.record("no step \(name)"); continue }
-                #expect(fullAllReadable[index] != twinAllReadable[index], "positive control without \(state.denied ?? ""): \(name)")
+                #expect(readerOfAll[index] != twinReaderOfAll[index], "positive control without \(state.denied ?? ""): \(name)")
             }
         }
     }

@@ -6,7 +6,9 @@ import TestSupport
 /// One broker for `WorkoutValueRedactionTests`: another app (`otherApp`) saves its workout —
 /// with every value, or the twin without the values of one type (`WorkoutValueData.otherWorkout`)
 /// — then each probing app (`WorkoutValueState`) saves its own workout and gets its read grants.
-/// Everything but the other app's workout is the same in every world.
+/// Everything but the other app's workout is the same in every world, and every world is probed
+/// by every state in the same order (`probeAll`): the probing apps see each other's workouts,
+/// and the ones they save while probed.
 final class WorkoutValueWorld: Sendable {
     static let otherApp = "org.wkvalue.other"
 
@@ -40,9 +42,23 @@ final class WorkoutValueWorld: Sendable {
         ownUUIDs = own
     }
 
-    /// Runs `steps` as `state`'s app; returns what it received with the UUIDs minted in this
-    /// world (its own by `<own-N>`, the other app's by `<granted-N>`) replaced.
-    func probe(_ state: WorkoutValueState, steps: [ProbeCall]) async throws -> [[String]] {
+    /// Runs `steps` as every state's app in turn (`WorkoutValueState.allCases` order); returns
+    /// what each received with every UUID minted in this world replaced: the app's own by
+    /// `<own-N>`, every other app's (the other app's, other probing apps' set-up and probe saves)
+    /// by `<granted-N>`, in the order they were minted, which is the same in every world.
+    func probeAll(steps: [ProbeCall]) async throws -> [WorkoutValueState: [[String]]] {
+        var minted = otherUUIDs + WorkoutValueState.allCases.flatMap { ownUUIDs[$0.appID] ?? [] }
+        var transcripts: [WorkoutValueState: [[String]]] = [:]
+        for state in WorkoutValueState.allCases {
+            let (transcript, own) = try await probe(state, steps: steps)
+            minted += own.filter { !minted.contains($0) }
+            transcripts[state] = transcript.normalized(own: own, granted: minted.filter { !own.contains($0) })
+        }
+        return transcripts
+    }
+
+    /// Runs `steps` as `state`'s app; returns what it received and its own UUIDs, in save order.
+    private func probe(_ state: WorkoutValueState, steps: [ProbeCall]) async throws -> (ProbeTranscript, [UUID]) {
         let app = state.appID
         let session = try ProbeSession(app, adminSocket: broker.adminSocket)
         var own = ownUUIDs[app] ?? []
@@ -68,7 +84,7 @@ final class WorkoutValueWorld: Sendable {
             transcript.append(lines, method: call.method)
         }
         try await session.finish()
-        return transcript.normalized(own: own, granted: otherUUIDs)
+        return (transcript, own)
     }
 
     func stop() { broker.stop() }
