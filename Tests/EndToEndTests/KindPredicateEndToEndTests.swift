@@ -55,7 +55,11 @@ import TestSupport
 
         """
 
-    /// A healthd holding A-D, and a reader app allowed to read workouts and sleep.
+    /// The types the workouts' totals and statistics derive from: a workout reader sees another
+    /// source's values only with their types' read permission (WorkoutValueRedactionTests).
+    static let valueTypes = ["HKQuantityTypeIdentifierActiveEnergyBurned", "HKQuantityTypeIdentifierDistanceWalkingRunning", heartRate]
+
+    /// A healthd holding A-D, and a reader app allowed to read workouts, their values' types and sleep.
     static func world() async throws -> (BrokerProcess, String) {
         let broker = try BrokerProcess()
         let path = broker.root + "/export.xml"
@@ -63,8 +67,7 @@ import TestSupport
         let imported = try await broker.healthctl(["import", path, "--characteristics", "no"])
         #expect(imported.status == 0 && imported.stdout.contains("4 imported"), "\(imported)\n\(broker.log)")
         let app = try await broker.installClient("org.test.kind-predicates")
-        try await broker.set(app, "read", workoutType, allowed: true)
-        try await broker.set(app, "read", sleep, allowed: true)
+        for type in [workoutType, sleep] + valueTypes { try await broker.set(app, "read", type, allowed: true) }
         try await broker.set(app, "share", sleep, allowed: true)
         return (broker, app)
     }

@@ -41,11 +41,14 @@ import TestSupport
         result.stdout.split(separator: "\n").last.map(String.init) ?? ""
     }
 
-    /// The activity lines an app with read permission for workouts gets from the SDK (a new app
-    /// each time, installed with that one grant).
+    /// The activity lines an app with read permission for workouts and for the types of their
+    /// statistics gets from the SDK (a new app each time, installed with those grants; without
+    /// a type's grant its statistics look absent, WorkoutValueScopes).
     func activitiesAnAppReads(_ broker: BrokerProcess) async throws -> [String] {
         let app = try await broker.installClient("org.test.activity-reader-\(UUID().uuidString.prefix(8).lowercased())")
-        try await broker.set(app, "read", Self.workoutType, allowed: true)
+        for type in [Self.workoutType, "HKQuantityTypeIdentifierDistanceSwimming", "HKQuantityTypeIdentifierHeartRate"] {
+            try await broker.set(app, "read", type, allowed: true)
+        }
         let read = try await broker.runApp(app, ["workout-snippet", "workout-activity-details"])
         #expect(read.status == 0, "\(read)\n\(broker.log)")
         return read.lines.filter { $0.hasPrefix("activity ") }

@@ -26,7 +26,10 @@ import Testing
         let reader = try await broker.installClient("org.test.coach")
         try await broker.set(writer, "share", Self.workout, allowed: true)
         try await broker.set(writer, "read", Self.workout, allowed: true)
-        try await broker.set(reader, "read", Self.workout, allowed: true)
+        // A run's energy and distance are read with their own types' permission (WorkoutValueScopes).
+        for type in [Self.workout, "HKQuantityTypeIdentifierActiveEnergyBurned", "HKQuantityTypeIdentifierDistanceWalkingRunning"] {
+            try await broker.set(reader, "read", type, allowed: true)
+        }
         let options = Self.event(.lap, 0, 1200) + Self.event(.pause, 600) + Self.event(.resume, 900) + Self.event(.marker, 1500)
             + ["--energy", "1464.4:kJ", "--distance", "5:km", "--device", "Watch",
                "--meta", "\(HKMetadataKeyIndoorWorkout)=bool:false", "--meta", "org.test.route=string:lake"]

@@ -38,10 +38,30 @@ struct AuthorizationEngine: Sendable {
         // A type no correlation holds has no correlation to hide; own samples, the narrowest
         // scope, stands in (and nil from scopes of different apps cannot happen for one app).
         let correlated = try CorrelationRules.correlatedTypes(of: type).map { try self.scope(app: app, type: $0, at: now) }
+        // Only workouts carry values derived from other types; every other read keeps the
+        // narrowest default, which no row it returns consults.
+        let workoutValues = type == HKWorkoutTypeIdentifier ? try workoutValueScopes(app: app, at: now) : nil
         return Visibility(scope: scope,
                           workouts: try self.scope(app: app, type: HKWorkoutTypeIdentifier, at: now),
-                          correlations: ReadScope.narrowest(correlated) ?? .ownSamples(appID: app.id))
+                          correlations: ReadScope.narrowest(correlated) ?? .ownSamples(appID: app.id),
+                          workoutValues: workoutValues)
     }
+
+    /// The scope of every quantity type a workout's totals and statistics may derive from, with
+    /// the same rule and clock reading as the workouts themselves: a workout read shows another
+    /// app's energy total only to a reader of active energy (DESIGN.md §7.3). Grants are read
+    /// from memory (`GrantCache`), so this is a dictionary lookup per quantity type.
+    private func workoutValueScopes(app: AppManifest, at now: Date) throws -> WorkoutValueScopes {
+        let own = ReadScope.ownSamples(appID: app.id)
+        var byType: [String: ReadScope] = [:]
+        for type in Self.quantityTypes {
+            let scope = try scope(app: app, type: type, at: now)
+            if scope != own { byType[type] = scope }
+        }
+        return WorkoutValueScopes(byType: byType, others: own)
+    }
+
+    private static let quantityTypes = HKObjectType.allTypes.compactMap { ($0 as? HKQuantityType)?.identifier }
 
     /// What part of `type` `app` may read at `now`. Private: a read needs a whole `Visibility`.
     private func scope(app: AppManifest, type: String, at now: Date) throws -> ReadScope {

@@ -71,7 +71,7 @@ enum ChangeFeedSQL {
             // it is prepared once, not on every step of a delivery. A predicate's text varies
             // (a list of UUIDs has as many placeholders as UUIDs), so it is not kept.
             let statement = compiled == nil ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
-            var decoder = SampleRowDecoder(statement)
+            var decoder = SampleRowDecoder(statement, workoutValues: visibility.workoutValues)
             let rows = try Row.fetchCursor(statement, arguments: arguments)
             while let row = try rows.next() {
                 // Column 0 is the feed position, selected before the decoder's columns.

@@ -77,7 +77,7 @@ extension SampleRepository {
                 arguments += [spec.limit]
             }
             let statement = try db.makeStatement(sql: sql)
-            var decoder = SampleRowDecoder(statement)
+            var decoder = SampleRowDecoder(statement, workoutValues: .hidingAll)  // correlations hold no workouts (CorrelationRules)
             var batch: [(id: Int64, record: SampleRecord)] = []
             let rows = try Row.fetchCursor(statement, arguments: arguments)
             while let row = try rows.next() {
@@ -157,7 +157,7 @@ extension SampleRepository {
             WHERE cm.correlation_id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ",")))
             ORDER BY o.id
             """)
-        var decoder = SampleRowDecoder(statement)
+        var decoder = SampleRowDecoder(statement, workoutValues: .hidingAll)  // members are quantity and category samples
         var objects: [Int64: [SampleRecord]] = [:]
         let rows = try Row.fetchCursor(statement, arguments: StatementArguments(ids))
         while let row = try rows.next() {

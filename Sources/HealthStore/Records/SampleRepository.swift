@@ -183,7 +183,7 @@ public struct SampleRepository: Sendable {
             arguments += [spec.limit]
         }
         let statement = try db.makeStatement(sql: sql)
-        var decoder = SampleRowDecoder(statement)
+        var decoder = SampleRowDecoder(statement, workoutValues: visibility.workoutValues)
         try body(&decoder, try Row.fetchCursor(statement, arguments: arguments))
     }
 

@@ -46,9 +46,15 @@ struct SampleRowDecoder {
         let version: String?
     }
 
-    /// A decoder for rows of `statement`, which must select `Self.columns`.
-    init(_ statement: Statement) {
+    /// Which workout totals and statistics the reader sees (`redacted`, applied in `record`).
+    private let workoutValues: WorkoutValueScopes
+
+    /// A decoder for rows of `statement`, which must select `Self.columns`, for a reader that
+    /// sees the workout values `workoutValues` admits. Required: a decoder that forgot the
+    /// reader would hand out values derived from types it may not read.
+    init(_ statement: Statement, workoutValues: WorkoutValueScopes) {
         self.statement = statement
+        self.workoutValues = workoutValues
         column = Columns(statement)
     }
 
@@ -59,7 +65,7 @@ struct SampleRowDecoder {
     /// `typeIdentifier`, read in `db`'s current transaction.
     mutating func record(_ row: Row, typeIdentifier: String, _ db: Database) throws -> SampleRecord {
         let type = storedType(typeIdentifier)
-        let value: SampleRecord.Value
+        var value: SampleRecord.Value
         let objectID = sqlite3_column_int64(handle, column.id)
         if type.valueInSideTable, let stored = try WorkoutRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
             ?? SeriesRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
@@ -70,6 +76,11 @@ struct SampleRowDecoder {
             ?? ClinicalRecordRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
             ?? VisionPrescriptionRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db) {
             value = stored
+            if case let .workout(workout) = stored {
+                // The one place a workout value leaves the store for a reader (`fetch` calls this too).
+                value = .workout(workoutValues.redacted(workout, bundleIdentifier: try source(db).bundleIdentifier,
+                                                        startUS: sqlite3_column_int64(handle, column.start)))
+            }
         } else if sqlite3_column_type(handle, column.quantity) != SQLITE_NULL {
             value = .quantity(sqlite3_column_double(handle, column.quantity), unit: type.unit)
         } else {

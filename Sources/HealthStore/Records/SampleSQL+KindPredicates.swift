@@ -7,17 +7,23 @@ import HealthModel
 /// the Visibility condition already admits, one index probe per row, and a hidden workout can
 /// never match: its `objects` row is not among the visible ones.
 extension SampleSQL {
-    static func workoutCondition(_ test: WorkoutTest) -> (sql: String, arguments: StatementArguments) {
+    /// `values`: the reader's scopes for the quantity types the totals and statistics derive
+    /// from. A value the reader may not see is tested as absent: the visibility term sits inside
+    /// the EXISTS, so the test is false (never NULL) and its NOT holds, as for a workout saved
+    /// without the value.
+    static func workoutCondition(_ test: WorkoutTest, values: WorkoutValueScopes) -> (sql: String, arguments: StatementArguments) {
         switch test {
         case let .total(total, op, number):
             // NULL (no total recorded) compares as false for every operator.
-            return ("EXISTS (SELECT 1 FROM workouts wk WHERE wk.object_id = o.id AND wk.\(workoutColumn(total)) \(op.sqlOperator) ?)", [number])
+            let visible = values.visibleSQL(total, activityColumn: "wk.activity_type")
+            return ("EXISTS (SELECT 1 FROM workouts wk WHERE wk.object_id = o.id AND wk.\(workoutColumn(total)) \(op.sqlOperator) ? AND \(visible.sql))",
+                    StatementArguments([number]) + visible.arguments)
         case let .statistic(statistic):
             // activity_position -1: the statistics of the whole workout (WorkoutActivityRows).
-            let compiled = statisticCondition(statistic, workout: "o.id", position: "-1")
+            let compiled = statisticCondition(statistic, workout: "o.id", position: "-1", values: values)
             return ("EXISTS (\(compiled.sql))", compiled.arguments)
         case let .activity(activityTest):
-            let compiled = activityCondition(activityTest)
+            let compiled = activityCondition(activityTest, values: values)
             return ("EXISTS (SELECT 1 FROM workout_activities wa WHERE wa.workout_id = o.id AND (\(compiled.sql)))", compiled.arguments)
         }
     }
@@ -39,7 +45,7 @@ extension SampleSQL {
     }
 
     /// A condition over one activity row `wa` of the workout `o`.
-    private static func activityCondition(_ test: WorkoutActivityTest) -> (sql: String, arguments: StatementArguments) {
+    private static func activityCondition(_ test: WorkoutActivityTest, values: WorkoutValueScopes) -> (sql: String, arguments: StatementArguments) {
         switch test {
         case let .activityType(type):
             return ("wa.activity_type = ?", [Int64(clamping: type)])
@@ -60,25 +66,26 @@ extension SampleSQL {
             }
             return (parts.isEmpty ? "1" : parts.joined(separator: " AND "), arguments)
         case let .statistic(statistic):
-            let compiled = statisticCondition(statistic, workout: "wa.workout_id", position: "wa.position")
+            let compiled = statisticCondition(statistic, workout: "wa.workout_id", position: "wa.position", values: values)
             return ("EXISTS (\(compiled.sql))", compiled.arguments)
         case let .and(operands):
-            return joinActivity(operands, with: "AND", empty: "1")
+            return joinActivity(operands, with: "AND", empty: "1", values: values)
         case let .or(operands):
-            return joinActivity(operands, with: "OR", empty: "0")
+            return joinActivity(operands, with: "OR", empty: "0", values: values)
         case let .not(operand):
             // Every activity condition is NULL-free (its columns are NOT NULL, a statistic is an
             // EXISTS), so NOT here is the reference semantics' `!matches`.
-            let inner = activityCondition(operand)
+            let inner = activityCondition(operand, values: values)
             return ("NOT (\(inner.sql))", inner.arguments)
         }
     }
 
-    private static func joinActivity(_ operands: [WorkoutActivityTest], with op: String, empty: String) -> (sql: String, arguments: StatementArguments) {
+    private static func joinActivity(_ operands: [WorkoutActivityTest], with op: String, empty: String,
+                                     values: WorkoutValueScopes) -> (sql: String, arguments: StatementArguments) {
         guard !operands.isEmpty else { return (empty, []) }
         var arguments = StatementArguments()
         let parts = operands.map { operand in
-            let compiled = activityCondition(operand)
+            let compiled = activityCondition(operand, values: values)
             arguments += compiled.arguments
             return "(\(compiled.sql))"
         }
@@ -86,17 +93,20 @@ extension SampleSQL {
     }
 
     /// A lookup of one statistics row by its whole primary key (workout, position, type).
-    private static func statisticCondition(_ test: WorkoutStatisticTest, workout: String, position: String) -> (sql: String, arguments: StatementArguments) {
+    /// The workout's `objects` row is `o` in both callers (the activity's EXISTS is correlated to it).
+    private static func statisticCondition(_ test: WorkoutStatisticTest, workout: String, position: String,
+                                           values: WorkoutValueScopes) -> (sql: String, arguments: StatementArguments) {
         let column = switch test.statistic {
         case .sum: "sum"
         case .minimum: "minimum"
         case .maximum: "maximum"
         case .average: "average"
         }
+        let visible = values.visibleSQL([test.quantityType])
         return ("""
             SELECT 1 FROM workout_statistics ws WHERE ws.workout_id = \(workout) AND ws.activity_position = \(position) \
-            AND ws.quantity_type = ? AND ws.\(column) \(test.op.sqlOperator) ?
-            """, [test.quantityType, test.value])
+            AND ws.quantity_type = ? AND ws.\(column) \(test.op.sqlOperator) ? AND \(visible.sql)
+            """, StatementArguments([test.quantityType, test.value] as [any DatabaseValueConvertible]) + visible.arguments)
     }
 
     /// The `workouts` column that holds a total (predicates and sort keys).

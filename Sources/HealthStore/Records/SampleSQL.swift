@@ -208,7 +208,7 @@ enum SampleSQL {
             return ("EXISTS (SELECT 1 FROM clinical_records cr WHERE cr.object_id = o.id AND cr.resource_type = ? AND cr.resource_id = ?)",
                     [resourceType, identifier])
         case let .workoutValue(test):
-            return workoutCondition(test)
+            return workoutCondition(test, values: visibility.workoutValues)
         case let .categoryValues(values):
             return categoryValuesCondition(values)
         case let .electrocardiogram(test):

@@ -32,11 +32,17 @@ public struct Visibility: Sendable, Equatable {
     /// if it did not exist. Required, with no default: the queried type's own scope is wider
     /// and would reveal hidden correlations.
     public var correlations: ReadScope
+    /// The reader's scope for each quantity type a workout's totals and statistics derive
+    /// from: which of them it sees on the workouts `scope` admits, and may match or sort by.
+    /// Resolved by the authorization engine for workout reads; by default the narrowest
+    /// (`WorkoutValueScopes.ownValues(for: scope)`: the reader's own workouts' values only).
+    public var workoutValues: WorkoutValueScopes
 
-    public init(scope: ReadScope, workouts: ReadScope, correlations: ReadScope) {
+    public init(scope: ReadScope, workouts: ReadScope, correlations: ReadScope, workoutValues: WorkoutValueScopes? = nil) {
         self.scope = scope
         self.workouts = workouts
         self.correlations = correlations
+        self.workoutValues = workoutValues ?? .ownValues(for: scope)
     }
 
     // The same scope for the queried type and for workouts: the user's own manager, and readers
@@ -54,7 +60,8 @@ public struct Visibility: Sendable, Equatable {
     /// `appID`'s own data and every source's from `since` on, of every type.
     public static func recentWindow(appID: String, since: Date) -> Visibility {
         Visibility(scope: .recentWindow(appID: appID, since: since), workouts: .recentWindow(appID: appID, since: since),
-                   correlations: .recentWindow(appID: appID, since: since))
+                   correlations: .recentWindow(appID: appID, since: since),
+                   workoutValues: WorkoutValueScopes(others: .recentWindow(appID: appID, since: since)))
     }
 
     /// Whether what this admits changes with the clock alone (a window's start moves with each
@@ -68,6 +75,6 @@ public struct Visibility: Sendable, Equatable {
 
     /// The same reader's visibility with `scope` for the queried rows.
     public func with(scope: ReadScope) -> Visibility {
-        Visibility(scope: scope, workouts: workouts, correlations: correlations)
+        Visibility(scope: scope, workouts: workouts, correlations: correlations, workoutValues: workoutValues)
     }
 }

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+/// DESIGN.md §7.3 for the values a workout carries about other types: a workout's totals and
+/// statistics are computed from samples of their quantity types (Apple: "HealthKit calculates
+/// an HKStatistics object … based on the HKQuantitySample objects associated with the
+/// workout"), so a reader allowed workouts but not active energy (or distance, or heart rate)
+/// must get, byte for byte, what it would get had the other app saved its workout without
+/// that type's values — in every read kind and every predicate on those values, NOT included.
+/// Its own workout keeps every value. A reader of every type is the positive control.
+@Suite(.timeLimit(.minutes(10)), .serialized) struct WorkoutValueRedactionTests {
+    @Test func valuesOfUnreadableTypesLookAbsent() async throws {
+        let steps = ProbeCatalog.workoutValueSteps
+        let full = try await WorkoutValueWorld(otherWorkoutWithout: nil)
+        defer { full.stop() }
+        let withValues = try await full.probeAll(steps: steps)
+        for state in WorkoutValueState.deniedStates {
+            let twin = try await WorkoutValueWorld(otherWorkoutWithout: state.denied)
+            defer { twin.stop() }
+            let withoutValues = try await twin.probeAll(steps: steps)
+            let probed = withValues[state] ?? [], twinProbed = withoutValues[state] ?? []
+            #expect(probed.count == steps.count && twinProbed.count == steps.count)
+            for index in steps.indices where probed[index] != twinProbed[index] {
+                Issue.record("\(state) \(steps[index].name):\n  with the values:  \(probed[index])\n  twin without:     \(twinProbed[index])")
+            }
+            // The app's own workout keeps every value, the denied type's included.
+            let everyWorkout = probed[steps.firstIndex { $0.name == "values: every workout" } ?? 0].joined()
+            for value in [WorkoutValueData.ownEnergy, WorkoutValueData.ownDistance, WorkoutValueData.ownHeartRateMaximum] {
+                #expect(everyWorkout.contains(WorkoutValueData.wireHex(value)), "\(state): its own workout lost the value \(value)")
+            }
+            // Positive control: a reader of every type sees the values the twin lacks.
+            let readerOfAll = withValues[.allReadable] ?? [], twinReaderOfAll = withoutValues[.allReadable] ?? []
+            for name in ProbeCatalog.workoutValuePositiveControls {
+                guard let index = steps.firstIndex(where: { $0.name == name }) else { Issue.record("no step \(name)"); continue }
+                #expect(readerOfAll[index] != twinReaderOfAll[index], "positive control without \(state.denied ?? ""): \(name)")
+            }
+        }
+    }
+}
