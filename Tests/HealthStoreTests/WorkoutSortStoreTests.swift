@@ -99,6 +99,38 @@ import Testing
         }
     }
 
+    /// A reader that sees the workouts but may not read active energy gets, sorting by
+    /// `HKWorkoutSortIdentifierTotalEnergyBurned`, the order of a twin store whose workouts carry
+    /// no energy total (DESIGN §7.3: the order is a response byte, so it may not depend on the
+    /// hidden energy); a reader of energy gets the energy order, which differs (the control).
+    @Test func aTotalTheReaderMayNotReadSortsAsAnAbsentOne() async throws {
+        let twin = try HealthDatabase(writer: DatabaseQueue())
+        let full = try HealthDatabase(writer: DatabaseQueue())
+        let withoutEnergy = Self.workouts.map { record -> SampleRecord in
+            guard case var .workout(value) = record.value else { return record }
+            value.totalEnergyBurned = nil
+            return SampleRecord(uuid: record.uuid, typeIdentifier: record.typeIdentifier, startDate: record.startDate,
+                                endDate: record.endDate, value: .workout(value))
+        }
+        _ = try await twin.samples.insert(withoutEnergy, source: Self.other)
+        _ = try await full.samples.insert(Self.workouts, source: Self.other)
+        let energy = HKQuantityTypeIdentifier.activeEnergyBurned.rawValue
+        let denied = Visibility(scope: .allSources, workouts: .allSources, correlations: .allSources,
+                                workoutValues: WorkoutValueScopes(byType: [energy: .ownSamples(appID: "org.example.reader")], others: .allSources))
+        let readsEnergy = Visibility(scope: .allSources, workouts: .allSources, correlations: .allSources,
+                                     workoutValues: WorkoutValueScopes(others: .allSources))
+        var differs = false
+        for ascending in [true, false] {
+            for limit in [0, 1, 2] {
+                let sort = [SampleSort(.workout(.energyBurned), ascending: ascending)]
+                #expect(try Self.days(full, sort, limit: limit, scope: denied) == Self.days(twin, sort, limit: limit, scope: denied),
+                        "ascending \(ascending) limit \(limit)")
+                differs = try differs || Self.days(full, sort, limit: limit, scope: readsEnergy) != Self.days(twin, sort, limit: limit, scope: readsEnergy)
+            }
+        }
+        #expect(differs, "a reader of energy must see the energy order")
+    }
+
     /// The sort's lookups are by the visible row's key (VisibleRowsPlanTests' rule): no plan
     /// step scans `workouts` or searches it by anything but its primary key.
     @Test func workoutSortPlansAreBoundedByVisibleRows() async throws {

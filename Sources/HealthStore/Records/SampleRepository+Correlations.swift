@@ -65,12 +65,15 @@ extension SampleRepository {
             }
             // `c` names the correlation row a second time: the object-predicate subqueries
             // compile their conditions over `o` (SampleSQL's alias), which there is the sample.
+            // Correlations hold no workout values (workout sort keys are refused on them).
+            let order = SampleSQL.orderBy(spec.sort, workoutValues: .hidingAll)
+            arguments += order.arguments
             var sql = """
                 SELECT \(SampleRowDecoder.columns)
                 FROM objects o
                 JOIN objects c ON c.id = o.id
                 WHERE \(conditions.joined(separator: " AND "))
-                ORDER BY \(SampleSQL.orderBy(spec.sort))
+                ORDER BY \(order.sql)
                 """
             if spec.limit > 0 {
                 sql += " LIMIT ?"

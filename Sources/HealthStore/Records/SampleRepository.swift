@@ -172,11 +172,13 @@ public struct SampleRepository: Sendable {
             conditions.append("(\(compiled.sql))")
             arguments += compiled.arguments
         }
+        let order = SampleSQL.orderBy(spec.sort, workoutValues: visibility.workoutValues)
+        arguments += order.arguments
         var sql = """
             SELECT \(SampleRowDecoder.columns)
             FROM objects o
             WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY \(SampleSQL.orderBy(spec.sort))
+            ORDER BY \(order.sql)
             """
         if spec.limit > 0 {
             sql += " LIMIT ?"

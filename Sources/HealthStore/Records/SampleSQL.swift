@@ -245,24 +245,33 @@ enum SampleSQL {
         return (parts.joined(separator: " \(op) "), arguments)
     }
 
-    static func orderBy(_ sort: [SampleSort]) -> String {
+    static func orderBy(_ sort: [SampleSort], workoutValues: WorkoutValueScopes) -> (sql: String, arguments: StatementArguments) {
         // The rowid last makes the order total, so equal dates come back the same way every time.
+        var arguments = StatementArguments()
         let keys = sort.map { descriptor in
-            orderingTerm(descriptor.key) + (descriptor.ascending ? " ASC" : " DESC")
+            let term = orderingTerm(descriptor.key, workoutValues: workoutValues)
+            arguments += term.arguments
+            return term.sql + (descriptor.ascending ? " ASC" : " DESC")
         }
-        return (keys + ["o.id ASC"]).joined(separator: ", ")
+        return ((keys + ["o.id ASC"]).joined(separator: ", "), arguments)
     }
 
     /// A sort key's value for the visible row `o`. A workout total is read from the row's own
-    /// `workouts` row by its primary key — a column of the workout the app is shown in full
-    /// (HKWorkout's totals), so the order reveals nothing the results do not. NULL (a total
-    /// the workout does not have, or a row that is no workout) sorts first ascending and last
-    /// descending (SQLite's rule, which the SDK's merge of several queries follows).
-    private static func orderingTerm(_ key: SampleSort.Key) -> String {
+    /// `workouts` row by its primary key, under the same rule that decides whether the reader is
+    /// shown that total (`WorkoutValueScopes.visibleSQL`, as the row decoder and the total
+    /// predicates apply it): a total derived from a type the reader may not read sorts as an
+    /// absent one, so the order reveals nothing the results do not. NULL (a total the workout
+    /// does not have or the reader may not see, or a row that is no workout) sorts first
+    /// ascending and last descending (SQLite's rule, which the SDK's merge of several queries
+    /// follows).
+    private static func orderingTerm(_ key: SampleSort.Key, workoutValues: WorkoutValueScopes) -> (sql: String, arguments: StatementArguments) {
         switch key {
-        case .startDate: "o.start_us"
-        case .endDate: "o.end_us"
-        case let .workout(total): "(SELECT w.\(workoutColumn(total)) FROM workouts w WHERE w.object_id = o.id)"
+        case .startDate: return ("o.start_us", [])
+        case .endDate: return ("o.end_us", [])
+        case let .workout(total):
+            let visible = workoutValues.visibleSQL(total, activityColumn: "w.activity_type")
+            return ("(SELECT CASE WHEN \(visible.sql) THEN w.\(workoutColumn(total)) END FROM workouts w WHERE w.object_id = o.id)",
+                    visible.arguments)
         }
     }
 
