@@ -394,15 +394,10 @@ public class HKWorkoutBuilder: NSObject, @unchecked Sendable {
 }
 
 /// Which distance type a workout's total distance comes from, by activity, as HealthKit's
-/// builder picks it; other activities use walking and running distance.
+/// builder picks it: the one table healthd also uses to decide who may see that total
+/// (`WorkoutValueTypes`), so the builder never sums a type the store would judge differently.
 enum WorkoutDistanceTypes {
     static func identifiers(for activity: HKWorkoutActivityType) -> [HKQuantityTypeIdentifier] {
-        switch activity {
-        case .cycling, .handCycling: [.distanceCycling]
-        case .swimming: [.distanceSwimming]
-        case .wheelchairRunPace, .wheelchairWalkPace: [.distanceWheelchair]
-        case .downhillSkiing, .snowboarding, .crossCountrySkiing: [.distanceDownhillSnowSports, .distanceWalkingRunning]
-        default: [.distanceWalkingRunning]
-        }
+        WorkoutValueTypes.distanceTypes(activityType: activity.rawValue).map(HKQuantityTypeIdentifier.init(rawValue:))
     }
 }

@@ -3,7 +3,7 @@
 /// associated with the workout", and its totals are the sums of those statistics: each is
 /// information about samples of its quantity type, so a reader may see it only where it may
 /// read that type (DESIGN.md §7.3). The store applies this (`WorkoutValueScopes`); the SDK's
-/// builder picks the same distance types (`WorkoutDistanceTypes` in HKWorkoutBuilder).
+/// builder reads its distance types from this table too (`WorkoutDistanceTypes` in HKWorkoutBuilder).
 public enum WorkoutValueTypes {
     /// The quantity types `total` of a workout of `activityType` (`HKWorkoutActivityType` raw
     /// value) is derived from: every one must be readable for the total to be seen. Empty for
