@@ -97,7 +97,7 @@ public struct LaunchAgent: Sendable {
         do {
             for try await payload in client.serverStream(HealthManagerMethod.watchLaunches.rawValue, EmptyMessage().wireBytes()) {
                 do {
-                    outcomes.send(spawner.launch(try LaunchRequest(wire: payload)))
+                    spawner.launch(try LaunchRequest(wire: payload), deliver: outcomes.send)
                 } catch {
                     report("ignoring a malformed launch request: \(error)")
                 }

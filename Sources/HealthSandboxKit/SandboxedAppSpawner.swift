@@ -53,17 +53,39 @@ public final class SandboxedAppSpawner: Sendable {
         self.onExit = onExit
     }
 
-    /// Starts the app `request` names, unless it is still running; returns what happened.
+    /// Starts the app `request` names, unless it is still running, and hands what happened to
+    /// `deliver` — before the app's exit can reach `onExit`: an app that dies at once is reaped
+    /// on its watcher thread, which holds its `exited` outcome until the launch outcome has been
+    /// delivered, so healthd never hears of the exit of a launch it has not heard of (it would
+    /// then wait out its timeout for an acknowledgement from an app long gone).
+    public func launch(_ request: LaunchRequest, deliver: (LaunchOutcome) -> Void) {
+        let (outcome, launchReported) = start(request)
+        deliver(outcome)
+        launchReported?.signal()
+    }
+
+    /// Starts the app `request` names, unless it is still running; returns what happened. The
+    /// app's exit may reach `onExit` before the caller has used the result: callers that report
+    /// both use `launch(_:deliver:)`.
     public func launch(_ request: LaunchRequest) -> LaunchOutcome {
+        let (outcome, launchReported) = start(request)
+        launchReported?.signal()
+        return outcome
+    }
+
+    /// The launch itself; for a started app, also the signal its watcher waits for before it
+    /// reports the app's exit.
+    private func start(_ request: LaunchRequest) -> (LaunchOutcome, DispatchSemaphore?) {
         // Manifest ids are reverse-DNS names; anything else must not become a log file path.
         guard !request.appID.isEmpty, !request.appID.contains("/"), !request.appID.hasPrefix(".") else {
             report("refusing launch request \(request.requestID): app id \(request.appID.prefix(64)) is not a valid id")
-            return LaunchOutcome(requestID: request.requestID, kind: .failed, appID: request.appID, detail: "not a valid app id")
+            return (LaunchOutcome(requestID: request.requestID, kind: .failed, appID: request.appID, detail: "not a valid app id"), nil)
         }
+        let launchReported = DispatchSemaphore(value: 0)
         // Checked and recorded under one lock: two requests for one app never both start it.
         let spawned = running.withLock { running -> Result<pid_t, SpawnError>? in
             if running[request.appID] != nil { return nil }
-            let result = spawnOnWatcherThread(request)
+            let result = spawnOnWatcherThread(request, launchReported: launchReported)
             if case let .success(pid) = result { running[request.appID] = pid }
             return result
         }
@@ -71,14 +93,14 @@ public final class SandboxedAppSpawner: Sendable {
         case nil:
             let pid = running.withLock { $0[request.appID] } ?? 0
             report("\(request.appID) is still running (pid \(pid)); launch request \(request.requestID) skipped")
-            return LaunchOutcome(requestID: request.requestID, kind: .alreadyRunning, appID: request.appID, pid: pid)
+            return (LaunchOutcome(requestID: request.requestID, kind: .alreadyRunning, appID: request.appID, pid: pid), nil)
         case let .success(pid):
             report("launched \(request.appID) (pid \(pid), request \(request.requestID), for \(request.typeIdentifiers.joined(separator: ", ")))")
-            return LaunchOutcome(requestID: request.requestID, kind: .launched, appID: request.appID, pid: pid)
+            return (LaunchOutcome(requestID: request.requestID, kind: .launched, appID: request.appID, pid: pid), launchReported)
         case let .failure(error):
             report("cannot launch \(request.appID): \(error)")
             let detail = String(decoding: Array("\(error)".utf8.prefix(LaunchOutcome.maxDetailBytes / 2)), as: UTF8.self)
-            return LaunchOutcome(requestID: request.requestID, kind: .failed, appID: request.appID, detail: detail)
+            return (LaunchOutcome(requestID: request.requestID, kind: .failed, appID: request.appID, detail: detail), nil)
         }
     }
 
@@ -151,20 +173,21 @@ public final class SandboxedAppSpawner: Sendable {
     /// idle seconds: the app was then killed (SIGKILL, no output) at an arbitrary moment, e.g. a
     /// launched app waiting on its observer query on a loaded machine. This thread ends only after
     /// the app has.
-    private func spawnOnWatcherThread(_ request: LaunchRequest) -> Result<pid_t, SpawnError> {
+    private func spawnOnWatcherThread(_ request: LaunchRequest, launchReported: DispatchSemaphore) -> Result<pid_t, SpawnError> {
         let started = SpawnResult()
         let thread = Thread { [self] in
             let result = Result { () throws(SpawnError) in try spawn(request) }
             started.publish(result)
-            if case let .success(pid) = result { reap(pid, request: request) }
+            if case let .success(pid) = result { reap(pid, request: request, after: launchReported) }
         }
         thread.name = "agent-app-watcher"
         thread.start()
         return started.wait()
     }
 
-    /// Waits for the child `pid` and reports how it ended (on the thread that started it).
-    private func reap(_ pid: pid_t, request: LaunchRequest) {
+    /// Waits for the child `pid` and reports how it ended (on the thread that started it), once
+    /// `launchReported` says its launch outcome has been delivered.
+    private func reap(_ pid: pid_t, request: LaunchRequest, after launchReported: DispatchSemaphore) {
         let appID = request.appID
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -173,6 +196,7 @@ public final class SandboxedAppSpawner: Sendable {
         }
         let signal = status & 0x7F
         report(signal == 0 ? "\(appID) exited with status \((status >> 8) & 0xFF)" : "\(appID) was killed by signal \(signal)")
+        launchReported.wait()
         onExit(LaunchOutcome(requestID: request.requestID, kind: .exited, appID: appID, pid: pid,
                              exitStatus: signal == 0 ? (status >> 8) & 0xFF : -signal))
     }
