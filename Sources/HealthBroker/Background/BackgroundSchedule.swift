@@ -347,22 +347,23 @@ struct BackgroundSchedule: Sendable {
 
     /// `firstRetryDelay`, doubled for each failure after the first, capped at `maximumRetryDelay`.
     func retryDelay(after failures: Int) -> Duration {
-        var wait = policy.firstRetryDelay
-        for _ in 1..<max(1, failures) {
-            wait *= 2
-            if wait >= policy.maximumRetryDelay { return policy.maximumRetryDelay }
-        }
-        return min(wait, policy.maximumRetryDelay)
+        Self.doubling(policy.firstRetryDelay, times: failures - 1, cap: policy.maximumRetryDelay)
     }
 
     /// `firstBackoff`, doubled for each unacknowledged launch after the first, capped.
     func backoff(after unacknowledged: Int) -> Duration {
-        var wait = policy.firstBackoff
-        for _ in 1..<max(1, unacknowledged) {
+        Self.doubling(policy.firstBackoff, times: unacknowledged - 1, cap: policy.maximumBackoff)
+    }
+
+    /// `first` doubled `times` times (none for zero or fewer), never past `cap`; stops doubling
+    /// at the cap, so a long series cannot overflow.
+    private static func doubling(_ first: Duration, times: Int, cap: Duration) -> Duration {
+        var wait = first
+        for _ in 0..<max(0, times) {
             wait *= 2
-            if wait >= policy.maximumBackoff { return policy.maximumBackoff }
+            if wait >= cap { return cap }
         }
-        return min(wait, policy.maximumBackoff)
+        return min(wait, cap)
     }
 }
 
