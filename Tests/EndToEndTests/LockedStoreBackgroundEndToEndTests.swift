@@ -10,8 +10,9 @@ import TestSupport
     let steps = "HKQuantityTypeIdentifierStepCount"
     let reader = "org.test.locked-bg", writer = "org.test.locked-bg-writer"
 
-
-    @Test func aSaveMadeWhileLockedLaunchesTheReaderAfterTheMerge() async throws {
+    /// healthd running, the reader entitled to background delivery and reading steps with it
+    /// enabled, the writer sharing steps.
+    func setUp() async throws -> RestartableHealthd {
         let healthd = try RestartableHealthd()
         try healthd.start()
         try await healthd.installClient(reader, entitlements: ["com.apple.developer.healthkit.background-delivery"])
@@ -19,6 +20,11 @@ import TestSupport
         try await healthd.set(reader, "read", steps, allowed: true)
         try await healthd.set(writer, "share", steps, allowed: true)
         #expect(try await healthd.runApp(reader, ["background-enable", steps]).okValue == "enabled")
+        return healthd
+    }
+
+    @Test func aSaveMadeWhileLockedLaunchesTheReaderAfterTheMerge() async throws {
+        let healthd = try await setUp()
         let agent = try LaunchAgentProcess(root: healthd.root, adminSocket: healthd.adminSocket, backgroundTypes: [steps])
         defer { agent.stop() }
 
@@ -39,13 +45,7 @@ import TestSupport
     /// re-check (or check) is tried again after a delay (`BackgroundDeliveryPolicy.
     /// firstRetryDelay`). Before, it waited for an unrelated event, here forever.
     @Test func aLaunchWhoseRecheckFoundTheStoreLockedIsSentAfterTheUnlockAlone() async throws {
-        let healthd = try RestartableHealthd()
-        try healthd.start()
-        try await healthd.installClient(reader, entitlements: ["com.apple.developer.healthkit.background-delivery"])
-        try await healthd.installClient(writer, entitlements: [])
-        try await healthd.set(reader, "read", steps, allowed: true)
-        try await healthd.set(writer, "share", steps, allowed: true)
-        #expect(try await healthd.runApp(reader, ["background-enable", steps]).okValue == "enabled")
+        let healthd = try await setUp()
         // Saved while unlocked and with no agent: the launch is owed and waits for one.
         #expect(try await healthd.runApp(writer, ["save", steps, "100", "count", "1700000000", "1700000060"]).okValue != nil)
         #expect(try await healthd.healthctl(["lock"]).status == 0)
