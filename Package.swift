@@ -211,7 +211,7 @@ let package = Package(
         // MARK: Tests
         .target(name: "TestSupport", dependencies: ["HealthIPC"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "HealthModelTests", dependencies: ["HealthModel", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "HealthIPCTests", dependencies: ["HealthIPC", "HealthWire"], swiftSettings: swiftSettings),
+        .testTarget(name: "HealthIPCTests", dependencies: ["HealthIPC", "HealthWire", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthWireTests", dependencies: ["HealthWire", "HealthModel", "COpenHealthProto", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "SandboxTests", dependencies: ["CSandbox", "HealthSandboxKit", "HealthModel", "HealthWire", "TestSupport"], swiftSettings: swiftSettings),
         // Real broker, real sockets, real separate processes. Needs the executables built

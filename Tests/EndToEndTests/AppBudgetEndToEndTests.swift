@@ -75,14 +75,7 @@ import TestSupport
     /// Writes all of `bytes` from a thread of its own: the broker stops reading a peer that
     /// leaves its replies unread, so this write may block until the socket is closed.
     func writeInBackground(_ bytes: [UInt8], to fd: Int32) {
-        let thread = Thread {
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                if written <= 0 { return }
-                offset += written
-            }
-        }
+        let thread = Thread { sendAll(bytes, to: fd) }
         thread.start()
     }
 

@@ -114,12 +114,7 @@ final class Flood: Sendable {
             while !stopped.load(ordering: .relaxed) {
                 let bytes = FrameCodec.encode(.request(id, method, payload))
                 id += 1
-                var offset = 0
-                while offset < bytes.count {
-                    let written = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                    if written <= 0 { return }
-                    offset += written
-                }
+                guard sendAll(bytes, to: fd) else { return }
             }
         }.start()
         let reader = FrameConnection(fd: dup(fd))

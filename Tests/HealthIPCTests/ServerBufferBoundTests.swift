@@ -4,6 +4,7 @@ import HealthIPC
 import HealthWire
 import Synchronization
 import Testing
+import TestSupport
 
 /// A server connection's requests and replies counted against its owner's share of a
 /// `BufferBudget`, over real socketpairs with raw frames on the client side: claimed when a
@@ -32,15 +33,6 @@ import Testing
             try await Task.sleep(for: .milliseconds(10))
         }
         return true
-    }
-
-    func sendAll(_ bytes: [UInt8], to fd: Int32) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if written <= 0 { return }
-            offset += written
-        }
     }
 
     @Test func aFrameIsClaimedAtItsPrefixAndGivenBackWhenItIsCutOff() async throws {
