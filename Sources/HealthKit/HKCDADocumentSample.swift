@@ -24,7 +24,9 @@ public final class HKCDADocumentSample: HKDocumentSample, @unchecked Sendable {
         do {
             fields = try CDADocumentReader.read(documentData)
         } catch {
-            throw HKError(.errorInvalidArgument, "not a valid CDA document: \(error)")
+            // Apple puts the validator's details under HKDetailedCDAValidationErrorKey.
+            throw HKError(.errorInvalidArgument, userInfo: [NSLocalizedDescriptionKey: "not a valid CDA document: \(error)",
+                                                           HKDetailedCDAValidationErrorKey: "\(error)"])
         }
         self.init(data: documentData, fields: fields, start: startDate, end: endDate, metadata: metadata)
     }
@@ -62,3 +64,8 @@ public final class HKCDADocumentSample: HKDocumentSample, @unchecked Sendable {
         document = HKCDADocument(documentData: includingData ? value.data : nil, fields: fields)
     }
 }
+
+/// Apple's `HKDetailedCDAValidationErrorKey`: the `userInfo` key of the error
+/// `HKCDADocumentSample(data:start:end:metadata:)` throws for a document that is not valid CDA; its
+/// value is a string detailing what the reader refused (developer.apple.com/documentation/healthkit/hkdetailedcdavalidationerrorkey).
+public let HKDetailedCDAValidationErrorKey = "HKDetailedCDAValidationErrorKey"

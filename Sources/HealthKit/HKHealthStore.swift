@@ -17,11 +17,23 @@ public import Foundation
 /// spellings — in Apple's SDK the two are one Objective-C method.
 ///
 /// `@unchecked Sendable` because a non-final class cannot be checked: the store's own state is
-/// one immutable `let` of a `Sendable` type (`BrokerConnection`), so sharing a store across
-/// tasks is as safe as before the class was opened. A subclass that adds mutable state takes
+/// one immutable `let` of a `Sendable` type (`BrokerConnection`) and the mirroring start handler
+/// behind a lock, so sharing a store across tasks is as safe as before the class was opened. A subclass that adds mutable state takes
 /// on the duty to guard it, as it would with Apple's (also `Sendable`) class.
 open class HKHealthStore: NSObject, @unchecked Sendable {
     let connection: BrokerConnection
+    private let mirroringLock = NSLock()
+    private var mirroringStartHandler: ((HKWorkoutSession) -> Void)?
+
+    /// iOS 17: called on the iPhone when the paired watch starts mirroring a workout session to it
+    /// (developer.apple.com/documentation/healthkit/hkhealthstore/workoutsessionmirroringstarthandler).
+    /// Kept as set and never called: Linux has no paired device (HKWorkoutSession+Mirroring). A
+    /// plain closure type, as the query handler properties here, so that an assignment capturing a
+    /// non-Sendable `self` compiles as it does against Apple's SDK (README).
+    open var workoutSessionMirroringStartHandler: ((HKWorkoutSession) -> Void)? {
+        get { mirroringLock.withLock { mirroringStartHandler } }
+        set { mirroringLock.withLock { mirroringStartHandler = newValue } }
+    }
 
     override public init() {
         connection = .shared

@@ -6,6 +6,10 @@ public class HKSample: HKObject, @unchecked Sendable {
     public let startDate: Date
     public let endDate: Date
 
+    /// Apple (iOS 14.3): true "if the sample's endDate property is distantFuture" — a sample
+    /// still open when it was saved (developer.apple.com/documentation/healthkit/hksample/hasundeterminedduration).
+    public var hasUndeterminedDuration: Bool { endDate == .distantFuture }
+
     /// The value as the wire carries it; each subclass also exposes it in HealthKit's form.
     let recordValue: SampleRecord.Value
 

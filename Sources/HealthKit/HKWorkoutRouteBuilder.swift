@@ -36,6 +36,9 @@ public final class HKWorkoutRouteBuilder: HKSeriesBuilder, @unchecked Sendable {
         var inFlight = 0
         var drained: [CheckedContinuation<Void, Never>] = []
         var ending: Ending?
+        /// What `addMetadata(_:)` added, saved with the route; `finishRoute`'s own metadata wins
+        /// over it key by key.
+        var metadata: [String: MetadataValue] = [:]
     }
 
     enum Ending {
@@ -99,6 +102,37 @@ public final class HKWorkoutRouteBuilder: HKSeriesBuilder, @unchecked Sendable {
         }
     }
 
+    /// Apple's `addMetadata(_:completion:)`: metadata saved with the route when it is finished
+    /// (by `finishRoute`, or by the workout builder that owns this builder). Checked here as any
+    /// metadata is; a later call adds to or replaces earlier keys. Fails once the builder is
+    /// finished or discarded.
+    public func addMetadata(_ metadata: [String: Any]) async throws {
+        let (values, conversionError) = MetadataConversion.convert(metadata)
+        if let conversionError { throw conversionError }
+        try add(values ?? [:])
+    }
+
+    @preconcurrency
+    public func addMetadata(_ metadata: [String: Any], completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let (values, conversionError) = MetadataConversion.convert(metadata)
+        Task {
+            do {
+                if let conversionError { throw conversionError }
+                try add(values ?? [:])
+                completion(true, nil)
+            } catch {
+                completion(false, error)
+            }
+        }
+    }
+
+    private func add(_ values: [String: MetadataValue]) throws(HKError) {
+        try state.withLock { (state) throws(HKError) in
+            if let ending = state.ending { throw Self.ended(ending) }
+            state.metadata.merge(values) { _, added in added }
+        }
+    }
+
     /// Saves the route, associated with `workout`, and returns it. The route spans its first to
     /// its last location. On a workout builder's route that the workout builder already
     /// finished with `workout`, returns that route (the order Apple's "Creating a workout
@@ -125,8 +159,10 @@ public final class HKWorkoutRouteBuilder: HKSeriesBuilder, @unchecked Sendable {
 
     /// Finishes the route once: waits for inserts under way, then asks healthd. A refused
     /// finish leaves the builder open (its locations stay in healthd), so it can be retried.
-    func finish(with workout: HKWorkout, values: [String: MetadataValue]) async throws -> HKWorkoutRoute {
+    func finish(with workout: HKWorkout, values finishValues: [String: MetadataValue]) async throws -> HKWorkoutRoute {
+        var values = finishValues
         let earlier = try state.withLock { (state) throws(HKError) -> HKWorkoutRoute? in
+            values = state.metadata.merging(finishValues) { _, finishing in finishing }
             switch state.ending {
             case let .finished(finishedWorkout, route) where workoutSpan != nil && finishedWorkout == workout.uuid:
                 return route

@@ -1,8 +1,8 @@
 public import Foundation
 
 /// HealthKit's `HKWorkoutSessionDelegate`. Called on a background queue, in order, after the
-/// session's state has changed. The activity methods are optional in HealthKit; here they have
-/// empty default implementations.
+/// session's state has changed. The activity and remote-session methods are optional in HealthKit;
+/// here they have empty default implementations.
 public protocol HKWorkoutSessionDelegate: NSObjectProtocol {
     func workoutSession(_ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState,
                         from fromState: HKWorkoutSessionState, date: Date)
@@ -12,6 +12,11 @@ public protocol HKWorkoutSessionDelegate: NSObjectProtocol {
                         date: Date)
     func workoutSession(_ workoutSession: HKWorkoutSession, didEndActivityWith workoutConfiguration: HKWorkoutConfiguration,
                         date: Date)
+    /// iOS 17: data the remote (mirrored or primary) session sent. Never called here: Linux has
+    /// no paired device (HKWorkoutSession+Mirroring).
+    func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data])
+    /// iOS 17: the mirrored session's link to the other device ended. Never called here.
+    func workoutSession(_ workoutSession: HKWorkoutSession, didDisconnectFromRemoteDeviceWithError error: (any Error)?)
 }
 
 extension HKWorkoutSessionDelegate {
@@ -20,6 +25,8 @@ extension HKWorkoutSessionDelegate {
                                date: Date) {}
     public func workoutSession(_ workoutSession: HKWorkoutSession, didEndActivityWith workoutConfiguration: HKWorkoutConfiguration,
                                date: Date) {}
+    public func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data]) {}
+    public func workoutSession(_ workoutSession: HKWorkoutSession, didDisconnectFromRemoteDeviceWithError error: (any Error)?) {}
 }
 
 /// HealthKit's `HKLiveWorkoutBuilderDelegate`. Called on a background queue, in order.

@@ -91,7 +91,7 @@ func routeLocations(_ route: HKWorkoutRoute) async throws -> ([CLLocation], Int)
 }
 
 /// Collects batches handed to a query's handler (which may run on any thread).
-private final class LocationCollector: @unchecked Sendable {
+final class LocationCollector: @unchecked Sendable {
     // @unchecked: the lock guards both fields.
     private let lock = NSLock()
     private var locations: [CLLocation] = []

@@ -17,6 +17,8 @@ func runRowSnippet(_ name: String, _ arguments: [String], _ healthStore: HKHealt
         try await activitySummaryDaySnippet(healthStore, on: Date(timeIntervalSince1970: seconds), in: zone)
     case "series-sample-quantities": try await seriesSampleQuantitiesSnippet(healthStore)
     case "ecg-predicates": try await electrocardiogramPredicatesSnippet(healthStore)
+    case "kind-descriptors": try await kindDescriptorsSnippet(healthStore)
+    case "route-rows": try await routeRowsSnippet(healthStore, count: Int(arguments.first ?? "") ?? 30)
     default: usage("unknown row snippet \(name)")
     }
 }
@@ -203,5 +205,10 @@ func electrocardiogramPredicatesSnippet(_ healthStore: HKHealthStore) async thro
     ])
     counts.append(try await count(sinusWithoutSymptoms))
     counts.append(try await count(nil))
+    // The same selection through Apple's descriptor factory, HKSamplePredicate.electrocardiogram(_:).
+    let described = try await HKSampleQueryDescriptor(
+        predicates: [.electrocardiogram(HKQuery.predicateForElectrocardiograms(classification: .sinusRhythm))],
+        sortDescriptors: []).result(for: healthStore)
+    counts.append(described.count)
     print("ok \(counts.map(String.init).joined(separator: " "))")
 }

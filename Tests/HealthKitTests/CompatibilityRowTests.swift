@@ -1,0 +1,67 @@
+import Foundation
+@testable import HealthKit
+import Testing
+
+/// Rows of docs/healthkit-compatibility.md closed in session 10 that involve no stored data.
+///
+/// - `HKSample.hasUndeterminedDuration` (developer.apple.com/documentation/healthkit/hksample/hasundeterminedduration):
+///   true exactly when `endDate` is `distantFuture`.
+/// - `HKClinicalType(_:)` (…/hkclinicaltype/init(_:)): "Creates a clinical type using the provided
+///   identifier" — the same type `clinicalType(forIdentifier:)` returns.
+/// - `Notification.Name.HKUserPreferencesDidChange` (…/nsnotification/name-swift.struct/hkuserpreferencesdidchange):
+///   Apple's name, so observers written for it compile and register.
+/// - `HKDetailedCDAValidationErrorKey` (…/hkdetailedcdavalidationerrorkey): "A key for accessing
+///   validation error information from an error object's user information dictionary" — set on the
+///   error `HKCDADocumentSample(data:start:end:metadata:)` throws for a document that is not CDA.
+@Suite(.timeLimit(.minutes(10))) struct CompatibilityRowTests {
+    @Test func onlyASampleEndingInTheDistantFutureHasAnUndeterminedDuration() {
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        func sample(ending end: Date) -> HKQuantitySample {
+            HKQuantitySample(type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: .count().unitDivided(by: .minute()), doubleValue: 60),
+                             start: start, end: end)
+        }
+        #expect(sample(ending: .distantFuture).hasUndeterminedDuration)
+        #expect(!sample(ending: start).hasUndeterminedDuration)
+        #expect(!sample(ending: start.addingTimeInterval(60)).hasUndeterminedDuration)
+        // The latest date short of distantFuture is still a determined end.
+        #expect(!sample(ending: Date.distantFuture.addingTimeInterval(-1)).hasUndeterminedDuration)
+    }
+
+    @Test(arguments: [HKClinicalTypeIdentifier.allergyRecord, .clinicalNoteRecord, .conditionRecord, .immunizationRecord,
+                      .labResultRecord, .medicationRecord, .procedureRecord, .vitalSignRecord, .coverageRecord])
+    func theClinicalTypeInitializerIsTheRegisteredType(_ identifier: HKClinicalTypeIdentifier) throws {
+        let registered = try #require(HKObjectType.clinicalType(forIdentifier: identifier))
+        #expect(HKClinicalType(identifier) == registered)
+        #expect(HKClinicalType(identifier).identifier == identifier.rawValue)
+    }
+
+    @Test func anInvalidDocumentsErrorCarriesTheValidationDetails() {
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let error = #expect(throws: HKError.self) {
+            _ = try HKCDADocumentSample(data: Data("<ClinicalDocument".utf8), start: start, end: start, metadata: nil)
+        }
+        #expect(error?.code == .errorInvalidArgument)
+        let details = error?.userInfo[HKDetailedCDAValidationErrorKey] as? String
+        #expect(details?.isEmpty == false, "\(String(describing: error?.userInfo))")
+    }
+
+    @Test func thePreferencesNotificationHasApplesName() {
+        #expect(Notification.Name.HKUserPreferencesDidChange.rawValue == "HKUserPreferencesDidChangeNotification")
+        #expect(HKUserPreferencesDidChangeNotification == "HKUserPreferencesDidChangeNotification")
+        // An observer registered as Apple's sample code does it hears a post of that name.
+        let center = NotificationCenter()
+        let store = HKHealthStore()
+        let heard = Heard()
+        let token = center.addObserver(forName: .HKUserPreferencesDidChange, object: store, queue: nil) { _ in heard.mark() }
+        center.post(name: .HKUserPreferencesDidChange, object: store)
+        center.removeObserver(token)
+        #expect(heard.count == 1)
+    }
+}
+
+private final class Heard: @unchecked Sendable {
+    private let lock = NSLock()
+    private var calls = 0
+    func mark() { lock.withLock { calls += 1 } }
+    var count: Int { lock.withLock { calls } }
+}
