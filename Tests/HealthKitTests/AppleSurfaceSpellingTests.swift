@@ -951,130 +951,135 @@ enum AppleSurfaceSpelling {
         let d = HKWorkoutRouteQueryDescriptor(r)
         for try await l in d.results(for: s) { _ = l; break }
     }
-    // row 181: HKQueryDescriptor / query objects NSObject (as NSObject, isEqual)
-    static func row181(d: HKQueryDescriptor, q: HKSampleQuery) async throws {
+    // row 181: HKQueryDescriptor is an NSObject with NSSecureCoding
+    static func row181(d: HKQueryDescriptor) async throws {
         let a: NSObject = d
-        let b: NSObject = q
-        _ = (a, b)
+        let x = try NSKeyedArchiver.archivedData(withRootObject: d, requiringSecureCoding: true)
+        _ = (a, try NSKeyedUnarchiver.unarchivedObject(ofClass: HKQueryDescriptor.self, from: x))
     }
-    // row 182: HKQuery.predicateForSamples(withStart:end:options:) (.strictStartDate, .strictEndDate)
-    static func row182() async throws {
+    // row 182: HKQuery and its subclasses, HKStatisticsCollection, HKSeriesBuilder are NSObjects
+    static func row182(q: HKSampleQuery, c: HKStatisticsCollection, b: HKSeriesBuilder) async throws {
+        let a: [NSObject] = [q, c, b]
+        _ = a
+    }
+    // row 183: HKQuery.predicateForSamples(withStart:end:options:) (.strictStartDate, .strictEndDate)
+    static func row183() async throws {
         _ = HKQuery.predicateForSamples(withStart: Date(), end: Date(), options: [.strictStartDate, .strictEndDate])
     }
-    // row 183: HKQuery.predicateForObject(with: UUID) / predicateForObjects(with: Set<UUID>)
-    static func row183() async throws {
+    // row 184: HKQuery.predicateForObject(with: UUID) / predicateForObjects(with: Set<UUID>)
+    static func row184() async throws {
         _ = HKQuery.predicateForObject(with: UUID())
         _ = HKQuery.predicateForObjects(with: [UUID()])
     }
-    // row 184: HKQuery.predicateForObjects(from: HKSource) / (from: Set<HKSource>)
-    static func row184(s: HKSource) async throws {
+    // row 185: HKQuery.predicateForObjects(from: HKSource) / (from: Set<HKSource>)
+    static func row185(s: HKSource) async throws {
         _ = HKQuery.predicateForObjects(from: s)
         _ = HKQuery.predicateForObjects(from: Set([s]))
     }
-    // row 185: HKQuery.predicateForObjects(from: Set<HKSourceRevision>)
-    static func row185(r: HKSourceRevision) async throws {
+    // row 186: HKQuery.predicateForObjects(from: Set<HKSourceRevision>)
+    static func row186(r: HKSourceRevision) async throws {
         _ = HKQuery.predicateForObjects(from: Set([r]))
     }
-    // row 186: HKQuery.predicateForObjects(from: Set<HKDevice>)
-    static func row186(d: HKDevice) async throws {
+    // row 187: HKQuery.predicateForObjects(from: Set<HKDevice>)
+    static func row187(d: HKDevice) async throws {
         _ = HKQuery.predicateForObjects(from: Set([d]))
     }
-    // row 187: HKQuery.predicateForObjects(withDeviceProperty:allowedValues:)
-    static func row187() async throws {
+    // row 188: HKQuery.predicateForObjects(withDeviceProperty:allowedValues:)
+    static func row188() async throws {
         _ = HKQuery.predicateForObjects(withDeviceProperty: HKDevicePropertyKeyName, allowedValues: ["x"])
     }
-    // row 188: HKQuery.predicateForObjects(withMetadataKey:) / (withMetadataKey:allowedValues:) / (withMetadataKey:operatorType:value:)
-    static func row188() async throws {
+    // row 189: HKQuery.predicateForObjects(withMetadataKey:) / (withMetadataKey:allowedValues:) / (withMetadataKey:operatorType:value:)
+    static func row189() async throws {
         _ = HKQuery.predicateForObjects(withMetadataKey: HKMetadataKeyWasUserEntered)
         _ = HKQuery.predicateForObjects(withMetadataKey: HKMetadataKeyExternalUUID, allowedValues: ["a"])
         _ = HKQuery.predicateForObjects(withMetadataKey: HKMetadataKeyWasUserEntered, operatorType: .equalTo, value: true)
     }
-    // row 189: HKQuery.predicateForObjectsWithNoCorrelation()
-    static func row189() async throws {
+    // row 190: HKQuery.predicateForObjectsWithNoCorrelation()
+    static func row190() async throws {
         _ = HKQuery.predicateForObjectsWithNoCorrelation()
     }
-    // row 190: HKQuery.predicateForObjects(for: HKWorkout) (samples associated with a workout)
-    static func row190(w: HKWorkout) async throws {
+    // row 191: HKQuery.predicateForObjects(for: HKWorkout) (samples associated with a workout)
+    static func row191(w: HKWorkout) async throws {
         _ = HKQuery.predicateForObjects(from: w)
     }
-    // row 191: HKQuery.predicateForQuantitySamples(with:quantity:)
-    static func row191() async throws {
+    // row 192: HKQuery.predicateForQuantitySamples(with:quantity:)
+    static func row192() async throws {
         _ = HKQuery.predicateForQuantitySamples(with: .greaterThanOrEqualTo, quantity: HKQuantity(unit: .count(), doubleValue: 1))
     }
-    // row 192: HKQuery.predicateForCategorySamples(with:value:) / (equalTo:)
-    static func row192() async throws {
+    // row 193: HKQuery.predicateForCategorySamples(with:value:) / (equalTo:)
+    static func row193() async throws {
         _ = HKQuery.predicateForCategorySamples(with: .equalTo, value: 1)
         _ = HKQuery.predicateForCategorySamples(equalTo: [1, 2])
     }
-    // row 193: HKQuery.predicateForWorkouts(with: HKWorkoutActivityType)
-    static func row193() async throws {
+    // row 194: HKQuery.predicateForWorkouts(with: HKWorkoutActivityType)
+    static func row194() async throws {
         _ = HKQuery.predicateForWorkouts(with: .running)
     }
-    // row 194: HKQuery.predicateForWorkouts(with:duration:) / totalEnergyBurned: / totalDistance: / totalSwimmingStrokeCount: / totalFlightsClimbed:
-    static func row194() async throws {
+    // row 195: HKQuery.predicateForWorkouts(with:duration:) / totalEnergyBurned: / totalDistance: / totalSwimmingStrokeCount: / totalFlightsClimbed:
+    static func row195() async throws {
         _ = HKQuery.predicateForWorkouts(with: .greaterThan, duration: 60)
         _ = HKQuery.predicateForWorkouts(with: .greaterThan, totalEnergyBurned: HKQuantity(unit: .kilocalorie(), doubleValue: 1))
         _ = HKQuery.predicateForWorkouts(with: .lessThan, totalDistance: HKQuantity(unit: .meter(), doubleValue: 1))
         _ = HKQuery.predicateForWorkouts(with: .equalTo, totalSwimmingStrokeCount: HKQuantity(unit: .count(), doubleValue: 1))
         _ = HKQuery.predicateForWorkouts(with: .equalTo, totalFlightsClimbed: HKQuantity(unit: .count(), doubleValue: 1))
     }
-    // row 195: HKQuery.predicateForWorkouts(activityPredicate:) / predicateForWorkoutActivities(…)
-    static func row195() async throws {
+    // row 196: HKQuery.predicateForWorkouts(activityPredicate:) / predicateForWorkoutActivities(…)
+    static func row196() async throws {
         _ = HKQuery.predicateForWorkouts(activityPredicate: HKQuery.predicateForWorkoutActivities(workoutActivityType: .running))
         _ = HKQuery.predicateForWorkoutActivities(operatorType: .greaterThan, duration: 60)
         _ = HKQuery.predicateForWorkoutActivities(start: Date(), end: Date(), options: [])
         _ = HKQuery.predicateForWorkoutActivities(operatorType: .greaterThan, quantityType: HKQuantityType(.heartRate), averageQuantity: HKQuantity(unit: .count().unitDivided(by: .minute()), doubleValue: 100))
     }
-    // row 196: HKQuery.predicateForWorkouts(operatorType:quantityType:sumQuantity: / minimumQuantity: / maximumQuantity: / averageQuantity:)
-    static func row196() async throws {
+    // row 197: HKQuery.predicateForWorkouts(operatorType:quantityType:sumQuantity: / minimumQuantity: / maximumQuantity: / averageQuantity:)
+    static func row197() async throws {
         _ = HKQuery.predicateForWorkouts(operatorType: .greaterThan, quantityType: HKQuantityType(.activeEnergyBurned), sumQuantity: HKQuantity(unit: .kilocalorie(), doubleValue: 1))
         _ = HKQuery.predicateForWorkouts(operatorType: .greaterThan, quantityType: HKQuantityType(.heartRate), averageQuantity: HKQuantity(unit: .count().unitDivided(by: .minute()), doubleValue: 100))
     }
-    // row 197: HKQuery.predicateForActivitySummary(with:) / predicate(forActivitySummariesBetweenStart:end:)
-    static func row197() async throws {
+    // row 198: HKQuery.predicateForActivitySummary(with:) / predicate(forActivitySummariesBetweenStart:end:)
+    static func row198() async throws {
         _ = HKQuery.predicateForActivitySummary(with: DateComponents())
         _ = HKQuery.predicate(forActivitySummariesBetweenStart: DateComponents(), end: DateComponents())
     }
-    // row 198: HKQuery.predicateForElectrocardiograms(classification:) / (symptomsStatus:)
-    static func row198() async throws {
+    // row 199: HKQuery.predicateForElectrocardiograms(classification:) / (symptomsStatus:)
+    static func row199() async throws {
         _ = HKQuery.predicateForElectrocardiograms(classification: .sinusRhythm)
         _ = HKQuery.predicateForElectrocardiograms(symptomsStatus: .present)
     }
-    // row 199: HKQuery.predicateForStatesOfMind(with: Kind / Label / Association) / (withValence:predicateOperatorType:)
-    static func row199() async throws {
+    // row 200: HKQuery.predicateForStatesOfMind(with: Kind / Label / Association) / (withValence:predicateOperatorType:)
+    static func row200() async throws {
         _ = HKQuery.predicateForStatesOfMind(with: HKStateOfMind.Kind.dailyMood)
         _ = HKQuery.predicateForStatesOfMind(with: HKStateOfMind.Label.happy)
         _ = HKQuery.predicateForStatesOfMind(with: HKStateOfMind.Association.family)
         _ = HKQuery.predicateForStatesOfMind(withValence: 0.5, predicateOperatorType: .greaterThan)
     }
-    // row 200: HKQuery.predicateForClinicalRecords(withFHIRResourceType:) / (from:FHIRResourceType:identifier:)
-    static func row200(s: HKSource) async throws {
+    // row 201: HKQuery.predicateForClinicalRecords(withFHIRResourceType:) / (from:FHIRResourceType:identifier:)
+    static func row201(s: HKSource) async throws {
         _ = HKQuery.predicateForClinicalRecords(withFHIRResourceType: .observation)
         _ = HKQuery.predicateForClinicalRecords(from: s, fhirResourceType: .condition, identifier: "x")
     }
-    // row 202: NSCompoundPredicate(andPredicateWithSubpredicates:) / or / not of HealthKit predicates
-    static func row202() async throws {
+    // row 203: NSCompoundPredicate(andPredicateWithSubpredicates:) / or / not of HealthKit predicates
+    static func row203() async throws {
         _ = NSCompoundPredicate(andPredicateWithSubpredicates: [HKQuery.predicateForObjectsWithNoCorrelation(), NSCompoundPredicate(notPredicateWithSubpredicate: HKQuery.predicateForObjects(from: HKSource.default()))])
     }
-    // row 204: NSSortDescriptor / SortDescriptor on HKSample dates and workout totals
-    static func row204() async throws {
+    // row 205: NSSortDescriptor / SortDescriptor on HKSample dates and workout totals
+    static func row205() async throws {
         _ = NSSortDescriptor(key: HKWorkoutSortIdentifierDuration, ascending: false)
         let s: SortDescriptor<HKWorkout> = SortDescriptor(\.duration)
         _ = s
     }
-    // row 205: HKWorkout(activityType:start:end:) / (…duration:totalEnergyBurned:totalDistance:metadata:) / (…device:metadata:) (deprecated initializers)
-    static func row205() async throws {
+    // row 206: HKWorkout(activityType:start:end:) / (…duration:totalEnergyBurned:totalDistance:metadata:) / (…device:metadata:) (deprecated initializers)
+    static func row206() async throws {
         _ = HKWorkout(activityType: .running, start: Date(), end: Date())
         _ = HKWorkout(activityType: .running, start: Date(), end: Date(), duration: 60, totalEnergyBurned: nil, totalDistance: nil, metadata: nil)
         _ = HKWorkout(activityType: .running, start: Date(), end: Date(), workoutEvents: nil, totalEnergyBurned: nil, totalDistance: nil, device: nil, metadata: nil)
     }
-    // row 206: HKWorkout(activityType:start:end:workoutEvents:totalEnergyBurned:totalDistance:totalSwimmingStrokeCount: / totalFlightsClimbed:device:metadata:)
-    static func row206() async throws {
+    // row 207: HKWorkout(activityType:start:end:workoutEvents:totalEnergyBurned:totalDistance:totalSwimmingStrokeCount: / totalFlightsClimbed:device:metadata:)
+    static func row207() async throws {
         _ = HKWorkout(activityType: .swimming, start: Date(), end: Date(), workoutEvents: nil, totalEnergyBurned: nil, totalDistance: nil, totalSwimmingStrokeCount: nil, device: nil, metadata: nil)
         _ = HKWorkout(activityType: .stairClimbing, start: Date(), end: Date(), workoutEvents: nil, totalEnergyBurned: nil, totalDistance: nil, totalFlightsClimbed: nil, device: nil, metadata: nil)
     }
-    // row 207: HKWorkout properties (workoutActivityType, duration, totalEnergyBurned, totalDistance, totalSwimmingStrokeCount, totalFlightsClimbed, workoutEvents)
-    static func row207(w: HKWorkout) async throws {
+    // row 208: HKWorkout properties (workoutActivityType, duration, totalEnergyBurned, totalDistance, totalSwimmingStrokeCount, totalFlightsClimbed, workoutEvents)
+    static func row208(w: HKWorkout) async throws {
         let a: HKWorkoutActivityType = w.workoutActivityType
         let d: TimeInterval = w.duration
         let e: HKQuantity? = w.totalEnergyBurned
@@ -1084,27 +1089,27 @@ enum AppleSurfaceSpelling {
         let ev: [HKWorkoutEvent]? = w.workoutEvents
         _ = (a, d, e, di, s, f, ev)
     }
-    // row 208: HKWorkout.workoutActivities / statistics(for:) / allStatistics
-    static func row208(w: HKWorkout) async throws {
+    // row 209: HKWorkout.workoutActivities / statistics(for:) / allStatistics
+    static func row209(w: HKWorkout) async throws {
         let a: [HKWorkoutActivity] = w.workoutActivities
         let s: HKStatistics? = w.statistics(for: HKQuantityType(.heartRate))
         let all: [HKQuantityType: HKStatistics] = w.allStatistics
         _ = (a, s, all)
     }
-    // row 209: HKWorkoutEvent(type:dateInterval:metadata:) and properties (type, dateInterval, metadata)
-    static func row209() async throws {
+    // row 210: HKWorkoutEvent(type:dateInterval:metadata:) and properties (type, dateInterval, metadata)
+    static func row210() async throws {
         let e = HKWorkoutEvent(type: .lap, dateInterval: DateInterval(), metadata: nil)
         let t: HKWorkoutEventType = e.type
         let i: DateInterval = e.dateInterval
         _ = (t, i, e.metadata)
     }
-    // row 210: HKWorkoutActivity(workoutConfiguration:start:end:metadata:) and properties (uuid, workoutConfiguration, startDate, endDate, duration, workoutEvents, metadata, statistics(for:), allStatistics)
-    static func row210(c: HKWorkoutConfiguration) async throws {
+    // row 211: HKWorkoutActivity(workoutConfiguration:start:end:metadata:) and properties (uuid, workoutConfiguration, startDate, endDate, duration, workoutEvents, metadata, statistics(for:), allStatistics)
+    static func row211(c: HKWorkoutConfiguration) async throws {
         let a = HKWorkoutActivity(workoutConfiguration: c, start: Date(), end: nil, metadata: nil)
         _ = (a.uuid, a.workoutConfiguration, a.startDate, a.endDate, a.duration, a.workoutEvents, a.metadata, a.statistics(for: HKQuantityType(.heartRate)), a.allStatistics)
     }
-    // row 211: HKWorkoutConfiguration (activityType, locationType, swimmingLocationType, lapLength)
-    static func row211() async throws {
+    // row 212: HKWorkoutConfiguration (activityType, locationType, swimmingLocationType, lapLength)
+    static func row212() async throws {
         let c = HKWorkoutConfiguration()
         c.activityType = .swimming
         c.locationType = .indoor
@@ -1112,13 +1117,13 @@ enum AppleSurfaceSpelling {
         c.lapLength = HKQuantity(unit: .meter(), doubleValue: 25)
         _ = c
     }
-    // row 212: HKWorkoutSession(healthStore:configuration:) throws
-    static func row212(s: HKHealthStore, c: HKWorkoutConfiguration) async throws {
+    // row 213: HKWorkoutSession(healthStore:configuration:) throws
+    static func row213(s: HKHealthStore, c: HKWorkoutConfiguration) async throws {
         let w = try HKWorkoutSession(healthStore: s, configuration: c)
         _ = w
     }
-    // row 213: HKWorkoutSession state machine (prepare(), startActivity(with:), pause(), resume(), stopActivity(with:), end(), state)
-    static func row213(w: HKWorkoutSession) async throws {
+    // row 214: HKWorkoutSession state machine (prepare(), startActivity(with:), pause(), resume(), stopActivity(with:), end(), state)
+    static func row214(w: HKWorkoutSession) async throws {
         w.prepare()
         w.startActivity(with: Date())
         w.pause()
@@ -1128,8 +1133,8 @@ enum AppleSurfaceSpelling {
         let s: HKWorkoutSessionState = w.state
         _ = s
     }
-    // row 214: HKWorkoutSession properties (delegate, workoutConfiguration, startDate, endDate, currentActivity)
-    static func row214(w: HKWorkoutSession) async throws {
+    // row 215: HKWorkoutSession properties (delegate, workoutConfiguration, startDate, endDate, currentActivity)
+    static func row215(w: HKWorkoutSession) async throws {
         let c: HKWorkoutConfiguration = w.workoutConfiguration
         let a: Date? = w.startDate
         let b: Date? = w.endDate
@@ -1137,50 +1142,50 @@ enum AppleSurfaceSpelling {
         let e: HKWorkoutActivity = w.currentActivity
         _ = (c, a, b, d, e)
     }
-    // row 215: HKWorkoutSession.beginNewActivity(configuration:date:metadata:) / endCurrentActivity(on:)
-    static func row215(w: HKWorkoutSession, c: HKWorkoutConfiguration) async throws {
+    // row 216: HKWorkoutSession.beginNewActivity(configuration:date:metadata:) / endCurrentActivity(on:)
+    static func row216(w: HKWorkoutSession, c: HKWorkoutConfiguration) async throws {
         w.beginNewActivity(configuration: c, date: Date(), metadata: nil)
         w.endCurrentActivity(on: Date())
     }
-    // row 216: HKWorkoutSession.associatedWorkoutBuilder()
-    static func row216(w: HKWorkoutSession) async throws {
+    // row 217: HKWorkoutSession.associatedWorkoutBuilder()
+    static func row217(w: HKWorkoutSession) async throws {
         let b: HKLiveWorkoutBuilder = w.associatedWorkoutBuilder()
         _ = b
     }
-    // row 217: HKWorkoutSession.type / HKWorkoutSessionType (iOS 17: primary / mirrored)
-    static func row217(w: HKWorkoutSession) async throws {
+    // row 218: HKWorkoutSession.type / HKWorkoutSessionType (iOS 17: primary / mirrored)
+    static func row218(w: HKWorkoutSession) async throws {
         let t: HKWorkoutSessionType = w.type
         _ = (t, HKWorkoutSessionType.mirrored)
     }
-    // row 218: HKWorkoutSession.sendToRemoteWorkoutSession(data:completion:) / startMirroringToCompanionDevice / stopMirroringToCompanionDevice (completion and async)
-    static func row218(w: HKWorkoutSession) async throws {
+    // row 219: HKWorkoutSession.sendToRemoteWorkoutSession(data:completion:) / startMirroringToCompanionDevice / stopMirroringToCompanionDevice (completion and async)
+    static func row219(w: HKWorkoutSession) async throws {
         try await w.startMirroringToCompanionDevice()
         try await w.sendToRemoteWorkoutSession(data: Data())
         try await w.stopMirroringToCompanionDevice()
         w.sendToRemoteWorkoutSession(data: Data()) { ok, e in _ = (ok, e) }
     }
-    // row 219: HKWorkoutSessionDelegate (didChangeTo:from:date:, didFailWithError:)
-    static func row219() async throws {
+    // row 220: HKWorkoutSessionDelegate (didChangeTo:from:date:, didFailWithError:)
+    static func row220() async throws {
         final class D: NSObject, HKWorkoutSessionDelegate { func workoutSession(_ s: HKWorkoutSession, didChangeTo to: HKWorkoutSessionState, from: HKWorkoutSessionState, date: Date) {}; func workoutSession(_ s: HKWorkoutSession, didFailWithError error: Error) {} }
         _ = D.self
     }
-    // row 220: HKWorkoutSessionDelegate optional methods (didGenerate:, didBeginActivityWith:date:, didEndActivityWith:date:)
-    static func row220() async throws {
+    // row 221: HKWorkoutSessionDelegate optional methods (didGenerate:, didBeginActivityWith:date:, didEndActivityWith:date:)
+    static func row221() async throws {
         final class D: NSObject, HKWorkoutSessionDelegate { func workoutSession(_ s: HKWorkoutSession, didChangeTo to: HKWorkoutSessionState, from: HKWorkoutSessionState, date: Date) {}; func workoutSession(_ s: HKWorkoutSession, didFailWithError error: Error) {}; func workoutSession(_ s: HKWorkoutSession, didGenerate event: HKWorkoutEvent) {}; func workoutSession(_ s: HKWorkoutSession, didBeginActivityWith c: HKWorkoutConfiguration, date: Date) {}; func workoutSession(_ s: HKWorkoutSession, didEndActivityWith c: HKWorkoutConfiguration, date: Date) {} }
         _ = D.self
     }
-    // row 221: HKWorkoutSessionDelegate remote-session methods (didReceiveDataFromRemoteWorkoutSession:, didDisconnectFromRemoteDeviceWithError:)
-    static func row221() async throws {
+    // row 222: HKWorkoutSessionDelegate remote-session methods (didReceiveDataFromRemoteWorkoutSession:, didDisconnectFromRemoteDeviceWithError:)
+    static func row222() async throws {
         final class D: NSObject, HKWorkoutSessionDelegate { func workoutSession(_ s: HKWorkoutSession, didChangeTo to: HKWorkoutSessionState, from: HKWorkoutSessionState, date: Date) {}; func workoutSession(_ s: HKWorkoutSession, didFailWithError error: Error) {}; func workoutSession(_ s: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data]) {}; func workoutSession(_ s: HKWorkoutSession, didDisconnectFromRemoteDeviceWithError error: Error?) {} }
         _ = D.self
     }
-    // row 222: HKWorkoutBuilder(healthStore:configuration:device:)
-    static func row222(s: HKHealthStore, c: HKWorkoutConfiguration) async throws {
+    // row 223: HKWorkoutBuilder(healthStore:configuration:device:)
+    static func row223(s: HKHealthStore, c: HKWorkoutConfiguration) async throws {
         let b = HKWorkoutBuilder(healthStore: s, configuration: c, device: .local())
         _ = b
     }
-    // row 223: HKWorkoutBuilder collection (beginCollection(withStart:), add(_:), addWorkoutEvents(_:), addMetadata(_:), endCollection(withEnd:)) completion / async
-    static func row223(b: HKWorkoutBuilder, o: HKQuantitySample) async throws {
+    // row 224: HKWorkoutBuilder collection (beginCollection(withStart:), add(_:), addWorkoutEvents(_:), addMetadata(_:), endCollection(withEnd:)) completion / async
+    static func row224(b: HKWorkoutBuilder, o: HKQuantitySample) async throws {
         try await b.beginCollection(at: Date())
         try await b.addSamples([o])
         try await b.addWorkoutEvents([HKWorkoutEvent(type: .marker, dateInterval: DateInterval(), metadata: nil)])
@@ -1190,15 +1195,15 @@ enum AppleSurfaceSpelling {
         b.add([o]) { ok, e in _ = (ok, e) }
         b.endCollection(withEnd: Date()) { ok, e in _ = (ok, e) }
     }
-    // row 224: HKWorkoutBuilder.finishWorkout(completion:) / discardWorkout()
-    static func row224(b: HKWorkoutBuilder) async throws {
+    // row 225: HKWorkoutBuilder.finishWorkout(completion:) / discardWorkout()
+    static func row225(b: HKWorkoutBuilder) async throws {
         let w: HKWorkout? = try await b.finishWorkout()
         b.finishWorkout { w, e in _ = (w, e) }
         b.discardWorkout()
         _ = w
     }
-    // row 225: HKWorkoutBuilder properties (startDate, endDate, device, workoutConfiguration, metadata, workoutEvents, workoutActivities, elapsedTime(at:), statistics(for:), allStatistics)
-    static func row225(b: HKWorkoutBuilder) async throws {
+    // row 226: HKWorkoutBuilder properties (startDate, endDate, device, workoutConfiguration, metadata, workoutEvents, workoutActivities, elapsedTime(at:), statistics(for:), allStatistics)
+    static func row226(b: HKWorkoutBuilder) async throws {
         let a: Date? = b.startDate
         let e: Date? = b.endDate
         let d: HKDevice? = b.device
@@ -1211,19 +1216,19 @@ enum AppleSurfaceSpelling {
         let all: [HKQuantityType: HKStatistics] = b.allStatistics
         _ = (a, e, d, c, m, ev, acts, t, s, all)
     }
-    // row 226: HKWorkoutBuilder.addWorkoutActivity(_:) / updateActivity(uuid:end:) / updateActivity(uuid:adding:)
-    static func row226(b: HKWorkoutBuilder, a: HKWorkoutActivity) async throws {
+    // row 227: HKWorkoutBuilder.addWorkoutActivity(_:) / updateActivity(uuid:end:) / updateActivity(uuid:adding:)
+    static func row227(b: HKWorkoutBuilder, a: HKWorkoutActivity) async throws {
         try await b.addWorkoutActivity(a)
         try await b.updateActivity(uuid: a.uuid, end: Date())
         try await b.updateActivity(uuid: a.uuid, adding: [:])
     }
-    // row 227: HKWorkoutBuilder.seriesBuilder(for:)
-    static func row227(b: HKWorkoutBuilder) async throws {
+    // row 228: HKWorkoutBuilder.seriesBuilder(for:)
+    static func row228(b: HKWorkoutBuilder) async throws {
         let r: HKSeriesBuilder? = b.seriesBuilder(for: .workoutRoute())
         _ = r
     }
-    // row 228: HKLiveWorkoutBuilder (dataSource, delegate, elapsedTime, shouldCollectWorkoutEvents, currentWorkoutActivity)
-    static func row228(b: HKLiveWorkoutBuilder) async throws {
+    // row 229: HKLiveWorkoutBuilder (dataSource, delegate, elapsedTime, shouldCollectWorkoutEvents, currentWorkoutActivity)
+    static func row229(b: HKLiveWorkoutBuilder) async throws {
         let d: HKLiveWorkoutDataSource? = b.dataSource
         let del: HKLiveWorkoutBuilderDelegate? = b.delegate
         let t: TimeInterval = b.elapsedTime
@@ -1231,66 +1236,66 @@ enum AppleSurfaceSpelling {
         let a: HKWorkoutActivity? = b.currentWorkoutActivity
         _ = (d, del, t, a)
     }
-    // row 229: HKLiveWorkoutBuilderDelegate (didCollectDataOf:, workoutBuilderDidCollectEvent(_:), didBegin:, didEnd:)
-    static func row229() async throws {
+    // row 230: HKLiveWorkoutBuilderDelegate (didCollectDataOf:, workoutBuilderDidCollectEvent(_:), didBegin:, didEnd:)
+    static func row230() async throws {
         final class D: NSObject, HKLiveWorkoutBuilderDelegate { func workoutBuilder(_ b: HKLiveWorkoutBuilder, didCollectDataOf types: Set<HKSampleType>) {}; func workoutBuilderDidCollectEvent(_ b: HKLiveWorkoutBuilder) {}; func workoutBuilder(_ b: HKLiveWorkoutBuilder, didBegin a: HKWorkoutActivity) {}; func workoutBuilder(_ b: HKLiveWorkoutBuilder, didEnd a: HKWorkoutActivity) {} }
         _ = D.self
     }
-    // row 230: HKLiveWorkoutDataSource(healthStore:workoutConfiguration:) / typesToCollect / enableCollection(for:predicate:) / disableCollection(for:)
-    static func row230(s: HKHealthStore, c: HKWorkoutConfiguration) async throws {
+    // row 231: HKLiveWorkoutDataSource(healthStore:workoutConfiguration:) / typesToCollect / enableCollection(for:predicate:) / disableCollection(for:)
+    static func row231(s: HKHealthStore, c: HKWorkoutConfiguration) async throws {
         let d = HKLiveWorkoutDataSource(healthStore: s, workoutConfiguration: c)
         d.enableCollection(for: HKQuantityType(.heartRate), predicate: nil)
         d.disableCollection(for: HKQuantityType(.stepCount))
         let t: Set<HKQuantityType> = d.typesToCollect
         _ = t
     }
-    // row 231: HKWorkoutRouteBuilder(healthStore:device:) insertRouteData(_:) / finishRoute(with:metadata:)
-    static func row231(s: HKHealthStore, w: HKWorkout) async throws {
+    // row 232: HKWorkoutRouteBuilder(healthStore:device:) insertRouteData(_:) / finishRoute(with:metadata:)
+    static func row232(s: HKHealthStore, w: HKWorkout) async throws {
         let b = HKWorkoutRouteBuilder(healthStore: s, device: nil)
         try await b.insertRouteData([CLLocation(latitude: 1, longitude: 2)])
         let r: HKWorkoutRoute = try await b.finishRoute(with: w, metadata: nil)
         _ = r
     }
-    // row 232: HKWorkoutRouteBuilder.addMetadata(_:completion:) / async
-    static func row232(b: HKWorkoutRouteBuilder) async throws {
+    // row 233: HKWorkoutRouteBuilder.addMetadata(_:completion:) / async
+    static func row233(b: HKWorkoutRouteBuilder) async throws {
         try await b.addMetadata(["k": "v"])
         b.addMetadata([:]) { ok, e in _ = (ok, e) }
     }
-    // row 233: HKWorkoutRouteQuery(route:dataHandler:)
-    static func row233(r: HKWorkoutRoute) async throws {
+    // row 234: HKWorkoutRouteQuery(route:dataHandler:)
+    static func row234(r: HKWorkoutRoute) async throws {
         _ = HKWorkoutRouteQuery(route: r) { q, locs, done, e in let l: [CLLocation]? = locs; _ = (q, l, done, e) }
     }
-    // row 234: HKWorkoutRouteQuery(route:dateInterval:dataHandler:) / HKWorkoutRouteQueryDescriptor(_:dateInterval:) (iOS 15.4)
-    static func row234(r: HKWorkoutRoute) async throws {
+    // row 235: HKWorkoutRouteQuery(route:dateInterval:dataHandler:) / HKWorkoutRouteQueryDescriptor(_:dateInterval:) (iOS 15.4)
+    static func row235(r: HKWorkoutRoute) async throws {
         _ = HKWorkoutRouteQuery(route: r, dateInterval: DateInterval()) { q, locs, done, e in _ = (q, locs, done, e) }
         _ = HKWorkoutRouteQueryDescriptor(r, dateInterval: DateInterval())
     }
-    // row 235: HKSeriesBuilder.discard() / HKSeriesSample.count
-    static func row235(b: HKSeriesBuilder, s: HKSeriesSample) async throws {
+    // row 236: HKSeriesBuilder.discard() / HKSeriesSample.count
+    static func row236(b: HKSeriesBuilder, s: HKSeriesSample) async throws {
         b.discard()
         let c: Int = s.count
         _ = c
     }
-    // row 237: HKQuantitySeriesSampleBuilder(healthStore:quantityType:startDate:device:) insert(_:for:) / insert(_:for: DateInterval) / finishSeries(metadata:endDate:) / finishSeries(metadata:)
-    static func row237(s: HKHealthStore, q: HKQuantity) async throws {
+    // row 238: HKQuantitySeriesSampleBuilder(healthStore:quantityType:startDate:device:) insert(_:for:) / insert(_:for: DateInterval) / finishSeries(metadata:endDate:) / finishSeries(metadata:)
+    static func row238(s: HKHealthStore, q: HKQuantity) async throws {
         let b = HKQuantitySeriesSampleBuilder(healthStore: s, quantityType: HKQuantityType(.stepCount), startDate: Date(), device: nil)
         try b.insert(q, at: Date())
         try b.insert(q, for: DateInterval())
         let r: [HKQuantitySample] = try await b.finishSeries(metadata: nil, endDate: nil)
         _ = r
     }
-    // row 238: HKQuantitySeriesSampleQuery(quantityType:predicate:quantityHandler:) (+ includeSample, orderByQuantitySampleStartDate)
-    static func row238(t: HKQuantityType) async throws {
+    // row 239: HKQuantitySeriesSampleQuery(quantityType:predicate:quantityHandler:) (+ includeSample, orderByQuantitySampleStartDate)
+    static func row239(t: HKQuantityType) async throws {
         let q = HKQuantitySeriesSampleQuery(quantityType: t, predicate: nil) { q, qty, i, s, done, e in _ = (q, qty, i, s, done, e) }
         q.includeSample = true
         q.orderByQuantitySampleStartDate = true
     }
-    // row 239: HKQuantitySeriesSampleQuery(sample:quantityHandler:) (deprecated)
-    static func row239(s: HKQuantitySample) async throws {
+    // row 240: HKQuantitySeriesSampleQuery(sample:quantityHandler:) (deprecated)
+    static func row240(s: HKQuantitySample) async throws {
         _ = HKQuantitySeriesSampleQuery(sample: s) { q, qty, d, done, e in _ = (q, qty, d, done, e) }
     }
-    // row 240: HKHeartbeatSeriesBuilder(healthStore:device:start:) addHeartbeatWithTimeInterval(sinceSeriesStartDate:precededByGap:completion:) / addMetadata / finishSeries; maximumCount
-    static func row240(s: HKHealthStore) async throws {
+    // row 241: HKHeartbeatSeriesBuilder(healthStore:device:start:) addHeartbeatWithTimeInterval(sinceSeriesStartDate:precededByGap:completion:) / addMetadata / finishSeries; maximumCount
+    static func row241(s: HKHealthStore) async throws {
         let b = HKHeartbeatSeriesBuilder(healthStore: s, device: nil, start: Date())
         try await b.addHeartbeat(at: 0.5, precededByGap: false)
         b.addHeartbeatWithTimeInterval(sinceSeriesStartDate: 0.6, precededByGap: false) { ok, e in _ = (ok, e) }
@@ -1299,12 +1304,12 @@ enum AppleSurfaceSpelling {
         let m: Int = HKHeartbeatSeriesBuilder.maximumCount
         _ = (r, m)
     }
-    // row 241: HKHeartbeatSeriesQuery(heartbeatSeries:dataHandler:)
-    static func row241(h: HKHeartbeatSeriesSample) async throws {
+    // row 242: HKHeartbeatSeriesQuery(heartbeatSeries:dataHandler:)
+    static func row242(h: HKHeartbeatSeriesSample) async throws {
         _ = HKHeartbeatSeriesQuery(heartbeatSeries: h) { q, t, gap, done, e in _ = (q, t, gap, done, e) }
     }
-    // row 242: HKElectrocardiogram (numberOfVoltageMeasurements, samplingFrequency, classification, averageHeartRate, symptomsStatus)
-    static func row242(e: HKElectrocardiogram) async throws {
+    // row 243: HKElectrocardiogram (numberOfVoltageMeasurements, samplingFrequency, classification, averageHeartRate, symptomsStatus)
+    static func row243(e: HKElectrocardiogram) async throws {
         let n: Int = e.numberOfVoltageMeasurements
         let f: HKQuantity? = e.samplingFrequency
         let c: HKElectrocardiogram.Classification = e.classification
@@ -1312,102 +1317,102 @@ enum AppleSurfaceSpelling {
         let s: HKElectrocardiogram.SymptomsStatus = e.symptomsStatus
         _ = (n, f, c, h, s)
     }
-    // row 243: HKElectrocardiogramQuery(_:dataHandler:) with .measurement / .done / .error
-    static func row243(e: HKElectrocardiogram) async throws {
+    // row 244: HKElectrocardiogramQuery(_:dataHandler:) with .measurement / .done / .error
+    static func row244(e: HKElectrocardiogram) async throws {
         _ = HKElectrocardiogramQuery(e) { q, r in switch r { case .measurement(let m): _ = m.quantity(for: .appleWatchSimilarToLeadI); case .done: break; case .error(let err): _ = err; @unknown default: break } }
     }
-    // row 244: HKAudiogramSample(sensitivityPoints:start:end:device:metadata:) (iOS 18.1) / sensitivityPoints
-    static func row244(p: HKAudiogramSensitivityPoint) async throws {
+    // row 245: HKAudiogramSample(sensitivityPoints:start:end:device:metadata:) (iOS 18.1) / sensitivityPoints
+    static func row245(p: HKAudiogramSensitivityPoint) async throws {
         let a = HKAudiogramSample(sensitivityPoints: [p], start: Date(), end: Date(), device: nil, metadata: nil)
         let s: [HKAudiogramSensitivityPoint] = a.sensitivityPoints
         _ = s
     }
-    // row 245: HKAudiogramSample(sensitivityPoints:start:end:metadata:) (deprecated)
-    static func row245(p: HKAudiogramSensitivityPoint) async throws {
+    // row 246: HKAudiogramSample(sensitivityPoints:start:end:metadata:) (deprecated)
+    static func row246(p: HKAudiogramSensitivityPoint) async throws {
         _ = HKAudiogramSample(sensitivityPoints: [p], start: Date(), end: Date(), metadata: nil)
     }
-    // row 246: HKAudiogramSensitivityPoint(frequency:tests:) throws / leftEarSensitivity / rightEarSensitivity / tests
-    static func row246(t: HKAudiogramSensitivityTest) async throws {
+    // row 247: HKAudiogramSensitivityPoint(frequency:tests:) throws / leftEarSensitivity / rightEarSensitivity / tests
+    static func row247(t: HKAudiogramSensitivityTest) async throws {
         let p = try HKAudiogramSensitivityPoint(frequency: HKQuantity(unit: .hertz(), doubleValue: 1000), tests: [t])
         let l: HKQuantity? = p.leftEarSensitivity
         let x: [HKAudiogramSensitivityTest] = p.tests
         _ = (l, x, p.frequency)
     }
-    // row 247: HKAudiogramSensitivityTest(sensitivity:type:masked:side:clampingRange:) / HKAudiogramSensitivityPointClampingRange(lowerBound:upperBound:)
-    static func row247() async throws {
+    // row 248: HKAudiogramSensitivityTest(sensitivity:type:masked:side:clampingRange:) / HKAudiogramSensitivityPointClampingRange(lowerBound:upperBound:)
+    static func row248() async throws {
         let r = try HKAudiogramSensitivityPointClampingRange(lowerBound: 0, upperBound: nil)
         let t = try HKAudiogramSensitivityTest(sensitivity: HKQuantity(unit: .decibelHearingLevel(), doubleValue: 20), type: .air, masked: false, side: .left, clampingRange: r)
         _ = t
     }
-    // row 248: HKStateOfMind(date:kind:valence:labels:associations:metadata:) and properties (kind, valence, valenceClassification, labels, associations)
-    static func row248() async throws {
+    // row 249: HKStateOfMind(date:kind:valence:labels:associations:metadata:) and properties (kind, valence, valenceClassification, labels, associations)
+    static func row249() async throws {
         let s = HKStateOfMind(date: Date(), kind: .momentaryEmotion, valence: 0.5, labels: [.happy], associations: [.family], metadata: nil)
         _ = (s.kind, s.valence, s.valenceClassification, s.labels, s.associations)
     }
-    // row 249: HKGAD7Assessment(date:answers:metadata:) / HKPHQ9Assessment(date:answers:metadata:) and score/risk/answers
-    static func row249() async throws {
+    // row 250: HKGAD7Assessment(date:answers:metadata:) / HKPHQ9Assessment(date:answers:metadata:) and score/risk/answers
+    static func row250() async throws {
         let g = HKGAD7Assessment(date: Date(), answers: Array(repeating: .notAtAll, count: 7), metadata: nil)
         let p = HKPHQ9Assessment(date: Date(), answers: Array(repeating: .notAtAll, count: 9), metadata: nil)
         _ = (g.score, g.risk, g.answers, p.score, p.risk, p.answers)
     }
-    // row 250: HKGlassesPrescription(rightEyeSpecification:leftEyeSpecification:dateIssued:expirationDate:device:metadata:) + HKGlassesLensSpecification
-    static func row250() async throws {
+    // row 251: HKGlassesPrescription(rightEyeSpecification:leftEyeSpecification:dateIssued:expirationDate:device:metadata:) + HKGlassesLensSpecification
+    static func row251() async throws {
         let l = HKGlassesLensSpecification(sphere: HKQuantity(unit: .diopter(), doubleValue: -1), cylinder: nil, axis: nil, addPower: nil, vertexDistance: nil, prism: nil, farPupillaryDistance: nil, nearPupillaryDistance: nil)
         let g = HKGlassesPrescription(rightEyeSpecification: l, leftEyeSpecification: l, dateIssued: Date(), expirationDate: nil, device: nil, metadata: nil)
         _ = (g.rightEye, g.leftEye, g.dateIssued, g.expirationDate, g.prescriptionType)
     }
-    // row 251: HKContactsPrescription(rightEyeSpecification:leftEyeSpecification:brand:dateIssued:expirationDate:device:metadata:) + HKContactsLensSpecification
-    static func row251() async throws {
+    // row 252: HKContactsPrescription(rightEyeSpecification:leftEyeSpecification:brand:dateIssued:expirationDate:device:metadata:) + HKContactsLensSpecification
+    static func row252() async throws {
         let l = HKContactsLensSpecification(sphere: HKQuantity(unit: .diopter(), doubleValue: -1), cylinder: nil, axis: nil, addPower: nil, baseCurve: nil, diameter: nil)
         let c = HKContactsPrescription(rightEyeSpecification: l, leftEyeSpecification: nil, brand: "b", dateIssued: Date(), expirationDate: nil, device: nil, metadata: nil)
         _ = (c.brand, c.rightEye)
     }
-    // row 252: HKVisionPrism(amount:angle:eye:) / (verticalAmount:verticalBase:horizontalAmount:horizontalBase:eye:)
-    static func row252() async throws {
+    // row 253: HKVisionPrism(amount:angle:eye:) / (verticalAmount:verticalBase:horizontalAmount:horizontalBase:eye:)
+    static func row253() async throws {
         let p = HKVisionPrism(amount: HKQuantity(unit: .prismDiopter(), doubleValue: 1), angle: HKQuantity(unit: .degreeAngle(), doubleValue: 90), eye: .left)
         let q = HKVisionPrism(verticalAmount: HKQuantity(unit: .prismDiopter(), doubleValue: 1), verticalBase: .up, horizontalAmount: HKQuantity(unit: .prismDiopter(), doubleValue: 1), horizontalBase: .in, eye: .right)
         _ = (p.amount, p.angle, q.verticalBase, q.horizontalAmount)
     }
-    // row 253: HKCDADocumentSample.init(data:start:end:metadata:) throws + document (title, patientName, authorName, custodianName, documentData)
-    static func row253() async throws {
+    // row 254: HKCDADocumentSample.init(data:start:end:metadata:) throws + document (title, patientName, authorName, custodianName, documentData)
+    static func row254() async throws {
         let s = try HKCDADocumentSample.init(data: Data(), start: Date(), end: Date(), metadata: nil)
         let d: HKCDADocument? = s.document
         _ = (d?.title, d?.patientName, d?.authorName, d?.custodianName, d?.documentData)
     }
-    // row 254: HKDocumentQuery(documentType:predicate:limit:sortDescriptors:includeDocumentData:resultsHandler:)
-    static func row254(t: HKDocumentType) async throws {
+    // row 255: HKDocumentQuery(documentType:predicate:limit:sortDescriptors:includeDocumentData:resultsHandler:)
+    static func row255(t: HKDocumentType) async throws {
         _ = HKDocumentQuery(documentType: t, predicate: nil, limit: HKObjectQueryNoLimit, sortDescriptors: nil, includeDocumentData: true) { q, r, done, e in _ = (q, r, done, e) }
     }
-    // row 255: HKClinicalRecord (clinicalType, displayName, fhirResource) / HKFHIRResource (resourceType, identifier, data, sourceURL, fhirVersion) / HKFHIRVersion (primaryR4, fhirRelease …)
-    static func row255(c: HKClinicalRecord) async throws {
+    // row 256: HKClinicalRecord (clinicalType, displayName, fhirResource) / HKFHIRResource (resourceType, identifier, data, sourceURL, fhirVersion) / HKFHIRVersion (primaryR4, fhirRelease …)
+    static func row256(c: HKClinicalRecord) async throws {
         let t: HKClinicalType = c.clinicalType
         let n: String = c.displayName
         let r: HKFHIRResource? = c.fhirResource
         _ = (t, n, r?.resourceType, r?.identifier, r?.data, r?.sourceURL, r?.fhirVersion.fhirRelease, HKFHIRVersion.primaryR4(), HKFHIRVersion.primaryDSTU2())
     }
-    // row 256: HKFHIRResourceType / HKFHIRRelease constants
-    static func row256() async throws {
+    // row 257: HKFHIRResourceType / HKFHIRRelease constants
+    static func row257() async throws {
         let a: [HKFHIRResourceType] = [.allergyIntolerance, .condition, .coverage, .immunization, .medicationDispense, .medicationOrder, .medicationRequest, .medicationStatement, .observation, .procedure, .diagnosticReport, .documentReference]
         let b: [HKFHIRRelease] = [.dstu2, .r4, .unknown]
         _ = (a, b)
     }
-    // row 260: HKBiologicalSexObject / HKBloodTypeObject / HKFitzpatrickSkinTypeObject / HKWheelchairUseObject / HKActivityMoveModeObject
-    static func row260(a: HKBiologicalSexObject, b: HKBloodTypeObject, c: HKFitzpatrickSkinTypeObject, d: HKWheelchairUseObject, e: HKActivityMoveModeObject) async throws {
+    // row 261: HKBiologicalSexObject / HKBloodTypeObject / HKFitzpatrickSkinTypeObject / HKWheelchairUseObject / HKActivityMoveModeObject
+    static func row261(a: HKBiologicalSexObject, b: HKBloodTypeObject, c: HKFitzpatrickSkinTypeObject, d: HKWheelchairUseObject, e: HKActivityMoveModeObject) async throws {
         _ = (a.biologicalSex, b.bloodType, c.skinType, d.wheelchairUse, e.activityMoveMode)
     }
-    // row 261: closure-taking initializers and methods callable from Swift 6 code (@preconcurrency / @Sendable handlers)
-    static func row261() async throws {
+    // row 262: closure-taking initializers and methods callable from Swift 6 code (@preconcurrency / @Sendable handlers)
+    static func row262() async throws {
         final class VM { var n = 0; func go(_ s: HKHealthStore) { s.execute(HKSampleQuery(sampleType: HKQuantityType(.stepCount), predicate: nil, limit: 1, sortDescriptors: nil) { _, _, _ in self.n += 1 }) } }
         _ = VM.self
     }
-    // row 262: NSCopying on value classes (HKUnit, HKQuantity, HKObjectType, HKSource, HKDevice, HKQueryAnchor, HKStatistics, HKActivitySummary, HKWorkoutConfiguration …)
-    static func row262(a: HKActivitySummary, c: HKWorkoutConfiguration) async throws {
+    // row 263: NSCopying on value classes (HKUnit, HKQuantity, HKObjectType, HKSource, HKDevice, HKQueryAnchor, HKStatistics, HKActivitySummary, HKWorkoutConfiguration …)
+    static func row263(a: HKActivitySummary, c: HKWorkoutConfiguration) async throws {
         let x = a.copy() as? HKActivitySummary
         let y = c.copy() as? HKWorkoutConfiguration
         _ = (x, y)
     }
-    // row 263: NSSecureCoding on every class Apple makes one (HKWorkoutEvent, HKWorkoutActivity, HKWorkoutConfiguration, HKStatistics, HKActivitySummary, HKDeletedObject, HKQueryDescriptor, characteristic objects, FHIR, audiogram points, prisms, lens specifications)
-    static func row263(e: HKWorkoutEvent, s: HKStatistics) async throws {
+    // row 264: NSSecureCoding on every class Apple makes one (HKWorkoutEvent, HKWorkoutActivity, HKWorkoutConfiguration, HKStatistics, HKActivitySummary, HKDeletedObject, HKQueryDescriptor, characteristic objects, FHIR, audiogram points, prisms, lens specifications)
+    static func row264(e: HKWorkoutEvent, s: HKStatistics) async throws {
         let d = try NSKeyedArchiver.archivedData(withRootObject: [e, s] as NSArray, requiringSecureCoding: true)
         _ = d
         _ = HKStatistics.supportsSecureCoding

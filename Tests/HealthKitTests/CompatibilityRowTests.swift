@@ -45,6 +45,19 @@ import Testing
         #expect(details?.isEmpty == false, "\(String(describing: error?.userInfo))")
     }
 
+    /// Apple's `HKQuery` is an `NSObject` subclass (…/hkquery: "class HKQuery : NSObject") that does
+    /// not override equality: code that keeps queries in `[NSObject]` or compares them with
+    /// `isEqual` gets identity.
+    @Test func queriesAreNSObjectsEqualOnlyToThemselves() {
+        let steps = HKQuantityType(.stepCount)
+        let first = HKSampleQuery(sampleType: steps, predicate: nil, limit: 1, sortDescriptors: nil) { _, _, _ in }
+        let second = HKSampleQuery(sampleType: steps, predicate: nil, limit: 1, sortDescriptors: nil) { _, _, _ in }
+        let objects: [NSObject] = [first, second, HKObserverQuery(sampleType: steps, predicate: nil) { _, done, _ in done() }]
+        #expect(objects[0].isEqual(first))
+        #expect(!objects[0].isEqual(second))
+        #expect(!objects[1].isEqual(objects[2]))
+    }
+
     @Test func thePreferencesNotificationHasApplesName() {
         #expect(Notification.Name.HKUserPreferencesDidChange.rawValue == "HKUserPreferencesDidChangeNotification")
         #expect(HKUserPreferencesDidChangeNotification == "HKUserPreferencesDidChangeNotification")
