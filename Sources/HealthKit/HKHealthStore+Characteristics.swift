@@ -16,6 +16,24 @@ extension HKHealthStore {
         }
     }
 
+    /// developer.apple.com/documentation/healthkit/hkhealthstore/dateofbirth(): the birthdate as a
+    /// date, or — "if the user has not yet specified a birth date, or if the user has denied your
+    /// app permission to read the birth date" — nil, which Swift sees as a thrown error; here
+    /// `errorNoData`. The date is the start of that day in the Gregorian calendar of the current
+    /// time zone (a date of birth is a calendar day, which is why Apple replaced this call).
+    /// Goes through `dateOfBirthComponents()` so a test double's components serve both forms.
+    func brokerDateOfBirth() throws -> Date {
+        let components = try dateOfBirthComponents()
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        guard let year = components.year, let month = components.month, let day = components.day,
+              let date = calendar.date(from: DateComponents(year: year, month: month, day: day)) else {
+            throw HKError(.errorNoData, "no date of birth is set, or this app may not read it; "
+                          + "dateOfBirth() has no value to return (use dateOfBirthComponents())")
+        }
+        return date
+    }
+
     func brokerBiologicalSex() throws -> HKBiologicalSexObject {
         HKBiologicalSexObject(try enumeration(.biologicalSex, as: HKBiologicalSex.self))
     }

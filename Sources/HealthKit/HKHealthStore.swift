@@ -203,6 +203,11 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
     open func wheelchairUse() throws -> HKWheelchairUseObject { try brokerWheelchairUse() }
     open func activityMoveMode() throws -> HKActivityMoveModeObject { try brokerActivityMoveMode() }
 
+    /// Apple's pre-iOS 10 form of the date of birth, deprecated there for `dateOfBirthComponents()`.
+    /// See `brokerDateOfBirth()`: built from this store's `dateOfBirthComponents()`.
+    @available(*, deprecated, renamed: "dateOfBirthComponents()")
+    open func dateOfBirth() throws -> Date { try brokerDateOfBirth() }
+
     // MARK: Workouts (HKHealthStore+Workouts)
 
     /// Associates `samples` with `workout`. See `brokerAdd(_:to:)`.

@@ -139,6 +139,11 @@ enum AppleSurfaceSpelling {
         let v: HKActivityMoveMode = try s.activityMoveMode().activityMoveMode
         _ = v
     }
+    // row 29: dateOfBirth() (deprecated iOS 10)
+    static func row29(s: HKHealthStore) async throws {
+        let d: Date = try s.dateOfBirth()
+        _ = d
+    }
     // row 30: add(_:to:completion:) samples to a workout / async
     static func row30(s: HKHealthStore, w: HKWorkout, o: HKQuantitySample) async throws {
         s.add([o], to: w) { ok, e in _ = (ok, e) }

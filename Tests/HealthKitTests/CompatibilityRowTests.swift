@@ -58,6 +58,29 @@ import Testing
         #expect(!objects[1].isEqual(objects[2]))
     }
 
+    /// …/hkhealthstore/dateofbirth() (deprecated in iOS 10): the birthdate as a date; nil — a
+    /// thrown error in Swift — when none is set or readable. Read through the store's
+    /// `dateOfBirthComponents()`, whose healthd path CharacteristicsEndToEndTests covers.
+    @Test func theDeprecatedDateOfBirthIsTheStartOfTheComponentsDay() throws {
+        final class Birthday: HKHealthStore, @unchecked Sendable {
+            let components: DateComponents
+            init(_ components: DateComponents) {
+                self.components = components
+                super.init()
+            }
+            override func dateOfBirthComponents() throws -> DateComponents { components }
+        }
+        let date = try Birthday(DateComponents(calendar: Calendar(identifier: .gregorian), year: 1984, month: 2, day: 29)).dateOfBirth()
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let read = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        #expect([read.year, read.month, read.day, read.hour, read.minute, read.second] == [1984, 2, 29, 0, 0, 0])
+        for unset in [DateComponents(calendar: Calendar(identifier: .gregorian)), DateComponents(year: 1984, month: 2)] {
+            let error = #expect(throws: HKError.self) { try Birthday(unset).dateOfBirth() }
+            #expect(error?.code == .errorNoData)
+        }
+    }
+
     @Test func thePreferencesNotificationHasApplesName() {
         #expect(Notification.Name.HKUserPreferencesDidChange.rawValue == "HKUserPreferencesDidChangeNotification")
         #expect(HKUserPreferencesDidChangeNotification == "HKUserPreferencesDidChangeNotification")

@@ -35,7 +35,7 @@ row(S, "bloodType()", "s: HKHealthStore", "let v: HKBloodType = try s.bloodType(
 row(S, "fitzpatrickSkinType()", "s: HKHealthStore", "let v: HKFitzpatrickSkinType = try s.fitzpatrickSkinType().skinType; _ = v", r"fitzpatrickSkinType\(\)")
 row(S, "wheelchairUse()", "s: HKHealthStore", "let v: HKWheelchairUse = try s.wheelchairUse().wheelchairUse; _ = v", r"wheelchairUse\(\)")
 row(S, "activityMoveMode()", "s: HKHealthStore", "let v: HKActivityMoveMode = try s.activityMoveMode().activityMoveMode; _ = v", r"activityMoveMode\(\)")
-row(S, "dateOfBirth() (deprecated iOS 10)", "s: HKHealthStore", "let d: Date = try s.dateOfBirth(); _ = d", r"\.dateOfBirth\(\)", "deprecated since iOS 10; use dateOfBirthComponents()")
+row(S, "dateOfBirth() (deprecated iOS 10)", "s: HKHealthStore", "let d: Date = try s.dateOfBirth(); _ = d", r"theDeprecatedDateOfBirthIsTheStartOfTheComponentsDay", "deprecated as in Apple's SDK; no date throws HKError errorNoData (Apple: a nil return, which Swift throws as a generic error)")
 row(S, "add(_:to:completion:) samples to a workout / async", "s: HKHealthStore, w: HKWorkout, o: HKQuantitySample", "s.add([o], to: w) { ok, e in _ = (ok, e) }; try await s.addSamples([o], to: w)", r"\.add\(\[|addSamples\(")
 row(S, "splitTotalEnergy(_:start:end:resultsHandler:) (deprecated)", "s: HKHealthStore, q: HKQuantity", "s.splitTotalEnergy(q, start: Date(), end: Date()) { a, b, e in _ = (a, b, e) }", r"splitTotalEnergy")
 row(S, "recalibrateEstimates(sampleType:date:completion:) / async", "s: HKHealthStore, t: HKQuantityType", "try await s.recalibrateEstimates(sampleType: t, date: Date())", r"recalibrateEstimates", "healthd estimates nothing: checks Apple's rules, changes nothing")
