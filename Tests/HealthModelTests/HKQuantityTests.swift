@@ -37,9 +37,13 @@ import Testing
         #expect(Set([kilometer, HKQuantity(unit: HKUnit(from: "km"), doubleValue: 1)]).count == 1)
     }
 
-    @Test func descriptionNeverShowsTheValue() {
-        let weight = HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: 81.25)
-        #expect(!weight.description.contains("81"))
-        #expect(weight.description.contains("kg"))
+    /// Apple prints a quantity as its number and unit string, as `print(quantity)` shows in any
+    /// HealthKit app ("72 count/min"); ports that put `"\(sample.quantity)"` in a label rely on it.
+    @Test func descriptionIsTheNumberAndTheUnitStringAsApplesIs() {
+        #expect(HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: 81.25).description == "81.25 kg")
+        #expect(HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: 72).description == "72 count/min")
+        #expect(HKQuantity(unit: .meter(), doubleValue: -0.5).description == "-0.5 m")
+        #expect(HKQuantity(unit: .count(), doubleValue: 1e20).description == "1e+20 count")
+        #expect(HKQuantity(unit: .count(), doubleValue: .infinity).description == "inf count")
     }
 }

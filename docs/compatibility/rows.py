@@ -134,7 +134,7 @@ row(S, "HKQuantity(unit:doubleValue:)", "", "let q = HKQuantity(unit: .count(), 
 row(S, "HKQuantity.doubleValue(for:)", "q: HKQuantity", "let v: Double = q.doubleValue(for: .count()); _ = v", r"doubleValue\(for:")
 row(S, "HKQuantity.is(compatibleWith:)", "q: HKQuantity", "let b: Bool = q.is(compatibleWith: .gram()); _ = b", r"is\(compatibleWith:")
 row(S, "HKQuantity.compare(_:)", "q: HKQuantity", "let r: ComparisonResult = q.compare(HKQuantity(unit: .count(), doubleValue: 1)); _ = r", r"\.compare\(")
-row(S, "HKQuantity.description", "q: HKQuantity", "let s: String = q.description; _ = s", r"descriptionNeverShowsTheValue", "prints `HKQuantity(<value> kg)` (value hidden from logs); Apple prints `70 kg`")
+row(S, "HKQuantity.description", "q: HKQuantity", "let s: String = q.description; _ = s", r"descriptionIsTheNumberAndTheUnitStringAsApplesIs")
 row(S, "HKQuantity NSSecureCoding / NSCopying / Comparable-by-compare", "q: HKQuantity", "let d = try NSKeyedArchiver.archivedData(withRootObject: q, requiringSecureCoding: true); let v = try NSKeyedUnarchiver.unarchivedObject(ofClass: HKQuantity.self, from: d); _ = (v, q.copy())", r"unarchivedObject\(ofClass: HKQuantity\.self")
 
 S = "Objects and samples"

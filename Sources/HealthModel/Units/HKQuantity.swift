@@ -2,8 +2,10 @@ public import Foundation
 
 /// An amount in a unit, as HealthKit's `HKQuantity`: immutable, converted on demand.
 ///
-/// `description` deliberately omits the value ("HKQuantity(<value> count/min)"): quantities
-/// are health data, and descriptions end up in logs and error text.
+/// `description` is Apple's: the number as `NSNumber` prints it, then the unit string
+/// ("72 count/min", "81.25 kg"). healthd never interpolates a quantity into a log line or an
+/// error text (it converts values with `value(in:)` only), so the value reaches text only where
+/// an app prints it, as on Apple's platforms.
 ///
 /// An `NSObject` with `NSSecureCoding`, as Apple's: the archive holds the unit's string and the
 /// value as written. `@unchecked Sendable`: `NSObject` is not `Sendable` on Linux, so the
@@ -72,7 +74,14 @@ public final class HKQuantity: NSObject, NSSecureCoding, @unchecked Sendable {
         return hasher.finalize()
     }
 
-    public override var description: String { "HKQuantity(<value> \(unit.unitString))" }
+    public override var description: String { "\(Self.numberText(value)) \(unit.unitString)" }
+
+    /// A double as `NSNumber` describes it on Apple's platforms: whole numbers without a
+    /// fraction ("72", not Swift's "72.0"), others in their shortest exact form ("81.25").
+    private static func numberText(_ number: Double) -> String {
+        if number == number.rounded(), abs(number) < 1e15 { return String(Int64(number)) }
+        return "\(number)"
+    }
 
     // MARK: NSSecureCoding
 
