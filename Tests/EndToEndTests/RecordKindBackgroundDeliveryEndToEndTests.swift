@@ -113,4 +113,31 @@ import TestSupport
         #expect(bystanderUpdates == ["background-update \(Self.vision) 3"], "its own three only: \(bystanderUpdates)")
         #expect(try await launchEntries(broker, bystander) == 1)
     }
+    /// A launch owed for a grant is withdrawn when the user revokes the grant before it is sent
+    /// (DESIGN.md §7.6): two readers are granted the same prescription while no agent is
+    /// attached, one of them then loses it (`healthctl object-grants --revoke`); when the agent
+    /// attaches, only the one still granted is launched — the control, launched for the same
+    /// owed change at the same moment, so the other's missing launch is the revocation's doing.
+    @Test func aLaunchOwedForAGrantIsWithdrawnWhenTheGrantIsRevoked() async throws {
+        let broker = try BrokerProcess()
+        let owner = "org.test.bg-grant-owner", kept = "org.test.bg-grant-kept", revoked = "org.test.bg-grant-revoked"
+        for app in [owner, kept, revoked] {
+            try await install(broker, app, records: false)
+            try await broker.set(app, "share", Self.vision, allowed: true)
+        }
+        #expect(try await broker.runApp(owner, ["snippet", "vision-save"]).okValue == "saved")
+        for app in [kept, revoked] {
+            #expect(try await broker.runApp(app, ["background-enable", Self.vision]).okValue == "enabled")
+            _ = try #require(try await PerObjectGrantFeedEndToEndTests.grantGlasses(broker, saver: owner, reader: app))
+        }
+        #expect(try await broker.healthctl(["object-grants", revoked, "--revoke-all"]).status == 0)
+
+        let agent = try LaunchAgentProcess(broker: broker, backgroundTypes: [Self.vision])
+        #expect(try await broker.waitForLog("launch agent attached"))
+        #expect(try await agent.waitForAppLine(kept, "ok background"), "the control: \(agent.log)")
+        #expect(agent.appLogLines(kept).filter { $0.hasPrefix("background-update") } == ["background-update \(Self.vision) 1"])
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(agent.appLog(revoked) == nil, "launched for a revoked grant: \(agent.appLog(revoked) ?? "")")
+        #expect(try await launchEntries(broker, revoked) == 0)
+    }
 }

@@ -39,7 +39,7 @@ extension ProbeCatalog {
         "anchored vision prescriptions, continued after the hidden prescription's deletion",
         "anchored vision prescriptions, from the start after the deletion",
         // A per-object grant crossed with order and limit: the granted one is the oldest.
-        "vision prescriptions, oldest first, limit 1", "anchored set of prescriptions and own heart rate, the rest",
+        "vision prescriptions, oldest first, limit 1", "anchored set of prescriptions and own systolic, the rest",
     ]
 
     static let recordQueries: [ProbeCall] = [
@@ -74,8 +74,8 @@ extension ProbeCatalog {
 
     /// Per-object grants crossed with the shapes the type-wide probes vary (session 10 red
     /// team): sort and limit (the hidden prescription, minute 40, is the oldest), an anchored
-    /// limit and its continuation, an anchored set of prescriptions and heart rate (a per-object
-    /// scope beside a type-wide one in one feed), a metadata and a date predicate, and deleting
+    /// limit and its continuation, an anchored set of prescriptions and the app's own systolic pressure (a
+    /// per-object scope beside a type-wide one in one feed), a metadata and a date predicate, and deleting
     /// the hidden prescription, which must look like deleting one that does not exist
     /// (`changeTwins`), whatever the app may read.
     static let perObjectCombinations: [ProbeCall] = [
@@ -96,16 +96,19 @@ extension ProbeCatalog {
         anchoredQuery("anchored vision prescriptions, the next after limit 1") {
             AnchoredQuerySpec(typeIdentifier: vision, anchor: $0.anchor(of: "anchored vision prescriptions, limit 1"), limit: 1)
         },
-        // Heart rate confined to the app's own by a source predicate: the vision states keep
-        // heart rate readable, so any other app's would differ between the worlds there.
-        anchoredQuery("anchored set of prescriptions and own heart rate, limit 2") {
+        // The other type is the app's own systolic pressure (a source predicate): the vision
+        // states keep every other type readable, so another app's samples — or, as deletions
+        // are reported whatever the predicate, another app's replaced heart rate — would differ
+        // between the worlds there. Nobody deletes systolic samples in the probe.
+        anchoredQuery("anchored set of prescriptions and own systolic, limit 2") {
             AnchoredQuerySpec(descriptors: [TypePredicateSpec(typeIdentifier: vision),
-                                            TypePredicateSpec(typeIdentifier: heartRate, predicate: .sources([$0.probingApp]))], limit: 2)
+                                            TypePredicateSpec(typeIdentifier: ProbeData.systolic, predicate: .sources([$0.probingApp]))],
+                              limit: 2)
         },
-        anchoredQuery("anchored set of prescriptions and own heart rate, the rest") {
-            AnchoredQuerySpec(descriptors: [TypePredicateSpec(typeIdentifier: heartRate, predicate: .sources([$0.probingApp])),
+        anchoredQuery("anchored set of prescriptions and own systolic, the rest") {
+            AnchoredQuerySpec(descriptors: [TypePredicateSpec(typeIdentifier: ProbeData.systolic, predicate: .sources([$0.probingApp])),
                                             TypePredicateSpec(typeIdentifier: vision)],
-                              anchor: $0.anchor(of: "anchored set of prescriptions and own heart rate, limit 2"))
+                              anchor: $0.anchor(of: "anchored set of prescriptions and own systolic, limit 2"))
         },
         .unary("delete the hidden prescription by UUID", .deleteObjects) {
             ObjectDeletion([ObjectReference(typeIdentifier: vision, uuid: $0.hidden.prescription)]).wireBytes()
