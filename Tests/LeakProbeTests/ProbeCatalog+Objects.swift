@@ -124,6 +124,7 @@ extension ProbeCatalog {
         ("delete a hidden sample", "delete a sample that does not exist"),
         ("delete the hidden workout", "delete a workout that does not exist"),
         ("delete matching hidden UUIDs", "delete matching a UUID that does not exist"),
+        ("delete the hidden prescription by UUID", "delete a prescription that does not exist"),
     ]
 
     /// The same for reads through a hidden object, in every state but `authorized`.

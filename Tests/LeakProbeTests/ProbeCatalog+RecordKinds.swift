@@ -38,6 +38,8 @@ extension ProbeCatalog {
         // The deletion of the prescription it was granted.
         "anchored vision prescriptions, continued after the hidden prescription's deletion",
         "anchored vision prescriptions, from the start after the deletion",
+        // A per-object grant crossed with order and limit: the granted one is the oldest.
+        "vision prescriptions, oldest first, limit 1", "anchored set of prescriptions and own systolic, the rest",
     ]
 
     static let recordQueries: [ProbeCall] = [
@@ -68,6 +70,56 @@ extension ProbeCatalog {
         .unary("sources of vision prescriptions, the hidden one's UUID", .querySources) {
             TypePredicateSpec(typeIdentifier: vision, predicate: .uuids([$0.hidden.prescription])).wireBytes()
         },
+    ] + perObjectCombinations
+
+    /// Per-object grants crossed with the shapes the type-wide probes vary (session 10 red
+    /// team): sort and limit (the hidden prescription, minute 40, is the oldest), an anchored
+    /// limit and its continuation, an anchored set of prescriptions and the app's own systolic pressure (a
+    /// per-object scope beside a type-wide one in one feed), a metadata and a date predicate, and deleting
+    /// the hidden prescription, which must look like deleting one that does not exist
+    /// (`changeTwins`), whatever the app may read.
+    static let perObjectCombinations: [ProbeCall] = [
+        .query("vision prescriptions, oldest first, limit 1") { _ in
+            SampleQuerySpec(typeIdentifier: vision, sort: [SampleSort(.startDate, ascending: true)], limit: 1)
+        },
+        .query("vision prescriptions, newest first, limit 1") { _ in
+            SampleQuerySpec(typeIdentifier: vision, sort: [SampleSort(.startDate, ascending: false)], limit: 1)
+        },
+        .query("vision prescriptions, the hidden one's minute") { _ in
+            SampleQuerySpec(typeIdentifier: vision, predicate: .dateRange(start: ProbeData.time(40), end: ProbeData.time(41),
+                                                                          strictStart: false, strictEnd: true))
+        },
+        .query("vision prescriptions, NOT the hidden one's UUID") {
+            SampleQuerySpec(typeIdentifier: vision, predicate: .not(.uuids([$0.hidden.prescription])))
+        },
+        anchoredQuery("anchored vision prescriptions, limit 1") { _ in AnchoredQuerySpec(typeIdentifier: vision, limit: 1) },
+        anchoredQuery("anchored vision prescriptions, the next after limit 1") {
+            AnchoredQuerySpec(typeIdentifier: vision, anchor: $0.anchor(of: "anchored vision prescriptions, limit 1"), limit: 1)
+        },
+        // The other type is the app's own systolic pressure (a source predicate): the vision
+        // states keep every other type readable, so another app's samples — or, as deletions
+        // are reported whatever the predicate, another app's replaced heart rate — would differ
+        // between the worlds there. Nobody deletes systolic samples in the probe.
+        anchoredQuery("anchored set of prescriptions and own systolic, limit 2") {
+            AnchoredQuerySpec(descriptors: [TypePredicateSpec(typeIdentifier: vision),
+                                            TypePredicateSpec(typeIdentifier: ProbeData.systolic, predicate: .sources([$0.probingApp]))],
+                              limit: 2)
+        },
+        anchoredQuery("anchored set of prescriptions and own systolic, the rest") {
+            AnchoredQuerySpec(descriptors: [TypePredicateSpec(typeIdentifier: ProbeData.systolic, predicate: .sources([$0.probingApp])),
+                                            TypePredicateSpec(typeIdentifier: vision)],
+                              anchor: $0.anchor(of: "anchored set of prescriptions and own systolic, limit 2"))
+        },
+        .unary("delete the hidden prescription by UUID", .deleteObjects) {
+            ObjectDeletion([ObjectReference(typeIdentifier: vision, uuid: $0.hidden.prescription)]).wireBytes()
+        },
+        .unary("delete a prescription that does not exist", .deleteObjects) { _ in
+            ObjectDeletion([ObjectReference(typeIdentifier: vision, uuid: freshUUID)]).wireBytes()
+        },
+        .unary("delete matching the hidden prescription's UUID", .deleteMatching) {
+            MatchingDeletion(typeIdentifier: vision, predicate: .uuids([$0.hidden.prescription])).wireBytes()
+        },
+        .query("vision prescriptions after the delete attempts") { _ in SampleQuerySpec(typeIdentifier: vision) },
     ]
 
     /// Anchored queries from the start, the hidden app's new document and prescription and a
