@@ -8,6 +8,10 @@ public struct IncomingCall: Sendable {
     public let method: String
     public let payload: [UInt8]
     public let responder: CallResponder
+    /// No other call of this connection was in flight when this one arrived: answering it on the
+    /// reader thread, even blocking there for a commit, keeps no call of this peer waiting that
+    /// could have run alongside it (`ServerConnection.serve`'s `answerNow`).
+    public var aloneOnConnection = false
 }
 
 /// How a handler answers its call. A unary handler calls `respond` or `fail` once; a streaming
@@ -168,6 +172,7 @@ public final class ServerConnection: Sendable {
     /// `answerNow` may answer a call on this (the reading) thread, without a task: it returns
     /// true when it did, false — having answered nothing — to have `handler` run it as a task.
     /// It must never wait on a peer, nor for long: while it runs, this peer's next frames wait.
+    /// Only a call `aloneOnConnection` may wait there for a store commit (a save).
     public func serve(answerNow: @escaping @Sendable (IncomingCall) -> Bool = { _ in false },
                       _ handler: @escaping @Sendable (IncomingCall) async -> Void) -> FrameConnection.ReadFailure? {
         // The claims of frames whose prefix was read, oldest first: frames complete in the order
@@ -262,7 +267,10 @@ public final class ServerConnection: Sendable {
         // its id and budget are free when its answer is queued.
         let immediate = CallResponder(callID: id, outbound: outbound, unreadRepliesTimeout: limits.unreadRepliesTimeout,
                                       onEnd: release)
-        if answerNow(IncomingCall(method: frame.method, payload: frame.payload, responder: immediate)) { return }
+        let alone = calls.withLock { $0.running.isEmpty }
+        if answerNow(IncomingCall(method: frame.method, payload: frame.payload, responder: immediate, aloneOnConnection: alone)) {
+            return
+        }
         let started: Bool = calls.withLock { calls in
             // Checked again under the lock that registers the call: `end(with:)` takes every
             // running call under it, so a call either is among them or never starts.

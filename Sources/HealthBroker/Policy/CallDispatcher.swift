@@ -86,6 +86,7 @@ struct CallDispatcher: Sendable {
     /// only its own threads. Identity is the connection's `caller`; the per-connection and
     /// per-app call limits were checked before this (`ServerConnection.start`).
     func answerNow(_ call: IncomingCall) -> Bool {
+        if case let .write(_, onReader)? = table[call.method] { return commitNow(call, onReader) }
         guard case let .immediate(answer)? = table[call.method],
               MethodTable.accessLogged[call.method] == nil,
               caller.appManifest == nil || MethodTable.cost(of: call.method, payload: call.payload) == .cheap
@@ -93,6 +94,37 @@ struct CallDispatcher: Sendable {
         let reply: MethodTable.Reply?
         do {
             reply = try context.store.withGrantsNow { try answer(context, caller, call.payload, $0) }
+        } catch {
+            return false
+        }
+        guard let reply else { return false }
+        respond(call, with: reply)
+        return true
+    }
+
+    /// Commits a `.write` call on the calling thread — the connection's reader — and answers it,
+    /// when the call is an app's, cheap, alone on its connection, and the store is open now
+    /// (`StoreHandle.withOpenStoreNow`). True when it answered. Otherwise (another call of the
+    /// connection in flight, the store locked or changing keys, a refusal or any failure, after
+    /// which nothing was written) the call takes the ordinary path, `dispatch`, which journals a
+    /// locked store's save, reports the failure and logs a refusal.
+    ///
+    /// Why: a lone save's reply otherwise waits for three thread hand-offs (reader → pool →
+    /// group-commit drain → pool), each a wake-up of tens of µs on a loaded machine, around a
+    /// commit of a few hundred (issue 17, Benchmarks/README.md "Session 10: durable save"). The
+    /// reader thread is this connection's own and may block; it never belongs to the cooperative
+    /// pool, whose threads must not wait on the writer (GroupCommitQueue). Only a call alone on
+    /// its connection waits here, so a peer's other calls never queue behind this commit. The
+    /// entry is in the save's transaction, so nothing is left for `logAccess` to append.
+    private func commitNow(_ call: IncomingCall,
+                           _ write: (BrokerContext, Caller, [UInt8], HealthDatabase, CallAccessReport) throws -> MethodTable.Reply) -> Bool {
+        guard call.aloneOnConnection, caller.appManifest != nil,
+              MethodTable.cost(of: call.method, payload: call.payload) == .cheap
+        else { return false }
+        let report = accessReport(for: call.method)
+        let reply: MethodTable.Reply?
+        do {
+            reply = try context.store.withOpenStoreNow { try write(context, caller, call.payload, $0, report) }
         } catch {
             return false
         }
@@ -112,7 +144,7 @@ struct CallDispatcher: Sendable {
 
     private func run(_ handler: MethodTable.Handler, _ call: IncomingCall) async {
         switch handler {
-        case let .unary(run):
+        case let .unary(run), let .write(run, _):
             await runUnary(call) { try await run(context, caller, call.payload) }
         case let .immediate(answer):
             // The ordinary path of an immediate method: a unary call that borrows the grants,

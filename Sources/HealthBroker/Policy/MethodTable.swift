@@ -17,6 +17,14 @@ enum MethodTable {
         /// Such a handler must have no side effects: a call it throws on runs again on the
         /// ordinary path, which reports the failure (and logs a refusal).
         case immediate(@Sendable (BrokerContext, Caller, [UInt8], HealthDatabase) throws -> Reply)
+        /// A unary write with a second, synchronous form that commits into the open store on the
+        /// connection's reader thread, waiting there for its commit (`CallDispatcher.commitNow`):
+        /// a lone durable save then costs no thread hand-off (issue 17). The synchronous form
+        /// gets the call's access report and must commit the call's entry in the write's own
+        /// transaction; it throws only when it wrote nothing, and the call then runs as
+        /// `.unary` with `ordinary`, which reports the failure (and logs a refusal).
+        case write(ordinary: @Sendable (BrokerContext, Caller, [UInt8]) async throws -> Reply,
+                   onReader: @Sendable (BrokerContext, Caller, [UInt8], HealthDatabase, CallAccessReport) throws -> Reply)
     }
 
     struct Reply: Sendable {
@@ -35,7 +43,7 @@ enum MethodTable {
         HealthStoreMethod.getRequestStatus.rawValue: .immediate(AppService.getRequestStatus),
         HealthStoreMethod.requestAuthorization.rawValue: .unary(AppService.requestAuthorization),
         HealthStoreMethod.authorizationStatus.rawValue: .immediate(AppService.authorizationStatus),
-        HealthStoreMethod.save.rawValue: .unary(AppService.save),
+        HealthStoreMethod.save.rawValue: .write(ordinary: AppService.save, onReader: AppService.saveOnReader),
         HealthStoreMethod.querySamples.rawValue: .stream(AppService.querySamples),
         HealthStoreMethod.queryAnchored.rawValue: .stream(AnchoredQueryService.query),
         HealthStoreMethod.observeChanges.rawValue: .stream(ObserverQueryService.observe),

@@ -57,46 +57,42 @@ enum AppService {
 
     static func save(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let app = try context.requireApp(caller)
-        // The decoded batch is checked, canonicalized and stored where it lies: a 1,000-sample
-        // save is not copied on its way to the store (issue 17).
-        var records = try SampleList(wire: payload).samples
-        guard !records.isEmpty else { throw HKError(.errorInvalidArgument, "nothing to save") }
-        // A correlation needs share permission for the types it holds (its own type has none);
-        // the log entry names both.
-        var types = Set<String>()
-        var logged = Set<String>()
-        var previous: String?
-        for record in records {
-            // A run of samples of one type adds nothing after its first (comparing is cheaper
-            // than hashing); a correlation's share types depend on what it holds, not its type.
-            if record.typeIdentifier == previous, !record.holdsCorrelatedSamples { continue }
-            previous = record.typeIdentifier
-            record.forEachShareTypeIdentifier { types.insert($0) }
-            logged.insert(record.typeIdentifier)
-        }
-        logged.formUnion(types)
-        for type in types.sorted() where HKObjectType.type(forIdentifier: type) == nil {
-            throw HKError(.errorInvalidArgument, "unknown sample type \(type.prefix(100))")
-        }
-        let loggedTypes = logged.sorted()
+        var request = try SaveRequest(wire: payload)
         // Reported before the checks, so a refused save's log entry names the types it tried.
-        CallAccessReport.record(appID: app.id, types: loggedTypes)
-        try await context.store.withGrants { try $0.authorization.checkSave(app: app, types: types) }
-        // Identity and UUIDs come from the broker: whatever the app put in these fields is dropped.
-        let source = SourceRecord(bundleIdentifier: app.id, name: app.displayName, version: app.version)
-        try SampleValidator.canonicalize(batch: &records)
-        for index in records.indices { records[index].source = nil }
+        CallAccessReport.record(appID: app.id, types: request.loggedTypes)
+        try await context.store.withGrants { try $0.authorization.checkSave(app: app, types: request.shareTypes) }
+        let source = try request.canonicalize(for: app)
         // The access-log entry commits with the samples (one transaction, one fsync) when the
         // store is open; while it is locked the dispatcher journals it after the save.
         let report = CallAccessReport.current
-        let entry = report?.entryForWrite(appID: app.id, types: loggedTypes)
-        let saved = try await context.store.save(records, source: source, accessLog: entry)
+        let entry = report?.entryForWrite(appID: app.id, types: request.loggedTypes)
+        let saved = try await context.store.save(request.records, source: source, accessLog: entry)
         let uuids = saved.uuids
         if saved.entryCommitted {
-            report?.committedWithEntry(appID: app.id, types: loggedTypes, count: uuids.count)
+            report?.committedWithEntry(appID: app.id, types: request.loggedTypes, count: uuids.count)
         } else {
-            CallAccessReport.record(appID: app.id, types: loggedTypes, count: uuids.count)
+            CallAccessReport.record(appID: app.id, types: request.loggedTypes, count: uuids.count)
         }
+        context.logger.info("saved", metadata: ["app": "\(app.id)", "count": "\(uuids.count)"])
+        return MethodTable.Reply(SavedUUIDs(uuids))
+    }
+
+    /// `save` on the connection's reader thread, into the open store (MethodTable `.write`,
+    /// `CallDispatcher.commitNow`): the same checks (`SaveRequest`), the same share check, and the
+    /// same transaction with the access-log entry, committed by this thread when no other commit
+    /// is running (`SampleRepository.insertBlocking`) — no task, no pool thread, no hand-off for a
+    /// lone save. Throws only when nothing was written (a refusal, a bad request, or a commit that
+    /// failed and rolled back): the call then runs again on the ordinary path, `save`, which
+    /// reports and logs the failure.
+    static func saveOnReader(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ database: HealthDatabase,
+                             _ report: CallAccessReport) throws -> MethodTable.Reply {
+        let app = try context.requireApp(caller)
+        var request = try SaveRequest(wire: payload)
+        try database.authorization.checkSave(app: app, types: request.shareTypes)
+        let source = try request.canonicalize(for: app)
+        let entry = report.entryForWrite(appID: app.id, types: request.loggedTypes)
+        let uuids = try database.samples.insertBlocking(request.records, source: source, accessLog: entry)
+        report.committedWithEntry(appID: app.id, types: request.loggedTypes, count: uuids.count)
         context.logger.info("saved", metadata: ["app": "\(app.id)", "count": "\(uuids.count)"])
         return MethodTable.Reply(SavedUUIDs(uuids))
     }

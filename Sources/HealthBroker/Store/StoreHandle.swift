@@ -161,6 +161,18 @@ final class StoreHandle: Sendable {
         }
     }
 
+    /// `withSaveTarget` without waiting, for a write committed on the connection's reader thread
+    /// (`CallDispatcher.commitNow`): runs `body` with the open database if the gate admits the
+    /// call at once, and returns nil — running nothing — while the store is locked (a locked
+    /// store's write is journaled, on the ordinary path) or a key change has it closed.
+    func withOpenStoreNow<T>(_ body: (HealthDatabase) throws -> T) rethrows -> T? {
+        guard let access = gate.enterNow() else { return nil }
+        defer { gate.leave() }
+        guard case let .open(database) = access else { return nil }
+        idleLock?.touch()  // a save to the open store is activity, as in `withSaveTarget`
+        return try body(database)
+    }
+
     /// `withGrants` for the broker's own threads (the accept threads), which may block.
     func withGrantsBlocking<T: Sendable>(_ body: @escaping @Sendable (HealthDatabase) throws -> T) throws -> T {
         try blocking { try await self.withGrants(body) }

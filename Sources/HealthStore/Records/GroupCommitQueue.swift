@@ -26,12 +26,19 @@ import Synchronization
 /// saved two thread hand-offs per save, but a pool thread blocked on the writer connection
 /// deadlocks as soon as whoever holds the writer needs the pool to let go (GroupCommitTests'
 /// `WriterHold` did, with two pool threads on a two-core machine).
+///
+/// The one exception is `submitBlocking`, for a thread that is allowed to block (a connection's
+/// own reader thread, never a pool thread): when no drain is running, that thread leads the
+/// commit of its own save itself and answers it without any hand-off; otherwise it waits, blocked,
+/// for the drain to commit it with the others (Benchmarks/README.md "Session 10: durable save").
 final class GroupCommitQueue: Sendable {
     typealias Work = @Sendable (Database) throws -> [UUID]
 
     private struct Submission: Sendable {
         let work: Work
-        let continuation: CheckedContinuation<[UUID], any Error>
+        /// Called once, after the transaction holding `work` committed (or failed): resumes an
+        /// async submitter, or wakes a blocked one.
+        let finish: @Sendable (Result<[UUID], any Error>) -> Void
     }
 
     private struct State {
@@ -60,21 +67,45 @@ final class GroupCommitQueue: Sendable {
     /// its result once that transaction is durably committed.
     func submit(_ work: @escaping Work) async throws -> [UUID] {
         try await withCheckedThrowingContinuation { continuation in
-            let submission = Submission(work: work, continuation: continuation)
-            let startsDrain = state.withLock { state in
-                state.statistics.submitted += 1
-                guard !state.draining else {
-                    state.waiting.append(submission)
-                    return false
-                }
-                // No commit is running and none can start until `draining` is cleared: this
-                // save is the next batch, alone.
-                state.draining = true
-                return true
-            }
-            if startsDrain {
+            let submission = Submission(work: work) { continuation.resume(with: $0) }
+            if leads(submission) {
                 drainQueue.async { self.drain(startingWith: [submission]) }
             }
+        }
+    }
+
+    /// `submit` for a thread that may block until the commit — a connection's reader thread;
+    /// never a thread of the cooperative pool (see the type's comment for the deadlock that
+    /// causes). When no drain is running, this thread commits its save itself, alone, and only
+    /// hands the saves that arrived meanwhile to the drain thread; otherwise the drain commits it
+    /// with the others and wakes this thread. Same transaction, savepoint and durability rules
+    /// as `submit`: it returns once the transaction holding `work` is durably committed.
+    func submitBlocking(_ work: @escaping Work) throws -> [UUID] {
+        let outcome = BlockingCommitOutcome()
+        let submission = Submission(work: work) { outcome.finish($0) }
+        if leads(submission) {
+            commit([submission])
+            // Later saves are the drain thread's: this thread goes back to answering its own.
+            if let next = nextBatch() {
+                drainQueue.async { self.drain(startingWith: next) }
+            }
+        }
+        return try outcome.wait()
+    }
+
+    /// Counts `submission` and queues it behind a running drain; true when none was running,
+    /// and the caller must now commit it (it leads, `draining` is set for it).
+    private func leads(_ submission: Submission) -> Bool {
+        state.withLock { state in
+            state.statistics.submitted += 1
+            guard !state.draining else {
+                state.waiting.append(submission)
+                return false
+            }
+            // No commit is running and none can start until `draining` is cleared: this save is
+            // the next batch, alone.
+            state.draining = true
+            return true
         }
     }
 
@@ -114,7 +145,7 @@ final class GroupCommitQueue: Sendable {
                 if batch.count > 1 { state.statistics.failedCommits += 1 }
             }
             for submission in batch {
-                submission.continuation.resume(throwing: error)
+                submission.finish(.failure(error))
             }
             return
         }
@@ -124,7 +155,7 @@ final class GroupCommitQueue: Sendable {
             state.statistics.committedSaves += committed
         }
         for (submission, outcome) in zip(batch, outcomes) {
-            submission.continuation.resume(with: outcome)
+            submission.finish(outcome)
         }
     }
 
@@ -150,6 +181,24 @@ final class GroupCommitQueue: Sendable {
             }
         }
         return outcomes
+    }
+}
+
+/// The result of a `submitBlocking` save, handed from the committing thread to the blocked one.
+private final class BlockingCommitOutcome: Sendable {
+    /// Replaced by the queue, which finishes every submission exactly once, before `done` is
+    /// signalled; the initial value is never seen by `wait`.
+    private let result = Mutex<Result<[UUID], any Error>>(.failure(CancellationError()))
+    private let done = DispatchSemaphore(value: 0)
+
+    func finish(_ outcome: Result<[UUID], any Error>) {
+        result.withLock { $0 = outcome }
+        done.signal()
+    }
+
+    func wait() throws -> [UUID] {
+        done.wait()
+        return try result.withLock { $0 }.get()
     }
 }
 

@@ -54,6 +54,18 @@ public struct SampleRepository: Sendable {
         }
     }
 
+    /// `insert` for a thread that may block until the commit (a connection's reader thread,
+    /// never a pool thread): `GroupCommitQueue.submitBlocking`. The same transaction, entry and
+    /// durability; when no commit is running, the calling thread commits the save itself.
+    public func insertBlocking(_ records: [SampleRecord], source: SourceRecord,
+                               accessLog: AccessLogEntryDraft? = nil) throws -> [UUID] {
+        try commits.submitBlocking { db in
+            let uuids = try Self.write(records, source: source, db)
+            if let accessLog { try AccessLogRepository.write(accessLog, count: uuids.count, db) }
+            return uuids
+        }
+    }
+
     /// How many saves and commits this store has seen: fewer commits than saves means saves
     /// were group-committed.
     public var commitStatistics: GroupCommitStatistics { commits.statistics }
