@@ -20,7 +20,7 @@ enum ImportService {
         var batch = try ImportBatch(wire: payload)
         guard !batch.samples.isEmpty else { throw HKError(.errorInvalidArgument, "an import batch holds no samples") }
         let source = try source(of: batch)
-        let types = Set(batch.samples.map(\.typeIdentifier) + (batch.routes.isEmpty ? [] : [HKWorkoutRouteTypeIdentifier])).sorted()
+        let types = typeIdentifiers(of: batch)
         CallAccessReport.record(appID: nil, types: types, detail: "import from \(batch.origin)")
         // Checked and canonicalized where the batch lies (no copy of its samples).
         try SampleValidator.canonicalize(batch: &batch.samples)
@@ -33,6 +33,19 @@ enum ImportService {
                                                   "unchanged": "\(outcome.unchanged)"])
         return MethodTable.Reply(ImportOutcome(added: outcome.added, unchanged: outcome.unchanged,
                                                routesAdded: outcome.routesAdded, routesUnchanged: outcome.routesUnchanged))
+    }
+
+    /// The types a batch holds, sorted, for its access-log entry. A run of samples of one type
+    /// adds its identifier once (comparing is cheaper than hashing it for every sample).
+    static func typeIdentifiers(of batch: ImportBatch) -> [String] {
+        var types = Set<String>()
+        var previous: String?
+        for index in batch.samples.indices where batch.samples[index].typeIdentifier != previous {
+            previous = batch.samples[index].typeIdentifier
+            types.insert(batch.samples[index].typeIdentifier)
+        }
+        if !batch.routes.isEmpty { types.insert(HKWorkoutRouteTypeIdentifier) }
+        return types.sorted()
     }
 
     /// The batch's routes, checked as an app's route data (`RouteLocationValidator`), each of a

@@ -80,6 +80,9 @@ final class ImportPipeline: @unchecked Sendable {
     private let readCharacteristics = Mutex<ExportCharacteristics?>(nil)
     var characteristics: ExportCharacteristics? { readCharacteristics.withLock { $0 } }
     private var openBatches: [BatchKey: Batch] = [:]
+    /// The validator's last type and unit plan (`SampleValidator.RecentLookups`): an export
+    /// lists long runs of one type. Used on the reader thread only, like the open batches.
+    private var validatorLookups = SampleValidator.RecentLookups()
     private var openSamples = 0
     private var openBytes = 0
     /// Batches that may be handed out and not yet answered. Made at 0 and raised to its slots:
@@ -164,7 +167,7 @@ final class ImportPipeline: @unchecked Sendable {
         // instead of failing the batch it travels in.
         let record: SampleRecord
         do {
-            record = try SampleValidator.canonicalized(imported.record)
+            record = try SampleValidator.canonicalized(imported.record, using: &validatorLookups)
         } catch {
             let type = imported.record.typeIdentifier
             tallied.withLock { $0.refused(type, error.message) }

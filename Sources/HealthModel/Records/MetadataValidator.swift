@@ -16,30 +16,37 @@ enum MetadataValidator {
             throw HKError(.errorInvalidArgument,
                           "\(type.identifier): metadata has \(metadata.count) entries, at most \(SampleLimits.maximumMetadataEntries) are allowed")
         }
+        // One registry lookup per key, and the sync pair noticed on the way: every key of every
+        // sample of a save or an import passes here, and hashing keys (three lookups per key and
+        // two more for the pair) was most of this check's cost (Benchmarks/README.md, "Session 10").
+        var hasIdentifier = false
+        var hasVersion = false
         for (key, value) in metadata {
-            try checkKey(key, of: type)
-            try checkValue(value, key: key, of: type, sampleType: quantityType)
+            let expected = HKMetadataKeyRegistry.expectedKind(forKey: key)
+            try checkKey(key, expected: expected, of: type)
+            try checkValue(value, key: key, expected: expected, of: type, sampleType: quantityType)
+            if key == HKMetadataKeySyncIdentifier { hasIdentifier = true }
+            if key == HKMetadataKeySyncVersion { hasVersion = true }
         }
-        let hasIdentifier = metadata[HKMetadataKeySyncIdentifier] != nil
-        let hasVersion = metadata[HKMetadataKeySyncVersion] != nil
         if hasIdentifier != hasVersion {
             throw HKError(.errorInvalidArgument,
                           "\(type.identifier): \(HKMetadataKeySyncIdentifier) and \(HKMetadataKeySyncVersion) must be given together")
         }
     }
 
-    private static func checkKey(_ key: String, of type: HKSampleType) throws(HKError) {
+    /// `expected`: the kind the registry expects for `key` (nil for a custom key).
+    private static func checkKey(_ key: String, expected: HKMetadataValueKind?, of type: HKSampleType) throws(HKError) {
         guard !key.isEmpty, key.utf8.count <= SampleLimits.maximumMetadataKeyBytes else {
             throw HKError(.errorInvalidArgument,
                           "\(type.identifier): metadata keys must have 1 to \(SampleLimits.maximumMetadataKeyBytes) bytes")
         }
-        if HKMetadataKeyRegistry.expectedKind(forKey: key) == nil, HKMetadataKeyRegistry.isReservedPrefix(key) {
+        if expected == nil, HKMetadataKeyRegistry.isReservedPrefix(key) {
             throw HKError(.errorInvalidArgument,
                           "\(type.identifier): metadata key \(key) uses HealthKit's reserved \"HK\" prefix but is not a predefined key")
         }
     }
 
-    private static func checkValue(_ value: MetadataValue, key: String, of type: HKSampleType,
+    private static func checkValue(_ value: MetadataValue, key: String, expected: HKMetadataValueKind?, of type: HKSampleType,
                                    sampleType quantityType: HKQuantityType?) throws(HKError) {
         // Checks every value, custom keys included: nothing unbounded or non-finite is stored.
         switch value {
@@ -59,7 +66,7 @@ enum MetadataValidator {
         default:
             break
         }
-        guard let expected = HKMetadataKeyRegistry.expectedKind(forKey: key) else { return }
+        guard let expected else { return }
         switch (expected, value) {
         case let (.string, .string(string)) where key == HKMetadataKeySyncIdentifier && string.isEmpty:
             throw HKError(.errorInvalidArgument, "\(type.identifier): \(key) must not be empty")

@@ -14,8 +14,9 @@ public enum SampleValidator {
     /// names the failing sample's position.
     public static func canonicalize(batch records: inout [SampleRecord]) throws(HKError) {
         let count = records.count
+        var lookups = RecentLookups()
         try checkEach(count) { (index) throws(HKError) -> SyncIdentity? in
-            try canonicalize(&records[index])
+            try canonicalize(&records[index], using: &lookups)
             return records[index].syncIdentity
         }
     }
@@ -25,9 +26,10 @@ public enum SampleValidator {
     /// only its run is authoritative); each record is converted in a scratch copy on the stack,
     /// which for quantity and category samples (a batch's usual content) allocates nothing.
     public static func check(batch records: [SampleRecord]) throws(HKError) {
+        var lookups = RecentLookups()
         try checkEach(records.count) { (index) throws(HKError) -> SyncIdentity? in
             var scratch = records[index]
-            try canonicalize(&scratch)
+            try canonicalize(&scratch, using: &lookups)
             return scratch.syncIdentity
         }
     }
@@ -53,6 +55,9 @@ public enum SampleValidator {
                 throw HKError(error.code, "sample \(index + 1) of \(count): \(error.message)")
             }
             if let identity {
+                // Sized for the batch at its first identifier: an import's records all carry one,
+                // and growing the table rehashed every identifier seen so far.
+                if syncIdentifiers.isEmpty { syncIdentifiers.reserveCapacity(count - index) }
                 if let first = syncIdentifiers[identity.identifier] {
                     throw HKError(.errorInvalidArgument,
                                   "samples \(first + 1) and \(index + 1) have the same \(HKMetadataKeySyncIdentifier); save one of them")
@@ -64,22 +69,36 @@ public enum SampleValidator {
 
     /// Validates `record` and returns it with its value converted to the type's canonical unit.
     public static func canonicalized(_ record: SampleRecord) throws(HKError) -> SampleRecord {
+        var lookups = RecentLookups()
+        return try canonicalized(record, using: &lookups)
+    }
+
+    /// `canonicalized(_:)` for one record of a stream (healthctl's import), with the stream's
+    /// `lookups`: the same checks and result.
+    public static func canonicalized(_ record: SampleRecord, using lookups: inout RecentLookups) throws(HKError) -> SampleRecord {
         var result = record
-        try canonicalize(&result)
+        try canonicalize(&result, using: &lookups)
         return result
     }
 
     /// Validates `record` and converts its value to the type's canonical unit in place. On a
     /// throw, `record` may be partly converted; callers drop it (the save fails whole).
     public static func canonicalize(_ record: inout SampleRecord) throws(HKError) {
-        guard let type = HKObjectType.type(forIdentifier: record.typeIdentifier) as? HKSampleType else {
+        var lookups = RecentLookups()
+        try canonicalize(&record, using: &lookups)
+    }
+
+    /// `canonicalize(_:)` with the type and unit plan of the records checked before it remembered
+    /// in `lookups` (a batch's or a stream's).
+    static func canonicalize(_ record: inout SampleRecord, using lookups: inout RecentLookups) throws(HKError) {
+        guard let type = lookups.sampleType(record.typeIdentifier) else {
             throw HKError(.errorInvalidArgument, "unknown sample type \(record.typeIdentifier.prefix(100))")
         }
         try checkDates(record, of: type)
         switch (type, record.value) {
         case let (quantityType as HKQuantityType, .quantity(value, unitString)):
             // Parsing, compatibility, conversion factor and range: once per type and unit.
-            let plan = try QuantityUnitPlan.cached(quantityType, unitString: unitString)
+            let plan = try lookups.plan(quantityType, unitString: unitString)
             if let series = record.quantitySeries {
                 let (value, canonicalSeries) = try canonicalized(series, plan: plan, unitString: unitString, of: record, quantityType)
                 record.value = value

@@ -17,6 +17,9 @@ enum MetadataCoding {
     static func encode(_ metadata: [String: MetadataValue]) -> String? {
         guard !metadata.isEmpty else { return nil }
         var json = "{"
+        // Room for a typical entry up front: growing from a small string doubled and copied the
+        // text four or five times for an imported record's three or four entries.
+        json.reserveCapacity(64 * metadata.count)
         for (position, (key, value)) in metadata.sorted(by: { $0.key < $1.key }).enumerated() {
             if position > 0 { json += "," }
             appendString(key, to: &json)

@@ -33,6 +33,9 @@ struct SampleInserter {
     /// cheaper than hashing it for `typeIDs` on every row.
     private var lastType: (identifier: String, id: Int64)?
     private var deviceIDs: [DeviceRecord: Int64] = [:]
+    /// The last device looked up: an import batch's records usually share one, and comparing
+    /// its eight fields is cheaper than hashing them all for `deviceIDs` on every row.
+    private var lastDevice: (device: DeviceRecord, id: Int64)?
     /// Whether a row of this write has run through GRDB, so its observers know `objects`
     /// changed in this savepoint and the following rows may be stepped directly.
     private var observersTold = false
@@ -98,9 +101,10 @@ struct SampleInserter {
     }
 
     private mutating func cachedDeviceID(_ device: DeviceRecord, _ db: Database) throws -> Int64 {
-        if let known = deviceIDs[device] { return known }
-        let id = try SampleRepository.deviceID(db, device)
+        if let lastDevice, lastDevice.device == device { return lastDevice.id }
+        let id = try deviceIDs[device] ?? SampleRepository.deviceID(db, device)
         deviceIDs[device] = id
+        lastDevice = (device, id)
         return id
     }
 }

@@ -35,9 +35,11 @@ extension SampleRepository {
             // What the source holds under each record's sync identifier (nil: nothing), handed to
             // `write` so that its upsert does not look the same identifiers up a second time.
             var syncedObjects = [SyncedObject?](repeating: nil, count: records.count)
+            // Each record's identity read once (two metadata lookups), for the check below too.
+            let identities = records.map(\.syncIdentity)
             let lookup = try SyncedObject.lookup(db)
-            for (index, record) in records.enumerated() {
-                guard let sync = record.syncIdentity else { continue }
+            for index in records.indices {
+                guard let sync = identities[index] else { continue }
                 let stored = try SyncedObject.find(using: lookup, source: sourceID, identifier: sync.identifier)
                 syncedObjects[index] = stored
                 guard let stored, stored.version >= sync.version else { continue }
@@ -50,25 +52,28 @@ extension SampleRepository {
             // (`ImportedCorrelations`): those are stored once, as the correlation's.
             let correlations = try ImportedCorrelations(records, sourceID: sourceID, db) { heldUUIDs[$0] == nil }
             var seen = Set<String>()
-            var stored: [SampleRecord] = []
             var storedPositions: [Int] = []
-            for (index, record) in records.enumerated() where heldUUIDs[index] == nil {
-                if case .correlation = record.value, let identity = record.importIdentity {
-                    guard seen.insert(identity).inserted, !correlations.holds(record, identity: identity) else {
+            storedPositions.reserveCapacity(records.count)
+            for index in records.indices where heldUUIDs[index] == nil {
+                // Read through the subscript, not bound to a copy of each record.
+                if case .correlation = records[index].value, let identity = records[index].importIdentity {
+                    guard seen.insert(identity).inserted, !correlations.holds(records[index], identity: identity) else {
                         unchanged += 1
                         continue
                     }
-                } else if correlations.holdsAsMember(record) {
+                } else if correlations.holdsAsMember(records[index]) {
                     unchanged += 1
                     continue
                 }
-                stored.append(record)
                 storedPositions.append(index)
             }
+            // A first import stores every record of its batches: then the batch itself is written,
+            // not a copy of each record.
+            let stored = storedPositions.count == records.count ? records : storedPositions.map { records[$0] }
             // Looked up before anything of the batch is written: valid for `write` only while no
             // two records share an identifier (the validator refuses that in one save; a batch
             // that does anyway is looked up again record by record).
-            let identifiers = stored.compactMap(\.syncIdentity?.identifier)
+            let identifiers = storedPositions.compactMap { identities[$0]?.identifier }
             let presearched = Set(identifiers).count == identifiers.count ? storedPositions.map { syncedObjects[$0] } : nil
             let written = try Self.write(stored, source: source, db, syncedObjects: presearched)
             try ImportedCorrelations.dropTopLevelCopies(ofMembersOf: stored, sourceID: sourceID, db)

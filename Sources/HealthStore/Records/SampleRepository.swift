@@ -83,45 +83,56 @@ public struct SampleRepository: Sendable {
         var inserter = try SampleInserter(db, source: source)
         var uuids: [UUID] = []
         uuids.reserveCapacity(records.count)
-        for (index, record) in records.enumerated() {
-            let sync = record.syncIdentity
-            if let sync, let stored = try syncedObjects.map({ $0[index] }) ?? inserter.storedObject(syncIdentifier: sync.identifier, db) {
-                guard sync.version > stored.version else {
-                    uuids.append(stored.uuid)
-                    uuidSupply.skip(record.mintedUUIDCount)
-                    continue
-                }
-                try stored.replace(db, change: inserter.change)
-            }
-            let uuid = uuidSupply.next()
-            var quantity: Double?
-            var category: Int?
-            switch record.value {
-            case let .quantity(value, _): quantity = value
-            case let .category(value): category = value
-            case .workout, .workoutRoute, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment, .audiogram, .document,
-                 .clinicalRecord, .visionPrescription:
-                break  // side tables, written below
-            case .correlation: break  // its samples are rows of their own, linked below
-            }
-            let rowID = try inserter.insert(record, uuid: uuid, quantity: quantity, category: category, sync: sync, db)
-            if case let .workout(workout) = record.value {
-                try WorkoutRows.insert(db, objectID: rowID, workout, sourceID: inserter.sourceID)
-            }
-            try SeriesRows.insert(db, objectID: rowID, record.value)
-            if let series = record.quantitySeries { try QuantitySeriesRows.insert(db, objectID: rowID, series) }
-            try StateOfMindRows.insert(db, objectID: rowID, record.value)
-            try AssessmentRows.insert(db, objectID: rowID, record.value)
-            try AudiogramRows.insert(db, objectID: rowID, record.value)
-            try DocumentRows.insert(db, objectID: rowID, record.value)
-            try ClinicalRecordRows.insert(db, objectID: rowID, record.value)
-            try VisionPrescriptionRows.insert(db, objectID: rowID, record.value)
-            uuids.append(uuid)
-            if case let .correlation(objects) = record.value {
-                uuids += try insertCorrelationObjects(objects, of: rowID, using: &inserter, minting: uuidSupply, db)
-            }
+        // By index, each record handed on borrowed: iterating the array copied every record
+        // (its strings, metadata and device retained and released: a few per cent of healthd's
+        // CPU in an import, issue 17).
+        for index in records.indices {
+            try write(records[index], presearched: syncedObjects.map { $0[index] }, into: &uuids, using: &inserter,
+                      minting: uuidSupply, db)
         }
         return uuids
+    }
+
+    /// One record of `write`: `presearched` is what the caller found stored under its sync
+    /// identifier (`.some(nil)`: nothing), nil when not looked up yet.
+    private static func write(_ record: SampleRecord, presearched: SyncedObject??, into uuids: inout [UUID],
+                              using inserter: inout SampleInserter, minting uuidSupply: UUIDSupply, _ db: Database) throws {
+        let sync = record.syncIdentity
+        if let sync, let stored = try presearched ?? inserter.storedObject(syncIdentifier: sync.identifier, db) {
+            guard sync.version > stored.version else {
+                uuids.append(stored.uuid)
+                uuidSupply.skip(record.mintedUUIDCount)
+                return
+            }
+            try stored.replace(db, change: inserter.change)
+        }
+        let uuid = uuidSupply.next()
+        var quantity: Double?
+        var category: Int?
+        switch record.value {
+        case let .quantity(value, _): quantity = value
+        case let .category(value): category = value
+        case .workout, .workoutRoute, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment, .audiogram, .document,
+             .clinicalRecord, .visionPrescription:
+            break  // side tables, written below
+        case .correlation: break  // its samples are rows of their own, linked below
+        }
+        let rowID = try inserter.insert(record, uuid: uuid, quantity: quantity, category: category, sync: sync, db)
+        if case let .workout(workout) = record.value {
+            try WorkoutRows.insert(db, objectID: rowID, workout, sourceID: inserter.sourceID)
+        }
+        try SeriesRows.insert(db, objectID: rowID, record.value)
+        if let series = record.quantitySeries { try QuantitySeriesRows.insert(db, objectID: rowID, series) }
+        try StateOfMindRows.insert(db, objectID: rowID, record.value)
+        try AssessmentRows.insert(db, objectID: rowID, record.value)
+        try AudiogramRows.insert(db, objectID: rowID, record.value)
+        try DocumentRows.insert(db, objectID: rowID, record.value)
+        try ClinicalRecordRows.insert(db, objectID: rowID, record.value)
+        try VisionPrescriptionRows.insert(db, objectID: rowID, record.value)
+        uuids.append(uuid)
+        if case let .correlation(objects) = record.value {
+            uuids += try insertCorrelationObjects(objects, of: rowID, using: &inserter, minting: uuidSupply, db)
+        }
     }
 
     /// Runs `spec` within what `visibility` lets its reader see, handing results to `emit` in batches of `batchSize`, in one

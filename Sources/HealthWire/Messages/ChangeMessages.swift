@@ -113,7 +113,7 @@ public struct AnchoredQueryBatch: WireMessage, Equatable {
             guard wire.anchor.len <= AnchoredQuerySpec.maxAnchorBytes else {
                 throw WireDecodeError.invalidField("anchor longer than \(AnchoredQuerySpec.maxAnchorBytes) bytes")
             }
-            let samples = try WireRead.messages(wire.samples, count: wire.n_samples).map(SampleWire.read)
+            let samples = try SampleWire.readAll(wire.samples, count: wire.n_samples)
             let deleted = try WireRead.messages(wire.deleted_objects, count: wire.n_deleted_objects).map(DeletedObjectWire.read)
             return AnchoredQueryBatch(samples: samples, deletedObjects: deleted, endOfDelivery: wire.end_of_delivery != 0,
                                       anchor: WireRead.bytes(wire.anchor))

@@ -98,7 +98,7 @@ public struct SampleList: WireMessage, Equatable {
             guard wire.n_samples <= WireLimits.maxSamplesPerSave else {
                 throw WireDecodeError.invalidField("more than \(WireLimits.maxSamplesPerSave) samples in one message")
             }
-            return try WireRead.messages(wire.samples, count: wire.n_samples).map(SampleWire.read)
+            return try SampleWire.readAll(wire.samples, count: wire.n_samples)
         }
     }
 

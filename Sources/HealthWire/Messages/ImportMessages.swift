@@ -33,7 +33,7 @@ public struct ImportBatch: WireMessage, Equatable {
             }
             return ImportBatch(origin: WireRead.string(wire.origin), sourceName: WireRead.string(wire.source_name),
                                sourceVersion: version.isEmpty ? nil : version,
-                               samples: try WireRead.messages(wire.samples, count: wire.n_samples).map(SampleWire.read),
+                               samples: try SampleWire.readAll(wire.samples, count: wire.n_samples),
                                routes: routes.map { route in
                                    ImportedRoute(workoutIndex: Int(route.workout_index),
                                                  locations: WireRead.messages(route.locations, count: route.n_locations).map(LocationWire.read))

@@ -4,16 +4,35 @@ import HealthModel
 
 /// Reading `openhealth.v1.Sample` into a `SampleRecord` (building one: `SampleWireBuilder`).
 enum SampleWire {
-    static func read(_ wire: Openhealth__V1__Sample) throws(WireDecodeError) -> SampleRecord {
-        let uuidBytes = WireRead.bytes(wire.uuid)
-        let uuid: UUID
-        if uuidBytes.isEmpty {
-            uuid = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-        } else if let parsed = UUID(bytes: uuidBytes) {
-            uuid = parsed
-        } else {
-            throw .invalidField("sample uuid must be 16 bytes, not \(uuidBytes.count)")
+    /// Every sample of a message's repeated field, sharing the strings they repeat
+    /// (`RecentWireStrings`): what a save, an import batch and a change batch carry.
+    static func readAll(_ pointer: UnsafeMutablePointer<UnsafeMutablePointer<Openhealth__V1__Sample>?>?,
+                        count: Int) throws(WireDecodeError) -> [SampleRecord] {
+        guard let pointer, count > 0 else { return [] }
+        var strings = RecentWireStrings()
+        var records: [SampleRecord] = []
+        records.reserveCapacity(count)
+        for message in UnsafeBufferPointer(start: pointer, count: count) {
+            guard let message else { continue }  // as `WireRead.messages` skips a null entry
+            records.append(try read(message.pointee, strings: &strings))
         }
+        return records
+    }
+
+    static func read(_ wire: Openhealth__V1__Sample) throws(WireDecodeError) -> SampleRecord {
+        var strings = RecentWireStrings()
+        return try read(wire, strings: &strings)
+    }
+
+    static func read(_ wire: Openhealth__V1__Sample, strings: inout RecentWireStrings) throws(WireDecodeError) -> SampleRecord {
+        // Read in place: an array of the 16 bytes per sample was one allocation of the save's
+        // decode for an id the broker replaces anyway (it still must be well formed).
+        var uuidBytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        if wire.uuid.len > 0, let data = wire.uuid.data {
+            guard wire.uuid.len == 16 else { throw .invalidField("sample uuid must be 16 bytes, not \(wire.uuid.len)") }
+            withUnsafeMutableBytes(of: &uuidBytes) { $0.copyMemory(from: UnsafeRawBufferPointer(start: data, count: 16)) }
+        }
+        let uuid = UUID(uuid: uuidBytes)
         guard wire.n_correlation_objects == 0 || wire.value_case == OPENHEALTH__V1__SAMPLE__VALUE__NOT_SET else {
             throw .invalidField("a sample with a value cannot hold correlation objects")
         }
@@ -21,7 +40,7 @@ enum SampleWire {
         switch wire.value_case {
         case OPENHEALTH__V1__SAMPLE__VALUE_QUANTITY:
             guard let quantity = wire.quantity?.pointee else { throw .invalidField("sample quantity missing") }
-            value = .quantity(quantity.value, unit: WireRead.string(quantity.unit))
+            value = .quantity(quantity.value, unit: strings.unit(quantity.unit))
         case OPENHEALTH__V1__SAMPLE__VALUE_CATEGORY_VALUE:
             guard let category = Int(exactly: wire.category_value) else { throw .invalidField("category value out of range") }
             value = .category(category)
@@ -57,16 +76,11 @@ enum SampleWire {
             value = .visionPrescription(try VisionPrescriptionWire.read(prescription))
         case OPENHEALTH__V1__SAMPLE__VALUE__NOT_SET where wire.n_correlation_objects > 0:
             // Recursion bounded by WireDepthGuard, like predicates.
-            value = .correlation(try WireRead.messages(wire.correlation_objects, count: wire.n_correlation_objects).map(read))
+            value = .correlation(try readAll(wire.correlation_objects, count: wire.n_correlation_objects))
         default:
             throw .invalidField("sample has no value")
         }
-        var metadata: [String: MetadataValue] = [:]
-        for entry in WireRead.messages(wire.metadata, count: wire.n_metadata) {
-            let key = WireRead.string(entry.key)
-            guard metadata[key] == nil else { throw .invalidField("metadata key \(key.prefix(100)) appears twice") }
-            metadata[key] = try MetadataWire.read(entry)
-        }
+        let metadata = try MetadataWire.readAll(wire.metadata, count: wire.n_metadata, strings: &strings)
         var source: SourceRecord?
         if let revision = wire.source_revision?.pointee {
             let version = WireRead.string(revision.version)
@@ -79,7 +93,7 @@ enum SampleWire {
             quantitySeries = try QuantitySeriesWire.read(series)
         }
         return SampleRecord(
-            uuid: uuid, typeIdentifier: WireRead.string(wire.type),
+            uuid: uuid, typeIdentifier: strings.type(wire.type),
             startDate: Date(microsecondsSince1970: wire.start_us), endDate: Date(microsecondsSince1970: wire.end_us),
             value: value, metadata: metadata, device: wire.device.map { DeviceWire.read($0.pointee) }, source: source,
             quantitySeries: quantitySeries)
@@ -121,8 +135,8 @@ enum MetadataWire {
         }
     }
 
-    static func read(_ entry: Openhealth__V1__MetadataEntry) throws(WireDecodeError) -> MetadataValue {
-        let key = WireRead.string(entry.key)
+    /// `entry`'s value; `key`, its key as read, names it in errors.
+    static func read(_ entry: Openhealth__V1__MetadataEntry, key: String) throws(WireDecodeError) -> MetadataValue {
         guard let wire = entry.value?.pointee else { throw .invalidField("metadata key \(key.prefix(100)) has no value") }
         switch wire.value_case {
         case OPENHEALTH__V1__METADATA_VALUE__VALUE_STRING_VALUE: return .string(WireRead.string(wire.string_value))

@@ -53,11 +53,33 @@ extension MetadataWire {
     /// A repeated MetadataEntry field as a dictionary; a key that appears twice is refused.
     static func readAll(_ entries: UnsafeMutablePointer<UnsafeMutablePointer<Openhealth__V1__MetadataEntry>?>?,
                         count: Int) throws(WireDecodeError) -> [String: MetadataValue] {
+        var strings = RecentWireStrings()
+        return try readAll(entries, count: count, strings: &strings)
+    }
+
+    /// The one reader of a metadata list (samples, workouts, events, activities): a key seen
+    /// twice is refused. Sized once and each key hashed once (`updateValue` answers whether it
+    /// was there), where a growing dictionary and a lookup before each insert hashed every key
+    /// of every sample two to three times (issue 17); keys a batch repeats come from `strings`.
+    static func readAll(_ entries: UnsafeMutablePointer<UnsafeMutablePointer<Openhealth__V1__MetadataEntry>?>?,
+                        count: Int, strings: inout RecentWireStrings) throws(WireDecodeError) -> [String: MetadataValue] {
+        let messages = WireRead.messages(entries, count: count)
+        guard !messages.isEmpty else { return [:] }
         var metadata: [String: MetadataValue] = [:]
-        for entry in WireRead.messages(entries, count: count) {
-            let key = WireRead.string(entry.key)
-            guard metadata[key] == nil else { throw .invalidField("metadata key \(key.prefix(100)) appears twice") }
-            metadata[key] = try read(entry)
+        metadata.reserveCapacity(messages.count)
+        for (position, entry) in messages.enumerated() {
+            let key = strings.key(entry.key, position: position)
+            let value: MetadataValue
+            do {
+                value = try read(entry, key: key)
+            } catch {
+                // A repeated key is reported first, as when it was looked up before the value.
+                guard metadata[key] == nil else { throw .invalidField("metadata key \(key.prefix(100)) appears twice") }
+                throw error
+            }
+            guard metadata.updateValue(value, forKey: key) == nil else {
+                throw .invalidField("metadata key \(key.prefix(100)) appears twice")
+            }
         }
         return metadata
     }
