@@ -58,26 +58,32 @@ enum AppSide {
                                              predicate: HKQuery.predicateForSamples(withStart: start, end: end, options: .strictStartDate))],
                 sortDescriptors: [SortDescriptor(\.startDate)])
             var rounds: [Double] = []
+            var cpuStarted = 0.0
             for round in 0...count {
+                if round == 1 { cpuStarted = processCPUSeconds() }
                 let started = ContinuousClock.now
                 let found = try await descriptor.result(for: store)
                 guard found.count == 10_000 else { throw BenchFailed("query: expected 10,000 samples, got \(found.count)") }
                 if round > 0 { rounds.append(seconds(ContinuousClock.now - started) * 1_000) }
             }
-            report(rounds)
+            // Last: this process's CPU (ms) per timed round, which a loaded machine inflates far
+            // less than the wall-clock rounds.
+            report(rounds + [(processCPUSeconds() - cpuStarted) * 1_000 / Double(count)])
         case "collection":
             // HKStatisticsCollectionQuery: daily step sums over the stored days, `count` rounds.
             let descriptor = HKStatisticsCollectionQueryDescriptor(
                 predicate: .quantitySample(type: HKQuantityType(.stepCount)), options: .cumulativeSum,
                 anchorDate: StackData.start, intervalComponents: DateComponents(day: 1), timeZone: StackData.zone)
             var rounds: [Double] = []
+            var cpuStarted = 0.0
             for round in 0...count {
+                if round == 1 { cpuStarted = processCPUSeconds() }
                 let started = ContinuousClock.now
                 let collection = try await descriptor.result(for: store)
                 guard !collection.statistics().isEmpty else { throw BenchFailed("collection: no statistics") }
                 if round > 0 { rounds.append(seconds(ContinuousClock.now - started) * 1_000) }
             }
-            report(rounds)
+            report(rounds + [(processCPUSeconds() - cpuStarted) * 1_000 / Double(count)])  // CPU per round, as in the query mode
         case "scale-save":
             try await scaleSave(Array(arguments.dropFirst()), store)
         case "scale-read":

@@ -122,16 +122,18 @@ struct StackBench {
         // Queries against raw SQL on the plain copy of the same rows.
         let plain = try DatabaseQueue(path: healthd.plainStorePath)
         if options.rows.contains("query") {
-            let sampleQuery = try Spawn.start(executable, ["app", "query", "\(options.rounds)"], environment: environment).results()
+            let (sampleQuery, cpu) = try timedRounds("query", healthd: healthd, environment: environment)
             let rawSampleQuery = try rawRounds(plain) { db in _ = try StackData.sampleQueryRaw(db) }
             table.add("HKSampleQuery, 10,000 samples", figure: percentile(sampleQuery, 0.5), unit: "ms",
                       limit: percentile(rawSampleQuery, 0.5), limitName: "raw SQL, the same rows", goal: .atMostTimes(2))
+            print(cpu)
         }
         if options.rows.contains("collection") {
-            let collection = try Spawn.start(executable, ["app", "collection", "\(options.rounds)"], environment: environment).results()
+            let (collection, cpu) = try timedRounds("collection", healthd: healthd, environment: environment)
             let rawCollection = try rawRounds(plain) { db in _ = try StackData.dailySumsRaw(db) }
             table.add("daily-sum collection, \(options.days) days", figure: percentile(collection, 0.5), unit: "ms",
                       limit: percentile(rawCollection, 0.5), limitName: "raw GROUP BY", goal: .atMostTimes(1))
+            print(cpu)
         }
         try plain.close()
 
@@ -157,6 +159,21 @@ struct StackBench {
         let finished = try children.map { try $0.results().last ?? .nan }
         guard let last = finished.max(), last > startAt else { throw BenchFailed("\(writers) writers: no finish time") }
         return Double(each * writers) / (last - startAt)
+    }
+
+    /// The app side's timed rounds of `mode` (ms) and a line with the CPU each round cost the app
+    /// and healthd (healthd's over the app's whole run, warm-up round included, so slightly high):
+    /// on this shared machine CPU time moves far less between runs than wall-clock time.
+    ///
+    /// healthd's figure is the process's utime + stime (`/proc/PID/stat`, clock ticks), not the
+    /// per-thread schedstat the batch row sums: a large query runs on a thread of its own that
+    /// exits with its time, which only the process totals keep. Ticks are 10 ms: use enough rounds.
+    private func timedRounds(_ mode: String, healthd: StackHealthd, environment: [String: String]) throws -> ([Double], String) {
+        let healthdCPU = healthd.processCPUSeconds
+        let values = try Spawn.start(executable, ["app", mode, "\(options.rounds)"], environment: environment).results()
+        let healthdPerRound = (healthd.processCPUSeconds - healthdCPU) * 1_000 / Double(options.rounds + 1)
+        guard let appPerRound = values.last else { throw BenchFailed("\(mode): no rounds") }
+        return (Array(values.dropLast()), String(format: "  CPU per round: app %.2f ms, healthd %.2f ms", appPerRound, healthdPerRound))
     }
 
     /// `work` in one read transaction: a warm-up, then `rounds` timed runs, in ms.

@@ -58,6 +58,18 @@ final class StackHealthd: Sendable {
     /// healthd's resident set in MiB (/proc/PID/status VmRSS).
     var residentMiB: Double { healthd.memoryMiB("VmRSS") }
 
+    /// healthd's CPU time so far in seconds, exited threads included: utime + stime of
+    /// `/proc/PID/stat` (fields 14 and 15, counted after the command name's closing parenthesis,
+    /// which may hold spaces), in clock ticks.
+    var processCPUSeconds: Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(healthd.pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return .nan }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After ")": state is field 3, so utime (14) and stime (15) are at offsets 11 and 12.
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return .nan }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     /// Confines every healthd thread to the given CPUs (`taskset -a -p -c`); threads it starts
     /// later inherit the mask from the thread that starts them.
     func pin(cpus: String) throws {

@@ -40,9 +40,7 @@ extension BrokerConnection {
                 } catch {
                     throw HKError(.unknownError, "healthd sent a malformed batch of \(results) (\(error))")
                 }
-                receive(try batch.rows.indices.map { (index) throws(HKError) in
-                    try HKSample.fetched(batch.record(at: index), sharing: parts)
-                })
+                receive(try HKSample.fetched(batch, sharing: parts))
             }
         } catch {
             if Task.isCancelled { throw Self.queryStopped }

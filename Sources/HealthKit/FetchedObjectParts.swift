@@ -13,6 +13,10 @@ final class FetchedObjectParts {
     private var lastUnit: (text: String, unit: HKUnit)?
     private var lastSource: (record: SourceRecord, revision: HKSourceRevision)?
     private var lastDevice: (record: DeviceRecord, device: HKDevice)?
+    /// The parts of a `FetchedSampleBatch`'s tables, by index: rows name their source and device
+    /// by index, and rows of two sources alternate, which the one-entry caches above miss.
+    private var indexedSources: [(record: SourceRecord, revision: HKSourceRevision)] = []
+    private var indexedDevices: [(record: DeviceRecord, device: HKDevice)] = []
 
     func type(_ identifier: String) -> HKObjectType? {
         if let lastType, lastType.identifier == identifier { return lastType.type }
@@ -45,6 +49,37 @@ final class FetchedObjectParts {
                                   version: revision.version)
         lastSource = (record, revision)
         return record
+    }
+
+    /// The revision of `table[index]` (nil for no index). The tables of one answer only grow
+    /// (`FetchedSampleDecoder`), so an index keeps naming one source; the stored record is
+    /// compared all the same (equal strings share storage: cheap), so a table that differs
+    /// gets the right revision, only unshared.
+    func sourceRevision(at index: Int32?, in table: [SourceRecord]) -> HKSourceRevision? {
+        guard let index else { return nil }
+        let position = Int(index), record = table[position]
+        if position < indexedSources.count, indexedSources[position].record == record { return indexedSources[position].revision }
+        guard let revision = sourceRevision(record) else { return nil }
+        if position < indexedSources.count {
+            indexedSources[position] = (record, revision)
+        } else if position == indexedSources.count {
+            indexedSources.append((record, revision))
+        }
+        return revision
+    }
+
+    /// The device of `table[index]` (nil for no index), by index as `sourceRevision(at:in:)`.
+    func device(at index: Int32?, in table: [DeviceRecord]) -> HKDevice? {
+        guard let index else { return nil }
+        let position = Int(index), record = table[position]
+        if position < indexedDevices.count, indexedDevices[position].record == record { return indexedDevices[position].device }
+        guard let device = device(record) else { return nil }
+        if position < indexedDevices.count {
+            indexedDevices[position] = (record, device)
+        } else if position == indexedDevices.count {
+            indexedDevices.append((record, device))
+        }
+        return device
     }
 
     func device(_ record: DeviceRecord?) -> HKDevice? {

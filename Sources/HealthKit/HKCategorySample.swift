@@ -36,4 +36,13 @@ public final class HKCategorySample: HKSample, @unchecked Sendable {
         categoryType = type
         super.init(type: type, fetched: record, parts: parts)
     }
+
+    /// A plain fetched sample: its value, no metadata.
+    init(type: HKCategoryType, plain value: Int, uuid: UUID, start: Date, end: Date,
+         device: HKDevice?, sourceRevision: HKSourceRevision?) {
+        self.value = value
+        categoryType = type
+        super.init(type: type, plain: .category(value), uuid: uuid, start: start, end: end,
+                   device: device, sourceRevision: sourceRevision)
+    }
 }

@@ -61,6 +61,17 @@ public class HKObject: NSObject, NSSecureCoding, @unchecked Sendable {
         super.init()
     }
 
+    /// A plain fetched object (no metadata) whose device and source revision are already the
+    /// answer's shared ones (`HKSample.fetched(_:sharing:)` for a `FetchedSampleBatch`).
+    init(fetched uuid: UUID, device: HKDevice?, sourceRevision: HKSourceRevision?) {
+        assignedUUID = Mutex(uuid)
+        self.device = device
+        metadataValues = nil
+        metadataError = nil
+        fetchedSource = sourceRevision
+        super.init()
+    }
+
     // MARK: NSSecureCoding (the archive's format: HKObject+Coding.swift)
 
     public class var supportsSecureCoding: Bool { true }

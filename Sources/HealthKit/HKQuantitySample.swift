@@ -65,4 +65,15 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
         series = record.quantitySeries
         super.init(type: quantityType, fetched: record, parts: parts)
     }
+
+    /// A plain fetched sample: one quantity, in `unit` (the answer's canonical unit, whose
+    /// text is `unitText`), no metadata, no series.
+    init(type quantityType: HKQuantityType, plain value: Double, unit: HKUnit, unitText: String, uuid: UUID,
+         start: Date, end: Date, device: HKDevice?, sourceRevision: HKSourceRevision?) {
+        quantity = HKQuantity(unit: unit, doubleValue: value)
+        self.quantityType = quantityType
+        series = nil
+        super.init(type: quantityType, plain: .quantity(value, unit: unitText), uuid: uuid, start: start, end: end,
+                   device: device, sourceRevision: sourceRevision)
+    }
 }

@@ -31,6 +31,16 @@ public class HKSample: HKObject, @unchecked Sendable {
                    parts: parts)
     }
 
+    /// A plain fetched sample (`FetchedSample`): its value in `objects`, no metadata, no series.
+    init(type: HKSampleType, plain value: SampleRecord.Value, uuid: UUID, start: Date, end: Date,
+         device: HKDevice?, sourceRevision: HKSourceRevision?) {
+        sampleType = type
+        recordValue = value
+        startDate = start
+        endDate = end
+        super.init(fetched: uuid, device: device, sourceRevision: sourceRevision)
+    }
+
     /// Every sample is an instance of a subclass, whose own `init?(coder:)` reads the archive
     /// (`ArchivedSample`); none is a bare `HKSample`, so an archive naming this class decodes as
     /// nothing.

@@ -49,6 +49,24 @@ import Testing
         #expect(batches.last?.devices.count == 2)
     }
 
+    /// Adjacent rows of one source under different versions (an app updated between saves):
+    /// each row keeps its own version, also where only the version changes from one row to
+    /// the next, to none, and back (the decoder compares the last row's version in place).
+    @Test func adjacentRowsOfOneSourceKeepTheirOwnVersions() async throws {
+        let database = try HealthDatabase(writer: DatabaseQueue())
+        let unversioned = SourceRecord(bundleIdentifier: Self.watch1.bundleIdentifier, name: Self.watch1.name, version: nil)
+        let longer = SourceRecord(bundleIdentifier: Self.watch1.bundleIdentifier, name: Self.watch1.name, version: "12")
+        var expected: [SampleRecord] = []
+        for (index, source) in [Self.watch1, Self.watch2, unversioned, Self.watch1, longer, Self.watch2].enumerated() {
+            let saved = SampleRowDecoderTests.samples(3, offset: index * 3)
+            expected += SampleRowDecoderTests.stored(saved, uuids: try await database.samples.insert(saved, source: source), source: source)
+        }
+        let spec = SampleQuerySpec(typeIdentifier: Self.heartRate, sort: Self.byStart)
+        let (records, _) = try Self.fetched(database, spec, scope: .allSources, batchSize: 4)
+        #expect(records.map(\.source?.version) == expected.map(\.source?.version))
+        #expect(records == expected)
+    }
+
     /// The predicate and the limit apply as in `query`: the same rows either way.
     @Test func aPredicateAndALimitSelectTheSameRowsAsQuery() async throws {
         let (database, expected) = try await Self.filledStore()

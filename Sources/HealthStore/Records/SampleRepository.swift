@@ -143,7 +143,7 @@ public struct SampleRepository: Sendable {
             try Self.visibleRows(spec, scope: visibility, db) { decoder, rows in
                 var batch: [SampleRecord] = []
                 batch.reserveCapacity(batchSize)
-                while let row = try rows.next() {
+                try rows.forEach { row in
                     batch.append(try decoder.record(row, typeIdentifier: spec.typeIdentifier, db))
                     if batch.count == batchSize {
                         try emit(batch)
@@ -165,7 +165,8 @@ public struct SampleRepository: Sendable {
             try Self.visibleRows(spec, scope: visibility, db) { decoder, rows in
                 var batch = FetchedSampleBatch(typeIdentifier: spec.typeIdentifier, unit: decoder.canonicalUnit(of: spec.typeIdentifier))
                 batch.rows.reserveCapacity(batchSize)
-                while let row = try rows.next() {
+                // `forEach`: GRDB steps the statement in one loop (one busy check per query).
+                try rows.forEach { row in
                     try decoder.fetch(row, into: &batch, db)
                     if batch.rows.count == batchSize {
                         try emit(batch)

@@ -132,6 +132,9 @@ struct SampleRowDecoder {
     /// first use. Consecutive rows mostly share both, so the last answer is checked first.
     private mutating func sourceIndex(in batch: inout FetchedSampleBatch, _ db: Database) throws -> Int32 {
         let id = sqlite3_column_int64(handle, column.sourceID)
+        // The last row's source, compared by the version's bytes in place: making a `String` of
+        // the version per row (a UTF-8 check and a hash) was a visible part of a large query.
+        if let last = lastSourceIndex, last.key.id == id, sameText(column.sourceVersion, as: last.key.version) { return last.index }
         let version = text(column.sourceVersion)
         let key = SourceKey(id: id, version: version)
         if let last = lastSourceIndex, last.key == key { return last.index }
@@ -157,6 +160,18 @@ struct SampleRowDecoder {
         batch.devices.append(device)
         deviceIndexes[id] = index
         return index
+    }
+
+    /// Whether text column `index` of the current row is `expected` (NULL matches nil only).
+    private func sameText(_ index: Int32, as expected: String?) -> Bool {
+        guard var expected else { return sqlite3_column_type(handle, index) == SQLITE_NULL }
+        guard sqlite3_column_type(handle, index) != SQLITE_NULL, let bytes = sqlite3_column_text(handle, index) else { return false }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return expected.withUTF8 { utf8 in
+            guard utf8.count == count else { return false }
+            guard count > 0, let expectedBytes = utf8.baseAddress else { return true }
+            return memcmp(bytes, expectedBytes, count) == 0
+        }
     }
 
     /// A text column of the current row, nil for NULL.

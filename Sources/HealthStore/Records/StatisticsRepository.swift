@@ -45,8 +45,11 @@ public struct StatisticsRepository: Sendable {
         // year of per-minute samples is half a million rows, and GRDB's typed row subscripts
         // cost more per row than SQLite's step. None is NULL: `quantity IS NOT NULL` above,
         // and the others are NOT NULL columns.
+        //
+        // `forEach`, not `next()` per row: GRDB then steps the statement in one loop, with its
+        // busy check once per query instead of once per row.
         let handle = statement.sqliteStatement
-        while try rows.next() != nil {
+        try rows.forEach { _ in
             let source = sqlite3_column_int64(handle, 0)
             if source != currentSource {
                 if let currentSource { bySource[currentSource] = current }
@@ -63,7 +66,7 @@ public struct StatisticsRepository: Sendable {
                     StatisticsSample(start: datum.start.microsecondsSince1970, end: datum.end.microsecondsSince1970, value: datum.value)
                 }
                 seriesSources.insert(source)
-                continue
+                return
             }
             current.append(StatisticsSample(start: sqlite3_column_int64(handle, 1), end: sqlite3_column_int64(handle, 2),
                                             value: sqlite3_column_double(handle, 3)))
