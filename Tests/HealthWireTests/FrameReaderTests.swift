@@ -59,6 +59,22 @@ import Testing
         #expect(!reader.isMidFrame)
     }
 
+    /// A body's room is reserved without the frames taken before it: behind a large frame just
+    /// taken, reserving in place kept both, twice what was admitted.
+    @Test func aBodyIsReservedWithoutTheFramesTakenBeforeIt() throws {
+        let mib = 1 << 20
+        let first = FrameCodec.encode(.request(1, "/m", Array(repeating: 1, count: mib)))
+        let second = FrameCodec.encode(.request(2, "/m", Array(repeating: 2, count: mib)))
+        var reader = FrameReader()
+        // The first frame whole, the second's prefix and a little of its body, in one read.
+        reader.append(first + second.prefix(4 + 100))
+        #expect(try reader.nextBody().map(FrameCodec.decode)?.callID == 1)
+        #expect(try reader.nextBody() == nil)  // the second is admitted and reserved
+        #expect(reader.reservedByteCount < mib + mib / 2, "\(reader.reservedByteCount) bytes reserved for a body of \(second.count - 4)")
+        reader.append(second.dropFirst(4 + 100))
+        #expect(try reader.nextBody().map(FrameCodec.decode)?.callID == 2)
+    }
+
     @Test func returnsEveryFrameOfOneRead() throws {
         let stream = (1...5).flatMap { FrameCodec.encode(.request(UInt64($0), "/m", [])) }
         var reader = FrameReader()

@@ -45,6 +45,9 @@ public struct FrameReader: Sendable {
     /// Bytes received but not yet taken as part of a frame (a prefix already admitted is taken).
     public var bufferedByteCount: Int { buffer.count - start }
 
+    /// Bytes the reader's buffer has room for (its capacity): what it holds in memory.
+    var reservedByteCount: Int { buffer.capacity }
+
     /// Whether part of a frame has arrived and not all of it: some bytes, or an admitted prefix
     /// whose body has not begun (a reader cut off there was cut off mid-frame).
     public var isMidFrame: Bool { expectedBodyLength != nil || bufferedByteCount > 0 }
@@ -86,8 +89,14 @@ public struct FrameReader: Sendable {
             expectedBodyLength = length
             start += 4
             // Room for the whole body at once (what was admitted), not grown by doubling
-            // to up to twice that with a copy at each step.
-            if buffer.capacity < start + length { buffer.reserveCapacity(start + length) }
+            // to up to twice that with a copy at each step. The frames taken before it are
+            // dropped first (at most a read's worth follows them): reserved behind a 4 MiB frame
+            // just taken, the buffer would be 8 MiB, twice what was admitted.
+            if buffer.capacity < start + length {
+                buffer.removeFirst(start)
+                start = 0
+                buffer.reserveCapacity(length)
+            }
         }
         guard let length = expectedBodyLength, buffer.count - start >= length else { return compacted() }
         let body = Array(buffer[start..<start + length])
