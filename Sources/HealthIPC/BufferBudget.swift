@@ -124,6 +124,9 @@ public final class BufferBudget: Sendable {
 
 /// One request frame's bytes claimed from a `BufferBudget`. Released once whatever the number of
 /// callers: a call ended both by its CANCEL and by its connection's end gives its bytes back once.
+/// A claim dropped without `release` (a path that forgot it) is released when it is freed, so
+/// a lost claim cannot hold its owner's share for the life of the broker; the explicit release
+/// is for promptness.
 public final class BufferClaim: Sendable {
     private let budget: BufferBudget
     private let owner: String
@@ -134,6 +137,10 @@ public final class BufferClaim: Sendable {
         self.budget = budget
         self.owner = owner
         self.bytes = bytes
+    }
+
+    deinit {
+        release()
     }
 
     public func release() {

@@ -85,8 +85,10 @@ public final class FrameConnection: Sendable {
     /// times out (long-running queries wait there).
     ///
     /// `admitBody` is asked for each frame's body length once its prefix has arrived, before the
-    /// body is read (`FrameReader.consume(_:admit:)`); it may block, and time spent there does
-    /// not count against `incompleteFrameTimeout` (the wait is the reader's, not the peer's).
+    /// body is read (`FrameReader.nextBody(admit:)`), and only after every earlier frame went to
+    /// `onFrame`; it may block, and time spent there does not count against
+    /// `incompleteFrameTimeout` (the wait is the reader's, not the peer's). A prefix alone is
+    /// part of a frame: a peer that sends one and nothing more times out like any other.
     public func readFrames(
         maxFrameBytes: Int = WireLimits.maxFrameBytes, incompleteFrameTimeout: Duration? = nil,
         admitBody: (Int) -> Bool = { _ in true },
@@ -109,28 +111,33 @@ public final class FrameConnection: Sendable {
             }
             if count < 0 { return errno == EBADF ? nil : .system(SystemCallError("recvmsg")) }
             keepOrClose(Array(descriptors[0..<received]))
-            if count == 0 { return reader.bufferedByteCount == 0 ? nil : .truncated }
-            let bodies: [[UInt8]]
-            // A body admitted in this chunk restarts the clock: however long the admission
-            // waited, the peer gets the whole limit to send that body.
-            var admittedNow = false
-            do {
-                bodies = try reader.consume(buffer[0..<count]) { length in
-                    admittedNow = true
-                    return admitBody(length)
+            if count == 0 { return reader.isMidFrame ? .truncated : nil }
+            reader.append(buffer[0..<count])
+            // A frame admitted or completed in this chunk restarts the clock: however long the
+            // admission waited, the peer gets the whole limit to send that body.
+            var progressed = false
+            // One frame at a time (`FrameReader.nextBody`): the next prefix is admitted only once
+            // the frame before it was handled, so a waiting `admitBody` holds no frame of ours.
+            while true {
+                let body: [UInt8]?
+                do {
+                    body = try reader.nextBody { length in
+                        progressed = true
+                        return admitBody(length)
+                    }
+                } catch {
+                    return .framing(error)
                 }
-            } catch {
-                return .framing(error)
-            }
-            if reader.bufferedByteCount == 0 || !bodies.isEmpty || admittedNow { incompleteSince = nil }
-            if reader.bufferedByteCount > 0, incompleteSince == nil { incompleteSince = clock.now }
-            for body in bodies {
+                guard let body else { break }
+                progressed = true
                 do {
                     onFrame(try FrameCodec.decode(body))
                 } catch {
                     return .decoding(error)
                 }
             }
+            if !reader.isMidFrame || progressed { incompleteSince = nil }
+            if reader.isMidFrame, incompleteSince == nil { incompleteSince = clock.now }
         }
     }
 
@@ -165,6 +172,14 @@ public final class FrameConnection: Sendable {
     }
 
     public var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Whether the peer has closed its end, both ways (the socket reports a hang-up): nothing more
+    /// can arrive from it, nor can it read anything. Never blocks. For a reader waiting for room
+    /// to admit a frame, which reads nothing meanwhile and so would not see the end of file.
+    public var peerHasLeft: Bool {
+        var entry = pollfd(fd: fd, events: 0, revents: 0)
+        return poll(&entry, 1, 0) > 0 && entry.revents & Int16(POLLHUP) != 0
+    }
 
     private func keepOrClose(_ descriptors: [Int32]) {
         guard !descriptors.isEmpty else { return }

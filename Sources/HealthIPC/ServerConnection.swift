@@ -175,22 +175,28 @@ public final class ServerConnection: Sendable {
     /// Only a call `aloneOnConnection` may wait there for a store commit (a save).
     public func serve(answerNow: @escaping @Sendable (IncomingCall) -> Bool = { _ in false },
                       _ handler: @escaping @Sendable (IncomingCall) async -> Void) -> FrameConnection.ReadFailure? {
-        // The claims of frames whose prefix was read, oldest first: frames complete in the order
-        // their prefixes arrive, so the first is the next complete frame's. Reader thread only.
-        var claims: [BufferClaim] = []
+        // The claim of the frame being read, from its prefix until the frame is handled (which
+        // hands it on). At most one: `readFrames` asks for a prefix only once the frame before it
+        // was handled, so the reader never waits for room while it holds a frame of its own
+        // that only its handling would give back. Reader thread only.
+        var reading: BufferClaim?
         let buffers = buffers
         let connection = connection
         let failure = connection.readFrames(incompleteFrameTimeout: limits.incompleteFrameTimeout, admitBody: { length in
             // The one place request bytes are claimed. Waiting here stops reading this peer
-            // only: other connections have readers of their own.
+            // only: other connections have readers of their own. The wait ends with the
+            // connection — closed here, or by a peer that left meanwhile (whose end of file this
+            // reader, not reading, would otherwise see only once room was made).
             guard let buffers else { return true }
-            guard let claim = buffers.budget.claimRequest(length, for: buffers.owner, stop: { connection.isClosed }) else {
+            let stop = { connection.isClosed || connection.peerHasLeft }
+            guard let claim = buffers.budget.claimRequest(length, for: buffers.owner, stop: stop) else {
                 return false
             }
-            claims.append(claim)
+            reading = claim
             return true
         }) { frame in
-            let claim = claims.isEmpty ? nil : claims.removeFirst()
+            let claim = reading
+            reading = nil
             switch frame.kind {
             case .request:
                 // A peer leaving replies unread gets no more calls served until it reads.
@@ -209,8 +215,9 @@ public final class ServerConnection: Sendable {
                 claim?.release()  // clients do not send these; ignoring them keeps the stream in sync
             }
         }
-        // A frame cut off midway (the peer left, a timeout) gives its bytes back here.
-        for claim in claims { claim.release() }
+        // A frame cut off midway (the peer left, a timeout, a frame that did not decode) gives
+        // its bytes back here.
+        reading?.release()
         if let failure {
             // Tell the peer why before closing; call id 0 marks a connection-level status.
             let code: StatusCode = switch failure {

@@ -21,7 +21,8 @@ import TestSupport
     /// The bound asserted on healthd's peak resident memory, in MiB. With the buffer bound the
     /// hostile app has at most its 32 MiB share of requests read at once (each also copied and
     /// decoded — the decoded samples take several times their wire size) beside healthd's own
-    /// 40 MiB: 269 MiB measured on two cores. Without it (the same flood with
+    /// 40 MiB: 284–376 MiB over 30 runs on two loaded cores (269 MiB while readers could stall
+    /// holding a frame, which kept fewer of the share's frames decoding at once). Without it (the same flood with
     /// `--app-buffer-share-mib 4096`, before the reader gave large buffers back) every
     /// connection kept reading 4 MiB frames, refused only once read, and the peak was 820 MiB.
     /// A bound with a wide margin either side (a machine with more cores decodes more of the

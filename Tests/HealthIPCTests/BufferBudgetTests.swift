@@ -1,5 +1,6 @@
 import Foundation
 import HealthIPC
+import Synchronization
 import Testing
 
 /// The accounting of the broker-wide buffer bound (`BufferBudget`): a share per owner, a total,
@@ -23,6 +24,7 @@ import Testing
         #expect(claimWithoutWaiting(budget, 4 * Self.mib, for: "b") != nil)
         first?.release()
         #expect(claimWithoutWaiting(budget, 4 * Self.mib, for: "a") != nil, "a released claim did not make room")
+        withExtendedLifetime(second) {}  // held to here: a claim freed is given back
     }
 
     @Test func theBrokerIsBoundByItsTotal() {
@@ -31,6 +33,7 @@ import Testing
         #expect(claims.count == 2)
         #expect(claimWithoutWaiting(budget, 1, for: "c") == nil, "a third owner went past the total")
         #expect(budget.inUse == 8 * Self.mib)
+        withExtendedLifetime(claims) {}
     }
 
     @Test func theFloorLetsASmallCallThroughAtTheTotal() {
@@ -43,6 +46,7 @@ import Testing
         #expect(claimWithoutWaiting(budget, 1, for: "victim") == nil)
         // The hog gets no floor beyond its share.
         #expect(claimWithoutWaiting(budget, 1, for: "hog") == nil)
+        withExtendedLifetime((hog, small)) {}
     }
 
     @Test func aClaimLargerThanTheShareIsRefusedAtOnce() {
@@ -78,11 +82,17 @@ import Testing
         let held = try #require(claimWithoutWaiting(budget, 4 * Self.mib, for: "a"))
         // The waiting claim blocks its thread: one of its own, not the test pool's.
         let claimed = Gate()
+        // Kept: a claim is given back when it is freed.
+        let waited = Mutex<BufferClaim?>(nil)
         Thread {
-            if budget.claimRequest(1 * Self.mib, for: "a", stop: { false }) != nil { claimed.open() }
+            let claim = budget.claimRequest(1 * Self.mib, for: "a", stop: { false })
+            waited.withLock { $0 = claim }
+            if claim != nil { claimed.open() }
         }.start()
         held.release()
         #expect(try await claimed.wait())
         #expect(budget.inUse(by: "a") == 1 * Self.mib)
+        waited.withLock { $0 = nil }
+        #expect(budget.inUse(by: "a") == 0, "a claim freed without release kept its bytes")
     }
 }

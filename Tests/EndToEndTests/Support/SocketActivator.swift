@@ -12,6 +12,9 @@ import TestSupport
 /// `supervise` does what systemd does after an exit: it starts the next activation at once,
 /// which again waits for a connection — so a connection made at any moment, even while an
 /// idle healthd exits, is served. `activate` starts a single one (for starts that must fail).
+///
+/// Everything it starts is stopped by `stop`, which its deinit calls: a test needs no cleanup
+/// of its own on any path.
 final class SocketActivator: @unchecked Sendable {
     static let tool = "/usr/bin/systemd-socket-activate"
     static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: tool) }
@@ -71,18 +74,26 @@ final class SocketActivator: @unchecked Sendable {
             supervising = true
             try activate(extraArguments, environment: environment)
         }
-        let thread = Thread { [self] in
-            while true {
-                let keepGoing = lock.withLock { () -> Bool in
-                    guard supervising else { return false }
-                    if process?.isRunning != true { try? activate(extraArguments, environment: environment) }
-                    return true
-                }
-                guard keepGoing else { return }
+        // Holds the activator weakly: a test that ends without `stop` — a failed #require, a
+        // thrown error — drops it, and its deinit then stops every activation. A strong hold
+        // kept it (and the thread starting activations) alive past the test, and the
+        // activations waiting on its sockets outlived the test process.
+        let thread = Thread { [weak self] in
+            while self?.keepActivated(extraArguments, environment: environment) == true {
                 usleep(50_000)
             }
         }
         thread.start()
+    }
+
+    /// One look of the supervisor: starts the next activation once the last one has exited.
+    /// False once `stop` was called.
+    private func keepActivated(_ extraArguments: [String], environment: [String: String]) -> Bool {
+        lock.withLock {
+            guard supervising else { return false }
+            if process?.isRunning != true { try? activate(extraArguments, environment: environment) }
+            return true
+        }
     }
 
     /// How many times healthd was started (systemd-socket-activate logs each exec).
