@@ -120,10 +120,13 @@ func sourcesCommand(_ arguments: [String], store: HKHealthStore) async throws {
     print("ok \(sources.count)")
 }
 
-/// A sample's value as the tests compare it: the quantity in its type's canonical unit, or the
-/// category value.
+/// A sample's value as the tests compare it: the quantity in its type's canonical unit, the
+/// category value, or a correlation's samples' values joined by "/" in type-identifier order
+/// (blood pressure prints DIASTOLIC/SYSTOLIC).
 func value(of sample: HKSample) -> String {
     switch sample {
+    case let correlation as HKCorrelation:
+        correlation.objects.sorted { $0.sampleType.identifier < $1.sampleType.identifier }.map { value(of: $0) }.joined(separator: "/")
     case let sample as HKQuantitySample: "\(sample.quantity.doubleValue(for: sample.quantityType.canonicalUnit))"
     case let sample as HKCategorySample: "\(sample.value)"
     default: "-"

@@ -29,6 +29,13 @@ extension ProbeCatalog {
         .stream("anchored systolic pressure in no correlation", .queryAnchored) { _ in
             AnchoredQuerySpec(typeIdentifier: ProbeData.systolic, predicate: .noCorrelation).wireBytes()
         },
+        // The change feed and source queries of a correlation type: the contained types' rule,
+        // as in the correlation queries above (`AuthorizationEngine.readScope`).
+        .stream("anchored blood pressure, from the start", .queryAnchored) { _ in AnchoredQuerySpec(typeIdentifier: bloodPressure).wireBytes() },
+        .stream("anchored blood pressure, hidden UUID", .queryAnchored) {
+            AnchoredQuerySpec(typeIdentifier: bloodPressure, predicate: .uuids([$0.hidden.correlation])).wireBytes()
+        },
+        .unary("sources of blood pressure", .querySources) { _ in TypePredicateSpec(typeIdentifier: bloodPressure).wireBytes() },
     ]
 
     /// Characteristics: set by the user in the hidden world, never in the control world.

@@ -65,6 +65,18 @@ struct AuthorizationEngine: Sendable {
 
     /// What part of `type` `app` may read at `now`. Private: a read needs a whole `Visibility`.
     private func scope(app: AppManifest, type: String, at now: Date) throws -> ReadScope {
+        // A correlation type has no grant of its own (`checkReadable`): HealthKit asks for the
+        // types it holds. A correlation is visible where every type it may hold is readable —
+        // their narrowest scope, the rule of correlation queries (`queryCorrelations`) — so
+        // every read of the type (anchored, observer, background delivery, sources) decides
+        // it as HKSampleQuery and HKCorrelationQuery do. Its samples share its source and
+        // start no earlier than it (`CorrelationRules`), so each is visible under its own type's
+        // wider scope too.
+        let members = CorrelationRules.memberTypes(of: type)
+        if !members.isEmpty {
+            let scopes = try members.map { try self.scope(app: app, type: $0.identifier, at: now) }
+            return ReadScope.narrowest(scopes) ?? .ownSamples(appID: app.id)
+        }
         // Clinical records need the health-records entitlement on top of a grant: without it the
         // app sees only what it saved, which for a type no app may save is nothing — absent, as
         // if the store held no records (a grant made in the manager changes nothing).

@@ -79,8 +79,29 @@ enum ChangeFeedSQL {
                                  at: ChangeCursor(change: row[0], table: .objects, row: decoder.objectID(row)))
             }
         }
+        if !CorrelationRules.memberTypes(of: typeIdentifier).isEmpty {
+            additions.records = try wholeCorrelations(additions, db)
+        }
         return additions
     }
+
+    /// A correlation's row holds no value: its samples are rows of their own, attached here as
+    /// correlation queries attach them (`SampleRepository.withObjects`), so the feed hands out
+    /// whole correlations — without this an anchored query of blood pressure sent rows the SDK
+    /// could not represent. Visibility was decided for the correlation row; its samples share
+    /// its source and start no earlier than it (`CorrelationRules`). In chunks: one statement
+    /// names each chunk's ids, and an unlimited delivery may hold many.
+    private static func wholeCorrelations(_ additions: FeedRows<SampleRecord>, _ db: Database) throws -> [SampleRecord] {
+        let rows = zip(additions.positions, additions.records).map { (id: $0.row, record: $1) }
+        var whole: [SampleRecord] = []
+        whole.reserveCapacity(rows.count)
+        for start in stride(from: 0, to: rows.count, by: correlationChunk) {
+            whole += try SampleRepository.withObjects(Array(rows[start..<min(start + correlationChunk, rows.count)]), db)
+        }
+        return whole
+    }
+
+    private static let correlationChunk = 500
 
     /// Whether any visible addition matching `predicate`, or any visible deletion, has a change
     /// number above `change`. Stops at the first one found.

@@ -149,8 +149,9 @@ extension SampleRepository {
     }
 
     /// The correlations of `batch` with their samples (every one of them: visibility was
-    /// decided for the whole correlation), samples in the order they were saved.
-    private static func withObjects(_ batch: [(id: Int64, record: SampleRecord)], _ db: Database) throws -> [SampleRecord] {
+    /// decided for the whole correlation), samples in the order they were saved. Also the change
+    /// feed's (`ChangeFeedSQL.wholeCorrelations`).
+    static func withObjects(_ batch: [(id: Int64, record: SampleRecord)], _ db: Database) throws -> [SampleRecord] {
         let ids = batch.map(\.id)
         let statement = try db.makeStatement(sql: """
             SELECT cm.correlation_id, t.identifier AS type_identifier, \(SampleRowDecoder.columns)
