@@ -20,7 +20,7 @@ row(S, "handleAuthorizationForExtension(completion:)", "s: HKHealthStore", "s.ha
 row(S, "earliestPermittedSampleDate()", "s: HKHealthStore", "let d: Date = s.earliestPermittedSampleDate(); _ = d", r"earliestPermittedSampleDate\(\)")
 row(S, "save(_: HKObject, withCompletion:) / save(_:) async", "s: HKHealthStore, o: HKQuantitySample", "s.save(o) { ok, e in _ = (ok, e) }; try await s.save(o)", r"\.save\(")
 row(S, "save(_: [HKObject], withCompletion:) / async", "s: HKHealthStore, o: HKQuantitySample", "s.save([o]) { ok, e in _ = (ok, e) }; try await s.save([o])", r"\.save\(\[")
-row(S, "delete(_: HKObject, withCompletion:) / async", "s: HKHealthStore, o: HKQuantitySample", "s.delete(o) { ok, e in _ = (ok, e) }; try await s.delete(o)", r"\.delete\(")
+row(S, "delete(_: HKObject, withCompletion:) / async", "s: HKHealthStore, o: HKQuantitySample", "s.delete(o) { ok, e in _ = (ok, e) }; try await s.delete(o)", r"\.delete\(", "an HKCorrelation cannot be deleted by its app yet: a bug (README, \"Not yet as in HealthKit\")")
 row(S, "delete(_: [HKObject], withCompletion:) (empty array fails with errorInvalidArgument)", "s: HKHealthStore, o: HKQuantitySample", "s.delete([o]) { ok, e in _ = (ok, e) }; try await s.delete([o])", r"delete\(\[")
 row(S, "deleteObjects(of:predicate:withCompletion:) / async", "s: HKHealthStore, t: HKQuantityType", "s.deleteObjects(of: t, predicate: HKQuery.predicateForObjects(from: HKSource.default())) { ok, n, e in _ = (ok, n, e) }; let n: Int = try await s.deleteObjects(of: t, predicate: HKQuery.predicateForObjects(from: HKSource.default())); _ = n", r"deleteObjects\(of:")
 row(S, "execute(_:)", "s: HKHealthStore, q: HKQuery", "s.execute(q)", r"\.execute\(")
