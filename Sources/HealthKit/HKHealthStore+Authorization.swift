@@ -18,14 +18,7 @@ extension HKHealthStore {
 
     func brokerRequestAuthorization(toShare typesToShare: Set<HKSampleType>?, read typesToRead: Set<HKObjectType>?,
                                     completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        Task {
-            do {
-                try await requestAuthorization(toShare: typesToShare ?? [], read: typesToRead ?? [])
-                completion(true, nil)
-            } catch {
-                completion(false, error)
-            }
-        }
+        complete(completion) { try await self.requestAuthorization(toShare: typesToShare ?? [], read: typesToRead ?? []) }
     }
 
     /// Whether `requestAuthorization` for these types would ask the user anything.

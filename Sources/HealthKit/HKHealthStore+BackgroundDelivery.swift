@@ -15,14 +15,7 @@ extension HKHealthStore {
 
     func brokerEnableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency,
                                         withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        Task {
-            do {
-                try await enableBackgroundDelivery(for: type, frequency: frequency)
-                completion(true, nil)
-            } catch {
-                completion(false, error)
-            }
-        }
+        complete(completion) { try await self.enableBackgroundDelivery(for: type, frequency: frequency) }
     }
 
     /// Stops background delivery of `type`. Succeeds when it was not enabled.
@@ -33,14 +26,7 @@ extension HKHealthStore {
 
     func brokerDisableBackgroundDelivery(for type: HKObjectType,
                                          withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        Task {
-            do {
-                try await disableBackgroundDelivery(for: type)
-                completion(true, nil)
-            } catch {
-                completion(false, error)
-            }
-        }
+        complete(completion) { try await self.disableBackgroundDelivery(for: type) }
     }
 
     /// Stops background delivery of every type.
@@ -49,13 +35,6 @@ extension HKHealthStore {
     }
 
     func brokerDisableAllBackgroundDelivery(completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        Task {
-            do {
-                try await disableAllBackgroundDelivery()
-                completion(true, nil)
-            } catch {
-                completion(false, error)
-            }
-        }
+        complete(completion) { try await self.disableAllBackgroundDelivery() }
     }
 }

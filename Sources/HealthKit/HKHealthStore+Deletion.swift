@@ -44,14 +44,7 @@ extension HKHealthStore {
     }
 
     func brokerDelete(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        Task {
-            do {
-                try await delete(objects)
-                completion(true, nil)
-            } catch {
-                completion(false, error)
-            }
-        }
+        complete(completion) { try await self.delete(objects) }
     }
 
     func brokerDeleteObjects(of objectType: HKObjectType, predicate: NSPredicate,

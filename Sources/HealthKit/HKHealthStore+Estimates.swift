@@ -23,13 +23,6 @@ extension HKHealthStore {
 
     func brokerRecalibrateEstimates(sampleType: HKSampleType, date: Date,
                                     completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        Task {
-            do {
-                try await recalibrateEstimates(sampleType: sampleType, date: date)
-                completion(true, nil)
-            } catch {
-                completion(false, error)
-            }
-        }
+        complete(completion) { try await self.recalibrateEstimates(sampleType: sampleType, date: date) }
     }
 }

@@ -8,13 +8,6 @@ extension HKHealthStore {
     func brokerHandleAuthorizationForExtension() async throws {}
 
     func brokerHandleAuthorizationForExtension(completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        Task {
-            do {
-                try await handleAuthorizationForExtension()
-                completion(true, nil)
-            } catch {
-                completion(false, error)
-            }
-        }
+        complete(completion) { try await self.handleAuthorizationForExtension() }
     }
 }

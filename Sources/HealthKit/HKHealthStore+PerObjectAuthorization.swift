@@ -24,14 +24,7 @@ extension HKHealthStore {
             completion(false, error)
             return
         }
-        Task {
-            do {
-                try await requestPerObjectRead(spec)
-                completion(true, nil)
-            } catch {
-                completion(false, error)
-            }
-        }
+        complete(completion) { try await self.requestPerObjectRead(spec) }
     }
 
     private func requestPerObjectRead(_ spec: SampleQuerySpec) async throws {

@@ -48,13 +48,6 @@ extension HKHealthStore {
     }
 
     func brokerSave(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        Task {
-            do {
-                try await save(objects)
-                completion(true, nil)
-            } catch {
-                completion(false, error)
-            }
-        }
+        complete(completion) { try await self.save(objects) }
     }
 }

@@ -21,13 +21,6 @@ extension HKHealthStore {
 
     func brokerAdd(_ samples: [HKSample], to workout: HKWorkout,
                    completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        Task {
-            do {
-                try await add(samples, to: workout)
-                completion(true, nil)
-            } catch {
-                completion(false, error)
-            }
-        }
+        complete(completion) { try await self.add(samples, to: workout) }
     }
 }

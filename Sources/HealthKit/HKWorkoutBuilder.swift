@@ -261,18 +261,6 @@ public class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         }
     }
 
-    private func complete(_ completion: @escaping @Sendable (Bool, (any Error)?) -> Void,
-                          _ work: @escaping @Sendable () async throws -> Void) {
-        Task {
-            do {
-                try await work()
-                completion(true, nil)
-            } catch {
-                completion(false, error)
-            }
-        }
-    }
-
     // MARK: Internals shared with the live builder
 
     /// Adds samples not held yet; returns the types of those that were new.

@@ -92,14 +92,7 @@ public final class HKWorkoutRouteBuilder: HKSeriesBuilder, @unchecked Sendable {
 
     @preconcurrency
     public func insertRouteData(_ routeData: [CLLocation], completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        Task {
-            do {
-                try await insertRouteData(routeData)
-                completion(true, nil)
-            } catch {
-                completion(false, error)
-            }
-        }
+        complete(completion) { try await self.insertRouteData(routeData) }
     }
 
     /// Apple's `addMetadata(_:completion:)`: metadata saved with the route when it is finished

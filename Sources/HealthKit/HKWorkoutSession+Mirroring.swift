@@ -28,7 +28,7 @@ extension HKWorkoutSession {
 
     @preconcurrency
     public func sendToRemoteWorkoutSession(data: Data, completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        Self.complete(completion) { try await self.sendToRemoteWorkoutSession(data: data) }
+        complete(completion) { try await self.sendToRemoteWorkoutSession(data: data) }
     }
 
     /// watchOS: mirrors this session to the companion iPhone app. No companion here.
@@ -38,7 +38,7 @@ extension HKWorkoutSession {
 
     @preconcurrency
     public func startMirroringToCompanionDevice(completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        Self.complete(completion) { try await self.startMirroringToCompanionDevice() }
+        complete(completion) { try await self.startMirroringToCompanionDevice() }
     }
 
     /// watchOS: stops mirroring. Fails as starting does: there was nothing to stop.
@@ -48,25 +48,12 @@ extension HKWorkoutSession {
 
     @preconcurrency
     public func stopMirroringToCompanionDevice(completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        Self.complete(completion) { try await self.stopMirroringToCompanionDevice() }
+        complete(completion) { try await self.stopMirroringToCompanionDevice() }
     }
 
     private static func noPairedDevice(_ call: String) -> HKError {
         HKError(.errorHealthDataUnavailable,
                 "\(call): there is no paired device on Linux to mirror a workout session to or from; "
                 + "the session records on this device only")
-    }
-
-    /// Runs an async form for its completion-handler spelling, as the store's forms do.
-    private static func complete(_ completion: @escaping @Sendable (Bool, (any Error)?) -> Void,
-                                 _ work: @escaping @Sendable () async throws -> Void) {
-        Task {
-            do {
-                try await work()
-                completion(true, nil)
-            } catch {
-                completion(false, error)
-            }
-        }
     }
 }
