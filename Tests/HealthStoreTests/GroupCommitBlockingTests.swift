@@ -98,17 +98,7 @@ import Testing
             hold.release()
             return await group.reduce(into: [Int: Result<[UUID], any Error>]()) { $0[$1.0] = $1.1 }
         }
-        var acknowledged: Set<UUID> = []
-        for (index, outcome) in outcomes {
-            switch outcome {
-            case let .success(uuids):
-                #expect(index % 3 != 0)
-                acknowledged.formUnion(uuids)
-            case let .failure(error):
-                #expect(index % 3 == 0)
-                #expect((error as? DatabaseError)?.resultCode == .SQLITE_CONSTRAINT)
-            }
-        }
+        let acknowledged = Fixture.acknowledgedWhereOnlyEveryThirdSaveFailed(outcomes)
         #expect(acknowledged.count == (saves - saves / 3) * 3)
         #expect(try Fixture.storedUUIDs(database) == acknowledged)
         #expect(database.samples.commitStatistics.commits <= 2)

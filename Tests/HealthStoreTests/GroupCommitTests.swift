@@ -23,6 +23,24 @@ import Testing
         SourceRecord(bundleIdentifier: "org.example.app\(app)", name: "App \(app)", version: "1")
     }
 
+    /// Checks the outcomes of saves numbered 0… where every third (0, 3, 6 …) carried one bad
+    /// sample: exactly those failed, each with the constraint error; returns what the others were
+    /// acknowledged with.
+    static func acknowledgedWhereOnlyEveryThirdSaveFailed(_ outcomes: [Int: Result<[UUID], any Error>]) -> Set<UUID> {
+        var acknowledged: Set<UUID> = []
+        for (index, outcome) in outcomes {
+            switch outcome {
+            case let .success(uuids):
+                #expect(index % 3 != 0)
+                acknowledged.formUnion(uuids)
+            case let .failure(error):
+                #expect(index % 3 == 0)
+                #expect((error as? DatabaseError)?.resultCode == .SQLITE_CONSTRAINT)
+            }
+        }
+        return acknowledged
+    }
+
     static func storedUUIDs(_ database: HealthDatabase) throws -> Set<UUID> {
         var found: Set<UUID> = []
         try database.samples.query(SampleQuerySpec(typeIdentifier: stepType), scope: .allSources) { batch in
@@ -139,17 +157,7 @@ import Testing
             hold.release()
             return await group.reduce(into: [Int: Result<[UUID], any Error>]()) { $0[$1.0] = $1.1 }
         }
-        var acknowledged: Set<UUID> = []
-        for (index, outcome) in outcomes {
-            switch outcome {
-            case let .success(uuids):
-                #expect(index % 3 != 0)
-                acknowledged.formUnion(uuids)
-            case let .failure(error):
-                #expect(index % 3 == 0)
-                #expect((error as? DatabaseError)?.resultCode == .SQLITE_CONSTRAINT)
-            }
-        }
+        let acknowledged = Self.acknowledgedWhereOnlyEveryThirdSaveFailed(outcomes)
         #expect(acknowledged.count == (saves - saves / 3) * 3)
         #expect(try Self.storedUUIDs(database) == acknowledged)
         #expect(try database.samples.count() == acknowledged.count)
