@@ -116,9 +116,16 @@ struct CallDispatcher: Sendable {
     /// pool, whose threads must not wait on the writer (GroupCommitQueue). Only a call alone on
     /// its connection waits here, so a peer's other calls never queue behind this commit. The
     /// entry is in the save's transaction, so nothing is left for `logAccess` to append.
+    /// The largest write decoded on the reader thread. The reader path is for the lone durable
+    /// save, whose cost is its hand-offs; a large batch gains nothing there, and decoding it on
+    /// each connection's reader thread — and again on the ordinary path when it is refused —
+    /// spread a flood's maximal saves over every reader's allocator arena (healthd's peak under
+    /// BrokerMemoryBoundEndToEndTests rose from 284–376 to 414–548 MiB).
+    static let readerCommitPayloadLimit = 64 * 1_024
+
     private func commitNow(_ call: IncomingCall,
                            _ write: (BrokerContext, Caller, [UInt8], HealthDatabase, CallAccessReport) throws -> MethodTable.Reply) -> Bool {
-        guard call.aloneOnConnection, caller.appManifest != nil,
+        guard call.aloneOnConnection, caller.appManifest != nil, call.payload.count <= Self.readerCommitPayloadLimit,
               MethodTable.cost(of: call.method, payload: call.payload) == .cheap
         else { return false }
         let report = accessReport(for: call.method)
