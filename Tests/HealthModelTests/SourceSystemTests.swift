@@ -60,5 +60,10 @@ import Testing
         #expect(!SourceRevisionMatch(bundleIdentifier: "a", version: nil, operatingSystemVersion: .unrecorded).matches(source))
         #expect(!SourceRevisionMatch(bundleIdentifier: "a", version: .some("2"), productType: "P", operatingSystemVersion: six).matches(source))
         #expect(!SourceRevisionMatch(bundleIdentifier: "b", version: nil, productType: "P", operatingSystemVersion: six).matches(source))
+        // "" asks for no product type recorded, as the store's '' (SampleSQL.sourceSystem).
+        let unrecorded = SourceRecord(bundleIdentifier: "a", name: "A")
+        #expect(SourceRevisionMatch(bundleIdentifier: "a", version: nil, productType: "").matches(unrecorded))
+        #expect(!SourceRevisionMatch(bundleIdentifier: "a", version: nil, productType: "").matches(source))
+        #expect(SourceRevisionMatch(bundleIdentifier: "a", version: nil, operatingSystemVersion: .unrecorded).matches(unrecorded))
     }
 }

@@ -38,8 +38,8 @@ struct HostSystem: Sendable, Equatable {
     /// "6.18.44" of "6.18.44-fc-v669"); unrecorded when it does not start with one.
     static func version(ofRelease release: String) -> SystemVersion {
         let numeric = release.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
-        var parts = numeric.split(separator: ".", omittingEmptySubsequences: false).prefix(3)
-        while parts.last?.isEmpty == true { parts.removeLast() }
+        // The leading numbers up to the first empty part ("6..1" is 6), at most three.
+        let parts = numeric.split(separator: ".", omittingEmptySubsequences: false).prefix { !$0.isEmpty }.prefix(3)
         return SystemVersion(parsing: parts.joined(separator: ".")) ?? .unrecorded
     }
 

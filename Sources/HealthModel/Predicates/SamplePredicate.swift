@@ -155,7 +155,7 @@ public struct SourceRevisionMatch: Hashable, Sendable {
     public var bundleIdentifier: String
     /// nil: any version. `.some(nil)`: objects saved without a version.
     public var version: String??
-    /// nil: any product type; otherwise objects saved on exactly this one.
+    /// nil: any product type; otherwise objects saved on exactly this one ("": none recorded).
     public var productType: String?
     /// nil: any system; otherwise objects saved on exactly this version (0.0.0: not recorded).
     public var operatingSystemVersion: SystemVersion?
@@ -173,7 +173,7 @@ public struct SourceRevisionMatch: Hashable, Sendable {
     public func matches(_ source: SourceRecord) -> Bool {
         bundleIdentifier == source.bundleIdentifier
             && version.map { $0 == source.version } ?? true
-            && productType.map { $0 == source.productType } ?? true
+            && productType.map { $0 == (source.productType ?? "") } ?? true
             && operatingSystemVersion.map { $0 == source.operatingSystemVersion } ?? true
     }
 }
