@@ -117,4 +117,29 @@ import Testing
                                                                   SystemVersion(major: 9, minor: 0, patch: 0)])
         #expect(found.allSatisfy { $0.source?.version == "17.4" })
     }
+
+    /// A correlation and its samples (read by `queryCorrelations` and the members' decoder) carry
+    /// the revision they were saved under, as plain samples do.
+    @Test func aCorrelationAndItsSamplesCarryTheirSystem() async throws {
+        let database = try HealthDatabase(writer: DatabaseQueue())
+        let systolic = HKQuantityTypeIdentifier.bloodPressureSystolic.rawValue
+        let diastolic = HKQuantityTypeIdentifier.bloodPressureDiastolic.rawValue
+        let bloodPressure = HKCorrelationTypeIdentifier.bloodPressure.rawValue
+        func half(_ type: String, _ value: Double) -> SampleRecord {
+            SampleRecord(uuid: UUID(), typeIdentifier: type, startDate: Self.start, endDate: Self.start, value: .quantity(value, unit: "mmHg"))
+        }
+        let reading = SampleRecord(uuid: UUID(), typeIdentifier: bloodPressure, startDate: Self.start, endDate: Self.start,
+                                   value: .correlation([half(systolic, 120), half(diastolic, 80)]))
+        _ = try await database.samples.insert([reading], source: Self.board)
+        var found: [SampleRecord] = []
+        try database.samples.queryCorrelations(CorrelationQuerySpec(typeIdentifier: bloodPressure),
+                                               objectScopes: [systolic: .allSources, diastolic: .allSources]) { found += $0 }
+        #expect(found.count == 1)
+        #expect(found.first?.source == Self.board)
+        guard case let .correlation(members)? = found.first?.value else {
+            Issue.record("not a correlation: \(found)")
+            return
+        }
+        #expect(members.map(\.source) == [Self.board, Self.board])
+    }
 }
