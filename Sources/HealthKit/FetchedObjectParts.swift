@@ -35,18 +35,16 @@ final class FetchedObjectParts {
     func sourceRevision(_ record: SourceRecord?) -> HKSourceRevision? {
         guard let record else { return nil }
         if let lastSource, lastSource.record == record { return lastSource.revision }
-        let revision = HKSourceRevision(source: HKSource(name: record.name, bundleIdentifier: record.bundleIdentifier),
-                                        version: record.version)
+        let revision = HKSourceRevision(record)
         lastSource = (record, revision)
         return revision
     }
 
     /// Makes `revision` the one handed out for the source record it describes, and returns that
-    /// record: an archive's revision (`ArchivedSample`) keeps a product type and system version,
-    /// which the wire's source record cannot carry.
+    /// record: an archive's revision (`ArchivedSample`) is the one the archive holds, even when
+    /// its system version is one the wire cannot carry (negative parts).
     func share(_ revision: HKSourceRevision) -> SourceRecord {
-        let record = SourceRecord(bundleIdentifier: revision.source.bundleIdentifier, name: revision.source.name,
-                                  version: revision.version)
+        let record = revision.record
         lastSource = (record, revision)
         return record
     }

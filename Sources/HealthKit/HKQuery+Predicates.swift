@@ -38,21 +38,30 @@ extension HKQuery {
     }
 
     /// Objects saved by one of these source revisions, as HealthKit's: the bundle identifier, and
-    /// the version unless it is `HKSourceRevisionAnyVersion`. healthd records no product type or
-    /// system version (fetched objects report nil and 0.0.0), so a revision asking for any other
-    /// than those (or the `Any…` constants) matches nothing.
+    /// the version, product type and operating system version each unless it is the `Any…`
+    /// constant (`HKSourceRevisionAnyVersion`, `HKSourceRevisionAnyProductType`,
+    /// `HKSourceRevisionAnyOperatingSystem`). A revision made with `init(source:version:)` —
+    /// nil product type and 0.0.0, which Apple documents for query use — asks for no particular
+    /// device: nil and 0.0.0 match any, as the `Any…` constants do. A system version with a
+    /// part outside 0…999,999,999 other than the constant's names no system and matches nothing.
     public static func predicateForObjects(from sourceRevisions: Set<HKSourceRevision>) -> NSPredicate {
-        let matches = sourceRevisions.filter { revision in
-            let product = revision.productType == nil || revision.productType == HKSourceRevisionAnyProductType
+        let matches = sourceRevisions.compactMap { revision -> SourceRevisionMatch? in
             let system = revision.operatingSystemVersion
-            let anySystem = system.majorVersion == HKSourceRevisionAnySystemVersion.majorVersion
-                && system.minorVersion == HKSourceRevisionAnySystemVersion.minorVersion
-                && system.patchVersion == HKSourceRevisionAnySystemVersion.patchVersion
-            let unrecorded = system.majorVersion == 0 && system.minorVersion == 0 && system.patchVersion == 0
-            return product && (anySystem || unrecorded)
-        }.map { revision in
-            SourceRevisionMatch(bundleIdentifier: revision.source.bundleIdentifier,
-                                version: revision.version == HKSourceRevisionAnyVersion ? nil : .some(revision.version))
+            let anySystem = system.majorVersion == HKSourceRevisionAnyOperatingSystem.majorVersion
+                && system.minorVersion == HKSourceRevisionAnyOperatingSystem.minorVersion
+                && system.patchVersion == HKSourceRevisionAnyOperatingSystem.patchVersion
+            let stored = SystemVersion(major: system.majorVersion, minor: system.minorVersion, patch: system.patchVersion)
+            var wanted: SystemVersion?
+            if !anySystem, stored != .unrecorded {
+                // Parts the wire carries are 0…999,999,999 (`SystemVersion(parsing:)`); no system has others.
+                let parts = [system.majorVersion, system.minorVersion, system.patchVersion]
+                guard parts.allSatisfy({ (0..<1_000_000_000).contains($0) }) else { return nil }
+                wanted = stored
+            }
+            let product = revision.productType == HKSourceRevisionAnyProductType ? nil : revision.productType
+            return SourceRevisionMatch(bundleIdentifier: revision.source.bundleIdentifier,
+                                       version: revision.version == HKSourceRevisionAnyVersion ? nil : .some(revision.version),
+                                       productType: product, operatingSystemVersion: wanted)
         }
         return SampleTreePredicate(.sourceRevisions(Set(matches)))
     }

@@ -3,10 +3,12 @@ public import Foundation
 /// A source at one version, as HealthKit's `HKSourceRevision` (version is the app's manifest
 /// version at the time it saved).
 ///
-/// `productType` and `operatingSystemVersion` are Apple's hardware model ("iPhone14,2") and OS
-/// version at save time. healthd does not record them (a Linux app has neither an Apple product
-/// type nor an iOS version to give), so fetched objects carry nil and 0.0.0, and a revision made
-/// with the 4-argument initializer keeps what it was given.
+/// `productType` and `operatingSystemVersion` describe the device that saved the object, as
+/// Apple's ("iPhone14,2", 17.1.0): healthd stamps every save with its host's — the machine's
+/// model name (or CPU architecture) and kernel release (README.md, "Source revisions") — and
+/// imports keep what Apple's export names. The app cannot choose them. Objects stored before
+/// the store recorded them carry nil and 0.0.0; a revision made with the 4-argument initializer
+/// keeps what it was given.
 ///
 /// An `NSObject` with `NSSecureCoding`, as Apple's. Two revisions are equal when source, version,
 /// product type and system version are (`==`, `isEqual(_:)` and `Set` agree).
@@ -90,7 +92,29 @@ public final class HKSourceRevision: NSObject, NSSecureCoding, @unchecked Sendab
     }
 
     public override var description: String {
-        "HKSourceRevision(\(source.bundleIdentifier), version: \(version ?? "nil"))"
+        let system = operatingSystemVersion
+        return "HKSourceRevision(\(source.bundleIdentifier), version: \(version ?? "nil"), productType: \(productType ?? "nil"), "
+            + "operatingSystemVersion: \(system.majorVersion).\(system.minorVersion).\(system.patchVersion))"
+    }
+}
+
+extension HKSourceRevision {
+    /// A fetched object's revision, as the broker recorded it.
+    convenience init(_ record: SourceRecord) {
+        let system = record.operatingSystemVersion
+        self.init(source: HKSource(name: record.name, bundleIdentifier: record.bundleIdentifier), version: record.version,
+                  productType: record.productType,
+                  operatingSystemVersion: OperatingSystemVersion(majorVersion: system.major, minorVersion: system.minor,
+                                                                 patchVersion: system.patch))
+    }
+
+    /// The revision as the wire's source record: what predicates are matched against in memory
+    /// and what an archived sample carries.
+    var record: SourceRecord {
+        let system = operatingSystemVersion
+        return SourceRecord(bundleIdentifier: source.bundleIdentifier, name: source.name, version: version, productType: productType,
+                            operatingSystemVersion: SystemVersion(major: system.majorVersion, minor: system.minorVersion,
+                                                                  patch: system.patchVersion))
     }
 }
 
@@ -98,5 +122,10 @@ public final class HKSourceRevision: NSObject, NSSecureCoding, @unchecked Sendab
 public let HKSourceRevisionAnyVersion = "HKSourceRevisionAnyVersion"
 /// Matches any product type (HealthKit's `HKSourceRevisionAnyProductType`).
 public let HKSourceRevisionAnyProductType = "HKSourceRevisionAnyProductType"
-/// Matches any operating system version (HealthKit's `HKSourceRevisionAnySystemVersion`: -1.0.0).
-public let HKSourceRevisionAnySystemVersion = OperatingSystemVersion(majorVersion: -1, minorVersion: 0, patchVersion: 0)
+/// Matches any operating system version in a source-revision predicate (HealthKit's
+/// `HKSourceRevisionAnyOperatingSystem`). Apple does not document its value; -1.0.0 is a
+/// version no system has.
+public let HKSourceRevisionAnyOperatingSystem = OperatingSystemVersion(majorVersion: -1, minorVersion: 0, patchVersion: 0)
+/// The name this SDK used before it had Apple's (`HKSourceRevisionAnyOperatingSystem`).
+@available(*, deprecated, renamed: "HKSourceRevisionAnyOperatingSystem")
+public let HKSourceRevisionAnySystemVersion = HKSourceRevisionAnyOperatingSystem

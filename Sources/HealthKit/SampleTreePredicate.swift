@@ -38,10 +38,7 @@ final class SampleTreePredicate: NSPredicate {
 extension HKSample {
     /// The record a predicate is matched against, with the source of a fetched sample.
     var matchingRecord: SampleRecord {
-        let source = sourceRevision.source
-        return SampleRecord(uuid: uuid, typeIdentifier: sampleType.identifier, startDate: startDate, endDate: endDate,
-                            value: recordValue, metadata: metadataValues ?? [:], device: device?.record,
-                            source: SourceRecord(bundleIdentifier: source.bundleIdentifier, name: source.name,
-                                                 version: sourceRevision.version))
+        SampleRecord(uuid: uuid, typeIdentifier: sampleType.identifier, startDate: startDate, endDate: endDate,
+                     value: recordValue, metadata: metadataValues ?? [:], device: device?.record, source: sourceRevision.record)
     }
 }

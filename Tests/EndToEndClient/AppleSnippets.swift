@@ -24,6 +24,10 @@ func runSnippet(_ name: String, _ healthStore: HKHealthStore) async throws {
     case "anchored-descriptors": try await anchoredDescriptors(healthStore)
     case "anchored-descriptor-async": try await anchoredDescriptorAsync(healthStore)
     case "revision-steps": try await revisionSteps(healthStore)
+    case "revision-systems": try await revisionSystems(healthStore)
+    case "revision-system-predicates":
+        guard CommandLine.arguments.count > 3 else { usage("snippet revision-system-predicates BUNDLE") }
+        try await revisionSystemPredicates(healthStore, bundleIdentifier: CommandLine.arguments[3])
     case "device-steps": try await deviceSteps(healthStore)
     case "heartbeat-builder": try await heartbeatBuilderSnippet(healthStore)
     case "electrocardiogram": try await electrocardiogramSnippet(healthStore)
@@ -175,7 +179,7 @@ func archiveSamples(_ healthStore: HKHealthStore) async throws {
 func sourceRevision() {
     let revision = HKSourceRevision(source: HKSource.default(), version: HKSourceRevisionAnyVersion,
                                     productType: HKSourceRevisionAnyProductType,
-                                    operatingSystemVersion: HKSourceRevisionAnySystemVersion)
+                                    operatingSystemVersion: HKSourceRevisionAnyOperatingSystem)
     print("ok \(revision.version ?? "nil") \(revision.productType ?? "nil") \(revision.operatingSystemVersion.majorVersion)")
 }
 
@@ -215,7 +219,7 @@ func observeDescriptors(_ healthStore: HKHealthStore) async throws {
 
 /// predicateForObjects(from: Set<HKSourceRevision>): the revision of one of the app's own samples
 /// selects exactly the app's samples saved at that version; with HKSourceRevisionAnyVersion any
-/// version of the app; with another version, or a product type healthd never records, none.
+/// version of the app; with another version, or a product type this host is not (iPhone14,2), none.
 /// Prints the four counts.
 func revisionSteps(_ healthStore: HKHealthStore) async throws {
     let stepType = HKQuantityType(.stepCount)
@@ -229,7 +233,7 @@ func revisionSteps(_ healthStore: HKHealthStore) async throws {
     let anyVersion = HKSourceRevision(source: revision.source, version: HKSourceRevisionAnyVersion)
     let otherVersion = HKSourceRevision(source: revision.source, version: "no-such-version")
     let onIPhone = HKSourceRevision(source: revision.source, version: HKSourceRevisionAnyVersion, productType: "iPhone14,2",
-                                    operatingSystemVersion: HKSourceRevisionAnySystemVersion)
+                                    operatingSystemVersion: HKSourceRevisionAnyOperatingSystem)
     let counts = [try await count(HKQuery.predicateForObjects(from: [revision])),
                   try await count(HKQuery.predicateForObjects(from: [anyVersion])),
                   try await count(HKQuery.predicateForObjects(from: [otherVersion])),

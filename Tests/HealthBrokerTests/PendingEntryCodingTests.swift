@@ -2,6 +2,7 @@ import Foundation
 @testable import HealthBroker
 import HealthModel
 import HealthStore
+import HealthWire
 import Testing
 
 /// Every kind of pending-journal entry survives its encoding: what the locked store journals is
@@ -10,7 +11,9 @@ import Testing
 /// cannot differ between the two.
 @Suite(.timeLimit(.minutes(10))) struct PendingEntryCodingTests {
     static let app = "org.test.coding"
-    static let source = SourceRecord(bundleIdentifier: app, name: "Coding", version: "2.1")
+    /// With the product type and system version healthd stamps (v31): both survive the journal.
+    static let source = SourceRecord(bundleIdentifier: app, name: "Coding", version: "2.1", productType: "ThinkPad X1",
+                                     operatingSystemVersion: SystemVersion(major: 6, minor: 1, patch: 0))
     static let when = Date(timeIntervalSince1970: 1_700_000_123.456789)
     static let builder = UUID()
 
@@ -54,5 +57,23 @@ import Testing
             let bytes = [0, 0, 0, UInt8(header.count)] + header
             #expect(throws: (any Error).self, "\(kind)") { _ = try PendingEntryCoding.decode(bytes) }
         }
+    }
+
+    /// A save journaled before v31 names its source in three fields: it decodes, recording no
+    /// product type and no system version (as every object saved before v31), not refused.
+    @Test func aSaveJournaledBeforeSourceSystemsDecodesWithNeitherRecorded() throws {
+        let uuid = UUID()
+        let header = Array(#"{"kind":"save","source":["org.test.coding","Coding","2.1"],"uuids":["\#(uuid.uuidString)"]}"#.utf8)
+        let steps = HKQuantityTypeIdentifier.stepCount.rawValue
+        let sample = SampleRecord(uuid: UUID(), typeIdentifier: steps, startDate: Self.when, endDate: Self.when, value: .quantity(1, unit: "count"))
+        let length = UInt32(header.count)
+        let bytes = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: length >> $0) } + header + SampleList([sample]).wireBytes()
+        guard case let .save(_, source, uuids) = try PendingEntryCoding.decode(bytes) else {
+            Issue.record("not a save")
+            return
+        }
+        #expect(source == SourceRecord(bundleIdentifier: "org.test.coding", name: "Coding", version: "2.1"))
+        #expect(source.productType == nil && source.operatingSystemVersion == .unrecorded)
+        #expect(uuids == [uuid])
     }
 }

@@ -41,6 +41,14 @@ import Testing
             ("device model", .device(.model, allowedValues: ["X"])),
             ("source revisions", .sourceRevisions([SourceRevisionMatch(bundleIdentifier: "org.example.other", version: "1"),
                                                    SourceRevisionMatch(bundleIdentifier: reader, version: nil)])),
+            // Issue 15: product type and system version (v31 `source_systems`), alone and both, and
+            // the pair that also admits rows recording neither (`o.system_id IS NULL OR …`).
+            ("source revision product", .sourceRevisions([SourceRevisionMatch(bundleIdentifier: reader, version: nil,
+                                                                              productType: "ThinkPad X1")])),
+            ("source revision system", .sourceRevisions([SourceRevisionMatch(bundleIdentifier: reader, version: "1",
+                                                                             operatingSystemVersion: SystemVersion(major: 6, minor: 1, patch: 0))])),
+            ("source revision nothing recorded", .sourceRevisions([SourceRevisionMatch(bundleIdentifier: reader, version: nil, productType: "",
+                                                                                       operatingSystemVersion: .unrecorded)])),
             ("devices", .devices([DeviceRecord(name: "Watch", manufacturer: "Example", model: "X"), DeviceRecord(name: "Band")])),
             ("metadata", .metadata(key: "HKWasUserEntered", .exists)),
             ("quantity", .quantity(.greaterThan, value: 1, unit: read == .correlationMembers ? "mmHg" : "count/s")),

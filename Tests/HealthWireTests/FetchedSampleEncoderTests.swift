@@ -15,6 +15,10 @@ import Testing
         // The wire cannot tell an empty version from none (both are left out): nil here.
         SourceRecord(bundleIdentifier: "org.example.empty", name: "", version: nil),
         SourceRecord(bundleIdentifier: String(repeating: "a", count: 300), name: "Long", version: "9"),
+        // Issue 15: the saving host's product type and system version, both and one alone.
+        SourceRecord(bundleIdentifier: "org.example.watch", name: "Watch", version: "1", productType: "ThinkPad X1",
+                     operatingSystemVersion: SystemVersion(major: 6, minor: 1, patch: 0)),
+        SourceRecord(bundleIdentifier: "org.example.watch", name: "Watch", version: "1", productType: "iPhone14,2"),
     ]
     static let devices = [
         DeviceRecord(name: "Strap", manufacturer: "Example", model: "S1", localIdentifier: "left"),

@@ -21,7 +21,9 @@ enum PendingEntryCoding {
         }
         var kind: Kind
         // save
-        var source: [String?]?      // bundle identifier, name, version
+        // bundle identifier, name, version, then (entries since v31) product type and system
+        // version ("major.minor.patch"): the saving host's, as stamped when the app saved
+        var source: [String?]?
         var uuids: [UUID]?
         // delete: (type identifier, UUID) pairs
         var deletions: [[String]]?
@@ -49,7 +51,7 @@ enum PendingEntryCoding {
         var samples: [UInt8] = []
         switch effect {
         case let .save(records, source, uuids):
-            entry = Entry(kind: .save, source: [source.bundleIdentifier, source.name, source.version], uuids: uuids)
+            entry = Entry(kind: .save, source: sourceFields(source), uuids: uuids)
             samples = SampleList(records).wireBytes()
         case let .delete(references, appID):
             entry = Entry(kind: .delete, deletions: references.map { [$0.typeIdentifier, $0.uuid.uuidString] }, appID: appID)
@@ -82,11 +84,11 @@ enum PendingEntryCoding {
         case let .disableBackgroundDelivery(appID, typeIdentifier):
             entry = Entry(kind: .disableBackground, appID: appID, typeIdentifier: typeIdentifier)
         case let .routeData(locations, builderID, source, date):
-            entry = Entry(kind: .routeData, source: [source.bundleIdentifier, source.name, source.version],
+            entry = Entry(kind: .routeData, source: sourceFields(source),
                           timeMicros: date.microsecondsSince1970)
             samples = RouteDataChunk(builderID: builderID, locations: locations).wireBytes()
         case let .finishRoute(builderID, workoutUUID, metadata, device, source, uuid):
-            entry = Entry(kind: .finishRoute, source: [source.bundleIdentifier, source.name, source.version], uuids: [uuid])
+            entry = Entry(kind: .finishRoute, source: sourceFields(source), uuids: [uuid])
             samples = RouteFinish(builderID: builderID, workoutUUID: workoutUUID, metadata: metadata, device: device).wireBytes()
         case let .appAccess(appID, setting, allowed, date):
             entry = Entry(kind: .appAccess, appID: appID, timeMicros: date.microsecondsSince1970, setting: setting.rawValue,
@@ -105,12 +107,10 @@ enum PendingEntryCoding {
         let trailer = Array(bytes[(4 + length)...])
         switch entry.kind {
         case .save:
-            guard let source = entry.source, source.count == 3, let bundle = source[0], let name = source[1],
-                  let uuids = entry.uuids else {
+            guard let source = try sourceRecord(entry), let uuids = entry.uuids else {
                 throw WireDecodeError.invalidField("pending save entry incomplete")
             }
-            return .save(records: try SampleList(wire: trailer).samples,
-                         source: SourceRecord(bundleIdentifier: bundle, name: name, version: source[2]), uuids: uuids)
+            return .save(records: try SampleList(wire: trailer).samples, source: source, uuids: uuids)
         case .delete:
             guard let deletions = entry.deletions, let appID = entry.appID else {
                 throw WireDecodeError.invalidField("pending deletion entry incomplete")
@@ -192,9 +192,29 @@ enum PendingEntryCoding {
         }
     }
 
-    /// The source of a save or route entry: bundle identifier, name, version.
+    /// A save or route entry's source fields (`Entry.source`).
+    private static func sourceFields(_ source: SourceRecord) -> [String?] {
+        [source.bundleIdentifier, source.name, source.version, source.productType,
+         source.operatingSystemVersion == .unrecorded ? nil : source.operatingSystemVersion.description]
+    }
+
+    /// The source of a save or route entry: bundle identifier, name, version, and the product
+    /// type and system version it was saved on. An entry journaled before v31 has three fields:
+    /// its objects record neither, as every object saved before v31.
     private static func sourceRecord(_ entry: Entry) throws -> SourceRecord? {
-        guard let source = entry.source, source.count == 3, let bundle = source[0], let name = source[1] else { return nil }
-        return SourceRecord(bundleIdentifier: bundle, name: name, version: source[2])
+        guard let source = entry.source, source.count == 3 || source.count == 5, let bundle = source[0], let name = source[1] else {
+            return nil
+        }
+        var record = SourceRecord(bundleIdentifier: bundle, name: name, version: source[2])
+        if source.count == 5 {
+            record.productType = source[3]
+            if let text = source[4] {
+                guard let system = SystemVersion(parsing: text) else {
+                    throw WireDecodeError.invalidField("pending entry's system version is not major.minor.patch")
+                }
+                record.operatingSystemVersion = system
+            }
+        }
+        return record
     }
 }

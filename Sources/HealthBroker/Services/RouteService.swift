@@ -65,8 +65,9 @@ extension RouteService {
 }
 
 extension AppManifest {
-    /// The source the broker records for this app's objects: its identity, never the app's word.
+    /// The source the broker records for this app's objects: its identity and the host it runs
+    /// on (`HostSystem`), never the app's word.
     var source: SourceRecord {
-        SourceRecord(bundleIdentifier: id, name: displayName, version: version)
+        SourceRecord(bundleIdentifier: id, name: displayName, version: version).saved(on: .current)
     }
 }

@@ -44,6 +44,6 @@ struct SaveRequest {
     mutating func canonicalize(for app: AppManifest) throws -> SourceRecord {
         try SampleValidator.canonicalize(batch: &records)
         for index in records.indices { records[index].source = nil }
-        return SourceRecord(bundleIdentifier: app.id, name: app.displayName, version: app.version)
+        return app.source
     }
 }

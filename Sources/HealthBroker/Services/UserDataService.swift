@@ -12,7 +12,9 @@ import HealthWire
 enum UserDataService {
     /// Where the user's own entries live: `@user` (no app id can start with "@"), shown as
     /// "Health" like entries typed into Apple's Health app — the identity characteristics use.
-    static let userSource = CharacteristicRepository.userSource
+    /// What the user enters is saved on this host, as Apple's Health app stamps its entries with
+    /// the phone's product type and system.
+    static var userSource: SourceRecord { CharacteristicRepository.userSource.saved(on: .current) }
 
     static func addSamples(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         var canonical = try SampleList(wire: payload).samples

@@ -71,7 +71,7 @@ public indirect enum SamplePredicate: Hashable, Sendable {
             return record.device.map(devices.contains) ?? false
         case let .sourceRevisions(revisions):
             guard let source = record.source else { return false }
-            return revisions.contains { $0.bundleIdentifier == source.bundleIdentifier && $0.version.map { $0 == source.version } ?? true }
+            return revisions.contains { $0.matches(source) }
         case let .and(operands):
             return operands.allSatisfy { $0.matches(record) }
         case let .or(operands):
@@ -149,14 +149,31 @@ public struct SampleQuerySpec: Hashable, Sendable {
 }
 
 /// One source revision a predicate selects: the app's bundle identifier and, unless any version
-/// will do, the exact version its objects were saved at (which may be none).
+/// will do, the exact version its objects were saved at (which may be none); likewise the product
+/// type and system version they were saved on, unless any will do.
 public struct SourceRevisionMatch: Hashable, Sendable {
     public var bundleIdentifier: String
     /// nil: any version. `.some(nil)`: objects saved without a version.
     public var version: String??
+    /// nil: any product type; otherwise objects saved on exactly this one ("": none recorded).
+    public var productType: String?
+    /// nil: any system; otherwise objects saved on exactly this version (0.0.0: not recorded).
+    public var operatingSystemVersion: SystemVersion?
 
-    public init(bundleIdentifier: String, version: String??) {
+    public init(bundleIdentifier: String, version: String??, productType: String? = nil,
+                operatingSystemVersion: SystemVersion? = nil) {
         self.bundleIdentifier = bundleIdentifier
         self.version = version
+        self.productType = productType
+        self.operatingSystemVersion = operatingSystemVersion
+    }
+
+    /// Whether an object saved under `source` is one this match selects (the in-memory rule;
+    /// `SampleSQL` compiles the same rule for the store).
+    public func matches(_ source: SourceRecord) -> Bool {
+        bundleIdentifier == source.bundleIdentifier
+            && version.map { $0 == source.version } ?? true
+            && productType.map { $0 == (source.productType ?? "") } ?? true
+            && operatingSystemVersion.map { $0 == source.operatingSystemVersion } ?? true
     }
 }

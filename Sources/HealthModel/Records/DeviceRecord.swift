@@ -23,15 +23,26 @@ public struct DeviceRecord: Hashable, Sendable {
     }
 }
 
-/// HKSourceRevision as plain values. Only the broker fills it in, from the connection's identity.
+/// HKSourceRevision as plain values. Only the broker fills it in, from the connection's identity
+/// and the host it runs on (`productType`, `operatingSystemVersion`: the same for every app).
 public struct SourceRecord: Hashable, Sendable {
     public var bundleIdentifier: String
     public var name: String
     public var version: String?
+    /// The hardware the object was saved on (Apple: "iPhone14,2"); nil when not recorded.
+    public var productType: String?
+    /// The system the object was saved on; `.unrecorded` (0.0.0) when not recorded.
+    public var operatingSystemVersion: SystemVersion
 
-    public init(bundleIdentifier: String, name: String, version: String? = nil) {
+    public init(bundleIdentifier: String, name: String, version: String? = nil, productType: String? = nil,
+                operatingSystemVersion: SystemVersion = .unrecorded) {
         self.bundleIdentifier = bundleIdentifier
         self.name = name
         self.version = version
+        self.productType = productType
+        self.operatingSystemVersion = operatingSystemVersion
     }
+
+    /// Whether the record names a product type or a system version (else nothing is stored).
+    public var recordsSystem: Bool { productType != nil || operatingSystemVersion != .unrecorded }
 }

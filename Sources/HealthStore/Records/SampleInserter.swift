@@ -23,6 +23,16 @@ import HealthModel
 /// it. No other inserter may be made on the same connection while one is in use: both would
 /// share the connection's one cached statement and its bindings.
 struct SampleInserter {
+    /// Where each row's product type and system version (`objects.system_id`) come from.
+    enum SystemStamp {
+        /// The write's source: an app's save (the broker stamps its source with the host's).
+        case source
+        /// Each record's own device (`SourceRecord.savedOn(_:)`): an import, whose records were
+        /// saved on the devices the export names. Never for an app's save: an app chooses its
+        /// records' devices, and must not choose what its revision reports.
+        case eachRecordsDevice
+    }
+
     let sourceID: Int64
     /// The change number every object of this write carries.
     let change: Int64
@@ -36,17 +46,29 @@ struct SampleInserter {
     /// The last device looked up: an import batch's records usually share one, and comparing
     /// its eight fields is cheaper than hashing them all for `deviceIDs` on every row.
     private var lastDevice: (device: DeviceRecord, id: Int64)?
+    private let source: SourceRecord
+    private let stamp: SystemStamp
+    /// `source_systems` ids by (product type, system version); nil for "nothing recorded".
+    private var systemIDs: [SystemKey: Int64?] = [:]
+    private var lastSystem: (key: SystemKey, id: Int64?)?
+    private struct SystemKey: Hashable {
+        let productType: String?
+        let version: SystemVersion
+    }
     /// Whether a row of this write has run through GRDB, so its observers know `objects`
     /// changed in this savepoint and the following rows may be stepped directly.
     private var observersTold = false
 
-    init(_ db: Database, source: SourceRecord) throws {
+    init(_ db: Database, source: SourceRecord, systems stamp: SystemStamp = .source) throws {
         sourceID = try SampleRepository.sourceID(db, source)
         change = try ObjectDeleter.nextChange(db)
+        self.source = source
+        self.stamp = stamp
         insert = try BoundStatement(db, sql: """
             INSERT INTO objects (uuid, type_id, source_id, source_version, device_id, start_us, end_us,
-                                 quantity, category, metadata, change_seq, sync_identifier, sync_version, series_count)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                 quantity, category, metadata, change_seq, sync_identifier, sync_version, series_count,
+                                 system_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         // The same for every row of this write; stay bound until the statement is next made
         // into a `BoundStatement` (which clears its bindings).
@@ -83,6 +105,7 @@ struct SampleInserter {
         // A quantity series' count marks its row for the decoder and statistics (v23); its
         // quantities are the caller's, like a workout's side rows.
         try insert.bind(record.quantitySeries.map { Int64($0.count) }, at: 14)
+        try insert.bind(try cachedSystemID(of: record, db), at: 15)
         if observersTold {
             try insert.stepDirectly(db)
         } else {
@@ -97,6 +120,26 @@ struct SampleInserter {
         let id = try typeIDs[identifier] ?? SampleRepository.typeID(db, identifier)
         typeIDs[identifier] = id
         lastType = (identifier, id)
+        return id
+    }
+
+    /// The row's `source_systems` id as `stamp` says (nil: nothing recorded). The write's
+    /// source is the same for every row: its id is found once and stays in `lastSystem`.
+    private mutating func cachedSystemID(of record: SampleRecord, _ db: Database) throws -> Int64? {
+        let system = switch stamp {
+        case .source: source
+        case .eachRecordsDevice: source.savedOn(record.device)
+        }
+        let key = SystemKey(productType: system.productType, version: system.operatingSystemVersion)
+        if let lastSystem, lastSystem.key == key { return lastSystem.id }
+        let id: Int64?
+        if let known = systemIDs[key] {
+            id = known
+        } else {
+            id = system.recordsSystem ? try SampleRepository.systemID(db, system) : nil
+            systemIDs[key] = id
+        }
+        lastSystem = (key, id)
         return id
     }
 

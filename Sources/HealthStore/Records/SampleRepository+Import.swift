@@ -75,7 +75,9 @@ extension SampleRepository {
             // that does anyway is looked up again record by record).
             let identifiers = storedPositions.compactMap { identities[$0]?.identifier }
             let presearched = Set(identifiers).count == identifiers.count ? storedPositions.map { syncedObjects[$0] } : nil
-            let written = try Self.write(stored, source: source, db, syncedObjects: presearched)
+            // Each record stamped with the product type and system its device names (Apple's
+            // export keeps them only there), not the importing host's.
+            let written = try Self.write(stored, source: source, db, syncedObjects: presearched, systems: .eachRecordsDevice)
             try ImportedCorrelations.dropTopLevelCopies(ofMembersOf: stored, sourceID: sourceID, db)
             // Routes travel only in batches of workouts, whose UUIDs `write` returns one per sample.
             var workoutUUIDs = heldUUIDs

@@ -78,9 +78,10 @@ public struct SampleRepository: Sendable {
     /// upsert below uses that instead of looking each up again (`importBatch`). Only valid when
     /// no two records share an identifier.
     static func write(_ records: [SampleRecord], source: SourceRecord, _ db: Database,
-                      minting uuidSupply: UUIDSupply = UUIDSupply(), syncedObjects: [SyncedObject?]? = nil) throws -> [UUID] {
+                      minting uuidSupply: UUIDSupply = UUIDSupply(), syncedObjects: [SyncedObject?]? = nil,
+                      systems: SampleInserter.SystemStamp = .source) throws -> [UUID] {
         let syncedObjects = syncedObjects?.count == records.count ? syncedObjects : nil
-        var inserter = try SampleInserter(db, source: source)
+        var inserter = try SampleInserter(db, source: source, systems: systems)
         var uuids: [UUID] = []
         uuids.reserveCapacity(records.count)
         // By index, each record handed on borrowed: iterating the array copied every record
@@ -244,6 +245,15 @@ public struct SampleRepository: Sendable {
             INSERT INTO sources (bundle_identifier, name) VALUES (?, ?)
             ON CONFLICT(bundle_identifier) DO UPDATE SET name = excluded.name RETURNING id
             """), arguments: [source.bundleIdentifier, source.name])
+    }
+
+    /// The `source_systems` row of `source`'s product type and system version (v31), made on
+    /// first use. '' and '0.0.0' stand for "not recorded" in its NOT NULL unique key.
+    static func systemID(_ db: Database, _ source: SourceRecord) throws -> Int64 {
+        try returnedID(db.cachedStatement(sql: """
+            INSERT INTO source_systems (product_type, os_version) VALUES (?, ?)
+            ON CONFLICT(product_type, os_version) DO UPDATE SET product_type = excluded.product_type RETURNING id
+            """), arguments: [source.productType ?? "", source.operatingSystemVersion.description])
     }
 
     /// The id an upsert's `RETURNING id` gives: an upsert returns its row whether it inserted or

@@ -24,7 +24,7 @@ struct SampleRowDecoder {
     /// select more columns around them.
     static let columns = """
         o.id, o.uuid, o.start_us, o.end_us, o.quantity, o.category, o.metadata,
-        o.source_id, o.source_version, o.device_id, o.series_count
+        o.source_id, o.source_version, o.device_id, o.series_count, o.system_id
         """
 
     private let column: Columns
@@ -33,6 +33,8 @@ struct SampleRowDecoder {
     private var sources: [Int64: SourceRecord] = [:]
     private var lastSource: (id: Int64, record: SourceRecord)?
     private var devices: [Int64: DeviceRecord] = [:]
+    /// `source_systems` rows by id (v31), read once each: a store has one or two.
+    private var systems: [Int64: (productType: String?, version: SystemVersion)] = [:]
     /// The last type decoded: queries and the change feed read one type, so this is the only
     /// entry they need; correlation samples alternate among a few types, each cheap to describe.
     private var lastType: StoredType?
@@ -44,6 +46,8 @@ struct SampleRowDecoder {
     private struct SourceKey: Hashable {
         let id: Int64
         let version: String?
+        /// The row's `system_id`: one app's objects saved on two hosts are two revisions.
+        let system: Int64?
     }
 
     /// Which workout totals and statistics the reader sees (`redacted`, applied in `record`).
@@ -134,9 +138,12 @@ struct SampleRowDecoder {
         let id = sqlite3_column_int64(handle, column.sourceID)
         // The last row's source, compared by the version's bytes in place: making a `String` of
         // the version per row (a UTF-8 check and a hash) was a visible part of a large query.
-        if let last = lastSourceIndex, last.key.id == id, sameText(column.sourceVersion, as: last.key.version) { return last.index }
+        let system = systemID()
+        if let last = lastSourceIndex, last.key.id == id, last.key.system == system, sameText(column.sourceVersion, as: last.key.version) {
+            return last.index
+        }
         let version = text(column.sourceVersion)
-        let key = SourceKey(id: id, version: version)
+        let key = SourceKey(id: id, version: version, system: system)
         if let last = lastSourceIndex, last.key == key { return last.index }
         let index: Int32
         if let known = sourceIndexes[key] {
@@ -191,25 +198,52 @@ struct SampleRowDecoder {
         return UUID(uuid: uuid)
     }
 
-    /// The row's source; the version is the object's own (the app's version when it saved).
+    /// The row's source; the version, product type and system version are the object's own
+    /// (the app's version and the host's when it saved).
     private mutating func source(_ db: Database) throws -> SourceRecord {
-        let id = sqlite3_column_int64(handle, column.sourceID)
-        let version = text(column.sourceVersion)
-        // Consecutive rows mostly share a source: checking the last one first saves hashing.
-        if var known = lastSource, known.id == id {
-            known.record.version = version
-            return known.record
+        var record = try sourceIdentity(db)
+        record.version = text(column.sourceVersion)
+        if let system = systemID() {
+            let stored = try self.system(system, db)
+            record.productType = stored.productType
+            record.operatingSystemVersion = stored.version
         }
-        if var known = sources[id] {
+        return record
+    }
+
+    /// The row's source's bundle identifier and name (no version, no system).
+    private mutating func sourceIdentity(_ db: Database) throws -> SourceRecord {
+        let id = sqlite3_column_int64(handle, column.sourceID)
+        // Consecutive rows mostly share a source: checking the last one first saves hashing.
+        if let known = lastSource, known.id == id { return known.record }
+        if let known = sources[id] {
             lastSource = (id, known)
-            known.version = version
             return known
         }
         let statement = try db.cachedStatement(sql: "SELECT bundle_identifier, name FROM sources WHERE id = ?")
         guard let stored = try Row.fetchOne(statement, arguments: [id]) else { throw StoreIntegrityError.missingSourceRow }
-        let decoded = SourceRecord(bundleIdentifier: stored[0], name: stored[1], version: version)
+        let decoded = SourceRecord(bundleIdentifier: stored[0], name: stored[1])
         sources[id] = decoded
         lastSource = (id, decoded)
+        return decoded
+    }
+
+    /// The row's `system_id`, nil for none (objects stored before v31, or recording neither).
+    private func systemID() -> Int64? {
+        sqlite3_column_type(handle, column.systemID) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, column.systemID)
+    }
+
+    /// A `source_systems` row: '' reads as no product type; a version the store cannot read as
+    /// one is an integrity error (only `SampleRepository.systemID` writes them).
+    private mutating func system(_ id: Int64, _ db: Database) throws -> (productType: String?, version: SystemVersion) {
+        if let known = systems[id] { return known }
+        let statement = try db.cachedStatement(sql: "SELECT product_type, os_version FROM source_systems WHERE id = ?")
+        guard let stored = try Row.fetchOne(statement, arguments: [id]) else { throw StoreIntegrityError.malformedSourceSystemRow }
+        let product: String = stored[0]
+        let text: String = stored[1]
+        guard let version = SystemVersion(parsing: text) else { throw StoreIntegrityError.malformedSourceSystemRow }
+        let decoded = (productType: product.isEmpty ? nil : product, version: version)
+        systems[id] = decoded
         return decoded
     }
 
@@ -262,7 +296,7 @@ struct SampleRowDecoder {
 
     /// Where each of `columns` is in one statement.
     private struct Columns {
-        let id, uuid, start, end, quantity, category, metadata, sourceID, sourceVersion, deviceID, seriesCount: Int32
+        let id, uuid, start, end, quantity, category, metadata, sourceID, sourceVersion, deviceID, seriesCount, systemID: Int32
 
         init(_ statement: Statement) {
             func index(_ name: String) -> Int32 {
@@ -283,6 +317,7 @@ struct SampleRowDecoder {
             sourceVersion = index("source_version")
             deviceID = index("device_id")
             seriesCount = index("series_count")
+            systemID = index("system_id")
         }
     }
 }

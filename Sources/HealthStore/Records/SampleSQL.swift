@@ -152,12 +152,16 @@ enum SampleSQL {
             guard !revisions.isEmpty else { return ("0", []) }
             var clauses: [String] = []
             var arguments = StatementArguments()
-            for revision in revisions.sorted(by: { $0.bundleIdentifier < $1.bundleIdentifier }) {
+            for revision in revisions.sorted(by: { "\($0)" < "\($1)" }) {
                 var clause = "EXISTS (SELECT 1 FROM sources s WHERE s.id = o.source_id AND s.bundle_identifier = ?)"
                 arguments += [revision.bundleIdentifier]
                 if let version = revision.version {
                     clause += " AND o.source_version IS ?"
                     arguments += [version]
+                }
+                if let system = sourceSystem(revision) {
+                    clause += " AND \(system.sql)"
+                    arguments += system.arguments
                 }
                 clauses.append("(\(clause))")
             }

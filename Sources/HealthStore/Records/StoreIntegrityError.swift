@@ -24,6 +24,9 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
     case missingClinicalRecordRow
     /// A vision prescription object without its `vision_prescriptions` row (written in one transaction).
     case missingVisionPrescriptionRow
+    /// An object naming a `source_systems` row (v31) the store does not hold, or one whose
+    /// system version is not "major.minor.patch".
+    case malformedSourceSystemRow
     /// A row this transaction wrote or looked up a moment ago is not there.
     case missingRowJustWritten(String)
 
@@ -41,6 +44,7 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
         case .missingDocumentRow: "a document object has no documents row"
         case .missingClinicalRecordRow: "a clinical record object has no clinical_records row"
         case .missingVisionPrescriptionRow: "a vision prescription object has no vision_prescriptions row"
+        case .malformedSourceSystemRow: "an object names a source_systems row that is missing or malformed"
         case let .missingRowJustWritten(what): "\(what), written in this transaction, is not in the store"
         }
     }

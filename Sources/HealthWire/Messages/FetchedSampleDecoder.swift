@@ -188,11 +188,7 @@ public struct FetchedSampleDecoder {
     }
 
     private static func source(_ bytes: [UInt8]) throws -> SourceRecord {
-        try ProtobufCodec.withDecoded(Openhealth__V1__SourceRevision.self, from: bytes) { revision in
-            let version = WireRead.string(revision.version)
-            return SourceRecord(bundleIdentifier: WireRead.string(revision.bundle_identifier),
-                                name: WireRead.string(revision.name), version: version.isEmpty ? nil : version)
-        }
+        try ProtobufCodec.withDecoded(Openhealth__V1__SourceRevision.self, from: bytes) { try SourceRevisionWire.read($0) }
     }
 
     private static func device(_ bytes: [UInt8]) throws -> DeviceRecord {

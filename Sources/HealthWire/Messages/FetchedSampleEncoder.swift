@@ -102,12 +102,8 @@ public struct FetchedSampleEncoder {
         }
         for source in batch.sources.dropFirst(sourceFields.count) {
             let arena = WireArena()
-            // As SampleWireBuilder fills it: a missing version is an empty (left out) string.
-            let revision: UnsafeMutablePointer<Openhealth__V1__SourceRevision> = arena.message { revision in
-                revision.bundle_identifier = arena.string(source.bundleIdentifier)
-                revision.name = arena.string(source.name)
-                revision.version = arena.string(source.version ?? "")
-            }
+            // As SampleWireBuilder fills it.
+            let revision = SourceRevisionWire.build(source, in: arena)
             sourceFields.append(Self.messageField(Tag.sourceRevision, ProtobufCodec.encode(revision.pointee)))
         }
         for device in batch.devices.dropFirst(deviceFields.count) {

@@ -34,13 +34,18 @@ enum PredicateWire {
                 }
             case let .sourceRevisions(revisions):
                 wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_SOURCE_REVISIONS
-                let ordered = revisions.sorted { ($0.bundleIdentifier, $0.version.map { $0 ?? "" } ?? "") < ($1.bundleIdentifier, $1.version.map { $0 ?? "" } ?? "") }
+                // A total order (every field in the description), so equal predicates encode to equal bytes.
+                let ordered = revisions.sorted { "\($0)" < "\($1)" }
                 let matches = ordered.map { revision in
                     arena.message { (node: inout Openhealth__V1__SourceRevisionMatch) in
                         node.bundle_identifier = arena.string(revision.bundleIdentifier)
                         node.any_version = revision.version == nil ? 1 : 0
                         node.has_version = (revision.version ?? nil) == nil ? 0 : 1
                         node.version = arena.string((revision.version ?? nil) ?? "")
+                        node.has_product_type = revision.productType == nil ? 0 : 1
+                        node.product_type = arena.string(revision.productType ?? "")
+                        node.has_operating_system_version = revision.operatingSystemVersion == nil ? 0 : 1
+                        node.operating_system_version = arena.string(revision.operatingSystemVersion?.description ?? "")
                     }
                 }
                 wire.source_revisions = arena.message { (node: inout Openhealth__V1__SourceRevisionPredicate) in
@@ -141,9 +146,18 @@ enum PredicateWire {
             return .devices(Set(WireRead.messages(node?.devices, count: node?.n_devices ?? 0).map(DeviceWire.read)))
         case OPENHEALTH__V1__PREDICATE__NODE_SOURCE_REVISIONS:
             let node = wire.source_revisions?.pointee
-            return .sourceRevisions(Set(WireRead.messages(node?.revisions, count: node?.n_revisions ?? 0).map { match in
-                SourceRevisionMatch(bundleIdentifier: WireRead.string(match.bundle_identifier),
-                                    version: match.any_version != 0 ? nil : .some(match.has_version != 0 ? WireRead.string(match.version) : nil))
+            return .sourceRevisions(Set(try WireRead.messages(node?.revisions, count: node?.n_revisions ?? 0).map { (match) throws(WireDecodeError) in
+                var system: SystemVersion?
+                if match.has_operating_system_version != 0 {
+                    guard let parsed = SystemVersion(parsing: WireRead.string(match.operating_system_version)) else {
+                        throw .invalidField("source revision predicate system version is not major.minor.patch")
+                    }
+                    system = parsed
+                }
+                return SourceRevisionMatch(bundleIdentifier: WireRead.string(match.bundle_identifier),
+                                           version: match.any_version != 0 ? nil : .some(match.has_version != 0 ? WireRead.string(match.version) : nil),
+                                           productType: match.has_product_type != 0 ? WireRead.string(match.product_type) : nil,
+                                           operatingSystemVersion: system)
             }))
         case OPENHEALTH__V1__PREDICATE__NODE_COMPOUND:
             guard let node = wire.compound?.pointee else { throw .invalidField("compound predicate missing") }

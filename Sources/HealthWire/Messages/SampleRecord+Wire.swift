@@ -82,11 +82,7 @@ enum SampleWire {
         }
         let metadata = try MetadataWire.readAll(wire.metadata, count: wire.n_metadata, strings: &strings)
         var source: SourceRecord?
-        if let revision = wire.source_revision?.pointee {
-            let version = WireRead.string(revision.version)
-            source = SourceRecord(bundleIdentifier: WireRead.string(revision.bundle_identifier),
-                                  name: WireRead.string(revision.name), version: version.isEmpty ? nil : version)
-        }
+        if let revision = wire.source_revision?.pointee { source = try SourceRevisionWire.read(revision) }
         var quantitySeries: QuantitySeries?
         if let series = wire.quantity_series?.pointee {
             guard case .quantity = value else { throw .invalidField("only a quantity sample can hold a quantity series") }

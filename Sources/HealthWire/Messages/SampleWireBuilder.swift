@@ -96,13 +96,7 @@ struct SampleWireBuilder {
             wire.pointee.device = devices.part(for: device) { DeviceWire.build(device, in: arena) }
         }
         if let source = record.source {
-            wire.pointee.source_revision = sources.part(for: source) {
-                arena.message { (revision: inout Openhealth__V1__SourceRevision) in
-                    revision.bundle_identifier = arena.string(source.bundleIdentifier)
-                    revision.name = arena.string(source.name)
-                    revision.version = arena.string(source.version ?? "")
-                }
-            }
+            wire.pointee.source_revision = sources.part(for: source) { SourceRevisionWire.build(source, in: arena) }
         }
         return wire
     }

@@ -2110,7 +2110,7 @@ const ProtobufCMessageDescriptor openhealth__v1__source_revision_predicate__desc
   (ProtobufCMessageInit) openhealth__v1__source_revision_predicate__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__source_revision_match__field_descriptors[4] =
+static const ProtobufCFieldDescriptor openhealth__v1__source_revision_match__field_descriptors[8] =
 {
   {
     "bundle_identifier",
@@ -2160,17 +2160,69 @@ static const ProtobufCFieldDescriptor openhealth__v1__source_revision_match__fie
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "has_product_type",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__SourceRevisionMatch, has_product_type),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "product_type",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__SourceRevisionMatch, product_type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "has_operating_system_version",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__SourceRevisionMatch, has_operating_system_version),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "operating_system_version",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__SourceRevisionMatch, operating_system_version),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__source_revision_match__field_indices_by_name[] = {
   1,   /* field[1] = any_version */
   0,   /* field[0] = bundle_identifier */
+  6,   /* field[6] = has_operating_system_version */
+  4,   /* field[4] = has_product_type */
   2,   /* field[2] = has_version */
+  7,   /* field[7] = operating_system_version */
+  5,   /* field[5] = product_type */
   3,   /* field[3] = version */
 };
 static const ProtobufCIntRange openhealth__v1__source_revision_match__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__source_revision_match__descriptor =
 {
@@ -2180,7 +2232,7 @@ const ProtobufCMessageDescriptor openhealth__v1__source_revision_match__descript
   "Openhealth__V1__SourceRevisionMatch",
   "openhealth.v1",
   sizeof(Openhealth__V1__SourceRevisionMatch),
-  4,
+  8,
   openhealth__v1__source_revision_match__field_descriptors,
   openhealth__v1__source_revision_match__field_indices_by_name,
   1,  openhealth__v1__source_revision_match__number_ranges,

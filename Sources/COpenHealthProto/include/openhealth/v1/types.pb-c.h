@@ -161,7 +161,13 @@ struct  Openhealth__V1__SourceRevision
    */
   char *name;
   char *version;
+  /*
+   * the saving host's hardware; empty: not recorded
+   */
   char *product_type;
+  /*
+   * "major.minor.patch" of the saving host; empty: not recorded
+   */
   char *operating_system_version;
 };
 #define OPENHEALTH__V1__SOURCE_REVISION__INIT \
@@ -440,10 +446,20 @@ struct  Openhealth__V1__SourceRevisionMatch
    */
   protobuf_c_boolean has_version;
   char *version;
+  /*
+   * Product type and system version (HKSourceRevision's): left out (false), any will do.
+   */
+  protobuf_c_boolean has_product_type;
+  char *product_type;
+  protobuf_c_boolean has_operating_system_version;
+  /*
+   * "major.minor.patch"
+   */
+  char *operating_system_version;
 };
 #define OPENHEALTH__V1__SOURCE_REVISION_MATCH__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__source_revision_match__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string }
 
 
 struct  Openhealth__V1__CompoundPredicate
