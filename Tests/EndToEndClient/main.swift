@@ -24,6 +24,7 @@
 //   e2e-client insert-route LAT LON TIME
 //   e2e-client delete TYPE UUID… [--twice]                                     (DeletionCommands.swift)
 //   e2e-client delete-matching TYPE [--start S] [--end E] [--workout UUID]
+//   e2e-client delete-objects TYPE UUID [TYPE UUID]…                          (objects of several types in one call)
 //   e2e-client statistics TYPE --options sum,avg,min,max,recent,duration [--start S] [--end E] [--by-source] [--unit U]
 //   e2e-client collection TYPE --anchor S --interval minute|hour|day|week|month [--count N] --zone ZONE --from S --to S
 //              --options … [--start S] [--end E] [--by-source] [--unit U]
@@ -202,6 +203,7 @@ do {
     case "insert-route": try await insertRouteCommand(arguments)
     case "delete": try await deleteCommand(arguments)
     case "delete-matching": try await deleteMatchingCommand(arguments)
+    case "delete-objects": try await deleteObjectsCommand(arguments)
     case "statistics":
         try await runStatistics(arguments, store: store)
     case "collection":
