@@ -36,6 +36,7 @@
 //   e2e-client describe TYPE                           (each sample's device and source revision)
 //   e2e-client characteristics                         (every characteristic, one `characteristic NAME VALUE` line each)
 //   e2e-client preferred-units TYPE…                   (`unit TYPE UNIT` lines)
+//   e2e-client watch-unit-changes TYPE… --count N       (.HKUserPreferencesDidChange; PreferenceCommands.swift)
 //   e2e-client background-enable TYPE [--frequency immediate|hourly|daily|weekly]   (see BackgroundCommands.swift)
 //   e2e-client background-disable TYPE | --all
 //   (no arguments, OPENHEALTH_LAUNCH_REASON=background-delivery: the background launch, BackgroundCommands.swift)
@@ -224,6 +225,8 @@ do {
         try readCharacteristics(store)
     case "preferred-units":
         try await preferredUnits(store, arguments)
+    case "watch-unit-changes":
+        try await watchUnitChanges(arguments)
     case "background-enable":
         try await backgroundEnableCommand(arguments, store: store)
     case "background-disable":
