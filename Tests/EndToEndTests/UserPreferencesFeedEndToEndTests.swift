@@ -1,5 +1,7 @@
 import Foundation
+import HealthIPC
 import HealthModel
+import HealthWire
 import Testing
 
 /// `.HKUserPreferencesDidChange` through the whole stack: the user changes a unit with healthctl
@@ -58,5 +60,39 @@ import Testing
         let scaleResult = await scaleWatch.finish()
         #expect(Array(scaleResult.lines.drop { $0 != "ready" }) == ["ready", "changed 1", "unit \(Self.bodyMass) g", "ok 1"],
                 "\(scaleResult)")
+    }
+
+    /// The feed is one of the app's long-running queries (`BrokerLimits.longRunningQueriesPerApp`,
+    /// 24): at the limit in feeds, the app gets no further long-running query of any kind.
+    @Test func theFeedIsCountedAmongTheAppsLongRunningQueries() async throws {
+        let broker = try BrokerProcess()
+        let raw = try await RawApp.install("org.test.many-feeds", on: broker, grants: [("read", Self.bodyMass)])
+        defer { raw.close() }
+        let limit = 24
+        // Each feed counts once healthd has subscribed it (its sequence 0).
+        let running = StartedStreams()
+        let feeds = (0..<limit).map { index in
+            Task {
+                for try await payload in raw.client.serverStream(HealthStoreMethod.watchUserPreferences.rawValue,
+                                                                 UserPreferencesFeedRequest().wireBytes())
+                    where try UserPreferencesUpdate(wire: payload).sequence == 0 {
+                    running.insert(index)
+                }
+            }
+        }
+        defer { for feed in feeds { feed.cancel() } }
+        let until = Date().addingTimeInterval(120)  // a hang guard; the loop ends when all are open
+        while running.count < limit, Date() < until { try await Task.sleep(for: .milliseconds(20)) }
+        try #require(running.count == limit, "\(running.count) of \(limit) feeds opened")
+        do {
+            for try await _ in raw.client.serverStream(HealthStoreMethod.observeChanges.rawValue,
+                                                       TypePredicateSpec(typeIdentifier: Self.bodyMass).wireBytes()) {
+                Issue.record("an observer was admitted beside \(limit) feeds")
+                break
+            }
+        } catch let status as RPCStatus {
+            #expect(status.code == .resourceExhausted, "\(status)")
+            #expect(status.message.contains("at most \(limit) long-running queries per app"), "\(status)")
+        }
     }
 }
