@@ -11,6 +11,9 @@ final class BrokerConnection: Sendable {
 
     private let environment: [String: String]
     private let state = Mutex<Established?>(nil)
+    /// The user's preferences feed of this process (`.HKUserPreferencesDidChange`), opened by
+    /// the first `preferredUnits(for:)`.
+    let userPreferences = UserPreferencesFeed()
 
     private struct Established {
         let client: RPCClient

@@ -3,7 +3,9 @@ import HealthWire
 
 /// Deleting objects. An app deletes only objects it saved itself, and needs share permission
 /// for their types (without it: `errorAuthorizationNotDetermined` / `errorAuthorizationDenied`,
-/// as for saving). Deleting a workout deletes its route too.
+/// as for saving) — for a correlation, for every type it holds, as a correlation type takes no
+/// permission of its own. Deleting a workout deletes its route too; deleting a correlation, its
+/// samples.
 extension HKHealthStore {
     func brokerDelete(_ object: HKObject) async throws {
         try await delete([object])

@@ -6,7 +6,10 @@ extension HKHealthStore {
     /// default for this app's locale (`Locale.current`'s measurement system: metric, US or UK;
     /// see `PreferredUnitDefaults`). Fails with `errorAuthorizationNotDetermined` for a type the
     /// app has requested neither read nor share authorization for, as HealthKit does; any
-    /// answer of the user counts, so this reveals nothing about read permission.
+    /// answer of the user counts, so this reveals nothing about read permission. The first call
+    /// opens the process's preferences feed: from then on this store posts
+    /// `.HKUserPreferencesDidChange` (object: the store) when the user changes the unit of a type
+    /// the app asked about.
     func brokerPreferredUnits(for quantityTypes: Set<HKQuantityType>) async throws -> [HKQuantityType: HKUnit] {
         try await preferredUnits(for: quantityTypes, locale: .current)
     }
@@ -24,6 +27,8 @@ extension HKHealthStore {
 
     func preferredUnits(for quantityTypes: Set<HKQuantityType>, locale: Locale) async throws(HKError) -> [HKQuantityType: HKUnit] {
         guard !quantityTypes.isEmpty else { return [:] }
+        // Subscribed before the read, so a change made after it is never missed (UserPreferencesFeed).
+        await connection.userPreferences.join(self, on: connection)
         let request = PreferredUnitsRequest(typeIdentifiers: quantityTypes.map(\.identifier).sorted(),
                                             measurementSystem: Self.measurementSystem(of: locale).rawValue)
         let answer: PreferredUnitList = try await connection.call(.preferredUnits, request)

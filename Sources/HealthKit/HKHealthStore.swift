@@ -46,6 +46,11 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    deinit {
+        // A released store posts no more `.HKUserPreferencesDidChange`; the last one closes the feed.
+        connection.userPreferences.leave(ObjectIdentifier(self))
+    }
+
     /// Whether healthd can be reached: the descriptor health-sandbox passed in
     /// `OPENHEALTH_SOCKET_FD` is an open socket, or the app socket (`OPENHEALTH_APP_SOCKET`,
     /// else the default path) accepts a connection. Answering it opens the process's shared

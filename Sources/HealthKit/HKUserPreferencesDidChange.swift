@@ -7,8 +7,10 @@ public let HKUserPreferencesDidChangeNotification = "HKUserPreferencesDidChangeN
 extension Notification.Name {
     /// `.HKUserPreferencesDidChange`, as Apple's Swift overlay spells it.
     ///
-    /// Not posted yet: the user changes units with `healthctl units set` in another process and
-    /// healthd has no feed that tells running apps. Code observing it compiles and runs unchanged;
-    /// re-read `preferredUnits(for:)` when a screen appears to pick up a change.
+    /// Posted by each `HKHealthStore` of the process that has called `preferredUnits(for:)`, with
+    /// the store as its object, when the user changes (`healthctl units set` / `reset`) the unit
+    /// of a type the app has asked about — read or share, whatever the answer; a change of any
+    /// other type posts nothing. No user info: re-read `preferredUnits(for:)`. Delivered by one
+    /// feed per process from healthd (`UserPreferencesFeed`).
     public static let HKUserPreferencesDidChange = Notification.Name(HKUserPreferencesDidChangeNotification)
 }

@@ -30,6 +30,8 @@ public enum HealthStoreMethod: String, CaseIterable, Sendable {
     case currentSource = "/openhealth.v1.HealthStore/CurrentSource"
     /// HKHealthStore.requestPerObjectReadAuthorization (per_object.proto; the request is a SampleQuery).
     case requestPerObjectReadAuthorization = "/openhealth.v1.HealthStore/RequestPerObjectReadAuthorization"
+    /// The user's preferences feed (preferences_feed.proto): HKUserPreferencesDidChangeNotification.
+    case watchUserPreferences = "/openhealth.v1.UserPreferencesFeed/WatchUserPreferences"
 }
 
 public enum HealthManagerMethod: String, CaseIterable, Sendable {

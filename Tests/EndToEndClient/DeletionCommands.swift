@@ -31,3 +31,22 @@ func deleteMatchingCommand(_ arguments: [String]) async throws {
     let count = try await deletionStore.deleteObjects(of: sampleType, predicate: NSCompoundPredicate(andPredicateWithSubpredicates: predicates))
     print("ok \(count)")
 }
+
+/// `delete-objects TYPE UUID [TYPE UUID]…`: fetches each object (of its own type, as this app
+/// sees it) and deletes them all in one `delete(_:)` call — e.g. a correlation beside plain
+/// samples. Prints `ok N`.
+func deleteObjectsCommand(_ arguments: [String]) async throws {
+    let pairs = Array(arguments.dropFirst())
+    guard !pairs.isEmpty, pairs.count.isMultiple(of: 2) else { usage("delete-objects TYPE UUID [TYPE UUID]…") }
+    var objects: [HKSample] = []
+    for index in stride(from: 0, to: pairs.count, by: 2) {
+        guard let sampleType = type(pairs[index]) as? HKSampleType else { usage("not a sample type: \(pairs[index])") }
+        guard let object = try await fetch(sampleType, [pairs[index + 1]]).first else {
+            print("error notfound \(pairs[index + 1]) is not visible to this app")
+            exit(3)
+        }
+        objects.append(object)
+    }
+    try await deletionStore.delete(objects)
+    print("ok \(objects.count)")
+}

@@ -24,6 +24,7 @@
 //   e2e-client insert-route LAT LON TIME
 //   e2e-client delete TYPE UUID… [--twice]                                     (DeletionCommands.swift)
 //   e2e-client delete-matching TYPE [--start S] [--end E] [--workout UUID]
+//   e2e-client delete-objects TYPE UUID [TYPE UUID]…                          (objects of several types in one call)
 //   e2e-client statistics TYPE --options sum,avg,min,max,recent,duration [--start S] [--end E] [--by-source] [--unit U]
 //   e2e-client collection TYPE --anchor S --interval minute|hour|day|week|month [--count N] --zone ZONE --from S --to S
 //              --options … [--start S] [--end E] [--by-source] [--unit U]
@@ -35,6 +36,7 @@
 //   e2e-client describe TYPE                           (each sample's device and source revision)
 //   e2e-client characteristics                         (every characteristic, one `characteristic NAME VALUE` line each)
 //   e2e-client preferred-units TYPE…                   (`unit TYPE UNIT` lines)
+//   e2e-client watch-unit-changes TYPE… --count N       (.HKUserPreferencesDidChange; PreferenceCommands.swift)
 //   e2e-client background-enable TYPE [--frequency immediate|hourly|daily|weekly]   (see BackgroundCommands.swift)
 //   e2e-client background-disable TYPE | --all
 //   (no arguments, OPENHEALTH_LAUNCH_REASON=background-delivery: the background launch, BackgroundCommands.swift)
@@ -202,6 +204,7 @@ do {
     case "insert-route": try await insertRouteCommand(arguments)
     case "delete": try await deleteCommand(arguments)
     case "delete-matching": try await deleteMatchingCommand(arguments)
+    case "delete-objects": try await deleteObjectsCommand(arguments)
     case "statistics":
         try await runStatistics(arguments, store: store)
     case "collection":
@@ -222,6 +225,8 @@ do {
         try readCharacteristics(store)
     case "preferred-units":
         try await preferredUnits(store, arguments)
+    case "watch-unit-changes":
+        try await watchUnitChanges(arguments)
     case "background-enable":
         try await backgroundEnableCommand(arguments, store: store)
     case "background-disable":

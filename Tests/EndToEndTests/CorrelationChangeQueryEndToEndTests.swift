@@ -74,11 +74,10 @@ import Testing
         #expect(changes(halfAnchored) == ["added \(ownReading) 70.0/110.0 \(apps.half)", "delivery initial 1 0"], "\(halfAnchored)")
         #expect(try await broker.runApp(apps.half, ["sources", Self.bloodPressure]).lines == ["source \(apps.half)", "ok 1"])
 
-        // Deleted correlations: only those the app could have seen.
-        // By the user: an app cannot delete its correlations yet (the share check names the
-        // correlation type, which takes no grant).
-        let deletion = try await broker.healthctl(["delete", reading, "--yes"])
-        #expect(deletion.status == 0, "\(deletion)")
+        // Deleted correlations: only those the app could have seen. The writer deletes its own
+        // reading (share permission for the types it holds; CorrelationDeletionEndToEndTests).
+        let deletion = try await broker.runApp(apps.writer, ["delete", Self.bloodPressure, reading])
+        #expect(deletion.okValue == "1", "\(deletion)")
         let afterDeletion = try await broker.runApp(apps.reader, ["anchored", Self.bloodPressure, "--anchor-file", readerAnchor], writable: files)
         #expect(changes(afterDeletion) == ["deleted \(reading) - -", "delivery initial 0 1"], "\(afterDeletion)")
         let halfAfterDeletion = try await broker.runApp(apps.half, ["anchored", Self.bloodPressure, "--anchor-file", halfAnchor], writable: files)

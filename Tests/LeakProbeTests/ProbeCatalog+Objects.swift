@@ -117,6 +117,21 @@ extension ProbeCatalog {
         .unary("delete matching a UUID that does not exist", .deleteMatching) { _ in
             MatchingDeletion(typeIdentifier: heartRate, predicate: .uuids([freshUUID])).wireBytes()
         },
+        // A correlation is deleted with its samples, under its contained types' share grants
+        // (checked in the transaction, on the app's own row only): the hidden app's reading must
+        // answer as one that never existed, whatever the prober may share or read.
+        .unary("delete the hidden correlation", .deleteObjects) {
+            ObjectDeletion([ObjectReference(typeIdentifier: bloodPressure, uuid: $0.hidden.correlation)]).wireBytes()
+        },
+        .unary("delete a correlation that does not exist", .deleteObjects) { _ in
+            ObjectDeletion([ObjectReference(typeIdentifier: bloodPressure, uuid: freshUUID)]).wireBytes()
+        },
+        .unary("delete matching the hidden correlation's UUID", .deleteMatching) {
+            MatchingDeletion(typeIdentifier: bloodPressure, predicate: .uuids([$0.hidden.correlation])).wireBytes()
+        },
+        .unary("delete matching a correlation UUID that does not exist", .deleteMatching) { _ in
+            MatchingDeletion(typeIdentifier: bloodPressure, predicate: .uuids([freshUUID])).wireBytes()
+        },
         .unary("delete matching steps at hidden samples' dates", .deleteMatching) { _ in
             MatchingDeletion(typeIdentifier: steps, predicate: hiddenStepsOnly).wireBytes()
         },
@@ -132,6 +147,8 @@ extension ProbeCatalog {
         ("delete the hidden workout", "delete a workout that does not exist"),
         ("delete matching hidden UUIDs", "delete matching a UUID that does not exist"),
         ("delete the hidden prescription by UUID", "delete a prescription that does not exist"),
+        ("delete the hidden correlation", "delete a correlation that does not exist"),
+        ("delete matching the hidden correlation's UUID", "delete matching a correlation UUID that does not exist"),
     ]
 
     /// The same for reads through a hidden object, in every state but `authorized`.

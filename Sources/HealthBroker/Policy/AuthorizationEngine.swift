@@ -107,13 +107,7 @@ struct AuthorizationEngine: Sendable {
             } catch {
                 throw HKError(.errorDatabaseInaccessible, "the health store could not be read")
             }
-            switch decision {
-            case .authorized: continue
-            case .notDetermined:
-                throw HKError(.errorAuthorizationNotDetermined, "authorization to share \(type) has not been requested; call requestAuthorization(toShare:read:) first")
-            case .denied:
-                throw HKError(.errorAuthorizationDenied, "authorization to share \(type) is denied")
-            }
+            if let refusal = HKError.shareRefusal(type, decision) { throw refusal }
         }
     }
 
@@ -138,7 +132,7 @@ struct AuthorizationEngine: Sendable {
         try grants.nextExpiry(after: instant ?? now())
     }
 
-    private func decision(app: AppManifest, type: String, access: AccessKind) throws -> AuthorizationDecision {
+    func decision(app: AppManifest, type: String, access: AccessKind) throws -> AuthorizationDecision {
         try grants.decision(appID: app.id, type: type, access: access, at: now())
     }
 }

@@ -69,6 +69,7 @@ enum MethodTable {
         HealthStoreMethod.watchActivitySummaries.rawValue: .stream(ActivitySummaryWatchService.watch),
         HealthStoreMethod.currentSource.rawValue: .immediate(AppService.currentSource),
         HealthStoreMethod.requestPerObjectReadAuthorization.rawValue: .unary(PerObjectReadService.request),
+        HealthStoreMethod.watchUserPreferences.rawValue: .stream(UserPreferencesFeedService.watch),
     ]
 
     /// Served on the admin socket, to the manager tools only.
@@ -137,7 +138,7 @@ enum MethodTable {
         case HealthStoreMethod.requestAuthorization.rawValue, HealthStoreMethod.requestPerObjectReadAuthorization.rawValue:
             return .permissionPrompt
         case HealthStoreMethod.observeChanges.rawValue, HealthStoreMethod.watchStatisticsCollection.rawValue,
-             HealthStoreMethod.watchActivitySummaries.rawValue:
+             HealthStoreMethod.watchActivitySummaries.rawValue, HealthStoreMethod.watchUserPreferences.rawValue:
             return .longRunningQuery
         case HealthStoreMethod.queryAnchored.rawValue:
             return (try? AnchoredQuerySpec(wire: payload))?.longRunning == true ? .longRunningQuery : .largeQuery

@@ -28,6 +28,8 @@ struct BrokerContext: Sendable {
     let largeQueries: QueryScheduler
     /// Rate limit on refusal entries in the access log.
     let refusals: RefusalLogThrottle
+    /// Tells the apps' preference feeds of the user's unit changes (HKUserPreferencesDidChange).
+    let userPreferences = UserPreferenceChanges()
 
     /// The app behind an app-socket call. The tables guarantee it; this keeps the type honest.
     func requireApp(_ caller: Caller) throws(HKError) -> AppManifest {

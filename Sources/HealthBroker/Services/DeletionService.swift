@@ -4,9 +4,11 @@ import HealthStore
 import HealthWire
 
 /// `delete(_:)` and `deleteObjects(of:predicate:)`. Share permission for each type is checked
-/// first (the errors of a save), before anything is looked up, so those errors cannot depend on
-/// what the store holds. Then only the app's own objects are considered: deleting another
-/// app's object fails exactly like deleting one that does not exist (SECURITY.md).
+/// first (the errors of a save; `AuthorizationEngine.checkDelete`), before anything is looked up,
+/// so those errors cannot depend on what the store holds. Then only the app's own objects are
+/// considered: deleting another app's object fails exactly like deleting one that does not exist
+/// (SECURITY.md). A correlation type has no grant: its own correlations' contained types are
+/// checked in the deletion's transaction (`OwnCorrelationShares`), which deletes the samples too.
 enum DeletionService {
     static func deleteObjects(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let app = try context.requireApp(caller)
@@ -14,7 +16,7 @@ enum DeletionService {
         guard !references.isEmpty else { throw HKError(.errorInvalidArgument, "no objects to delete") }
         let types = Set(references.map(\.typeIdentifier))
         for type in types.sorted() { try checkDeletable(type) }
-        try await context.store.withGrants { try $0.authorization.checkSave(app: app, types: types) }
+        try await context.store.withGrants { try $0.authorization.checkDelete(app: app, types: types) }
         // The access-log entry commits with the deletion (one transaction, one fsync) when the
         // store is open; while it is locked the dispatcher journals it after the deletion.
         let report = CallAccessReport.current
@@ -36,7 +38,7 @@ enum DeletionService {
         // The share check and the app's read scope for workouts come from the grants, which the
         // locked store answers too; the deletion itself runs now, or at merge while locked.
         let workouts = try await context.store.withGrants { database in
-            try database.authorization.checkSave(app: app, types: [deletion.typeIdentifier])
+            try database.authorization.checkDelete(app: app, types: [deletion.typeIdentifier])
             // Only the app's own objects are deleted; a workout the predicate names is looked up
             // within what the app may read, like every query's.
             return try database.authorization.readScope(app: app, type: deletion.typeIdentifier).workouts

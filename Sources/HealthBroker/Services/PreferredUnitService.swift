@@ -54,6 +54,8 @@ enum PreferredUnitService {
         }
         try await context.store.withDatabase { try $0.unitPreferences.set(unitString, for: type.identifier) }
         context.logger.notice("preferred unit changed", metadata: ["type": "\(type.identifier)"])
+        // Committed: the running apps that may read this type's unit re-read it.
+        context.userPreferences.post(changedType: type.identifier)
         return MethodTable.Reply(EmptyMessage())
     }
 

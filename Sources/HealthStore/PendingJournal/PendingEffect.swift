@@ -10,7 +10,9 @@ public enum PendingEffect: Sendable {
     /// given, one per record followed by its correlation's samples.
     case save(records: [SampleRecord], source: SourceRecord, uuids: [UUID])
     /// A deletion by UUID accepted while locked: at merge, all or none, as `SampleRepository.delete`
-    /// — if one of the objects is not `appID`'s (or no longer exists) nothing is deleted.
+    /// — if one of the objects is not `appID`'s (or no longer exists) nothing is deleted, nor if a
+    /// correlation among them holds a type the app may not share as of the merge (the grants merged
+    /// so far: the user's decisions as of the call; `OwnCorrelationShares`).
     case delete(references: [ObjectReference], appID: String)
     /// Grants the user decided while locked (answered a request, granted, revoked), applied at
     /// merge in their place among the saves, with the time they were decided.
@@ -18,7 +20,9 @@ public enum PendingEffect: Sendable {
     /// `deleteObjects(of:predicate:)` accepted while locked: resolved at merge against the store as
     /// it then is (every earlier entry applied), only `appID`'s own objects, a workout the
     /// predicate names looked up within `workouts` (the app's read scope for workouts when it
-    /// called). `accessLog` is the call's entry, written at merge with the number deleted then.
+    /// called); of a correlation type, nothing if a matched correlation holds a type the app may
+    /// not share then (as `.delete`). `accessLog` is the call's entry, written at merge with the
+    /// number deleted then.
     case deleteMatching(typeIdentifier: String, predicate: SamplePredicate?, appID: String, workouts: ReadScope,
                         accessLog: AccessLogEntryDraft?)
     /// `add(_:to:)` accepted while locked: at merge, all or none, as an unlocked call would be

@@ -11,6 +11,10 @@ enum ObjectDeleter {
     /// Deletes the object with row id `rowID` under change `change` and returns its UUID, or nil
     /// if there is no such row. Deleting a workout deletes its routes first (HealthKit deletes a
     /// route with its workout); samples merely associated with it stay, losing the association.
+    /// Deleting a correlation deletes the samples it holds, each recorded as deleted under its own
+    /// type: they were saved as its content (one save, no sync identity of their own), and a
+    /// blood-pressure reading deleted must not leave its two values behind in every systolic and
+    /// diastolic query — nor a replaced one (a sync-identifier upsert) its old values.
     @discardableResult
     static func deleteAndRecord(_ db: Database, rowID: Int64, change: Int64) throws -> UUID? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
@@ -18,6 +22,9 @@ enum ObjectDeleter {
             """), arguments: [rowID]) else { return nil }
         for routeID in try routes(ofWorkout: rowID, db) {
             try deleteAndRecord(db, rowID: routeID, change: change)
+        }
+        for memberID in try members(ofCorrelation: rowID, db) {
+            try deleteAndRecord(db, rowID: memberID, change: change)
         }
         let uuid: UUID = row["uuid"]
         try db.execute(sql: """
@@ -41,6 +48,19 @@ enum ObjectDeleter {
             UPDATE counters SET value = value + 1 WHERE name = 'change' RETURNING value
             """)) else { throw StoreIntegrityError.missingChangeCounter }
         return change
+    }
+
+    /// The samples the correlation `rowID` holds (none unless it is a correlation), by the
+    /// correlation's primary key. Only samples of the correlation's own source: a correlation's
+    /// samples always share it (`CorrelationRules`), and should a stored row ever break that, a
+    /// deletion still never reaches another source's object.
+    static func members(ofCorrelation rowID: Int64, _ db: Database) throws -> [Int64] {
+        try Int64.fetchAll(db.cachedStatement(sql: """
+            SELECT cm.member_id FROM correlation_members cm
+            JOIN objects c ON c.id = cm.correlation_id
+            JOIN objects m ON m.id = cm.member_id
+            WHERE cm.correlation_id = ? AND m.source_id = c.source_id
+            """), arguments: [rowID])
     }
 
     /// The route objects associated with the object `rowID` (none unless it is a workout).

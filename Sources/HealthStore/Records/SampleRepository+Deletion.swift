@@ -3,7 +3,10 @@ import GRDB
 public import HealthModel
 
 /// `delete(_:)` and `deleteObjects(of:predicate:)`: an app deletes only objects it saved. Every
-/// deleted object goes through `ObjectDeleter`, which records it in `deleted_objects`.
+/// deleted object goes through `ObjectDeleter`, which records it in `deleted_objects`. A
+/// correlation goes with its samples, and needs share permission for the types it holds,
+/// checked in the same transaction (`OwnCorrelationShares`); other types' share permission is
+/// the broker's check before the call.
 extension SampleRepository {
     /// Deletes `appID`'s objects named by `references`, durably, all or none, and returns how many
     /// were deleted. A reference to another app's object, to an object of another type, or to a
@@ -31,7 +34,15 @@ extension SampleRepository {
             }
             return rowID
         }
+        let correlations = zip(unique, rowIDs).filter { Self.isCorrelation($0.0.typeIdentifier) }.map(\.1)
+        try OwnCorrelationShares.check(correlations, appID: appID, db)
         return try deleteRows(rowIDs, db)
+    }
+
+    /// Whether `typeIdentifier` names a correlation type: its objects hold samples, whose types'
+    /// share grants a deletion needs (`OwnCorrelationShares`).
+    static func isCorrelation(_ typeIdentifier: String) -> Bool {
+        !CorrelationRules.memberTypes(of: typeIdentifier).isEmpty
     }
 
     /// Deletes every object of `typeIdentifier` that `appID` saved and `predicate` matches
@@ -68,6 +79,7 @@ extension SampleRepository {
         }
         let rowIDs = try Int64.fetchAll(db, sql: "SELECT o.id FROM objects o WHERE \(conditions.joined(separator: " AND "))",
                                         arguments: arguments)
+        if isCorrelation(typeIdentifier) { try OwnCorrelationShares.check(rowIDs, appID: appID, db) }
         return try deleteRows(rowIDs, db)
     }
 

@@ -502,6 +502,12 @@ extension Openhealth__V1__UnlockRequest: ProtobufCMessageStruct {
 extension Openhealth__V1__UnlockResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__unlock_response__init(message) }
 }
+extension Openhealth__V1__UserPreferencesFeedRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__user_preferences_feed_request__init(message) }
+}
+extension Openhealth__V1__UserPreferencesUpdate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__user_preferences_update__init(message) }
+}
 extension Openhealth__V1__UuidPredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__uuid_predicate__init(message) }
 }
