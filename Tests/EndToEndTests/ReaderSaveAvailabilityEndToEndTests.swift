@@ -1,0 +1,105 @@
+import Foundation
+import Glibc
+import HealthIPC
+import HealthModel
+import HealthWire
+import Testing
+import TestSupport
+
+/// Attacks on the reader-thread save path (session 10: a lone save of at most 64 KiB commits on
+/// its connection's reader thread, `CallDispatcher.commitNow`, `GroupCommitQueue.submitBlocking`)
+/// while a second, sandboxed app (`e2e-client` under health-sandbox) and the manager must still be
+/// served. The hostile app is this test process, connected directly, on every connection its
+/// budget allows at once:
+/// - tiny saves pipelined in one write and never read (each lone on its connection, so each
+///   commits on that connection's reader thread until its replies fill the socket and the queue);
+/// - saves each followed by a CANCEL of it (the cancel arrives mid-commit or after the reply);
+/// - saves sent and the connection closed at once (closed mid-commit);
+/// - a frame announced at 4 MiB and never finished (slow loris) between them.
+/// No deadline decides the outcome: the others must be answered while every attack still holds
+/// (checked afterwards); the 120 s are hang guards.
+@Suite(.timeLimit(.minutes(10)), .serialized) struct ReaderSaveAvailabilityEndToEndTests {
+    static let hostile = AppBudgetEndToEndTests.hostile
+    static let bystander = AppBudgetEndToEndTests.bystander
+    static let steps = HKQuantityTypeIdentifier.stepCount.rawValue
+    static let start = Date(timeIntervalSince1970: 1_700_000_000)
+
+    func world() async throws -> BrokerProcess {
+        let broker = try await AppBudgetEndToEndTests().brokerWithTwoApps(AppBudgetEndToEndTests.stallsLast)
+        for app in [Self.hostile, Self.bystander] {
+            for access in ["read", "share"] { try await broker.set(app, access, Self.steps, allowed: true) }
+        }
+        return broker
+    }
+
+    /// One tiny save request (one step sample), under call id `id`.
+    static func save(_ id: UInt64) -> [UInt8] {
+        let date = start.addingTimeInterval(Double(id))
+        let record = SampleRecord(uuid: UUID(), typeIdentifier: steps, startDate: date, endDate: date.addingTimeInterval(1),
+                                  value: .quantity(1, unit: "count"))
+        return FrameCodec.encode(.request(id, HealthStoreMethod.save.rawValue, SampleList([record]).wireBytes()))
+    }
+
+    static func cancel(_ id: UInt64) -> [UInt8] {
+        FrameCodec.encode(Frame(callID: id, kind: .cancel))
+    }
+
+    /// The bystander's save and query, and the manager's status, are answered.
+    func expectOthersServed(_ broker: BrokerProcess, _ context: String, value: Int) async throws {
+        let end = Int(Self.start.timeIntervalSince1970) - 3_600
+        let saved = try await broker.runApp(Self.bystander, ["save", Self.steps, "\(value)", "count", "\(end - 60)", "\(end)"], timeout: 120)
+        #expect(saved.okValue != nil, "\(context): the bystander's save failed: \(saved)")
+        let status = try await ProcessRun.run(Products.path("healthctl"), ["status", "--socket", broker.adminSocket], timeout: 120)
+        #expect(status.status == 0, "\(context): \(status)")
+    }
+
+    @Test func readerThreadSavesUnderAttackStallOnlyTheAttacker() async throws {
+        let broker = try await world()
+        var unread: [Int32] = []
+        var others: [Int32] = []
+        // Closed before healthd stops, which would otherwise wait out its writers' send timeout.
+        defer { for fd in unread + others { close(fd) }; withExtendedLifetime(broker) {} }
+        let app = AppBudgetEndToEndTests()
+        // 12 connections: 2,000 tiny saves each, pipelined, replies never read.
+        for _ in 0..<12 {
+            let fd = try UnixSocket.connect(path: broker.appSocket)
+            unread.append(fd)
+            app.writeInBackground((1...2_000).flatMap { Self.save(UInt64($0)) }, to: fd)
+        }
+        // 2 connections: every save cancelled right after it was sent.
+        for _ in 0..<2 {
+            let fd = try UnixSocket.connect(path: broker.appSocket)
+            others.append(fd)
+            app.writeInBackground((1...500).flatMap { Self.save(UInt64($0)) + Self.cancel(UInt64($0)) }, to: fd)
+        }
+        // 1 connection: a save, then a 4 MiB frame announced and never finished. Connected
+        // before the next one closes, whose end healthd may not have noticed yet (16 per app).
+        let loris = try UnixSocket.connect(path: broker.appSocket)
+        others.append(loris)
+        sendAll(Self.save(1) + FrameReader.prefix(forBodyLength: WireLimits.maxFrameBytes) + [0x0A], to: loris)
+        // 1 connection: 200 saves, then closed before any reply (closed mid-commit).
+        let closing = try UnixSocket.connect(path: broker.appSocket)
+        sendAll((1...200).flatMap { Self.save(UInt64($0)) }, to: closing)
+        close(closing)
+
+        for fd in unread { try #require(try await AppBudgetEndToEndTests.waitForReplies(fd), "healthd never answered a flood") }
+        try #require(try await AppBudgetEndToEndTests.waitUntilTaken(loris), "healthd never read the partial frame")
+        try await expectOthersServed(broker, "open store", value: 11)
+
+        // The store locks and unlocks under the attack; a save made while it is locked is
+        // journaled and merged.
+        let lock = try await broker.healthctl(["lock"])
+        #expect(lock.status == 0, "\(lock)")
+        try await expectOthersServed(broker, "locked store", value: 12)
+        let unlock = try await broker.healthctl(["unlock"])
+        #expect(unlock.status == 0, "\(unlock)")
+        let read = try await broker.runApp(Self.bystander, ["query", Self.steps], timeout: 120)
+        let values = Set(read.samples.filter { $0.source == Self.bystander }.map(\.value))
+        #expect(values == [11, 12], "the bystander's saves: \(read)")
+
+        // Every attack still holds: the others did not wait for healthd to give up on them.
+        #expect(unread.allSatisfy(AppBudgetEndToEndTests.stillOpen), "healthd closed a flooding connection before the others were served")
+        #expect(AppBudgetEndToEndTests.stillOpen(loris), "healthd hung up on the incomplete frame before the others were served")
+        #expect(broker.isRunning, "healthd died: \(broker.log)")
+    }
+}
