@@ -184,3 +184,28 @@ import Testing
         }
     }
 }
+
+/// `TextBound`: every bound stated in characters also bounds bytes, so a text of one character
+/// and megabytes of combining marks is refused wherever such a bound applies.
+@Suite(.timeLimit(.minutes(10))) struct TextBoundTests {
+    static let manyMarks = "e" + String(repeating: "\u{301}", count: 5_000)
+
+    @Test func aBoundInCharactersAlsoBoundsBytes() {
+        #expect(TextBound.fits(String(repeating: "é", count: 10), characters: 10))
+        #expect(TextBound.fits(String(repeating: "𝄞", count: 10), characters: 10))  // four bytes each
+        #expect(!TextBound.fits(String(repeating: "a", count: 11), characters: 10))
+        #expect(Self.manyMarks.count == 1)
+        #expect(!TextBound.fits(Self.manyMarks, characters: 10))
+    }
+
+    @Test func anAppManifestsTextsAreBoundedInBytesToo() {
+        func manifest(displayName: String = "App", version: String = "1.0", read: String? = nil) -> AppManifest {
+            AppManifest(id: "org.test.app", displayName: displayName, executable: "/usr/bin/true", version: version,
+                        readUsageDescription: read)
+        }
+        #expect(manifest().problems.isEmpty)
+        #expect(manifest(displayName: Self.manyMarks).problems.contains { $0.hasPrefix("displayName") })
+        #expect(manifest(version: Self.manyMarks).problems.contains { $0.hasPrefix("version") })
+        #expect(manifest(read: Self.manyMarks).problems.contains { $0.hasPrefix(AppManifest.readUsageKey) })
+    }
+}

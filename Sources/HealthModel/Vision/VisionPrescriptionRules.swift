@@ -33,8 +33,8 @@ public enum VisionPrescriptionRules {
     public static let baseCurve = Bound(range: 0...20, unit: "mm")
     public static let diameter = Bound(range: 0...30, unit: "mm")
     public static let maxBrandLength = 256
-    /// The brand's bound in UTF-8 bytes, the same as each text field of a device's.
-    public static let maxBrandBytes = SampleLimits.maximumDeviceStringBytes
+    /// The brand's bound in UTF-8 bytes (`TextBound`: four per character).
+    public static let maxBrandBytes = maxBrandLength * 4
     /// `HKVisionEye` raw values.
     public static let eyes: ClosedRange<Int> = 1...2
 
@@ -64,9 +64,7 @@ public enum VisionPrescriptionRules {
             guard let brand = value.brand else {
                 throw HKError(.errorInvalidArgument, "\(type): a contacts prescription needs a brand (HKContactsPrescription.brand)")
             }
-            // Bytes as well as characters: one character may carry any number of combining
-            // marks, so 256 characters alone let a brand of megabytes through.
-            guard brand.count <= maxBrandLength, brand.utf8.count <= maxBrandBytes else {
+            guard TextBound.fits(brand, characters: maxBrandLength) else {
                 throw HKError(.errorInvalidArgument,
                               "\(type): brand is longer than \(maxBrandLength) characters or \(maxBrandBytes) bytes (UTF-8)")
             }
