@@ -12,7 +12,8 @@ import TestSupport
 /// served. The hostile app is this test process, connected directly, on every connection its
 /// budget allows at once:
 /// - tiny saves pipelined in one write and never read (each lone on its connection, so each
-///   commits on that connection's reader thread until its replies fill the socket and the queue);
+///   commits on that connection's reader thread), and saves just under 64 KiB whose unread
+///   replies fill the socket and healthd's queue until that connection's reader pauses;
 /// - saves each followed by a CANCEL of it (the cancel arrives mid-commit or after the reply);
 /// - saves sent and the connection closed at once (closed mid-commit);
 /// - a frame announced at 4 MiB and never finished (slow loris) between them.
@@ -32,12 +33,18 @@ import TestSupport
         return broker
     }
 
-    /// One tiny save request (one step sample), under call id `id`.
-    static func save(_ id: UInt64) -> [UInt8] {
-        let date = start.addingTimeInterval(Double(id))
-        let record = SampleRecord(uuid: UUID(), typeIdentifier: steps, startDate: date, endDate: date.addingTimeInterval(1),
-                                  value: .quantity(1, unit: "count"))
-        return FrameCodec.encode(.request(id, HealthStoreMethod.save.rawValue, SampleList([record]).wireBytes()))
+    /// One save request of `samples` step samples, under call id `id`.
+    static func save(_ id: UInt64, samples: Int = 1) -> [UInt8] {
+        FrameCodec.encode(.request(id, HealthStoreMethod.save.rawValue, savePayload(id, samples: samples)))
+    }
+
+    static func savePayload(_ id: UInt64, samples: Int) -> [UInt8] {
+        let records = (0..<samples).map { index in
+            let date = start.addingTimeInterval(Double(id) * 1_000 + Double(index))
+            return SampleRecord(uuid: UUID(), typeIdentifier: steps, startDate: date, endDate: date.addingTimeInterval(1),
+                                value: .quantity(1, unit: "count"))
+        }
+        return SampleList(records).wireBytes()
     }
 
     static func cancel(_ id: UInt64) -> [UInt8] {
@@ -53,6 +60,22 @@ import TestSupport
         #expect(status.status == 0, "\(context): \(status)")
     }
 
+    /// Waits (hang guard 120 s) until replies unread on `fd` fill its receive buffer: what more
+    /// healthd answers waits in its own queue, and past the pause its reader stops.
+    static func waitUntilFull(_ fd: Int32) async throws -> Bool {
+        var size: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, &length) == 0 else { return false }
+        let until = Date().addingTimeInterval(120)
+        while Date() < until {
+            var unread: Int32 = 0
+            // The kernel counts its bookkeeping in SO_RCVBUF: half of it is already full.
+            if ioctl(fd, UInt(FIONREAD), &unread) == 0, unread >= size / 2 { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
     @Test func readerThreadSavesUnderAttackStallOnlyTheAttacker() async throws {
         let broker = try await world()
         var unread: [Int32] = []
@@ -60,8 +83,15 @@ import TestSupport
         // Closed before healthd stops, which would otherwise wait out its writers' send timeout.
         defer { for fd in unread + others { close(fd) }; withExtendedLifetime(broker) {} }
         let app = AppBudgetEndToEndTests()
-        // 12 connections: 2,000 tiny saves each, pipelined, replies never read.
-        for _ in 0..<12 {
+        // 1 connection: saves just under the reader path's 64 KiB whose replies (600 UUIDs each)
+        // fill the socket and then healthd's queue up to its pause: its reader really stops.
+        let bigSaves = 200
+        try #require(Self.savePayload(1, samples: 600).count <= 64 * 1_024)
+        let filling = try UnixSocket.connect(path: broker.appSocket)
+        unread.append(filling)
+        app.writeInBackground((1...UInt64(bigSaves)).flatMap { Self.save($0, samples: 600) }, to: filling)
+        // 11 connections: 2,000 tiny saves each, pipelined, replies never read.
+        for _ in 0..<11 {
             let fd = try UnixSocket.connect(path: broker.appSocket)
             unread.append(fd)
             app.writeInBackground((1...2_000).flatMap { Self.save(UInt64($0)) }, to: fd)
@@ -83,6 +113,7 @@ import TestSupport
         close(closing)
 
         for fd in unread { try #require(try await AppBudgetEndToEndTests.waitForReplies(fd), "healthd never answered a flood") }
+        try #require(try await Self.waitUntilFull(filling), "the unread replies never filled the socket")
         try #require(try await AppBudgetEndToEndTests.waitUntilTaken(loris), "healthd never read the partial frame")
         try await expectOthersServed(broker, "open store", value: 11)
 
