@@ -146,6 +146,13 @@ public final class ServerConnection: Sendable {
         var nextToken: UInt64 = 0
         /// Set by `end(with:)`: no call starts from then on.
         var ending: RPCStatus?
+        /// A call is being answered on the reader thread (`answerNow`: a grant lookup, or a save
+        /// committing there). It has no task and is not in `running`, yet `end(with:)` must wait
+        /// for it like the others: its caller changes the store next (removing the app and its
+        /// data), and a save of the old identity committing after that would outlive it.
+        var answeringOnReader = false
+        /// `end(with:)` calls waiting for that answer to finish.
+        var readerWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let calls = Mutex(Calls())
@@ -274,10 +281,24 @@ public final class ServerConnection: Sendable {
         // its id and budget are free when its answer is queued.
         let immediate = CallResponder(callID: id, outbound: outbound, unreadRepliesTimeout: limits.unreadRepliesTimeout,
                                       onEnd: release)
-        let alone = calls.withLock { $0.running.isEmpty }
-        if answerNow(IncomingCall(method: frame.method, payload: frame.payload, responder: immediate, aloneOnConnection: alone)) {
-            return
+        // Marked under the lock `end(with:)` sets `ending` under: a call answered here either is
+        // waited for by it or never starts (the peer was already told the connection's status).
+        let alone: Bool? = calls.withLock { calls in
+            guard calls.ending == nil else { return nil }
+            calls.answeringOnReader = true
+            return calls.running.isEmpty
         }
+        guard let alone else { return release() }
+        let answered = answerNow(IncomingCall(method: frame.method, payload: frame.payload, responder: immediate, aloneOnConnection: alone))
+        let waiters = calls.withLock { calls in
+            defer {
+                calls.answeringOnReader = false
+                calls.readerWaiters = []
+            }
+            return calls.readerWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+        if answered { return }
         let started: Bool = calls.withLock { calls in
             // Checked again under the lock that registers the call: `end(with:)` takes every
             // running call under it, so a call either is among them or never starts.
@@ -303,8 +324,9 @@ public final class ServerConnection: Sendable {
     /// gone (the app was removed, or may no longer connect this way): the peer is told `status`
     /// as the connection's last word (call id 0, so every call it has open fails with it), no call
     /// starts from now on, every running call is cancelled, and the socket closes once the status
-    /// is written. Returns once every call that was running has finished, or after `timeout` —
-    /// false then — so the caller knows nothing the peer asked for is still under way.
+    /// is written. Returns once every call that was running has finished — those answered on the
+    /// reader thread included (a save committing there) — or after `timeout`, false then, so the
+    /// caller knows nothing the peer asked for is still under way.
     @discardableResult
     public func end(with status: RPCStatus, timeout: Duration = .seconds(10)) async -> Bool {
         let running: [Task<Void, Never>] = calls.withLock { calls in
@@ -324,12 +346,26 @@ public final class ServerConnection: Sendable {
             }
             Task {
                 for task in running { await task.value }
+                await self.readerAnswerFinished()
                 resume(true)
             }
             Task {
                 try? await Task.sleep(for: timeout)
                 resume(false)
             }
+        }
+    }
+
+    /// Returns once no call is being answered on the reader thread. Called after `ending` is set,
+    /// so none starts there afterwards.
+    private func readerAnswerFinished() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idle = calls.withLock { calls -> Bool in
+                guard calls.answeringOnReader else { return true }
+                calls.readerWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
         }
     }
 

@@ -15,6 +15,8 @@ import HealthWire
 enum ImportService {
     static let maxOriginLength = 64
     static let maxSourceNameLength = 200
+    /// An app manifest's version bound (`AppManifest.problems`); an export's sourceVersion had none.
+    static let maxSourceVersionLength = 64
 
     static func importSamples(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         var batch = try ImportBatch(wire: payload)
@@ -80,11 +82,17 @@ enum ImportService {
     /// bounded; the origin holds no '/', so `@import/<origin>/<name>` names one (origin, name) pair.
     static func source(of batch: ImportBatch) throws(HKError) -> SourceRecord {
         let origin = batch.origin.trimmingCharacters(in: .whitespaces)
-        guard !origin.isEmpty, origin.count <= maxOriginLength, !origin.contains("/") else {
-            throw HKError(.errorInvalidArgument, "an import's origin must be 1–\(maxOriginLength) characters without '/'")
+        // `TextBound`: characters and bytes — the name and version come from the export file.
+        guard !origin.isEmpty, TextBound.fits(origin, characters: maxOriginLength), !origin.contains("/") else {
+            throw HKError(.errorInvalidArgument, "an import's origin must be 1–\(maxOriginLength) characters (at most \(maxOriginLength * 4) UTF-8 bytes) without '/'")
         }
-        guard batch.sourceName.count <= maxSourceNameLength else {
-            throw HKError(.errorInvalidArgument, "a source name may have at most \(maxSourceNameLength) characters")
+        guard TextBound.fits(batch.sourceName, characters: maxSourceNameLength) else {
+            throw HKError(.errorInvalidArgument,
+                          "a source name may have at most \(maxSourceNameLength) characters (\(maxSourceNameLength * 4) UTF-8 bytes)")
+        }
+        guard TextBound.fits(batch.sourceVersion ?? "", characters: maxSourceVersionLength) else {
+            throw HKError(.errorInvalidArgument,
+                          "a source version may have at most \(maxSourceVersionLength) characters (\(maxSourceVersionLength * 4) UTF-8 bytes)")
         }
         let name = batch.sourceName
         let display = name.isEmpty ? "Imported from \(origin)" : "\(name) (\(origin))"

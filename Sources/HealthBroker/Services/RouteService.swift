@@ -24,7 +24,7 @@ enum RouteService {
         let app = try context.requireApp(caller)
         let finish = try RouteFinish(wire: payload)
         try await context.store.withGrants { try $0.authorization.checkSave(app: app, types: [HKWorkoutRouteTypeIdentifier]) }
-        try RouteLocationValidator.checkMetadata(finish.metadata)
+        try RouteLocationValidator.checkFinish(metadata: finish.metadata, device: finish.device)
         // Journaled while locked, resolved at merge as if finished then (StoreHandle+PendingWrites).
         let route = try await context.store.finishRoute(builderID: finish.builderID, workoutUUID: finish.workoutUUID,
                                                         metadata: finish.metadata, device: finish.device, source: app.source)

@@ -107,14 +107,17 @@ public struct AppManifest: Codable, Hashable, Sendable {
         if id.isEmpty || id.count > 128 || !id.allSatisfy(idCharacters.contains) || id.first == "." {
             problems.append("id must be 1-128 characters of letters, digits, '.', '-' or '_' (reverse-DNS style), not starting with '.'")
         }
-        if displayName.trimmingCharacters(in: .whitespaces).isEmpty || displayName.count > 128 {
-            problems.append("displayName must be 1-128 characters")
+        // `TextBound`: characters and bytes, so no "short" text of megabytes of combining marks.
+        if displayName.trimmingCharacters(in: .whitespaces).isEmpty || !TextBound.fits(displayName, characters: 128) {
+            problems.append("displayName must be 1-128 characters (at most 512 UTF-8 bytes)")
         }
         if !executable.hasPrefix("/") { problems.append("executable must be an absolute path") }
-        if version.isEmpty || version.count > 64 { problems.append("version must be 1-64 characters") }
+        if version.isEmpty || !TextBound.fits(version, characters: 64) {
+            problems.append("version must be 1-64 characters (at most 256 UTF-8 bytes)")
+        }
         for (key, text) in [(Self.readUsageKey, readUsageDescription), (Self.shareUsageKey, shareUsageDescription)] {
-            if let text, text.trimmingCharacters(in: .whitespaces).isEmpty || text.count > 1000 {
-                problems.append("\(key) must be 1-1000 characters when present")
+            if let text, text.trimmingCharacters(in: .whitespaces).isEmpty || !TextBound.fits(text, characters: 1000) {
+                problems.append("\(key) must be 1-1000 characters (at most 4000 UTF-8 bytes) when present")
             }
         }
         for entitlement in entitlements where !Self.knownEntitlements.contains(entitlement) {

@@ -17,4 +17,9 @@ public enum SampleLimits {
     public static let maximumMetadataKeyBytes = 256
     /// A string metadata value (and a sync identifier) has at most this many UTF-8 bytes.
     public static let maximumMetadataStringBytes = 4096
+    /// Each text field of a sample's device (`HKDevice`: name, manufacturer, model, versions, local
+    /// and UDI identifiers) and a contacts prescription's brand has at most this many UTF-8 bytes.
+    /// Real ones are tens of bytes; counted in bytes, not characters, because one character can
+    /// carry any number of combining marks.
+    public static let maximumDeviceStringBytes = 1024
 }

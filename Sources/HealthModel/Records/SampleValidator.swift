@@ -95,6 +95,7 @@ public enum SampleValidator {
             throw HKError(.errorInvalidArgument, "unknown sample type \(record.typeIdentifier.prefix(100))")
         }
         try checkDates(record, of: type)
+        try DeviceValidator.check(record.device, of: type.identifier)
         switch (type, record.value) {
         case let (quantityType as HKQuantityType, .quantity(value, unitString)):
             // Parsing, compatibility, conversion factor and range: once per type and unit.

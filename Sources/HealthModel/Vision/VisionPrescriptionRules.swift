@@ -10,8 +10,9 @@
 /// `HKGlassesLensSpecification`s, a contacts one `HKContactsLensSpecification`s and a brand;
 /// sphere, cylinder and add power are in `HKUnit.diopter()`, axis and prism angle in
 /// `degreeAngle()`, the prism amount in `prismDiopter()`; `HKVisionEye` is left (1) or right (2).
-/// Ours: every number finite and inside `Bound`s below; the expiration not before the date issued;
-/// a brand of at most 256 characters.
+/// Ours: every number finite and inside `Bound`s below; the expiration not before the date issued
+/// and inside the window of sample dates (`SampleLimits`); a brand of at most 256 characters and
+/// 1,024 UTF-8 bytes.
 public enum VisionPrescriptionRules {
     /// An allowed range and the unit it is in, for the message.
     public struct Bound: Sendable {
@@ -32,6 +33,8 @@ public enum VisionPrescriptionRules {
     public static let baseCurve = Bound(range: 0...20, unit: "mm")
     public static let diameter = Bound(range: 0...30, unit: "mm")
     public static let maxBrandLength = 256
+    /// The brand's bound in UTF-8 bytes (`TextBound`: four per character).
+    public static let maxBrandBytes = maxBrandLength * 4
     /// `HKVisionEye` raw values.
     public static let eyes: ClosedRange<Int> = 1...2
 
@@ -43,8 +46,15 @@ public enum VisionPrescriptionRules {
         guard value.kind == VisionPrescriptionValue.glasses || value.kind == VisionPrescriptionValue.contacts else {
             throw HKError(.errorInvalidArgument, "\(type): prescription type must be glasses (1) or contacts (2)")
         }
-        if let expiration = value.expirationDate, expiration < record.startDate {
-            throw HKError(.errorInvalidArgument, "\(type): expirationDate is before dateIssued")
+        if let expiration = value.expirationDate {
+            // The window every sample date lies in: a date the wire can carry (any Int64 of
+            // microseconds, 292,000 years either way) is not a date an optician wrote.
+            guard (SampleLimits.earliestPermittedSampleDate...SampleLimits.latestPermittedSampleDate).contains(expiration) else {
+                throw HKError(.errorInvalidArgument, "\(type): expirationDate must lie between 1900-01-01 and 2200-01-01 (UTC)")
+            }
+            guard expiration >= record.startDate else {
+                throw HKError(.errorInvalidArgument, "\(type): expirationDate is before dateIssued")
+            }
         }
         let contacts = value.kind == VisionPrescriptionValue.contacts
         guard value.hasLenses || (value.rightEye == nil && value.leftEye == nil && value.brand == nil) else {
@@ -54,8 +64,9 @@ public enum VisionPrescriptionRules {
             guard let brand = value.brand else {
                 throw HKError(.errorInvalidArgument, "\(type): a contacts prescription needs a brand (HKContactsPrescription.brand)")
             }
-            guard brand.count <= maxBrandLength else {
-                throw HKError(.errorInvalidArgument, "\(type): brand is longer than \(maxBrandLength) characters")
+            guard TextBound.fits(brand, characters: maxBrandLength) else {
+                throw HKError(.errorInvalidArgument,
+                              "\(type): brand is longer than \(maxBrandLength) characters or \(maxBrandBytes) bytes (UTF-8)")
             }
         } else if value.brand != nil {
             throw HKError(.errorInvalidArgument, "\(type): only a contacts prescription has a brand")

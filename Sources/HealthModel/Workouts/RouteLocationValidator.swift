@@ -10,10 +10,11 @@ public enum RouteLocationValidator {
         let window = SampleLimits.earliestPermittedSampleDate...SampleLimits.latestPermittedSampleDate
         for (index, location) in locations.enumerated() {
             let name = "route location \(offset + index + 1)"
-            let fields = [location.latitude, location.longitude, location.altitude, location.horizontalAccuracy,
-                          location.verticalAccuracy, location.course, location.speed]
-            guard fields.allSatisfy(\.isFinite) else {
-                throw HKError(.errorInvalidArgument, "\(name): every field must be a finite number")
+            let fields = [("latitude", location.latitude), ("longitude", location.longitude), ("altitude", location.altitude),
+                          ("horizontalAccuracy", location.horizontalAccuracy), ("verticalAccuracy", location.verticalAccuracy),
+                          ("course", location.course), ("speed", location.speed)]
+            if let (field, _) = fields.first(where: { !$0.1.isFinite }) {
+                throw HKError(.errorInvalidArgument, "\(name): \(field) must be a finite number")
             }
             guard (-90...90).contains(location.latitude) else {
                 throw HKError(.errorInvalidArgument, "\(name): latitude must be between -90 and 90 degrees")
@@ -48,8 +49,10 @@ public enum RouteLocationValidator {
 }
 
 extension RouteLocationValidator {
-    /// Checks the metadata given to `finishRoute(with:metadata:)`, by the rules of any sample's.
-    public static func checkMetadata(_ metadata: [String: MetadataValue]) throws(HKError) {
+    /// Checks the metadata and device given to `finishRoute(with:metadata:)`, by the rules of
+    /// any sample's: a route is saved by these calls, never through `SampleValidator`.
+    public static func checkFinish(metadata: [String: MetadataValue], device: DeviceRecord?) throws(HKError) {
         try MetadataValidator.check(metadata, of: ObjectTypeRegistry.workoutRoute, sampleType: nil)
+        try DeviceValidator.check(device, of: HKWorkoutRouteTypeIdentifier)
     }
 }

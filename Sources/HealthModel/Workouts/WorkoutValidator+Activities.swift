@@ -12,7 +12,8 @@ public import Foundation
 /// - at most `SampleLimits.maximumWorkoutStatistics` statistics per workout or activity, one per
 ///   quantity type, each inside its workout or activity; a sum only for a cumulative type and
 ///   average, minimum and maximum only for a discrete one (`HKStatisticsOptions`' rule); values
-///   in the type's range (a sum only within the general ceiling), stored in the canonical unit;
+///   in the type's range (a sum only within the general ceiling, and not negative for a type whose
+///   samples cannot be), stored in the canonical unit;
 /// - at most `SampleLimits.maximumWorkoutAssociations` samples to associate; whether they are
 ///   the saving app's own is decided where they are stored (`WorkoutRows`).
 /// Messages name an activity or statistic by position and type, never a date or value.
@@ -145,6 +146,12 @@ extension WorkoutValidator {
         guard value.isFinite, abs(value) <= QuantityValueRanges.ceiling else {
             throw HKError(.errorInvalidArgument,
                           "\(name): the sum must be a finite number within ±\(QuantityValueCheck.format(QuantityValueRanges.ceiling)) \(type.canonicalUnit.unitString)")
+        }
+        // A sum of samples that cannot be negative cannot be either (a distance of -5 km was
+        // stored): the type's own range decides the sign, as for each sample.
+        if let range = QuantityValueRanges.range(for: HKQuantityTypeIdentifier(rawValue: type.identifier)),
+           range.bounds.lowerBound >= 0, value < 0 {
+            throw HKError(.errorInvalidArgument, "\(name): the sum must not be negative")
         }
         return RecordedQuantity(value, unit: type.canonicalUnit.unitString)
     }
