@@ -21,19 +21,22 @@ final class ImportPipeline: @unchecked Sendable {
     /// larger batches spend less on commits; `maxBatchBytes` keeps any batch inside one frame.
     /// 8,000 plain records pack into about 2 MiB. Each commit rewrites every index page its
     /// samples touch, and the sync-identifier index is touched at random (the identifiers are
-    /// digests), so doubling the batch cut healthd's bytes written by about a fifth (session 11,
-    /// Benchmarks/README.md); healthd takes up to `WireLimits.maxSamplesPerSave` (10,000).
+    /// digests), so a batch twice as large writes fewer pages per sample (session 11,
+    /// Benchmarks/README.md); healthd takes up to `WireLimits.maxSamplesPerSave` (10,000). A
+    /// file interleaving many sources and types sends its batches earlier (`maxOpenSamples`).
     static let batchSize = 8_000
     /// Batches read ahead of healthd, beyond those in flight.
     static let maxQueuedBatches = 2
     /// Batches sent and not yet answered: healthd decodes and checks one while it stores another.
     static let maxBatchesInFlight = 2
-    /// Room for a dozen open batches to fill (an export interleaves its sources and types: the
-    /// generated benchmark file has twelve): a lower bound sends each early, at a twelfth of it.
-    static let maxOpenSamples = 96_000
+    /// Samples in all open batches together. An export interleaves its sources and types (the
+    /// generated benchmark file has twelve), so past this the fullest is sent early; raising it to
+    /// let twelve batches of 8,000 fill cut healthd's bytes written by a sixth but not measurably
+    /// its CPU, and cost healthctl 25–45 MB of RSS that grew with the file (session 11).
+    static let maxOpenSamples = 40_000
     /// Packed bytes of all open batches together: with 4 batches queued or in flight of at most
-    /// `maxBatchBytes` each, the import holds at most about 32 MiB of samples.
-    static let maxOpenBytes = 24 << 20
+    /// `maxBatchBytes` each, the import holds at most about 16 MiB of samples.
+    static let maxOpenBytes = 8 << 20
     /// A batch's samples' packed bytes stay below this, half a 4 MiB frame: a sample may carry up
     /// to 64 metadata entries of 4 KiB each, so a count alone bounds nothing.
     static let maxBatchBytes = 2 << 20
