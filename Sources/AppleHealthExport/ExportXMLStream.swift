@@ -109,8 +109,13 @@ final class ExportXMLStream {
         try stream.run(input, fileName: fileName)
     }
 
+    /// libxml2's global set-up, run once (a Swift `static let` initializes under `swift_once`):
+    /// `xmlInitParser` of libxml2 2.9 is not safe to run from two threads at once, and imports and
+    /// tests may parse on several.
+    private static let libraryReady: Void = xmlInitParser()
+
     private func run(_ input: FileHandle, fileName: String) throws {
-        xmlInitParser()
+        Self.libraryReady
         var sax = xmlSAXHandler()
         sax.initialized = UInt32(XML_SAX2_MAGIC)
         sax.startElementNs = { userData, localname, _, _, _, _, attributeCount, _, attributes in
