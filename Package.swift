@@ -160,9 +160,11 @@ let package = Package(
         ),
 
         // MARK: Reading Apple Health exports (pure: no broker, no store)
+        // libxml2's SAX2 push parser for export.xml (Debian libxml2-dev, scripts/install-deps.sh).
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(
             name: "AppleHealthExport",
-            dependencies: ["HealthModel", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["HealthModel", "CLibXML2", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: swiftSettings
         ),
 
@@ -181,6 +183,7 @@ let package = Package(
             name: "HealthManagerCLI",
             dependencies: [
                 "HealthModel", "HealthWire", "HealthIPC", "AppleHealthExport", "HealthReport", "CDADocument",
+                "CAllocator",  // `healthctl import` keeps its batch buffers' memory (ImportAllocator)
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["README.md"],

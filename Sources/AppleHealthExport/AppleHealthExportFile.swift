@@ -6,7 +6,7 @@ import ZIPFoundation
 ///
 /// The XML is first copied, sanitized (`ExportSanitizer`), into a private temporary folder
 /// (mode 0700, removed when this object goes away) — straight out of the zip, without unpacking
-/// anything else — and then parsed from that copy by Foundation's streaming `XMLParser`, so
+/// anything else — and then parsed from that copy by libxml2's SAX2 push parser, so
 /// memory stays flat for a 51 MB or a 1 GB export alike. Route GPX files are read from the zip
 /// or the folder when asked for.
 public final class AppleHealthExportFile {
@@ -73,13 +73,10 @@ public final class AppleHealthExportFile {
     /// Reads every item in document order. `handler` may throw to stop; `progress` is called now
     /// and then with the line reached (of `xmlLines`).
     public func read(progress: ((Int) -> Void)? = nil, _ handler: (ExportItem) throws -> Void) throws {
-        guard let stream = InputStream(url: sanitizedXML) else {
-            throw ExportReadError.io(path: sanitizedXML.path, reason: "cannot open the sanitized copy")
-        }
         try withoutActuallyEscaping(handler) { handler in
             let reader = ExportXMLReader(fileName: xmlName, progress: progress, handler: handler)
             defer { skippedElements = reader.skipped }
-            try reader.read(stream)
+            try reader.read(path: sanitizedXML.path)
         }
     }
 

@@ -6,7 +6,12 @@ public import Foundation
 /// field out of range is an error, never a rolled-over date.
 public enum ExportDate {
     public static func parse(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
+        // Read in place: an array of the bytes was an allocation per date, three per record.
+        var text = text
+        return text.withUTF8(parse(bytes:))
+    }
+
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         switch bytes.count {
         case 25:  // yyyy-MM-dd HH:mm:ss ±hhmm
             guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: " "),
@@ -19,7 +24,7 @@ public enum ExportDate {
         }
     }
 
-    private static func make(_ bytes: [UInt8], year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
+    private static func make(_ bytes: UnsafeBufferPointer<UInt8>, year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
                              zone: Int) -> Date? {
         guard let y = number(bytes, year, 4), let mo = number(bytes, month, 2), let d = number(bytes, day, 2),
               let h = number(bytes, hour, 2), let mi = number(bytes, minute, 2), let s = number(bytes, second, 2),
@@ -37,7 +42,7 @@ public enum ExportDate {
         return Date(timeIntervalSince1970: TimeInterval(local - sign * (zh * 3600 + zm * 60)))
     }
 
-    private static func number(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int? {
+    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int? {
         var value = 0
         for byte in bytes[start..<start + count] {
             guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }

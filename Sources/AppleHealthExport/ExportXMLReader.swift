@@ -1,19 +1,15 @@
 import Foundation
 import HealthModel
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
-/// Reads a sanitized `export.xml` with Foundation's streaming `XMLParser` and hands each
-/// top-level item to `handler` as soon as its element closes, so memory holds one workout or
-/// correlation at a time. Unknown elements
-/// are counted in `skipped`, never silently mistaken for something else.
-final class ExportXMLReader: NSObject, XMLParserDelegate {
+/// Reads a sanitized `export.xml` with libxml2's SAX2 push parser (`ExportXMLStream`) and hands
+/// each top-level item to `handler` as soon as its element closes, so memory holds one workout or
+/// correlation at a time. Unknown elements are counted in `skipped`, never silently mistaken for
+/// something else.
+final class ExportXMLReader {
     private let fileName: String
     private let handler: (ExportItem) throws -> Void
     private let progress: ((Int) -> Void)?
     private(set) var skipped: [String: Int] = [:]
-    private var failure: (any Error)?
 
     // The item being built; nested elements attach to the innermost.
     private var record: ExportRecord?
@@ -36,44 +32,22 @@ final class ExportXMLReader: NSObject, XMLParserDelegate {
         self.progress = progress
     }
 
-    func read(_ stream: InputStream) throws {
-        let parser = XMLParser(stream: stream)
-        parser.delegate = self
-        parser.shouldResolveExternalEntities = false
-        let finished = parser.parse()
-        if let failure { throw failure }
-        if !finished {
-            throw ExportReadError.malformed(file: fileName, line: parser.lineNumber, column: parser.columnNumber,
-                                            reason: parser.parserError.map { "\($0)" } ?? "the parser stopped")
-        }
-    }
-
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
-        if skipDepth > 0 { skipDepth += 1; return }
-        do {
-            try start(name, attributes, line: parser.lineNumber)
-        } catch {
-            fail(parser, error)
-        }
-        if let progress, parser.lineNumber - lastReportedLine >= 10_000 {
-            lastReportedLine = parser.lineNumber
-            progress(parser.lineNumber)
-        }
-    }
-
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        if skipDepth > 0 { skipDepth -= 1; return }
-        do {
-            try end(name)
-        } catch {
-            fail(parser, error)
-        }
-    }
-
-    private func fail(_ parser: XMLParser, _ error: any Error) {
-        if failure == nil { failure = error }
-        parser.abortParsing()
+    /// Reads the (sanitized) file at `path`; throws the handler's error, an element's
+    /// `invalidElement`, or `malformed` with libxml2's line and column.
+    func read(path: String) throws {
+        try ExportXMLStream.parse(path: path, fileName: fileName, handlers: .init(
+            start: { [unowned self] name, attributes, line in
+                if skipDepth > 0 { skipDepth += 1; return }
+                try start(name, ElementAttributes(name: name, values: attributes, file: fileName, line: line))
+                if let progress, line - lastReportedLine >= 10_000 {
+                    lastReportedLine = line
+                    progress(line)
+                }
+            },
+            end: { [unowned self] name in
+                if skipDepth > 0 { skipDepth -= 1; return }
+                try end(name)
+            }))
     }
 
     /// Whether a sample element is open: OpenHealthKit's own elements are read only at the top level.
@@ -82,15 +56,16 @@ final class ExportXMLReader: NSObject, XMLParserDelegate {
             || stateOfMind != nil || assessment != nil || document != nil
     }
 
-    private func start(_ name: String, _ attributes: [String: String], line: Int) throws {
-        let element = ElementAttributes(name: name, values: attributes, file: fileName, line: line)
+    private func start(_ name: String, _ element: ElementAttributes) throws {
+        let attributes = element.values
+        let line = element.line
         switch name {
         case "HealthData":
             break
         case "ExportDate":
             try handler(.exportDate(try element.date("value")))
         case "Me":
-            try handler(.me(ExportCharacteristics(values: attributes)))
+            try handler(.me(ExportCharacteristics(values: attributes.dictionary)))
         case "Record":
             record = ExportRecord(header: try element.header(typeKey: "type"), unit: attributes["unit"],
                                   value: attributes["value"], beats: [])
@@ -187,7 +162,7 @@ final class ExportXMLReader: NSObject, XMLParserDelegate {
                 fhirVersion: try element.required("fhirVersion"), receivedDate: try element.date("receivedDate"),
                 resourceFilePath: try element.required("resourceFilePath"), line: line)))
         case "ActivitySummary":
-            var values = attributes
+            var values = attributes.dictionary
             let day = values.removeValue(forKey: "dateComponents")
             guard let day, !day.isEmpty else { throw element.invalid("has no dateComponents") }
             try handler(.activitySummary(ExportActivitySummary(day: day, values: values)))
@@ -245,10 +220,11 @@ final class ExportXMLReader: NSObject, XMLParserDelegate {
     }
 }
 
-/// One element's attributes, with the checks every element kind shares.
+/// One element's attributes, with the checks every element kind shares. Valid only while the
+/// element's start is being handled (its values point into libxml2's buffer).
 private struct ElementAttributes {
     let name: String
-    let values: [String: String]
+    let values: ExportXMLStream.Attributes
     let file: String
     let line: Int
 

@@ -57,13 +57,22 @@ enum StableHash {
             append(UInt8(0x1F))
         }
 
+        /// Both lanes as 32 lowercase hex digits, zero-padded, written in place (formatting
+        /// each lane with `String(_:radix:)` and padding it took three strings per record).
         var hex: String {
-            StableHash.hex64(first) + StableHash.hex64(second)
+            String(unsafeUninitializedCapacity: 32) { buffer in
+                StableHash.writeHex(first, into: buffer, at: 0)
+                StableHash.writeHex(second, into: buffer, at: 16)
+                return 32
+            }
         }
     }
 
-    fileprivate static func hex64(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+    private static func writeHex(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+        let digits: StaticString = "0123456789abcdef"
+        for index in 0..<16 {
+            let nibble = Int((value >> UInt64(60 - 4 * index)) & 0xF)
+            buffer[offset + index] = digits.utf8Start[nibble]
+        }
     }
 }

@@ -45,6 +45,16 @@ import Testing
         #expect(converted.metadata[HKMetadataKeySyncIdentifier] == .string(Self.joinedIdentity(record)))
     }
 
+    /// The hex form pinned to values computed outside this code (FNV-1a lanes as documented,
+    /// `%016x%016x`): the other tests compare two digests through the same `hex`, so a wrong
+    /// digit order or a lost leading zero would pass them. "x7500" and "x5580" give lanes with
+    /// two leading zero digits (first and second lane).
+    @Test func theHexFormIsBothLanesZeroPadded() {
+        #expect(StableHash.hex("") == "cbf29ce48422232584222325cbf29ce4")
+        #expect(StableHash.hex("x7500") == "0041157ac45c93f73091e4b6d3d4fd5c")
+        #expect(StableHash.hex("x5580") == "d070a58a0f7153b900f15d30d63a5957")
+    }
+
     @Test func decimalDigitsAreThoseOfTheStringForm() {
         for value: Int64 in [0, 7, -7, 10, 1_700_000_000_250_000, .max, .min] {
             var streamed = StableHash.Digest()

@@ -44,6 +44,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let io = CommandIO.current
+        ImportAllocator.keepBatchBuffers()
         let file: AppleHealthExportFile
         do {
             file = try AppleHealthExportFile(url: URL(fileURLWithPath: path))

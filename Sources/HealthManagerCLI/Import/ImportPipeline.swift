@@ -19,11 +19,20 @@ final class ImportPipeline: @unchecked Sendable {
     // shared with the consumer, sits behind a mutex.
     /// Samples per batch: each batch is one transaction (one commit) in healthd, so fewer,
     /// larger batches spend less on commits; `maxBatchBytes` keeps any batch inside one frame.
-    static let batchSize = 4_000
+    /// 8,000 plain records pack into about 2 MiB. Each commit rewrites every index page its
+    /// samples touch, and the sync-identifier index is touched at random (the identifiers are
+    /// digests), so a batch twice as large writes fewer pages per sample (session 11,
+    /// Benchmarks/README.md); healthd takes up to `WireLimits.maxSamplesPerSave` (10,000). A
+    /// file interleaving many sources and types sends its batches earlier (`maxOpenSamples`).
+    static let batchSize = 8_000
     /// Batches read ahead of healthd, beyond those in flight.
     static let maxQueuedBatches = 2
     /// Batches sent and not yet answered: healthd decodes and checks one while it stores another.
     static let maxBatchesInFlight = 2
+    /// Samples in all open batches together. An export interleaves its sources and types (the
+    /// generated benchmark file has twelve), so past this the fullest is sent early; raising it to
+    /// let twelve batches of 8,000 fill cut healthd's bytes written by a sixth but not measurably
+    /// its CPU, and cost healthctl 25–45 MB of RSS that grew with the file (session 11).
     static let maxOpenSamples = 40_000
     /// Packed bytes of all open batches together: with 4 batches queued or in flight of at most
     /// `maxBatchBytes` each, the import holds at most about 16 MiB of samples.
@@ -174,11 +183,15 @@ final class ImportPipeline: @unchecked Sendable {
             return
         }
         let key = BatchKey(name: imported.sourceName, version: imported.sourceVersion, type: record.typeIdentifier)
+        // The key is hashed once per record: its batch is then reached by position, changed in
+        // place (a copy taken out and put back would copy the whole batch for every record — it
+        // did: 70 s for 134,000 records). A position stays valid until a batch is added or taken.
+        var position = openBatches.index(forKey: key)
         // An export can hold the same record twice; a batch may not (healthd refuses duplicate
         // sync identifiers in one save), and the store already dedupes across batches.
         var sync: String?
         if case let .string(identifier)? = record.metadata[HKMetadataKeySyncIdentifier] {
-            guard openBatches[key]?.syncIdentifiers.contains(identifier) != true else {
+            if let position, openBatches.values[position].syncIdentifiers.contains(identifier) {
                 tallied.withLock { $0.stored(key.type, added: 0, unchanged: 1) }
                 return
             }
@@ -190,19 +203,22 @@ final class ImportPipeline: @unchecked Sendable {
         // Packed now: its exact size decides whether the open batch must go first, and the
         // batch keeps these bytes instead of the record.
         ImportRequestBuilder.pack(record, into: &packed)
-        if openBatches[key]?.wouldOverflow(bytes: packed.count, locations: locations, seriesPoints: points) == true,
+        if let open = position, openBatches.values[open].wouldOverflow(bytes: packed.count, locations: locations, seriesPoints: points),
            let full = take(key) {
+            position = nil
             try ship(full)
         }
-        // One access by key, changing the batch in place: a copy taken out and put back would copy
-        // the whole batch for every record (it did: 70 s for 134,000 records), and each of the
-        // former ten lookups hashed the source name, version and type again. The identifier is
-        // noted after a batch sent early above, so it is in its own batch's set.
-        let full = openBatches[key, default: Batch(typeIdentifier: key.type,
+        // The identifier is noted after a batch sent early above, so it is in its own batch's set.
+        let full: Bool
+        if let position {
+            full = openBatches.values[position].append(packed: packed, sync: sync, routes: routes, locations: locations, seriesPoints: points)
+        } else {
+            full = openBatches[key, default: Batch(typeIdentifier: key.type,
                                                    request: ImportRequestBuilder(origin: origin, sourceName: key.name ?? "",
                                                                                  sourceVersion: key.version),
                                                    readSoFar: 0, lineReached: 0)]
-            .append(packed: packed, sync: sync, routes: routes, locations: locations, seriesPoints: points)
+                .append(packed: packed, sync: sync, routes: routes, locations: locations, seriesPoints: points)
+        }
         openSamples += 1
         openBytes += packed.count
         if full, let batch = take(key) {

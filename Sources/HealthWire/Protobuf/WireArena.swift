@@ -35,19 +35,21 @@ final class WireArena {
     /// silently reading a shorter string.
     func string(_ value: String) -> UnsafeMutablePointer<CChar> {
         var value = value
-        if value.utf8.contains(0) {
-            let packable = WireText.packable(value)
-            let copy = allocate(byteCount: packable.count + 1, alignment: 1)
-            copy.copyMemory(from: packable, byteCount: packable.count)
-            copy.storeBytes(of: 0, toByteOffset: packable.count, as: UInt8.self)
-            return copy.bindMemory(to: CChar.self, capacity: packable.count + 1)
-        }
-        return value.withUTF8 { utf8 in
+        // The NUL search by `memchr` over the bytes in place: `utf8.contains` stepped the string's
+        // view byte by byte, a fortieth of `healthctl import`'s CPU (session 11).
+        let plain = value.withUTF8 { utf8 -> UnsafeMutablePointer<CChar>? in
+            if let source = utf8.baseAddress, memchr(source, 0, utf8.count) != nil { return nil }
             let copy = allocate(byteCount: utf8.count + 1, alignment: 1)
             if let source = utf8.baseAddress { copy.copyMemory(from: source, byteCount: utf8.count) }
             copy.storeBytes(of: 0, toByteOffset: utf8.count, as: UInt8.self)
             return copy.bindMemory(to: CChar.self, capacity: utf8.count + 1)
         }
+        if let plain { return plain }
+        let packable = WireText.packable(value)
+        let copy = allocate(byteCount: packable.count + 1, alignment: 1)
+        copy.copyMemory(from: packable, byteCount: packable.count)
+        copy.storeBytes(of: 0, toByteOffset: packable.count, as: UInt8.self)
+        return copy.bindMemory(to: CChar.self, capacity: packable.count + 1)
     }
 
     func bytes(_ value: [UInt8]) -> ProtobufCBinaryData {
