@@ -30,6 +30,11 @@ public enum HealthStoreMethod: String, CaseIterable, Sendable {
     case currentSource = "/openhealth.v1.HealthStore/CurrentSource"
     /// HKHealthStore.requestPerObjectReadAuthorization (per_object.proto; the request is a SampleQuery).
     case requestPerObjectReadAuthorization = "/openhealth.v1.HealthStore/RequestPerObjectReadAuthorization"
+    /// HKHealthStore.relateWorkoutEffortSample / unrelateWorkoutEffortSample and
+    /// HKWorkoutEffortRelationshipQuery (workout_effort.proto).
+    case relateWorkoutEffort = "/openhealth.v1.HealthStore/RelateWorkoutEffort"
+    case unrelateWorkoutEffort = "/openhealth.v1.HealthStore/UnrelateWorkoutEffort"
+    case queryWorkoutEffortRelationships = "/openhealth.v1.HealthStore/QueryWorkoutEffortRelationships"
 }
 
 public enum HealthManagerMethod: String, CaseIterable, Sendable {

@@ -24,6 +24,13 @@ extension ProbeData {
                             value: .correlation([half(systolic, high), half(diastolic, low)]))
     }
 
+    static let effort = HKQuantityTypeIdentifier.workoutEffortScore.rawValue
+
+    static func effortScore(_ score: Double, minute: Int) -> SampleRecord {
+        SampleRecord(uuid: UUID(), typeIdentifier: effort, startDate: time(minute), endDate: time(minute),
+                     value: .quantity(score, unit: "appleEffortScore"))
+    }
+
     static func workout(_ activity: HKWorkoutActivityType, from start: Int, to end: Int) -> SampleRecord {
         SampleRecord(uuid: UUID(), typeIdentifier: HKWorkoutTypeIdentifier, startDate: time(start), endDate: time(end),
                      value: .workout(WorkoutValue(activityType: activity.rawValue, duration: Double(end - start) * 60)))
@@ -69,6 +76,9 @@ extension ProbeData {
         try await call(.insertRouteData, RouteDataChunk(builderID: builder, locations: locations), through: session)
         let finished = try await call(.finishRoute, RouteFinish(builderID: builder, workoutUUID: workout), through: session)
         hidden.route = try FinishedRoute(wire: finished).route.uuid
+        hidden.effortScore = try await save([effortScore(8, minute: 58)], through: session)[0]
+        _ = try await call(.relateWorkoutEffort, WorkoutEffortRelationChange(sampleUUID: hidden.effortScore, workoutUUID: workout,
+                                                                             activityUUID: nil), through: session)
         let beats = (1...5).map { Heartbeat(timeSinceSeriesStart: Double($0) * 0.8, precededByGap: $0 == 3) }
         hidden.heartbeatSeries = try await save([SampleRecord(uuid: UUID(), typeIdentifier: HKDataTypeIdentifierHeartbeatSeries,
                                                               startDate: time(6), endDate: time(7),

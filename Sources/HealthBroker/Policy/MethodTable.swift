@@ -69,6 +69,9 @@ enum MethodTable {
         HealthStoreMethod.watchActivitySummaries.rawValue: .stream(ActivitySummaryWatchService.watch),
         HealthStoreMethod.currentSource.rawValue: .immediate(AppService.currentSource),
         HealthStoreMethod.requestPerObjectReadAuthorization.rawValue: .unary(PerObjectReadService.request),
+        HealthStoreMethod.relateWorkoutEffort.rawValue: .unary(WorkoutEffortService.relate),
+        HealthStoreMethod.unrelateWorkoutEffort.rawValue: .unary(WorkoutEffortService.unrelate),
+        HealthStoreMethod.queryWorkoutEffortRelationships.rawValue: .unary(WorkoutEffortService.query),
     ]
 
     /// Served on the admin socket, to the manager tools only.
@@ -145,7 +148,7 @@ enum MethodTable {
              HealthStoreMethod.queryRouteData.rawValue, HealthStoreMethod.querySeriesData.rawValue,
              HealthStoreMethod.queryStatistics.rawValue,
              HealthStoreMethod.queryStatisticsCollection.rawValue, HealthStoreMethod.queryActivitySummaries.rawValue,
-             HealthStoreMethod.querySources.rawValue:
+             HealthStoreMethod.querySources.rawValue, HealthStoreMethod.queryWorkoutEffortRelationships.rawValue:
             return .largeQuery
         default:
             return .cheap
@@ -194,5 +197,8 @@ enum MethodTable {
         HealthStoreMethod.requestPerObjectReadAuthorization.rawValue: .request,
         HealthManagerMethod.answerPerObjectRequest.rawValue: .grantChange,
         HealthManagerMethod.revokeObjectReadGrants.rawValue: .grantChange,
+        HealthStoreMethod.relateWorkoutEffort.rawValue: .write,
+        HealthStoreMethod.unrelateWorkoutEffort.rawValue: .write,
+        HealthStoreMethod.queryWorkoutEffortRelationships.rawValue: .read,
     ]
 }

@@ -140,6 +140,7 @@ enum StoreSchema {
         registerClinicalRecords(&migrator)       // v28
         registerDocuments(&migrator)             // v29
         registerObjectGrantFeed(&migrator)       // v30
+        registerWorkoutEffort(&migrator)         // v32
         return migrator
     }
 }
