@@ -2,8 +2,9 @@ import Foundation
 import HealthModel
 import HealthWire
 
-/// Workout effort relations (iOS 18): the hidden app related its effort score to its workout
-/// (`ProbeData.saveHiddenObjects`). Every read of relations — the relationship query with and
+/// Workout effort relations (iOS 18): the hidden app related one effort score to its workout
+/// (`ProbeData.saveHiddenObjects`) and another to each probing app's own workout
+/// (`ProbeData.relateHiddenEffort`): a visible workout with a hidden sample. Every read of relations — the relationship query with and
 /// without a predicate on the workouts, `.mostRelevant`, and the sample predicate — and every
 /// change naming a hidden object, each beside a twin naming nothing (`changeTwins`, `readTwins`).
 /// Relating the app's own score is tried last, after the reads, and undone at once.
@@ -23,6 +24,9 @@ extension ProbeCatalog {
         },
         .unary("effort relationships of its own workout", .queryWorkoutEffortRelationships) {
             WorkoutEffortQuery(predicate: .uuids([$0.ownWorkout]), mostRelevant: false).wireBytes()
+        },
+        .query("effort scores related to its own workout") {
+            SampleQuerySpec(typeIdentifier: ProbeData.effort, predicate: .workoutEffort(workout: $0.ownWorkout, activity: nil))
         },
         .query("effort scores related to the hidden workout") {
             SampleQuerySpec(typeIdentifier: ProbeData.effort, predicate: .workoutEffort(workout: $0.hidden.workout, activity: nil))

@@ -124,6 +124,8 @@ struct HiddenObjects: Sendable {
     var route = UUID()
     /// Its workout effort score, related to its workout (iOS 18's relateWorkoutEffortSample).
     var effortScore = UUID()
+    /// Its effort score related to every probing app's own workout (`relateHiddenEffort`).
+    var ratingOfOthers = UUID()
     /// Its heartbeat series.
     var heartbeatSeries = UUID()
     /// Its heart-rate quantity series (count 3).
