@@ -26,8 +26,8 @@ enum WorkoutEffortService {
         let request = try WorkoutEffortRelationChange(wire: payload)
         let verb = relate ? "relating" : "unrelating"
         try await context.store.withDatabase(changing: "\(verb) a workout effort sample") { database in
-            // Only the app's own object has a type here; anything else fails as missing, in
-            // `changeWorkoutEffortRelation`, after the same checks.
+            // Only the app's own object has a type here: another app's sample and an unknown UUID
+            // fail alike, before any grant is consulted (the commit looks the sample up again).
             guard let type = try database.samples.ownObjectType(request.sampleUUID, appID: app.id) else {
                 throw HKError(.errorInvalidArgument, "the sample was not found among the samples this app saved")
             }
