@@ -225,6 +225,29 @@ open class HKHealthStore: NSObject, @unchecked Sendable {
         brokerAdd(samples, to: workout, completion: completion)
     }
 
+    // MARK: Workout effort (HKHealthStore+WorkoutEffort)
+
+    /// Relates an effort sample with a workout (iOS 18). See `brokerRelateWorkoutEffortSample`.
+    open func relateWorkoutEffortSample(_ sample: HKSample, with workout: HKWorkout, activity: HKWorkoutActivity?) async throws -> Bool {
+        try await brokerRelateWorkoutEffortSample(sample, with: workout, activity: activity)
+    }
+
+    @preconcurrency
+    open func relateWorkoutEffortSample(_ sample: HKSample, with workout: HKWorkout, activity: HKWorkoutActivity?,
+                                        completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        complete(completion) { _ = try await self.brokerRelateWorkoutEffortSample(sample, with: workout, activity: activity) }
+    }
+
+    open func unrelateWorkoutEffortSample(_ sample: HKSample, from workout: HKWorkout, activity: HKWorkoutActivity?) async throws -> Bool {
+        try await brokerUnrelateWorkoutEffortSample(sample, from: workout, activity: activity)
+    }
+
+    @preconcurrency
+    open func unrelateWorkoutEffortSample(_ sample: HKSample, from workout: HKWorkout, activity: HKWorkoutActivity?,
+                                          completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        complete(completion) { _ = try await self.brokerUnrelateWorkoutEffortSample(sample, from: workout, activity: activity) }
+    }
+
     // MARK: Watch app (HKHealthStore+WatchApp)
 
     /// Apple's iPhone call that launches the paired watch's app for a workout. See

@@ -32,6 +32,11 @@ public enum HealthStoreMethod: String, CaseIterable, Sendable {
     case requestPerObjectReadAuthorization = "/openhealth.v1.HealthStore/RequestPerObjectReadAuthorization"
     /// The user's preferences feed (preferences_feed.proto): HKUserPreferencesDidChangeNotification.
     case watchUserPreferences = "/openhealth.v1.UserPreferencesFeed/WatchUserPreferences"
+    /// HKHealthStore.relateWorkoutEffortSample / unrelateWorkoutEffortSample and
+    /// HKWorkoutEffortRelationshipQuery (workout_effort.proto).
+    case relateWorkoutEffort = "/openhealth.v1.HealthStore/RelateWorkoutEffort"
+    case unrelateWorkoutEffort = "/openhealth.v1.HealthStore/UnrelateWorkoutEffort"
+    case queryWorkoutEffortRelationships = "/openhealth.v1.HealthStore/QueryWorkoutEffortRelationships"
 }
 
 public enum HealthManagerMethod: String, CaseIterable, Sendable {

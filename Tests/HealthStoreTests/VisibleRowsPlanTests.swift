@@ -70,6 +70,9 @@ import Testing
             ])))),
             ("electrocardiogram classification", .electrocardiogram(.classification(1))),
             ("electrocardiogram symptoms", .electrocardiogram(.symptomsStatus(2))),
+            // iOS 18's effort relation: a correlated lookup of the row's relations by its key.
+            ("workout effort", .workoutEffort(workout: workout, activity: nil)),
+            ("workout effort activity", .workoutEffort(workout: workout, activity: UUID())),
             // No category-list leaf: every read converts its predicate for the type it reads
             // (`SampleSQL.condition(_:of:within:)`) and refuses a category predicate on the
             // quantity types read here; its SQL (`o.category IN json_each(?)`, a column of the
@@ -109,6 +112,33 @@ import Testing
                 for (sql, steps) in plans {
                     for violation in Self.violations(steps) {
                         Issue.record("\(read), \(predicateName), \(scopeName): \(violation)\n\(sql)\n\(steps.map(\.detail))")
+                    }
+                }
+            }
+        }
+    }
+
+    /// HKWorkoutEffortRelationshipQuery's read (`workoutEffortRelations`): the workouts under the
+    /// reader's workout scope, their relations by key, and each related sample under its own
+    /// type's scope — for every scope and every predicate on the workouts.
+    @Test func workoutEffortRelationsAreBoundedByVisibleRows() async throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in db.add(function: SampleSQL.uuidBlob) }
+        let writer = try DatabaseQueue(configuration: configuration)
+        let database = try HealthDatabase(writer: writer)
+        let workout = try await Self.fill(database)
+        for (scopeName, visibility) in Self.scopes {
+            let samples = Dictionary(uniqueKeysWithValues: WorkoutEffortRules.effortTypes.map { ($0, visibility.scope) })
+            for (predicateName, predicate) in Self.predicates(workout: workout, read: .samples)
+            where predicateName != "quantity" {  // a heart-rate unit: refused on workouts, before any SQL
+                let plans = try ChangeFeedQueryPlanTests.explained(writer) {
+                    _ = try database.samples.workoutEffortRelations(matching: predicate, workouts: visibility, samples: samples,
+                                                                    mostRelevant: false, maximumSamples: 10)
+                }
+                #expect(!plans.isEmpty)
+                for (sql, steps) in plans {
+                    for violation in Self.violations(steps) {
+                        Issue.record("effort relations, \(predicateName), \(scopeName): \(violation)\n\(sql)\n\(steps.map(\.detail))")
                     }
                 }
             }

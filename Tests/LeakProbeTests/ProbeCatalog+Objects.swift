@@ -149,11 +149,17 @@ extension ProbeCatalog {
         ("delete the hidden prescription by UUID", "delete a prescription that does not exist"),
         ("delete the hidden correlation", "delete a correlation that does not exist"),
         ("delete matching the hidden correlation's UUID", "delete matching a correlation UUID that does not exist"),
+        ("effort: relate a hidden score to its workout", "effort: relate a score that does not exist to its workout"),
     ]
 
     /// The same for reads through a hidden object, in every state but `authorized`.
     static let readTwins = [
         ("heart rate in the hidden workout", "heart rate in a workout that does not exist"),
         ("route data of the hidden route", "route data of a route that does not exist"),
+        ("effort scores related to the hidden workout", "effort scores related to a workout that does not exist"),
+        ("effort relationships of the hidden workout", "effort relationships of a workout that does not exist"),
+        // Relating needs a readable workout: allowed in `authorized` only, where it succeeds.
+        ("effort: relate its score to the hidden workout", "effort: relate its score to a workout that does not exist"),
+        ("effort: unrelate its score from the hidden workout", "effort: unrelate its score from a workout that does not exist"),
     ]
 }

@@ -22,6 +22,7 @@ enum ProbeCatalog {
         steps += anchoredSets
         steps += recordKinds
         steps += kindPredicates
+        steps += workoutEffort.map(ProbeStep.call)
         steps += saves.map(ProbeStep.call)
         return steps
     }()
@@ -43,6 +44,8 @@ enum ProbeCatalog {
         "kind: workouts burning over 100 kcal", "kind anchored: workouts with a walking activity, from the start",
         "kind sources: workouts with an energy sum over 100 kcal", "kind statistics: heart rate not in a workout over 100 kcal",
         "kind observer: after a hidden save", "kind long-running anchored: after a hidden save",
+        "effort relationships", "effort scores related to the hidden workout", "effort relationships of its own workout",
+        "effort scores related to its own workout",
     ] + recordPositiveControls
 
     /// Status calls: the app's view of its own permissions.

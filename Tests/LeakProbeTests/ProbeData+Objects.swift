@@ -1,6 +1,7 @@
 import Foundation
 import HealthModel
 import HealthWire
+import TestSupport
 
 /// Objects other than plain samples that both kinds of app save: blood-pressure correlations,
 /// workouts with associated samples, and (the hidden app) a workout route, a heartbeat series
@@ -22,6 +23,13 @@ extension ProbeData {
         }
         return SampleRecord(uuid: UUID(), typeIdentifier: bloodPressure, startDate: time(minute), endDate: time(minute),
                             value: .correlation([half(systolic, high), half(diastolic, low)]))
+    }
+
+    static let effort = HKQuantityTypeIdentifier.workoutEffortScore.rawValue
+
+    static func effortScore(_ score: Double, minute: Int) -> SampleRecord {
+        SampleRecord(uuid: UUID(), typeIdentifier: effort, startDate: time(minute), endDate: time(minute),
+                     value: .quantity(score, unit: "appleEffortScore"))
     }
 
     static func workout(_ activity: HKWorkoutActivityType, from start: Int, to end: Int) -> SampleRecord {
@@ -69,6 +77,9 @@ extension ProbeData {
         try await call(.insertRouteData, RouteDataChunk(builderID: builder, locations: locations), through: session)
         let finished = try await call(.finishRoute, RouteFinish(builderID: builder, workoutUUID: workout), through: session)
         hidden.route = try FinishedRoute(wire: finished).route.uuid
+        hidden.effortScore = try await save([effortScore(8, minute: 58)], through: session)[0]
+        _ = try await call(.relateWorkoutEffort, WorkoutEffortRelationChange(sampleUUID: hidden.effortScore, workoutUUID: workout,
+                                                                             activityUUID: nil), through: session)
         let beats = (1...5).map { Heartbeat(timeSinceSeriesStart: Double($0) * 0.8, precededByGap: $0 == 3) }
         hidden.heartbeatSeries = try await save([SampleRecord(uuid: UUID(), typeIdentifier: HKDataTypeIdentifierHeartbeatSeries,
                                                               startDate: time(6), endDate: time(7),
@@ -96,6 +107,23 @@ extension ProbeData {
 
     /// A unary call that must succeed; its reply payload.
     @discardableResult
+    /// The hidden app rates each probing app's own workout: a relation whose workout the probing
+    /// app sees and whose sample it may not — the one grant that decides it is the effort type's.
+    /// Relating needs the workout readable to the hidden app, so it holds a workout read grant
+    /// for the moment (hidden world only: other apps' grants are not observable, §7.2).
+    static func relateHiddenEffort(through session: ProbeSession, toWorkouts workouts: [UUID], in broker: BrokerProcess,
+                                   into hidden: inout HiddenObjects) async throws {
+        let grant = try await broker.healthctl(["grant", ProbeWorld.hiddenApp, "read", HKWorkoutTypeIdentifier])
+        guard grant.status == 0 else { throw CommandFailed(result: grant) }
+        hidden.ratingOfOthers = try await save([effortScore(3, minute: 59)], through: session)[0]
+        for workout in workouts {
+            _ = try await call(.relateWorkoutEffort, WorkoutEffortRelationChange(sampleUUID: hidden.ratingOfOthers, workoutUUID: workout,
+                                                                                 activityUUID: nil), through: session)
+        }
+        let result = try await broker.healthctl(["revoke", ProbeWorld.hiddenApp, "read", HKWorkoutTypeIdentifier])
+        guard result.status == 0 else { throw CommandFailed(result: result) }
+    }
+
     static func call(_ method: HealthStoreMethod, _ request: some WireMessage, through session: ProbeSession) async throws -> [UInt8] {
         let answer = try await session.run("unary \(method.rawValue) \(ProbeTranscript.hex(request.wireBytes()))")
         guard let reply = answer.first.flatMap(ProbeTranscript.payload(of:)), answer.count == 1 else {

@@ -12,7 +12,7 @@ enum ProbeData {
 
     /// The types every app of the worlds may save; the probing apps' read grants cover them too.
     static let sharedTypes = [heartRate, steps, systolic, diastolic, HKWorkoutTypeIdentifier, HKWorkoutRouteTypeIdentifier, activeEnergy,
-                               HKDataTypeIdentifierHeartbeatSeries]
+                               HKDataTypeIdentifierHeartbeatSeries, effort]
     /// The sample types the probing apps' read grants name: the shared ones and the ring types no
     /// app may save, which only the hidden world's import brings.
     static let sampleReadTypes = sharedTypes + appleComputedActivityTypes
@@ -84,8 +84,16 @@ enum ProbeData {
         // Right after the samples: `ownPrescription` finds it there.
         let prescription = try await save([prescription(-1, minute: 45)], through: session)
         let activity = try await save(ownActivity, through: session)
+        // Right after the activity samples: `ownEffortScore` finds it there.
+        let effortScore = try await save([effortScore(6, minute: 52)], through: session)
         // The workout stays last: `ProbeWorld` takes the last UUID as the app's own workout.
-        return try await samples + prescription + activity + saveOwnObjects(through: session, firstHeartRate: samples[0])
+        return try await samples + prescription + activity + effortScore + saveOwnObjects(through: session, firstHeartRate: samples[0])
+    }
+
+    /// The probing app's own workout effort score among its set-up UUIDs (`saveOwn`'s order).
+    static func ownEffortScore(_ own: [UUID]) -> UUID {
+        let index = ownFirst.count + ownSecond.count + 1 + ownActivity.count
+        return own.indices.contains(index) ? own[index] : UUID()
     }
 
     /// The probing app's own vision prescription among its set-up UUIDs (`saveOwn`'s order).
@@ -114,6 +122,10 @@ struct HiddenObjects: Sendable {
     var workout = UUID()
     /// The route of that workout.
     var route = UUID()
+    /// Its workout effort score, related to its workout (iOS 18's relateWorkoutEffortSample).
+    var effortScore = UUID()
+    /// Its effort score related to every probing app's own workout (`relateHiddenEffort`).
+    var ratingOfOthers = UUID()
     /// Its heartbeat series.
     var heartbeatSeries = UUID()
     /// Its heart-rate quantity series (count 3).

@@ -72,6 +72,8 @@ final class ProbeWorld: Sendable {
         if let hiddenSession {
             try await ProbeData.saveHiddenLate(through: hiddenSession, into: &hiddenObjects)
             try await ProbeData.saveHiddenObjects(through: hiddenSession, into: &hiddenObjects)
+            try await ProbeData.relateHiddenEffort(through: hiddenSession, toWorkouts: probers.compactMap { own[$0.app]?.last },
+                                                   in: broker, into: &hiddenObjects)
             try await ProbeData.saveHiddenActivity(through: hiddenSession, importingInto: broker)
             try await ProbeData.saveHiddenRecordKinds(through: hiddenSession, importingInto: broker, into: &hiddenObjects)
             for command in ProbeData.hiddenCharacteristics + ProbeData.hiddenActivitySettings {

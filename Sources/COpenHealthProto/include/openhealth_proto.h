@@ -20,4 +20,5 @@
 #include "openhealth/v1/statistics_updates.pb-c.h"
 #include "openhealth/v1/types.pb-c.h"
 #include "openhealth/v1/vision.pb-c.h"
+#include "openhealth/v1/workout_effort.pb-c.h"
 #include "openhealth/v1/workouts.pb-c.h"

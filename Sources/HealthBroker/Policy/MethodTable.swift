@@ -70,6 +70,9 @@ enum MethodTable {
         HealthStoreMethod.currentSource.rawValue: .immediate(AppService.currentSource),
         HealthStoreMethod.requestPerObjectReadAuthorization.rawValue: .unary(PerObjectReadService.request),
         HealthStoreMethod.watchUserPreferences.rawValue: .stream(UserPreferencesFeedService.watch),
+        HealthStoreMethod.relateWorkoutEffort.rawValue: .unary(WorkoutEffortService.relate),
+        HealthStoreMethod.unrelateWorkoutEffort.rawValue: .unary(WorkoutEffortService.unrelate),
+        HealthStoreMethod.queryWorkoutEffortRelationships.rawValue: .unary(WorkoutEffortService.query),
     ]
 
     /// Served on the admin socket, to the manager tools only.
@@ -146,7 +149,7 @@ enum MethodTable {
              HealthStoreMethod.queryRouteData.rawValue, HealthStoreMethod.querySeriesData.rawValue,
              HealthStoreMethod.queryStatistics.rawValue,
              HealthStoreMethod.queryStatisticsCollection.rawValue, HealthStoreMethod.queryActivitySummaries.rawValue,
-             HealthStoreMethod.querySources.rawValue:
+             HealthStoreMethod.querySources.rawValue, HealthStoreMethod.queryWorkoutEffortRelationships.rawValue:
             return .largeQuery
         default:
             return .cheap
@@ -195,5 +198,8 @@ enum MethodTable {
         HealthStoreMethod.requestPerObjectReadAuthorization.rawValue: .request,
         HealthManagerMethod.answerPerObjectRequest.rawValue: .grantChange,
         HealthManagerMethod.revokeObjectReadGrants.rawValue: .grantChange,
+        HealthStoreMethod.relateWorkoutEffort.rawValue: .write,
+        HealthStoreMethod.unrelateWorkoutEffort.rawValue: .write,
+        HealthStoreMethod.queryWorkoutEffortRelationships.rawValue: .read,
     ]
 }

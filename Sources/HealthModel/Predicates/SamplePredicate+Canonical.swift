@@ -5,7 +5,7 @@ extension SamplePredicate {
     /// is not a quantity type, or a category predicate on one that is not a category type.
     public func canonicalized(for type: HKSampleType) throws(HKError) -> SamplePredicate {
         switch self {
-        case .dateRange, .uuids, .sources, .sourceRevisions, .devices, .device, .metadata, .workout, .workoutActivityType, .noCorrelation,
+        case .dateRange, .uuids, .sources, .sourceRevisions, .devices, .device, .metadata, .workout, .workoutActivityType, .noCorrelation, .workoutEffort,
              .fhirResource:  // on another type it matches nothing, as `matches` says
             return self
         case let .stateOfMind(test):

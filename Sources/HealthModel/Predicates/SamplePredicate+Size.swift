@@ -11,7 +11,7 @@ extension SamplePredicate {
     /// value of a device or metadata one-of and per source revision.
     public var conditionCount: Int {
         switch self {
-        case .dateRange, .uuids, .sources, .devices, .workout, .workoutActivityType, .quantity, .categoryValue, .noCorrelation, .stateOfMind,
+        case .dateRange, .uuids, .sources, .devices, .workout, .workoutActivityType, .quantity, .categoryValue, .noCorrelation, .workoutEffort, .stateOfMind,
              .fhirResource, .categoryValues, .electrocardiogram:
             return 1  // a category value list is bound as one JSON text, like UUIDs
         case let .workoutValue(test):

@@ -51,6 +51,10 @@ public indirect enum SamplePredicate: Hashable, Sendable {
     case categoryValues(Set<Int>)
     /// `predicateForElectrocardiograms(classification:)` / `(symptomsStatus:)`; no other sample matches.
     case electrocardiogram(ElectrocardiogramTest)
+    /// `predicateForWorkoutEffortSamplesRelated(workout:activity:)`: effort samples related to
+    /// the workout with this UUID (with `activity` set, to that activity of it) by
+    /// `relateWorkoutEffortSample`. A workout the reader cannot see relates nothing.
+    case workoutEffort(workout: UUID, activity: UUID?)
 
     /// Whether `record` matches. The reference semantics: the broker's SQL must agree with it.
     public func matches(_ record: SampleRecord) -> Bool {
@@ -78,7 +82,7 @@ public indirect enum SamplePredicate: Hashable, Sendable {
             return operands.contains { $0.matches(record) }
         case let .not(operand):
             return !operand.matches(record)
-        case .workout, .noCorrelation:
+        case .workout, .noCorrelation, .workoutEffort:
             // Associations and correlation membership live in the store, not in the record:
             // only the broker can decide.
             return false

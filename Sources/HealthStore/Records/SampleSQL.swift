@@ -181,6 +181,23 @@ enum SampleSQL {
             arguments += workoutVisible.arguments
             return ("o.id IN (SELECT a.sample_id FROM workout_associations a JOIN objects w ON w.id = a.workout_id WHERE w.uuid = ? AND \(workoutVisible.sql))",
                     arguments)
+        case let .workoutEffort(workout, activity):
+            // Correlated to the visible row `o` by its key (workout_effort_relations_by_sample);
+            // the workout is looked up within the reader's workout scope, so a hidden workout
+            // relates nothing, as if it did not exist. The row `o` itself is already confined
+            // to its type's scope by the caller.
+            let workoutVisible = SampleSQL.visibility(visibility.workouts, alias: "w")
+            var arguments: StatementArguments = [workout]
+            arguments += workoutVisible.arguments
+            var activityTest = "r.activity_position = -1"
+            if let activity {
+                activityTest = "r.activity_position = (SELECT wa.position FROM workout_activities wa WHERE wa.workout_id = w.id AND wa.uuid = ?)"
+                arguments += [activity]
+            }
+            return ("""
+                EXISTS (SELECT 1 FROM workout_effort_relations r JOIN objects w ON w.id = r.workout_id \
+                WHERE r.sample_id = o.id AND w.uuid = ? AND \(workoutVisible.sql) AND \(activityTest))
+                """, arguments)
         case .noCorrelation:
             // Correlated to the row by its key (correlation_members_by_member); a correlation
             // is looked up within the reader's correlation scope — the narrowest of its member

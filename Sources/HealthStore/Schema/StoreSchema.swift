@@ -141,6 +141,7 @@ enum StoreSchema {
         registerDocuments(&migrator)             // v29
         registerObjectGrantFeed(&migrator)       // v30
         registerSourceSystems(&migrator)         // v31
+        registerWorkoutEffort(&migrator)         // v32
         return migrator
     }
 }

@@ -91,6 +91,9 @@ enum PredicateWire {
             case let .electrocardiogram(test):
                 wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_ELECTROCARDIOGRAM
                 wire.electrocardiogram = KindPredicateWire.buildElectrocardiogram(test, in: arena)
+            case let .workoutEffort(workout, activity):
+                wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_EFFORT
+                wire.workout_effort = WorkoutEffortWire.buildPredicate(workout: workout, activity: activity, in: arena)
             }
         }
     }
@@ -191,6 +194,7 @@ enum PredicateWire {
         case OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_VALUE: return try KindPredicateWire.readWorkout(wire.workout_value?.pointee)
         case OPENHEALTH__V1__PREDICATE__NODE_CATEGORY_VALUES: return try KindPredicateWire.readCategoryValues(wire.category_values?.pointee)
         case OPENHEALTH__V1__PREDICATE__NODE_ELECTROCARDIOGRAM: return try KindPredicateWire.readElectrocardiogram(wire.electrocardiogram?.pointee)
+        case OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_EFFORT: return try WorkoutEffortWire.readPredicate(wire.workout_effort?.pointee)
         default:
             throw .invalidField("unknown predicate kind")
         }

@@ -535,6 +535,24 @@ extension Openhealth__V1__WorkoutActivity: ProtobufCMessageStruct {
 extension Openhealth__V1__WorkoutActivityPredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_activity_predicate__init(message) }
 }
+extension Openhealth__V1__WorkoutEffortPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_effort_predicate__init(message) }
+}
+extension Openhealth__V1__WorkoutEffortQueryRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_effort_query_request__init(message) }
+}
+extension Openhealth__V1__WorkoutEffortQueryResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_effort_query_response__init(message) }
+}
+extension Openhealth__V1__WorkoutEffortRelationRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_effort_relation_request__init(message) }
+}
+extension Openhealth__V1__WorkoutEffortRelationResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_effort_relation_response__init(message) }
+}
+extension Openhealth__V1__WorkoutEffortRelationshipRow: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_effort_relationship_row__init(message) }
+}
 extension Openhealth__V1__WorkoutEvent: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_event__init(message) }
 }

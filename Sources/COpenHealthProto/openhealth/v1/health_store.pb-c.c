@@ -849,7 +849,7 @@ const ProtobufCMessageDescriptor openhealth__v1__current_source_request__descrip
   (ProtobufCMessageInit) openhealth__v1__current_source_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[29] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[32] =
 {
   { "GetRequestStatus", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_status_response__descriptor },
   { "RequestAuthorization", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
@@ -880,6 +880,9 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_desc
   { "WatchStatisticsCollection", &openhealth__v1__statistics_collection_request__descriptor, &openhealth__v1__statistics_collection_delivery__descriptor },
   { "CurrentSource", &openhealth__v1__current_source_request__descriptor, &openhealth__v1__source_list__descriptor },
   { "RequestPerObjectReadAuthorization", &openhealth__v1__sample_query_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
+  { "RelateWorkoutEffort", &openhealth__v1__workout_effort_relation_request__descriptor, &openhealth__v1__workout_effort_relation_response__descriptor },
+  { "UnrelateWorkoutEffort", &openhealth__v1__workout_effort_relation_request__descriptor, &openhealth__v1__workout_effort_relation_response__descriptor },
+  { "QueryWorkoutEffortRelationships", &openhealth__v1__workout_effort_query_request__descriptor, &openhealth__v1__workout_effort_query_response__descriptor },
 };
 const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   7,        /* AcknowledgeObserverUpdate */
@@ -906,9 +909,12 @@ const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   8,        /* QuerySources */
   16,        /* QueryStatistics */
   17,        /* QueryStatisticsCollection */
+  31,        /* QueryWorkoutEffortRelationships */
+  29,        /* RelateWorkoutEffort */
   1,        /* RequestAuthorization */
   28,        /* RequestPerObjectReadAuthorization */
   3,        /* Save */
+  30,        /* UnrelateWorkoutEffort */
   25,        /* WatchActivitySummaries */
   26         /* WatchStatisticsCollection */
 };
@@ -919,7 +925,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
   "HealthStore",
   "Openhealth__V1__HealthStore",
   "openhealth.v1",
-  29,
+  32,
   openhealth__v1__health_store__method_descriptors,
   openhealth__v1__health_store__method_indices_by_name
 };
@@ -1154,6 +1160,30 @@ void openhealth__v1__health_store__request_per_object_read_authorization(Protobu
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
   service->invoke(service, 28, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__relate_workout_effort(ProtobufCService *service,
+                                                         const Openhealth__V1__WorkoutEffortRelationRequest *input,
+                                                         Openhealth__V1__WorkoutEffortRelationResponse_Closure closure,
+                                                         void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__unrelate_workout_effort(ProtobufCService *service,
+                                                           const Openhealth__V1__WorkoutEffortRelationRequest *input,
+                                                           Openhealth__V1__WorkoutEffortRelationResponse_Closure closure,
+                                                           void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 30, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__query_workout_effort_relationships(ProtobufCService *service,
+                                                                      const Openhealth__V1__WorkoutEffortQueryRequest *input,
+                                                                      Openhealth__V1__WorkoutEffortQueryResponse_Closure closure,
+                                                                      void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 31, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
                                          Openhealth__V1__HealthStore_ServiceDestroy destroy)

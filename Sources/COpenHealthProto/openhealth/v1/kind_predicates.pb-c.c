@@ -367,6 +367,51 @@ void   openhealth__v1__electrocardiogram_predicate__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__electrocardiogram_predicate__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__workout_effort_predicate__init
+                     (Openhealth__V1__WorkoutEffortPredicate         *message)
+{
+  static const Openhealth__V1__WorkoutEffortPredicate init_value = OPENHEALTH__V1__WORKOUT_EFFORT_PREDICATE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__workout_effort_predicate__get_packed_size
+                     (const Openhealth__V1__WorkoutEffortPredicate *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__workout_effort_predicate__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__workout_effort_predicate__pack
+                     (const Openhealth__V1__WorkoutEffortPredicate *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__workout_effort_predicate__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__workout_effort_predicate__pack_to_buffer
+                     (const Openhealth__V1__WorkoutEffortPredicate *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__workout_effort_predicate__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__WorkoutEffortPredicate *
+       openhealth__v1__workout_effort_predicate__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__WorkoutEffortPredicate *)
+     protobuf_c_message_unpack (&openhealth__v1__workout_effort_predicate__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__workout_effort_predicate__free_unpacked
+                     (Openhealth__V1__WorkoutEffortPredicate *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__workout_effort_predicate__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor openhealth__v1__workout_statistic_predicate__field_descriptors[4] =
 {
   {
@@ -851,6 +896,57 @@ const ProtobufCMessageDescriptor openhealth__v1__electrocardiogram_predicate__de
   openhealth__v1__electrocardiogram_predicate__field_indices_by_name,
   1,  openhealth__v1__electrocardiogram_predicate__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__electrocardiogram_predicate__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__workout_effort_predicate__field_descriptors[2] =
+{
+  {
+    "workout_uuid",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__WorkoutEffortPredicate, workout_uuid),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "activity_uuid",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__WorkoutEffortPredicate, activity_uuid),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__workout_effort_predicate__field_indices_by_name[] = {
+  1,   /* field[1] = activity_uuid */
+  0,   /* field[0] = workout_uuid */
+};
+static const ProtobufCIntRange openhealth__v1__workout_effort_predicate__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__workout_effort_predicate__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.WorkoutEffortPredicate",
+  "WorkoutEffortPredicate",
+  "Openhealth__V1__WorkoutEffortPredicate",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__WorkoutEffortPredicate),
+  2,
+  openhealth__v1__workout_effort_predicate__field_descriptors,
+  openhealth__v1__workout_effort_predicate__field_indices_by_name,
+  1,  openhealth__v1__workout_effort_predicate__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__workout_effort_predicate__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue openhealth__v1__workout_total_field__enum_values_by_number[6] =

@@ -1696,7 +1696,7 @@ const ProtobufCMessageDescriptor openhealth__v1__state_of_mind__descriptor =
   (ProtobufCMessageInit) openhealth__v1__state_of_mind__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descriptors[18] =
+static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descriptors[19] =
 {
   {
     "date_range",
@@ -1914,6 +1914,18 @@ static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descripto
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "workout_effort",
+    33,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Predicate, node_case),
+    offsetof(Openhealth__V1__Predicate, workout_effort),
+    &openhealth__v1__workout_effort_predicate__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__predicate__field_indices_by_name[] = {
   9,   /* field[9] = category */
@@ -1932,6 +1944,7 @@ static const unsigned openhealth__v1__predicate__field_indices_by_name[] = {
   13,   /* field[13] = state_of_mind */
   1,   /* field[1] = uuids */
   5,   /* field[5] = workout_activity_type */
+  18,   /* field[18] = workout_effort */
   4,   /* field[4] = workout_uuid */
   15,   /* field[15] = workout_value */
 };
@@ -1941,7 +1954,7 @@ static const ProtobufCIntRange openhealth__v1__predicate__number_ranges[4 + 1] =
   { 20, 13 },
   { 25, 14 },
   { 30, 15 },
-  { 0, 18 }
+  { 0, 19 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor =
 {
@@ -1951,7 +1964,7 @@ const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor =
   "Openhealth__V1__Predicate",
   "openhealth.v1",
   sizeof(Openhealth__V1__Predicate),
-  18,
+  19,
   openhealth__v1__predicate__field_descriptors,
   openhealth__v1__predicate__field_indices_by_name,
   4,  openhealth__v1__predicate__number_ranges,

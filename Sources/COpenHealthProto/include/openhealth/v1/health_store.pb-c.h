@@ -23,6 +23,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/activity.pb-c.h"
 #include "openhealth/v1/statistics_updates.pb-c.h"
 #include "openhealth/v1/series.pb-c.h"
+#include "openhealth/v1/workout_effort.pb-c.h"
 
 typedef struct Openhealth__V1__AuthorizationRequest Openhealth__V1__AuthorizationRequest;
 typedef struct Openhealth__V1__RequestStatusResponse Openhealth__V1__RequestStatusResponse;
@@ -503,6 +504,18 @@ struct Openhealth__V1__HealthStore_Service
                                                 const Openhealth__V1__SampleQueryRequest *input,
                                                 Openhealth__V1__RequestAuthorizationResponse_Closure closure,
                                                 void *closure_data);
+  void (*relate_workout_effort)(Openhealth__V1__HealthStore_Service *service,
+                                const Openhealth__V1__WorkoutEffortRelationRequest *input,
+                                Openhealth__V1__WorkoutEffortRelationResponse_Closure closure,
+                                void *closure_data);
+  void (*unrelate_workout_effort)(Openhealth__V1__HealthStore_Service *service,
+                                  const Openhealth__V1__WorkoutEffortRelationRequest *input,
+                                  Openhealth__V1__WorkoutEffortRelationResponse_Closure closure,
+                                  void *closure_data);
+  void (*query_workout_effort_relationships)(Openhealth__V1__HealthStore_Service *service,
+                                             const Openhealth__V1__WorkoutEffortQueryRequest *input,
+                                             Openhealth__V1__WorkoutEffortQueryResponse_Closure closure,
+                                             void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthStore_ServiceDestroy)(Openhealth__V1__HealthStore_Service *);
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
@@ -539,7 +552,10 @@ void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *se
       function_prefix__ ## watch_activity_summaries,\
       function_prefix__ ## watch_statistics_collection,\
       function_prefix__ ## current_source,\
-      function_prefix__ ## request_per_object_read_authorization  }
+      function_prefix__ ## request_per_object_read_authorization,\
+      function_prefix__ ## relate_workout_effort,\
+      function_prefix__ ## unrelate_workout_effort,\
+      function_prefix__ ## query_workout_effort_relationships  }
 void openhealth__v1__health_store__get_request_status(ProtobufCService *service,
                                                       const Openhealth__V1__AuthorizationRequest *input,
                                                       Openhealth__V1__RequestStatusResponse_Closure closure,
@@ -656,6 +672,18 @@ void openhealth__v1__health_store__request_per_object_read_authorization(Protobu
                                                                          const Openhealth__V1__SampleQueryRequest *input,
                                                                          Openhealth__V1__RequestAuthorizationResponse_Closure closure,
                                                                          void *closure_data);
+void openhealth__v1__health_store__relate_workout_effort(ProtobufCService *service,
+                                                         const Openhealth__V1__WorkoutEffortRelationRequest *input,
+                                                         Openhealth__V1__WorkoutEffortRelationResponse_Closure closure,
+                                                         void *closure_data);
+void openhealth__v1__health_store__unrelate_workout_effort(ProtobufCService *service,
+                                                           const Openhealth__V1__WorkoutEffortRelationRequest *input,
+                                                           Openhealth__V1__WorkoutEffortRelationResponse_Closure closure,
+                                                           void *closure_data);
+void openhealth__v1__health_store__query_workout_effort_relationships(ProtobufCService *service,
+                                                                      const Openhealth__V1__WorkoutEffortQueryRequest *input,
+                                                                      Openhealth__V1__WorkoutEffortQueryResponse_Closure closure,
+                                                                      void *closure_data);
 
 /* --- descriptors --- */
 

@@ -24,6 +24,7 @@ typedef struct Openhealth__V1__WorkoutActivityPredicate Openhealth__V1__WorkoutA
 typedef struct Openhealth__V1__WorkoutValuePredicate Openhealth__V1__WorkoutValuePredicate;
 typedef struct Openhealth__V1__CategoryValuesPredicate Openhealth__V1__CategoryValuesPredicate;
 typedef struct Openhealth__V1__ElectrocardiogramPredicate Openhealth__V1__ElectrocardiogramPredicate;
+typedef struct Openhealth__V1__WorkoutEffortPredicate Openhealth__V1__WorkoutEffortPredicate;
 
 
 /* --- enums --- */
@@ -224,6 +225,22 @@ struct  Openhealth__V1__ElectrocardiogramPredicate
     , OPENHEALTH__V1__ELECTROCARDIOGRAM_FIELD__ELECTROCARDIOGRAM_FIELD_UNSPECIFIED, 0 }
 
 
+/*
+ * Node 33: predicateForWorkoutEffortSamplesRelated(workout:activity:) — effort samples related
+ * to the workout (and, when activity_uuid is set, to that activity of it) with
+ * relateWorkoutEffortSample. 16-byte UUIDs; activity_uuid empty for the workout itself.
+ */
+struct  Openhealth__V1__WorkoutEffortPredicate
+{
+  ProtobufCMessage base;
+  ProtobufCBinaryData workout_uuid;
+  ProtobufCBinaryData activity_uuid;
+};
+#define OPENHEALTH__V1__WORKOUT_EFFORT_PREDICATE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__workout_effort_predicate__descriptor) \
+    , {0,NULL}, {0,NULL} }
+
+
 /* Openhealth__V1__WorkoutStatisticPredicate methods */
 void   openhealth__v1__workout_statistic_predicate__init
                      (Openhealth__V1__WorkoutStatisticPredicate         *message);
@@ -376,6 +393,25 @@ Openhealth__V1__ElectrocardiogramPredicate *
 void   openhealth__v1__electrocardiogram_predicate__free_unpacked
                      (Openhealth__V1__ElectrocardiogramPredicate *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__WorkoutEffortPredicate methods */
+void   openhealth__v1__workout_effort_predicate__init
+                     (Openhealth__V1__WorkoutEffortPredicate         *message);
+size_t openhealth__v1__workout_effort_predicate__get_packed_size
+                     (const Openhealth__V1__WorkoutEffortPredicate   *message);
+size_t openhealth__v1__workout_effort_predicate__pack
+                     (const Openhealth__V1__WorkoutEffortPredicate   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__workout_effort_predicate__pack_to_buffer
+                     (const Openhealth__V1__WorkoutEffortPredicate   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__WorkoutEffortPredicate *
+       openhealth__v1__workout_effort_predicate__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__workout_effort_predicate__free_unpacked
+                     (Openhealth__V1__WorkoutEffortPredicate *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Openhealth__V1__WorkoutStatisticPredicate_Closure)
@@ -402,6 +438,9 @@ typedef void (*Openhealth__V1__CategoryValuesPredicate_Closure)
 typedef void (*Openhealth__V1__ElectrocardiogramPredicate_Closure)
                  (const Openhealth__V1__ElectrocardiogramPredicate *message,
                   void *closure_data);
+typedef void (*Openhealth__V1__WorkoutEffortPredicate_Closure)
+                 (const Openhealth__V1__WorkoutEffortPredicate *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -420,6 +459,7 @@ extern const ProtobufCMessageDescriptor openhealth__v1__workout_activity_predica
 extern const ProtobufCMessageDescriptor openhealth__v1__workout_value_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__category_values_predicate__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__electrocardiogram_predicate__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__workout_effort_predicate__descriptor;
 
 PROTOBUF_C__END_DECLS
 

@@ -319,7 +319,8 @@ typedef enum {
   OPENHEALTH__V1__PREDICATE__NODE_FHIR_RESOURCE = 25,
   OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_VALUE = 30,
   OPENHEALTH__V1__PREDICATE__NODE_CATEGORY_VALUES = 31,
-  OPENHEALTH__V1__PREDICATE__NODE_ELECTROCARDIOGRAM = 32
+  OPENHEALTH__V1__PREDICATE__NODE_ELECTROCARDIOGRAM = 32,
+  OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_EFFORT = 33
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__PREDICATE__NODE__CASE)
 } Openhealth__V1__Predicate__NodeCase;
 
@@ -379,6 +380,10 @@ struct  Openhealth__V1__Predicate
      * predicateForElectrocardiograms…
      */
     Openhealth__V1__ElectrocardiogramPredicate *electrocardiogram;
+    /*
+     * predicateForWorkoutEffortSamplesRelated(workout:activity:)
+     */
+    Openhealth__V1__WorkoutEffortPredicate *workout_effort;
   };
 };
 #define OPENHEALTH__V1__PREDICATE__INIT \

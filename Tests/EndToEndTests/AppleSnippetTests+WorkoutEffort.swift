@@ -1,0 +1,28 @@
+import Foundation
+import HealthModel
+import Testing
+import TestSupport
+
+/// Workout effort (iOS 18) written as Apple documents it (Tests/EndToEndClient/WorkoutEffortSnippets.swift),
+/// run as a sandboxed app against a real healthd.
+extension AppleSnippetTests {
+    /// developer.apple.com/documentation/healthkit/hkhealthstore/relateworkouteffortsample(_:with:activity:completion:)
+    /// ("Relates a workout effort sample with a workout", HKHealthStore.h), the unrelate
+    /// counterpart, HKWorkoutEffortRelationshipQuery ("retrieve HKWorkoutEffortRelationship
+    /// matching the given predicate"; `samples`: "The samples related to the workout but not any
+    /// sub-activities"), predicateForWorkoutEffortSamplesRelated(workout:activity:) and the
+    /// descriptor with `.mostRelevant` ("The most relevant sample will be returned").
+    @Test func workoutEffortIsRelatedQueriedAndUnrelatedAsAppleDocumentsIt() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.row-workout-effort")
+        let effort = HKQuantityTypeIdentifier.workoutEffortScore.rawValue
+        let estimated = HKQuantityTypeIdentifier.estimatedWorkoutEffortScore.rawValue
+        for type in [HKWorkoutTypeIdentifier, effort, estimated, HKQuantityTypeIdentifier.heartRate.rawValue] {
+            try await broker.set(app, "share", type, allowed: true)
+        }
+        for type in [HKWorkoutTypeIdentifier, effort, estimated] { try await broker.set(app, "read", type, allowed: true) }
+        let result = try await broker.runApp(app, ["row-snippet", "workout-effort"])
+        #expect(result.okValue == "related:true,true relationships:workout=7,5;activity=9 predicate:1 activity:1 mostRelevant:user"
+                + " unrelated:true,0 wrongType:invalidArgument stranger:invalidArgument", "\(result)")
+    }
+}
