@@ -32,10 +32,10 @@ public struct FetchedSampleEncoder {
     /// The `SampleBatch` message holding `batch`'s rows, in order.
     ///
     /// Written in one pass into a buffer sized exactly beforehand (`plainLength` per plain
-    /// sample); every store is checked against the room left (`ByteWriter`). Appending field by field to growing arrays cost a uniqueness check and a
-    /// capacity check per field, and a copy of every sample from a scratch array into the
-    /// batch; that was a fifth of healthd's CPU for a 10,000-sample answer (Benchmarks/README.md,
-    /// "Session 11: queries and batches").
+    /// sample); every store is checked against the room left (`ByteWriter`). Appending field by
+    /// field to growing arrays cost a uniqueness and a capacity check per field, and a copy of
+    /// every sample from a scratch array into the batch: a fifth of healthd's CPU for a
+    /// 10,000-sample answer (Benchmarks/README.md, "Session 11: queries and batches").
     public mutating func wireBytes(_ batch: FetchedSampleBatch) -> [UInt8] {
         learnParts(of: batch)
         // Rows that are not plain go through protobuf-c first; their bytes are copied in below.
