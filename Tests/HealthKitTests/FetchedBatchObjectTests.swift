@@ -102,6 +102,32 @@ import Testing
         #expect(banded.allSatisfy { samples[$0].device === samples[banded[0]].device })
     }
 
+    /// Two batches of one answer through one `FetchedObjectParts`, the second with grown tables,
+    /// rows naming every source and device index in turn (and none): each object gets its own
+    /// row's revision and device: the parts' per-index cache must follow the row's index, not
+    /// the previous row's or the previous batch's.
+    @Test func grownTablesAcrossBatchesKeepEachRowsParts() throws {
+        let ring = SourceRecord(bundleIdentifier: "org.example.ring", name: "Ring", version: "2")
+        let strap = DeviceRecord(name: "Strap", manufacturer: "Acme", model: "S2")
+        func rows(_ count: Int, sources: Int, devices: Int) -> [FetchedSample] {
+            (0..<count).map { index in
+                let start = Self.base + Int64(index) * 60_000_000
+                return FetchedSample(uuid: UUID(), startUS: start, endUS: start, value: .quantity(Double(index)),
+                                     source: index % (sources + 1) == sources ? nil : Int32(index % (sources + 1)),
+                                     device: index % (devices + 1) == devices ? nil : Int32(index % (devices + 1)))
+            }
+        }
+        let type = HKQuantityTypeIdentifier.heartRate.rawValue
+        let first = FetchedSampleBatch(typeIdentifier: type, unit: "count/min", sources: [Self.watch, Self.phone], devices: [Self.band],
+                                       rows: rows(7, sources: 2, devices: 1))
+        let second = FetchedSampleBatch(typeIdentifier: type, unit: "count/min", sources: [Self.watch, Self.phone, ring],
+                                        devices: [Self.band, strap], rows: rows(13, sources: 3, devices: 2))
+        let parts = FetchedObjectParts()
+        for batch in [first, second] {
+            try Self.expectSame(try HKSample.fetched(batch, sharing: parts), asRecordsOf: batch)
+        }
+    }
+
     /// A plain row whose value does not fit its type (healthd and the SDK disagreeing) fails as
     /// the record path fails, instead of becoming an object of the wrong kind.
     @Test func aRowOfTheWrongKindFailsAsTheRecordPathDoes() throws {

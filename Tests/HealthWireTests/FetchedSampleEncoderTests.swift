@@ -59,7 +59,11 @@ import Testing
         #expect(try SampleList(wire: bytes).samples == SampleList(wire: expected).samples)
     }
 
-    @Test(arguments: [(heartRate, "count/s"), ("HKCategoryTypeIdentifierSleepAnalysis", ""), ("", "")])
+    // The last pair: a type and unit whose fields need two-byte lengths, so every plain sample
+    // is longer than 127 bytes (its own length two bytes too): the sizes the encoder computes
+    // before writing must follow.
+    @Test(arguments: [(heartRate, "count/s"), ("HKCategoryTypeIdentifierSleepAnalysis", ""), ("", ""),
+                      (String(repeating: "T", count: 200), String(repeating: "u", count: 130))])
     func plainRowsEncodeAsProtobufCDoes(type: String, unit: String) throws {
         var encoder = FetchedSampleEncoder()
         let batch = FetchedSampleBatch(typeIdentifier: type, unit: unit, sources: Self.sources, devices: Self.devices, rows: Self.plainRows())
@@ -83,5 +87,32 @@ import Testing
         }
         try Self.expectSameBytes(batch, encoder: &encoder)
         try Self.expectSameBytes(FetchedSampleBatch(typeIdentifier: Self.heartRate, unit: "count/s"), encoder: &encoder)
+    }
+
+    /// A whole batch of the size queries send (500 rows), plain rows of every shape with
+    /// records among them: one buffer sized beforehand must hold exactly protobuf-c's bytes.
+    @Test func fullBatchOfMixedRows() throws {
+        var encoder = FetchedSampleEncoder()
+        let shapes = Self.plainRows()
+        var rows: [FetchedSample] = []
+        var records: [SampleRecord] = []
+        for index in 0..<WireLimits.samplesPerBatch {
+            if index % 97 == 0 {
+                rows.append(FetchedSample(uuid: Self.whole.uuid, startUS: 0, endUS: 0, value: .record(records.count), source: nil, device: nil))
+                records.append(Self.whole)
+            } else {
+                rows.append(shapes[index % shapes.count])
+            }
+        }
+        let batch = FetchedSampleBatch(typeIdentifier: Self.heartRate, unit: "count/s", sources: Self.sources, devices: Self.devices,
+                                       rows: rows, records: records)
+        try Self.expectSameBytes(batch, encoder: &encoder)
+    }
+
+    @Test(arguments: [UInt64(0), 1, 127, 128, 16_383, 16_384, UInt64(Int64.max), .max])
+    func varintLengthIsTheBytesWritten(_ value: UInt64) {
+        var written: [UInt8] = []
+        ProtobufCodec.appendVarint(value, to: &written)
+        #expect(FetchedSampleEncoder.varintLength(value) == written.count)
     }
 }

@@ -26,66 +26,115 @@ public struct FetchedSampleEncoder {
     private var sourceFields: [[UInt8]] = []
     /// Sample field 8 for each of the batch's devices, by index.
     private var deviceFields: [[UInt8]] = []
-    /// One sample's bytes, reused: its length has to be written before it.
-    private var sample: [UInt8] = []
 
     public init() {}
 
     /// The `SampleBatch` message holding `batch`'s rows, in order.
+    ///
+    /// Written in one pass into a buffer sized exactly beforehand (`plainLength` per plain
+    /// sample); every store is checked against the room left (`ByteWriter`). Appending field by
+    /// field to growing arrays cost a uniqueness and a capacity check per field, and a copy of
+    /// every sample from a scratch array into the batch: a fifth of healthd's CPU for a
+    /// 10,000-sample answer (Benchmarks/README.md, "Session 11: queries and batches").
     public mutating func wireBytes(_ batch: FetchedSampleBatch) -> [UInt8] {
         learnParts(of: batch)
-        var out: [UInt8] = []
-        // A plain sample with a source is about 90 bytes; one reservation per batch.
-        out.reserveCapacity(batch.rows.count * 96)
+        // Rows that are not plain go through protobuf-c first; their bytes are copied in below.
+        var wholeRecords: [[UInt8]] = []
+        var capacity = 0
         for row in batch.rows {
             switch row.value {
             case let .record(index):
-                out += SampleList([batch.records[index]]).wireBytes()
+                let bytes = SampleList([batch.records[index]]).wireBytes()
+                capacity += bytes.count
+                wholeRecords.append(bytes)
             case .quantity, .category:
-                encodePlain(row)
-                out.append(Tag.batchSamples)
-                ProtobufCodec.appendVarint(UInt64(sample.count), to: &out)
-                out += sample
+                let length = plainLength(row)
+                capacity += 1 + Self.varintLength(UInt64(length)) + length
             }
         }
-        return out
+        return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            var out = ByteWriter(buffer)
+            var nextRecord = 0
+            for row in batch.rows {
+                switch row.value {
+                case .record:
+                    out.write(wholeRecords[nextRecord])
+                    nextRecord += 1
+                case .quantity, .category:
+                    let length = plainLength(row)
+                    out.write(Tag.batchSamples)
+                    out.writeVarint(UInt64(length))
+                    let started = out.count
+                    writePlain(row, to: &out)
+                    // The length prefix above must be the bytes written: a mismatch would be
+                    // a malformed message, caught here rather than by a reader.
+                    precondition(out.count - started == length, "a plain sample's computed length is not what was written")
+                }
+            }
+            precondition(out.count == capacity, "a batch's computed size is not what was written")
+            initialized = out.count
+        }
     }
 
-    /// The plain sample `row` into `sample`, field by field in field-number order.
-    private mutating func encodePlain(_ row: FetchedSample) {
-        sample.removeAll(keepingCapacity: true)
-        sample.append(Tag.uuid)
-        sample.append(16)
-        withUnsafeBytes(of: row.uuid.uuid) { sample.append(contentsOf: $0) }
-        sample += typeField
+    /// The number of bytes `writePlain` writes for `row`.
+    private func plainLength(_ row: FetchedSample) -> Int {
+        var length = 2 + 16 + typeField.count  // the UUID's tag, length and bytes, then the type
+        if row.startUS != 0 { length += 1 + Self.varintLength(UInt64(bitPattern: row.startUS)) }
+        if row.endUS != 0 { length += 1 + Self.varintLength(UInt64(bitPattern: row.endUS)) }
+        switch row.value {
+        case let .quantity(value):
+            let inner = (value != 0 ? 9 : 0) + unitField.count
+            length += 1 + Self.varintLength(UInt64(inner)) + inner
+        case let .category(value):
+            length += 1 + Self.varintLength(UInt64(bitPattern: value))
+        case .record:
+            break  // not plain
+        }
+        if let device = row.device { length += deviceFields[Int(device)].count }
+        if let source = row.source { length += sourceFields[Int(source)].count }
+        return length
+    }
+
+    /// The plain sample `row`, field by field in field-number order.
+    private func writePlain(_ row: FetchedSample, to out: inout ByteWriter) {
+        out.write(Tag.uuid)
+        out.write(16)
+        withUnsafeBytes(of: row.uuid.uuid) { out.write($0) }
+        out.write(typeField)
         if row.startUS != 0 {
-            sample.append(Tag.start)
-            ProtobufCodec.appendVarint(UInt64(bitPattern: row.startUS), to: &sample)
+            out.write(Tag.start)
+            out.writeVarint(UInt64(bitPattern: row.startUS))
         }
         if row.endUS != 0 {
-            sample.append(Tag.end)
-            ProtobufCodec.appendVarint(UInt64(bitPattern: row.endUS), to: &sample)
+            out.write(Tag.end)
+            out.writeVarint(UInt64(bitPattern: row.endUS))
         }
         switch row.value {
         case let .quantity(value):
             // A oneof member: written even when its message is empty.
             // protobuf-c leaves out a double equal to zero, -0.0 too (which so arrives as 0.0).
             let written = value != 0
-            sample.append(Tag.quantity)
-            ProtobufCodec.appendVarint(UInt64((written ? 9 : 0) + unitField.count), to: &sample)
+            out.write(Tag.quantity)
+            out.writeVarint(UInt64((written ? 9 : 0) + unitField.count))
             if written {
-                sample.append(Tag.quantityValue)
-                withUnsafeBytes(of: value.bitPattern.littleEndian) { sample.append(contentsOf: $0) }
+                out.write(Tag.quantityValue)
+                withUnsafeBytes(of: value.bitPattern.littleEndian) { out.write($0) }
             }
-            sample += unitField
+            out.write(unitField)
         case let .category(value):
-            sample.append(Tag.category)
-            ProtobufCodec.appendVarint(UInt64(bitPattern: value), to: &sample)
+            out.write(Tag.category)
+            out.writeVarint(UInt64(bitPattern: value))
         case .record:
             break  // not plain; `wireBytes` sends it through protobuf-c
         }
-        if let device = row.device { sample += deviceFields[Int(device)] }
-        if let source = row.source { sample += sourceFields[Int(source)] }
+        if let device = row.device { out.write(deviceFields[Int(device)]) }
+        if let source = row.source { out.write(sourceFields[Int(source)]) }
+    }
+
+    /// How many bytes `value` takes as a varint (1 to 10).
+    static func varintLength(_ value: UInt64) -> Int {
+        // Seven bits a byte; zero still takes one.
+        (64 - value.leadingZeroBitCount + 6) / 7 + (value == 0 ? 1 : 0)
     }
 
     /// Encodes the batch's type, unit, and the sources and devices this encoder has not met yet.
@@ -138,5 +187,47 @@ public struct FetchedSampleEncoder {
         static let sourceRevision: UInt8 = 9 << 3 | 2 // Sample.source_revision
         static let quantityValue: UInt8 = 1 << 3 | 1  // Quantity.value (64-bit)
         static let quantityUnit: UInt8 = 2 << 3 | 2   // Quantity.unit
+    }
+}
+
+/// Stores bytes into a buffer of a size computed beforehand, refusing to pass its end: the
+/// bounds check that `Array.append` made on every call, made once per write here and fatal
+/// instead of growing (a size computed wrong is a bug, never input).
+struct ByteWriter {
+    private let base: UnsafeMutablePointer<UInt8>?
+    private let capacity: Int
+    private(set) var count = 0
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        base = buffer.baseAddress
+        capacity = buffer.count
+    }
+
+    mutating func write(_ byte: UInt8) {
+        precondition(count < capacity, "ByteWriter: past the computed size")
+        base?[count] = byte
+        count += 1
+    }
+
+    mutating func write(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        precondition(bytes.count <= capacity - count, "ByteWriter: past the computed size")
+        // A buffer with room has a base address.
+        if let base { UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count) }
+        count += bytes.count
+    }
+
+    mutating func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { write($0) }
+    }
+
+    /// `value` as a protobuf varint: seven bits a byte, low first, high bit set on all but the last.
+    mutating func writeVarint(_ value: UInt64) {
+        var rest = value
+        while rest >= 0x80 {
+            write(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        write(UInt8(rest))
     }
 }
