@@ -170,6 +170,15 @@ enum AppleSurfaceSpelling {
     static func row35(s: HKHealthStore) async throws {
         s.workoutSessionMirroringStartHandler = { session in _ = session }
     }
+    // row 36: relateWorkoutEffortSample(_:with:activity:completion:) / unrelateWorkoutEffortSample (iOS 18)
+    static func row36(s: HKHealthStore, o: HKQuantitySample, w: HKWorkout) async throws {
+        let r: Bool = try await s.relateWorkoutEffortSample(o, with: w, activity: nil)
+        let u: Bool = try await s.unrelateWorkoutEffortSample(o, from: w, activity: nil)
+        s.relateWorkoutEffortSample(o, with: w, activity: nil) { ok, e in _ = (ok, e) }
+        s.unrelateWorkoutEffortSample(o, from: w, activity: nil) { ok, e in _ = (ok, e) }
+        _ = (r, u)
+        _ = HKQuery.predicateForWorkoutEffortSamplesRelated(workout: w, activity: nil)
+    }
     // row 37: Notification.Name.HKUserPreferencesDidChange / HKUserPreferencesDidChangeNotification
     static func row37() async throws {
         let n: Notification.Name = .HKUserPreferencesDidChange
@@ -725,11 +734,11 @@ enum AppleSurfaceSpelling {
         let o: OperatingSystemVersion = r.operatingSystemVersion
         _ = (s, v, p, o)
     }
-    // row 144: HKSourceRevisionAnyVersion / AnyProductType / AnySystemVersion
+    // row 144: HKSourceRevisionAnyVersion / AnyProductType / AnyOperatingSystem
     static func row144() async throws {
         let a: String = HKSourceRevisionAnyVersion
         let b: String = HKSourceRevisionAnyProductType
-        let c: OperatingSystemVersion = HKSourceRevisionAnySystemVersion
+        let c: OperatingSystemVersion = HKSourceRevisionAnyOperatingSystem
         _ = (a, b, c)
     }
     // row 145: HKDevice(name:manufacturer:model:hardwareVersion:firmwareVersion:softwareVersion:localIdentifier:udiDeviceIdentifier:) and properties
@@ -1280,6 +1289,13 @@ enum AppleSurfaceSpelling {
         b.discard()
         let c: Int = s.count
         _ = c
+    }
+    // row 237: HKWorkoutEffortRelationship / HKWorkoutEffortRelationshipQuery (iOS 18)
+    static func row237() async throws {
+        let q = HKWorkoutEffortRelationshipQuery(predicate: nil, anchor: nil, options: .mostRelevant) { _, rs, a, e in let r: [HKWorkoutEffortRelationship]? = rs; _ = (r?.first?.workout, r?.first?.activity, r?.first?.samples, a, e) }
+        _ = q
+        let d = HKWorkoutEffortRelationshipQueryDescriptor(predicate: nil, anchor: nil, option: .default)
+        _ = d
     }
     // row 238: HKQuantitySeriesSampleBuilder(healthStore:quantityType:startDate:device:) insert(_:for:) / insert(_:for: DateInterval) / finishSeries(metadata:endDate:) / finishSeries(metadata:)
     static func row238(s: HKHealthStore, q: HKQuantity) async throws {
