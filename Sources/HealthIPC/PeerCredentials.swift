@@ -9,12 +9,19 @@ public struct PeerCredentials: Sendable, Equatable {
     /// The executable behind the peer's pid (`/proc/PID/exe`), nil if it cannot be read or the
     /// process was gone (or replaced) by the time it was read.
     public let executable: String?
+    /// Whether the peer runs confined: a seccomp filter or `no_new_privs` (`/proc/PID/status`),
+    /// both inherited across exec, so a sandboxed app that execs a manager tool still shows them.
+    /// Read while the pidfd pins the process, like `executable`: read later by pid, a process
+    /// that exited could be answered for by whatever took its pid. True when it cannot be read
+    /// or the process was gone by then — unknown counts as confined.
+    public let confined: Bool
 
-    public init(pid: Int32, uid: UInt32, gid: UInt32, executable: String?) {
+    public init(pid: Int32, uid: UInt32, gid: UInt32, executable: String?, confined: Bool) {
         self.pid = pid
         self.uid = uid
         self.gid = gid
         self.executable = executable
+        self.confined = confined
     }
 
     /// Reads SO_PEERCRED and resolves the executable. With SO_PEERPIDFD (Linux 6.5+) the pidfd
@@ -22,7 +29,8 @@ public struct PeerCredentials: Sendable, Equatable {
     /// pid may have been reused by another program, so the executable is reported unknown. The
     /// same holds when the kernel has the option but cannot give a pidfd: kernels 6.5 to 6.15
     /// refuse one for a peer already reaped, whose pid may already belong to someone else. Only a
-    /// kernel without the option (ENOPROTOOPT) falls back to the pid alone.
+    /// kernel without the option (ENOPROTOOPT) falls back to the pid alone. The confinement is
+    /// read in the same pinned window, so both facts are about the process that connected.
     public static func of(_ socket: Int32) throws(SystemCallError) -> PeerCredentials {
         var pid: pid_t = 0
         var uid: uid_t = 0
@@ -34,10 +42,43 @@ public struct PeerCredentials: Sendable, Equatable {
         let pinningUnsupported = pidfd < 0 && errno == ENOPROTOOPT
         defer { if pidfd >= 0 { close(pidfd) } }
         var executable = readExecutable(pid: pid)
+        var confined = readConfinement(pid: pid) ?? true
         if pidfd >= 0 ? ohk_pidfd_alive(pidfd) != 0 : !pinningUnsupported {
             executable = nil
+            confined = true
         }
-        return PeerCredentials(pid: pid, uid: uid, gid: gid, executable: executable)
+        return PeerCredentials(pid: pid, uid: uid, gid: gid, executable: executable, confined: confined)
+    }
+
+    /// `Seccomp:` and `NoNewPrivs:` of /proc/PID/status: true if either is set, nil if the file
+    /// cannot be read or lacks them (a kernel without the fields cannot show an unconfined peer).
+    /// The file is the kernel's and a few KiB; at most 64 KiB are read all the same.
+    static func readConfinement(pid: pid_t) -> Bool? {
+        let fd = open("/proc/\(pid)/status", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 65_536)
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes[filled...].withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            filled += count
+        }
+        var seccomp: Bool?
+        var noNewPrivs: Bool?
+        for line in String(decoding: bytes[0..<filled], as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            let value = parts[1].filter { !$0.isWhitespace }
+            switch parts[0] {
+            case "Seccomp": seccomp = value != "0"
+            case "NoNewPrivs": noNewPrivs = value != "0"
+            default: continue
+            }
+        }
+        guard let seccomp, let noNewPrivs else { return nil }
+        return seccomp || noNewPrivs
     }
 
     static func readExecutable(pid: pid_t) -> String? {

@@ -113,6 +113,47 @@ import Testing
         #expect(peer.executable == nil, "the dead connector's connection was taken for \(peer.executable ?? "")")
     }
 
+    /// The admin socket's confinement check under pid reuse: a confined process (no_new_privs,
+    /// as every sandboxed app and whatever it execs) connects, is identified, and dies; an
+    /// unconfined program takes its pid. What the broker knows of the peer must stay "confined":
+    /// read again by pid at decision time (as ManagerPeerPolicy once did), it would describe the
+    /// newcomer and admit the connection as the manager's. The control shows the newcomer really
+    /// holds the pid and is unconfined.
+    @Test(.enabled(if: access("/proc/sys/kernel/ns_last_pid", W_OK) == 0, "needs CAP_SYS_ADMIN to choose the next pid (ns_last_pid)"))
+    func aReusedPidDoesNotMakeAConfinedPeerUnconfined() async throws {
+        let directory = NSTemporaryDirectory() + "ohk-confreuse-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let listener = try UnixSocket.listen(path: directory + "/admin.sock", mode: 0o600)
+        defer { close(listener) }
+
+        let connector = try ChildProcess("/usr/bin/setpriv", ["--no-new-privs", "--", BrokerProcess.clientExecutable, "status", heartRate],
+                                         environment: [LaunchEnvironment.appSocketPathVariable: directory + "/admin.sock"])
+        var pending = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        try #require(poll(&pending, 1, 30_000) == 1, "the connector never connected")
+        let accepted = try UnixSocket.accept(listener)
+        defer { close(accepted) }
+        let peer = try PeerCredentials.of(accepted)
+        #expect(peer.executable == BrokerProcess.clientExecutable, "control: identified while alive")
+        #expect(peer.confined, "control: a no_new_privs process is confined")
+        connector.signal(SIGKILL)
+        await connector.wait()
+
+        var impostor: ChildProcess?
+        for _ in 0..<50 where impostor == nil {
+            try "\(connector.pid - 1)".write(toFile: "/proc/sys/kernel/ns_last_pid", atomically: false, encoding: .utf8)
+            let candidate = try ChildProcess("/bin/sleep", ["30"])
+            if candidate.pid == connector.pid { impostor = candidate } else { candidate.signal(SIGKILL); await candidate.wait() }
+        }
+        let sleeper = try #require(impostor, "could not start a process under the reused pid \(connector.pid)")
+        defer { sleeper.signal(SIGKILL) }
+        let status = try String(contentsOfFile: "/proc/\(connector.pid)/status", encoding: .utf8)
+        #expect(status.contains("NoNewPrivs:\t0") && status.contains("Seccomp:\t0"),
+                "control: pid \(connector.pid) now runs an unconfined program")
+
+        #expect(peer.confined, "the dead peer's connection was taken for the unconfined program now holding pid \(connector.pid)")
+    }
+
     /// A sandboxed app reaching for another app's broker socket: through /proc/PID/fd, through
     /// pidfd_getfd, through ptrace. Every way fails confined; the unconfined control shows which
     /// would work without health-sandbox.

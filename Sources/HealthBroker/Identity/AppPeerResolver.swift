@@ -16,6 +16,7 @@ struct AppPeerResolver: Sendable {
     enum Refusal: Error, CustomStringConvertible {
         case otherUser(UInt32)
         case executableUnknown
+        case confined
         case notInstalled(executable: String)
         case ambiguous(executable: String, appIDs: [String])
         case directNotAllowed(appID: String)
@@ -26,6 +27,8 @@ struct AppPeerResolver: Sendable {
                 "connections from uid \(uid) are not accepted; apps of another user must be launched with health-sandbox"
             case .executableUnknown:
                 "the connecting process's executable could not be verified (it exited, or its binary was replaced); launch the app with health-sandbox"
+            case .confined:
+                "a confined (sandboxed) process may not connect to healthd's app socket: a sandboxed app uses the connection health-sandbox bound to it (OPENHEALTH_SOCKET_FD); run unconfined apps without no_new_privs or a seccomp filter to connect directly"
             case let .notInstalled(executable):
                 "no installed app manifest names the executable \(executable); install one with `healthctl apps install MANIFEST` or launch the app with `health-sandbox run APP-ID -- …`"
             case let .ambiguous(executable, appIDs):
@@ -40,6 +43,7 @@ struct AppPeerResolver: Sendable {
             switch self {
             case let .otherUser(uid): "uid \(uid) is not this user"
             case .executableUnknown: "executable could not be verified"
+            case .confined: "confined process dialled the app socket"
             case let .notInstalled(executable): "no app installed for \(executable.prefix(256))"
             case let .ambiguous(executable, _): "several apps installed for \(executable.prefix(256))"
             case let .directNotAllowed(appID): "direct connections not allowed for \(appID.prefix(256))"
@@ -50,6 +54,11 @@ struct AppPeerResolver: Sendable {
     func resolve(_ peer: PeerCredentials) throws -> AppManifest {
         guard peer.uid == brokerUID else { throw Refusal.otherUser(peer.uid) }
         guard let executable = peer.executable else { throw Refusal.executableUnknown }
+        // A sandboxed app already holds its launch-bound connection. One that dials the socket by
+        // path (its folder handed to it) would be named by /proc/PID/exe — an executable it can
+        // choose by exec'ing another app's binary with its own code preloaded. Confinement is
+        // inherited across exec and never dropped, so it marks every such process.
+        guard !peer.confined else { throw Refusal.confined }
         return try store.withGrantsBlocking { try Self.admit(executable: executable, in: $0) }
     }
 

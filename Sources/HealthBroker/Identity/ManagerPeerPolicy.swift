@@ -15,22 +15,11 @@ struct ManagerPeerPolicy: Sendable {
         guard let executable = peer.executable, trustedExecutables.contains(executable) else {
             return "the admin socket accepts only the manager tools (\(trustedExecutables.sorted().joined(separator: ", "))), not \(peer.executable ?? "an unverifiable executable")"
         }
-        if Self.isConfined(pid: peer.pid) {
+        // Read with the executable while the connecting process was pinned (PeerCredentials.of),
+        // never again here by pid: that process may have exited and its pid been reused.
+        if peer.confined {
             return "the admin socket does not accept confined (sandboxed) processes"
         }
         return nil
-    }
-
-    /// Reads `Seccomp:` and `NoNewPrivs:` from /proc/PID/status; a process we cannot inspect
-    /// counts as confined.
-    static func isConfined(pid: Int32) -> Bool {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return true }
-        for line in status.split(separator: "\n") {
-            let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2 else { continue }
-            if parts[0] == "Seccomp", parts[1] != "0" { return true }
-            if parts[0] == "NoNewPrivs", parts[1] != "0" { return true }
-        }
-        return false
     }
 }
