@@ -13,19 +13,20 @@ enum AppSide {
         guard let mode = arguments.first else { throw BenchFailed("app: no mode") }
         let count = arguments.count > 1 ? Int(arguments[1]) ?? 1 : 1
         let store = HKHealthStore()
+        let deadline = RoundDeadline(mode: mode)
         switch mode {
         case "save-batch":
             // `count` saves of 1,000 samples each; one warm-up save first (connection, caches).
-            try await store.save(samples(1_000, offset: 0))
+            try await deadline.round(0) { try await store.save(samples(1_000, offset: 0)) }
             let batches = (1...count).map { samples(1_000, offset: $0 * 1_000) }
             let started = ContinuousClock.now, cpuStarted = processCPUSeconds()
-            for batch in batches { try await store.save(batch) }
+            for (index, batch) in batches.enumerated() { try await deadline.round(index + 1) { try await store.save(batch) } }
             report([seconds(ContinuousClock.now - started), processCPUSeconds() - cpuStarted])
         case "save-one":
             // `count` single-sample saves, one after another; arguments[2], when present, is
             // the wall-clock instant (seconds since 1970) to start at, so several writer
             // processes start together. Prints the latencies (ms), then the finish instant.
-            try await store.save(samples(1, offset: 0))
+            try await deadline.round(0) { try await store.save(samples(1, offset: 0)) }
             let objects = (1...count).map { samples(1, offset: $0 * 7 + Int(getpid()) * 100_000) }
             if arguments.count > 2, let startAt = Double(arguments[2]) {
                 let wait = startAt - Date().timeIntervalSince1970
@@ -33,9 +34,9 @@ enum AppSide {
             }
             var latencies: [Double] = []
             latencies.reserveCapacity(count)
-            for object in objects {
+            for (index, object) in objects.enumerated() {
                 let started = ContinuousClock.now
-                try await store.save(object)
+                try await deadline.round(index + 1) { try await store.save(object) }
                 latencies.append(seconds(ContinuousClock.now - started) * 1_000)
             }
             report(latencies + [Date().timeIntervalSince1970])
@@ -43,10 +44,12 @@ enum AppSide {
             // `count` authorizationStatus calls (a short unary call), after 200 warm-up calls.
             for _ in 0..<200 { _ = store.authorizationStatus(for: savedType) }
             var latencies: [Double] = []
-            for _ in 0..<count {
+            for index in 0..<count {
+                deadline.begin(index + 1)  // outside the timed part: these latencies are µs
                 let started = ContinuousClock.now
                 _ = store.authorizationStatus(for: savedType)
                 latencies.append(seconds(ContinuousClock.now - started) * 1_000_000)
+                deadline.end()
             }
             report(latencies)
         case "query":
@@ -62,7 +65,7 @@ enum AppSide {
             for round in 0...count {
                 if round == 1 { cpuStarted = processCPUSeconds() }
                 let started = ContinuousClock.now
-                let found = try await descriptor.result(for: store)
+                let found = try await deadline.round(round) { try await descriptor.result(for: store) }
                 guard found.count == 10_000 else { throw BenchFailed("query: expected 10,000 samples, got \(found.count)") }
                 if round > 0 { rounds.append(seconds(ContinuousClock.now - started) * 1_000) }
             }
@@ -79,7 +82,7 @@ enum AppSide {
             for round in 0...count {
                 if round == 1 { cpuStarted = processCPUSeconds() }
                 let started = ContinuousClock.now
-                let collection = try await descriptor.result(for: store)
+                let collection = try await deadline.round(round) { try await descriptor.result(for: store) }
                 guard !collection.statistics().isEmpty else { throw BenchFailed("collection: no statistics") }
                 if round > 0 { rounds.append(seconds(ContinuousClock.now - started) * 1_000) }
             }

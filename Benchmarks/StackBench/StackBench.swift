@@ -13,6 +13,9 @@ struct StackBench {
         var calls = 5_000          // unary calls
         var rounds = 7             // query and collection rounds
         var writerCounts = [4, 16, 64]
+        /// `--round-deadline S`: an app process ends with an error (and how to capture where it
+        /// waits) when one of its rounds takes longer than S seconds (`RoundDeadline`).
+        var roundDeadline = RoundDeadline.defaultSeconds
         /// The rows to run (`--only unary,query`): all by default. For iterating on one path;
         /// the README's figures come from full runs.
         var rows: Set<String> = Self.allRows
@@ -45,7 +48,8 @@ struct StackBench {
                 case "--writer-saves": writerSaves = value
                 case "--calls": calls = value
                 case "--rounds": rounds = value
-                default: throw BenchFailed("unknown option \(flag) (--days --batches --saves --writer-saves --writers --calls --rounds --only --scale)")
+                case "--round-deadline": roundDeadline = value
+                default: throw BenchFailed("unknown option \(flag) (--days --batches --saves --writer-saves --writers --calls --rounds --round-deadline --only --scale)")
                 }
             }
         }
@@ -60,7 +64,8 @@ struct StackBench {
         let healthd = try await StackHealthd(days: options.days)
         defer { healthd.stop() }
         print(String(format: "stores filled in %.1f s", seconds(ContinuousClock.now - loadStarted)))
-        let environment = ["OPENHEALTH_APP_SOCKET": healthd.appSocket]
+        let environment = ["OPENHEALTH_APP_SOCKET": healthd.appSocket,
+                           RoundDeadline.secondsKey: "\(options.roundDeadline)", RoundDeadline.healthdKey: "\(healthd.healthd.pid)"]
         if !options.scale.isEmpty {
             try ScaleRun(checkpoints: options.scale, rounds: options.rounds, executable: executable).run(healthd, environment: environment)
             return

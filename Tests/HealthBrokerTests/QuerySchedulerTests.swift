@@ -44,6 +44,47 @@ import Testing
         // The slot is free again.
         try await scheduler.run(app: "C") {}
     }
+
+    /// A slot freed after a query looked for one and before it queued is taken, not lost.
+    /// `beforeQueueing` holds the query in exactly that window while the one holding the slot (the
+    /// same app's, as in stack-bench's back-to-back query rounds) ends. Before the fix the freed
+    /// slot went to nobody and the query waited for a release that never came: healthd idle,
+    /// the app blocked reading its answer.
+    @Test func aSlotFreedBeforeTheWaiterQueuesIsTaken() async throws {
+        var limits = BrokerLimits()
+        limits.largeQueriesRunning = 1
+        limits.largeQueriesRunningPerApp = 1
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        let (released, holderReleased) = AsyncStream<Void>.makeStream()
+        let windowReached = Mutex(false)
+        let scheduler = QueryScheduler(limits: limits, beforeQueueing: {
+            windowReached.withLock { $0 = true }
+            open.finish()
+            for await _ in released { break }  // the holder's `run` has returned: its slot is free
+        })
+        let holder = Task {
+            try await scheduler.run(app: "A") { for await _ in gate {} }
+            holderReleased.yield()
+        }
+        while scheduler.runningCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        let next = Task { try await scheduler.run(app: "A") {} }
+        let ran = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { (try? await next.value) != nil }
+            group.addTask {
+                // A hang guard only: the fixed scheduler runs the query as soon as the holder ends.
+                try? await Task.sleep(for: .seconds(10))
+                next.cancel()
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        try await holder.value
+        #expect(windowReached.withLock { $0 }, "the query found the slot taken and went to queue")
+        #expect(ran, "the query never got the slot its app's previous query freed")
+        #expect(scheduler.runningCount == 0 && scheduler.waitingCount == 0)
+    }
 }
 
 /// The order queries ran in, shared with their tasks.

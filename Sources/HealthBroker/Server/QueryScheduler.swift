@@ -48,11 +48,15 @@ final class QueryScheduler: Sendable {
     private let perApp: Int
     private let parkedLimit: Int
     private let state = Mutex(State())
+    /// Tests only: runs after a query found no free slot and before it queues for one, where a
+    /// slot freed meanwhile must not be missed (`QuerySchedulerTests.aSlotFreedBeforeTheWaiterQueuesIsTaken`).
+    private let beforeQueueing: (@Sendable () async -> Void)?
 
-    init(limits: BrokerLimits) {
+    init(limits: BrokerLimits, beforeQueueing: (@Sendable () async -> Void)? = nil) {
         total = max(1, limits.largeQueriesRunning)
         perApp = max(1, limits.largeQueriesRunningPerApp)
         parkedLimit = max(1, limits.largeQueriesParked)
+        self.beforeQueueing = beforeQueueing
     }
 
     /// What an evicted query ends with: the limit it hit, and what the app can do.
@@ -81,25 +85,27 @@ final class QueryScheduler: Sendable {
     private func acquire(app: String) async throws -> QuerySlot {
         let (id, admitted): (UInt64, Bool) = state.withLock { state in
             defer { state.nextID += 1 }
-            if state.running < total, state.runningPerApp[app, default: 0] < perApp {
-                state.running += 1
-                state.runningPerApp[app, default: 0] += 1
-                return (state.nextID, true)
-            }
-            return (state.nextID, false)
+            return (state.nextID, state.takeSlot(for: app, total: total, perApp: perApp))
         }
         let slot = QuerySlot(scheduler: self, app: app, id: id)
         if admitted { return slot }
+        await beforeQueueing?()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let cancelled = state.withLock { state in
-                    if Task.isCancelled { return true }
+                let now: Result<Void, any Error>? = state.withLock { state in
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    // Looked at again under the lock that queues the waiter. The look above was
+                    // in another critical section: a slot freed between the two was released to
+                    // nobody (`admitNext` found no waiter), and a waiter queued after that waited
+                    // for the next release — forever, for an app whose only other query was the
+                    // one that just ended (stack-bench's query rounds hung this way).
+                    if state.takeSlot(for: app, total: total, perApp: perApp) { return .success(()) }
                     let waiter = Waiter(id: id, retaking: false) { continuation.resume(with: $0) }
                     state.waiting[app, default: []].append(waiter)
                     if !state.turns.contains(app) { state.turns.append(app) }
-                    return false
+                    return nil
                 }
-                if cancelled { continuation.resume(throwing: CancellationError()) }
+                if let now { continuation.resume(with: now) }
             }
         } onCancel: {
             let waiter = state.withLock { $0.removeWaiter(id, app: app) }
@@ -208,6 +214,15 @@ final class QueryScheduler: Sendable {
 }
 
 extension QueryScheduler.State {
+    /// Takes a broker-wide slot and one of `app`'s if both are free. The one rule for a query
+    /// that is not queued yet; `admitNext` gives freed slots to those that are.
+    mutating func takeSlot(for app: String, total: Int, perApp: Int) -> Bool {
+        guard running < total, runningPerApp[app, default: 0] < perApp else { return false }
+        running += 1
+        runningPerApp[app, default: 0] += 1
+        return true
+    }
+
     /// Evicts the `count` queries parked longest (none if `count` ≤ 0): each ends with `status`,
     /// and one waiting for its slot back leaves the queue under this lock, so no freed slot goes
     /// to it meanwhile. Returns them, and those waiters, to be woken outside the lock.
