@@ -39,12 +39,7 @@ public enum FrameCodec {
             ProtobufCodec.appendVarint(UInt64(status.count), to: &out)
             out += status
         }
-        let body = out.count - 4
-        precondition(body <= Int(UInt32.max))
-        out[0] = UInt8(truncatingIfNeeded: body >> 24)
-        out[1] = UInt8(truncatingIfNeeded: body >> 16)
-        out[2] = UInt8(truncatingIfNeeded: body >> 8)
-        out[3] = UInt8(truncatingIfNeeded: body)
+        FrameReader.storePrefix(forBodyLength: out.count - 4, in: &out)
         return out
     }
 

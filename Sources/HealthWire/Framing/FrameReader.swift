@@ -120,8 +120,18 @@ public struct FrameReader: Sendable {
 
     /// The length prefix for a body of `count` bytes.
     public static func prefix(forBodyLength count: Int) -> [UInt8] {
-        precondition(count >= 0 && count <= Int(UInt32.max))
-        return [UInt8(truncatingIfNeeded: count >> 24), UInt8(truncatingIfNeeded: count >> 16),
-                UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count)]
+        var prefix: [UInt8] = [0, 0, 0, 0]
+        storePrefix(forBodyLength: count, in: &prefix)
+        return prefix
+    }
+
+    /// Writes the length prefix for a body of `count` bytes over the first four bytes of `frame`
+    /// (a frame built with room left for it, as `FrameCodec.encode` does).
+    static func storePrefix(forBodyLength count: Int, in frame: inout [UInt8]) {
+        precondition(count >= 0 && count <= Int(UInt32.max) && frame.count >= 4)
+        frame[0] = UInt8(truncatingIfNeeded: count >> 24)
+        frame[1] = UInt8(truncatingIfNeeded: count >> 16)
+        frame[2] = UInt8(truncatingIfNeeded: count >> 8)
+        frame[3] = UInt8(truncatingIfNeeded: count)
     }
 }
