@@ -25,28 +25,18 @@ final class ChangeNotifier: Sendable {
         let wake: @Sendable () -> Void
     }
 
-    private struct Subscribers {
-        var byToken: [UInt64: Subscriber] = [:]
-        var nextToken: UInt64 = 1
-    }
-
-    private let subscribers = Mutex(Subscribers())
+    private let subscribers = Subscriptions<Subscriber>()
     /// How many times each quantity type's source order changed since start-up.
     private let sourceOrderVersions = Mutex<[String: UInt64]>([:])
 
     /// Calls `wake` (from any thread) for every later change concerning `interest`, until
     /// `unsubscribe` with the returned token.
     func subscribe(_ interest: Interest, wake: @escaping @Sendable () -> Void) -> UInt64 {
-        subscribers.withLock { subscribers in
-            let token = subscribers.nextToken
-            subscribers.nextToken += 1
-            subscribers.byToken[token] = Subscriber(interest: interest, wake: wake)
-            return token
-        }
+        subscribers.add(Subscriber(interest: interest, wake: wake))
     }
 
     func unsubscribe(_ token: UInt64) {
-        _ = subscribers.withLock { $0.byToken.removeValue(forKey: token) }
+        subscribers.remove(token)
     }
 
     /// A committed write: wakes every query of a type it touched.
@@ -80,9 +70,6 @@ final class ChangeNotifier: Sendable {
     }
 
     private func wake(where matches: (Interest) -> Bool) {
-        let woken = subscribers.withLock { subscribers in
-            subscribers.byToken.values.filter { matches($0.interest) }.map(\.wake)
-        }
-        for wake in woken { wake() }
+        for subscriber in subscribers.values(where: { matches($0.interest) }) { subscriber.wake() }
     }
 }
