@@ -9,19 +9,22 @@
 public enum DeviceValidator {
     public static func check(_ device: DeviceRecord?, of typeIdentifier: String) throws(HKError) {
         guard let device else { return }
-        let limit = SampleLimits.maximumDeviceStringBytes
-        for (field, text) in device.textFields {
-            guard let text, text.utf8.count > limit else { continue }
-            throw HKError(.errorInvalidArgument, "\(typeIdentifier): device \(field) is longer than \(limit) bytes (UTF-8)")
-        }
+        // Field by field rather than through an array of them: it runs for every imported
+        // record (each names its device), where an array per record was an allocation each.
+        try bound(device.name, "name", typeIdentifier)
+        try bound(device.manufacturer, "manufacturer", typeIdentifier)
+        try bound(device.model, "model", typeIdentifier)
+        try bound(device.hardwareVersion, "hardwareVersion", typeIdentifier)
+        try bound(device.firmwareVersion, "firmwareVersion", typeIdentifier)
+        try bound(device.softwareVersion, "softwareVersion", typeIdentifier)
+        try bound(device.localIdentifier, "localIdentifier", typeIdentifier)
+        try bound(device.udiDeviceIdentifier, "udiDeviceIdentifier", typeIdentifier)
     }
-}
 
-extension DeviceRecord {
-    /// Every text field with its `HKDevice` property name, for checks and messages.
-    var textFields: [(String, String?)] {
-        [("name", name), ("manufacturer", manufacturer), ("model", model), ("hardwareVersion", hardwareVersion),
-         ("firmwareVersion", firmwareVersion), ("softwareVersion", softwareVersion), ("localIdentifier", localIdentifier),
-         ("udiDeviceIdentifier", udiDeviceIdentifier)]
+    /// One text field, named by its `HKDevice` property in the message.
+    private static func bound(_ text: String?, _ field: String, _ typeIdentifier: String) throws(HKError) {
+        let limit = SampleLimits.maximumDeviceStringBytes
+        guard let text, text.utf8.count > limit else { return }
+        throw HKError(.errorInvalidArgument, "\(typeIdentifier): device \(field) is longer than \(limit) bytes (UTF-8)")
     }
 }
