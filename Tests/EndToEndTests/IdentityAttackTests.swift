@@ -94,14 +94,8 @@ import Testing
         connector.signal(SIGKILL)
         await connector.wait()
 
-        // Another program under the same pid. Other processes may fork in between; retry.
-        var impostor: ChildProcess?
-        for _ in 0..<50 where impostor == nil {
-            try "\(connector.pid - 1)".write(toFile: "/proc/sys/kernel/ns_last_pid", atomically: false, encoding: .utf8)
-            let candidate = try ChildProcess("/bin/sleep", ["30"])
-            if candidate.pid == connector.pid { impostor = candidate } else { candidate.signal(SIGKILL); await candidate.wait() }
-        }
-        let sleeper = try #require(impostor, "could not start a process under the reused pid \(connector.pid)")
+        let sleeper = try #require(try await Self.sleeper(reusing: connector.pid),
+                                   "could not start a process under the reused pid \(connector.pid)")
         defer { sleeper.signal(SIGKILL) }
         let reusedExecutable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(connector.pid)/exe")
         #expect(reusedExecutable.hasSuffix("sleep"), "control: pid \(connector.pid) now runs \(reusedExecutable)")
@@ -111,6 +105,20 @@ import Testing
         let peer = try PeerCredentials.of(accepted)
         #expect(peer.pid == connector.pid)
         #expect(peer.executable == nil, "the dead connector's connection was taken for \(peer.executable ?? "")")
+    }
+
+    /// `/bin/sleep` started under `pid`, which a process that just died held: `ns_last_pid` set to
+    /// the pid before it (needs CAP_SYS_ADMIN). Other processes may fork in between; retried, nil
+    /// after 50 tries.
+    static func sleeper(reusing pid: pid_t) async throws -> ChildProcess? {
+        for _ in 0..<50 {
+            try "\(pid - 1)".write(toFile: "/proc/sys/kernel/ns_last_pid", atomically: false, encoding: .utf8)
+            let candidate = try ChildProcess("/bin/sleep", ["30"])
+            if candidate.pid == pid { return candidate }
+            candidate.signal(SIGKILL)
+            await candidate.wait()
+        }
+        return nil
     }
 
     /// The admin socket's confinement check under pid reuse: a confined process (no_new_privs,
@@ -139,13 +147,8 @@ import Testing
         connector.signal(SIGKILL)
         await connector.wait()
 
-        var impostor: ChildProcess?
-        for _ in 0..<50 where impostor == nil {
-            try "\(connector.pid - 1)".write(toFile: "/proc/sys/kernel/ns_last_pid", atomically: false, encoding: .utf8)
-            let candidate = try ChildProcess("/bin/sleep", ["30"])
-            if candidate.pid == connector.pid { impostor = candidate } else { candidate.signal(SIGKILL); await candidate.wait() }
-        }
-        let sleeper = try #require(impostor, "could not start a process under the reused pid \(connector.pid)")
+        let sleeper = try #require(try await Self.sleeper(reusing: connector.pid),
+                                   "could not start a process under the reused pid \(connector.pid)")
         defer { sleeper.signal(SIGKILL) }
         let status = try String(contentsOfFile: "/proc/\(connector.pid)/status", encoding: .utf8)
         #expect(status.contains("NoNewPrivs:\t0") && status.contains("Seccomp:\t0"),

@@ -34,16 +34,22 @@ import TestSupport
         return (model ?? text(&name.machine), parts.prefix(3).joined(separator: "."))
     }
 
+    /// A broker where a writer app has saved one step sample and a reader app may read steps.
+    static func oneStepSaved() async throws -> (broker: BrokerProcess, writer: String, reader: String) {
+        let broker = try BrokerProcess()
+        let writer = try await broker.installClient("org.test.revision-writer")
+        let reader = try await broker.installClient("org.test.revision-reader")
+        try await broker.set(writer, "share", steps, allowed: true)
+        try await broker.set(reader, "read", steps, allowed: true)
+        #expect(try await broker.runApp(writer, ["save", steps, "100", "count", "1700000000", "1700000060"]).okValue != nil)
+        return (broker, writer, reader)
+    }
+
     /// A writer app saves a step sample; another app reads it through a sample query and an
     /// anchored query: both revisions name the host's product type and system version (not nil,
     /// not 0.0.0), which the writer never sent.
     @Test func anAppsSaveCarriesTheHostsProductTypeAndSystemOnSampleAndAnchoredQueries() async throws {
-        let broker = try BrokerProcess()
-        let writer = try await broker.installClient("org.test.revision-writer")
-        let reader = try await broker.installClient("org.test.revision-reader")
-        try await broker.set(writer, "share", Self.steps, allowed: true)
-        try await broker.set(reader, "read", Self.steps, allowed: true)
-        #expect(try await broker.runApp(writer, ["save", Self.steps, "100", "count", "1700000000", "1700000060"]).okValue != nil)
+        let (broker, writer, reader) = try await Self.oneStepSaved()
         let result = try await broker.runApp(reader, ["snippet", "revision-systems"])
         #expect(result.okValue == "1", "\(result)")
         let host = try Self.host()
@@ -60,12 +66,7 @@ import TestSupport
     /// alone from the fetched revision: the revision itself 1, another product type 0,
     /// HKSourceRevisionAnyProductType 1, another system version 0, HKSourceRevisionAnyOperatingSystem 1.
     @Test func theSourceRevisionPredicateMatchesProductTypeAndSystemVersion() async throws {
-        let broker = try BrokerProcess()
-        let writer = try await broker.installClient("org.test.revision-writer")
-        let reader = try await broker.installClient("org.test.revision-reader")
-        try await broker.set(writer, "share", Self.steps, allowed: true)
-        try await broker.set(reader, "read", Self.steps, allowed: true)
-        #expect(try await broker.runApp(writer, ["save", Self.steps, "100", "count", "1700000000", "1700000060"]).okValue != nil)
+        let (broker, writer, reader) = try await Self.oneStepSaved()
         let result = try await broker.runApp(reader, ["snippet", "revision-system-predicates", writer])
         #expect(result.okValue == "1 0 1 0 1", "\(result)")
     }

@@ -95,13 +95,26 @@ import Testing
                                                correlations: .ownSamples(appID: reader))),
     ]
 
-    @Test(arguments: Read.allCases)
-    func everyPlanStepIsBoundedByVisibleRows(read: Read) async throws {
-        // In memory, with the function every store connection has (CipherDatabaseOpener).
+    /// An in-memory store with the function every store connection has (CipherDatabaseOpener).
+    static func planStore() throws -> (writer: DatabaseQueue, database: HealthDatabase) {
         var configuration = Configuration()
         configuration.prepareDatabase { db in db.add(function: SampleSQL.uuidBlob) }
         let writer = try DatabaseQueue(configuration: configuration)
-        let database = try HealthDatabase(writer: writer)
+        return (writer, try HealthDatabase(writer: writer))
+    }
+
+    /// Records each step of `plans` that is not bounded by the visible rows, under `label`.
+    static func recordViolations(_ plans: [(sql: String, steps: [ChangeFeedQueryPlanTests.PlanStep])], _ label: String) {
+        for (sql, steps) in plans {
+            for violation in violations(steps) {
+                Issue.record("\(label): \(violation)\n\(sql)\n\(steps.map(\.detail))")
+            }
+        }
+    }
+
+    @Test(arguments: Read.allCases)
+    func everyPlanStepIsBoundedByVisibleRows(read: Read) async throws {
+        let (writer, database) = try Self.planStore()
         let workout = try await Self.fill(database)
         for (scopeName, visibility) in Self.scopes {
             for (predicateName, predicate) in Self.predicates(workout: workout, read: read) {
@@ -109,11 +122,7 @@ import Testing
                     _ = try VisibilityChokePointTests.matches(read, predicate, visibility, database)
                 }
                 #expect(!plans.isEmpty, "\(read) ran no statement over objects")
-                for (sql, steps) in plans {
-                    for violation in Self.violations(steps) {
-                        Issue.record("\(read), \(predicateName), \(scopeName): \(violation)\n\(sql)\n\(steps.map(\.detail))")
-                    }
-                }
+                Self.recordViolations(plans, "\(read), \(predicateName), \(scopeName)")
             }
         }
     }
@@ -122,10 +131,7 @@ import Testing
     /// reader's workout scope, their relations by key, and each related sample under its own
     /// type's scope — for every scope and every predicate on the workouts.
     @Test func workoutEffortRelationsAreBoundedByVisibleRows() async throws {
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in db.add(function: SampleSQL.uuidBlob) }
-        let writer = try DatabaseQueue(configuration: configuration)
-        let database = try HealthDatabase(writer: writer)
+        let (writer, database) = try Self.planStore()
         let workout = try await Self.fill(database)
         for (scopeName, visibility) in Self.scopes {
             let samples = Dictionary(uniqueKeysWithValues: WorkoutEffortRules.effortTypes.map { ($0, visibility.scope) })
@@ -136,11 +142,7 @@ import Testing
                                                                     mostRelevant: false, maximumSamples: 10)
                 }
                 #expect(!plans.isEmpty)
-                for (sql, steps) in plans {
-                    for violation in Self.violations(steps) {
-                        Issue.record("effort relations, \(predicateName), \(scopeName): \(violation)\n\(sql)\n\(steps.map(\.detail))")
-                    }
-                }
+                Self.recordViolations(plans, "effort relations, \(predicateName), \(scopeName)")
             }
         }
     }
@@ -148,10 +150,7 @@ import Testing
     /// Activity summaries read four types for each day under the reader's scopes; deleting by
     /// predicate reads the app's own rows, with a workout it names looked up in its read scope.
     @Test func activitySummariesAndDeletionAreBoundedByVisibleRows() async throws {
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in db.add(function: SampleSQL.uuidBlob) }
-        let writer = try DatabaseQueue(configuration: configuration)
-        let database = try HealthDatabase(writer: writer)
+        let (writer, database) = try Self.planStore()
         let workout = try await Self.fill(database)
         for (scopeName, visibility) in Self.scopes {
             let plans = try ChangeFeedQueryPlanTests.explained(writer) {
@@ -186,10 +185,7 @@ import Testing
     /// is bounded by the visible rows, for a hidden series, the reader's own, and one that does
     /// not exist.
     @Test func seriesReadsAreBoundedByVisibleRows() async throws {
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in db.add(function: SampleSQL.uuidBlob) }
-        let writer = try DatabaseQueue(configuration: configuration)
-        let database = try HealthDatabase(writer: writer)
+        let (writer, database) = try Self.planStore()
         _ = try await Self.fill(database)
         let hidden = try await database.samples.insert([SeriesRepositoryTests.series(), SeriesRepositoryTests.ecg(),
                                                         try QuantitySeriesRepositoryTests.series()],
