@@ -18,16 +18,14 @@ enum OwnCorrelationShares {
     /// the transaction sees them; a temporary grant past its expiry counts as denied). `rowIDs`
     /// are the app's own rows of correlation types; other rows hold no members and pass.
     static func check(_ rowIDs: [Int64], appID: String, _ db: Database, at now: Date = Date()) throws {
+        // The samples `ObjectDeleter` deletes with each correlation, by its own lookup: what is
+        // checked is exactly what goes.
+        let typeOf = try db.cachedStatement(sql: "SELECT t.identifier FROM objects m JOIN sample_types t ON t.id = m.type_id WHERE m.id = ?")
         var types = Set<String>()
-        let statement = try db.cachedStatement(sql: """
-            SELECT DISTINCT t.identifier FROM correlation_members cm
-            JOIN objects c ON c.id = cm.correlation_id
-            JOIN objects m ON m.id = cm.member_id
-            JOIN sample_types t ON t.id = m.type_id
-            WHERE cm.correlation_id = ? AND m.source_id = c.source_id
-            """)
         for rowID in rowIDs {
-            types.formUnion(try String.fetchAll(statement, arguments: [rowID]))
+            for memberID in try ObjectDeleter.members(ofCorrelation: rowID, db) {
+                if let type = try String.fetchOne(typeOf, arguments: [memberID]) { types.insert(type) }
+            }
         }
         for type in types.sorted() {
             let decision = try GrantRepository.decision(db, appID: appID, type: type, access: .share, at: now)
