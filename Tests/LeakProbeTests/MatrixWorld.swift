@@ -33,6 +33,10 @@ final class MatrixWorld: Sendable {
             try await session.finish()
         }
         self.hiddenWorkout = hidden ? try await MatrixData.saveHiddenWorkout(through: other, otherUUIDs: otherUUIDs) : (hiddenWorkout ?? UUID())
+        if hidden {
+            try await MatrixData.relateToOwnWorkouts(MatrixState.allCases.compactMap { own[$0.appID]?.last }, through: other,
+                                                     otherUUIDs: otherUUIDs, in: broker)
+        }
         try await other.finish()
         for command in MatrixState.allCases.flatMap(\.grantCommands) {
             let result = try await broker.healthctl(command)

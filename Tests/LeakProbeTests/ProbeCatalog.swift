@@ -23,6 +23,7 @@ enum ProbeCatalog {
         steps += recordKinds
         steps += kindPredicates
         steps += workoutEffort.map(ProbeStep.call)
+        steps += systemPredicates.map(ProbeStep.call)
         steps += saves.map(ProbeStep.call)
         return steps
     }()
@@ -46,7 +47,7 @@ enum ProbeCatalog {
         "kind observer: after a hidden save", "kind long-running anchored: after a hidden save",
         "effort relationships", "effort scores related to the hidden workout", "effort relationships of its own workout",
         "effort scores related to its own workout",
-    ] + recordPositiveControls
+    ] + systemPositiveControls + recordPositiveControls
 
     /// Status calls: the app's view of its own permissions.
     static let status: [ProbeCall] = [
