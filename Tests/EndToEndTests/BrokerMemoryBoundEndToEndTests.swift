@@ -147,6 +147,27 @@ import TestSupport
         return String(decoding: text, as: UTF8.self)
     }
 
+    /// What the app is told: a save that would unpack past the bound is refused with
+    /// errorDataSizeExceeded naming the bound and the fix, nothing is stored, and the app's next
+    /// save is served.
+    @Test func aRequestThatWouldUnpackPastTheBoundIsRefusedSayingSo() async throws {
+        let broker = try BrokerProcess()
+        let app = try await RawApp.install(Self.hostile, on: broker, grants: [("share", BrokerMemoryBoundEndToEndTests.stepCount)])
+        defer { app.close(); withExtendedLifetime(broker) {} }
+        do {
+            _ = try await app.client.unary(HealthStoreMethod.save.rawValue, Self.emptySamples)
+            Issue.record("a save of \(Self.emptySamples.count / 2) empty samples was answered")
+        } catch let status as RPCStatus {
+            #expect(status.healthKitCode == .errorDataSizeExceeded, "\(status)")
+            #expect(status.message.contains("unpacked") && status.message.contains("split"), "\(status.message)")
+        }
+        let saved = try await app.save([JunkRecords.stepsSample()])
+        #expect(saved.count == 1)
+        let stored = try await app.query(SampleQuerySpec(typeIdentifier: BrokerMemoryBoundEndToEndTests.stepCount))
+        #expect(stored.count == 1, "\(stored.count) samples stored")
+        #expect(broker.isRunning, "healthd died: \(broker.log)")
+    }
+
     @Test func denseRequestsFromSeveralSandboxedAppsStayWithinTheBound() async throws {
         let broker = try BrokerProcess()
         let attackers = (0..<4).map { "org.test.dense-\($0)" }
