@@ -21,12 +21,17 @@ import Synchronization
 ///   pass `perOwner` has the connection that queued the last one closed (`OutboundQueue`), as a
 ///   connection's own overflow is.
 ///
+/// - A request is claimed at `requestBytesPerFrameByte` times its frame's length: the frame and
+///   what unpacking it takes, held together until its call ends (healthd: 4×, BrokerLimits).
+///   Unpacking is bounded on its own (`WireLimits.maxUnpackedBytesPerInputByte`).
+///
 /// Every claim is released exactly once (`BufferClaim`), on the call's end, the frame's
 /// handling, or the connection's end — mid-frame and mid-reply included.
 public final class BufferBudget: Sendable {
     public let total: Int
     public let perOwner: Int
     public let floor: Int
+    public let requestBytesPerFrameByte: Int
 
     private struct Usage {
         var requests = 0
@@ -43,10 +48,11 @@ public final class BufferBudget: Sendable {
     private let condition = NSCondition()
     nonisolated(unsafe) private var state = State()
 
-    public init(total: Int, perOwner: Int, floor: Int) {
+    public init(total: Int, perOwner: Int, floor: Int, requestBytesPerFrameByte: Int = 1) {
         self.total = max(1, total)
         self.perOwner = max(1, min(perOwner, total))
         self.floor = max(0, min(floor, perOwner))
+        self.requestBytesPerFrameByte = max(1, requestBytesPerFrameByte)
     }
 
     /// Bytes buffered now, over all owners.
@@ -62,13 +68,15 @@ public final class BufferBudget: Sendable {
         return state.inUse + bytes <= total || held + bytes <= floor
     }
 
-    /// Claims `bytes` of a request frame for `owner`, waiting while they do not fit. Returns nil
+    /// Claims a request frame of `frameBytes` for `owner` (`requestBytesPerFrameByte` times as
+    /// many bytes), waiting while they do not fit. Returns nil
     /// — having claimed nothing — once `stop()` is true (the connection ended meanwhile), or
     /// at once when `bytes` can never fit (more than the owner's share).
     ///
     /// Blocks: only for a connection's reader thread, which owns nothing else while it waits.
-    public func claimRequest(_ bytes: Int, for owner: String, stop: () -> Bool) -> BufferClaim? {
-        guard bytes <= perOwner else { return nil }
+    public func claimRequest(_ frameBytes: Int, for owner: String, stop: () -> Bool) -> BufferClaim? {
+        let (bytes, overflow) = frameBytes.multipliedReportingOverflow(by: requestBytesPerFrameByte)
+        guard !overflow, bytes <= perOwner else { return nil }
         condition.lock()
         defer { condition.unlock() }
         while !fits(bytes, for: owner, in: state) {

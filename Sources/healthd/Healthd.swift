@@ -121,8 +121,9 @@ struct Healthd: ParsableCommand {
         if let seconds = stalledPeerTimeoutSeconds, !(1...3600).contains(seconds) {
             throw ValidationError("--stalled-peer-timeout must be a whole number of seconds from 1 to 3600, got \(seconds)")
         }
-        if let appBufferShareMiB, !(4...65_536).contains(appBufferShareMiB) {
-            throw ValidationError("--app-buffer-share-mib must be from 4 to 65536, got \(appBufferShareMiB)")
+        // A share must hold one maximal request as it is counted (4 MiB at 4 bytes a byte, BrokerLimits).
+        if let appBufferShareMiB, !(17...65_536).contains(appBufferShareMiB) {
+            throw ValidationError("--app-buffer-share-mib must be from 17 to 65536, got \(appBufferShareMiB)")
         }
         if let largeQueriesRunning, !(1...64).contains(largeQueriesRunning) {
             throw ValidationError("--large-queries-running must be from 1 to 64, got \(largeQueriesRunning)")

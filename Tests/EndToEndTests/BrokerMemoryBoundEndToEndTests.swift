@@ -25,6 +25,8 @@ import TestSupport
     /// holding a frame, which kept fewer of the share's frames decoding at once). Without it (the same flood with
     /// `--app-buffer-share-mib 4096`, before the reader gave large buffers back) every
     /// connection kept reading 4 MiB frames, refused only once read, and the peak was 820 MiB.
+    /// Since session 12 a request counts 4 bytes per frame byte, so the share holds 2 of these
+    /// frames instead of 8: 261 MiB in one run.
     /// A bound with a wide margin either side (a machine with more cores decodes more of the
     /// share at once) — not a timing.
     static let peakBoundMiB = 512
@@ -93,6 +95,122 @@ import TestSupport
         let after = try #require(Self.memory(of: broker.pid), "healthd is gone: \(broker.log)")
         print("healthd memory: before \(before.current / 1_024) MiB; peak under the flood \(after.peak / 1_024) MiB; "
               + "flood calls answered \(answeredDuringVictim), frame \(frame.count) bytes")
+        #expect(after.peak / 1_024 < Self.peakBoundMiB,
+                "healthd's peak resident memory \(after.peak / 1_024) MiB passed \(Self.peakBoundMiB) MiB")
+        #expect(broker.isRunning, "healthd died: \(broker.log)")
+    }
+}
+
+/// Session 12: unpacking, not the frames, was what healthd's memory paid for. protobuf-c makes a
+/// struct of full size for every nested message however few bytes encode it, so a 4 MiB save of
+/// empty samples took 432 MiB unpacked (108×), and the buffer bound counted 4 MiB. Several apps,
+/// each a separate sandboxed process flooding its launch-bound connection with the densest
+/// requests, beside the test process flooding all 16 of its connections: healthd's peak RSS
+/// must stay under a stated ceiling and a sandboxed bystander must be served.
+@Suite(.timeLimit(.minutes(10)), .serialized) struct DenseRequestMemoryEndToEndTests {
+    static let victim = "org.test.dense-victim"
+    static let hostile = "org.test.dense-hostile"
+
+    /// The bound on healthd's peak RSS, in MiB. With unpacking bounded (`UnpackArena`, 16 bytes a
+    /// byte) and requests counted at 4 bytes a byte (`BrokerLimits.requestBytesPerFrameByte`):
+    /// see the measurements in SECURITY.md ("Memory").
+    static let peakBoundMiB = 1_024
+
+    /// A batch of `bytes / 2` empty samples: 2 bytes each on the wire.
+    static let emptySamples: [UInt8] = {
+        let count = (WireLimits.maxFrameBytes - 1_024) / 2
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count * 2)
+        for _ in 0..<count { bytes += [0x0A, 0x00] }
+        return bytes
+    }()
+
+    /// Steps samples of 64 one-byte bool metadata entries each: valid, and the densest a valid
+    /// save gets (13.9 bytes unpacked per byte, `UnpackedSizeTests`).
+    static let denseMetadata: [UInt8] = {
+        let metadata = Dictionary(uniqueKeysWithValues: (0..<64).map { (String(format: "k%02d", $0), MetadataValue.bool(true)) })
+        func record() -> SampleRecord {
+            SampleRecord(uuid: UUID(), typeIdentifier: BrokerMemoryBoundEndToEndTests.stepCount, startDate: Date(timeIntervalSince1970: 1_700_000_000),
+                         endDate: Date(timeIntervalSince1970: 1_700_000_060), value: .quantity(10, unit: "count"), metadata: metadata)
+        }
+        let one = SampleList([record()]).wireBytes().count
+        return SampleList((0..<min(WireLimits.maxSamplesPerSave, (WireLimits.maxFrameBytes - 1_024) / one)).map { _ in record() }).wireBytes()
+    }()
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8](repeating: 0, count: bytes.count * 2)
+        for (index, byte) in bytes.enumerated() {
+            text[2 * index] = digits[Int(byte >> 4)]
+            text[2 * index + 1] = digits[Int(byte & 15)]
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// What the app is told: a save that would unpack past the bound is refused with
+    /// errorDataSizeExceeded naming the bound and the fix, nothing is stored, and the app's next
+    /// save is served.
+    @Test func aRequestThatWouldUnpackPastTheBoundIsRefusedSayingSo() async throws {
+        let broker = try BrokerProcess()
+        let app = try await RawApp.install(Self.hostile, on: broker, grants: [("share", BrokerMemoryBoundEndToEndTests.stepCount)])
+        defer { app.close(); withExtendedLifetime(broker) {} }
+        do {
+            _ = try await app.client.unary(HealthStoreMethod.save.rawValue, Self.emptySamples)
+            Issue.record("a save of \(Self.emptySamples.count / 2) empty samples was answered")
+        } catch let status as RPCStatus {
+            #expect(status.healthKitCode == .errorDataSizeExceeded, "\(status)")
+            #expect(status.message.contains("unpacked") && status.message.contains("split"), "\(status.message)")
+        }
+        let saved = try await app.save([JunkRecords.stepsSample()])
+        #expect(saved.count == 1)
+        let stored = try await app.query(SampleQuerySpec(typeIdentifier: BrokerMemoryBoundEndToEndTests.stepCount))
+        #expect(stored.count == 1, "\(stored.count) samples stored")
+        #expect(broker.isRunning, "healthd died: \(broker.log)")
+    }
+
+    @Test func denseRequestsFromSeveralSandboxedAppsStayWithinTheBound() async throws {
+        let broker = try BrokerProcess()
+        let attackers = (0..<4).map { "org.test.dense-\($0)" }
+        for app in attackers { try await broker.install(appID: app, executable: Products.path("leak-probe-client")) }
+        try await broker.install(appID: Self.hostile, executable: Products.testProcessExecutable)
+        try await broker.allowDirect(Self.hostile)
+        try await broker.installClient(Self.victim)
+        try await broker.set(Self.victim, "share", BrokerMemoryBoundEndToEndTests.stepCount, allowed: true)
+        try await broker.set(Self.victim, "read", BrokerMemoryBoundEndToEndTests.stepCount, allowed: true)
+        let before = try #require(BrokerMemoryBoundEndToEndTests.memory(of: broker.pid))
+
+        let method = HealthStoreMethod.save.rawValue
+        let flood = Flood()
+        var sockets: [Int32] = []
+        var sessions: [ProbeClientSession] = []
+        defer { flood.stop(); for fd in sockets { close(fd) }; withExtendedLifetime(broker) {} }
+        for _ in 0..<16 {
+            let fd = try UnixSocket.connect(path: broker.appSocket)
+            sockets.append(fd)
+            flood.run(on: fd, method: method, payload: Self.denseMetadata)
+        }
+        // Half the sandboxed attackers send empty samples, half dense metadata; each answers
+        // `done` once healthd answered its first request, so every flood is under way.
+        for (index, app) in attackers.enumerated() {
+            let session = try ProbeClientSession(Products.path("health-sandbox"),
+                                                 ["run", app, "--socket", broker.adminSocket, "--", Products.path("leak-probe-client")])
+            sessions.append(session)
+            let payload = index.isMultiple(of: 2) ? Self.emptySamples : Self.denseMetadata
+            _ = try await session.run("flood \(method) \(Self.hex(payload))", timeout: 240)
+        }
+        let saved = try await broker.runApp(Self.victim, ["save", BrokerMemoryBoundEndToEndTests.stepCount, "5", "count", "1700000000", "1700000060"],
+                                            timeout: 240)
+        #expect(saved.okValue != nil, "the victim's save failed beside the floods: \(saved)")
+        let queried = try await broker.runApp(Self.victim, ["query", BrokerMemoryBoundEndToEndTests.stepCount], timeout: 240)
+        #expect(queried.stdout.contains("ok 1"), "the victim's query failed beside the floods: \(queried)")
+        // A little longer under the full load, so the peak is the floods' and not their start's.
+        try await Task.sleep(for: .seconds(5))
+        flood.stop()
+        let after = try #require(BrokerMemoryBoundEndToEndTests.memory(of: broker.pid), "healthd is gone: \(broker.log)")
+        var answered: [String] = []
+        for session in sessions { answered.append("\(await session.finish())") }
+        print("healthd memory: before \(before.current / 1_024) MiB; peak under the dense floods \(after.peak / 1_024) MiB; "
+              + "direct flood answered \(flood.answered); attackers exited \(answered)")
         #expect(after.peak / 1_024 < Self.peakBoundMiB,
                 "healthd's peak resident memory \(after.peak / 1_024) MiB passed \(Self.peakBoundMiB) MiB")
         #expect(broker.isRunning, "healthd died: \(broker.log)")

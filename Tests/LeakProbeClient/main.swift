@@ -11,6 +11,7 @@
 //   open NAME METHOD PAYLOAD-HEX   start a server stream that stays open (long-running queries)
 //   close NAME                     cancel it
 //   stall METHOD PAYLOAD-HEX       (first command only) send the request, never read a reply
+//   flood METHOD PAYLOAD-HEX       (first command only) send it again and again, pipelined, until stdin ends
 // Output, per command:
 //   call N METHOD
 //   reply HEX            a unary call's response payload
@@ -86,9 +87,50 @@ func stall(_ fields: [String]) -> Never {
     exit(0)
 }
 
+/// `flood METHOD PAYLOAD-HEX` as the first command: the app that sends the same request again
+/// and again, pipelined under fresh call ids, as fast as healthd reads them, and reads and drops
+/// every answer (BrokerMemoryBoundEndToEndTests). Prints `call 1 METHOD` and, once healthd
+/// answered the first, `done 1`; floods until its input ends.
+final class FloodCount: Sendable {
+    let answered = Atomic<Int>(0)
+}
+
+func flood(_ fields: [String]) -> Never {
+    guard fields.count == 3, let payload = bytes(fromHex: Substring(fields[2])) else { fail("bad flood command") }
+    let method = fields[1]
+    let count = FloodCount()
+    emit("call 1 \(method)")
+    let reader = FrameConnection(fd: dup(descriptor))
+    Thread {
+        _ = reader.readFrames { _ in
+            if count.answered.add(1, ordering: .relaxed).newValue == 1 { emit("done 1") }
+        }
+    }.start()
+    Thread {
+        var id: UInt64 = 1
+        while true {
+            let frame = FrameCodec.encode(.request(id, method, payload))
+            id += 1
+            var offset = 0
+            while offset < frame.count {
+                let written = frame[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
+    }.start()
+    while readLine() != nil {}
+    emit("answered \(count.answered.load(ordering: .relaxed))")
+    exit(0)
+}
+
 var firstLine = readLine()
 if let first = firstLine, first.hasPrefix("stall ") {
     stall(first.split(separator: " ", omittingEmptySubsequences: true).map(String.init))
+}
+if let first = firstLine, first.hasPrefix("flood ") {
+    flood(first.split(separator: " ", omittingEmptySubsequences: true).map(String.init))
 }
 let client = RPCClient(fd: descriptor)
 var openStreams: [String: Task<Void, Never>] = [:]

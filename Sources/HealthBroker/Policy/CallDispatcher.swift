@@ -220,6 +220,7 @@ struct CallDispatcher: Sendable {
         case let error as RPCStatus:
             return error
         case let error as WireDecodeError:
+            if case .unpacksTooLarge = error { return RPCStatus(HKError(.errorDataSizeExceeded, "bad request: \(error)")) }
             return RPCStatus(.invalidArgument, "bad request: \(error)", healthKitCode: .errorInvalidArgument)
         case is CancellationError:
             if LockEnding.current?.isMarked == true { return RPCStatus(StoreHandle.lockedError) }

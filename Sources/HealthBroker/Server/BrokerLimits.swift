@@ -45,10 +45,18 @@ public struct BrokerLimits: Sendable {
     /// more than the store can absorb (saves commit one at a time) while staying a small part
     /// of a desktop's memory.
     public var bufferedBytes = 256 << 20
-    /// One app's share of `bufferedBytes`, over all its connections: 8 maximal (4 MiB) frames.
+    /// One app's share of `bufferedBytes`, over all its connections: 2 maximal (4 MiB) requests
+    /// with their unpacked form (`requestBytesPerFrameByte`), or 8 frames of replies.
     /// Beyond it, that app's connections stop being read until its calls finish or it reads its
     /// replies (backpressure; its unread replies past it close the connection); other apps go on.
     public var bufferedBytesPerApp = 32 << 20
+    /// What a request frame is counted as in `bufferedBytes`, per byte of the frame: the frame
+    /// itself and its unpacked form, which live together until the call ends. Plain samples
+    /// unpack to 3.7 times their encoding (`UnpackedSizeTests`); counted at 1 before session 12,
+    /// an app's 32 MiB share of saves took ~10 times that in healthd's memory. Denser messages may
+    /// take up to `WireLimits.maxUnpackedBytesPerInputByte` and no more (SECURITY.md, "Memory").
+    /// A maximal frame counts 16 MiB, so a share holds two.
+    public var requestBytesPerFrameByte = 4
     /// Bytes every app may buffer even while the broker is at `bufferedBytes`, so that a small
     /// call never waits for other apps' big ones. At most 256 apps are connected (one connection
     /// each), so this adds at most 64 MiB to the bound.
@@ -79,7 +87,8 @@ public struct BrokerLimits: Sendable {
 
     /// The broker's buffer bound, built from the three numbers above.
     func bufferBudget() -> BufferBudget {
-        BufferBudget(total: bufferedBytes, perOwner: bufferedBytesPerApp, floor: bufferedBytesFloorPerApp)
+        BufferBudget(total: bufferedBytes, perOwner: bufferedBytesPerApp, floor: bufferedBytesFloorPerApp,
+                     requestBytesPerFrameByte: requestBytesPerFrameByte)
     }
 
     var connectionLimits: ConnectionLimits {

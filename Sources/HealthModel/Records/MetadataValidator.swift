@@ -57,12 +57,24 @@ enum MetadataValidator {
             throw HKError(.errorInvalidArgument, "\(type.identifier): metadata value for \(key) is not a finite number")
         case let .quantity(number, _) where !number.isFinite:
             throw HKError(.errorInvalidArgument, "\(type.identifier): metadata quantity for \(key) is not a finite number")
-        case let .quantity(_, unitString):
+        case let .quantity(number, unitString):
+            let unit: HKUnit
             do {
-                _ = try HKUnit.parse(unitString)
+                unit = try HKUnit.parse(unitString)
             } catch {
                 throw HKError(.errorInvalidArgument, "\(type.identifier): metadata quantity for \(key) has an invalid unit")
             }
+            // Finite as written is not enough: 1e308 km is 1e311 m, infinite for any reader that
+            // converts it (a predicate on the key, `doubleValue(for:)` in the app).
+            guard let reference = try? unit.valueInReferenceUnit(number), reference.isFinite else {
+                throw HKError(.errorInvalidArgument,
+                              "\(type.identifier): metadata quantity for \(key) is not a finite amount once converted to its dimension's base unit")
+            }
+        case let .date(date) where !SampleLimits.permittedDates.contains(date):
+            // The wire carries any Int64 of microseconds (±292,000 years); stored dates stay in
+            // the window every other date of a sample lies in.
+            throw HKError(.errorInvalidArgument,
+                          "\(type.identifier): metadata date for \(key) must lie \(SampleLimits.permittedDatesDescription)")
         default:
             break
         }

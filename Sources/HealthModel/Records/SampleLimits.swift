@@ -10,6 +10,10 @@ public enum SampleLimits {
     /// legitimate (planned doses, forecasts), but not centuries ahead; this also keeps every date
     /// well inside the store's microsecond integers.
     public static let latestPermittedSampleDate = Date(timeIntervalSince1970: 7_258_118_400)
+    /// The window every stored date lies in — sample dates, metadata dates, route timestamps,
+    /// expirations — and how refusals state it.
+    public static let permittedDates = earliestPermittedSampleDate...latestPermittedSampleDate
+    public static let permittedDatesDescription = "between 1900-01-01 and 2200-01-01 (UTC)"
 
     /// At most this many metadata entries per sample.
     public static let maximumMetadataEntries = 64

@@ -38,6 +38,12 @@ extension HKUnit {
         return source.linearFactor.ratio(to: destination.linearFactor)
     }
 
+    /// `value` (in this unit) in its dimension's reference unit (SI base units, kelvin, pascal):
+    /// whether an amount stays finite whatever unit a reader asks for it in.
+    func valueInReferenceUnit(_ value: Double) throws(HKError) -> Double {
+        Self.toReference(value, try validExpression())
+    }
+
     private func validExpression() throws(HKError) -> UnitExpression {
         switch content {
         case .valid(let expression): return expression

@@ -14,6 +14,21 @@ public enum WireLimits {
     public static let maxMessageDepth = 32
     /// Longest method name accepted in a REQUEST frame.
     public static let maxMethodNameBytes = 128
+    /// Memory protobuf-c may take to unpack one message, per byte of its encoding, beyond
+    /// `unpackedBytesAllowance` (`UnpackArena`). Every nested message unpacks into a struct of its
+    /// full size however few bytes encode it: an empty `Sample` is 2 bytes on the wire and 216
+    /// unpacked, so a 4 MiB frame of them took 432 MiB (108×), and one sample of empty metadata
+    /// entries 240 MiB (60×). Real messages stay far below (`UnpackedSizeTests`: plain samples
+    /// 3.7×, padded 1.8×, 64 one-byte metadata entries a sample 13.9×); more is refused as
+    /// `WireDecodeError.unpacksTooLarge` before it is taken.
+    public static let maxUnpackedBytesPerInputByte = 16
+    /// What any message may take unpacked whatever its size, so a short one never meets the bound.
+    public static let unpackedBytesAllowance = 1 << 20
+    /// The bound for a message of `inputBytes` bytes.
+    public static func maxUnpackedBytes(forInputBytes inputBytes: Int) -> Int {
+        let (scaled, overflow) = inputBytes.multipliedReportingOverflow(by: maxUnpackedBytesPerInputByte)
+        return overflow ? .max : scaled.addingReportingOverflow(unpackedBytesAllowance).partialValue
+    }
     /// Samples one save may carry.
     public static let maxSamplesPerSave = 10_000
     /// Samples per streamed SampleBatch message sent by the broker.

@@ -8,12 +8,17 @@ public enum WireDecodeError: Error, Equatable, Sendable, CustomStringConvertible
     case nestedTooDeep(limit: Int)
     /// Well-formed protobuf, but a value the protocol does not allow (e.g. a 3-byte UUID).
     case invalidField(String)
+    /// Would take more memory unpacked than `WireLimits.maxUnpackedBytes(forInputBytes:)`:
+    /// many empty or tiny nested messages.
+    case unpacksTooLarge(message: String, bound: Int)
 
     public var description: String {
         switch self {
         case let .malformed(message): "malformed \(message)"
         case let .nestedTooDeep(limit): "messages nested deeper than \(limit) levels"
         case let .invalidField(text): text
+        case let .unpacksTooLarge(message, bound):
+            "\(message) would take more than \(bound) bytes of memory unpacked (more than \(WireLimits.maxUnpackedBytesPerInputByte) per byte sent: too many empty or tiny fields); send fuller fields or split the request"
         }
     }
 }
@@ -80,7 +85,9 @@ enum ProtobufCodec {
             }
         }
         guard let unpacked else {
-            throw WireDecodeError.malformed(message: String(cString: descriptor.pointee.name))
+            let name = String(cString: descriptor.pointee.name)
+            if arena.exceededBound { throw WireDecodeError.unpacksTooLarge(message: name, bound: arena.bound) }
+            throw WireDecodeError.malformed(message: name)
         }
         return try withExtendedLifetime(arena) {
             try body(UnsafeRawPointer(unpacked).assumingMemoryBound(to: M.self).pointee)

@@ -10,17 +10,26 @@ import Glibc
 /// cost as much as the Swift work that turns the samples into objects (issue 17). Nothing it
 /// allocates outlives `ProtobufCodec.withDecoded`'s closure, so individual frees are not needed.
 ///
-/// Bounded like the decoding it serves: the input is at most one frame, and protobuf-c
-/// allocates a small multiple of it; blocks double from a size derived from the input.
+/// Bounded like the decoding it serves: the input is at most one frame, and protobuf-c may take
+/// at most `WireLimits.maxUnpackedBytes(forInputBytes:)` for it — past that every allocation
+/// fails, so protobuf-c gives up and `exceededBound` says why. The one place every unpack
+/// allocates, so the one place its memory is bounded.
 final class UnpackArena {
     private var blocks: [UnsafeMutableRawPointer] = []
     private var cursor: UnsafeMutableRawPointer?
     private var remaining = 0
     private var nextBlockSize: Int
+    /// Bytes handed out to protobuf-c so far (rounded as handed out).
+    private(set) var usedBytes = 0
+    /// The most that may be handed out for this input.
+    let bound: Int
+    /// Whether an allocation was refused for passing `bound`.
+    private(set) var exceededBound = false
 
     /// Blocks start at four times the input (unpacked structs and NUL-terminated strings are
     /// larger than their encoding), between 4 KiB and 4 MiB.
     init(inputBytes: Int) {
+        bound = WireLimits.maxUnpackedBytes(forInputBytes: inputBytes)
         nextBlockSize = min(max(4_096, inputBytes.multipliedReportingOverflow(by: 4).partialValue), 4 << 20)
     }
 
@@ -34,8 +43,13 @@ final class UnpackArena {
         let (padded, overflow) = max(size, 1).addingReportingOverflow(15)
         guard !overflow else { return nil }
         let rounded = padded & ~15
+        guard rounded <= bound - usedBytes else {
+            exceededBound = true
+            return nil
+        }
         if rounded > remaining {
-            let blockSize = max(rounded, nextBlockSize)
+            // No block larger than what may still be handed out.
+            let blockSize = max(rounded, min(nextBlockSize, bound - usedBytes))
             guard let block = malloc(blockSize) else { return nil }
             blocks.append(block)
             cursor = block
@@ -45,6 +59,7 @@ final class UnpackArena {
         guard let start = cursor else { return nil }
         cursor = start + rounded
         remaining -= rounded
+        usedBytes += rounded
         return start
     }
 

@@ -101,6 +101,19 @@ enum JunkRecords {
         Case(name: "prescription expiring in the year 294,000", field: "expirationDate", record: glasses(expiration: farFuture)),
         Case(name: "negative distance sum in a workout's statistics", field: "sum",
              record: workout(statistics: [distance(sum: -5_000)])),
+        // Session 12: metadata dates had no window (the year 294,000 was stored), and a metadata
+        // quantity finite as written could be infinite in any other unit.
+        Case(name: "metadata date in the year 294,000", field: "org.test.d", record: stepsSample(metadata: ["org.test.d": .date(farFuture)])),
+        Case(name: "metadata date before 1900", field: "org.test.d", record: stepsSample(metadata: ["org.test.d": .date(farPast)])),
+        Case(name: "predefined metadata date key in the year 294,000", field: HKMetadataKeyDateOfEarliestDataUsedForEstimate,
+             record: stepsSample(metadata: [HKMetadataKeyDateOfEarliestDataUsedForEstimate: .date(farFuture)])),
+        Case(name: "metadata date on a workout event", field: "workout event 1",
+             record: workout(events: [WorkoutEventRecord(type: HKWorkoutEventType.marker.rawValue, startDate: start.addingTimeInterval(10),
+                                                         endDate: start.addingTimeInterval(10), metadata: ["org.test.d": .date(farFuture)])])),
+        Case(name: "metadata quantity 1e308 km (infinite in metres)", field: "org.test.q",
+             record: stepsSample(metadata: ["org.test.q": .quantity(value: 1e308, unit: "km")])),
+        Case(name: "metadata quantity 1e308 dBASPL (infinite in pascals)", field: "org.test.q",
+             record: stepsSample(metadata: ["org.test.q": .quantity(value: 1e308, unit: "dBASPL")])),
     ] + guardedCases
 
     static let deviceCases: [Case] = {
@@ -198,6 +211,10 @@ enum JunkRecords {
         Case(name: "workout distance sum 0", field: nil, record: workout(statistics: [distance(sum: 0)])),
         Case(name: "heartbeats at 0 and at the end", field: nil, record: heartbeats([0, 60])),
         Case(name: "metadata number -1e308", field: nil, record: stepsSample(metadata: ["org.test.n": .number(-1e308)])),
+        Case(name: "metadata dates at 1900-01-01 and 2200-01-01", field: nil,
+             record: stepsSample(metadata: ["org.test.early": .date(SampleLimits.earliestPermittedSampleDate),
+                                            "org.test.late": .date(SampleLimits.latestPermittedSampleDate)])),
+        Case(name: "metadata quantity -1e308 m", field: nil, record: stepsSample(metadata: ["org.test.q": .quantity(value: -1e308, unit: "m")])),
     ]
 }
 
