@@ -7,8 +7,8 @@ import GRDB
 /// 52-byte digest (`apple-health-import:` + 32 hex digits), in no order, so each import batch
 /// landed its identifiers on most leaf pages of an index of long texts, and every commit wrote
 /// those pages to the WAL and the checkpoint wrote them again (issue 16: ≈ 290 MB written for a
-/// 69 MB store). Entries of 8-byte integers make that index about a fifth of the size, so a batch
-/// dirties a fifth of the pages.
+/// 69 MB store). Entries of 8-byte integers make that index about a quarter of the size (20
+/// bytes an entry against 70–80), so a batch dirties about a quarter of the pages.
 ///
 /// The key is a filter, never an identity: the lookup also compares the identifier itself
 /// (`SyncedObject.lookup`), so two identifiers with one key stay two objects. That is why the

@@ -2,8 +2,8 @@ import GRDB
 
 extension StoreSchema {
     /// The per-source sync-identifier index keyed by a compact integer (`SyncKey`) instead of the
-    /// identifier text (v2's `objects_by_source_sync`): same lookups, about a fifth of the index's
-    /// pages, so a commit that stores thousands of imported identifiers rewrites a fifth as many
+    /// identifier text (v2's `objects_by_source_sync`): same lookups, about a quarter of the index's
+    /// pages, so a commit that stores thousands of imported identifiers rewrites a quarter as many
     /// (issue 16). Every identifier already stored gets its key here, so a file imported before
     /// is recognized when imported again; the lookup compares the identifier as well, so the new
     /// index is not UNIQUE (`SyncKey` says why that keeps one object per identifier).
