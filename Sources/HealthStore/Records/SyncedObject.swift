@@ -11,21 +11,25 @@ struct SyncedObject {
     let identifier: String
     let version: Int64
 
-    /// The object `source` stored under `identifier`, if any (the `objects_by_source_sync` index
-    /// holds at most one).
+    /// The object `source` stored under `identifier`, if any (the single insert path stores at
+    /// most one: `SyncKey`).
     static func find(_ db: Database, source: Int64, identifier: String) throws -> SyncedObject? {
         try find(using: lookup(db), source: source, identifier: identifier)
     }
 
     /// The lookup `find(using:…)` runs; a write making many lookups keeps one
-    /// (`SampleInserter`).
+    /// (`SampleInserter`). Found through the compact key (`objects_by_source_sync_key`, v36),
+    /// confirmed by the identifier itself: a key names an identifier only almost surely.
     static func lookup(_ db: Database) throws -> BoundStatement {
-        try BoundStatement(db, sql: "SELECT id, uuid, type_id, sync_version FROM objects WHERE source_id = ? AND sync_identifier = ?")
+        try BoundStatement(db, sql: """
+            SELECT id, uuid, type_id, sync_version FROM objects WHERE source_id = ? AND sync_key = ? AND sync_identifier = ?
+            """)
     }
 
     static func find(using lookup: BoundStatement, source: Int64, identifier: String) throws -> SyncedObject? {
         try lookup.bind(source, at: 1)
-        try lookup.bind(identifier, at: 2)
+        try lookup.bind(SyncKey.of(identifier), at: 2)
+        try lookup.bind(identifier, at: 3)
         // Read straight from SQLite (`readFirstRow`): run once per sample saved or imported with a
         // sync identifier, GRDB's cursor and Row around this one index search were most of its cost.
         return try lookup.readFirstRow { row in
