@@ -72,9 +72,13 @@ import TestSupport
         #expect(try await broker.runApp(reader, ["snippet", "medications-visible"]).okValue == "0  doses 0 taken 0", "revoked at once")
 
         // The access log records the user's entries and the archive.
-        let log = try await broker.healthctl(["log"])
-        #expect(log.stdout.contains("UserAnnotatedMedicationConcept") || log.stdout.contains("HKDataTypeIdentifierUserAnnotatedMedicationConcept"), "\(log)")
-        #expect(log.stdout.contains("medication archived by the user"), "\(log)")
+        let log = try await broker.healthctl(["log", "--json"])
+        let entries = log.stdout.split(separator: "\n").map(String.init)
+        #expect(entries.contains { $0.contains("\"HKDataTypeIdentifierUserAnnotatedMedicationConcept\"") && $0.contains("entered by the user") },
+                "\(log)")
+        #expect(entries.contains { $0.contains("\"HKMedicationDoseEventTypeIdentifierMedicationDoseEvent\"") && $0.contains("entered by the user") },
+                "\(log)")
+        #expect(entries.contains { $0.contains("medication archived by the user") }, "\(log)")
     }
 
     /// Read-only for apps: sharing either type, or reading the dose type type-wide, fails with

@@ -78,7 +78,7 @@ enum MedicationProbeData {
 
     /// What the user enters in both worlds.
     static let shared: [[String]] = [
-        ["medications", "add", "Granted Med", "--form", "tablet", "--concept", grantedConcept],
+        ["medications", "add", "Granted Med", "--form", "tablet", "--concept", grantedConcept, "--at", "2024-04-01T00:00Z"],
         ["medications", "log-dose", grantedConcept, "--status", "taken", "--dose", "1", "--at", "2024-05-01T07:00Z"],
         ["medications", "log-dose", grantedConcept, "--status", "snoozed", "--at", "2024-05-01T07:30Z"],
     ]
@@ -86,7 +86,7 @@ enum MedicationProbeData {
     /// What the user enters in the hidden world only: every status, both schedule kinds.
     static let hiddenOnly: [[String]] = [
         ["medications", "add", "Hidden Med", "--form", "injection", "--concept", hiddenConcept, "--rxnorm", "5640",
-         "--nickname", "Secret", "--scheduled"],
+         "--nickname", "Secret", "--scheduled", "--at", "2024-03-01T00:00Z"],
         ["medications", "log-dose", hiddenConcept, "--status", "taken", "--dose", "2", "--unit", "mL",
          "--scheduled-at", "2024-05-01T08:00Z", "--scheduled-dose", "2", "--at", "2024-05-01T08:01Z"],
     ] + MedicationDoseEventNames.all.map { status in

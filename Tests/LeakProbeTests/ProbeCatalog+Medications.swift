@@ -86,6 +86,6 @@ extension ProbeCatalog {
     static let medicationPositiveControls = [
         "doses, no predicate", "medications, no predicate", "doses, concept hidden-med", "doses, status skipped",
         "anchored doses, from the start", "anchored doses, continued after the later doses", "sources of doses, the hidden objects' UUIDs",
-        "medications, not archived", "doses, the hidden objects' UUIDs",
+        "medications, archived", "doses, the hidden objects' UUIDs",
     ]
 }

@@ -40,14 +40,18 @@ struct MedicationsAddCommand: AsyncParsableCommand {
     @Flag(help: "You take it on a schedule (reminders set up).")
     var scheduled = false
 
+    @Option(help: ArgumentHelp("When you started tracking it (default: now). Dates are as for `healthctl samples`.", valueName: "date"),
+            transform: { text in try DateArgument(parsing: text) })
+    var at: DateArgument?
+
     static let rxnormSystem = "http://www.nlm.nih.gov/research/umls/rxnorm"
 
     func validate() throws {
-        _ = try medication(now: Date())
+        _ = try medication(now: Date(), timeZone: CommandIO.current.timeZone)
     }
 
     func run() async throws {
-        let record = try medication(now: Date())
+        let record = try medication(now: Date(), timeZone: CommandIO.current.timeZone)
         let client = try connection.connect()
         defer { client.close() }
         let uuids = try await client.addSamples([record])
@@ -57,7 +61,8 @@ struct MedicationsAddCommand: AsyncParsableCommand {
     }
 
     /// The medication the arguments describe, or a `ValidationError` that says what to change.
-    func medication(now: Date) throws -> SampleRecord {
+    func medication(now: Date, timeZone: TimeZone) throws -> SampleRecord {
+        let added = try at?.start(in: timeZone) ?? now
         guard MedicationGeneralForms.all.contains(form) else {
             throw ValidationError("--form \(form) is not a form; use one of \(MedicationGeneralForms.all.joined(separator: ", "))")
         }
@@ -72,7 +77,7 @@ struct MedicationsAddCommand: AsyncParsableCommand {
         let value = UserAnnotatedMedicationValue(conceptIdentifier: conceptIdentifier, displayText: name, generalForm: form,
                                                  relatedCodings: related, nickname: nickname, hasSchedule: scheduled)
         let record = SampleRecord(uuid: UUID(), typeIdentifier: HKDataTypeIdentifierUserAnnotatedMedicationConcept,
-                                  startDate: now, endDate: now, value: .userAnnotatedMedication(value))
+                                  startDate: added, endDate: added, value: .userAnnotatedMedication(value))
         // The validator healthd runs, so a mistake is reported before anything is sent.
         var checked = [record]
         do {
