@@ -15,6 +15,9 @@ struct MedicationsAddCommand: AsyncParsableCommand {
             as SYSTEM|CODE or SYSTEM|CODE|VERSION; --rxnorm CODE is the RxNorm coding.
 
             Forms: \(MedicationGeneralForms.all.joined(separator: ", ")).
+
+            Example:
+              healthctl medications add "Ibuprofen 200 mg" --form tablet --rxnorm 310965 --scheduled
             """)
 
     @OptionGroup var connection: ConnectionOptions

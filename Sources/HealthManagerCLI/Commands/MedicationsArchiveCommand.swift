@@ -5,7 +5,13 @@ struct MedicationsArchiveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "archive",
         abstract: "Move a medication to the archive (isArchived), or back with --restore.",
-        discussion: "Apps you allowed to read the medication see it archived at their next query.")
+        discussion: """
+            Apps you allowed to read the medication see it archived at their next query; its \
+            doses stay.
+
+            Example:
+              healthctl medications archive ibuprofen-200-mg
+            """)
 
     @OptionGroup var connection: ConnectionOptions
 

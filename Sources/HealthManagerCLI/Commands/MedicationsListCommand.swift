@@ -6,7 +6,15 @@ import HealthModel
 struct MedicationsListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the medications you track, with their concept identifiers.")
+        abstract: "List the medications you track, with their concept identifiers.",
+        discussion: """
+            Each line: concept identifier, name (nickname first), form, codings, whether it is \
+            scheduled or archived, when it was added and its UUID (what `healthctl object-requests \
+            --allow` takes).
+
+            Example:
+              healthctl medications list --archived
+            """)
 
     @OptionGroup var connection: ConnectionOptions
 
