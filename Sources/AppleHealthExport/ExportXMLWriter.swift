@@ -104,6 +104,9 @@ public struct ExportXMLWriter: Sendable {
             return nil
         case let .visionPrescription(prescription):
             return visionPrescription(sample, prescription, source: source)
+        case .medicationDoseEvent, .userAnnotatedMedication:
+            // Apple's export (healthkit11.dtd) has no element for medications: not exported.
+            return nil
         }
     }
 
@@ -151,7 +154,7 @@ public struct ExportXMLWriter: Sendable {
         case let .category(raw):
             return (ExportEnumNames.categoryValue(raw, of: sample.typeIdentifier), nil)
         case .workout, .workoutRoute, .correlation, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment, .audiogram, .document,
-             .clinicalRecord, .visionPrescription:
+             .clinicalRecord, .visionPrescription, .medicationDoseEvent, .userAnnotatedMedication:
             return ("", nil)
         }
     }

@@ -67,6 +67,10 @@ extension HKSample {
             return HKClinicalRecord(type: type, fetched: record, clinical, parts: parts)
         case let (type as HKPrescriptionType, .visionPrescription(prescription)):
             return try HKVisionPrescription.fetched(type: type, record: record, prescription, parts: parts)
+        case let (type as HKMedicationDoseEventType, .medicationDoseEvent(dose)):
+            return try HKMedicationDoseEvent(type: type, fetched: record, dose, parts: parts)
+        case let (type as HKUserAnnotatedMedicationType, .userAnnotatedMedication(medication)):
+            return UserAnnotatedMedicationObject(type: type, fetched: record, medication, parts: parts)
         case let (type as HKCorrelationType, .correlation(objects)):
             return HKCorrelation(type: type, fetched: record,
                                  objects: try objects.map { (object) throws(HKError) in try fetched(object, sharing: parts) },

@@ -21,7 +21,7 @@ public struct HealthCtl: ParsableCommand {
             StatusCommand.self, AppsCommand.self, RequestsCommand.self, ObjectRequestsCommand.self, ObjectGrantsCommand.self,
             GrantCommand.self, RevokeCommand.self, GrantsCommand.self, SamplesCommand.self,
             KeyCommand.self, PasscodeCommand.self, LockCommand.self, UnlockCommand.self, LogCommand.self, SourcesCommand.self,
-            CharacteristicsCommand.self, UnitsCommand.self,
+            CharacteristicsCommand.self, UnitsCommand.self, MedicationsCommand.self,
             ActivityCommand.self, ImportCommand.self, ExportCommand.self, AddCommand.self, DeleteCommand.self, ReportCommand.self, ChartCommand.self,
         ])
 

@@ -82,6 +82,7 @@ public enum HealthManagerMethod: String, CaseIterable, Sendable {
     case queryRouteData = "/openhealth.v1.HealthManager/QueryRouteData"
     case querySeriesData = "/openhealth.v1.HealthManager/QuerySeriesData"
     case addSamples = "/openhealth.v1.HealthManager/AddSamples"
+    case archiveMedication = "/openhealth.v1.HealthManager/ArchiveMedication"
     case deleteSamples = "/openhealth.v1.HealthManager/DeleteSamples"
     case removeApp = "/openhealth.v1.HealthManager/RemoveApp"
 }

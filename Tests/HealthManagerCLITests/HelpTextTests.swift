@@ -6,6 +6,7 @@ import Testing
     static let commands: [[String]] = [
         [], ["status"], ["apps"], ["apps", "install"], ["apps", "list"], ["requests"],
         ["grant"], ["revoke"], ["grants"], ["samples"], ["chart"],
+        ["medications", "list"], ["medications", "add"], ["medications", "log-dose"], ["medications", "archive"],
     ]
 
     @Test(arguments: commands)
@@ -29,7 +30,7 @@ import Testing
     func completionScriptCoversTheSubcommands(shell: String) async {
         let outcome = await runHealthCtl(["--generate-completion-script", shell])
         #expect(outcome.exitCode == 0)
-        for name in ["status", "apps", "requests", "grant", "revoke", "grants", "samples", "allow-read", "heartRate"] {
+        for name in ["status", "apps", "requests", "grant", "revoke", "grants", "samples", "allow-read", "heartRate", "medications", "log-dose"] {
             #expect(outcome.output.contains(name), "\(shell) script lacks \(name)")
         }
     }

@@ -65,7 +65,7 @@ import Testing
 
     @Test func allTypesIsCompleteAndEachIdentifierResolvesToItsSharedInstance() {
         let all = HKObjectType.allTypes
-        #expect(all.count == 120 + 70 + 6 + 2 + 6 + 2 + 1 + 1 + 9 + 1)  // workout, route, heartbeat series, activity summary, ECG, state of mind; GAD-7, PHQ-9; audiogram; CDA; clinical; vision prescription
+        #expect(all.count == 120 + 70 + 6 + 2 + 6 + 2 + 1 + 1 + 9 + 1 + 2)  // workout, route, heartbeat series, activity summary, ECG, state of mind; GAD-7, PHQ-9; audiogram; CDA; clinical; vision prescription; medication dose event, medication
         #expect(Set(all.map(\.identifier)).count == all.count)
         for type in all {
             #expect(HKObjectType.type(forIdentifier: type.identifier) === type)

@@ -12,6 +12,7 @@
 #include "openhealth/v1/health_manager.pb-c.h"
 #include "openhealth/v1/health_store.pb-c.h"
 #include "openhealth/v1/kind_predicates.pb-c.h"
+#include "openhealth/v1/medications.pb-c.h"
 #include "openhealth/v1/per_object.pb-c.h"
 #include "openhealth/v1/preferences_feed.pb-c.h"
 #include "openhealth/v1/sample_predicates.pb-c.h"

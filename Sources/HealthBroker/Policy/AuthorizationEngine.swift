@@ -85,7 +85,7 @@ struct AuthorizationEngine: Sendable {
         }
         // Read per object (vision prescriptions): no type-wide read grant can exist
         // (`checkReadable`); what the app reads is its own plus the objects the user granted.
-        if PerObjectAuthorization.isPerObject(type) { return .ownAndGrantedObjects(appID: app.id) }
+        if PerObjectAuthorization.readsByObjectGrants(type) { return .ownAndGrantedObjects(appID: app.id) }
         guard let grant = try grants.grant(appID: app.id, type: type, access: .read)?.effective(at: now),
               grant.decision == .authorized else {
             return .ownSamples(appID: app.id)

@@ -21,6 +21,10 @@ enum PerObjectReadService {
     static func request(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let app = try context.requireApp(caller)
         let spec = try SampleQuerySpec(wire: payload)
+        if let through = PerObjectAuthorization.readThroughGrants[spec.typeIdentifier] {
+            throw HKError(.errorInvalidArgument, "\(spec.typeIdentifier) is read with the objects of \(through) it belongs to; "
+                          + "ask for those with requestPerObjectReadAuthorization")
+        }
         guard PerObjectAuthorization.isPerObject(spec.typeIdentifier) else {
             throw HKError(.errorInvalidArgument, "\(spec.typeIdentifier.prefix(100)) is not read per object; "
                           + "ask for it with requestAuthorization(toShare:read:)")

@@ -124,6 +124,11 @@ final class CSVExportSink: ExportSink {
         case let .visionPrescription(prescription):
             let expires = prescription.expirationDate.map { "; expires " + SampleJSONLine.timestamp($0) } ?? ""
             return (VisionPrescriptionText.kind(prescription), "", VisionPrescriptionText.detail(prescription) + expires)
+        case let .medicationDoseEvent(dose):
+            return (dose.doseQuantity.map(Self.number) ?? "", dose.unit,
+                    MedicationText.status(dose) + "; " + MedicationText.detail(dose, localTime: SampleJSONLine.timestamp))
+        case let .userAnnotatedMedication(medication):
+            return (MedicationText.name(medication), "", MedicationText.detail(medication))
         case let .correlation(members):
             let listed = members.map { member -> String in
                 guard case let .quantity(amount, stored) = member.value else { return member.typeIdentifier }

@@ -83,6 +83,10 @@ public struct SampleFormatter: Sendable {
         case let .visionPrescription(prescription):
             let expires = prescription.expirationDate.map { ", expires " + localTime($0) } ?? ""
             return (VisionPrescriptionText.kind(prescription), VisionPrescriptionText.detail(prescription) + expires)
+        case let .medicationDoseEvent(dose):
+            return (MedicationText.status(dose), MedicationText.detail(dose, localTime: localTime))
+        case let .userAnnotatedMedication(medication):
+            return (MedicationText.name(medication), MedicationText.detail(medication))
         }
     }
 

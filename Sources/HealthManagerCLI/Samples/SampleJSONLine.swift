@@ -156,6 +156,10 @@ struct SampleJSONLine: Encodable {
         case .visionPrescription:
             // No one number; the prescription itself is `visionPrescription` below.
             (value, unit) = (0, nil)
+        case let .medicationDoseEvent(dose):
+            (value, unit) = (dose.doseQuantity ?? 0, dose.unit)
+        case .userAnnotatedMedication:
+            (value, unit) = (0, nil)
         }
         source = sample.source.map { Source(bundleIdentifier: $0.bundleIdentifier, name: $0.name, version: $0.version) }
         device = sample.device.map {

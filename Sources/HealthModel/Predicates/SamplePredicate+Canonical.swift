@@ -6,7 +6,7 @@ extension SamplePredicate {
     public func canonicalized(for type: HKSampleType) throws(HKError) -> SamplePredicate {
         switch self {
         case .dateRange, .uuids, .sources, .sourceRevisions, .devices, .device, .metadata, .workout, .workoutActivityType, .noCorrelation, .workoutEffort,
-             .fhirResource:  // on another type it matches nothing, as `matches` says
+             .fhirResource, .medication:  // on another type it matches nothing, as `matches` says
             return self
         case let .stateOfMind(test):
             // On another type it matches nothing (no sample there has a state of mind row), as

@@ -12,7 +12,7 @@ extension SamplePredicate {
     public var conditionCount: Int {
         switch self {
         case .dateRange, .uuids, .sources, .devices, .workout, .workoutActivityType, .quantity, .categoryValue, .noCorrelation, .workoutEffort, .stateOfMind,
-             .fhirResource, .categoryValues, .electrocardiogram:
+             .fhirResource, .categoryValues, .electrocardiogram, .medication:
             return 1  // a category value list is bound as one JSON text, like UUIDs
         case let .workoutValue(test):
             if case let .activity(activityTest) = test { return activityTest.conditionCount }

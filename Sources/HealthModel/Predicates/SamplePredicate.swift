@@ -55,6 +55,9 @@ public indirect enum SamplePredicate: Hashable, Sendable {
     /// the workout with this UUID (with `activity` set, to that activity of it) by
     /// `relateWorkoutEffortSample`. A workout the reader cannot see relates nothing.
     case workoutEffort(workout: UUID, activity: UUID?)
+    /// The medication predicates (iOS 26): medications or dose events passing the test; no
+    /// other sample matches.
+    case medication(MedicationTest)
 
     /// Whether `record` matches. The reference semantics: the broker's SQL must agree with it.
     public func matches(_ record: SampleRecord) -> Bool {
@@ -116,6 +119,8 @@ public indirect enum SamplePredicate: Hashable, Sendable {
         case let .electrocardiogram(test):
             guard case let .electrocardiogram(stored) = record.value else { return false }
             return test.matches(stored)
+        case let .medication(test):
+            return test.matches(record.value)
         }
     }
 }

@@ -31,6 +31,10 @@ public struct SampleRecord: Hashable, Sendable {
         case clinicalRecord(ClinicalRecordValue)
         /// An `HKVisionPrescription` (iOS 16) and its glasses or contacts lenses (`VisionPrescriptionRules`).
         case visionPrescription(VisionPrescriptionValue)
+        /// An `HKMedicationDoseEvent` (iOS 26): one logged dose (`MedicationRules`).
+        case medicationDoseEvent(MedicationDoseEventValue)
+        /// An `HKUserAnnotatedMedication` (iOS 26), stored as an object so per-object grants name it.
+        case userAnnotatedMedication(UserAnnotatedMedicationValue)
     }
 
     /// Assigned by the broker on save (time-ordered, UUIDv7); whatever a client sends is ignored.

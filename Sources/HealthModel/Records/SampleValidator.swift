@@ -145,6 +145,10 @@ public enum SampleValidator {
             try FHIRResourceRules.check(record)
         case let (_ as HKPrescriptionType, .visionPrescription(prescription)):
             try VisionPrescriptionRules.check(prescription, of: record)
+        case let (_ as HKMedicationDoseEventType, .medicationDoseEvent(dose)):
+            try MedicationRules.check(dose, of: record)
+        case let (_ as HKUserAnnotatedMedicationType, .userAnnotatedMedication(medication)):
+            try MedicationRules.check(medication, of: record)
         case let (correlationType as HKCorrelationType, .correlation(objects)):
             record.value = .correlation(try CorrelationRules.canonicalizedObjects(objects, of: record, type: correlationType))
         default:

@@ -77,6 +77,15 @@ public enum AppWritability {
         electrocardiogramTypeIdentifier,
     ]
 
+    /// Types only the user enters, in the Health app (here `healthctl medications`): the
+    /// medications API is read-only for apps (iOS 26; WWDC25 "Meet the HealthKit Medications
+    /// API": apps read medications and dose events, the Health app writes them). Apple documents
+    /// no share refusal message for them; the one above is used, as for every read-only type.
+    public static let userEntered: Set<String> = [
+        HKMedicationDoseEventTypeIdentifierMedicationDoseEvent,
+        HKDataTypeIdentifierUserAnnotatedMedicationConcept,
+    ]
+
     /// HKElectrocardiogramType's identifier (`HKElectrocardiogramTypeIdentifier`).
     public static let electrocardiogramTypeIdentifier = HKElectrocardiogramTypeIdentifier
 
@@ -84,7 +93,7 @@ public enum AppWritability {
     /// above: the system-computed types, correlation types, the activity summary type, the
     /// characteristic types and the clinical types. Unknown identifiers are not this rule's business (true).
     public static func isShareable(_ identifier: String) -> Bool {
-        if systemComputed.contains(identifier) { return false }
+        if systemComputed.contains(identifier) || userEntered.contains(identifier) { return false }
         guard let type = HKObjectType.type(forIdentifier: identifier) else { return true }
         return type is HKSampleType && !(type is HKCorrelationType) && !(type is HKActivitySummaryType) && !(type is HKClinicalType)
     }
@@ -93,7 +102,7 @@ public enum AppWritability {
     /// grants for the types it holds, as in HealthKit), so only the types no app ever writes are
     /// refused here.
     public static func isSavableByApps(_ identifier: String) -> Bool {
-        if systemComputed.contains(identifier) { return false }
+        if systemComputed.contains(identifier) || userEntered.contains(identifier) { return false }
         guard let type = HKObjectType.type(forIdentifier: identifier) else { return true }
         return type is HKSampleType && !(type is HKActivitySummaryType) && !(type is HKClinicalType)
     }

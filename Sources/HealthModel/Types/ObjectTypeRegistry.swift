@@ -37,11 +37,13 @@ enum ObjectTypeRegistry {
     static let stateOfMind = HKStateOfMindType()
     static let audiogram = HKAudiogramSampleType()
     static let visionPrescription = HKPrescriptionType()
+    static let medicationDoseEvent = HKMedicationDoseEventType()
+    static let userAnnotatedMedication = HKUserAnnotatedMedicationType()
 
     /// All types in a stable order: quantity, category, characteristic and correlation types
     /// in table order, then workout, the series types, the activity summary, the electrocardiogram and State of Mind types,
     /// then the scored assessment types, the audiogram type, the document types, the clinical types
-    /// and the vision prescription type.
+    /// the vision prescription type and the medication types.
     static let allTypes: [HKObjectType] =
         QuantityTypeDefinition.all.map { quantityTypes[$0.identifier]! as HKObjectType }
         + CategoryTypeDefinition.all.map { categoryTypes[$0.identifier]! as HKObjectType }
@@ -61,7 +63,7 @@ enum ObjectTypeRegistry {
         HKClinicalTypeIdentifier.registered.compactMap { clinicalTypes[$0] }
 
     private static let laterSampleTypes: [HKObjectType] = scoredAssessmentTypesInOrder + documentTypesInOrder + clinicalTypesInOrder
-        + [visionPrescription]
+        + [visionPrescription, medicationDoseEvent, userAnnotatedMedication]
 
     static let byIdentifier: [String: HKObjectType] = Dictionary(
         uniqueKeysWithValues: allTypes.map { ($0.identifier, $0) })

@@ -12,13 +12,30 @@
 /// before any prompt. Sharing (saving) the type is asked for the usual way.
 public enum PerObjectAuthorization {
     /// The types whose objects are each granted on their own.
-    public static let types: Set<String> = [HKVisionPrescriptionTypeIdentifier]
+    public static let types: Set<String> = [HKVisionPrescriptionTypeIdentifier, HKDataTypeIdentifierUserAnnotatedMedicationConcept]
+
+    /// Types whose objects an app reads through the grants of another per-object type: a dose
+    /// event is readable with the medication it was logged for (iOS 26: "when a person
+    /// authorizes a medication, your app can read that medication and its dose events", WWDC25
+    /// "Meet the HealthKit Medications API"). No grant names a dose event itself; the
+    /// visibility choke point finds them from the medication grants (`SampleSQL.grantedRows`).
+    public static let readThroughGrants: [String: String] = [
+        HKMedicationDoseEventTypeIdentifierMedicationDoseEvent: HKDataTypeIdentifierUserAnnotatedMedicationConcept,
+    ]
 
     public static func isPerObject(_ identifier: String) -> Bool { types.contains(identifier) }
 
-    /// HealthKit's refusal of a type-wide read set naming a per-object type, or nil.
+    /// Whether what an app reads of `identifier` is decided by per-object grants (its own, or
+    /// those of the type it is read through) rather than by a type-wide read grant.
+    public static func readsByObjectGrants(_ identifier: String) -> Bool {
+        types.contains(identifier) || readThroughGrants[identifier] != nil
+    }
+
+    /// HealthKit's refusal of a type-wide read set naming a per-object type, or nil. A dose event
+    /// type is refused as well: there is no type-wide read of it to ask for (Apple documents no
+    /// behaviour here; asking for it type-wide would otherwise prompt for a grant that means nothing).
     public static func readRefusal(_ identifiers: some Sequence<String>) -> HKError? {
-        let disallowed = Set(identifiers.filter(isPerObject)).sorted()
+        let disallowed = Set(identifiers.filter(readsByObjectGrants)).sorted()
         guard !disallowed.isEmpty else { return nil }
         return HKError(.errorInvalidArgument, "Authorization to read the following types is disallowed: "
                        + disallowed.joined(separator: ", "))

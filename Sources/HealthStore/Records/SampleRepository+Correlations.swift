@@ -20,7 +20,7 @@ extension SampleRepository {
             case let .quantity(value, _): quantity = value
             case let .category(value): category = value
             case .correlation, .workout, .workoutRoute, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment, .audiogram, .document,
-                 .clinicalRecord, .visionPrescription:
+                 .clinicalRecord, .visionPrescription, .medicationDoseEvent, .userAnnotatedMedication:
                 throw StoredValueError(table: "correlation_members")  // CorrelationRules admits quantity and category samples only
             }
             let uuid = uuidSupply.next()

@@ -114,7 +114,7 @@ public struct SampleRepository: Sendable {
         case let .quantity(value, _): quantity = value
         case let .category(value): category = value
         case .workout, .workoutRoute, .heartbeatSeries, .electrocardiogram, .stateOfMind, .scoredAssessment, .audiogram, .document,
-             .clinicalRecord, .visionPrescription:
+             .clinicalRecord, .visionPrescription, .medicationDoseEvent, .userAnnotatedMedication:
             break  // side tables, written below
         case .correlation: break  // its samples are rows of their own, linked below
         }
@@ -130,6 +130,7 @@ public struct SampleRepository: Sendable {
         try DocumentRows.insert(db, objectID: rowID, record.value)
         try ClinicalRecordRows.insert(db, objectID: rowID, record.value)
         try VisionPrescriptionRows.insert(db, objectID: rowID, record.value)
+        try MedicationRows.insert(db, objectID: rowID, record.value)
         uuids.append(uuid)
         if case let .correlation(objects) = record.value {
             uuids += try insertCorrelationObjects(objects, of: rowID, using: &inserter, minting: uuidSupply, db)

@@ -78,7 +78,8 @@ struct SampleRowDecoder {
             ?? AudiogramRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
             ?? DocumentRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
             ?? ClinicalRecordRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
-            ?? VisionPrescriptionRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db) {
+            ?? VisionPrescriptionRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db)
+            ?? MedicationRows.value(objectID: objectID, typeIdentifier: typeIdentifier, db) {
             value = stored
             if case let .workout(workout) = stored {
                 // The one place a workout value leaves the store for a reader (`fetch` calls this too).
@@ -291,6 +292,7 @@ struct SampleRowDecoder {
                 || DocumentRows.holdsValue(of: identifier)
                 || ClinicalRecordRows.holdsValue(of: identifier)
                 || VisionPrescriptionRows.holdsValue(of: identifier)
+                || MedicationRows.holdsValue(of: identifier)
         }
     }
 

@@ -36,7 +36,10 @@ extension SampleSQL {
     static func grantedRows(appID: String, alias: String, table: ScopedTable) -> (sql: String, arguments: StatementArguments)? {
         switch table {
         case .other: nil
-        case .objects: ("\(alias).id IN (SELECT g.object_id FROM object_read_grants g WHERE g.app_id = ?)", [appID])
+        case .objects:
+            // The granted objects, and the dose events of granted medications (`grantedDoseRows`).
+            ("(\(alias).id IN (SELECT g.object_id FROM object_read_grants g WHERE g.app_id = ?) OR \(grantedDoseRows(appID: appID, alias: alias).sql))",
+             [appID, appID])
         case .deletedObjects: ("\(alias).uuid IN (SELECT g.uuid FROM deleted_object_read_grants g WHERE g.app_id = ?)", [appID])
         }
     }
@@ -57,11 +60,20 @@ extension SampleSQL {
             return nil
         case .objects:
             let range = stretch(FeedColumns(change: "g.change_seq", row: "g.object_id"))
+            // A dose event shown by its medication's grant stands at the later of the grant and
+            // its own change: a grant made after the app's anchor delivers the medication's
+            // earlier doses with the next batch, a dose logged later arrives when it is logged.
+            let doseRange = stretch(FeedColumns(change: "MAX(g.change_seq, od.change_seq)", row: "d.object_id"))
             var arguments: StatementArguments = [appID, appID]
             arguments += range.arguments
+            arguments += [appID]
+            arguments += doseRange.arguments
             return ("""
                 (\(alias).source_id IS NOT (SELECT id FROM sources WHERE bundle_identifier = ?) \
-                AND \(alias).id IN (SELECT g.object_id FROM object_read_grants g WHERE g.app_id = ? AND \(range.sql)))
+                AND (\(alias).id IN (SELECT g.object_id FROM object_read_grants g WHERE g.app_id = ? AND \(range.sql)) \
+                OR \(alias).id IN (SELECT d.object_id FROM object_read_grants g JOIN medications m ON m.object_id = g.object_id \
+                JOIN medication_dose_events d ON d.concept_id = m.concept_id JOIN objects od ON od.id = d.object_id \
+                WHERE g.app_id = ? AND \(doseRange.sql))))
                 """, arguments)
         case .deletedObjects:
             guard let granted = grantedRows(appID: appID, alias: alias, table: table) else { return nil }
@@ -77,7 +89,9 @@ extension SampleSQL {
         guard case let .ownAndGrantedObjects(appID) = scope else { return ("\(alias).change_seq", []) }
         return ("""
             (CASE WHEN \(alias).source_id IS (SELECT id FROM sources WHERE bundle_identifier = ?) THEN \(alias).change_seq \
-            ELSE (SELECT g.change_seq FROM object_read_grants g WHERE g.app_id = ? AND g.object_id = \(alias).id) END)
-            """, [appID, appID])
+            ELSE COALESCE((SELECT g.change_seq FROM object_read_grants g WHERE g.app_id = ? AND g.object_id = \(alias).id), \
+            (SELECT MAX(g.change_seq, \(alias).change_seq) FROM medication_dose_events d JOIN medications m ON m.concept_id = d.concept_id \
+            JOIN object_read_grants g ON g.object_id = m.object_id WHERE d.object_id = \(alias).id AND g.app_id = ?)) END)
+            """, [appID, appID, appID])
     }
 }

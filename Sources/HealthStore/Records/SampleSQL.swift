@@ -221,6 +221,8 @@ enum SampleSQL {
             return ("COALESCE(o.category \(op.sqlOperator) ?, 0)", [value])
         case let .stateOfMind(test):
             return stateOfMindCondition(test)
+        case let .medication(test):
+            return medicationCondition(test)
         case let .fhirResource(resourceType, identifier):
             // Correlated to the visible row `o` by its key, like the State of Mind predicates.
             guard let identifier else {

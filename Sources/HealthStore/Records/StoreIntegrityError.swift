@@ -24,6 +24,7 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
     case missingClinicalRecordRow
     /// A vision prescription object without its `vision_prescriptions` row (written in one transaction).
     case missingVisionPrescriptionRow
+    case missingMedicationRow
     /// An object naming a `source_systems` row (v31) the store does not hold, or one whose
     /// system version is not "major.minor.patch".
     case malformedSourceSystemRow
@@ -44,6 +45,7 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
         case .missingDocumentRow: "a document object has no documents row"
         case .missingClinicalRecordRow: "a clinical record object has no clinical_records row"
         case .missingVisionPrescriptionRow: "a vision prescription object has no vision_prescriptions row"
+        case .missingMedicationRow: "a medication or dose event object has no medications or medication_dose_events row"
         case .malformedSourceSystemRow: "an object names a source_systems row that is missing or malformed"
         case let .missingRowJustWritten(what): "\(what), written in this transaction, is not in the store"
         }

@@ -142,6 +142,7 @@ enum StoreSchema {
         registerObjectGrantFeed(&migrator)       // v30
         registerSourceSystems(&migrator)         // v31
         registerWorkoutEffort(&migrator)         // v32
+        registerMedications(&migrator)           // v34
         registerSyncKey(&migrator)               // v36
         return migrator
     }

@@ -94,6 +94,9 @@ enum PredicateWire {
             case let .workoutEffort(workout, activity):
                 wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_EFFORT
                 wire.workout_effort = WorkoutEffortWire.buildPredicate(workout: workout, activity: activity, in: arena)
+            case let .medication(test):
+                wire.node_case = OPENHEALTH__V1__PREDICATE__NODE_MEDICATION
+                wire.medication = MedicationPredicateWire.build(test, in: arena)
             }
         }
     }
@@ -195,6 +198,7 @@ enum PredicateWire {
         case OPENHEALTH__V1__PREDICATE__NODE_CATEGORY_VALUES: return try KindPredicateWire.readCategoryValues(wire.category_values?.pointee)
         case OPENHEALTH__V1__PREDICATE__NODE_ELECTROCARDIOGRAM: return try KindPredicateWire.readElectrocardiogram(wire.electrocardiogram?.pointee)
         case OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_EFFORT: return try WorkoutEffortWire.readPredicate(wire.workout_effort?.pointee)
+        case OPENHEALTH__V1__PREDICATE__NODE_MEDICATION: return try MedicationPredicateWire.read(wire.medication?.pointee)
         default:
             throw .invalidField("unknown predicate kind")
         }

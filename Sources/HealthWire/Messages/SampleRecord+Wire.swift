@@ -74,6 +74,9 @@ enum SampleWire {
         case OPENHEALTH__V1__SAMPLE__VALUE_VISION_PRESCRIPTION:
             guard let prescription = wire.vision_prescription?.pointee else { throw .invalidField("sample vision prescription missing") }
             value = .visionPrescription(try VisionPrescriptionWire.read(prescription))
+        case OPENHEALTH__V1__SAMPLE__VALUE_MEDICATION:
+            guard let medication = wire.medication?.pointee else { throw .invalidField("sample medication missing") }
+            value = try MedicationWire.read(medication)
         case OPENHEALTH__V1__SAMPLE__VALUE__NOT_SET where wire.n_correlation_objects > 0:
             // Recursion bounded by WireDepthGuard, like predicates.
             value = .correlation(try readAll(wire.correlation_objects, count: wire.n_correlation_objects))

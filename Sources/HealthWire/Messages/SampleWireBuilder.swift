@@ -80,6 +80,9 @@ struct SampleWireBuilder {
         case let .visionPrescription(prescription):
             wire.pointee.value_case = OPENHEALTH__V1__SAMPLE__VALUE_VISION_PRESCRIPTION
             wire.pointee.vision_prescription = VisionPrescriptionWire.build(prescription, in: arena)
+        case .medicationDoseEvent, .userAnnotatedMedication:
+            wire.pointee.value_case = OPENHEALTH__V1__SAMPLE__VALUE_MEDICATION
+            wire.pointee.medication = MedicationWire.build(record.value, in: arena)
         case let .correlation(objects):
             let built = build(objects)
             wire.pointee.n_correlation_objects = built.count

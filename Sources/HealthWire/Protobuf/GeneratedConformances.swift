@@ -109,6 +109,9 @@ extension Openhealth__V1__CharacteristicList: ProtobufCMessageStruct {
 extension Openhealth__V1__CharacteristicRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__characteristic_request__init(message) }
 }
+extension Openhealth__V1__ClinicalCoding: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__clinical_coding__init(message) }
+}
 extension Openhealth__V1__ClinicalRecord: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__clinical_record__init(message) }
 }
@@ -276,6 +279,18 @@ extension Openhealth__V1__LockResponse: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__Measure: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__measure__init(message) }
+}
+extension Openhealth__V1__MedicationArchiveRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__medication_archive_request__init(message) }
+}
+extension Openhealth__V1__MedicationDoseEvent: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__medication_dose_event__init(message) }
+}
+extension Openhealth__V1__MedicationPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__medication_predicate__init(message) }
+}
+extension Openhealth__V1__MedicationValue: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__medication_value__init(message) }
 }
 extension Openhealth__V1__MemberPredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__member_predicate__init(message) }
@@ -501,6 +516,9 @@ extension Openhealth__V1__UnlockRequest: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__UnlockResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__unlock_response__init(message) }
+}
+extension Openhealth__V1__UserAnnotatedMedication: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__user_annotated_medication__init(message) }
 }
 extension Openhealth__V1__UserPreferencesFeedRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__user_preferences_feed_request__init(message) }

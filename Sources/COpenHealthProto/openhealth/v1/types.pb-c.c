@@ -1318,7 +1318,7 @@ const ProtobufCMessageDescriptor openhealth__v1__source_revision__descriptor =
   (ProtobufCMessageInit) openhealth__v1__source_revision__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[21] =
+static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[22] =
 {
   {
     "uuid",
@@ -1561,6 +1561,18 @@ static const ProtobufCFieldDescriptor openhealth__v1__sample__field_descriptors[
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "medication",
+    36,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Sample, value_case),
+    offsetof(Openhealth__V1__Sample, medication),
+    &openhealth__v1__medication_value__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "quantity_series",
     40,
     PROTOBUF_C_LABEL_NONE,
@@ -1583,9 +1595,10 @@ static const unsigned openhealth__v1__sample__field_indices_by_name[] = {
   13,   /* field[13] = electrocardiogram */
   3,   /* field[3] = end_us */
   12,   /* field[12] = heartbeat_series */
+  20,   /* field[20] = medication */
   6,   /* field[6] = metadata */
   4,   /* field[4] = quantity */
-  20,   /* field[20] = quantity_series */
+  21,   /* field[21] = quantity_series */
   10,   /* field[10] = route_location_count */
   15,   /* field[15] = scored_assessment */
   8,   /* field[8] = source_revision */
@@ -1601,8 +1614,8 @@ static const ProtobufCIntRange openhealth__v1__sample__number_ranges[4 + 1] =
   { 1, 0 },
   { 20, 12 },
   { 30, 14 },
-  { 40, 20 },
-  { 0, 21 }
+  { 40, 21 },
+  { 0, 22 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
 {
@@ -1612,7 +1625,7 @@ const ProtobufCMessageDescriptor openhealth__v1__sample__descriptor =
   "Openhealth__V1__Sample",
   "openhealth.v1",
   sizeof(Openhealth__V1__Sample),
-  21,
+  22,
   openhealth__v1__sample__field_descriptors,
   openhealth__v1__sample__field_indices_by_name,
   4,  openhealth__v1__sample__number_ranges,
@@ -1696,7 +1709,7 @@ const ProtobufCMessageDescriptor openhealth__v1__state_of_mind__descriptor =
   (ProtobufCMessageInit) openhealth__v1__state_of_mind__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descriptors[19] =
+static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descriptors[20] =
 {
   {
     "date_range",
@@ -1926,6 +1939,18 @@ static const ProtobufCFieldDescriptor openhealth__v1__predicate__field_descripto
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "medication",
+    34,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__Predicate, node_case),
+    offsetof(Openhealth__V1__Predicate, medication),
+    &openhealth__v1__medication_predicate__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__predicate__field_indices_by_name[] = {
   9,   /* field[9] = category */
@@ -1936,6 +1961,7 @@ static const unsigned openhealth__v1__predicate__field_indices_by_name[] = {
   11,   /* field[11] = devices */
   17,   /* field[17] = electrocardiogram */
   14,   /* field[14] = fhir_resource */
+  19,   /* field[19] = medication */
   7,   /* field[7] = metadata */
   12,   /* field[12] = no_correlation */
   8,   /* field[8] = quantity */
@@ -1954,7 +1980,7 @@ static const ProtobufCIntRange openhealth__v1__predicate__number_ranges[4 + 1] =
   { 20, 13 },
   { 25, 14 },
   { 30, 15 },
-  { 0, 19 }
+  { 0, 20 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor =
 {
@@ -1964,7 +1990,7 @@ const ProtobufCMessageDescriptor openhealth__v1__predicate__descriptor =
   "Openhealth__V1__Predicate",
   "openhealth.v1",
   sizeof(Openhealth__V1__Predicate),
-  19,
+  20,
   openhealth__v1__predicate__field_descriptors,
   openhealth__v1__predicate__field_indices_by_name,
   4,  openhealth__v1__predicate__number_ranges,

@@ -21,6 +21,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/documents.pb-c.h"
 #include "openhealth/v1/clinical.pb-c.h"
 #include "openhealth/v1/vision.pb-c.h"
+#include "openhealth/v1/medications.pb-c.h"
 
 typedef struct Openhealth__V1__Quantity Openhealth__V1__Quantity;
 typedef struct Openhealth__V1__MetadataValue Openhealth__V1__MetadataValue;
@@ -188,7 +189,8 @@ typedef enum {
   OPENHEALTH__V1__SAMPLE__VALUE_AUDIOGRAM = 32,
   OPENHEALTH__V1__SAMPLE__VALUE_DOCUMENT = 35,
   OPENHEALTH__V1__SAMPLE__VALUE_CLINICAL_RECORD = 34,
-  OPENHEALTH__V1__SAMPLE__VALUE_VISION_PRESCRIPTION = 33
+  OPENHEALTH__V1__SAMPLE__VALUE_VISION_PRESCRIPTION = 33,
+  OPENHEALTH__V1__SAMPLE__VALUE_MEDICATION = 36
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__SAMPLE__VALUE__CASE)
 } Openhealth__V1__Sample__ValueCase;
 
@@ -263,6 +265,10 @@ struct  Openhealth__V1__Sample
      * HKVisionPrescriptionTypeIdentifier (vision.proto)
      */
     Openhealth__V1__VisionPrescription *vision_prescription;
+    /*
+     * HKMedicationDoseEvent, HKUserAnnotatedMedication (medications.proto)
+     */
+    Openhealth__V1__MedicationValue *medication;
   };
 };
 #define OPENHEALTH__V1__SAMPLE__INIT \
@@ -320,7 +326,8 @@ typedef enum {
   OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_VALUE = 30,
   OPENHEALTH__V1__PREDICATE__NODE_CATEGORY_VALUES = 31,
   OPENHEALTH__V1__PREDICATE__NODE_ELECTROCARDIOGRAM = 32,
-  OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_EFFORT = 33
+  OPENHEALTH__V1__PREDICATE__NODE_WORKOUT_EFFORT = 33,
+  OPENHEALTH__V1__PREDICATE__NODE_MEDICATION = 34
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__PREDICATE__NODE__CASE)
 } Openhealth__V1__Predicate__NodeCase;
 
@@ -384,6 +391,10 @@ struct  Openhealth__V1__Predicate
      * predicateForWorkoutEffortSamplesRelated(workout:activity:)
      */
     Openhealth__V1__WorkoutEffortPredicate *workout_effort;
+    /*
+     * predicateForUserAnnotatedMedications… / predicateForMedicationDoseEvent… (medications.proto)
+     */
+    Openhealth__V1__MedicationPredicate *medication;
   };
 };
 #define OPENHEALTH__V1__PREDICATE__INIT \

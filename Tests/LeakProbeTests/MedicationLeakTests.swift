@@ -1,0 +1,211 @@
+import Foundation
+import Synchronization
+import HealthModel
+import HealthWire
+import Testing
+import TestSupport
+
+/// DESIGN.md §7.3 for medications (iOS 26), measured as `LeakProbeTests` measures it: a dose
+/// event or medication the app may not read looks exactly as if it never existed. Two real
+/// brokers: in both the user tracks "granted-med" and logs its doses; in the hidden world the
+/// user also tracks "hidden-med" with doses of every status, scheduled and as needed. Each probing
+/// app (a confined `leak-probe-client`) is in one `MedicationProbeState`; it runs
+/// `ProbeCatalog.medicationQueries` (and, after the user logged later doses of both,
+/// `medicationContinuations`), and its raw response bytes must be identical in both worlds —
+/// except for `allowedBoth`, the positive control, where every `medicationPositiveControls` step
+/// must differ. Apple: medications are read per object, and authorizing one authorizes its dose
+/// events (WWDC25 "Meet the HealthKit Medications API").
+@Suite(.timeLimit(.minutes(10)), .serialized) struct MedicationLeakTests {
+    @Test func noResponseByteDependsOnAMedicationTheAppMayNotRead() async throws {
+        let steps = ProbeCatalog.medicationQueries.map(MedicationProbeStep.call) + [.laterDoses]
+            + ProbeCatalog.medicationContinuations.map(MedicationProbeStep.call)
+        let hiddenWorld = try await MedicationProbeWorld(hidden: true)
+        defer { hiddenWorld.stop() }
+        let controlWorld = try await MedicationProbeWorld(hidden: false)
+        defer { controlWorld.stop() }
+        let names = hiddenWorld.hiddenObjects
+        for state in MedicationProbeState.allCases {
+            let withHidden = try await hiddenWorld.probe(state, steps: steps, naming: names)
+            let without = try await controlWorld.probe(state, steps: steps, naming: names)
+            let differing = steps.indices.filter { withHidden[$0] != without[$0] }.map { steps[$0].name }
+            if state == .allowedBoth {
+                let blind = ProbeCatalog.medicationPositiveControls.filter { !differing.contains($0) }
+                #expect(blind.isEmpty, "positive control: allowed the hidden medication, these must see it: \(blind)")
+            } else {
+                #expect(differing.isEmpty, "\(state): responses depend on a medication the app may not read: \(differing)")
+                for index in steps.indices where withHidden[index] != without[index] {
+                    print("\(state) \(steps[index].name):\n  hidden world:  \(withHidden[index])\n  control world: \(without[index])")
+                }
+            }
+        }
+    }
+}
+
+/// What the probing app was allowed.
+enum MedicationProbeState: String, CaseIterable, Sendable {
+    /// Never asked for medications.
+    case neverAsked = "never-asked"
+    /// Asked; the user allowed "granted-med" only.
+    case allowedOne = "allowed-one"
+    /// Asked; the user allowed none.
+    case allowedNone = "allowed-none"
+    /// Allowed every medication offered, then the user revoked them all.
+    case revoked
+    /// The positive control: allowed every medication offered (the hidden one too, where it exists).
+    case allowedBoth = "allowed-both"
+
+    var appID: String { "org.probe.medications.\(rawValue)" }
+}
+
+enum MedicationProbeStep: Sendable {
+    case call(ProbeCall)
+    /// The user logs a later dose of each medication (the hidden one's in the hidden world only).
+    case laterDoses
+
+    var name: String {
+        switch self {
+        case let .call(call): call.name
+        case .laterDoses: "the user logs later doses"
+        }
+    }
+}
+
+enum MedicationProbeData {
+    static let grantedConcept = "granted-med"
+    static let hiddenConcept = "hidden-med"
+    /// 2024-05-01T08:00:00Z: when the hidden medication's scheduled dose was due.
+    static let hiddenScheduled = Date(timeIntervalSince1970: 1_714_550_400)
+
+    /// What the user enters in both worlds.
+    static let shared: [[String]] = [
+        ["medications", "add", "Granted Med", "--form", "tablet", "--concept", grantedConcept, "--at", "2024-04-01T00:00Z"],
+        ["medications", "log-dose", grantedConcept, "--status", "taken", "--dose", "1", "--at", "2024-05-01T07:00Z"],
+        ["medications", "log-dose", grantedConcept, "--status", "snoozed", "--at", "2024-05-01T07:30Z"],
+    ]
+
+    /// What the user enters in the hidden world only: every status, both schedule kinds.
+    static let hiddenOnly: [[String]] = [
+        ["medications", "add", "Hidden Med", "--form", "injection", "--concept", hiddenConcept, "--rxnorm", "5640",
+         "--nickname", "Secret", "--scheduled", "--at", "2024-03-01T00:00Z"],
+        ["medications", "log-dose", hiddenConcept, "--status", "taken", "--dose", "2", "--unit", "mL",
+         "--scheduled-at", "2024-05-01T08:00Z", "--scheduled-dose", "2", "--at", "2024-05-01T08:01Z"],
+    ] + MedicationDoseEventNames.all.map { status in
+        ["medications", "log-dose", hiddenConcept, "--status", status, "--at", "2024-05-01T08:30Z"]
+    } + [["medications", "archive", hiddenConcept]]
+
+    static let laterShared = ["medications", "log-dose", grantedConcept, "--status", "skipped", "--at", "2024-05-02T07:00Z"]
+    static let laterHidden = ["medications", "log-dose", hiddenConcept, "--status", "skipped", "--at", "2024-05-02T08:00Z"]
+
+    /// The UUID `healthctl medications add|log-dose` printed last in parentheses.
+    static func printedUUID(_ result: ProcessResult) -> UUID? {
+        guard let open = result.stdout.lastIndex(of: "("), let close = result.stdout.lastIndex(of: ")"), open < close else { return nil }
+        return UUID(uuidString: String(result.stdout[result.stdout.index(after: open)..<close]))
+    }
+}
+
+enum MedicationDoseEventNames {
+    static let all = ["notInteracted", "notificationNotSent", "snoozed", "taken", "skipped", "notLogged"]
+}
+
+/// One broker with one probing app per `MedicationProbeState`.
+final class MedicationProbeWorld: Sendable {
+    let broker: BrokerProcess
+    let hidden: Bool
+    /// The hidden medication's and its doses' UUIDs (none in the control world).
+    let hiddenObjects: HiddenObjects
+    /// The granted medication's and its doses' UUIDs, in entry order; later doses are added by
+    /// `probe` (through `later`), in the same order in both worlds.
+    private let grantedObjects: [UUID]
+    private let later = Mutex<[UUID]>([])
+
+    init(hidden: Bool) async throws {
+        self.hidden = hidden
+        broker = try BrokerProcess()
+        for state in MedicationProbeState.allCases {
+            try await broker.install(appID: state.appID, executable: ProbeWorld.client)
+        }
+        var granted: [UUID] = []
+        for command in MedicationProbeData.shared {
+            granted.append(try Self.uuid(of: try await broker.healthctl(command), command))
+        }
+        var hiddenUUIDs: [UUID] = []
+        if hidden {
+            for command in MedicationProbeData.hiddenOnly {
+                let result = try await broker.healthctl(command)
+                guard result.status == 0 else { throw CommandFailed(result: result) }
+                if let uuid = MedicationProbeData.printedUUID(result) { hiddenUUIDs.append(uuid) }
+            }
+        }
+        grantedObjects = granted
+        hiddenObjects = HiddenObjects(samples: hiddenUUIDs)
+        for state in MedicationProbeState.allCases where state != .neverAsked {
+            let allow: [UUID] = switch state {
+            case .allowedOne: [granted[0]]
+            case .allowedNone: []
+            case .revoked, .allowedBoth: [granted[0]] + (hidden ? [hiddenUUIDs[0]] : [])
+            case .neverAsked: []
+            }
+            try await Self.answerRequest(of: state.appID, allowing: allow, revokeAfterwards: state == .revoked, in: broker)
+        }
+    }
+
+    private static func uuid(of result: ProcessResult, _ command: [String]) throws -> UUID {
+        guard result.status == 0, let uuid = MedicationProbeData.printedUUID(result) else { throw CommandFailed(result: result) }
+        return uuid
+    }
+
+    /// The per-object flow as an app and its user go through it, for medications.
+    private static func answerRequest(of app: String, allowing allow: [UUID], revokeAfterwards: Bool, in broker: BrokerProcess) async throws {
+        let session = try ProbeSession(app, adminSocket: broker.adminSocket)
+        let request = SampleQuerySpec(typeIdentifier: ProbeCatalog.medicationType).wireBytes()
+        async let asked = session.run("unary \(HealthStoreMethod.requestPerObjectReadAuthorization.rawValue) \(ProbeTranscript.hex(request))")
+        var requestID: String?
+        let deadline = Date().addingTimeInterval(ProbeWorld.deliveryTimeout)
+        while requestID == nil, Date() < deadline {
+            let listing = try await broker.healthctl(["object-requests"])
+            requestID = listing.stdout.split(separator: "\n").first { $0.hasPrefix("Request ") && $0.contains("(\(app))") }
+                .flatMap { $0.dropFirst("Request ".count).split(separator: ":").first }.map(String.init)
+            if requestID == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        guard let requestID else { throw ProbeFailed(reason: "\(app)'s per-object request never reached healthd") }
+        let allowed = allow.isEmpty ? [] : ["--allow", allow.map { $0.uuidString.lowercased() }.joined(separator: ",")]
+        for command in [["object-requests", "--answer", requestID] + allowed] + (revokeAfterwards ? [["object-grants", app, "--revoke-all"]] : []) {
+            let result = try await broker.healthctl(command)
+            guard result.status == 0 else { throw CommandFailed(result: result) }
+        }
+        let answer = try await asked
+        guard answer.first?.hasPrefix("reply") == true else { throw ProbeFailed(reason: "\(app)'s per-object request failed: \(answer)") }
+        try await session.finish()
+    }
+
+    /// Runs `steps` as `state`'s app; what it received, with the granted medication's UUIDs (by
+    /// role) and anchors normalized.
+    func probe(_ state: MedicationProbeState, steps: [MedicationProbeStep], naming names: HiddenObjects) async throws -> [[String]] {
+        let session = try ProbeSession(state.appID, adminSocket: broker.adminSocket)
+        var anchors: [String: [UInt8]] = [:]
+        var transcript = ProbeTranscript()
+        for step in steps {
+            switch step {
+            case .laterDoses:
+                let shared = try Self.uuid(of: try await broker.healthctl(MedicationProbeData.laterShared), MedicationProbeData.laterShared)
+                later.withLock { $0.append(shared) }
+                if hidden {
+                    let result = try await broker.healthctl(MedicationProbeData.laterHidden)
+                    guard result.status == 0 else { throw CommandFailed(result: result) }
+                }
+                transcript.append([], method: nil)
+            case let .call(call):
+                let inputs = ProbeInputs(probingApp: state.appID, hiddenApp: "user", ownUUIDs: [], ownWorkout: UUID(), hidden: names,
+                                         anchors: anchors, observerUpdates: [:])
+                guard let command = call.command(inputs) else { continue }
+                let lines = try await session.run(command)
+                if call.method == .queryAnchored, let anchor = ProbeTranscript.lastAnchor(lines) { anchors[call.name] = anchor }
+                transcript.append(lines, method: call.method)
+            }
+        }
+        try await session.finish()
+        return transcript.normalized(own: [], granted: grantedObjects + later.withLock { $0 })
+    }
+
+    func stop() { broker.stop() }
+}

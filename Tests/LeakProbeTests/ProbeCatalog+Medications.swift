@@ -1,0 +1,91 @@
+import Foundation
+import HealthModel
+import HealthWire
+
+/// Medications and dose events (iOS 26): every query kind that applies to them — sample (with
+/// sort and limit), anchored (from the start, and continued after the user logged a dose of the
+/// hidden medication), sources, and the per-object request for the dose type — crossed with every
+/// medication predicate (generated: each log status, each concept, scheduled dates and ranges,
+/// archived and schedule flags, a NOT, a UUID naming a hidden object) on both types. Run by
+/// `MedicationLeakTests` in two worlds that differ only in the medication the probing app was
+/// not allowed to read, and its doses.
+extension ProbeCatalog {
+    static let doseType = HKMedicationDoseEventTypeIdentifierMedicationDoseEvent
+    static let medicationType = HKDataTypeIdentifierUserAnnotatedMedicationConcept
+
+    /// Predicates over both types: each one alone, then a few compounds.
+    static var medicationPredicates: [(name: String, predicate: @Sendable (ProbeInputs) -> SamplePredicate?)] {
+        var predicates: [(name: String, predicate: @Sendable (ProbeInputs) -> SamplePredicate?)] = [("no predicate", { _ in nil })]
+        for status in MedicationDoseEventValue.logStatuses {
+            predicates.append(("status \(MedicationDoseEventValue.logStatusNames[status - 1])", { @Sendable _ in .medication(.logStatuses([status])) }))
+        }
+        for concept in [MedicationProbeData.grantedConcept, MedicationProbeData.hiddenConcept, "never-added"] {
+            predicates.append(("concept \(concept)", { @Sendable _ in .medication(.conceptIdentifiers([concept])) }))
+        }
+        predicates += [
+            ("both concepts", { @Sendable _ in .medication(.conceptIdentifiers([MedicationProbeData.grantedConcept, MedicationProbeData.hiddenConcept])) }),
+            ("scheduled any time", { @Sendable _ in .medication(.scheduledRange(start: nil, end: nil)) }),
+            ("scheduled at the hidden dose's time", { @Sendable _ in .medication(.scheduledDates([MedicationProbeData.hiddenScheduled])) }),
+            ("scheduled around the hidden dose", { @Sendable _ in
+                .medication(.scheduledRange(start: MedicationProbeData.hiddenScheduled - 60, end: MedicationProbeData.hiddenScheduled + 60))
+            }),
+            ("archived", { @Sendable _ in .medication(.isArchived(true)) }),
+            ("not archived", { @Sendable _ in .medication(.isArchived(false)) }),
+            ("has a schedule", { @Sendable _ in .medication(.hasSchedule(true)) }),
+            ("not taken", { @Sendable _ in .not(.medication(.logStatuses([4]))) }),
+            ("taken or skipped, during the hidden doses", { @Sendable _ in
+                .and([.medication(.logStatuses([4, 5])), .dateRange(start: MedicationProbeData.hiddenScheduled - 3_600,
+                                                                     end: MedicationProbeData.hiddenScheduled + 3_600, strictStart: false, strictEnd: false)])
+            }),
+            ("the hidden objects' UUIDs", { @Sendable inputs in .uuids(Set(inputs.hidden.samples)) }),
+        ]
+        return predicates
+    }
+
+    static var medicationQueries: [ProbeCall] {
+        var calls: [ProbeCall] = []
+        for (typeName, type) in [("doses", doseType), ("medications", medicationType)] {
+            for (name, predicate) in medicationPredicates {
+                calls.append(.query("\(typeName), \(name)") { SampleQuerySpec(typeIdentifier: type, predicate: predicate($0)) })
+            }
+            calls += [
+                .query("\(typeName), newest first, limit 1") { _ in
+                    SampleQuerySpec(typeIdentifier: type, sort: [SampleSort(.startDate, ascending: false)], limit: 1)
+                },
+                .query("\(typeName), oldest first, limit 1") { _ in
+                    SampleQuerySpec(typeIdentifier: type, sort: [SampleSort(.startDate, ascending: true)], limit: 1)
+                },
+                .stream("anchored \(typeName), from the start", .queryAnchored) { _ in AnchoredQuerySpec(typeIdentifier: type).wireBytes() },
+                .stream("anchored \(typeName), hidden concept, from the start", .queryAnchored) { _ in
+                    AnchoredQuerySpec(typeIdentifier: type, predicate: .medication(.conceptIdentifiers([MedicationProbeData.hiddenConcept]))).wireBytes()
+                },
+                .unary("sources of \(typeName)", .querySources) { _ in TypePredicateSpec(typeIdentifier: type).wireBytes() },
+                .unary("sources of \(typeName), the hidden objects' UUIDs", .querySources) {
+                    TypePredicateSpec(typeIdentifier: type, predicate: .uuids(Set($0.hidden.samples))).wireBytes()
+                },
+            ]
+        }
+        calls.append(.unary("per-object request for the dose type", .requestPerObjectReadAuthorization) { _ in
+            SampleQuerySpec(typeIdentifier: doseType).wireBytes()
+        })
+        return calls
+    }
+
+    /// The anchored queries continued after the user logged another dose of each medication
+    /// (`MedicationProbeData.laterDoses`; the hidden one's only in the world that has it).
+    static var medicationContinuations: [ProbeCall] {
+        [("doses", doseType), ("medications", medicationType)].map { typeName, type in
+            .stream("anchored \(typeName), continued after the later doses", .queryAnchored) {
+                AnchoredQuerySpec(typeIdentifier: type, anchor: $0.anchor(of: "anchored \(typeName), from the start")).wireBytes()
+            }
+        }
+    }
+
+    /// Steps that must differ between the worlds for an app allowed the hidden medication too:
+    /// one per query kind, which shows the probe would see a leak.
+    static let medicationPositiveControls = [
+        "doses, no predicate", "medications, no predicate", "doses, concept hidden-med", "doses, status skipped",
+        "anchored doses, from the start", "anchored doses, continued after the later doses", "sources of doses, the hidden objects' UUIDs",
+        "medications, archived", "doses, the hidden objects' UUIDs",
+    ]
+}
