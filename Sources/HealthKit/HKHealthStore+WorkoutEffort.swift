@@ -8,7 +8,10 @@ extension HKHealthStore {
     /// read. Another app's sample, a workout the app cannot read and a UUID that does not exist
     /// fail alike with `errorInvalidArgument`; an activity that is not one of the workout's
     /// fails with `errorInvalidArgument` too. Relating a sample twice succeeds and changes
-    /// nothing. While the store is locked it fails with `errorDatabaseInaccessible`.
+    /// nothing. While the store is locked the call succeeds as soon as healthd has journaled it
+    /// (as a save does) and takes effect at unlock, checked then as a call made then would be:
+    /// one that would have failed changes nothing. Only an app that may share neither effort
+    /// type is refused at once, as it would be unlocked.
     func brokerRelateWorkoutEffortSample(_ sample: HKSample, with workout: HKWorkout, activity: HKWorkoutActivity?) async throws -> Bool {
         try Self.checkActivity(activity, of: workout)
         let change = WorkoutEffortRelationChange(sampleUUID: sample.uuid, workoutUUID: workout.uuid, activityUUID: activity?.uuid)

@@ -4,8 +4,10 @@ public import Foundation
 /// `HKWorkoutEffortRelationship` (iOS 18), answered by `HKWorkoutEffortRelationshipQuery`.
 /// Holds only what the querying app can read: the workout is visible to it, and `samples` lists
 /// the related samples of the types it may read (a relation whose samples it cannot read is not
-/// returned at all). Immutable, so a copy is the object itself.
-public final class HKWorkoutEffortRelationship: NSObject, NSCopying, @unchecked Sendable {
+/// returned at all; an update may hand out one left with no sample, after a change emptied it).
+/// Immutable, so a copy is the object itself. `NSSecureCoding`, as Apple's
+/// (`HKWorkoutEffortRelationship+Coding.swift`).
+public final class HKWorkoutEffortRelationship: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     // @unchecked: every stored property is immutable, and HKWorkout/HKSample are immutable too.
     public let workout: HKWorkout
     /// nil: the samples are related to the workout itself.
@@ -14,7 +16,7 @@ public final class HKWorkoutEffortRelationship: NSObject, NSCopying, @unchecked 
     /// for a relationship without `activity`; those related to `activity` otherwise.
     public let samples: [HKSample]?
 
-    init(workout: HKWorkout, activity: HKWorkoutActivity?, samples: [HKSample]) {
+    init(workout: HKWorkout, activity: HKWorkoutActivity?, samples: [HKSample]?) {
         self.workout = workout
         self.activity = activity
         self.samples = samples

@@ -1,8 +1,11 @@
 public import Foundation
 
 /// HealthKit's Swift descriptor for `HKWorkoutEffortRelationshipQuery` (iOS 18):
-/// `try await descriptor.result(for: store)`. Answers as the query does (see its difference
-/// from Apple's: one full answer, and an anchor that stands for "from the beginning").
+/// `try await descriptor.result(for: store)` "Returns the changes made to the health store
+/// matching the receiver. If the `anchor` property is non-nil, the result will be limited to
+/// changes made since that anchor was previously returned" (Apple's documentation of
+/// `result(for:)`): one answer, and the anchor to ask again from (`Result.newAnchor`, "may be
+/// used in a subsequent query to request more changes").
 public struct HKWorkoutEffortRelationshipQueryDescriptor: @unchecked Sendable {
     // @unchecked: an NSPredicate is not marked Sendable but is never mutated here (as HKQueryDescriptor).
     public var predicate: NSPredicate?
@@ -16,6 +19,7 @@ public struct HKWorkoutEffortRelationshipQueryDescriptor: @unchecked Sendable {
     }
 
     public struct Result: Sendable {
+        /// "The relationships that have been added since `anchor`" (and those changed since).
         public let relationships: [HKWorkoutEffortRelationship]
         public let newAnchor: HKQueryAnchor
     }
@@ -23,7 +27,9 @@ public struct HKWorkoutEffortRelationshipQueryDescriptor: @unchecked Sendable {
     public func result(for healthStore: HKHealthStore) async throws -> Result {
         let predicate = predicate
         return try await withCheckedThrowingContinuation { continuation in
-            let query = HKWorkoutEffortRelationshipQuery(predicate: predicate, anchor: anchor, options: option) { _, relationships, anchor, error in
+            // One answer: the query is not long-running, so its handler runs once.
+            let query = HKWorkoutEffortRelationshipQuery(predicate: predicate, anchor: anchor, options: option,
+                                                         longRunning: false) { _, relationships, anchor, error in
                 if let relationships, let anchor {
                     continuation.resume(returning: Result(relationships: relationships, newAnchor: anchor))
                 } else {

@@ -20,6 +20,7 @@ func runRowSnippet(_ name: String, _ arguments: [String], _ healthStore: HKHealt
     case "kind-descriptors": try await kindDescriptorsSnippet(healthStore)
     case "route-rows": try await routeRowsSnippet(healthStore, count: Int(arguments.first ?? "") ?? 30)
     case "workout-effort": try await workoutEffortSnippet(healthStore)
+    case "workout-effort-changes": try await workoutEffortChangesSnippet(healthStore)
     default: usage("unknown row snippet \(name)")
     }
 }

@@ -38,10 +38,15 @@ func workoutEffortSnippet(_ healthStore: HKHealthStore) async throws {
         }
     }
 
-    // HKWorkoutEffortRelationshipQuery with a predicate on the workouts.
+    // HKWorkoutEffortRelationshipQuery with a predicate on the workouts: long-running, so it is
+    // stopped once the initial results are in ("it is the responsibility of the caller to stop
+    // the query after they have received the results they desire", HKWorkoutEffortRelationshipQuery.h).
     let relationships: [HKWorkoutEffortRelationship] = try await withCheckedThrowingContinuation { continuation in
+        let answered = OneAnswer()
         let query = HKWorkoutEffortRelationshipQuery(predicate: HKQuery.predicateForObjects(with: [workout.uuid]), anchor: nil,
-                                                     options: .default) { _, relationships, _, error in
+                                                     options: .default) { query, relationships, _, error in
+            guard answered.first() else { return }
+            healthStore.stop(query)
             if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: relationships ?? []) }
         }
         healthStore.execute(query)

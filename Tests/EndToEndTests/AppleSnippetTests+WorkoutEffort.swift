@@ -26,3 +26,26 @@ extension AppleSnippetTests {
                 + " unrelated:true,0 wrongType:invalidArgument stranger:invalidArgument", "\(result)")
     }
 }
+
+extension AppleSnippetTests {
+    /// HKWorkoutEffortRelationshipQuery.h: "This is a long running query … The first call to
+    /// resultsHandler will contain the inital results which may be empty and future callbacks
+    /// will contain new relationships as well as any changes to previous relationships along with
+    /// a new anchor"; developer.apple.com/documentation/healthkit/hkworkouteffortrelationshipquerydescriptor/result(for:):
+    /// "If the anchor property is non-nil, the result will be limited to changes made since that
+    /// anchor was previously returned"; developer.apple.com/documentation/healthkit/hkworkouteffortrelationship:
+    /// NSSecureCoding (`init(coder:)`). Run by a sandboxed app against a real healthd
+    /// (Tests/EndToEndClient/WorkoutEffortChangesSnippets.swift).
+    @Test func workoutEffortRelationshipsAreAnsweredFromAnAnchorAndWhileTheyChange() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.row-workout-effort-changes")
+        let effort = HKQuantityTypeIdentifier.workoutEffortScore.rawValue
+        for type in [HKWorkoutTypeIdentifier, effort] {
+            try await broker.set(app, "share", type, allowed: true)
+            try await broker.set(app, "read", type, allowed: true)
+        }
+        let result = try await broker.runApp(app, ["row-snippet", "workout-effort-changes"])
+        #expect(result.okValue == "initial:workout=7 live:0|activity=9|workout= since:workout=;activity=9 deleted:activity="
+                + " archive:true,true foreign:invalidArgument", "\(result)")
+    }
+}

@@ -31,6 +31,12 @@ import Testing
             ("deleteMatching, no entry", .deleteMatching(typeIdentifier: steps, predicate: nil, appID: app, workouts: .allSources,
                                                          accessLog: nil)),
             ("associate", .associate(sampleUUIDs: [UUID(), UUID()], workoutUUID: UUID(), appID: app)),
+            ("workoutEffortRelation, relate to an activity, window scope",
+             .workoutEffortRelation(sample: UUID(), workout: UUID(), activity: UUID(), appID: app,
+                                    workouts: .recentWindow(appID: app, since: when), relate: true)),
+            ("workoutEffortRelation, unrelate from the workout, own scope",
+             .workoutEffortRelation(sample: UUID(), workout: UUID(), activity: nil, appID: app, workouts: .ownSamples(appID: app),
+                                    relate: false)),
             ("routeData", .routeData(locations: [location], builderID: builder, source: source, at: when)),
             ("finishRoute", .finishRoute(builderID: builder, workoutUUID: UUID(), metadata: ["org.test.key": .string("v")],
                                          device: DeviceRecord(name: "Phone"), source: source, uuid: UUID())),
@@ -52,7 +58,7 @@ import Testing
     @Test func anEntryWithoutItsFieldsIsRefused() throws {
         // A header naming a kind and nothing else: each kind's decoder must refuse it, not guess.
         for kind in ["save", "delete", "grants", "accessLog", "deleteMatching", "associate", "enableBackground",
-                     "disableBackground", "appAccess", "routeData", "finishRoute"] {
+                     "disableBackground", "appAccess", "routeData", "finishRoute", "workoutEffort"] {
             let header = Array(#"{"kind":"\#(kind)"}"#.utf8)
             let bytes = [0, 0, 0, UInt8(header.count)] + header
             #expect(throws: (any Error).self, "\(kind)") { _ = try PendingEntryCoding.decode(bytes) }

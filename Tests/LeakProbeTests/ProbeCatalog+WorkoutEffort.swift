@@ -7,22 +7,23 @@ import HealthWire
 /// (`ProbeData.relateHiddenEffort`): a visible workout with a hidden sample. Every read of relations — the relationship query with and
 /// without a predicate on the workouts, `.mostRelevant`, and the sample predicate — and every
 /// change naming a hidden object, each beside a twin naming nothing (`changeTwins`, `readTwins`).
-/// Relating the app's own score is tried last, after the reads, and undone at once.
+/// Relating the app's own score is tried last, after the reads, and undone at once; the
+/// relationship query is then continued from its first answer's anchor.
 extension ProbeCatalog {
     static let workoutEffort: [ProbeCall] = [
-        .unary("effort relationships", .queryWorkoutEffortRelationships) { _ in
+        .stream("effort relationships", .queryWorkoutEffortRelationships) { _ in
             WorkoutEffortQuery(predicate: nil, mostRelevant: false).wireBytes()
         },
-        .unary("effort relationships, most relevant", .queryWorkoutEffortRelationships) { _ in
+        .stream("effort relationships, most relevant", .queryWorkoutEffortRelationships) { _ in
             WorkoutEffortQuery(predicate: nil, mostRelevant: true).wireBytes()
         },
-        .unary("effort relationships of the hidden workout", .queryWorkoutEffortRelationships) {
+        .stream("effort relationships of the hidden workout", .queryWorkoutEffortRelationships) {
             WorkoutEffortQuery(predicate: .uuids([$0.hidden.workout]), mostRelevant: false).wireBytes()
         },
-        .unary("effort relationships of a workout that does not exist", .queryWorkoutEffortRelationships) { _ in
+        .stream("effort relationships of a workout that does not exist", .queryWorkoutEffortRelationships) { _ in
             WorkoutEffortQuery(predicate: .uuids([freshUUID]), mostRelevant: false).wireBytes()
         },
-        .unary("effort relationships of its own workout", .queryWorkoutEffortRelationships) {
+        .stream("effort relationships of its own workout", .queryWorkoutEffortRelationships) {
             WorkoutEffortQuery(predicate: .uuids([$0.ownWorkout]), mostRelevant: false).wireBytes()
         },
         .query("effort scores related to its own workout") {
@@ -60,8 +61,12 @@ extension ProbeCatalog {
         .unary("effort: relate its score to its own workout", .relateWorkoutEffort) {
             WorkoutEffortRelationChange(sampleUUID: ProbeData.ownEffortScore($0.ownUUIDs), workoutUUID: $0.ownWorkout, activityUUID: nil).wireBytes()
         },
-        .unary("effort relationships after relating its own", .queryWorkoutEffortRelationships) { _ in
+        .stream("effort relationships after relating its own", .queryWorkoutEffortRelationships) { _ in
             WorkoutEffortQuery(predicate: nil, mostRelevant: false).wireBytes()
+        },
+        // After an anchor: only its own relation changed since (a hidden relation is older or invisible).
+        .stream("effort relationships since the first answer", .queryWorkoutEffortRelationships) {
+            WorkoutEffortQuery(predicate: nil, mostRelevant: false, anchor: $0.anchor(of: "effort relationships")).wireBytes()
         },
     ]
 }

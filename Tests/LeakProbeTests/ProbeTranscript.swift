@@ -35,6 +35,10 @@ struct ProbeTranscript: Sendable {
                         if let batch = try? AnchoredQueryBatch(wire: payload), !batch.anchor.isEmpty {
                             text = text.replacingOccurrences(of: Self.hex(batch.anchor), with: "<anchor: \(batch.anchor.count) bytes>")
                         }
+                    case .queryWorkoutEffortRelationships?:
+                        if let answer = try? WorkoutEffortRelations(wire: payload), !answer.anchor.isEmpty {
+                            text = text.replacingOccurrences(of: Self.hex(answer.anchor), with: "<anchor: \(answer.anchor.count) bytes>")
+                        }
                     case .observeChanges?:
                         // Only a message that is exactly an update is summarized; anything else stays raw.
                         if let update = try? ObserverDelivery(wire: payload), update.wireBytes() == payload {
@@ -62,6 +66,11 @@ struct ProbeTranscript: Sendable {
     /// The last anchor among anchored-query messages in `lines`.
     static func lastAnchor(_ lines: [String]) -> [UInt8]? {
         lines.compactMap { payload(of: $0).flatMap { try? AnchoredQueryBatch(wire: $0) } }.last { !$0.anchor.isEmpty }?.anchor
+    }
+
+    /// The last anchor among workout effort relationship answers in `lines`.
+    static func lastEffortAnchor(_ lines: [String]) -> [UInt8]? {
+        lines.compactMap { payload(of: $0).flatMap { try? WorkoutEffortRelations(wire: $0) } }.last { !$0.anchor.isEmpty }?.anchor
     }
 
     /// The last observer update among `lines`.

@@ -132,6 +132,9 @@ final class ProbeWorld: Sendable {
                     own += saved
                 }
                 if call.method == .queryAnchored, let anchor = ProbeTranscript.lastAnchor(lines) { anchors[call.name] = anchor }
+                if call.method == .queryWorkoutEffortRelationships, let anchor = ProbeTranscript.lastEffortAnchor(lines) {
+                    anchors[call.name] = anchor
+                }
                 transcript.append(lines, method: call.method)
             }
         }

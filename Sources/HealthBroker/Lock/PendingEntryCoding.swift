@@ -6,7 +6,8 @@ import HealthWire
 /// The plaintext of a pending-journal entry (before `PendingJournal` seals it): header length
 /// (4 bytes, big-endian) ‖ a JSON header ‖ for a save, the samples in their wire encoding
 /// (for grants, the `AppGrants` message; for a deletion by predicate, the `MatchingDeletion`
-/// request; for a workout association, the `WorkoutAssociation` request; for route locations,
+/// request; for a workout association, the `WorkoutAssociation` request; for a workout effort
+/// relation, the `WorkoutEffortRelationChange` request; for route locations,
 /// the `RouteDataChunk` request; for a finished route, the `RouteFinish` request)
 /// (`SampleList`, the save request's own format, as raw bytes: a scan of the disk for a save's
 /// values finds them if they were ever written unsealed), so a merged save is the very records
@@ -14,10 +15,12 @@ import HealthWire
 /// merge trusts it as it trusts the store; a decoding failure still only counts the entry as
 /// damaged.
 enum PendingEntryCoding {
-    private struct Entry: Codable {
+    fileprivate struct Entry: Codable {
         enum Kind: String, Codable {
             case save, delete, grants, accessLog, deleteMatching, associate, enableBackground, disableBackground, appAccess
             case routeData, finishRoute
+            /// relate/unrelateWorkoutEffortSample (`allowed`: relate); trailer: the request.
+            case workoutEffort
         }
         var kind: Kind
         // save
@@ -64,19 +67,17 @@ enum PendingEntryCoding {
         case let .deleteMatching(typeIdentifier, predicate, appID, workouts, log):
             var matching = Entry(kind: .deleteMatching, actor: log?.actor, appID: appID, action: log?.action.rawValue,
                                  types: log?.types, detail: log?.detail, timeMicros: log?.date.microsecondsSince1970)
-            switch workouts {
-            case .allSources: matching.workoutScope = "all"
-            // A per-object scope never applies to workouts; if it did, own is the safe narrowing.
-            case .ownSamples, .ownAndGrantedObjects: matching.workoutScope = "own"
-            case let .recentWindow(_, since):
-                matching.workoutScope = "window"
-                matching.workoutScopeSinceMicros = since.microsecondsSince1970
-            }
+            matching.setWorkoutScope(workouts)
             entry = matching
             samples = MatchingDeletion(typeIdentifier: typeIdentifier, predicate: predicate).wireBytes()
         case let .associate(sampleUUIDs, workoutUUID, appID):
             entry = Entry(kind: .associate, appID: appID)
             samples = WorkoutAssociation(workoutUUID: workoutUUID, sampleUUIDs: sampleUUIDs).wireBytes()
+        case let .workoutEffortRelation(sample, workout, activity, appID, workouts, relate):
+            var relation = Entry(kind: .workoutEffort, appID: appID, allowed: relate)
+            relation.setWorkoutScope(workouts)
+            entry = relation
+            samples = WorkoutEffortRelationChange(sampleUUID: sample, workoutUUID: workout, activityUUID: activity).wireBytes()
         case let .enableBackgroundDelivery(registration):
             entry = Entry(kind: .enableBackground, appID: registration.appID,
                           timeMicros: registration.enabledDate.microsecondsSince1970,
@@ -138,13 +139,7 @@ enum PendingEntryCoding {
                               detail: entry.detail ?? "", at: Date(microsecondsSince1970: micros))
         case .deleteMatching:
             guard let appID = entry.appID else { throw WireDecodeError.invalidField("pending deletion entry incomplete") }
-            let workouts: ReadScope
-            switch (entry.workoutScope, entry.workoutScopeSinceMicros) {
-            case ("all", _): workouts = .allSources
-            case ("own", _): workouts = .ownSamples(appID: appID)
-            case let ("window", since?): workouts = .recentWindow(appID: appID, since: Date(microsecondsSince1970: since))
-            default: throw WireDecodeError.invalidField("pending deletion entry names no workout scope")
-            }
+            let workouts = try entry.readWorkoutScope(appID: appID)
             let deletion = try MatchingDeletion(wire: trailer)
             // The call's access-log entry, written at merge with the count (none if the call had none).
             var log: AccessLogEntryDraft?
@@ -159,6 +154,13 @@ enum PendingEntryCoding {
             guard let appID = entry.appID else { throw WireDecodeError.invalidField("pending association entry incomplete") }
             let association = try WorkoutAssociation(wire: trailer)
             return .associate(sampleUUIDs: association.sampleUUIDs, workoutUUID: association.workoutUUID, appID: appID)
+        case .workoutEffort:
+            guard let appID = entry.appID, let relate = entry.allowed else {
+                throw WireDecodeError.invalidField("pending workout effort entry incomplete")
+            }
+            let change = try WorkoutEffortRelationChange(wire: trailer)
+            return .workoutEffortRelation(sample: change.sampleUUID, workout: change.workoutUUID, activity: change.activityUUID,
+                                          appID: appID, workouts: try entry.readWorkoutScope(appID: appID), relate: relate)
         case .enableBackground:
             guard let appID = entry.appID, let type = entry.typeIdentifier, let raw = entry.frequency,
                   let frequency = HKUpdateFrequency(rawValue: raw), let micros = entry.timeMicros else {
@@ -216,5 +218,27 @@ enum PendingEntryCoding {
             }
         }
         return record
+    }
+}
+
+private extension PendingEntryCoding.Entry {
+    mutating func setWorkoutScope(_ workouts: ReadScope) {
+        switch workouts {
+        case .allSources: workoutScope = "all"
+        // A per-object scope never applies to workouts; if it did, own is the safe narrowing.
+        case .ownSamples, .ownAndGrantedObjects: workoutScope = "own"
+        case let .recentWindow(_, since):
+            workoutScope = "window"
+            workoutScopeSinceMicros = since.microsecondsSince1970
+        }
+    }
+
+    func readWorkoutScope(appID: String) throws -> ReadScope {
+        switch (workoutScope, workoutScopeSinceMicros) {
+        case ("all", _): return .allSources
+        case ("own", _): return .ownSamples(appID: appID)
+        case let ("window", since?): return .recentWindow(appID: appID, since: Date(microsecondsSince1970: since))
+        default: throw WireDecodeError.invalidField("pending entry names no workout scope")
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HealthModel
 import HealthStore
+import HealthWire
 
 /// The writes that go on while the store is locked: they land in the pending journal instead of
 /// the database, durable before the caller is answered, and are merged at unlock in order.
@@ -92,6 +93,59 @@ extension StoreHandle {
                 _ = try await BlockingWork.run { try locked.journal.append(entry) }
             }
         }
+    }
+
+    /// Relates (or unrelates) `app`'s effort sample with a workout or one activity of it
+    /// (WorkoutEffortService). Open: the sample must be the app's own, of an effort type it may
+    /// share, and the workout visible to it (`WorkoutEffortChanges.apply`); returns the sample's
+    /// type. Locked: the store cannot be read to decide any of that, so the call is answered as
+    /// made — which tells the app nothing, as the same answer comes for any UUIDs — and sealed
+    /// into the pending journal with the app's workout read scope of the moment (from the
+    /// grants the locked broker holds); at merge every check is made against the store as it
+    /// then is, the share check against the grants merged so far (the user's decisions as of the
+    /// call), and a change that would fail then changes nothing. Returns nil (type unknown).
+    /// One check is made at once, on grants the app may know: with share permission for neither
+    /// effort type the call could never succeed, and fails as an unlocked one would.
+    func changeWorkoutEffortRelation(_ change: WorkoutEffortRelationChange, app: AppManifest, relate: Bool) async throws -> String? {
+        try await withSaveTarget { access in
+            switch access {
+            case let .open(database):
+                // Only the app's own object has a type here: another app's sample and an unknown UUID
+                // fail alike, before any grant is consulted (the commit looks the sample up again).
+                guard let type = try database.samples.ownObjectType(change.sampleUUID, appID: app.id) else {
+                    throw HKError(.errorInvalidArgument, "the sample was not found among the samples this app saved")
+                }
+                try WorkoutEffortRules.checkEffortType(type)
+                try database.authorization.checkSave(app: app, types: [type])
+                let workouts = try database.authorization.readScope(app: app, type: HKWorkoutTypeIdentifier).scope
+                try await database.samples.changeWorkoutEffortRelation(sample: change.sampleUUID, workout: change.workoutUUID,
+                                                                       activity: change.activityUUID, appID: app.id,
+                                                                       workouts: workouts, relate: relate)
+                return type
+            case let .locked(locked):
+                try Self.checkSharesAnEffortType(app, locked.grants)
+                let workouts = try locked.grants.authorization.readScope(app: app, type: HKWorkoutTypeIdentifier).scope
+                let entry = try PendingEntryCoding.encode(.workoutEffortRelation(sample: change.sampleUUID, workout: change.workoutUUID,
+                                                                                 activity: change.activityUUID, appID: app.id,
+                                                                                 workouts: workouts, relate: relate))
+                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+                return nil
+            }
+        }
+    }
+
+    /// Throws the share refusal of the first effort type when the app may share neither.
+    private static func checkSharesAnEffortType(_ app: AppManifest, _ grants: HealthDatabase) throws {
+        var firstRefusal: (any Error)?
+        for type in WorkoutEffortRules.effortTypes {
+            do {
+                try grants.authorization.checkSave(app: app, types: [type])
+                return
+            } catch {
+                firstRefusal = firstRefusal ?? error
+            }
+        }
+        if let firstRefusal { throw firstRefusal }
     }
 
     /// Adds validated `locations` to `source`'s unfinished route `builderID` (RouteService, after

@@ -72,7 +72,7 @@ enum MethodTable {
         HealthStoreMethod.watchUserPreferences.rawValue: .stream(UserPreferencesFeedService.watch),
         HealthStoreMethod.relateWorkoutEffort.rawValue: .unary(WorkoutEffortService.relate),
         HealthStoreMethod.unrelateWorkoutEffort.rawValue: .unary(WorkoutEffortService.unrelate),
-        HealthStoreMethod.queryWorkoutEffortRelationships.rawValue: .unary(WorkoutEffortService.query),
+        HealthStoreMethod.queryWorkoutEffortRelationships.rawValue: .stream(WorkoutEffortService.query),
     ]
 
     /// Served on the admin socket, to the manager tools only.
@@ -134,9 +134,9 @@ enum MethodTable {
         case longRunningQuery
     }
 
-    /// The cost of an app's call. Only the anchored query needs its request to tell (it is
-    /// long-running when it asks for updates); a request that does not decode counts as a large
-    /// query, and its handler then refuses it as invalid.
+    /// The cost of an app's call. Only the anchored and workout effort relationship queries need
+    /// their request to tell (each is long-running when it asks for updates); a request that does
+    /// not decode counts as a large query, and its handler then refuses it as invalid.
     static func cost(of method: String, payload: [UInt8]) -> Cost {
         switch method {
         case HealthStoreMethod.requestAuthorization.rawValue, HealthStoreMethod.requestPerObjectReadAuthorization.rawValue:
@@ -146,11 +146,13 @@ enum MethodTable {
             return .longRunningQuery
         case HealthStoreMethod.queryAnchored.rawValue:
             return (try? AnchoredQuerySpec(wire: payload))?.longRunning == true ? .longRunningQuery : .largeQuery
+        case HealthStoreMethod.queryWorkoutEffortRelationships.rawValue:
+            return (try? WorkoutEffortQuery(wire: payload))?.longRunning == true ? .longRunningQuery : .largeQuery
         case HealthStoreMethod.querySamples.rawValue, HealthStoreMethod.queryCorrelations.rawValue,
              HealthStoreMethod.queryRouteData.rawValue, HealthStoreMethod.querySeriesData.rawValue,
              HealthStoreMethod.queryStatistics.rawValue,
              HealthStoreMethod.queryStatisticsCollection.rawValue, HealthStoreMethod.queryActivitySummaries.rawValue,
-             HealthStoreMethod.querySources.rawValue, HealthStoreMethod.queryWorkoutEffortRelationships.rawValue:
+             HealthStoreMethod.querySources.rawValue:
             return .largeQuery
         default:
             return .cheap

@@ -9,10 +9,15 @@ import HealthWire
 /// The rules (SECURITY.md "Workout effort relations"): relating or unrelating needs share
 /// permission for the effort sample's type and takes only a sample the app saved itself, and a
 /// workout the app can read — a hidden workout, another app's sample and a UUID that does not
-/// exist fail alike. A reader sees a relation only as far as it can read both sides
-/// (`SampleRepository.workoutEffortRelations`). Both writes need the open store: deciding
-/// whether the workout is visible reads it, and reads are refused while locked.
+/// exist fail alike. While the store is locked the call is journaled and every one of those
+/// checks is made at merge (`StoreHandle.changeWorkoutEffortRelation`). A reader sees a relation
+/// only as far as it can read both sides (`SampleRepository.workoutEffortRelations`).
 enum WorkoutEffortService {
+    /// What this query's anchors are sealed for, in place of a set of types (`AnchorSealer`): no
+    /// sample type has this identifier, so an anchor of an anchored object query — even one over
+    /// the workout and effort types — never opens here, nor one of these there.
+    static let anchorScope: Set<String> = ["HKWorkoutEffortRelationshipQuery"]
+
     static func relate(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         try await change(context, caller, payload, relate: true)
     }
@@ -24,44 +29,79 @@ enum WorkoutEffortService {
     private static func change(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], relate: Bool) async throws -> MethodTable.Reply {
         let app = try context.requireApp(caller)
         let request = try WorkoutEffortRelationChange(wire: payload)
-        let verb = relate ? "relating" : "unrelating"
-        try await context.store.withDatabase(changing: "\(verb) a workout effort sample") { database in
-            // Only the app's own object has a type here: another app's sample and an unknown UUID
-            // fail alike, before any grant is consulted (the commit looks the sample up again).
-            guard let type = try database.samples.ownObjectType(request.sampleUUID, appID: app.id) else {
-                throw HKError(.errorInvalidArgument, "the sample was not found among the samples this app saved")
-            }
-            try WorkoutEffortRules.checkEffortType(type)
-            try database.authorization.checkSave(app: app, types: [type])
-            let workouts = try database.authorization.readScope(app: app, type: HKWorkoutTypeIdentifier).scope
-            try await database.samples.changeWorkoutEffortRelation(sample: request.sampleUUID, workout: request.workoutUUID,
-                                                                   activity: request.activityUUID, appID: app.id,
-                                                                   workouts: workouts, relate: relate)
-            CallAccessReport.record(appID: app.id, types: [type, HKWorkoutTypeIdentifier], count: 1,
-                                    detail: relate ? "related to a workout" : "unrelated from a workout")
-        }
+        let type = try await context.store.changeWorkoutEffortRelation(request, app: app, relate: relate)
+        // Locked, the sample's type is not known until the merge: the entry names both effort types.
+        CallAccessReport.record(appID: app.id, types: (type.map { [$0] } ?? WorkoutEffortRules.effortTypes) + [HKWorkoutTypeIdentifier],
+                                count: 1, detail: relate ? "related to a workout" : "unrelated from a workout")
         return MethodTable.Reply(EmptyMessage())
     }
 
-    static func query(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+    /// HKWorkoutEffortRelationshipQuery: the relationships after the request's anchor (all of
+    /// them without one), then — long-running — one delivery each time a relationship the app
+    /// can see changes, each with the anchor to continue from, until the app stops the query.
+    /// Each delivery resolves the app's scopes afresh, so a revoked grant applies to the next one;
+    /// a wake-up that finds no visible change sends nothing.
+    static func query(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
         let app = try context.requireApp(caller)
         let request = try WorkoutEffortQuery(wire: payload)
         let report = CallAccessReport.current
-        let relations = try await context.store.withDatabaseOffPool { database in
-            // One resolution per read: the workouts' visibility (which also confines what the
+        var after = try await openAnchor(context, app: app, request.anchor)
+        guard request.longRunning else {
+            _ = try await deliver(context, app: app, request, after: after, initial: true, report: report, responder)
+            return
+        }
+        // Subscribed before the first read: a change between that read and the first wait still
+        // wakes the loop. Relations concern the effort types (CommitWatcher), workouts the workout type.
+        let (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let tokens = ([HKWorkoutTypeIdentifier] + WorkoutEffortRules.effortTypes).map { type in
+            context.changes.subscribe(.init(appID: app.id, typeIdentifier: type)) { wake.yield() }
+        }
+        defer { for token in tokens { context.changes.unsubscribe(token) } }
+        after = try await deliver(context, app: app, request, after: after, initial: true, report: report, responder)
+        for await _ in wakeups {
+            after = try await deliver(context, app: app, request, after: after, initial: false, report: report, responder)
+        }
+        // The wake-up stream only ends with the call's task: the client cancelled.
+        throw CancellationError()
+    }
+
+    /// The change number inside the app's anchor (nil for none: from the beginning). Every way an
+    /// anchor can be wrong — another app's, another query's, altered, truncated — gets one answer.
+    private static func openAnchor(_ context: BrokerContext, app: AppManifest, _ anchor: [UInt8]) async throws -> Int64? {
+        guard !anchor.isEmpty else { return nil }
+        let cursor = try await context.store.withDatabase { database in
+            database.changeFeed.anchors.open(anchor, appID: app.id, typeIdentifiers: anchorScope)
+        }
+        guard let cursor else { throw HKError(.errorInvalidArgument, "the anchor is not valid for this query") }
+        return cursor.change
+    }
+
+    /// Reads and sends one delivery; returns the change number the next one continues from. An
+    /// update with nothing visible sends nothing; the initial answer always answers.
+    private static func deliver(_ context: BrokerContext, app: AppManifest, _ request: WorkoutEffortQuery, after: Int64?,
+                                initial: Bool, report: CallAccessReport?, _ responder: CallResponder) async throws -> Int64 {
+        let (relations, anchor, through) = try await context.store.withDatabaseOffPool { database in
+            // One resolution per delivery: the workouts' visibility (which also confines what the
             // predicate names) and each effort type's scope.
             let workouts = try database.authorization.readScope(app: app, type: HKWorkoutTypeIdentifier)
             var samples: [String: ReadScope] = [:]
             for type in WorkoutEffortRules.effortTypes {
                 samples[type] = try database.authorization.readScope(app: app, type: type).scope
             }
-            let relations = try database.samples.workoutEffortRelations(matching: request.predicate, workouts: workouts, samples: samples,
-                                                                       mostRelevant: request.mostRelevant,
-                                                                       maximumSamples: WireLimits.maxObjectsPerCall)
-            report?.record(appID: app.id, types: [HKWorkoutTypeIdentifier] + WorkoutEffortRules.effortTypes,
-                           count: relations.count)
-            return relations
+            let read = try database.samples.workoutEffortRelations(matching: request.predicate, workouts: workouts, samples: samples,
+                                                                   mostRelevant: request.mostRelevant,
+                                                                   maximumSamples: WireLimits.maxObjectsPerCall, after: after)
+            let anchor = try database.changeFeed.anchors.seal(ChangeCursor(completeThrough: read.through), appID: app.id,
+                                                              typeIdentifiers: anchorScope)
+            return (read.relations, anchor, read.through)
         }
-        return MethodTable.Reply(WorkoutEffortRelations(relations))
+        if initial {
+            report?.record(appID: app.id, types: [HKWorkoutTypeIdentifier] + WorkoutEffortRules.effortTypes, count: relations.count)
+        }
+        if initial || !relations.isEmpty {
+            try await responder.send(WorkoutEffortRelations(relations, anchor: anchor).wireBytes())
+            if !initial { report?.add(count: relations.count) }
+        }
+        return through
     }
 }

@@ -18,6 +18,9 @@ struct SamplesCommand: AsyncParsableCommand {
 
             --json prints one JSON object per line as the samples arrive, with dates in UTC.
 
+            Workouts have an EFFORT column: the effort scores apps related to the workout or to \
+            one of its activities (iOS 18's workout effort), every app's.
+
             Examples:
               healthctl samples heartRate --from 2024-05-01 --to 2024-05-07 --unit count/s
               healthctl samples stepCount --limit 10 --json
@@ -72,14 +75,23 @@ struct SamplesCommand: AsyncParsableCommand {
         let client = try connection.connect()
         defer { client.close() }
         let formatter = SampleFormatter(displayUnit: unit, timeZone: io.timeZone)
-        var table = TextTable(SampleFormatter.tableColumns)
+        var listed: [SampleRecord] = []
         // JSON lines stream as batches arrive; a table needs every row to size its columns.
         for try await batch in client.querySamples(try querySpec(timeZone: io.timeZone)) {
             for sample in batch.samples {
-                if json { io.output.writeLine(formatter.jsonLine(sample)) } else { table.append(formatter.tableRow(sample)) }
+                if json { io.output.writeLine(formatter.jsonLine(sample)) } else { listed.append(sample) }
             }
         }
         if json { return }
+        var table: TextTable
+        if type == HKWorkoutTypeIdentifier {
+            let effort = try await WorkoutEffortText.column(for: listed, client: client)
+            table = TextTable(SampleFormatter.tableColumns + [.init("EFFORT")])
+            for sample in listed { table.append(formatter.tableRow(sample) + [effort[sample.uuid] ?? ""]) }
+        } else {
+            table = TextTable(SampleFormatter.tableColumns)
+            for sample in listed { table.append(formatter.tableRow(sample)) }
+        }
         if table.rows.isEmpty {
             io.output.writeLine("No \(TypeDisplayName.words(of: type)) samples\(from == nil && to == nil ? "" : " in that range").")
         } else {

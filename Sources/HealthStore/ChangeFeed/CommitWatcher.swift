@@ -1,7 +1,8 @@
 import GRDB
 import Synchronization
 
-/// What one committed write changed: the sample types that gained or lost objects.
+/// What one committed write changed: the sample types that gained or lost objects, or whose
+/// samples gained or lost a workout effort relation.
 public struct CommittedChange: Sendable, Equatable {
     /// The types concerned; nil when they could not be worked out (then every listener treats
     /// the change as possibly its own, and re-checks what it may see).
@@ -41,8 +42,15 @@ final class CommitWatcher: TransactionObserver, Sendable {
     }
 
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
-        eventKind.tableName == "objects" || eventKind.tableName == "deleted_objects"
+        Self.watchedTables.contains(eventKind.tableName)
     }
+
+    /// Objects added and deleted, and workout effort relations made and removed (which concern
+    /// their samples' types: HKWorkoutEffortRelationshipQuery listens to the effort types). A
+    /// relation made is seen through the change number it takes (`counters`):
+    /// `workout_effort_relations` is a WITHOUT ROWID table, whose changes SQLite's update hook —
+    /// what a transaction observer is told — does not report.
+    private static let watchedTables: Set<String> = ["objects", "deleted_objects", "workout_effort_removals", "counters"]
 
     func databaseDidChange(with event: DatabaseEvent) {
         state.withLock { $0.touched = true }
@@ -63,7 +71,9 @@ final class CommitWatcher: TransactionObserver, Sendable {
             let types = try String.fetchSet(db.cachedStatement(sql: """
                 SELECT identifier FROM sample_types WHERE id IN (
                     SELECT type_id FROM objects WHERE change_seq > ?1
-                    UNION SELECT type_id FROM deleted_objects WHERE change_seq > ?1)
+                    UNION SELECT type_id FROM deleted_objects WHERE change_seq > ?1
+                    UNION SELECT s.type_id FROM workout_effort_relations r JOIN objects s ON s.id = r.sample_id WHERE r.change_seq > ?1
+                    UNION SELECT type_id FROM workout_effort_removals WHERE change_seq > ?1)
                 """), arguments: [since])
             state.withLock { $0.reportedThrough = max($0.reportedThrough, now) }
             guard !types.isEmpty else { return }  // every change was rolled back to its savepoint

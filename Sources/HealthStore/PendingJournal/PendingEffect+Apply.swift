@@ -34,6 +34,19 @@ extension PendingEffect {
                 }
                 try SampleRepository.associateOwned(sampleUUIDs, with: workoutUUID, appID: appID, db)
             }
+        case let .workoutEffortRelation(sample, workout, activity, appID, workouts, relate):
+            try Self.unlessRefused(db) { db in
+                // Unknown samples and other types are refused by `apply`, naming the sample.
+                if let type = try OwnedObjects.row(db, uuid: sample, appID: appID)?.typeIdentifier,
+                   WorkoutEffortRules.effortTypes.contains(type) {
+                    let decision = try GrantRepository.decision(db, appID: appID, type: type, access: .share)
+                    guard decision == .authorized else {
+                        throw HKError(.errorAuthorizationDenied, "the effort sample's type is not shared by this app")
+                    }
+                }
+                try WorkoutEffortChanges.apply(sample: sample, workout: workout, activity: activity, appID: appID,
+                                               workouts: workouts, relate: relate, db)
+            }
         case let .routeData(locations, builderID, source, date):
             try Self.unlessRefused(db) {
                 _ = try SampleRepository.insertDraftLocations(locations, builderID: builderID, source: source, now: date, $0)

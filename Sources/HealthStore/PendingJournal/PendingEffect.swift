@@ -30,6 +30,11 @@ public enum PendingEffect: Sendable {
     /// against the grants as merged so far, i.e. the user's decisions as of the call; a temporary
     /// grant that expired in between counts as expired, as for a call made at merge).
     case associate(sampleUUIDs: [UUID], workoutUUID: UUID, appID: String)
+    /// `relateWorkoutEffortSample` (or, `relate` false, `unrelateWorkoutEffortSample`) accepted
+    /// while locked: at merge, as an unlocked call would be then — `appID`'s own effort sample of
+    /// a type it shares (the grants merged so far), a workout visible within `workouts` (the
+    /// app's read scope for workouts when it called) as the store then is; otherwise nothing.
+    case workoutEffortRelation(sample: UUID, workout: UUID, activity: UUID?, appID: String, workouts: ReadScope, relate: Bool)
     /// Locations an `HKWorkoutRouteBuilder` inserted while locked (validated then), added at merge
     /// to the builder's unfinished route with the time they were inserted.
     case routeData(locations: [RouteLocation], builderID: UUID, source: SourceRecord, at: Date)

@@ -4,7 +4,8 @@ import HealthModel
 
 /// The one path by which a stored object leaves the store, whatever the reason (`delete`,
 /// `deleteObjects`, a sync-identifier upsert replacing it, a workout taking its route along):
-/// the object's row goes, its side rows go with it (ON DELETE CASCADE), and a `deleted_objects`
+/// the object's row goes, its side rows go with it (ON DELETE CASCADE) — its workout effort
+/// relations leaving a removal each (`WorkoutEffortChanges`) — and a `deleted_objects`
 /// row records it — UUID, type, source, sync identity and time span — for anchored queries,
 /// with the apps that held a per-object read grant for it (`deleted_object_read_grants`).
 enum ObjectDeleter {
@@ -38,6 +39,8 @@ enum ObjectDeleter {
         try db.execute(sql: """
             INSERT INTO deleted_object_read_grants (app_id, uuid) SELECT g.app_id, ? FROM object_read_grants g WHERE g.object_id = ?
             """, arguments: [uuid, rowID])
+        // A related effort sample leaves its relations as removals (HKWorkoutEffortRelationshipQuery's anchor).
+        try WorkoutEffortChanges.objectLeaving(rowID, change: change, db)
         try db.execute(sql: "DELETE FROM objects WHERE id = ?", arguments: [rowID])
         return uuid
     }

@@ -143,6 +143,7 @@ enum StoreSchema {
         registerSourceSystems(&migrator)         // v31
         registerWorkoutEffort(&migrator)         // v32
         registerMedications(&migrator)           // v34
+        registerWorkoutEffortChanges(&migrator)  // v35
         registerSyncKey(&migrator)               // v36
         return migrator
     }

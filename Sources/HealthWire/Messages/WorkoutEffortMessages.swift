@@ -36,21 +36,31 @@ public struct WorkoutEffortRelationChange: WireMessage, Equatable {
     }
 }
 
-/// WorkoutEffortQueryRequest: HKWorkoutEffortRelationshipQuery's predicate (on the workouts)
-/// and option.
+/// WorkoutEffortQueryRequest: HKWorkoutEffortRelationshipQuery's predicate (on the workouts),
+/// option and anchor, and whether it keeps running.
 public struct WorkoutEffortQuery: WireMessage, Equatable {
     public var predicate: SamplePredicate?
     public var mostRelevant: Bool
+    /// An opaque anchor healthd issued earlier; empty for "from the beginning".
+    public var anchor: [UInt8]
+    /// Whether healthd keeps answering changes until the call is cancelled.
+    public var longRunning: Bool
 
-    public init(predicate: SamplePredicate?, mostRelevant: Bool) {
+    public init(predicate: SamplePredicate?, mostRelevant: Bool, anchor: [UInt8] = [], longRunning: Bool = false) {
         self.predicate = predicate
         self.mostRelevant = mostRelevant
+        self.anchor = anchor
+        self.longRunning = longRunning
     }
 
     public init(wire bytes: [UInt8]) throws {
         self = try ProtobufCodec.withDecoded(Openhealth__V1__WorkoutEffortQueryRequest.self, from: bytes) { wire in
-            WorkoutEffortQuery(predicate: try wire.predicate.flatMap { (p) throws(WireDecodeError) in try PredicateWire.read(p.pointee) },
-                               mostRelevant: wire.most_relevant != 0)
+            guard wire.anchor.len <= AnchoredQuerySpec.maxAnchorBytes else {
+                throw WireDecodeError.invalidField("anchor longer than \(AnchoredQuerySpec.maxAnchorBytes) bytes")
+            }
+            return WorkoutEffortQuery(predicate: try wire.predicate.flatMap { (p) throws(WireDecodeError) in try PredicateWire.read(p.pointee) },
+                                      mostRelevant: wire.most_relevant != 0, anchor: WireRead.bytes(wire.anchor),
+                                      longRunning: wire.long_running != 0)
         }
     }
 
@@ -59,24 +69,34 @@ public struct WorkoutEffortQuery: WireMessage, Equatable {
         var wire = Openhealth__V1__WorkoutEffortQueryRequest.initialized()
         if let predicate { wire.predicate = PredicateWire.build(predicate, in: arena) }
         wire.most_relevant = mostRelevant ? 1 : 0
+        wire.anchor = arena.bytes(anchor)
+        wire.long_running = longRunning ? 1 : 0
         return ProtobufCodec.encode(wire)
     }
 }
 
-/// WorkoutEffortQueryResponse: the relations the caller can read. Bounded on the way in: at
-/// most `maxObjectsPerCall` relations and as many sample UUIDs in all, as healthd sends.
+/// WorkoutEffortQueryResponse: one delivery of the relations the caller can read, and the anchor
+/// to continue from. Bounded on the way in: at most `maxObjectsPerCall` relations and as many
+/// sample UUIDs in all, as healthd sends, and an anchor no longer than an anchored query's.
 public struct WorkoutEffortRelations: WireMessage, Equatable {
     public var relations: [WorkoutEffortRelation]
+    public var anchor: [UInt8]
 
-    public init(_ relations: [WorkoutEffortRelation]) { self.relations = relations }
+    public init(_ relations: [WorkoutEffortRelation], anchor: [UInt8] = []) {
+        self.relations = relations
+        self.anchor = anchor
+    }
 
     public init(wire bytes: [UInt8]) throws {
-        relations = try ProtobufCodec.withDecoded(Openhealth__V1__WorkoutEffortQueryResponse.self, from: bytes) { wire in
+        (relations, anchor) = try ProtobufCodec.withDecoded(Openhealth__V1__WorkoutEffortQueryResponse.self, from: bytes) { wire in
+            guard wire.anchor.len <= AnchoredQuerySpec.maxAnchorBytes else {
+                throw WireDecodeError.invalidField("anchor longer than \(AnchoredQuerySpec.maxAnchorBytes) bytes")
+            }
             guard wire.n_relationships <= WireLimits.maxObjectsPerCall else {
                 throw WireDecodeError.invalidField("more than \(WireLimits.maxObjectsPerCall) workout effort relationships")
             }
             var sampleCount = 0
-            return try WireRead.messages(wire.relationships, count: wire.n_relationships).map { (row) throws(WireDecodeError) in
+            let relations = try WireRead.messages(wire.relationships, count: wire.n_relationships).map { (row) throws(WireDecodeError) in
                 sampleCount += row.n_sample_uuids
                 guard sampleCount <= WireLimits.maxObjectsPerCall else {
                     throw .invalidField("more than \(WireLimits.maxObjectsPerCall) related samples")
@@ -85,6 +105,7 @@ public struct WorkoutEffortRelations: WireMessage, Equatable {
                                              activityUUID: try WorkoutEffortWire.optionalUUID(row.activity_uuid, "activity uuid"),
                                              sampleUUIDs: try WireUUID.readAll(row.sample_uuids, count: row.n_sample_uuids))
             }
+            return (relations, WireRead.bytes(wire.anchor))
         }
     }
 
@@ -102,6 +123,7 @@ public struct WorkoutEffortRelations: WireMessage, Equatable {
         }
         wire.n_relationships = rows.count
         wire.relationships = arena.messages(rows)
+        wire.anchor = arena.bytes(anchor)
         return ProtobufCodec.encode(wire)
     }
 }

@@ -48,6 +48,13 @@ final class SandboxedProtocolApp: Sendable {
         return nil
     }
 
+    /// A server-streamed call read to its end: each message's bytes, or how it failed.
+    func stream(_ method: HealthStoreMethod, _ message: some WireMessage) async throws -> Result<[[UInt8]], Failure> {
+        let lines = try await session.run("stream \(method.rawValue) \(Self.hex(message.wireBytes()))", timeout: 120)
+        if let failure = lines.lazy.compactMap(Self.failure).first { return .failure(failure) }
+        return .success(lines.filter { $0.hasPrefix("item ") }.map { Self.bytes(String($0.dropFirst(5))) })
+    }
+
     func save(_ records: [SampleRecord]) async throws -> [UUID] {
         try SavedUUIDs(wire: try await unary(.save, SampleList(records)).get()).uuids
     }

@@ -314,7 +314,7 @@ const ProtobufCMessageDescriptor openhealth__v1__workout_effort_relation_respons
   (ProtobufCMessageInit) openhealth__v1__workout_effort_relation_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__workout_effort_query_request__field_descriptors[2] =
+static const ProtobufCFieldDescriptor openhealth__v1__workout_effort_query_request__field_descriptors[4] =
 {
   {
     "predicate",
@@ -340,15 +340,41 @@ static const ProtobufCFieldDescriptor openhealth__v1__workout_effort_query_reque
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "anchor",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__WorkoutEffortQueryRequest, anchor),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "long_running",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__WorkoutEffortQueryRequest, long_running),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__workout_effort_query_request__field_indices_by_name[] = {
+  2,   /* field[2] = anchor */
+  3,   /* field[3] = long_running */
   1,   /* field[1] = most_relevant */
   0,   /* field[0] = predicate */
 };
 static const ProtobufCIntRange openhealth__v1__workout_effort_query_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__workout_effort_query_request__descriptor =
 {
@@ -358,7 +384,7 @@ const ProtobufCMessageDescriptor openhealth__v1__workout_effort_query_request__d
   "Openhealth__V1__WorkoutEffortQueryRequest",
   "openhealth.v1",
   sizeof(Openhealth__V1__WorkoutEffortQueryRequest),
-  2,
+  4,
   openhealth__v1__workout_effort_query_request__field_descriptors,
   openhealth__v1__workout_effort_query_request__field_indices_by_name,
   1,  openhealth__v1__workout_effort_query_request__number_ranges,
@@ -429,7 +455,7 @@ const ProtobufCMessageDescriptor openhealth__v1__workout_effort_relationship_row
   (ProtobufCMessageInit) openhealth__v1__workout_effort_relationship_row__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__workout_effort_query_response__field_descriptors[1] =
+static const ProtobufCFieldDescriptor openhealth__v1__workout_effort_query_response__field_descriptors[2] =
 {
   {
     "relationships",
@@ -443,14 +469,27 @@ static const ProtobufCFieldDescriptor openhealth__v1__workout_effort_query_respo
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "anchor",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__WorkoutEffortQueryResponse, anchor),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__workout_effort_query_response__field_indices_by_name[] = {
+  1,   /* field[1] = anchor */
   0,   /* field[0] = relationships */
 };
 static const ProtobufCIntRange openhealth__v1__workout_effort_query_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__workout_effort_query_response__descriptor =
 {
@@ -460,7 +499,7 @@ const ProtobufCMessageDescriptor openhealth__v1__workout_effort_query_response__
   "Openhealth__V1__WorkoutEffortQueryResponse",
   "openhealth.v1",
   sizeof(Openhealth__V1__WorkoutEffortQueryResponse),
-  1,
+  2,
   openhealth__v1__workout_effort_query_response__field_descriptors,
   openhealth__v1__workout_effort_query_response__field_indices_by_name,
   1,  openhealth__v1__workout_effort_query_response__number_ranges,

@@ -63,10 +63,18 @@ struct  Openhealth__V1__WorkoutEffortQueryRequest
    * HKWorkoutEffortRelationshipQueryOptions.mostRelevant
    */
   protobuf_c_boolean most_relevant;
+  /*
+   * sealed by healthd in an earlier answer; empty: from the beginning
+   */
+  ProtobufCBinaryData anchor;
+  /*
+   * keep answering each change until cancelled (the query object);
+   */
+  protobuf_c_boolean long_running;
 };
 #define OPENHEALTH__V1__WORKOUT_EFFORT_QUERY_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__workout_effort_query_request__descriptor) \
-    , NULL, 0 }
+    , NULL, 0, {0,NULL}, 0 }
 
 
 /*
@@ -88,15 +96,23 @@ struct  Openhealth__V1__WorkoutEffortRelationshipRow
     , {0,NULL}, {0,NULL}, 0,NULL }
 
 
+/*
+ * One delivery: the initial answer, or one update of a long-running query. After an anchor, a
+ * row is a relationship that changed since (an empty sample list: none left that the caller can read).
+ */
 struct  Openhealth__V1__WorkoutEffortQueryResponse
 {
   ProtobufCMessage base;
   size_t n_relationships;
   Openhealth__V1__WorkoutEffortRelationshipRow **relationships;
+  /*
+   * sealed: continue from here
+   */
+  ProtobufCBinaryData anchor;
 };
 #define OPENHEALTH__V1__WORKOUT_EFFORT_QUERY_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__workout_effort_query_response__descriptor) \
-    , 0,NULL }
+    , 0,NULL, {0,NULL} }
 
 
 /* Openhealth__V1__WorkoutEffortRelationRequest methods */
