@@ -29,6 +29,8 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
     case malformedSourceSystemRow
     /// A row this transaction wrote or looked up a moment ago is not there.
     case missingRowJustWritten(String)
+    /// An attachment's chunks do not cover its bytes exactly, in order (written in one transaction).
+    case attachmentChunks
 
     var description: String {
         switch self {
@@ -46,6 +48,7 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
         case .missingVisionPrescriptionRow: "a vision prescription object has no vision_prescriptions row"
         case .malformedSourceSystemRow: "an object names a source_systems row that is missing or malformed"
         case let .missingRowJustWritten(what): "\(what), written in this transaction, is not in the store"
+        case .attachmentChunks: "an attachment's stored chunks do not add up to its size"
         }
     }
 }
