@@ -24,6 +24,7 @@ let package = Package(
     products: [
         .library(name: "HealthKit", targets: ["HealthKit"]),
         .library(name: "CoreLocation", targets: ["CoreLocation"]),
+        .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -198,9 +199,11 @@ let package = Package(
         // MARK: SDK
         // CLLocation and friends for workout routes: Linux has no CoreLocation.
         .target(name: "CoreLocation", swiftSettings: swiftSettings),
+        // UTType for attachments' content types: Linux has no UniformTypeIdentifiers.
+        .target(name: "UniformTypeIdentifiers", swiftSettings: swiftSettings),
         .target(
             name: "HealthKit",
-            dependencies: ["HealthModel", "HealthWire", "HealthIPC", "CoreLocation", "CDADocument"],
+            dependencies: ["HealthModel", "HealthWire", "HealthIPC", "CoreLocation", "UniformTypeIdentifiers", "CDADocument"],
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),

@@ -10,6 +10,7 @@ public final class HealthDatabase: Sendable {
     public let grants: GrantRepository
     public let accessLog: AccessLogRepository
     public let changeFeed: ChangeFeedRepository
+    public let attachments: AttachmentRepository
 
     /// `readOnly`: the store cannot be written (`EncryptedDatabase.openReadOnly`), so it is
     /// not migrated; it must already have every migration, or opening fails.
@@ -31,5 +32,9 @@ public final class HealthDatabase: Sendable {
         apps = AppRepository(writer: writer, grantCache: grants.cache)
         accessLog = AccessLogRepository(writer: writer, commits: commits)
         changeFeed = try ChangeFeedRepository(writer: writer)
+        attachments = AttachmentRepository(writer: writer, commits: commits)
+        // No upload outlives the process that received it: a staged one left by a stop or crash
+        // mid-upload is dropped here, so nothing half-written stays in the store.
+        if !readOnly { try attachments.dropUploads() }
     }
 }

@@ -37,6 +37,14 @@ public enum HealthStoreMethod: String, CaseIterable, Sendable {
     case relateWorkoutEffort = "/openhealth.v1.HealthStore/RelateWorkoutEffort"
     case unrelateWorkoutEffort = "/openhealth.v1.HealthStore/UnrelateWorkoutEffort"
     case queryWorkoutEffortRelationships = "/openhealth.v1.HealthStore/QueryWorkoutEffortRelationships"
+    /// HKAttachmentStore (attachments.proto): an upload is begin, append each chunk, finish;
+    /// the data comes back as a stream of chunks.
+    case beginAttachment = "/openhealth.v1.HealthStore/BeginAttachment"
+    case appendAttachmentData = "/openhealth.v1.HealthStore/AppendAttachmentData"
+    case finishAttachment = "/openhealth.v1.HealthStore/FinishAttachment"
+    case listAttachments = "/openhealth.v1.HealthStore/ListAttachments"
+    case readAttachmentData = "/openhealth.v1.HealthStore/ReadAttachmentData"
+    case removeAttachment = "/openhealth.v1.HealthStore/RemoveAttachment"
 }
 
 public enum HealthManagerMethod: String, CaseIterable, Sendable {
@@ -85,6 +93,10 @@ public enum HealthManagerMethod: String, CaseIterable, Sendable {
     case archiveMedication = "/openhealth.v1.HealthManager/ArchiveMedication"
     case deleteSamples = "/openhealth.v1.HealthManager/DeleteSamples"
     case removeApp = "/openhealth.v1.HealthManager/RemoveApp"
+    /// The user's view of attachments (attachments.proto): any object's, whatever its source.
+    case listAttachments = "/openhealth.v1.HealthManager/ListAttachments"
+    case readAttachmentData = "/openhealth.v1.HealthManager/ReadAttachmentData"
+    case removeAttachment = "/openhealth.v1.HealthManager/RemoveAttachment"
 }
 
 /// Where the SDK finds its connection: health-sandbox puts the inherited descriptor's number here.

@@ -45,6 +45,7 @@
 //   e2e-client query-ordered TYPE [--start S] [--end E] [--strict-start] [--strict-end] [--limit N] [--sort start|end:asc|desc]…
 //   e2e-client snippet NAME [COUNT [SIZE]]             (HealthKit code as Apple documents it; AppleSnippets.swift)
 //   e2e-client workout-snippet NAME [ARGS…]            (live workout recording as Apple documents it; WorkoutSnippets.swift)
+//   e2e-client attachment-snippet NAME [ARGS…]         (HKAttachmentStore as Apple documents it; AttachmentSnippets.swift)
 //   e2e-client kind-predicate QUERY TYPE PREDICATE ARGS…  (issue 15's workout/activity/category/ECG predicates; KindPredicateCommands.swift)
 //
 // Output: `ok …` lines, `sample …` lines, or `error CODE message` with exit status 3.
@@ -252,6 +253,9 @@ do {
     case "row-snippet":
         guard arguments.count >= 2 else { usage("row-snippet NAME [ARGS…]") }
         try await runRowSnippet(arguments[1], Array(arguments.dropFirst(2)), store)
+    case "attachment-snippet":
+        guard arguments.count >= 2 else { usage("attachment-snippet NAME [ARGS…]") }
+        try await runAttachmentSnippet(arguments[1], Array(arguments.dropFirst(2)), store)
     default:
         print("usage: unknown command \(command)")
         exit(2)

@@ -150,7 +150,7 @@ extension ProbeCatalog {
         ("delete the hidden correlation", "delete a correlation that does not exist"),
         ("delete matching the hidden correlation's UUID", "delete matching a correlation UUID that does not exist"),
         ("effort: relate a hidden score to its workout", "effort: relate a score that does not exist to its workout"),
-    ]
+    ] + attachmentChangeTwins
 
     /// The same for reads through a hidden object, in every state but `authorized`.
     static let readTwins = [
@@ -161,5 +161,5 @@ extension ProbeCatalog {
         // Relating needs a readable workout: allowed in `authorized` only, where it succeeds.
         ("effort: relate its score to the hidden workout", "effort: relate its score to a workout that does not exist"),
         ("effort: unrelate its score from the hidden workout", "effort: unrelate its score from a workout that does not exist"),
-    ]
+    ] + attachmentReadTwins
 }

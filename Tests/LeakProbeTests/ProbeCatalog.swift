@@ -20,6 +20,8 @@ enum ProbeCatalog {
         steps += activity
         steps += longRunning
         steps += anchoredSets
+        // Before recordKinds, whose hidden changes delete the hidden prescription.
+        steps += attachments.map(ProbeStep.call)
         steps += recordKinds
         steps += kindPredicates
         steps += workoutEffort.map(ProbeStep.call)

@@ -10,6 +10,7 @@
 //                                         the store and rotates its key (the next save reopens it),
 //                                         "group" 1–8 concurrent saves through the group-commit queue
 //                                         (GroupSaves) and prints their UUIDs
+//   store-crash-child attach <directory>  add attachments in a loop (AttachLoop), announcing each step
 import Foundation
 import GRDB
 import HealthModel
@@ -97,12 +98,13 @@ func rotateForever(directory: String) throws {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else { fail("usage: store-crash-child save|rotate|step <directory>") }
+guard arguments.count == 3 else { fail("usage: store-crash-child save|rotate|step|attach <directory>") }
 do {
     switch arguments[1] {
     case "save": try saveForever(directory: arguments[2])
     case "rotate": try rotateForever(directory: arguments[2])
     case "step": try stepOnCommand(directory: arguments[2])
+    case "attach": try attachForever(directory: arguments[2])
     default: fail("unknown mode \(arguments[1])")
     }
 } catch {

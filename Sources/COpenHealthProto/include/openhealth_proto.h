@@ -2,6 +2,7 @@
 #pragma once
 #include <protobuf-c/protobuf-c.h>
 #include "openhealth/v1/activity.pb-c.h"
+#include "openhealth/v1/attachments.pb-c.h"
 #include "openhealth/v1/audiogram.pb-c.h"
 #include "openhealth/v1/background.pb-c.h"
 #include "openhealth/v1/changes.pb-c.h"

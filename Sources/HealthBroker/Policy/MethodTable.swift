@@ -73,6 +73,12 @@ enum MethodTable {
         HealthStoreMethod.relateWorkoutEffort.rawValue: .unary(WorkoutEffortService.relate),
         HealthStoreMethod.unrelateWorkoutEffort.rawValue: .unary(WorkoutEffortService.unrelate),
         HealthStoreMethod.queryWorkoutEffortRelationships.rawValue: .stream(WorkoutEffortService.query),
+        HealthStoreMethod.beginAttachment.rawValue: .unary(AttachmentService.begin),
+        HealthStoreMethod.appendAttachmentData.rawValue: .unary(AttachmentService.append),
+        HealthStoreMethod.finishAttachment.rawValue: .unary(AttachmentService.finish),
+        HealthStoreMethod.listAttachments.rawValue: .unary(AttachmentService.list),
+        HealthStoreMethod.readAttachmentData.rawValue: .stream(AttachmentService.readData),
+        HealthStoreMethod.removeAttachment.rawValue: .unary(AttachmentService.remove),
     ]
 
     /// Served on the admin socket, to the manager tools only.
@@ -121,6 +127,9 @@ enum MethodTable {
         HealthManagerMethod.answerPerObjectRequest.rawValue: .unary(PerObjectReadService.answer),
         HealthManagerMethod.listObjectReadGrants.rawValue: .unary(PerObjectReadService.listGrants),
         HealthManagerMethod.revokeObjectReadGrants.rawValue: .unary(PerObjectReadService.revoke),
+        HealthManagerMethod.listAttachments.rawValue: .unary(AttachmentService.listForManager),
+        HealthManagerMethod.readAttachmentData.rawValue: .stream(AttachmentService.readForManager),
+        HealthManagerMethod.removeAttachment.rawValue: .unary(AttachmentService.removeForManager),
     ]
 
     /// How much of the broker an app's call may hold (BrokerLimits): a long-running query counts
@@ -152,7 +161,7 @@ enum MethodTable {
              HealthStoreMethod.queryRouteData.rawValue, HealthStoreMethod.querySeriesData.rawValue,
              HealthStoreMethod.queryStatistics.rawValue,
              HealthStoreMethod.queryStatisticsCollection.rawValue, HealthStoreMethod.queryActivitySummaries.rawValue,
-             HealthStoreMethod.querySources.rawValue:
+             HealthStoreMethod.querySources.rawValue, HealthStoreMethod.readAttachmentData.rawValue:
             return .largeQuery
         default:
             return .cheap
@@ -205,5 +214,13 @@ enum MethodTable {
         HealthStoreMethod.relateWorkoutEffort.rawValue: .write,
         HealthStoreMethod.unrelateWorkoutEffort.rawValue: .write,
         HealthStoreMethod.queryWorkoutEffortRelationships.rawValue: .read,
+        HealthStoreMethod.beginAttachment.rawValue: .write,
+        HealthStoreMethod.finishAttachment.rawValue: .write,
+        HealthStoreMethod.listAttachments.rawValue: .read,
+        HealthStoreMethod.readAttachmentData.rawValue: .read,
+        HealthStoreMethod.removeAttachment.rawValue: .delete,
+        HealthManagerMethod.listAttachments.rawValue: .read,
+        HealthManagerMethod.readAttachmentData.rawValue: .read,
+        HealthManagerMethod.removeAttachment.rawValue: .delete,
     ]
 }

@@ -30,6 +30,8 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
     case malformedSourceSystemRow
     /// A row this transaction wrote or looked up a moment ago is not there.
     case missingRowJustWritten(String)
+    /// An attachment's chunks do not cover its bytes exactly, in order (written in one transaction).
+    case attachmentChunks
 
     var description: String {
         switch self {
@@ -48,6 +50,7 @@ enum StoreIntegrityError: Error, CustomStringConvertible {
         case .missingMedicationRow: "a medication or dose event object has no medications or medication_dose_events row"
         case .malformedSourceSystemRow: "an object names a source_systems row that is missing or malformed"
         case let .missingRowJustWritten(what): "\(what), written in this transaction, is not in the store"
+        case .attachmentChunks: "an attachment's stored chunks do not add up to its size"
         }
     }
 }

@@ -142,6 +142,7 @@ enum StoreSchema {
         registerObjectGrantFeed(&migrator)       // v30
         registerSourceSystems(&migrator)         // v31
         registerWorkoutEffort(&migrator)         // v32
+        registerAttachments(&migrator)           // v33
         registerMedications(&migrator)           // v34
         registerWorkoutEffortChanges(&migrator)  // v35
         registerSyncKey(&migrator)               // v36

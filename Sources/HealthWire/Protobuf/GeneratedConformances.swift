@@ -52,6 +52,21 @@ extension Openhealth__V1__AnswerRequestResponse: ProtobufCMessageStruct {
 extension Openhealth__V1__AppManifest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__app_manifest__init(message) }
 }
+extension Openhealth__V1__AppendAttachmentDataRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__append_attachment_data_request__init(message) }
+}
+extension Openhealth__V1__AttachmentDataChunk: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__attachment_data_chunk__init(message) }
+}
+extension Openhealth__V1__AttachmentInfo: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__attachment_info__init(message) }
+}
+extension Openhealth__V1__AttachmentObject: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__attachment_object__init(message) }
+}
+extension Openhealth__V1__AttachmentRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__attachment_request__init(message) }
+}
 extension Openhealth__V1__Audiogram: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__audiogram__init(message) }
 }
@@ -84,6 +99,12 @@ extension Openhealth__V1__BackgroundDeliveryRequest: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__BackgroundDeliveryResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__background_delivery_response__init(message) }
+}
+extension Openhealth__V1__BeginAttachmentRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__begin_attachment_request__init(message) }
+}
+extension Openhealth__V1__BeginAttachmentResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__begin_attachment_response__init(message) }
 }
 extension Openhealth__V1__CalendarDay: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__calendar_day__init(message) }
@@ -163,6 +184,9 @@ extension Openhealth__V1__ElectrocardiogramPredicate: ProtobufCMessageStruct {
 extension Openhealth__V1__FhirResourcePredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__fhir_resource_predicate__init(message) }
 }
+extension Openhealth__V1__FinishAttachmentRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__finish_attachment_request__init(message) }
+}
 extension Openhealth__V1__FinishRouteRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__finish_route_request__init(message) }
 }
@@ -237,6 +261,12 @@ extension Openhealth__V1__ListAppsRequest: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__ListAppsResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_apps_response__init(message) }
+}
+extension Openhealth__V1__ListAttachmentsRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_attachments_request__init(message) }
+}
+extension Openhealth__V1__ListAttachmentsResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_attachments_response__init(message) }
 }
 extension Openhealth__V1__ListBackgroundDeliveriesRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_background_deliveries_request__init(message) }

@@ -4514,7 +4514,7 @@ const ProtobufCEnumDescriptor openhealth__v1__decision__descriptor =
   openhealth__v1__decision__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[43] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[46] =
 {
   { "Status", &openhealth__v1__status_request__descriptor, &openhealth__v1__status_response__descriptor },
   { "InstallApp", &openhealth__v1__install_app_request__descriptor, &openhealth__v1__install_app_response__descriptor },
@@ -4559,6 +4559,9 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "AddSamples", &openhealth__v1__save_request__descriptor, &openhealth__v1__save_response__descriptor },
   { "DeleteSamples", &openhealth__v1__delete_samples_request__descriptor, &openhealth__v1__delete_objects_response__descriptor },
   { "RemoveApp", &openhealth__v1__remove_app_request__descriptor, &openhealth__v1__delete_objects_response__descriptor },
+  { "ListAttachments", &openhealth__v1__list_attachments_request__descriptor, &openhealth__v1__list_attachments_response__descriptor },
+  { "ReadAttachmentData", &openhealth__v1__attachment_request__descriptor, &openhealth__v1__attachment_data_chunk__descriptor },
+  { "RemoveAttachment", &openhealth__v1__attachment_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
 };
 const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   40,        /* AddSamples */
@@ -4573,6 +4576,7 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   21,        /* ListAccessLog */
   32,        /* ListActivityGoals */
   2,        /* ListApps */
+  43,        /* ListAttachments */
   29,        /* ListBackgroundDeliveries */
   25,        /* ListCharacteristics */
   11,        /* ListGrants */
@@ -4586,7 +4590,9 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   38,        /* QueryRouteData */
   12,        /* QuerySamples */
   39,        /* QuerySeriesData */
+  44,        /* ReadAttachmentData */
   42,        /* RemoveApp */
+  45,        /* RemoveAttachment */
   18,        /* RemovePasscode */
   31,        /* ReportLaunchOutcome */
   9,        /* RevokeObjectReadGrants */
@@ -4612,7 +4618,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
   "HealthManager",
   "Openhealth__V1__HealthManager",
   "openhealth.v1",
-  43,
+  46,
   openhealth__v1__health_manager__method_descriptors,
   openhealth__v1__health_manager__method_indices_by_name
 };
@@ -4959,6 +4965,30 @@ void openhealth__v1__health_manager__remove_app(ProtobufCService *service,
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
   service->invoke(service, 42, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__list_attachments(ProtobufCService *service,
+                                                      const Openhealth__V1__ListAttachmentsRequest *input,
+                                                      Openhealth__V1__ListAttachmentsResponse_Closure closure,
+                                                      void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 43, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__read_attachment_data(ProtobufCService *service,
+                                                          const Openhealth__V1__AttachmentRequest *input,
+                                                          Openhealth__V1__AttachmentDataChunk_Closure closure,
+                                                          void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 44, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__remove_attachment(ProtobufCService *service,
+                                                       const Openhealth__V1__AttachmentRequest *input,
+                                                       Openhealth__V1__RequestAuthorizationResponse_Closure closure,
+                                                       void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 45, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
                                            Openhealth__V1__HealthManager_ServiceDestroy destroy)

@@ -849,7 +849,7 @@ const ProtobufCMessageDescriptor openhealth__v1__current_source_request__descrip
   (ProtobufCMessageInit) openhealth__v1__current_source_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[32] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[38] =
 {
   { "GetRequestStatus", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_status_response__descriptor },
   { "RequestAuthorization", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
@@ -883,21 +883,31 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_desc
   { "RelateWorkoutEffort", &openhealth__v1__workout_effort_relation_request__descriptor, &openhealth__v1__workout_effort_relation_response__descriptor },
   { "UnrelateWorkoutEffort", &openhealth__v1__workout_effort_relation_request__descriptor, &openhealth__v1__workout_effort_relation_response__descriptor },
   { "QueryWorkoutEffortRelationships", &openhealth__v1__workout_effort_query_request__descriptor, &openhealth__v1__workout_effort_query_response__descriptor },
+  { "BeginAttachment", &openhealth__v1__begin_attachment_request__descriptor, &openhealth__v1__begin_attachment_response__descriptor },
+  { "AppendAttachmentData", &openhealth__v1__append_attachment_data_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
+  { "FinishAttachment", &openhealth__v1__finish_attachment_request__descriptor, &openhealth__v1__attachment_info__descriptor },
+  { "ListAttachments", &openhealth__v1__list_attachments_request__descriptor, &openhealth__v1__list_attachments_response__descriptor },
+  { "ReadAttachmentData", &openhealth__v1__attachment_request__descriptor, &openhealth__v1__attachment_data_chunk__descriptor },
+  { "RemoveAttachment", &openhealth__v1__attachment_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
 };
 const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   7,        /* AcknowledgeObserverUpdate */
   9,        /* AddSamplesToWorkout */
+  33,        /* AppendAttachmentData */
   2,        /* AuthorizationStatus */
+  32,        /* BeginAttachment */
   27,        /* CurrentSource */
   15,        /* DeleteMatching */
   14,        /* DeleteObjects */
   23,        /* DisableAllBackgroundDeliveries */
   22,        /* DisableBackgroundDelivery */
   21,        /* EnableBackgroundDelivery */
+  34,        /* FinishAttachment */
   11,        /* FinishRoute */
   18,        /* GetCharacteristic */
   0,        /* GetRequestStatus */
   10,        /* InsertRouteData */
+  35,        /* ListAttachments */
   6,        /* ObserveChanges */
   20,        /* PreferredUnits */
   24,        /* QueryActivitySummaries */
@@ -910,7 +920,9 @@ const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   16,        /* QueryStatistics */
   17,        /* QueryStatisticsCollection */
   31,        /* QueryWorkoutEffortRelationships */
+  36,        /* ReadAttachmentData */
   29,        /* RelateWorkoutEffort */
+  37,        /* RemoveAttachment */
   1,        /* RequestAuthorization */
   28,        /* RequestPerObjectReadAuthorization */
   3,        /* Save */
@@ -925,7 +937,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
   "HealthStore",
   "Openhealth__V1__HealthStore",
   "openhealth.v1",
-  32,
+  38,
   openhealth__v1__health_store__method_descriptors,
   openhealth__v1__health_store__method_indices_by_name
 };
@@ -1184,6 +1196,54 @@ void openhealth__v1__health_store__query_workout_effort_relationships(ProtobufCS
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
   service->invoke(service, 31, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__begin_attachment(ProtobufCService *service,
+                                                    const Openhealth__V1__BeginAttachmentRequest *input,
+                                                    Openhealth__V1__BeginAttachmentResponse_Closure closure,
+                                                    void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 32, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__append_attachment_data(ProtobufCService *service,
+                                                          const Openhealth__V1__AppendAttachmentDataRequest *input,
+                                                          Openhealth__V1__RequestAuthorizationResponse_Closure closure,
+                                                          void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 33, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__finish_attachment(ProtobufCService *service,
+                                                     const Openhealth__V1__FinishAttachmentRequest *input,
+                                                     Openhealth__V1__AttachmentInfo_Closure closure,
+                                                     void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 34, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__list_attachments(ProtobufCService *service,
+                                                    const Openhealth__V1__ListAttachmentsRequest *input,
+                                                    Openhealth__V1__ListAttachmentsResponse_Closure closure,
+                                                    void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 35, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__read_attachment_data(ProtobufCService *service,
+                                                        const Openhealth__V1__AttachmentRequest *input,
+                                                        Openhealth__V1__AttachmentDataChunk_Closure closure,
+                                                        void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 36, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_store__remove_attachment(ProtobufCService *service,
+                                                     const Openhealth__V1__AttachmentRequest *input,
+                                                     Openhealth__V1__RequestAuthorizationResponse_Closure closure,
+                                                     void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 37, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
                                          Openhealth__V1__HealthStore_ServiceDestroy destroy)

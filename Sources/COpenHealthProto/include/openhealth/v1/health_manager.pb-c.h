@@ -23,6 +23,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/workouts.pb-c.h"
 #include "openhealth/v1/series.pb-c.h"
 #include "openhealth/v1/per_object.pb-c.h"
+#include "openhealth/v1/attachments.pb-c.h"
 
 typedef struct Openhealth__V1__StatusRequest Openhealth__V1__StatusRequest;
 typedef struct Openhealth__V1__StatusResponse Openhealth__V1__StatusResponse;
@@ -1971,6 +1972,18 @@ struct Openhealth__V1__HealthManager_Service
                      const Openhealth__V1__RemoveAppRequest *input,
                      Openhealth__V1__DeleteObjectsResponse_Closure closure,
                      void *closure_data);
+  void (*list_attachments)(Openhealth__V1__HealthManager_Service *service,
+                           const Openhealth__V1__ListAttachmentsRequest *input,
+                           Openhealth__V1__ListAttachmentsResponse_Closure closure,
+                           void *closure_data);
+  void (*read_attachment_data)(Openhealth__V1__HealthManager_Service *service,
+                               const Openhealth__V1__AttachmentRequest *input,
+                               Openhealth__V1__AttachmentDataChunk_Closure closure,
+                               void *closure_data);
+  void (*remove_attachment)(Openhealth__V1__HealthManager_Service *service,
+                            const Openhealth__V1__AttachmentRequest *input,
+                            Openhealth__V1__RequestAuthorizationResponse_Closure closure,
+                            void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthManager_ServiceDestroy)(Openhealth__V1__HealthManager_Service *);
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
@@ -2021,7 +2034,10 @@ void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service
       function_prefix__ ## query_series_data,\
       function_prefix__ ## add_samples,\
       function_prefix__ ## delete_samples,\
-      function_prefix__ ## remove_app  }
+      function_prefix__ ## remove_app,\
+      function_prefix__ ## list_attachments,\
+      function_prefix__ ## read_attachment_data,\
+      function_prefix__ ## remove_attachment  }
 void openhealth__v1__health_manager__status(ProtobufCService *service,
                                             const Openhealth__V1__StatusRequest *input,
                                             Openhealth__V1__StatusResponse_Closure closure,
@@ -2194,6 +2210,18 @@ void openhealth__v1__health_manager__remove_app(ProtobufCService *service,
                                                 const Openhealth__V1__RemoveAppRequest *input,
                                                 Openhealth__V1__DeleteObjectsResponse_Closure closure,
                                                 void *closure_data);
+void openhealth__v1__health_manager__list_attachments(ProtobufCService *service,
+                                                      const Openhealth__V1__ListAttachmentsRequest *input,
+                                                      Openhealth__V1__ListAttachmentsResponse_Closure closure,
+                                                      void *closure_data);
+void openhealth__v1__health_manager__read_attachment_data(ProtobufCService *service,
+                                                          const Openhealth__V1__AttachmentRequest *input,
+                                                          Openhealth__V1__AttachmentDataChunk_Closure closure,
+                                                          void *closure_data);
+void openhealth__v1__health_manager__remove_attachment(ProtobufCService *service,
+                                                       const Openhealth__V1__AttachmentRequest *input,
+                                                       Openhealth__V1__RequestAuthorizationResponse_Closure closure,
+                                                       void *closure_data);
 
 /* --- descriptors --- */
 

@@ -24,6 +24,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/statistics_updates.pb-c.h"
 #include "openhealth/v1/series.pb-c.h"
 #include "openhealth/v1/workout_effort.pb-c.h"
+#include "openhealth/v1/attachments.pb-c.h"
 
 typedef struct Openhealth__V1__AuthorizationRequest Openhealth__V1__AuthorizationRequest;
 typedef struct Openhealth__V1__RequestStatusResponse Openhealth__V1__RequestStatusResponse;
@@ -516,6 +517,30 @@ struct Openhealth__V1__HealthStore_Service
                                              const Openhealth__V1__WorkoutEffortQueryRequest *input,
                                              Openhealth__V1__WorkoutEffortQueryResponse_Closure closure,
                                              void *closure_data);
+  void (*begin_attachment)(Openhealth__V1__HealthStore_Service *service,
+                           const Openhealth__V1__BeginAttachmentRequest *input,
+                           Openhealth__V1__BeginAttachmentResponse_Closure closure,
+                           void *closure_data);
+  void (*append_attachment_data)(Openhealth__V1__HealthStore_Service *service,
+                                 const Openhealth__V1__AppendAttachmentDataRequest *input,
+                                 Openhealth__V1__RequestAuthorizationResponse_Closure closure,
+                                 void *closure_data);
+  void (*finish_attachment)(Openhealth__V1__HealthStore_Service *service,
+                            const Openhealth__V1__FinishAttachmentRequest *input,
+                            Openhealth__V1__AttachmentInfo_Closure closure,
+                            void *closure_data);
+  void (*list_attachments)(Openhealth__V1__HealthStore_Service *service,
+                           const Openhealth__V1__ListAttachmentsRequest *input,
+                           Openhealth__V1__ListAttachmentsResponse_Closure closure,
+                           void *closure_data);
+  void (*read_attachment_data)(Openhealth__V1__HealthStore_Service *service,
+                               const Openhealth__V1__AttachmentRequest *input,
+                               Openhealth__V1__AttachmentDataChunk_Closure closure,
+                               void *closure_data);
+  void (*remove_attachment)(Openhealth__V1__HealthStore_Service *service,
+                            const Openhealth__V1__AttachmentRequest *input,
+                            Openhealth__V1__RequestAuthorizationResponse_Closure closure,
+                            void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthStore_ServiceDestroy)(Openhealth__V1__HealthStore_Service *);
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
@@ -555,7 +580,13 @@ void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *se
       function_prefix__ ## request_per_object_read_authorization,\
       function_prefix__ ## relate_workout_effort,\
       function_prefix__ ## unrelate_workout_effort,\
-      function_prefix__ ## query_workout_effort_relationships  }
+      function_prefix__ ## query_workout_effort_relationships,\
+      function_prefix__ ## begin_attachment,\
+      function_prefix__ ## append_attachment_data,\
+      function_prefix__ ## finish_attachment,\
+      function_prefix__ ## list_attachments,\
+      function_prefix__ ## read_attachment_data,\
+      function_prefix__ ## remove_attachment  }
 void openhealth__v1__health_store__get_request_status(ProtobufCService *service,
                                                       const Openhealth__V1__AuthorizationRequest *input,
                                                       Openhealth__V1__RequestStatusResponse_Closure closure,
@@ -684,6 +715,30 @@ void openhealth__v1__health_store__query_workout_effort_relationships(ProtobufCS
                                                                       const Openhealth__V1__WorkoutEffortQueryRequest *input,
                                                                       Openhealth__V1__WorkoutEffortQueryResponse_Closure closure,
                                                                       void *closure_data);
+void openhealth__v1__health_store__begin_attachment(ProtobufCService *service,
+                                                    const Openhealth__V1__BeginAttachmentRequest *input,
+                                                    Openhealth__V1__BeginAttachmentResponse_Closure closure,
+                                                    void *closure_data);
+void openhealth__v1__health_store__append_attachment_data(ProtobufCService *service,
+                                                          const Openhealth__V1__AppendAttachmentDataRequest *input,
+                                                          Openhealth__V1__RequestAuthorizationResponse_Closure closure,
+                                                          void *closure_data);
+void openhealth__v1__health_store__finish_attachment(ProtobufCService *service,
+                                                     const Openhealth__V1__FinishAttachmentRequest *input,
+                                                     Openhealth__V1__AttachmentInfo_Closure closure,
+                                                     void *closure_data);
+void openhealth__v1__health_store__list_attachments(ProtobufCService *service,
+                                                    const Openhealth__V1__ListAttachmentsRequest *input,
+                                                    Openhealth__V1__ListAttachmentsResponse_Closure closure,
+                                                    void *closure_data);
+void openhealth__v1__health_store__read_attachment_data(ProtobufCService *service,
+                                                        const Openhealth__V1__AttachmentRequest *input,
+                                                        Openhealth__V1__AttachmentDataChunk_Closure closure,
+                                                        void *closure_data);
+void openhealth__v1__health_store__remove_attachment(ProtobufCService *service,
+                                                     const Openhealth__V1__AttachmentRequest *input,
+                                                     Openhealth__V1__RequestAuthorizationResponse_Closure closure,
+                                                     void *closure_data);
 
 /* --- descriptors --- */
 

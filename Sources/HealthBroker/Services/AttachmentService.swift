@@ -1,0 +1,153 @@
+import Foundation
+import HealthIPC
+import HealthModel
+import HealthStore
+import HealthWire
+
+/// HKAttachmentStore: adding (begin, append, finish), listing, reading and removing the files
+/// attached to an object (SECURITY.md "Attachments").
+///
+/// Visibility has one rule, the objects' own: every call resolves the app's read scope for the
+/// object's type here (AuthorizationEngine.readScope, the choke point every read uses) and the
+/// store finds the object only inside it (`AttachmentRepository`). A hidden object is then an
+/// object that does not exist: its attachments list as none, and adding to it, reading from it
+/// or removing from it fails exactly as for a UUID nobody ever saved. Adding and removing also
+/// need share permission for the object's type (`checkSave`, as every write). Every call needs
+/// the open store: attachments are not journaled while locked (their bytes are too large for the
+/// pending journal, and deciding visibility reads the store), so they fail with
+/// `errorDatabaseInaccessible` then.
+enum AttachmentService {
+    static func begin(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let app = try context.requireApp(caller)
+        let request = try AttachmentUploadStart(wire: payload)
+        let type = try objectType(request.object)
+        // Both depend only on what the app sent: nothing about any stored object is consulted yet.
+        try AttachmentRules.checkAttachable(type)
+        try AttachmentRules.check(name: request.name, contentType: request.contentType, size: request.size, metadata: request.metadata)
+        let start = AttachmentRepository.UploadStart(objectUUID: request.object.uuid, typeIdentifier: type, name: request.name,
+                                                     contentType: request.contentType, size: request.size, metadata: request.metadata)
+        let uploadID = try await context.store.withDatabase(changing: "adding an attachment") { database in
+            try database.authorization.checkSave(app: app, types: [type])
+            let scope = try database.authorization.readScope(app: app, type: type).scope
+            return try await database.attachments.beginUpload(start, appID: app.id, scope: scope, now: Date())
+        }
+        return MethodTable.Reply(AttachmentUploadID(uploadID))
+    }
+
+    static func append(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let app = try context.requireApp(caller)
+        let chunk = try AttachmentUploadChunk(wire: payload)
+        try await context.store.withDatabase(changing: "adding an attachment") { database in
+            try await database.attachments.append(uploadID: chunk.uploadID, appID: app.id, offset: chunk.offset, data: chunk.data, now: Date())
+        }
+        return MethodTable.Reply(EmptyMessage())
+    }
+
+    static func finish(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let app = try context.requireApp(caller)
+        let upload = try AttachmentUploadID(wire: payload)
+        let record = try await context.store.withDatabase(changing: "adding an attachment") { database in
+            // The upload's object is one the app could see at begin; its type decides the share
+            // check and the scope the finish re-checks visibility in (a revoked grant ends it).
+            guard let type = try database.attachments.uploadObjectType(uploadID: upload.id, appID: app.id) else {
+                throw HKError(.errorInvalidArgument, "the attachment upload was not found: it was abandoned, or its object was deleted")
+            }
+            try database.authorization.checkSave(app: app, types: [type])
+            let scope = try database.authorization.readScope(app: app, type: type).scope
+            let record = try await database.attachments.finish(uploadID: upload.id, appID: app.id, scope: scope, now: Date())
+            CallAccessReport.record(appID: app.id, types: [type], count: 1, detail: "attachment added (\(record.size) bytes)")
+            return record
+        }
+        return MethodTable.Reply(AttachmentInfoMessage(record))
+    }
+
+    static func list(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let app = try context.requireApp(caller)
+        let request = try AttachmentListRequest(wire: payload)
+        let type = try objectType(request.object)
+        let attachments = try await context.store.withDatabase { database in
+            let scope = try database.authorization.readScope(app: app, type: type).scope
+            let attachments = try database.attachments.list(objectUUID: request.object.uuid, typeIdentifier: type, scope: scope)
+            CallAccessReport.record(appID: app.id, types: [type], count: attachments.count, detail: "attachments listed")
+            return attachments
+        }
+        return MethodTable.Reply(AttachmentList(attachments))
+    }
+
+    static func readData(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
+        let app = try context.requireApp(caller)
+        let request = try AttachmentRequest(wire: payload)
+        let type = try objectType(request.object)
+        let report = CallAccessReport.current
+        try await context.store.withDatabaseOffPool { database in
+            let scope = try database.authorization.readScope(app: app, type: type).scope
+            report?.record(appID: app.id, types: [type], detail: "attachment data read")
+            try stream(request, type: type, scope: scope, database, responder, report)
+        }
+    }
+
+    static func remove(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let app = try context.requireApp(caller)
+        let request = try AttachmentRequest(wire: payload)
+        let type = try objectType(request.object)
+        try await context.store.withDatabase(changing: "removing an attachment") { database in
+            try database.authorization.checkSave(app: app, types: [type])
+            let scope = try database.authorization.readScope(app: app, type: type).scope
+            try await database.attachments.remove(attachmentID: request.attachmentID, objectUUID: request.object.uuid,
+                                                  typeIdentifier: type, scope: scope, appID: app.id)
+            CallAccessReport.record(appID: app.id, types: [type], count: 1, detail: "attachment removed")
+        }
+        return MethodTable.Reply(EmptyMessage())
+    }
+
+    static func stream(_ request: AttachmentRequest, type: String?, scope: ReadScope, _ database: HealthDatabase,
+                       _ responder: CallResponder, _ report: CallAccessReport?) throws {
+        try database.attachments.readData(attachmentID: request.attachmentID, objectUUID: request.object.uuid,
+                                          typeIdentifier: type, scope: scope) { offset, bytes, done, total in
+            try responder.sendFromSynchronousContext(AttachmentDataChunk(offset: offset, data: bytes, done: done, totalSize: total).wireBytes())
+            if done { report?.add(count: 1) }
+        }
+    }
+
+    /// The type an app names its object as: required, and a type HealthKit knows. Decided from
+    /// the request alone.
+    private static func objectType(_ object: AttachmentObjectRef) throws(HKError) -> String {
+        guard let type = object.typeIdentifier, HKObjectType.type(forIdentifier: type) != nil else {
+            throw HKError(.errorInvalidArgument, "an attachment call must name its object's type, a HealthKit type identifier")
+        }
+        return type
+    }
+}
+
+extension AttachmentService {
+    /// The manager's calls (healthctl attachments): any object's attachments, whatever its
+    /// source, since they are the user's own data; a missing object or attachment answers as
+    /// for an app (none listed, errorNoData).
+    static func listForManager(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let request = try AttachmentListRequest(wire: payload)
+        let attachments = try await context.store.withDatabase { database in
+            try database.attachments.list(objectUUID: request.object.uuid, typeIdentifier: request.object.typeIdentifier, scope: .allSources)
+        }
+        CallAccessReport.record(appID: nil, types: [HKVisionPrescriptionTypeIdentifier], count: attachments.count, detail: "attachments listed")
+        return MethodTable.Reply(AttachmentList(attachments))
+    }
+
+    static func readForManager(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
+        let request = try AttachmentRequest(wire: payload)
+        let report = CallAccessReport.current
+        report?.record(appID: nil, types: [HKVisionPrescriptionTypeIdentifier], detail: "attachment data read")
+        try await context.store.withDatabaseOffPool { database in
+            try stream(request, type: request.object.typeIdentifier, scope: .allSources, database, responder, report)
+        }
+    }
+
+    static func removeForManager(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let request = try AttachmentRequest(wire: payload)
+        try await context.store.withDatabase(changing: "removing an attachment") { database in
+            try await database.attachments.remove(attachmentID: request.attachmentID, objectUUID: request.object.uuid,
+                                                  typeIdentifier: request.object.typeIdentifier, scope: .allSources, appID: nil)
+        }
+        CallAccessReport.record(appID: nil, types: [HKVisionPrescriptionTypeIdentifier], count: 1, detail: "attachment removed")
+        return MethodTable.Reply(EmptyMessage())
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import HealthModel
+
+/// `healthctl attachments list OBJECT`: one line per attachment, oldest first.
+struct AttachmentsListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List an object's attachments.")
+
+    @OptionGroup var connection: ConnectionOptions
+    @Argument(help: "The object's UUID.") var object: String
+
+    func validate() throws { _ = try AttachmentsCommand.uuid(object, "the object") }
+
+    func run() async throws {
+        let io = CommandIO.current
+        let objectUUID = try AttachmentsCommand.uuid(object, "the object")
+        let client = try connection.connect()
+        defer { client.close() }
+        let attachments = try await client.attachments(of: objectUUID)
+        guard !attachments.isEmpty else {
+            io.output.writeLine("No attachments on \(objectUUID.uuidString.lowercased()).")
+            return
+        }
+        for attachment in attachments { io.output.writeLine(Self.line(attachment)) }
+    }
+
+    /// "id  size  content type  created  name": the name last, as it may hold spaces; any control
+    /// character in it is shown escaped, so a name cannot rewrite the terminal.
+    static func line(_ attachment: AttachmentRecord) -> String {
+        let created = ISO8601DateFormatter().string(from: attachment.creationDate)
+        let name = attachment.name.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: true) : String($0) }
+            .joined()
+        return "\(attachment.identifier.uuidString.lowercased())  \(attachment.size) bytes  \(attachment.contentType)  \(created)  \(name)"
+    }
+}

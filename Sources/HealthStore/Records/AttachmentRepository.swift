@@ -1,0 +1,266 @@
+public import Foundation
+import GRDB
+public import HealthModel
+
+/// Attachments (HKAttachmentStore): staged uploads, their commit, listing, reading and removal.
+///
+/// The one rule of visibility (SECURITY.md "Attachments"): an attachment is visible exactly when
+/// its object is, and every method here finds the object with the same condition every read
+/// uses (`SampleSQL.visibility`, under the scope the broker's authorization engine resolved).
+/// An object the caller cannot see and one that does not exist give the same nil from the same
+/// indexed lookup, so every answer about a hidden object — its attachments, an upload to it, an
+/// attachment's bytes — is the answer for a missing one.
+///
+/// The limits are `AttachmentLimits`'; each is checked where the rows are written, inside the
+/// transaction, so concurrent uploads cannot pass them together.
+public struct AttachmentRepository: Sendable {
+    let writer: any DatabaseWriter
+    let commits: GroupCommitQueue
+
+    /// An upload untouched this long is abandoned (its app died or stopped mid-upload): the app's
+    /// next begin drops it. The SDK appends without pause, so a live upload is never this idle.
+    public static let staleUploadSeconds: Int64 = 120
+    /// Uploads one app may have in flight at once; beginning another abandons its oldest.
+    public static let maximumUploadsPerApp = 4
+
+    init(writer: any DatabaseWriter, commits: GroupCommitQueue) {
+        self.writer = writer
+        self.commits = commits
+    }
+
+    /// What an upload is to become.
+    public struct UploadStart: Sendable {
+        public var objectUUID: UUID
+        public var typeIdentifier: String
+        public var name: String
+        public var contentType: String
+        public var size: Int
+        public var metadata: [String: MetadataValue]
+
+        public init(objectUUID: UUID, typeIdentifier: String, name: String, contentType: String, size: Int,
+                    metadata: [String: MetadataValue]) {
+            self.objectUUID = objectUUID
+            self.typeIdentifier = typeIdentifier
+            self.name = name
+            self.contentType = contentType
+            self.size = size
+            self.metadata = metadata
+        }
+    }
+
+    /// Drops every staged upload: at start, no upload can still be going on.
+    public func dropUploads() throws {
+        try writer.write { db in try db.execute(sql: "DELETE FROM attachment_uploads") }
+    }
+
+    /// Stages a new upload by `appID` to the object `start.objectUUID`, which must be visible in
+    /// `scope` (the app's scope for `start.typeIdentifier`); returns the upload's id.
+    public func beginUpload(_ start: UploadStart, appID: String, scope: ReadScope, now: Date) async throws -> UUID {
+        try await commits.submit(returning: { db in
+            guard let objectID = try Self.visibleObject(db, uuid: start.objectUUID, typeIdentifier: start.typeIdentifier, scope: scope) else {
+                throw Self.objectNotFound
+            }
+            let nowUS = now.microsecondsSince1970
+            try db.execute(sql: "DELETE FROM attachment_uploads WHERE app_id = ? AND touched_us < ?",
+                           arguments: [appID, nowUS - Self.staleUploadSeconds * 1_000_000])
+            // At most `maximumUploadsPerApp` in flight: a further one abandons the app's least
+            // recently touched upload (most likely one its crashed or killed run left), whose next
+            // append or finish then fails as abandoned. An app thus never locks itself out.
+            try db.execute(sql: """
+                DELETE FROM attachment_uploads WHERE id IN (
+                    SELECT id FROM attachment_uploads WHERE app_id = ? ORDER BY touched_us DESC, id DESC LIMIT -1 OFFSET ?)
+                """, arguments: [appID, Self.maximumUploadsPerApp - 1])
+            try Self.checkRoomOnObject(db, objectID: objectID)
+            try Self.checkRoomForApp(db, appID: appID, adding: start.size, countingUploads: true)
+            let uploadID = UUID()
+            try db.execute(sql: """
+                INSERT INTO attachment_uploads (uuid, app_id, object_id, name, content_type, size, received, touched_us, metadata)
+                VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)
+                """, arguments: [uploadID, appID, objectID, start.name, start.contentType, start.size, nowUS,
+                                 MetadataCoding.encode(start.metadata)])
+            return uploadID
+        })
+    }
+
+    /// Appends one chunk to `appID`'s upload `uploadID`. Chunks come in order: `offset` must be
+    /// the bytes received so far, and the total may not pass the declared size.
+    public func append(uploadID: UUID, appID: String, offset: Int, data: [UInt8], now: Date) async throws {
+        try await commits.submit(returning: { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT id, size, received FROM attachment_uploads WHERE uuid = ? AND app_id = ?",
+                                             arguments: [uploadID, appID]) else {
+                throw Self.uploadNotFound
+            }
+            let id: Int64 = row["id"]
+            let size: Int = row["size"]
+            let received: Int = row["received"]
+            guard offset == received else {
+                throw HKError(.errorInvalidArgument, "attachment chunk at byte \(offset), expected byte \(received): chunks go in order")
+            }
+            guard data.count <= size - received else {
+                throw HKError(.errorInvalidArgument, "the attachment's data is longer than the \(size) bytes declared")
+            }
+            guard !data.isEmpty else { return }
+            try db.execute(sql: "INSERT INTO attachment_upload_chunks (upload_id, offset, data) VALUES (?, ?, ?)",
+                           arguments: [id, offset, Data(data)])
+            try db.execute(sql: "UPDATE attachment_uploads SET received = ?, touched_us = ? WHERE id = ?",
+                           arguments: [received + data.count, now.microsecondsSince1970, id])
+        })
+    }
+
+    /// The type of the object `appID`'s upload `uploadID` goes to, or nil (no such upload).
+    public func uploadObjectType(uploadID: UUID, appID: String) throws -> String? {
+        try writer.read { db in
+            try String.fetchOne(db, sql: """
+                SELECT t.identifier FROM attachment_uploads u JOIN objects o ON o.id = u.object_id JOIN sample_types t ON t.id = o.type_id
+                WHERE u.uuid = ? AND u.app_id = ?
+                """, arguments: [uploadID, appID])
+        }
+    }
+
+    /// Finishes `appID`'s upload: all of it arrived, its object is still visible in `scope`,
+    /// and the limits still hold — then the attachment and its chunks are written and the
+    /// staging removed, in one transaction. Returns the attachment.
+    public func finish(uploadID: UUID, appID: String, scope: ReadScope, now: Date) async throws -> AttachmentRecord {
+        try await commits.submit(returning: { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT u.id, u.object_id, u.name, u.content_type, u.size, u.received, u.metadata, o.uuid AS object_uuid
+                FROM attachment_uploads u JOIN objects o ON o.id = u.object_id
+                WHERE u.uuid = ? AND u.app_id = ?
+                """, arguments: [uploadID, appID]) else {
+                throw Self.uploadNotFound
+            }
+            let uploadRowID: Int64 = row["id"]
+            let objectID: Int64 = row["object_id"]
+            let size: Int = row["size"]
+            guard row["received"] == size else {
+                throw HKError(.errorInvalidArgument, "the attachment's data ended after \(row["received"] as Int) of the \(size) bytes declared")
+            }
+            // Still visible: a grant revoked during the upload ends it as if the object were gone.
+            let visible = SampleSQL.visibility(scope, alias: "o")
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM objects o WHERE o.id = ? AND \(visible.sql)",
+                                    arguments: [objectID] + visible.arguments) == true else {
+                throw Self.objectNotFound
+            }
+            try Self.checkRoomOnObject(db, objectID: objectID)
+            try Self.checkRoomForApp(db, appID: appID, adding: size, countingUploads: false)
+            let record = AttachmentRecord(identifier: UUID(), objectUUID: row["object_uuid"], name: row["name"],
+                                          contentType: row["content_type"], size: size,
+                                          creationDate: Date(microsecondsSince1970: now.microsecondsSince1970),
+                                          metadata: try MetadataCoding.decode(row["metadata"]))
+            try db.execute(sql: """
+                INSERT INTO attachments (uuid, object_id, app_id, name, content_type, size, created_us, metadata)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [record.identifier, objectID, appID, record.name, record.contentType, size,
+                                 record.creationDate.microsecondsSince1970, row["metadata"] as String?])
+            let attachmentID = db.lastInsertedRowID
+            try db.execute(sql: """
+                INSERT INTO attachment_chunks (attachment_id, offset, data)
+                SELECT ?, offset, data FROM attachment_upload_chunks WHERE upload_id = ? ORDER BY offset
+                """, arguments: [attachmentID, uploadRowID])
+            try db.execute(sql: "DELETE FROM attachment_uploads WHERE id = ?", arguments: [uploadRowID])
+            return record
+        })
+    }
+
+    /// The attachments of `objectUUID` as `scope` sees them: none when the object is hidden or
+    /// missing (the same empty answer). `typeIdentifier` nil: an object of any type (the manager).
+    public func list(objectUUID: UUID, typeIdentifier: String?, scope: ReadScope) throws -> [AttachmentRecord] {
+        try writer.read { db in
+            guard let objectID = try Self.visibleObject(db, uuid: objectUUID, typeIdentifier: typeIdentifier, scope: scope) else {
+                return []
+            }
+            return try Row.fetchAll(db, sql: """
+                SELECT uuid, name, content_type, size, created_us, metadata FROM attachments
+                WHERE object_id = ? ORDER BY created_us, id
+                """, arguments: [objectID]).map { row in
+                AttachmentRecord(identifier: row["uuid"], objectUUID: objectUUID, name: row["name"], contentType: row["content_type"],
+                                 size: row["size"], creationDate: Date(microsecondsSince1970: row["created_us"]),
+                                 metadata: try MetadataCoding.decode(row["metadata"]))
+            }
+        }
+    }
+
+    /// Streams attachment `attachmentID` of `objectUUID` to `send`, a stored chunk at a time
+    /// (offset, bytes, done, total size); a 0-byte attachment is one empty chunk. Fails with
+    /// `errorNoData` when the object is hidden or missing or the attachment is not one of its.
+    public func readData(attachmentID: UUID, objectUUID: UUID, typeIdentifier: String?, scope: ReadScope,
+                         _ send: (_ offset: Int, _ bytes: [UInt8], _ done: Bool, _ total: Int) throws -> Void) throws {
+        try writer.read { db in
+            guard let objectID = try Self.visibleObject(db, uuid: objectUUID, typeIdentifier: typeIdentifier, scope: scope),
+                  let attachment = try Row.fetchOne(db, sql: "SELECT id, size FROM attachments WHERE uuid = ? AND object_id = ?",
+                                                    arguments: [attachmentID, objectID]) else {
+                throw Self.attachmentNotFound
+            }
+            let total: Int = attachment["size"]
+            let rows = try Row.fetchCursor(db, sql: "SELECT offset, data FROM attachment_chunks WHERE attachment_id = ? ORDER BY offset",
+                                           arguments: [attachment["id"] as Int64])
+            var sent = 0
+            while let row = try rows.next() {
+                let data: Data = row["data"]
+                let offset: Int = row["offset"]
+                guard offset == sent else { throw StoreIntegrityError.attachmentChunks }
+                sent += data.count
+                try send(offset, Array(data), sent == total, total)
+            }
+            guard sent == total else { throw StoreIntegrityError.attachmentChunks }
+            if total == 0 { try send(0, [], true, 0) }
+        }
+    }
+
+    /// Removes attachment `attachmentID` of `objectUUID`, visible in `scope`. `appID`: the app
+    /// removing it, which may remove only attachments it added; nil for the user (the manager).
+    public func remove(attachmentID: UUID, objectUUID: UUID, typeIdentifier: String?, scope: ReadScope, appID: String?) async throws {
+        try await commits.submit(returning: { db in
+            guard let objectID = try Self.visibleObject(db, uuid: objectUUID, typeIdentifier: typeIdentifier, scope: scope),
+                  let row = try Row.fetchOne(db, sql: "SELECT id, app_id FROM attachments WHERE uuid = ? AND object_id = ?",
+                                             arguments: [attachmentID, objectID]) else {
+                throw Self.attachmentNotFound
+            }
+            if let appID, row["app_id"] != appID {
+                // The attachment is visible (its object is), so saying whose it is reveals nothing.
+                throw HKError(.errorAuthorizationDenied, "an app can remove only the attachments it added")
+            }
+            try db.execute(sql: "DELETE FROM attachments WHERE id = ?", arguments: [row["id"] as Int64])
+        })
+    }
+
+    // MARK: - The rules, each in one place
+
+    /// The row id of object `uuid` if `scope` can see it (and, given a type, it is of that type).
+    static func visibleObject(_ db: Database, uuid: UUID, typeIdentifier: String?, scope: ReadScope) throws -> Int64? {
+        let visible = SampleSQL.visibility(scope, alias: "o")
+        if let typeIdentifier {
+            return try Int64.fetchOne(db, sql: "SELECT o.id FROM objects o WHERE o.uuid = ? AND o.type_id = ? AND \(visible.sql)",
+                                      arguments: [uuid, try SampleSQL.typeID(db, typeIdentifier)] + visible.arguments)
+        }
+        return try Int64.fetchOne(db, sql: "SELECT o.id FROM objects o WHERE o.uuid = ? AND \(visible.sql)",
+                                  arguments: [uuid] + visible.arguments)
+    }
+
+    private static func checkRoomOnObject(_ db: Database, objectID: Int64) throws {
+        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM attachments WHERE object_id = ?", arguments: [objectID]) ?? 0
+        guard count < AttachmentLimits.maximumPerObject else {
+            throw HKError(.errorInvalidArgument,
+                          "the object already has \(AttachmentLimits.maximumPerObject) attachments, the most one object may have; remove one first")
+        }
+    }
+
+    /// `countingUploads`: whether the app's staged uploads count too (at begin they reserve
+    /// their declared size; at finish the upload being finished is already one of them).
+    private static func checkRoomForApp(_ db: Database, appID: String, adding size: Int, countingUploads: Bool) throws {
+        var used = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM attachments WHERE app_id = ?", arguments: [appID]) ?? 0
+        if countingUploads {
+            used += try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM attachment_uploads WHERE app_id = ?",
+                                     arguments: [appID]) ?? 0
+        }
+        guard used + size <= AttachmentLimits.maximumBytesPerApp else {
+            throw HKError(.errorInvalidArgument,
+                          "this app's attachments would take \(used + size) bytes; one app's attachments may take at most \(AttachmentLimits.maximumBytesPerApp) bytes (256 MiB): remove some first")
+        }
+    }
+
+    static let objectNotFound = HKError(.errorInvalidArgument, "the object was not found among the objects this app can read")
+    static let uploadNotFound = HKError(.errorInvalidArgument,
+                                        "the attachment upload was not found: it was abandoned, or its object was deleted")
+    static let attachmentNotFound = HKError(.errorNoData, "the attachment was not found")
+}
