@@ -146,24 +146,32 @@ enum MethodTable {
     /// The cost of an app's call. Only the anchored and workout effort relationship queries need
     /// their request to tell (each is long-running when it asks for updates); a request that does
     /// not decode counts as a large query, and its handler then refuses it as invalid.
+    ///
+    /// The switch names every app method and has no default, so a method added to
+    /// `HealthStoreMethod` does not build until someone decides what it may hold (session 12 red
+    /// team: a default of `.cheap` would have let a new streaming method skip both budgets).
+    /// Names that are no app method (the manager's, or unknown ones, which the dispatcher refuses)
+    /// are cheap: the budgets are the apps'.
     static func cost(of method: String, payload: [UInt8]) -> Cost {
-        switch method {
-        case HealthStoreMethod.requestAuthorization.rawValue, HealthStoreMethod.requestPerObjectReadAuthorization.rawValue:
+        guard let appMethod = HealthStoreMethod(rawValue: method) else { return .cheap }
+        switch appMethod {
+        case .requestAuthorization, .requestPerObjectReadAuthorization:
             return .permissionPrompt
-        case HealthStoreMethod.observeChanges.rawValue, HealthStoreMethod.watchStatisticsCollection.rawValue,
-             HealthStoreMethod.watchActivitySummaries.rawValue, HealthStoreMethod.watchUserPreferences.rawValue:
+        case .observeChanges, .watchStatisticsCollection, .watchActivitySummaries, .watchUserPreferences:
             return .longRunningQuery
-        case HealthStoreMethod.queryAnchored.rawValue:
+        case .queryAnchored:
             return (try? AnchoredQuerySpec(wire: payload))?.longRunning == true ? .longRunningQuery : .largeQuery
-        case HealthStoreMethod.queryWorkoutEffortRelationships.rawValue:
+        case .queryWorkoutEffortRelationships:
             return (try? WorkoutEffortQuery(wire: payload))?.longRunning == true ? .longRunningQuery : .largeQuery
-        case HealthStoreMethod.querySamples.rawValue, HealthStoreMethod.queryCorrelations.rawValue,
-             HealthStoreMethod.queryRouteData.rawValue, HealthStoreMethod.querySeriesData.rawValue,
-             HealthStoreMethod.queryStatistics.rawValue,
-             HealthStoreMethod.queryStatisticsCollection.rawValue, HealthStoreMethod.queryActivitySummaries.rawValue,
-             HealthStoreMethod.querySources.rawValue, HealthStoreMethod.readAttachmentData.rawValue:
+        case .querySamples, .queryCorrelations, .queryRouteData, .querySeriesData, .queryStatistics,
+             .queryStatisticsCollection, .queryActivitySummaries, .querySources, .readAttachmentData:
             return .largeQuery
-        default:
+        case .getRequestStatus, .authorizationStatus, .save, .acknowledgeObserverUpdate,
+             .addSamplesToWorkout, .insertRouteData, .finishRoute, .deleteObjects, .deleteMatching,
+             .getCharacteristic, .preferredUnits, .enableBackgroundDelivery, .disableBackgroundDelivery,
+             .disableAllBackgroundDeliveries, .currentSource, .relateWorkoutEffort, .unrelateWorkoutEffort,
+             .beginAttachment, .appendAttachmentData, .finishAttachment, .listAttachments, .removeAttachment:
+            // One bounded request, one bounded answer: the call's own frame limits hold it.
             return .cheap
         }
     }
