@@ -73,9 +73,15 @@ import TestSupport
     }
 
     /// Writes all of `bytes` from a thread of its own: the broker stops reading a peer that
-    /// leaves its replies unread, so this write may block until the socket is closed.
+    /// leaves its replies unread, so this write may block until the socket is closed. The thread
+    /// writes to its own duplicate and closes it when done, so the test closing `fd` never lets
+    /// the number pass to another suite's descriptor while the write goes on (see `Flood`).
     func writeInBackground(_ bytes: [UInt8], to fd: Int32) {
-        let thread = Thread { sendAll(bytes, to: fd) }
+        let own = dup(fd)
+        let thread = Thread {
+            sendAll(bytes, to: own)
+            close(own)
+        }
         thread.start()
     }
 
@@ -84,7 +90,8 @@ import TestSupport
         // Several connections, each 1,000 cheap calls in one write, none of the replies read.
         var sockets: [Int32] = []
         // Closed before healthd stops, which would otherwise wait out its writers' send timeout.
-        defer { for fd in sockets { close(fd) }; withExtendedLifetime(broker) {} }
+        // Shut down first: that ends the background writes blocked on them (they hold duplicates).
+        defer { for fd in sockets { shutdown(fd, Int32(SHUT_RDWR)); close(fd) }; withExtendedLifetime(broker) {} }
         let request = TypeIdentifierMessage(stepCount).wireBytes()
         for _ in 0..<4 {
             let fd = try UnixSocket.connect(path: broker.appSocket)

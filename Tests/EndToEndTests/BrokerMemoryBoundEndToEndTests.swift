@@ -219,21 +219,34 @@ import TestSupport
 
 /// One hostile app's flood: per connection, a thread that writes maximal requests with fresh
 /// call ids until stopped, and one that reads (and drops) every answer.
+///
+/// Each thread works on its own duplicate of the connection and closes it when it ends, so the
+/// test closing its descriptors can never hand their numbers to another suite's pipe or socket
+/// while a flood thread still writes to them (session 12: a writer still looping after the
+/// close wrote 4 MiB frames into another test's pipe, and a closed pipe's SIGPIPE ended the whole
+/// test process). `stop` shuts the connections down, which ends a send blocked on a full socket.
 final class Flood: Sendable {
     private let stopped = Atomic<Bool>(false)
     private let answers = Atomic<Int>(0)
+    private let connections = Mutex<[Int32]>([])
 
     var answered: Int { answers.load(ordering: .relaxed) }
 
-    func stop() { stopped.store(true, ordering: .relaxed) }
+    func stop() {
+        stopped.store(true, ordering: .relaxed)
+        for fd in connections.withLock({ $0 }) { shutdown(fd, Int32(SHUT_RDWR)) }
+    }
 
     func run(on fd: Int32, method: String, payload: [UInt8]) {
+        connections.withLock { $0.append(fd) }
+        let writerFD = dup(fd)
         Thread { [self] in
+            defer { close(writerFD) }
             var id: UInt64 = 1
             while !stopped.load(ordering: .relaxed) {
                 let bytes = FrameCodec.encode(.request(id, method, payload))
                 id += 1
-                guard sendAll(bytes, to: fd) else { return }
+                guard sendAll(bytes, to: writerFD) else { return }
             }
         }.start()
         let reader = FrameConnection(fd: dup(fd))

@@ -81,7 +81,7 @@ import TestSupport
         var unread: [Int32] = []
         var others: [Int32] = []
         // Closed before healthd stops, which would otherwise wait out its writers' send timeout.
-        defer { for fd in unread + others { close(fd) }; withExtendedLifetime(broker) {} }
+        defer { for fd in unread + others { shutdown(fd, Int32(SHUT_RDWR)); close(fd) }; withExtendedLifetime(broker) {} }
         let app = AppBudgetEndToEndTests()
         // 1 connection: saves just under the reader path's 64 KiB whose replies (600 UUIDs each)
         // fill the socket and then healthd's queue up to its pause: its reader really stops.

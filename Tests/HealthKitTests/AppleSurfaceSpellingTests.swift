@@ -1417,6 +1417,33 @@ enum AppleSurfaceSpelling {
         let b: [HKFHIRRelease] = [.dstu2, .r4, .unknown]
         _ = (a, b)
     }
+    // row 259: HKAttachmentStore / HKAttachment (iOS 17)
+    static func row259(s: HKHealthStore, o: HKVisionPrescription, u: URL) async throws {
+        let a = HKAttachmentStore(healthStore: s)
+        let x: HKAttachment = try await a.addAttachment(to: o, name: "scan.pdf", contentType: .pdf, url: u, metadata: [:])
+        a.addAttachment(to: o, name: "scan.png", contentType: UTType.png, url: u) { x, e in _ = (x, e) }
+        let l: [HKAttachment] = try await a.attachments(for: o)
+        a.getAttachments(for: o) { l, e in _ = (l, e) }
+        let r: HKAttachmentDataReader = a.dataReader(for: x)
+        let d: Data = try await r.data
+        for try await b in r.bytes { _ = b }
+        let p: Progress = a.getData(for: x) { d, e in _ = (d, e) }
+        let q: Progress = a.streamData(for: x) { d, e, done in _ = (d, e, done) }
+        try await a.removeAttachment(x, from: o)
+        a.removeAttachment(x, from: o) { ok, e in _ = (ok, e) }
+        _ = (l, d, p, q, r.progress, r.attachment, x.identifier, x.name, x.contentType, x.size, x.creationDate, x.metadata)
+    }
+    // row 260: HKUserAnnotatedMedication / HKMedicationDoseEvent / HKUserAnnotatedMedicationQuery (iOS 26)
+    static func row260(s: HKHealthStore) async throws {
+        try await s.requestPerObjectReadAuthorization(for: HKObjectType.userAnnotatedMedicationType(), predicate: nil)
+        let m: [HKUserAnnotatedMedication] = try await HKUserAnnotatedMedicationQueryDescriptor(predicate: HKQuery.predicateForUserAnnotatedMedications(isArchived: false), limit: nil).result(for: s)
+        let c: HKMedicationConcept? = m.first?.medication
+        let p = HKQuery.predicateForMedicationDoseEvent(status: .taken)
+        let d = try await HKSampleQueryDescriptor(predicates: [.sample(type: HKObjectType.medicationDoseEventType(), predicate: p)], sortDescriptors: []).result(for: s)
+        let e: HKMedicationDoseEvent.LogStatus? = (d.first as? HKMedicationDoseEvent)?.logStatus
+        _ = (c, e)
+        _ = HKUserAnnotatedMedicationQuery(predicate: nil, limit: HKObjectQueryNoLimit) { q, med, done, err in _ = (q, med, done, err) }
+    }
     // row 261: HKBiologicalSexObject / HKBloodTypeObject / HKFitzpatrickSkinTypeObject / HKWheelchairUseObject / HKActivityMoveModeObject
     static func row261(a: HKBiologicalSexObject, b: HKBloodTypeObject, c: HKFitzpatrickSkinTypeObject, d: HKWheelchairUseObject, e: HKActivityMoveModeObject) async throws {
         _ = (a.biologicalSex, b.bloodType, c.skinType, d.wheelchairUse, e.activityMoveMode)

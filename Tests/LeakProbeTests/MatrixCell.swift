@@ -139,7 +139,9 @@ enum MatrixQueryKind: String, CaseIterable, Sendable {
         }
     }
 
-    var isUnary: Bool { [.statistics, .sources, .effortRelationships, .effortRelationshipsMostRelevant, .ownEffortRelationships].contains(self) }
+    /// The relationship query answers as a stream since it became long-running on request
+    /// (session 12); asked without updates it is a finite stream like the sample query.
+    var isUnary: Bool { [.statistics, .sources].contains(self) }
     var isLongRunning: Bool { [.anchoredLongRunning, .anchoredSetLongRunning, .observer, .collectionWatch].contains(self) }
 }
 

@@ -59,6 +59,25 @@ public final class ProbeClientSession: Sendable {
         }
     }
 
+    /// Writes to the client's stdin pipe with SIGPIPE blocked on this thread, so a client that
+    /// has exited makes the write fail with EPIPE (reported as "the client stopped reading")
+    /// instead of killing the whole test process: a pipe's SIGPIPE goes to the writing thread,
+    /// and the one raised here is taken back before the mask is restored.
+    private static func writeWithoutSIGPIPE(_ fd: Int32, _ bytes: [UInt8]) -> Int {
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if written < 0, errno == EPIPE {
+            var now = timespec(tv_sec: 0, tv_nsec: 0)
+            _ = sigtimedwait(&pipeSignal, nil, &now)
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        return written
+    }
+
     /// Sends one command and returns what the client printed for it (not counting open streams'
     /// `watch` lines), once it printed `done`. The timeout only turns a hang into a failure.
     public func run(_ command: String, timeout: TimeInterval, poll: Duration = .milliseconds(5)) async throws -> [String] {
@@ -68,7 +87,7 @@ public final class ProbeClientSession: Sendable {
         }
         let bytes = Array((command + "\n").utf8)
         let written = input.withLock { input in
-            input.map { fd in bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } } ?? -1
+            input.map { fd in Self.writeWithoutSIGPIPE(fd, bytes) } ?? -1
         }
         guard written == bytes.count else { throw Failure(description: "the client stopped reading (command \(number))") }
         let deadline = Date().addingTimeInterval(timeout)
