@@ -89,7 +89,12 @@ public final class ProbeClientSession: Sendable {
         let written = input.withLock { input in
             input.map { fd in Self.writeWithoutSIGPIPE(fd, bytes) } ?? -1
         }
-        guard written == bytes.count else { throw Failure(description: "the client stopped reading (command \(number))") }
+        guard written == bytes.count else {
+            // Say how it ended and what it printed last, so a client that died under load can be told
+            // from one that was refused (its stderr goes to the test's own).
+            let ended = child.isRunning ? "still running" : "exited with \(await child.wait(timeout: 1))"
+            throw Failure(description: "the client stopped reading (command \(number); \(ended)): \(output.lines.withLock { $0.suffix(5) })")
+        }
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let answer = answer(to: number) { return answer }
