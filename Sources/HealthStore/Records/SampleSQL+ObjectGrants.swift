@@ -37,11 +37,18 @@ extension SampleSQL {
         switch table {
         case .other: nil
         case .objects:
-            // The granted objects, and the dose events of granted medications (`grantedDoseRows`).
-            ("(\(alias).id IN (SELECT g.object_id FROM object_read_grants g WHERE g.app_id = ?) OR \(grantedDoseRows(appID: appID, alias: alias).sql))",
-             [appID, appID])
+            // The granted objects, and the dose events of granted medications (`grantedDoseRows`,
+            // whose arguments follow its SQL, so the two cannot drift apart).
+            grantedObjectOrDoseRows(appID: appID, alias: alias)
         case .deletedObjects: ("\(alias).uuid IN (SELECT g.uuid FROM deleted_object_read_grants g WHERE g.app_id = ?)", [appID])
         }
+    }
+
+    private static func grantedObjectOrDoseRows(appID: String, alias: String) -> (sql: String, arguments: StatementArguments) {
+        let doses = grantedDoseRows(appID: appID, alias: alias)
+        var arguments: StatementArguments = [appID]
+        arguments += doses.arguments
+        return ("(\(alias).id IN (SELECT g.object_id FROM object_read_grants g WHERE g.app_id = ?) OR \(doses.sql))", arguments)
     }
 
     /// `grantedRows`, only those at a position in `stretch` of the app's change feed.
