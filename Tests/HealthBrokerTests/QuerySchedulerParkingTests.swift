@@ -154,12 +154,40 @@ import Testing
         let (holderA, slotA) = try await Self.hold(scheduler, app: "A", until: gateA)
         let interrupted = Mutex(0)
         slotA.park { interrupted.withLock { $0 += 1 } }
-        scheduler.endParked(with: QueryScheduler.storeClosingStatus)
+        scheduler.storeClosing(true)
         #expect(interrupted.withLock { $0 } == 1)
         let status = #expect(throws: RPCStatus.self) { try slotA.unpark(goingOn: true) }
         #expect(status?.healthKitCode == .errorDatabaseInaccessible, "\(String(describing: status))")
         openA.finish()
         try await holderA.value
+        #expect(scheduler.runningCount == 0 && scheduler.parkedCount == 0 && scheduler.waitingCount == 0)
+    }
+
+    /// A query still producing when a lock's drain began parks only afterwards: it must end at
+    /// once too, or it holds the drain until its client reads or its timeout (a lock failed after
+    /// its 30 s drain this way, StalledClientEndToEndTests). Once the drain is over, parking is
+    /// back to normal.
+    @Test func aQueryParkingWhileTheStoreClosesEndsAtOnce() async throws {
+        let scheduler = Self.scheduler()
+        let (gateA, openA) = AsyncStream<Void>.makeStream()
+        let (holderA, slotA) = try await Self.hold(scheduler, app: "A", until: gateA)
+        scheduler.storeClosing(true)
+        let interrupted = Mutex(0)
+        slotA.park { interrupted.withLock { $0 += 1 } }
+        #expect(interrupted.withLock { $0 } == 1, "parked during the drain and left waiting")
+        let status = #expect(throws: RPCStatus.self) { try slotA.unpark(goingOn: true) }
+        #expect(status?.healthKitCode == .errorDatabaseInaccessible, "\(String(describing: status))")
+        openA.finish()
+        try await holderA.value
+
+        scheduler.storeClosing(false)
+        let (gateB, openB) = AsyncStream<Void>.makeStream()
+        let (holderB, slotB) = try await Self.hold(scheduler, app: "B", until: gateB)
+        slotB.park { interrupted.withLock { $0 += 1 } }
+        #expect(interrupted.withLock { $0 } == 1 && scheduler.parkedCount == 1, "a park after the drain ended at once")
+        try await #require(Self.unparkOffThePool(slotB).get())
+        openB.finish()
+        try await holderB.value
         #expect(scheduler.runningCount == 0 && scheduler.parkedCount == 0 && scheduler.waitingCount == 0)
     }
 }

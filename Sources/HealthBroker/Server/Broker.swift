@@ -59,7 +59,7 @@ public final class Broker: Sendable {
         let uid = getuid()
         let largeQueries = QueryScheduler(limits: configuration.limits)
         // A query parked on its client would otherwise hold a lock's drain until its timeout.
-        store.closing.onClosing { largeQueries.endParked(with: QueryScheduler.storeClosingStatus) }
+        store.closing.onChange { closing in largeQueries.storeClosing(closing) }
         let registry = ConnectionRegistry(
             configuration: configuration,
             appResolver: AppPeerResolver(store: store, brokerUID: uid),

@@ -42,6 +42,8 @@ final class QueryScheduler: Sendable {
         /// Queries that hold no broker-wide slot and are not parked: evicted, or ended while
         /// parked (their stream ends without producing more).
         var withoutSlot: Set<UInt64> = []
+        /// A lock or key change is draining the store: a query that parks now ends at once.
+        var storeClosing = false
     }
 
     private let total: Int
@@ -134,14 +136,17 @@ final class QueryScheduler: Sendable {
     }
 
     /// Parks `slot`: its broker-wide slot goes to the next app in turn; past the limit, the
-    /// query parked longest is evicted.
+    /// query parked longest is evicted. While the store is closing, it ends at once (its
+    /// `interrupt` runs before this returns).
     func park(_ slot: QuerySlot, interrupt: @escaping @Sendable () -> Void) {
-        let status = evictedStatus
-        let (admitted, evicted, retakers): ([Waiter], [Parked], [Waiter]) = state.withLock { state in
+        let overLimit = evictedStatus
+        let (admitted, evicted, retakers, status): ([Waiter], [Parked], [Waiter], RPCStatus) = state.withLock { state in
             state.running -= 1
             state.parked.append(Parked(id: slot.id, app: slot.app, interrupt: interrupt))
-            let (evicted, retakers) = state.evict(count: state.parked.count - parkedLimit, with: status)
-            return (admitNext(&state), evicted, retakers)
+            let status = state.storeClosing ? Self.storeClosingStatus : overLimit
+            let (evicted, retakers) = state.evict(count: state.storeClosing ? state.parked.count : state.parked.count - parkedLimit,
+                                                  with: status)
+            return (admitNext(&state), evicted, retakers, status)
         }
         for waiter in admitted { waiter.resume(.success(())) }
         // Woken wherever it waits: for its slot back, or for its client.
@@ -149,11 +154,17 @@ final class QueryScheduler: Sendable {
         for parked in evicted { parked.interrupt() }
     }
 
-    /// The store is closing (a lock or key change drains it): every parked query ends with
-    /// `status` now rather than hold the drain until its client reads or its timeout.
-    func endParked(with status: RPCStatus) {
-        let (evicted, retakers) = state.withLock { $0.evict(count: $0.parked.count, with: status) }
-        for waiter in retakers { waiter.resume(.failure(status)) }
+    /// A lock or key change starts (`closing`) or stops draining the store. From the start,
+    /// every parked query — and every query that parks until the drain is over — ends with
+    /// `storeClosingStatus` rather than hold the drain until its client reads or its timeout:
+    /// a query still producing when the drain began parks only afterwards (a lock then failed
+    /// after its 30 s drain, StalledClientEndToEndTests).
+    func storeClosing(_ closing: Bool) {
+        let (evicted, retakers) = state.withLock { state in
+            state.storeClosing = closing
+            return closing ? state.evict(count: state.parked.count, with: Self.storeClosingStatus) : ([], [])
+        }
+        for waiter in retakers { waiter.resume(.failure(Self.storeClosingStatus)) }
         for parked in evicted { parked.interrupt() }
     }
 

@@ -1,16 +1,24 @@
 import Synchronization
 
-/// Told when the store is about to close (a lock or a key change starts draining its calls), so
-/// that calls inside it which wait only for their own clients end at once instead of holding
-/// the drain (`QueryScheduler.endParked`).
+/// Told when a lock or key change starts draining the store and when the drain is over, so that
+/// calls inside it which wait only for their own clients end at once — those already waiting and
+/// those that start to wait during the drain — instead of holding it (`QueryScheduler.storeClosing`).
 final class StoreClosingSignal: Sendable {
-    private let listeners = Mutex<[@Sendable () -> Void]>([])
+    private let listeners = Mutex<[@Sendable (_ closing: Bool) -> Void]>([])
 
-    func onClosing(_ listener: @escaping @Sendable () -> Void) {
+    func onChange(_ listener: @escaping @Sendable (_ closing: Bool) -> Void) {
         listeners.withLock { $0.append(listener) }
     }
 
-    func announce() {
-        for listener in listeners.withLock({ $0 }) { listener() }
+    /// Runs `drain` (taking the store offline) inside the closing window, which ends however
+    /// `drain` ends: by then no call is inside the store, or the store is back in service.
+    func whileClosing<T>(_ drain: () async throws -> T) async throws -> T {
+        notify(closing: true)
+        defer { notify(closing: false) }
+        return try await drain()
+    }
+
+    private func notify(closing: Bool) {
+        for listener in listeners.withLock({ $0 }) { listener(closing) }
     }
 }

@@ -43,8 +43,7 @@ extension StoreHandle {
 
     private func lockClaimed() async throws {
         let directory = directory
-        closing.announce()
-        let store = try await gate.takeOffline(drainingAtMost: Self.drainWait)
+        let store = try await closing.whileClosing { try await gate.takeOffline(drainingAtMost: Self.drainWait) }
         let locked: StoreGate.LockedStore
         do {
             locked = try await BlockingWork.run {

@@ -241,8 +241,7 @@ final class StoreHandle: Sendable {
         let readers = readers
         let changes = changes
         try await BlockingWork.run { try check(directory) }
-        closing.announce()
-        let store = try await gate.takeOffline(drainingAtMost: Self.drainWait)
+        let store = try await closing.whileClosing { try await gate.takeOffline(drainingAtMost: Self.drainWait) }
         let closedAt = ContinuousClock.now
         do {
             try await BlockingWork.run { try store.encrypted.close() }
