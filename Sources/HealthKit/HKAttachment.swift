@@ -7,7 +7,7 @@ import HealthModel
 /// store (`HKAttachmentStore.addAttachment`, `attachments(for:)`); its bytes are read with
 /// `HKAttachmentStore.dataReader(for:)`, `getData(for:completion:)` or `streamData(for:dataHandler:)`.
 /// Immutable, so a copy is the object itself; two attachments are equal when their identifiers are.
-public final class HKAttachment: NSObject, NSCopying, @unchecked Sendable {
+public final class HKAttachment: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     // @unchecked: every stored property is an immutable Sendable value.
     public let identifier: UUID
     public let name: String

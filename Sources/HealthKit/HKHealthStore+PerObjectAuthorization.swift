@@ -32,7 +32,10 @@ extension HKHealthStore {
     }
 
     private static func perObjectSpec(_ objectType: HKObjectType, _ predicate: NSPredicate?) throws(HKError) -> SampleQuerySpec {
-        guard objectType.requiresPerObjectAuthorization(), let sampleType = objectType as? HKSampleType else {
+        // By identifier: the medication type is an HKObjectType, as Apple's, while the store
+        // keeps medications as objects of a sample type (`StoredUserAnnotatedMedicationType`).
+        guard objectType.requiresPerObjectAuthorization(),
+              let sampleType = HKObjectType.type(forIdentifier: objectType.identifier) as? HKSampleType else {
             throw HKError(.errorInvalidArgument, "\(objectType.identifier) does not require per-object authorization; "
                           + "request it with requestAuthorization(toShare:read:)")
         }

@@ -69,7 +69,7 @@ extension HKSample {
             return try HKVisionPrescription.fetched(type: type, record: record, prescription, parts: parts)
         case let (type as HKMedicationDoseEventType, .medicationDoseEvent(dose)):
             return try HKMedicationDoseEvent(type: type, fetched: record, dose, parts: parts)
-        case let (type as HKUserAnnotatedMedicationType, .userAnnotatedMedication(medication)):
+        case let (type as StoredUserAnnotatedMedicationType, .userAnnotatedMedication(medication)):
             return UserAnnotatedMedicationObject(type: type, fetched: record, medication, parts: parts)
         case let (type as HKCorrelationType, .correlation(objects)):
             return HKCorrelation(type: type, fetched: record,

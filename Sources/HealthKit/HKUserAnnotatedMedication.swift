@@ -29,13 +29,13 @@ public final class HKUserAnnotatedMedication: NSObject, NSCopying, @unchecked Se
 public let HKUserAnnotatedMedicationPredicateKeyPathIsArchived = "isArchived"
 public let HKUserAnnotatedMedicationPredicateKeyPathHasSchedule = "hasSchedule"
 
-/// The medication as the store keeps it: an object of `HKUserAnnotatedMedicationType`, so that
-/// per-object grants name it. Internal: `HKUserAnnotatedMedicationQuery` turns it into an
+/// The medication as the store keeps it: an object of `StoredUserAnnotatedMedicationType`, so
+/// that per-object grants name it. Internal: `HKUserAnnotatedMedicationQuery` turns it into an
 /// `HKUserAnnotatedMedication`, which is not an `HKSample` in HealthKit.
 final class UserAnnotatedMedicationObject: HKSample, @unchecked Sendable {
     let value: UserAnnotatedMedicationValue
 
-    init(type: HKUserAnnotatedMedicationType, fetched record: SampleRecord, _ value: UserAnnotatedMedicationValue,
+    init(type: StoredUserAnnotatedMedicationType, fetched record: SampleRecord, _ value: UserAnnotatedMedicationValue,
          parts: FetchedObjectParts) {
         self.value = value
         super.init(type: type, fetched: record, parts: parts)

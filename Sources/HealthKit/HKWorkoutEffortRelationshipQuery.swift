@@ -39,10 +39,16 @@ public final class HKWorkoutEffortRelationshipQuery: HKQuery, @unchecked Sendabl
          resultsHandler: @escaping ResultsHandler) {
         self.resultsHandler = resultsHandler
         request = Result { () throws(HKError) in
-            WorkoutEffortQuery(predicate: try predicate.map { (predicate) throws(HKError) in try SamplePredicate(translating: predicate) },
-                               mostRelevant: options == .mostRelevant, anchor: anchor?.bytes ?? [], longRunning: longRunning)
+            try Self.request(predicate: predicate, anchor: anchor, options: options, longRunning: longRunning)
         }
         super.init(objectType: HKObjectType.workoutType(), predicate: predicate)
+    }
+
+    /// The request healthd answers, for this query and for its descriptor's `results(for:)`.
+    static func request(predicate: NSPredicate?, anchor: HKQueryAnchor?, options: HKWorkoutEffortRelationshipQueryOptions,
+                        longRunning: Bool) throws(HKError) -> WorkoutEffortQuery {
+        WorkoutEffortQuery(predicate: try predicate.map { (predicate) throws(HKError) in try SamplePredicate(translating: predicate) },
+                           mostRelevant: options == .mostRelevant, anchor: anchor?.bytes ?? [], longRunning: longRunning)
     }
 
     override func start(on connection: BrokerConnection) {

@@ -67,7 +67,7 @@ func medicationsRefusedSnippet(_ healthStore: HKHealthStore) async throws {
     var codes: [String] = []
     let attempts: [(Set<HKSampleType>, Set<HKObjectType>)] = [
         ([HKObjectType.medicationDoseEventType()], []),
-        ([HKObjectType.userAnnotatedMedicationType()], []),
+        ([], [HKObjectType.userAnnotatedMedicationType()]),
         ([], [HKObjectType.medicationDoseEventType()]),
     ]
     for (share, read) in attempts {

@@ -21,6 +21,7 @@ func runRowSnippet(_ name: String, _ arguments: [String], _ healthStore: HKHealt
     case "route-rows": try await routeRowsSnippet(healthStore, count: Int(arguments.first ?? "") ?? 30)
     case "workout-effort": try await workoutEffortSnippet(healthStore)
     case "workout-effort-changes": try await workoutEffortChangesSnippet(healthStore)
+    case "workout-effort-results": try await workoutEffortResultsSnippet(healthStore)
     default: usage("unknown row snippet \(name)")
     }
 }

@@ -103,6 +103,65 @@ func workoutEffortChangesSnippet(_ healthStore: HKHealthStore) async throws {
           + " deleted:\(describe(deleted.relationships)) archive:\(archived.map { "\($0)" }.joined(separator: ",")) foreign:\(foreign)")
 }
 
+/// HKWorkoutEffortRelationshipQueryDescriptor as an HKAsyncSequenceQuery
+/// (developer.apple.com/documentation/healthkit/hkasyncsequencequery: "Conforming Types …
+/// HKWorkoutEffortRelationshipQueryDescriptor"; `results(for:)` "Initiates a query that returns
+/// its results using an asynchronous sequence"), iterated as Apple's page shows for the anchored
+/// descriptor: `for try await result in descriptor.results(for: store)`. Prints one line:
+/// ok elements:…|…|… resumed:… foreign:…
+func workoutEffortResultsSnippet(_ healthStore: HKHealthStore) async throws {
+    let configuration = HKWorkoutConfiguration()
+    configuration.activityType = .rowing
+    let builder = HKWorkoutBuilder(healthStore: healthStore, configuration: configuration, device: .local())
+    let start = Date().addingTimeInterval(-7200)
+    try await builder.beginCollection(at: start)
+    try await builder.addWorkoutActivity(HKWorkoutActivity(workoutConfiguration: configuration, start: start,
+                                                           end: start.addingTimeInterval(900), metadata: nil))
+    try await builder.endCollection(at: start.addingTimeInterval(2400))
+    guard let workout = try await builder.finishWorkout(), let activity = workout.workoutActivities.first else {
+        usage("finishWorkout returned no workout with an activity")
+    }
+    let effortType = HKQuantityType(.workoutEffortScore)
+    func score(_ value: Double, at date: Date) -> HKQuantitySample {
+        HKQuantitySample(type: effortType, quantity: HKQuantity(unit: .appleEffortScore(), doubleValue: value), start: date, end: date)
+    }
+    let workoutScore = score(6, at: workout.endDate)
+    let activityScore = score(8, at: activity.startDate)
+    try await healthStore.save([workoutScore, activityScore])
+    _ = try await healthStore.relateWorkoutEffortSample(workoutScore, with: workout, activity: nil)
+
+    // From the beginning: the relationship that exists, then one element per change, each
+    // changed relationship as it is now; leaving the loop stops the query.
+    let descriptor = HKWorkoutEffortRelationshipQueryDescriptor(predicate: nil, anchor: nil, option: .default)
+    var elements: [String] = []
+    var last: HKQueryAnchor?
+    for try await result in descriptor.results(for: healthStore) {
+        last = result.newAnchor
+        elements.append(describe(result.relationships))
+        if elements.count == 1 {
+            _ = try await healthStore.relateWorkoutEffortSample(activityScore, with: workout, activity: activity)
+        } else if elements.count == 2 {
+            _ = try await healthStore.unrelateWorkoutEffortSample(workoutScore, from: workout, activity: nil)
+        } else {
+            break
+        }
+    }
+    // The last element's anchor resumes after every change the sequence handed out.
+    guard let last else { usage("the sequence ended without an element") }
+    let resumed = try await HKWorkoutEffortRelationshipQueryDescriptor(predicate: nil, anchor: last, option: .default).result(for: healthStore)
+
+    // Another query's anchor ends the sequence with the query's error.
+    let anchored = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: effortType)], anchor: nil).result(for: healthStore)
+    var foreign = "accepted"
+    do {
+        for try await _ in HKWorkoutEffortRelationshipQueryDescriptor(predicate: nil, anchor: anchored.newAnchor, option: .default)
+            .results(for: healthStore) { break }
+    } catch let error as HKError {
+        foreign = error.code == .errorInvalidArgument ? "invalidArgument" : "\(error.code)"
+    }
+    print("ok elements:\(elements.joined(separator: "|")) resumed:\(resumed.relationships.count) foreign:\(foreign)")
+}
+
 /// "workout=7;activity=9": each relationship's kind and its samples' scores ("workout=" for none).
 private func describe(_ relationships: [HKWorkoutEffortRelationship]) -> String {
     relationships.map { relationship in

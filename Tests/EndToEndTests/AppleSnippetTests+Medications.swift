@@ -81,8 +81,51 @@ import TestSupport
         #expect(entries.contains { $0.contains("medication archived by the user") }, "\(log)")
     }
 
-    /// Read-only for apps: sharing either type, or reading the dose type type-wide, fails with
-    /// errorInvalidArgument (3) before any prompt.
+    /// Apple reports the deletions of samples an app can read to its anchored queries
+    /// (developer.apple.com/documentation/healthkit/hkanchoredobjectquerydescriptor/result/deletedobjects:
+    /// "An array of objects deleted from the HealthKit store"). The user deletes every dose event
+    /// with a real `healthctl delete --type`: the app allowed Ibuprofen learns of that dose's
+    /// deletion — continuing from its anchor and from the start — and never of Vitamin D's, which
+    /// it could not read.
+    @Test func theUsersDeletionOfADoseReachesTheAppsAllowedItsMedicationOnly() async throws {
+        let broker = try BrokerProcess()
+        try await Self.enterMedications(broker)
+        let reader = try await broker.installClient("org.test.medication-deletions")
+        let files = try makeAppFilesDirectory(under: broker.root)
+        let dose = HKMedicationDoseEventTypeIdentifierMedicationDoseEvent
+        async let asked = broker.runApp(reader, ["snippet", "medications-per-object"])
+        var listing = try await broker.healthctl(["object-requests"])
+        let deadline = Date().addingTimeInterval(30)
+        while !listing.stdout.contains("Request "), Date() < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+            listing = try await broker.healthctl(["object-requests"])
+        }
+        let lines = listing.stdout.split(separator: "\n").map(String.init)
+        guard let requestID = lines.first(where: { $0.hasPrefix("Request ") }).flatMap({ $0.dropFirst("Request ".count).split(separator: ":").first }),
+              let uuid = lines.first(where: { $0.hasPrefix("  ") && $0.contains("Ibuprofen") })?.split(separator: " ").first else {
+            Issue.record("no request or ibuprofen candidate: \(listing)")
+            return
+        }
+        #expect(try await broker.healthctl(["object-requests", "--answer", String(requestID), "--allow", String(uuid)]).status == 0)
+        #expect(try await asked.okValue == "1 Pain|tablet|false|true|310965|taken doses 1 taken 1")
+
+        let anchor = files + "/anchor"
+        let before = try await broker.runApp(reader, ["anchored", dose, "--anchor-file", anchor, "--archived"], writable: files)
+        let seen = try #require(before.lines.first { $0.hasPrefix("added ") }?.split(separator: " ").dropFirst().first.map(String.init))
+        #expect(before.anchoredDeliveries.map(\.added.count) == [1], "\(before)")
+
+        let deletion = try await broker.healthctl(["delete", "--type", "medicationDoseEvent", "--yes"])
+        #expect(deletion.status == 0, "\(deletion)")
+        let after = try await broker.runApp(reader, ["anchored", dose, "--anchor-file", anchor, "--archived"], writable: files)
+        #expect(after.anchoredDeliveries.map { $0.deletedUUIDs.map { $0.lowercased() } } == [[seen.lowercased()]], "\(after)")
+        #expect(after.anchoredDeliveries.map(\.added) == [[]], "\(after)")
+        let fresh = try await broker.runApp(reader, ["anchored", dose, "--anchor-file", files + "/fresh", "--archived"], writable: files)
+        #expect(fresh.anchoredDeliveries.map { $0.deletedUUIDs.map { $0.lowercased() } } == [[seen.lowercased()]], "\(fresh)")
+    }
+
+    /// Read-only for apps: sharing the dose type, or reading either type type-wide, fails with
+    /// errorInvalidArgument (3) before any prompt (a Set<HKSampleType> cannot hold the medication
+    /// type, an HKObjectType as Apple's).
     @Test func appsCannotAskToWriteThem() async throws {
         let broker = try BrokerProcess()
         let app = try await broker.installClient("org.test.medication-writer")

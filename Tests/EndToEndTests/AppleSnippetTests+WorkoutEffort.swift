@@ -49,3 +49,25 @@ extension AppleSnippetTests {
                 + " archive:true,true foreign:invalidArgument", "\(result)")
     }
 }
+
+extension AppleSnippetTests {
+    /// developer.apple.com/documentation/healthkit/hkasyncsequencequery: HKWorkoutEffortRelationshipQueryDescriptor
+    /// is among its "Conforming Types", and `results(for:)` "Initiates a query that returns its
+    /// results using an asynchronous sequence" (`HKWorkoutEffortRelationshipQueryDescriptor.Results`,
+    /// an AsyncSequence of `Result`); its elements follow HKWorkoutEffortRelationshipQuery.h's
+    /// long-running rule: "The first call to resultsHandler will contain the inital results …
+    /// future callbacks will contain new relationships as well as any changes to previous
+    /// relationships along with a new anchor". Run by a sandboxed app against a real healthd
+    /// (Tests/EndToEndClient/WorkoutEffortChangesSnippets.swift, `workoutEffortResultsSnippet`).
+    @Test func workoutEffortRelationshipsStreamFromTheDescriptorsResultsSequence() async throws {
+        let broker = try BrokerProcess()
+        let app = try await broker.installClient("org.test.row-workout-effort-results")
+        let effort = HKQuantityTypeIdentifier.workoutEffortScore.rawValue
+        for type in [HKWorkoutTypeIdentifier, effort] {
+            try await broker.set(app, "share", type, allowed: true)
+            try await broker.set(app, "read", type, allowed: true)
+        }
+        let result = try await broker.runApp(app, ["row-snippet", "workout-effort-results"])
+        #expect(result.okValue == "elements:workout=6|activity=8|workout= resumed:0 foreign:invalidArgument", "\(result)")
+    }
+}

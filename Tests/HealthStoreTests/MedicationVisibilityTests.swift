@@ -117,6 +117,32 @@ import Testing
         #expect(after.added.map(\.value) == [Self.dose("granted-med", at: 10).value])
     }
 
+    /// Apple: an anchored query's result carries "An array of objects deleted from the HealthKit
+    /// store" (developer.apple.com/documentation/healthkit/hkanchoredobjectquerydescriptor/result/deletedobjects)
+    /// — the deletions of objects the app could read (HKDeletedObject: "a sample that has been
+    /// deleted"). A dose event the reader sees through its medication's grant is reported deleted
+    /// once the user deletes it (`healthctl delete`, any deletion path: `ObjectDeleter`); the dose
+    /// of a medication it was not granted is not, nor are its earlier doses' deletions made
+    /// before the grant — the reader could never see them.
+    @Test func aDeletedDoseIsReportedToTheReadersOfItsMedicationOnly() async throws {
+        let (world, granted) = try await Self.world(medications: true)
+        let early = try await world.samples.insert([Self.dose("granted-med", at: 12)], source: Self.user)
+        _ = try await world.samples.deleteAnySource(uuids: early, dryRun: false)
+        #expect(try await world.objectGrants.decide(for: Self.installation(world), decided: [granted], allowed: [granted], at: Self.date) == 1)
+        let anchor = try world.changeFeed.changes(of: Self.doseType, matching: nil, scope: Self.visibility, after: .origin, limit: 0)
+        #expect(anchor.deleted.isEmpty)
+
+        let seen = try await world.samples.insert([Self.dose("granted-med", at: 20)], source: Self.user)
+        let unseen = try await world.samples.insert([Self.dose("hidden-med", at: 21)], source: Self.user)
+        _ = try await world.samples.deleteAnySource(uuids: seen + unseen, dryRun: false)
+        let after = try world.changeFeed.changes(of: Self.doseType, matching: nil, scope: Self.visibility, after: anchor.cursor, limit: 0)
+        #expect(after.deleted.map(\.uuid) == seen)
+        #expect(after.added.isEmpty)
+        // From the beginning: the same one deletion (the one before the grant never was visible).
+        let all = try world.changeFeed.changes(of: Self.doseType, matching: nil, scope: Self.visibility, after: .origin, limit: 0)
+        #expect(all.deleted.map(\.uuid) == seen)
+    }
+
     /// A dose must name a medication the store holds, and a concept is tracked once.
     @Test func aDoseForAnUnknownMedicationAndATwiceTrackedConceptAreRefused() async throws {
         let (world, _) = try await Self.world(medications: true)

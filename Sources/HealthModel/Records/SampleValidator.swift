@@ -147,7 +147,7 @@ public enum SampleValidator {
             try VisionPrescriptionRules.check(prescription, of: record)
         case let (_ as HKMedicationDoseEventType, .medicationDoseEvent(dose)):
             try MedicationRules.check(dose, of: record)
-        case let (_ as HKUserAnnotatedMedicationType, .userAnnotatedMedication(medication)):
+        case let (_ as StoredUserAnnotatedMedicationType, .userAnnotatedMedication(medication)):
             try MedicationRules.check(medication, of: record)
         case let (correlationType as HKCorrelationType, .correlation(objects)):
             record.value = .correlation(try CorrelationRules.canonicalizedObjects(objects, of: record, type: correlationType))

@@ -47,12 +47,12 @@ public class HKObjectType: NSObject, NSSecureCoding, @unchecked Sendable {
 
     /// The type registered under the archived identifier, when it is an instance of exactly
     /// `expected`; nil for a missing or non-string identifier, an unknown one, or one of another
-    /// class (an archive of a category type read as a quantity type).
+    /// class (an archive of a category type read as a quantity type). An identifier with two
+    /// faces (`ObjectTypeRegistry.faces`: the medication type as apps see it and as the store
+    /// keeps it) decodes as the one of class `expected`.
     static func registered(decodedFrom coder: NSCoder, as expected: HKObjectType.Type) -> HKObjectType? {
-        guard let identifier = coder.decodeRequiredString(forKey: identifierKey),
-              let registered = ObjectTypeRegistry.byIdentifier[identifier],
-              ObjectIdentifier(Swift.type(of: registered)) == ObjectIdentifier(expected) else { return nil }
-        return registered
+        guard let identifier = coder.decodeRequiredString(forKey: identifierKey) else { return nil }
+        return ObjectTypeRegistry.faces(identifier).first { ObjectIdentifier(Swift.type(of: $0)) == ObjectIdentifier(expected) }
     }
 
     /// Decodes an instance of the class being decoded (`Self`), for subclasses whose only stored

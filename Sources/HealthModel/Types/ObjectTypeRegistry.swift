@@ -38,7 +38,10 @@ enum ObjectTypeRegistry {
     static let audiogram = HKAudiogramSampleType()
     static let visionPrescription = HKPrescriptionType()
     static let medicationDoseEvent = HKMedicationDoseEventType()
+    /// The medication type as apps see it (an `HKObjectType`, as Apple's) and as the store keeps
+    /// it (`StoredUserAnnotatedMedicationType`, in `allTypes` and `byIdentifier`).
     static let userAnnotatedMedication = HKUserAnnotatedMedicationType()
+    static let storedUserAnnotatedMedication = StoredUserAnnotatedMedicationType()
 
     /// All types in a stable order: quantity, category, characteristic and correlation types
     /// in table order, then workout, the series types, the activity summary, the electrocardiogram and State of Mind types,
@@ -63,8 +66,16 @@ enum ObjectTypeRegistry {
         HKClinicalTypeIdentifier.registered.compactMap { clinicalTypes[$0] }
 
     private static let laterSampleTypes: [HKObjectType] = scoredAssessmentTypesInOrder + documentTypesInOrder + clinicalTypesInOrder
-        + [visionPrescription, medicationDoseEvent, userAnnotatedMedication]
+        + [visionPrescription, medicationDoseEvent, storedUserAnnotatedMedication]
 
     static let byIdentifier: [String: HKObjectType] = Dictionary(
         uniqueKeysWithValues: allTypes.map { ($0.identifier, $0) })
+
+    /// The instances of `identifier`'s type: the registered one and, where the stored kind's class
+    /// is not Apple's (the medication type), the one Apple's SDK hands out. An archive decodes as
+    /// the one of the class asked for.
+    static func faces(_ identifier: String) -> [HKObjectType] {
+        guard let registered = byIdentifier[identifier] else { return [] }
+        return identifier == userAnnotatedMedication.identifier ? [userAnnotatedMedication, registered] : [registered]
+    }
 }

@@ -33,12 +33,14 @@ enum ObjectDeleter {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [uuid, row["type_id"] as Int64, row["source_id"] as Int64, row["sync_identifier"] as String?,
                              row["sync_version"] as Int64?, change, row["start_us"] as Int64, row["end_us"] as Int64])
-        // The apps the user let read this object keep that fact with its tombstone, so the
-        // deletion is reported to them (and to nobody else who could not see the object); the
-        // grants themselves go with the object below (ON DELETE CASCADE).
+        // The apps the user let read this object — granted it, or, for a dose event, granted its
+        // medication (`SampleSQL.appsGrantedObjectRow`, the visibility rule's inverse) — keep that
+        // fact with its tombstone, so the deletion is reported to them (and to nobody else who
+        // could not see the object); the grants and side rows go with the object below (ON
+        // DELETE CASCADE), so this runs first.
         try db.execute(sql: """
-            INSERT INTO deleted_object_read_grants (app_id, uuid) SELECT g.app_id, ? FROM object_read_grants g WHERE g.object_id = ?
-            """, arguments: [uuid, rowID])
+            INSERT INTO deleted_object_read_grants (app_id, uuid) SELECT granted.app_id, ? FROM (\(SampleSQL.appsGrantedObjectRow)) granted
+            """, arguments: [uuid, rowID, rowID])
         // A related effort sample leaves its relations as removals (HKWorkoutEffortRelationshipQuery's anchor).
         try WorkoutEffortChanges.objectLeaving(rowID, change: change, db)
         try db.execute(sql: "DELETE FROM objects WHERE id = ?", arguments: [rowID])

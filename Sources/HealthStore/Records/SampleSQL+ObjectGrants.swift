@@ -44,6 +44,17 @@ extension SampleSQL {
         }
     }
 
+    /// The apps a per-object grant lets read the `objects` row `rowID` — the inverse of
+    /// `grantedRows(table: .objects)`, row by row: the apps granted the object itself, and, for a
+    /// dose event, the apps granted its medication. `ObjectDeleter` keeps these apps with the
+    /// object's tombstone, so each app that could read the object learns of its deletion, and no
+    /// other app does. Arguments: the row id, twice.
+    static let appsGrantedObjectRow = """
+        SELECT g.app_id FROM object_read_grants g WHERE g.object_id = ? \
+        UNION SELECT g.app_id FROM medication_dose_events d JOIN medications m ON m.concept_id = d.concept_id \
+        JOIN object_read_grants g ON g.object_id = m.object_id WHERE d.object_id = ?
+        """
+
     private static func grantedObjectOrDoseRows(appID: String, alias: String) -> (sql: String, arguments: StatementArguments) {
         let doses = grantedDoseRows(appID: appID, alias: alias)
         var arguments: StatementArguments = [appID]
