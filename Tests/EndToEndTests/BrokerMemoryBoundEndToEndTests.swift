@@ -116,7 +116,7 @@ import TestSupport
     /// six apps here (four sandboxed attackers, the direct one, the bystander) hold at most
     /// 6 × 32 MiB of counted memory over healthd's 41 MiB at rest: 233 MiB, and the ceiling leaves
     /// room for what is not counted (the reader's copy of a frame, the allocator's free lists).
-    /// Measured 355 MiB (was 495 and 494 MiB with the fixed 4× count, session 12, when this
+    /// Measured 355 and 335 MiB (was 495 and 494 MiB with the fixed 4× count, session 12, when this
     /// ceiling was 1,024 MiB).
     static let peakBoundMiB = 512
 
