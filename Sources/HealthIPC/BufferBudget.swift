@@ -1,4 +1,5 @@
 import Foundation
+public import HealthWire
 import Synchronization
 
 /// The broker-wide bound on bytes buffered for peers — request frames read and not yet done
@@ -21,9 +22,13 @@ import Synchronization
 ///   pass `perOwner` has the connection that queued the last one closed (`OutboundQueue`), as a
 ///   connection's own overflow is.
 ///
-/// - A request is claimed at `requestBytesPerFrameByte` times its frame's length: the frame and
-///   what unpacking it takes, held together until its call ends (healthd: 4×, BrokerLimits).
-///   Unpacking is bounded on its own (`WireLimits.maxUnpackedBytesPerInputByte`).
+/// - A request is claimed at `requestBytesPerFrameByte` times its frame's length when its prefix
+///   arrives: the frame, and room for what unpacking it takes. Unpacking then claims what it
+///   really takes (`BufferClaim.claimUnpacked`, from `UnpackArena` as it grows), counted
+///   `unpackedChargePerByte` times for the Swift values built from it, first from that room and
+///   beyond it from the owner's share — without waiting (unpacking runs on shared threads): an
+///   unpack the share cannot cover fails, and the call is refused naming the share. All of it is
+///   held until the call ends, when its decoded form is gone.
 ///
 /// Every claim is released exactly once (`BufferClaim`), on the call's end, the frame's
 /// handling, or the connection's end — mid-frame and mid-reply included.
@@ -32,6 +37,7 @@ public final class BufferBudget: Sendable {
     public let perOwner: Int
     public let floor: Int
     public let requestBytesPerFrameByte: Int
+    public let unpackedChargePerByte: Int
 
     private struct Usage {
         var requests = 0
@@ -48,11 +54,12 @@ public final class BufferBudget: Sendable {
     private let condition = NSCondition()
     nonisolated(unsafe) private var state = State()
 
-    public init(total: Int, perOwner: Int, floor: Int, requestBytesPerFrameByte: Int = 1) {
+    public init(total: Int, perOwner: Int, floor: Int, requestBytesPerFrameByte: Int = 1, unpackedChargePerByte: Int = 1) {
         self.total = max(1, total)
         self.perOwner = max(1, min(perOwner, total))
         self.floor = max(0, min(floor, perOwner))
         self.requestBytesPerFrameByte = max(1, requestBytesPerFrameByte)
+        self.unpackedChargePerByte = max(1, unpackedChargePerByte)
     }
 
     /// Bytes buffered now, over all owners.
@@ -87,7 +94,25 @@ public final class BufferBudget: Sendable {
         }
         state.owners[owner, default: Usage()].requests += bytes
         state.inUse += bytes
-        return BufferClaim(budget: self, owner: owner, bytes: bytes)
+        return BufferClaim(budget: self, owner: owner, bytes: bytes, frameBytes: frameBytes)
+    }
+
+    /// Claims `bytes` more for a request of `owner` already admitted (its unpacked form), if they
+    /// fit now; never waits. False, having claimed nothing, when they do not.
+    fileprivate func claimMore(_ bytes: Int, for owner: String) -> Bool {
+        locked { state in
+            guard fits(bytes, for: owner, in: state) else { return false }
+            state.owners[owner, default: Usage()].requests += bytes
+            state.inUse += bytes
+            return true
+        }
+    }
+
+    /// The limit an unpack refused by `claimMore` passed, as its app is told it.
+    fileprivate var unpackedLimitDescription: String {
+        "the memory healthd lends one app's requests: \(perOwner >> 20) MiB over all its calls in flight "
+            + "(the frames and what they unpack to, counted \(unpackedChargePerByte)× for the values built from them; "
+            + "\(total >> 20) MiB for all apps together); split the request, or send fewer at once"
     }
 
     /// Counts `bytes` of a reply queued for `owner`. Returns whether the owner's unread replies
@@ -130,33 +155,65 @@ public final class BufferBudget: Sendable {
     }
 }
 
-/// One request frame's bytes claimed from a `BufferBudget`. Released once whatever the number of
-/// callers: a call ended both by its CANCEL and by its connection's end gives its bytes back once.
-/// A claim dropped without `release` (a path that forgot it) is released when it is freed, so
-/// a lost claim cannot hold its owner's share for the life of the broker; the explicit release
-/// is for promptness.
-public final class BufferClaim: Sendable {
+/// One request frame's bytes claimed from a `BufferBudget`, and what its unpacking claimed since
+/// (`claimUnpacked`). Released once whatever the number of callers: a call ended both by its
+/// CANCEL and by its connection's end gives its bytes back once. A claim dropped without
+/// `release` (a path that forgot it) is released when it is freed, so a lost claim cannot hold
+/// its owner's share for the life of the broker; the explicit release is for promptness.
+///
+/// It is the call's `UnpackMemoryAccount`: the server binds it (`UnpackMemory.account`) around
+/// the call's handler, so every unpack the call makes is charged here.
+public final class BufferClaim: UnpackMemoryAccount, Sendable {
     private let budget: BufferBudget
     private let owner: String
-    public let bytes: Int
-    private let released = Mutex(false)
 
-    fileprivate init(budget: BufferBudget, owner: String, bytes: Int) {
+    private struct State {
+        var released = false
+        /// Bytes held from the budget.
+        var bytes: Int
+        /// Of those, the room claimed with the frame for its unpacked form not yet used.
+        var room: Int
+    }
+
+    private let state: Mutex<State>
+
+    fileprivate init(budget: BufferBudget, owner: String, bytes: Int, frameBytes: Int) {
         self.budget = budget
         self.owner = owner
-        self.bytes = bytes
+        state = Mutex(State(bytes: bytes, room: max(0, bytes - frameBytes)))
     }
 
     deinit {
         release()
     }
 
-    public func release() {
-        let first = released.withLock { released in
-            defer { released = true }
-            return !released
+    /// Bytes held now: the frame's claim and what its unpacking claimed beyond it.
+    public var bytes: Int { state.withLock { $0.bytes } }
+
+    public func claimUnpacked(_ unpacked: Int) -> Bool {
+        let (charge, overflow) = unpacked.multipliedReportingOverflow(by: budget.unpackedChargePerByte)
+        guard !overflow else { return false }
+        return state.withLock { state in
+            // A call already ended decodes nothing more on its share.
+            guard !state.released else { return false }
+            let fromRoom = min(state.room, charge)
+            let beyond = charge - fromRoom
+            guard beyond == 0 || budget.claimMore(beyond, for: owner) else { return false }
+            state.room -= fromRoom
+            state.bytes += beyond
+            return true
         }
-        if first { budget.releaseRequest(bytes, of: owner) }
+    }
+
+    public var unpackedLimitDescription: String { budget.unpackedLimitDescription }
+
+    public func release() {
+        let held: Int? = state.withLock { state in
+            guard !state.released else { return nil }
+            state.released = true
+            return state.bytes
+        }
+        if let held { budget.releaseRequest(held, of: owner) }
     }
 }
 

@@ -289,7 +289,11 @@ public final class ServerConnection: Sendable {
             return calls.running.isEmpty
         }
         guard let alone else { return release() }
-        let answered = answerNow(IncomingCall(method: frame.method, payload: frame.payload, responder: immediate, aloneOnConnection: alone))
+        // Whatever the call unpacks is charged to its claim, on either path (`UnpackMemory`).
+        let account: (any UnpackMemoryAccount)? = claim
+        let answered = UnpackMemory.$account.withValue(account) {
+            answerNow(IncomingCall(method: frame.method, payload: frame.payload, responder: immediate, aloneOnConnection: alone))
+        }
         let waiters = calls.withLock { calls in
             defer {
                 calls.answeringOnReader = false
@@ -312,7 +316,7 @@ public final class ServerConnection: Sendable {
             let call = IncomingCall(method: frame.method, payload: frame.payload, responder: responder)
             // Registered under the lock before the task can finish and deregister itself.
             calls.running[id]?.task = Task { [weak self] in
-                await handler(call)
+                await UnpackMemory.$account.withValue(account) { await handler(call) }
                 self?.finish(id, token)
             }
             return true

@@ -111,10 +111,14 @@ import TestSupport
     static let victim = "org.test.dense-victim"
     static let hostile = "org.test.dense-hostile"
 
-    /// The bound on healthd's peak RSS, in MiB. With unpacking bounded (`UnpackArena`, 16 bytes a
-    /// byte) and requests counted at 4 bytes a byte (`BrokerLimits.requestBytesPerFrameByte`):
-    /// see the measurements in SECURITY.md ("Memory").
-    static let peakBoundMiB = 1_024
+    /// The bound on healthd's peak RSS, in MiB. Session 13: what a request unpacks to is claimed
+    /// from its app's share as it is taken (`UnpackArena` → `BufferClaim.claimUnpacked`), so the
+    /// six apps here (four sandboxed attackers, the direct one, the bystander) hold at most
+    /// 6 × 32 MiB of counted memory over healthd's 41 MiB at rest: 233 MiB, and the ceiling leaves
+    /// room for what is not counted (the reader's copy of a frame, the allocator's free lists).
+    /// Measured 355 and 335 MiB (was 495 and 494 MiB with the fixed 4× count, session 12, when this
+    /// ceiling was 1,024 MiB).
+    static let peakBoundMiB = 512
 
     /// A batch of `bytes / 2` empty samples: 2 bytes each on the wire.
     static let emptySamples: [UInt8] = {
@@ -168,6 +172,38 @@ import TestSupport
         #expect(broker.isRunning, "healthd died: \(broker.log)")
     }
 
+    /// Session 13: a valid save whose unpacked form fits the wire bound (13.9 bytes a byte, under
+    /// 16) but not what its app may hold — its 32 MiB share, counting the frame, what it really
+    /// unpacks to and the values built from it — is refused with RESOURCE_EXHAUSTED and
+    /// errorDataSizeExceeded naming the share; nothing of it is stored, a sandboxed bystander's save
+    /// and query are served right after, and the app's next (small) save is served. Before, the
+    /// share counted the frame at 4× (16 MiB) and the save was answered, having taken ~56 MiB
+    /// unpacked and as much again in Swift values.
+    @Test func aValidSaveUnpackingPastTheAppShareIsRefusedNamingTheShare() async throws {
+        let broker = try BrokerProcess()
+        let app = try await RawApp.install(Self.hostile, on: broker, grants: [("share", BrokerMemoryBoundEndToEndTests.stepCount)])
+        defer { app.close(); withExtendedLifetime(broker) {} }
+        try await broker.installClient(Self.victim)
+        try await broker.set(Self.victim, "share", BrokerMemoryBoundEndToEndTests.stepCount, allowed: true)
+        try await broker.set(Self.victim, "read", BrokerMemoryBoundEndToEndTests.stepCount, allowed: true)
+        do {
+            _ = try await app.client.unary(HealthStoreMethod.save.rawValue, Self.denseMetadata)
+            Issue.record("a save of \(Self.denseMetadata.count) bytes of dense metadata was answered")
+        } catch let status as RPCStatus {
+            #expect(status.code == .resourceExhausted, "\(status)")
+            #expect(status.healthKitCode == .errorDataSizeExceeded, "\(status)")
+            #expect(status.message.contains("32 MiB") && status.message.contains("split"), "\(status.message)")
+        }
+        let saved = try await broker.runApp(Self.victim, ["save", BrokerMemoryBoundEndToEndTests.stepCount, "5", "count", "1700000000", "1700000060"])
+        #expect(saved.okValue != nil, "the bystander's save failed: \(saved)")
+        let queried = try await broker.runApp(Self.victim, ["query", BrokerMemoryBoundEndToEndTests.stepCount])
+        #expect(queried.stdout.contains("ok 1"), "the bystander saw other than its one sample: \(queried)")
+        #expect(try await app.save([JunkRecords.stepsSample()]).count == 1)
+        let stored = try await app.query(SampleQuerySpec(typeIdentifier: BrokerMemoryBoundEndToEndTests.stepCount))
+        #expect(stored.count == 1, "\(stored.count) samples of the app stored")
+        #expect(broker.isRunning, "healthd died: \(broker.log)")
+    }
+
     @Test func denseRequestsFromSeveralSandboxedAppsStayWithinTheBound() async throws {
         let broker = try BrokerProcess()
         let attackers = (0..<4).map { "org.test.dense-\($0)" }
@@ -196,7 +232,10 @@ import TestSupport
                                                  ["run", app, "--socket", broker.adminSocket, "--", Products.path("leak-probe-client")])
             sessions.append(session)
             let payload = index.isMultiple(of: 2) ? Self.emptySamples : Self.denseMetadata
-            _ = try await session.run("flood \(method) \(Self.hex(payload))", timeout: 240)
+            let first = try await session.run("flood \(method) \(Self.hex(payload))", timeout: 240)
+            // Each is refused for what it would hold (session 13: the dense metadata was served
+            // before; the empty samples were refused at the wire bound only after taking 16×).
+            #expect(first == ["first resourceExhausted errorDataSizeExceeded"], "attacker \(index): \(first)")
         }
         let saved = try await broker.runApp(Self.victim, ["save", BrokerMemoryBoundEndToEndTests.stepCount, "5", "count", "1700000000", "1700000060"],
                                             timeout: 240)

@@ -95,4 +95,55 @@ import Testing
         waited.withLock { $0 = nil }
         #expect(budget.inUse(by: "a") == 0, "a claim freed without release kept its bytes")
     }
+
+    /// Session 13: a request's unpacking is charged as it grows (`claimUnpacked`): first from the
+    /// room its frame's claim set aside (`requestBytesPerFrameByte` − 1 bytes a byte), then from
+    /// the owner's share — without waiting, refused when the share (or the broker's total past the
+    /// floor) cannot cover it — counted `unpackedChargePerByte` times, and given back with the
+    /// call's claim. Before, the claim was fixed at 4× the frame whatever the request unpacked to.
+    @Test func unpackingIsChargedFromTheFrameRoomThenTheShareWithoutWaiting() {
+        let budget = BufferBudget(total: 64 * Self.mib, perOwner: 16 * Self.mib, floor: 0,
+                                  requestBytesPerFrameByte: 4, unpackedChargePerByte: 2)
+        guard let claim = claimWithoutWaiting(budget, 1 * Self.mib, for: "a") else {
+            Issue.record("a 1 MiB frame did not fit a 16 MiB share")
+            return
+        }
+        #expect(claim.bytes == 4 * Self.mib)
+        // 1.5 MiB unpacked, counted twice: the 3 MiB of room, nothing from the share.
+        #expect(claim.claimUnpacked(3 * Self.mib / 2))
+        #expect(budget.inUse(by: "a") == 4 * Self.mib)
+        // Beyond the room: from the share.
+        #expect(claim.claimUnpacked(2 * Self.mib))
+        #expect(claim.bytes == 8 * Self.mib && budget.inUse(by: "a") == 8 * Self.mib)
+        // What the share cannot cover is refused at once (a waiting claim would hang this test),
+        // having taken nothing; what still fits is granted.
+        #expect(!claim.claimUnpacked(4 * Self.mib + 1))
+        #expect(budget.inUse(by: "a") == 8 * Self.mib)
+        #expect(claim.claimUnpacked(4 * Self.mib))
+        #expect(budget.inUse(by: "a") == 16 * Self.mib)
+        // Extremes: nothing costs nothing; a count that overflows when doubled is refused.
+        #expect(claim.claimUnpacked(0))
+        #expect(!claim.claimUnpacked(Int.max))
+        #expect(claim.unpackedLimitDescription.contains("16 MiB"))
+        // The call's end gives back the frame's claim and its unpacking together, once.
+        claim.release()
+        claim.release()
+        #expect(budget.inUse == 0)
+        // A call that ended unpacks nothing more on its owner's share.
+        #expect(!claim.claimUnpacked(1))
+        #expect(budget.inUse == 0)
+    }
+
+    /// Past the broker's total only the floor is left, for unpacking as for frames.
+    @Test func unpackingPastTheTotalIsRefusedBeyondTheFloor() {
+        let budget = BufferBudget(total: 8 * Self.mib, perOwner: 8 * Self.mib, floor: 1 * Self.mib,
+                                  requestBytesPerFrameByte: 1, unpackedChargePerByte: 1)
+        let hog = claimWithoutWaiting(budget, 8 * Self.mib, for: "hog")
+        let small = claimWithoutWaiting(budget, 256 << 10, for: "victim")
+        #expect(hog != nil && small != nil)
+        #expect(small?.claimUnpacked(512 << 10) == true, "within the floor")
+        #expect(small?.claimUnpacked(512 << 10) == false, "past the floor at the total")
+        #expect(hog?.claimUnpacked(1) == false, "past the hog's share")
+        withExtendedLifetime((hog, small)) {}
+    }
 }

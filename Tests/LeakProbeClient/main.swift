@@ -90,7 +90,8 @@ func stall(_ fields: [String]) -> Never {
 /// `flood METHOD PAYLOAD-HEX` as the first command: the app that sends the same request again
 /// and again, pipelined under fresh call ids, as fast as healthd reads them, and reads and drops
 /// every answer (BrokerMemoryBoundEndToEndTests). Prints `call 1 METHOD` and, once healthd
-/// answered the first, `done 1`; floods until its input ends.
+/// answered the first, how (`first ok`, or `first CODE HEALTHKIT-CODE` for a refusal) and
+/// `done 1`; floods until its input ends.
 final class FloodCount: Sendable {
     let answered = Atomic<Int>(0)
 }
@@ -102,8 +103,14 @@ func flood(_ fields: [String]) -> Never {
     emit("call 1 \(method)")
     let reader = FrameConnection(fd: dup(descriptor))
     Thread {
-        _ = reader.readFrames { _ in
-            if count.answered.add(1, ordering: .relaxed).newValue == 1 { emit("done 1") }
+        _ = reader.readFrames { frame in
+            guard count.answered.add(1, ordering: .relaxed).newValue == 1 else { return }
+            if let status = frame.status, status.code != .ok {
+                emit("first \(status.code) \(status.healthKitCode.map { "\($0)" } ?? "-")")
+            } else {
+                emit("first ok")
+            }
+            emit("done 1")
         }
     }.start()
     Thread {

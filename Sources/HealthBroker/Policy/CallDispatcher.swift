@@ -221,6 +221,11 @@ struct CallDispatcher: Sendable {
             return error
         case let error as WireDecodeError:
             if case .unpacksTooLarge = error { return RPCStatus(HKError(.errorDataSizeExceeded, "bad request: \(error)")) }
+            // The request is fine; the app holds too much at once. RESOURCE_EXHAUSTED like the
+            // other budgets, with the HealthKit code that says it was the data's size.
+            if case .unpackedPastShare = error {
+                return RPCStatus(.resourceExhausted, "\(error)", healthKitCode: .errorDataSizeExceeded)
+            }
             return RPCStatus(.invalidArgument, "bad request: \(error)", healthKitCode: .errorInvalidArgument)
         case is CancellationError:
             if LockEnding.current?.isMarked == true { return RPCStatus(StoreHandle.lockedError) }

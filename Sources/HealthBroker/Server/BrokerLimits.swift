@@ -57,6 +57,12 @@ public struct BrokerLimits: Sendable {
     /// take up to `WireLimits.maxUnpackedBytesPerInputByte` and no more (SECURITY.md, "Memory").
     /// A maximal frame counts 16 MiB, so a share holds two.
     public var requestBytesPerFrameByte = 4
+    /// What each byte a request's unpacking really takes (`UnpackArena`, claimed as it grows
+    /// beyond the room `requestBytesPerFrameByte` set aside) is counted as: the unpacked structs
+    /// and the Swift values the call builds from them (records, strings, dictionaries), which are
+    /// of about the same size and live together while the call converts them. Before session 13
+    /// only the fixed 4× was counted, and a dense request could take 16× + 1 MiB unpacked.
+    public var unpackedChargePerByte = 2
     /// Bytes every app may buffer even while the broker is at `bufferedBytes`, so that a small
     /// call never waits for other apps' big ones. At most 256 apps are connected (one connection
     /// each), so this adds at most 64 MiB to the bound.
@@ -88,7 +94,7 @@ public struct BrokerLimits: Sendable {
     /// The broker's buffer bound, built from the three numbers above.
     func bufferBudget() -> BufferBudget {
         BufferBudget(total: bufferedBytes, perOwner: bufferedBytesPerApp, floor: bufferedBytesFloorPerApp,
-                     requestBytesPerFrameByte: requestBytesPerFrameByte)
+                     requestBytesPerFrameByte: requestBytesPerFrameByte, unpackedChargePerByte: unpackedChargePerByte)
     }
 
     var connectionLimits: ConnectionLimits {

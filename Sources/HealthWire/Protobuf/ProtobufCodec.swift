@@ -11,6 +11,9 @@ public enum WireDecodeError: Error, Equatable, Sendable, CustomStringConvertible
     /// Would take more memory unpacked than `WireLimits.maxUnpackedBytes(forInputBytes:)`:
     /// many empty or tiny nested messages.
     case unpacksTooLarge(message: String, bound: Int)
+    /// Would take more memory unpacked than the sender may still hold in healthd
+    /// (`UnpackMemoryAccount`: its share of the broker's request memory); `limit` names it.
+    case unpackedPastShare(message: String, limit: String)
 
     public var description: String {
         switch self {
@@ -19,6 +22,8 @@ public enum WireDecodeError: Error, Equatable, Sendable, CustomStringConvertible
         case let .invalidField(text): text
         case let .unpacksTooLarge(message, bound):
             "\(message) would take more than \(bound) bytes of memory unpacked (more than \(WireLimits.maxUnpackedBytesPerInputByte) per byte sent: too many empty or tiny fields); send fuller fields or split the request"
+        case let .unpackedPastShare(message, limit):
+            "\(message) unpacked would pass \(limit)"
         }
     }
 }
@@ -72,7 +77,8 @@ enum ProtobufCodec {
     ///
     /// The nesting depth is checked first (`WireDepthGuard`), because protobuf-c's decoder
     /// recurses once per level and has no limit of its own. protobuf-c allocates from an
-    /// `UnpackArena`, released in one go afterwards instead of message by message.
+    /// `UnpackArena`, released in one go afterwards instead of message by message, and charged
+    /// to the calling request's account (`UnpackMemory.account`) as it grows.
     static func withDecoded<M: ProtobufCMessageStruct, R>(
         _ type: M.Type, from bytes: [UInt8], _ body: (M) throws -> R
     ) throws -> R {
@@ -86,6 +92,9 @@ enum ProtobufCodec {
         }
         guard let unpacked else {
             let name = String(cString: descriptor.pointee.name)
+            if arena.refusedByAccount, let account = arena.account {
+                throw WireDecodeError.unpackedPastShare(message: name, limit: account.unpackedLimitDescription)
+            }
             if arena.exceededBound { throw WireDecodeError.unpacksTooLarge(message: name, bound: arena.bound) }
             throw WireDecodeError.malformed(message: name)
         }

@@ -13,7 +13,9 @@ import Glibc
 /// Bounded like the decoding it serves: the input is at most one frame, and protobuf-c may take
 /// at most `WireLimits.maxUnpackedBytes(forInputBytes:)` for it — past that every allocation
 /// fails, so protobuf-c gives up and `exceededBound` says why. The one place every unpack
-/// allocates, so the one place its memory is bounded.
+/// allocates, so the one place its memory is bounded — and charged: what it hands out is claimed
+/// from the calling request's account (`UnpackMemory.account`) as it grows, and an unpack the
+/// account cannot cover fails the same way (`refusedByAccount`).
 final class UnpackArena {
     private var blocks: [UnsafeMutableRawPointer] = []
     private var cursor: UnsafeMutableRawPointer?
@@ -25,12 +27,21 @@ final class UnpackArena {
     let bound: Int
     /// Whether an allocation was refused for passing `bound`.
     private(set) var exceededBound = false
+    /// Who pays for what is handed out, or nil (nobody's share: the manager, the SDK, tests).
+    let account: (any UnpackMemoryAccount)?
+    /// Bytes claimed from `account` so far: at least `usedBytes`, claimed ahead in steps of
+    /// `claimStep` so that a batch of 10,000 samples takes a handful of claims, not 100,000.
+    private(set) var claimedBytes = 0
+    /// Whether an allocation was refused because `account` could not cover it.
+    private(set) var refusedByAccount = false
+    static let claimStep = 256 << 10
 
     /// Blocks start at four times the input (unpacked structs and NUL-terminated strings are
     /// larger than their encoding), between 4 KiB and 4 MiB.
-    init(inputBytes: Int) {
+    init(inputBytes: Int, account: (any UnpackMemoryAccount)? = UnpackMemory.account) {
         bound = WireLimits.maxUnpackedBytes(forInputBytes: inputBytes)
         nextBlockSize = min(max(4_096, inputBytes.multipliedReportingOverflow(by: 4).partialValue), 4 << 20)
+        self.account = account
     }
 
     deinit {
@@ -46,6 +57,17 @@ final class UnpackArena {
         guard rounded <= bound - usedBytes else {
             exceededBound = true
             return nil
+        }
+        // Claimed before it is handed out: bytes handed out are what the unpacked form really
+        // takes (a block's untouched tail costs no resident memory), and at most `bound`.
+        if let account, rounded > claimedBytes - usedBytes {
+            let needed = usedBytes + rounded - claimedBytes
+            let step = max(needed, min(Self.claimStep, bound - claimedBytes))
+            guard account.claimUnpacked(step) else {
+                refusedByAccount = true
+                return nil
+            }
+            claimedBytes += step
         }
         if rounded > remaining {
             // No block larger than what may still be handed out.
