@@ -27,7 +27,7 @@ extension StoreHandle {
                 let count = records.reduce(0) { $0 + $1.mintedUUIDCount }
                 let uuids = (0 ..< count).map { _ in UUIDv7.make() }
                 let entry = try PendingEntryCoding.encode(.save(records: records, source: source, uuids: uuids))
-                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+                try await JournalAppends.append(entry, to: locked.journal)
                 return (uuids, false)
             }
         }
@@ -47,7 +47,7 @@ extension StoreHandle {
                 return (try await database.samples.delete(references, appID: appID, accessLog: accessLog), accessLog != nil)
             case let .locked(locked):
                 let entry = try PendingEntryCoding.encode(.delete(references: references, appID: appID))
-                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+                try await JournalAppends.append(entry, to: locked.journal)
                 return (Set(references).count, false)
             }
         }
@@ -69,7 +69,7 @@ extension StoreHandle {
             case let .locked(locked):
                 let entry = try PendingEntryCoding.encode(.deleteMatching(typeIdentifier: typeIdentifier, predicate: predicate,
                                                                           appID: appID, workouts: workouts, accessLog: accessLog))
-                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+                try await JournalAppends.append(entry, to: locked.journal)
                 return 0
             }
         }
@@ -90,7 +90,7 @@ extension StoreHandle {
             case let .locked(locked):
                 try checkShared(locked.grants, [])
                 let entry = try PendingEntryCoding.encode(.associate(sampleUUIDs: sampleUUIDs, workoutUUID: workoutUUID, appID: appID))
-                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+                try await JournalAppends.append(entry, to: locked.journal)
             }
         }
     }
@@ -128,7 +128,7 @@ extension StoreHandle {
                 let entry = try PendingEntryCoding.encode(.workoutEffortRelation(sample: change.sampleUUID, workout: change.workoutUUID,
                                                                                  activity: change.activityUUID, appID: app.id,
                                                                                  workouts: workouts, relate: relate))
-                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+                try await JournalAppends.append(entry, to: locked.journal)
                 return nil
             }
         }
@@ -160,7 +160,7 @@ extension StoreHandle {
             case let .locked(locked):
                 let entry = try PendingEntryCoding.encode(.routeData(locations: locations, builderID: builderID, source: source,
                                                                      at: Date()))
-                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+                try await JournalAppends.append(entry, to: locked.journal)
                 return locked.routes.add(locations, appID: source.bundleIdentifier, builderID: builderID)?.count ?? 0
             }
         }
@@ -187,7 +187,7 @@ extension StoreHandle {
                 let uuid = UUIDv7.make()
                 let entry = try PendingEntryCoding.encode(.finishRoute(builderID: builderID, workoutUUID: workoutUUID,
                                                                        metadata: metadata, device: device, source: source, uuid: uuid))
-                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+                try await JournalAppends.append(entry, to: locked.journal)
                 locked.routes.remove(appID: source.bundleIdentifier, builderID: builderID)
                 var route = SampleRecord(uuid: uuid, typeIdentifier: HKWorkoutRouteTypeIdentifier, startDate: summary.first,
                                          endDate: summary.last, value: .workoutRoute(locationCount: summary.count),
@@ -221,7 +221,7 @@ extension StoreHandle {
                 try write(database)
             case let .locked(locked):
                 let entry = try PendingEntryCoding.encode(effect)
-                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+                try await JournalAppends.append(entry, to: locked.journal)
             }
         }
     }
@@ -237,7 +237,7 @@ extension StoreHandle {
             case let .locked(locked):
                 let now = Date()
                 let entry = try PendingEntryCoding.encode(.grants(appID: appID, decisions: decisions, at: now))
-                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+                try await JournalAppends.append(entry, to: locked.journal)
                 try locked.grants.grants.apply(appID: appID, decisions, at: now)
             }
         }
@@ -258,7 +258,7 @@ extension StoreHandle {
             case let .locked(locked):
                 guard try locked.grants.apps.find(id: appID) != nil else { return false }
                 let entry = try PendingEntryCoding.encode(.appAccess(appID: appID, setting: setting, allowed: allowed, at: Date()))
-                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+                try await JournalAppends.append(entry, to: locked.journal)
                 database = locked.grants
             }
             let found = switch setting {
@@ -283,7 +283,7 @@ extension StoreHandle {
             case let .locked(locked):
                 let entry = try PendingEntryCoding.encode(.accessLog(actor: actor, appID: appID, action: action, types: types,
                                                                      count: count, detail: detail, at: Date()))
-                _ = try await BlockingWork.run { try locked.journal.append(entry) }
+                try await JournalAppends.append(entry, to: locked.journal)
             }
         }
     }
