@@ -14,14 +14,16 @@ public struct ChangeFeedRepository: Sendable {
 
     init(writer: any DatabaseWriter) throws {
         self.writer = writer
-        let (key, change) = try writer.read { db in
+        let (key, counter) = try writer.read { db in
             (try Data.fetchOne(db, sql: "SELECT key FROM change_feed_key WHERE id = 1"),
-             try Int64.fetchOne(db, sql: "SELECT value FROM counters WHERE name = 'change'") ?? 0)
+             try Row.fetchOne(db, sql: "SELECT rowid, value FROM counters WHERE name = 'change'"))
         }
         guard var key else { throw StoreOpenError.cryptoFailure(operation: "loading the anchor key (it is missing)") }
         defer { key.resetBytes(in: 0..<key.count) }
         anchors = try AnchorSealer(key: key)
-        watcher = CommitWatcher(changeNumber: change)
+        // No change row: every save fails (`StoreIntegrityError.missingChangeCounter`), so no
+        // row of `counters` can mean a change.
+        watcher = CommitWatcher(changeNumber: counter?["value"] ?? 0, changeCounterRow: counter?["rowid"] ?? 0)
         writer.add(transactionObserver: watcher, extent: .observerLifetime)
     }
 

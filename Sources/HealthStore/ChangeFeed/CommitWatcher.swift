@@ -31,9 +31,15 @@ final class CommitWatcher: TransactionObserver, Sendable {
     }
 
     private let state: Mutex<State>
+    /// The rowid of the change number's row in `counters`. The table also holds the access
+    /// log's head (v37), which every logged call rewrites — reads included — and a commit that
+    /// changed only the head changed nothing a listener hears of: it must not cost the query
+    /// below.
+    private let changeCounterRow: Int64
 
-    init(changeNumber: Int64) {
+    init(changeNumber: Int64, changeCounterRow: Int64) {
         state = Mutex(State(reportedThrough: changeNumber))
+        self.changeCounterRow = changeCounterRow
     }
 
     /// Replaces the listener (one per store: the broker's notifier).
@@ -53,6 +59,7 @@ final class CommitWatcher: TransactionObserver, Sendable {
     private static let watchedTables: Set<String> = ["objects", "deleted_objects", "workout_effort_removals", "counters"]
 
     func databaseDidChange(with event: DatabaseEvent) {
+        if event.tableName == "counters" && event.rowID != changeCounterRow { return }  // the access log's head
         state.withLock { $0.touched = true }
         stopObservingDatabaseChangesUntilNextTransaction()
     }

@@ -5,9 +5,9 @@ public import HealthModel
 /// The append-only, hash-chained access log (DESIGN.md §7.9).
 ///
 /// Each entry's hash covers its columns and the previous entry's hash, and the newest sequence
-/// and hash are kept in `access_log_head`, written in the same transaction as the entry. So an
-/// edited entry, a deleted entry (a gap in the sequence) and deleted newest entries (the head
-/// points past the table) are all found by `verify()`.
+/// and hash are kept in the head (the `counters` row `headCounter`, v37), written in the same
+/// transaction as the entry. So an edited entry, a deleted entry (a gap in the sequence) and
+/// deleted newest entries (the head points past the table) are all found by `verify()`.
 ///
 /// What this does not stop: the log lives in the encrypted store, so whoever can change it at
 /// all holds the data key, and such a party can also rewrite every hash after an edit and the
@@ -19,6 +19,11 @@ public struct AccessLogRepository: Sendable {
     /// The store's one group-commit queue, shared with `SampleRepository`: entries written
     /// through `appendGrouped` share commits with saves and with each other.
     let commits: GroupCommitQueue
+
+    /// The `counters` row holding the chain's head: the newest sequence in `value`, its hash in
+    /// `hash`. Beside the change number, which every save also bumps, so the two share a page
+    /// and a save's commit writes one frame for both (v37, `registerAccessLogHeadInCounters`).
+    static let headCounter = "access_log_head"
 
     /// Appends one entry and advances the head, in its own transaction. Returns its sequence
     /// number. For callers that cannot suspend (the accept thread); calls use `appendGrouped`.
@@ -46,9 +51,12 @@ public struct AccessLogRepository: Sendable {
     @discardableResult
     static func write(_ draft: AccessLogEntryDraft, count: Int, _ db: Database) throws -> Int64 {
         let typesJSON = try typesJSON(draft.types)
-        let head = try Row.fetchOne(db.cachedStatement(sql: "SELECT sequence, hash FROM access_log_head WHERE id = 1"))
+        let head = try Row.fetchOne(db.cachedStatement(sql: "SELECT value AS sequence, hash FROM counters WHERE name = ?"),
+                                    arguments: [headCounter])
         let sequence: Int64 = (head?["sequence"] ?? 0) + 1
-        let previousHash: [UInt8] = head.map { [UInt8](($0["hash"] as Data)) } ?? AccessLogChainHash.genesis
+        // A head without a hash (`counters.hash` may be NULL) chains from the start, which `verify`
+        // then reports, instead of stopping every logged call.
+        let previousHash: [UInt8] = (head?["hash"] as Data?).map { [UInt8]($0) } ?? AccessLogChainHash.genesis
         let fields = AccessLogChainHash.Fields(
             sequence: sequence, timeMicros: draft.date.microsecondsSince1970, actor: draft.actor, appID: draft.appID,
             action: draft.action.rawValue, typesJSON: typesJSON, count: Int64(count), detail: draft.detail,
@@ -60,9 +68,9 @@ public struct AccessLogRepository: Sendable {
             """).execute(arguments: [sequence, fields.timeMicros, draft.actor, draft.appID, fields.action, typesJSON, fields.count,
                                      draft.detail, Data(previousHash), Data(hash)])
         try db.cachedStatement(sql: """
-            INSERT INTO access_log_head (id, sequence, hash) VALUES (1, ?, ?)
-            ON CONFLICT(id) DO UPDATE SET sequence = excluded.sequence, hash = excluded.hash
-            """).execute(arguments: [sequence, Data(hash)])
+            INSERT INTO counters (name, value, hash) VALUES (?, ?, ?)
+            ON CONFLICT(name) DO UPDATE SET value = excluded.value, hash = excluded.hash
+            """).execute(arguments: [headCounter, sequence, Data(hash)])
         return sequence
     }
 
@@ -110,19 +118,27 @@ public struct AccessLogRepository: Sendable {
     /// subject) when given. With `limit`, the newest `limit` of them.
     public func entries(since: Int64 = 0, appID: String? = nil, limit: Int? = nil) throws -> [AccessLogEntry] {
         try writer.read { db in
-            var sql = "SELECT * FROM access_log WHERE sequence > ?"
-            var arguments: StatementArguments = [since]
-            if let appID {
-                sql += " AND (app_id = ? OR actor = ?)"
-                arguments += [appID, appID]
-            }
-            sql += " ORDER BY sequence DESC"
-            if let limit {
-                sql += " LIMIT ?"
-                arguments += [max(limit, 0)]
-            }
+            let (sql, arguments) = Self.listing(since: since, appID: appID, limit: limit)
             return try Row.fetchAll(db, sql: sql, arguments: arguments).reversed().map(Self.entry)
         }
+    }
+
+    /// The statement `entries` runs, newest first. An app's entries are those naming it as
+    /// subject or actor; with no index on `actor`, SQLite reads the log by sequence for that,
+    /// which is why the log has no per-app index (v37 dropped one no plan used).
+    static func listing(since: Int64, appID: String?, limit: Int?) -> (sql: String, arguments: StatementArguments) {
+        var sql = "SELECT * FROM access_log WHERE sequence > ?"
+        var arguments: StatementArguments = [since]
+        if let appID {
+            sql += " AND (app_id = ? OR actor = ?)"
+            arguments += [appID, appID]
+        }
+        sql += " ORDER BY sequence DESC"
+        if let limit {
+            sql += " LIMIT ?"
+            arguments += [max(limit, 0)]
+        }
+        return (sql, arguments)
     }
 
     /// Walks the whole chain from entry 1 and reports the first problem, or that it is intact.
@@ -143,7 +159,8 @@ public struct AccessLogRepository: Sendable {
                 expected += 1
             }
             let newest = expected - 1
-            guard let head = try Row.fetchOne(db, sql: "SELECT sequence, hash FROM access_log_head WHERE id = 1") else {
+            guard let head = try Row.fetchOne(db, sql: "SELECT value AS sequence, hash FROM counters WHERE name = ?",
+                                              arguments: [Self.headCounter]) else {
                 return newest == 0 ? .intact(entries: 0) : .damaged(AccessLogDamage(sequence: newest, kind: .headMismatch))
             }
             let headSequence: Int64 = head["sequence"]

@@ -146,6 +146,7 @@ enum StoreSchema {
         registerMedications(&migrator)           // v34
         registerWorkoutEffortChanges(&migrator)  // v35
         registerSyncKey(&migrator)               // v36
+        registerAccessLogHeadInCounters(&migrator)  // v37
         return migrator
     }
 }
