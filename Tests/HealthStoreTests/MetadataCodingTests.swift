@@ -70,4 +70,25 @@ import Testing
         #expect(try MetadataCoding.decode(text).count == Self.metadata.count)
         #expect(MetadataCoding.encode([:]) == nil)
     }
+    /// The insert path encodes into one buffer reused from row to row (`SampleInserter`): every
+    /// row's text must be what a fresh encoding makes, whatever the row before left in the buffer,
+    /// and every control byte, quote and backslash must come back (generated: each of U+0000 to
+    /// U+001F, in keys and values, after rows of every length).
+    @Test func aReusedBufferEncodesEachRowAsAFreshOneWould() throws {
+        var rows: [[String: MetadataValue]] = [Self.metadata, [:], ["a": .bool(true)]]
+        for scalar in 0 ..< 0x20 {
+            let text = "x\(Character(Unicode.Scalar(UInt8(scalar))))\"\\é"
+            rows.append([text: .string(text), "n\(scalar)": .number(Double(scalar) / 3)])
+        }
+        var buffer: [UInt8] = Array(repeating: UInt8(ascii: "z"), count: 10_000)
+        for row in rows {
+            let wrote = MetadataCoding.encode(row, into: &buffer)
+            let fresh = MetadataCoding.encode(row)
+            #expect(wrote == (fresh != nil))
+            #expect(wrote ? String(decoding: buffer, as: UTF8.self) == fresh : buffer.isEmpty)
+            guard let fresh else { continue }
+            #expect(try JSONSerialization.jsonObject(with: Data(fresh.utf8)) is [String: Any])
+            #expect(try MetadataCoding.decode(fresh) == row)
+        }
+    }
 }

@@ -53,8 +53,8 @@ final class ImportPipeline: @unchecked Sendable {
         var locationCount = 0
         var seriesPointCount = 0
         /// The sync identifiers of the batch's samples while it is open (emptied when it is taken):
-        /// kept with the batch so one lookup by key finds both.
-        var syncIdentifiers: Set<String> = []
+        /// kept with the batch so one lookup by key finds both. Compact keys (`BatchSyncKey`).
+        var syncIdentifiers: Set<BatchSyncKey> = []
         /// Elements read so far, for progress.
         var readSoFar: Int
         var lineReached: Int
@@ -72,7 +72,7 @@ final class ImportPipeline: @unchecked Sendable {
 
         /// Adds a packed sample (its sync identifier, and its routes, whose workout it is) and tells whether the batch
         /// is now full by any of its bounds.
-        mutating func append(packed: [UInt8], sync: String?, routes: [[RouteLocation]], locations: Int, seriesPoints: Int) -> Bool {
+        mutating func append(packed: [UInt8], sync: BatchSyncKey?, routes: [[RouteLocation]], locations: Int, seriesPoints: Int) -> Bool {
             request.append(packed: packed, routes: routes)
             if let sync { syncIdentifiers.insert(sync) }
             locationCount += locations
@@ -189,8 +189,9 @@ final class ImportPipeline: @unchecked Sendable {
         var position = openBatches.index(forKey: key)
         // An export can hold the same record twice; a batch may not (healthd refuses duplicate
         // sync identifiers in one save), and the store already dedupes across batches.
-        var sync: String?
+        var sync: BatchSyncKey?
         if case let .string(identifier)? = record.metadata[HKMetadataKeySyncIdentifier] {
+            let identifier = BatchSyncKey(identifier)
             if let position, openBatches.values[position].syncIdentifiers.contains(identifier) {
                 tallied.withLock { $0.stored(key.type, added: 0, unchanged: 1) }
                 return

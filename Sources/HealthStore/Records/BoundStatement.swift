@@ -69,6 +69,19 @@ struct BoundStatement {
         try check(code, index)
     }
 
+    /// Text given as its UTF-8 bytes (valid UTF-8: the caller's encoder made it), bound as TEXT
+    /// exactly as the same `String` would be; nil binds NULL.
+    func bind(utf8 bytes: [UInt8]?, at index: Int32) throws {
+        guard let bytes else { return try bindNull(at: index) }
+        let code = bytes.withUnsafeBufferPointer { text -> Int32 in
+            guard let base = text.baseAddress, !text.isEmpty else { return sqlite3_bind_text(handle, index, "", 0, Self.transient) }
+            return base.withMemoryRebound(to: CChar.self, capacity: text.count) {
+                sqlite3_bind_text(handle, index, $0, Int32(text.count), Self.transient)
+            }
+        }
+        try check(code, index)
+    }
+
     /// A UUID as its 16 bytes (how `objects.uuid` stores it, as GRDB would).
     func bind(_ uuid: UUID, at index: Int32) throws {
         let code = withUnsafeBytes(of: uuid.uuid) { bytes in

@@ -15,44 +15,61 @@ enum MetadataCoding {
     /// Numbers are Swift's shortest round-trip form; infinities and NaN the strings the decoder's
     /// non-conforming-float strategy reads back.
     static func encode(_ metadata: [String: MetadataValue]) -> String? {
-        guard !metadata.isEmpty else { return nil }
-        var json = "{"
-        // Room for a typical entry up front: growing from a small string doubled and copied the
-        // text four or five times for an imported record's three or four entries.
-        json.reserveCapacity(64 * metadata.count)
-        for (position, (key, value)) in metadata.sorted(by: { $0.key < $1.key }).enumerated() {
-            if position > 0 { json += "," }
-            appendString(key, to: &json)
-            switch value {
-            case let .string(string):
-                json += ":{\"s\":{\"_0\":"
-                appendString(string, to: &json)
-            case let .number(number):
-                json += ":{\"n\":{\"_0\":"
-                appendNumber(number, to: &json)
-            case let .date(date):
-                json += ":{\"d\":{\"_0\":\(date.microsecondsSince1970)"
-            case let .quantity(number, unit):
-                json += ":{\"q\":{\"_0\":"
-                appendNumber(number, to: &json)
-                json += ",\"_1\":"
-                appendString(unit, to: &json)
-            case let .bool(bool):
-                json += bool ? ":{\"b\":{\"_0\":true" : ":{\"b\":{\"_0\":false"
-            }
-            json += "}}"
-        }
-        json += "}"
-        return json
+        var bytes: [UInt8] = []
+        guard encode(metadata, into: &bytes) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func appendNumber(_ number: Double, to json: inout String) {
+    /// `encode(_:)`'s text as UTF-8 bytes in `buffer` (its old content replaced, its capacity
+    /// kept); false, and `buffer` empty, for no metadata (stored as NULL). The insert path keeps
+    /// one buffer for a whole write and binds the bytes as they are (`SampleInserter`): building
+    /// a `String` by appending pieces, and binding it, was ≈ 5 % of healthd's CPU in an import
+    /// (issue 16, session 13), on the one writer thread every commit waits for.
+    static func encode(_ metadata: [String: MetadataValue], into buffer: inout [UInt8]) -> Bool {
+        buffer.removeAll(keepingCapacity: true)
+        guard !metadata.isEmpty else { return false }
+        buffer.reserveCapacity(64 * metadata.count)
+        buffer.append(UInt8(ascii: "{"))
+        for (position, (key, value)) in metadata.sorted(by: { $0.key < $1.key }).enumerated() {
+            if position > 0 { buffer.append(UInt8(ascii: ",")) }
+            appendString(key, to: &buffer)
+            switch value {
+            case let .string(string):
+                append(#":{"s":{"_0":"#, to: &buffer)
+                appendString(string, to: &buffer)
+            case let .number(number):
+                append(#":{"n":{"_0":"#, to: &buffer)
+                appendNumber(number, to: &buffer)
+            case let .date(date):
+                append(#":{"d":{"_0":"#, to: &buffer)
+                append(String(date.microsecondsSince1970), to: &buffer)
+            case let .quantity(number, unit):
+                append(#":{"q":{"_0":"#, to: &buffer)
+                appendNumber(number, to: &buffer)
+                append(#","_1":"#, to: &buffer)
+                appendString(unit, to: &buffer)
+            case let .bool(bool):
+                append(bool ? #":{"b":{"_0":true"# : #":{"b":{"_0":false"#, to: &buffer)
+            }
+            append("}}", to: &buffer)
+        }
+        buffer.append(UInt8(ascii: "}"))
+        return true
+    }
+
+    /// A text's UTF-8 bytes, copied whole (contiguous first if the string is bridged).
+    private static func append(_ text: String, to buffer: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { buffer.append(contentsOf: $0) }
+    }
+
+    private static func appendNumber(_ number: Double, to buffer: inout [UInt8]) {
         if number.isNaN {
-            json += "\"nan\""
+            append("\"nan\"", to: &buffer)
         } else if number.isInfinite {
-            json += number < 0 ? "\"-inf\"" : "\"+inf\""
+            append(number < 0 ? "\"-inf\"" : "\"+inf\"", to: &buffer)
         } else {
-            json += number.description
+            append(number.description, to: &buffer)
         }
     }
 
@@ -61,32 +78,31 @@ enum MetadataCoding {
     /// ASCII and no byte of a multi-byte UTF-8 sequence is, so the scan runs over the bytes and
     /// copies the text between escapes whole: a scalar-by-scalar copy was most of an import's
     /// metadata encoding (13 % of healthd's CPU for 134,000 records).
-    private static func appendString(_ string: String, to json: inout String) {
-        json += "\""
-        let utf8 = string.utf8
-        var plainFrom = utf8.startIndex
-        var index = plainFrom
-        while index != utf8.endIndex {
-            let byte = utf8[index]
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
-                json += string[plainFrom..<index]
-                json += escaped(byte)
-                plainFrom = utf8.index(after: index)
+    private static func appendString(_ string: String, to buffer: inout [UInt8]) {
+        buffer.append(UInt8(ascii: "\""))
+        var string = string
+        string.withUTF8 { text in
+            var plainFrom = 0
+            for index in text.indices {
+                let byte = text[index]
+                guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else { continue }
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: text[plainFrom..<index]))
+                appendEscaped(byte, to: &buffer)
+                plainFrom = index + 1
             }
-            index = utf8.index(after: index)
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: text[plainFrom...]))
         }
-        json += string[plainFrom...]
-        json += "\""
+        buffer.append(UInt8(ascii: "\""))
     }
 
-    private static func escaped(_ byte: UInt8) -> String {
+    private static func appendEscaped(_ byte: UInt8, to buffer: inout [UInt8]) {
         switch byte {
-        case UInt8(ascii: "\""): "\\\""
-        case UInt8(ascii: "\\"): "\\\\"
-        case UInt8(ascii: "\n"): "\\n"
-        case UInt8(ascii: "\r"): "\\r"
-        case UInt8(ascii: "\t"): "\\t"
-        default: "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
+        case UInt8(ascii: "\""): append("\\\"", to: &buffer)
+        case UInt8(ascii: "\\"): append("\\\\", to: &buffer)
+        case UInt8(ascii: "\n"): append("\\n", to: &buffer)
+        case UInt8(ascii: "\r"): append("\\r", to: &buffer)
+        case UInt8(ascii: "\t"): append("\\t", to: &buffer)
+        default: append("\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16), to: &buffer)
         }
     }
 

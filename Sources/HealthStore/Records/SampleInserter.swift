@@ -66,6 +66,8 @@ struct SampleInserter {
     /// Whether a row of this write has run through GRDB, so its observers know `objects`
     /// changed in this savepoint and the following rows may be stepped directly.
     private var observersTold = false
+    /// The row's metadata as JSON text (`MetadataCoding`), reused from row to row.
+    private var metadataText: [UInt8] = []
 
     init(_ db: Database, source: SourceRecord, systems stamp: SystemStamp = .source) throws {
         sourceID = try SampleRepository.sourceID(db, source)
@@ -107,7 +109,8 @@ struct SampleInserter {
         try insert.bind(record.endDate.microsecondsSince1970, at: 7)
         try insert.bind(quantity, at: 8)
         try insert.bind(category.map(Int64.init), at: 9)
-        try insert.bind(MetadataCoding.encode(record.metadata), at: 10)
+        // Encoded into one buffer kept for the whole write and bound as bytes: no `String` per row.
+        try insert.bind(utf8: MetadataCoding.encode(record.metadata, into: &metadataText) ? metadataText : nil, at: 10)
         try insert.bind(sync?.identifier, at: 12)
         try insert.bind(sync?.version, at: 13)
         try insert.bind(sync.map { SyncKey.of($0.identifier) }, at: 16)
