@@ -8,23 +8,25 @@ import TestSupport
 /// DESIGN.md §7.3 for medications (iOS 26), measured as `LeakProbeTests` measures it: a dose
 /// event or medication the app may not read looks exactly as if it never existed. Two real
 /// brokers: in both the user tracks "granted-med" and logs its doses; in the hidden world the
-/// user also tracks "hidden-med" with doses of every status, scheduled and as needed. Each probing
-/// app (a confined `leak-probe-client`) is in one `MedicationProbeState`; it runs
-/// `ProbeCatalog.medicationQueries` (and, after the user logged later doses of both,
-/// `medicationContinuations`), and its raw response bytes must be identical in both worlds —
-/// except for `allowedBoth`, the positive control, where every `medicationPositiveControls` step
-/// must differ. Apple: medications are read per object, and authorizing one authorizes its dose
+/// user also tracks "hidden-med" with doses of every status, scheduled and as needed, and
+/// "deleted-med", which one app was allowed to read before the user deleted it and then revoked
+/// that app's grants. Each probing app (a confined `leak-probe-client`) is in one
+/// `MedicationProbeState`; it runs `ProbeCatalog.medicationQueries`, opens
+/// `medicationLiveQueries`, and — after the user logged later doses of both medications and
+/// deleted a dose of the hidden one — reads `medicationLiveResults` and
+/// `medicationContinuations`. Its raw response bytes must be identical in both worlds — except
+/// for `allowedBoth`, the positive control, where every `medicationPositiveControls` step must
+/// differ. Apple: medications are read per object, and authorizing one authorizes its dose
 /// events (WWDC25 "Meet the HealthKit Medications API").
 @Suite(.timeLimit(.minutes(10)), .serialized) struct MedicationLeakTests {
     @Test func noResponseByteDependsOnAMedicationTheAppMayNotRead() async throws {
-        let steps = ProbeCatalog.medicationQueries.map(MedicationProbeStep.call) + [.laterDoses]
-            + ProbeCatalog.medicationContinuations.map(MedicationProbeStep.call)
         let hiddenWorld = try await MedicationProbeWorld(hidden: true)
         defer { hiddenWorld.stop() }
         let controlWorld = try await MedicationProbeWorld(hidden: false)
         defer { controlWorld.stop() }
         let names = hiddenWorld.hiddenObjects
         for state in MedicationProbeState.allCases {
+            let steps = Self.steps(for: state)
             let withHidden = try await hiddenWorld.probe(state, steps: steps, naming: names)
             let without = try await controlWorld.probe(state, steps: steps, naming: names)
             let differing = steps.indices.filter { withHidden[$0] != without[$0] }.map { steps[$0].name }
@@ -38,6 +40,14 @@ import TestSupport
                 }
             }
         }
+    }
+
+    /// The probe's script for `state`: the same in both worlds. Only an app that reads the
+    /// granted medication waits for its later dose on the long-running queries.
+    static func steps(for state: MedicationProbeState) -> [MedicationProbeStep] {
+        (ProbeCatalog.medicationQueries + ProbeCatalog.medicationLiveQueries).map(MedicationProbeStep.call) + [.laterDoses]
+            + (ProbeCatalog.medicationLiveResults(expectingUpdates: state.readsGrantedMedication) + ProbeCatalog.medicationContinuations)
+            .map(MedicationProbeStep.call)
     }
 }
 
@@ -53,13 +63,21 @@ enum MedicationProbeState: String, CaseIterable, Sendable {
     case revoked
     /// The positive control: allowed every medication offered (the hidden one too, where it exists).
     case allowedBoth = "allowed-both"
+    /// Allowed "granted-med" and "deleted-med" (where it exists); the user deleted "deleted-med",
+    /// then revoked every grant: a deletion it was owed while it held the grant must go with the
+    /// grant (session 13: it was still reported, from the start and continued).
+    case deletedThenRevoked = "deleted-then-revoked"
 
     var appID: String { "org.probe.medications.\(rawValue)" }
+
+    /// Whether it reads "granted-med" and so must be told of its later dose.
+    var readsGrantedMedication: Bool { self == .allowedOne || self == .allowedBoth }
 }
 
 enum MedicationProbeStep: Sendable {
     case call(ProbeCall)
-    /// The user logs a later dose of each medication (the hidden one's in the hidden world only).
+    /// The user logs a later dose of each medication (the hidden one's in the hidden world only)
+    /// and, the first time, deletes the hidden medication's first dose.
     case laterDoses
 
     var name: String {
@@ -73,6 +91,7 @@ enum MedicationProbeStep: Sendable {
 enum MedicationProbeData {
     static let grantedConcept = "granted-med"
     static let hiddenConcept = "hidden-med"
+    static let deletedConcept = "deleted-med"
     /// 2024-05-01T08:00:00Z: when the hidden medication's scheduled dose was due.
     static let hiddenScheduled = Date(timeIntervalSince1970: 1_714_550_400)
 
@@ -92,6 +111,13 @@ enum MedicationProbeData {
     ] + MedicationDoseEventNames.all.map { status in
         ["medications", "log-dose", hiddenConcept, "--status", status, "--at", "2024-05-01T08:30Z"]
     } + [["medications", "archive", hiddenConcept]]
+
+    /// What the user enters in the hidden world only, for `MedicationProbeState.deletedThenRevoked`:
+    /// a medication and a dose of it; the medication is deleted again before the probe.
+    static let deletedMedication: [[String]] = [
+        ["medications", "add", "Deleted Med", "--form", "tablet", "--concept", deletedConcept, "--at", "2024-04-15T00:00Z"],
+        ["medications", "log-dose", deletedConcept, "--status", "taken", "--dose", "1", "--at", "2024-05-01T09:00Z"],
+    ]
 
     static let laterShared = ["medications", "log-dose", grantedConcept, "--status", "skipped", "--at", "2024-05-02T07:00Z"]
     static let laterHidden = ["medications", "log-dose", hiddenConcept, "--status", "skipped", "--at", "2024-05-02T08:00Z"]
@@ -117,6 +143,8 @@ final class MedicationProbeWorld: Sendable {
     /// `probe` (through `later`), in the same order in both worlds.
     private let grantedObjects: [UUID]
     private let later = Mutex<[UUID]>([])
+    /// Whether the user deleted the hidden medication's first dose yet (at the first `laterDoses`).
+    private let hiddenDoseDeleted = Mutex(false)
 
     init(hidden: Bool) async throws {
         self.hidden = hidden
@@ -129,23 +157,35 @@ final class MedicationProbeWorld: Sendable {
             granted.append(try Self.uuid(of: try await broker.healthctl(command), command))
         }
         var hiddenUUIDs: [UUID] = []
+        var deletedUUIDs: [UUID] = []
         if hidden {
             for command in MedicationProbeData.hiddenOnly {
                 let result = try await broker.healthctl(command)
                 guard result.status == 0 else { throw CommandFailed(result: result) }
                 if let uuid = MedicationProbeData.printedUUID(result) { hiddenUUIDs.append(uuid) }
             }
+            for command in MedicationProbeData.deletedMedication {
+                deletedUUIDs.append(try Self.uuid(of: try await broker.healthctl(command), command))
+            }
         }
         grantedObjects = granted
-        hiddenObjects = HiddenObjects(samples: hiddenUUIDs)
+        // The deleted medication's UUIDs after the hidden one's: `samples[0]` is "hidden-med".
+        hiddenObjects = HiddenObjects(samples: hiddenUUIDs + deletedUUIDs)
         for state in MedicationProbeState.allCases where state != .neverAsked {
             let allow: [UUID] = switch state {
             case .allowedOne: [granted[0]]
             case .allowedNone: []
             case .revoked, .allowedBoth: [granted[0]] + (hidden ? [hiddenUUIDs[0]] : [])
+            case .deletedThenRevoked: [granted[0]] + deletedUUIDs.prefix(1)
             case .neverAsked: []
             }
-            try await Self.answerRequest(of: state.appID, allowing: allow, revokeAfterwards: state == .revoked, in: broker)
+            let revokeAll = ["object-grants", state.appID, "--revoke-all"]
+            let afterwards: [[String]] = switch state {
+            case .revoked: [revokeAll]
+            case .deletedThenRevoked: deletedUUIDs.prefix(1).map { ["delete", $0.uuidString.lowercased(), "--yes"] } + [revokeAll]
+            default: []
+            }
+            try await Self.answerRequest(of: state.appID, allowing: allow, afterwards: afterwards, in: broker)
         }
     }
 
@@ -154,8 +194,9 @@ final class MedicationProbeWorld: Sendable {
         return uuid
     }
 
-    /// The per-object flow as an app and its user go through it, for medications.
-    private static func answerRequest(of app: String, allowing allow: [UUID], revokeAfterwards: Bool, in broker: BrokerProcess) async throws {
+    /// The per-object flow as an app and its user go through it, for medications; then the
+    /// user's `afterwards` commands (a deletion, a revocation).
+    private static func answerRequest(of app: String, allowing allow: [UUID], afterwards: [[String]], in broker: BrokerProcess) async throws {
         let session = try ProbeSession(app, adminSocket: broker.adminSocket)
         let request = SampleQuerySpec(typeIdentifier: ProbeCatalog.medicationType).wireBytes()
         async let asked = session.run("unary \(HealthStoreMethod.requestPerObjectReadAuthorization.rawValue) \(ProbeTranscript.hex(request))")
@@ -169,7 +210,7 @@ final class MedicationProbeWorld: Sendable {
         }
         guard let requestID else { throw ProbeFailed(reason: "\(app)'s per-object request never reached healthd") }
         let allowed = allow.isEmpty ? [] : ["--allow", allow.map { $0.uuidString.lowercased() }.joined(separator: ",")]
-        for command in [["object-requests", "--answer", requestID] + allowed] + (revokeAfterwards ? [["object-grants", app, "--revoke-all"]] : []) {
+        for command in [["object-requests", "--answer", requestID] + allowed] + afterwards {
             let result = try await broker.healthctl(command)
             guard result.status == 0 else { throw CommandFailed(result: result) }
         }
@@ -183,6 +224,8 @@ final class MedicationProbeWorld: Sendable {
     func probe(_ state: MedicationProbeState, steps: [MedicationProbeStep], naming names: HiddenObjects) async throws -> [[String]] {
         let session = try ProbeSession(state.appID, adminSocket: broker.adminSocket)
         var anchors: [String: [UInt8]] = [:]
+        var observerUpdates: [String: ObserverDelivery] = [:]
+        var seen: [String: Int] = [:]  // messages of each open stream at the last look
         var transcript = ProbeTranscript()
         for step in steps {
             switch step {
@@ -190,15 +233,33 @@ final class MedicationProbeWorld: Sendable {
                 let shared = try Self.uuid(of: try await broker.healthctl(MedicationProbeData.laterShared), MedicationProbeData.laterShared)
                 later.withLock { $0.append(shared) }
                 if hidden {
-                    let result = try await broker.healthctl(MedicationProbeData.laterHidden)
-                    guard result.status == 0 else { throw CommandFailed(result: result) }
+                    var commands = [MedicationProbeData.laterHidden]
+                    let deletedAlready = hiddenDoseDeleted.withLock { deleted in
+                        defer { deleted = true }
+                        return deleted
+                    }
+                    if !deletedAlready, hiddenObjects.samples.count > 1 {
+                        commands.append(["delete", hiddenObjects.samples[1].uuidString.lowercased(), "--yes"])
+                    }
+                    for command in commands {
+                        let result = try await broker.healthctl(command)
+                        guard result.status == 0 else { throw CommandFailed(result: result) }
+                    }
                 }
                 transcript.append([], method: nil)
             case let .call(call):
                 let inputs = ProbeInputs(probingApp: state.appID, hiddenApp: "user", ownUUIDs: [], ownWorkout: UUID(), hidden: names,
-                                         anchors: anchors, observerUpdates: [:])
-                guard let command = call.command(inputs) else { continue }
-                let lines = try await session.run(command)
+                                         anchors: anchors, observerUpdates: observerUpdates)
+                let lines: [String]
+                if case let .watch(stream, expectingMore) = call.shape {
+                    lines = try await ProbeWorld.look(at: stream, in: session, after: seen[stream] ?? 0, expectingMore: expectingMore)
+                    seen[stream] = lines.count
+                    if let update = ProbeTranscript.lastObserverUpdate(lines) { observerUpdates[stream] = update }
+                } else if let command = call.command(inputs) {
+                    lines = try await session.run(command)
+                } else {
+                    continue
+                }
                 if call.method == .queryAnchored, let anchor = ProbeTranscript.lastAnchor(lines) { anchors[call.name] = anchor }
                 transcript.append(lines, method: call.method)
             }

@@ -120,7 +120,7 @@ final class ProbeWorld: Sendable {
                                          anchors: anchors, observerUpdates: observerUpdates)
                 let lines: [String]
                 if case let .watch(stream, expectingMore) = call.shape {
-                    lines = try await look(at: stream, in: session, after: seen[stream] ?? 0, expectingMore: expectingMore)
+                    lines = try await Self.look(at: stream, in: session, after: seen[stream] ?? 0, expectingMore: expectingMore)
                     seen[stream] = lines.count
                     if let update = ProbeTranscript.lastObserverUpdate(lines) { observerUpdates[stream] = update }
                 } else {
@@ -190,7 +190,8 @@ final class ProbeWorld: Sendable {
 
     /// What the open stream delivered so far, after waiting (bounded) for a message beyond the
     /// `before` seen at the last look, when one is expected, and then for the settling time.
-    private func look(at stream: String, in session: ProbeSession, after before: Int, expectingMore: Bool) async throws -> [String] {
+    /// (Also `MedicationProbeWorld`'s.)
+    static func look(at stream: String, in session: ProbeSession, after before: Int, expectingMore: Bool) async throws -> [String] {
         if expectingMore {
             let deadline = Date().addingTimeInterval(Self.deliveryTimeout)
             while session.watched(stream).count == before, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }

@@ -11,6 +11,12 @@ public import HealthModel
 /// indexed lookup, so every answer about a hidden object — its attachments, an upload to it, an
 /// attachment's bytes — is the answer for a missing one.
 ///
+/// Visibility is decided again wherever it could have changed: the finish of an upload re-checks
+/// its object, a read re-finds the object before every chunk (a grant revoked, an object deleted
+/// or an attachment removed mid-read ends it at the next chunk), and the room an app has left
+/// counts only its attachments on objects it can read now (an object it lost, deleted later,
+/// must not give the room back where the app could see it).
+///
 /// The limits are `AttachmentLimits`'; each is checked where the rows are written, inside the
 /// transaction, so concurrent uploads cannot pass them together.
 public struct AttachmentRepository: Sendable {
@@ -71,7 +77,7 @@ public struct AttachmentRepository: Sendable {
                     SELECT id FROM attachment_uploads WHERE app_id = ? ORDER BY touched_us DESC, id DESC LIMIT -1 OFFSET ?)
                 """, arguments: [appID, Self.maximumUploadsPerApp - 1])
             try Self.checkRoomOnObject(db, objectID: objectID)
-            try Self.checkRoomForApp(db, appID: appID, adding: start.size, countingUploads: true)
+            try Self.checkRoomForApp(db, appID: appID, adding: start.size, countingUploads: true, visibleIn: scope)
             let uploadID = UUID()
             try db.execute(sql: """
                 INSERT INTO attachment_uploads (uuid, app_id, object_id, name, content_type, size, received, touched_us, metadata)
@@ -142,7 +148,7 @@ public struct AttachmentRepository: Sendable {
                 throw Self.objectNotFound
             }
             try Self.checkRoomOnObject(db, objectID: objectID)
-            try Self.checkRoomForApp(db, appID: appID, adding: size, countingUploads: false)
+            try Self.checkRoomForApp(db, appID: appID, adding: size, countingUploads: false, visibleIn: scope)
             let record = AttachmentRecord(identifier: UUID(), objectUUID: row["object_uuid"], name: row["name"],
                                           contentType: row["content_type"], size: size,
                                           creationDate: Date(microsecondsSince1970: now.microsecondsSince1970),
@@ -183,28 +189,43 @@ public struct AttachmentRepository: Sendable {
     /// Streams attachment `attachmentID` of `objectUUID` to `send`, a stored chunk at a time
     /// (offset, bytes, done, total size); a 0-byte attachment is one empty chunk. Fails with
     /// `errorNoData` when the object is hidden or missing or the attachment is not one of its.
+    ///
+    /// Each chunk is read in a read of its own that finds the object in `scope` again, and `send`
+    /// runs outside any read (it may wait for a slow app): once the object is hidden (a per-object
+    /// grant revoked), deleted, or the attachment removed, the next chunk fails as for a missing
+    /// attachment, and a stalled reader holds no snapshot open meanwhile.
     public func readData(attachmentID: UUID, objectUUID: UUID, typeIdentifier: String?, scope: ReadScope,
                          _ send: (_ offset: Int, _ bytes: [UInt8], _ done: Bool, _ total: Int) throws -> Void) throws {
-        try writer.read { db in
-            guard let objectID = try Self.visibleObject(db, uuid: objectUUID, typeIdentifier: typeIdentifier, scope: scope),
-                  let attachment = try Row.fetchOne(db, sql: "SELECT id, size FROM attachments WHERE uuid = ? AND object_id = ?",
-                                                    arguments: [attachmentID, objectID]) else {
-                throw Self.attachmentNotFound
+        var sent = 0
+        while true {
+            let next = try writer.read { db in
+                try Self.chunk(db, attachmentID: attachmentID, objectUUID: objectUUID, typeIdentifier: typeIdentifier, scope: scope, at: sent)
             }
-            let total: Int = attachment["size"]
-            let rows = try Row.fetchCursor(db, sql: "SELECT offset, data FROM attachment_chunks WHERE attachment_id = ? ORDER BY offset",
-                                           arguments: [attachment["id"] as Int64])
-            var sent = 0
-            while let row = try rows.next() {
-                let data: Data = row["data"]
-                let offset: Int = row["offset"]
-                guard offset == sent else { throw StoreIntegrityError.attachmentChunks }
-                sent += data.count
-                try send(offset, Array(data), sent == total, total)
+            guard let data = next.data else {
+                guard sent == next.total else { throw StoreIntegrityError.attachmentChunks }
+                if next.total == 0 { try send(0, [], true, 0) }
+                return
             }
-            guard sent == total else { throw StoreIntegrityError.attachmentChunks }
-            if total == 0 { try send(0, [], true, 0) }
+            guard !data.isEmpty, data.count <= next.total - sent else { throw StoreIntegrityError.attachmentChunks }
+            let offset = sent
+            sent += data.count
+            try send(offset, data, sent == next.total, next.total)
+            if sent == next.total { return }
         }
+    }
+
+    /// The attachment's size and its chunk stored at byte `offset` (nil: none there), if the
+    /// object is visible in `scope` and the attachment is one of its; else `attachmentNotFound`.
+    private static func chunk(_ db: Database, attachmentID: UUID, objectUUID: UUID, typeIdentifier: String?, scope: ReadScope,
+                              at offset: Int) throws -> (total: Int, data: [UInt8]?) {
+        guard let objectID = try visibleObject(db, uuid: objectUUID, typeIdentifier: typeIdentifier, scope: scope),
+              let attachment = try Row.fetchOne(db, sql: "SELECT id, size FROM attachments WHERE uuid = ? AND object_id = ?",
+                                                arguments: [attachmentID, objectID]) else {
+            throw attachmentNotFound
+        }
+        let data = try Data.fetchOne(db, sql: "SELECT data FROM attachment_chunks WHERE attachment_id = ? AND offset = ?",
+                                     arguments: [attachment["id"] as Int64, offset])
+        return (attachment["size"], data.map { [UInt8]($0) })
     }
 
     /// Removes attachment `attachmentID` of `objectUUID`, visible in `scope`. `appID`: the app
@@ -247,11 +268,24 @@ public struct AttachmentRepository: Sendable {
 
     /// `countingUploads`: whether the app's staged uploads count too (at begin they reserve
     /// their declared size; at finish the upload being finished is already one of them).
-    private static func checkRoomForApp(_ db: Database, appID: String, adding size: Int, countingUploads: Bool) throws {
-        var used = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM attachments WHERE app_id = ?", arguments: [appID]) ?? 0
+    ///
+    /// Only attachments and uploads on objects visible in `scope` (the app's read scope for the
+    /// one attachable type, `AttachmentRules.attachableTypes`) count: those on an object the app
+    /// lost — another app's prescription whose grant the user revoked — would otherwise leave the
+    /// room when their object is deleted, and the refusal (or its absence) would tell the app of a
+    /// deletion it may not see. The cost: an app's attachments on objects it lost are stored
+    /// beyond its bound, up to one bound per grant the user revoked.
+    private static func checkRoomForApp(_ db: Database, appID: String, adding size: Int, countingUploads: Bool,
+                                        visibleIn scope: ReadScope) throws {
+        let visible = SampleSQL.visibility(scope, alias: "o")
+        var used = try Int.fetchOne(db, sql: """
+            SELECT COALESCE(SUM(a.size), 0) FROM attachments a JOIN objects o ON o.id = a.object_id WHERE a.app_id = ? AND \(visible.sql)
+            """, arguments: [appID] + visible.arguments) ?? 0
         if countingUploads {
-            used += try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM attachment_uploads WHERE app_id = ?",
-                                     arguments: [appID]) ?? 0
+            used += try Int.fetchOne(db, sql: """
+                SELECT COALESCE(SUM(u.size), 0) FROM attachment_uploads u JOIN objects o ON o.id = u.object_id
+                WHERE u.app_id = ? AND \(visible.sql)
+                """, arguments: [appID] + visible.arguments) ?? 0
         }
         guard used + size <= AttachmentLimits.maximumBytesPerApp else {
             throw HKError(.errorInvalidArgument,

@@ -9,7 +9,9 @@ import HealthModel
 /// their app (removal) and their object (deletion) by ON DELETE CASCADE; a deletion first copies
 /// them to `deleted_object_read_grants` (`ObjectDeleter`), so the apps that could read the object
 /// are told it was deleted. A revoked grant leaves nothing behind: the object is, to that app, as
-/// if it had never been stored (DESIGN.md §7.3) — no deletion is reported, now or later.
+/// if it had never been stored (DESIGN.md §7.3) — no deletion is reported, now or later, whether
+/// the object is deleted after the revocation or was deleted before it (the revocation then takes
+/// the grant its tombstone kept). The same holds for a later answer that no longer allows it.
 ///
 /// Only the open store is written: the broker calls this through `StoreHandle.withDatabase`, so
 /// while the store is locked a per-object request or answer fails with errorDatabaseInaccessible
@@ -43,7 +45,12 @@ public struct ObjectGrantRepository: Sendable {
                 guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                     SELECT o.id, t.identifier FROM objects o JOIN sample_types t ON t.id = o.type_id WHERE o.uuid = ?
                     """), arguments: [uuid]),
-                    let type = row["identifier"] as String?, PerObjectAuthorization.isPerObject(type) else { continue }
+                    let type = row["identifier"] as String?, PerObjectAuthorization.isPerObject(type) else {
+                    // Deleted since it was offered (or never stored): an answer not allowing it
+                    // still takes the grant its tombstone may keep, as for a live object.
+                    if !allowed.contains(uuid) { try Self.forgetDeletion(db, appID: appID, uuid: uuid) }
+                    continue
+                }
                 let objectID: Int64 = row["id"]
                 if allowed.contains(uuid) {
                     try db.execute(sql: "UPDATE object_read_grants SET decided_us = ? WHERE app_id = ? AND object_id = ?",
@@ -63,13 +70,17 @@ public struct ObjectGrantRepository: Sendable {
         }
     }
 
-    /// Removes `appID`'s grants for `uuids`, or all of them when nil. Returns how many went.
+    /// Removes `appID`'s grants for `uuids`, or all of them when nil — of live objects, and the
+    /// grants kept with the tombstones of granted objects deleted since, so the app is not told
+    /// of a deletion once it may no longer read the object. Returns how many went, of both kinds.
     @discardableResult
     public func revoke(appID: String, uuids: [UUID]?) async throws -> Int {
         try await writer.write { db in
             guard let uuids else {
                 try db.execute(sql: "DELETE FROM object_read_grants WHERE app_id = ?", arguments: [appID])
-                return db.changesCount
+                let live = db.changesCount
+                try db.execute(sql: "DELETE FROM deleted_object_read_grants WHERE app_id = ?", arguments: [appID])
+                return live + db.changesCount
             }
             var removed = 0
             for uuid in uuids {
@@ -77,9 +88,19 @@ public struct ObjectGrantRepository: Sendable {
                     DELETE FROM object_read_grants WHERE app_id = ? AND object_id = (SELECT id FROM objects WHERE uuid = ?)
                     """, arguments: [appID, uuid])
                 removed += db.changesCount
+                removed += try Self.forgetDeletion(db, appID: appID, uuid: uuid)
             }
             return removed
         }
+    }
+
+    /// Drops the grant `appID` held for the deleted object `uuid`, kept with its tombstone
+    /// (`ObjectDeleter`): its deletion is then reported to the app no more. Returns 1 if there
+    /// was one, else 0. A lookup by the table's key (app, uuid).
+    @discardableResult
+    private static func forgetDeletion(_ db: Database, appID: String, uuid: UUID) throws -> Int {
+        try db.execute(sql: "DELETE FROM deleted_object_read_grants WHERE app_id = ? AND uuid = ?", arguments: [appID, uuid])
+        return db.changesCount
     }
 
     /// The objects `appID` was granted, oldest grant first (for the manager's listing).
