@@ -369,6 +369,11 @@ enum AppleSurfaceSpelling {
         let a: [String] = [HKWorkoutSortIdentifierDuration, HKWorkoutSortIdentifierTotalDistance, HKWorkoutSortIdentifierTotalEnergyBurned, HKWorkoutSortIdentifierTotalSwimmingStrokeCount, HKWorkoutSortIdentifierTotalFlightsClimbed]
         _ = a
     }
+    // row 74: HKPredicateKeyPath… constants (for NSPredicate(format:))
+    static func row74() async throws {
+        let a: [String] = [HKPredicateKeyPathStartDate, HKPredicateKeyPathEndDate, HKPredicateKeyPathUUID, HKPredicateKeyPathMetadata, HKPredicateKeyPathQuantity, HKPredicateKeyPathCategoryValue, HKPredicateKeyPathWorkoutDuration, HKPredicateKeyPathSource, HKPredicateKeyPathDevice]
+        _ = a
+    }
     // row 75: HKDetailedCDAValidationErrorKey
     static func row75() async throws {
         let k: String = HKDetailedCDAValidationErrorKey
@@ -1296,6 +1301,8 @@ enum AppleSurfaceSpelling {
         _ = q
         let d = HKWorkoutEffortRelationshipQueryDescriptor(predicate: nil, anchor: nil, option: .default)
         _ = d
+        let rs: HKWorkoutEffortRelationshipQueryDescriptor.Results = d.results(for: HKHealthStore())
+        Task { for try await r in rs { let x: [HKWorkoutEffortRelationship] = r.relationships; let y: HKQueryAnchor = r.newAnchor; _ = (x, y) } }
     }
     // row 238: HKQuantitySeriesSampleBuilder(healthStore:quantityType:startDate:device:) insert(_:for:) / insert(_:for: DateInterval) / finishSeries(metadata:endDate:) / finishSeries(metadata:)
     static func row238(s: HKHealthStore, q: HKQuantity) async throws {
@@ -1432,6 +1439,9 @@ enum AppleSurfaceSpelling {
         try await a.removeAttachment(x, from: o)
         a.removeAttachment(x, from: o) { ok, e in _ = (ok, e) }
         _ = (l, d, p, q, r.progress, r.attachment, x.identifier, x.name, x.contentType, x.size, x.creationDate, x.metadata)
+        let ar = try NSKeyedArchiver.archivedData(withRootObject: x, requiringSecureCoding: true)
+        let y: HKAttachment? = try NSKeyedUnarchiver.unarchivedObject(ofClass: HKAttachment.self, from: ar)
+        _ = (y, x.copy())
     }
     // row 260: HKUserAnnotatedMedication / HKMedicationDoseEvent / HKUserAnnotatedMedicationQuery (iOS 26)
     static func row260(s: HKHealthStore) async throws {
@@ -1443,6 +1453,9 @@ enum AppleSurfaceSpelling {
         let e: HKMedicationDoseEvent.LogStatus? = (d.first as? HKMedicationDoseEvent)?.logStatus
         _ = (c, e)
         _ = HKUserAnnotatedMedicationQuery(predicate: nil, limit: HKObjectQueryNoLimit) { q, med, done, err in _ = (q, med, done, err) }
+        let t: HKObjectType = HKObjectType.userAnnotatedMedicationType()
+        let u: HKSampleType = HKObjectType.medicationDoseEventType()
+        _ = (t, u)
     }
     // row 261: HKBiologicalSexObject / HKBloodTypeObject / HKFitzpatrickSkinTypeObject / HKWheelchairUseObject / HKActivityMoveModeObject
     static func row261(a: HKBiologicalSexObject, b: HKBloodTypeObject, c: HKFitzpatrickSkinTypeObject, d: HKWheelchairUseObject, e: HKActivityMoveModeObject) async throws {
