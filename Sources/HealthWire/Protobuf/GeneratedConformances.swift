@@ -274,3 +274,345 @@ extension Openhealth__V1__ListBackgroundDeliveriesRequest: ProtobufCMessageStruc
 extension Openhealth__V1__ListBackgroundDeliveriesResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_background_deliveries_response__init(message) }
 }
+extension Openhealth__V1__ListCharacteristicsRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_characteristics_request__init(message) }
+}
+extension Openhealth__V1__ListGrantsRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_grants_request__init(message) }
+}
+extension Openhealth__V1__ListGrantsResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_grants_response__init(message) }
+}
+extension Openhealth__V1__ListRequestsRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_requests_request__init(message) }
+}
+extension Openhealth__V1__ListRequestsResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_requests_response__init(message) }
+}
+extension Openhealth__V1__ListSourcesRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_sources_request__init(message) }
+}
+extension Openhealth__V1__ListSourcesResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_sources_response__init(message) }
+}
+extension Openhealth__V1__ListUnitPreferencesRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_unit_preferences_request__init(message) }
+}
+extension Openhealth__V1__Location: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__location__init(message) }
+}
+extension Openhealth__V1__LockRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__lock_request__init(message) }
+}
+extension Openhealth__V1__LockResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__lock_response__init(message) }
+}
+extension Openhealth__V1__Measure: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__measure__init(message) }
+}
+extension Openhealth__V1__MedicationArchiveRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__medication_archive_request__init(message) }
+}
+extension Openhealth__V1__MedicationDoseEvent: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__medication_dose_event__init(message) }
+}
+extension Openhealth__V1__MedicationPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__medication_predicate__init(message) }
+}
+extension Openhealth__V1__MedicationValue: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__medication_value__init(message) }
+}
+extension Openhealth__V1__MemberPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__member_predicate__init(message) }
+}
+extension Openhealth__V1__MetadataEntry: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__metadata_entry__init(message) }
+}
+extension Openhealth__V1__MetadataOperand: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__metadata_operand__init(message) }
+}
+extension Openhealth__V1__MetadataPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__metadata_predicate__init(message) }
+}
+extension Openhealth__V1__MetadataValue: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__metadata_value__init(message) }
+}
+extension Openhealth__V1__ObjectReadGrants: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__object_read_grants__init(message) }
+}
+extension Openhealth__V1__ObjectReference: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__object_reference__init(message) }
+}
+extension Openhealth__V1__ObserverAcknowledgement: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__observer_acknowledgement__init(message) }
+}
+extension Openhealth__V1__ObserverAcknowledgementResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__observer_acknowledgement_response__init(message) }
+}
+extension Openhealth__V1__ObserverQueryRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__observer_query_request__init(message) }
+}
+extension Openhealth__V1__ObserverUpdate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__observer_update__init(message) }
+}
+extension Openhealth__V1__PerObjectPrompt: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__per_object_prompt__init(message) }
+}
+extension Openhealth__V1__PerObjectPromptList: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__per_object_prompt_list__init(message) }
+}
+extension Openhealth__V1__Predicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__predicate__init(message) }
+}
+extension Openhealth__V1__PredicateQuantity: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__predicate_quantity__init(message) }
+}
+extension Openhealth__V1__PreferredUnit: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__preferred_unit__init(message) }
+}
+extension Openhealth__V1__PreferredUnitList: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__preferred_unit_list__init(message) }
+}
+extension Openhealth__V1__PreferredUnitsRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__preferred_units_request__init(message) }
+}
+extension Openhealth__V1__Quantity: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__quantity__init(message) }
+}
+extension Openhealth__V1__QuantityPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__quantity_predicate__init(message) }
+}
+extension Openhealth__V1__QuantitySeries: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__quantity_series__init(message) }
+}
+extension Openhealth__V1__QueryDescriptor: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__query_descriptor__init(message) }
+}
+extension Openhealth__V1__RemoveAppRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__remove_app_request__init(message) }
+}
+extension Openhealth__V1__RemovePasscodeRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__remove_passcode_request__init(message) }
+}
+extension Openhealth__V1__RemovePasscodeResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__remove_passcode_response__init(message) }
+}
+extension Openhealth__V1__ReportLaunchOutcomeResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__report_launch_outcome_response__init(message) }
+}
+extension Openhealth__V1__RequestAuthorizationResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__request_authorization_response__init(message) }
+}
+extension Openhealth__V1__RequestStatusResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__request_status_response__init(message) }
+}
+extension Openhealth__V1__RotateKeyRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__rotate_key_request__init(message) }
+}
+extension Openhealth__V1__RotateKeyResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__rotate_key_response__init(message) }
+}
+extension Openhealth__V1__RouteDataBatch: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__route_data_batch__init(message) }
+}
+extension Openhealth__V1__RouteDataRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__route_data_request__init(message) }
+}
+extension Openhealth__V1__Sample: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__sample__init(message) }
+}
+extension Openhealth__V1__SampleBatch: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__sample_batch__init(message) }
+}
+extension Openhealth__V1__SampleQueryRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__sample_query_request__init(message) }
+}
+extension Openhealth__V1__SaveRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__save_request__init(message) }
+}
+extension Openhealth__V1__SaveResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__save_response__init(message) }
+}
+extension Openhealth__V1__ScoredAssessment: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__scored_assessment__init(message) }
+}
+extension Openhealth__V1__SeriesDataBatch: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__series_data_batch__init(message) }
+}
+extension Openhealth__V1__SeriesDataRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__series_data_request__init(message) }
+}
+extension Openhealth__V1__SetCharacteristicResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_characteristic_response__init(message) }
+}
+extension Openhealth__V1__SetDirectConnectionRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_direct_connection_request__init(message) }
+}
+extension Openhealth__V1__SetDirectConnectionResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_direct_connection_response__init(message) }
+}
+extension Openhealth__V1__SetGrantsRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_grants_request__init(message) }
+}
+extension Openhealth__V1__SetGrantsResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_grants_response__init(message) }
+}
+extension Openhealth__V1__SetNetworkAccessRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_network_access_request__init(message) }
+}
+extension Openhealth__V1__SetNetworkAccessResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_network_access_response__init(message) }
+}
+extension Openhealth__V1__SetPasscodeRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_passcode_request__init(message) }
+}
+extension Openhealth__V1__SetPasscodeResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_passcode_response__init(message) }
+}
+extension Openhealth__V1__SetSourcePriorityRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_source_priority_request__init(message) }
+}
+extension Openhealth__V1__SetSourcePriorityResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_source_priority_response__init(message) }
+}
+extension Openhealth__V1__SetUnitPreferenceResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_unit_preference_response__init(message) }
+}
+extension Openhealth__V1__SortDescriptor: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__sort_descriptor__init(message) }
+}
+extension Openhealth__V1__SourceEntry: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_entry__init(message) }
+}
+extension Openhealth__V1__SourceList: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_list__init(message) }
+}
+extension Openhealth__V1__SourcePredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_predicate__init(message) }
+}
+extension Openhealth__V1__SourceQueryRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_query_request__init(message) }
+}
+extension Openhealth__V1__SourceRevision: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_revision__init(message) }
+}
+extension Openhealth__V1__SourceRevisionMatch: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_revision_match__init(message) }
+}
+extension Openhealth__V1__SourceRevisionPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_revision_predicate__init(message) }
+}
+extension Openhealth__V1__SourceStatistics: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__source_statistics__init(message) }
+}
+extension Openhealth__V1__StateOfMind: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__state_of_mind__init(message) }
+}
+extension Openhealth__V1__StateOfMindPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__state_of_mind_predicate__init(message) }
+}
+extension Openhealth__V1__Statistics: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__statistics__init(message) }
+}
+extension Openhealth__V1__StatisticsBatch: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__statistics_batch__init(message) }
+}
+extension Openhealth__V1__StatisticsCollectionDelivery: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__statistics_collection_delivery__init(message) }
+}
+extension Openhealth__V1__StatisticsCollectionRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__statistics_collection_request__init(message) }
+}
+extension Openhealth__V1__StatisticsInterval: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__statistics_interval__init(message) }
+}
+extension Openhealth__V1__StatisticsQueryRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__statistics_query_request__init(message) }
+}
+extension Openhealth__V1__StatisticsValues: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__statistics_values__init(message) }
+}
+extension Openhealth__V1__Status: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__status__init(message) }
+}
+extension Openhealth__V1__StatusRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__status_request__init(message) }
+}
+extension Openhealth__V1__StatusResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__status_response__init(message) }
+}
+extension Openhealth__V1__UnlockRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__unlock_request__init(message) }
+}
+extension Openhealth__V1__UnlockResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__unlock_response__init(message) }
+}
+extension Openhealth__V1__UserAnnotatedMedication: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__user_annotated_medication__init(message) }
+}
+extension Openhealth__V1__UserPreferencesFeedRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__user_preferences_feed_request__init(message) }
+}
+extension Openhealth__V1__UserPreferencesUpdate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__user_preferences_update__init(message) }
+}
+extension Openhealth__V1__UuidPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__uuid_predicate__init(message) }
+}
+extension Openhealth__V1__VerifyAccessLogRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__verify_access_log_request__init(message) }
+}
+extension Openhealth__V1__VerifyAccessLogResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__verify_access_log_response__init(message) }
+}
+extension Openhealth__V1__VisionPrescription: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__vision_prescription__init(message) }
+}
+extension Openhealth__V1__VisionPrism: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__vision_prism__init(message) }
+}
+extension Openhealth__V1__WatchLaunchesRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__watch_launches_request__init(message) }
+}
+extension Openhealth__V1__Workout: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout__init(message) }
+}
+extension Openhealth__V1__WorkoutActivity: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_activity__init(message) }
+}
+extension Openhealth__V1__WorkoutActivityPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_activity_predicate__init(message) }
+}
+extension Openhealth__V1__WorkoutEffortPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_effort_predicate__init(message) }
+}
+extension Openhealth__V1__WorkoutEffortQueryRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_effort_query_request__init(message) }
+}
+extension Openhealth__V1__WorkoutEffortQueryResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_effort_query_response__init(message) }
+}
+extension Openhealth__V1__WorkoutEffortRelationRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_effort_relation_request__init(message) }
+}
+extension Openhealth__V1__WorkoutEffortRelationResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_effort_relation_response__init(message) }
+}
+extension Openhealth__V1__WorkoutEffortRelationshipRow: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_effort_relationship_row__init(message) }
+}
+extension Openhealth__V1__WorkoutEvent: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_event__init(message) }
+}
+extension Openhealth__V1__WorkoutStatisticPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_statistic_predicate__init(message) }
+}
+extension Openhealth__V1__WorkoutStatistics: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_statistics__init(message) }
+}
+extension Openhealth__V1__WorkoutTotalPredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_total_predicate__init(message) }
+}
+extension Openhealth__V1__WorkoutValuePredicate: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__workout_value_predicate__init(message) }
+}
