@@ -143,6 +143,32 @@ import Testing
         #expect(all.deleted.map(\.uuid) == seen)
     }
 
+    /// A deleted dose is reported through its medication's grant; once the user revokes that
+    /// medication — by its UUID, or by answering the app's request again without it — the
+    /// deletion is reported no more, from the beginning or from an earlier anchor: the app is as
+    /// one that never read the medication (DESIGN.md §7.3). The deletion's kept grant names the
+    /// medication it came through (v38); before, revoking by UUID left it and the deletion went on
+    /// being reported.
+    @Test(arguments: [false, true]) func revokingAMedicationTakesItsDeletedDosesAlong(byAnswer: Bool) async throws {
+        let (world, granted) = try await Self.world(medications: true)
+        #expect(try await world.objectGrants.decide(for: Self.installation(world), decided: [granted], allowed: [granted], at: Self.date) == 1)
+        let anchor = try world.changeFeed.changes(of: Self.doseType, matching: nil, scope: Self.visibility, after: .origin, limit: 0)
+        let dose = try await world.samples.insert([Self.dose("granted-med", at: 22)], source: Self.user)
+        _ = try await world.samples.deleteAnySource(uuids: dose, dryRun: false)
+        let reported = try world.changeFeed.changes(of: Self.doseType, matching: nil, scope: Self.visibility, after: anchor.cursor, limit: 0)
+        try #require(reported.deleted.map(\.uuid) == dose, "the positive control: the granted medication's deleted dose is reported")
+
+        if byAnswer {
+            _ = try await world.objectGrants.decide(for: Self.installation(world), decided: [granted], allowed: [], at: Self.date)
+        } else {
+            _ = try await world.objectGrants.revoke(appID: Self.reader, uuids: [granted])
+        }
+        let fromAnchor = try world.changeFeed.changes(of: Self.doseType, matching: nil, scope: Self.visibility, after: anchor.cursor, limit: 0)
+        let fromStart = try world.changeFeed.changes(of: Self.doseType, matching: nil, scope: Self.visibility, after: .origin, limit: 0)
+        #expect(fromAnchor.deleted.isEmpty && fromStart.deleted.isEmpty,
+                "a revoked medication's deleted dose is still reported: \(fromAnchor.deleted.map(\.uuid)) \(fromStart.deleted.map(\.uuid))")
+    }
+
     /// A dose must name a medication the store holds, and a concept is tracked once.
     @Test func aDoseForAnUnknownMedicationAndATwiceTrackedConceptAreRefused() async throws {
         let (world, _) = try await Self.world(medications: true)

@@ -39,7 +39,8 @@ enum ObjectDeleter {
         // could not see the object); the grants and side rows go with the object below (ON
         // DELETE CASCADE), so this runs first.
         try db.execute(sql: """
-            INSERT INTO deleted_object_read_grants (app_id, uuid) SELECT granted.app_id, ? FROM (\(SampleSQL.appsGrantedObjectRow)) granted
+            INSERT OR IGNORE INTO deleted_object_read_grants (app_id, uuid, through_uuid)
+            SELECT granted.app_id, ?, granted.through_uuid FROM (\(SampleSQL.appsGrantedObjectRow)) granted
             """, arguments: [uuid, rowID, rowID])
         // A related effort sample leaves its relations as removals (HKWorkoutEffortRelationshipQuery's anchor).
         try WorkoutEffortChanges.objectLeaving(rowID, change: change, db)

@@ -64,6 +64,8 @@ public struct ObjectGrantRepository: Sendable {
                     granted += 1
                 } else {
                     try db.execute(sql: "DELETE FROM object_read_grants WHERE app_id = ? AND object_id = ?", arguments: [appID, objectID])
+                    // A medication no longer allowed takes its deleted doses' kept grants along.
+                    try Self.forgetDeletion(db, appID: appID, uuid: uuid)
                 }
             }
             return granted
@@ -95,12 +97,17 @@ public struct ObjectGrantRepository: Sendable {
     }
 
     /// Drops the grant `appID` held for the deleted object `uuid`, kept with its tombstone
-    /// (`ObjectDeleter`): its deletion is then reported to the app no more. Returns 1 if there
-    /// was one, else 0. A lookup by the table's key (app, uuid).
+    /// (`ObjectDeleter`), and those of the deleted dose events it read through `uuid` (a
+    /// medication): their deletions are then reported to the app no more. Returns how many went.
+    /// Lookups by the table's key (app, uuid) and within the app's rows.
     @discardableResult
     private static func forgetDeletion(_ db: Database, appID: String, uuid: UUID) throws -> Int {
         try db.execute(sql: "DELETE FROM deleted_object_read_grants WHERE app_id = ? AND uuid = ?", arguments: [appID, uuid])
-        return db.changesCount
+        var forgotten = db.changesCount
+        // The deleted dose events read through this medication's grant (v38).
+        try db.execute(sql: "DELETE FROM deleted_object_read_grants WHERE app_id = ? AND through_uuid = ?", arguments: [appID, uuid])
+        forgotten += db.changesCount
+        return forgotten
     }
 
     /// The objects `appID` was granted, oldest grant first (for the manager's listing).

@@ -48,11 +48,13 @@ extension SampleSQL {
     /// `grantedRows(table: .objects)`, row by row: the apps granted the object itself, and, for a
     /// dose event, the apps granted its medication. `ObjectDeleter` keeps these apps with the
     /// object's tombstone, so each app that could read the object learns of its deletion, and no
-    /// other app does. Arguments: the row id, twice.
+    /// other app does. Each row: the app, and the UUID of the medication whose grant lets it read
+    /// a dose event (NULL for an object granted itself), so revoking that medication takes the
+    /// kept grant too (v38). Arguments: the row id, twice.
     static let appsGrantedObjectRow = """
-        SELECT g.app_id FROM object_read_grants g WHERE g.object_id = ? \
-        UNION SELECT g.app_id FROM medication_dose_events d JOIN medications m ON m.concept_id = d.concept_id \
-        JOIN object_read_grants g ON g.object_id = m.object_id WHERE d.object_id = ?
+        SELECT g.app_id, NULL AS through_uuid FROM object_read_grants g WHERE g.object_id = ? \
+        UNION SELECT g.app_id, mo.uuid FROM medication_dose_events d JOIN medications m ON m.concept_id = d.concept_id \
+        JOIN object_read_grants g ON g.object_id = m.object_id JOIN objects mo ON mo.id = m.object_id WHERE d.object_id = ?
         """
 
     private static func grantedObjectOrDoseRows(appID: String, alias: String) -> (sql: String, arguments: StatementArguments) {

@@ -147,6 +147,7 @@ enum StoreSchema {
         registerWorkoutEffortChanges(&migrator)  // v35
         registerSyncKey(&migrator)               // v36
         registerAccessLogHeadInCounters(&migrator)  // v37
+        registerDeletedGrantThrough(&migrator)   // v38
         return migrator
     }
 }
