@@ -112,8 +112,10 @@ import Testing
     /// after 50 tries.
     static func sleeper(reusing pid: pid_t) async throws -> ChildProcess? {
         for _ in 0..<50 {
-            try "\(pid - 1)".write(toFile: "/proc/sys/kernel/ns_last_pid", atomically: false, encoding: .utf8)
-            let candidate = try ChildProcess("/bin/sleep", ["30"])
+            // Written on ChildProcess's starting thread, which has its own pid by then.
+            let candidate = try ChildProcess("/bin/sleep", ["30"]) {
+                try? "\(pid - 1)".write(toFile: "/proc/sys/kernel/ns_last_pid", atomically: false, encoding: .utf8)
+            }
             if candidate.pid == pid { return candidate }
             candidate.signal(SIGKILL)
             await candidate.wait()

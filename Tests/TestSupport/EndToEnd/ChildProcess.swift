@@ -24,13 +24,17 @@ public final class ChildProcess: Sendable {
     /// the caller keeps and closes); nil means /dev/null.
     /// `descriptors`: more descriptors the child inherits, by the number it sees them under
     /// (e.g. [3: listener] for socket activation); the caller keeps and closes its own.
+    /// `beforeSpawn` runs on the starting thread right before posix_spawn (after that thread took
+    /// its own pid): a test choosing the child's pid through `ns_last_pid` writes it there.
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-         stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil, descriptors: [Int32: Int32] = [:]) throws {
+         stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil, descriptors: [Int32: Int32] = [:],
+         beforeSpawn: (@Sendable () -> Void)? = nil) throws {
         let record = ExitRecord()
         self.record = record
         let started = Mutex<Result<pid_t, SpawnFailed>?>(nil)
         let startedSignal = DispatchSemaphore(value: 0)
         let thread = Thread {
+            beforeSpawn?()
             let result = Result { () throws(SpawnFailed) in
                 try Self.spawn(executable, arguments, environment: environment, stdin: stdin, stdout: stdout,
                                stderr: stderr, descriptors: descriptors)
