@@ -24,11 +24,12 @@ final class OneAnswer: @unchecked Sendable {
     }
 }
 
-/// Prints one line:
-/// ok initial:… live:…|…|… since:… deleted:… archive:…,… foreign:…
-func workoutEffortChangesSnippet(_ healthStore: HKHealthStore) async throws {
+/// A finished workout of `activityType` with one activity, and two saved effort scores, not yet
+/// related: `workout` at the workout's end, `activity` at the activity's start.
+func savedWorkoutWithScores(_ healthStore: HKHealthStore, _ activityType: HKWorkoutActivityType, workout workoutValue: Double,
+                            activity activityValue: Double) async throws -> (HKWorkout, HKWorkoutActivity, HKQuantitySample, HKQuantitySample) {
     let configuration = HKWorkoutConfiguration()
-    configuration.activityType = .cycling
+    configuration.activityType = activityType
     let builder = HKWorkoutBuilder(healthStore: healthStore, configuration: configuration, device: .local())
     let start = Date().addingTimeInterval(-7200)
     try await builder.beginCollection(at: start)
@@ -38,13 +39,21 @@ func workoutEffortChangesSnippet(_ healthStore: HKHealthStore) async throws {
     guard let workout = try await builder.finishWorkout(), let activity = workout.workoutActivities.first else {
         usage("finishWorkout returned no workout with an activity")
     }
-    let effortType = HKQuantityType(.workoutEffortScore)
     func score(_ value: Double, at date: Date) -> HKQuantitySample {
-        HKQuantitySample(type: effortType, quantity: HKQuantity(unit: .appleEffortScore(), doubleValue: value), start: date, end: date)
+        HKQuantitySample(type: HKQuantityType(.workoutEffortScore), quantity: HKQuantity(unit: .appleEffortScore(), doubleValue: value),
+                         start: date, end: date)
     }
-    let workoutScore = score(7, at: workout.endDate)
-    let activityScore = score(9, at: activity.startDate)
+    let workoutScore = score(workoutValue, at: workout.endDate)
+    let activityScore = score(activityValue, at: activity.startDate)
     try await healthStore.save([workoutScore, activityScore])
+    return (workout, activity, workoutScore, activityScore)
+}
+
+/// Prints one line:
+/// ok initial:… live:…|…|… since:… deleted:… archive:…,… foreign:…
+func workoutEffortChangesSnippet(_ healthStore: HKHealthStore) async throws {
+    let (workout, activity, workoutScore, activityScore) = try await savedWorkoutWithScores(healthStore, .cycling, workout: 7, activity: 9)
+    let effortType = HKQuantityType(.workoutEffortScore)
     _ = try await healthStore.relateWorkoutEffortSample(workoutScore, with: workout, activity: nil)
 
     // The descriptor from the beginning.
@@ -110,24 +119,8 @@ func workoutEffortChangesSnippet(_ healthStore: HKHealthStore) async throws {
 /// descriptor: `for try await result in descriptor.results(for: store)`. Prints one line:
 /// ok elements:…|…|… resumed:… foreign:…
 func workoutEffortResultsSnippet(_ healthStore: HKHealthStore) async throws {
-    let configuration = HKWorkoutConfiguration()
-    configuration.activityType = .rowing
-    let builder = HKWorkoutBuilder(healthStore: healthStore, configuration: configuration, device: .local())
-    let start = Date().addingTimeInterval(-7200)
-    try await builder.beginCollection(at: start)
-    try await builder.addWorkoutActivity(HKWorkoutActivity(workoutConfiguration: configuration, start: start,
-                                                           end: start.addingTimeInterval(900), metadata: nil))
-    try await builder.endCollection(at: start.addingTimeInterval(2400))
-    guard let workout = try await builder.finishWorkout(), let activity = workout.workoutActivities.first else {
-        usage("finishWorkout returned no workout with an activity")
-    }
+    let (workout, activity, workoutScore, activityScore) = try await savedWorkoutWithScores(healthStore, .rowing, workout: 6, activity: 8)
     let effortType = HKQuantityType(.workoutEffortScore)
-    func score(_ value: Double, at date: Date) -> HKQuantitySample {
-        HKQuantitySample(type: effortType, quantity: HKQuantity(unit: .appleEffortScore(), doubleValue: value), start: date, end: date)
-    }
-    let workoutScore = score(6, at: workout.endDate)
-    let activityScore = score(8, at: activity.startDate)
-    try await healthStore.save([workoutScore, activityScore])
     _ = try await healthStore.relateWorkoutEffortSample(workoutScore, with: workout, activity: nil)
 
     // From the beginning: the relationship that exists, then one element per change, each

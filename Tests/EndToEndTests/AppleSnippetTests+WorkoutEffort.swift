@@ -38,12 +38,7 @@ extension AppleSnippetTests {
     /// (Tests/EndToEndClient/WorkoutEffortChangesSnippets.swift).
     @Test func workoutEffortRelationshipsAreAnsweredFromAnAnchorAndWhileTheyChange() async throws {
         let broker = try BrokerProcess()
-        let app = try await broker.installClient("org.test.row-workout-effort-changes")
-        let effort = HKQuantityTypeIdentifier.workoutEffortScore.rawValue
-        for type in [HKWorkoutTypeIdentifier, effort] {
-            try await broker.set(app, "share", type, allowed: true)
-            try await broker.set(app, "read", type, allowed: true)
-        }
+        let app = try await Self.effortReader("org.test.row-workout-effort-changes", on: broker)
         let result = try await broker.runApp(app, ["row-snippet", "workout-effort-changes"])
         #expect(result.okValue == "initial:workout=7 live:0|activity=9|workout= since:workout=;activity=9 deleted:activity="
                 + " archive:true,true foreign:invalidArgument", "\(result)")
@@ -61,13 +56,20 @@ extension AppleSnippetTests {
     /// (Tests/EndToEndClient/WorkoutEffortChangesSnippets.swift, `workoutEffortResultsSnippet`).
     @Test func workoutEffortRelationshipsStreamFromTheDescriptorsResultsSequence() async throws {
         let broker = try BrokerProcess()
-        let app = try await broker.installClient("org.test.row-workout-effort-results")
-        let effort = HKQuantityTypeIdentifier.workoutEffortScore.rawValue
-        for type in [HKWorkoutTypeIdentifier, effort] {
+        let app = try await Self.effortReader("org.test.row-workout-effort-results", on: broker)
+        let result = try await broker.runApp(app, ["row-snippet", "workout-effort-results"])
+        #expect(result.okValue == "elements:workout=6|activity=8|workout= resumed:0 foreign:invalidArgument", "\(result)")
+    }
+}
+
+extension AppleSnippetTests {
+    /// An app that may save and read workouts and effort scores.
+    static func effortReader(_ appID: String, on broker: BrokerProcess) async throws -> String {
+        let app = try await broker.installClient(appID)
+        for type in [HKWorkoutTypeIdentifier, HKQuantityTypeIdentifier.workoutEffortScore.rawValue] {
             try await broker.set(app, "share", type, allowed: true)
             try await broker.set(app, "read", type, allowed: true)
         }
-        let result = try await broker.runApp(app, ["row-snippet", "workout-effort-results"])
-        #expect(result.okValue == "elements:workout=6|activity=8|workout= resumed:0 foreign:invalidArgument", "\(result)")
+        return app
     }
 }
