@@ -30,7 +30,7 @@ import Testing
         #expect(try HKUnit.parse("kg*m/s^2") == HKUnit.parse("m.kg/s^2"))
         #expect(try HKUnit.parse("kg*m/s^2") == HKUnit.parse("kg.m.s^-2"))
         #expect(try HKUnit.parse("kg*m/s^2").unitString == "kg·m/s^2")
-        #expect(try HKUnit.parse("count/count") == HKUnit.count())
+        #expect(try HKUnit.parse("count/count") == HKUnit.parse("m/m"), "both cancel to the null unit (HKUnitNullTests)")
         #expect(try HKUnit.parse("kg") != HKUnit.gram())
         #expect(Set([try HKUnit.parse("ml/(kg*min)"), try HKUnit.parse("mL/min·kg")]).count == 1)
     }

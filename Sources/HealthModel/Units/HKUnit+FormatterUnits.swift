@@ -77,11 +77,15 @@ extension HKUnit {
         return formatterUnit(unit, in: units, kind: "EnergyFormatter.Unit")
     }
 
-    /// HealthKit's "null" unit is the empty product of base units. This SDK never makes one:
-    /// a product whose factors all cancel (`m/m`) reduces to `count()` (UnitExpression), so
-    /// it prints and parses back as a unit of its own. Every `HKUnit` here is therefore not
-    /// null (README, "Differences from Apple's HealthKit").
-    public func isNull() -> Bool { false }
+    /// HealthKit's `isNull()`: true for the unit left when all of a compound unit's units cancel
+    /// (`m/m`, `count/count`, `m^0`, printed and parsed as "()"); false for every other unit,
+    /// including an invalid one. Units that only cancel by conversion (`dL/L`, `m/in`) are not
+    /// null here: Apple's page gives `dL/L` as an example, but Apple's framework answers false
+    /// for it (Sources/HealthKit/README.md, "The null unit, as Apple's"; HKUnitNullTests).
+    public func isNull() -> Bool {
+        if case .valid(let expression) = content { return expression.isNull }
+        return false
+    }
 
     private static func formatterUnit<Unit>(_ unit: HKUnit, in units: [(HKUnit, Unit)], kind: String) -> Unit {
         guard let match = units.first(where: { $0.0 == unit }) else {

@@ -33,12 +33,15 @@ struct UnitExpression: Hashable, Sendable {
                           + "±\(Self.maximumExponentMagnitude)")
         }
         factors.sort { UnitAtom.printsBefore($0.atom, $1.atom) }
-        // Everything cancelled (count/count, m/m): the result is a plain count, spelled "count"
-        // so that printing and re-parsing give the same unit.
-        self.factors = factors.isEmpty ? [Factor(atom: UnitAtom(Self.count), exponent: 1)] : factors
+        // Everything cancelled (m/m, count/count, m^0): HealthKit's null unit, the empty product,
+        // spelled "()" as Apple prints it, which parses back to the same unit.
+        self.factors = factors
     }
 
-    private static let count = BaseUnit.named("count")!
+    /// HealthKit's null unit: every factor cancelled (developer.apple.com/documentation/healthkit/
+    /// hkunit/isnull(): "Null units occur only when you create compound units in which all the
+    /// units cancel out"). Dimensionless with factor 1, so compatible with `count()`.
+    var isNull: Bool { factors.isEmpty }
 
     func multiplied(by other: UnitExpression) throws(HKError) -> UnitExpression {
         try UnitExpression(factors + other.factors)
@@ -70,6 +73,7 @@ struct UnitExpression: Hashable, Sendable {
     /// denominator factor ("mL/min·kg" is mL per minute per kilogram). With no numerator the
     /// factors print with negative exponents ("s^-1"), which parses back to the same unit.
     var unitString: String {
+        if isNull { return "()" }
         let numerator = factors.filter { $0.exponent > 0 }
         let denominator = factors.filter { $0.exponent < 0 }
         func spell(_ factor: Factor, exponent: Int) -> String {

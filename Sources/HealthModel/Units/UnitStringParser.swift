@@ -6,7 +6,7 @@
 ///     quotient := product [ "/" product ]          one "/" per level: "mL/min·kg" is mL/(min·kg)
 ///     product  := power { ("*" | "." | "·") power }
 ///     power    := primary [ "^" ["-"] digits ]
-///     primary  := "(" quotient ")" | atom
+///     primary  := "(" quotient ")" | "()" | atom    "()" is the null unit, the empty product
 ///     atom     := [prefix] symbol [ "<" molar-mass ">" ]
 ///
 /// `prefix` is a metric prefix ("mc" micro, "da" deca, …) and only precedes units that take
@@ -81,6 +81,11 @@ struct UnitStringParser {
         }
         let opening = position
         position += 1
+        // "()": HealthKit's null unit (what "m/m" prints as); no factor to contribute.
+        if peek == ")" {
+            position += 1
+            return []
+        }
         let inner = try parseQuotient(depth: depth + 1)
         guard peek == ")" else { throw failure("'(' is never closed", at: opening) }
         position += 1
