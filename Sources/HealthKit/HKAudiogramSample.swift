@@ -42,8 +42,8 @@ public final class HKAudiogramSample: HKSample, @unchecked Sendable {
 }
 
 extension HKSamplePredicate where Sample == HKAudiogramSample {
-    /// HealthKit's `HKSamplePredicate.audiogramSample(_:)`.
-    public static func audiogramSample(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKAudiogramSample> {
+    /// HealthKit's `HKSamplePredicate.audiogram(_:)` (developer.apple.com/documentation/healthkit/hksamplepredicate/audiogram(_:)).
+    public static func audiogram(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKAudiogramSample> {
         HKSamplePredicate(sampleType: HKObjectType.audiogramSampleType(), nsPredicate: predicate)
     }
 }

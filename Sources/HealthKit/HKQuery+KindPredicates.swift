@@ -17,4 +17,14 @@ extension HKQuery {
     public static func predicateForElectrocardiograms(symptomsStatus: HKElectrocardiogram.SymptomsStatus) -> NSPredicate {
         SampleTreePredicate(.electrocardiogram(.symptomsStatus(symptomsStatus.rawValue)))
     }
+
+    /// HealthKit's `predicateForObjectsAssociated(electrocardiogram:)` (iOS 14): "a predicate that
+    /// matches symptom samples associated with the specified electrocardiogram"
+    /// (developer.apple.com/documentation/healthkit/hkquery/predicateforobjectsassociated(electrocardiogram:)).
+    /// On Apple's platforms only the ECG app associates symptoms with a recording; HealthKit
+    /// gives apps no way to, and no electrocardiogram saved or imported here carries any, so the
+    /// predicate matches no sample (an empty UUID set: nothing to evaluate, nothing to leak).
+    public static func predicateForObjectsAssociated(electrocardiogram: HKElectrocardiogram) -> NSPredicate {
+        SampleTreePredicate(.uuids([]))
+    }
 }

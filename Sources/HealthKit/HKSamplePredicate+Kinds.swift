@@ -25,3 +25,12 @@ extension HKSamplePredicate where Sample == HKStateOfMind {
         HKSamplePredicate(sampleType: HKObjectType.stateOfMindType(), nsPredicate: predicate)
     }
 }
+
+extension HKSamplePredicate where Sample == HKWorkoutRoute {
+    /// HealthKit's `HKSamplePredicate.workoutRoute(_:)` (iOS 15.4,
+    /// developer.apple.com/documentation/healthkit/hksamplepredicate/workoutroute(_:)): "a sample
+    /// predicate that matches samples containing workout route data".
+    public static func workoutRoute(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKWorkoutRoute> {
+        HKSamplePredicate(sampleType: HKSeriesType.workoutRoute(), nsPredicate: predicate)
+    }
+}

@@ -9,7 +9,7 @@ import HealthKit
 /// …/hkaudiogramsensitivitypointclampingrange/init(lowerbound:upperbound:) and
 /// …/hkaudiogramsample/init(sensitivitypoints:start:end:device:metadata:): a three-frequency
 /// audiogram saved, read back with an HKSampleQuery for `HKObjectType.audiogramSampleType()`,
-/// the descriptor predicate `.audiogramSample()` and an anchored descriptor, then deleted and
+/// the descriptor predicate `.audiogram()` and an anchored descriptor, then deleted and
 /// seen deleted by the anchored descriptor. Prints the counts, each point's frequency and ears,
 /// the masked and clamped test, and the device name.
 /// `save` and `read` run the halves alone (for the locked-store test).
@@ -47,8 +47,8 @@ private func readAudiogram(_ healthStore: HKHealthStore, start: Date, delete: Bo
         }
         healthStore.execute(query)
     }
-    let described = try await HKSampleQueryDescriptor(predicates: [.audiogramSample()], sortDescriptors: []).result(for: healthStore)
-    let anchored = try await HKAnchoredObjectQueryDescriptor(predicates: [.audiogramSample()], anchor: nil).result(for: healthStore)
+    let described = try await HKSampleQueryDescriptor(predicates: [.audiogram()], sortDescriptors: []).result(for: healthStore)
+    let anchored = try await HKAnchoredObjectQueryDescriptor(predicates: [.audiogram()], anchor: nil).result(for: healthStore)
     guard let audiogram = samples.first as? HKAudiogramSample, audiogram.startDate == start else { usage("the saved audiogram was not found") }
     let points = audiogram.sensitivityPoints.map { point in
         let ears = [point.leftEarSensitivity, point.rightEarSensitivity]
@@ -61,7 +61,7 @@ private func readAudiogram(_ healthStore: HKHealthStore, start: Date, delete: Bo
         + " masked:\(masked?.masked == true) clamp:\(clampedAt.map { "\(Int($0))" } ?? "none") \(audiogram.device?.name ?? "no-device")"
     if delete {
         try await healthStore.delete(audiogram)
-        let after = try await HKAnchoredObjectQueryDescriptor(predicates: [.audiogramSample()], anchor: anchored.newAnchor)
+        let after = try await HKAnchoredObjectQueryDescriptor(predicates: [.audiogram()], anchor: anchored.newAnchor)
             .result(for: healthStore)
         line += " deleted:\(after.deletedObjects.map(\.uuid) == [audiogram.uuid])"
     }

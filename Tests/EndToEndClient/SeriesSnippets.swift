@@ -90,8 +90,27 @@ func electrocardiogramSnippet(_ healthStore: HKHealthStore) async throws {
         healthStore.execute(voltageQuery)
     }
     let classification: HKElectrocardiogram.Classification = ecgSample.classification
+    let symptoms = try await symptomsCounted(healthStore, ecgSample)
     print("ok \(samples.count) \(classification == .sinusRhythm ? "sinusRhythm" : "\(classification.rawValue)") "
-          + "\(ecgSample.numberOfVoltageMeasurements) \(voltages.count) \(voltages.reduce(0, +).rounded())")
+          + "\(ecgSample.numberOfVoltageMeasurements) \(voltages.count) \(voltages.reduce(0, +).rounded()) \(symptoms)")
+}
+
+/// developer.apple.com/documentation/healthkit/hkquery/predicateforobjectsassociated(electrocardiogram:):
+/// the app saves a chest-pain sample during the recording, then counts the samples that
+/// predicate matches ("symptom samples associated with the specified electrocardiogram") and, as
+/// a control, those of the recording's time. Only Apple's ECG app associates symptoms with a
+/// recording, so here the first is 0 and the second 1. Prints `associated A during D`.
+private func symptomsCounted(_ healthStore: HKHealthStore, _ ecg: HKElectrocardiogram) async throws -> String {
+    let chestPain = HKCategoryType(.chestTightnessOrPain)
+    try await healthStore.save(HKCategorySample(type: chestPain, value: HKCategoryValueSeverity.moderate.rawValue,
+                                                start: ecg.startDate, end: ecg.endDate))
+    func count(_ predicate: NSPredicate) async throws -> Int {
+        try await HKSampleQueryDescriptor(predicates: [.categorySample(type: chestPain, predicate: predicate)],
+                                          sortDescriptors: []).result(for: healthStore).count
+    }
+    let associated = try await count(HKQuery.predicateForObjectsAssociated(electrocardiogram: ecg))
+    let during = try await count(HKQuery.predicateForSamples(withStart: ecg.startDate, end: ecg.endDate))
+    return "associated \(associated) during \(during)"
 }
 
 /// Fetched quantity samples are HKCumulativeQuantitySample (steps) or HKDiscreteQuantitySample

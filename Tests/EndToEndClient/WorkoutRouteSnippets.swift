@@ -57,10 +57,12 @@ func workoutRouteSnippet(_ healthStore: HKHealthStore, live: Bool, count: Int) a
     guard let workout = try await builder.finishWorkout() else { usage("finishWorkout returned nil") }
     print("workout \(workout.uuid.uuidString)")
 
+    // HKSamplePredicate.workoutRoute(_:) types the results (developer.apple.com/documentation/
+    // healthkit/hksamplepredicate/workoutroute(_:)): no cast from HKSample.
     let descriptor = HKSampleQueryDescriptor(
-        predicates: [.sample(type: HKSeriesType.workoutRoute(), predicate: HKQuery.predicateForObjects(from: workout))],
+        predicates: [.workoutRoute(HKQuery.predicateForObjects(from: workout))],
         sortDescriptors: [])
-    let routes = try await descriptor.result(for: healthStore).compactMap { $0 as? HKWorkoutRoute }
+    let routes: [HKWorkoutRoute] = try await descriptor.result(for: healthStore)
     for route in routes {
         let (read, _) = try await routeLocations(route)
         print("route \(route.uuid.uuidString) \(route.count) device \(route.device?.name ?? "-")")
@@ -118,10 +120,12 @@ func workoutRouteRetrySnippet(_ healthStore: HKHealthStore, count: Int) async th
         }
     }
     guard let workout else { usage("finishWorkout never succeeded") }
+    // HKSamplePredicate.workoutRoute(_:) types the results (developer.apple.com/documentation/
+    // healthkit/hksamplepredicate/workoutroute(_:)): no cast from HKSample.
     let descriptor = HKSampleQueryDescriptor(
-        predicates: [.sample(type: HKSeriesType.workoutRoute(), predicate: HKQuery.predicateForObjects(from: workout))],
+        predicates: [.workoutRoute(HKQuery.predicateForObjects(from: workout))],
         sortDescriptors: [])
-    let routes = try await descriptor.result(for: healthStore).compactMap { $0 as? HKWorkoutRoute }
+    let routes: [HKWorkoutRoute] = try await descriptor.result(for: healthStore)
     for route in routes {
         let (read, _) = try await routeLocations(route)
         print("read \(digest(read))")

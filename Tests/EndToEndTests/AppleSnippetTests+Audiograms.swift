@@ -11,7 +11,7 @@ extension AppleSnippetTests {
     /// rightEarSensitivity, tests), …/hkaudiogramsensitivitytest and
     /// …/hkaudiogramsensitivitypointclampingrange, …/hkobjecttype/audiogramsampletype(): saved by a
     /// sandboxed app through healthd's encrypted store, read back by HKSampleQuery, the
-    /// `.audiogramSample()` descriptor and an anchored descriptor, then deleted. The 1 kHz point
+    /// `.audiogram()` descriptor and an anchored descriptor, then deleted. The 1 kHz point
     /// was built in kHz and comes back in Hz; its left ear is the masked test's (the only left
     /// test); the 4 kHz point has no left ear.
     @Test func anAudiogramIsSavedReadBackByEveryQueryKindAndDeleted() async throws {

@@ -184,8 +184,14 @@ import TestSupport
         #expect(imported.status == 0, "\(imported)")
         let app = try await broker.installClient("org.test.snippet-ecg")
         try await broker.set(app, "read", HKElectrocardiogramTypeIdentifier, allowed: true)
+        // The snippet also saves a symptom during the recording and asks for the ECG's associated
+        // symptoms (HKQuery.predicateForObjectsAssociated(electrocardiogram:)): none, as nothing but
+        // Apple's ECG app associates them; the same sample is found by the recording's time.
+        let chestPain = "HKCategoryTypeIdentifierChestTightnessOrPain"
+        try await broker.set(app, "share", chestPain, allowed: true)
+        try await broker.set(app, "read", chestPain, allowed: true)
         let result = try await broker.runApp(app, ["snippet", "electrocardiogram"])
-        #expect(result.okValue == "1 sinusRhythm 1536 1536 15360.0", "\(result)")
+        #expect(result.okValue == "1 sinusRhythm 1536 1536 15360.0 associated 0 during 1", "\(result)")
     }
 
     /// developer.apple.com/documentation/healthkit/hkcumulativequantitysample and

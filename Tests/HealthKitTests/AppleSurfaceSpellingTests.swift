@@ -572,6 +572,8 @@ enum AppleSurfaceSpelling {
     static func row114(u: HKUnit) async throws {
         let b: Bool = u.isNull()
         _ = b
+        let n: HKUnit = HKUnit.meter().unitDivided(by: .meter())
+        _ = n.isNull()
     }
     // row 115: HKUnit NSSecureCoding / NSCopying / equality
     static func row115(u: HKUnit) async throws {
@@ -895,19 +897,20 @@ enum AppleSurfaceSpelling {
         let r: [HKQuantitySample] = try await d.result(for: s)
         _ = r
     }
-    // row 170: HKSamplePredicate factories (.quantitySample, .categorySample, .correlation, .workout, .sample, .electrocardiogram, .heartbeatSeries, .audiogramSample, .stateOfMind, .gad7Assessment, .phq9Assessment, .visionPrescription, .clinicalRecord)
-    static func row170() async throws {
+    // row 170: HKSamplePredicate factories (.quantitySample, .categorySample, .correlation, .workout, .sample, .electrocardiogram, .heartbeatSeries, .audiogram, .workoutRoute, .stateOfMind, .gad7Assessment, .phq9Assessment, .visionPrescription, .clinicalRecord)
+    static func row170(w: HKWorkout) async throws {
         let a: HKSamplePredicate<HKQuantitySample> = .quantitySample(type: HKQuantityType(.stepCount))
         let b: HKSamplePredicate<HKCategorySample> = .categorySample(type: HKCategoryType(.sleepAnalysis), predicate: nil)
         let c: HKSamplePredicate<HKWorkout> = .workout()
         let d: HKSamplePredicate<HKCorrelation> = .correlation(type: HKCorrelationType(.bloodPressure))
         let e: HKSamplePredicate<HKElectrocardiogram> = .electrocardiogram()
         let f: HKSamplePredicate<HKHeartbeatSeriesSample> = .heartbeatSeries()
-        let g: HKSamplePredicate<HKAudiogramSample> = .audiogramSample()
+        let g: HKSamplePredicate<HKAudiogramSample> = .audiogram()
+        let k: HKSamplePredicate<HKWorkoutRoute> = .workoutRoute(HKQuery.predicateForObjects(from: w))
         let h: HKSamplePredicate<HKStateOfMind> = .stateOfMind()
         let i: HKSamplePredicate<HKGAD7Assessment> = .gad7Assessment()
         let j: HKSamplePredicate<HKVisionPrescription> = .visionPrescription()
-        _ = (a, b, c, d, e, f, g, h, i, j)
+        _ = (a, b, c, d, e, f, g, h, i, j, k)
     }
     // row 171: HKSampleQueryDescriptor<HKCorrelation> sorted by \.startDate / \.endDate
     static func row171(s: HKHealthStore) async throws {
@@ -1477,5 +1480,10 @@ enum AppleSurfaceSpelling {
         let d = try NSKeyedArchiver.archivedData(withRootObject: [e, s] as NSArray, requiringSecureCoding: true)
         _ = d
         _ = HKStatistics.supportsSecureCoding
+    }
+    // row 265: HKQuery.predicateForObjectsAssociated(electrocardiogram:) (iOS 14)
+    static func row265(e: HKElectrocardiogram) async throws {
+        let p: NSPredicate = HKQuery.predicateForObjectsAssociated(electrocardiogram: e)
+        _ = p
     }
 }
