@@ -407,7 +407,8 @@ enum AppleSurfaceSpelling {
     // row 81: HKStatisticsOptions
     static func row81() async throws {
         let a: HKStatisticsOptions = [.cumulativeSum, .discreteAverage, .discreteMin, .discreteMax, .mostRecent, .duration, .separateBySource]
-        _ = a
+        let d: HKStatisticsOptions = .discreteMostRecent
+        _ = (a, d)
     }
     // row 82: HKQueryOptions (strictStartDate, strictEndDate)
     static func row82() async throws {
@@ -544,7 +545,7 @@ enum AppleSurfaceSpelling {
     }
     // row 110: HKUnit factories (count(), meter(), gram(), pound(), second(), minute(), kilocalorie(), degreeCelsius(), liter(), millimeterOfMercury(), percent(), … and the prefixed forms meterUnit(with:), gramUnit(with:), literUnit(with:), joule(with:), moleUnit(with:molarMass:))
     static func row110() async throws {
-        let a: [HKUnit] = [.count(), .meter(), .gram(), .pound(), .stone(), .second(), .minute(), .hour(), .day(), .kilocalorie(), .largeCalorie(), .smallCalorie(), .degreeCelsius(), .degreeFahrenheit(), .kelvin(), .liter(), .fluidOunceUS(), .cupUS(), .millimeterOfMercury(), .percent(), .internationalUnit(), .hertz(), .volt(), .watt(), .lux(), .diopter(), .prismDiopter(), .appleEffortScore(), .decibelAWeightedSoundPressureLevel(), .decibelHearingLevel(), .meterUnit(with: .kilo), .gramUnit(with: .milli), .literUnit(with: .deci), .jouleUnit(with: .kilo), .moleUnit(with: .milli, molarMass: HKUnitMolarMassBloodGlucose), .mile(), .foot(), .inch(), .yard(), .siemen(), .atmosphere(), .pascal(), .inchesOfMercury(), .centimeterOfWater(), .ounce(), .kilocalorie(), .radianAngle(), .degreeAngle()]
+        let a: [HKUnit] = [.count(), .meter(), .gram(), .pound(), .stone(), .second(), .minute(), .hour(), .day(), .kilocalorie(), .largeCalorie(), .smallCalorie(), .degreeCelsius(), .degreeFahrenheit(), .kelvin(), .liter(), .fluidOunceUS(), .cupUS(), .millimeterOfMercury(), .percent(), .internationalUnit(), .hertz(), .volt(), .watt(), .lux(), .diopter(), .prismDiopter(), .appleEffortScore(), .decibelAWeightedSoundPressureLevel(), .decibelHearingLevel(), .meterUnit(with: .kilo), .gramUnit(with: .milli), .literUnit(with: .deci), .jouleUnit(with: .kilo), .moleUnit(with: .milli, molarMass: HKUnitMolarMassBloodGlucose), .secondUnit(with: .milli), .mile(), .foot(), .inch(), .yard(), .siemen(), .atmosphere(), .pascal(), .inchesOfMercury(), .centimeterOfWater(), .ounce(), .kilocalorie(), .radianAngle(), .degreeAngle()]
         _ = a
     }
     // row 111: HKUnit arithmetic (unitDivided(by:), unitMultiplied(by:), unitRaised(toPower:), reciprocal())
