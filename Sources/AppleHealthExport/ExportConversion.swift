@@ -11,6 +11,11 @@ public struct ImportedSample: Sendable, Equatable {
     public var sourceVersion: String?
     /// Route files (GPX paths) or inline points of a workout, for the importer to read and send.
     public var routes: [ExportWorkoutRoute]
+    /// Whether the sample's sync identifier is the import's own digest of its content, its type
+    /// and start among it (`addSyncIdentity`): then no other object of its source holds the
+    /// identifier under another type or start, and healthd may find it by them
+    /// (`ImportSamplesRequest.dated_identities`). False for an identifier the export carried.
+    public var datedIdentity = false
 }
 
 /// Why one element of the export is not imported. The import goes on; these are counted per
@@ -40,8 +45,9 @@ public enum ExportConversion {
         var sample = SampleRecord(uuid: placeholderUUID(), typeIdentifier: header.type, startDate: header.startDate, endDate: header.endDate,
                                   value: value, metadata: metadata(header.metadata, type: header.type),
                                   device: header.source.device.flatMap(ExportDevice.parse))
-        addSyncIdentity(&sample, record.header, extra: [record.unit ?? "", record.value ?? ""])
-        return ImportedSample(record: sample, sourceName: header.source.name, sourceVersion: header.source.version, routes: [])
+        let dated = addSyncIdentity(&sample, record.header, extra: [record.unit ?? "", record.value ?? ""])
+        return ImportedSample(record: sample, sourceName: header.source.name, sourceVersion: header.source.version, routes: [],
+                              datedIdentity: dated)
     }
 
     public static func sample(_ correlation: ExportCorrelation) throws(ImportRefusal) -> ImportedSample {
@@ -100,8 +106,9 @@ public enum ExportConversion {
         var sample = SampleRecord(uuid: placeholderUUID(), typeIdentifier: HKWorkoutTypeIdentifier, startDate: header.startDate, endDate: header.endDate,
                                   value: .workout(value), metadata: metadata(header.metadata, type: HKWorkoutTypeIdentifier),
                                   device: header.source.device.flatMap(ExportDevice.parse))
-        addSyncIdentity(&sample, header, extra: [workout.activityType])
-        return ImportedSample(record: sample, sourceName: header.source.name, sourceVersion: header.source.version, routes: workout.routes)
+        let dated = addSyncIdentity(&sample, header, extra: [workout.activityType])
+        return ImportedSample(record: sample, sourceName: header.source.name, sourceVersion: header.source.version, routes: workout.routes,
+                              datedIdentity: dated)
     }
 
     /// A UUID for a converted sample. healthd mints the stored object's own (it never takes one
@@ -259,9 +266,12 @@ public enum ExportConversion {
     /// Importing the same element again must add nothing: unless the export already carries a
     /// sync identifier (then the original app's upsert rules apply), each sample gets one derived
     /// from everything that identifies it, version 1, so a second import is an ignored upsert.
+    /// True when it made a sync identifier: one that names the sample's start and (through the
+    /// element's type) its type — the only identifiers `ImportedSample.datedIdentity` may mark.
+    @discardableResult
     static func addSyncIdentity(_ sample: inout SampleRecord, _ header: ExportSampleHeader, extra: [String],
-                                        key: String = HKMetadataKeySyncIdentifier) {
-        guard sample.metadata[key] == nil else { return }
+                                key: String = HKMetadataKeySyncIdentifier) -> Bool {
+        guard sample.metadata[key] == nil else { return false }
         // The fields, joined by U+001F, fed to the digest piece by piece (`StableHash.Digest`):
         // type, start and end (µs), source name, version and device, `extra`, then each metadata
         // entry as key=value. The same text as ever, so a file imported before is recognized.
@@ -288,6 +298,8 @@ public enum ExportConversion {
             digest.append(entry.value)
         }
         sample.metadata[key] = .string(syncPrefix + digest.hex)
-        if key == HKMetadataKeySyncIdentifier { sample.metadata[HKMetadataKeySyncVersion] = .number(1) }
+        guard key == HKMetadataKeySyncIdentifier else { return false }
+        sample.metadata[HKMetadataKeySyncVersion] = .number(1)
+        return true
     }
 }

@@ -68,6 +68,30 @@ import Testing
         #expect(StableHash.hex("a").prefix(16) == "af63dc4c8601ec8c")  // FNV-1a 64 of "a" (the published test vector), first lane
     }
 
+    /// Only an identifier the import derived itself (a digest of the element's type, start and the
+    /// rest) is marked dated (`ImportedSample.datedIdentity`, issue 16): healthd then looks it up by
+    /// type and start alone. One the export carried (an app's own identifier, or this store's after
+    /// an export) says nothing about other objects' dates, and a correlation's identity is not a
+    /// sync identifier at all.
+    @Test func onlyTheImportsOwnIdentifiersAreDated() throws {
+        let plain = ExportRecord(header: header("HKQuantityTypeIdentifierStepCount"), unit: "count", value: "12", beats: [])
+        #expect(try ExportConversion.sample(plain).datedIdentity)
+        let carried = ExportRecord(header: header("HKQuantityTypeIdentifierStepCount", metadata: [
+            ExportMetadataEntry(key: HKMetadataKeySyncIdentifier, value: "app-7"), ExportMetadataEntry(key: HKMetadataKeySyncVersion, value: "3"),
+        ]), unit: "count", value: "12", beats: [])
+        let carriedSample = try ExportConversion.sample(carried)
+        #expect(carriedSample.record.metadata[HKMetadataKeySyncIdentifier] == .string("app-7"))
+        #expect(!carriedSample.datedIdentity)
+        let workout = ExportWorkout(header: header("HKWorkoutActivityTypeRunning", seconds: 1800), activityType: "HKWorkoutActivityTypeRunning",
+                                    duration: nil, totalDistance: nil, totalEnergyBurned: nil, events: [], statistics: [], routes: [])
+        #expect(try ExportConversion.sample(workout).datedIdentity)
+        let correlation = ExportCorrelation(header: header("HKCorrelationTypeIdentifierBloodPressure"), records: [
+            ExportRecord(header: header("HKQuantityTypeIdentifierBloodPressureSystolic"), unit: "mmHg", value: "120", beats: []),
+            ExportRecord(header: header("HKQuantityTypeIdentifierBloodPressureDiastolic"), unit: "mmHg", value: "80", beats: []),
+        ])
+        #expect(!(try ExportConversion.sample(correlation).datedIdentity))
+    }
+
     /// Exports round dates to whole seconds but keep durations exact.
     @Test func aWorkoutDurationRoundedPastItsDatesIsClampedAndOtherwiseKept() throws {
         func workout(minutes: String) -> ExportWorkout {

@@ -63,6 +63,13 @@ import Testing
                 == ["2024-01", "2024-02", "2024-03"])
     }
 
+    /// `healthctl report` takes the page's path as `--html` (its documented name) or `--out`
+    /// (issue 16's spelling); it failed with "Unknown option '--out'" before.
+    @Test(arguments: ["--html", "--out"])
+    func theReportsPageIsNamedByEitherOption(option: String) throws {
+        #expect(try ReportCommand.parse([option, "/tmp/page.html"]).html == "/tmp/page.html")
+    }
+
     @Test func tooManyPeriodsAndTypesWithoutQuantitiesAreRefusedBeforeConnecting() {
         #expect(throws: (any Error).self) { try ChartCommand.parse(["stepCount", "--from", "2020-01-01", "--to", "2024-01-01"]) }
         #expect(throws: (any Error).self) { try ChartCommand.parse(["sleepAnalysis"]) }

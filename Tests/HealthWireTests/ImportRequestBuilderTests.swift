@@ -61,5 +61,34 @@ import Testing
         let decoded = try ImportBatch(wire: built(samples, routes: [:], version: nil).wireBytes())
         #expect(decoded.samples == samples)
         #expect(decoded.routes.isEmpty && decoded.sourceVersion == nil)
+        #expect(decoded.datedIdentities.isEmpty)
+    }
+
+    /// The samples whose identity healthctl marked dated travel as their indexes
+    /// (`dated_identities`, issue 16) and come back as the same indexes and mask, beside the
+    /// samples and routes; none marked, every one, and every other one.
+    @Test(arguments: [[], [0, 1, 2, 3, 4], [1, 3]])
+    func datedIdentitiesReadBackByIndex(marked: [Int]) throws {
+        let samples = (0..<5).map(Self.workout)
+        var builder = ImportRequestBuilder(origin: "Apple Health", sourceName: "Watch", sourceVersion: nil)
+        var scratch: [UInt8] = []
+        for (index, sample) in samples.enumerated() {
+            ImportRequestBuilder.pack(sample, into: &scratch)
+            builder.append(packed: scratch, routes: index == 1 ? [Self.route(1, points: 2)] : [], datedIdentity: marked.contains(index))
+        }
+        let decoded = try ImportBatch(wire: builder.wireBytes())
+        #expect(decoded.samples == samples)
+        #expect(decoded.routes.count == 1)
+        #expect(decoded.datedIdentities == marked)
+        #expect(decoded.datedMask == samples.indices.map { marked.contains($0) })
+    }
+
+    /// healthd refuses marks that name no sample of the message, or one twice, or out of order:
+    /// so the list is bounded by the samples and a mark cannot move to another sample.
+    @Test(arguments: [[3], [4_294_967_295], [1, 1], [2, 1], [0, 2, 1]])
+    func marksThatNameNoSampleOnceAreRefused(marked: [Int]) throws {
+        let batch = ImportBatch(origin: "Apple Health", sourceName: "Watch", sourceVersion: nil, samples: (0..<3).map(Self.workout),
+                                datedIdentities: marked)
+        #expect(throws: WireDecodeError.self) { try ImportBatch(wire: batch.wireBytes()) }
     }
 }

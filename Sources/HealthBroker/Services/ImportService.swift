@@ -29,7 +29,12 @@ enum ImportService {
         for index in batch.samples.indices { batch.samples[index].source = nil }
         let canonical = batch.samples
         let routes = try routes(of: batch, canonical: canonical)
-        let outcome = try await context.store.withDatabase { try await $0.samples.importBatch(canonical, routes: routes, source: source) }
+        // The importer's word that these identities name their samples' type and start: taken
+        // from the manager socket only (this method), for the import's own source.
+        let dated = batch.datedMask
+        let outcome = try await context.store.withDatabase {
+            try await $0.samples.importBatch(canonical, dated: dated, routes: routes, source: source)
+        }
         CallAccessReport.record(appID: nil, types: types, count: outcome.added, detail: "import from \(batch.origin)")
         context.logger.info("imported", metadata: ["origin": "\(batch.origin)", "added": "\(outcome.added)",
                                                   "unchanged": "\(outcome.unchanged)"])
@@ -96,6 +101,6 @@ enum ImportService {
         }
         let name = batch.sourceName
         let display = name.isEmpty ? "Imported from \(origin)" : "\(name) (\(origin))"
-        return SourceRecord(bundleIdentifier: "@import/\(origin)/\(name)", name: display, version: batch.sourceVersion)
+        return SourceRecord(bundleIdentifier: "\(SourceRecord.importedPrefix)\(origin)/\(name)", name: display, version: batch.sourceVersion)
     }
 }

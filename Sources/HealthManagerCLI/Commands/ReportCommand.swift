@@ -21,7 +21,10 @@ struct ReportCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
-    @Option(help: ArgumentHelp("Where to write the page.", valueName: "file.html"), completion: .file(extensions: ["html"]))
+    // `--out` too: issue 16 asked for `healthctl report --out report.html`, and a user who read
+    // that was told the option did not exist.
+    @Option(name: [.customLong("html"), .customLong("out")], help: ArgumentHelp("Where to write the page.", valueName: "file.html"),
+            completion: .file(extensions: ["html"]))
     var html: String
 
     @Option(help: ArgumentHelp("First day of the period (default: 30 days before --to).", valueName: "date"),

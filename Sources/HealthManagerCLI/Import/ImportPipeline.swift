@@ -70,10 +70,11 @@ final class ImportPipeline: @unchecked Sendable {
                 || request.sampleBytes + bytes > ImportPipeline.maxBatchBytes)
         }
 
-        /// Adds a packed sample (its sync identifier, and its routes, whose workout it is) and tells whether the batch
-        /// is now full by any of its bounds.
-        mutating func append(packed: [UInt8], sync: BatchSyncKey?, routes: [[RouteLocation]], locations: Int, seriesPoints: Int) -> Bool {
-            request.append(packed: packed, routes: routes)
+        /// Adds a packed sample (its sync identifier, whether that is dated, and its routes, whose workout it is) and
+        /// tells whether the batch is now full by any of its bounds.
+        mutating func append(packed: [UInt8], sync: BatchSyncKey?, dated: Bool, routes: [[RouteLocation]], locations: Int,
+                             seriesPoints: Int) -> Bool {
+            request.append(packed: packed, routes: routes, datedIdentity: dated && sync != nil)
             if let sync { syncIdentifiers.insert(sync) }
             locationCount += locations
             seriesPointCount += seriesPoints
@@ -212,13 +213,15 @@ final class ImportPipeline: @unchecked Sendable {
         // The identifier is noted after a batch sent early above, so it is in its own batch's set.
         let full: Bool
         if let position {
-            full = openBatches.values[position].append(packed: packed, sync: sync, routes: routes, locations: locations, seriesPoints: points)
+            full = openBatches.values[position].append(packed: packed, sync: sync, dated: imported.datedIdentity, routes: routes,
+                                                       locations: locations, seriesPoints: points)
         } else {
             full = openBatches[key, default: Batch(typeIdentifier: key.type,
                                                    request: ImportRequestBuilder(origin: origin, sourceName: key.name ?? "",
                                                                                  sourceVersion: key.version),
                                                    readSoFar: 0, lineReached: 0)]
-                .append(packed: packed, sync: sync, routes: routes, locations: locations, seriesPoints: points)
+                .append(packed: packed, sync: sync, dated: imported.datedIdentity, routes: routes, locations: locations,
+                        seriesPoints: points)
         }
         openSamples += 1
         openBytes += packed.count

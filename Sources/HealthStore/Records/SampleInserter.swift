@@ -19,7 +19,8 @@ import HealthModel
 ///   this savepoint, which the first row tells them, not of every row.
 ///
 /// It also stores each sync identifier's `SyncKey` (v36), the column the per-source sync index is
-/// built on, so no row is ever written without the key its lookup will search by.
+/// built on, so no row is ever written without the key its lookup will search by (an import's
+/// dated identities under a key that begins with their start: `SyncLookup`).
 ///
 /// One inserter serves one `write`, inside one savepoint of the group commit: the ids it caches
 /// may name rows that savepoint created, which a rollback would remove, so they must not outlive
@@ -40,7 +41,8 @@ struct SampleInserter {
     /// The change number every object of this write carries.
     let change: Int64
     private let insert: BoundStatement
-    private var synced: BoundStatement?
+    /// How this write's upserts find what the source holds (the one rule: `SyncLookup`).
+    private(set) var syncLookup: SyncLookup
     private var typeIDs: [String: Int64] = [:]
     /// The last type looked up: a batch is usually of one type, and comparing its identifier is
     /// cheaper than hashing it for `typeIDs` on every row.
@@ -71,6 +73,7 @@ struct SampleInserter {
 
     init(_ db: Database, source: SourceRecord, systems stamp: SystemStamp = .source) throws {
         sourceID = try SampleRepository.sourceID(db, source)
+        syncLookup = SyncLookup(sourceID: sourceID, source: source)
         change = try ObjectDeleter.nextChange(db)
         self.source = source
         self.stamp = stamp
@@ -87,18 +90,18 @@ struct SampleInserter {
         try insert.bind(change, at: 11)
     }
 
-    /// The object this write's source stored under `identifier`, if any.
-    mutating func storedObject(syncIdentifier identifier: String, _ db: Database) throws -> SyncedObject? {
-        let lookup = try synced ?? SyncedObject.lookup(db)
-        synced = lookup
-        return try SyncedObject.find(using: lookup, source: sourceID, identifier: identifier)
+    /// The object this write's source stored under `identifier`, if any; `dated`: the identity is
+    /// an import's dated one (`SyncLookup`).
+    mutating func storedObject(syncIdentifier identifier: String, of record: SampleRecord, dated: Bool,
+                               _ db: Database) throws -> SyncedObject? {
+        try syncLookup.find(identifier, of: record, dated: dated, db)
     }
 
     /// Inserts one object of `record`'s type, dates, device and metadata with `value`'s
     /// column, and returns its row id. A correlation's or workout's own rows elsewhere are the
-    /// caller's.
+    /// caller's. `dated`: `sync` is an import's dated identity (`SyncLookup` picks its key).
     mutating func insert(_ record: SampleRecord, uuid: UUID, quantity: Double?, category: Int?,
-                         sync: SyncIdentity?, _ db: Database) throws -> Int64 {
+                         sync: SyncIdentity?, dated: Bool = false, _ db: Database) throws -> Int64 {
         let typeID = try cachedTypeID(record.typeIdentifier, db)
         var deviceID: Int64?
         if let device = record.device { deviceID = try cachedDeviceID(device, db) }
@@ -113,7 +116,7 @@ struct SampleInserter {
         try insert.bind(utf8: MetadataCoding.encode(record.metadata, into: &metadataText) ? metadataText : nil, at: 10)
         try insert.bind(sync?.identifier, at: 12)
         try insert.bind(sync?.version, at: 13)
-        try insert.bind(sync.map { SyncKey.of($0.identifier) }, at: 16)
+        try insert.bind(sync.map { syncLookup.key(of: $0.identifier, for: record, dated: dated) }, at: 16)
         // A quantity series' count marks its row for the decoder and statistics (v23); its
         // quantities are the caller's, like a workout's side rows.
         try insert.bind(record.quantitySeries.map { Int64($0.count) }, at: 14)

@@ -24,9 +24,14 @@ extension SampleRepository {
     /// the source already held: a sample whose sync identifier the source stores at the same or a
     /// higher version changes nothing. Routes must be of workouts in `records` (one UUID each,
     /// which the caller guarantees by sending only workouts with routes).
-    public func importBatch(_ records: [SampleRecord], routes: [ImportRoute] = [],
+    ///
+    /// `dated`: one entry per record, true where the importer derived the record's sync identity
+    /// from its type and start among the rest (`SyncLookup`: keyed by its start);
+    /// empty (or of another length) for none. Ignored for a record without a sync identity.
+    public func importBatch(_ records: [SampleRecord], dated: [Bool] = [], routes: [ImportRoute] = [],
                             source: SourceRecord) async throws -> ImportCounts {
-        try await commits.submit { db in
+        let dated = dated.count == records.count ? dated : [Bool](repeating: false, count: records.count)
+        return try await commits.submit { db in
             let sourceID = try Self.sourceID(db, source)
             var unchanged = 0
             // Samples the source holds already (by sync identity, at the same or a higher version)
@@ -37,10 +42,10 @@ extension SampleRepository {
             var syncedObjects = [SyncedObject?](repeating: nil, count: records.count)
             // Each record's identity read once (two metadata lookups), for the check below too.
             let identities = records.map(\.syncIdentity)
-            let lookup = try SyncedObject.lookup(db)
+            var lookup = SyncLookup(sourceID: sourceID, source: source)
             for index in records.indices {
                 guard let sync = identities[index] else { continue }
-                let stored = try SyncedObject.find(using: lookup, source: sourceID, identifier: sync.identifier)
+                let stored = try lookup.find(sync.identifier, of: records[index], dated: dated[index], db)
                 syncedObjects[index] = stored
                 guard let stored, stored.version >= sync.version else { continue }
                 unchanged += 1
@@ -70,6 +75,7 @@ extension SampleRepository {
             // A first import stores every record of its batches: then the batch itself is written,
             // not a copy of each record.
             let stored = storedPositions.count == records.count ? records : storedPositions.map { records[$0] }
+            let storedDated = storedPositions.count == records.count ? dated : storedPositions.map { dated[$0] }
             // Looked up before anything of the batch is written: valid for `write` only while no
             // two records share an identifier (the validator refuses that in one save; a batch
             // that does anyway is looked up again record by record).
@@ -77,7 +83,8 @@ extension SampleRepository {
             let presearched = Set(identifiers).count == identifiers.count ? storedPositions.map { syncedObjects[$0] } : nil
             // Each record stamped with the product type and system its device names (Apple's
             // export keeps them only there), not the importing host's.
-            let written = try Self.write(stored, source: source, db, syncedObjects: presearched, systems: .eachRecordsDevice)
+            let written = try Self.write(stored, source: source, db, syncedObjects: presearched, dated: storedDated,
+                                         systems: .eachRecordsDevice)
             try ImportedCorrelations.dropTopLevelCopies(ofMembersOf: stored, sourceID: sourceID, db)
             // Routes travel only in batches of workouts, whose UUIDs `write` returns one per sample.
             var workoutUUIDs = heldUUIDs

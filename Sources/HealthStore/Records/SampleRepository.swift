@@ -77,10 +77,14 @@ public struct SampleRepository: Sendable {
     /// stores under each record's sync identifier (one entry per record, nil for none), the
     /// upsert below uses that instead of looking each up again (`importBatch`). Only valid when
     /// no two records share an identifier.
+    ///
+    /// `dated`: for an import, which records' sync identities are dated (one entry per record;
+    /// `SyncLookup` says what that changes). nil for every other write.
     static func write(_ records: [SampleRecord], source: SourceRecord, _ db: Database,
                       minting uuidSupply: UUIDSupply = UUIDSupply(), syncedObjects: [SyncedObject?]? = nil,
-                      systems: SampleInserter.SystemStamp = .source) throws -> [UUID] {
+                      dated: [Bool]? = nil, systems: SampleInserter.SystemStamp = .source) throws -> [UUID] {
         let syncedObjects = syncedObjects?.count == records.count ? syncedObjects : nil
+        let dated = dated?.count == records.count ? dated : nil
         var inserter = try SampleInserter(db, source: source, systems: systems)
         var uuids: [UUID] = []
         uuids.reserveCapacity(records.count)
@@ -88,18 +92,19 @@ public struct SampleRepository: Sendable {
         // (its strings, metadata and device retained and released: a few per cent of healthd's
         // CPU in an import, issue 17).
         for index in records.indices {
-            try write(records[index], presearched: syncedObjects.map { $0[index] }, into: &uuids, using: &inserter,
-                      minting: uuidSupply, db)
+            try write(records[index], presearched: syncedObjects.map { $0[index] }, dated: dated?[index] ?? false,
+                      into: &uuids, using: &inserter, minting: uuidSupply, db)
         }
         return uuids
     }
 
     /// One record of `write`: `presearched` is what the caller found stored under its sync
     /// identifier (`.some(nil)`: nothing), nil when not looked up yet.
-    private static func write(_ record: SampleRecord, presearched: SyncedObject??, into uuids: inout [UUID],
+    private static func write(_ record: SampleRecord, presearched: SyncedObject??, dated: Bool, into uuids: inout [UUID],
                               using inserter: inout SampleInserter, minting uuidSupply: UUIDSupply, _ db: Database) throws {
         let sync = record.syncIdentity
-        if let sync, let stored = try presearched ?? inserter.storedObject(syncIdentifier: sync.identifier, db) {
+        if let sync, let stored = try presearched
+            ?? inserter.storedObject(syncIdentifier: sync.identifier, of: record, dated: dated, db) {
             guard sync.version > stored.version else {
                 uuids.append(stored.uuid)
                 uuidSupply.skip(record.mintedUUIDCount)
@@ -118,7 +123,7 @@ public struct SampleRepository: Sendable {
             break  // side tables, written below
         case .correlation: break  // its samples are rows of their own, linked below
         }
-        let rowID = try inserter.insert(record, uuid: uuid, quantity: quantity, category: category, sync: sync, db)
+        let rowID = try inserter.insert(record, uuid: uuid, quantity: quantity, category: category, sync: sync, dated: dated, db)
         if case let .workout(workout) = record.value {
             try WorkoutRows.insert(db, objectID: rowID, workout, sourceID: inserter.sourceID)
         }

@@ -37,6 +37,16 @@ enum SyncKey {
         return Int64(bitPattern: hash)
     }
 
+    /// The key of an import's *dated* identity (`SyncLookup`): the start's 67-second period
+    /// (2^26 µs) in the high bits, the low 32 bits of `of(identifier)` below. A batch of samples in
+    /// date order then takes neighbouring keys, so its index entries go to a few leaves at the edge
+    /// of what is stored instead of one leaf in every few of the whole index (imported identifiers
+    /// are digests: random). Still a filter, not an identity — the lookup compares the identifier —
+    /// and fixed like `of`: stored on disk.
+    static func dated(_ identifier: String, startMicroseconds: Int64) -> Int64 {
+        (startMicroseconds >> 26) &<< 32 | (of(identifier) & 0xFFFF_FFFF)
+    }
+
     /// `openhealth_sync_key(text)`: `of` in SQL, for the migration that keys the identifiers stored
     /// before v36 (NULL for NULL). Registered by that migration only: no statement of the running
     /// store computes a key in SQL.

@@ -12,13 +12,25 @@ public struct ImportBatch: WireMessage, Equatable {
     public var samples: [SampleRecord]
     /// Routes of workouts in `samples`, by index.
     public var routes: [ImportedRoute]
+    /// Indexes into `samples` of the samples whose sync identifier the importer derived from their
+    /// type and start among the rest (`dated_identities`; healthd's `SyncLookup`), ascending.
+    public var datedIdentities: [Int]
 
-    public init(origin: String, sourceName: String, sourceVersion: String?, samples: [SampleRecord], routes: [ImportedRoute] = []) {
+    public init(origin: String, sourceName: String, sourceVersion: String?, samples: [SampleRecord], routes: [ImportedRoute] = [],
+                datedIdentities: [Int] = []) {
         self.origin = origin
         self.sourceName = sourceName
         self.sourceVersion = sourceVersion
         self.samples = samples
         self.routes = routes
+        self.datedIdentities = datedIdentities
+    }
+
+    /// One entry per sample: whether its identity is dated.
+    public var datedMask: [Bool] {
+        var mask = [Bool](repeating: false, count: samples.count)
+        for index in datedIdentities where mask.indices.contains(index) { mask[index] = true }
+        return mask
     }
 
     public init(wire bytes: [UInt8]) throws {
@@ -31,13 +43,24 @@ public struct ImportBatch: WireMessage, Equatable {
             guard routes.count <= WireLimits.maxSamplesPerSave else {
                 throw WireDecodeError.invalidField("more than \(WireLimits.maxSamplesPerSave) routes in one message")
             }
+            // Each names a sample of this message, once, in ascending order: so the list is never
+            // longer than `samples` and a mark cannot land on a sample it was not sent with.
+            let dated = UnsafeBufferPointer(start: wire.dated_identities, count: wire.n_dated_identities)
+            var previous: UInt32?
+            for index in dated {
+                guard index < wire.n_samples, previous.map({ $0 < index }) ?? true else {
+                    throw WireDecodeError.invalidField("dated_identities must name samples of the message, each once, in ascending order")
+                }
+                previous = index
+            }
             return ImportBatch(origin: WireRead.string(wire.origin), sourceName: WireRead.string(wire.source_name),
                                sourceVersion: version.isEmpty ? nil : version,
                                samples: try SampleWire.readAll(wire.samples, count: wire.n_samples),
                                routes: routes.map { route in
                                    ImportedRoute(workoutIndex: Int(route.workout_index),
                                                  locations: WireRead.messages(route.locations, count: route.n_locations).map(LocationWire.read))
-                               })
+                               },
+                               datedIdentities: dated.map { Int($0) })
         }
     }
 
@@ -61,6 +84,8 @@ public struct ImportBatch: WireMessage, Equatable {
         }
         wire.n_routes = routeMessages.count
         wire.routes = arena.messages(routeMessages)
+        wire.n_dated_identities = datedIdentities.count
+        wire.dated_identities = arena.array(datedIdentities.map { UInt32(clamping: $0) })
         return ProtobufCodec.encode(wire)
     }
 }

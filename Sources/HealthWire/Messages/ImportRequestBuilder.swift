@@ -15,6 +15,8 @@ public struct ImportRequestBuilder: Sendable {
     public private(set) var sampleCount = 0
     /// Routes of the workouts added, by sample index.
     public private(set) var routes: [ImportedRoute] = []
+    /// Indexes of the samples added whose sync identity is dated (`ImportBatch.datedIdentities`).
+    public private(set) var datedIdentities: [Int] = []
     /// Field 4 (`samples`) entries, packed.
     private var samples: [UInt8] = []
 
@@ -37,16 +39,20 @@ public struct ImportRequestBuilder: Sendable {
         ProtobufCodec.appendField(4, builder.build(record), to: &buffer)
     }
 
-    /// Adds a sample `pack` packed; `routes` are its own (a workout's).
-    public mutating func append(packed: [UInt8], routes: [[RouteLocation]] = []) {
+    /// Adds a sample `pack` packed; `routes` are its own (a workout's); `datedIdentity`: its sync
+    /// identifier was derived from its type and start among the rest (`ImportedSample.datedIdentity`).
+    public mutating func append(packed: [UInt8], routes: [[RouteLocation]] = [], datedIdentity: Bool = false) {
         samples.append(contentsOf: packed)
         self.routes += routes.map { ImportedRoute(workoutIndex: sampleCount, locations: $0) }
+        if datedIdentity { datedIdentities.append(sampleCount) }
         sampleCount += 1
     }
 
-    /// The request: origin, source and routes packed by protobuf-c, then the samples.
+    /// The request: origin, source, routes and dated identities packed by protobuf-c, then the
+    /// samples (protobuf reads fields in any order).
     public func wireBytes() -> [UInt8] {
-        var header = ImportBatch(origin: origin, sourceName: sourceName, sourceVersion: sourceVersion, samples: [], routes: routes)
+        var header = ImportBatch(origin: origin, sourceName: sourceName, sourceVersion: sourceVersion, samples: [], routes: routes,
+                                 datedIdentities: datedIdentities)
             .wireBytes()
         header.append(contentsOf: samples)
         return header

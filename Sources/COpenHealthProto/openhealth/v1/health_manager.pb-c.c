@@ -3970,7 +3970,7 @@ const ProtobufCMessageDescriptor openhealth__v1__verify_access_log_response__des
   (ProtobufCMessageInit) openhealth__v1__verify_access_log_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__import_samples_request__field_descriptors[5] =
+static const ProtobufCFieldDescriptor openhealth__v1__import_samples_request__field_descriptors[6] =
 {
   {
     "origin",
@@ -4032,18 +4032,32 @@ static const ProtobufCFieldDescriptor openhealth__v1__import_samples_request__fi
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "dated_identities",
+    60,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Openhealth__V1__ImportSamplesRequest, n_dated_identities),
+    offsetof(Openhealth__V1__ImportSamplesRequest, dated_identities),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__import_samples_request__field_indices_by_name[] = {
+  5,   /* field[5] = dated_identities */
   0,   /* field[0] = origin */
   4,   /* field[4] = routes */
   3,   /* field[3] = samples */
   1,   /* field[1] = source_name */
   2,   /* field[2] = source_version */
 };
-static const ProtobufCIntRange openhealth__v1__import_samples_request__number_ranges[1 + 1] =
+static const ProtobufCIntRange openhealth__v1__import_samples_request__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 60, 5 },
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__import_samples_request__descriptor =
 {
@@ -4053,10 +4067,10 @@ const ProtobufCMessageDescriptor openhealth__v1__import_samples_request__descrip
   "Openhealth__V1__ImportSamplesRequest",
   "openhealth.v1",
   sizeof(Openhealth__V1__ImportSamplesRequest),
-  5,
+  6,
   openhealth__v1__import_samples_request__field_descriptors,
   openhealth__v1__import_samples_request__field_indices_by_name,
-  1,  openhealth__v1__import_samples_request__number_ranges,
+  2,  openhealth__v1__import_samples_request__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__import_samples_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

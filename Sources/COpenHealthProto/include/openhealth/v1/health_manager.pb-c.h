@@ -651,10 +651,20 @@ struct  Openhealth__V1__ImportSamplesRequest
    */
   size_t n_routes;
   Openhealth__V1__ImportedRoute **routes;
+  /*
+   * Indexes into `samples` of samples whose sync identifier the importer derived itself from the
+   * sample's content, its type and start date among it (healthctl's import identity), so that every
+   * object of the batch's source holding that identifier has that start: healthd keys such an
+   * identifier by its start (issue 16: imported identifiers are digests, and their index's random
+   * leaves were rewritten by every commit).
+   * An index past `samples` is refused; one whose sample has no sync identifier changes nothing.
+   */
+  size_t n_dated_identities;
+  uint32_t *dated_identities;
 };
 #define OPENHEALTH__V1__IMPORT_SAMPLES_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__import_samples_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, 0,NULL }
 
 
 struct  Openhealth__V1__ImportedRoute
