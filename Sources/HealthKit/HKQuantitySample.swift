@@ -12,7 +12,11 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
     public var count: Int { series?.count ?? 1 }
     /// The series' summary (and, before it is saved, its quantities) in `quantity`'s unit; nil
     /// for a single-quantity sample.
-    let series: QuantitySeries?
+    var series: QuantitySeries? { seriesBox?.series }
+    /// Boxed: an optional `QuantitySeries` held inline made every quantity sample about 60 bytes
+    /// larger for the few that are series — memory a 10,000-sample answer allocates, touches
+    /// and frees again (Benchmarks/README.md, "Session 14").
+    private let seriesBox: SeriesBox?
 
     public convenience init(type quantityType: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date) {
         self.init(type: quantityType, quantity: quantity, start: startDate, end: endDate, device: nil, metadata: nil)
@@ -29,7 +33,7 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
                 device: HKDevice?, metadata: [String: Any]?) {
         self.quantity = quantity
         self.quantityType = quantityType
-        series = nil
+        seriesBox = nil
         super.init(type: quantityType,
                    value: .quantity(quantity.doubleValue(for: quantity.unit), unit: quantity.unit.unitString),
                    start: startDate, end: endDate, device: device, metadata: metadata)
@@ -41,7 +45,7 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
          device: HKDevice?, metadata: [String: Any]?) {
         self.quantity = quantity
         self.quantityType = quantityType
-        self.series = series
+        seriesBox = SeriesBox(series)
         super.init(type: quantityType,
                    value: .quantity(quantity.doubleValue(for: quantity.unit), unit: quantity.unit.unitString),
                    start: startDate, end: endDate, device: device, metadata: metadata)
@@ -62,7 +66,7 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
          parts: FetchedObjectParts) {
         quantity = HKQuantity(unit: parts.unit(unit), doubleValue: value)
         self.quantityType = quantityType
-        series = record.quantitySeries
+        seriesBox = record.quantitySeries.map(SeriesBox.init)
         super.init(type: quantityType, fetched: record, parts: parts)
     }
 
@@ -72,8 +76,17 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
          start: Date, end: Date, device: HKDevice?, sourceRevision: HKSourceRevision?) {
         quantity = HKQuantity(unit: unit, doubleValue: value)
         self.quantityType = quantityType
-        series = nil
+        seriesBox = nil
         super.init(type: quantityType, plain: .quantity(value, unit: unitText), uuid: uuid, start: start, end: end,
                    device: device, sourceRevision: sourceRevision)
+    }
+}
+
+/// A quantity series' summary, kept apart from the sample that has one (`HKQuantitySample.series`).
+private final class SeriesBox: Sendable {
+    let series: QuantitySeries
+
+    init(_ series: QuantitySeries) {
+        self.series = series
     }
 }

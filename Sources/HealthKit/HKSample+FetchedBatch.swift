@@ -6,14 +6,15 @@ extension HKSample {
     ///
     /// A plain row (a quantity or category value, no metadata, no series: nearly every row of a
     /// large answer) becomes its object straight from the row's scalars; the type, its
-    /// aggregation style and the unit are resolved once per batch, each source revision and
-    /// device once per table index (`FetchedObjectParts.sourceRevision(at:in:)`). Going through
-    /// `FetchedSampleBatch.record(at:)` first built a whole `SampleRecord` per row — about 260
-    /// bytes, copied and destroyed again by `fetched(_:sharing:)` — which was the largest
-    /// single cost of a 10,000-sample query in the app (Benchmarks/README.md, "Session 10:
-    /// queries"). Every other row, and a plain row whose type is not of its value's kind (which
-    /// `fetched(_:sharing:)` refuses), goes through the record path, so both paths give the
-    /// same objects and the same errors (`FetchedBatchObjectTests`).
+    /// aggregation style and the unit are resolved once per batch, and so is every entry of the
+    /// batch's source and device tables (`FetchedObjectParts.sourceRevisions(of:)`), which a row
+    /// then takes by index. Going through `FetchedSampleBatch.record(at:)` first built a whole
+    /// `SampleRecord` per row — about 260 bytes, copied and destroyed again by
+    /// `fetched(_:sharing:)` — which was the largest single cost of a 10,000-sample query in the
+    /// app (Benchmarks/README.md, "Session 10: queries"). Every other row, and a plain row whose
+    /// type is not of its value's kind (which `fetched(_:sharing:)` refuses), goes through the
+    /// record path, so both paths give the same objects and the same errors
+    /// (`FetchedBatchObjectTests`).
     static func fetched(_ batch: FetchedSampleBatch, sharing parts: FetchedObjectParts) throws(HKError) -> [HKSample] {
         let type = parts.type(batch.typeIdentifier)
         let quantityType = type as? HKQuantityType
@@ -21,6 +22,8 @@ extension HKSample {
         let categoryType = type as? HKCategoryType
         // Only a quantity row reads the unit: a batch of another type has "" here.
         let unit = quantityType == nil ? nil : parts.unit(batch.unit)
+        let revisions = parts.sourceRevisions(of: batch.sources)
+        let devices = parts.devices(of: batch.devices)
         var samples: [HKSample] = []
         samples.reserveCapacity(batch.rows.count)
         for (index, row) in batch.rows.enumerated() {
@@ -28,8 +31,8 @@ extension HKSample {
             switch row.value {
             case let .quantity(value):
                 guard let quantityType, let unit else { break }
-                let device = parts.device(at: row.device, in: batch.devices)
-                let source = parts.sourceRevision(at: row.source, in: batch.sources)
+                let device = try entry(row.device, of: devices, "device")
+                let source = try entry(row.source, of: revisions, "source")
                 samples.append(cumulative
                     ? HKCumulativeQuantitySample(type: quantityType, plain: value, unit: unit, unitText: batch.unit, uuid: row.uuid,
                                                  start: start, end: end, device: device, sourceRevision: source)
@@ -40,8 +43,8 @@ extension HKSample {
                 guard let categoryType else { break }
                 samples.append(HKCategorySample(type: categoryType, plain: Int(truncatingIfNeeded: value), uuid: row.uuid,
                                                 start: start, end: end,
-                                                device: parts.device(at: row.device, in: batch.devices),
-                                                sourceRevision: parts.sourceRevision(at: row.source, in: batch.sources)))
+                                                device: try entry(row.device, of: devices, "device"),
+                                                sourceRevision: try entry(row.source, of: revisions, "source")))
                 continue
             case .record:
                 break
@@ -49,5 +52,15 @@ extension HKSample {
             samples.append(try fetched(batch.record(at: index), sharing: parts))
         }
         return samples
+    }
+
+    /// The table entry a row names (nil for none). `FetchedSampleDecoder` only makes indexes
+    /// into its own tables; one outside them is a malformed batch, refused rather than trapped on.
+    private static func entry<Part>(_ index: Int32?, of table: [Part?], _ what: String) throws(HKError) -> Part? {
+        guard let index else { return nil }
+        guard index >= 0, Int(index) < table.count else {
+            throw HKError(.unknownError, "healthd sent a sample naming \(what) \(index) of a table of \(table.count)")
+        }
+        return table[Int(index)]
     }
 }

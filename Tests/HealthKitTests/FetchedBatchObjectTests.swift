@@ -145,4 +145,17 @@ import Testing
             #expect(made == reference)
         }
     }
+
+    /// A row naming a source or device index outside its batch's tables (which
+    /// `FetchedSampleDecoder` never makes) is refused as a malformed answer, not trapped on: the
+    /// index used to subscript the table directly.
+    @Test func aRowNamingAPartOutsideTheTablesIsRefused() throws {
+        let type = HKQuantityTypeIdentifier.heartRate.rawValue
+        for (source, device) in [(Int32(2), Int32?.none), (-1, nil), (Int32.max, nil), (nil, 1), (nil, Int32.min)] {
+            let batch = FetchedSampleBatch(typeIdentifier: type, unit: "count/min", sources: [Self.watch, Self.phone], devices: [Self.band],
+                                           rows: [FetchedSample(uuid: UUID(), startUS: Self.base, endUS: Self.base, value: .quantity(60),
+                                                                source: source, device: device)])
+            #expect(throws: HKError.self) { try HKSample.fetched(batch, sharing: FetchedObjectParts()) }
+        }
+    }
 }

@@ -3,12 +3,17 @@ public import Foundation
 /// A sample as plain, Sendable values: what travels on the wire and what the store keeps.
 /// The SDK's `HKSample` classes are built from and turned into these.
 public struct SampleRecord: Hashable, Sendable {
+    /// Every case whose payload is a struct of several fields is `indirect` (kept in a box of
+    /// its own): an enum is as large as its largest case, and `WorkoutValue` alone made every
+    /// value about 180 bytes (by its fields) — carried by every quantity and category sample, by each
+    /// `HKSample` an app fetches (`recordValue`) and by each record healthd copies while it
+    /// saves a batch. Boxed, a value is the size of a quantity (issue 17, "Session 14").
     public enum Value: Hashable, Sendable {
         /// A quantity in `unit` (an HKUnit string). The broker stores the canonical unit.
         case quantity(Double, unit: String)
         case category(Int)
         /// An `HKWorkout`'s activity type, duration, totals and events.
-        case workout(WorkoutValue)
+        indirect case workout(WorkoutValue)
         /// An `HKWorkoutRoute`: how many locations it holds. The locations themselves travel
         /// apart (a route may have tens of thousands), see `RouteLocation`.
         case workoutRoute(locationCount: Int)
@@ -16,25 +21,25 @@ public struct SampleRecord: Hashable, Sendable {
         /// sample of its own type, saved and stored with the correlation.
         case correlation([SampleRecord])
         /// An `HKHeartbeatSeriesSample` (`HeartbeatSeriesValue`: beats on save, count on fetch).
-        case heartbeatSeries(HeartbeatSeriesValue)
+        indirect case heartbeatSeries(HeartbeatSeriesValue)
         /// An `HKElectrocardiogram` (voltages on import, summary on fetch).
-        case electrocardiogram(ElectrocardiogramValue)
+        indirect case electrocardiogram(ElectrocardiogramValue)
         /// An `HKStateOfMind` (iOS 18): kind, valence, labels and associations.
-        case stateOfMind(StateOfMindValue)
+        indirect case stateOfMind(StateOfMindValue)
         /// An `HKGAD7Assessment` or `HKPHQ9Assessment`: its answers (`ScoredAssessmentRules`).
-        case scoredAssessment(ScoredAssessmentValue)
+        indirect case scoredAssessment(ScoredAssessmentValue)
         /// An `HKAudiogramSample`: its sensitivity points (`AudiogramRules`).
-        case audiogram(AudiogramValue)
+        indirect case audiogram(AudiogramValue)
         /// An `HKCDADocumentSample`: the document's bytes, stored opaque (`DocumentRules`).
-        case document(DocumentValue)
+        indirect case document(DocumentValue)
         /// An `HKClinicalRecord`: display name and FHIR resource (`FHIRResourceRules`).
-        case clinicalRecord(ClinicalRecordValue)
+        indirect case clinicalRecord(ClinicalRecordValue)
         /// An `HKVisionPrescription` (iOS 16) and its glasses or contacts lenses (`VisionPrescriptionRules`).
-        case visionPrescription(VisionPrescriptionValue)
+        indirect case visionPrescription(VisionPrescriptionValue)
         /// An `HKMedicationDoseEvent` (iOS 26): one logged dose (`MedicationRules`).
-        case medicationDoseEvent(MedicationDoseEventValue)
+        indirect case medicationDoseEvent(MedicationDoseEventValue)
         /// An `HKUserAnnotatedMedication` (iOS 26), stored as an object so per-object grants name it.
-        case userAnnotatedMedication(UserAnnotatedMedicationValue)
+        indirect case userAnnotatedMedication(UserAnnotatedMedicationValue)
     }
 
     /// Assigned by the broker on save (time-ordered, UUIDv7); whatever a client sends is ignored.
