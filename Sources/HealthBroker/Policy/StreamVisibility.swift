@@ -24,6 +24,9 @@ final class StreamVisibility: Sendable {
     private struct State {
         var mark: VisibilityEpoch.Mark
         var scopes: [String: Visibility]
+        /// Set by `refresh`, cleared by the next `isCurrent`: the frame it checks was read just
+        /// after the scopes were resolved again.
+        var freshlyRead = false
     }
 
     private let app: AppManifest
@@ -50,9 +53,19 @@ final class StreamVisibility: Sendable {
     /// the same rules now — a temporary grant that expired meanwhile does not. A window's start
     /// moving with the clock alone changes no rule: a window is the one in force when the query
     /// read, as for every query (narrowing it is a grant change, and moves the mark).
+    ///
+    /// Progress: the first frame read after a `refresh` is sent even if objects left the store
+    /// meanwhile (its rows are as fresh as any query's that races a deletion). Otherwise another
+    /// app deleting its own objects in a loop — any app may — could keep a reader's stream
+    /// re-reading without ever sending. Grants change only by the user's hand, so a moved grants
+    /// mark always re-reads.
     func isCurrent() throws -> Bool {
-        let (mark, scopes) = state.withLock { ($0.mark, $0.scopes) }
-        guard VisibilityEpoch.shared.mark(appID: app.id) == mark else { return false }
+        let (mark, scopes, freshlyRead) = state.withLock { state in
+            defer { state.freshlyRead = false }
+            return (state.mark, state.scopes, state.freshlyRead)
+        }
+        let now = VisibilityEpoch.shared.mark(appID: app.id)
+        guard now.grants == mark.grants, freshlyRead || now.objectsLeft == mark.objectsLeft else { return false }
         return try Self.resolve(types, app: app, authorization).mapValues(\.clockFree) == scopes.mapValues(\.clockFree)
     }
 
@@ -60,7 +73,7 @@ final class StreamVisibility: Sendable {
     func refresh() throws {
         let mark = VisibilityEpoch.shared.mark(appID: app.id)
         let scopes = try Self.resolve(types, app: app, authorization)
-        state.withLock { $0 = State(mark: mark, scopes: scopes) }
+        state.withLock { $0 = State(mark: mark, scopes: scopes, freshlyRead: true) }
     }
 
     private static func resolve(_ types: [String], app: AppManifest,

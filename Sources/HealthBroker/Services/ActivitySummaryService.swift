@@ -25,10 +25,14 @@ enum ActivitySummaryService {
         var lastSent: CalendarDay?
         var first = true
         while true {
-            let (visibility, outcome) = try await context.store.withDatabase { database in
+            // As StatisticsService: a tuple of the class and the outcome crashed the release build.
+            var computed: ActivitySummaryRepository.Outcome?
+            let visibility = try await context.store.withDatabase { database in
                 let visibility = try StreamVisibility(app: app, types: [type], authorization: database.authorization)
-                return (visibility, try database.activitySummaries.summaries(spec, scope: visibility.scope(type)))
+                computed = try database.activitySummaries.summaries(spec, scope: visibility.scope(type))
+                return visibility
             }
+            guard let outcome = computed else { return }
             if first {
                 report?.record(appID: app.id, types: [type], count: outcome.sampleCount, detail: "\(outcome.summaries.count) days")
                 first = false

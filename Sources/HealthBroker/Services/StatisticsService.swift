@@ -39,10 +39,15 @@ enum StatisticsService {
         var lastSent: Int64?
         var first = true
         while true {
-            let (visibility, outcome) = try await context.store.withDatabase { database in
+            // The closure returns the class alone and sets the outcome: returning both as a tuple
+            // crashed the release build's coroutine splitting (swift 6.3, signal 11).
+            var computed: StatisticsComputation.Outcome<[StatisticsResult]>?
+            let visibility = try await context.store.withDatabase { database in
                 let visibility = try StreamVisibility(app: app, types: [typeIdentifier], authorization: database.authorization)
-                return (visibility, try StatisticsComputation.collection(spec, type: type, scope: visibility.scope(typeIdentifier), in: database))
+                computed = try StatisticsComputation.collection(spec, type: type, scope: visibility.scope(typeIdentifier), in: database)
+                return visibility
             }
+            guard let outcome = computed else { return }
             if first {
                 report?.record(appID: app.id, types: [typeIdentifier], count: outcome.sampleCount,
                                detail: "statistics collection, \(outcome.result.count) intervals")

@@ -15,8 +15,10 @@ import Synchronization
 public final class VisibilityEpoch: Sendable {
     /// What a stream compares: deletions anywhere, and the grants of its own app.
     public struct Mark: Equatable, Sendable {
-        let objectsLeft: UInt64
-        let grants: UInt64
+        /// Moved by every object leaving the store, whoever deleted it.
+        public let objectsLeft: UInt64
+        /// Moved by changes to this app's grants (the user's alone).
+        public let grants: UInt64
     }
 
     private struct State {
