@@ -59,6 +59,22 @@ public final class CallResponder: Sendable {
     /// has ended (cancelled, or the connection is gone), so a streaming handler stops its work.
     /// While it waits, the call's shared resources are given back (`whileWaitingForPeer`).
     public func send(_ payload: [UInt8]) async throws {
+        try await waitForRoom()
+        try append(payload)
+    }
+
+    /// `send` for a frame computed from a view of the store that may have gone stale while the
+    /// call waited for its peer (the broker's `StreamVisibility`): once there is room, and only
+    /// then, `stillCurrent` decides. False drops the frame — nothing is queued — and returns
+    /// false, for the caller to compute it again; true queues it with no wait in between.
+    public func send(_ payload: [UInt8], ifStillCurrent stillCurrent: () throws -> Bool) async throws -> Bool {
+        try await waitForRoom()
+        guard try stillCurrent() else { return false }
+        try append(payload)
+        return true
+    }
+
+    private func waitForRoom() async throws {
         if Task.isCancelled || answered.withLock({ $0 }) { throw CancellationError() }
         if let hooks = peerWait.withLock({ $0 }), !outbound.hasRoomNow {
             // The wait runs as a task of its own so that an eviction (`interrupt`) can end it.
@@ -71,10 +87,13 @@ public final class CallResponder: Sendable {
         } else {
             try await outbound.waitUntilWritable()
         }
-        if answered.withLock({ $0 }) { throw CancellationError() }
-        guard outbound.append(FrameCodec.encode(Frame(callID: callID, kind: .streamMessage, payload: payload))) else {
-            throw CancellationError()
-        }
+    }
+
+    /// Queues one stream message without waiting; `CancellationError` once the call has ended.
+    private func append(_ payload: [UInt8]) throws {
+        guard !answered.withLock({ $0 }),
+              outbound.append(FrameCodec.encode(Frame(callID: callID, kind: .streamMessage, payload: payload)))
+        else { throw CancellationError() }
     }
 
     /// Gives `hooks` what this call holds while it waits for its peer (`sendFromSynchronousContext`).
@@ -88,6 +107,20 @@ public final class CallResponder: Sendable {
     /// call's shared resources are given back (`whileWaitingForPeer`); an eviction meanwhile
     /// ends the call with the status the hooks throw.
     public func sendFromSynchronousContext(_ payload: [UInt8]) throws {
+        try waitForRoomBlocking()
+        try append(payload)
+    }
+
+    /// `sendFromSynchronousContext` with `stillCurrent` deciding once there is room, as
+    /// `send(_:ifStillCurrent:)` does: false drops the frame and returns false.
+    public func sendFromSynchronousContext(_ payload: [UInt8], ifStillCurrent stillCurrent: () throws -> Bool) throws -> Bool {
+        try waitForRoomBlocking()
+        guard try stillCurrent() else { return false }
+        try append(payload)
+        return true
+    }
+
+    private func waitForRoomBlocking() throws {
         if Task.isCancelled || answered.withLock({ $0 }) { throw CancellationError() }
         if let hooks = peerWait.withLock({ $0 }), !outbound.hasRoomNow {
             let wake = DispatchSemaphore(value: 0)
@@ -98,9 +131,6 @@ public final class CallResponder: Sendable {
         } else if !outbound.waitUntilWritableBlocking(timeout: unreadRepliesTimeout) {
             throw CancellationError()
         }
-        guard !answered.withLock({ $0 }),
-              outbound.append(FrameCodec.encode(Frame(callID: callID, kind: .streamMessage, payload: payload)))
-        else { throw CancellationError() }
     }
 
     public func finish(_ status: RPCStatus = .ok) {

@@ -52,13 +52,51 @@ import Testing
         let emptied = try await Self.answer(rater, after: unrelated.anchor)
         #expect(emptied.relations == [WorkoutEffortRelation(workoutUUID: workout, activityUUID: nil, sampleUUIDs: [])])
 
-        // The workout deleted: no relationship is left to answer, from any anchor.
+        // The workout deleted: its relationship goes with it, answered as it is left — with no
+        // sample — after any anchor from before the deletion, and not again after that.
         let third = try #require(try await rater.save([World.score(5, minute: 80)]).first)
         #expect(try await World.relate(rater, third, workout) == nil)
         #expect(try await watch.failure(.deleteObjects, ObjectDeletion([ObjectReference(typeIdentifier: World.workout, uuid: workout)])) == nil)
-        #expect(try await Self.answer(rater, after: emptied.anchor).relations.isEmpty)
-        #expect(try await Self.answer(rater, after: start.anchor).relations.isEmpty)
+        let departed = [WorkoutEffortRelation(workoutUUID: workout, activityUUID: nil, sampleUUIDs: [])]
+        let gone = try await Self.answer(rater, after: emptied.anchor)
+        #expect(gone.relations == departed)
+        #expect(try await Self.answer(rater, after: start.anchor).relations == departed)
+        #expect(try await Self.answer(rater, after: gone.anchor).relations.isEmpty)
         #expect(try await World.relations(rater).isEmpty)
+    }
+
+    /// A deleted workout takes its relationships along (ON DELETE CASCADE); each is reported gone
+    /// to a reader continuing from an anchor — the way an unrelated one is — exactly when that
+    /// reader could see it: the workout under its workout scope and a sample under its type's.
+    /// Session 13 left this open: the relation went without a record, so no anchor learned of it.
+    @Test func aDeletedWorkoutsRelationshipsAreReportedGoneToTheReadersWhoCouldSeeThem() async throws {
+        let broker = try BrokerProcess()
+        let (watch, rater, workout) = try await World.world(broker)
+        // Reads workouts and shares scores, but reads no one's scores: the rater's relation is hidden from it.
+        let peer = try await SandboxedProtocolApp.install("org.test.effort.peer", on: broker,
+                                                          grants: [("read", World.workout), ("share", World.effort)])
+        // Reads workouts only: no relation's sample is visible to it.
+        let blind = try await SandboxedProtocolApp.install("org.test.effort.blind-reader", on: broker, grants: [("read", World.workout)])
+        let score = try #require(try await rater.save([World.score(6)]).first)
+        #expect(try await World.relate(rater, score, workout) == nil)
+        let raterStart = try await World.answer(rater, WorkoutEffortQuery(predicate: nil, mostRelevant: false))
+        let peerStart = try await World.answer(peer, WorkoutEffortQuery(predicate: nil, mostRelevant: false))
+        let blindStart = try await World.answer(blind, WorkoutEffortQuery(predicate: nil, mostRelevant: false))
+        #expect(peerStart.relations.isEmpty && blindStart.relations.isEmpty)
+        // The peer relates a score of its own after its anchor; then the workout is deleted.
+        let own = try #require(try await peer.save([World.score(2, minute: 72)]).first)
+        #expect(try await World.relate(peer, own, workout) == nil)
+        #expect(try await watch.failure(.deleteObjects, ObjectDeletion([ObjectReference(typeIdentifier: World.workout, uuid: workout)])) == nil)
+        let departed = [WorkoutEffortRelation(workoutUUID: workout, activityUUID: nil, sampleUUIDs: [])]
+        let raterAfter = try await Self.answer(rater, after: raterStart.anchor)
+        #expect(raterAfter.relations == departed)
+        #expect(try await Self.answer(rater, after: raterAfter.anchor).relations.isEmpty)
+        // The peer saw the relation through its own score, so it is told it went.
+        #expect(try await Self.answer(peer, after: peerStart.anchor).relations == departed)
+        // The reader of workouts alone saw no relation: it learns of none going (its anchor's
+        // answer is that of a store where the relations were never made).
+        let blindAfter = try await Self.answer(blind, after: blindStart.anchor)
+        #expect(blindAfter.relations.isEmpty && blindAfter.anchor.count == blindStart.anchor.count)
     }
 
     /// DESIGN §7.3 for anchors: a reader that cannot read another app's effort samples gets,

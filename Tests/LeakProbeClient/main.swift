@@ -12,6 +12,9 @@
 //   close NAME                     cancel it
 //   stall METHOD PAYLOAD-HEX       (first command only) send the request, never read a reply
 //   flood METHOD PAYLOAD-HEX       (first command only) send it again and again, pipelined, until stdin ends
+//   slow METHOD PAYLOAD-HEX        (first command only) send a stream request, read nothing until
+//                                  the reply's first bytes wait unread ("done 1"), then on the
+//                                  next line (any) read the whole stream ("item"s, "end"/"status", "done 2")
 // Output, per command:
 //   call N METHOD
 //   reply HEX            a unary call's response payload
@@ -26,21 +29,47 @@ import HealthIPC
 import HealthWire
 import Synchronization
 
-func hex(_ bytes: some Sequence<UInt8>) -> String {
-    let text = bytes.map { String(format: "%02x", $0) }.joined()
-    return text.isEmpty ? "-" : text
+let hexDigits = Array("0123456789abcdef".utf8)
+
+/// Lower-case hex, two digits a byte ("-" for none), written into the string directly:
+/// String(format:) per byte took seconds for a megabyte-sized answer.
+func hex(_ bytes: some Collection<UInt8>) -> String {
+    guard !bytes.isEmpty else { return "-" }
+    return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+        var index = 0
+        for byte in bytes {
+            buffer[index] = hexDigits[Int(byte >> 4)]
+            buffer[index + 1] = hexDigits[Int(byte & 0xF)]
+            index += 2
+        }
+        return index
+    }
+}
+
+func hexValue(_ character: UInt8) -> UInt8? {
+    switch character {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+    default: nil
+    }
 }
 
 func bytes(fromHex text: Substring) -> [UInt8]? {
     if text == "-" { return [] }
-    guard text.count.isMultiple(of: 2) else { return nil }
+    let digits = text.utf8
+    guard digits.count.isMultiple(of: 2) else { return nil }
     var result: [UInt8] = []
-    var index = text.startIndex
-    while index < text.endIndex {
-        let next = text.index(index, offsetBy: 2)
-        guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
-        result.append(byte)
-        index = next
+    result.reserveCapacity(digits.count / 2)
+    var high: UInt8?
+    for character in digits {
+        guard let value = hexValue(character) else { return nil }
+        if let first = high {
+            result.append(first << 4 | value)
+            high = nil
+        } else {
+            high = value
+        }
     }
     return result
 }
@@ -132,7 +161,54 @@ func flood(_ fields: [String]) -> Never {
     exit(0)
 }
 
+/// `slow METHOD PAYLOAD-HEX` as the first command: the app that starts a stream and stops reading
+/// it (StalledStreamRevocationTests). The request is written by hand; once healthd's first reply
+/// bytes are waiting in the socket (so the query has begun, and fills what the socket and healthd
+/// buffer until it blocks) it says `done 1` and reads nothing until the next line of input. Then it
+/// reads the call's every frame and prints them as `stream` does: `item HEX`, then `end` or `status`.
+func slow(_ fields: [String]) -> Never {
+    guard fields.count == 3, let payload = bytes(fromHex: Substring(fields[2])) else { fail("bad slow command") }
+    let frame = FrameCodec.encode(.request(1, fields[1], payload))
+    var offset = 0
+    while offset < frame.count {
+        let written = frame[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard written > 0 else { fail("could not send the request: errno \(errno)") }
+        offset += written
+    }
+    emit("call 1 \(fields[1])")
+    var waiting: Int32 = 0
+    while ioctl(descriptor, UInt(FIONREAD), &waiting) == 0, waiting == 0 { usleep(1_000) }
+    emit("done 1")
+    guard readLine() != nil else { exit(0) }
+    emit("call 2 read")
+    let reader = FrameConnection(fd: descriptor)
+    let ended = Mutex(false)
+    _ = reader.readFrames { frame in
+        guard frame.callID == 1, !ended.withLock({ $0 }) else { return }
+        switch frame.kind {
+        case .streamMessage:
+            emit("item \(hex(frame.payload))")
+        case .endOfStream, .response:
+            if let status = frame.status, status.code != .ok {
+                emit(statusLine(status))
+            } else {
+                emit("end")
+            }
+            ended.withLock { $0 = true }
+            emit("done 2")
+            shutdown(descriptor, Int32(SHUT_RDWR))
+        case .request, .cancel:
+            break
+        }
+    }
+    while readLine() != nil {}
+    exit(0)
+}
+
 var firstLine = readLine()
+if let first = firstLine, first.hasPrefix("slow ") {
+    slow(first.split(separator: " ", omittingEmptySubsequences: true).map(String.init))
+}
 if let first = firstLine, first.hasPrefix("stall ") {
     stall(first.split(separator: " ", omittingEmptySubsequences: true).map(String.init))
 }

@@ -67,6 +67,11 @@ enum MedicationProbeState: String, CaseIterable, Sendable {
     /// then revoked every grant: a deletion it was owed while it held the grant must go with the
     /// grant (session 13: it was still reported, from the start and continued).
     case deletedThenRevoked = "deleted-then-revoked"
+    /// Allowed "granted-med" and "dose-deleted-med" (where it exists); the user deleted a dose
+    /// event of "dose-deleted-med", then revoked that medication's grant by its UUID (`healthctl
+    /// object-grants APP --revoke UUID`): the deleted dose, read through the medication's grant,
+    /// must go with it (session 13's leak 4, found by hand; the store's fix is v38).
+    case doseDeletedThenRevoked = "dose-deleted-then-revoked"
 
     var appID: String { "org.probe.medications.\(rawValue)" }
 
@@ -92,6 +97,7 @@ enum MedicationProbeData {
     static let grantedConcept = "granted-med"
     static let hiddenConcept = "hidden-med"
     static let deletedConcept = "deleted-med"
+    static let doseDeletedConcept = "dose-deleted-med"
     /// 2024-05-01T08:00:00Z: when the hidden medication's scheduled dose was due.
     static let hiddenScheduled = Date(timeIntervalSince1970: 1_714_550_400)
 
@@ -117,6 +123,14 @@ enum MedicationProbeData {
     static let deletedMedication: [[String]] = [
         ["medications", "add", "Deleted Med", "--form", "tablet", "--concept", deletedConcept, "--at", "2024-04-15T00:00Z"],
         ["medications", "log-dose", deletedConcept, "--status", "taken", "--dose", "1", "--at", "2024-05-01T09:00Z"],
+    ]
+
+    /// What the user enters in the hidden world only, for `MedicationProbeState.doseDeletedThenRevoked`:
+    /// a medication and a dose of it; the dose is deleted, then the app's grant of the medication
+    /// revoked by UUID, before the probe.
+    static let doseDeletedMedication: [[String]] = [
+        ["medications", "add", "Dose Deleted Med", "--form", "capsule", "--concept", doseDeletedConcept, "--at", "2024-04-20T00:00Z"],
+        ["medications", "log-dose", doseDeletedConcept, "--status", "taken", "--dose", "1", "--at", "2024-05-01T10:00Z"],
     ]
 
     static let laterShared = ["medications", "log-dose", grantedConcept, "--status", "skipped", "--at", "2024-05-02T07:00Z"]
@@ -158,6 +172,7 @@ final class MedicationProbeWorld: Sendable {
         }
         var hiddenUUIDs: [UUID] = []
         var deletedUUIDs: [UUID] = []
+        var doseDeletedUUIDs: [UUID] = []
         if hidden {
             for command in MedicationProbeData.hiddenOnly {
                 let result = try await broker.healthctl(command)
@@ -167,22 +182,29 @@ final class MedicationProbeWorld: Sendable {
             for command in MedicationProbeData.deletedMedication {
                 deletedUUIDs.append(try Self.uuid(of: try await broker.healthctl(command), command))
             }
+            for command in MedicationProbeData.doseDeletedMedication {
+                doseDeletedUUIDs.append(try Self.uuid(of: try await broker.healthctl(command), command))
+            }
         }
         grantedObjects = granted
         // The deleted medication's UUIDs after the hidden one's: `samples[0]` is "hidden-med".
-        hiddenObjects = HiddenObjects(samples: hiddenUUIDs + deletedUUIDs)
+        hiddenObjects = HiddenObjects(samples: hiddenUUIDs + deletedUUIDs + doseDeletedUUIDs)
         for state in MedicationProbeState.allCases where state != .neverAsked {
             let allow: [UUID] = switch state {
             case .allowedOne: [granted[0]]
             case .allowedNone: []
             case .revoked, .allowedBoth: [granted[0]] + (hidden ? [hiddenUUIDs[0]] : [])
             case .deletedThenRevoked: [granted[0]] + deletedUUIDs.prefix(1)
+            case .doseDeletedThenRevoked: [granted[0]] + doseDeletedUUIDs.prefix(1)
             case .neverAsked: []
             }
             let revokeAll = ["object-grants", state.appID, "--revoke-all"]
             let afterwards: [[String]] = switch state {
             case .revoked: [revokeAll]
             case .deletedThenRevoked: deletedUUIDs.prefix(1).map { ["delete", $0.uuidString.lowercased(), "--yes"] } + [revokeAll]
+            case .doseDeletedThenRevoked:
+                doseDeletedUUIDs.dropFirst().prefix(1).map { ["delete", $0.uuidString.lowercased(), "--yes"] }
+                    + doseDeletedUUIDs.prefix(1).map { ["object-grants", state.appID, "--revoke", $0.uuidString.lowercased()] }
             default: []
             }
             try await Self.answerRequest(of: state.appID, allowing: allow, afterwards: afterwards, in: broker)

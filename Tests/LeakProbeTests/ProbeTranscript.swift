@@ -86,17 +86,44 @@ struct ProbeTranscript: Sendable {
         return nil
     }
 
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    /// Lower-case hex, two digits a byte: written into the string directly (String(format:) per
+    /// byte took seconds for a few megabytes, StalledStreamRevocationTests).
+    static func hex(_ bytes: [UInt8]) -> String {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+            for (index, byte) in bytes.enumerated() {
+                buffer[2 * index] = hexDigits[Int(byte >> 4)]
+                buffer[2 * index + 1] = hexDigits[Int(byte & 0xF)]
+            }
+            return bytes.count * 2
+        }
+    }
 
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// The bytes of `text`, up to its first character that is no hex digit ("-": none).
     static func bytes(fromHex text: String) -> [UInt8] {
         guard text != "-" else { return [] }
         var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex, let next = text.index(index, offsetBy: 2, limitedBy: text.endIndex),
-              let byte = UInt8(text[index..<next], radix: 16) {
-            bytes.append(byte)
-            index = next
+        bytes.reserveCapacity(text.utf8.count / 2)
+        var high: UInt8?
+        for character in text.utf8 {
+            guard let value = hexValue(character) else { break }
+            if let first = high {
+                bytes.append(first << 4 | value)
+                high = nil
+            } else {
+                high = value
+            }
         }
         return bytes
+    }
+
+    private static func hexValue(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }

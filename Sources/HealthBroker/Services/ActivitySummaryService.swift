@@ -19,12 +19,39 @@ enum ActivitySummaryService {
         _ = try spec.validatedTimeZone()
         let type = HKObjectType.activitySummaryType().identifier
         let report = CallAccessReport.current
-        let outcome = try await context.store.withDatabase { database in
-            let scope = try database.authorization.readScope(app: app, type: type)
-            return try database.activitySummaries.summaries(spec, scope: scope)
+        // Each batch only while the app's scope is the one the days were computed under
+        // (`StreamVisibility`); otherwise computed again under the scope in force now, going on
+        // after the last day sent.
+        var lastSent: CalendarDay?
+        var first = true
+        while true {
+            // As StatisticsService: a tuple of the class and the outcome crashed the release build.
+            var computed: ActivitySummaryRepository.Outcome?
+            let visibility = try await context.store.withDatabase { database in
+                let visibility = try StreamVisibility(app: app, types: [type], authorization: database.authorization)
+                computed = try database.activitySummaries.summaries(spec, scope: visibility.scope(type))
+                return visibility
+            }
+            guard let outcome = computed else { return }
+            if first {
+                report?.record(appID: app.id, types: [type], count: outcome.sampleCount, detail: "\(outcome.summaries.count) days")
+                first = false
+            }
+            let unsent = outcome.summaries.filter { summary in lastSent.map { summary.day > $0 } ?? true }
+            var start = 0
+            var stale = false
+            while start < unsent.count {
+                let end = min(start + summariesPerBatch, unsent.count)
+                guard try await responder.send(ActivitySummaryBatch(Array(unsent[start..<end]), endOfDelivery: false).wireBytes(),
+                                               ifStillCurrent: visibility.isCurrent) else {
+                    stale = true
+                    break
+                }
+                lastSent = unsent[end - 1].day
+                start = end
+            }
+            if !stale { return }
         }
-        report?.record(appID: app.id, types: [type], count: outcome.sampleCount, detail: "\(outcome.summaries.count) days")
-        try await send(outcome.summaries, to: responder, markingTheEnd: false)
     }
 
     /// The user's own summaries, from every source (`healthctl activity summary`).

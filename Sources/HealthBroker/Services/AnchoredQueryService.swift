@@ -82,13 +82,22 @@ private struct AnchoredFeed {
     /// Sends the visible changes after `cursor` (at most `spec.limit`) as one delivery: batches
     /// of at most `WireLimits.samplesPerBatch(types:)` objects, the last one marked and carrying the new
     /// anchor. An update with nothing visible sends nothing; the initial results always answer.
+    ///
+    /// Each batch is read in its own reading and leaves only while the app's scopes are those it
+    /// was read under (`StreamVisibility`); otherwise it is read again from the same cursor under
+    /// the scopes in force now, so a delivery a slow reader holds up sends nothing the app lost
+    /// meanwhile.
     func deliver(after cursor: ChangeCursor, initial: Bool) async throws -> Step {
         try await context.store.withDatabase { database in
             // Every type under its own scope, read afresh for this delivery.
-            let feedParts = try parts.descriptors.map { descriptor in
-                FeedPart(typeIdentifier: descriptor.typeIdentifier, predicate: descriptor.predicate,
-                         visibility: try database.authorization.readScope(app: app, type: descriptor.typeIdentifier))
+            let visibility = try StreamVisibility(app: app, types: parts.typeIdentifiers, authorization: database.authorization)
+            func feedParts() -> [FeedPart] {
+                parts.descriptors.map { descriptor in
+                    FeedPart(typeIdentifier: descriptor.typeIdentifier, predicate: descriptor.predicate,
+                             visibility: visibility.scope(descriptor.typeIdentifier))
+                }
             }
+            var current = feedParts()
             if initial { report?.record(appID: app.id, types: parts.typeIdentifiers) }
             var cursor = cursor
             var remaining = spec.limit
@@ -96,24 +105,25 @@ private struct AnchoredFeed {
             let batchSize = WireLimits.samplesPerBatch(types: parts.typeIdentifiers)
             while true {
                 let chunk = remaining > 0 ? min(remaining, batchSize) : batchSize
-                let batch = try database.changeFeed.changes(of: feedParts, after: cursor, limit: chunk)
+                let batch = try database.changeFeed.changes(of: current, after: cursor, limit: chunk)
+                let last = batch.reachedEnd || (spec.limit > 0 && remaining - batch.count <= 0)
+                if last && !(initial || sent + batch.count > 0) {
+                    // Nothing visible to deliver: nothing is sent, so nothing can be stale.
+                    return Step(cursor: batch.cursor, reachedEnd: batch.reachedEnd)
+                }
+                let anchor = last ? try database.changeFeed.anchors.seal(batch.cursor, appID: app.id, typeIdentifiers: parts.typeSet) : nil
+                let message = AnchoredQueryBatch(samples: batch.added, deletedObjects: batch.deleted, endOfDelivery: last,
+                                                 anchor: anchor ?? []).wireBytes()
+                guard try await responder.send(message, ifStillCurrent: visibility.isCurrent) else {
+                    try visibility.refresh()
+                    current = feedParts()
+                    continue
+                }
+                report?.add(count: batch.count)
                 cursor = batch.cursor
                 sent += batch.count
                 if spec.limit > 0 { remaining -= batch.count }
-                let last = batch.reachedEnd || (spec.limit > 0 && remaining == 0)
-                guard last else {
-                    try await responder.send(AnchoredQueryBatch(samples: batch.added, deletedObjects: batch.deleted,
-                                                          endOfDelivery: false).wireBytes())
-                    report?.add(count: batch.count)
-                    continue
-                }
-                if initial || sent > 0 {
-                    let anchor = try database.changeFeed.anchors.seal(cursor, appID: app.id, typeIdentifiers: parts.typeSet)
-                    try await responder.send(AnchoredQueryBatch(samples: batch.added, deletedObjects: batch.deleted,
-                                                          endOfDelivery: true, anchor: anchor).wireBytes())
-                    report?.add(count: batch.count)
-                }
-                return Step(cursor: cursor, reachedEnd: batch.reachedEnd)
+                if last { return Step(cursor: cursor, reachedEnd: batch.reachedEnd) }
             }
         }
     }

@@ -107,9 +107,9 @@ enum AppService {
         }
         let report = CallAccessReport.current
         try await context.store.withDatabaseOffPool { database in
-            let scope = try database.authorization.readScope(app: app, type: spec.typeIdentifier)
+            let visibility = try StreamVisibility(app: app, types: [spec.typeIdentifier], authorization: database.authorization)
             report?.record(appID: app.id, types: [spec.typeIdentifier])
-            try SampleQueries.stream(spec, scope: scope, from: database, to: responder, counting: report)
+            try SampleQueries.stream(spec, visibility: visibility, from: database, to: responder, counting: report)
         }
     }
 }
@@ -130,8 +130,8 @@ enum SampleQueries {
     }
 
     /// Runs a validated query within `scope` and streams the results as SampleList batches,
-    /// adding each batch's size to the call's access-log count. Shared by the app's and the
-    /// manager's QuerySamples, which differ only in the scope.
+    /// adding each batch's size to the call's access-log count: the manager's QuerySamples,
+    /// which sees every source and whose scope never narrows.
     static func stream(_ spec: SampleQuerySpec, scope: Visibility, from database: HealthDatabase,
                        to responder: CallResponder, counting report: CallAccessReport?) throws {
         // Plain rows go from the statement straight into the frame (FetchedSampleEncoder).
@@ -140,5 +140,29 @@ enum SampleQueries {
             try responder.sendFromSynchronousContext(encoder.wireBytes(batch))
             report?.add(count: batch.count)
         }
+    }
+
+    /// The app's QuerySamples: the same batches, each sent only while `visibility` says the
+    /// rows read for it are still the app's to see (`StreamVisibility`). When it does not, the
+    /// batch is dropped and the query goes on after the last row sent, under the scope in force
+    /// now (`SampleQueryResume`): rows the app lost since never leave, and the rows it still
+    /// sees arrive in the same batches as if the lost ones had never been stored.
+    static func stream(_ spec: SampleQuerySpec, visibility: StreamVisibility, from database: HealthDatabase,
+                       to responder: CallResponder, counting report: CallAccessReport?) throws {
+        let type = spec.typeIdentifier
+        var resume: SampleQueryResume?
+        repeat {
+            // A batch's source and device tables begin anew with each reading.
+            var encoder = FetchedSampleEncoder()
+            resume = try database.samples.queryFetched(spec, scope: visibility.scope(type), batchSize: WireLimits.samplesPerBatch(types: [type]),
+                                                       resuming: resume) { batch in
+                guard try responder.sendFromSynchronousContext(encoder.wireBytes(batch), ifStillCurrent: visibility.isCurrent) else {
+                    return false
+                }
+                report?.add(count: batch.count)
+                return true
+            }
+            if resume != nil { try visibility.refresh() }
+        } while resume != nil
     }
 }

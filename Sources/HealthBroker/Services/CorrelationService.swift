@@ -19,13 +19,26 @@ enum CorrelationService {
     static func stream(_ spec: CorrelationQuerySpec, for app: AppManifest, _ context: BrokerContext,
                        _ responder: CallResponder) async throws {
         let report = CallAccessReport.current
+        let types = CorrelationRules.memberTypes(of: spec.typeIdentifier).map(\.identifier)
         try await context.store.withDatabaseOffPool { database in
-            var scopes: [String: Visibility] = [:]
-            for type in CorrelationRules.memberTypes(of: spec.typeIdentifier) {
-                scopes[type.identifier] = try database.authorization.readScope(app: app, type: type.identifier)
-            }
+            let visibility = try StreamVisibility(app: app, types: types, authorization: database.authorization)
             report?.record(appID: app.id, types: [spec.typeIdentifier])
-            try stream(spec, objectScopes: scopes, from: database, to: responder, counting: report)
+            // Each batch only while every member type's scope is the one it was read under
+            // (`StreamVisibility`); otherwise the query goes on after the last correlation sent,
+            // under the scopes in force now (`SampleQueryResume`).
+            var resume: SampleQueryResume?
+            repeat {
+                let scopes = Dictionary(uniqueKeysWithValues: types.map { ($0, visibility.scope($0)) })
+                resume = try database.samples.queryCorrelations(spec, objectScopes: scopes, batchSize: WireLimits.samplesPerBatch,
+                                                                resuming: resume) { batch in
+                    guard try responder.sendFromSynchronousContext(SampleList(batch).wireBytes(), ifStillCurrent: visibility.isCurrent) else {
+                        return false
+                    }
+                    report?.add(count: batch.count)
+                    return true
+                }
+                if resume != nil { try visibility.refresh() }
+            } while resume != nil
         }
     }
 

@@ -37,12 +37,22 @@ enum RouteService {
         let app = try context.requireApp(caller)
         let query = try RouteDataQuery(wire: payload)
         let report = CallAccessReport.current
+        let type = HKWorkoutRouteTypeIdentifier
         try await context.store.withDatabaseOffPool { database in
-            let scope = try database.authorization.readScope(app: app, type: HKWorkoutRouteTypeIdentifier)
-            report?.record(appID: app.id, types: [HKWorkoutRouteTypeIdentifier])
-            try database.samples.routeLocations(query.routeUUID, scope: scope.scope, batchSize: WireLimits.locationsPerBatch) { batch, done in
-                try responder.sendFromSynchronousContext(RouteLocationBatch(batch, done: done).wireBytes())
-                report?.add(count: batch.count)
+            let visibility = try StreamVisibility(app: app, types: [type], authorization: database.authorization)
+            report?.record(appID: app.id, types: [type])
+            // As series data (SeriesService): each batch only while the route is still visible,
+            // else the route looked up again from the locations sent, a lost one failing as missing.
+            var next: Int? = 0
+            while let sent = next {
+                next = try database.samples.routeLocations(query.routeUUID, scope: visibility.scope(type).scope,
+                                                           batchSize: WireLimits.locationsPerBatch, from: sent) { batch, done in
+                    let message = RouteLocationBatch(batch, done: done).wireBytes()
+                    guard try responder.sendFromSynchronousContext(message, ifStillCurrent: visibility.isCurrent) else { return false }
+                    report?.add(count: batch.count)
+                    return true
+                }
+                if next != nil { try visibility.refresh() }
             }
         }
     }

@@ -17,9 +17,22 @@ enum SeriesService {
         let type = try seriesType(query.typeIdentifier)
         let report = CallAccessReport.current
         try await context.store.withDatabaseOffPool { database in
-            let scope = try database.authorization.readScope(app: app, type: type)
+            let visibility = try StreamVisibility(app: app, types: [type], authorization: database.authorization)
             report?.record(appID: app.id, types: [type])
-            try stream(query, type: type, scope: scope.scope, database, responder, report)
+            // Each batch leaves only while the sample is still the app's to see; otherwise the
+            // sample is looked up again under the scope in force now, and one the app lost ends
+            // the stream as a missing one would have begun it (`StreamVisibility`).
+            var next: Int? = 0
+            while let first = next {
+                next = try database.samples.seriesPoints(query.sampleUUID, typeIdentifier: type, scope: visibility.scope(type).scope,
+                                                         batchSize: WireLimits.seriesPointsPerBatch, from: first) { first, points, done in
+                    let message = SeriesPointBatch(firstIndex: first, points: points, done: done).wireBytes()
+                    guard try responder.sendFromSynchronousContext(message, ifStillCurrent: visibility.isCurrent) else { return false }
+                    report?.add(count: points.count)
+                    return true
+                }
+                if next != nil { try visibility.refresh() }
+            }
         }
     }
 

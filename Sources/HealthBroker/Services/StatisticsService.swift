@@ -24,24 +24,49 @@ enum StatisticsService {
         return MethodTable.Reply(result)
     }
 
+    /// The intervals leave in batches, each only while the app's scope is the one they were
+    /// computed under (`StreamVisibility`); otherwise the collection is computed again under the
+    /// scope in force now and goes on after the last interval sent — an interval is sent once,
+    /// and those still to come hold only what the app may see now.
     static func queryStatisticsCollection(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8],
                                           _ responder: CallResponder) async throws {
         let app = try context.requireApp(caller)
         let spec = try StatisticsCollectionSpec(wire: payload)
         try spec.validate()
         let type = try spec.statistics.validatedType()
+        let typeIdentifier = spec.statistics.typeIdentifier
         let report = CallAccessReport.current
-        let outcome = try await context.store.withDatabase { database in
-            let scope = try database.authorization.readScope(app: app, type: spec.statistics.typeIdentifier)
-            return try StatisticsComputation.collection(spec, type: type, scope: scope, in: database)
-        }
-        report?.record(appID: app.id, types: [spec.statistics.typeIdentifier], count: outcome.sampleCount,
-                       detail: "statistics collection, \(outcome.result.count) intervals")
-        var start = 0
-        while start < outcome.result.count {
-            let end = min(start + StatisticsLimits.statisticsPerBatch, outcome.result.count)
-            try await responder.send(StatisticsBatch(Array(outcome.result[start..<end])).wireBytes())
-            start = end
+        var lastSent: Int64?
+        var first = true
+        while true {
+            // The closure returns the class alone and sets the outcome: returning both as a tuple
+            // crashed the release build's coroutine splitting (swift 6.3, signal 11).
+            var computed: StatisticsComputation.Outcome<[StatisticsResult]>?
+            let visibility = try await context.store.withDatabase { database in
+                let visibility = try StreamVisibility(app: app, types: [typeIdentifier], authorization: database.authorization)
+                computed = try StatisticsComputation.collection(spec, type: type, scope: visibility.scope(typeIdentifier), in: database)
+                return visibility
+            }
+            guard let outcome = computed else { return }
+            if first {
+                report?.record(appID: app.id, types: [typeIdentifier], count: outcome.sampleCount,
+                               detail: "statistics collection, \(outcome.result.count) intervals")
+                first = false
+            }
+            let unsent = outcome.result.filter { result in lastSent.map { result.span.start > $0 } ?? true }
+            var start = 0
+            var stale = false
+            while start < unsent.count {
+                let end = min(start + StatisticsLimits.statisticsPerBatch, unsent.count)
+                guard try await responder.send(StatisticsBatch(Array(unsent[start..<end])).wireBytes(),
+                                               ifStillCurrent: visibility.isCurrent) else {
+                    stale = true
+                    break
+                }
+                lastSent = unsent[end - 1].span.start
+                start = end
+            }
+            if !stale { return }
         }
     }
 }

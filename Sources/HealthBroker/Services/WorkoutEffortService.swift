@@ -77,31 +77,38 @@ enum WorkoutEffortService {
     }
 
     /// Reads and sends one delivery; returns the change number the next one continues from. An
-    /// update with nothing visible sends nothing; the initial answer always answers.
+    /// update with nothing visible sends nothing; the initial answer always answers. The answer
+    /// leaves only while the app's scopes are those it was read under (`StreamVisibility`: the
+    /// send may wait for a slow reader); otherwise it is read again under the scopes in force now.
     private static func deliver(_ context: BrokerContext, app: AppManifest, _ request: WorkoutEffortQuery, after: Int64?,
                                 initial: Bool, report: CallAccessReport?, _ responder: CallResponder) async throws -> Int64 {
-        let (relations, anchor, through) = try await context.store.withDatabaseOffPool { database in
-            // One resolution per delivery: the workouts' visibility (which also confines what the
-            // predicate names) and each effort type's scope.
-            let workouts = try database.authorization.readScope(app: app, type: HKWorkoutTypeIdentifier)
-            var samples: [String: ReadScope] = [:]
-            for type in WorkoutEffortRules.effortTypes {
-                samples[type] = try database.authorization.readScope(app: app, type: type).scope
+        let types = [HKWorkoutTypeIdentifier] + WorkoutEffortRules.effortTypes
+        while true {
+            let (visibility, relations, anchor, through) = try await context.store.withDatabaseOffPool { database in
+                // One resolution per reading: the workouts' visibility (which also confines what
+                // the predicate names) and each effort type's scope.
+                let visibility = try StreamVisibility(app: app, types: types, authorization: database.authorization)
+                var samples: [String: ReadScope] = [:]
+                for type in WorkoutEffortRules.effortTypes { samples[type] = visibility.scope(type).scope }
+                let read = try database.samples.workoutEffortRelations(matching: request.predicate, workouts: visibility.scope(HKWorkoutTypeIdentifier),
+                                                                       samples: samples, mostRelevant: request.mostRelevant,
+                                                                       maximumSamples: WireLimits.maxObjectsPerCall, after: after)
+                let anchor = try database.changeFeed.anchors.seal(ChangeCursor(completeThrough: read.through), appID: app.id,
+                                                                  typeIdentifiers: anchorScope)
+                return (visibility, read.relations, anchor, read.through)
             }
-            let read = try database.samples.workoutEffortRelations(matching: request.predicate, workouts: workouts, samples: samples,
-                                                                   mostRelevant: request.mostRelevant,
-                                                                   maximumSamples: WireLimits.maxObjectsPerCall, after: after)
-            let anchor = try database.changeFeed.anchors.seal(ChangeCursor(completeThrough: read.through), appID: app.id,
-                                                              typeIdentifiers: anchorScope)
-            return (read.relations, anchor, read.through)
+            if initial || !relations.isEmpty {
+                guard try await responder.send(WorkoutEffortRelations(relations, anchor: anchor).wireBytes(),
+                                               ifStillCurrent: visibility.isCurrent) else { continue }
+                if initial {
+                    report?.record(appID: app.id, types: types, count: relations.count)
+                } else {
+                    report?.add(count: relations.count)
+                }
+            } else if initial {
+                report?.record(appID: app.id, types: types, count: 0)
+            }
+            return through
         }
-        if initial {
-            report?.record(appID: app.id, types: [HKWorkoutTypeIdentifier] + WorkoutEffortRules.effortTypes, count: relations.count)
-        }
-        if initial || !relations.isEmpty {
-            try await responder.send(WorkoutEffortRelations(relations, anchor: anchor).wireBytes())
-            if !initial { report?.add(count: relations.count) }
-        }
-        return through
     }
 }

@@ -10,7 +10,11 @@ extension AppRepository {
         // from it while the removal commits) and after (a call that read meanwhile cached the
         // old rows). Without this a reinstall under the same id inherited the old grants.
         grantCache.invalidate(appID: id)
-        defer { grantCache.invalidate(appID: id) }
+        VisibilityEpoch.shared.grantsChanged(appID: id)
+        defer {
+            grantCache.invalidate(appID: id)
+            VisibilityEpoch.shared.grantsChanged(appID: id)
+        }
         return try writer.write { db in
             try db.execute(sql: "DELETE FROM apps WHERE id = ?", arguments: [id])
             return db.changesCount > 0

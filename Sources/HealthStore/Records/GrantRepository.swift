@@ -66,8 +66,13 @@ public struct GrantRepository: Sendable {
     public func apply(appID: String, _ decisions: [GrantDecision], at date: Date = Date()) throws {
         // Before: no call keeps answering from the old grants while the change commits. After:
         // a call that read the store meanwhile may have cached the old rows; they go too.
+        // The epoch likewise: a stream of the app's that read under the old grants reads again.
         cache.invalidate(appID: appID)
-        defer { cache.invalidate(appID: appID) }
+        VisibilityEpoch.shared.grantsChanged(appID: appID)
+        defer {
+            cache.invalidate(appID: appID)
+            VisibilityEpoch.shared.grantsChanged(appID: appID)
+        }
         try writer.write { db in try Self.apply(db, appID: appID, decisions, at: date) }
     }
 

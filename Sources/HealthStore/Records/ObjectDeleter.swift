@@ -28,6 +28,8 @@ enum ObjectDeleter {
             try deleteAndRecord(db, rowID: memberID, change: change)
         }
         let uuid: UUID = row["uuid"]
+        // Streams that read this object before it went read again (`VisibilityEpoch`).
+        VisibilityEpoch.shared.objectLeaving(db)
         try db.execute(sql: """
             INSERT INTO deleted_objects (uuid, type_id, source_id, sync_identifier, sync_version, change_seq, start_us, end_us)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -44,6 +46,8 @@ enum ObjectDeleter {
             """, arguments: [uuid, rowID, rowID])
         // A related effort sample leaves its relations as removals (HKWorkoutEffortRelationshipQuery's anchor).
         try WorkoutEffortChanges.objectLeaving(rowID, change: change, db)
+        // A workout leaves its relations (and the removals it kept) as departed ones (v39).
+        try WorkoutEffortChanges.workoutLeaving(rowID, change: change, db)
         try db.execute(sql: "DELETE FROM objects WHERE id = ?", arguments: [rowID])
         return uuid
     }

@@ -30,6 +30,9 @@ public struct ObjectGrantRepository: Sendable {
     @discardableResult
     public func decide(for installation: AppInstallation, decided: [UUID], allowed: Set<UUID>, at date: Date) async throws -> Int {
         let appID = installation.appID
+        // Before and after, as `GrantRepository.apply`: the app's streams read again (VisibilityEpoch).
+        VisibilityEpoch.shared.grantsChanged(appID: appID)
+        defer { VisibilityEpoch.shared.grantsChanged(appID: appID) }
         return try await writer.write { db in
             guard try AppRepository.installation(db, id: appID) == installation else {
                 throw HKError(.errorInvalidArgument, "\(appID.prefix(128)) was removed since it asked to read these objects; "
@@ -77,7 +80,9 @@ public struct ObjectGrantRepository: Sendable {
     /// of a deletion once it may no longer read the object. Returns how many went, of both kinds.
     @discardableResult
     public func revoke(appID: String, uuids: [UUID]?) async throws -> Int {
-        try await writer.write { db in
+        VisibilityEpoch.shared.grantsChanged(appID: appID)
+        defer { VisibilityEpoch.shared.grantsChanged(appID: appID) }
+        return try await writer.write { db in
             guard let uuids else {
                 try db.execute(sql: "DELETE FROM object_read_grants WHERE app_id = ?", arguments: [appID])
                 let live = db.changesCount

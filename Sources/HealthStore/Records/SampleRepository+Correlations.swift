@@ -48,10 +48,29 @@ extension SampleRepository {
     /// `everyObjectVisible` checks that on the rows admitted, should a stored one ever break it.
     public func queryCorrelations(_ spec: CorrelationQuerySpec, objectScopes: [String: Visibility], batchSize: Int = 500,
                                   emit: ([SampleRecord]) throws -> Void) throws {
+        _ = try queryCorrelations(spec, objectScopes: objectScopes, batchSize: batchSize, resuming: nil) { batch in
+            try emit(batch)
+            return true
+        }
+    }
+
+    /// `queryCorrelations` for a reader whose view may go stale while it streams, as
+    /// `queryFetched(_:scope:batchSize:resuming:emit:)`: `emit` returns false when it did not
+    /// send the batch, the reading stops and returns where (nil once all was sent), and given
+    /// that position again, with the scopes in force now, it goes on after the last correlation
+    /// sent, over those the first reading could see (`SampleQueryResume`).
+    public func queryCorrelations(_ spec: CorrelationQuerySpec, objectScopes: [String: Visibility], batchSize: Int = 500,
+                                  resuming resume: SampleQueryResume?,
+                                  emit: ([SampleRecord]) throws -> Bool) throws -> SampleQueryResume? {
         try writer.read { db in
+            var position = try resume ?? SampleQueryResume.start(db)
+            guard let limit = position.remainingLimit(spec.limit) else { return nil }
+            let terms = SampleSQL.orderTerms(spec.sort, workoutValues: .hidingAll)
             let typeID = try SampleSQL.typeID(db, spec.typeIdentifier)
             var conditions = ["o.type_id = ?"]
-            var arguments: StatementArguments = [typeID]
+            var arguments = StatementArguments()
+            for term in terms { arguments += term.arguments }  // the sort keys selected below
+            arguments += [typeID]
             let scopes = objectScopes.mapValues(\.scope)
             var predicates: [(sql: String, arguments: StatementArguments)] = []
             if let predicate = spec.predicate {
@@ -63,34 +82,45 @@ extension SampleRepository {
                 conditions.append("(\(condition.sql))")
                 arguments += condition.arguments
             }
+            if resume != nil {
+                let after = position.condition(terms)
+                conditions.append(after.sql)
+                arguments += after.arguments
+            }
             // `c` names the correlation row a second time: the object-predicate subqueries
             // compile their conditions over `o` (SampleSQL's alias), which there is the sample.
             // Correlations hold no workout values (workout sort keys are refused on them).
             let order = SampleSQL.orderBy(spec.sort, workoutValues: .hidingAll)
             arguments += order.arguments
+            let keys = terms.indices.map { ", \(terms[$0].sql) AS resume_key_\($0)" }.joined()
             var sql = """
-                SELECT \(SampleRowDecoder.columns)
+                SELECT \(SampleRowDecoder.columns)\(keys)
                 FROM objects o
                 JOIN objects c ON c.id = o.id
                 WHERE \(conditions.joined(separator: " AND "))
                 ORDER BY \(order.sql)
                 """
-            if spec.limit > 0 {
+            if limit > 0 {
                 sql += " LIMIT ?"
-                arguments += [spec.limit]
+                arguments += [limit]
             }
             let statement = try db.makeStatement(sql: sql)
             var decoder = SampleRowDecoder(statement, workoutValues: .hidingAll)  // correlations hold no workouts (CorrelationRules)
+            let keyColumns = terms.indices.compactMap { statement.index(ofColumn: "resume_key_\($0)") }
             var batch: [(id: Int64, record: SampleRecord)] = []
             let rows = try Row.fetchCursor(statement, arguments: arguments)
             while let row = try rows.next() {
                 batch.append((decoder.objectID(row), try decoder.record(row, typeIdentifier: spec.typeIdentifier, db)))
                 if batch.count == batchSize {
-                    try emit(try Self.withObjects(batch, db))
+                    guard try emit(try Self.withObjects(batch, db)) else { return position }
+                    position.advance(by: batch.count, lastKeys: keyColumns.map { row[$0] as DatabaseValue }, lastID: decoder.objectID(row))
                     batch.removeAll(keepingCapacity: true)
                 }
             }
-            if !batch.isEmpty { try emit(try Self.withObjects(batch, db)) }
+            if !batch.isEmpty {
+                guard try emit(try Self.withObjects(batch, db)) else { return position }
+            }
+            return nil
         }
     }
 

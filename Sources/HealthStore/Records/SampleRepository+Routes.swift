@@ -111,6 +111,20 @@ extension SampleRepository {
     /// not exist both fail with `errorNoData`.
     public func routeLocations(_ routeUUID: UUID, scope: ReadScope, batchSize: Int = 2_000,
                                emit: ([RouteLocation], _ done: Bool) throws -> Void) throws {
+        _ = try routeLocations(routeUUID, scope: scope, batchSize: batchSize, from: 0) { batch, done in
+            try emit(batch, done)
+            return true
+        }
+    }
+
+    /// `routeLocations` for a reader whose view may go stale while it streams (the broker's
+    /// `StreamVisibility`): `emit` returns false when it did not send the batch; the reading then
+    /// stops and returns how many locations were sent (nil once the last batch was). Called again
+    /// `from` that count, with the scope in force now, it looks the route up again — one the
+    /// reader lost fails as a missing one — and goes on after them: a finished route's locations
+    /// never change.
+    public func routeLocations(_ routeUUID: UUID, scope: ReadScope, batchSize: Int = 2_000, from skipped: Int,
+                               emit: ([RouteLocation], _ done: Bool) throws -> Bool) throws -> Int? {
         try writer.read { db in
             let visible = SampleSQL.visibility(scope)
             guard let routeID = try Int64.fetchOne(db, sql: """
@@ -120,25 +134,29 @@ extension SampleRepository {
                 throw HKError(.errorNoData, "no workout route with this UUID is available to this app")
             }
             let total = (try Int.fetchOne(db, sql: "SELECT count(*) FROM route_locations WHERE route_id = ?", arguments: [routeID]) ?? 0)
-            var sent = 0
+            let skipped = max(0, skipped)
+            var sent = skipped
             var batch: [RouteLocation] = []
             batch.reserveCapacity(min(batchSize, total))
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT time_us, latitude, longitude, altitude, horizontal_accuracy, vertical_accuracy, course, speed
-                FROM route_locations WHERE route_id = ? ORDER BY position
-                """, arguments: [routeID])
+                FROM route_locations WHERE route_id = ? ORDER BY position LIMIT -1 OFFSET ?
+                """, arguments: [routeID, skipped])
             while let row = try rows.next() {
                 batch.append(RouteLocation(
                     timestamp: Date(microsecondsSince1970: row["time_us"]), latitude: row["latitude"], longitude: row["longitude"],
                     altitude: row["altitude"], horizontalAccuracy: row["horizontal_accuracy"],
                     verticalAccuracy: row["vertical_accuracy"], course: row["course"], speed: row["speed"]))
                 if batch.count == batchSize {
+                    guard try emit(batch, sent + batch.count == total) else { return sent }
                     sent += batch.count
-                    try emit(batch, sent == total)
                     batch.removeAll(keepingCapacity: true)
                 }
             }
-            if !batch.isEmpty || total == 0 { try emit(batch, true) }
+            if !batch.isEmpty || total == 0 {
+                guard try emit(batch, true) else { return sent }
+            }
+            return nil
         }
     }
 

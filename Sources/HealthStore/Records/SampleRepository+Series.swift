@@ -10,11 +10,25 @@ extension SampleRepository {
     /// another type, or that does not exist fails with `errorNoData`, the same for all three.
     public func seriesPoints(_ uuid: UUID, typeIdentifier: String, scope: ReadScope, batchSize: Int = 4_096,
                              emit: (_ firstIndex: Int, SeriesPoints, _ done: Bool) throws -> Void) throws {
+        _ = try seriesPoints(uuid, typeIdentifier: typeIdentifier, scope: scope, batchSize: batchSize, from: 0) { first, points, done in
+            try emit(first, points, done)
+            return true
+        }
+    }
+
+    /// `seriesPoints` for a reader whose view may go stale while it streams (the broker's
+    /// `StreamVisibility`): `emit` returns false when it did not send the batch; the reading then
+    /// stops and returns the index of that batch's first point (nil once the last batch was
+    /// sent). Called again `from` that index, with the scope in force now, it looks the sample
+    /// up again — one the reader lost fails as a missing one — and goes on from there: a
+    /// sample's points never change (objects are immutable).
+    public func seriesPoints(_ uuid: UUID, typeIdentifier: String, scope: ReadScope, batchSize: Int = 4_096, from first: Int,
+                             emit: (_ firstIndex: Int, SeriesPoints, _ done: Bool) throws -> Bool) throws -> Int? {
         let quantityType = HKObjectType.type(forIdentifier: typeIdentifier) as? HKQuantityType
         guard SeriesRows.holdsValue(of: typeIdentifier) || quantityType != nil, batchSize > 0 else {
             throw HKError(.errorInvalidArgument, "\(typeIdentifier.prefix(100)) is not a heartbeat series, electrocardiogram or quantity type")
         }
-        try writer.read { db in
+        return try writer.read { db in
             let visible = SampleSQL.visibility(scope)
             // By the unique uuid index, then the type and scope tested on that one row: the
             // lookup costs the same whether a hidden sample has this UUID or none does.
@@ -40,13 +54,13 @@ extension SampleRepository {
                 points = try SeriesRows.points(objectID: objectID, typeIdentifier: typeIdentifier, db)
             }
             guard points.count > 0 else {
-                try emit(0, points, true)
-                return
+                return try emit(0, points, true) ? nil : 0
             }
-            for start in stride(from: 0, to: points.count, by: batchSize) {
+            for start in stride(from: max(0, first), to: points.count, by: batchSize) {
                 let end = min(points.count, start + batchSize)
-                try emit(start, points.slice(start..<end), end == points.count)
+                guard try emit(start, points.slice(start..<end), end == points.count) else { return start }
             }
+            return nil
         }
     }
 

@@ -147,7 +147,7 @@ public struct SampleRepository: Sendable {
     public func query(_ spec: SampleQuerySpec, scope visibility: Visibility, batchSize: Int = 500,
                       emit: ([SampleRecord]) throws -> Void) throws {
         try writer.read { db in
-            try Self.visibleRows(spec, scope: visibility, db) { decoder, rows in
+            try Self.visibleRows(spec, scope: visibility, db) { decoder, rows, _ in
                 var batch: [SampleRecord] = []
                 batch.reserveCapacity(batchSize)
                 try rows.forEach { row in
@@ -168,33 +168,68 @@ public struct SampleRepository: Sendable {
     /// rows straight into the frame instead of building a `SampleRecord` per row (issue 17).
     public func queryFetched(_ spec: SampleQuerySpec, scope visibility: Visibility, batchSize: Int = 500,
                              emit: (FetchedSampleBatch) throws -> Void) throws {
+        _ = try queryFetched(spec, scope: visibility, batchSize: batchSize, resuming: nil) { batch in
+            try emit(batch)
+            return true
+        }
+    }
+
+    /// `queryFetched` for a reader whose view may go stale while it streams (the broker's
+    /// `StreamVisibility`): `emit` returns false when it did not send the batch, and the reading
+    /// stops there and returns where it stopped; nil once every row was sent. Given that position
+    /// again (`resuming`), with the scope in force now, it goes on after the last row sent, over
+    /// the rows the first reading could see (`SampleQueryResume`). Batches restart with it: a
+    /// batch's source and device tables begin anew.
+    public func queryFetched(_ spec: SampleQuerySpec, scope visibility: Visibility, batchSize: Int = 500,
+                             resuming resume: SampleQueryResume?,
+                             emit: (FetchedSampleBatch) throws -> Bool) throws -> SampleQueryResume? {
         try writer.read { db in
-            try Self.visibleRows(spec, scope: visibility, db) { decoder, rows in
-                var batch = FetchedSampleBatch(typeIdentifier: spec.typeIdentifier, unit: decoder.canonicalUnit(of: spec.typeIdentifier))
+            var position = try resume ?? SampleQueryResume.start(db)
+            guard let limit = position.remainingLimit(spec.limit) else { return nil }
+            var batch = FetchedSampleBatch(typeIdentifier: spec.typeIdentifier, unit: "")
+            var stopped = false
+            try Self.visibleRows(spec, scope: visibility, after: resume == nil ? nil : position, limit: limit, db) {
+                decoder, rows, keyColumns in
+                batch = FetchedSampleBatch(typeIdentifier: spec.typeIdentifier, unit: decoder.canonicalUnit(of: spec.typeIdentifier))
                 batch.rows.reserveCapacity(batchSize)
                 // `forEach`: GRDB steps the statement in one loop (one busy check per query).
                 try rows.forEach { row in
                     try decoder.fetch(row, into: &batch, db)
                     if batch.rows.count == batchSize {
-                        try emit(batch)
+                        guard try emit(batch) else {
+                            stopped = true
+                            throw StopReading()
+                        }
+                        position.advance(by: batch.rows.count, lastKeys: keyColumns.map { row[$0] as DatabaseValue }, lastID: decoder.objectID(row))
                         // The source and device tables stay: later rows' indexes point into them.
                         batch.rows.removeAll(keepingCapacity: true)
                         batch.records.removeAll(keepingCapacity: true)
                     }
                 }
-                if !batch.rows.isEmpty { try emit(batch) }
             }
+            if stopped { return position }
+            if !batch.rows.isEmpty, try !emit(batch) { return position }
+            return nil
         }
     }
 
+    /// Thrown from inside a row loop to leave it (caught by `visibleRows`'s caller only).
+    private struct StopReading: Error {}
+
     /// The one place a sample query's statement is made: the type, the reader's visibility and
     /// the predicate (compiled within that visibility), in the spec's order and limit. Both
-    /// `query` and `queryFetched` read only the rows this hands to `body`.
-    private static func visibleRows(_ spec: SampleQuerySpec, scope visibility: Visibility, _ db: Database,
-                                    _ body: (inout SampleRowDecoder, RowCursor) throws -> Void) throws {
+    /// `query` and `queryFetched` read only the rows this hands to `body`, with the column
+    /// indexes of the sort keys (`SampleQueryResume`). `after`: a continuation, confined further
+    /// by its position; `limit` replaces the spec's (0: none).
+    private static func visibleRows(_ spec: SampleQuerySpec, scope visibility: Visibility, after: SampleQueryResume? = nil,
+                                    limit: Int? = nil, _ db: Database,
+                                    _ body: (inout SampleRowDecoder, RowCursor, [Int]) throws -> Void) throws {
         let typeID = try SampleSQL.typeID(db, spec.typeIdentifier)
+        let terms = SampleSQL.orderTerms(spec.sort, workoutValues: visibility.workoutValues)
+        var arguments = StatementArguments()
+        for term in terms { arguments += term.arguments }
         var conditions = ["o.type_id = ?"]
-        var arguments: StatementArguments = [typeID]
+        arguments += [typeID]
         let visible = SampleSQL.visibility(visibility.scope)
         conditions.append(visible.sql)
         arguments += visible.arguments
@@ -203,21 +238,33 @@ public struct SampleRepository: Sendable {
             conditions.append("(\(compiled.sql))")
             arguments += compiled.arguments
         }
+        if let after {
+            let position = after.condition(terms)
+            conditions.append(position.sql)
+            arguments += position.arguments
+        }
         let order = SampleSQL.orderBy(spec.sort, workoutValues: visibility.workoutValues)
         arguments += order.arguments
+        let keys = terms.indices.map { ", \(terms[$0].sql) AS resume_key_\($0)" }.joined()
         var sql = """
-            SELECT \(SampleRowDecoder.columns)
+            SELECT \(SampleRowDecoder.columns)\(keys)
             FROM objects o
             WHERE \(conditions.joined(separator: " AND "))
             ORDER BY \(order.sql)
             """
-        if spec.limit > 0 {
+        let limit = limit ?? spec.limit
+        if limit > 0 {
             sql += " LIMIT ?"
-            arguments += [spec.limit]
+            arguments += [limit]
         }
         let statement = try db.makeStatement(sql: sql)
         var decoder = SampleRowDecoder(statement, workoutValues: visibility.workoutValues)
-        try body(&decoder, try Row.fetchCursor(statement, arguments: arguments))
+        let keyColumns = terms.indices.compactMap { statement.index(ofColumn: "resume_key_\($0)") }
+        do {
+            try body(&decoder, try Row.fetchCursor(statement, arguments: arguments), keyColumns)
+        } catch is StopReading {
+            return
+        }
     }
 
     public func count() throws -> Int {

@@ -271,12 +271,27 @@ enum SampleSQL {
     static func orderBy(_ sort: [SampleSort], workoutValues: WorkoutValueScopes) -> (sql: String, arguments: StatementArguments) {
         // The rowid last makes the order total, so equal dates come back the same way every time.
         var arguments = StatementArguments()
-        let keys = sort.map { descriptor in
-            let term = orderingTerm(descriptor.key, workoutValues: workoutValues)
+        let keys = orderTerms(sort, workoutValues: workoutValues).map { term in
             arguments += term.arguments
-            return term.sql + (descriptor.ascending ? " ASC" : " DESC")
+            return term.sql + (term.ascending ? " ASC" : " DESC")
         }
         return ((keys + ["o.id ASC"]).joined(separator: ", "), arguments)
+    }
+
+    /// One sort key of `orderBy`: its value for `o`, and its direction.
+    struct OrderTerm {
+        let sql: String
+        let arguments: StatementArguments
+        let ascending: Bool
+    }
+
+    /// The sort keys of `orderBy` before the row id (which always ends it, ascending); a query
+    /// that goes on after its last row sent (`SampleQueryResume`) selects and compares them.
+    static func orderTerms(_ sort: [SampleSort], workoutValues: WorkoutValueScopes) -> [OrderTerm] {
+        sort.map { descriptor in
+            let term = orderingTerm(descriptor.key, workoutValues: workoutValues)
+            return OrderTerm(sql: term.sql, arguments: term.arguments, ascending: descriptor.ascending)
+        }
     }
 
     /// A sort key's value for the visible row `o`. A workout total is read from the row's own

@@ -73,8 +73,23 @@ public struct Visibility: Sendable, Equatable {
         return false
     }
 
+    /// The same rules with every window's start taken away: equal for two readings of one
+    /// reader's grants between which only the clock moved (a stream's `StreamVisibility`).
+    public var clockFree: Visibility {
+        Visibility(scope: scope.clockFree, workouts: workouts.clockFree, correlations: correlations.clockFree,
+                   workoutValues: workoutValues.clockFree)
+    }
+
     /// The same reader's visibility with `scope` for the queried rows.
     public func with(scope: ReadScope) -> Visibility {
         Visibility(scope: scope, workouts: workouts, correlations: correlations, workoutValues: workoutValues)
+    }
+}
+
+extension ReadScope {
+    /// The same rule with a window's start taken away (`Visibility.clockFree`).
+    public var clockFree: ReadScope {
+        guard case let .recentWindow(appID, _) = self else { return self }
+        return .recentWindow(appID: appID, since: .distantPast)
     }
 }

@@ -40,6 +40,38 @@ enum WorkoutEffortChanges {
         try recordRemovals(db, where: "r.sample_id = ?", [rowID], change: change)
     }
 
+    /// The workout `rowID` leaves the store under `change` (`ObjectDeleter`, before the row goes):
+    /// each relation it has is recorded as departed with that change, and each removal it kept
+    /// with the removal's own, by UUID (v39), so a reader continuing from an anchor is told the
+    /// relation went — if it could see it: the workout's source and start are kept for its
+    /// workout scope. Indexed lookups by the workout's key that find nothing for any other object.
+    static func workoutLeaving(_ rowID: Int64, change: Int64, _ db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO workout_effort_departed (workout_uuid, activity_uuid, type_id, source_id, start_us, change_seq)
+            SELECT w.uuid, a.uuid, s.type_id, s.source_id, s.start_us, ?
+            FROM workout_effort_relations r
+            JOIN objects w ON w.id = r.workout_id
+            JOIN objects s ON s.id = r.sample_id
+            LEFT JOIN workout_activities a ON a.workout_id = r.workout_id AND a.position = r.activity_position
+            WHERE r.workout_id = ?
+            """).execute(arguments: [change, rowID])
+        var departed = db.changesCount
+        try db.cachedStatement(sql: """
+            INSERT INTO workout_effort_departed (workout_uuid, activity_uuid, type_id, source_id, start_us, change_seq)
+            SELECT w.uuid, a.uuid, m.type_id, m.source_id, m.start_us, m.change_seq
+            FROM workout_effort_removals m
+            JOIN objects w ON w.id = m.workout_id
+            LEFT JOIN workout_activities a ON a.workout_id = m.workout_id AND a.position = m.activity_position
+            WHERE m.workout_id = ?
+            """).execute(arguments: [rowID])
+        departed += db.changesCount
+        guard departed > 0 else { return }
+        try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO workout_effort_departed_workouts (workout_uuid, source_id, start_us)
+            SELECT uuid, source_id, start_us FROM objects WHERE id = ?
+            """).execute(arguments: [rowID])
+    }
+
     /// A removal keeps the sample's type, source and start: what a reader's scope decides on.
     private static func recordRemovals(_ db: Database, where condition: String, _ arguments: StatementArguments,
                                        change: Int64) throws {

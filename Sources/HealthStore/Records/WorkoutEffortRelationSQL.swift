@@ -23,6 +23,8 @@ struct WorkoutEffortRelationSQL {
     let relatedSamplesArguments: StatementArguments
     private let changedSQL: String?
     private let changedArguments: StatementArguments
+    private let departedSQL: String?
+    private let departedArguments: StatementArguments
 
     init(_ db: Database, predicate: SamplePredicate?, workouts: Visibility, samples: [String: ReadScope], after: Int64?) throws {
         let workoutVisible = SampleSQL.visibility(workouts.scope, alias: "o")
@@ -82,9 +84,28 @@ struct WorkoutEffortRelationSQL {
             var changedArguments = changedCTEArguments
             changedArguments += workoutArguments
             self.changedArguments = changedArguments
+            // Relations that left with their workout after the anchor (v39): the workout within
+            // the reader's workout scope as it was, the sample within its type's. The predicate
+            // cannot be asked of a workout that is gone: every reader who could see the relation
+            // is told, whatever its predicate.
+            let departedTerms = try Self.scopeTerms(db, samples, alias: "m", table: .other)
+            let departedWorkout = SampleSQL.visibility(workouts.scope, alias: "w", table: .other)
+            departedSQL = """
+                SELECT DISTINCT m.workout_uuid, m.activity_uuid, w.start_us
+                FROM workout_effort_departed m
+                JOIN workout_effort_departed_workouts w ON w.workout_uuid = m.workout_uuid
+                WHERE m.change_seq > ? AND (\(departedTerms.sql)) AND \(departedWorkout.sql)
+                ORDER BY w.start_us, m.workout_uuid, m.activity_uuid
+                """
+            var departedArguments: StatementArguments = [after]
+            departedArguments += departedTerms.arguments
+            departedArguments += departedWorkout.arguments
+            self.departedArguments = departedArguments
         } else {
             changedSQL = nil
             changedArguments = []
+            departedSQL = nil
+            departedArguments = []
         }
     }
 
@@ -95,6 +116,15 @@ struct WorkoutEffortRelationSQL {
         let rows = try Row.fetchCursor(db, sql: changedSQL, arguments: changedArguments)
         var keys: [Key] = []
         while let row = try rows.next() {
+            guard keys.count < maximum else {
+                throw HKError(.errorInvalidArgument,
+                              "more than \(maximum) workout effort relationships changed; narrow the predicate to fewer workouts")
+            }
+            keys.append(Key(workout: row["workout_uuid"], activity: row["activity_uuid"]))
+        }
+        guard let departedSQL else { return keys }
+        let departed = try Row.fetchCursor(db, sql: departedSQL, arguments: departedArguments)
+        while let row = try departed.next() {
             guard keys.count < maximum else {
                 throw HKError(.errorInvalidArgument,
                               "more than \(maximum) workout effort relationships changed; narrow the predicate to fewer workouts")

@@ -45,6 +45,14 @@ public struct WorkoutValueScopes: Sendable, Equatable {
     /// The reader's scope for `type`; nil when none of its values are visible.
     public func scope(of type: String) -> ReadScope? { byType[type] ?? others }
 
+    /// The same scopes with every window's start taken away (`Visibility.clockFree`).
+    public var clockFree: WorkoutValueScopes {
+        var copy = self
+        copy.byType = byType.mapValues(\.clockFree)
+        copy.others = others?.clockFree
+        return copy
+    }
+
     // MARK: - Rows
 
     /// `workout` (of a row saved by the source `bundleIdentifier`, starting at `startUS`) with

@@ -148,6 +148,7 @@ enum StoreSchema {
         registerSyncKey(&migrator)               // v36
         registerAccessLogHeadInCounters(&migrator)  // v37
         registerDeletedGrantThrough(&migrator)   // v38
+        registerWorkoutEffortDeparted(&migrator) // v39
         return migrator
     }
 }

@@ -1,0 +1,77 @@
+public import GRDB
+
+/// Where a sample or correlation query stopped because its reader's view went stale (the
+/// broker's `StreamVisibility` refused the next frame): the store's change number when the query
+/// first read, how many rows it sent, and the sort values and row id of the last row sent. The
+/// query goes on from there in a new reading, under the scope in force now
+/// (`SampleRepository.queryFetched(_:scope:batchSize:resuming:emit:)`):
+/// - only rows committed by the first reading (`change_seq` at most `snapshot`): the answer is
+///   still the one reading it would have been, less what the reader may no longer see — and what
+///   was deleted meanwhile. Whether it went on from the old reading or a new one shows in nothing
+///   but the rows the reader lost;
+/// - after the last row sent in the query's order (its sort terms, then the row id);
+/// - with a limit, the rows sent count towards it: a sort+limit query sends at most its limit in
+///   all, the rest taken from what is visible now.
+public struct SampleQueryResume: Sendable {
+    let snapshot: Int64
+    private(set) var sent = 0
+    private var lastKeys: [DatabaseValue] = []
+    private var lastID: Int64?
+
+    /// The position before any row, at the store's current change number (read in `db`'s reading).
+    static func start(_ db: Database) throws -> SampleQueryResume {
+        SampleQueryResume(snapshot: try Int64.fetchOne(db, sql: "SELECT value FROM counters WHERE name = 'change'") ?? 0)
+    }
+
+    private init(snapshot: Int64) {
+        self.snapshot = snapshot
+    }
+
+    /// The limit left for the next reading: 0 for none, nil when the limit is reached.
+    func remainingLimit(_ limit: Int) -> Int? {
+        guard limit > 0 else { return 0 }
+        return limit > sent ? limit - sent : nil
+    }
+
+    /// `count` more rows were sent, the last of them with sort values `keys` and row id `id`.
+    mutating func advance(by count: Int, lastKeys keys: [DatabaseValue], lastID id: Int64) {
+        sent += count
+        lastKeys = keys
+        lastID = id
+    }
+
+    /// The condition a continuation adds over `o`: committed by the first reading, and after the
+    /// last row sent in the order `terms` (each with its direction), then `o.id` ascending.
+    /// NULL sorts first ascending and last descending, as in `ORDER BY`.
+    func condition(_ terms: [SampleSQL.OrderTerm]) -> (sql: String, arguments: StatementArguments) {
+        var arguments: StatementArguments = [snapshot]
+        guard let lastID else { return ("o.change_seq <= ?", arguments) }
+        var alternatives: [String] = []
+        var equalSQL: [String] = []
+        var equalArguments = StatementArguments()
+        for (term, value) in zip(terms, lastKeys) {
+            if let after = Self.after(term, value) {
+                alternatives.append((equalSQL + [after.sql]).joined(separator: " AND "))
+                arguments += equalArguments
+                arguments += after.arguments
+            }
+            equalSQL.append("\(term.sql) IS ?")
+            equalArguments += term.arguments
+            equalArguments += [value]
+        }
+        alternatives.append((equalSQL + ["o.id > ?"]).joined(separator: " AND "))
+        arguments += equalArguments
+        arguments += [lastID]
+        return ("o.change_seq <= ? AND (\(alternatives.map { "(\($0))" }.joined(separator: " OR ")))", arguments)
+    }
+
+    /// The rows whose `term` comes after `value` in the term's direction; nil for none.
+    private static func after(_ term: SampleSQL.OrderTerm, _ value: DatabaseValue) -> (sql: String, arguments: StatementArguments)? {
+        switch (term.ascending, value.isNull) {
+        case (true, true): return ("\(term.sql) IS NOT NULL", term.arguments)
+        case (true, false): return ("\(term.sql) > ?", term.arguments + [value])
+        case (false, true): return nil
+        case (false, false): return ("(\(term.sql) < ? OR \(term.sql) IS NULL)", term.arguments + [value] + term.arguments)
+        }
+    }
+}

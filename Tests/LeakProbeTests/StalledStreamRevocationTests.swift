@@ -1,0 +1,242 @@
+import Foundation
+import HealthModel
+import HealthWire
+import Testing
+import TestSupport
+
+/// DESIGN.md §7.6 ("a revoked permission takes effect at once, including on long-running
+/// queries") for a *finite* answer a reader holds up: a confined `leak-probe-client` starts a
+/// sample query, newest first, whose first batch alone is past healthd's 1 MiB pause, and stops
+/// reading as soon as its first bytes arrive — healthd has read its rows and waits for the reader
+/// with the second batch. Then the reader loses the other app's rows, one way at a time (`Loss`),
+/// and reads the rest. Those rows sort last (they are the oldest), so not one of them could have
+/// left before the loss. What it receives must be byte for byte (its own UUIDs aside) what it
+/// receives in a twin world where the other app never saved them; the positive control, a reader
+/// that loses nothing, must receive them there. Before `StreamVisibility`, every loss but none
+/// still delivered them from the query's first reading (session 13's "left open").
+@Suite(.serialized, .timeLimit(.minutes(10))) struct StalledStreamRevocationTests {
+    @Test func aStalledQueryStopsSendingWhatTheReaderLost() async throws {
+        let now = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60)
+        let hidden = try await StalledStreamWorld(hidden: true, now: now)
+        defer { hidden.stop() }
+        let twin = try await StalledStreamWorld(hidden: false, now: now)
+        defer { twin.stop() }
+        for loss in StalledStreamWorld.Loss.allCases {
+            let withOthers = try await hidden.stallAndRead(loss)
+            let without = try await twin.stallAndRead(loss)
+            #expect(withOthers.items.count >= 2 && without.items.count >= 2,
+                    "\(loss): the query must take at least two batches: \(withOthers.items.count) and \(without.items.count)")
+            #expect(withOthers.ending == without.ending, "\(loss): the stream ended differently: \(withOthers.ending) vs \(without.ending)")
+            if loss == .none {
+                #expect(withOthers.items != without.items, "positive control: a reader that lost nothing must receive the other app's rows")
+            } else {
+                let differing = zip(withOthers.items, without.items).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+                #expect(withOthers.items.count == without.items.count && differing.isEmpty,
+                        """
+                        \(loss): after the loss the stalled query still sent what the reader lost; batches differing at \(differing)
+                          with the other app's rows: \(StalledStreamWorld.summary(withOthers.items))
+                          twin:                      \(StalledStreamWorld.summary(without.items))
+                        """)
+            }
+        }
+    }
+}
+
+/// One broker for `StalledStreamRevocationTests`: one reader per `Loss`, each with its own 510
+/// padded samples (recent, so newest first they come first and fill the first batch of 500),
+/// and — in the hidden world only — another app's three of the reader's type, years old.
+final class StalledStreamWorld: Sendable {
+    enum Loss: String, CaseIterable, CustomStringConvertible {
+        /// The positive control: the reader keeps its read grant.
+        case none
+        /// The user revokes the reader's read permission for the type.
+        case typeRead = "type-read"
+        /// The user narrows the grant to a 30-day window, which the other app's rows are outside of.
+        case window
+        /// The user revokes, by UUID, the per-object grants of the other app's prescriptions.
+        case perObject = "per-object"
+        /// The user deletes the other app's rows.
+        case deletion
+
+        var description: String { rawValue }
+        var reader: String { "org.probe.stalled.\(rawValue)" }
+        /// A type of its own per reader, so no reader sees another's rows.
+        var type: String {
+            switch self {
+            case .none: HKQuantityTypeIdentifier.flightsClimbed.rawValue
+            case .typeRead: HKQuantityTypeIdentifier.stepCount.rawValue
+            case .window: HKQuantityTypeIdentifier.pushCount.rawValue
+            case .perObject: ProbeData.vision
+            case .deletion: HKQuantityTypeIdentifier.swimmingStrokeCount.rawValue
+            }
+        }
+    }
+
+    static let writer = "org.probe.stalled-writer"
+    /// Own samples per reader: a first batch of 500 and ten more.
+    static let ownCount = 510
+    /// Each sample's padding: 500 of them weigh about 1.6 MB, past healthd's 1 MiB pause, so the
+    /// first batch alone makes healthd wait for the reader before it sends the second.
+    static let padding = String(repeating: "p", count: 3_000)
+
+    let broker: BrokerProcess
+    let hidden: Bool
+    let now: Date
+    /// Each reader's own UUIDs, in save order; the other app's, by reader (hidden world only).
+    private let own: [String: [UUID]]
+    private let others: [String: [UUID]]
+
+    init(hidden: Bool, now: Date) async throws {
+        self.hidden = hidden
+        self.now = now
+        broker = try BrokerProcess(extraArguments: ["--stalled-peer-timeout", "120"])
+        try await broker.install(appID: Self.writer, executable: ProbeWorld.client)
+        for loss in Loss.allCases { try await broker.set(Self.writer, "share", loss.type, allowed: true) }
+        var own: [String: [UUID]] = [:]
+        var others: [String: [UUID]] = [:]
+        let writerSession = hidden ? try ProbeSession(Self.writer, adminSocket: broker.adminSocket) : nil
+        for loss in Loss.allCases {
+            try await broker.install(appID: loss.reader, executable: ProbeWorld.client)
+            try await broker.set(loss.reader, "share", loss.type, allowed: true)
+            if loss != .perObject { try await broker.set(loss.reader, "read", loss.type, allowed: true) }
+            let session = try ProbeSession(loss.reader, adminSocket: broker.adminSocket)
+            let records = (0..<Self.ownCount).map { Self.padded(loss.type, at: now.addingTimeInterval(-Double($0 + 1) * 60)) }
+            var uuids: [UUID] = []
+            for start in stride(from: 0, to: records.count, by: 170) {
+                uuids += try await ProbeData.save(Array(records[start..<min(start + 170, records.count)]), through: session)
+            }
+            own[loss.reader] = uuids
+            try await session.finish()
+            if let writerSession {
+                // Years old: outside a 30-day window, and last when newest come first.
+                let old = (0..<3).map { Self.padded(loss.type, at: ProbeData.time(-$0 * 60)) }
+                others[loss.reader] = try await ProbeData.save(old, through: writerSession)
+            }
+            if loss == .perObject {
+                try await Self.grantPerObject(others[loss.reader] ?? [], to: loss.reader, in: broker)
+            }
+        }
+        try await writerSession?.finish()
+        self.own = own
+        self.others = others
+    }
+
+    /// A sample of `type` at `date` carrying `padding` in its metadata.
+    static func padded(_ type: String, at date: Date) -> SampleRecord {
+        let value: SampleRecord.Value = type == ProbeData.vision
+            ? .visionPrescription(VisionPrescriptionValue(kind: VisionPrescriptionValue.glasses, hasLenses: true,
+                                                          expirationDate: date.addingTimeInterval(365 * 86_400),
+                                                          rightEye: LensSpecificationValue(sphere: -1.5),
+                                                          leftEye: LensSpecificationValue(sphere: -1.25)))
+            : .quantity(7, unit: "count")
+        return SampleRecord(uuid: UUID(), typeIdentifier: type, startDate: date, endDate: date, value: value,
+                            metadata: ["pad": .string(padding)])
+    }
+
+    /// The per-object flow for vision prescriptions: the reader asks, the user allows `uuids`.
+    private static func grantPerObject(_ uuids: [UUID], to app: String, in broker: BrokerProcess) async throws {
+        let session = try ProbeSession(app, adminSocket: broker.adminSocket)
+        let request = SampleQuerySpec(typeIdentifier: ProbeData.vision).wireBytes()
+        async let asked = session.run("unary \(HealthStoreMethod.requestPerObjectReadAuthorization.rawValue) \(ProbeTranscript.hex(request))")
+        var requestID: String?
+        let deadline = Date().addingTimeInterval(ProbeWorld.deliveryTimeout)
+        while requestID == nil, Date() < deadline {
+            let listing = try await broker.healthctl(["object-requests"])
+            requestID = listing.stdout.split(separator: "\n").first { $0.hasPrefix("Request ") && $0.contains("(\(app))") }
+                .flatMap { $0.dropFirst("Request ".count).split(separator: ":").first }.map(String.init)
+            if requestID == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        guard let requestID else { throw ProbeFailed(reason: "\(app)'s per-object request never reached healthd") }
+        let allowed = uuids.isEmpty ? [] : ["--allow", uuids.map { $0.uuidString.lowercased() }.joined(separator: ",")]
+        let answered = try await broker.healthctl(["object-requests", "--answer", requestID] + allowed)
+        guard answered.status == 0 else { throw CommandFailed(result: answered) }
+        let answer = try await asked
+        guard answer.first?.hasPrefix("reply") == true else { throw ProbeFailed(reason: "\(app)'s per-object request failed: \(answer)") }
+        try await session.finish()
+    }
+
+    /// What a stalled reader received: each message's payload with its own UUIDs replaced by
+    /// their save position, and how the stream ended.
+    struct Received: Equatable {
+        var items: [[UInt8]]
+        var ending: String
+    }
+
+    /// Starts `loss`'s reader's query, newest first; once healthd has begun answering (and waits
+    /// for the reader), the user makes `loss` happen; then the reader reads everything.
+    func stallAndRead(_ loss: Loss) async throws -> Received {
+        let session = try ProbeSession(loss.reader, adminSocket: broker.adminSocket)
+        let query = SampleQuerySpec(typeIdentifier: loss.type, sort: [SampleSort(.startDate, ascending: false)])
+        _ = try await session.run("slow \(HealthStoreMethod.querySamples.rawValue) \(ProbeTranscript.hex(query.wireBytes()))")
+        for command in commands(for: loss) {
+            let result = try await broker.healthctl(command)
+            guard result.status == 0 else { throw CommandFailed(result: result) }
+        }
+        let lines = try await session.run("read")
+        try await session.finish()
+        let positions = Dictionary(uniqueKeysWithValues: (own[loss.reader] ?? []).enumerated().map { (Self.key($0.element), $0.offset) })
+        let items = lines.compactMap { line -> [UInt8]? in
+            guard line.hasPrefix("item ") else { return nil }
+            return ProbeTranscript.payload(of: line).map { Self.replacingUUIDs($0, positions) }
+        }
+        return Received(items: items, ending: lines.last { $0 == "end" || $0.hasPrefix("status ") } ?? "none")
+    }
+
+    /// The user's commands for `loss` (in the twin world, the same commands; the other app's
+    /// UUIDs it names, it does not hold).
+    private func commands(for loss: Loss) -> [[String]] {
+        let theirs = (others[loss.reader] ?? []).map { $0.uuidString.lowercased() }
+        switch loss {
+        case .none: return []
+        case .typeRead: return [["revoke", loss.reader, "read", loss.type]]
+        case .window: return [["grant", loss.reader, "read", loss.type, "--window", "30d"]]
+        case .perObject: return theirs.isEmpty ? [] : [["object-grants", loss.reader, "--revoke", theirs.joined(separator: ",")]]
+        case .deletion: return theirs.map { ["delete", $0, "--yes"] }
+        }
+    }
+
+    private struct UUIDKey: Hashable {
+        let high: UInt64, low: UInt64
+    }
+
+    private static func key(_ uuid: UUID) -> UUIDKey {
+        withUnsafeBytes(of: uuid.uuid) { UUIDKey(high: $0.loadUnaligned(as: UInt64.self), low: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
+    }
+
+    /// `payload` with every 16-byte field (length byte 16, then the bytes) that holds one of the
+    /// reader's own UUIDs replaced by its save position: the broker mints UUIDs afresh in each world.
+    private static func replacingUUIDs(_ payload: [UInt8], _ positions: [UUIDKey: Int]) -> [UInt8] {
+        var bytes = payload
+        var index = 1
+        while index + 16 <= bytes.count {
+            guard bytes[index - 1] == 16 else {
+                index += 1
+                continue
+            }
+            let candidate = bytes.withUnsafeBytes {
+                UUIDKey(high: $0.loadUnaligned(fromByteOffset: index, as: UInt64.self),
+                        low: $0.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self))
+            }
+            if let position = positions[candidate] {
+                withUnsafeBytes(of: UInt64(position).littleEndian) { replacement in
+                    for offset in 0..<16 { bytes[index + offset] = offset < 8 ? replacement[offset] : 0 }
+                }
+                index += 16
+            } else {
+                index += 1
+            }
+        }
+        return bytes
+    }
+
+    /// Each batch as its size and the sources of its samples, for a failure's message.
+    static func summary(_ items: [[UInt8]]) -> String {
+        items.map { item in
+            guard let batch = try? SampleList(wire: item) else { return "(undecodable, \(item.count) bytes)" }
+            let sources = Dictionary(grouping: batch.samples, by: { $0.source?.bundleIdentifier ?? "-" }).mapValues(\.count)
+            return "\(batch.samples.count) [\(sources.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))]"
+        }.joined(separator: "; ")
+    }
+
+    func stop() { broker.stop() }
+}
