@@ -1,3 +1,4 @@
+import Glibc
 import HealthIPC
 import HealthSandboxKit
 import Logging
@@ -24,6 +25,14 @@ enum FileConfinement {
     /// Returns what `systemctl status` shows of it.
     static func confine(store: String, socketDirectory: String, environment: [String: String],
                         logger: Logger) throws(StartupFailure) -> String {
+        // SQLite's temporary files (encrypted by the page cipher like the database) go to a
+        // folder of the store rather than /var/tmp or /tmp, which the walls leave out; SQLite
+        // reads the variable when it makes its first temporary file.
+        let temporary = store + "/tmp"
+        if mkdir(temporary, 0o700) != 0 && errno != EEXIST {
+            throw StartupFailure("cannot create the store's folder for temporary files \(temporary): \(String(cString: strerror(errno)))")
+        }
+        setenv("SQLITE_TMPDIR", temporary, 1)
         let policy = BrokerFileConfinement(storeDirectory: store, socketDirectory: socketDirectory, environment: environment)
         let outcome: BrokerFileConfinement.Outcome
         do {
