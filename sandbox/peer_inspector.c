@@ -35,11 +35,14 @@
 static const char step[] = "peer inspector";
 
 struct inspector_request {
+    uint64_t question; /* echoed in the answer */
     int32_t pid; /* SO_PEERCRED's, used only when no pidfd is passed (kernels before 6.5) */
 };
 
 /* One lock for the whole question and answer: connection threads ask at the same time. */
 static pthread_mutex_t asking = PTHREAD_MUTEX_INITIALIZER;
+/* The last question's number, under `asking`. */
+static uint64_t last_question = 0;
 
 /* The pid a pidfd refers to, from /proc/self/fdinfo ("Pid:\t123"), or -1. */
 static int32_t pid_of_pidfd(int pidfd) {
@@ -126,6 +129,7 @@ static void serve(int sock) {
         static struct ohk_peer_facts facts;
         if (n == sizeof request && (message.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) == 0) {
             answer(request.pid, pidfd, &facts);
+            facts.question = request.question;
         } else {
             memset(&facts, 0, sizeof facts);
             facts.confined = -1;
@@ -218,19 +222,29 @@ int ohk_peer_inspect(int inspector, int pidfd, int32_t pid, struct ohk_peer_fact
         memcpy(CMSG_DATA(header), &pidfd, sizeof pidfd);
     }
     pthread_mutex_lock(&asking);
+    request.question = ++last_question;
     ssize_t sent;
     do { sent = sendmsg(inspector, &message, MSG_NOSIGNAL); } while (sent < 0 && errno == EINTR);
     ssize_t received = -1;
     if (sent == (ssize_t)sizeof request) {
-        do { received = recv(inspector, facts, sizeof *facts, 0); } while (received < 0 && errno == EINTR);
+        /* Answers come in question order; one older than ours is a late answer to a question
+           whose asker gave up (SO_RCVTIMEO): drop it and read on. The timeout applies per read,
+           and at most the questions asked before ours can be pending. */
+        for (;;) {
+            do { received = recv(inspector, facts, sizeof *facts, 0); } while (received < 0 && errno == EINTR);
+            if (received != (ssize_t)sizeof *facts || facts->question >= request.question) break;
+        }
     }
     int saved = errno;
     pthread_mutex_unlock(&asking);
     if (received != (ssize_t)sizeof *facts) {
-        /* A late answer must never be taken for the next question's: after any failure the
-           inspector is not asked again, and every later peer is unknown (refused). */
-        shutdown(inspector, SHUT_RDWR);
-        errno = received == 0 || sent >= 0 ? EPIPE : saved;
+        /* 0 bytes: the inspector is gone; otherwise the send's or the receive's error (EAGAIN:
+           no answer within the timeout; the next asker drops it if it comes). */
+        errno = received == 0 ? EPIPE : saved;
+        return -1;
+    }
+    if (facts->question != request.question) {
+        errno = EPROTO;
         return -1;
     }
     facts->executable[sizeof facts->executable - 1] = '\0';

@@ -118,6 +118,7 @@ int ohk_confine_broker_files(const char *const *read_paths, size_t n_read,
 
 /* What the peer inspector (sandbox/peer_inspector.c) answers about one process. */
 struct ohk_peer_facts {
+    uint64_t question;      /* the number of the question this answers (ohk_peer_inspect's own) */
     int32_t pid;            /* the process the answer is about (from the pidfd); <= 0: none */
     int32_t exited;         /* 1: it had exited when read, so its pid may name another process */
     int32_t confined;       /* /proc/PID/status: 1 Seccomp or NoNewPrivs set, 0 neither, -1 unknown */
@@ -134,8 +135,10 @@ int ohk_peer_inspector_start(char *err, size_t err_len);
 
 /*
  * Asks the inspector about the process behind pidfd (passed to it; or pid when pidfd is -1).
- * Safe from many threads. Returns 0, or -1 with errno (EPIPE: the inspector is gone or failed;
- * it is not asked again).
+ * Safe from many threads. Each question is numbered and the inspector echoes the number, so an
+ * answer that came too late for its own question (2 s) is read and dropped by the next asker,
+ * never taken for its answer. Returns 0, or -1 with errno (EAGAIN: no answer in time; EPIPE:
+ * the inspector is gone).
  */
 int ohk_peer_inspect(int inspector, int pidfd, int32_t pid, struct ohk_peer_facts *facts);
 
