@@ -145,7 +145,7 @@ let package = Package(
         .executableTarget(
             name: "healthd",
             dependencies: [
-                "HealthBroker", "HealthStore", "HealthIPC", "CSandbox", "CAllocator",
+                "HealthBroker", "HealthStore", "HealthIPC", "CSandbox", "CAllocator", "HealthSandboxKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -227,7 +227,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             // HealthStore: the access-log tamper test edits a stopped healthd's store directly.
-            dependencies: ["HealthWire", "HealthIPC", "HealthModel", "HealthStore", "TestSupport", "AppleHealthExport"],
+            // CSandbox: the kernel's Landlock ABI, to know whether healthd must say it is confined.
+            dependencies: ["HealthWire", "HealthIPC", "HealthModel", "HealthStore", "TestSupport", "AppleHealthExport", "CSandbox"],
             swiftSettings: swiftSettings
         ),
         // Byte-for-byte comparison of what an app receives with and without hidden data
@@ -236,6 +237,10 @@ let package = Package(
                           swiftSettings: swiftSettings),
         // Tries to take another app's broker socket (IdentityAttackTests runs it confined and not).
         .executableTarget(name: "socket-thief", path: "Tests/SocketThief"),
+        // healthd's file confinement and peer inspector applied to a probe that tries what a hijacked
+        // healthd might (Tests/SandboxTests/BrokerFileConfinementTests).
+        .executableTarget(name: "broker-confine-probe", dependencies: ["HealthSandboxKit", "HealthIPC"],
+                          path: "Tests/BrokerConfineProbe", swiftSettings: swiftSettings),
         .testTarget(
             name: "LeakProbeTests",
             dependencies: ["HealthWire", "HealthModel", "TestSupport"],

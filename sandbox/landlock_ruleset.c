@@ -18,6 +18,8 @@ static const char step[] = "landlock";
 static const uint64_t file_rights = OHK_LL_FS_EXECUTE | OHK_LL_FS_WRITE_FILE |
     OHK_LL_FS_READ_FILE | OHK_LL_FS_TRUNCATE | OHK_LL_FS_IOCTL_DEV;
 
+static const uint64_t read_rights = OHK_LL_FS_READ_FILE | OHK_LL_FS_READ_DIR;
+
 static const uint64_t read_exec_rights =
     OHK_LL_FS_EXECUTE | OHK_LL_FS_READ_FILE | OHK_LL_FS_READ_DIR;
 
@@ -135,6 +137,13 @@ int ohk_landlock_build(const struct ohk_confinement *confinement,
     for (size_t i = 0; i < confinement->n_read_exec; i++) {
         if (add_path_rule(ruleset, confinement->read_exec_paths[i], read_exec_rights,
                           "read_exec", err, err_len) != 0) {
+            ohk_landlock_release(ruleset);
+            return -1;
+        }
+    }
+    for (size_t i = 0; i < confinement->n_read; i++) {
+        if (add_path_rule(ruleset, confinement->read_paths[i], read_rights,
+                          "read", err, err_len) != 0) {
             ohk_landlock_release(ruleset);
             return -1;
         }

@@ -2,6 +2,7 @@
 #include "socket_shim.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -96,7 +97,17 @@ int ohk_peer_pidfd(int sock) {
 }
 
 int ohk_pidfd_alive(int pidfd) {
-    return (int)syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0);
+    /* A pidfd polls readable once its process has exited. Not pidfd_send_signal(0): healthd's
+       Landlock domain (ABI 6+) scopes signals, and would refuse it for every peer. */
+    struct pollfd exited = { .fd = pidfd, .events = POLLIN };
+    int ready;
+    do { ready = poll(&exited, 1, 0); } while (ready < 0 && errno == EINTR);
+    if (ready < 0) return -1;
+    if (ready > 0) {
+        errno = ESRCH;
+        return -1;
+    }
+    return 0;
 }
 
 int ohk_accept_cloexec(int listener) {

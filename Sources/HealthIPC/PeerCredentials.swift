@@ -41,8 +41,9 @@ public struct PeerCredentials: Sendable, Equatable {
         let pidfd = ohk_peer_pidfd(socket)
         let pinningUnsupported = pidfd < 0 && errno == ENOPROTOOPT
         defer { if pidfd >= 0 { close(pidfd) } }
-        var executable = readExecutable(pid: pid)
-        var confined = readConfinement(pid: pid) ?? true
+        let facts = PeerProcessReading.facts(pid: pid, pidfd: pidfd)
+        var executable = facts.executable
+        var confined = facts.confined ?? true
         if pidfd >= 0 ? ohk_pidfd_alive(pidfd) != 0 : !pinningUnsupported {
             executable = nil
             confined = true
@@ -85,9 +86,13 @@ public struct PeerCredentials: Sendable, Equatable {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/\(pid)/exe", &buffer, Int(PATH_MAX))
         guard count > 0 else { return nil }
-        let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        // A replaced or deleted binary reads as "/path (deleted)": not the installed executable.
-        return path.hasSuffix(" (deleted)") ? nil : path
+        return installedExecutable(link: String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
+
+    /// The executable a `/proc/PID/exe` link names, nil for none: a replaced or deleted binary
+    /// reads as "/path (deleted)", which is not the installed executable.
+    public static func installedExecutable(link: String) -> String? {
+        link.isEmpty || link.hasSuffix(" (deleted)") ? nil : link
     }
 }
 

@@ -36,7 +36,8 @@ public struct Confinement: Sendable {
                         keep_fds: keep.baseAddress, n_keep_fds: keep.count,
                         read_exec_paths: readExec, n_read_exec: readExecutePaths.count,
                         read_write_paths: readWrite, n_read_write: readWritePaths.count,
-                        landlock_min_abi: minimumLandlockABI, allow_inet: allowNetwork ? 1 : 0)
+                        landlock_min_abi: minimumLandlockABI, allow_inet: allowNetwork ? 1 : 0,
+                        read_paths: nil, n_read: 0)
                     var report = ohk_confinement_report()
                     var message = [CChar](repeating: 0, count: 512)
                     let result = ohk_confine(&request, &report, &message, message.count)
@@ -46,11 +47,11 @@ public struct Confinement: Sendable {
             }
         }
     }
+}
 
-    /// C strings that stay alive for the duration of `body`.
-    private func withCStringArray<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
-        let copies = strings.map { UnsafePointer(strdup($0)) }
-        defer { copies.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
-        return copies.withUnsafeBufferPointer { body($0.baseAddress) }
-    }
+/// C strings that stay alive for the duration of `body`.
+func withCStringArray<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
+    let copies = strings.map { UnsafePointer(strdup($0)) }
+    defer { copies.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+    return copies.withUnsafeBufferPointer { body($0.baseAddress) }
 }

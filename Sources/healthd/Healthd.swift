@@ -189,6 +189,19 @@ struct Healthd: ParsableCommand {
         // of its files when it opens (StoreLayout).
         try PrivateDirectories.enforce(store, what: "store")
         try PrivateDirectories.enforce(socketDirectory, what: "socket")
+        // Before the first thread (Landlock confines only the calling thread and the threads it
+        // starts later): the peer inspector — a copy of this process, so before the passcode
+        // and the key are read — then the passcode, whose file may be anywhere, then the walls
+        // that keep healthd to its two folders from here on.
+        try FileConfinement.startPeerInspector()
+        let passcode: Passcode?
+        do {
+            passcode = try PasscodeInput.read(file: passcodeFile, standardInput: passcodeFromStandardInput)
+        } catch {
+            throw StartupFailure("cannot open the health store: \(error)")
+        }
+        let fileConfinement = try FileConfinement.confine(store: store, socketDirectory: socketDirectory,
+                                                          environment: environment, logger: logger)
         // Before the store opens: its pool's reader count comes from them (`storeReaders`).
         let limits = brokerLimits()
         let served: BrokerStore
@@ -204,7 +217,7 @@ struct Healthd: ParsableCommand {
             }
             logger.notice("starting locked from the locked-start snapshot; reads wait for `healthctl unlock`")
         } else {
-            served = .opened(try openStore(logger: logger, readers: limits.storeReaders))
+            served = .opened(try openStore(passcode: passcode, logger: logger, readers: limits.storeReaders))
         }
 
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -247,7 +260,8 @@ struct Healthd: ParsableCommand {
             throw error
         }
         // From here on no exec and no network sockets, on every thread (DESIGN.md §2): a bug in
-        // request handling cannot become a shell. Refuse to run unconfined.
+        // request handling cannot become a shell. Refuse to run unconfined. (Its files were
+        // walled in before the first thread started: FileConfinement above.)
         var message = [CChar](repeating: 0, count: 256)
         guard ohk_confine_broker(&message, message.count) == 0 else {
             marker.remove()
@@ -255,7 +269,7 @@ struct Healthd: ParsableCommand {
             throw StartupFailure("cannot confine healthd: \(String(cString: message))")
         }
         let activation = configuration.service.socketActivated ? "socket-activated" : "started directly"
-        notifier.ready(status: "serving (\(activation))")
+        notifier.ready(status: "serving (\(activation); \(fileConfinement))")
         let reason = ServiceLoop.run(broker: broker, idleExit: configuration.service.idleExit, signals: terminationSignals)
         marker.remove()
         notifier.stopping(status: reason.description)
@@ -281,14 +295,8 @@ struct Healthd: ParsableCommand {
 
     /// The store opened with the passcode (if one is set) — read-only when its disk is full —
     /// with `readers` reader connections at most.
-    private func openStore(logger: Logger, readers: Int) throws -> EncryptedDatabase {
+    private func openStore(passcode: Passcode?, logger: Logger, readers: Int) throws -> EncryptedDatabase {
         let encrypted: EncryptedDatabase
-        let passcode: Passcode?
-        do {
-            passcode = try PasscodeInput.read(file: passcodeFile, standardInput: passcodeFromStandardInput)
-        } catch {
-            throw StartupFailure("cannot open the health store: \(error)")
-        }
         do {
             encrypted = try EncryptedDatabase.open(directory: store, passcode: passcode, maximumReaderCount: readers)
         } catch let StoreOpenError.database(_, code, _) where code & 0xFF == 13 {

@@ -1,8 +1,11 @@
+import CSandbox
 import Foundation
 import Testing
 
-/// healthd confines itself once it is serving (DESIGN.md §2): no_new_privs and a seccomp filter
-/// (no exec, no non-Unix sockets) on every one of its threads, and it is not dumpable.
+/// healthd confines itself (DESIGN.md §2): Landlock to its folders before its first thread, then,
+/// once it is serving, no_new_privs and a seccomp filter (no exec, no non-Unix sockets) on every
+/// one of its threads; it is not dumpable. What the Landlock policy refuses is attacked in
+/// SandboxTests/BrokerFileConfinementTests; here, that the real healthd applies it.
 @Suite(.timeLimit(.minutes(10))) struct BrokerConfinementTests {
     func statusFields(_ path: String) throws -> [String: String] {
         let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -23,6 +26,37 @@ import Testing
             let fields = try statusFields("/proc/\(broker.pid)/task/\(thread)/status")
             #expect(fields["Seccomp"] == "2", "thread \(thread) is not filtered")
             #expect(fields["NoNewPrivs"] == "1", "thread \(thread) lacks no_new_privs")
+        }
+    }
+
+    /// The processes whose parent is `pid`.
+    func children(of pid: Int32) -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { entry in
+            entry.allSatisfy(\.isNumber) && (try? statusFields("/proc/\(entry)/status"))?["PPid"] == String(pid)
+        }
+    }
+
+    /// Landlock before the first thread (SECURITY.md "healthd's own confinement"), built from the
+    /// folders healthd was given, and the peer inspector it forked before: its one child, one
+    /// thread under its own seccomp allow-list, through which healthctl is identified.
+    @Test func healthdConfinesItsFilesBeforeItsFirstThread() async throws {
+        let broker = try BrokerProcess()
+        #expect(try await broker.healthctl(["status"]).status == 0)
+        let line = broker.log.split(separator: "\n").first { $0.contains("confined to its folders by Landlock") }
+        if ohk_landlock_abi() > 0 {
+            let confined = try #require(line, "healthd did not say it is confined: \(broker.log)")
+            #expect(confined.contains("\(broker.storeDirectory), \(broker.socketDirectory)"))
+        } else {
+            #expect(line == nil)
+            #expect(broker.log.contains("this kernel has no Landlock"))
+        }
+        let inspectors = children(of: broker.pid)
+        #expect(inspectors.count == 1, "healthd's children: \(inspectors)")
+        for inspector in inspectors {
+            let fields = try statusFields("/proc/\(inspector)/status")
+            #expect(fields["Seccomp"] == "2")
+            #expect(fields["Threads"] == "1")
         }
     }
 }

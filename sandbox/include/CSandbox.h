@@ -54,6 +54,11 @@ struct ohk_confinement {
        Landlock — for an app whose manifest asks for the network and whose
        user allowed it; its namespace then shares the host's network. */
     int allow_inet;
+
+    /* Landlock: read files and list folders beneath these paths (a path may also name a single
+       file); never write or execute. health-sandbox passes none; healthd its read-only paths. */
+    const char *const *read_paths;
+    size_t n_read;
 };
 
 /* Bits of ohk_confinement_report.applied_steps, in the order they are applied. */
@@ -98,6 +103,47 @@ int ohk_confine(const struct ohk_confinement *confinement,
  * must keep reading and writing its store directory and sockets. Returns 0, or -1 with `err`.
  */
 int ohk_confine_broker(char *err, size_t err_len);
+
+/*
+ * The broker's file walls (sandbox/broker_files.c), before it starts any thread: no_new_privs and
+ * a Landlock ruleset that handles every right of the kernel's ABI and allows reading beneath
+ * read_paths, reading and writing (never executing) beneath read_write_paths, no TCP, and (ABI 6+)
+ * no abstract Unix socket or signal outside the domain. Refuses if the process has more than one
+ * thread. Without Landlock in the kernel it returns 0 with report->landlock_abi 0 and no step
+ * applied. Returns 0, or -1 with `err`.
+ */
+int ohk_confine_broker_files(const char *const *read_paths, size_t n_read,
+                             const char *const *read_write_paths, size_t n_read_write,
+                             struct ohk_confinement_report *report, char *err, size_t err_len);
+
+/* What the peer inspector (sandbox/peer_inspector.c) answers about one process. */
+struct ohk_peer_facts {
+    uint64_t question;      /* the number of the question this answers (ohk_peer_inspect's own) */
+    int32_t pid;            /* the process the answer is about (from the pidfd); <= 0: none */
+    int32_t exited;         /* 1: it had exited when read, so its pid may name another process */
+    int32_t confined;       /* /proc/PID/status: 1 Seccomp or NoNewPrivs set, 0 neither, -1 unknown */
+    char executable[4097];  /* /proc/PID/exe, "" when unreadable */
+};
+
+/*
+ * Forks the peer inspector: a process that keeps only its end of a socket pair, runs under a
+ * seccomp allow-list and reads /proc/PID/exe and /proc/PID/status for healthd, which cannot once
+ * Landlock confines it. Call with one thread and before any secret is read. Returns healthd's end
+ * of the pair, or -1 with `err`.
+ */
+int ohk_peer_inspector_start(char *err, size_t err_len);
+
+/*
+ * Asks the inspector about the process behind pidfd (passed to it; or pid when pidfd is -1).
+ * Safe from many threads. Each question is numbered and the inspector echoes the number, so an
+ * answer that came too late for its own question (2 s) is read and dropped by the next asker,
+ * never taken for its answer. Returns 0, or -1 with errno (EAGAIN: no answer in time; EPIPE:
+ * the inspector is gone).
+ */
+int ohk_peer_inspect(int inspector, int pidfd, int32_t pid, struct ohk_peer_facts *facts);
+
+/* facts->executable (Swift does not import a char array this long). */
+const char *ohk_peer_facts_executable(const struct ohk_peer_facts *facts);
 
 /*
  * 0 if this process may create a user namespace (bubblewrap needs one), else

@@ -25,7 +25,8 @@ int ohk_peer_credentials(int sock, pid_t *pid, uid_t *uid, gid_t *gid);
  * fd or -1 with errno set (ENOPROTOOPT on older kernels). */
 int ohk_peer_pidfd(int sock);
 
-/* pidfd_send_signal(pidfd, 0): 0 while the process is alive, -1 with errno ESRCH once it exited. */
+/* 0 while the pidfd's process is alive, -1 with errno ESRCH once it exited (the pidfd polls
+ * readable), -1 with poll's errno if it cannot tell. Sends no signal. */
 int ohk_pidfd_alive(int pidfd);
 
 /* accept4(SOCK_CLOEXEC), a GNU extension Swift's Glibc module does not export. */

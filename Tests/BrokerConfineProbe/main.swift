@@ -1,0 +1,179 @@
+// broker-confine-probe: healthd's own file confinement (BrokerFileConfinement, the policy and the
+// C call healthd makes, with its peer inspector started first as healthd does), applied to this
+// process, then each thing a hijacked healthd might try, one line each: `name ok` or
+// `name errno N`. With --no-confine the same attempts run unconfined: the control that shows
+// each would succeed without the ruleset. Used by SandboxTests/BrokerFileConfinementTests.
+import Glibc
+import HealthIPC
+import HealthSandboxKit
+
+struct Options {
+    var store = ""
+    var socketDirectory = ""
+    var outsideDirectory = ""
+    var otherStoreFile = ""
+    var confine = true
+    var threadFirst = false
+}
+
+func parse() -> Options {
+    var options = Options()
+    var arguments = CommandLine.arguments.dropFirst().makeIterator()
+    while let argument = arguments.next() {
+        switch argument {
+        case "--store": options.store = arguments.next() ?? ""
+        case "--socket-dir": options.socketDirectory = arguments.next() ?? ""
+        case "--outside-dir": options.outsideDirectory = arguments.next() ?? ""
+        case "--other-store-file": options.otherStoreFile = arguments.next() ?? ""
+        case "--no-confine": options.confine = false
+        case "--thread-first": options.threadFirst = true
+        default: print("unknown argument \(argument)"); exit(2)
+        }
+    }
+    return options
+}
+
+func report(_ name: String, _ result: Int32) {
+    print(result >= 0 ? "\(name) ok" : "\(name) errno \(errno)")
+}
+
+func openClose(_ path: String, _ flags: Int32) -> Int32 {
+    let fd = open(path, flags | O_CLOEXEC, 0o600)
+    if fd >= 0 { close(fd) }
+    return fd
+}
+
+/// A child outside the domain (started before it), to signal and to look at. It connects to
+/// `address` so that the probe can identify it the way healthd identifies a peer, and exits when
+/// the probe does (end of file on a pipe: the confined probe may not signal it), holding none of
+/// the probe's output open.
+func startBystander(connectingTo address: sockaddr_un, length: socklen_t) -> pid_t {
+    var lifeline: [Int32] = [0, 0]
+    guard pipe(&lifeline) == 0 else { return -1 }
+    let child = fork()
+    if child == 0 {
+        close(lifeline[1])
+        for fd: Int32 in 0...2 { close(fd) }
+        var address = address
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) } }
+        var byte: UInt8 = 0
+        while read(lifeline[0], &byte, 1) != 0 && errno == EINTR {}
+        _exit(0)
+    }
+    close(lifeline[0])
+    return child
+}
+
+/// An abstract socket bound before the domain exists: outside it.
+func abstractListener(name: String) -> (Int32, sockaddr_un, socklen_t) {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = [UInt8(0)] + Array(name.utf8)
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+    let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
+    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    listen(fd, 1)
+    return (fd, address, length)
+}
+
+let options = parse()
+let store = options.store, outside = options.outsideDirectory
+// Prepared before confinement, as a hijacked healthd would find them.
+_ = openClose(store + "/in-store", O_CREAT | O_WRONLY)
+_ = openClose(outside + "/to-move-in", O_CREAT | O_WRONLY)
+var (listener, abstractAddress, abstractLength) = abstractListener(name: "ohk-broker-probe-\(getpid())")
+let bystander = startBystander(connectingTo: abstractAddress, length: abstractLength)
+
+let inspector: PeerInspector
+do {
+    inspector = try PeerInspector()
+} catch {
+    print("inspector failed: \(error)")
+    exit(1)
+}
+PeerProcessReading.install { pid, pidfd in inspector.facts(pid: pid, pidfd: pidfd) }
+// A thread started before the walls, which they would not confine.
+if options.threadFirst {
+    var thread = pthread_t()
+    pthread_create(&thread, nil, { _ in sleep(60); return nil }, nil)
+}
+if options.confine {
+    do {
+        let outcome = try BrokerFileConfinement(storeDirectory: store, socketDirectory: options.socketDirectory,
+                                                environment: [:]).apply()
+        print("landlock-abi \(outcome.landlockABI)")
+    } catch {
+        print("confinement failed: \(error)")
+        // _exit: not the process's exit handlers while the --thread-first thread still runs.
+        fflush(nil)
+        _exit(3)
+    }
+}
+
+// What healthd does: its store and sockets' folder.
+report("store-create", openClose(store + "/created", O_CREAT | O_RDWR))
+report("store-read", openClose(store + "/in-store", O_RDONLY))
+report("store-truncate", truncate(store + "/created", 0))
+report("store-rename", rename(store + "/created", store + "/renamed"))
+report("store-remove", unlink(store + "/renamed"))
+report("socket-dir-bind", {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let path = Array((options.socketDirectory + "/probe.sock").utf8)
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path) }
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+}())
+report("own-proc", openClose("/proc/self/status", O_RDONLY))
+report("zoneinfo", openClose("/etc/localtime", O_RDONLY))
+
+// What it must not.
+report("home-read", openClose(outside + "/id_ed25519", O_RDONLY))
+report("home-write", openClose(outside + "/id_ed25519", O_WRONLY))
+report("home-create", openClose(outside + "/planted", O_CREAT | O_WRONLY))
+report("home-truncate", truncate(outside + "/id_ed25519", 0))
+report("home-mkdir", mkdir(outside + "/folder", 0o700))
+report("etc-read", openClose("/etc/passwd", O_RDONLY))
+report("other-store-read", openClose(options.otherStoreFile, O_RDONLY))
+report("rename-into-store", rename(outside + "/to-move-in", store + "/moved-in"))
+report("link-out-of-store", link(store + "/in-store", outside + "/linked-out"))
+report("rename-out-of-store", rename(store + "/in-store", outside + "/moved-out"))
+report("exec", {
+    var child = pid_t()
+    let arguments: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
+    let result = posix_spawn(&child, "/bin/true", nil, nil, arguments, environ)
+    if result == 0 {
+        var status: Int32 = 0
+        waitpid(child, &status, 0)
+        return 0
+    }
+    errno = result
+    return -1
+}())
+report("peer-proc-status", openClose("/proc/\(bystander)/status", O_RDONLY))
+report("peer-exe-direct", {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    return Int32(readlink("/proc/\(bystander)/exe", &buffer, buffer.count))
+}())
+report("signal-outside", kill(bystander, 0))
+report("abstract-connect-outside", {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    return withUnsafePointer(to: &abstractAddress) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, abstractLength) }
+    }
+}())
+// The inspector answers for the peer what healthd can no longer read itself: the bystander's
+// connection identified as healthd identifies one (PeerCredentials.of: SO_PEERPIDFD, the
+// installed reader, the liveness poll).
+let accepted = accept(listener, nil, nil)
+let peer = try? PeerCredentials.of(accepted)
+print("peer-exe-inspected \(peer?.executable ?? "unknown")")
+print("peer-confined-inspected \(peer.map { String($0.confined) } ?? "unknown")")
+close(accepted)
+close(listener)

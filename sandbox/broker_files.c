@@ -1,0 +1,76 @@
+/*
+ * ohk_confine_broker_files: Landlock for the broker itself. healthd parses untrusted bytes from
+ * every app; once this runs, a bug in that code can open, create, rename or truncate files only
+ * beneath the folders healthd owns (the store, the sockets' folder), read only the few files it
+ * reads (its own /proc, time zones, the host's model name), and neither execute anything nor
+ * connect to an abstract socket or signal a process outside its own domain.
+ *
+ * Landlock confines the calling thread and the threads it starts afterwards, not the threads
+ * that already run (the kernel's LANDLOCK_RESTRICT_SELF_TSYNC is not in ABI 7), so this refuses
+ * to run unless the process has exactly one thread: healthd calls it before it starts any.
+ */
+#include "CSandbox.h"
+
+#include "landlock_ruleset.h"
+#include "step_error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+static const char step[] = "broker landlock";
+
+/* The "Threads:" field of /proc/self/status, or -1. */
+static long thread_count(void) {
+    int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    char text[8192];
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0) return -1;
+    text[n] = '\0';
+    const char *field = strstr(text, "\nThreads:");
+    return field == NULL ? -1 : strtol(field + 9, NULL, 10);
+}
+
+int ohk_confine_broker_files(const char *const *read_paths, size_t n_read,
+                             const char *const *read_write_paths, size_t n_read_write,
+                             struct ohk_confinement_report *report, char *err, size_t err_len) {
+    struct ohk_confinement_report ignored;
+    if (report == NULL) report = &ignored;
+    *report = (struct ohk_confinement_report){ 0 };
+    long threads = thread_count();
+    if (threads != 1) {
+        return ohk_step_fail(err, err_len, step, 0,
+                             "the process has %ld threads; Landlock would confine only this one",
+                             threads);
+    }
+    const struct ohk_confinement confinement = {
+        .read_paths = read_paths,
+        .n_read = n_read,
+        .read_write_paths = read_write_paths,
+        .n_read_write = n_read_write,
+        .landlock_min_abi = 0, /* best effort: a kernel without Landlock still runs healthd */
+        .allow_inet = 0,
+    };
+    struct ohk_landlock_ruleset ruleset;
+    if (ohk_landlock_build(&confinement, &ruleset, err, err_len) != 0) return -1;
+    report->landlock_abi = ruleset.abi;
+    if (ruleset.fd < 0) return 0; /* no Landlock in this kernel: applied_steps stays 0 */
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+        ohk_landlock_release(&ruleset);
+        return ohk_step_fail(err, err_len, "no_new_privs", errno, "cannot set no_new_privs");
+    }
+    report->applied_steps |= OHK_STEP_NO_NEW_PRIVS;
+    int rc = ohk_landlock_enforce(&ruleset, err, err_len);
+    ohk_landlock_release(&ruleset);
+    if (rc != 0) return -1;
+    report->applied_steps |= OHK_STEP_LANDLOCK;
+    report->landlock_handled_fs = ruleset.handled_fs;
+    report->landlock_handled_net = ruleset.handled_net;
+    report->landlock_scoped = ruleset.scoped;
+    return 0;
+}
