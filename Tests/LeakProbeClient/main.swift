@@ -97,11 +97,10 @@ guard let descriptorText = ProcessInfo.processInfo.environment[LaunchEnvironment
       let descriptor = Int32(descriptorText) else {
     fail("run me under health-sandbox (\(LaunchEnvironment.socketDescriptorVariable) unset)")
 }
-/// `stall METHOD PAYLOAD-HEX` as the first command: the app that starts a query and never reads
-/// its reply (StalledClientEndToEndTests). The request is written by hand and no client is made,
-/// so nothing ever reads the socket; the app stays connected until its input ends.
-func stall(_ fields: [String]) -> Never {
-    guard fields.count == 3, let payload = bytes(fromHex: Substring(fields[2])) else { fail("bad stall command") }
+/// Writes `METHOD PAYLOAD-HEX` (`fields[1]`, `fields[2]`) as call 1 by hand, with no client to
+/// read the socket (`stall`, `slow`), and says `call 1 METHOD`.
+func sendRequestByHand(_ fields: [String], command: String) {
+    guard fields.count == 3, let payload = bytes(fromHex: Substring(fields[2])) else { fail("bad \(command) command") }
     let frame = FrameCodec.encode(.request(1, fields[1], payload))
     var offset = 0
     while offset < frame.count {
@@ -110,6 +109,13 @@ func stall(_ fields: [String]) -> Never {
         offset += written
     }
     emit("call 1 \(fields[1])")
+}
+
+/// `stall METHOD PAYLOAD-HEX` as the first command: the app that starts a query and never reads
+/// its reply (StalledClientEndToEndTests). The request is written by hand and no client is made,
+/// so nothing ever reads the socket; the app stays connected until its input ends.
+func stall(_ fields: [String]) -> Never {
+    sendRequestByHand(fields, command: "stall")
     emit("done 1")
     while readLine() != nil {}
     close(descriptor)
@@ -167,15 +173,7 @@ func flood(_ fields: [String]) -> Never {
 /// buffer until it blocks) it says `done 1` and reads nothing until the next line of input. Then it
 /// reads the call's every frame and prints them as `stream` does: `item HEX`, then `end` or `status`.
 func slow(_ fields: [String]) -> Never {
-    guard fields.count == 3, let payload = bytes(fromHex: Substring(fields[2])) else { fail("bad slow command") }
-    let frame = FrameCodec.encode(.request(1, fields[1], payload))
-    var offset = 0
-    while offset < frame.count {
-        let written = frame[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        guard written > 0 else { fail("could not send the request: errno \(errno)") }
-        offset += written
-    }
-    emit("call 1 \(fields[1])")
+    sendRequestByHand(fields, command: "slow")
     var waiting: Int32 = 0
     while ioctl(descriptor, UInt(FIONREAD), &waiting) == 0, waiting == 0 { usleep(1_000) }
     emit("done 1")

@@ -207,38 +207,14 @@ final class MedicationProbeWorld: Sendable {
                     + doseDeletedUUIDs.prefix(1).map { ["object-grants", state.appID, "--revoke", $0.uuidString.lowercased()] }
             default: []
             }
-            try await Self.answerRequest(of: state.appID, allowing: allow, afterwards: afterwards, in: broker)
+            try await ProbeWorld.answerObjectRequest(of: state.appID, type: ProbeCatalog.medicationType, allowing: allow,
+                                                     afterwards: afterwards, in: broker)
         }
     }
 
     private static func uuid(of result: ProcessResult, _ command: [String]) throws -> UUID {
         guard result.status == 0, let uuid = MedicationProbeData.printedUUID(result) else { throw CommandFailed(result: result) }
         return uuid
-    }
-
-    /// The per-object flow as an app and its user go through it, for medications; then the
-    /// user's `afterwards` commands (a deletion, a revocation).
-    private static func answerRequest(of app: String, allowing allow: [UUID], afterwards: [[String]], in broker: BrokerProcess) async throws {
-        let session = try ProbeSession(app, adminSocket: broker.adminSocket)
-        let request = SampleQuerySpec(typeIdentifier: ProbeCatalog.medicationType).wireBytes()
-        async let asked = session.run("unary \(HealthStoreMethod.requestPerObjectReadAuthorization.rawValue) \(ProbeTranscript.hex(request))")
-        var requestID: String?
-        let deadline = Date().addingTimeInterval(ProbeWorld.deliveryTimeout)
-        while requestID == nil, Date() < deadline {
-            let listing = try await broker.healthctl(["object-requests"])
-            requestID = listing.stdout.split(separator: "\n").first { $0.hasPrefix("Request ") && $0.contains("(\(app))") }
-                .flatMap { $0.dropFirst("Request ".count).split(separator: ":").first }.map(String.init)
-            if requestID == nil { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        guard let requestID else { throw ProbeFailed(reason: "\(app)'s per-object request never reached healthd") }
-        let allowed = allow.isEmpty ? [] : ["--allow", allow.map { $0.uuidString.lowercased() }.joined(separator: ",")]
-        for command in [["object-requests", "--answer", requestID] + allowed] + afterwards {
-            let result = try await broker.healthctl(command)
-            guard result.status == 0 else { throw CommandFailed(result: result) }
-        }
-        let answer = try await asked
-        guard answer.first?.hasPrefix("reply") == true else { throw ProbeFailed(reason: "\(app)'s per-object request failed: \(answer)") }
-        try await session.finish()
     }
 
     /// Runs `steps` as `state`'s app; what it received, with the granted medication's UUIDs (by

@@ -90,7 +90,9 @@ final class ProbeWorld: Sendable {
         var grantedObjects: [String: [UUID]] = [:]
         for (state, app) in probers {
             guard let grant = state.objectGrant(hidden: hiddenObjects, hiddenWorld: hidden, ownUUIDs: own) else { continue }
-            try await Self.answerObjectRequest(of: app, with: grant, in: broker)
+            try await Self.answerObjectRequest(of: app, type: ProbeData.vision, allowing: grant.allow,
+                                               afterwards: grant.revokeAfterwards ? [["object-grants", app, "--revoke-all"]] : [],
+                                               in: broker)
             // Another app's object the grant lets it read: named by role, not by its world's UUID.
             grantedObjects[app] = grant.allow.filter { !hiddenObjects.containsPrescription($0) }
         }
@@ -144,12 +146,14 @@ final class ProbeWorld: Sendable {
 
     func stop() { broker.stop() }
 
-    /// The per-object read flow as an app and its user go through it: `app` asks to read vision
-    /// prescriptions (its call waits for the answer), the user answers with
-    /// `healthctl object-requests --answer` allowing `grant.allow`, and may then revoke it all.
-    private static func answerObjectRequest(of app: String, with grant: ObjectGrant, in broker: BrokerProcess) async throws {
+    /// The per-object read flow as an app and its user go through it: `app` asks to read objects
+    /// of `type` (its call waits for the answer), the user answers with `healthctl object-requests
+    /// --answer` allowing `allow`, then runs `afterwards` (a deletion, a revocation). Shared by every
+    /// LeakProbe suite that needs a per-object grant.
+    static func answerObjectRequest(of app: String, type: String, allowing allow: [UUID], afterwards: [[String]] = [],
+                                    in broker: BrokerProcess) async throws {
         let session = try ProbeSession(app, adminSocket: broker.adminSocket)
-        let request = SampleQuerySpec(typeIdentifier: ProbeData.vision).wireBytes()
+        let request = SampleQuerySpec(typeIdentifier: type).wireBytes()
         async let asked = session.run("unary \(HealthStoreMethod.requestPerObjectReadAuthorization.rawValue) \(ProbeTranscript.hex(request))")
         // Wait for the request to reach healthd (a hang guard, not a timing assertion).
         var requestID: String?
@@ -161,8 +165,8 @@ final class ProbeWorld: Sendable {
             if requestID == nil { try await Task.sleep(for: .milliseconds(100)) }
         }
         guard let requestID else { throw ProbeFailed(reason: "\(app)'s per-object request never reached healthd") }
-        let allow = grant.allow.isEmpty ? [] : ["--allow", grant.allow.map { $0.uuidString.lowercased() }.joined(separator: ",")]
-        for command in [["object-requests", "--answer", requestID] + allow] + (grant.revokeAfterwards ? [["object-grants", app, "--revoke-all"]] : []) {
+        let allowed = allow.isEmpty ? [] : ["--allow", allow.map { $0.uuidString.lowercased() }.joined(separator: ",")]
+        for command in [["object-requests", "--answer", requestID] + allowed] + afterwards {
             let result = try await broker.healthctl(command)
             guard result.status == 0 else { throw CommandFailed(result: result) }
         }

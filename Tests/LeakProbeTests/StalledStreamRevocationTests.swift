@@ -113,7 +113,7 @@ final class StalledStreamWorld: Sendable {
                 others[loss.reader] = try await ProbeData.save(old, through: writerSession)
             }
             if loss == .perObject {
-                try await Self.grantPerObject(others[loss.reader] ?? [], to: loss.reader, in: broker)
+                try await ProbeWorld.answerObjectRequest(of: loss.reader, type: ProbeData.vision, allowing: others[loss.reader] ?? [], in: broker)
             }
         }
         try await writerSession?.finish()
@@ -131,28 +131,6 @@ final class StalledStreamWorld: Sendable {
             : .quantity(7, unit: "count")
         return SampleRecord(uuid: UUID(), typeIdentifier: type, startDate: date, endDate: date, value: value,
                             metadata: ["pad": .string(padding)])
-    }
-
-    /// The per-object flow for vision prescriptions: the reader asks, the user allows `uuids`.
-    private static func grantPerObject(_ uuids: [UUID], to app: String, in broker: BrokerProcess) async throws {
-        let session = try ProbeSession(app, adminSocket: broker.adminSocket)
-        let request = SampleQuerySpec(typeIdentifier: ProbeData.vision).wireBytes()
-        async let asked = session.run("unary \(HealthStoreMethod.requestPerObjectReadAuthorization.rawValue) \(ProbeTranscript.hex(request))")
-        var requestID: String?
-        let deadline = Date().addingTimeInterval(ProbeWorld.deliveryTimeout)
-        while requestID == nil, Date() < deadline {
-            let listing = try await broker.healthctl(["object-requests"])
-            requestID = listing.stdout.split(separator: "\n").first { $0.hasPrefix("Request ") && $0.contains("(\(app))") }
-                .flatMap { $0.dropFirst("Request ".count).split(separator: ":").first }.map(String.init)
-            if requestID == nil { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        guard let requestID else { throw ProbeFailed(reason: "\(app)'s per-object request never reached healthd") }
-        let allowed = uuids.isEmpty ? [] : ["--allow", uuids.map { $0.uuidString.lowercased() }.joined(separator: ",")]
-        let answered = try await broker.healthctl(["object-requests", "--answer", requestID] + allowed)
-        guard answered.status == 0 else { throw CommandFailed(result: answered) }
-        let answer = try await asked
-        guard answer.first?.hasPrefix("reply") == true else { throw ProbeFailed(reason: "\(app)'s per-object request failed: \(answer)") }
-        try await session.finish()
     }
 
     /// What a stalled reader received: each message's payload with its own UUIDs replaced by
