@@ -128,6 +128,7 @@ let package = Package(
         // MARK: Sandbox confinement (small C, no policy)
         .target(
             name: "CSandbox",
+            dependencies: ["CSocketShim"],
             path: "sandbox",
             exclude: ["README.md", "probe", "escape-probe"],
             linkerSettings: [.linkedLibrary("seccomp")]

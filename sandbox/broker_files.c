@@ -12,6 +12,7 @@
 #include "CSandbox.h"
 
 #include "landlock_ruleset.h"
+#include "proc_field.h"
 #include "step_error.h"
 
 #include <errno.h>
@@ -25,15 +26,9 @@ static const char step[] = "broker landlock";
 
 /* The "Threads:" field of /proc/self/status, or -1. */
 static long thread_count(void) {
-    int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
     char text[8192];
-    ssize_t n = read(fd, text, sizeof text - 1);
-    close(fd);
-    if (n <= 0) return -1;
-    text[n] = '\0';
-    const char *field = strstr(text, "\nThreads:");
-    return field == NULL ? -1 : strtol(field + 9, NULL, 10);
+    if (ohk_proc_read("/proc/self/status", text, sizeof text) < 0) return -1;
+    return ohk_proc_field_in(text, "Threads");
 }
 
 int ohk_confine_broker_files(const char *const *read_paths, size_t n_read,

@@ -15,6 +15,8 @@
 
 #include "CSandbox.h"
 
+#include "proc_field.h"
+#include "socket_shim.h"
 #include "step_error.h"
 
 #include <errno.h>
@@ -48,16 +50,9 @@ static uint64_t last_question = 0;
 static int32_t pid_of_pidfd(int pidfd) {
     char path[64];
     snprintf(path, sizeof path, "/proc/self/fdinfo/%d", pidfd);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
     char text[1024];
-    ssize_t n = read(fd, text, sizeof text - 1);
-    close(fd);
-    if (n <= 0) return -1;
-    text[n] = '\0';
-    const char *line = strstr(text, "\nPid:");
-    if (line == NULL) return -1;
-    long pid = strtol(line + 5, NULL, 10);
+    if (ohk_proc_read(path, text, sizeof text) < 0) return -1;
+    long pid = ohk_proc_field_in(text, "Pid");
     return pid > 0 && pid <= INT32_MAX ? (int32_t)pid : -1;
 }
 
@@ -66,23 +61,12 @@ static int32_t pid_of_pidfd(int pidfd) {
 static int32_t confinement_of(int32_t pid) {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/status", pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
     static char text[65536];
-    size_t filled = 0;
-    for (;;) {
-        ssize_t n = read(fd, text + filled, sizeof text - 1 - filled);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        filled += (size_t)n;
-        if (filled == sizeof text - 1) break;
-    }
-    close(fd);
-    text[filled] = '\0';
-    const char *seccomp = strstr(text, "\nSeccomp:");
-    const char *nnp = strstr(text, "\nNoNewPrivs:");
-    if (seccomp == NULL || nnp == NULL) return -1;
-    return strtol(seccomp + 9, NULL, 10) != 0 || strtol(nnp + 12, NULL, 10) != 0;
+    if (ohk_proc_read(path, text, sizeof text) < 0) return -1;
+    long seccomp = ohk_proc_field_in(text, "Seccomp");
+    long nnp = ohk_proc_field_in(text, "NoNewPrivs");
+    if (seccomp < 0 || nnp < 0) return -1;
+    return seccomp != 0 || nnp != 0;
 }
 
 /* Answers one question. A pidfd, when passed, decides the pid. */
@@ -205,26 +189,9 @@ const char *ohk_peer_facts_executable(const struct ohk_peer_facts *facts) {
 
 int ohk_peer_inspect(int inspector, int pidfd, int32_t pid, struct ohk_peer_facts *facts) {
     struct inspector_request request = { .pid = pid };
-    union {
-        char buffer[CMSG_SPACE(sizeof(int))];
-        struct cmsghdr align;
-    } control;
-    memset(&control, 0, sizeof control);
-    struct iovec io = { .iov_base = &request, .iov_len = sizeof request };
-    struct msghdr message = { .msg_iov = &io, .msg_iovlen = 1 };
-    if (pidfd >= 0) {
-        message.msg_control = control.buffer;
-        message.msg_controllen = sizeof control.buffer;
-        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
-        header->cmsg_level = SOL_SOCKET;
-        header->cmsg_type = SCM_RIGHTS;
-        header->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(header), &pidfd, sizeof pidfd);
-    }
     pthread_mutex_lock(&asking);
     request.question = ++last_question;
-    ssize_t sent;
-    do { sent = sendmsg(inspector, &message, MSG_NOSIGNAL); } while (sent < 0 && errno == EINTR);
+    ssize_t sent = ohk_send_with_fd(inspector, &request, sizeof request, pidfd);
     ssize_t received = -1;
     if (sent == (ssize_t)sizeof request) {
         /* Answers come in question order; one older than ours is a late answer to a question
