@@ -40,13 +40,8 @@ import TestSupport
         #expect(try await broker.runApp(reader, ["snippet", "medications-visible"]).okValue == "0  doses 0 taken 0", "nothing before a grant")
 
         async let asked = broker.runApp(reader, ["snippet", "medications-per-object"])
-        var listing = try await broker.healthctl(["object-requests"])
-        let deadline = Date().addingTimeInterval(30)
-        while !listing.stdout.contains("Request "), Date() < deadline {
-            try await Task.sleep(for: .milliseconds(200))
-            listing = try await broker.healthctl(["object-requests"])
-        }
-        let lines = listing.stdout.split(separator: "\n").map(String.init)
+        let listing = try await broker.pendingObjectRequests()
+        let lines = listing.split(separator: "\n").map(String.init)
         let requestID = lines.first { $0.hasPrefix("Request ") }.flatMap { $0.dropFirst("Request ".count).split(separator: ":").first }
         let candidates = lines.filter { $0.hasPrefix("  ") }
         #expect(candidates.count == 2, "both medications are offered: \(listing)")
@@ -94,13 +89,8 @@ import TestSupport
         let files = try makeAppFilesDirectory(under: broker.root)
         let dose = HKMedicationDoseEventTypeIdentifierMedicationDoseEvent
         async let asked = broker.runApp(reader, ["snippet", "medications-per-object"])
-        var listing = try await broker.healthctl(["object-requests"])
-        let deadline = Date().addingTimeInterval(30)
-        while !listing.stdout.contains("Request "), Date() < deadline {
-            try await Task.sleep(for: .milliseconds(200))
-            listing = try await broker.healthctl(["object-requests"])
-        }
-        let lines = listing.stdout.split(separator: "\n").map(String.init)
+        let listing = try await broker.pendingObjectRequests()
+        let lines = listing.split(separator: "\n").map(String.init)
         guard let requestID = lines.first(where: { $0.hasPrefix("Request ") }).flatMap({ $0.dropFirst("Request ".count).split(separator: ":").first }),
               let uuid = lines.first(where: { $0.hasPrefix("  ") && $0.contains("Ibuprofen") })?.split(separator: " ").first else {
             Issue.record("no request or ibuprofen candidate: \(listing)")

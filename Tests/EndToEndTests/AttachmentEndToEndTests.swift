@@ -111,12 +111,7 @@ import TestSupport
         #expect(try await broker.runApp(reader, ["attachment-snippet", "visible"]).okValue == "0  true")
 
         async let asked = broker.runApp(reader, ["snippet", "vision-per-object"])
-        var listing = try await broker.healthctl(["object-requests"]).stdout
-        let deadline = Date().addingTimeInterval(30)
-        while !listing.contains("Request "), Date() < deadline {
-            try await Task.sleep(for: .milliseconds(200))
-            listing = try await broker.healthctl(["object-requests"]).stdout
-        }
+        let listing = try await broker.pendingObjectRequests()
         let lines = listing.split(separator: "\n").map(String.init)
         let requestID = lines.first { $0.hasPrefix("Request ") }.flatMap { $0.dropFirst("Request ".count).split(separator: ":").first }
         let candidate = lines.first { $0.hasPrefix("  ") }?.split(separator: " ").first

@@ -24,13 +24,8 @@ import TestSupport
     static func grantGlasses(_ broker: BrokerProcess, saver: String, reader: String) async throws -> String? {
         async let asked = broker.runApp(reader, ["snippet", "vision-per-object"])
         // Wait for the request to reach healthd (a hang guard, not a timing assertion).
-        var listing = try await broker.healthctl(["object-requests"])
-        let deadline = Date().addingTimeInterval(60)
-        while !listing.stdout.contains("Request "), Date() < deadline {
-            try await Task.sleep(for: .milliseconds(200))
-            listing = try await broker.healthctl(["object-requests"])
-        }
-        let lines = listing.stdout.split(separator: "\n").map(String.init)
+        let listing = try await broker.pendingObjectRequests(timeout: 60)
+        let lines = listing.split(separator: "\n").map(String.init)
         let requestID = lines.first { $0.hasPrefix("Request ") }.flatMap { $0.dropFirst("Request ".count).split(separator: ":").first }
         let glasses = lines.first { $0.hasPrefix("  ") && $0.contains("R SPH -2.25 D") }
             .flatMap { $0.split(separator: " ").first }.map(String.init)

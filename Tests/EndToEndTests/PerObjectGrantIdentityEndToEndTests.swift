@@ -35,13 +35,7 @@ import TestSupport
 
     /// Polls `healthctl object-requests` until a request is listed (a hang guard, 30 s).
     func pendingRequest(_ broker: BrokerProcess) async throws -> String {
-        let deadline = Date().addingTimeInterval(30)
-        var listing = try await broker.healthctl(["object-requests"]).stdout
-        while !listing.contains("Request "), Date() < deadline {
-            try await Task.sleep(for: .milliseconds(200))
-            listing = try await broker.healthctl(["object-requests"]).stdout
-        }
-        return listing
+        try await broker.pendingObjectRequests()
     }
 
     @Test func anotherAppNeverReadsTheGrantedObject() async throws {

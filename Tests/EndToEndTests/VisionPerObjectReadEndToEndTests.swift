@@ -23,14 +23,9 @@ import TestSupport
 
         async let asked = broker.runApp(reader, ["snippet", "vision-per-object"])
         // Wait for the request to reach healthd (a hang guard, not a timing assertion).
-        var listing = try await broker.healthctl(["object-requests"])
-        let deadline = Date().addingTimeInterval(30)
-        while !listing.stdout.contains("Request "), Date() < deadline {
-            try await Task.sleep(for: .milliseconds(200))
-            listing = try await broker.healthctl(["object-requests"])
-        }
-        #expect(listing.stdout.contains("org.test.vision-reader"), "\(listing)")
-        let lines = listing.stdout.split(separator: "\n").map(String.init)
+        let listing = try await broker.pendingObjectRequests()
+        #expect(listing.contains("org.test.vision-reader"), "\(listing)")
+        let lines = listing.split(separator: "\n").map(String.init)
         let requestID = lines.first { $0.hasPrefix("Request ") }.flatMap { $0.dropFirst("Request ".count).split(separator: ":").first }
         let candidates = lines.filter { $0.hasPrefix("  ") && $0.contains(" (") }
         #expect(candidates.count == 3, "every matching prescription is offered: \(listing)")
