@@ -90,10 +90,28 @@ public final class CallResponder: Sendable {
     }
 
     /// Queues one stream message without waiting; `CancellationError` once the call has ended.
+    /// A message too large for a frame ends the call instead (`oversized`) and throws its status.
     private func append(_ payload: [UInt8]) throws {
-        guard !answered.withLock({ $0 }),
-              outbound.append(FrameCodec.encode(Frame(callID: callID, kind: .streamMessage, payload: payload)))
-        else { throw CancellationError() }
+        let frame = FrameCodec.encode(Frame(callID: callID, kind: .streamMessage, payload: payload))
+        if let refusal = Self.oversized(frame) {
+            end(.failure(callID, refusal, streaming: true))
+            throw refusal
+        }
+        guard !answered.withLock({ $0 }), outbound.append(frame) else { throw CancellationError() }
+    }
+
+    /// The one check that no frame leaves larger than a peer accepts (`WireLimits.maxFrameBytes`,
+    /// length prefix excluded). Answers are cut to fit where they are built (by count and by
+    /// `WireLimits.resultBatchBytes`); this is the backstop should one path forget: the peer
+    /// would refuse the frame and drop its whole connection, every call on it with this one.
+    /// Instead only this call ends, RESOURCE_EXHAUSTED, which the SDK raises as
+    /// `errorDataSizeExceeded`.
+    static func oversized(_ encodedFrame: [UInt8]) -> RPCStatus? {
+        let length = encodedFrame.count - FrameCodec.lengthPrefixBytes
+        guard length > WireLimits.maxFrameBytes else { return nil }
+        return RPCStatus(.resourceExhausted, "healthd's answer of \(length) bytes is over the \(WireLimits.maxFrameBytes)-byte frame limit; "
+                         + "narrow the query (a predicate or a limit), and report this: answers are meant to be cut to fit",
+                         healthKitCode: .errorDataSizeExceeded)
     }
 
     /// Gives `hooks` what this call holds while it waits for its peer (`sendFromSynchronousContext`).
@@ -144,7 +162,13 @@ public final class CallResponder: Sendable {
         }
         guard first else { return }
         onEnd()
-        outbound.append(FrameCodec.encode(frame), passing: descriptor)
+        var encoded = FrameCodec.encode(frame)
+        var descriptor = descriptor
+        if let refusal = Self.oversized(encoded) {
+            encoded = FrameCodec.encode(.failure(callID, refusal, streaming: frame.kind != .response))
+            descriptor = -1
+        }
+        outbound.append(encoded, passing: descriptor)
     }
 }
 

@@ -34,7 +34,7 @@ import Testing
         var found: [SampleRecord] = []
         try database.samples.queryCorrelations(
             CorrelationQuerySpec(typeIdentifier: bloodPressure, objectPredicates: objectPredicates),
-            objectScopes: [systolic: systolicScope, diastolic: diastolicScope], batchSize: 2) { found += $0 }
+            objectScopes: [systolic: systolicScope, diastolic: diastolicScope], batching: .rows(2)) { found += $0 }
         return found
     }
 

@@ -65,11 +65,19 @@ import Testing
         let directory = TemporaryDirectory()
         let store = try Self.store(directory, letter: "a")
         #expect(try Self.read(store).letters == ["a"])
-        try Self.commitElsewhere(store)
-        let again = try Self.read(store)
-        #expect(again.letters == ["a"])
         // Every `pages` page is unchanged on disk: each is served without decrypting again.
-        #expect(again.cacheHits >= UInt64(Self.rows))
+        // The cache is the process's, direct-mapped: suites running beside this one may take a
+        // slot between the two reads (CI saw 17 of 20 once), so the pair is tried a few times;
+        // a cache that never serves unchanged pages fails every attempt.
+        var hits: [UInt64] = []
+        for _ in 0..<5 {
+            try Self.commitElsewhere(store)
+            let again = try Self.read(store)
+            #expect(again.letters == ["a"])
+            hits.append(again.cacheHits)
+            if again.cacheHits >= UInt64(Self.rows) { break }
+        }
+        #expect(hits.contains { $0 >= UInt64(Self.rows) }, "cache hits per attempt: \(hits)")
     }
 
     /// A checkpoint rewrites the same page numbers of the database file with new sealed bytes.

@@ -6,9 +6,9 @@ import TestSupport
 
 /// DESIGN.md §7.6 ("a revoked permission takes effect at once, including on long-running
 /// queries") for a *finite* answer a reader holds up: a confined `leak-probe-client` starts a
-/// sample query, newest first, whose first batch alone is past healthd's 1 MiB pause, and stops
-/// reading as soon as its first bytes arrive — healthd has read its rows and waits for the reader
-/// with the second batch. Then the reader loses the other app's rows, one way at a time (`Loss`),
+/// sample query, newest first, of about 6.4 MB, and stops reading as soon as its first bytes
+/// arrive — healthd has sent what its 1 MiB pause and the socket allow (batches are cut at
+/// `WireLimits.resultBatchBytes`, 1 MiB) and waits for the reader with the next batch. Then the reader loses the other app's rows, one way at a time (`Loss`),
 /// and reads the rest. Those rows sort last (they are the oldest), so not one of them could have
 /// left before the loss. What it receives must be byte for byte (its own UUIDs aside) what it
 /// receives in a twin world where the other app never saved them; the positive control, a reader
@@ -42,8 +42,8 @@ import TestSupport
     }
 }
 
-/// One broker for `StalledStreamRevocationTests`: one reader per `Loss`, each with its own 510
-/// padded samples (recent, so newest first they come first and fill the first batch of 500),
+/// One broker for `StalledStreamRevocationTests`: one reader per `Loss`, each with its own 200
+/// padded samples (recent, so newest first they come first and fill the first batches),
 /// and — in the hidden world only — another app's three of the reader's type, years old.
 final class StalledStreamWorld: Sendable {
     enum Loss: String, CaseIterable, CustomStringConvertible {
@@ -73,11 +73,18 @@ final class StalledStreamWorld: Sendable {
     }
 
     static let writer = "org.probe.stalled-writer"
-    /// Own samples per reader: a first batch of 500 and ten more.
-    static let ownCount = 510
-    /// Each sample's padding: 500 of them weigh about 1.6 MB, past healthd's 1 MiB pause, so the
-    /// first batch alone makes healthd wait for the reader before it sends the second.
-    static let padding = String(repeating: "p", count: 3_000)
+    /// Own samples per reader, and how many go in one save (under the 4 MiB frame).
+    static let ownCount = 200
+    static let perSave = 100
+    /// Each sample's padding, 8 entries of 4,000 bytes: 200 samples weigh about 6.4 MB. Batches
+    /// are cut at 1 MiB, and healthd queues at most about two of them beyond what the socket
+    /// holds before it waits for the reader (its 1 MiB pause), so the other app's rows — sorted
+    /// last — are still unread when the reader stalls. (With 500-sample batches of one
+    /// 3,000-byte entry, the first batch alone passed the pause; the byte cut made batches
+    /// smaller and the old padding let the last batch be queued before the loss.)
+    static let padding: [String: MetadataValue] = Dictionary(uniqueKeysWithValues: (0..<8).map {
+        ("pad\($0)", MetadataValue.string(String(repeating: "p", count: 4_000)))
+    })
 
     let broker: BrokerProcess
     let hidden: Bool
@@ -102,8 +109,8 @@ final class StalledStreamWorld: Sendable {
             let session = try ProbeSession(loss.reader, adminSocket: broker.adminSocket)
             let records = (0..<Self.ownCount).map { Self.padded(loss.type, at: now.addingTimeInterval(-Double($0 + 1) * 60)) }
             var uuids: [UUID] = []
-            for start in stride(from: 0, to: records.count, by: 170) {
-                uuids += try await ProbeData.save(Array(records[start..<min(start + 170, records.count)]), through: session)
+            for start in stride(from: 0, to: records.count, by: Self.perSave) {
+                uuids += try await ProbeData.save(Array(records[start..<min(start + Self.perSave, records.count)]), through: session)
             }
             own[loss.reader] = uuids
             try await session.finish()
@@ -130,7 +137,7 @@ final class StalledStreamWorld: Sendable {
                                                           leftEye: LensSpecificationValue(sphere: -1.25)))
             : .quantity(7, unit: "count")
         return SampleRecord(uuid: UUID(), typeIdentifier: type, startDate: date, endDate: date, value: value,
-                            metadata: ["pad": .string(padding)])
+                            metadata: padding)
     }
 
     /// What a stalled reader received: each message's payload with its own UUIDs replaced by

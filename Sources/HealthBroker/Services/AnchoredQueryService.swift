@@ -80,8 +80,8 @@ private struct AnchoredFeed {
     }
 
     /// Sends the visible changes after `cursor` (at most `spec.limit`) as one delivery: batches
-    /// of at most `WireLimits.samplesPerBatch(types:)` objects, the last one marked and carrying the new
-    /// anchor. An update with nothing visible sends nothing; the initial results always answer.
+    /// of at most `WireLimits.samplesPerBatch(types:)` objects and about `WireLimits.resultBatchBytes`
+    /// (`AnswerBatching`), the last one marked and carrying the new anchor. An update with nothing visible sends nothing; the initial results always answer.
     ///
     /// Each batch is read in its own reading and leaves only while the app's scopes are those it
     /// was read under (`StreamVisibility`); otherwise it is read again from the same cursor under
@@ -105,7 +105,7 @@ private struct AnchoredFeed {
             let batchSize = WireLimits.samplesPerBatch(types: parts.typeIdentifiers)
             while true {
                 let chunk = remaining > 0 ? min(remaining, batchSize) : batchSize
-                let batch = try database.changeFeed.changes(of: current, after: cursor, limit: chunk)
+                let batch = try database.changeFeed.changes(of: current, after: cursor, limit: chunk, batching: AnswerBatching.changes)
                 let last = batch.reachedEnd || (spec.limit > 0 && remaining - batch.count <= 0)
                 if last && !(initial || sent + batch.count > 0) {
                     // Nothing visible to deliver: nothing is sent, so nothing can be stale.

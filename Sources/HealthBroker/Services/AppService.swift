@@ -136,7 +136,8 @@ enum SampleQueries {
                        to responder: CallResponder, counting report: CallAccessReport?) throws {
         // Plain rows go from the statement straight into the frame (FetchedSampleEncoder).
         var encoder = FetchedSampleEncoder()
-        try database.samples.queryFetched(spec, scope: scope, batchSize: WireLimits.samplesPerBatch(types: [spec.typeIdentifier])) { batch in
+        let batching = AnswerBatching.samples(of: spec.typeIdentifier) { encoder.encodedSize(ofLastRowOf: $0) }
+        try database.samples.queryFetched(spec, scope: scope, batching: batching) { batch in
             try responder.sendFromSynchronousContext(encoder.wireBytes(batch))
             report?.add(count: batch.count)
         }
@@ -154,7 +155,8 @@ enum SampleQueries {
         repeat {
             // A batch's source and device tables begin anew with each reading.
             var encoder = FetchedSampleEncoder()
-            resume = try database.samples.queryFetched(spec, scope: visibility.scope(type), batchSize: WireLimits.samplesPerBatch(types: [type]),
+            let batching = AnswerBatching.samples(of: type) { encoder.encodedSize(ofLastRowOf: $0) }
+            resume = try database.samples.queryFetched(spec, scope: visibility.scope(type), batching: batching,
                                                        resuming: resume) { batch in
                 guard try responder.sendFromSynchronousContext(encoder.wireBytes(batch), ifStillCurrent: visibility.isCurrent) else {
                     return false

@@ -29,7 +29,7 @@ enum CorrelationService {
             var resume: SampleQueryResume?
             repeat {
                 let scopes = Dictionary(uniqueKeysWithValues: types.map { ($0, visibility.scope($0)) })
-                resume = try database.samples.queryCorrelations(spec, objectScopes: scopes, batchSize: WireLimits.samplesPerBatch,
+                resume = try database.samples.queryCorrelations(spec, objectScopes: scopes, batching: AnswerBatching.correlations,
                                                                 resuming: resume) { batch in
                     guard try responder.sendFromSynchronousContext(SampleList(batch).wireBytes(), ifStillCurrent: visibility.isCurrent) else {
                         return false
@@ -69,7 +69,7 @@ enum CorrelationService {
 
     private static func stream(_ spec: CorrelationQuerySpec, objectScopes: [String: Visibility], from database: HealthDatabase,
                                to responder: CallResponder, counting report: CallAccessReport?) throws {
-        try database.samples.queryCorrelations(spec, objectScopes: objectScopes, batchSize: WireLimits.samplesPerBatch) { batch in
+        try database.samples.queryCorrelations(spec, objectScopes: objectScopes, batching: AnswerBatching.correlations) { batch in
             try responder.sendFromSynchronousContext(SampleList(batch).wireBytes())
             report?.add(count: batch.count)
         }

@@ -37,6 +37,27 @@ public struct FetchedSampleBatch: Sendable {
 
     public var count: Int { rows.count }
 
+    /// Takes the last row out, with its whole record if it has one: a row that will not fit the
+    /// batch being sent goes to the next one (`append(_:record:)`). The source and device tables
+    /// stay, as they do across batches.
+    public mutating func popLast() -> (row: FetchedSample, record: SampleRecord?)? {
+        guard let row = rows.popLast() else { return nil }
+        guard case let .record(index) = row.value else { return (row, nil) }
+        // Records are appended with their rows, so the last row's is the last record; were it
+        // not, the record is copied and left (no row points at it, so it is never sent).
+        return (row, index == records.count - 1 ? records.popLast() : records[index])
+    }
+
+    /// Appends a row taken out by `popLast`, its record (if any) at the end of `records`.
+    public mutating func append(_ row: FetchedSample, record: SampleRecord?) {
+        var row = row
+        if let record {
+            row.value = .record(records.count)
+            records.append(record)
+        }
+        rows.append(row)
+    }
+
     /// The batch as whole records, in order (tests and callers that want records).
     public func sampleRecords() -> [SampleRecord] {
         rows.indices.map(record(at:))

@@ -55,7 +55,11 @@ public struct ChangeFeedRepository: Sendable {
     /// merged by feed position; a cursor is a position in every type's feed at once (change
     /// numbers and row ids are store-wide), so one cursor serves the whole set. Parts must name
     /// distinct types (the same type twice would list its changes twice).
-    public func changes(of parts: [FeedPart], after cursor: ChangeCursor, limit: Int) throws -> ChangeBatch {
+    ///
+    /// With `batching`, the step also ends before the change that would take its encoded size
+    /// past `batching.bytes` (it always holds its first change).
+    public func changes(of parts: [FeedPart], after cursor: ChangeCursor, limit: Int,
+                        batching: ChangeFeedBatching? = nil) throws -> ChangeBatch {
         try writer.read { db in
             let now = try Self.changeNumber(db)
             // One more than the limit from each table of each part tells whether the merge was cut short.
@@ -65,31 +69,45 @@ public struct ChangeFeedRepository: Sendable {
             for part in parts {
                 let typeID = try SampleSQL.typeID(db, part.typeIdentifier)
                 deletedParts.append(try ChangeFeedSQL.deletions(db, typeID: typeID, scope: part.visibility.scope,
-                                                                after: cursor, limit: fetchLimit))
+                                                                after: cursor, limit: fetchLimit, batching: batching))
                 addedParts.append(try ChangeFeedSQL.additions(db, typeID: typeID, typeIdentifier: part.typeIdentifier,
                                                               predicate: part.predicate, scope: part.visibility,
-                                                              after: cursor, limit: fetchLimit))
+                                                              after: cursor, limit: fetchLimit, batching: batching))
             }
             var deleted = FeedRows.merged(&deletedParts)
             var added = FeedRows.merged(&addedParts)
             // Each table's rows are now in feed order: walk them as a merge would, only to count
-            // how many of each the limit keeps (the records themselves stay where they are).
+            // how many of each the limit and the byte bound keep (the records stay where they are).
+            // A table read only up to the byte bound ends at a change the walk cannot pass: the
+            // rows the walk keeps are at least the bound's worth, so it stops there first.
             var keptDeleted = 0, keptAdded = 0
+            var bytes = 0
             var last: ChangeCursor?
             while limit <= 0 || keptDeleted + keptAdded < limit {
                 let nextDeleted = keptDeleted < deleted.count ? deleted.positions[keptDeleted] : nil
                 let nextAdded = keptAdded < added.count ? added.positions[keptAdded] : nil
+                let takeDeleted: Bool
                 if let nextDeleted, nextAdded.map(nextDeleted.precedes) ?? true {
-                    keptDeleted += 1
-                    last = nextDeleted
-                } else if let nextAdded {
-                    keptAdded += 1
-                    last = nextAdded
+                    takeDeleted = true
+                } else if nextAdded != nil {
+                    takeDeleted = false
                 } else {
                     break
                 }
+                if let batching {
+                    let size = takeDeleted ? deleted.sizes[keptDeleted] : added.sizes[keptAdded]
+                    if keptDeleted + keptAdded > 0, bytes > batching.bytes - size { break }
+                    bytes += size
+                }
+                if takeDeleted {
+                    keptDeleted += 1
+                    last = nextDeleted
+                } else {
+                    keptAdded += 1
+                    last = nextAdded
+                }
             }
-            let reachedEnd = keptDeleted == deleted.count && keptAdded == added.count
+            let reachedEnd = keptDeleted == deleted.count && keptAdded == added.count && !deleted.cutShort && !added.cutShort
             deleted.keepFirst(keptDeleted)
             added.keepFirst(keptAdded)
             var batch = ChangeBatch(added: added.records, deleted: deleted.records,

@@ -7,12 +7,13 @@ import HealthModel
 /// `(type_id, start_us)` on both tables (migration v11).
 enum ChangeFeedSQL {
     /// Deleted objects after `cursor`; `limit` -1 for all.
+    /// With `batching`, each row is measured and the reading stops once they reach its bytes.
     static func deletions(_ db: Database, typeID: Int64, scope: ReadScope,
-                          after cursor: ChangeCursor, limit: Int) throws -> FeedRows<DeletedObjectRecord> {
+                          after cursor: ChangeCursor, limit: Int, batching: ChangeFeedBatching? = nil) throws -> FeedRows<DeletedObjectRecord> {
         var deletions = FeedRows<DeletedObjectRecord>()
         for range in FeedRange.after(cursor, in: .deletedObjects) {
             let remaining = limit < 0 ? -1 : limit - deletions.count
-            guard remaining != 0 else { break }
+            guard remaining != 0, !deletions.cutShort else { break }
             let visible = SampleSQL.feedVisibility(scope, alias: "d", table: .deletedObjects) { range.condition($0) }
             var arguments: StatementArguments = [typeID]
             arguments += visible.arguments
@@ -31,16 +32,28 @@ enum ChangeFeedSQL {
                 if let identifier: String = row["sync_identifier"], let version: Int64 = row["sync_version"] {
                     sync = SyncIdentity(identifier: identifier, version: version)
                 }
-                deletions.append(DeletedObjectRecord(uuid: row["uuid"], syncIdentity: sync),
-                                 at: ChangeCursor(change: row["change_seq"], table: .deletedObjects, row: row["row"]))
+                let deleted = DeletedObjectRecord(uuid: row["uuid"], syncIdentity: sync)
+                let size = batching?.measureDeleted(deleted)
+                deletions.append(deleted, at: ChangeCursor(change: row["change_seq"], table: .deletedObjects, row: row["row"]))
+                if let batching, let size {
+                    deletions.measuredLast(size)
+                    if deletions.bytes >= batching.bytes {
+                        deletions.cutShort = true
+                        break
+                    }
+                }
             }
         }
         return deletions
     }
 
     /// Objects after `cursor` that match `predicate`; `limit` -1 for all.
+    /// With `batching`, each row is measured and the reading stops once they reach its bytes —
+    /// but for a correlation type, whose rows are measured whole once their samples are attached.
     static func additions(_ db: Database, typeID: Int64, typeIdentifier: String, predicate: SamplePredicate?,
-                          scope visibility: Visibility, after cursor: ChangeCursor, limit: Int) throws -> FeedRows<SampleRecord> {
+                          scope visibility: Visibility, after cursor: ChangeCursor, limit: Int,
+                          batching: ChangeFeedBatching? = nil) throws -> FeedRows<SampleRecord> {
+        let correlations = !CorrelationRules.memberTypes(of: typeIdentifier).isEmpty
         let compiled = try predicate.map { try SampleSQL.condition($0, of: typeIdentifier, within: visibility) }
         // Where each row stands in this reader's feed: its change number, or for an object a
         // per-object grant shows, the grant's (`SampleSQL.feedChange`).
@@ -49,7 +62,7 @@ enum ChangeFeedSQL {
         if limit > 0 { additions.reserveCapacity(limit) }
         for range in FeedRange.after(cursor, in: .objects) {
             let remaining = limit < 0 ? -1 : limit - additions.count
-            guard remaining != 0 else { break }
+            guard remaining != 0, !additions.cutShort else { break }
             let visible = SampleSQL.feedVisibility(visibility.scope, alias: "o", table: .objects) { range.condition($0) }
             var conditions = ["o.type_id = ?", visible.sql]
             var arguments = position.arguments
@@ -75,12 +88,23 @@ enum ChangeFeedSQL {
             let rows = try Row.fetchCursor(statement, arguments: arguments)
             while let row = try rows.next() {
                 // Column 0 is the feed position, selected before the decoder's columns.
-                additions.append(try decoder.record(row, typeIdentifier: typeIdentifier, db),
-                                 at: ChangeCursor(change: row[0], table: .objects, row: decoder.objectID(row)))
+                let record = try decoder.record(row, typeIdentifier: typeIdentifier, db)
+                let size = correlations ? nil : batching?.measureAdded(record)
+                additions.append(record, at: ChangeCursor(change: row[0], table: .objects, row: decoder.objectID(row)))
+                if let batching, let size {
+                    additions.measuredLast(size)
+                    if additions.bytes >= batching.bytes {
+                        additions.cutShort = true
+                        break
+                    }
+                }
             }
         }
-        if !CorrelationRules.memberTypes(of: typeIdentifier).isEmpty {
+        if correlations {
             additions.records = try wholeCorrelations(additions, db)
+            if let batching {
+                for record in additions.records { additions.measuredLast(batching.measureAdded(record)) }
+            }
         }
         return additions
     }

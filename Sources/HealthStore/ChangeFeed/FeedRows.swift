@@ -4,6 +4,14 @@
 struct FeedRows<Record> {
     var records: [Record] = []
     var positions: [ChangeCursor] = []
+    /// Each record's encoded size, when the feed is read under a byte bound
+    /// (`ChangeFeedBatching`); empty otherwise.
+    var sizes: [Int] = []
+    /// Reading stopped at the byte bound with more rows left: rows past the last one here may
+    /// exist, so a walk over merged rows must not count this table as ended.
+    var cutShort = false
+    /// The sum of `sizes`.
+    var bytes = 0
 
     var count: Int { records.count }
 
@@ -18,9 +26,16 @@ struct FeedRows<Record> {
         positions.append(position)
     }
 
+    /// Records the size of the row appended last.
+    mutating func measuredLast(_ size: Int) {
+        sizes.append(size)
+        bytes += size
+    }
+
     mutating func keepFirst(_ count: Int) {
         records.removeLast(records.count - count)
         positions.removeLast(positions.count - count)
+        if sizes.count > count { sizes.removeLast(sizes.count - count) }
     }
 
     /// Rows of several parts' feeds as one feed, in feed order. Each input is already in feed
@@ -33,6 +48,8 @@ struct FeedRows<Record> {
         guard parts.count > 1 else { return parts.popLast() ?? FeedRows() }
         var merged = FeedRows()
         merged.reserveCapacity(parts.reduce(0) { $0 + $1.count })
+        merged.cutShort = parts.contains(where: \.cutShort)
+        let measured = parts.allSatisfy { $0.sizes.count == $0.count }
         var next = [Int](repeating: 0, count: parts.count)
         while true {
             var pick: Int?
@@ -42,6 +59,7 @@ struct FeedRows<Record> {
             }
             guard let pick else { return merged }
             merged.append(parts[pick].records[next[pick]], at: parts[pick].positions[next[pick]])
+            if measured { merged.measuredLast(parts[pick].sizes[next[pick]]) }
             next[pick] += 1
         }
     }

@@ -75,3 +75,21 @@ public struct SampleQueryResume: Sendable {
         }
     }
 }
+
+/// The sort values and row id of the last row a batch holds: where `SampleQueryResume` stands
+/// once the batch is sent. Read for every row (a batch may end before the next one), into the
+/// same storage each time.
+struct ResumeKeys {
+    private(set) var values: [DatabaseValue] = []
+    private(set) var id: Int64 = 0
+
+    mutating func read(_ row: Row, _ keyColumns: [Int], id: Int64) {
+        if values.count != keyColumns.count {
+            values = Array(repeating: .null, count: keyColumns.count)
+        }
+        for (slot, column) in keyColumns.enumerated() {
+            values[slot] = row[column]
+        }
+        self.id = id
+    }
+}

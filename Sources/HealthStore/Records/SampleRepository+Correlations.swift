@@ -46,9 +46,10 @@ extension SampleRepository {
     /// are never read (their count cannot show in its latency). A correlation's samples share
     /// its source and start no earlier than it (`CorrelationRules`), so they are visible too;
     /// `everyObjectVisible` checks that on the rows admitted, should a stored one ever break it.
-    public func queryCorrelations(_ spec: CorrelationQuerySpec, objectScopes: [String: Visibility], batchSize: Int = 500,
+    public func queryCorrelations(_ spec: CorrelationQuerySpec, objectScopes: [String: Visibility],
+                                  batching: ResultBatching<SampleRecord> = .rows(500),
                                   emit: ([SampleRecord]) throws -> Void) throws {
-        _ = try queryCorrelations(spec, objectScopes: objectScopes, batchSize: batchSize, resuming: nil) { batch in
+        _ = try queryCorrelations(spec, objectScopes: objectScopes, batching: batching, resuming: nil) { batch in
             try emit(batch)
             return true
         }
@@ -58,8 +59,10 @@ extension SampleRepository {
     /// `queryFetched(_:scope:batchSize:resuming:emit:)`: `emit` returns false when it did not
     /// send the batch, the reading stops and returns where (nil once all was sent), and given
     /// that position again, with the scopes in force now, it goes on after the last correlation
-    /// sent, over those the first reading could see (`SampleQueryResume`).
-    public func queryCorrelations(_ spec: CorrelationQuerySpec, objectScopes: [String: Visibility], batchSize: Int = 500,
+    /// sent, over those the first reading could see (`SampleQueryResume`). Batches are cut by
+    /// `batching`, each correlation measured with its samples.
+    public func queryCorrelations(_ spec: CorrelationQuerySpec, objectScopes: [String: Visibility],
+                                  batching: ResultBatching<SampleRecord>,
                                   resuming resume: SampleQueryResume?,
                                   emit: ([SampleRecord]) throws -> Bool) throws -> SampleQueryResume? {
         try writer.read { db in
@@ -107,18 +110,36 @@ extension SampleRepository {
             let statement = try db.makeStatement(sql: sql)
             var decoder = SampleRowDecoder(statement, workoutValues: .hidingAll)  // correlations hold no workouts (CorrelationRules)
             let keyColumns = terms.indices.compactMap { statement.index(ofColumn: "resume_key_\($0)") }
-            var batch: [(id: Int64, record: SampleRecord)] = []
+            var batch: [SampleRecord] = []
+            var fill = BatchFill(bytesAllowed: batching.bytes)
+            var held = ResumeKeys()  // where the batch's last correlation stands
+            func send() throws -> Bool {
+                guard try emit(batch) else { return false }
+                position.advance(by: batch.count, lastKeys: held.values, lastID: held.id)
+                batch.removeAll(keepingCapacity: true)
+                fill.reset()
+                return true
+            }
             let rows = try Row.fetchCursor(statement, arguments: arguments)
             while let row = try rows.next() {
-                batch.append((decoder.objectID(row), try decoder.record(row, typeIdentifier: spec.typeIdentifier, db)))
-                if batch.count == batchSize {
-                    guard try emit(try Self.withObjects(batch, db)) else { return position }
-                    position.advance(by: batch.count, lastKeys: keyColumns.map { row[$0] as DatabaseValue }, lastID: decoder.objectID(row))
-                    batch.removeAll(keepingCapacity: true)
+                let id = decoder.objectID(row)
+                // With its samples before it is measured: they are most of its size.
+                let whole = try Self.withObjects([(id, try decoder.record(row, typeIdentifier: spec.typeIdentifier, db))], db)
+                for correlation in whole {
+                    let size = batching.measure(correlation)
+                    if fill.overflows(adding: size, held: batch.count) {
+                        guard try send() else { return position }
+                    }
+                    batch.append(correlation)
+                    fill.add(size)
+                }
+                held.read(row, keyColumns, id: id)
+                if fill.isFull(held: batch.count, rowsAllowed: batching.rows) {
+                    guard try send() else { return position }
                 }
             }
             if !batch.isEmpty {
-                guard try emit(try Self.withObjects(batch, db)) else { return position }
+                guard try emit(batch) else { return position }
             }
             return nil
         }
@@ -183,14 +204,16 @@ extension SampleRepository {
     /// feed's (`ChangeFeedSQL.wholeCorrelations`).
     static func withObjects(_ batch: [(id: Int64, record: SampleRecord)], _ db: Database) throws -> [SampleRecord] {
         let ids = batch.map(\.id)
-        let statement = try db.makeStatement(sql: """
+        // One correlation at a time (a correlation query measures each) reuses one statement.
+        let sql = """
             SELECT cm.correlation_id, t.identifier AS type_identifier, \(SampleRowDecoder.columns)
             FROM correlation_members cm
             JOIN objects o ON o.id = cm.member_id
             JOIN sample_types t ON t.id = o.type_id
             WHERE cm.correlation_id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ",")))
             ORDER BY o.id
-            """)
+            """
+        let statement = try ids.count == 1 ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
         var decoder = SampleRowDecoder(statement, workoutValues: .hidingAll)  // members are quantity and category samples
         var objects: [Int64: [SampleRecord]] = [:]
         let rows = try Row.fetchCursor(statement, arguments: StatementArguments(ids))

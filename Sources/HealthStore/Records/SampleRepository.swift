@@ -166,12 +166,19 @@ public struct SampleRepository: Sendable {
     /// quantity and category rows as scalars with their source and device by index, whole
     /// records only for the rest. What the broker streams to apps: the wire encoder writes plain
     /// rows straight into the frame instead of building a `SampleRecord` per row (issue 17).
-    public func queryFetched(_ spec: SampleQuerySpec, scope visibility: Visibility, batchSize: Int = 500,
+    public func queryFetched(_ spec: SampleQuerySpec, scope visibility: Visibility, batching: ResultBatching<FetchedSampleBatch>,
                              emit: (FetchedSampleBatch) throws -> Void) throws {
-        _ = try queryFetched(spec, scope: visibility, batchSize: batchSize, resuming: nil) { batch in
+        _ = try queryFetched(spec, scope: visibility, batching: batching, resuming: nil) { batch in
             try emit(batch)
             return true
         }
+    }
+
+    /// `queryFetched` in batches of `batchSize` rows, whatever their size: for readers inside
+    /// healthd and tests; an answer sent to a peer is cut by bytes too (`batching:`).
+    public func queryFetched(_ spec: SampleQuerySpec, scope visibility: Visibility, batchSize: Int = 500,
+                             emit: (FetchedSampleBatch) throws -> Void) throws {
+        try queryFetched(spec, scope: visibility, batching: .rows(batchSize), emit: emit)
     }
 
     /// `queryFetched` for a reader whose view may go stale while it streams (the broker's
@@ -180,35 +187,57 @@ public struct SampleRepository: Sendable {
     /// again (`resuming`), with the scope in force now, it goes on after the last row sent, over
     /// the rows the first reading could see (`SampleQueryResume`). Batches restart with it: a
     /// batch's source and device tables begin anew.
-    public func queryFetched(_ spec: SampleQuerySpec, scope visibility: Visibility, batchSize: Int = 500,
+    ///
+    /// Batches are cut by `batching` (its `measure` is handed the batch with the row to measure
+    /// last): a row that would take the batch past its bytes opens the next batch instead.
+    public func queryFetched(_ spec: SampleQuerySpec, scope visibility: Visibility, batching: ResultBatching<FetchedSampleBatch>,
                              resuming resume: SampleQueryResume?,
                              emit: (FetchedSampleBatch) throws -> Bool) throws -> SampleQueryResume? {
         try writer.read { db in
             var position = try resume ?? SampleQueryResume.start(db)
             guard let limit = position.remainingLimit(spec.limit) else { return nil }
             var batch = FetchedSampleBatch(typeIdentifier: spec.typeIdentifier, unit: "")
+            var fill = BatchFill(bytesAllowed: batching.bytes)
+            // Where the batch's last row stands, for the position should the next row not fit.
+            var held = ResumeKeys()
             var stopped = false
+            /// Sends the batch; false when the reader's view went stale (the reading stops).
+            func send(endingAt keys: ResumeKeys) throws -> Bool {
+                guard try emit(batch) else { return false }
+                position.advance(by: batch.rows.count, lastKeys: keys.values, lastID: keys.id)
+                // The source and device tables stay: later rows' indexes point into them.
+                batch.rows.removeAll(keepingCapacity: true)
+                batch.records.removeAll(keepingCapacity: true)
+                fill.reset()
+                return true
+            }
             try Self.visibleRows(spec, scope: visibility, after: resume == nil ? nil : position, limit: limit, db) {
                 decoder, rows, keyColumns in
                 batch = FetchedSampleBatch(typeIdentifier: spec.typeIdentifier, unit: decoder.canonicalUnit(of: spec.typeIdentifier))
-                batch.rows.reserveCapacity(batchSize)
+                batch.rows.reserveCapacity(batching.rows)
                 // `forEach`: GRDB steps the statement in one loop (one busy check per query).
                 try rows.forEach { row in
                     try decoder.fetch(row, into: &batch, db)
-                    if batch.rows.count == batchSize {
-                        guard try emit(batch) else {
+                    let size = batching.measure(batch)
+                    if fill.overflows(adding: size, held: batch.rows.count - 1), let moved = batch.popLast() {
+                        guard try send(endingAt: held) else {
                             stopped = true
                             throw StopReading()
                         }
-                        position.advance(by: batch.rows.count, lastKeys: keyColumns.map { row[$0] as DatabaseValue }, lastID: decoder.objectID(row))
-                        // The source and device tables stay: later rows' indexes point into them.
-                        batch.rows.removeAll(keepingCapacity: true)
-                        batch.records.removeAll(keepingCapacity: true)
+                        batch.append(moved.row, record: moved.record)
+                    }
+                    fill.add(size)
+                    held.read(row, keyColumns, id: decoder.objectID(row))
+                    if fill.isFull(held: batch.rows.count, rowsAllowed: batching.rows) {
+                        guard try send(endingAt: held) else {
+                            stopped = true
+                            throw StopReading()
+                        }
                     }
                 }
             }
             if stopped { return position }
-            if !batch.rows.isEmpty, try !emit(batch) { return position }
+            if !batch.rows.isEmpty, try !send(endingAt: held) { return position }
             return nil
         }
     }

@@ -3,6 +3,9 @@ import HealthModel
 
 /// Turns `Frame` values into length-prefixed bytes and frame bodies back into `Frame` values.
 public enum FrameCodec {
+    /// Bytes of the length prefix before each frame body; `WireLimits.maxFrameBytes` counts the body.
+    public static let lengthPrefixBytes = 4
+
     /// The frame with its 4-byte length prefix: what protobuf-c packs for the `Frame` message
     /// (`FrameCodecTests` compares the two byte for byte), written by hand in one buffer.
     ///

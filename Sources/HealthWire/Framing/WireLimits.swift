@@ -33,6 +33,15 @@ public enum WireLimits {
     public static let maxSamplesPerSave = 10_000
     /// Samples per streamed SampleBatch message sent by the broker.
     public static let samplesPerBatch = 500
+    /// The encoded size a result batch is cut at, beside its count: a batch ends before the row
+    /// that would take it past this (a row larger than this alone goes in a batch of its own).
+    /// Counts alone did not bound a frame: one sample may carry ~280 KB of metadata (64 entries
+    /// of 256-byte keys and 4096-byte values, `SampleLimits`) and a device of 8 KiB, and a
+    /// workout's events and activities are bounded only by the save frame, so 500 rows an app
+    /// wrote could build an answer over `maxFrameBytes` that its reader — another app, the
+    /// manager — refused, ending its connection. A quarter of the frame: well under it with a
+    /// frame's own fields, and plain rows (about 100 bytes) still batch by count.
+    public static let resultBatchBytes = 1 << 20
     /// Clinical records per streamed batch: each may carry a FHIR resource of up to
     /// `FHIRResourceRules.maxResourceBytes` plus bounded metadata (`SampleLimits`), so 500 would
     /// not fit a frame; 6 whole records always do (6 × (256 KiB + 256 KiB) < 4 MiB).

@@ -234,3 +234,11 @@ public struct SourceList: WireMessage, Equatable {
         return ProtobufCodec.encode(wire)
     }
 }
+
+extension AnchoredQueryBatch {
+    /// At most the bytes `deleted` takes in `deleted_objects`: its tag and length (at most 1 + 5),
+    /// the UUID's 18, the identifier's tag, length and text, the version's tag and varint.
+    public static func encodedSizeBound(of deleted: DeletedObjectRecord) -> Int {
+        6 + 18 + (deleted.syncIdentity.map { 1 + 5 + WireText.packable($0.identifier).count + 1 + 10 } ?? 0)
+    }
+}

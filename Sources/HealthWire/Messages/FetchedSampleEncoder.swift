@@ -26,6 +26,9 @@ public struct FetchedSampleEncoder {
     private var sourceFields: [[UInt8]] = []
     /// Sample field 8 for each of the batch's devices, by index.
     private var deviceFields: [[UInt8]] = []
+    /// Whole records encoded to be measured (`encodedSize(ofLastRowOf:)`), by UUID, taken by the
+    /// `wireBytes` that sends them so none is encoded twice.
+    private var measuredRecords: [UUID: [UInt8]] = [:]
 
     public init() {}
 
@@ -44,7 +47,7 @@ public struct FetchedSampleEncoder {
         for row in batch.rows {
             switch row.value {
             case let .record(index):
-                let bytes = SampleList([batch.records[index]]).wireBytes()
+                let bytes = measuredRecords.removeValue(forKey: row.uuid) ?? SampleList([batch.records[index]]).wireBytes()
                 capacity += bytes.count
                 wholeRecords.append(bytes)
             case .quantity, .category:
@@ -73,6 +76,23 @@ public struct FetchedSampleEncoder {
             }
             precondition(out.count == capacity, "a batch's computed size is not what was written")
             initialized = out.count
+        }
+    }
+
+    /// The bytes the batch's last row takes in `wireBytes(batch)`: how the store cuts batches
+    /// by size (`ResultBatching`). A plain row's is computed; a whole record is encoded here and
+    /// kept for `wireBytes`.
+    public mutating func encodedSize(ofLastRowOf batch: FetchedSampleBatch) -> Int {
+        guard let row = batch.rows.last else { return 0 }
+        learnParts(of: batch)
+        switch row.value {
+        case let .record(index):
+            let bytes = SampleList([batch.records[index]]).wireBytes()
+            measuredRecords[row.uuid] = bytes
+            return bytes.count
+        case .quantity, .category:
+            let length = plainLength(row)
+            return 1 + Self.varintLength(UInt64(length)) + length
         }
     }
 

@@ -111,6 +111,12 @@ public struct SampleList: WireMessage, Equatable {
         wire.samples = arena.messages(built)
         return ProtobufCodec.encode(wire)
     }
+
+    /// The bytes `record` takes in a list of samples (its tag, length and message): also in an
+    /// anchored batch, whose samples are field 1 too. What answers are cut by (`ResultBatching`).
+    public static func encodedSize(of record: SampleRecord) -> Int {
+        SampleList([record]).wireBytes().count
+    }
 }
 
 /// SaveResponse: the broker-assigned UUIDs, in the order the samples were sent.
