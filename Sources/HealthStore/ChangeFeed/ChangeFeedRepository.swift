@@ -95,7 +95,8 @@ public struct ChangeFeedRepository: Sendable {
                     break
                 }
                 if let batching {
-                    let size = takeDeleted ? deleted.sizes[keptDeleted] : added.sizes[keptAdded]
+                    // Every row read under `batching` was measured; a missing size counts as none.
+                    let size = takeDeleted ? deleted.sizes.at(keptDeleted) : added.sizes.at(keptAdded)
                     if keptDeleted + keptAdded > 0, bytes > batching.bytes - size { break }
                     bytes += size
                 }

@@ -64,3 +64,8 @@ struct FeedRows<Record> {
         }
     }
 }
+
+extension [Int] {
+    /// The element at `index`, or 0 past the end.
+    func at(_ index: Int) -> Int { indices.contains(index) ? self[index] : 0 }
+}
