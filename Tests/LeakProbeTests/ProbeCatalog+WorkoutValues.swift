@@ -3,7 +3,7 @@ import HealthModel
 import HealthWire
 
 /// `WorkoutValueRedactionTests`' steps: every read kind that returns workouts — sample
-/// (plain, sorted and limited), anchored from the start and continued, anchored over a set of
+/// (plain, sorted by date or by total distance and limited), anchored from the start and continued, anchored over a set of
 /// types, long-running anchored, observer and the query after it, sources — with no predicate
 /// and with each workout total, statistic and activity-statistic predicate, each also under NOT
 /// (a hidden value must match as an absent one: never a comparison, always its negation).
@@ -47,6 +47,15 @@ extension ProbeCatalog {
             // The other app's workout starts first: with its value visible it would be the one.
             .query("values: energy over 100 kcal, oldest 1") { _ in
                 SampleQuerySpec(typeIdentifier: workout, predicate: energyOver100, sort: [SampleSort(.startDate, ascending: true)], limit: 1)
+            },
+            // The sort by a total is decided under the same rule as the total (a hidden distance
+            // sorts as an absent one): the triathlon, longest, must not come first where any of
+            // its legs' distance types is hidden, nor the row where its type is.
+            .query("values: longest distance first, limit 2") { _ in
+                SampleQuerySpec(typeIdentifier: workout, sort: [SampleSort(.workout(.distance), ascending: false)], limit: 2)
+            },
+            .query("values: shortest distance first") { _ in
+                SampleQuerySpec(typeIdentifier: workout, sort: [SampleSort(.workout(.distance), ascending: true)])
             },
             .stream("values anchored: from the start, limit 1", .queryAnchored) { _ in
                 AnchoredQuerySpec(typeIdentifier: workout, limit: 1).wireBytes()
@@ -94,7 +103,11 @@ extension ProbeCatalog {
     }()
 
     /// Steps whose answer shows the other app's values to a reader of every type: each must
-    /// differ from a twin world without the values of any one type (the positive control).
-    static let workoutValuePositiveControls = ["values: every workout", "values anchored: from the start, limit 1",
-                                               "values: every workout, after the observer"]
+    /// differ from a twin world without the values of `type` (the positive control). The
+    /// anchored query limited to one workout shows the other app's first workout only, so it
+    /// differs only where that workout holds a value of `type`.
+    static func workoutValuePositiveControls(without type: String) -> [String] {
+        let firstChanges = WorkoutValueData.otherWorkouts(without: type).first != WorkoutValueData.otherWorkouts(without: nil).first
+        return ["values: every workout", "values: every workout, after the observer"] + (firstChanges ? ["values anchored: from the start, limit 1"] : [])
+    }
 }

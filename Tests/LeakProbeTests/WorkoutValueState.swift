@@ -9,6 +9,10 @@ enum WorkoutValueState: String, CaseIterable, Sendable, CustomStringConvertible 
     case energyDenied = "energy-denied"
     case distanceDenied = "distance-denied"
     case heartRateDenied = "heart-rate-denied"
+    /// The type of the row's distance (iOS 18), which a walking and running distance grant does not cover.
+    case rowingDistanceDenied = "rowing-distance-denied"
+    /// The type of one leg of the triathlon: its total distance sums every leg's.
+    case cyclingDistanceDenied = "cycling-distance-denied"
 
     var description: String { rawValue }
     var appID: String { "org.wkvalue.\(rawValue)" }
@@ -20,6 +24,8 @@ enum WorkoutValueState: String, CaseIterable, Sendable, CustomStringConvertible 
         case .energyDenied: WorkoutValueData.energy
         case .distanceDenied: WorkoutValueData.distance
         case .heartRateDenied: WorkoutValueData.heartRate
+        case .rowingDistanceDenied: WorkoutValueData.rowingDistance
+        case .cyclingDistanceDenied: WorkoutValueData.cyclingDistance
         }
     }
 

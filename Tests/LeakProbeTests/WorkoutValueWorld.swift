@@ -3,8 +3,8 @@ import HealthModel
 import HealthWire
 import TestSupport
 
-/// One broker for `WorkoutValueRedactionTests`: another app (`otherApp`) saves its workout —
-/// with every value, or the twin without the values of one type (`WorkoutValueData.otherWorkout`)
+/// One broker for `WorkoutValueRedactionTests`: another app (`otherApp`) saves its workouts —
+/// with every value, or the twins without the values of one type (`WorkoutValueData.otherWorkouts`)
 /// — then each probing app (`WorkoutValueState`) saves its own workout and gets its read grants.
 /// Everything but the other app's workout is the same in every world, and every world is probed
 /// by every state in the same order (`probeAll`): the probing apps see each other's workouts,
@@ -27,7 +27,7 @@ final class WorkoutValueWorld: Sendable {
             for type in WorkoutValueData.shareTypes { try await broker.set(app, "share", type, allowed: true) }
         }
         let other = try ProbeSession(Self.otherApp, adminSocket: broker.adminSocket)
-        otherUUIDs = try await ProbeData.save([WorkoutValueData.otherWorkout(without: type)], through: other)
+        otherUUIDs = try await ProbeData.save(WorkoutValueData.otherWorkouts(without: type), through: other)
         try await other.finish()
         var own: [String: [UUID]] = [:]
         for state in WorkoutValueState.allCases {
@@ -43,16 +43,19 @@ final class WorkoutValueWorld: Sendable {
     }
 
     /// Runs `steps` as every state's app in turn (`WorkoutValueState.allCases` order); returns
-    /// what each received with every UUID minted in this world replaced: the app's own by
-    /// `<own-N>`, every other app's (the other app's, other probing apps' set-up and probe saves)
-    /// by `<granted-N>`, in the order they were minted, which is the same in every world.
-    func probeAll(steps: [ProbeCall]) async throws -> [WorkoutValueState: [[String]]] {
+    /// what each state of `compared` received with every UUID minted in this world replaced: the
+    /// app's own by `<own-N>`, every other app's (the other app's, other probing apps' set-up and
+    /// probe saves) by `<granted-N>`, in the order they were minted, which is the same in every
+    /// world. A state not `compared` makes only its saves, so the store every later state reads
+    /// is the same in every world whichever states each compares (a twin world needs only the
+    /// denied state and the positive control: a third of the probing).
+    func probeAll(steps: [ProbeCall], compared: Set<WorkoutValueState> = Set(WorkoutValueState.allCases)) async throws -> [WorkoutValueState: [[String]]] {
         var minted = otherUUIDs + WorkoutValueState.allCases.flatMap { ownUUIDs[$0.appID] ?? [] }
         var transcripts: [WorkoutValueState: [[String]]] = [:]
         for state in WorkoutValueState.allCases {
-            let (transcript, own) = try await probe(state, steps: steps)
+            let (transcript, own) = try await probe(state, steps: compared.contains(state) ? steps : steps.filter { $0.method == .save })
             minted += own.filter { !minted.contains($0) }
-            transcripts[state] = transcript.normalized(own: own, granted: minted.filter { !own.contains($0) })
+            if compared.contains(state) { transcripts[state] = transcript.normalized(own: own, granted: minted.filter { !own.contains($0) }) }
         }
         return transcripts
     }

@@ -18,22 +18,51 @@ public enum WorkoutValueTypes {
         }
     }
 
+    /// The quantity types `total` of `workout` is derived from: those of its activity type and,
+    /// for the distance, those of every activity it holds too — a multisport workout's distance
+    /// is the sum of its legs' (a triathlon's: swimming, cycling and walking/running distance),
+    /// whatever activity type the workout itself carries. The store's SQL applies the same rule
+    /// (`WorkoutValueScopes.visibleSQL`).
+    public static func types(of total: WorkoutTotal, workout: WorkoutValue) -> [String] {
+        var types = types(of: total, activityType: workout.activityType)
+        guard total == .distance else { return types }
+        for activity in workout.activities {
+            for type in distanceTypes(activityType: activity.activityType) where !types.contains(type) { types.append(type) }
+        }
+        return types
+    }
+
     /// The store keeps one total distance in meters without its type, so the type is the one
-    /// the activity's distance is measured in, as HealthKit's builder picks it; snow sports may
-    /// sum either of two types, so both must be readable.
+    /// the activity's distance is measured in, as HealthKit's builder picks it (the first: the
+    /// builder sums the first that has samples); where an activity's distance was recorded as
+    /// another type before (snow sports, and cross-country skiing before iOS 18's own type),
+    /// every one of them must be readable.
     public static func distanceTypes(activityType: UInt) -> [String] {
         distanceGroups.first { $0.activities.contains(activityType) }?.types ?? otherDistanceTypes
     }
 
     /// Activities whose distance is not walking and running distance, with their types: for
-    /// the store's SQL, which tests a row's activity type against each group.
+    /// the store's SQL, which tests a row's activity type against each group. Apple documents
+    /// each type by the workouts it is recorded in ("During outdoor rowing workouts, the system
+    /// automatically collects distance samples": developer.apple.com/documentation/healthkit/
+    /// hkquantitytypeidentifier/distancerowing, and likewise for every distance type); every
+    /// `HKQuantityTypeIdentifierDistance…` type must appear here or in `otherDistanceTypes`
+    /// (`WorkoutValueTypesTests`), or a workout of its activity would show a distance derived
+    /// from it to readers who may not read it.
     public static let distanceGroups: [(activities: [UInt], types: [String])] = [
         ([HKWorkoutActivityType.cycling, .handCycling].map(\.rawValue), [HKQuantityTypeIdentifier.distanceCycling.rawValue]),
         ([HKWorkoutActivityType.swimming.rawValue], [HKQuantityTypeIdentifier.distanceSwimming.rawValue]),
         ([HKWorkoutActivityType.wheelchairRunPace, .wheelchairWalkPace].map(\.rawValue),
          [HKQuantityTypeIdentifier.distanceWheelchair.rawValue]),
-        ([HKWorkoutActivityType.downhillSkiing, .snowboarding, .crossCountrySkiing].map(\.rawValue),
+        ([HKWorkoutActivityType.downhillSkiing, .snowboarding].map(\.rawValue),
          [HKQuantityTypeIdentifier.distanceDownhillSnowSports.rawValue, HKQuantityTypeIdentifier.distanceWalkingRunning.rawValue]),
+        // iOS 18's distance types.
+        ([HKWorkoutActivityType.crossCountrySkiing.rawValue],
+         [HKQuantityTypeIdentifier.distanceCrossCountrySkiing.rawValue, HKQuantityTypeIdentifier.distanceDownhillSnowSports.rawValue,
+          HKQuantityTypeIdentifier.distanceWalkingRunning.rawValue]),
+        ([HKWorkoutActivityType.rowing.rawValue], [HKQuantityTypeIdentifier.distanceRowing.rawValue]),
+        ([HKWorkoutActivityType.paddleSports.rawValue], [HKQuantityTypeIdentifier.distancePaddleSports.rawValue]),
+        ([HKWorkoutActivityType.skatingSports.rawValue], [HKQuantityTypeIdentifier.distanceSkatingSports.rawValue]),
     ]
 
     /// The distance type of every other activity.

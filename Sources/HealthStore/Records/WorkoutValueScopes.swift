@@ -59,7 +59,7 @@ public struct WorkoutValueScopes: Sendable, Equatable {
     /// every total and statistic the reader may not see removed.
     func redacted(_ workout: WorkoutValue, bundleIdentifier: String, startUS: Int64) -> WorkoutValue {
         let visible = { (types: [String]) in types.allSatisfy { admits($0, bundleIdentifier: bundleIdentifier, startUS: startUS) } }
-        let totals = { (total: WorkoutTotal) in visible(WorkoutValueTypes.types(of: total, activityType: workout.activityType)) }
+        let totals = { (total: WorkoutTotal) in visible(WorkoutValueTypes.types(of: total, workout: workout)) }
         var redacted = workout
         if !totals(.energyBurned) { redacted.totalEnergyBurned = nil }
         if !totals(.distance) { redacted.totalDistance = nil }
@@ -102,17 +102,35 @@ public struct WorkoutValueScopes: Sendable, Equatable {
     }
 
     /// `visibleSQL` for a workout total: the distance's types depend on the row's activity
-    /// type, `activityColumn` (of the `workouts` row of `alias`).
+    /// type, `activityColumn` (of the `workouts` row of `alias`), and on the activity type of
+    /// every activity the workout holds (`WorkoutValueTypes.types(of:workout:)`, the rule
+    /// `redacted` applies): a multisport workout's distance sums its legs'. The activities are
+    /// found by the workout's key (`workout_activities`' primary key starts with it), so only
+    /// the visible row's own activities are looked at.
     func visibleSQL(_ total: WorkoutTotal, activityColumn: String, alias: String = "o") -> (sql: String, arguments: StatementArguments) {
         guard total == .distance else { return visibleSQL(WorkoutValueTypes.types(of: total, activityType: 0), alias: alias) }
+        let workout = distanceVisibleSQL(activityColumn: activityColumn, alias: alias)
+        let leg = distanceVisibleSQL(activityColumn: "wd.activity_type", alias: alias)
+        // Every distance type visible (the user's manager, a reader of all of them): no activity can hide it.
+        guard leg.sql != "1" else { return workout }
+        return ("(\(workout.sql) AND NOT EXISTS (SELECT 1 FROM workout_activities wd WHERE wd.workout_id = \(alias).id AND NOT \(leg.sql)))",
+                workout.arguments + leg.arguments)
+    }
+
+    /// Whether the reader may see a distance measured in the distance type(s) of the activity
+    /// type in `activityColumn`; "1" when it may see every distance type.
+    private func distanceVisibleSQL(activityColumn: String, alias: String) -> (sql: String, arguments: StatementArguments) {
         var cases = ""
         var arguments = StatementArguments()
+        var everyGroupVisible = true
         for group in WorkoutValueTypes.distanceGroups {
             let visible = visibleSQL(group.types, alias: alias)
+            everyGroupVisible = everyGroupVisible && visible.sql == "1"
             cases += " WHEN \(activityColumn) IN (\(group.activities.map(String.init).joined(separator: ","))) THEN \(visible.sql)"
             arguments += visible.arguments
         }
         let others = visibleSQL(WorkoutValueTypes.otherDistanceTypes, alias: alias)
+        if everyGroupVisible && others.sql == "1" { return ("1", []) }
         arguments += others.arguments
         return ("(CASE\(cases) ELSE \(others.sql) END)", arguments)
     }
