@@ -17,18 +17,21 @@ import Testing
     /// case); the cases run one after the other.
     @Test(arguments: MatrixState.halves)
     func noAnswerDependsOnAWorkoutTheAppCannotSee(states: [MatrixState]) async throws {
-        let hiddenWorld = try await MatrixWorld(hidden: true)
+        // The two worlds are separate brokers and client processes: built at once, as they are probed.
+        async let hiddenBuilt = MatrixWorld(hidden: true)
+        async let controlBuilt = MatrixWorld(hidden: false)
+        let (hiddenWorld, controlWorld) = try await (hiddenBuilt, controlBuilt)
         defer { hiddenWorld.stop() }
-        let controlWorld = try await MatrixWorld(hidden: false, hiddenWorkout: hiddenWorld.hiddenWorkout)
         defer { controlWorld.stop() }
+        let workout = try #require(hiddenWorld.hiddenWorkout)
         try await Task.sleep(for: .seconds(MatrixState.temporaryGrantDuration))
 
         let cells = MatrixCell.all
         var compared = 0
         for state in states {
             // The two worlds are separate brokers and client processes: probed at once.
-            async let hiddenAnswers = hiddenWorld.probe(state, cells: cells)
-            async let controlAnswers = controlWorld.probe(state, cells: cells)
+            async let hiddenAnswers = hiddenWorld.probe(state, cells: cells, naming: workout)
+            async let controlAnswers = controlWorld.probe(state, cells: cells, naming: workout)
             let (withHidden, without) = try await (hiddenAnswers, controlAnswers)
             for (index, cell) in cells.enumerated() {
                 compared += 1
@@ -49,8 +52,9 @@ import Testing
         // names the workout: the delivery that follows (woken by the grant change alone, no
         // save) leaves the app holding the collection a store without that workout gives. The
         // delivery itself may name the intervals it empties: the app saw them while allowed.
-        let hidden = try await hiddenWorld.revokingWorkoutUnderAWatch(.everythingAllowed)
-        let control = try await controlWorld.revokingWorkoutUnderAWatch(.everythingAllowed)
+        async let hiddenWatch = hiddenWorld.revokingWorkoutUnderAWatch(.everythingAllowed, naming: workout)
+        async let controlWatch = controlWorld.revokingWorkoutUnderAWatch(.everythingAllowed, naming: workout)
+        let (hidden, control) = try await (hiddenWatch, controlWatch)
         #expect(Self.collection(hidden.initial) != Self.collection(control.initial),
                 "positive control: with the workout readable the watch must see it")
         #expect(hidden.afterRevocation.count > hidden.initial.count, "no delivery after the workout grant was revoked")

@@ -8,7 +8,9 @@ import TestSupport
 final class MatrixWorld: Sendable {
     let broker: BrokerProcess
     let otherUUIDs: [UUID]
-    let hiddenWorkout: UUID
+    /// The other app's workout, saved in the hidden world only (nil in the control world, which
+    /// is probed naming the hidden world's).
+    let hiddenWorkout: UUID?
     let ownUUIDs: [String: [UUID]]
     /// How many long-running streams one session holds open at once.
     static let streamsPerWave = 12
@@ -16,8 +18,7 @@ final class MatrixWorld: Sendable {
     /// budget: status 8 (resource exhausted).
     static let budgetRefusal = "status 8 "
 
-    /// `hiddenWorkout`: the hidden world's workout UUID, which the control world is probed with.
-    init(hidden: Bool, hiddenWorkout: UUID? = nil) async throws {
+    init(hidden: Bool) async throws {
         broker = try BrokerProcess()
         let types = MatrixState.queried + MatrixState.correlated + [MatrixState.workout]
         for app in [MatrixData.otherApp] + MatrixState.allCases.map(\.appID) {
@@ -32,7 +33,7 @@ final class MatrixWorld: Sendable {
             own[state.appID] = try await MatrixData.saveOwn(through: session)
             try await session.finish()
         }
-        self.hiddenWorkout = hidden ? try await MatrixData.saveHiddenWorkout(through: other, otherUUIDs: otherUUIDs) : (hiddenWorkout ?? UUID())
+        hiddenWorkout = hidden ? try await MatrixData.saveHiddenWorkout(through: other, otherUUIDs: otherUUIDs) : nil
         if hidden {
             try await MatrixData.relateToOwnWorkouts(MatrixState.allCases.compactMap { own[$0.appID]?.last }, through: other,
                                                      otherUUIDs: otherUUIDs, in: broker)
@@ -46,8 +47,9 @@ final class MatrixWorld: Sendable {
     }
 
     /// Every cell's answer as `state`'s app, normalized (the UUIDs minted in this world by their
-    /// save order, anchors by length, observer ids by order), in `cells` order.
-    func probe(_ state: MatrixState, cells: [MatrixCell]) async throws -> [[String]] {
+    /// save order, anchors by length, observer ids by order), in `cells` order. `hiddenWorkout`:
+    /// the hidden world's workout, which cells naming it name in both worlds.
+    func probe(_ state: MatrixState, cells: [MatrixCell], naming hiddenWorkout: UUID) async throws -> [[String]] {
         let own = ownUUIDs[state.appID] ?? []
         let inputs = MatrixInputs(probingApp: state.appID, ownUUIDs: own, ownWorkout: own.last ?? UUID(),
                                   otherUUIDs: otherUUIDs, hiddenWorkout: hiddenWorkout)
@@ -101,7 +103,7 @@ final class MatrixWorld: Sendable {
     /// Opens a watched hourly heart-rate collection naming the hidden workout as `state`'s app,
     /// reads its first delivery, revokes the app's workout read grant and waits (bounded) for
     /// the delivery that follows. Returns the normalized messages before and after.
-    func revokingWorkoutUnderAWatch(_ state: MatrixState) async throws -> (initial: [String], afterRevocation: [String]) {
+    func revokingWorkoutUnderAWatch(_ state: MatrixState, naming hiddenWorkout: UUID) async throws -> (initial: [String], afterRevocation: [String]) {
         let own = ownUUIDs[state.appID] ?? []
         let inputs = MatrixInputs(probingApp: state.appID, ownUUIDs: own, ownWorkout: own.last ?? UUID(),
                                   otherUUIDs: otherUUIDs, hiddenWorkout: hiddenWorkout)

@@ -20,15 +20,18 @@ import TestSupport
 /// events (WWDC25 "Meet the HealthKit Medications API").
 @Suite(.timeLimit(.minutes(10)), .serialized) struct MedicationLeakTests {
     @Test func noResponseByteDependsOnAMedicationTheAppMayNotRead() async throws {
-        let hiddenWorld = try await MedicationProbeWorld(hidden: true)
+        // Separate brokers and clients: built and probed at once.
+        async let hiddenBuilt = MedicationProbeWorld(hidden: true)
+        async let controlBuilt = MedicationProbeWorld(hidden: false)
+        let (hiddenWorld, controlWorld) = try await (hiddenBuilt, controlBuilt)
         defer { hiddenWorld.stop() }
-        let controlWorld = try await MedicationProbeWorld(hidden: false)
         defer { controlWorld.stop() }
         let names = hiddenWorld.hiddenObjects
         for state in MedicationProbeState.allCases {
             let steps = Self.steps(for: state)
-            let withHidden = try await hiddenWorld.probe(state, steps: steps, naming: names)
-            let without = try await controlWorld.probe(state, steps: steps, naming: names)
+            async let hiddenAnswers = hiddenWorld.probe(state, steps: steps, naming: names)
+            async let controlAnswers = controlWorld.probe(state, steps: steps, naming: names)
+            let (withHidden, without) = try await (hiddenAnswers, controlAnswers)
             let differing = steps.indices.filter { withHidden[$0] != without[$0] }.map { steps[$0].name }
             if state == .allowedBoth {
                 let blind = ProbeCatalog.medicationPositiveControls.filter { !differing.contains($0) }

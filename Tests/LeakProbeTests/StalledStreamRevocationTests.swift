@@ -17,13 +17,16 @@ import TestSupport
 @Suite(.serialized, .timeLimit(.minutes(10))) struct StalledStreamRevocationTests {
     @Test func aStalledQueryStopsSendingWhatTheReaderLost() async throws {
         let now = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60)
-        let hidden = try await StalledStreamWorld(hidden: true, now: now)
+        // Separate brokers and clients: built and stalled at once.
+        async let hiddenBuilt = StalledStreamWorld(hidden: true, now: now)
+        async let twinBuilt = StalledStreamWorld(hidden: false, now: now)
+        let (hidden, twin) = try await (hiddenBuilt, twinBuilt)
         defer { hidden.stop() }
-        let twin = try await StalledStreamWorld(hidden: false, now: now)
         defer { twin.stop() }
         for loss in StalledStreamWorld.Loss.allCases {
-            let withOthers = try await hidden.stallAndRead(loss)
-            let without = try await twin.stallAndRead(loss)
+            async let hiddenReceived = hidden.stallAndRead(loss)
+            async let twinReceived = twin.stallAndRead(loss)
+            let (withOthers, without) = try await (hiddenReceived, twinReceived)
             #expect(withOthers.items.count >= 2 && without.items.count >= 2,
                     "\(loss): the query must take at least two batches: \(withOthers.items.count) and \(without.items.count)")
             #expect(withOthers.ending == without.ending, "\(loss): the stream ended differently: \(withOthers.ending) vs \(without.ending)")

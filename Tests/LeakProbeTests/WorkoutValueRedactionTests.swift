@@ -13,13 +13,25 @@ import Testing
 @Suite(.timeLimit(.minutes(10)), .serialized) struct WorkoutValueRedactionTests {
     @Test func valuesOfUnreadableTypesLookAbsent() async throws {
         let steps = ProbeCatalog.workoutValueSteps
-        let full = try await WorkoutValueWorld(otherWorkoutWithout: nil)
-        defer { full.stop() }
-        let withValues = try await full.probeAll(steps: steps)
-        for state in WorkoutValueState.deniedStates {
-            let twin = try await WorkoutValueWorld(otherWorkoutWithout: state.denied)
-            defer { twin.stop() }
-            let withoutValues = try await twin.probeAll(steps: steps, compared: [state, .allReadable])
+        // Every world is a broker and clients of its own: all are built and probed at once, then
+        // compared in order. A twin world is probed in its denied state and the positive control
+        // only: the states it is compared in.
+        let worlds: [WorkoutValueState?] = [nil] + WorkoutValueState.deniedStates
+        let probed = try await withThrowingTaskGroup(of: (Int, [WorkoutValueState: [[String]]]).self) { group in
+            for (index, state) in worlds.enumerated() {
+                group.addTask {
+                    let world = try await WorkoutValueWorld(otherWorkoutWithout: state?.denied)
+                    defer { world.stop() }
+                    guard let state else { return (index, try await world.probeAll(steps: steps)) }
+                    return (index, try await world.probeAll(steps: steps, compared: [state, .allReadable]))
+                }
+            }
+            var probed = [[WorkoutValueState: [[String]]]](repeating: [:], count: worlds.count)
+            for try await (index, transcripts) in group { probed[index] = transcripts }
+            return probed
+        }
+        let withValues = probed[0]
+        for (state, withoutValues) in zip(WorkoutValueState.deniedStates, probed.dropFirst()) {
             let probed = withValues[state] ?? [], twinProbed = withoutValues[state] ?? []
             #expect(probed.count == steps.count && twinProbed.count == steps.count)
             for index in steps.indices where probed[index] != twinProbed[index] {

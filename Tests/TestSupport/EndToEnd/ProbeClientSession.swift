@@ -15,7 +15,7 @@ public final class ProbeClientSession: Sendable {
     private let child: ChildProcess
     /// The write end of the client's stdin; nil once closed.
     private let input: Mutex<Int32?>
-    private let output = Output()
+    private let output = ProbeClientOutput()
     private let commandsSent = Mutex(0)
 
     /// Starts `program` with `arguments`, its stdin and stdout connected to this session.
@@ -40,6 +40,8 @@ public final class ProbeClientSession: Sendable {
         input = Mutex(stdin.write)
         let output = output
         // A GCD thread, not the cooperative pool: the read blocks.
+        // Only the bytes just read are searched for line ends, and the lines taken are dropped
+        // once per read: a megabyte-long line (a batch's hex) arrives in many reads.
         DispatchQueue.global().async {
             var buffer = [UInt8](repeating: 0, count: 65536)
             var pending: [UInt8] = []
@@ -47,15 +49,18 @@ public final class ProbeClientSession: Sendable {
                 let count = read(stdout.read, &buffer, buffer.count)
                 if count < 0 && errno == EINTR { continue }
                 if count <= 0 { break }
+                var searched = pending.count
                 pending += buffer[0..<count]
-                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = String(decoding: pending[..<newline], as: UTF8.self)
-                    pending.removeSubrange(...newline)
-                    output.lines.withLock { $0.append(line) }
+                var lineStart = 0
+                while let newline = pending[searched...].firstIndex(of: UInt8(ascii: "\n")) {
+                    output.append(String(decoding: pending[lineStart..<newline], as: UTF8.self))
+                    lineStart = newline + 1
+                    searched = lineStart
                 }
+                pending.removeFirst(lineStart)
             }
             close(stdout.read)
-            output.closed.withLock { $0 = true }
+            output.close()
         }
     }
 
@@ -93,22 +98,19 @@ public final class ProbeClientSession: Sendable {
             // Say how it ended and what it printed last, so a client that died under load can be told
             // from one that was refused (its stderr goes to the test's own).
             let ended = child.isRunning ? "still running" : "exited with \(await child.wait(timeout: 1))"
-            throw Failure(description: "the client stopped reading (command \(number); \(ended)): \(output.lines.withLock { $0.suffix(5) })")
+            throw Failure(description: "the client stopped reading (command \(number); \(ended)): \(output.last)")
         }
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if let answer = answer(to: number) { return answer }
-            guard child.isRunning || !output.closed.withLock({ $0 }) else { break }
+            if let answer = output.answer(to: number) { return answer }
+            guard child.isRunning || !output.closed else { break }
             try await Task.sleep(for: poll)
         }
-        throw Failure(description: "no answer to command \(number) (\(command.prefix(60))…): \(output.lines.withLock { $0.suffix(5) })")
+        throw Failure(description: "no answer to command \(number) (\(command.prefix(60))…): \(output.last)")
     }
 
     /// Every `watch NAME …` line so far, without the prefix.
-    public func watched(_ name: String) -> [String] {
-        let prefix = "watch \(name) "
-        return output.lines.withLock { lines in lines.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) } }
-    }
+    public func watched(_ name: String) -> [String] { output.watched(name) }
 
     /// Ends the session: the client sees end of input and exits; returns its exit status.
     public func finish() async -> Int32 {
@@ -126,18 +128,5 @@ public final class ProbeClientSession: Sendable {
             if let fd = input { close(fd) }
             input = nil
         }
-    }
-
-    private func answer(to number: Int) -> [String]? {
-        output.lines.withLock { lines in
-            guard let done = lines.lastIndex(of: "done \(number)"),
-                  let start = lines[..<done].lastIndex(where: { $0.hasPrefix("call \(number) ") }) else { return nil }
-            return lines[(start + 1)..<done].filter { !$0.hasPrefix("watch ") }
-        }
-    }
-
-    private final class Output: Sendable {
-        let lines = Mutex<[String]>([])
-        let closed = Mutex(false)
     }
 }
