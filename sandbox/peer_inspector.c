@@ -7,8 +7,8 @@
  * guarded by that same check (PTRACE_MODE_READ): a confined healthd cannot see which program a
  * peer runs. The inspector is forked before healthd confines itself (and before any key is
  * read), so it stays outside the domain. It keeps no descriptor but its socket, runs under a
- * seccomp allow-list (receive, read-only open, read, readlink, poll, send, exit) and answers one
- * fixed-size question: "what is the process behind this pidfd?". It never learns anything about
+ * seccomp allow-list (receive, read-only open, read, readlink, stat, poll, send, exit) and answers
+ * one fixed-size question: "what is the process behind this pidfd?". It never learns anything about
  * the store, and a confined healthd gains from it only what a same-uid process could read anyway.
  */
 #define _GNU_SOURCE
@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -80,6 +81,14 @@ static void answer(int32_t asked_pid, int pidfd, struct ohk_peer_facts *facts) {
     snprintf(path, sizeof path, "/proc/%d/exe", pid);
     ssize_t n = readlink(path, facts->executable, sizeof facts->executable - 1);
     facts->executable[n > 0 ? n : 0] = '\0';
+    /* The file itself, by device and inode: the path above is the one in the peer's mount
+       namespace, where an ordinary user may have bound a program of their own over an installed
+       app's path (unshare -Urm); healthd compares this with what the path names in its view. */
+    struct stat file;
+    if (n > 0 && stat(path, &file) == 0) {
+        facts->executable_device = (uint64_t)file.st_dev;
+        facts->executable_inode = (uint64_t)file.st_ino;
+    }
     facts->confined = confinement_of(pid);
     /* Read while the pidfd pinned the process: if it exited meanwhile, its pid may name another
        program by now, and healthd must not take these facts for the peer's. */
@@ -132,6 +141,8 @@ static int allow_only_serving(void) {
         SCMP_SYS(recvmsg), SCMP_SYS(sendto), SCMP_SYS(sendmsg), SCMP_SYS(read), SCMP_SYS(readlink),
         SCMP_SYS(readlinkat), SCMP_SYS(close), SCMP_SYS(poll), SCMP_SYS(ppoll), SCMP_SYS(exit),
         SCMP_SYS(exit_group), SCMP_SYS(rt_sigreturn), SCMP_SYS(restart_syscall),
+        /* stat() of /proc/PID/exe: glibc uses one of these depending on its version. */
+        SCMP_SYS(newfstatat), SCMP_SYS(fstat), SCMP_SYS(statx),
     };
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < sizeof calls / sizeof calls[0]; i++) {

@@ -6,8 +6,10 @@ public struct PeerCredentials: Sendable, Equatable {
     public let pid: Int32
     public let uid: UInt32
     public let gid: UInt32
-    /// The executable behind the peer's pid (`/proc/PID/exe`), nil if it cannot be read or the
-    /// process was gone (or replaced) by the time it was read.
+    /// The executable behind the peer's pid (`/proc/PID/exe`), nil if it cannot be read, the
+    /// process was gone (or replaced) by the time it was read, or the path names another file in
+    /// this process's view than the one the peer runs (a program bound over it in the peer's own
+    /// mount namespace: `ExecutableFile`).
     public let executable: String?
     /// Whether the peer runs confined: a seccomp filter or `no_new_privs` (`/proc/PID/status`),
     /// both inherited across exec, so a sandboxed app that execs a manager tool still shows them.
@@ -42,7 +44,7 @@ public struct PeerCredentials: Sendable, Equatable {
         let pinningUnsupported = pidfd < 0 && errno == ENOPROTOOPT
         defer { if pidfd >= 0 { close(pidfd) } }
         let facts = PeerProcessReading.facts(pid: pid, pidfd: pidfd)
-        var executable = facts.executable
+        var executable = verifiedExecutable(facts)
         var confined = facts.confined ?? true
         if pidfd >= 0 ? ohk_pidfd_alive(pidfd) != 0 : !pinningUnsupported {
             executable = nil
@@ -51,11 +53,26 @@ public struct PeerCredentials: Sendable, Equatable {
         return PeerCredentials(pid: pid, uid: uid, gid: gid, executable: executable, confined: confined)
     }
 
+    /// The peer's executable path, if it names here the very file the peer runs. The path comes
+    /// from the peer's mount namespace; what healthd trusts it for (a manifest, the manager tools)
+    /// is the file at that path in healthd's own view. Unknown file, or another one: nil.
+    static func verifiedExecutable(_ facts: PeerProcessFacts) -> String? {
+        guard let path = facts.executable, let runs = facts.executableFile, ExecutableFile(path: path) == runs else { return nil }
+        return path
+    }
+
     /// `Seccomp:` and `NoNewPrivs:` of /proc/PID/status: true if either is set, nil if the file
     /// cannot be read or lacks them (a kernel without the fields cannot show an unconfined peer).
-    /// The file is the kernel's and a few KiB; at most 64 KiB are read all the same.
     static func readConfinement(pid: pid_t) -> Bool? {
-        let fd = open("/proc/\(pid)/status", O_RDONLY | O_CLOEXEC)
+        guard let fields = statusFields(path: "/proc/\(pid)/status"),
+              let seccomp = fields["Seccomp"], let noNewPrivs = fields["NoNewPrivs"] else { return nil }
+        return seccomp != "0" || noNewPrivs != "0"
+    }
+
+    /// The fields of a /proc status file, name to value without whitespace; nil if it cannot be
+    /// opened. The file is the kernel's and a few KiB; at most 64 KiB are read all the same.
+    static func statusFields(path: String) -> [Substring: String]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var bytes = [UInt8](repeating: 0, count: 65_536)
@@ -66,20 +83,13 @@ public struct PeerCredentials: Sendable, Equatable {
             guard count > 0 else { break }
             filled += count
         }
-        var seccomp: Bool?
-        var noNewPrivs: Bool?
+        var fields: [Substring: String] = [:]
         for line in String(decoding: bytes[0..<filled], as: UTF8.self).split(separator: "\n") {
             let parts = line.split(separator: ":", maxSplits: 1)
             guard parts.count == 2 else { continue }
-            let value = parts[1].filter { !$0.isWhitespace }
-            switch parts[0] {
-            case "Seccomp": seccomp = value != "0"
-            case "NoNewPrivs": noNewPrivs = value != "0"
-            default: continue
-            }
+            fields[parts[0]] = parts[1].filter { !$0.isWhitespace }
         }
-        guard let seccomp, let noNewPrivs else { return nil }
-        return seccomp || noNewPrivs
+        return fields
     }
 
     static func readExecutable(pid: pid_t) -> String? {
@@ -109,4 +119,9 @@ public enum ProcessHardening {
     /// Returns false where the kernel does not offer it.
     @discardableResult
     public static func denyWriteExecute() -> Bool { ohk_deny_write_execute() == 0 }
+
+    /// Whether a seccomp filter confines this process now (`Seccomp: 2` in /proc/self/status).
+    public static func seccompFiltered() -> Bool {
+        PeerCredentials.statusFields(path: "/proc/self/status")?["Seccomp"] == "2"
+    }
 }

@@ -32,7 +32,17 @@ public final class PeerInspector: Sendable {
             return .unknown
         }
         let path = String(cString: ohk_peer_facts_executable(&answer))
-        return PeerProcessFacts(executable: PeerCredentials.installedExecutable(link: path),
+        let file = answer.executable_inode == 0 ? nil
+            : ExecutableFile(device: answer.executable_device, inode: answer.executable_inode)
+        return PeerProcessFacts(executable: PeerCredentials.installedExecutable(link: path), executableFile: file,
                                 confined: answer.confined < 0 ? nil : answer.confined != 0)
+    }
+
+    /// Whether the inspector answers now: a question about this process, answered about it.
+    /// False once it is gone (killed by its filter, say), when every peer counts as unknown.
+    public func answers() -> Bool {
+        var answer = ohk_peer_facts()
+        let me = getpid()
+        return ohk_peer_inspect(socket, -1, me, &answer) == 0 && answer.pid == me
     }
 }

@@ -17,14 +17,23 @@ enum FileConfinement {
         } catch {
             throw StartupFailure("cannot start the peer inspector: \(error)")
         }
-        PeerProcessReading.install { pid, pidfd in inspector.facts(pid: pid, pidfd: pidfd) }
+        PeerProcessReading.install({ pid, pidfd in inspector.facts(pid: pid, pidfd: pidfd) },
+                                   answers: { inspector.answers() })
     }
 
-    /// Confines healthd to the store and socket folders it was given (`BrokerFileConfinement`).
-    /// A kernel without Landlock is logged once and healthd runs on; any other failure stops it.
-    /// Returns what `systemctl status` shows of it.
+    /// What the walls came to: the Landlock ABI (0: none, for `missingReason`), for `healthctl
+    /// status`, and the line `systemctl status` shows.
+    struct Walls {
+        var landlockABI = 0
+        var missingReason = ""
+        var statusLine: String
+    }
+
+    /// Drops every capability and confines healthd to the store and socket folders it was given
+    /// (`BrokerFileConfinement`). A kernel without Landlock is logged once and healthd runs on;
+    /// any other failure stops it.
     static func confine(store: String, socketDirectory: String, environment: [String: String],
-                        logger: Logger) throws(StartupFailure) -> String {
+                        logger: Logger) throws(StartupFailure) -> Walls {
         // SQLite's temporary files (encrypted by the page cipher like the database) go to a
         // folder of the store rather than /var/tmp or /tmp, which the walls leave out; SQLite
         // reads the variable when it makes its first temporary file.
@@ -42,11 +51,11 @@ enum FileConfinement {
         }
         guard outcome.confined else {
             logger.warning("this kernel has no Landlock: healthd is not confined to its folders (a bug in request handling could reach any file of this user)")
-            return "files not confined: no Landlock in this kernel"
+            return Walls(missingReason: "no Landlock in this kernel", statusLine: "files not confined: no Landlock in this kernel")
         }
         logger.info("confined to its folders by Landlock", metadata: [
             "abi": "\(outcome.landlockABI)", "read-write": "\(policy.readWritePaths.joined(separator: ", "))",
             "read-only": "\(policy.readPaths.joined(separator: ", "))"])
-        return "files confined by Landlock ABI \(outcome.landlockABI)"
+        return Walls(landlockABI: outcome.landlockABI, statusLine: "files confined by Landlock ABI \(outcome.landlockABI)")
     }
 }

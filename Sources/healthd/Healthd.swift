@@ -230,6 +230,8 @@ struct Healthd: ParsableCommand {
         if let seconds = backgroundFirstBackoff { configuration.backgroundDelivery.firstBackoff = .seconds(seconds) }
         configuration.limits = limits
         configuration.lockAfter = lockAfter.flatMap(LockAfterOption.parse)
+        configuration.service.landlockABI = fileConfinement.landlockABI
+        configuration.service.landlockMissingReason = fileConfinement.missingReason
         var listeners: BrokerListeners?
         if let inheritedSockets {
             do {
@@ -269,7 +271,7 @@ struct Healthd: ParsableCommand {
             throw StartupFailure("cannot confine healthd: \(String(cString: message))")
         }
         let activation = configuration.service.socketActivated ? "socket-activated" : "started directly"
-        notifier.ready(status: "serving (\(activation); \(fileConfinement))")
+        notifier.ready(status: "serving (\(activation); \(fileConfinement.statusLine))")
         let reason = ServiceLoop.run(broker: broker, idleExit: configuration.service.idleExit, signals: terminationSignals)
         marker.remove()
         notifier.stopping(status: reason.description)

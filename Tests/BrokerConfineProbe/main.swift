@@ -156,6 +156,16 @@ report("exec", {
     return -1
 }())
 report("peer-proc-status", openClose("/proc/\(bystander)/status", O_RDONLY))
+// What the kernel guards with the ptrace check in another process's /proc entry: its environment,
+// auxiliary vector and memory maps. A process with root's capabilities opened these from inside
+// a Landlock domain; with none (healthd drops them all), they are refused as for any user.
+for entry in ["environ", "auxv", "maps"] {
+    report("peer-proc-\(entry)", openClose("/proc/\(bystander)/\(entry)", O_RDONLY))
+}
+// The capabilities left: "CapEff:" of /proc/self/status, a hex mask.
+let ownStatus = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+let effective = ownStatus.split(separator: "\n").first { $0.hasPrefix("CapEff:") }?.split(separator: "\t").last
+print("cap-eff \(effective.map(String.init) ?? "unknown")")
 report("peer-exe-direct", {
     var buffer = [CChar](repeating: 0, count: 4096)
     return Int32(readlink("/proc/\(bystander)/exe", &buffer, buffer.count))

@@ -59,4 +59,32 @@ import Testing
             #expect(fields["Threads"] == "1")
         }
     }
+
+    /// `healthctl status` shows the walls as the real healthd has them (StatusResponse 26–29):
+    /// the kernel's Landlock ABI, the seccomp filter, an answering inspector; and healthd holds no
+    /// capability (session 15: dropped before the walls, as root too). Then the inspector is
+    /// killed: every new connection — healthctl's too — is refused as unverifiable, so a gone
+    /// inspector is seen in the refusal rather than in a status.
+    @Test func statusShowsTheWallsAndAGoneInspectorRefusesEveryone() async throws {
+        let broker = try BrokerProcess()
+        let status = try await broker.healthctl(["status"])
+        let row = status.stdout.split(separator: "\n").first { $0.hasPrefix("Confinement:") }.map(String.init) ?? ""
+        let abi = Int(ohk_landlock_abi())
+        let files = abi > 0 ? "files walled in (Landlock ABI \(abi))" : "files NOT walled in (no Landlock in this kernel)"
+        #expect(row.hasSuffix(files + ", seccomp filter, peer inspector answering"), "\(status)")
+        let fields = try statusFields("/proc/\(broker.pid)/status")
+        for set in ["CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"] {
+            #expect(fields[set] == "0000000000000000", "healthd keeps \(set) \(fields[set] ?? "?")")
+        }
+
+        let inspector = try #require(children(of: broker.pid).first.flatMap { Int32($0) })
+        kill(inspector, SIGKILL)
+        // Gone once it is a zombie (healthd does not reap it) or reaped.
+        let deadline = Date().addingTimeInterval(10)
+        while let state = (try? statusFields("/proc/\(inspector)/status"))?["State"], !state.hasPrefix("Z"), Date() < deadline {
+            usleep(20_000)
+        }
+        let refused = try await broker.healthctl(["status"])
+        #expect(refused.status != 0 && refused.stderr.contains("not an unverifiable executable"), "\(refused)")
+    }
 }

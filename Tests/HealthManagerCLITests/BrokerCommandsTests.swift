@@ -29,7 +29,8 @@ import Testing
                     storeDirectory: "/home/u/.local/share/openhealth", appSocket: "/run/user/1/openhealth/app.sock",
                     adminSocket: "/run/user/1/openhealth/admin.sock", installedApps: 2, pendingRequests: 1,
                     connectedApps: 0, sampleCount: 1234, version: "0.1.0",
-                    service: .init(socketActivated: true, idleExitSeconds: 300, processID: 4321), storeBytes: 2_500_000).wireBytes())
+                    service: .init(socketActivated: true, idleExitSeconds: 300, processID: 4321), storeBytes: 2_500_000,
+                    confinement: .init(landlockABI: 7, seccompFiltered: true, peerInspector: .answering)).wireBytes())
             case .listApps:
                 call.responder.respond(ManifestList([AppManifest(
                     id: "com.example.sleep", displayName: "Sleep Tracker", executable: "/usr/bin/sleep-tracker",
@@ -87,6 +88,7 @@ import Testing
         let lastExport = ExportHistory.last().map { $0.date.formatted(date: .abbreviated, time: .shortened) } ?? "never"
         #expect(outcome.output == """
             Service:             running (pid 4321, socket-activated, exits after 300 s idle, restarts on demand)
+            Confinement:         files walled in (Landlock ABI 7), seccomp filter, peer inspector answering
             healthd version:     0.1.0
             Store directory:     /home/u/.local/share/openhealth
             Store:               writable

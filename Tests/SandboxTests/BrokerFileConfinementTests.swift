@@ -29,6 +29,11 @@ import TestSupport
             // /proc/PID/exe is behind the ptrace check, which Landlock refuses outside the domain:
             // why healthd asks its peer inspector.
             "peer-exe-direct": EACCES,
+            // So are another process's environment, auxiliary vector and maps — but root with its
+            // capabilities opened them inside the domain (session 14's finding); healthd drops
+            // every capability, after which root is refused as an ordinary user is. Fails as root
+            // without the drop ("ok" for all three).
+            "peer-proc-environ": EACCES, "peer-proc-auxv": EACCES, "peer-proc-maps": EACCES,
         ]
         if KernelFeatures.hasLandlockScopes {
             refused["signal-outside"] = EPERM
@@ -105,6 +110,8 @@ import TestSupport
         for (name, errno) in Self.refused.sorted(by: { $0.key < $1.key }) {
             #expect(lines[name] == "errno \(errno)", "\(name) confined as \(user): \(lines[name] ?? "missing")")
         }
+        // No capability is left, as root too.
+        #expect(lines["cap-eff"] == "0000000000000000", "capabilities left confined as \(user): \(lines["cap-eff"] ?? "missing")")
         // What healthd can no longer read itself, its inspector still reads for it: a peer
         // connected on a socket is identified by PeerCredentials.of as before.
         #expect(lines["peer-exe-inspected"] == Products.path("broker-confine-probe"))

@@ -69,6 +69,7 @@ enum ohk_confinement_step {
     OHK_STEP_NOT_DUMPABLE  = 1 << 3, /* PR_SET_DUMPABLE 0 (until execve) */
     OHK_STEP_LANDLOCK      = 1 << 4, /* Landlock ruleset enforced */
     OHK_STEP_SECCOMP       = 1 << 5, /* seccomp filter loaded */
+    OHK_STEP_CAPABILITIES  = 1 << 6, /* every capability dropped: bounding, ambient, permitted (healthd) */
 };
 
 /* What was actually applied; filled in on success and on failure. */
@@ -105,12 +106,13 @@ int ohk_confine(const struct ohk_confinement *confinement,
 int ohk_confine_broker(char *err, size_t err_len);
 
 /*
- * The broker's file walls (sandbox/broker_files.c), before it starts any thread: no_new_privs and
- * a Landlock ruleset that handles every right of the kernel's ABI and allows reading beneath
+ * The broker's file walls (sandbox/broker_files.c), before it starts any thread: every capability
+ * dropped for good (a root-run healthd keeps none; its peer inspector, forked before, keeps them to
+ * read other uids' processes), no_new_privs and a Landlock ruleset that handles every right of the kernel's ABI and allows reading beneath
  * read_paths, reading and writing (never executing) beneath read_write_paths, no TCP, and (ABI 6+)
  * no abstract Unix socket or signal outside the domain. Refuses if the process has more than one
- * thread. Without Landlock in the kernel it returns 0 with report->landlock_abi 0 and no step
- * applied. Returns 0, or -1 with `err`.
+ * thread. Without Landlock in the kernel it returns 0 with report->landlock_abi 0 and only the
+ * capabilities step applied. Returns 0, or -1 with `err`.
  */
 int ohk_confine_broker_files(const char *const *read_paths, size_t n_read,
                              const char *const *read_write_paths, size_t n_read_write,
@@ -121,6 +123,8 @@ struct ohk_peer_facts {
     uint64_t question;      /* the number of the question this answers (ohk_peer_inspect's own) */
     int32_t pid;            /* the process the answer is about (from the pidfd); <= 0: none */
     int32_t exited;         /* 1: it had exited when read, so its pid may name another process */
+    uint64_t executable_device; /* st_dev and st_ino of the file /proc/PID/exe leads to: the file */
+    uint64_t executable_inode;  /* the process runs, whatever path names it; both 0 when unreadable */
     int32_t confined;       /* /proc/PID/status: 1 Seccomp or NoNewPrivs set, 0 neither, -1 unknown */
     char executable[4097];  /* /proc/PID/exe, "" when unreadable */
 };

@@ -26,7 +26,7 @@ struct AppPeerResolver: Sendable {
             case let .otherUser(uid):
                 "connections from uid \(uid) are not accepted; apps of another user must be launched with health-sandbox"
             case .executableUnknown:
-                "the connecting process's executable could not be verified (it exited, or its binary was replaced); launch the app with health-sandbox"
+                "the connecting process's executable could not be verified (it exited, its binary was replaced, or the path it runs from names another file for healthd, as a bind mount in another mount namespace makes it); launch the app with health-sandbox"
             case .confined:
                 "a confined (sandboxed) process may not connect to healthd's app socket: a sandboxed app uses the connection health-sandbox bound to it (OPENHEALTH_SOCKET_FD); run unconfined apps without no_new_privs or a seccomp filter to connect directly"
             case let .notInstalled(executable):

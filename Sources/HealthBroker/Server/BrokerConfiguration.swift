@@ -21,6 +21,10 @@ public struct BrokerConfiguration: Sendable {
         public var idleExit: Duration?
         /// When this healthd started.
         public var started = Date()
+        /// The Landlock ABI healthd walled its files in with at start; 0: not walled in, for
+        /// `landlockMissingReason`.
+        public var landlockABI = 0
+        public var landlockMissingReason = "not reported by this healthd"
         public init() {}
     }
 

@@ -26,6 +26,8 @@ final class ConnectionRegistry: Sendable {
     private let appConnections = AppConnectionTracker()
     /// Bytes buffered for apps' requests and replies, bounded broker-wide with a share per app.
     let buffers: BufferBudget
+    /// Open app connections and whether each began an attachment upload, dropped when it ends.
+    let uploads = ConnectionUploads()
 
     init(configuration: BrokerConfiguration, appResolver: AppPeerResolver, managerPolicy: ManagerPeerPolicy, logger: Logger) {
         self.configuration = configuration
@@ -231,11 +233,17 @@ final class ConnectionRegistry: Sendable {
             Task { await connection.end(with: ending) }
         }
         let appConnections = self.appConnections
+        if appID != nil { uploads.opened(connectionID) }
         let thread = Thread { [self] in
             if let failure = connection.serve(answerNow: dispatcher.answerNow, { call in
                 await CallerConnection.$current.withValue(connectionID) { await dispatcher.dispatch(call) }
             }) {
                 logger.warning("connection closed for a protocol violation", metadata: ["app": "\(appID ?? "manager")", "reason": "\(failure)"])
+            }
+            // Before the connection stops counting: once `healthctl status` shows it gone, so are
+            // its unfinished uploads.
+            if let appID, uploads.ended(connectionID) {
+                dropUploads(of: connectionID, appID: appID, context: context)
             }
             counts.withLock { counts in
                 counts.total -= 1
@@ -245,6 +253,28 @@ final class ConnectionRegistry: Sendable {
         }
         thread.name = "healthd-connection"
         thread.start()
+    }
+
+    /// Drops the attachment uploads `connection` began and did not finish (it ended mid-upload),
+    /// waiting on the connection's own thread, not a pooled one. A store that is locked or failing
+    /// keeps them until any app's next begin finds them stale or healthd next opens the store;
+    /// that is logged.
+    private func dropUploads(of connection: UInt64, appID: String, context: BrokerContext) {
+        let done = DispatchSemaphore(value: 0)
+        let logger = self.logger
+        Task {
+            defer { done.signal() }
+            do {
+                let dropped = try await context.store.withDatabase(changing: "dropping an ended connection's attachment uploads") { database in
+                    try database.attachments.dropUploads(connection: connection)
+                }
+                if dropped > 0 { logger.info("attachment uploads dropped with their connection", metadata: ["app": "\(appID)", "count": "\(dropped)"]) }
+            } catch {
+                logger.notice("an ended connection's attachment uploads stay until they are stale",
+                              metadata: ["app": "\(appID)", "reason": "\(error)"])
+            }
+        }
+        done.wait()
     }
 
     /// Sends a connection-level status (call id 0) and closes: the peer's calls fail with it.

@@ -26,10 +26,15 @@ enum AttachmentService {
         try AttachmentRules.check(name: request.name, contentType: request.contentType, size: request.size, metadata: request.metadata)
         let start = AttachmentRepository.UploadStart(objectUUID: request.object.uuid, typeIdentifier: type, name: request.name,
                                                      contentType: request.contentType, size: request.size, metadata: request.metadata)
+        // The upload belongs to this connection: only it continues the upload, and its end drops
+        // the upload (`ConnectionUploads`).
+        let number = CallerConnection.current ?? 0
+        let uploads = context.connections.uploads
+        let connection = AttachmentRepository.UploadConnection(number: number, isOpen: { uploads.stage(on: number) })
         let uploadID = try await context.store.withDatabase(changing: "adding an attachment") { database in
             try database.authorization.checkSave(app: app, types: [type])
             let scope = try database.authorization.readScope(app: app, type: type).scope
-            return try await database.attachments.beginUpload(start, appID: app.id, scope: scope, now: Date())
+            return try await database.attachments.beginUpload(start, appID: app.id, scope: scope, now: Date(), connection: connection)
         }
         return MethodTable.Reply(AttachmentUploadID(uploadID))
     }
@@ -38,7 +43,8 @@ enum AttachmentService {
         let app = try context.requireApp(caller)
         let chunk = try AttachmentUploadChunk(wire: payload)
         try await context.store.withDatabase(changing: "adding an attachment") { database in
-            try await database.attachments.append(uploadID: chunk.uploadID, appID: app.id, offset: chunk.offset, data: chunk.data, now: Date())
+            try await database.attachments.append(uploadID: chunk.uploadID, appID: app.id, offset: chunk.offset, data: chunk.data, now: Date(),
+                                                  connection: CallerConnection.current ?? 0)
         }
         return MethodTable.Reply(EmptyMessage())
     }
@@ -49,12 +55,15 @@ enum AttachmentService {
         let record = try await context.store.withDatabase(changing: "adding an attachment") { database in
             // The upload's object is one the app could see at begin; its type decides the share
             // check and the scope the finish re-checks visibility in (a revoked grant ends it).
-            guard let type = try database.attachments.uploadObjectType(uploadID: upload.id, appID: app.id) else {
-                throw HKError(.errorInvalidArgument, "the attachment upload was not found: it was abandoned, or its object was deleted")
+            let connection = CallerConnection.current ?? 0
+            guard let type = try database.attachments.uploadObjectType(uploadID: upload.id, appID: app.id, connection: connection) else {
+                throw HKError(.errorInvalidArgument,
+                              "the attachment upload was not found: it was abandoned, begun on another connection, or its object was deleted")
             }
             try database.authorization.checkSave(app: app, types: [type])
             let scope = try database.authorization.readScope(app: app, type: type).scope
-            let record = try await database.attachments.finish(uploadID: upload.id, appID: app.id, scope: scope, now: Date())
+            let record = try await database.attachments.finish(uploadID: upload.id, appID: app.id, scope: scope, now: Date(),
+                                                               connection: connection)
             CallAccessReport.record(appID: app.id, types: [type], count: 1, detail: "attachment added (\(record.size) bytes)")
             return record
         }

@@ -29,7 +29,21 @@ enum ManagerService {
                            processID: getpid(), started: service.started),
             storeBytes: storeBytes(in: context.configuration.storeDirectory),
             // healthd does not know of exports (healthctl writes them): healthctl fills this in.
-            lastExport: nil))
+            lastExport: nil,
+            confinement: confinement(service)))
+    }
+
+    /// What walls healthd in: the Landlock ABI recorded at start, and — read now, not assumed —
+    /// its seccomp filter (`/proc/self/status`) and whether its peer inspector answers.
+    private static func confinement(_ service: BrokerConfiguration.ServiceMode) -> BrokerStatus.Confinement {
+        let inspector: BrokerStatus.Confinement.PeerInspector = switch PeerProcessReading.state {
+        case .inProcess: .inProcess
+        case .answering: .answering
+        case .gone: .gone
+        }
+        return BrokerStatus.Confinement(landlockABI: service.landlockABI,
+                                        landlockMissingReason: service.landlockABI > 0 ? "" : service.landlockMissingReason,
+                                        seccompFiltered: ProcessHardening.seccompFiltered(), peerInspector: inspector)
     }
 
     /// The size of every file in the store folder (database, its journal, keys): what the store

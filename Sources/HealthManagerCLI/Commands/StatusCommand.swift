@@ -24,6 +24,7 @@ struct StatusCommand: AsyncParsableCommand {
     static func render(_ status: BrokerStatus) -> String {
         let rows: [(String, String)] = [
             ("Service", serviceLine(status.service)),
+            ("Confinement", confinementLine(status.confinement)),
             ("healthd version", status.version.isEmpty ? "unknown" : status.version),
             ("Store directory", status.storeDirectory),
             ("Store", status.readOnlyReason.isEmpty ? "writable" : "read-only: \(status.readOnlyReason)"),
@@ -41,6 +42,24 @@ struct StatusCommand: AsyncParsableCommand {
         return rows.map { label, value in
             label + ":" + String(repeating: " ", count: width - label.count + 2) + value + "\n"
         }.joined()
+    }
+
+    /// "files walled in (Landlock ABI 7), seccomp filter, peer inspector answering": what keeps a
+    /// bug in healthd's request handling in, and whether healthd can identify who connects. What
+    /// is missing is said in capitals, with what it costs.
+    static func confinementLine(_ confinement: BrokerStatus.Confinement) -> String {
+        if confinement == BrokerStatus.Confinement() { return "not reported by this healthd" }
+        let files = confinement.landlockABI > 0
+            ? "files walled in (Landlock ABI \(confinement.landlockABI))"
+            : "files NOT walled in (\(confinement.landlockMissingReason.isEmpty ? "no reason given" : confinement.landlockMissingReason))"
+        let seccomp = confinement.seccompFiltered ? "seccomp filter" : "NO seccomp filter"
+        let inspector = switch confinement.peerInspector {
+        case .answering: "peer inspector answering"
+        case .inProcess: "peers read from /proc by healthd itself"
+        case .gone: "peer inspector GONE: every connection is refused until healthd restarts"
+        case .unspecified: "peer inspector not reported"
+        }
+        return [files, seccomp, inspector].joined(separator: ", ")
     }
 
     /// "running (pid N, socket-activated, exits after 300 s idle)": whoever answered the status

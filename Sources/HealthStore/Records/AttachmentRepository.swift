@@ -23,8 +23,10 @@ public struct AttachmentRepository: Sendable {
     let writer: any DatabaseWriter
     let commits: GroupCommitQueue
 
-    /// An upload untouched this long is abandoned (its app died or stopped mid-upload): the app's
-    /// next begin drops it. The SDK appends without pause, so a live upload is never this idle.
+    /// An upload untouched this long is abandoned: any app's next begin drops it. healthd drops an
+    /// upload when its connection ends (`dropUploads(connection:)`), so only one whose drop failed
+    /// (the store was locked then) or whose app stopped sending on a live connection gets this old.
+    /// The SDK appends without pause, so a live upload is never this idle.
     public static let staleUploadSeconds: Int64 = 120
     /// Uploads one app may have in flight at once; beginning another abandons its oldest.
     public static let maximumUploadsPerApp = 4
@@ -59,16 +61,45 @@ public struct AttachmentRepository: Sendable {
         try writer.write { db in try db.execute(sql: "DELETE FROM attachment_uploads") }
     }
 
+    /// The connection an upload belongs to (v42): healthd's number for it, never sent anywhere,
+    /// and whether it is still open — asked inside the transaction that stages the upload, so an
+    /// upload whose connection ended while its begin was under way is never staged.
+    public struct UploadConnection: Sendable {
+        public let number: UInt64
+        public let isOpen: @Sendable () -> Bool
+
+        public init(number: UInt64, isOpen: @escaping @Sendable () -> Bool) {
+            self.number = number
+            self.isOpen = isOpen
+        }
+
+        /// For callers without connections (store tests and tools): number 0, always open.
+        public static let none = UploadConnection(number: 0, isOpen: { true })
+    }
+
+    /// Drops the uploads begun on connection `number` and not finished: it ended mid-upload (its
+    /// app closed it, crashed or was killed). Returns how many.
+    @discardableResult
+    public func dropUploads(connection number: UInt64) throws -> Int {
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM attachment_uploads WHERE connection_number = ?", arguments: [Int64(bitPattern: number)])
+            return db.changesCount
+        }
+    }
+
     /// Stages a new upload by `appID` to the object `start.objectUUID`, which must be visible in
     /// `scope` (the app's scope for `start.typeIdentifier`); returns the upload's id.
-    public func beginUpload(_ start: UploadStart, appID: String, scope: ReadScope, now: Date) async throws -> UUID {
+    public func beginUpload(_ start: UploadStart, appID: String, scope: ReadScope, now: Date,
+                            connection: UploadConnection = .none) async throws -> UUID {
         try await commits.submit(returning: { db in
             guard let objectID = try Self.visibleObject(db, uuid: start.objectUUID, typeIdentifier: start.typeIdentifier, scope: scope) else {
                 throw Self.objectNotFound
             }
             let nowUS = now.microsecondsSince1970
-            try db.execute(sql: "DELETE FROM attachment_uploads WHERE app_id = ? AND touched_us < ?",
-                           arguments: [appID, nowUS - Self.staleUploadSeconds * 1_000_000])
+            // Any app's: an upload whose connection ended while the store was locked (so its drop
+            // failed) is gone after this long whoever begins next.
+            try db.execute(sql: "DELETE FROM attachment_uploads WHERE touched_us < ?",
+                           arguments: [nowUS - Self.staleUploadSeconds * 1_000_000])
             // At most `maximumUploadsPerApp` in flight: a further one abandons the app's least
             // recently touched upload (most likely one its crashed or killed run left), whose next
             // append or finish then fails as abandoned. An app thus never locks itself out.
@@ -78,22 +109,25 @@ public struct AttachmentRepository: Sendable {
                 """, arguments: [appID, Self.maximumUploadsPerApp - 1])
             try Self.checkRoomOnObject(db, objectID: objectID)
             try Self.checkRoomForApp(db, appID: appID, adding: start.size, countingUploads: true, visibleIn: scope)
+            guard connection.isOpen() else { throw Self.connectionEnded }
             let uploadID = UUID()
             try db.execute(sql: """
-                INSERT INTO attachment_uploads (uuid, app_id, object_id, name, content_type, size, received, touched_us, metadata)
-                VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)
+                INSERT INTO attachment_uploads (uuid, app_id, object_id, name, content_type, size, received, touched_us, metadata,
+                                                connection_number)
+                VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
                 """, arguments: [uploadID, appID, objectID, start.name, start.contentType, start.size, nowUS,
-                                 MetadataCoding.encode(start.metadata)])
+                                 MetadataCoding.encode(start.metadata), Int64(bitPattern: connection.number)])
             return uploadID
         })
     }
 
     /// Appends one chunk to `appID`'s upload `uploadID`. Chunks come in order: `offset` must be
     /// the bytes received so far, and the total may not pass the declared size.
-    public func append(uploadID: UUID, appID: String, offset: Int, data: [UInt8], now: Date) async throws {
+    public func append(uploadID: UUID, appID: String, offset: Int, data: [UInt8], now: Date, connection: UInt64 = 0) async throws {
         try await commits.submit(returning: { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT id, size, received FROM attachment_uploads WHERE uuid = ? AND app_id = ?",
-                                             arguments: [uploadID, appID]) else {
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT id, size, received FROM attachment_uploads WHERE uuid = ? AND app_id = ? AND connection_number = ?
+                """, arguments: [uploadID, appID, Int64(bitPattern: connection)]) else {
                 throw Self.uploadNotFound
             }
             let id: Int64 = row["id"]
@@ -114,25 +148,25 @@ public struct AttachmentRepository: Sendable {
     }
 
     /// The type of the object `appID`'s upload `uploadID` goes to, or nil (no such upload).
-    public func uploadObjectType(uploadID: UUID, appID: String) throws -> String? {
+    public func uploadObjectType(uploadID: UUID, appID: String, connection: UInt64 = 0) throws -> String? {
         try writer.read { db in
             try String.fetchOne(db, sql: """
                 SELECT t.identifier FROM attachment_uploads u JOIN objects o ON o.id = u.object_id JOIN sample_types t ON t.id = o.type_id
-                WHERE u.uuid = ? AND u.app_id = ?
-                """, arguments: [uploadID, appID])
+                WHERE u.uuid = ? AND u.app_id = ? AND u.connection_number = ?
+                """, arguments: [uploadID, appID, Int64(bitPattern: connection)])
         }
     }
 
     /// Finishes `appID`'s upload: all of it arrived, its object is still visible in `scope`,
     /// and the limits still hold — then the attachment and its chunks are written and the
     /// staging removed, in one transaction. Returns the attachment.
-    public func finish(uploadID: UUID, appID: String, scope: ReadScope, now: Date) async throws -> AttachmentRecord {
+    public func finish(uploadID: UUID, appID: String, scope: ReadScope, now: Date, connection: UInt64 = 0) async throws -> AttachmentRecord {
         try await commits.submit(returning: { db in
             guard let row = try Row.fetchOne(db, sql: """
                 SELECT u.id, u.object_id, u.name, u.content_type, u.size, u.received, u.metadata, o.uuid AS object_uuid
                 FROM attachment_uploads u JOIN objects o ON o.id = u.object_id
-                WHERE u.uuid = ? AND u.app_id = ?
-                """, arguments: [uploadID, appID]) else {
+                WHERE u.uuid = ? AND u.app_id = ? AND u.connection_number = ?
+                """, arguments: [uploadID, appID, Int64(bitPattern: connection)]) else {
                 throw Self.uploadNotFound
             }
             let uploadRowID: Int64 = row["id"]
@@ -295,6 +329,7 @@ public struct AttachmentRepository: Sendable {
 
     static let objectNotFound = HKError(.errorInvalidArgument, "the object was not found among the objects this app can read")
     static let uploadNotFound = HKError(.errorInvalidArgument,
-                                        "the attachment upload was not found: it was abandoned, or its object was deleted")
+                                        "the attachment upload was not found: it was abandoned, begun on another connection, or its object was deleted")
+    static let connectionEnded = HKError(.errorInvalidArgument, "the connection that began the attachment upload has ended")
     static let attachmentNotFound = HKError(.errorNoData, "the attachment was not found")
 }

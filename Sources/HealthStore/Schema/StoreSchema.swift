@@ -149,6 +149,7 @@ enum StoreSchema {
         registerAccessLogHeadInCounters(&migrator)  // v37
         registerDeletedGrantThrough(&migrator)   // v38
         registerWorkoutEffortDeparted(&migrator) // v39
+        registerUploadConnections(&migrator)     // v42
         return migrator
     }
 }

@@ -284,6 +284,38 @@ public struct BrokerStatus: WireMessage, Equatable {
     public var storeBytes: Int = 0
     /// The last backup or export (nil: never).
     public var lastExport: Date?
+    /// What walls healthd in, and whether it can identify peers (fields 26–29).
+    public var confinement = Confinement()
+
+    /// healthd's own confinement (SECURITY.md "healthd's own confinement").
+    public struct Confinement: Equatable, Sendable {
+        /// The Landlock ABI its files are walled in with; 0: not walled in.
+        public var landlockABI = 0
+        /// Why not, when `landlockABI` is 0 (a kernel without Landlock).
+        public var landlockMissingReason = ""
+        /// Its seccomp filter (no exec, no network sockets) is in force.
+        public var seccompFiltered = false
+        public var peerInspector = PeerInspector.unspecified
+
+        /// Whether the peer inspector, which reads connecting processes' /proc for healthd, answers.
+        public enum PeerInspector: Int, Sendable {
+            /// An older healthd that does not say.
+            case unspecified = 0
+            /// healthd reads /proc itself.
+            case inProcess = 1
+            case answering = 2
+            /// Every connection is refused until healthd restarts.
+            case gone = 3
+        }
+
+        public init(landlockABI: Int = 0, landlockMissingReason: String = "", seccompFiltered: Bool = false,
+                    peerInspector: PeerInspector = .unspecified) {
+            self.landlockABI = landlockABI
+            self.landlockMissingReason = landlockMissingReason
+            self.seccompFiltered = seccompFiltered
+            self.peerInspector = peerInspector
+        }
+    }
 
     /// healthd's process and how it was started.
     public struct ServiceState: Equatable, Sendable {
@@ -303,7 +335,9 @@ public struct BrokerStatus: WireMessage, Equatable {
 
     public init(storeDirectory: String, appSocket: String, adminSocket: String, installedApps: Int,
                 pendingRequests: Int, connectedApps: Int, sampleCount: Int, version: String, readOnlyReason: String = "",
-                locked: Bool = false, service: ServiceState = ServiceState(), storeBytes: Int = 0, lastExport: Date? = nil) {
+                locked: Bool = false, service: ServiceState = ServiceState(), storeBytes: Int = 0, lastExport: Date? = nil,
+                confinement: Confinement = Confinement()) {
+        self.confinement = confinement
         self.readOnlyReason = readOnlyReason
         self.locked = locked
         self.service = service
@@ -329,7 +363,12 @@ public struct BrokerStatus: WireMessage, Equatable {
                 readOnlyReason: WireRead.string(wire.read_only_reason), locked: wire.locked != 0,
                 service: ServiceState(socketActivated: wire.socket_activated != 0, idleExitSeconds: Int(wire.idle_exit_seconds),
                                       processID: Int32(clamping: wire.process_id), started: Self.date(wire.started_time)),
-                storeBytes: Int(clamping: wire.store_bytes), lastExport: Self.date(wire.last_export_time))
+                storeBytes: Int(clamping: wire.store_bytes), lastExport: Self.date(wire.last_export_time),
+                confinement: Confinement(landlockABI: Int(wire.landlock_abi),
+                                         landlockMissingReason: WireRead.string(wire.landlock_missing_reason),
+                                         seccompFiltered: wire.seccomp_filtered != 0,
+                                         // A value a newer healthd may add reads as unspecified.
+                                         peerInspector: Confinement.PeerInspector(rawValue: Int(wire.peer_inspector.rawValue)) ?? .unspecified))
         }
     }
 
@@ -358,6 +397,10 @@ public struct BrokerStatus: WireMessage, Equatable {
         wire.started_time = service.started?.timeIntervalSince1970 ?? 0
         wire.store_bytes = UInt64(clamping: storeBytes)
         wire.last_export_time = lastExport?.timeIntervalSince1970 ?? 0
+        wire.landlock_abi = UInt32(clamping: confinement.landlockABI)
+        wire.landlock_missing_reason = arena.string(confinement.landlockMissingReason)
+        wire.seccomp_filtered = confinement.seccompFiltered ? 1 : 0
+        wire.peer_inspector = Openhealth__V1__PeerInspectorState(rawValue: UInt32(confinement.peerInspector.rawValue))
         return ProtobufCodec.encode(wire)
     }
 }

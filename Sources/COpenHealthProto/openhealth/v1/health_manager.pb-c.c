@@ -2140,7 +2140,7 @@ const ProtobufCMessageDescriptor openhealth__v1__status_request__descriptor =
   (ProtobufCMessageInit) openhealth__v1__status_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_descriptors[16] =
+static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_descriptors[20] =
 {
   {
     "store_directory",
@@ -2334,6 +2334,54 @@ static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "landlock_abi",
+    26,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StatusResponse, landlock_abi),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "landlock_missing_reason",
+    27,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StatusResponse, landlock_missing_reason),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "seccomp_filtered",
+    28,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StatusResponse, seccomp_filtered),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "peer_inspector",
+    29,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StatusResponse, peer_inspector),
+    &openhealth__v1__peer_inspector_state__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__status_response__field_indices_by_name[] = {
   2,   /* field[2] = admin_socket */
@@ -2341,12 +2389,16 @@ static const unsigned openhealth__v1__status_response__field_indices_by_name[] =
   5,   /* field[5] = connected_apps */
   11,   /* field[11] = idle_exit_seconds */
   3,   /* field[3] = installed_apps */
+  16,   /* field[16] = landlock_abi */
+  17,   /* field[17] = landlock_missing_reason */
   13,   /* field[13] = last_export_time */
   9,   /* field[9] = locked */
+  19,   /* field[19] = peer_inspector */
   4,   /* field[4] = pending_requests */
   14,   /* field[14] = process_id */
   8,   /* field[8] = read_only_reason */
   6,   /* field[6] = sample_count */
+  18,   /* field[18] = seccomp_filtered */
   10,   /* field[10] = socket_activated */
   15,   /* field[15] = started_time */
   12,   /* field[12] = store_bytes */
@@ -2357,7 +2409,7 @@ static const ProtobufCIntRange openhealth__v1__status_response__number_ranges[2 
 {
   { 1, 0 },
   { 20, 10 },
-  { 0, 16 }
+  { 0, 20 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__status_response__descriptor =
 {
@@ -2367,7 +2419,7 @@ const ProtobufCMessageDescriptor openhealth__v1__status_response__descriptor =
   "Openhealth__V1__StatusResponse",
   "openhealth.v1",
   sizeof(Openhealth__V1__StatusResponse),
-  16,
+  20,
   openhealth__v1__status_response__field_descriptors,
   openhealth__v1__status_response__field_indices_by_name,
   2,  openhealth__v1__status_response__number_ranges,
@@ -4467,6 +4519,38 @@ const ProtobufCMessageDescriptor openhealth__v1__remove_app_request__descriptor 
   1,  openhealth__v1__remove_app_request__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__remove_app_request__init,
   NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCEnumValue openhealth__v1__peer_inspector_state__enum_values_by_number[4] =
+{
+  { "PEER_INSPECTOR_STATE_UNSPECIFIED", "OPENHEALTH__V1__PEER_INSPECTOR_STATE__PEER_INSPECTOR_STATE_UNSPECIFIED", 0 },
+  { "PEER_INSPECTOR_STATE_IN_PROCESS", "OPENHEALTH__V1__PEER_INSPECTOR_STATE__PEER_INSPECTOR_STATE_IN_PROCESS", 1 },
+  { "PEER_INSPECTOR_STATE_ANSWERING", "OPENHEALTH__V1__PEER_INSPECTOR_STATE__PEER_INSPECTOR_STATE_ANSWERING", 2 },
+  { "PEER_INSPECTOR_STATE_GONE", "OPENHEALTH__V1__PEER_INSPECTOR_STATE__PEER_INSPECTOR_STATE_GONE", 3 },
+};
+static const ProtobufCIntRange openhealth__v1__peer_inspector_state__value_ranges[] = {
+{0, 0},{0, 4}
+};
+static const ProtobufCEnumValueIndex openhealth__v1__peer_inspector_state__enum_values_by_name[4] =
+{
+  { "PEER_INSPECTOR_STATE_ANSWERING", 2 },
+  { "PEER_INSPECTOR_STATE_GONE", 3 },
+  { "PEER_INSPECTOR_STATE_IN_PROCESS", 1 },
+  { "PEER_INSPECTOR_STATE_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor openhealth__v1__peer_inspector_state__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "openhealth.v1.PeerInspectorState",
+  "PeerInspectorState",
+  "Openhealth__V1__PeerInspectorState",
+  "openhealth.v1",
+  4,
+  openhealth__v1__peer_inspector_state__enum_values_by_number,
+  4,
+  openhealth__v1__peer_inspector_state__enum_values_by_name,
+  1,
+  openhealth__v1__peer_inspector_state__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
 static const ProtobufCEnumValue openhealth__v1__access__enum_values_by_number[3] =
 {

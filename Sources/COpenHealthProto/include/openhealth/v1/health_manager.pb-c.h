@@ -76,6 +76,25 @@ typedef struct Openhealth__V1__RemoveAppRequest Openhealth__V1__RemoveAppRequest
 
 /* --- enums --- */
 
+/*
+ * Whether healthd's peer inspector, which reads connecting processes' /proc for it, answers.
+ */
+typedef enum _Openhealth__V1__PeerInspectorState {
+  /*
+   * an older healthd that does not say
+   */
+  OPENHEALTH__V1__PEER_INSPECTOR_STATE__PEER_INSPECTOR_STATE_UNSPECIFIED = 0,
+  /*
+   * healthd reads /proc itself (no inspector)
+   */
+  OPENHEALTH__V1__PEER_INSPECTOR_STATE__PEER_INSPECTOR_STATE_IN_PROCESS = 1,
+  OPENHEALTH__V1__PEER_INSPECTOR_STATE__PEER_INSPECTOR_STATE_ANSWERING = 2,
+  /*
+   * every app and admin connection is refused until healthd restarts
+   */
+  OPENHEALTH__V1__PEER_INSPECTOR_STATE__PEER_INSPECTOR_STATE_GONE = 3
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__PEER_INSPECTOR_STATE)
+} Openhealth__V1__PeerInspectorState;
 typedef enum _Openhealth__V1__Access {
   OPENHEALTH__V1__ACCESS__ACCESS_UNSPECIFIED = 0,
   OPENHEALTH__V1__ACCESS__ACCESS_READ = 1,
@@ -146,10 +165,26 @@ struct  Openhealth__V1__StatusResponse
    * seconds since 1970 when this healthd started
    */
   double started_time;
+  /*
+   * healthd's own confinement (SECURITY.md "healthd's own confinement").
+   */
+  /*
+   * the Landlock ABI its files are walled in with; 0: not walled in
+   */
+  uint32_t landlock_abi;
+  /*
+   * why not, when landlock_abi is 0
+   */
+  char *landlock_missing_reason;
+  /*
+   * its seccomp filter (no exec, no network sockets) is in force now
+   */
+  protobuf_c_boolean seccomp_filtered;
+  Openhealth__V1__PeerInspectorState peer_inspector;
 };
 #define OPENHEALTH__V1__STATUS_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__status_response__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, OPENHEALTH__V1__PEER_INSPECTOR_STATE__PEER_INSPECTOR_STATE_UNSPECIFIED }
 
 
 struct  Openhealth__V1__AppManifest
@@ -2235,6 +2270,7 @@ void openhealth__v1__health_manager__remove_attachment(ProtobufCService *service
 
 /* --- descriptors --- */
 
+extern const ProtobufCEnumDescriptor    openhealth__v1__peer_inspector_state__descriptor;
 extern const ProtobufCEnumDescriptor    openhealth__v1__access__descriptor;
 extern const ProtobufCEnumDescriptor    openhealth__v1__decision__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__status_request__descriptor;
