@@ -143,18 +143,31 @@ import TestSupport
             let info = try AttachmentInfoMessage(wire: try await owner.client.unary(HealthStoreMethod.finishAttachment.rawValue, upload.wireBytes()))
             return info.attachment.identifier
         }
-        let refused = await owner.failure(.beginAttachment, AttachmentUploadStart(object: ref, name: "big.pdf", contentType: "com.adobe.pdf",
-                                                                                  size: 1, metadata: Self.maximalMetadata))
-        #expect(refused?.healthKitCode == .errorInvalidArgument && refused?.message.contains("\(AttachmentLimits.maximumMetadataBytes)") == true,
-                "\(String(describing: refused))")
+        func list() async throws -> [AttachmentRecord] {
+            try AttachmentList(wire: try await owner.client.unary(HealthStoreMethod.listAttachments.rawValue,
+                                                                 AttachmentListRequest(object: ref).wireBytes())).attachments
+        }
+        // Sixteen with sample-sized metadata: each refused, naming the bound (before the fix all
+        // were stored, and the listing below failed: its reply passed the frame limit).
+        var refusals: [RPCStatus] = []
+        for number in 0..<AttachmentLimits.maximumPerObject {
+            do {
+                _ = try await add(number, metadata: Self.maximalMetadata)
+            } catch let status as RPCStatus {
+                refusals.append(status)
+            }
+        }
+        #expect(refusals.count == AttachmentLimits.maximumPerObject)
+        #expect(refusals.allSatisfy { $0.healthKitCode == .errorInvalidArgument && $0.message.contains("\(AttachmentLimits.maximumMetadataBytes)") },
+                "\(refusals.first.map { "\($0)" } ?? "none refused")")
+        #expect(try await list().isEmpty)
 
         let atBound: [String: MetadataValue] = Dictionary(uniqueKeysWithValues: Self.maximalMetadata.sorted { $0.key < $1.key }.prefix(44).map { ($0.key, $0.value) })
         #expect(MetadataSize.upperBound(of: atBound) <= AttachmentLimits.maximumMetadataBytes)
         var added: [UUID] = []
         for number in 0..<AttachmentLimits.maximumPerObject { added.append(try await add(number, metadata: atBound)) }
 
-        let listed = try AttachmentList(wire: try await owner.client.unary(HealthStoreMethod.listAttachments.rawValue,
-                                                                          AttachmentListRequest(object: ref).wireBytes())).attachments
+        let listed = try await list()
         #expect(listed.map(\.identifier) == added)
         #expect(listed.allSatisfy { $0.metadata == atBound })
         let user = try await broker.healthctl(["attachments", "list", object.uuidString.lowercased()])
