@@ -17,12 +17,14 @@ import Testing
                        appID: "com.example.run", action: "write", types: [steps], count: 12, detail: ""),
     ]
 
-    /// Answers ListAccessLog with `entries` and VerifyAccessLog with `verification`.
+    /// Answers ListAccessLog with `entries` as healthd streams them (newest page first: here one
+    /// entry a frame, newest first) and VerifyAccessLog with `verification`.
     static func broker(verification: AccessLogVerification = .intact(entries: 8)) throws -> FakeManagerServer {
         try FakeManagerServer { call in
             switch call.method {
             case HealthManagerMethod.listAccessLog.rawValue:
-                call.responder.respond(AccessLogPage(entries).wireBytes())
+                for entry in entries.reversed() { try? await call.responder.send(AccessLogPage([entry]).wireBytes()) }
+                call.responder.finish()
             case HealthManagerMethod.verifyAccessLog.rawValue:
                 call.responder.respond(AccessLogVerificationMessage(verification).wireBytes())
             default:

@@ -21,6 +21,7 @@ enum ImportService {
     static func importSamples(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         var batch = try ImportBatch(wire: payload)
         guard !batch.samples.isEmpty else { throw HKError(.errorInvalidArgument, "an import batch holds no samples") }
+        try SavedSampleBound.check(batch.samples, payloadBytes: payload.count)
         let source = try source(of: batch)
         let types = typeIdentifiers(of: batch)
         CallAccessReport.record(appID: nil, types: types, detail: "import from \(batch.origin)")

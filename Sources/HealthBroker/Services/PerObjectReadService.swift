@@ -14,9 +14,23 @@ import HealthWire
 /// Candidates are read and grants written only in the open store: while locked both fail with
 /// errorDatabaseInaccessible (`StoreHandle.withDatabase`), so nothing needs journaling.
 enum PerObjectReadService {
-    /// The most objects one request offers, newest first: the manager's listing must fit in one
-    /// frame (`WireLimits.maxFrameBytes`); an app that needs older ones asks with a predicate.
+    /// The most objects one request offers, newest first: what healthd holds for a pending
+    /// request stays bounded (at most 1,000 summaries of a few KB each, `candidateSummary`); an app
+    /// that needs older ones asks with a predicate. The listing is cut into frames by bytes
+    /// (`PerObjectPromptList.frames`), so neither this count nor what another app stored in the
+    /// objects can make it outgrow a frame.
     static let maxCandidates = 1_000
+
+    /// What a prompt keeps of a candidate: what the manager shows to tell objects apart (UUID,
+    /// type, dates, value, source), without the metadata and device the saving app chose, which
+    /// could make each candidate ~290 KB (64 entries of 256 + 4,096 bytes, 8 device fields of
+    /// 1 KiB) and a request's 1,000 of them ~290 MB in healthd's memory.
+    static func candidateSummary(_ record: SampleRecord) -> SampleRecord {
+        var summary = record
+        summary.metadata = [:]
+        summary.device = nil
+        return summary
+    }
 
     static func request(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let app = try context.requireApp(caller)
@@ -43,7 +57,7 @@ enum PerObjectReadService {
             var found: [SampleRecord] = []
             try database.samples.query(SampleQuerySpec(typeIdentifier: spec.typeIdentifier, predicate: spec.predicate,
                                                        sort: [SampleSort(.startDate, ascending: false)], limit: maxCandidates),
-                                       scope: .allSources) { found += $0 }
+                                       scope: .allSources) { found += $0.map(candidateSummary) }
             return (installation, found)
         }
         context.logger.info("per-object read prompt", metadata: ["app": "\(app.id)", "candidates": "\(candidates.count)"])
@@ -52,8 +66,12 @@ enum PerObjectReadService {
         return MethodTable.Reply(EmptyMessage())
     }
 
-    static func list(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
-        MethodTable.Reply(PerObjectPromptList(await context.perObjectPrompts.prompts))
+    /// Every pending request, in frames cut by bytes: a request's candidates may continue over
+    /// several (the manager joins them, `PerObjectPromptList.merged`).
+    static func list(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
+        for frame in PerObjectPromptList.frames(await context.perObjectPrompts.prompts) {
+            try await responder.send(frame.wireBytes())
+        }
     }
 
     /// The user's pick: the listed objects allowed, every other candidate of the request not (a

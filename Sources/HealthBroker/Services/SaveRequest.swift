@@ -19,6 +19,7 @@ struct SaveRequest {
     init(wire payload: [UInt8]) throws {
         records = try SampleList(wire: payload).samples
         guard !records.isEmpty else { throw HKError(.errorInvalidArgument, "nothing to save") }
+        try SavedSampleBound.check(records, payloadBytes: payload.count)
         var types = Set<String>()
         var logged = Set<String>()
         var previous: String?

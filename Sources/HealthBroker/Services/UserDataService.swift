@@ -19,6 +19,7 @@ enum UserDataService {
     static func addSamples(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         var canonical = try SampleList(wire: payload).samples
         guard !canonical.isEmpty else { throw HKError(.errorInvalidArgument, "no samples to add") }
+        try SavedSampleBound.check(canonical, payloadBytes: payload.count)
         try SampleValidator.canonicalize(batch: &canonical)
         for index in canonical.indices {
             canonical[index].source = nil

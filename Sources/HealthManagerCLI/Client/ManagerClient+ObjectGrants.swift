@@ -3,9 +3,15 @@ public import HealthWire
 
 /// Per-object read requests and grants (vision prescriptions).
 extension ManagerClient {
+    /// Every pending request with all its candidates: healthd sends them in frames cut by bytes,
+    /// a request's candidates possibly over several (`PerObjectPromptList.merged`).
     public func perObjectRequests() async throws(HealthCtlError) -> [PerObjectPrompt] {
-        let list: PerObjectPromptList = try await unary(.listPerObjectRequests, EmptyMessage(), action: "list the per-object read requests")
-        return list.prompts
+        var pieces: [PerObjectPrompt] = []
+        for try await frame in stream(.listPerObjectRequests, EmptyMessage(), action: "list the per-object read requests",
+                                      as: PerObjectPromptList.self) {
+            pieces += frame.prompts
+        }
+        return PerObjectPromptList.merged(pieces)
     }
 
     public func answerPerObjectRequest(_ requestID: UInt64, allowing uuids: [UUID]) async throws(HealthCtlError) {

@@ -17,4 +17,11 @@ public enum AttachmentLimits {
     public static let maximumNameBytes = 255
     /// A content type is a uniform type identifier: 1 to 255 bytes.
     public static let maximumContentTypeBytes = 255
+    /// One attachment's metadata, as `MetadataSize.upperBound` counts it: 192 KiB (44 entries of
+    /// 4 KiB). An object's attachments are listed in one reply (`ListAttachments`), so the most
+    /// one object may have must fit a frame whoever added them: 16 attachments of the 64 × 4 KiB
+    /// samples may carry came to ~4.6 MB, past the 4 MiB frame limit, and every reader of the
+    /// object — its owner, an app it was granted to, the user — could no longer list them.
+    /// 16 × (192 KiB + name, content type and fields) is ~3.2 MB.
+    public static let maximumMetadataBytes = 192 * 1024
 }

@@ -28,6 +28,12 @@ public enum AttachmentRules {
             throw HKError(.unknownError, "the vision prescription type is missing from the type registry")
         }
         try MetadataValidator.check(metadata, of: type, sampleType: nil)
+        let bytes = MetadataSize.upperBound(of: metadata)
+        guard bytes <= AttachmentLimits.maximumMetadataBytes else {
+            throw HKError(.errorInvalidArgument,
+                          "an attachment's metadata takes \(bytes) bytes; it may take at most \(AttachmentLimits.maximumMetadataBytes) "
+                          + "(about 44 entries of 4 KiB) so that an object's attachments always list in one reply: shorten or drop entries")
+        }
     }
 
     /// A file name: 1…255 UTF-8 bytes, no NUL, no "/" (it names a file, never a path).

@@ -116,9 +116,11 @@ public struct AccessLogRepository: Sendable {
 
     /// Entries after sequence `since`, oldest first; only those about `appID` (as actor or
     /// subject) when given. With `limit`, the newest `limit` of them.
-    public func entries(since: Int64 = 0, appID: String? = nil, limit: Int? = nil) throws -> [AccessLogEntry] {
+    /// With `before`, only entries older than that sequence: a listing read a page at a time,
+    /// newest page first (`AccessLogService.list`), holds one page in memory, not the whole log.
+    public func entries(since: Int64 = 0, before: Int64? = nil, appID: String? = nil, limit: Int? = nil) throws -> [AccessLogEntry] {
         try writer.read { db in
-            let (sql, arguments) = Self.listing(since: since, appID: appID, limit: limit)
+            let (sql, arguments) = Self.listing(since: since, before: before, appID: appID, limit: limit)
             return try Row.fetchAll(db, sql: sql, arguments: arguments).reversed().map(Self.entry)
         }
     }
@@ -126,9 +128,13 @@ public struct AccessLogRepository: Sendable {
     /// The statement `entries` runs, newest first. An app's entries are those naming it as
     /// subject or actor; with no index on `actor`, SQLite reads the log by sequence for that,
     /// which is why the log has no per-app index (v37 dropped one no plan used).
-    static func listing(since: Int64, appID: String?, limit: Int?) -> (sql: String, arguments: StatementArguments) {
+    static func listing(since: Int64, before: Int64? = nil, appID: String?, limit: Int?) -> (sql: String, arguments: StatementArguments) {
         var sql = "SELECT * FROM access_log WHERE sequence > ?"
         var arguments: StatementArguments = [since]
+        if let before {
+            sql += " AND sequence < ?"
+            arguments += [before]
+        }
         if let appID {
             sql += " AND (app_id = ? OR actor = ?)"
             arguments += [appID, appID]

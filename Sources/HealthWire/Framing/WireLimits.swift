@@ -31,6 +31,10 @@ public enum WireLimits {
     }
     /// Samples one save may carry.
     public static let maxSamplesPerSave = 10_000
+    /// Encoded bytes a result batch is cut at beside its count (`FrameBatcher`): a quarter of a
+    /// frame, so the largest single item any listing may carry (a sample with 64 metadata entries
+    /// of 4 KiB and a maximal device, about 290 KB) still fits whatever precedes it.
+    public static let resultBatchBytes = 1 << 20
     /// Samples per streamed SampleBatch message sent by the broker.
     public static let samplesPerBatch = 500
     /// The encoded size a result batch is cut at, beside its count: a batch ends before the row
