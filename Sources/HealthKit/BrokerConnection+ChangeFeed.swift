@@ -48,11 +48,13 @@ extension BrokerConnection {
         if spec.longRunning { throw HKError(.unknownError, "healthd ended the long-running anchored query without an error") }
     }
 
-    /// Runs an observer query: `update` gets each update's delivery number and must return once
-    /// the app called that update's completion handler; the acknowledgement then goes to the
-    /// broker. Ends only with an error or cancellation (`errorUserCanceled`).
+    /// Runs an observer query: `update` gets each update's delivery number, calls the app's
+    /// handler and returns what to acknowledge once that handler has returned (`handled`, or
+    /// `handledAndCompleted` if the app called the completion handler by then); the broker then
+    /// may send the next update. A completion handler called later is sent on its own
+    /// (`acknowledgeCompletion`). Ends only with an error or cancellation (`errorUserCanceled`).
     func observerUpdates(_ spec: TypePredicateSpec,
-                         _ update: @Sendable (ObserverDelivery) async -> Void) async throws(HKError) {
+                         _ update: @Sendable (ObserverDelivery) async -> ObserverAcknowledgement.Step) async throws(HKError) {
         if Task.isCancelled { throw Self.queryStopped }
         let (client, updates) = try stream(.observeChanges, spec)
         do {
@@ -63,10 +65,10 @@ extension BrokerConnection {
                 } catch {
                     throw HKError(.unknownError, "healthd sent a malformed observer update (\(error))")
                 }
-                await update(delivery)
+                let step = await update(delivery)
                 // The stream may have ended meanwhile (stopped query): then nobody waits for it.
                 if Task.isCancelled { break }
-                let _: EmptyMessage = try await call(.acknowledgeObserverUpdate, delivery)
+                let _: EmptyMessage = try await call(.acknowledgeObserverUpdate, ObserverAcknowledgement(delivery, step))
             }
         } catch {
             if Task.isCancelled { throw Self.queryStopped }
@@ -74,6 +76,16 @@ extension BrokerConnection {
         }
         if Task.isCancelled { throw Self.queryStopped }
         throw HKError(.unknownError, "healthd ended the observer query without an error")
+    }
+
+    /// Tells healthd the app called the completion handler of `delivery` after its update
+    /// handler returned: background delivery then counts the update received. The app may call
+    /// it from any thread at any time, also after stopping the query — then healthd refuses the
+    /// acknowledgement (the observer is gone), and nothing waits for the answer.
+    func acknowledgeCompletion(of delivery: ObserverDelivery) {
+        Task {
+            let _: EmptyMessage? = try? await call(.acknowledgeObserverUpdate, ObserverAcknowledgement(delivery, .completed))
+        }
     }
 
     /// Runs a source query. Cancelling the calling task stops the broker's call and throws

@@ -8,9 +8,11 @@ public typealias HKObserverQueryCompletionHandler = @Sendable () -> Void
 /// called once when the query starts, then each time a change the app may read happens to the
 /// type (a sample matching the predicate added, or an object deleted), until `stop(_:)`.
 ///
-/// Call the handler's completion handler when done with an update: healthd holds back the next
-/// update until then (changes meanwhile are folded into one update). An app that never calls it
-/// gets no further updates.
+/// Call the handler's completion handler when done with an update, as HealthKit asks: it tells
+/// background delivery the app has the update (`enableBackgroundDelivery`), and an app that
+/// does not call it is launched again for the change. It does not hold back later updates: the
+/// update handler is called for each change whether or not earlier completion handlers were
+/// called (changes that happen while the handler runs are folded into one update).
 public final class HKObserverQuery: HKQuery, @unchecked Sendable {
     public typealias CompletionHandler = HKObserverQueryCompletionHandler
     public typealias UpdateHandler = @Sendable (HKObserverQuery, @escaping CompletionHandler, (any Error)?) -> Void
@@ -32,8 +34,8 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
 
     /// HealthKit's query over several types (iOS 15): one observation per descriptor, each
     /// update reporting the type that changed. Each descriptor's first update arrives when the
-    /// query starts, as a single-type query's does; each update's completion handler holds back
-    /// only that descriptor's next update. An empty list fails the query with
+    /// query starts, as a single-type query's does; each update's completion handler speaks for
+    /// that descriptor's type to background delivery. An empty list fails the query with
     /// `errorInvalidArgument` (HealthKit raises an exception).
     @preconcurrency
     public init(queryDescriptors: [HKQueryDescriptor], updateHandler: @escaping DescriptorsUpdateHandler) {
@@ -94,11 +96,10 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
     }
 
     private func observe(_ type: HKSampleType, _ spec: TypePredicateSpec, on connection: BrokerConnection) async throws(HKError) {
-        try await connection.observerUpdates(spec) { _ in
-            await withCheckedContinuation { (acknowledged: CheckedContinuation<Void, Never>) in
-                let completion = OnceCompletion { acknowledged.resume() }
-                handler(self, type, completion.call, nil)
-            }
+        try await connection.observerUpdates(spec) { delivery in
+            let completion = ObserverUpdateCompletion { connection.acknowledgeCompletion(of: delivery) }
+            handler(self, type, completion.call, nil)
+            return completion.handlerReturned()
         }
     }
 }

@@ -71,19 +71,21 @@ func anchoredCommand(_ arguments: [String], store: HKHealthStore) async throws {
     emit("ok \(count)")
 }
 
-/// `observe TYPE --count N [--unacknowledged-last]`: calls each observer update's completion
-/// handler and prints `update K` (the first comes at start); exits after N with `ok N`. With
-/// `--unacknowledged-last` the Nth is printed `update N unacknowledged` and the app exits at
-/// once, its completion handler never called.
+/// `observe TYPE --count N [--unacknowledged-last | --withhold-completion]`: calls each observer
+/// update's completion handler and prints `update K` (the first comes at start); exits after N
+/// with `ok N`. With `--unacknowledged-last` the Nth is printed `update N unacknowledged` and the
+/// app exits at once, its completion handler never called. With `--withhold-completion` no
+/// completion handler is ever called, and each update prints `update K withheld`.
 func observeCommand(_ arguments: [String], store: HKHealthStore) async throws {
     guard arguments.count >= 2, let sampleType = type(arguments[1]) as? HKSampleType,
           let wanted = values(of: "--count", in: arguments).first.flatMap(Int.init) else {
-        print("usage: observe TYPE --count N [--unacknowledged-last]")
+        print("usage: observe TYPE --count N [--unacknowledged-last | --withhold-completion]")
         exit(2)
     }
     // --unacknowledged-last: the Nth update's completion handler is never called; the app
     // exits right after printing it (an app that dies before acknowledging).
     let dropLast = arguments.contains("--unacknowledged-last")
+    let withhold = arguments.contains("--withhold-completion")
     let updates = AsyncThrowingStream<@Sendable () -> Void, any Error>.makeStream()
     let query = HKObserverQuery(sampleType: sampleType, predicate: nil) { _, completion, error in
         if let error { updates.continuation.finish(throwing: error); return }
@@ -97,8 +99,12 @@ func observeCommand(_ arguments: [String], store: HKHealthStore) async throws {
             emit("update \(count) unacknowledged")
             exit(0)
         }
-        completion()
-        emit("update \(count)")
+        if withhold {
+            emit("update \(count) withheld")
+        } else {
+            completion()
+            emit("update \(count)")
+        }
         if count == wanted { break }
     }
     store.stop(query)

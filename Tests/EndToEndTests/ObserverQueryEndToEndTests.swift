@@ -42,6 +42,30 @@ import Testing
         #expect(result.okValue == "2", "\(result)")
     }
 
+    /// HealthKit calls an observer's update handler for every matching change: the query
+    /// "updates your app when the HealthKit store saves or deletes a matching sample"
+    /// (developer.apple.com/documentation/healthkit/hkobserverquery), and the completion handler
+    /// only "tells HealthKit that you have successfully received the background data"
+    /// (developer.apple.com/documentation/healthkit/hkobserverquerycompletionhandler). So an app
+    /// that never calls it still gets an update per change. Until session 15 healthd held every
+    /// update after the first until the completion handler was called (update 2 never came).
+    @Test func anAppThatNeverCallsTheCompletionHandlerStillGetsAnUpdatePerChange() async throws {
+        let broker = try BrokerProcess()
+        let reader = try await broker.installClient("org.test.withholding-observer")
+        let writer = try await broker.installClient("org.test.observed-writer")
+        try await broker.set(reader, "read", steps, allowed: true)
+        try await broker.set(writer, "share", steps, allowed: true)
+        let live = try LiveApp(reader, ["observe", steps, "--count", "3", "--withhold-completion"], adminSocket: broker.adminSocket)
+        #expect(try await live.waitForLine("update 1 withheld"), "\(live.lines)")
+        #expect(try await broker.runApp(writer, save(100, at: 0)).okValue != nil)
+        // One update per save: the second is awaited before the third save, so the two are
+        // never folded into one.
+        #expect(try await live.waitForLine("update 2 withheld", timeout: 20), "\(live.lines)")
+        #expect(try await broker.runApp(writer, save(200, at: 1)).okValue != nil)
+        let result = await live.finish(timeout: 20)
+        #expect(result.lines == ["update 1 withheld", "update 2 withheld", "update 3 withheld", "ok 3"], "\(result)")
+    }
+
     @Test func aSourceQueryListsOnlySourcesOfVisibleSamples() async throws {
         let broker = try BrokerProcess()
         let reader = try await broker.installClient("org.test.source-reader")

@@ -67,16 +67,24 @@ import Testing
         #expect(throws: HKError.self) { _ = try none.spec(longRunning: false) }
     }
 
-    @Test func anObserverAcknowledgesEachUpdateOnlyAfterTheAppsCompletionHandler() async throws {
-        let acknowledged = Mutex<[ObserverDelivery]>([])
+    /// Apple's rule (developer.apple.com/documentation/healthkit/hkobserverquerycompletionhandler):
+    /// the completion handler "tells HealthKit that you have successfully received the background
+    /// data"; it does not gate the next update. So the SDK acknowledges `handled` as each update
+    /// handler returns — the next update comes without any completion handler called — and
+    /// `completed` separately, once, when the app calls it; called before the handler returned,
+    /// the two go as one `handledAndCompleted`. Until session 15 the SDK waited for the completion
+    /// handler before it acknowledged, and update 2 never reached the app before `first()`.
+    @Test func anObserverAcknowledgesHandlingAndCompletionApart() async throws {
+        let acknowledged = Mutex<[ObserverAcknowledgement]>([])
         let broker = try FakeBroker { call in
             switch call.method {
             case HealthStoreMethod.observeChanges.rawValue:
-                try? await call.responder.send(ObserverDelivery(observerID: 77, delivery: 1).wireBytes())
-                try? await call.responder.send(ObserverDelivery(observerID: 77, delivery: 2).wireBytes())
+                for delivery in UInt64(1)...3 {
+                    try? await call.responder.send(ObserverDelivery(observerID: 77, delivery: delivery).wireBytes())
+                }
                 call.responder.finish()
             case HealthStoreMethod.acknowledgeObserverUpdate.rawValue:
-                if let ack = try? ObserverDelivery(wire: call.payload) { acknowledged.withLock { $0.append(ack) } }
+                if let ack = try? ObserverAcknowledgement(wire: call.payload) { acknowledged.withLock { $0.append(ack) } }
                 call.responder.respond(EmptyMessage().wireBytes())
             default:
                 call.responder.fail(RPCStatus(.unimplemented), streaming: false)
@@ -84,21 +92,32 @@ import Testing
         }
         defer { broker.close() }
         let (completions, sink) = AsyncStream.makeStream(of: HKObserverQuery.CompletionHandler.self)
+        let updates = Mutex(0)
         let query = HKObserverQuery(sampleType: sleep, predicate: nil) { _, completion, error in
-            if error == nil { sink.yield(completion) }
+            guard error == nil else { return }
+            let number = updates.withLock { count in
+                count += 1
+                return count
+            }
+            // The third update's completion handler is called inside its handler, as most apps do.
+            if number == 3 { completion() } else { sink.yield(completion) }
         }
         broker.store.execute(query)
         var iterator = completions.makeAsyncIterator()
         let first = try #require(await iterator.next())
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(acknowledged.withLock { $0 }.isEmpty)  // nothing before the app says it is done
+        let second = try #require(await iterator.next())  // arrives with the first still not called
+        func ack(_ delivery: UInt64, _ step: ObserverAcknowledgement.Step) -> ObserverAcknowledgement {
+            ObserverAcknowledgement(observerID: 77, delivery: delivery, step: step)
+        }
+        let handled = [ack(1, .handled), ack(2, .handled), ack(3, .handledAndCompleted)]
+        #expect(try await eventually { acknowledged.withLock { $0 } == handled })
         first()
         first()  // a second call changes nothing
-        let second = try #require(await iterator.next())
-        #expect(try await eventually { acknowledged.withLock { $0 } == [ObserverDelivery(observerID: 77, delivery: 1)] })
+        #expect(try await eventually { acknowledged.withLock { $0 } == handled + [ack(1, .completed)] })
         second()
-        #expect(try await eventually { acknowledged.withLock { $0.count } == 2 })
-        #expect(acknowledged.withLock { $0.last } == ObserverDelivery(observerID: 77, delivery: 2))
+        #expect(try await eventually { acknowledged.withLock { $0 } == handled + [ack(1, .completed), ack(2, .completed)] })
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(acknowledged.withLock { $0.count } == 5, "one acknowledgement per step")
         broker.store.stop(query)
     }
 

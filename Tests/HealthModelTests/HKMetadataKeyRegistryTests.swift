@@ -8,7 +8,7 @@ import Testing
     /// dimension (chosen to differ from the generator's, so both must agree on the dimension).
     static let exampleUnits: [String: String] = [
         "time unit": "min", "time": "hr", "count/min compatible": "Hz", "temperature unit": "degF",
-        "percent": "count", "percent (100% grade = 45 degrees)": "%", "length unit": "ft", "length": "mi",
+        "percent": "%", "percent (100% grade = 45 degrees)": "%", "length unit": "ft", "length": "mi",
         "speed (e.g. m/s)": "mi/hr", "kcal/(kg*hr)": "J/(g*s)", "dBASPL": "Pa",
         "pressure (atm/Pa/mmHg)": "mmHg", "ml/kg·min": "L/(kg*hr)", "lx": "klx",
     ]

@@ -21,7 +21,8 @@ import Testing
         "J": ("J", 1), "cal": ("J", 4.184), "kcal": ("J", 4184), "Cal": ("J", 4184),
         "K": ("K", 1), "S": ("S", 1), "Hz": ("Hz", 1), "V": ("V", 1), "W": ("W", 1),
         "rad": ("rad", 1), "deg": ("rad", Double.pi / 180), "lx": ("lx", 1),
-        "count": ("count", 1), "%": ("count", 0.01),
+        // Percent converts to nothing but itself, count included (PercentUnitTests).
+        "count": ("count", 1), "%": ("%", 1),
         "IU": ("IU", 1), "dBHL": ("dBHL", 1), "D": ("D", 1), "pD": ("pD", 1),
         "appleEffortScore": ("appleEffortScore", 1),
     ]

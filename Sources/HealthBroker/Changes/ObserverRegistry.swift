@@ -1,4 +1,5 @@
 import HealthModel
+import HealthWire
 import Synchronization
 
 /// The running observer queries, so an acknowledgement (a separate unary call) reaches the
@@ -12,8 +13,8 @@ final class ObserverRegistry: Sendable {
     enum Signal: Sendable {
         /// Something in its type may have changed.
         case wake
-        /// The app called the completion handler of update `delivery`.
-        case acknowledged(delivery: UInt64)
+        /// The app answered update `delivery` (`ObserverDeliveryLedger` decides what it changes).
+        case acknowledged(delivery: UInt64, step: ObserverAcknowledgement.Step)
     }
 
     private struct Entry {
@@ -28,7 +29,8 @@ final class ObserverRegistry: Sendable {
 
     /// Registers an observer of `appID`; returns its id and the stream of its signals. A full
     /// buffer drops the oldest signal: wake-ups are interchangeable, and only an app flooding its
-    /// own observer with acknowledgements could lose one (then its own updates pause).
+    /// own observer with acknowledgements could lose one (then its own updates pause, or
+    /// background delivery launches it for an update it completed).
     func register(appID: String, typeIdentifier: String, connection: UInt64?)
         -> (id: UInt64, signals: AsyncStream<Signal>, continuation: AsyncStream<Signal>.Continuation) {
         let (signals, continuation) = AsyncStream<Signal>.makeStream(bufferingPolicy: .bufferingNewest(16))
@@ -54,12 +56,13 @@ final class ObserverRegistry: Sendable {
     }
 
     /// Passes an acknowledgement from `appID`, arriving on `connection`, to its observer `id`.
-    func acknowledge(appID: String, connection: UInt64?, observerID id: UInt64, delivery: UInt64) throws(HKError) {
+    func acknowledge(appID: String, connection: UInt64?, observerID id: UInt64, delivery: UInt64,
+                     step: ObserverAcknowledgement.Step) throws(HKError) {
         let entry = entries.withLock { $0[id] }
         guard let entry, entry.appID == appID, let connection, entry.connection == connection else {
             // No id in the message: the refusal must read the same whichever check failed.
             throw HKError(.errorInvalidArgument, "no running observer query with that id on this connection; it may have been stopped")
         }
-        entry.signals.yield(.acknowledged(delivery: delivery))
+        entry.signals.yield(.acknowledged(delivery: delivery, step: step))
     }
 }

@@ -7,12 +7,13 @@ import HealthWire
 /// app may see happens to the type — an addition matching the predicate, or a deletion — until
 /// the app stops the query (CANCEL).
 ///
-/// Acknowledgements: the SDK calls AcknowledgeObserverUpdate (a unary call naming the observer
-/// and the update) when the app calls the update's completion handler. Until then at most one
-/// update is outstanding: visible changes that happen meanwhile are folded into a single update
-/// sent as soon as the acknowledgement arrives. An app that never calls the completion handler
-/// therefore gets no further updates — a documented difference from HealthKit, which keeps
-/// calling and only backs off for background delivery.
+/// Acknowledgements: the SDK answers each update with AcknowledgeObserverUpdate (a unary call
+/// naming the observer and the update) in two steps, kept by `ObserverDeliveryLedger`. *Handled*
+/// (the update handler returned) paces the stream: at most one update is in flight, and
+/// visible changes meanwhile are folded into a single update sent when it arrives. *Completed*
+/// (the app called the completion handler) tells background delivery the app has the update.
+/// As in HealthKit, an app that never calls the completion handler still gets an update per
+/// change; only background delivery treats it as not received.
 ///
 /// Every update is decided at the moment it is sent (`DeliveryRecheck`), with the app's read
 /// scope as it is then, inside the index: a hidden app's save wakes the query but never reaches
@@ -47,29 +48,26 @@ enum ObserverQueryService {
                                       after: database.changeFeed.currentChange()).through
         }
         report?.record(appID: app.id, types: [spec.typeIdentifier])
-        var delivery: UInt64 = 1
-        // The change number the outstanding update was decided through: its acknowledgement
-        // tells background delivery that everything up to there reached the app.
-        var deliveredThrough = checkedThrough
-        try await responder.send(ObserverDelivery(observerID: observer.id, delivery: delivery).wireBytes())
-        var awaitingAcknowledgement = true
-        // A wake-up while an update awaits its acknowledgement is only noted: whether it is owed
-        // is decided when it would be sent, under the grants of that moment (DeliveryRecheck).
+        var ledger = ObserverDeliveryLedger()
+        try await responder.send(ObserverDelivery(observerID: observer.id, delivery: ledger.send(through: checkedThrough)).wireBytes())
+        // A wake-up while an update awaits its handled acknowledgement is only noted: whether it
+        // is owed is decided when it would be sent, under the grants of that moment (DeliveryRecheck).
         var wokenMeanwhile = false
         for await signal in observer.signals {
             switch signal {
             case .wake:
-                guard !awaitingAcknowledgement else {
+                guard !ledger.awaitingHandled else {
                     wokenMeanwhile = true
                     continue
                 }
-            case let .acknowledged(acknowledged):
-                guard awaitingAcknowledgement, acknowledged == delivery else { continue }
-                awaitingAcknowledgement = false
-                // What a background launch waits for: the app has taken the update.
-                context.backgroundDelivery.observerAcknowledged(appID: app.id, typeIdentifier: spec.typeIdentifier,
-                                                                through: deliveredThrough)
-                guard wokenMeanwhile else { continue }
+            case let .acknowledged(delivery, step):
+                let effect = ledger.acknowledge(delivery, step)
+                if let through = effect.completedThrough {
+                    // What a background launch waits for: the app has taken the update.
+                    context.backgroundDelivery.observerAcknowledged(appID: app.id, typeIdentifier: spec.typeIdentifier,
+                                                                    through: through)
+                }
+                guard effect.releasesNext, wokenMeanwhile else { continue }
                 wokenMeanwhile = false
             }
             // The moment of sending: re-check under the app's grants as they are now.
@@ -80,20 +78,19 @@ enum ObserverQueryService {
             }
             checkedThrough = verdict.through
             guard verdict.changed else { continue }
-            delivery += 1
-            deliveredThrough = verdict.through
+            let delivery = ledger.send(through: verdict.through)
             try await responder.send(ObserverDelivery(observerID: observer.id, delivery: delivery).wireBytes())
             report?.add(count: 1)
-            awaitingAcknowledgement = true
         }
         throw CancellationError()
     }
 
     static func acknowledge(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let app = try context.requireApp(caller)
-        let acknowledgement = try ObserverDelivery(wire: payload)
+        let acknowledgement = try ObserverAcknowledgement(wire: payload)
         try context.observers.acknowledge(appID: app.id, connection: CallerConnection.current,
-                                          observerID: acknowledgement.observerID, delivery: acknowledgement.delivery)
+                                          observerID: acknowledgement.observerID, delivery: acknowledgement.delivery,
+                                          step: acknowledgement.step)
         return MethodTable.Reply(EmptyMessage())
     }
 }

@@ -19,7 +19,9 @@ extension BaseUnit {
         // Reference units: gram (not kilogram), so SI derived units carry 10^3 per kg.
         let definitions: [(String, [String], UnitDimension, UnitScale, Bool)] = [
             ("count", [], .dimensionless, .linear(.one), false),
-            ("%", [], .dimensionless, .linear(ScaledFactor(1, -2)), false),
+            // Its own dimension: HealthKit converts percent to nothing, count included (a
+            // value 0.0–1.0 of a whole; the factor only scales `valueInReferenceUnit`).
+            ("%", [], UnitDimension([.percent: 1]), .linear(ScaledFactor(1, -2)), false),
 
             ("s", [], time, .linear(.one), true),
             ("min", [], time, .linear(ScaledFactor(60)), false),

@@ -4,10 +4,12 @@
 /// and S decompose physically and e.g. `kcal/hr` is compatible with `W`, `L` with `m^3`, and
 /// `Hz` with `count/s`. The remaining axes are units HealthKit converts to nothing else
 /// (international units, hearing level, diopters, Apple's effort score); angle is kept apart
-/// from plain counts so that `rad/s` is never mistaken for a rate of counts.
+/// from plain counts so that `rad/s` is never mistaken for a rate of counts, and so is percent:
+/// "Even though count and percent units are both scalar units, you cannot convert between
+/// them" (developer.apple.com/documentation/healthkit/hkunit/percent()).
 enum BaseDimension: Int, CaseIterable, Sendable {
     case mass, length, time, temperature, electricCurrent, luminousIntensity, angle
-    case internationalUnit, hearingLevel, opticalPower, prismaticPower, effortScore
+    case internationalUnit, hearingLevel, opticalPower, prismaticPower, effortScore, percent
 
     var name: String {
         switch self {
@@ -23,6 +25,7 @@ enum BaseDimension: Int, CaseIterable, Sendable {
         case .opticalPower: "optical power"
         case .prismaticPower: "prismatic power"
         case .effortScore: "effort score"
+        case .percent: "percent"
         }
     }
 }

@@ -182,7 +182,8 @@ public struct TypePredicateSpec: WireMessage, Equatable {
     }
 }
 
-/// ObserverUpdate and ObserverAcknowledgement share a shape: which observer, which delivery.
+/// ObserverUpdate: which observer, which delivery. (An acknowledgement written in this shape —
+/// an `ObserverAcknowledgement` without a step — acknowledges handled and completed.)
 public struct ObserverDelivery: WireMessage, Equatable {
     public var observerID: UInt64
     public var delivery: UInt64

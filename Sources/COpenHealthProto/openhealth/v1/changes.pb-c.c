@@ -855,7 +855,7 @@ const ProtobufCMessageDescriptor openhealth__v1__observer_update__descriptor =
   (ProtobufCMessageInit) openhealth__v1__observer_update__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__observer_acknowledgement__field_descriptors[2] =
+static const ProtobufCFieldDescriptor openhealth__v1__observer_acknowledgement__field_descriptors[3] =
 {
   {
     "observer_id",
@@ -881,15 +881,28 @@ static const ProtobufCFieldDescriptor openhealth__v1__observer_acknowledgement__
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "step",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__ObserverAcknowledgement, step),
+    &openhealth__v1__observer_acknowledgement_step__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__observer_acknowledgement__field_indices_by_name[] = {
   1,   /* field[1] = delivery */
   0,   /* field[0] = observer_id */
+  2,   /* field[2] = step */
 };
 static const ProtobufCIntRange openhealth__v1__observer_acknowledgement__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__observer_acknowledgement__descriptor =
 {
@@ -899,7 +912,7 @@ const ProtobufCMessageDescriptor openhealth__v1__observer_acknowledgement__descr
   "Openhealth__V1__ObserverAcknowledgement",
   "openhealth.v1",
   sizeof(Openhealth__V1__ObserverAcknowledgement),
-  2,
+  3,
   openhealth__v1__observer_acknowledgement__field_descriptors,
   openhealth__v1__observer_acknowledgement__field_indices_by_name,
   1,  openhealth__v1__observer_acknowledgement__number_ranges,
@@ -1012,4 +1025,34 @@ const ProtobufCMessageDescriptor openhealth__v1__source_list__descriptor =
   1,  openhealth__v1__source_list__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__source_list__init,
   NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCEnumValue openhealth__v1__observer_acknowledgement_step__enum_values_by_number[3] =
+{
+  { "OBSERVER_ACKNOWLEDGEMENT_STEP_HANDLED_AND_COMPLETED", "OPENHEALTH__V1__OBSERVER_ACKNOWLEDGEMENT_STEP__OBSERVER_ACKNOWLEDGEMENT_STEP_HANDLED_AND_COMPLETED", 0 },
+  { "OBSERVER_ACKNOWLEDGEMENT_STEP_HANDLED", "OPENHEALTH__V1__OBSERVER_ACKNOWLEDGEMENT_STEP__OBSERVER_ACKNOWLEDGEMENT_STEP_HANDLED", 1 },
+  { "OBSERVER_ACKNOWLEDGEMENT_STEP_COMPLETED", "OPENHEALTH__V1__OBSERVER_ACKNOWLEDGEMENT_STEP__OBSERVER_ACKNOWLEDGEMENT_STEP_COMPLETED", 2 },
+};
+static const ProtobufCIntRange openhealth__v1__observer_acknowledgement_step__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex openhealth__v1__observer_acknowledgement_step__enum_values_by_name[3] =
+{
+  { "OBSERVER_ACKNOWLEDGEMENT_STEP_COMPLETED", 2 },
+  { "OBSERVER_ACKNOWLEDGEMENT_STEP_HANDLED", 1 },
+  { "OBSERVER_ACKNOWLEDGEMENT_STEP_HANDLED_AND_COMPLETED", 0 },
+};
+const ProtobufCEnumDescriptor openhealth__v1__observer_acknowledgement_step__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "openhealth.v1.ObserverAcknowledgementStep",
+  "ObserverAcknowledgementStep",
+  "Openhealth__V1__ObserverAcknowledgementStep",
+  "openhealth.v1",
+  3,
+  openhealth__v1__observer_acknowledgement_step__enum_values_by_number,
+  3,
+  openhealth__v1__observer_acknowledgement_step__enum_values_by_name,
+  1,
+  openhealth__v1__observer_acknowledgement_step__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
 };

@@ -30,6 +30,15 @@ typedef struct Openhealth__V1__SourceList Openhealth__V1__SourceList;
 
 /* --- enums --- */
 
+typedef enum _Openhealth__V1__ObserverAcknowledgementStep {
+  /*
+   * Also what an acknowledgement without a step says (the only form before session 15).
+   */
+  OPENHEALTH__V1__OBSERVER_ACKNOWLEDGEMENT_STEP__OBSERVER_ACKNOWLEDGEMENT_STEP_HANDLED_AND_COMPLETED = 0,
+  OPENHEALTH__V1__OBSERVER_ACKNOWLEDGEMENT_STEP__OBSERVER_ACKNOWLEDGEMENT_STEP_HANDLED = 1,
+  OPENHEALTH__V1__OBSERVER_ACKNOWLEDGEMENT_STEP__OBSERVER_ACKNOWLEDGEMENT_STEP_COMPLETED = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(OPENHEALTH__V1__OBSERVER_ACKNOWLEDGEMENT_STEP)
+} Openhealth__V1__ObserverAcknowledgementStep;
 
 /* --- messages --- */
 
@@ -136,7 +145,7 @@ struct  Openhealth__V1__ObserverQueryRequest
 
 /*
  * "Something you can see changed": the first at start, then one per visible change (changes
- * made while an update waits for its acknowledgement are folded into the next one).
+ * made while an update waits for its HANDLED acknowledgement are folded into the next one).
  */
 struct  Openhealth__V1__ObserverUpdate
 {
@@ -156,17 +165,23 @@ struct  Openhealth__V1__ObserverUpdate
 
 
 /*
- * The app called the update's completion handler.
+ * The app's answer to update `delivery`. HealthKit calls the update handler for every change
+ * whether or not earlier completion handlers were called; the completion handler only tells
+ * background delivery that the app has the data. So the SDK sends HANDLED when the update
+ * handler returns (healthd may send the next update: at most one is in flight) and COMPLETED
+ * when the app calls that update's completion handler, or one HANDLED_AND_COMPLETED when the
+ * app called it before its handler returned.
  */
 struct  Openhealth__V1__ObserverAcknowledgement
 {
   ProtobufCMessage base;
   uint64_t observer_id;
   uint64_t delivery;
+  Openhealth__V1__ObserverAcknowledgementStep step;
 };
 #define OPENHEALTH__V1__OBSERVER_ACKNOWLEDGEMENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__observer_acknowledgement__descriptor) \
-    , 0, 0 }
+    , 0, 0, OPENHEALTH__V1__OBSERVER_ACKNOWLEDGEMENT_STEP__OBSERVER_ACKNOWLEDGEMENT_STEP_HANDLED_AND_COMPLETED }
 
 
 struct  Openhealth__V1__ObserverAcknowledgementResponse
@@ -431,6 +446,7 @@ typedef void (*Openhealth__V1__SourceList_Closure)
 
 /* --- descriptors --- */
 
+extern const ProtobufCEnumDescriptor    openhealth__v1__observer_acknowledgement_step__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__anchored_query_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__query_descriptor__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__deleted_object__descriptor;
