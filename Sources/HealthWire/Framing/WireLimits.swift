@@ -31,10 +31,6 @@ public enum WireLimits {
     }
     /// Samples one save may carry.
     public static let maxSamplesPerSave = 10_000
-    /// Encoded bytes a result batch is cut at beside its count (`FrameBatcher`): a quarter of a
-    /// frame, so the largest single item any listing may carry (a sample with 64 metadata entries
-    /// of 4 KiB and a maximal device, about 290 KB) still fits whatever precedes it.
-    public static let resultBatchBytes = 1 << 20
     /// Samples per streamed SampleBatch message sent by the broker.
     public static let samplesPerBatch = 500
     /// The encoded size a result batch is cut at, beside its count: a batch ends before the row
@@ -44,16 +40,17 @@ public enum WireLimits {
     /// workout's events and activities are bounded only by the save frame, so 500 rows an app
     /// wrote could build an answer over `maxFrameBytes` that its reader — another app, the
     /// manager — refused, ending its connection. A quarter of the frame: well under it with a
-    /// frame's own fields, and plain rows (about 100 bytes) still batch by count.
+    /// frame's own fields, and plain rows (about 100 bytes) still batch by count. Store answers
+    /// are cut at it where they are read (`AnswerBatching`), listings by `FrameBatcher`.
     public static let resultBatchBytes = 1 << 20
     /// Clinical records per streamed batch: each may carry a FHIR resource of up to
-    /// `FHIRResourceRules.maxResourceBytes` plus bounded metadata (`SampleLimits`), so 500 would
-    /// not fit a frame; 6 whole records always do (6 × (256 KiB + 256 KiB) < 4 MiB).
+    /// `FHIRResourceRules.maxResourceBytes` plus bounded metadata and device (`SampleLimits`,
+    /// about 290 KB), so 500 would not fit a frame; 6 whole records always do (6 × (256 KiB +
+    /// 290 KB) ≈ 3.3 MB < 4 MiB), and the byte cut (`resultBatchBytes`) makes most batches smaller.
     public static let clinicalRecordsPerBatch = 6
 
     /// Samples per batch for an answer holding samples of `types`: the smallest of the types'
-    /// own batch sizes, so the largest value any of them can carry still fits a frame. The one
-    /// place that sizes result batches, so every query path (sample, anchored, the manager's)
+    /// own batch sizes. The one place that sizes result batches by count (bytes: `resultBatchBytes`), so every query path (sample, anchored, the manager's)
     /// keeps within a frame, whatever value kinds are added.
     public static func samplesPerBatch(types: some Sequence<String>) -> Int {
         types.reduce(samplesPerBatch) { smallest, identifier in
