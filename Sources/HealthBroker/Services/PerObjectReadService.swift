@@ -20,6 +20,9 @@ enum PerObjectReadService {
     /// (`PerObjectPromptList.frames`), so neither this count nor what another app stored in the
     /// objects can make it outgrow a frame.
     static let maxCandidates = 1_000
+    /// Candidates read at a time before they are summarized: each may carry ~290 KB of metadata
+    /// and device, so healthd holds at most about 4.6 MB of whole records at once.
+    static let candidateBatch = 16
 
     /// What a prompt keeps of a candidate: what the manager shows to tell objects apart (UUID,
     /// type, dates, value, source), without the metadata and device the saving app chose, which
@@ -57,7 +60,7 @@ enum PerObjectReadService {
             var found: [SampleRecord] = []
             try database.samples.query(SampleQuerySpec(typeIdentifier: spec.typeIdentifier, predicate: spec.predicate,
                                                        sort: [SampleSort(.startDate, ascending: false)], limit: maxCandidates),
-                                       scope: .allSources) { found += $0.map(candidateSummary) }
+                                       scope: .allSources, batchSize: candidateBatch) { found += $0.map(candidateSummary) }
             return (installation, found)
         }
         context.logger.info("per-object read prompt", metadata: ["app": "\(app.id)", "candidates": "\(candidates.count)"])
