@@ -147,7 +147,7 @@ public struct SampleRepository: Sendable {
     public func query(_ spec: SampleQuerySpec, scope visibility: Visibility, batchSize: Int = 500,
                       emit: ([SampleRecord]) throws -> Void) throws {
         try writer.read { db in
-            try Self.visibleRows(spec, scope: visibility, db) { decoder, rows, _ in
+            try Self.visibleRows(spec, scope: visibility, db) { decoder, rows, _, _ in
                 var batch: [SampleRecord] = []
                 batch.reserveCapacity(batchSize)
                 try rows.forEach { row in
@@ -198,8 +198,6 @@ public struct SampleRepository: Sendable {
             guard let limit = position.remainingLimit(spec.limit) else { return nil }
             var batch = FetchedSampleBatch(typeIdentifier: spec.typeIdentifier, unit: "")
             var fill = BatchFill(bytesAllowed: batching.bytes)
-            // Where the batch's last row stands, for the position should the next row not fit.
-            var held = ResumeKeys()
             var stopped = false
             /// Sends the batch; false when the reader's view went stale (the reading stops).
             func send(endingAt keys: ResumeKeys) throws -> Bool {
@@ -212,24 +210,29 @@ public struct SampleRepository: Sendable {
                 return true
             }
             try Self.visibleRows(spec, scope: visibility, after: resume == nil ? nil : position, limit: limit, db) {
-                decoder, rows, keyColumns in
+                decoder, rows, keyColumns, keysOf in
                 batch = FetchedSampleBatch(typeIdentifier: spec.typeIdentifier, unit: decoder.canonicalUnit(of: spec.typeIdentifier))
                 batch.rows.reserveCapacity(batching.rows)
                 // `forEach`: GRDB steps the statement in one loop (one busy check per query).
                 try rows.forEach { row in
                     try decoder.fetch(row, into: &batch, db)
                     let size = batching.measure(batch)
-                    if fill.overflows(adding: size, held: batch.rows.count - 1), let moved = batch.popLast() {
-                        guard try send(endingAt: held) else {
+                    if fill.overflows(adding: size, held: batch.rows.count - 1), let moved = batch.popLast(),
+                       let last = batch.rows.last {
+                        // The row does not fit: the batch goes without it, ending at the row before,
+                        // whose sort keys are looked up by its UUID — rare (large rows), so no row's
+                        // keys are read on the way.
+                        guard try send(endingAt: try keysOf(last.uuid)) else {
                             stopped = true
                             throw StopReading()
                         }
                         batch.append(moved.row, record: moved.record)
                     }
                     fill.add(size)
-                    held.read(row, keyColumns, id: decoder.objectID(row))
                     if fill.isFull(held: batch.rows.count, rowsAllowed: batching.rows) {
-                        guard try send(endingAt: held) else {
+                        var keys = ResumeKeys()
+                        keys.read(row, keyColumns, id: decoder.objectID(row))
+                        guard try send(endingAt: keys) else {
                             stopped = true
                             throw StopReading()
                         }
@@ -237,7 +240,8 @@ public struct SampleRepository: Sendable {
                 }
             }
             if stopped { return position }
-            if !batch.rows.isEmpty, try !send(endingAt: held) { return position }
+            // The last batch: nothing resumes after it, so where it ends is never read.
+            if !batch.rows.isEmpty, try !emit(batch) { return position }
             return nil
         }
     }
@@ -252,7 +256,7 @@ public struct SampleRepository: Sendable {
     /// by its position; `limit` replaces the spec's (0: none).
     private static func visibleRows(_ spec: SampleQuerySpec, scope visibility: Visibility, after: SampleQueryResume? = nil,
                                     limit: Int? = nil, _ db: Database,
-                                    _ body: (inout SampleRowDecoder, RowCursor, [Int]) throws -> Void) throws {
+                                    _ body: (inout SampleRowDecoder, RowCursor, [Int], _ keysOf: (UUID) throws -> ResumeKeys) throws -> Void) throws {
         let typeID = try SampleSQL.typeID(db, spec.typeIdentifier)
         let terms = SampleSQL.orderTerms(spec.sort, workoutValues: visibility.workoutValues)
         var arguments = StatementArguments()
@@ -289,8 +293,22 @@ public struct SampleRepository: Sendable {
         let statement = try db.makeStatement(sql: sql)
         var decoder = SampleRowDecoder(statement, workoutValues: visibility.workoutValues)
         let keyColumns = terms.indices.compactMap { statement.index(ofColumn: "resume_key_\($0)") }
+        // A row's sort keys and id, by its UUID: where a batch ends when the row after it did not fit.
+        let keysOf = { (uuid: UUID) throws -> ResumeKeys in
+            var keyArguments = StatementArguments()
+            for term in terms { keyArguments += term.arguments }
+            keyArguments += [uuid]
+            let keySQL = terms.map { "\($0.sql), " }.joined()
+            guard let row = try Row.fetchOne(db, sql: "SELECT \(keySQL)o.id FROM objects o WHERE o.uuid = ?", arguments: keyArguments),
+                  let id = row[terms.count] as Int64? else {
+                throw DatabaseError(resultCode: .SQLITE_INTERNAL, message: "a row read in this reading is gone from it")
+            }
+            var keys = ResumeKeys()
+            keys.read(row, Array(terms.indices), id: id)
+            return keys
+        }
         do {
-            try body(&decoder, try Row.fetchCursor(statement, arguments: arguments), keyColumns)
+            try body(&decoder, try Row.fetchCursor(statement, arguments: arguments), keyColumns, keysOf)
         } catch is StopReading {
             return
         }
