@@ -78,6 +78,12 @@ func abstractListener(name: String) -> (Int32, sockaddr_un, socklen_t) {
     return (fd, address, length)
 }
 
+// A crash ends the probe at once: the Swift runtime's backtracer, started for a crash, inherits
+// the probe's descriptors — the bystander's lifeline among them — and once waited on a socket the
+// bystander held while the bystander waited for that lifeline: the test hung (session 15, on the
+// --thread-first run; the crash itself is not yet understood). Without it the test sees the signal.
+for crash in [SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGTRAP, SIGABRT] { signal(crash, SIG_DFL) }
+
 let options = parse()
 let store = options.store, outside = options.outsideDirectory
 // Prepared before confinement, as a hijacked healthd would find them.
