@@ -3,6 +3,7 @@
 // process, then each thing a hijacked healthd might try, one line each: `name ok` or
 // `name errno N`. With --no-confine the same attempts run unconfined: the control that shows
 // each would succeed without the ruleset. Used by SandboxTests/BrokerFileConfinementTests.
+import Foundation
 import Glibc
 import HealthIPC
 import HealthSandboxKit
@@ -102,8 +103,15 @@ do {
 PeerProcessReading.install { pid, pidfd in inspector.facts(pid: pid, pidfd: pidfd) }
 // A thread started before the walls, which they would not confine.
 if options.threadFirst {
-    var thread = pthread_t()
-    pthread_create(&thread, nil, { _ in sleep(60); return nil }, nil)
+    // A thread of the Swift runtime's own (Foundation's `Thread`): a raw pthread running a Swift
+    // closure crashed in libdispatch (SIGILL) when the process ended beside it — always at a
+    // normal exit, in a third of runs at the refusal's `_exit` (session 15).
+    let started = DispatchSemaphore(value: 0)
+    Thread {
+        started.signal()
+        while true { sleep(60) }
+    }.start()
+    started.wait()
 }
 if options.confine {
     do {
