@@ -1,6 +1,9 @@
+import HealthModel
+
 /// How a streamed answer is cut into batches, each sent as one frame: after `rows` rows, and
-/// before the row that would take a batch's encoded size past `bytes`. A batch always takes its
-/// first row, however large (one saved object fits a frame: the save that stored it did).
+/// before the row that would take a batch's encoded size past `bytes` (`BatchBound`, the rule
+/// listings are cut by too). A batch always takes its first row, however large (one saved
+/// object fits a frame: the save that stored it did).
 ///
 /// Counts alone did not bound a frame: rows carry metadata, devices and workout parts another
 /// app wrote, so 500 of them could pass the frame limit and the reader refused the answer
@@ -22,34 +25,5 @@ public struct ResultBatching<Row> {
     /// Count only: for readers inside healthd (the manager's prompts, tests), never for a frame.
     public static func rows(_ rows: Int) -> ResultBatching {
         ResultBatching(rows: rows, bytes: .max) { _ in 0 }
-    }
-}
-
-/// The bytes of the batch being filled, against a `ResultBatching`'s bound.
-struct BatchFill {
-    let bytesAllowed: Int
-    private(set) var bytes = 0
-
-    init(bytesAllowed: Int) {
-        self.bytesAllowed = bytesAllowed
-    }
-
-    /// Whether a row of `size` bytes must open the next batch: the batch, holding `held` rows,
-    /// would pass its bound with it.
-    func overflows(adding size: Int, held: Int) -> Bool {
-        held > 0 && bytes > bytesAllowed - size
-    }
-
-    mutating func add(_ size: Int) {
-        bytes += size
-    }
-
-    /// Whether the batch, holding `held` rows, is to be sent now.
-    func isFull(held: Int, rowsAllowed: Int) -> Bool {
-        held >= rowsAllowed || bytes >= bytesAllowed
-    }
-
-    mutating func reset() {
-        bytes = 0
     }
 }

@@ -111,13 +111,13 @@ extension SampleRepository {
             var decoder = SampleRowDecoder(statement, workoutValues: .hidingAll)  // correlations hold no workouts (CorrelationRules)
             let keyColumns = terms.indices.compactMap { statement.index(ofColumn: "resume_key_\($0)") }
             var batch: [SampleRecord] = []
-            var fill = BatchFill(bytesAllowed: batching.bytes)
+            var bound = BatchBound(maxCount: batching.rows, maxBytes: batching.bytes)
             var held = ResumeKeys()  // where the batch's last correlation stands
             func send() throws -> Bool {
                 guard try emit(batch) else { return false }
                 position.advance(by: batch.count, lastKeys: held.values, lastID: held.id)
                 batch.removeAll(keepingCapacity: true)
-                fill.reset()
+                bound.reset()
                 return true
             }
             let rows = try Row.fetchCursor(statement, arguments: arguments)
@@ -127,14 +127,14 @@ extension SampleRepository {
                 let whole = try Self.withObjects([(id, try decoder.record(row, typeIdentifier: spec.typeIdentifier, db))], db)
                 for correlation in whole {
                     let size = batching.measure(correlation)
-                    if fill.overflows(adding: size, held: batch.count) {
+                    if bound.closesBefore(adding: size) {
                         guard try send() else { return position }
                     }
                     batch.append(correlation)
-                    fill.add(size)
+                    bound.add(size)
                 }
                 held.read(row, keyColumns, id: id)
-                if fill.isFull(held: batch.count, rowsAllowed: batching.rows) {
+                if bound.isFull {
                     guard try send() else { return position }
                 }
             }

@@ -197,7 +197,7 @@ public struct SampleRepository: Sendable {
             var position = try resume ?? SampleQueryResume.start(db)
             guard let limit = position.remainingLimit(spec.limit) else { return nil }
             var batch = FetchedSampleBatch(typeIdentifier: spec.typeIdentifier, unit: "")
-            var fill = BatchFill(bytesAllowed: batching.bytes)
+            var bound = BatchBound(maxCount: batching.rows, maxBytes: batching.bytes)
             var stopped = false
             /// Sends the batch; false when the reader's view went stale (the reading stops).
             func send(endingAt keys: ResumeKeys) throws -> Bool {
@@ -206,7 +206,7 @@ public struct SampleRepository: Sendable {
                 // The source and device tables stay: later rows' indexes point into them.
                 batch.rows.removeAll(keepingCapacity: true)
                 batch.records.removeAll(keepingCapacity: true)
-                fill.reset()
+                bound.reset()
                 return true
             }
             try Self.visibleRows(spec, scope: visibility, after: resume == nil ? nil : position, limit: limit, db) {
@@ -217,7 +217,7 @@ public struct SampleRepository: Sendable {
                 try rows.forEach { row in
                     try decoder.fetch(row, into: &batch, db)
                     let size = batching.measure(batch)
-                    if fill.overflows(adding: size, held: batch.rows.count - 1), let moved = batch.popLast(),
+                    if bound.closesBefore(adding: size), let moved = batch.popLast(),
                        let last = batch.rows.last {
                         // The row does not fit: the batch goes without it, ending at the row before,
                         // whose sort keys are looked up by its UUID — rare (large rows), so no row's
@@ -228,8 +228,8 @@ public struct SampleRepository: Sendable {
                         }
                         batch.append(moved.row, record: moved.record)
                     }
-                    fill.add(size)
-                    if fill.isFull(held: batch.rows.count, rowsAllowed: batching.rows) {
+                    bound.add(size)
+                    if bound.isFull {
                         var keys = ResumeKeys()
                         keys.read(row, keyColumns, id: decoder.objectID(row))
                         guard try send(endingAt: keys) else {

@@ -1,41 +1,43 @@
+import HealthModel
+
 /// Cuts a list an answer carries into frames by count and by encoded bytes: the one place a
 /// listing whose items other parties store (metadata, descriptions, types) is sized to fit
 /// `WireLimits.maxFrameBytes`, so no answer outgrows a frame because of what someone else saved.
 ///
 /// A batch closes before the item that would take it past `maxCount` items or `maxBytes`
-/// encoded bytes; an item larger than `maxBytes` travels alone. Callers keep every single item
+/// encoded bytes; an item larger than `maxBytes` travels alone (`BatchBound`, the rule the
+/// store's answers are cut by too). Callers keep every single item
 /// within a frame by the item's own bounds (stated where each is used), and pass each item's
 /// encoded size (`WireMessage.wireBytes().count` of a one-item list is exactly what the item
 /// adds to a list: its tag, length and body).
 public struct FrameBatcher<Element> {
-    public let maxCount: Int
-    public let maxBytes: Int
+    public var maxCount: Int { bound.maxCount }
+    public var maxBytes: Int { bound.maxBytes }
+    private var bound: BatchBound
     private var batch: [Element] = []
-    private var bytes = 0
 
     public init(maxCount: Int = .max, maxBytes: Int = WireLimits.resultBatchBytes) {
-        self.maxCount = max(1, maxCount)
-        self.maxBytes = max(1, maxBytes)
+        bound = BatchBound(maxCount: maxCount, maxBytes: maxBytes)
     }
 
     /// Adds `element`, `size` bytes encoded; returns the batch it closed, if adding it would have
-    /// taken that batch past a bound.
+    /// taken that batch past a bound (`BatchBound`).
     public mutating func add(_ element: Element, size: Int) -> [Element]? {
         var closed: [Element]?
-        if !batch.isEmpty, batch.count >= maxCount || size > maxBytes - bytes {
+        if bound.closesBefore(adding: size) {
             closed = batch
             batch = []
-            bytes = 0
+            bound.reset()
         }
         batch.append(element)
-        bytes += size
+        bound.add(size)
         return closed
     }
 
     /// The last, partial batch (nil when nothing is left).
     public mutating func finish() -> [Element]? {
         guard !batch.isEmpty else { return nil }
-        defer { batch = []; bytes = 0 }
+        defer { batch = []; bound.reset() }
         return batch
     }
 
