@@ -103,17 +103,20 @@ private struct AnchoredFeed {
             var remaining = spec.limit
             var sent = 0
             let batchSize = WireLimits.samplesPerBatch(types: parts.typeIdentifiers)
+            // What each step's objects were measured as: the message is built from those bytes.
+            let encoded = EncodedSamples()
             while true {
                 let chunk = remaining > 0 ? min(remaining, batchSize) : batchSize
-                let batch = try database.changeFeed.changes(of: current, after: cursor, limit: chunk, batching: AnswerBatching.changes)
+                let batch = try database.changeFeed.changes(of: current, after: cursor, limit: chunk,
+                                                             batching: AnswerBatching.changes(keptIn: encoded))
                 let last = batch.reachedEnd || (spec.limit > 0 && remaining - batch.count <= 0)
                 if last && !(initial || sent + batch.count > 0) {
                     // Nothing visible to deliver: nothing is sent, so nothing can be stale.
                     return Step(cursor: batch.cursor, reachedEnd: batch.reachedEnd)
                 }
                 let anchor = last ? try database.changeFeed.anchors.seal(batch.cursor, appID: app.id, typeIdentifiers: parts.typeSet) : nil
-                let message = AnchoredQueryBatch(samples: batch.added, deletedObjects: batch.deleted, endOfDelivery: last,
-                                                 anchor: anchor ?? []).wireBytes()
+                let message = encoded.anchoredBatch(samples: batch.added, deletedObjects: batch.deleted, endOfDelivery: last,
+                                                    anchor: anchor ?? [])
                 guard try await responder.send(message, ifStillCurrent: visibility.isCurrent) else {
                     try visibility.refresh()
                     current = feedParts()

@@ -14,14 +14,16 @@ enum AnswerBatching {
         ResultBatching(rows: WireLimits.samplesPerBatch(types: [type]), bytes: WireLimits.resultBatchBytes, measure: encoder)
     }
 
-    /// Correlation query batches, each correlation measured with its samples.
-    static var correlations: ResultBatching<SampleRecord> {
-        ResultBatching(rows: WireLimits.samplesPerBatch, bytes: WireLimits.resultBatchBytes, measure: SampleList.encodedSize(of:))
+    /// Correlation query batches, each correlation measured with its samples, which `samples`
+    /// keeps for the batch's message (`EncodedSamples.sampleList`).
+    static func correlations(keptIn samples: EncodedSamples) -> ResultBatching<SampleRecord> {
+        ResultBatching(rows: WireLimits.samplesPerBatch, bytes: WireLimits.resultBatchBytes, measure: samples.size(of:))
     }
 
-    /// Anchored query steps.
-    static var changes: ChangeFeedBatching {
-        ChangeFeedBatching(bytes: WireLimits.resultBatchBytes, measureAdded: SampleList.encodedSize(of:),
+    /// Anchored query steps, added objects measured into `samples` for the step's message
+    /// (`EncodedSamples.anchoredBatch`).
+    static func changes(keptIn samples: EncodedSamples) -> ChangeFeedBatching {
+        ChangeFeedBatching(bytes: WireLimits.resultBatchBytes, measureAdded: samples.size(of:),
                            measureDeleted: AnchoredQueryBatch.encodedSizeBound(of:))
     }
 }

@@ -27,11 +27,13 @@ enum CorrelationService {
             // (`StreamVisibility`); otherwise the query goes on after the last correlation sent,
             // under the scopes in force now (`SampleQueryResume`).
             var resume: SampleQueryResume?
+            // What each correlation was measured as: the batch's message is built from those bytes.
+            let encoded = EncodedSamples()
             repeat {
                 let scopes = Dictionary(uniqueKeysWithValues: types.map { ($0, visibility.scope($0)) })
-                resume = try database.samples.queryCorrelations(spec, objectScopes: scopes, batching: AnswerBatching.correlations,
+                resume = try database.samples.queryCorrelations(spec, objectScopes: scopes, batching: AnswerBatching.correlations(keptIn: encoded),
                                                                 resuming: resume) { batch in
-                    guard try responder.sendFromSynchronousContext(SampleList(batch).wireBytes(), ifStillCurrent: visibility.isCurrent) else {
+                    guard try responder.sendFromSynchronousContext(encoded.sampleList(batch), ifStillCurrent: visibility.isCurrent) else {
                         return false
                     }
                     report?.add(count: batch.count)
@@ -69,8 +71,9 @@ enum CorrelationService {
 
     private static func stream(_ spec: CorrelationQuerySpec, objectScopes: [String: Visibility], from database: HealthDatabase,
                                to responder: CallResponder, counting report: CallAccessReport?) throws {
-        try database.samples.queryCorrelations(spec, objectScopes: objectScopes, batching: AnswerBatching.correlations) { batch in
-            try responder.sendFromSynchronousContext(SampleList(batch).wireBytes())
+        let encoded = EncodedSamples()
+        try database.samples.queryCorrelations(spec, objectScopes: objectScopes, batching: AnswerBatching.correlations(keptIn: encoded)) { batch in
+            try responder.sendFromSynchronousContext(encoded.sampleList(batch))
             report?.add(count: batch.count)
         }
     }

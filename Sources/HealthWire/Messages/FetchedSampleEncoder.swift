@@ -26,9 +26,9 @@ public struct FetchedSampleEncoder {
     private var sourceFields: [[UInt8]] = []
     /// Sample field 8 for each of the batch's devices, by index.
     private var deviceFields: [[UInt8]] = []
-    /// Whole records encoded to be measured (`encodedSize(ofLastRowOf:)`), by UUID, taken by the
+    /// Whole records encoded to be measured (`encodedSize(ofLastRowOf:)`), taken by the
     /// `wireBytes` that sends them so none is encoded twice.
-    private var measuredRecords: [UUID: [UInt8]] = [:]
+    private let measured = EncodedSamples()
 
     public init() {}
 
@@ -47,7 +47,7 @@ public struct FetchedSampleEncoder {
         for row in batch.rows {
             switch row.value {
             case let .record(index):
-                let bytes = measuredRecords.removeValue(forKey: row.uuid) ?? SampleList([batch.records[index]]).wireBytes()
+                let bytes = measured.take(batch.records[index])
                 capacity += bytes.count
                 wholeRecords.append(bytes)
             case .quantity, .category:
@@ -87,9 +87,7 @@ public struct FetchedSampleEncoder {
         learnParts(of: batch)
         switch row.value {
         case let .record(index):
-            let bytes = SampleList([batch.records[index]]).wireBytes()
-            measuredRecords[row.uuid] = bytes
-            return bytes.count
+            return measured.size(of: batch.records[index])
         case .quantity, .category:
             let length = plainLength(row)
             return 1 + Self.varintLength(UInt64(length)) + length
