@@ -7,13 +7,14 @@ public struct Confinement: Sendable {
     public var keepDescriptors: [Int32] = []
     public var readExecutePaths: [String] = []
     public var readWritePaths: [String] = []
-    /// 0 = use Landlock if the kernel has it; N = refuse to run below ABI N.
-    public var minimumLandlockABI: Int32 = 0
+    /// N = refuse to run below Landlock ABI N (1, the default: Landlock required); 0 = use
+    /// Landlock if the kernel has it and run without it otherwise — only when asked for.
+    public var minimumLandlockABI: Int32 = 1
     /// AF_INET/AF_INET6 sockets and TCP allowed: only for an app given the network.
     public var allowNetwork = false
 
     public init(keepDescriptors: [Int32] = [], readExecutePaths: [String] = [], readWritePaths: [String] = [],
-                minimumLandlockABI: Int32 = 0, allowNetwork: Bool = false) {
+                minimumLandlockABI: Int32 = 1, allowNetwork: Bool = false) {
         self.keepDescriptors = keepDescriptors
         self.readExecutePaths = readExecutePaths
         self.readWritePaths = readWritePaths

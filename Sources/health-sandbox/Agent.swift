@@ -39,8 +39,8 @@ struct Agent: ParsableCommand {
     @Option(name: .customLong("data-root"), help: ArgumentHelp("Give each launched app the data folder PATH/APP-ID (as root: owned by the app's own uid).", valueName: "path"))
     var dataRoot: String?
 
-    @Option(name: .customLong("landlock-abi"), help: "Refuse to launch apps unless the kernel's Landlock ABI is at least this (0 = best effort).")
-    var landlockABI: Int32 = 0
+    @Option(name: .customLong("landlock-abi"), help: "Refuse to launch apps unless the kernel's Landlock ABI is at least this. 1: Landlock required (any ABI); 0 runs without Landlock on a kernel that lacks it (no file confinement inside the app's namespaces).")
+    var landlockABI: Int32 = 1
 
     func validate() throws {
         for path in allowRead + allowWrite + [logDirectory, dataRoot].compactMap({ $0 }) where !path.hasPrefix("/") {

@@ -18,8 +18,8 @@ struct Confine: ParsableCommand {
     @Option(name: .customLong("read-write"), help: "Landlock: read and write beneath PATH (repeatable).")
     var readWrite: [String] = []
 
-    @Option(name: .customLong("landlock-abi"), help: "Refuse to run below this Landlock ABI (0 = best effort).")
-    var landlockABI: Int32 = 0
+    @Option(name: .customLong("landlock-abi"), help: "Refuse to run unless the kernel's Landlock ABI is at least this. 1: Landlock required (any ABI); 0 runs without Landlock on a kernel that lacks it (no file confinement inside the app's namespaces).")
+    var landlockABI: Int32 = 1
 
     @Flag(help: "The app was given the network: allow AF_INET/AF_INET6 sockets and TCP.")
     var network = false

@@ -56,8 +56,8 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("data"), help: ArgumentHelp("The app's data folder: writable, and as root given to the app's own uid first.", valueName: "path"))
     var data: String?
 
-    @Option(name: .customLong("landlock-abi"), help: "Refuse to run unless the kernel's Landlock ABI is at least this (0 = best effort).")
-    var landlockABI: Int32 = 0
+    @Option(name: .customLong("landlock-abi"), help: "Refuse to run unless the kernel's Landlock ABI is at least this. 1: Landlock required (any ABI); 0 runs without Landlock on a kernel that lacks it (no file confinement inside the app's namespaces).")
+    var landlockABI: Int32 = 1
 
     func validate() throws {
         guard !command.isEmpty else { throw ValidationError("give the command to run after --, e.g. `health-sandbox run \(appID) -- ./my-app`") }

@@ -1,49 +1,26 @@
 import Foundation
+import TestSupport
 
 /// The LD_PRELOAD shim of Tests/PowerLossShim (a model of power loss: bytes as of each file's
 /// last fsync, names as of the directory's last fsync) and the directory it lets a test rebuild.
 struct PowerLossShadow {
     enum Failure: Error, CustomStringConvertible {
-        case noCompiler
-        case compileFailed(String)
         case unreadable(String)
 
         var description: String {
             switch self {
-            case .noCompiler: "no C compiler (cc, clang or gcc) on PATH to build the power-loss shim"
-            case .compileFailed(let output): "the power-loss shim does not compile: \(output)"
             case .unreadable(let detail): "the shadow folder is unreadable: \(detail)"
             }
         }
     }
-
-    /// The shim's source: outside every target, found from this file's place in the checkout.
-    static let sourcePath = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("PowerLossShim/power_loss_shim.c").path
 
     /// Where the shim writes (`OHK_POWERLOSS_SHADOW`).
     let folder: String
 
     /// Compiles the shim into `directory` and returns the shared object's path.
     static func buildShim(into directory: String) throws -> String {
-        let searchPath = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        guard let compiler = ["cc", "clang", "gcc"].lazy
-            .flatMap({ name in searchPath.map { "\($0)/\(name)" } })
-            .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
-        else { throw Failure.noCompiler }
-        let output = directory + "/power_loss_shim.so"
-        let compile = Process()
-        compile.executableURL = URL(fileURLWithPath: compiler)
-        compile.arguments = ["-shared", "-fPIC", "-O1", "-o", output, sourcePath, "-ldl", "-lpthread"]
-        let messages = Pipe()
-        compile.standardError = messages
-        compile.standardOutput = messages
-        try compile.run()
-        let text = String(decoding: messages.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        compile.waitUntilExit()
-        guard compile.terminationStatus == 0 else { throw Failure.compileFailed(text) }
-        return output
+        try PreloadShim.build(PreloadShim.source("PowerLossShim", "power_loss_shim.c"), into: directory,
+                              libraries: ["-ldl", "-lpthread"])
     }
 
     /// The environment that makes a child record its syncs of files in `watched` here.
