@@ -8,7 +8,7 @@ import TestSupport
 /// A JOURNAL_STREAM inherited by a healthd whose stderr goes elsewhere changes nothing.
 @Suite(.timeLimit(.minutes(10)), .serialized) struct JournalLogEndToEndTests {
     /// Runs healthd until it is ready, stops it, and returns what it wrote to stderr.
-    static func run(journalStreamMatchesStandardError: Bool) async throws -> String {
+    static func run(journalStreamMatchesStandardError: Bool, storeName: String = "store") async throws -> String {
         let root = NSTemporaryDirectory() + "ohk-journal-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -19,7 +19,7 @@ import TestSupport
         var info = stat()
         fstat(log, &info)
         let stream = "\(info.st_dev):\(info.st_ino + (journalStreamMatchesStandardError ? 0 : 1))"
-        let healthd = try ChildProcess(Products.path("healthd"), ["--store", root + "/store", "--socket-dir", root + "/run"],
+        let healthd = try ChildProcess(Products.path("healthd"), ["--store", root + "/" + storeName, "--socket-dir", root + "/run"],
                                        environment: ["JOURNAL_STREAM": stream], stderr: log)
         let deadline = Date().addingTimeInterval(120)
         while !FileManager.default.fileExists(atPath: root + "/run/healthd.pid") && healthd.isRunning && Date() < deadline {
@@ -42,5 +42,16 @@ import TestSupport
         let output = try await Self.run(journalStreamMatchesStandardError: false)
         #expect(output.contains("healthd ready"), "\(output)")
         #expect(!output.contains("<5>"), "\(output)")
+    }
+
+    /// A line break inside logged text is written as a space, so text healthd logs (here the
+    /// store's path, which whoever starts healthd chooses) can never start a journal entry of its
+    /// own with a priority of its choosing (`JournalLogHandler.line`).
+    @Test func aLineBreakInLoggedTextNeverStartsAnEntryOfItsOwn() async throws {
+        let output = try await Self.run(journalStreamMatchesStandardError: true, storeName: "store\n<2>healthd: forged\r<1>x")
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(output.contains("forged"), "the store's path is logged at start: \(output)")
+        #expect(lines.allSatisfy { $0.hasPrefix("<5>") || $0.hasPrefix("<4>") || $0.hasPrefix("<6>") }, "\(output)")
+        #expect(!lines.contains { $0.hasPrefix("<2>") || $0.hasPrefix("<1>") }, "\(output)")
     }
 }

@@ -16,7 +16,9 @@ struct SamplesCommand: AsyncParsableCommand {
             2024-05-01T08:30:00Z, 2024-05-01T08:30+02:00), read in your time zone unless a zone \
             is given. A day given to --to includes that day.
 
-            --json prints one JSON object per line as the samples arrive, with dates in UTC.
+            The table shows quantities in your preferred unit (`healthctl units`) unless --unit is \
+            given. --json prints one JSON object per line as the samples arrive, with dates in UTC \
+            and each value in the unit it is stored in (or --unit's).
 
             Workouts have an EFFORT column: the effort scores apps related to the workout or to \
             one of its activities (iOS 18's workout effort), every app's.
@@ -75,6 +77,11 @@ struct SamplesCommand: AsyncParsableCommand {
         let client = try connection.connect()
         defer { client.close() }
         let formatter = SampleFormatter(displayUnit: unit, timeZone: io.timeZone)
+        // A person reads heart rate in count/min and body mass in their kg or lb, not in the
+        // canonical unit a sample is stored in. Preferences that cannot be read leave the
+        // stored units: the listing matters more than its units.
+        let tableFormatter = unit == nil && !json
+            ? SampleFormatter(displayUnit: try? await preferredUnit(client: client), timeZone: io.timeZone) : formatter
         var listed: [SampleRecord] = []
         // JSON lines stream as batches arrive; a table needs every row to size its columns.
         for try await batch in client.querySamples(try querySpec(timeZone: io.timeZone)) {
@@ -87,16 +94,22 @@ struct SamplesCommand: AsyncParsableCommand {
         if type == HKWorkoutTypeIdentifier {
             let effort = try await WorkoutEffortText.column(for: listed, client: client)
             table = TextTable(SampleFormatter.tableColumns + [.init("EFFORT")])
-            for sample in listed { table.append(formatter.tableRow(sample) + [effort[sample.uuid] ?? ""]) }
+            for sample in listed { table.append(tableFormatter.tableRow(sample) + [effort[sample.uuid] ?? ""]) }
         } else {
             table = TextTable(SampleFormatter.tableColumns)
-            for sample in listed { table.append(formatter.tableRow(sample)) }
+            for sample in listed { table.append(tableFormatter.tableRow(sample)) }
         }
         if table.rows.isEmpty {
             io.output.writeLine("No \(TypeDisplayName.words(of: type)) samples\(from == nil && to == nil ? "" : " in that range").")
         } else {
             io.output.write(table.rendered(emphasize: io.emphasized))
         }
+    }
+
+    /// The user's unit for a quantity type (`healthctl units`, else the locale's), nil for others.
+    func preferredUnit(client: ManagerClient) async throws -> HKUnit? {
+        guard let quantityType = HKObjectType.type(forIdentifier: type) as? HKQuantityType else { return nil }
+        return ExportUnits(preferences: try await client.listUnitPreferences()).unit(for: quantityType)
     }
 
     func querySpec(timeZone: TimeZone) throws(DateArgumentError) -> SampleQuerySpec {
