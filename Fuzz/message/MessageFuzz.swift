@@ -1,8 +1,9 @@
 import HealthModel
 import HealthWire
 
-/// Every message type on the wire, requests and replies (`WireMessage` conformances). The first
-/// input byte picks one; the rest is its payload.
+/// Every message type on the wire, requests and replies (`WireMessage` conformances;
+/// `FuzzMessageListTests` fails when one is missing). The first input byte picks one; the rest
+/// is its payload.
 let messageTypes: [any WireMessage.Type] = [
     AccessLogPage.self, AccessLogQuery.self, AccessLogVerificationMessage.self, ActivityGoalSchedule.self,
     ActivityGoalUpdate.self, ActivitySummaryBatch.self, ActivitySummaryQuerySpec.self, AnchoredQueryBatch.self,
@@ -16,6 +17,15 @@ let messageTypes: [any WireMessage.Type] = [
     SavedUUIDs.self, SourceEntryList.self, SourceList.self, SourceListRequest.self, SourcePriorityChange.self,
     StatisticsBatch.self, StatisticsCollectionDelivery.self, StatisticsCollectionSpec.self, StatisticsQuerySpec.self,
     StatisticsResult.self, StatusValue.self, TypeIdentifierMessage.self, TypePredicateSpec.self, WorkoutAssociation.self,
+    // Added in session 16 (after the list above), at the end so the seeds' type indexes stay.
+    AppRemoval.self, AttachmentDataChunk.self, AttachmentInfoMessage.self, AttachmentList.self,
+    AttachmentListRequest.self, AttachmentRequest.self, AttachmentUploadChunk.self, AttachmentUploadID.self,
+    AttachmentUploadStart.self, CurrentSourceRequest.self, DirectConnectionSetting.self, ImportBatch.self,
+    ImportOutcome.self, LaunchBinding.self, LaunchOutcome.self, ManagerDeletion.self, MedicationArchiveRequest.self,
+    NetworkAccessSetting.self, ObjectReadGrants.self, ObserverAcknowledgement.self, PerObjectPromptList.self,
+    SeriesDataQuery.self, SeriesPointBatch.self, UnlockReport.self, UserPreferencesFeedRequest.self,
+    UserPreferencesUpdate.self, WorkoutEffortQuery.self, WorkoutEffortRelationChange.self,
+    WorkoutEffortRelations.self,
 ]
 
 /// libFuzzer target: protobuf decoding of every message type (the depth and string guard, then
