@@ -53,6 +53,17 @@ public struct PeerCredentials: Sendable, Equatable {
         return PeerCredentials(pid: pid, uid: uid, gid: gid, executable: executable, confined: confined)
     }
 
+    /// Whether this kernel has `SO_PEERPIDFD` (Linux 6.5+), probed once on a socket pair: without
+    /// it `of` reads a peer by pid alone and cannot notice a pid reused before it reads
+    /// (SECURITY.md, "Not a boundary (yet)").
+    public static let kernelPinsPeers: Bool = {
+        guard let (one, other) = try? UnixSocket.pair() else { return false }
+        defer { close(one); close(other) }
+        let pidfd = ohk_peer_pidfd(one)
+        if pidfd >= 0 { close(pidfd) }
+        return !(pidfd < 0 && errno == ENOPROTOOPT)
+    }()
+
     /// The peer's executable path, if it names here the very file the peer runs. The path comes
     /// from the peer's mount namespace; what healthd trusts it for (a manifest, the manager tools)
     /// is the file at that path in healthd's own view. Unknown file, or another one: nil.
