@@ -4,7 +4,8 @@ import HealthStore
 import Testing
 
 /// When a long-running collection may keep its last result without recomputing: same scope,
-/// same source order — and never for a window scope, which moves with the clock.
+/// same source order — a window whose start only moved with the clock included (a recomputation
+/// woken by a change the app cannot see would reveal that change: privacy review, session 16).
 @Suite(.timeLimit(.minutes(10))) struct CollectionBasisTests {
     let own = Visibility.ownSamples(appID: "org.example.reader")
 
@@ -20,14 +21,19 @@ import Testing
         #expect(!basis.carriesOver(to: .allSources, sourceOrderVersion: 3))
     }
 
-    @Test func aWindowScopeNeverDoes() {
-        let window = Visibility.recentWindow(appID: "org.example.reader", since: Date(timeIntervalSince1970: 1_767_225_600))
-        #expect(!CollectionBasis(scope: window, sourceOrderVersion: 0, change: 1).carriesOver(to: window, sourceOrderVersion: 0))
+    @Test func aWindowThatOnlyMovedWithTheClockDoes() {
+        let then = Visibility.recentWindow(appID: "org.example.reader", since: Date(timeIntervalSince1970: 1_767_225_600))
+        let now = Visibility.recentWindow(appID: "org.example.reader", since: Date(timeIntervalSince1970: 1_767_225_600 + 3_600))
+        #expect(CollectionBasis(scope: then, sourceOrderVersion: 0, change: 1).carriesOver(to: now, sourceOrderVersion: 0))
+        // A window that became another rule is a grant change.
+        #expect(!CollectionBasis(scope: then, sourceOrderVersion: 0, change: 1).carriesOver(to: .allSources, sourceOrderVersion: 0))
+        #expect(!CollectionBasis(scope: then, sourceOrderVersion: 0, change: 1).carriesOver(to: own, sourceOrderVersion: 0))
     }
 
-    /// The workouts a predicate names are part of the basis: a workout grant that changes, or a
-    /// window on workouts alone, recomputes, so a workout revoked or expired applies at once.
-    @Test func aChangedOrWindowedWorkoutScopeDoesNot() {
+    /// The workouts a predicate names are part of the basis: a workout grant that changes
+    /// recomputes, so a workout revoked applies at once; a window on workouts that only moved
+    /// with the clock does not.
+    @Test func aChangedWorkoutScopeDoesNot() {
         let readerOnly = ReadScope.ownSamples(appID: "org.example.reader")
         let allowed = Visibility.allSources
         let workoutsRevoked = Visibility(scope: .allSources, workouts: readerOnly, correlations: .allSources)
@@ -35,6 +41,6 @@ import Testing
         let workoutWindow = Visibility(scope: .allSources,
                                        workouts: .recentWindow(appID: "org.example.reader", since: Date(timeIntervalSince1970: 1_767_225_600)),
                                        correlations: .allSources)
-        #expect(!CollectionBasis(scope: workoutWindow, sourceOrderVersion: 0, change: 1).carriesOver(to: workoutWindow, sourceOrderVersion: 0))
+        #expect(CollectionBasis(scope: workoutWindow, sourceOrderVersion: 0, change: 1).carriesOver(to: workoutWindow, sourceOrderVersion: 0))
     }
 }

@@ -96,8 +96,9 @@ enum ActivitySummaryWatchService {
     static func read(_ spec: ActivitySummaryQuerySpec, app: AppManifest, context: BrokerContext, since basis: Basis?) async throws -> Reading {
         try await context.store.withDatabase { database in
             let scope = try database.authorization.readScope(app: app, type: HKObjectType.activitySummaryType().identifier)
-            // A window scope is never carried over: its start moves with the clock.
-            if var basis, basis.scope == scope, !scope.movesWithClock {
+            // A window's start moving with the clock is no reason to recompute: only a change the
+            // app can see or a grant change is (CollectionBasis.carriesOver says why).
+            if var basis, basis.scope.clockFree == scope.clockFree {
                 // Each check is its own read: the basis advances only to the earliest number
                 // they were all current at, so a commit between two checks is found next time.
                 var changed = false

@@ -11,11 +11,13 @@ struct CollectionBasis: Equatable, Sendable {
     var change: Int64
 
     /// Whether a result on this basis still holds for `scope` and `sourceOrderVersion` as long
-    /// as no visible sample changed. A window scope (of the type or of the workouts a predicate
-    /// names) is never carried over: its `since` moves with the clock, so samples leave it
-    /// without any change to the store. A changed workout scope is a changed basis.
+    /// as no visible sample changed. A window's start moving with the clock alone changes no rule
+    /// (`Visibility.clockFree`): the result is recomputed, with the window as it is then, at the
+    /// next change the app can see or grant change — never because a change it cannot see woke
+    /// the watch. Recomputing a windowed collection at a hidden change sent an update exactly then
+    /// (the window had moved meanwhile), a real-time detector of other apps' hidden saves (privacy
+    /// review, session 16). A changed workout scope is a changed basis.
     func carriesOver(to scope: Visibility, sourceOrderVersion: UInt64) -> Bool {
-        if scope.movesWithClock { return false }
-        return scope == self.scope && sourceOrderVersion == self.sourceOrderVersion
+        scope.clockFree == self.scope.clockFree && sourceOrderVersion == self.sourceOrderVersion
     }
 }
