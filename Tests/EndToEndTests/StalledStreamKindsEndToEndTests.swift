@@ -9,8 +9,8 @@ import TestSupport
 
 /// Every call whose answer is more than one frame or lives on, attacked the way session 11's red
 /// team attacked sample queries: one app holds its every connection (16), each running the call,
-/// and never reads — or reads one byte a second. Meanwhile another app must be served (a query and
-/// a statistics query answer), the user must be able to lock the store (the drain waits for no
+/// and never reads — or reads one byte a second. Meanwhile another app must be served (a save, a
+/// query and a statistics query answer), the user must be able to lock the store (the drain waits for no
 /// call that waits for its own client), and healthd's memory must stay bounded.
 ///
 /// Generated: `Call.allCases` × `Reading.allCases`, on one healthd for the whole suite. healthd
@@ -21,9 +21,9 @@ import TestSupport
 /// (or a key rotation) drains every call for at most 30 s and then fails — before the flow
 /// control choke point (`CallResponder`) waited outside.
 ///
-/// About a minute in all (over the one-minute guideline): 18 cases of about 2.5 s each — two
-/// sandboxed victim runs, a lock and an unlock — plus the timeout test's own healthd. Before the
-/// fix the two anchored-with-updates cases each waited out the lock's 30 s drain.
+/// About 35 s in all (61 s at a load average of 20): 18 cases of about 1.5 s — three sandboxed
+/// victim runs, a lock and an unlock — plus the timeout test's own healthd. Before the fix the two
+/// anchored-with-updates cases each waited out the lock's 30 s drain.
 @Suite(.timeLimit(.minutes(10)), .serialized) struct StalledStreamKindsEndToEndTests {
     static let attacker = "org.test.kinds-attacker"
     static let writer = "org.test.kinds-writer"
@@ -94,6 +94,17 @@ import TestSupport
         let broker: BrokerProcess
         /// healthd's largest resident size seen after a case, in KiB.
         let peakResidentKiB = Mutex(0)
+        /// Cases finished: the last one stops healthd (a suite-wide world has no teardown, and a
+        /// healthd left running outlives the test process).
+        private let finished = Mutex(0)
+
+        func caseFinished() {
+            let all = finished.withLock { count in
+                count += 1
+                return count == StalledStreamKindsEndToEndTests.cases.count
+            }
+            if all { broker.stop() }
+        }
 
         init() async throws {
             broker = try BrokerProcess(extraArguments: ["--stalled-peer-timeout", "600", "--large-queries-running", "1"])
@@ -160,16 +171,22 @@ import TestSupport
     @Test(arguments: cases)
     func aStalledStreamStallsOnlyItsOwnApp(_ call: Call, _ reading: Reading) async throws {
         let world = try await Self.world.value
+        defer { world.caseFinished() }
         let broker = world.broker
         let attack = try Attack(call, reading, on: broker)
         defer { attack.stop() }
         // healthd has begun answering: the call ran, and blocks (or will) on this client.
         try #require(try await AppBudgetEndToEndTests.waitForReplies(attack.descriptors[0]), "healthd never answered \(call)")
 
+        let clock = ContinuousClock()
+        let victimStarted = clock.now
+        let save = try await broker.runApp(Self.victim, ["save", Self.steps, "10", "count", "1700000100", "1700000160"], timeout: 120)
+        #expect(save.okValue != nil, "\(call), \(reading): the victim's save: \(save)")
         let query = try await broker.runApp(Self.victim, ["query", Self.steps], timeout: 120)
-        #expect(query.okValue == "1", "\(call), \(reading): the victim's query: \(query)")
+        #expect((query.okValue.flatMap { Int($0) } ?? 0) >= 2, "\(call), \(reading): the victim's query: \(query)")
         let statistics = try await broker.runApp(Self.victim, ["statistics", Self.steps, "--options", "sum"], timeout: 120)
         #expect(statistics.okValue == "1", "\(call), \(reading): the victim's statistics query: \(statistics)")
+        let victimTook = clock.now - victimStarted
 
         // The user locks and unlocks: no call waits for this attacker inside the store.
         let lock = try await broker.healthctl(["lock"])
@@ -180,7 +197,7 @@ import TestSupport
         }
         let resident = world.residentKiB
         world.peakResidentKiB.withLock { $0 = max($0, resident) }
-        print("StalledStreamKinds \(call) \(reading): healthd resident \(resident >> 10) MiB")
+        print("StalledStreamKinds \(call) \(reading): victim's three sandboxed runs \(victimTook), healthd resident \(resident >> 10) MiB")
         #expect(resident < Self.residentBoundKiB, "\(call), \(reading): healthd holds \(resident >> 10) MiB")
         #expect(broker.isRunning, "healthd died: \(broker.log)")
     }

@@ -7,10 +7,12 @@ import TestSupport
 /// DESIGN.md §7.6 ("a revoked permission takes effect at once, including on long-running
 /// queries") for a *finite* answer a reader holds up: a confined `leak-probe-client` starts a
 /// sample query, newest first, of about 6.4 MB, and stops reading as soon as its first bytes
-/// arrive — healthd has sent what its 1 MiB pause and the socket allow (batches are cut at
-/// `WireLimits.resultBatchBytes`, 1 MiB) and waits for the reader with the next batch. Then the reader loses the other app's rows, one way at a time (`Loss`),
-/// and reads the rest. Those rows sort last (they are the oldest), so not one of them could have
-/// left before the loss. What it receives must be byte for byte (its own UUIDs aside) what it
+/// arrive — healthd has handed the socket what it takes of the first batch (batches are cut at
+/// `WireLimits.resultBatchBytes`, 1 MiB) and waits for the reader before it hands over the next
+/// (`CallResponder`; before session 16 it queued batches up to a 1 MiB pause beyond the socket).
+/// Then the reader loses the other app's rows, one way at a time (`Loss`), and reads the rest.
+/// Those rows sort last (they are the oldest), or in the second batch (`Layout`), so not one of
+/// them could have left before the loss. What it receives must be byte for byte (its own UUIDs aside) what it
 /// receives in a twin world where the other app never saved them; the positive control, a reader
 /// that loses nothing, must receive them there. Before `StreamVisibility`, every loss but none
 /// still delivered them from the query's first reading (session 13's "left open").
@@ -122,9 +124,9 @@ final class StalledStreamWorld: Sendable {
     /// How many samples go in one save (under the 4 MiB frame).
     static let perSave = 100
     /// Each sample's padding, 8 entries of 4,000 bytes: 200 samples weigh about 6.4 MB. Batches
-    /// are cut at 1 MiB, and healthd queues at most about two of them beyond what the socket
-    /// holds before it waits for the reader (its 1 MiB pause), so the other app's rows — sorted
-    /// last — are still unread when the reader stalls. (With 500-sample batches of one
+    /// are cut at 1 MiB (32 samples), and before session 16 healthd queued about two of them
+    /// beyond what the socket holds before it waited for the reader (its 1 MiB pause), so the
+    /// other app's rows — sorted last — were still unread when the reader stalled. (With 500-sample batches of one
     /// 3,000-byte entry, the first batch alone passed the pause; the byte cut made batches
     /// smaller and the old padding let the last batch be queued before the loss.)
     static let padding: [String: MetadataValue] = Dictionary(uniqueKeysWithValues: (0..<8).map {
