@@ -331,5 +331,7 @@ public struct AttachmentRepository: Sendable {
     static let uploadNotFound = HKError(.errorInvalidArgument,
                                         "the attachment upload was not found: it was abandoned, begun on another connection, or its object was deleted")
     static let connectionEnded = HKError(.errorInvalidArgument, "the connection that began the attachment upload has ended")
-    static let attachmentNotFound = HKError(.errorNoData, "the attachment was not found")
+    /// What reading a missing attachment, or one whose object the reader may not see, fails
+    /// with — also a read the reader lost access to midway (`AttachmentService`).
+    public static let attachmentNotFound = HKError(.errorNoData, "the attachment was not found")
 }
