@@ -128,13 +128,14 @@ public struct ObjectGrantRepository: Sendable {
     }
 
     /// The live objects of `typeIdentifier` the user decided on for `appID` (allowed or not),
-    /// which a document query does not offer again. Read by the table's key, within the app's rows.
+    /// which a document query does not offer again. Read by the table's key, within the app's
+    /// rows; the type bound by its row id (`SampleSQL.typeID`, the store's read rule).
     public func decided(appID: String, typeIdentifier: String) async throws -> Set<UUID> {
         try await writer.read { db in
             Set(try UUID.fetchAll(db, sql: """
                 SELECT o.uuid FROM object_read_offers f JOIN objects o ON o.id = f.object_id
-                JOIN sample_types t ON t.id = o.type_id WHERE f.app_id = ? AND t.identifier = ?
-                """, arguments: [appID, typeIdentifier]))
+                WHERE f.app_id = ? AND o.type_id = ?
+                """, arguments: [appID, try SampleSQL.typeID(db, typeIdentifier)]))
         }
     }
 
