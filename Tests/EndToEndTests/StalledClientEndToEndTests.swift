@@ -41,6 +41,8 @@ import TestSupport
         try await broker.allowDirect(Self.attacker)
         try await broker.install(appID: Self.otherAttacker, executable: Products.path("leak-probe-client"))
         for app in [Self.attacker, Self.otherAttacker] { try await broker.set(app, "read", Self.cda, allowed: true) }
+        // Documents are read per document: the user allows the attacker every one (its answer is the 11 MB).
+        try await DocumentOffers.allowAll(toDirectApp: Self.attacker, in: broker)
         let victim = try await broker.installClient(Self.victim)
         for type in [Self.steps, Self.systolic, Self.diastolic] {
             try await broker.set(victim, "share", type, allowed: true)
@@ -89,7 +91,13 @@ import TestSupport
         let broker = try await world()
         let fd = try await Self.stallDocumentQuery(broker)
         defer { close(fd); withExtendedLifetime(broker) {} }
-        // The other attacker, a separate confined process, stalls the same query.
+        // The other attacker, a separate confined process, stalls the same query, once the user
+        // allowed it the documents (offered by a session of its own: `stall` must come first).
+        let offering = try ProbeClientSession(Products.path("health-sandbox"),
+                                              ["run", Self.otherAttacker, "--socket", broker.adminSocket, "--",
+                                               Products.path("leak-probe-client")])
+        try await DocumentOffers.allowAll(toProbeApp: Self.otherAttacker, session: offering, in: broker)
+        #expect(await offering.finish() == 0)
         let other = try ProbeClientSession(Products.path("health-sandbox"),
                                            ["run", Self.otherAttacker, "--socket", broker.adminSocket, "--",
                                             Products.path("leak-probe-client")])

@@ -117,6 +117,8 @@ import TestSupport
             for type in [cda, steps, HKObjectType.activitySummaryType().identifier] {
                 try await broker.set(attacker, "read", type, allowed: true)
             }
+            // Documents are read per document: the user allows the attacker every one.
+            try await DocumentOffers.allowAll(toDirectApp: attacker, in: broker)
             let victim = try await broker.installClient(StalledStreamKindsEndToEndTests.victim)
             try await broker.set(victim, "share", steps, allowed: true)
             try await broker.set(victim, "read", steps, allowed: true)
@@ -220,6 +222,7 @@ import TestSupport
         try await broker.install(appID: Self.attacker, executable: Products.testProcessExecutable)
         try await broker.allowDirect(Self.attacker)
         try await broker.set(Self.attacker, "read", Self.cda, allowed: true)
+        try await DocumentOffers.allowAll(toDirectApp: Self.attacker, in: broker)
         let fd = try UnixSocket.connect(path: broker.appSocket)
         defer { close(fd) }
         sendAll(FrameCodec.encode(.request(1, call.method, call.payload)), to: fd)

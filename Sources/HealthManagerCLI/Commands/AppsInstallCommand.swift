@@ -44,7 +44,8 @@ struct AppsInstallCommand: AsyncParsableCommand {
         defer { client.close() }
         let id = loaded.manifest.id
         // Asked before installing: samples an earlier installation of this id left.
-        let earlier = try await client.listSources(typeIdentifier: nil).first { $0.appID == id && !$0.installed && $0.sampleCount > 0 }
+        // Unreadable (a locked store): no note; the install gives its own answer.
+        let earlier = try? await client.listSources(typeIdentifier: nil).first { $0.appID == id && !$0.installed && $0.sampleCount > 0 }
         try await client.installApp(loaded.manifest)
         io.output.writeLine("Installed \(loaded.manifest.displayName) (\(id)) version \(loaded.manifest.version).")
         if let earlier {
