@@ -98,7 +98,10 @@ struct StackBench {
         let rawSingle = needsRawSingle
             ? try RawLimits.plainTable(directory: healthd.directory, rowsPerTransaction: 1, transactions: options.singleSaves) : .nan
         if options.rows.contains("single") {
+            let healthdCPU = healthd.processCPUSeconds
             let single = try Spawn.start(executable, ["app", "save-one", "\(options.singleSaves)"], environment: environment).results().dropLast()
+            // Steadier than the rate on a shared machine; the warm-up save is counted in.
+            print(String(format: "  healthd CPU per durable save: %.0f µs", (healthd.processCPUSeconds - healthdCPU) * 1e6 / Double(options.singleSaves + 1)))
             let singleRate = Double(single.count) / (single.reduce(0, +) / 1_000)
             // p99 and the slowest save: a checkpoint run on the request path shows there, not in p50.
             table.add(String(format: "durable 1-sample save, 1 writer (p50 %.2f ms, p99 %.2f ms, max %.1f ms)",
@@ -156,6 +159,12 @@ struct StackBench {
     /// saves from the same instant; the rate is all saves over the time until the last finished.
     private func concurrentSaves(writers: Int, environment: [String: String], healthd: StackHealthd) throws -> Double {
         let each = max(1, options.writerSaves / writers)
+        let healthdCPU = healthd.processCPUSeconds
+        defer {
+            // Every writer's warm-up save counted in, as for one writer.
+            print(String(format: "  healthd CPU per save, %d writers: %.0f µs", writers,
+                         (healthd.processCPUSeconds - healthdCPU) * 1e6 / Double((each + 1) * writers)))
+        }
         let startAt = Date().timeIntervalSince1970 + 1.5 + Double(writers) * 0.1
         let children = try (0..<writers).map { index in
             try Spawn.start(healthd.writerExecutables[index % StackHealthd.writerApps],

@@ -5,20 +5,29 @@ public import HealthWire
 public struct ConnectionLimits: Sendable {
     /// Calls running at once on the connection; more are refused, not queued.
     public var callsInFlight: Int
-    /// Reply bytes buffered before streaming handlers wait and new requests stop being read.
+    /// Reply bytes buffered before new requests stop being read. (Stream messages wait for less:
+    /// until nothing is buffered, `CallResponder.handOffBytes`.)
     public var outboundPauseBytes: Int
     /// Reply bytes buffered at most; a reply that would pass it closes the connection.
     public var outboundMaxBytes: Int
     /// How long a frame may take from its first byte to its last.
     public var incompleteFrameTimeout: Duration
     /// How long a handler streaming from a synchronous store callback waits for the peer to read
-    /// before its call is cancelled (handlers that can suspend wait as long as the call lives).
+    /// before its call is cancelled (handlers that can suspend wait as long as the call lives;
+    /// the writer's send timeout, the same value, closes a connection whose peer reads nothing).
     public var unreadRepliesTimeout: Duration
+    /// How long a stream holding shared resources (a large query's slot) waits for its peer to
+    /// take its last message before it gives them back (`CallResponder.waitUntilReady`): a reading
+    /// peer takes a 1 MiB batch in milliseconds, and parking between every two batches would evict
+    /// reading clients' queries when a few run at once. A client that stops reading holds the slot
+    /// this long once, then parks.
+    public var peerReadGrace: Duration
 
     public init(callsInFlight: Int = WireLimits.maxCallsInFlight, outboundPauseBytes: Int = 1 << 20,
                 outboundMaxBytes: Int = 3 * WireLimits.maxFrameBytes, incompleteFrameTimeout: Duration = .seconds(10),
-                unreadRepliesTimeout: Duration = .seconds(10)) {
+                unreadRepliesTimeout: Duration = .seconds(10), peerReadGrace: Duration = .milliseconds(100)) {
         self.unreadRepliesTimeout = unreadRepliesTimeout
+        self.peerReadGrace = peerReadGrace
         self.callsInFlight = callsInFlight
         self.outboundPauseBytes = outboundPauseBytes
         self.outboundMaxBytes = outboundMaxBytes

@@ -11,9 +11,13 @@ import Synchronization
 /// connection's own writer thread does the blocking writes.
 ///
 /// Bounded, per connection (`ConnectionLimits`):
-/// - above `pauseBytes` buffered, streaming handlers wait in `waitUntilWritable()` (their query
-///   suspends, holding no thread) and the connection's reader stops taking new requests, so an
-///   app that stops reading stalls only itself;
+/// - a stream message is queued only once everything queued before it went to the socket
+///   (`append(_:ifBufferedAtMost:)` with `CallResponder.handOffBytes`; its handler waits in
+///   `waitUntilBuffered`, suspended or on a thread of its own): healthd holds at most the unsent
+///   rest of one message per stream, and each is checked against the app's grants when it is
+///   handed over, not when an earlier one was;
+/// - above `pauseBytes` buffered, the connection's reader stops taking new requests, so an app
+///   that stops reading stalls only itself;
 /// - a frame that would take the buffer past `maxBytes` closes the connection (its calls are
 ///   cancelled) instead of buffering more;
 /// - a write that makes no progress for the socket's send timeout closes it too;
@@ -28,14 +32,34 @@ final class OutboundQueue: Sendable {
         let descriptor: Int32
     }
 
+    fileprivate struct Waiter {
+        let atMost: Int
+        /// Resumed with true once there is room, false when its time ran out.
+        let continuation: CheckedContinuation<Bool, any Error>
+    }
+
+    fileprivate struct BlockedWaiter {
+        let atMost: Int
+        let semaphore: DispatchSemaphore
+    }
+
+    /// What `append(_:ifBufferedAtMost:)` did.
+    enum Appended {
+        case queued
+        /// More than the limit was buffered: nothing was queued.
+        case busy
+        case closed
+    }
+
     fileprivate struct State {
         var entries: [Entry] = []
         var head = 0
         var bufferedBytes = 0
         var closed = false
-        var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
-        /// Handlers that cannot suspend (inside a store callback), parked in `waitUntilWritableBlocking`.
-        var blockedWaiters: [DispatchSemaphore] = []
+        /// Handlers suspended in `waitUntilBuffered`, each until at most `atMost` bytes are buffered.
+        var waiters: [UInt64: Waiter] = [:]
+        /// Handlers that cannot suspend (inside a store callback), blocked in `waitUntilBufferedBlocking`.
+        var blockedWaiters: [BlockedWaiter] = []
         var nextWaiter: UInt64 = 0
         var readerPaused = false
         /// Close once everything queued is written (the connection's last status).
@@ -76,10 +100,24 @@ final class OutboundQueue: Sendable {
     /// nothing, since the write returns at once with what fitted.
     @discardableResult
     func append(_ bytes: [UInt8], passing descriptor: Int32 = -1) -> Bool {
+        append(bytes, passing: descriptor, ifBufferedAtMost: nil) == .queued
+    }
+
+    /// Queues one encoded frame only if at most `limit` bytes are buffered now (0: nothing waits
+    /// to be handed to the socket, so the frame goes there at once); `busy`, queuing nothing,
+    /// otherwise. For stream messages (`CallResponder`), which wait for that and then check that
+    /// what they carry is still the app's to see: decided under the lock that queues the frame,
+    /// so no other frame slips in between and the check is that of the hand-over.
+    func append(_ bytes: [UInt8], ifBufferedAtMost limit: Int) -> Appended {
+        append(bytes, passing: -1, ifBufferedAtMost: limit)
+    }
+
+    private func append(_ bytes: [UInt8], passing descriptor: Int32, ifBufferedAtMost limit: Int?) -> Appended {
         let owned = descriptor >= 0 ? fcntl(descriptor, F_DUPFD_CLOEXEC, 0) : -1
-        enum Outcome { case queued, writeNow, closing, overflow }
+        enum Outcome { case queued, writeNow, closing, overflow, busy }
         let outcome: Outcome = state.withLock { state in
             if state.closed || state.closeWhenEmpty { return .closing }
+            if let limit, state.bufferedBytes > limit { return .busy }
             guard state.bufferedBytes + bytes.count <= maxBytes else { return .overflow }
             if let account, account.budget.addReply(bytes.count, for: account.owner) {
                 account.budget.releaseReplies(bytes.count, of: account.owner)
@@ -97,13 +135,16 @@ final class OutboundQueue: Sendable {
         switch outcome {
         case .queued:
             writerWake.signal()
-            return true
+            return .queued
         case .writeNow:
-            return writeDirectly(bytes, passing: owned)
+            return writeDirectly(bytes, passing: owned) ? .queued : .closed
+        case .busy:
+            if owned >= 0 { Glibc.close(owned) }
+            return .busy
         case .closing, .overflow:
             if owned >= 0 { Glibc.close(owned) }
             if outcome == .overflow { close() }
-            return false
+            return .closed
         }
     }
 
@@ -144,58 +185,67 @@ final class OutboundQueue: Sendable {
     /// Who may go on once buffered bytes fell to the pause threshold: suspended and blocked
     /// streaming handlers, and a paused reader.
     fileprivate struct Released {
-        var waiters: [CheckedContinuation<Void, any Error>] = []
+        var waiters: [CheckedContinuation<Bool, any Error>] = []
         var wakeReader = false
 
         func resume(_ readerWake: DispatchSemaphore) {
-            for waiter in waiters { waiter.resume() }
+            for waiter in waiters { waiter.resume(returning: true) }
             if wakeReader { readerWake.signal() }
         }
     }
 
-    /// Returns once the buffer is at most `pauseBytes`; throws `CancellationError` if the
-    /// connection closes or the calling task is cancelled meanwhile. Suspends, never blocks.
-    func waitUntilWritable() async throws {
+    /// Returns true once at most `limit` bytes are buffered, or false when `timeout` (if any)
+    /// passed first; throws `CancellationError` if the connection closes or the calling task is
+    /// cancelled meanwhile. Suspends, never blocks.
+    func waitUntilBuffered(atMost limit: Int, within timeout: Duration? = nil) async throws -> Bool {
         let id: UInt64? = try state.withLock { state in
             if state.closed || state.closeWhenEmpty { throw CancellationError() }
-            if state.bufferedBytes <= pauseBytes { return nil }
+            if state.bufferedBytes <= limit { return nil }
             defer { state.nextWaiter += 1 }
             return state.nextWaiter
         }
-        guard let id else { return }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        guard let id else { return true }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bool, any Error>) in
                 let resumeNow: (any Error)?? = state.withLock { state in
                     if state.closed || state.closeWhenEmpty || Task.isCancelled { return .some(CancellationError()) }
-                    if state.bufferedBytes <= pauseBytes { return .some(nil) }
-                    state.waiters[id] = continuation
+                    if state.bufferedBytes <= limit { return .some(nil) }
+                    state.waiters[id] = Waiter(atMost: limit, continuation: continuation)
                     return .none
                 }
                 switch resumeNow {
-                case .none: break
-                case .some(.none): continuation.resume()
+                case .none:
+                    // Registered: the timer takes it out if nothing released it by then.
+                    if let timeout {
+                        Task { [weak self] in
+                            try? await Task.sleep(for: timeout)
+                            self?.state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(returning: false)
+                        }
+                    }
+                case .some(.none): continuation.resume(returning: true)
                 case let .some(.some(error)): continuation.resume(throwing: error)
                 }
             }
         } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(throwing: CancellationError())
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
         }
     }
 
-    /// `waitUntilWritable` for a handler that cannot suspend (it streams from inside a store
+    /// `waitUntilBuffered` for a handler that cannot suspend (it streams from inside a store
     /// callback): blocks its thread at most `timeout`. False if the connection closed or the
-    /// peer still had not read enough by then (the caller then ends its call). Only large queries
-    /// do this, on threads of their own, having given their query slot back meanwhile
+    /// peer still had not read enough by then (`isClosing` tells which). Only large queries do
+    /// this, on threads of their own, having given their query slot back meanwhile
     /// (`PeerWaitHooks`), so such waits take nothing that other peers' calls need.
     ///
     /// `semaphore` is the one the wait blocks on; whoever else holds it may signal it to end the
     /// wait early (the broker evicting a parked query): this then returns true unless the
     /// connection closed, and the caller checks its own reason to stop.
-    func waitUntilWritableBlocking(timeout: Duration, semaphore: DispatchSemaphore = DispatchSemaphore(value: 0)) -> Bool {
+    func waitUntilBufferedBlocking(atMost limit: Int, timeout: Duration,
+                                   semaphore: DispatchSemaphore = DispatchSemaphore(value: 0)) -> Bool {
         let ready: Bool? = state.withLock { state in
             if state.closed || state.closeWhenEmpty { return false }
-            if state.bufferedBytes <= pauseBytes { return true }
-            state.blockedWaiters.append(semaphore)
+            if state.bufferedBytes <= limit { return true }
+            state.blockedWaiters.append(BlockedWaiter(atMost: limit, semaphore: semaphore))
             return nil
         }
         if let ready { return ready }
@@ -204,16 +254,19 @@ final class OutboundQueue: Sendable {
         let woken = semaphore.wait(timeout: deadline) == .success
         return state.withLock { state in
             // Still listed when the wait timed out or was ended by the other holder.
-            state.blockedWaiters.removeAll { $0 === semaphore }
+            state.blockedWaiters.removeAll { $0.semaphore === semaphore }
             return woken && !state.closed && !state.closeWhenEmpty
         }
     }
 
-    /// Whether a frame appended now would go out without waiting for the peer: open, and no
-    /// more than the pause threshold buffered. A hint (the peer may fill it meanwhile).
-    var hasRoomNow: Bool {
-        state.withLock { !$0.closed && !$0.closeWhenEmpty && $0.bufferedBytes <= pauseBytes }
+    /// Whether at most `limit` bytes are buffered now, on an open connection. A hint (the peer
+    /// may read, or another call queue a frame, meanwhile).
+    func isBuffered(atMost limit: Int) -> Bool {
+        state.withLock { !$0.closed && !$0.closeWhenEmpty && $0.bufferedBytes <= limit }
     }
+
+    /// Closed, or closing once what is queued is written: nothing more will be queued.
+    var isClosing: Bool { state.withLock { $0.closed || $0.closeWhenEmpty } }
 
     /// For the connection's reader thread (which may block): waits while more than `pauseBytes`
     /// are buffered, so a peer that pipelines requests without reading the replies stops being
@@ -236,10 +289,10 @@ final class OutboundQueue: Sendable {
     func closeWhenDrained() {
         let waiters = state.withLock { state in
             state.closeWhenEmpty = true
-            for blocked in state.blockedWaiters { blocked.signal() }
+            for blocked in state.blockedWaiters { blocked.semaphore.signal() }
             state.blockedWaiters.removeAll()
             defer { state.waiters.removeAll() }
-            return Array(state.waiters.values)
+            return state.waiters.values.map(\.continuation)
         }
         for waiter in waiters { waiter.resume(throwing: CancellationError()) }
         writerWake.signal()
@@ -249,7 +302,7 @@ final class OutboundQueue: Sendable {
     /// socket down so the reader thread ends too. Idempotent.
     func close() {
         let (waiters, dropped) = state.withLock { state in
-            guard !state.closed else { return ([CheckedContinuation<Void, any Error>](), [Entry]()) }
+            guard !state.closed else { return ([CheckedContinuation<Bool, any Error>](), [Entry]()) }
             state.closed = true
             // What was buffered is dropped: every byte still counted is released here, once
             // (`written` counts nothing after close).
@@ -260,9 +313,9 @@ final class OutboundQueue: Sendable {
                 state.head = 0
                 state.bufferedBytes = 0
             }
-            for blocked in state.blockedWaiters { blocked.signal() }
+            for blocked in state.blockedWaiters { blocked.semaphore.signal() }
             state.blockedWaiters.removeAll()
-            return (Array(state.waiters.values), Array(state.entries[state.head...]))
+            return (state.waiters.values.map(\.continuation), Array(state.entries[state.head...]))
         }
         for waiter in waiters { waiter.resume(throwing: CancellationError()) }
         for entry in dropped where entry.descriptor >= 0 { Glibc.close(entry.descriptor) }
@@ -318,19 +371,19 @@ final class OutboundQueue: Sendable {
 }
 
 private extension OutboundQueue.State {
-    /// `count` bytes left the buffer. At or below the pause threshold, releases whoever waits
-    /// for room (blocked handlers are signalled here; the rest are returned to resume outside
-    /// the lock).
+    /// `count` bytes left the buffer. Releases whoever waits for what is buffered now (blocked
+    /// handlers are signalled here; the rest are returned to resume outside the lock), and the
+    /// paused reader at or below the pause threshold.
     mutating func written(_ count: Int, pauseBytes: Int, account: BufferAccount?) -> OutboundQueue.Released {
         bufferedBytes -= count
         if let account { account.budget.releaseReplies(count, of: account.owner) }
-        guard bufferedBytes <= pauseBytes else { return OutboundQueue.Released() }
-        for blocked in blockedWaiters { blocked.signal() }
-        blockedWaiters.removeAll()
-        defer {
-            waiters.removeAll()
-            readerPaused = false
-        }
-        return OutboundQueue.Released(waiters: Array(waiters.values), wakeReader: readerPaused)
+        let buffered = bufferedBytes
+        for blocked in blockedWaiters where buffered <= blocked.atMost { blocked.semaphore.signal() }
+        blockedWaiters.removeAll { buffered <= $0.atMost }
+        let released = waiters.filter { buffered <= $0.value.atMost }
+        for id in released.keys { waiters[id] = nil }
+        let wakeReader = readerPaused && buffered <= pauseBytes
+        if wakeReader { readerPaused = false }
+        return OutboundQueue.Released(waiters: released.values.map(\.continuation), wakeReader: wakeReader)
     }
 }

@@ -18,8 +18,15 @@ public struct IncomingCall: Sendable {
 /// handler calls `send` any number of times and then `finish`. Anything after the first final
 /// answer is dropped, so a handler racing a CANCEL cannot write a second ending.
 ///
-/// Nothing here blocks: frames are queued for the connection's writer thread (`OutboundQueue`),
-/// and `send` suspends while the peer is not reading.
+/// The one flow-control choke point of every stream (ARCHITECTURE.md, "Flow control"): a stream
+/// message is queued only once everything queued before it on the connection went to the socket
+/// (`handOffBytes`). Until then its handler waits — suspended (`send`), or on its own thread
+/// (`sendFromSynchronousContext`) — having given back what it holds that other apps need
+/// (`whileWaitingForPeer`: a large query's slot); it never buffers ahead. So a client that stops
+/// reading holds, in healthd, the unsent rest of one message per stream, and a message is
+/// checked against the app's grants (`ifStillCurrent`) at the moment it is handed over, not when
+/// an earlier one was: a revocation while the client stalls reaches every message not yet begun.
+/// Frames are written by the connection's writer thread (`OutboundQueue`).
 public final class CallResponder: Sendable {
     public let callID: UInt64
     private let outbound: OutboundQueue
@@ -29,14 +36,20 @@ public final class CallResponder: Sendable {
     private let onEnd: @Sendable () -> Void
 
     private let unreadRepliesTimeout: Duration
+    private let parkGrace: Duration
     /// Set by the broker for a call that holds shared resources (a large query's slot).
     private let peerWait = Mutex<(any PeerWaitHooks)?>(nil)
 
+    /// What may be buffered on the connection for a stream message to be queued: nothing. The
+    /// message before it (of any call) has been handed to the socket whole.
+    static let handOffBytes = 0
+
     init(callID: UInt64, outbound: OutboundQueue, unreadRepliesTimeout: Duration = .seconds(10),
-         onEnd: @escaping @Sendable () -> Void = {}) {
+         parkGrace: Duration = .milliseconds(100), onEnd: @escaping @Sendable () -> Void = {}) {
         self.callID = callID
         self.outbound = outbound
         self.unreadRepliesTimeout = unreadRepliesTimeout
+        self.parkGrace = parkGrace
         self.onEnd = onEnd
     }
 
@@ -54,50 +67,97 @@ public final class CallResponder: Sendable {
         end(.failure(callID, status, streaming: streaming))
     }
 
-    /// Sends one stream message, first waiting (suspended) while the peer has more than the
-    /// connection's pause threshold of replies unread. Throws `CancellationError` once the call
-    /// has ended (cancelled, or the connection is gone), so a streaming handler stops its work.
-    /// While it waits, the call's shared resources are given back (`whileWaitingForPeer`).
+    /// Sends one stream message once everything before it went to the socket (`handOffBytes`),
+    /// waiting suspended until then. Throws `CancellationError` once the call has ended
+    /// (cancelled, or the connection is gone), so a streaming handler stops its work. While it
+    /// waits, the call's shared resources are given back (`whileWaitingForPeer`).
     public func send(_ payload: [UInt8]) async throws {
-        try await waitForRoom()
-        try append(payload)
+        _ = try await send(payload) { true }
     }
 
     /// `send` for a frame computed from a view of the store that may have gone stale while the
-    /// call waited for its peer (the broker's `StreamVisibility`): once there is room, and only
-    /// then, `stillCurrent` decides. False drops the frame — nothing is queued — and returns
-    /// false, for the caller to compute it again; true queues it with no wait in between.
+    /// call waited for its peer (the broker's `StreamVisibility`): once the frame can be handed
+    /// over, and only then, `stillCurrent` decides. False drops the frame — nothing is queued —
+    /// and returns false, for the caller to compute it again; true queues it with no wait in between.
     public func send(_ payload: [UInt8], ifStillCurrent stillCurrent: () throws -> Bool) async throws -> Bool {
-        try await waitForRoom()
-        guard try stillCurrent() else { return false }
-        try append(payload)
-        return true
-    }
-
-    private func waitForRoom() async throws {
-        if Task.isCancelled || answered.withLock({ $0 }) { throw CancellationError() }
-        if let hooks = peerWait.withLock({ $0 }), !outbound.hasRoomNow {
-            // The wait runs as a task of its own so that an eviction (`interrupt`) can end it.
-            let outbound = outbound
-            let waiting = Task { try await outbound.waitUntilWritable() }
-            hooks.park { waiting.cancel() }
-            let waited = await withTaskCancellationHandler { await waiting.result } onCancel: { waiting.cancel() }
-            try await hooks.unparkSuspending(goingOn: (try? waited.get()) != nil && !answered.withLock({ $0 }))
-            try waited.get()
-        } else {
-            try await outbound.waitUntilWritable()
+        let frame = try streamFrame(payload)
+        while true {
+            try await waitUntilReady()
+            switch try offer(frame: frame, ifStillCurrent: stillCurrent) {
+            case .sent: return true
+            case .stale: return false
+            case .busy: continue  // another call's frame went first
+            }
         }
     }
 
-    /// Queues one stream message without waiting; `CancellationError` once the call has ended.
-    /// A message too large for a frame ends the call instead (`oversized`) and throws its status.
-    private func append(_ payload: [UInt8]) throws {
+    /// What `offer` did.
+    public enum Offer: Sendable {
+        case sent
+        /// `stillCurrent` said no: nothing was queued.
+        case stale
+        /// The connection still had something to hand to the socket: nothing was queued (wait
+        /// with `waitUntilReady`, outside the store, and compute again).
+        case busy
+    }
+
+    /// Queues one stream message if it can be handed over now, never waiting: for a handler that
+    /// computes inside the store, which must not wait for a peer there (a lock or key change
+    /// drains the store). It waits with `waitUntilReady` first, outside, and computes only then.
+    public func offer(_ payload: [UInt8], ifStillCurrent stillCurrent: () throws -> Bool = { true }) throws -> Offer {
+        try offer(frame: streamFrame(payload), ifStillCurrent: stillCurrent)
+    }
+
+    /// Whether a stream message offered now would be handed over at once. A hint: for a handler
+    /// that reads more only while its peer keeps up, and otherwise leaves the store to wait.
+    public var isReady: Bool { outbound.isBuffered(atMost: Self.handOffBytes) }
+
+    /// Returns once a stream message may be handed over (`handOffBytes`), suspended meanwhile.
+    /// A call holding shared resources first waits `parkGrace` holding them — a reading peer
+    /// takes what is queued within moments, and a query parked between every two of its
+    /// messages would be evicted when three read at once — and then gives them back for the
+    /// rest of the wait (`whileWaitingForPeer`).
+    public func waitUntilReady() async throws {
+        if Task.isCancelled || answered.withLock({ $0 }) { throw CancellationError() }
+        guard let hooks = peerWait.withLock({ $0 }) else {
+            _ = try await outbound.waitUntilBuffered(atMost: Self.handOffBytes)
+            return
+        }
+        if try await outbound.waitUntilBuffered(atMost: Self.handOffBytes, within: parkGrace) { return }
+        // The wait runs as a task of its own so that an eviction (`interrupt`) can end it.
+        let outbound = outbound
+        let waiting = Task { _ = try await outbound.waitUntilBuffered(atMost: Self.handOffBytes) }
+        hooks.park { waiting.cancel() }
+        let waited = await withTaskCancellationHandler { await waiting.result } onCancel: { waiting.cancel() }
+        try await hooks.unparkSuspending(goingOn: (try? waited.get()) != nil && !answered.withLock({ $0 }))
+        try waited.get()
+    }
+
+    /// The frame of one stream message. A message too large for a frame ends the call instead
+    /// (`oversized`) and throws its status.
+    private func streamFrame(_ payload: [UInt8]) throws -> [UInt8] {
         let frame = FrameCodec.encode(Frame(callID: callID, kind: .streamMessage, payload: payload))
         if let refusal = Self.oversized(frame) {
             end(.failure(callID, refusal, streaming: true))
             throw refusal
         }
-        guard !answered.withLock({ $0 }), outbound.append(frame) else { throw CancellationError() }
+        return frame
+    }
+
+    /// Checks and queues `frame` if nothing is buffered ahead of it, in that order, never waiting;
+    /// `CancellationError` once the call has ended.
+    private func offer(frame: [UInt8], ifStillCurrent stillCurrent: () throws -> Bool) throws -> Offer {
+        if answered.withLock({ $0 }) { throw CancellationError() }
+        guard outbound.isBuffered(atMost: Self.handOffBytes) else {
+            if outbound.isClosing { throw CancellationError() }
+            return .busy
+        }
+        guard try stillCurrent() else { return .stale }
+        switch outbound.append(frame, ifBufferedAtMost: Self.handOffBytes) {
+        case .queued: return .sent
+        case .busy: return .busy
+        case .closed: throw CancellationError()
+        }
     }
 
     /// The one check that no frame leaves larger than a peer accepts (`WireLimits.maxFrameBytes`,
@@ -120,33 +180,40 @@ public final class CallResponder: Sendable {
     }
 
     /// `send` for a handler that cannot suspend because it streams from inside a synchronous
-    /// store callback: blocks its thread while the peer is not reading, at most
+    /// store callback: blocks its thread until the frame can be handed over, at most
     /// `unreadRepliesTimeout`, then ends the call with `CancellationError`. While it blocks, the
     /// call's shared resources are given back (`whileWaitingForPeer`); an eviction meanwhile
     /// ends the call with the status the hooks throw.
     public func sendFromSynchronousContext(_ payload: [UInt8]) throws {
-        try waitForRoomBlocking()
-        try append(payload)
+        _ = try sendFromSynchronousContext(payload) { true }
     }
 
-    /// `sendFromSynchronousContext` with `stillCurrent` deciding once there is room, as
-    /// `send(_:ifStillCurrent:)` does: false drops the frame and returns false.
+    /// `sendFromSynchronousContext` with `stillCurrent` deciding once the frame can be handed
+    /// over, as `send(_:ifStillCurrent:)` does: false drops the frame and returns false.
     public func sendFromSynchronousContext(_ payload: [UInt8], ifStillCurrent stillCurrent: () throws -> Bool) throws -> Bool {
-        try waitForRoomBlocking()
-        guard try stillCurrent() else { return false }
-        try append(payload)
-        return true
+        let frame = try streamFrame(payload)
+        while true {
+            try waitUntilReadyBlocking()
+            switch try offer(frame: frame, ifStillCurrent: stillCurrent) {
+            case .sent: return true
+            case .stale: return false
+            case .busy: continue
+            }
+        }
     }
 
-    private func waitForRoomBlocking() throws {
+    private func waitUntilReadyBlocking() throws {
         if Task.isCancelled || answered.withLock({ $0 }) { throw CancellationError() }
-        if let hooks = peerWait.withLock({ $0 }), !outbound.hasRoomNow {
+        if let hooks = peerWait.withLock({ $0 }) {
+            // As `waitUntilReady`: a moment holding the slot, then parked.
+            if outbound.waitUntilBufferedBlocking(atMost: Self.handOffBytes, timeout: parkGrace) { return }
+            if outbound.isClosing { throw CancellationError() }
             let wake = DispatchSemaphore(value: 0)
             hooks.park { wake.signal() }
-            let ready = outbound.waitUntilWritableBlocking(timeout: unreadRepliesTimeout, semaphore: wake)
+            let ready = outbound.waitUntilBufferedBlocking(atMost: Self.handOffBytes, timeout: unreadRepliesTimeout, semaphore: wake)
             try hooks.unpark(goingOn: ready && !answered.withLock({ $0 }))
             guard ready else { throw CancellationError() }
-        } else if !outbound.waitUntilWritableBlocking(timeout: unreadRepliesTimeout) {
+        } else if !outbound.waitUntilBufferedBlocking(atMost: Self.handOffBytes, timeout: unreadRepliesTimeout) {
             throw CancellationError()
         }
     }
@@ -334,7 +401,7 @@ public final class ServerConnection: Sendable {
         // so nothing cancels it midway — a CANCEL for it is read only once it is answered — and
         // its id and budget are free when its answer is queued.
         let immediate = CallResponder(callID: id, outbound: outbound, unreadRepliesTimeout: limits.unreadRepliesTimeout,
-                                      onEnd: release)
+                                      parkGrace: limits.peerReadGrace, onEnd: release)
         // Marked under the lock `end(with:)` sets `ending` under: a call answered here either is
         // waited for by it or never starts (the peer was already told the connection's status).
         let alone: Bool? = calls.withLock { calls in
@@ -363,7 +430,8 @@ public final class ServerConnection: Sendable {
             guard calls.ending == nil else { return false }
             let token = calls.nextToken
             calls.nextToken += 1
-            let responder = CallResponder(callID: id, outbound: outbound, unreadRepliesTimeout: limits.unreadRepliesTimeout) {
+            let responder = CallResponder(callID: id, outbound: outbound, unreadRepliesTimeout: limits.unreadRepliesTimeout,
+                                          parkGrace: limits.peerReadGrace) {
                 [weak self] in self?.finish(id, token)
             }
             calls.running[id] = Running(token: token, responder: responder, release: release)

@@ -1,4 +1,5 @@
 public import Foundation
+import HealthWire
 
 /// Documents of one type, as HealthKit's `HKDocumentQuery`: the matching `HKCDADocumentSample`s
 /// with their `document` set, its `documentData` only when `includeDocumentData` is true.
@@ -8,8 +9,15 @@ public import Foundation
 /// `done` true. developer.apple.com/documentation/healthkit/hkdocumentquery/
 /// init(documenttype:predicate:limit:sortdescriptors:includedocumentdata:resultshandler:)
 ///
-/// Read permission is the document type's, as for any sample query: without it the query sees
-/// only the documents this app saved.
+/// Consent is per document, as Apple documents it: "The user is asked to authorize each CDA
+/// document the first time that document is returned by an HKDocumentQuery query"
+/// (developer.apple.com/documentation/healthkit/hkcdadocumentsample/document). With the CDA
+/// type's read permission, each query offers the user (`healthctl object-requests`) the matching
+/// documents they have not decided on for this app, and returns at once with this app's own
+/// documents and those the user allowed; the ones allowed later arrive with the next query (and
+/// through anchored and observer queries). Unlike Apple's, the query does not wait for the
+/// answer: its timing would tell the app that there was something to ask (README). Without the
+/// read permission the query sees only the documents this app saved, and nothing is offered.
 public final class HKDocumentQuery: HKQuery, @unchecked Sendable {
     public typealias ResultsHandler = @Sendable (HKDocumentQuery, [HKDocumentSample]?, Bool, (any Error)?) -> Void
 
@@ -36,7 +44,9 @@ public final class HKDocumentQuery: HKQuery, @unchecked Sendable {
     override func start(on connection: BrokerConnection) {
         let started = lifecycle.start { [self] in
             do throws(HKError) {
-                try await connection.sampleBatches(matching: try spec.get()) { batch in
+                let spec = try spec.get()
+                let _: EmptyMessage = try await connection.call(.offerDocuments, spec)
+                try await connection.sampleBatches(matching: spec) { batch in
                     let documents = batch.compactMap { $0 as? HKCDADocumentSample }
                     for document in documents { document.attachDocument(includingData: includeDocumentData) }
                     if !documents.isEmpty { resultsHandler(self, documents, false, nil) }

@@ -32,10 +32,11 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
         super.init(objectType: sampleType, predicate: predicate)
     }
 
-    /// HealthKit's query over several types (iOS 15): one observation per descriptor, each
-    /// update reporting the type that changed. Each descriptor's first update arrives when the
-    /// query starts, as a single-type query's does; each update's completion handler speaks for
-    /// that descriptor's type to background delivery. An empty list fails the query with
+    /// HealthKit's query over several types (iOS 15): one observation per type of the
+    /// descriptors' union (`DescriptorUnion`: descriptors of one type observe any of their
+    /// predicates, so one change is reported once), each update reporting the type that changed.
+    /// Each type's first update arrives when the query starts, as a single-type query's does;
+    /// each update's completion handler speaks for that type to background delivery. An empty list fails the query with
     /// `errorInvalidArgument` (HealthKit raises an exception).
     @preconcurrency
     public init(queryDescriptors: [HKQueryDescriptor], updateHandler: @escaping DescriptorsUpdateHandler) {
@@ -49,10 +50,14 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
 
     private static func specs(_ descriptors: [HKQueryDescriptor]) -> Result<[(HKSampleType, TypePredicateSpec)], HKError> {
         Result { () throws(HKError) in
-            try descriptors.map { (descriptor) throws(HKError) in
-                (descriptor.sampleType,
-                 TypePredicateSpec(typeIdentifier: descriptor.sampleType.identifier,
-                                   predicate: try descriptor.predicate.map { (predicate) throws(HKError) in try SamplePredicate(translating: predicate) }))
+            var types: [String: HKSampleType] = [:]
+            let parts = try descriptors.map { (descriptor) throws(HKError) in
+                types[descriptor.sampleType.identifier] = types[descriptor.sampleType.identifier] ?? descriptor.sampleType
+                return DescriptorUnion.Part(typeIdentifier: descriptor.sampleType.identifier,
+                                            predicate: try descriptor.predicate.map { (predicate) throws(HKError) in try SamplePredicate(translating: predicate) })
+            }
+            return DescriptorUnion.parts(parts).compactMap { part in
+                types[part.typeIdentifier].map { ($0, TypePredicateSpec(typeIdentifier: part.typeIdentifier, predicate: part.predicate)) }
             }
         }
     }

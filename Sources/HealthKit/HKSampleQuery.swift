@@ -2,8 +2,9 @@ public import Foundation
 
 /// Samples of one type, filtered, sorted and limited, as HealthKit's `HKSampleQuery`. The
 /// broker streams the matches in batches; the handler is called once, with all of them.
-/// With `queryDescriptors` (iOS 15), samples of several types: one query per descriptor, each
-/// under its type's own read grant, merged by `SampleQueryMerge`.
+/// With `queryDescriptors` (iOS 15), the samples matching any descriptor, each once: the
+/// descriptors are read as their union (`DescriptorUnion`: one query per type, its predicate any
+/// of that type's descriptors'), each type under its own read grant, merged by `SampleQueryMerge`.
 public final class HKSampleQuery: HKQuery, @unchecked Sendable {
     public typealias ResultsHandler = @Sendable (HKSampleQuery, [HKSample]?, (any Error)?) -> Void
 
@@ -13,7 +14,7 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
     /// The query as the broker takes it, or why it cannot be sent. Worked out here because
     /// HealthKit's initializer cannot fail; the error reaches the handler on execute.
     let spec: Result<SampleQuerySpec, HKError>
-    /// One query per descriptor (`init(queryDescriptors:…)`); nil for the one-type form.
+    /// One query per type of the descriptors' union (`init(queryDescriptors:…)`); nil for the one-type form.
     private let descriptorSpecs: Result<[SampleQuerySpec], HKError>?
 
     /// - Parameters:
@@ -32,16 +33,17 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
         super.init(objectType: sampleType, predicate: predicate)
     }
 
-    /// Samples matching any of the descriptors (each its type and predicate), in no particular
-    /// order: the types follow each other in descriptor order. developer.apple.com/documentation/
+    /// Samples matching any of the descriptors (each its type and predicate), each once, in no
+    /// particular order: the types follow each other in the order the descriptors first name
+    /// them. developer.apple.com/documentation/
     /// healthkit/hksamplequery/init(querydescriptors:limit:resultshandler:)
     @preconcurrency
     public convenience init(queryDescriptors: [HKQueryDescriptor], limit: Int, resultsHandler: @escaping ResultsHandler) {
         self.init(queryDescriptors: queryDescriptors, limit: limit, sortDescriptors: [], resultsHandler: resultsHandler)
     }
 
-    /// Samples matching any of the descriptors, sorted across types by `sortDescriptors` (ties
-    /// in descriptor order) and cut to `limit`. developer.apple.com/documentation/healthkit/
+    /// Samples matching any of the descriptors, each once, sorted across types by
+    /// `sortDescriptors` (ties in descriptor order) and cut to `limit`. developer.apple.com/documentation/healthkit/
     /// hksamplequery/init(querydescriptors:limit:sortdescriptors:resultshandler:)
     @preconcurrency
     public init(queryDescriptors: [HKQueryDescriptor], limit: Int, sortDescriptors: [NSSortDescriptor],
@@ -53,9 +55,10 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
             guard !queryDescriptors.isEmpty else {
                 throw HKError(.errorInvalidArgument, "an HKSampleQuery needs at least one HKQueryDescriptor")
             }
-            return try queryDescriptors.map { (descriptor) throws(HKError) in
+            let specs = try queryDescriptors.map { (descriptor) throws(HKError) in
                 try Self.spec(type: descriptor.sampleType, predicate: descriptor.predicate, limit: limit, sortDescriptors: sortDescriptors)
             }
+            return DescriptorUnion.specs(specs)
         }
         descriptorSpecs = specs
         spec = specs.map { $0[0] }

@@ -2,10 +2,11 @@ public import Foundation
 
 /// HealthKit's async sample query: `try await descriptor.result(for: store)`.
 ///
-/// The broker answers one type per query, so with several predicates each runs as its own
-/// query and the results are merged here: sorted by the sort descriptors (stable, in predicate
-/// order for ties) and cut to `limit`. Each query is limited too, which is enough to get the
-/// right first `limit` samples of the merge.
+/// The broker answers one type per query, so several predicates are read as their union
+/// (`DescriptorUnion`: one query per type, its predicate any of that type's, so a sample two
+/// predicates match comes once) and the types' results are merged here: sorted by the sort
+/// descriptors (stable, in predicate order for ties) and cut to `limit`. Each query is limited
+/// too, which is enough to get the right first `limit` samples of the merge.
 public struct HKSampleQueryDescriptor<Sample: HKSample>: Sendable {
     public let predicates: [HKSamplePredicate<Sample>]
     public let sortDescriptors: [SortDescriptor<Sample>]
@@ -45,12 +46,13 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: Sendable {
         let sorts = try sortDescriptors.map { (descriptor) throws(HKError) in
             try SampleSort(keyPath: descriptor.keyPath, root: Sample.self, ascending: descriptor.order == .forward)
         }
-        return try predicates.map { (predicate) throws(HKError) in
+        let specs = try predicates.map { (predicate) throws(HKError) in
             let spec = SampleQuerySpec(typeIdentifier: predicate.sampleType.identifier,
                                        predicate: try predicate.nsPredicate.map { (ns) throws(HKError) in try SamplePredicate(translating: ns) },
                                        sort: sorts, limit: limit ?? HKObjectQueryNoLimit)
             try spec.checkSort()
             return spec
         }
+        return DescriptorUnion.specs(specs)
     }
 }

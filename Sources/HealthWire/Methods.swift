@@ -30,6 +30,9 @@ public enum HealthStoreMethod: String, CaseIterable, Sendable {
     case currentSource = "/openhealth.v1.HealthStore/CurrentSource"
     /// HKHealthStore.requestPerObjectReadAuthorization (per_object.proto; the request is a SampleQuery).
     case requestPerObjectReadAuthorization = "/openhealth.v1.HealthStore/RequestPerObjectReadAuthorization"
+    /// HKDocumentQuery's per-document consent: offers the user the undecided documents matching
+    /// the query (a SampleQuery); answered at once, before healthd reads anything.
+    case offerDocuments = "/openhealth.v1.HealthStore/OfferDocuments"
     /// The user's preferences feed (preferences_feed.proto): HKUserPreferencesDidChangeNotification.
     case watchUserPreferences = "/openhealth.v1.UserPreferencesFeed/WatchUserPreferences"
     /// HKHealthStore.relateWorkoutEffortSample / unrelateWorkoutEffortSample and

@@ -69,6 +69,7 @@ func runSnippet(_ name: String, _ healthStore: HKHealthStore) async throws {
     case "uncorrelated-systolic": try await uncorrelatedSystolic(healthStore)
     case "descriptor-samples": try await descriptorSamples(healthStore)
     case "descriptors-limit": try await descriptorsWithLimit(healthStore)
+    case "descriptor-overlaps": try await descriptorOverlaps(healthStore)
     case "correlations-by-date": try await correlationsByDate(healthStore)
     case "empty-interval-statistics": try await emptyIntervalStatistics(healthStore)
     case "watch-activity-summaries": try await watchActivitySummaries(healthStore, updates: snippetCount())

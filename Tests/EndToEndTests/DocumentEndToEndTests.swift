@@ -7,9 +7,11 @@ import TestSupport
 @Suite(.serialized, .timeLimit(.minutes(10))) struct DocumentEndToEndTests {
     static let cda = HKDocumentTypeIdentifier.CDA.rawValue
 
-    /// developer.apple.com/documentation/healthkit/protecting-user-privacy: an app sees another
-    /// app's documents only with read permission for the CDA type. A reader granted it sees the
-    /// saver's document; an app without it sees none (as if the store held only its own).
+    /// developer.apple.com/documentation/healthkit/protecting-user-privacy and …/hkcdadocumentsample/
+    /// document: an app sees another app's document only with read permission for the CDA type
+    /// and the user's consent to that document, asked when a document query first finds it
+    /// (`DocumentConsentEndToEndTests`). The reader sees the saver's document once the user
+    /// allowed it; an app without read permission sees none (as if the store held only its own).
     @Test func anotherAppReadsDocumentsOnlyWithReadPermission() async throws {
         let broker = try BrokerProcess()
         let saver = try await broker.installClient("org.test.cda-saver")
@@ -18,6 +20,11 @@ import TestSupport
         let reader = try await broker.installClient("org.test.cda-reader")
         try await broker.set(reader, "read", Self.cda, allowed: true)
         let stranger = try await broker.installClient("org.test.cda-stranger")
+        #expect(try await broker.runApp(reader, ["snippet", "cda-document-query-no-data"]).okValue == "0 0")
+        let offer = try await DocumentConsentEndToEndTests.offer(to: reader, in: broker)
+        let answer = try await broker.healthctl(["object-requests", "--answer", offer.requestID,
+                                                 "--allow", offer.documents.map { $0.uuidString.lowercased() }.joined(separator: ",")])
+        #expect(answer.status == 0 && offer.documents.count == 1, "\(answer)")
         let read = try await broker.runApp(reader, ["snippet", "cda-document-query-no-data"])
         #expect(read.okValue == "1 1 Visit 1|Jane Doe|Ada Lovelace|Good Health Clinic nil", "\(read)")
         let hidden = try await broker.runApp(stranger, ["snippet", "cda-document-query-no-data"])

@@ -31,6 +31,12 @@ import Testing
                     connectedApps: 0, sampleCount: 1234, version: "0.1.0",
                     service: .init(socketActivated: true, idleExitSeconds: 300, processID: 4321), storeBytes: 2_500_000,
                     confinement: .init(landlockABI: 7, seccompFiltered: true, peerInspector: .answering)).wireBytes())
+            case .listSources:
+                // A removed app whose samples were kept, and an installed one.
+                call.responder.respond(SourceEntryList([
+                    SourceEntry(appID: "com.example.old", name: "Old Tracker", installed: false, sampleCount: 1_234, orderedByUser: false),
+                    SourceEntry(appID: "com.example.sleep", name: "Sleep Tracker", installed: true, sampleCount: 9, orderedByUser: false),
+                ]).wireBytes())
             case .listApps:
                 call.responder.respond(ManifestList([AppManifest(
                     id: "com.example.sleep", displayName: "Sleep Tracker", executable: "/usr/bin/sleep-tracker",
@@ -132,5 +138,26 @@ import Testing
         #expect(try server.payloads(for: .installApp).map(ManifestList.init(wire:)) == [ManifestList([AppManifest(
             id: "com.example.sleep", displayName: "Sleep Tracker", executable: "/usr/bin/sleep-tracker",
             version: "1.2", readUsageDescription: "Charts your nights.")])])
+    }
+
+    /// An id that still owns an earlier installation's samples (removed with --keep-data): the
+    /// new app will read them as its own, so installing says how many and how to delete them.
+    @Test func installingUnderAnIdThatOwnsKeptSamplesSaysSo() async throws {
+        let server = try Self.broker()
+        defer { server.stop() }
+        let file = server.socketPath.replacingOccurrences(of: "admin.sock", with: "old.json")
+        try Data("""
+            {"id": "com.example.old", "displayName": "Another Program", "executable": "/usr/bin/another",
+             "version": "1", "NSHealthShareUsageDescription": "Reads."}
+            """.utf8).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let outcome = await runHealthCtl(["apps", "install", "--socket", server.socketPath, file])
+        #expect(outcome.exitCode == 0, "\(outcome.errors)")
+        #expect(outcome.output == """
+            Installed Another Program (com.example.old) version 1.
+            Note: 1,234 samples saved under com.example.old by an earlier installation stay with this id, and this app \
+            reads them as its own. If it is not the same program, delete them: healthctl delete --source com.example.old
+
+            """)
     }
 }

@@ -56,6 +56,8 @@ import Testing
             (["bodyMass", "km"], "'km' cannot measure Body Mass; use a unit like kg"),
             (["bodyMass", "furlongs"], "'furlongs' is not a HealthKit unit string"),
             (["sleepAnalysis", "hr"], "Sleep Analysis is not a quantity type; only quantities have units"),
+            // Session 16: a length of 10^-564 m, in which every stored distance reads as +inf.
+            (["distanceWalkingRunning", "pm^24/Tm^23"], "must lie within 10^±60"),
         ]
         for (arguments, message) in cases {
             let outcome = await runHealthCtl(["units", "set", "--socket", server.socketPath] + arguments)

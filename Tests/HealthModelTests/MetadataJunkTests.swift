@@ -26,6 +26,10 @@ import Testing
         ("quantity -1e308 mi", .quantity(value: -1e308, unit: "mi"), "base unit"),
         ("quantity 1e308 dBASPL", .quantity(value: 1e308, unit: "dBASPL"), "base unit"),
         ("quantity 1e308 kcal", .quantity(value: 1e308, unit: "kcal"), "base unit"),
+        // Session 16: finite in metres, infinite in centimetres (or any smaller unit).
+        ("quantity 1e308 m", .quantity(value: 1e308, unit: "m"), "base unit"),
+        ("quantity -1e241 m", .quantity(value: -1e241, unit: "m"), "base unit"),
+        ("quantity in a unit 10^564 m", .quantity(value: 1, unit: "Tm^24/pm^23"), "invalid unit"),
         ("quantity in a unit that does not parse", .quantity(value: 1, unit: "m/"), "invalid unit"),
         ("string of 4,097 bytes", .string(String(repeating: "x", count: SampleLimits.maximumMetadataStringBytes + 1)), "longer than"),
     ]
@@ -35,7 +39,8 @@ import Testing
         ("date at 1900-01-01", .date(SampleLimits.earliestPermittedSampleDate)),
         ("date at 2200-01-01", .date(SampleLimits.latestPermittedSampleDate)),
         ("number -1e308", .number(-1e308)),
-        ("quantity 1e308 m", .quantity(value: 1e308, unit: "m")),
+        ("quantity 1e240 m", .quantity(value: 1e240, unit: "m")),
+        ("quantity -1e240 m", .quantity(value: -1e240, unit: "m")),
         ("quantity -40 degC", .quantity(value: -40, unit: "degC")),
         ("string of 4,096 bytes", .string(String(repeating: "x", count: SampleLimits.maximumMetadataStringBytes))),
     ]

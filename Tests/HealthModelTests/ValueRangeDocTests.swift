@@ -37,6 +37,14 @@ import Testing
             (statistics also leave out any stored value outside its range, e.g. one saved before
             this check existed).
 
+            Units are bounded too (session 16): a unit's factor to its dimension's base unit must lie
+            within 10^±\(UnitExpression.maximumScaleExponent) (`Tm^24/pm^23`, a length of 10^564 m, is
+            refused), and a metadata quantity may be at most 10^\(Int(log10(UnitExpression.maximumReferenceMagnitude).rounded()))
+            of its base unit. So every value below, and every sum, average or metadata quantity computed
+            from stored values, is a finite number in every unit an app can ask for; before, the largest
+            distance read as +inf in `pm^24/Tm^23`, and a unit too small for a type's range to convert
+            to it let a heart rate of 0 through.
+
             | Type | Range | Unit | Why |
             |---|---|---|---|
 

@@ -55,6 +55,29 @@ import Testing
         #expect(frames <= 8, "WAL frames for a repeated one-sample save: \(frames)")
     }
 
+    /// The same, for a source that records the host it saves on, as healthd stamps every app's save
+    /// (`AppManifest.source`, `HostSystem`): its `source_systems` row is known, so it is looked up,
+    /// not upserted. The upsert (`ON CONFLICT DO UPDATE SET product_type = …`) rewrote the row's
+    /// entry in the (product type, system version) index on every save — one more frame, 9, for
+    /// every app save (found session 16, failed before `SampleRepository.systemID` looked first).
+    @Test func aRepeatedSaveOfAKnownHostRewritesNoSystemPage() async throws {
+        let directory = TemporaryDirectory()
+        let store = try EncryptedDatabase.open(directory: directory.path)
+        let database = try HealthDatabase(writer: store.writer)
+        let source = SourceRecord(bundleIdentifier: Self.app, name: "App", version: "1", productType: "ThinkPad X1",
+                                  operatingSystemVersion: SystemVersion(major: 6, minor: 1, patch: 0))
+        for index in 0..<3 {
+            _ = try await database.samples.insert([Self.sample(index)], source: source, accessLog: Self.draft)
+        }
+        let frames = try await Self.frames(of: {
+            _ = try await database.samples.insert([Self.sample(10)], source: source, accessLog: Self.draft)
+        }, store)
+        #expect(frames > 0)
+        #expect(frames <= 8, "WAL frames for a repeated one-sample save from a recorded host: \(frames)")
+        let systems = try await store.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM source_systems") }
+        #expect(systems == 1)
+    }
+
     /// A save under another display name leaves the source's row as it is: a write never renames
     /// a source (a rename by a write the reader cannot see would show on its visible samples;
     /// `HiddenWriteTwinTests`), so it costs no frame for the row either. Installing the app

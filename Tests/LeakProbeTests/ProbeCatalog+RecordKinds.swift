@@ -65,6 +65,9 @@ extension ProbeCatalog {
         .query("vision prescriptions, source: the hidden app") { SampleQuerySpec(typeIdentifier: vision, predicate: .sources([$0.hiddenApp])) },
         .unary("sources of audiograms", .querySources) { _ in TypePredicateSpec(typeIdentifier: audiogram).wireBytes() },
         .unary("sources of CDA documents", .querySources) { _ in TypePredicateSpec(typeIdentifier: cda).wireBytes() },
+        // A document query's offer (per-document consent): the same reply whether the app may
+        // read the type, and whether there was anything to offer (session 16).
+        .unary("offer of CDA documents", .offerDocuments) { _ in SampleQuerySpec(typeIdentifier: cda).wireBytes() },
         .unary("sources of allergy records", .querySources) { _ in TypePredicateSpec(typeIdentifier: allergy).wireBytes() },
         .unary("sources of vision prescriptions", .querySources) { _ in TypePredicateSpec(typeIdentifier: vision).wireBytes() },
         .unary("sources of vision prescriptions, the hidden one's UUID", .querySources) {

@@ -3,8 +3,9 @@ import HealthModel
 import HealthWire
 import TestSupport
 
-/// The value kinds with their own side tables and read rules: audiograms and CDA documents
-/// (ordinary read permission), clinical records (read needs the health-records entitlement and
+/// The value kinds with their own side tables and read rules: audiograms (ordinary read
+/// permission), CDA documents (the type's read permission, then the user's consent per document:
+/// `ProbeWorld+Documents`), clinical records (read needs the health-records entitlement and
 /// a grant; they arrive only by import) and vision prescriptions (read per object). The hidden
 /// app saves one of each, and the user imports clinical records, in the hidden world only.
 extension ProbeData {

@@ -96,6 +96,8 @@ final class ProbeWorld: Sendable {
             // Another app's object the grant lets it read: named by role, not by its world's UUID.
             grantedObjects[app] = grant.allow.filter { !hiddenObjects.containsPrescription($0) }
         }
+        // Only the hidden world holds another app's documents to offer (`ProbeWorld+Documents`).
+        if hidden, let app = apps[.authorized] { try await Self.allowOfferedDocuments(to: app, in: broker) }
         self.grantedObjects = grantedObjects
         self.hiddenObjects = hiddenObjects
         ownUUIDs = own

@@ -7,19 +7,36 @@ import TestSupport
 /// DESIGN.md §7.6 ("a revoked permission takes effect at once, including on long-running
 /// queries") for a *finite* answer a reader holds up: a confined `leak-probe-client` starts a
 /// sample query, newest first, of about 6.4 MB, and stops reading as soon as its first bytes
-/// arrive — healthd has sent what its 1 MiB pause and the socket allow (batches are cut at
-/// `WireLimits.resultBatchBytes`, 1 MiB) and waits for the reader with the next batch. Then the reader loses the other app's rows, one way at a time (`Loss`),
-/// and reads the rest. Those rows sort last (they are the oldest), so not one of them could have
-/// left before the loss. What it receives must be byte for byte (its own UUIDs aside) what it
+/// arrive — healthd has handed the socket what it takes of the first batch (batches are cut at
+/// `WireLimits.resultBatchBytes`, 1 MiB) and waits for the reader before it hands over the next
+/// (`CallResponder`; before session 16 it queued batches up to a 1 MiB pause beyond the socket).
+/// Then the reader loses the other app's rows, one way at a time (`Loss`), and reads the rest.
+/// Those rows sort last (they are the oldest), or in the second batch (`Layout`), so not one of
+/// them could have left before the loss. What it receives must be byte for byte (its own UUIDs aside) what it
 /// receives in a twin world where the other app never saved them; the positive control, a reader
 /// that loses nothing, must receive them there. Before `StreamVisibility`, every loss but none
 /// still delivered them from the query's first reading (session 13's "left open").
 @Suite(.serialized, .timeLimit(.minutes(10))) struct StalledStreamRevocationTests {
+    /// The other app's rows sort last: healthd has not read them when the reader stalls.
     @Test func aStalledQueryStopsSendingWhatTheReaderLost() async throws {
+        try await compare(.last)
+    }
+
+    /// The other app's rows are in the second batch: healthd has read them and — before the flow
+    /// control choke point — queued their batch behind the first (its 1 MiB pause let it) while
+    /// the reader stalled, and delivered it after the loss. Now a batch is built and checked only
+    /// once everything before it on the connection went to the socket (`CallResponder.send`), so
+    /// the loss reaches it. Failed before that with every loss (the hidden world received the
+    /// other app's rows in batch 2).
+    @Test func aStalledQueryDoesNotDeliverQueuedBatchesOfWhatTheReaderLost() async throws {
+        try await compare(.secondBatch)
+    }
+
+    private func compare(_ layout: StalledStreamWorld.Layout) async throws {
         let now = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60)
         // Separate brokers and clients: built and stalled at once.
-        async let hiddenBuilt = StalledStreamWorld(hidden: true, now: now)
-        async let twinBuilt = StalledStreamWorld(hidden: false, now: now)
+        async let hiddenBuilt = StalledStreamWorld(hidden: true, now: now, layout: layout)
+        async let twinBuilt = StalledStreamWorld(hidden: false, now: now, layout: layout)
         let (hidden, twin) = try await (hiddenBuilt, twinBuilt)
         defer { hidden.stop() }
         defer { twin.stop() }
@@ -28,15 +45,16 @@ import TestSupport
             async let twinReceived = twin.stallAndRead(loss)
             let (withOthers, without) = try await (hiddenReceived, twinReceived)
             #expect(withOthers.items.count >= 2 && without.items.count >= 2,
-                    "\(loss): the query must take at least two batches: \(withOthers.items.count) and \(without.items.count)")
-            #expect(withOthers.ending == without.ending, "\(loss): the stream ended differently: \(withOthers.ending) vs \(without.ending)")
+                    "\(layout), \(loss): the query must take at least two batches: \(withOthers.items.count) and \(without.items.count)")
+            #expect(withOthers.ending == without.ending,
+                    "\(layout), \(loss): the stream ended differently: \(withOthers.ending) vs \(without.ending)")
             if loss == .none {
                 #expect(withOthers.items != without.items, "positive control: a reader that lost nothing must receive the other app's rows")
             } else {
                 let differing = zip(withOthers.items, without.items).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
                 #expect(withOthers.items.count == without.items.count && differing.isEmpty,
                         """
-                        \(loss): after the loss the stalled query still sent what the reader lost; batches differing at \(differing)
+                        \(layout), \(loss): after the loss the stalled query still sent what the reader lost; batches differing at \(differing)
                           with the other app's rows: \(StalledStreamWorld.summary(withOthers.items))
                           twin:                      \(StalledStreamWorld.summary(without.items))
                         """)
@@ -75,14 +93,40 @@ final class StalledStreamWorld: Sendable {
         }
     }
 
+    /// Where the other app's rows sort in the reader's answer (newest first).
+    enum Layout: String, CustomStringConvertible {
+        /// Years old: last, outside a 30-day window.
+        case last
+        /// Between the reader's 40th and 41st rows, 60 days old (the reader's later rows are
+        /// older still): in the second batch, still outside a 30-day window.
+        case secondBatch = "second-batch"
+
+        var description: String { rawValue }
+        /// The reader's own rows: 200 for `last` (the other rows must stay unread), 100 otherwise.
+        var ownCount: Int { self == .last ? 200 : 100 }
+
+        func ownDate(_ index: Int, now: Date) -> Date {
+            switch self {
+            case .last: now.addingTimeInterval(-Double(index + 1) * 60)
+            case .secondBatch: now.addingTimeInterval(-Double(index + 1) * 60 - (index < 40 ? 0 : 61 * 86_400))
+            }
+        }
+
+        func otherDate(_ index: Int, now: Date) -> Date {
+            switch self {
+            case .last: ProbeData.time(-index * 60)
+            case .secondBatch: now.addingTimeInterval(-60 * 86_400 - Double(index) * 60)
+            }
+        }
+    }
+
     static let writer = "org.probe.stalled-writer"
-    /// Own samples per reader, and how many go in one save (under the 4 MiB frame).
-    static let ownCount = 200
+    /// How many samples go in one save (under the 4 MiB frame).
     static let perSave = 100
     /// Each sample's padding, 8 entries of 4,000 bytes: 200 samples weigh about 6.4 MB. Batches
-    /// are cut at 1 MiB, and healthd queues at most about two of them beyond what the socket
-    /// holds before it waits for the reader (its 1 MiB pause), so the other app's rows — sorted
-    /// last — are still unread when the reader stalls. (With 500-sample batches of one
+    /// are cut at 1 MiB (32 samples), and before session 16 healthd queued about two of them
+    /// beyond what the socket holds before it waited for the reader (its 1 MiB pause), so the
+    /// other app's rows — sorted last — were still unread when the reader stalled. (With 500-sample batches of one
     /// 3,000-byte entry, the first batch alone passed the pause; the byte cut made batches
     /// smaller and the old padding let the last batch be queued before the loss.)
     static let padding: [String: MetadataValue] = Dictionary(uniqueKeysWithValues: (0..<8).map {
@@ -96,7 +140,7 @@ final class StalledStreamWorld: Sendable {
     private let own: [String: [UUID]]
     private let others: [String: [UUID]]
 
-    init(hidden: Bool, now: Date) async throws {
+    init(hidden: Bool, now: Date, layout: Layout) async throws {
         self.hidden = hidden
         self.now = now
         broker = try BrokerProcess(extraArguments: ["--stalled-peer-timeout", "120"])
@@ -110,7 +154,7 @@ final class StalledStreamWorld: Sendable {
             try await broker.set(loss.reader, "share", loss.type, allowed: true)
             if loss != .perObject { try await broker.set(loss.reader, "read", loss.type, allowed: true) }
             let session = try ProbeSession(loss.reader, adminSocket: broker.adminSocket)
-            let records = (0..<Self.ownCount).map { Self.padded(loss.type, at: now.addingTimeInterval(-Double($0 + 1) * 60)) }
+            let records = (0..<layout.ownCount).map { Self.padded(loss.type, at: layout.ownDate($0, now: now)) }
             var uuids: [UUID] = []
             for start in stride(from: 0, to: records.count, by: Self.perSave) {
                 uuids += try await ProbeData.save(Array(records[start..<min(start + Self.perSave, records.count)]), through: session)
@@ -118,8 +162,8 @@ final class StalledStreamWorld: Sendable {
             own[loss.reader] = uuids
             try await session.finish()
             if let writerSession {
-                // Years old: outside a 30-day window, and last when newest come first.
-                let old = (0..<3).map { Self.padded(loss.type, at: ProbeData.time(-$0 * 60)) }
+                // Outside a 30-day window; last, or in the second batch, when newest come first.
+                let old = (0..<3).map { Self.padded(loss.type, at: layout.otherDate($0, now: now)) }
                 others[loss.reader] = try await ProbeData.save(old, through: writerSession)
             }
             if loss == .perObject {

@@ -90,6 +90,9 @@ struct AuthorizationEngine: Sendable {
               grant.decision == .authorized else {
             return .ownSamples(appID: app.id)
         }
+        // Read per document (CDA): the type's grant lets the app be offered documents; it reads
+        // its own and those the user allowed, each (`PerObjectAuthorization.offeredTypes`).
+        if PerObjectAuthorization.offeredTypes.contains(type) { return .ownAndGrantedObjects(appID: app.id) }
         guard let windowStart = grant.limits.windowStart(at: now) else { return .allSources }
         return .recentWindow(appID: app.id, since: windowStart)
     }

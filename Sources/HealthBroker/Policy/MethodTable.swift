@@ -69,6 +69,7 @@ enum MethodTable {
         HealthStoreMethod.watchActivitySummaries.rawValue: .stream(ActivitySummaryWatchService.watch),
         HealthStoreMethod.currentSource.rawValue: .immediate(AppService.currentSource),
         HealthStoreMethod.requestPerObjectReadAuthorization.rawValue: .unary(PerObjectReadService.request),
+        HealthStoreMethod.offerDocuments.rawValue: .unary(PerObjectReadService.offerDocuments),
         HealthStoreMethod.watchUserPreferences.rawValue: .stream(UserPreferencesFeedService.watch),
         HealthStoreMethod.relateWorkoutEffort.rawValue: .unary(WorkoutEffortService.relate),
         HealthStoreMethod.unrelateWorkoutEffort.rawValue: .unary(WorkoutEffortService.unrelate),
@@ -170,7 +171,8 @@ enum MethodTable {
              .addSamplesToWorkout, .insertRouteData, .finishRoute, .deleteObjects, .deleteMatching,
              .getCharacteristic, .preferredUnits, .enableBackgroundDelivery, .disableBackgroundDelivery,
              .disableAllBackgroundDeliveries, .currentSource, .relateWorkoutEffort, .unrelateWorkoutEffort,
-             .beginAttachment, .appendAttachmentData, .finishAttachment, .listAttachments, .removeAttachment:
+             .beginAttachment, .appendAttachmentData, .finishAttachment, .listAttachments, .removeAttachment,
+             .offerDocuments:  // answered before its work, which runs one at a time per app
             // One bounded request, one bounded answer: the call's own frame limits hold it.
             return .cheap
         }
@@ -217,6 +219,7 @@ enum MethodTable {
         HealthManagerMethod.deleteSamples.rawValue: .delete,
         HealthManagerMethod.removeApp.rawValue: .grantChange,
         HealthStoreMethod.requestPerObjectReadAuthorization.rawValue: .request,
+        HealthStoreMethod.offerDocuments.rawValue: .request,
         HealthManagerMethod.answerPerObjectRequest.rawValue: .grantChange,
         HealthManagerMethod.revokeObjectReadGrants.rawValue: .grantChange,
         HealthStoreMethod.relateWorkoutEffort.rawValue: .write,

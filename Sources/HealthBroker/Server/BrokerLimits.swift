@@ -23,7 +23,8 @@ public struct BrokerLimits: Sendable {
     /// Large queries parked at once in the whole broker: waiting for their apps to read their
     /// results, having given their slot back (`QueryScheduler`). Each still holds a store reader
     /// (counted in `storeReaders`) and a thread; one more evicts the query parked longest
-    /// (RESOURCE_EXHAUSTED). Each parked query is still bounded by `unreadRepliesTimeout`.
+    /// (RESOURCE_EXHAUSTED). Each parked query is still bounded by `unreadRepliesTimeout`. A query
+    /// parks once its client has left its last batch unread for `ConnectionLimits.peerReadGrace`.
     public var largeQueriesParked = 2
     /// Store readers kept for everything that is not a large query (cheap calls, long-running
     /// query updates, the manager's reads) beside the ones large queries may all hold at once.
@@ -67,7 +68,8 @@ public struct BrokerLimits: Sendable {
     /// call never waits for other apps' big ones. At most 256 apps are connected (one connection
     /// each), so this adds at most 64 MiB to the bound.
     public var bufferedBytesFloorPerApp = 256 << 10
-    /// Reply bytes buffered per connection before streaming stops and requests stop being read.
+    /// Reply bytes buffered per connection before requests stop being read. (A stream message
+    /// waits for less: until nothing is buffered, `CallResponder.handOffBytes`.)
     public var outboundPauseBytesPerConnection = 1 << 20
     /// Reply bytes buffered per connection at most; beyond, the connection is closed.
     public var outboundBytesPerConnection = 3 * WireLimits.maxFrameBytes

@@ -24,6 +24,11 @@ import Synchronization
 /// The user's goals and move mode are no samples: changing them (`healthctl activity goals set`,
 /// `characteristics set`) wakes the query with `ChangeNotifier.post(userSettingsChangedFor:)`,
 /// which always recomputes.
+///
+/// Flow control, as the statistics collection's (`StatisticsCollectionWatchService`): a delivery
+/// is computed only once the client took the last one, each batch leaves only while the scope it
+/// was computed under is current, and a delivery a slow client holds up across a grant change is
+/// computed again and goes on from the days it was sent.
 enum ActivitySummaryWatchService {
     /// The sample types summaries are computed from (`ActivitySummaryRepository.samples`).
     static let sampleTypes = [HKQuantityTypeIdentifier.activeEnergyBurned.rawValue, HKQuantityTypeIdentifier.appleExerciseTime.rawValue,
@@ -49,25 +54,54 @@ enum ActivitySummaryWatchService {
         })
         defer { for token in tokens { context.changes.unsubscribe(token) } }
 
+        var shown: [CalendarDay: ActivitySummaryRecord] = [:]
+
+        /// Sends the days of `first`'s summaries that are new or changed since `shown` as one
+        /// delivery (the initial one even when empty); returns the reading it ended with.
+        func deliver(_ first: Reading, initial: Bool) async throws -> Reading {
+            var reading = first
+            var current = reading.outcome?.summaries ?? []
+            var pending = current.filter { shown[$0.day] != $0 }
+            // What the app holds once this delivery ends, as far as it was sent.
+            var sent: [CalendarDay: ActivitySummaryRecord] = [:]
+            var start = 0
+            while initial || !pending.isEmpty || !sent.isEmpty {
+                let end = min(start + ActivitySummaryService.summariesPerBatch, pending.count)
+                let batch = ActivitySummaryBatch(Array(pending[start..<end]), endOfDelivery: end == pending.count)
+                guard try await responder.send(batch.wireBytes(), ifStillCurrent: reading.visibility.isCurrent) else {
+                    // Computed under a scope no longer in force: again, from what was sent.
+                    reading = try await read(spec, app: app, context: context, since: nil)
+                    current = reading.outcome?.summaries ?? []
+                    pending = current.filter { (sent[$0.day] ?? shown[$0.day]) != $0 }
+                    start = 0
+                    continue
+                }
+                for summary in pending[start..<end] { sent[summary.day] = summary }
+                start = end
+                if end == pending.count { break }
+            }
+            // What the app now holds: a day that lost its data is forgotten (even when nothing
+            // else changed), so one that gets data again is new, with the values it had before.
+            shown = Self.byDay(current)
+            if !initial, !sent.isEmpty { report?.add(count: reading.outcome?.sampleCount ?? 0) }
+            return reading
+        }
+
+        try await responder.waitUntilReady()
         var reading = try await read(spec, app: app, context: context, since: nil)
-        var shown = Self.byDay(reading.outcome?.summaries ?? [])
         report?.record(appID: app.id, types: [type], count: reading.outcome?.sampleCount ?? 0,
-                       detail: "\(shown.count) days, with updates")
-        try await ActivitySummaryService.send(reading.outcome?.summaries ?? [], to: responder, markingTheEnd: true)
+                       detail: "\(reading.outcome?.summaries.count ?? 0) days, with updates")
+        reading = try await deliver(reading, initial: true)
         for await _ in wakeups {
             let force = settingsChanged.withLock { changed in
                 defer { changed = false }
                 return changed
             }
+            // Computed only once the client took the last delivery: never ahead of the socket.
+            try await responder.waitUntilReady()
             reading = try await read(spec, app: app, context: context, since: force ? nil : reading.basis)
-            guard let current = reading.outcome else { continue }
-            let changed = current.summaries.filter { shown[$0.day] != $0 }
-            // What the app now holds: a day that lost its data is forgotten (even when nothing
-            // else changed), so one that gets data again is new, with the values it had before.
-            shown = Self.byDay(current.summaries)
-            guard !changed.isEmpty else { continue }
-            try await ActivitySummaryService.send(changed, to: responder, markingTheEnd: true)
-            report?.add(count: current.sampleCount)
+            guard reading.outcome != nil else { continue }
+            reading = try await deliver(reading, initial: false)
         }
         // The wake-up stream only ends with the call's task: the client cancelled.
         throw CancellationError()
@@ -81,6 +115,8 @@ enum ActivitySummaryWatchService {
         /// The recomputed summaries; nil when the last ones still hold.
         var outcome: ActivitySummaryRepository.Outcome?
         var basis: Basis
+        /// The app's scope of activity summaries as this read resolved it (`StreamVisibility`).
+        var visibility: StreamVisibility
     }
 
     /// What the last summaries were computed from: the scope, and the store's change number read
@@ -95,7 +131,9 @@ enum ActivitySummaryWatchService {
     /// still hold. No basis: computes.
     static func read(_ spec: ActivitySummaryQuerySpec, app: AppManifest, context: BrokerContext, since basis: Basis?) async throws -> Reading {
         try await context.store.withDatabase { database in
-            let scope = try database.authorization.readScope(app: app, type: HKObjectType.activitySummaryType().identifier)
+            let type = HKObjectType.activitySummaryType().identifier
+            let visibility = try StreamVisibility(app: app, types: [type], authorization: database.authorization)
+            let scope = visibility.scope(type)
             // A window's start moving with the clock is no reason to recompute: only a change the
             // app can see or a grant change is (CollectionBasis.carriesOver says why).
             if var basis, basis.scope.clockFree == scope.clockFree {
@@ -110,14 +148,14 @@ enum ActivitySummaryWatchService {
                 }
                 if !changed {
                     basis.change = through ?? basis.change
-                    return Reading(outcome: nil, basis: basis)
+                    return Reading(outcome: nil, basis: basis, visibility: visibility)
                 }
             }
             // The change number before the computation: a commit in between is in the result or
             // found by the next check, never lost.
             let change = try database.changeFeed.currentChange()
             let outcome = try database.activitySummaries.summaries(spec, scope: scope)
-            return Reading(outcome: outcome, basis: Basis(scope: scope, change: change))
+            return Reading(outcome: outcome, basis: Basis(scope: scope, change: change), visibility: visibility)
         }
     }
 }

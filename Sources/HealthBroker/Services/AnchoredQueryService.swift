@@ -63,7 +63,7 @@ private struct AnchoredFeed {
     let responder: CallResponder
     let report: CallAccessReport?
 
-    struct Step {
+    struct Step: Sendable {
         let cursor: ChangeCursor
         let reachedEnd: Bool
     }
@@ -83,52 +83,76 @@ private struct AnchoredFeed {
     /// of at most `WireLimits.samplesPerBatch(types:)` objects and about `WireLimits.resultBatchBytes`
     /// (`AnswerBatching`), the last one marked and carrying the new anchor. An update with nothing visible sends nothing; the initial results always answer.
     ///
-    /// Each batch is read in its own reading and leaves only while the app's scopes are those it
-    /// was read under (`StreamVisibility`); otherwise it is read again from the same cursor under
-    /// the scopes in force now, so a delivery a slow reader holds up sends nothing the app lost
-    /// meanwhile.
+    /// A batch is read only when it can be handed to the socket at once (`CallResponder.isReady`),
+    /// and it leaves only while the app's scopes are those it was read under (`StreamVisibility`);
+    /// otherwise it is read again from the same cursor under the scopes in force now. The wait
+    /// for a slow reader is outside the store (`waitUntilReady`): a lock or key change drains the
+    /// store, and a delivery that waited for its client inside it held the drain until it failed
+    /// (30 s), whatever the user did (StalledStreamKindsEndToEndTests).
     func deliver(after cursor: ChangeCursor, initial: Bool) async throws -> Step {
-        try await context.store.withDatabase { database in
-            // Every type under its own scope, read afresh for this delivery.
-            let visibility = try StreamVisibility(app: app, types: parts.typeIdentifiers, authorization: database.authorization)
-            func feedParts() -> [FeedPart] {
-                parts.descriptors.map { descriptor in
-                    FeedPart(typeIdentifier: descriptor.typeIdentifier, predicate: descriptor.predicate,
-                             visibility: visibility.scope(descriptor.typeIdentifier))
-                }
+        if initial { report?.record(appID: app.id, types: parts.typeIdentifiers) }
+        var progress = Progress(cursor: cursor, remaining: spec.limit, sent: 0)
+        while true {
+            try await responder.waitUntilReady()
+            let (step, made) = try await context.store.withDatabase { database in
+                try deliverWhileReady(database, initial: initial, from: progress)
             }
-            var current = feedParts()
-            if initial { report?.record(appID: app.id, types: parts.typeIdentifiers) }
-            var cursor = cursor
-            var remaining = spec.limit
-            var sent = 0
-            let batchSize = WireLimits.samplesPerBatch(types: parts.typeIdentifiers)
-            // What each step's objects were measured as: the message is built from those bytes.
-            let encoded = EncodedSamples()
-            while true {
-                let chunk = remaining > 0 ? min(remaining, batchSize) : batchSize
-                let batch = try database.changeFeed.changes(of: current, after: cursor, limit: chunk,
-                                                             batching: AnswerBatching.changes(keptIn: encoded))
-                let last = batch.reachedEnd || (spec.limit > 0 && remaining - batch.count <= 0)
-                if last && !(initial || sent + batch.count > 0) {
-                    // Nothing visible to deliver: nothing is sent, so nothing can be stale.
-                    return Step(cursor: batch.cursor, reachedEnd: batch.reachedEnd)
-                }
-                let anchor = last ? try database.changeFeed.anchors.seal(batch.cursor, appID: app.id, typeIdentifiers: parts.typeSet) : nil
-                let message = encoded.anchoredBatch(samples: batch.added, deletedObjects: batch.deleted, endOfDelivery: last,
-                                                    anchor: anchor ?? [])
-                guard try await responder.send(message, ifStillCurrent: visibility.isCurrent) else {
-                    try visibility.refresh()
-                    current = feedParts()
-                    continue
-                }
-                report?.add(count: batch.count)
-                cursor = batch.cursor
-                sent += batch.count
-                if spec.limit > 0 { remaining -= batch.count }
-                if last { return Step(cursor: cursor, reachedEnd: batch.reachedEnd) }
+            if let step { return step }
+            progress = made
+        }
+    }
+
+    /// Where a delivery is: the cursor after its last batch sent, the limit left, objects sent.
+    struct Progress: Sendable {
+        var cursor: ChangeCursor
+        var remaining: Int
+        var sent: Int
+    }
+
+    /// Reads and sends batches from `progress` while the peer keeps up; returns the step once the
+    /// delivery is over, or nil and how far it got when the socket has no room for the next batch.
+    private func deliverWhileReady(_ database: HealthDatabase, initial: Bool, from progress: Progress) throws -> (Step?, Progress) {
+        // Every type under its own scope, read afresh for each visit to the store.
+        let visibility = try StreamVisibility(app: app, types: parts.typeIdentifiers, authorization: database.authorization)
+        func feedParts() -> [FeedPart] {
+            parts.descriptors.map { descriptor in
+                FeedPart(typeIdentifier: descriptor.typeIdentifier, predicate: descriptor.predicate,
+                         visibility: visibility.scope(descriptor.typeIdentifier))
             }
         }
+        var current = feedParts()
+        var progress = progress
+        let batchSize = WireLimits.samplesPerBatch(types: parts.typeIdentifiers)
+        while responder.isReady {
+            let chunk = progress.remaining > 0 ? min(progress.remaining, batchSize) : batchSize
+            // What each step's objects were measured as: the message is built from those bytes.
+            let encoded = EncodedSamples()
+            let batch = try database.changeFeed.changes(of: current, after: progress.cursor, limit: chunk,
+                                                         batching: AnswerBatching.changes(keptIn: encoded))
+            let last = batch.reachedEnd || (spec.limit > 0 && progress.remaining - batch.count <= 0)
+            if last && !(initial || progress.sent + batch.count > 0) {
+                // Nothing visible to deliver: nothing is sent, so nothing can be stale.
+                return (Step(cursor: batch.cursor, reachedEnd: batch.reachedEnd), progress)
+            }
+            let anchor = last ? try database.changeFeed.anchors.seal(batch.cursor, appID: app.id, typeIdentifiers: parts.typeSet) : nil
+            let message = encoded.anchoredBatch(samples: batch.added, deletedObjects: batch.deleted, endOfDelivery: last,
+                                                anchor: anchor ?? [])
+            switch try responder.offer(message, ifStillCurrent: visibility.isCurrent) {
+            case .stale:
+                try visibility.refresh()
+                current = feedParts()
+                continue
+            case .busy:
+                return (nil, progress)
+            case .sent:
+                report?.add(count: batch.count)
+                progress.cursor = batch.cursor
+                progress.sent += batch.count
+                if spec.limit > 0 { progress.remaining -= batch.count }
+                if last { return (Step(cursor: progress.cursor, reachedEnd: batch.reachedEnd), progress) }
+            }
+        }
+        return (nil, progress)
     }
 }
 

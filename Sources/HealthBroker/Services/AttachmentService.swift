@@ -102,9 +102,20 @@ enum AttachmentService {
         let type = try objectType(request.object)
         let report = CallAccessReport.current
         try await context.store.withDatabaseOffPool { database in
-            let scope = try database.authorization.readScope(app: app, type: type).scope
+            let visibility = try StreamVisibility(app: app, types: [type], authorization: database.authorization)
             report?.record(appID: app.id, types: [type], detail: "attachment data read")
-            try stream(request, type: type, scope: scope, database, responder, report)
+            try stream(request, type: type, scope: visibility.scope(type).scope, database, responder, report) { chunk in
+                // Each chunk leaves only while the object is still the app's to see; one it lost
+                // midway ends the read as a missing one would have begun it.
+                while !(try responder.sendFromSynchronousContext(chunk, ifStillCurrent: visibility.isCurrent)) {
+                    try visibility.refresh()
+                    let listed = try database.attachments.list(objectUUID: request.object.uuid, typeIdentifier: type,
+                                                               scope: visibility.scope(type).scope)
+                    guard listed.contains(where: { $0.identifier == request.attachmentID }) else {
+                        throw AttachmentRepository.attachmentNotFound
+                    }
+                }
+            }
         }
     }
 
@@ -122,11 +133,13 @@ enum AttachmentService {
         return MethodTable.Reply(EmptyMessage())
     }
 
+    /// Streams the attachment's chunks, each through `send` (the manager's: as they are).
     static func stream(_ request: AttachmentRequest, type: String?, scope: ReadScope, _ database: HealthDatabase,
-                       _ responder: CallResponder, _ report: CallAccessReport?) throws {
+                       _ responder: CallResponder, _ report: CallAccessReport?,
+                       send: (_ chunk: [UInt8]) throws -> Void) throws {
         try database.attachments.readData(attachmentID: request.attachmentID, objectUUID: request.object.uuid,
                                           typeIdentifier: type, scope: scope) { offset, bytes, done, total in
-            try responder.sendFromSynchronousContext(AttachmentDataChunk(offset: offset, data: bytes, done: done, totalSize: total).wireBytes())
+            try send(AttachmentDataChunk(offset: offset, data: bytes, done: done, totalSize: total).wireBytes())
             if done { report?.add(count: 1) }
         }
     }
@@ -159,7 +172,9 @@ extension AttachmentService {
         let report = CallAccessReport.current
         report?.record(appID: nil, types: [HKVisionPrescriptionTypeIdentifier], detail: "attachment data read")
         try await context.store.withDatabaseOffPool { database in
-            try stream(request, type: request.object.typeIdentifier, scope: .allSources, database, responder, report)
+            try stream(request, type: request.object.typeIdentifier, scope: .allSources, database, responder, report) { chunk in
+                try responder.sendFromSynchronousContext(chunk)
+            }
         }
     }
 

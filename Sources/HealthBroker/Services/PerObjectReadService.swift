@@ -32,7 +32,63 @@ enum PerObjectReadService {
         var summary = record
         summary.metadata = [:]
         summary.device = nil
+        // A document's bytes (up to 1 MiB each): healthd never parses them, so the manager shows
+        // a document by its dates and source.
+        if case .document = record.value { summary.value = .document(DocumentValue(data: Data())) }
         return summary
+    }
+
+    /// `HKDocumentQuery`'s per-document consent (`PerObjectAuthorization.offeredTypes`, CDA):
+    /// offers the user, in `healthctl object-requests`, the documents matching the query that
+    /// they have not decided on for this app — only when the app may read the type at all. The
+    /// reply is sent before anything is read and is the same whatever the store holds or the app
+    /// may read, and the query does not wait for the user (Apple's shows its sheet first): so
+    /// neither its bytes nor its timing tell the app whether its read permission was granted or
+    /// whether any document was new (DESIGN.md §7.2, §7.3). What the user allows reaches the app
+    /// as any per-object grant does: in its next query, its anchored queries and its observers.
+    static func offerDocuments(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
+        let app = try context.requireApp(caller)
+        let spec = try SampleQuerySpec(wire: payload)
+        guard PerObjectAuthorization.offeredTypes.contains(spec.typeIdentifier) else {
+            throw HKError(.errorInvalidArgument, "\(spec.typeIdentifier.prefix(100)) is not offered per document; "
+                          + "only document queries (HKDocumentQuery) offer documents")
+        }
+        CallAccessReport.record(appID: app.id, types: [spec.typeIdentifier], detail: "document query: undecided documents offered")
+        if await context.perObjectPrompts.beginOffer(appID: app.id) {
+            Task {
+                await fileOffer(context, app: app, spec: spec)
+                await context.perObjectPrompts.endOffer(appID: app.id)
+            }
+        }
+        return MethodTable.Reply(EmptyMessage())
+    }
+
+    /// The offer itself, after the reply: the newest `maxCandidates` documents matching `spec`
+    /// that are neither the app's own nor decided on for it, from every source. Nothing is filed
+    /// without the type's read grant, for an app no longer installed, or while the store is locked.
+    private static func fileOffer(_ context: BrokerContext, app: AppManifest, spec: SampleQuerySpec) async {
+        do {
+            let found: (AppInstallation, [SampleRecord])? = try await context.store.withDatabase { database in
+                guard let installation = try database.apps.installation(id: app.id),
+                      try database.authorization.decision(app: app, type: spec.typeIdentifier, access: .read) == .authorized else {
+                    return nil
+                }
+                let decided = try await database.objectGrants.decided(appID: app.id, typeIdentifier: spec.typeIdentifier)
+                var terms: [SamplePredicate] = [.not(.sources([app.id]))]
+                if !decided.isEmpty { terms.append(.not(.uuids(decided))) }
+                if let predicate = spec.predicate { terms.append(predicate) }
+                var candidates: [SampleRecord] = []
+                try database.samples.query(SampleQuerySpec(typeIdentifier: spec.typeIdentifier, predicate: .and(terms),
+                                                           sort: [SampleSort(.startDate, ascending: false)], limit: maxCandidates),
+                                           scope: .allSources, batchSize: candidateBatch) { candidates += $0.map(candidateSummary) }
+                return (installation, candidates)
+            }
+            guard let (installation, candidates) = found else { return }
+            await context.perObjectPrompts.offer(app: app, installation: installation, typeIdentifier: spec.typeIdentifier,
+                                                 candidates: candidates)
+        } catch {
+            context.logger.info("document offer not filed", metadata: ["app": "\(app.id)", "error": "\(type(of: error))"])
+        }
     }
 
     static func request(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
@@ -116,7 +172,7 @@ enum PerObjectReadService {
         let removed = try await context.store.withDatabase {
             try await $0.objectGrants.revoke(appID: request.appID, uuids: request.all ? nil : request.uuids)
         }
-        CallAccessReport.record(appID: request.appID, types: Array(PerObjectAuthorization.types).sorted(), count: removed,
+        CallAccessReport.record(appID: request.appID, types: Array(PerObjectAuthorization.types.union(PerObjectAuthorization.offeredTypes)).sorted(), count: removed,
                                 detail: "per-object grants revoked: \(removed)")
         context.changes.post(grantsChangedFor: request.appID)
         return MethodTable.Reply(EmptyMessage())

@@ -25,9 +25,17 @@ enum PreferredUnitService {
             return try database.unitPreferences.all()
         }
         return MethodTable.Reply(PreferredUnitList(types.map { type in
-            PreferredUnit(typeIdentifier: type.identifier,
-                          unit: choices[type.identifier] ?? PreferredUnitDefaults.unit(for: type, in: system).unitString)
+            PreferredUnit(typeIdentifier: type.identifier, unit: answer(choices[type.identifier], for: type, in: system))
         }))
+    }
+
+    /// The unit an app is told for `type`: the user's choice while it still parses and measures
+    /// the type, else the default for `system`. A choice stored before a rule about units
+    /// tightened (session 16: units within 10^±60 of their base unit) is never handed to an app,
+    /// whose every conversion with it would be NaN or infinite.
+    static func answer(_ choice: String?, for type: HKQuantityType, in system: MeasurementSystem) -> String {
+        if let choice, let unit = try? HKUnit.parse(choice), type.is(compatibleWith: unit) { return choice }
+        return PreferredUnitDefaults.unit(for: type, in: system).unitString
     }
 
     /// The user's choices, by type identifier.

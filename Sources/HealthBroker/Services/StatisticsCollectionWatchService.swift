@@ -19,6 +19,12 @@ import HealthWire
 ///
 /// Wake-ups that arrive while a read runs fold into one (`bufferingNewest(1)`), so a burst of
 /// saves costs at most one extra computation per query.
+///
+/// Flow control: a delivery is computed only once the client took the last one
+/// (`waitUntilReady`), and each of its messages leaves only while the scope it was computed
+/// under is current (`send(_:ifStillCurrent:)`). A delivery of several messages that a slow
+/// client holds up after a grant changed is computed again under the scope in force now and goes
+/// on from what the client was sent: the SDK applies a delivery's messages together, at its last.
 enum StatisticsCollectionWatchService {
     static func watch(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
         let app = try context.requireApp(caller)
@@ -34,24 +40,49 @@ enum StatisticsCollectionWatchService {
         let token = context.changes.subscribe(.init(appID: app.id, typeIdentifier: typeIdentifier)) { wake.yield() }
         defer { context.changes.unsubscribe(token) }
 
-        func send(_ change: StatisticsCollectionChange) async throws {
-            for message in StatisticsCollectionDelivery.messages(of: change) { try await responder.send(message.wireBytes()) }
+        let watch = CollectionWatch(context: context, app: app, spec: spec, type: type)
+        var shown: [StatisticsResult] = []
+
+        /// Sends what turns `shown` into `reading`'s collection as one delivery (the initial one
+        /// even when empty); returns the reading it ended with.
+        func deliver(_ first: CollectionWatch.Reading, initial: Bool) async throws -> CollectionWatch.Reading {
+            var reading = first
+            var target = reading.outcome?.result ?? shown
+            var begun = false
+            var messages = StatisticsCollectionDelivery.messages(of: StatisticsCollectionChange(from: shown, to: target))
+            var index = 0
+            if !initial, messages.count == 1, messages[0].changed.isEmpty, messages[0].emptiedStarts.isEmpty { return reading }
+            while index < messages.count {
+                let message = messages[index]
+                guard try await responder.send(message.wireBytes(), ifStillCurrent: reading.visibility.isCurrent) else {
+                    // Computed under a scope no longer in force: again, from what was sent.
+                    reading = try await watch.read(since: nil)
+                    target = reading.outcome?.result ?? []
+                    let change = StatisticsCollectionChange(from: shown, to: target)
+                    if !begun, !initial, change.isEmpty { return reading }
+                    messages = StatisticsCollectionDelivery.messages(of: change)
+                    index = 0
+                    continue
+                }
+                begun = true
+                shown = StatisticsCollectionChange(changed: message.changed, emptied: message.emptiedStarts).applied(to: shown)
+                index += 1
+            }
+            if !initial { report?.add(count: reading.outcome?.sampleCount ?? 0) }
+            return reading
         }
 
-        let watch = CollectionWatch(context: context, app: app, spec: spec, type: type)
+        try await responder.waitUntilReady()
         var reading = try await watch.read(since: nil)
-        var shown = reading.outcome?.result ?? []
         report?.record(appID: app.id, types: [typeIdentifier], count: reading.outcome?.sampleCount ?? 0,
                        detail: "statistics collection with updates")
-        try await send(StatisticsCollectionChange(from: [], to: shown))
+        reading = try await deliver(reading, initial: true)
         for await _ in wakeups {
+            // Computed only once the client took the last delivery: never ahead of the socket.
+            try await responder.waitUntilReady()
             reading = try await watch.read(since: reading.basis)
-            guard let current = reading.outcome else { continue }
-            let change = StatisticsCollectionChange(from: shown, to: current.result)
-            guard !change.isEmpty else { continue }
-            try await send(change)
-            report?.add(count: current.sampleCount)
-            shown = current.result
+            guard reading.outcome != nil else { continue }
+            reading = try await deliver(reading, initial: false)
         }
         // The wake-up stream only ends with the call's task: the client cancelled.
         throw CancellationError()

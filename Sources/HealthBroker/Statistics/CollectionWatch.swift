@@ -19,6 +19,9 @@ struct CollectionWatch: Sendable {
         /// The recomputed collection; nil when the last one still holds.
         var outcome: StatisticsComputation.Outcome<[StatisticsResult]>?
         var basis: CollectionBasis
+        /// The app's scope of the type as this read resolved it: what was computed may be sent
+        /// while it is current (`CallResponder.send(_:ifStillCurrent:)`).
+        var visibility: StreamVisibility
     }
 
     /// Computes the collection, unless a result on `basis` still holds. No basis: computes.
@@ -28,21 +31,23 @@ struct CollectionWatch: Sendable {
         let sourceOrderVersion = context.changes.sourceOrderVersion(of: typeIdentifier)
         return try await context.store.withDatabase { database in
             let authorization = database.authorization
-            let scope = try authorization.readScope(app: app, type: typeIdentifier)
+            let visibility = try StreamVisibility(app: app, types: [typeIdentifier], authorization: authorization)
+            let scope = visibility.scope(typeIdentifier)
             if var basis, basis.carriesOver(to: scope, sourceOrderVersion: sourceOrderVersion) {
                 // No predicate: any visible change of the type recomputes, a superset that cannot
                 // miss one the predicate would admit.
                 let check = try database.changeFeed.hasChanges(of: typeIdentifier, matching: nil, scope: scope, after: basis.change)
                 if !check.changed {
                     basis.change = check.through
-                    return Reading(outcome: nil, basis: basis)
+                    return Reading(outcome: nil, basis: basis, visibility: visibility)
                 }
             }
             // The change number before the computation: a commit in between is in the result or
             // found by the next check, never lost.
             let change = try database.changeFeed.currentChange()
             let outcome = try StatisticsComputation.collection(spec, type: type, scope: scope, in: database)
-            return Reading(outcome: outcome, basis: CollectionBasis(scope: scope, sourceOrderVersion: sourceOrderVersion, change: change))
+            return Reading(outcome: outcome, basis: CollectionBasis(scope: scope, sourceOrderVersion: sourceOrderVersion, change: change),
+                           visibility: visibility)
         }
     }
 }

@@ -13,6 +13,12 @@ struct AppsInstallCommand: AsyncParsableCommand {
             ["background-delivery"]). Every problem in the file is reported before anything is \
             sent to healthd.
 
+            Samples are the user's and stay with the app id when an app is removed with \
+            --keep-data: an app installed again under that id reads them as its own (as a \
+            reinstalled iOS app finds its source again). Installing under an id that already \
+            owns samples says how many, so a different program given an old id is noticed; \
+            delete them first with `healthctl delete --source ID` if it should not see them.
+
             Example:
               healthctl apps install sleep-tracker.json
             """)
@@ -36,7 +42,15 @@ struct AppsInstallCommand: AsyncParsableCommand {
         for warning in loaded.warnings { io.errors.writeLine("healthctl: warning: \(warning)") }
         let client = try connection.connect()
         defer { client.close() }
+        let id = loaded.manifest.id
+        // Asked before installing: samples an earlier installation of this id left.
+        let earlier = try await client.listSources(typeIdentifier: nil).first { $0.appID == id && !$0.installed && $0.sampleCount > 0 }
         try await client.installApp(loaded.manifest)
-        io.output.writeLine("Installed \(loaded.manifest.displayName) (\(loaded.manifest.id)) version \(loaded.manifest.version).")
+        io.output.writeLine("Installed \(loaded.manifest.displayName) (\(id)) version \(loaded.manifest.version).")
+        if let earlier {
+            let count = earlier.sampleCount == 1 ? "1 sample" : "\(earlier.sampleCount.formatted()) samples"
+            io.output.writeLine("Note: \(count) saved under \(id) by an earlier installation stay with this id, and this app "
+                                + "reads them as its own. If it is not the same program, delete them: healthctl delete --source \(id)")
+        }
     }
 }

@@ -24,12 +24,11 @@ struct AttachmentsListCommand: AsyncParsableCommand {
         for attachment in attachments { io.output.writeLine(Self.line(attachment)) }
     }
 
-    /// "id  size  content type  created  name": the name last, as it may hold spaces; any control
-    /// character in it is shown escaped, so a name cannot rewrite the terminal.
+    /// "id  size  content type  created  name": the name last, as it may hold spaces; shown
+    /// through `TerminalText`, so a name cannot rewrite the terminal or turn the line around.
     static func line(_ attachment: AttachmentRecord) -> String {
         let created = ISO8601DateFormatter().string(from: attachment.creationDate)
-        let name = attachment.name.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: true) : String($0) }
-            .joined()
-        return "\(attachment.identifier.uuidString.lowercased())  \(attachment.size) bytes  \(attachment.contentType)  \(created)  \(name)"
+        let name = TerminalText.shown(attachment.name)
+        return "\(attachment.identifier.uuidString.lowercased())  \(attachment.size) bytes  \(TerminalText.shown(attachment.contentType))  \(created)  \(name)"
     }
 }

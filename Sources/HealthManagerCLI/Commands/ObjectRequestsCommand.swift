@@ -4,17 +4,19 @@ import HealthModel
 import HealthWire
 
 /// `healthctl object-requests [--answer ID [--allow UUID,…]]`: the apps' pending per-object read
-/// requests (vision prescriptions, HealthKit's `requestPerObjectReadAuthorization`), each with
-/// every matching object, and the user's answer: which of them the app may read.
+/// requests (vision prescriptions and medications, HealthKit's `requestPerObjectReadAuthorization`;
+/// CDA documents a document query offered, each document once), each with every matching object,
+/// and the user's answer: which of them the app may read.
 struct ObjectRequestsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "object-requests",
-        abstract: "List or answer apps' requests to read individual objects (vision prescriptions).",
+        abstract: "List or answer apps' requests to read individual objects (vision prescriptions, medications, CDA documents).",
         discussion: """
             Without options, lists each pending request with the objects it may be granted. \
             --answer ID grants the objects given with --allow (their UUIDs, comma-separated) and \
             withdraws any earlier grant of the request's other objects; without --allow the app \
-            may read none of them. The app's request returns once answered.
+            may read none of them. The app's request returns once answered. A document query's \
+            offer waits for no call: the documents allowed reach the app at its next read.
 
             Example:
               healthctl object-requests --answer 1 --allow 0190c0de-…
@@ -54,8 +56,10 @@ struct ObjectRequestsCommand: AsyncParsableCommand {
         for prompt in prompts {
             io.output.writeLine("Request \(prompt.requestID): \(prompt.appDisplayName) (\(prompt.appID)) asks to read "
                                 + "\(TypeDisplayName.words(of: prompt.typeIdentifier)): \(prompt.readUsageDescription)")
+            let documents = try await DocumentCandidateText.details(of: prompt, client: client)
             for candidate in prompt.candidates {
-                let (value, detail) = formatter.displayedValue(candidate.value, typeIdentifier: candidate.typeIdentifier)
+                let (value, detail) = documents[candidate.uuid].map { (value: "CDA document", unit: $0) }
+                    ?? formatter.displayedValue(candidate.value, typeIdentifier: candidate.typeIdentifier)
                 let source = candidate.source.map { $0.name.isEmpty ? $0.bundleIdentifier : $0.name } ?? ""
                 io.output.writeLine("  \(candidate.uuid.uuidString.lowercased())  \(formatter.localTime(candidate.startDate))  "
                                     + "\(value)  \(detail)  (\(source))")

@@ -26,8 +26,11 @@ struct UnitsSetCommand: AsyncParsableCommand {
 
     func validate() throws {
         let quantityType = try UnitsTypeCheck.quantityType(type)
-        guard let parsed = try? HKUnit.parse(unit) else {
-            throw ValidationError("'\(unit)' is not a HealthKit unit string; e.g. kg, lb, cm, mi, degF, mg/dL")
+        let parsed: HKUnit
+        do {
+            parsed = try HKUnit.parse(unit)
+        } catch {
+            throw ValidationError("'\(unit)' is not a HealthKit unit string (\(error.message)); e.g. kg, lb, cm, mi, degF, mg/dL")
         }
         guard quantityType.is(compatibleWith: parsed) else {
             throw ValidationError("'\(unit)' cannot measure \(TypeDisplayName.words(of: type)); use a unit like \(quantityType.canonicalUnit.unitString)")

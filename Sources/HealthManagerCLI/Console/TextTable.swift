@@ -20,10 +20,12 @@ public struct TextTable: Sendable {
         self.columns = columns
     }
 
-    /// Adds a row; missing trailing cells are empty, extra cells are a programming error.
+    /// Adds a row; missing trailing cells are empty, extra cells are a programming error. Cells
+    /// often hold what apps wrote (source and device names): each is shown through
+    /// `TerminalText`, so no cell can move the cursor, restyle the terminal or forge a row.
     public mutating func append(_ cells: [String]) {
         precondition(cells.count <= columns.count, "row has more cells than the table has columns")
-        rows.append(cells + Array(repeating: "", count: columns.count - cells.count))
+        rows.append(cells.map(TerminalText.shown) + Array(repeating: "", count: columns.count - cells.count))
     }
 
     /// The table as lines ending in a newline. `emphasize` styles the header (bold on a terminal).

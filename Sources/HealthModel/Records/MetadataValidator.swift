@@ -64,11 +64,14 @@ enum MetadataValidator {
             } catch {
                 throw HKError(.errorInvalidArgument, "\(type.identifier): metadata quantity for \(key) has an invalid unit")
             }
-            // Finite as written is not enough: 1e308 km is 1e311 m, infinite for any reader that
-            // converts it (a predicate on the key, `doubleValue(for:)` in the app).
-            guard let reference = try? unit.valueInReferenceUnit(number), reference.isFinite else {
+            // Finite as written is not enough: 1e308 km is 1e311 m, and 1e308 m is 1e310 cm —
+            // infinite for any reader that converts it (a predicate on the key, `doubleValue(for:)`
+            // in the app). Held to the amount finite in every valid unit (session 16).
+            let bound = UnitExpression.maximumReferenceMagnitude
+            guard let reference = try? unit.valueInReferenceUnit(number), reference.magnitude <= bound else {
                 throw HKError(.errorInvalidArgument,
-                              "\(type.identifier): metadata quantity for \(key) is not a finite amount once converted to its dimension's base unit")
+                              "\(type.identifier): metadata quantity for \(key) is larger than 10^240 of its dimension's base unit, "
+                              + "so it would not be a finite number in every unit")
             }
         case let .date(date) where !SampleLimits.permittedDates.contains(date):
             // The wire carries any Int64 of microseconds (±292,000 years); stored dates stay in

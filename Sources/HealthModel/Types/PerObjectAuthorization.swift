@@ -14,6 +14,22 @@ public enum PerObjectAuthorization {
     /// The types whose objects are each granted on their own.
     public static let types: Set<String> = [HKVisionPrescriptionTypeIdentifier, HKDataTypeIdentifierUserAnnotatedMedicationConcept]
 
+    /// Types read per document: the type-wide read grant (asked with `requestAuthorization`) lets
+    /// the app's document queries offer the user the documents not yet decided on, and the app
+    /// reads its own and those the user allowed, one by one. Apple: "The user is asked to
+    /// authorize each CDA document the first time that document is returned by an
+    /// HKDocumentQuery query. The user can change the access permissions in the Health app"
+    /// (developer.apple.com/documentation/healthkit/hkcdadocumentsample/document). Read through the
+    /// per-object grants (`ReadScope.ownAndGrantedObjects`), so every read path sees the same
+    /// documents; a document not allowed is absent.
+    public static let offeredTypes: Set<String> = [HKDocumentTypeIdentifier.CDA.rawValue]
+
+    /// Whether the user's answers grant objects of `identifier` one by one (read per object, or
+    /// offered per document).
+    public static func grantsObjects(_ identifier: String) -> Bool {
+        types.contains(identifier) || offeredTypes.contains(identifier)
+    }
+
     /// Types whose objects an app reads through the grants of another per-object type: a dose
     /// event is readable with the medication it was logged for (iOS 26: "when a person
     /// authorizes a medication, your app can read that medication and its dose events", WWDC25

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A positive conversion factor held as `coefficient × 10^decimalExponent`.
 ///
 /// Metric prefixes and most SI derivations are exact powers of ten; keeping them apart from
@@ -25,6 +27,12 @@ struct ScaledFactor: Hashable, Sendable {
         for _ in 0..<power.magnitude { coefficient *= self.coefficient }
         if power < 0 { coefficient = 1 / coefficient }
         return ScaledFactor(coefficient, decimalExponent * power)
+    }
+
+    /// Its order of magnitude (log10), or nil when the coefficient is not a positive finite number.
+    var orderOfMagnitude: Double? {
+        guard coefficient.isFinite, coefficient > 0 else { return nil }
+        return log10(coefficient) + Double(decimalExponent)
     }
 
     /// The number that converts a value expressed in `self` into one expressed in `other`.

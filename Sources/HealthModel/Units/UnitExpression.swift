@@ -10,6 +10,17 @@ struct UnitExpression: Hashable, Sendable {
     /// conversion factors finite and exponent arithmetic far from overflow.
     static let maximumExponentMagnitude = 24
 
+    /// A unit's factor to its dimension's base unit lies within 10^±this. Every health unit is
+    /// far inside (fL is 10^-18 m³, Tm 10^12 m), and the bound keeps every stored value finite
+    /// in every unit: a value up to `maximumReferenceMagnitude` of the base unit reads as at
+    /// most 10^300 in any unit, however small.
+    static let maximumScaleExponent = 60
+
+    /// The largest amount, in its dimension's base unit, that is finite in every valid unit
+    /// (10^(300 − maximumScaleExponent)). Metadata quantities are held to it
+    /// (`MetadataValidator`); a sample's range is far inside it (`QuantityValueRanges`).
+    static let maximumReferenceMagnitude = 1e240
+
     let factors: [Factor]
 
     /// Normalizes a product of factors as written (`kg*m/s^2` → kg·m·s^-2).
@@ -31,6 +42,15 @@ struct UnitExpression: Hashable, Sendable {
             throw HKError(.errorInvalidArgument,
                           "exponent \(excessive.exponent) of '\(excessive.atom.unitString)' is outside "
                           + "±\(Self.maximumExponentMagnitude)")
+        }
+        // Each atom is a health unit, but a product of them need not be: Tm^24/pm^23 is a
+        // length of 10^564 m, in which every stored distance reads as 0 and in whose reciprocal
+        // (pm^24/Tm^23) it reads as +inf, and the type's range cannot be stated at all.
+        let scale = factors.reduce(ScaledFactor.one) { $0 * $1.atom.linearFactor.raised(to: $1.exponent) }
+        guard let order = scale.orderOfMagnitude, order.magnitude <= Double(Self.maximumScaleExponent) else {
+            throw HKError(.errorInvalidArgument,
+                          "the unit is about 10^\(scale.orderOfMagnitude.map { Int($0.rounded()) }.map(String.init) ?? "±∞") times "
+                          + "its dimension's base unit; a unit must lie within 10^±\(Self.maximumScaleExponent) of it")
         }
         factors.sort { UnitAtom.printsBefore($0.atom, $1.atom) }
         // Everything cancelled (m/m, count/count, m^0): HealthKit's null unit, the empty product,

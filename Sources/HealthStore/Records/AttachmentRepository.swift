@@ -387,5 +387,7 @@ public struct AttachmentRepository: Sendable {
         or is no longer readable by this app
         """)
     static let connectionEnded = HKError(.errorInvalidArgument, "the connection that began the attachment upload has ended")
-    static let attachmentNotFound = HKError(.errorNoData, "the attachment was not found")
+    /// What reading a missing attachment, or one whose object the reader may not see, fails
+    /// with — also a read the reader lost access to midway (`AttachmentService`).
+    public static let attachmentNotFound = HKError(.errorNoData, "the attachment was not found")
 }

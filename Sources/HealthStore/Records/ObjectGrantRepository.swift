@@ -13,6 +13,10 @@ import HealthModel
 /// the object is deleted after the revocation or was deleted before it (the revocation then takes
 /// the grant its tombstone kept). The same holds for a later answer that no longer allows it.
 ///
+/// Every decision is also kept in `object_read_offers` (v48), allowed or not, so the per-document
+/// types (`PerObjectAuthorization.offeredTypes`, CDA) offer each document once; a revocation
+/// removes it with the grant.
+///
 /// Only the open store is written: the broker calls this through `StoreHandle.withDatabase`, so
 /// while the store is locked a per-object request or answer fails with errorDatabaseInaccessible
 /// (the candidates to show cannot be read then either) and nothing needs journaling.
@@ -48,13 +52,16 @@ public struct ObjectGrantRepository: Sendable {
                 guard let row = try Row.fetchOne(db.cachedStatement(sql: """
                     SELECT o.id, t.identifier FROM objects o JOIN sample_types t ON t.id = o.type_id WHERE o.uuid = ?
                     """), arguments: [uuid]),
-                    let type = row["identifier"] as String?, PerObjectAuthorization.isPerObject(type) else {
+                    let type = row["identifier"] as String?, PerObjectAuthorization.grantsObjects(type) else {
                     // Deleted since it was offered (or never stored): an answer not allowing it
                     // still takes the grant its tombstone may keep, as for a live object.
                     if !allowed.contains(uuid) { try Self.forgetDeletion(db, appID: appID, uuid: uuid) }
                     continue
                 }
                 let objectID: Int64 = row["id"]
+                // Decided: a document query offers it no more, whatever the answer (v48).
+                try db.execute(sql: "INSERT OR IGNORE INTO object_read_offers (app_id, object_id) VALUES (?, ?)",
+                               arguments: [appID, objectID])
                 if allowed.contains(uuid) {
                     try db.execute(sql: "UPDATE object_read_grants SET decided_us = ? WHERE app_id = ? AND object_id = ?",
                                    arguments: [date.microsecondsSince1970, appID, objectID])
@@ -84,6 +91,8 @@ public struct ObjectGrantRepository: Sendable {
         defer { VisibilityEpoch.shared.grantsChanged(appID: appID) }
         return try await writer.write { db in
             guard let uuids else {
+                // Undecided again: a revoked document is offered at the app's next document query.
+                try db.execute(sql: "DELETE FROM object_read_offers WHERE app_id = ?", arguments: [appID])
                 try db.execute(sql: "DELETE FROM object_read_grants WHERE app_id = ?", arguments: [appID])
                 let live = db.changesCount
                 try db.execute(sql: "DELETE FROM deleted_object_read_grants WHERE app_id = ?", arguments: [appID])
@@ -91,6 +100,9 @@ public struct ObjectGrantRepository: Sendable {
             }
             var removed = 0
             for uuid in uuids {
+                try db.execute(sql: """
+                    DELETE FROM object_read_offers WHERE app_id = ? AND object_id = (SELECT id FROM objects WHERE uuid = ?)
+                    """, arguments: [appID, uuid])
                 try db.execute(sql: """
                     DELETE FROM object_read_grants WHERE app_id = ? AND object_id = (SELECT id FROM objects WHERE uuid = ?)
                     """, arguments: [appID, uuid])
@@ -113,6 +125,18 @@ public struct ObjectGrantRepository: Sendable {
         try db.execute(sql: "DELETE FROM deleted_object_read_grants WHERE app_id = ? AND through_uuid = ?", arguments: [appID, uuid])
         forgotten += db.changesCount
         return forgotten
+    }
+
+    /// The live objects of `typeIdentifier` the user decided on for `appID` (allowed or not),
+    /// which a document query does not offer again. Read by the table's key, within the app's
+    /// rows; the type bound by its row id (`SampleSQL.typeID`, the store's read rule).
+    public func decided(appID: String, typeIdentifier: String) async throws -> Set<UUID> {
+        try await writer.read { db in
+            Set(try UUID.fetchAll(db, sql: """
+                SELECT o.uuid FROM object_read_offers f JOIN objects o ON o.id = f.object_id
+                WHERE f.app_id = ? AND o.type_id = ?
+                """, arguments: [appID, try SampleSQL.typeID(db, typeIdentifier)]))
+        }
     }
 
     /// The objects `appID` was granted, oldest grant first (for the manager's listing).

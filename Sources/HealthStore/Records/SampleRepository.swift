@@ -351,11 +351,30 @@ public struct SampleRepository: Sendable {
 
     /// The `source_systems` row of `source`'s product type and system version (v31), made on
     /// first use. '' and '0.0.0' stand for "not recorded" in its NOT NULL unique key.
+    ///
+    /// A lookup first, as for types, sources and devices: healthd stamps every app's save with
+    /// its host (`AppManifest.source`), and the upsert alone rewrote the row's entry in the
+    /// (product type, system version) index on every save — one more WAL frame encrypted,
+    /// written, synced and checkpointed per durable save (`WALFramesPerSaveTests`).
     static func systemID(_ db: Database, _ source: SourceRecord) throws -> Int64 {
-        try returnedID(db.cachedStatement(sql: """
-            INSERT INTO source_systems (product_type, os_version) VALUES (?, ?)
-            ON CONFLICT(product_type, os_version) DO UPDATE SET product_type = excluded.product_type RETURNING id
-            """), arguments: [source.productType ?? "", source.operatingSystemVersion.description])
+        let arguments: StatementArguments = [source.productType ?? "", source.operatingSystemVersion.description]
+        return try storedOrInsertedID(
+            db, lookup: "SELECT id FROM source_systems WHERE product_type = ? AND os_version = ?", arguments: arguments,
+            upsert: """
+                INSERT INTO source_systems (product_type, os_version) VALUES (?, ?)
+                ON CONFLICT(product_type, os_version) DO UPDATE SET product_type = excluded.product_type RETURNING id
+                """)
+    }
+
+    /// The one shape of the save path's get-or-create rows (types, systems, devices): the row's id
+    /// when `lookup` finds it — no write, so a known row costs its commit no page — else the id
+    /// `upsert` returns. An upsert alone dirties the row's pages even when nothing changes.
+    private static func storedOrInsertedID(_ db: Database, lookup: String, lookupArguments: StatementArguments? = nil,
+                                           arguments: StatementArguments, upsert: String) throws -> Int64 {
+        if let known = try Int64.fetchOne(db.cachedStatement(sql: lookup), arguments: lookupArguments ?? arguments) {
+            return known
+        }
+        return try returnedID(db.cachedStatement(sql: upsert), arguments: arguments)
     }
 
     /// The id an upsert's `RETURNING id` gives: an upsert returns its row whether it inserted or
@@ -382,17 +401,15 @@ public struct SampleRepository: Sendable {
     /// The device's row id, made on its first save. A lookup first: the upsert alone rewrites
     /// the row and its fingerprint index entry (two WAL frames) on every save.
     static func deviceID(_ db: Database, _ device: DeviceRecord) throws -> Int64 {
-        let fields = fields(of: device)
         let fingerprint = fingerprint(of: device)
-        if let known = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM devices WHERE fingerprint = ?"),
-                                          arguments: [fingerprint]) {
-            return known
-        }
-        return try returnedID(db.cachedStatement(sql: """
-            INSERT INTO devices (fingerprint, name, manufacturer, model, hardware_version, firmware_version,
-                                 software_version, local_identifier, udi_device_identifier)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(fingerprint) DO UPDATE SET fingerprint = excluded.fingerprint RETURNING id
-            """), arguments: StatementArguments([fingerprint] + fields.map { $0 as (any DatabaseValueConvertible)? }))
+        return try storedOrInsertedID(
+            db, lookup: "SELECT id FROM devices WHERE fingerprint = ?", lookupArguments: [fingerprint],
+            arguments: StatementArguments([fingerprint] + fields(of: device).map { $0 as (any DatabaseValueConvertible)? }),
+            upsert: """
+                INSERT INTO devices (fingerprint, name, manufacturer, model, hardware_version, firmware_version,
+                                     software_version, local_identifier, udi_device_identifier)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(fingerprint) DO UPDATE SET fingerprint = excluded.fingerprint RETURNING id
+                """)
     }
 }

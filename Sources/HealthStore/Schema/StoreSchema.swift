@@ -150,6 +150,7 @@ enum StoreSchema {
         registerDeletedGrantThrough(&migrator)   // v38
         registerWorkoutEffortDeparted(&migrator) // v39
         registerUploadConnections(&migrator)     // v42
+        registerObjectReadOffers(&migrator)      // v48
         return migrator
     }
 }

@@ -114,6 +114,15 @@ enum JunkRecords {
              record: stepsSample(metadata: ["org.test.q": .quantity(value: 1e308, unit: "km")])),
         Case(name: "metadata quantity 1e308 dBASPL (infinite in pascals)", field: "org.test.q",
              record: stepsSample(metadata: ["org.test.q": .quantity(value: 1e308, unit: "dBASPL")])),
+        // Session 16: junk once computed. A quantity finite in metres is infinite in centimetres,
+        // and a unit of 10^-360 of a count let a negative step count through (its range did not
+        // convert to the unit, so only the general ceiling applied).
+        Case(name: "metadata quantity -1e308 m (infinite in centimetres)", field: "org.test.q",
+             record: stepsSample(metadata: ["org.test.q": .quantity(value: -1e308, unit: "m")])),
+        Case(name: "steps -1e300 in fm^24/m^24 (-1e-60 count)", field: "10^±60",
+             record: record(steps, .quantity(-1e300, unit: "fm^24/m^24"))),
+        Case(name: "metadata quantity in Tm^24/pm^23 (10^564 m)", field: "org.test.q",
+             record: stepsSample(metadata: ["org.test.q": .quantity(value: 1, unit: "Tm^24/pm^23")])),
     ] + guardedCases
 
     static let deviceCases: [Case] = {
@@ -214,7 +223,7 @@ enum JunkRecords {
         Case(name: "metadata dates at 1900-01-01 and 2200-01-01", field: nil,
              record: stepsSample(metadata: ["org.test.early": .date(SampleLimits.earliestPermittedSampleDate),
                                             "org.test.late": .date(SampleLimits.latestPermittedSampleDate)])),
-        Case(name: "metadata quantity -1e308 m", field: nil, record: stepsSample(metadata: ["org.test.q": .quantity(value: -1e308, unit: "m")])),
+        Case(name: "metadata quantity -1e240 m", field: nil, record: stepsSample(metadata: ["org.test.q": .quantity(value: -1e240, unit: "m")])),
     ]
 }
 

@@ -849,7 +849,7 @@ const ProtobufCMessageDescriptor openhealth__v1__current_source_request__descrip
   (ProtobufCMessageInit) openhealth__v1__current_source_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[38] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[39] =
 {
   { "GetRequestStatus", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_status_response__descriptor },
   { "RequestAuthorization", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
@@ -880,6 +880,7 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_desc
   { "WatchStatisticsCollection", &openhealth__v1__statistics_collection_request__descriptor, &openhealth__v1__statistics_collection_delivery__descriptor },
   { "CurrentSource", &openhealth__v1__current_source_request__descriptor, &openhealth__v1__source_list__descriptor },
   { "RequestPerObjectReadAuthorization", &openhealth__v1__sample_query_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
+  { "OfferDocuments", &openhealth__v1__sample_query_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
   { "RelateWorkoutEffort", &openhealth__v1__workout_effort_relation_request__descriptor, &openhealth__v1__workout_effort_relation_response__descriptor },
   { "UnrelateWorkoutEffort", &openhealth__v1__workout_effort_relation_request__descriptor, &openhealth__v1__workout_effort_relation_response__descriptor },
   { "QueryWorkoutEffortRelationships", &openhealth__v1__workout_effort_query_request__descriptor, &openhealth__v1__workout_effort_query_response__descriptor },
@@ -893,22 +894,23 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_desc
 const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   7,        /* AcknowledgeObserverUpdate */
   9,        /* AddSamplesToWorkout */
-  33,        /* AppendAttachmentData */
+  34,        /* AppendAttachmentData */
   2,        /* AuthorizationStatus */
-  32,        /* BeginAttachment */
+  33,        /* BeginAttachment */
   27,        /* CurrentSource */
   15,        /* DeleteMatching */
   14,        /* DeleteObjects */
   23,        /* DisableAllBackgroundDeliveries */
   22,        /* DisableBackgroundDelivery */
   21,        /* EnableBackgroundDelivery */
-  34,        /* FinishAttachment */
+  35,        /* FinishAttachment */
   11,        /* FinishRoute */
   18,        /* GetCharacteristic */
   0,        /* GetRequestStatus */
   10,        /* InsertRouteData */
-  35,        /* ListAttachments */
+  36,        /* ListAttachments */
   6,        /* ObserveChanges */
+  29,        /* OfferDocuments */
   20,        /* PreferredUnits */
   24,        /* QueryActivitySummaries */
   5,        /* QueryAnchored */
@@ -919,14 +921,14 @@ const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   8,        /* QuerySources */
   16,        /* QueryStatistics */
   17,        /* QueryStatisticsCollection */
-  31,        /* QueryWorkoutEffortRelationships */
-  36,        /* ReadAttachmentData */
-  29,        /* RelateWorkoutEffort */
-  37,        /* RemoveAttachment */
+  32,        /* QueryWorkoutEffortRelationships */
+  37,        /* ReadAttachmentData */
+  30,        /* RelateWorkoutEffort */
+  38,        /* RemoveAttachment */
   1,        /* RequestAuthorization */
   28,        /* RequestPerObjectReadAuthorization */
   3,        /* Save */
-  30,        /* UnrelateWorkoutEffort */
+  31,        /* UnrelateWorkoutEffort */
   25,        /* WatchActivitySummaries */
   26         /* WatchStatisticsCollection */
 };
@@ -937,7 +939,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
   "HealthStore",
   "Openhealth__V1__HealthStore",
   "openhealth.v1",
-  38,
+  39,
   openhealth__v1__health_store__method_descriptors,
   openhealth__v1__health_store__method_indices_by_name
 };
@@ -1173,13 +1175,21 @@ void openhealth__v1__health_store__request_per_object_read_authorization(Protobu
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
   service->invoke(service, 28, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void openhealth__v1__health_store__offer_documents(ProtobufCService *service,
+                                                   const Openhealth__V1__SampleQueryRequest *input,
+                                                   Openhealth__V1__RequestAuthorizationResponse_Closure closure,
+                                                   void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void openhealth__v1__health_store__relate_workout_effort(ProtobufCService *service,
                                                          const Openhealth__V1__WorkoutEffortRelationRequest *input,
                                                          Openhealth__V1__WorkoutEffortRelationResponse_Closure closure,
                                                          void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 30, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__unrelate_workout_effort(ProtobufCService *service,
                                                            const Openhealth__V1__WorkoutEffortRelationRequest *input,
@@ -1187,7 +1197,7 @@ void openhealth__v1__health_store__unrelate_workout_effort(ProtobufCService *ser
                                                            void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 30, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 31, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__query_workout_effort_relationships(ProtobufCService *service,
                                                                       const Openhealth__V1__WorkoutEffortQueryRequest *input,
@@ -1195,7 +1205,7 @@ void openhealth__v1__health_store__query_workout_effort_relationships(ProtobufCS
                                                                       void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 31, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 32, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__begin_attachment(ProtobufCService *service,
                                                     const Openhealth__V1__BeginAttachmentRequest *input,
@@ -1203,7 +1213,7 @@ void openhealth__v1__health_store__begin_attachment(ProtobufCService *service,
                                                     void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 32, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 33, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__append_attachment_data(ProtobufCService *service,
                                                           const Openhealth__V1__AppendAttachmentDataRequest *input,
@@ -1211,7 +1221,7 @@ void openhealth__v1__health_store__append_attachment_data(ProtobufCService *serv
                                                           void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 33, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 34, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__finish_attachment(ProtobufCService *service,
                                                      const Openhealth__V1__FinishAttachmentRequest *input,
@@ -1219,7 +1229,7 @@ void openhealth__v1__health_store__finish_attachment(ProtobufCService *service,
                                                      void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 34, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 35, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__list_attachments(ProtobufCService *service,
                                                     const Openhealth__V1__ListAttachmentsRequest *input,
@@ -1227,7 +1237,7 @@ void openhealth__v1__health_store__list_attachments(ProtobufCService *service,
                                                     void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 35, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 36, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__read_attachment_data(ProtobufCService *service,
                                                         const Openhealth__V1__AttachmentRequest *input,
@@ -1235,7 +1245,7 @@ void openhealth__v1__health_store__read_attachment_data(ProtobufCService *servic
                                                         void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 36, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 37, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__remove_attachment(ProtobufCService *service,
                                                      const Openhealth__V1__AttachmentRequest *input,
@@ -1243,7 +1253,7 @@ void openhealth__v1__health_store__remove_attachment(ProtobufCService *service,
                                                      void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 37, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 38, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
                                          Openhealth__V1__HealthStore_ServiceDestroy destroy)

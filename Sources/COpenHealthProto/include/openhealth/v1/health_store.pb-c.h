@@ -505,6 +505,10 @@ struct Openhealth__V1__HealthStore_Service
                                                 const Openhealth__V1__SampleQueryRequest *input,
                                                 Openhealth__V1__RequestAuthorizationResponse_Closure closure,
                                                 void *closure_data);
+  void (*offer_documents)(Openhealth__V1__HealthStore_Service *service,
+                          const Openhealth__V1__SampleQueryRequest *input,
+                          Openhealth__V1__RequestAuthorizationResponse_Closure closure,
+                          void *closure_data);
   void (*relate_workout_effort)(Openhealth__V1__HealthStore_Service *service,
                                 const Openhealth__V1__WorkoutEffortRelationRequest *input,
                                 Openhealth__V1__WorkoutEffortRelationResponse_Closure closure,
@@ -578,6 +582,7 @@ void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *se
       function_prefix__ ## watch_statistics_collection,\
       function_prefix__ ## current_source,\
       function_prefix__ ## request_per_object_read_authorization,\
+      function_prefix__ ## offer_documents,\
       function_prefix__ ## relate_workout_effort,\
       function_prefix__ ## unrelate_workout_effort,\
       function_prefix__ ## query_workout_effort_relationships,\
@@ -703,6 +708,10 @@ void openhealth__v1__health_store__request_per_object_read_authorization(Protobu
                                                                          const Openhealth__V1__SampleQueryRequest *input,
                                                                          Openhealth__V1__RequestAuthorizationResponse_Closure closure,
                                                                          void *closure_data);
+void openhealth__v1__health_store__offer_documents(ProtobufCService *service,
+                                                   const Openhealth__V1__SampleQueryRequest *input,
+                                                   Openhealth__V1__RequestAuthorizationResponse_Closure closure,
+                                                   void *closure_data);
 void openhealth__v1__health_store__relate_workout_effort(ProtobufCService *service,
                                                          const Openhealth__V1__WorkoutEffortRelationRequest *input,
                                                          Openhealth__V1__WorkoutEffortRelationResponse_Closure closure,

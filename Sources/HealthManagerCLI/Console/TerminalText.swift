@@ -1,0 +1,29 @@
+/// Text from the store, shown on the user's terminal. Apps choose their source names, device
+/// strings and metadata (and attachment names and types); the store keeps them exactly, and the
+/// terminal must show them, never obey them. Two kinds of character are shown as escapes
+/// (`\u{1B}`) instead:
+///
+/// - control characters (C0, DEL, C1): ESC and CSI start sequences that retitle, recolour,
+///   move the cursor or rewrite earlier lines; a newline or carriage return would forge a row
+///   of a table;
+/// - the bidirectional formatting characters and the line/paragraph separators: U+202E
+///   reverses what follows ("Trojan Source", CVE-2021-42574), so a name could show as another
+///   app's, or a number as another number.
+///
+/// Everything else (right-to-left scripts, emoji, combining marks) is shown as stored.
+enum TerminalText {
+    /// `text` with every unsafe character escaped; `text` itself when it holds none.
+    static func shown(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+        return text.unicodeScalars.map { isUnsafe($0) ? $0.escaped(asASCII: true) : String($0) }.joined()
+    }
+
+    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00 ... 0x1F, 0x7F ... 0x9F: true  // C0, DEL, C1
+        case 0x061C, 0x200E, 0x200F, 0x202A ... 0x202E, 0x2066 ... 0x2069: true  // bidi marks, embeddings, overrides, isolates
+        case 0x2028, 0x2029: true  // line and paragraph separators
+        default: false
+        }
+    }
+}
