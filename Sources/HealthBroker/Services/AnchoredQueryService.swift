@@ -107,8 +107,11 @@ private struct AnchoredFeed {
             let encoded = EncodedSamples()
             while true {
                 let chunk = remaining > 0 ? min(remaining, batchSize) : batchSize
+                // Every batch of the delivery, read again or not, within its first reading's
+                // snapshot (`StreamVisibility.snapshot`): later changes go to the next delivery.
                 let batch = try database.changeFeed.changes(of: current, after: cursor, limit: chunk,
-                                                             batching: AnswerBatching.changes(keptIn: encoded))
+                                                             batching: AnswerBatching.changes(keptIn: encoded),
+                                                             within: visibility.snapshot)
                 let last = batch.reachedEnd || (spec.limit > 0 && remaining - batch.count <= 0)
                 if last && !(initial || sent + batch.count > 0) {
                     // Nothing visible to deliver: nothing is sent, so nothing can be stale.
