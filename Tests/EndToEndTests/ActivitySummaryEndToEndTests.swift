@@ -16,13 +16,13 @@ import Testing
 
     func date(_ seconds: Int) -> Date { Date(timeIntervalSince1970: TimeInterval(seconds)) }
 
-    /// A watch app (saving first, so ranked first) with 100 kcal over 00:30–01:30; a phone app
+    /// A watch app (its bundle identifier sorts first, so ranked first) with 100 kcal over 00:30–01:30; a phone app
     /// with 60 kcal over 23:00–01:00 across midnight. The Apple-computed ring samples no app may
     /// save come from an import of an Apple Health export (the trusted path): 15 exercise minutes
     /// at 00:30 and a stood hour at 01:10. Goals from the 28th: 600 kcal, 30 min, 12 h; move
     /// mode: move time.
     func userData(_ broker: BrokerProcess) async throws {
-        let watch = try await broker.installClient("org.test.watch")
+        let watch = try await broker.installClient("org.test.a-watch")
         let phone = try await broker.installClient("org.test.phone")
         for app in [watch, phone] { try await broker.set(app, "share", energy, allowed: true) }
         for (app, arguments) in [(watch, ["save", energy, "100", "kcal", "\(m + 1_800)", "\(m + 5_400)"]),

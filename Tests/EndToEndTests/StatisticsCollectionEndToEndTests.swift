@@ -16,7 +16,7 @@ import Testing
 
     @Test func dailySumsAreMergedProratedAndFollowLocalMidnights() async throws {
         let broker = try BrokerProcess()
-        let watch = try await broker.installClient("org.test.watch")
+        let watch = try await broker.installClient("org.test.a-watch")
         let phone = try await broker.installClient("org.test.phone")
         let reader = try await broker.installClient("org.test.reader")
         for app in [watch, phone] { try await broker.set(app, "share", steps, allowed: true) }
@@ -31,7 +31,7 @@ import Testing
             #expect(saved.okValue != nil, "\(saved)")
         }
 
-        // Watch first (it saved first): Mar 29 = 60 + the phone's uncovered [01:00, 01:30) → 45 + 5.
+        // Watch first (its bundle identifier sorts first): Mar 29 = 60 + the phone's uncovered [01:00, 01:30) → 45 + 5.
         let merged = try await daily(broker, reader)
         #expect(merged.lines == ["stat \(march28) \(march29) sum=60.0", "stat \(march29) \(march30) sum=110.0",
                                  "stat \(march30) \(march31) sum=5.0", "stat \(march31) \(april1)", "ok 3"], "\(merged)")

@@ -86,7 +86,7 @@ import Testing
     @Test func aSourceReorderAndAnExpiringGrantEachUpdateARunningCollection() async throws {
         let broker = try BrokerProcess()
         let reader = try await broker.installClient("org.test.merging-reader")
-        let watch = try await broker.installClient("org.test.merging-watch")
+        let watch = try await broker.installClient("org.test.merging-a-watch")
         let phone = try await broker.installClient("org.test.merging-phone")
         for app in [reader, watch, phone] { try await broker.set(app, "share", steps, allowed: true) }
         // ARCHITECTURE.md's worked example: watch 60 over [0, 60 s), phone 90 over [30 s, 90 s).

@@ -12,7 +12,7 @@ import Testing
     /// A watch saving 60 steps over [t, t+60) and then a phone saving 90 over [t+30, t+90), and
     /// a reader allowed to read steps.
     func stepsFromTwoSources(_ broker: BrokerProcess) async throws -> (watch: String, phone: String, reader: String) {
-        let watch = try await broker.installClient("org.test.watch")
+        let watch = try await broker.installClient("org.test.a-watch")
         let phone = try await broker.installClient("org.test.phone")
         let reader = try await broker.installClient("org.test.reader")
         for app in [watch, phone] { try await broker.set(app, "share", steps, allowed: true) }
@@ -28,7 +28,7 @@ import Testing
         let broker = try BrokerProcess()
         let (watch, phone, reader) = try await stepsFromTwoSources(broker)
 
-        // Default order: first saved first. Watch 60 + phone's uncovered [t+60, t+90) → 45.
+        // Default order: by bundle identifier, the watch's first. Watch 60 + phone's uncovered [t+60, t+90) → 45.
         let merged = try await broker.runApp(reader, ["statistics", steps, "--options", "sum", "--by-source"])
         #expect(merged.lines.first == "stat \(t) \(t + 90) sum=105.0", "\(merged)")
         #expect(Array(merged.lines.dropFirst().prefix(2)) == ["source \(watch) sum=60.0", "source \(phone) sum=90.0"])

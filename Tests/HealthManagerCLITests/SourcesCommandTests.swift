@@ -16,3 +16,16 @@ import Testing
         #expect(outcome.errors.contains(message), "\(outcome.errors)")
     }
 }
+
+/// The default order `healthctl sources` help states is the one healthd applies
+/// (`SourcePriorityRepository.rankedSources`): by app id, never by when an app first saved.
+@Suite(.timeLimit(.minutes(10))) struct SourcesHelpTests {
+    @Test(arguments: [["sources"], ["sources", "priority"], ["sources", "list"]])
+    func helpStatesTheDefaultOrder(command: [String]) async {
+        let outcome = await runHealthCtl(command + ["--help"])
+        #expect(outcome.exitCode == 0)
+        let text = outcome.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("by app id"), "\(outcome.output)")
+        #expect(!text.contains("first saved data"), "\(outcome.output)")
+    }
+}

@@ -8,7 +8,7 @@ import Testing
 /// Activity summaries on a store: the samples one scope admits, merged by the source order, on
 /// Berlin's days; goals and move mode shown only where the scope admits the user's own data.
 @Suite(.timeLimit(.minutes(10))) struct ActivitySummaryRepositoryTests {
-    static let watch = SourceRecord(bundleIdentifier: "org.example.watch", name: "Watch", version: "1")
+    static let watch = SourceRecord(bundleIdentifier: "org.example.a-watch", name: "Watch", version: "1")
     static let phone = SourceRecord(bundleIdentifier: "org.example.phone", name: "Phone", version: "1")
     /// 2026-03-29 00:00 in Berlin (the 23-hour DST day), seconds since 1970.
     static let midnight = 1_774_738_800.0
@@ -27,8 +27,8 @@ import Testing
     static let exercise = HKQuantityTypeIdentifier.appleExerciseTime.rawValue
     static let standHour = HKCategoryTypeIdentifier.appleStandHour.rawValue
 
-    /// The watch saves first, so it leads the default order: 100 kcal over 00:30–01:30, 20 min of
-    /// exercise, one stood hour. The phone: 60 kcal over 23:00–01:00 (across midnight), a stood
+    /// The watch leads the default order (its bundle identifier sorts first): 100 kcal over
+    /// 00:30–01:30, 20 min of exercise, one stood hour. The phone: 60 kcal over 23:00–01:00 (across midnight), a stood
     /// hour in the watch's hour and one of its own.
     static func database() async throws -> HealthDatabase {
         let database = try HealthDatabase(writer: DatabaseQueue())

@@ -40,8 +40,8 @@ import Testing
         var offset = 0
         while offset < bytes.count {
             let end = min(offset + AttachmentLimits.chunkBytes, bytes.count)
-            try await database.attachments.append(uploadID: upload, appID: appID, offset: offset, data: Array(bytes[offset..<end]),
-                                                  now: Date())
+            try await database.attachments.append(uploadID: upload, appID: appID, scope: scope, offset: offset,
+                                                  data: Array(bytes[offset..<end]), now: Date())
             offset = end
         }
         return try await database.attachments.finish(uploadID: upload, appID: appID, scope: scope, now: Date())
@@ -137,39 +137,42 @@ import Testing
         let (database, object) = try await Self.store()
         let app = Self.owner.bundleIdentifier
         let upload = try await database.attachments.beginUpload(Self.start(object, size: 10), appID: app, scope: .allSources, now: Date())
-        try await database.attachments.append(uploadID: upload, appID: app, offset: 0, data: Array(repeating: 7, count: 9), now: Date())
+        try await database.attachments.append(uploadID: upload, appID: app, scope: .allSources, offset: 0, data: Array(repeating: 7, count: 9), now: Date())
         #expect(try database.attachments.list(objectUUID: object, typeIdentifier: Self.vision, scope: .allSources) == [])
         await #expect(throws: HKError.self) {
             _ = try await database.attachments.finish(uploadID: upload, appID: app, scope: .allSources, now: Date())
         }
         await #expect(throws: HKError.self, "out of order") {
-            try await database.attachments.append(uploadID: upload, appID: app, offset: 3, data: [1], now: Date())
+            try await database.attachments.append(uploadID: upload, appID: app, scope: .allSources, offset: 3, data: [1], now: Date())
         }
         await #expect(throws: HKError.self, "past the declared size") {
-            try await database.attachments.append(uploadID: upload, appID: app, offset: 9, data: [1, 2], now: Date())
+            try await database.attachments.append(uploadID: upload, appID: app, scope: .allSources, offset: 9, data: [1, 2], now: Date())
         }
         await #expect(throws: HKError.self, "another app's upload") {
-            try await database.attachments.append(uploadID: upload, appID: Self.other, offset: 9, data: [1], now: Date())
+            try await database.attachments.append(uploadID: upload, appID: Self.other, scope: .allSources, offset: 9, data: [1], now: Date())
         }
         await #expect(throws: HKError.self, "another app's upload") {
             _ = try await database.attachments.finish(uploadID: upload, appID: Self.other, scope: .allSources, now: Date())
         }
-        try await database.attachments.append(uploadID: upload, appID: app, offset: 9, data: [1], now: Date())
+        try await database.attachments.append(uploadID: upload, appID: app, scope: .allSources, offset: 9, data: [1], now: Date())
         let finished = try await database.attachments.finish(uploadID: upload, appID: app, scope: .allSources, now: Date())
         #expect(try Self.read(finished.identifier, of: object, database).bytes == Array(repeating: 7, count: 9) + [1])
     }
 
     /// The object hidden between begin and finish (a grant revoked mid-upload): the finish fails
-    /// as for a missing object and nothing is stored.
+    /// as for an upload whose object was deleted (`HiddenWriteTwinTests` compares the two worlds),
+    /// the upload is dropped, and nothing is stored.
     @Test func anObjectHiddenDuringTheUploadEndsIt() async throws {
         let (database, object) = try await Self.store()
         let upload = try await database.attachments.beginUpload(Self.start(object, size: 1), appID: Self.other, scope: .allSources, now: Date())
-        try await database.attachments.append(uploadID: upload, appID: Self.other, offset: 0, data: [1], now: Date())
+        try await database.attachments.append(uploadID: upload, appID: Self.other, scope: .allSources, offset: 0, data: [1], now: Date())
         let error = await Self.failure {
             _ = try await database.attachments.finish(uploadID: upload, appID: Self.other, scope: .ownSamples(appID: Self.other), now: Date())
         }
-        #expect(error == "\(HKError.Code.errorInvalidArgument.rawValue) \(AttachmentRepository.objectNotFound.message)")
+        #expect(error == "\(HKError.Code.errorInvalidArgument.rawValue) \(AttachmentRepository.uploadNotFound.message)")
         #expect(try database.attachments.list(objectUUID: object, typeIdentifier: Self.vision, scope: .allSources) == [])
+        let staged = try await database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM attachment_uploads") }
+        #expect(staged == 0)
     }
 
     /// At most 16 per object: the 17th is refused at begin, and removing one makes room.
@@ -243,12 +246,12 @@ import Testing
         let database = try HealthDatabase(writer: queue)
         let object = try await database.samples.insert([Self.prescription()], source: Self.owner)[0]
         let upload = try await database.attachments.beginUpload(Self.start(object, size: 2), appID: Self.other, scope: .allSources, now: Date())
-        try await database.attachments.append(uploadID: upload, appID: Self.other, offset: 0, data: [1], now: Date())
+        try await database.attachments.append(uploadID: upload, appID: Self.other, scope: .allSources, offset: 0, data: [1], now: Date())
         let reopened = try HealthDatabase(writer: queue)
         let staged = try await queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM attachment_upload_chunks") ?? -1 }
         #expect(staged == 0)
         await #expect(throws: HKError.self) {
-            try await reopened.attachments.append(uploadID: upload, appID: Self.other, offset: 1, data: [2], now: Date())
+            try await reopened.attachments.append(uploadID: upload, appID: Self.other, scope: .allSources, offset: 1, data: [2], now: Date())
         }
     }
 
@@ -266,11 +269,11 @@ import Testing
         let fifth = try await database.attachments.beginUpload(Self.start(object, size: 1), appID: app, scope: .allSources,
                                                                now: Date().addingTimeInterval(10))
         let abandoned = await Self.failure {
-            try await database.attachments.append(uploadID: uploads[0], appID: app, offset: 0, data: [1], now: Date())
+            try await database.attachments.append(uploadID: uploads[0], appID: app, scope: .allSources, offset: 0, data: [1], now: Date())
         }
         #expect(abandoned == "\(HKError.Code.errorInvalidArgument.rawValue) \(AttachmentRepository.uploadNotFound.message)")
         for upload in uploads.dropFirst() + [fifth] {
-            try await database.attachments.append(uploadID: upload, appID: app, offset: 0, data: [1], now: Date())
+            try await database.attachments.append(uploadID: upload, appID: app, scope: .allSources, offset: 0, data: [1], now: Date())
         }
         let inFlight = try await database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM attachment_uploads") }
         #expect(inFlight == AttachmentRepository.maximumUploadsPerApp)

@@ -18,8 +18,8 @@ import Testing
                      endDate: Date(timeIntervalSince1970: Double(end)), value: .quantity(value, unit: "count"))
     }
 
-    /// Watch saves first (so it leads the default order), then the phone; the watch's samples
-    /// arrive out of time order.
+    /// Watch saves first, then the phone (the default order is still the phone's first: it goes by
+    /// bundle identifier, not by who wrote first); the watch's samples arrive out of time order.
     static func database() async throws -> HealthDatabase {
         let database = try HealthDatabase(writer: DatabaseQueue())
         _ = try await database.samples.insert([sample(100, 160, 5), sample(0, 60, 60)], source: watch)
@@ -36,18 +36,18 @@ import Testing
     @Test func sourcesComeInTheDefaultOrderWithSamplesSortedByStart() async throws {
         let database = try await Self.database()
         let sources = try database.statistics.samples(typeIdentifier: Self.steps, predicate: nil, scope: .allSources)
-        #expect(Self.summary(sources) == ["org.example.watch: 0=60.0 100=5.0", "org.example.phone: 30=90.0"])
+        #expect(Self.summary(sources) == ["org.example.phone: 30=90.0", "org.example.watch: 0=60.0 100=5.0"])
     }
 
     @Test func theUsersOrderComesFirst() async throws {
         let database = try await Self.database()
-        try database.sourcePriority.setOrder([Self.phone.bundleIdentifier], typeIdentifier: Self.steps)
+        try database.sourcePriority.setOrder([Self.watch.bundleIdentifier], typeIdentifier: Self.steps)
         let sources = try database.statistics.samples(typeIdentifier: Self.steps, predicate: nil, scope: .allSources)
-        #expect(sources.map(\.source.bundleIdentifier) == [Self.phone.bundleIdentifier, Self.watch.bundleIdentifier])
+        #expect(sources.map(\.source.bundleIdentifier) == [Self.watch.bundleIdentifier, Self.phone.bundleIdentifier])
         // Another type keeps the default order.
         try database.sourcePriority.reset(typeIdentifier: Self.steps)
         let reset = try database.statistics.samples(typeIdentifier: Self.steps, predicate: nil, scope: .allSources)
-        #expect(reset.map(\.source.bundleIdentifier) == [Self.watch.bundleIdentifier, Self.phone.bundleIdentifier])
+        #expect(reset.map(\.source.bundleIdentifier) == [Self.phone.bundleIdentifier, Self.watch.bundleIdentifier])
     }
 
     @Test func ownSamplesScopeReadsOnlyTheAppsRows() async throws {
@@ -86,11 +86,11 @@ import Testing
         try database.sourcePriority.setOrder(["org.example.scale"], typeIdentifier: Self.steps)
         #expect(try database.sourcePriority.list(typeIdentifier: Self.steps) == [
             SourceEntry(appID: "org.example.scale", name: "Scale", installed: true, sampleCount: 0, orderedByUser: true),
-            SourceEntry(appID: Self.watch.bundleIdentifier, name: "Watch", installed: false, sampleCount: 2, orderedByUser: false),
             SourceEntry(appID: Self.phone.bundleIdentifier, name: "Phone", installed: false, sampleCount: 1, orderedByUser: false),
+            SourceEntry(appID: Self.watch.bundleIdentifier, name: "Watch", installed: false, sampleCount: 2, orderedByUser: false),
         ])
         #expect(try database.sourcePriority.list(typeIdentifier: Self.heartRate).map(\.appID) == [Self.phone.bundleIdentifier])
         #expect(try database.sourcePriority.list(typeIdentifier: nil).map { "\($0.appID) \($0.sampleCount)" }
-                == ["org.example.watch 2", "org.example.phone 2", "org.example.scale 0"])
+                == ["org.example.phone 2", "org.example.watch 2", "org.example.scale 0"])
     }
 }

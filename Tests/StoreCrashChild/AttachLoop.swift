@@ -26,8 +26,8 @@ func attachForever(directory: String) throws {
         for index in 0..<4 {
             let bytes = [UInt8](repeating: UInt8(round % 251), count: chunk)
             try blockingCommit {
-                try await database.attachments.append(uploadID: upload, appID: source.bundleIdentifier, offset: index * chunk, data: bytes,
-                                                      now: Date())
+                try await database.attachments.append(uploadID: upload, appID: source.bundleIdentifier, scope: .allSources,
+                                                      offset: index * chunk, data: bytes, now: Date())
             }
             announce("chunk \(round) \(index)")
         }

@@ -20,6 +20,14 @@ import Synchronization
 ///
 /// Streams call `isCurrent` through `CallResponder.send(_:ifStillCurrent:)` (or its synchronous
 /// form), after any wait for the peer and right before the frame is queued.
+///
+/// Every reading of the answer after its first is bounded by the first (`snapshot`): computed
+/// again, it is the first reading less what the app lost and what left the store, never more.
+/// Whether a stream reads again depends on other apps' hidden deletions (the mark above moves
+/// with every deletion in the store); what a second reading holds must not, or an app that stalls
+/// an answer and saves a sample of its own meanwhile would see that sample in the answer exactly
+/// when some app deleted something (DESIGN.md §7.3). Changes after the snapshot belong to the next
+/// delivery, as they do when nothing went stale.
 final class StreamVisibility: Sendable {
     private struct State {
         var mark: VisibilityEpoch.Mark
@@ -28,6 +36,10 @@ final class StreamVisibility: Sendable {
         /// after the scopes were resolved again.
         var freshlyRead = false
     }
+
+    /// The store's change number at the answer's first reading: every reading of the answer
+    /// passes it to the store (`within:`), which records it at the first and bounds the others.
+    let snapshot = ReadSnapshot()
 
     private let app: AppManifest
     private let types: [String]

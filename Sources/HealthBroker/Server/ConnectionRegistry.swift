@@ -257,7 +257,7 @@ final class ConnectionRegistry: Sendable {
 
     /// Drops the attachment uploads `connection` began and did not finish (it ended mid-upload),
     /// waiting on the connection's own thread, not a pooled one. A store that is locked or failing
-    /// keeps them until any app's next begin finds them stale or healthd next opens the store;
+    /// keeps them until the app's next begin finds them stale or healthd next opens the store;
     /// that is logged.
     private func dropUploads(of connection: UInt64, appID: String, context: BrokerContext) {
         let done = DispatchSemaphore(value: 0)

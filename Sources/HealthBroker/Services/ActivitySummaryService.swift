@@ -20,17 +20,21 @@ enum ActivitySummaryService {
         let type = HKObjectType.activitySummaryType().identifier
         let report = CallAccessReport.current
         // Each batch only while the app's scope is the one the days were computed under
-        // (`StreamVisibility`); otherwise computed again under the scope in force now, going on
-        // after the last day sent.
+        // (`StreamVisibility`); otherwise computed again under the scope in force now, from the
+        // samples committed by the first computation (its snapshot), going on after the last day sent.
         var lastSent: CalendarDay?
         var first = true
+        var rereading = false
+        let visibility = try await context.store.withDatabase { database in
+            try StreamVisibility(app: app, types: [type], authorization: database.authorization)
+        }
         while true {
-            // As StatisticsService: a tuple of the class and the outcome crashed the release build.
+            // As StatisticsService: the closure sets the outcome rather than returning it.
             var computed: ActivitySummaryRepository.Outcome?
-            let visibility = try await context.store.withDatabase { database in
-                let visibility = try StreamVisibility(app: app, types: [type], authorization: database.authorization)
-                computed = try database.activitySummaries.summaries(spec, scope: visibility.scope(type))
-                return visibility
+            try await context.store.withDatabase { database in
+                // The scopes in force now, resolved while the store is open, as at the first reading.
+                if rereading { try visibility.refresh() }
+                computed = try database.activitySummaries.summaries(spec, scope: visibility.scope(type), within: visibility.snapshot)
             }
             guard let outcome = computed else { return }
             if first {
@@ -51,6 +55,7 @@ enum ActivitySummaryService {
                 start = end
             }
             if !stale { return }
+            rereading = true
         }
     }
 

@@ -91,7 +91,7 @@ private struct AnchoredFeed {
     /// (30 s), whatever the user did (StalledStreamKindsEndToEndTests).
     func deliver(after cursor: ChangeCursor, initial: Bool) async throws -> Step {
         if initial { report?.record(appID: app.id, types: parts.typeIdentifiers) }
-        var progress = Progress(cursor: cursor, remaining: spec.limit, sent: 0)
+        var progress = Progress(cursor: cursor, remaining: spec.limit, sent: 0, visibility: nil)
         while true {
             try await responder.waitUntilReady()
             let (step, made) = try await context.store.withDatabase { database in
@@ -102,18 +102,23 @@ private struct AnchoredFeed {
         }
     }
 
-    /// Where a delivery is: the cursor after its last batch sent, the limit left, objects sent.
+    /// Where a delivery is: the cursor after its last batch sent, the limit left, objects sent,
+    /// and the delivery's `StreamVisibility` once its first visit made it: kept across visits so
+    /// that every batch of the delivery is read within its first reading's snapshot.
     struct Progress: Sendable {
         var cursor: ChangeCursor
         var remaining: Int
         var sent: Int
+        var visibility: StreamVisibility?
     }
 
     /// Reads and sends batches from `progress` while the peer keeps up; returns the step once the
     /// delivery is over, or nil and how far it got when the socket has no room for the next batch.
     private func deliverWhileReady(_ database: HealthDatabase, initial: Bool, from progress: Progress) throws -> (Step?, Progress) {
-        // Every type under its own scope, read afresh for each visit to the store.
-        let visibility = try StreamVisibility(app: app, types: parts.typeIdentifiers, authorization: database.authorization)
+        // Every type under its own scope, resolved at the delivery's first visit and checked
+        // before each batch leaves (`isCurrent`, `refresh`); one snapshot for the whole delivery.
+        let visibility = try progress.visibility
+            ?? StreamVisibility(app: app, types: parts.typeIdentifiers, authorization: database.authorization)
         func feedParts() -> [FeedPart] {
             parts.descriptors.map { descriptor in
                 FeedPart(typeIdentifier: descriptor.typeIdentifier, predicate: descriptor.predicate,
@@ -122,13 +127,17 @@ private struct AnchoredFeed {
         }
         var current = feedParts()
         var progress = progress
+        progress.visibility = visibility
         let batchSize = WireLimits.samplesPerBatch(types: parts.typeIdentifiers)
         while responder.isReady {
             let chunk = progress.remaining > 0 ? min(progress.remaining, batchSize) : batchSize
             // What each step's objects were measured as: the message is built from those bytes.
             let encoded = EncodedSamples()
+            // Every batch of the delivery, read again or not, within its first reading's snapshot
+            // (`StreamVisibility.snapshot`): later changes go to the next delivery.
             let batch = try database.changeFeed.changes(of: current, after: progress.cursor, limit: chunk,
-                                                         batching: AnswerBatching.changes(keptIn: encoded))
+                                                         batching: AnswerBatching.changes(keptIn: encoded),
+                                                         within: visibility.snapshot)
             let last = batch.reachedEnd || (spec.limit > 0 && progress.remaining - batch.count <= 0)
             if last && !(initial || progress.sent + batch.count > 0) {
                 // Nothing visible to deliver: nothing is sent, so nothing can be stale.

@@ -43,10 +43,24 @@ enum AttachmentService {
         let app = try context.requireApp(caller)
         let chunk = try AttachmentUploadChunk(wire: payload)
         try await context.store.withDatabase(changing: "adding an attachment") { database in
-            try await database.attachments.append(uploadID: chunk.uploadID, appID: app.id, offset: chunk.offset, data: chunk.data, now: Date(),
-                                                  connection: CallerConnection.current ?? 0)
+            let connection = CallerConnection.current ?? 0
+            let scope = try uploadScope(chunk.uploadID, app: app, connection: connection, database).scope
+            try await database.attachments.append(uploadID: chunk.uploadID, appID: app.id, scope: scope, offset: chunk.offset,
+                                                  data: chunk.data, now: Date(), connection: connection)
         }
         return MethodTable.Reply(EmptyMessage())
+    }
+
+    /// The app's current read scope for the type of its upload's object, in which the store
+    /// finds the upload's object again at every append and at the finish (`settledUpload`): a
+    /// grant revoked during the upload ends it with the answer a deletion gives. The type comes
+    /// from the upload (the app named it at begin); no upload, or an object gone, is that answer.
+    private static func uploadScope(_ uploadID: UUID, app: AppManifest, connection: UInt64,
+                                    _ database: HealthDatabase) throws -> (type: String, scope: ReadScope) {
+        guard let type = try database.attachments.uploadObjectType(uploadID: uploadID, appID: app.id, connection: connection) else {
+            throw AttachmentRepository.uploadNotFound
+        }
+        return (type, try database.authorization.readScope(app: app, type: type).scope)
     }
 
     static func finish(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
@@ -56,12 +70,11 @@ enum AttachmentService {
             // The upload's object is one the app could see at begin; its type decides the share
             // check and the scope the finish re-checks visibility in (a revoked grant ends it).
             let connection = CallerConnection.current ?? 0
-            guard let type = try database.attachments.uploadObjectType(uploadID: upload.id, appID: app.id, connection: connection) else {
-                throw HKError(.errorInvalidArgument,
-                              "the attachment upload was not found: it was abandoned, begun on another connection, or its object was deleted")
-            }
+            let (type, scope) = try uploadScope(upload.id, app: app, connection: connection, database)
+            // Visibility before the share check: with share permission revoked too, a hidden
+            // object must still answer as a deleted one, not with the share refusal.
+            try await database.attachments.requireUpload(uploadID: upload.id, appID: app.id, scope: scope, connection: connection)
             try database.authorization.checkSave(app: app, types: [type])
-            let scope = try database.authorization.readScope(app: app, type: type).scope
             let record = try await database.attachments.finish(uploadID: upload.id, appID: app.id, scope: scope, now: Date(),
                                                                connection: connection)
             CallAccessReport.record(appID: app.id, types: [type], count: 1, detail: "attachment added (\(record.size) bytes)")

@@ -26,8 +26,9 @@ enum StatisticsService {
 
     /// The intervals leave in batches, each only while the app's scope is the one they were
     /// computed under (`StreamVisibility`); otherwise the collection is computed again under the
-    /// scope in force now and goes on after the last interval sent — an interval is sent once,
-    /// and those still to come hold only what the app may see now.
+    /// scope in force now, from the samples committed by the first computation (its snapshot),
+    /// and goes on after the last interval sent — an interval is sent once, and those still to
+    /// come hold only what the app may see now, and nothing saved since the query began.
     static func queryStatisticsCollection(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8],
                                           _ responder: CallResponder) async throws {
         let app = try context.requireApp(caller)
@@ -38,14 +39,20 @@ enum StatisticsService {
         let report = CallAccessReport.current
         var lastSent: Int64?
         var first = true
+        var rereading = false
+        // One for the whole answer: its snapshot bounds every computation after the first.
+        let visibility = try await context.store.withDatabase { database in
+            try StreamVisibility(app: app, types: [typeIdentifier], authorization: database.authorization)
+        }
         while true {
-            // The closure returns the class alone and sets the outcome: returning both as a tuple
-            // crashed the release build's coroutine splitting (swift 6.3, signal 11).
+            // The closure sets the outcome: returning it crashed the release build's coroutine
+            // splitting (swift 6.3, signal 11) when it was returned in a tuple with the class.
             var computed: StatisticsComputation.Outcome<[StatisticsResult]>?
-            let visibility = try await context.store.withDatabase { database in
-                let visibility = try StreamVisibility(app: app, types: [typeIdentifier], authorization: database.authorization)
-                computed = try StatisticsComputation.collection(spec, type: type, scope: visibility.scope(typeIdentifier), in: database)
-                return visibility
+            try await context.store.withDatabase { database in
+                // The scopes in force now, resolved while the store is open, as at the first reading.
+                if rereading { try visibility.refresh() }
+                computed = try StatisticsComputation.collection(spec, type: type, scope: visibility.scope(typeIdentifier),
+                                                                within: visibility.snapshot, in: database)
             }
             guard let outcome = computed else { return }
             if first {
@@ -67,6 +74,7 @@ enum StatisticsService {
                 start = end
             }
             if !stale { return }
+            rereading = true
         }
     }
 }

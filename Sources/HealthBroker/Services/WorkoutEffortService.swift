@@ -83,23 +83,34 @@ enum WorkoutEffortService {
     private static func deliver(_ context: BrokerContext, app: AppManifest, _ request: WorkoutEffortQuery, after: Int64?,
                                 initial: Bool, report: CallAccessReport?, _ responder: CallResponder) async throws -> Int64 {
         let types = [HKWorkoutTypeIdentifier] + WorkoutEffortRules.effortTypes
+        // One per delivery: a reading again after it went stale is bounded by the first one's
+        // snapshot, and its anchor is the first one's.
+        let visibility = try await context.store.withDatabase { database in
+            try StreamVisibility(app: app, types: types, authorization: database.authorization)
+        }
+        var rereading = false
         while true {
-            let (visibility, relations, anchor, through) = try await context.store.withDatabaseOffPool { database in
+            let reread = rereading
+            let (relations, anchor, through) = try await context.store.withDatabaseOffPool { database in
                 // One resolution per reading: the workouts' visibility (which also confines what
                 // the predicate names) and each effort type's scope.
-                let visibility = try StreamVisibility(app: app, types: types, authorization: database.authorization)
+                if reread { try visibility.refresh() }
                 var samples: [String: ReadScope] = [:]
                 for type in WorkoutEffortRules.effortTypes { samples[type] = visibility.scope(type).scope }
                 let read = try database.samples.workoutEffortRelations(matching: request.predicate, workouts: visibility.scope(HKWorkoutTypeIdentifier),
                                                                        samples: samples, mostRelevant: request.mostRelevant,
-                                                                       maximumSamples: WireLimits.maxObjectsPerCall, after: after)
+                                                                       maximumSamples: WireLimits.maxObjectsPerCall, after: after,
+                                                                       within: visibility.snapshot)
                 let anchor = try database.changeFeed.anchors.seal(ChangeCursor(completeThrough: read.through), appID: app.id,
                                                                   typeIdentifiers: anchorScope)
-                return (visibility, read.relations, anchor, read.through)
+                return (read.relations, anchor, read.through)
             }
             if initial || !relations.isEmpty {
                 guard try await responder.send(WorkoutEffortRelations(relations, anchor: anchor).wireBytes(),
-                                               ifStillCurrent: visibility.isCurrent) else { continue }
+                                               ifStillCurrent: visibility.isCurrent) else {
+                    rereading = true
+                    continue
+                }
                 if initial {
                     report?.record(appID: app.id, types: types, count: relations.count)
                 } else {

@@ -24,11 +24,13 @@ enum StatisticsComputation {
         return Outcome(result: result, sampleCount: sources.sampleCount)
     }
 
-    /// HKStatisticsCollectionQuery: the intervals that hold data, in time order.
+    /// HKStatisticsCollectionQuery: the intervals that hold data, in time order. `snapshot`: a
+    /// stream's, when the collection may be computed again (`StreamVisibility`).
     static func collection(_ spec: StatisticsCollectionSpec, type: HKQuantityType, scope: Visibility,
-                           in database: HealthDatabase) throws -> Outcome<[StatisticsResult]> {
+                           within snapshot: ReadSnapshot? = nil, in database: HealthDatabase) throws -> Outcome<[StatisticsResult]> {
         let query = spec.statistics
-        let sources = try database.statistics.samples(typeIdentifier: query.typeIdentifier, predicate: query.predicate, scope: scope)
+        let sources = try database.statistics.samples(typeIdentifier: query.typeIdentifier, predicate: query.predicate, scope: scope,
+                                                      within: snapshot)
         let results = try StatisticsCalculator(type: type, options: query.options)
             .collection(of: sources, window: query.predicate?.statisticsWindow, anchor: spec.anchor,
                         interval: spec.interval, timeZone: spec.timeZone())

@@ -9,7 +9,8 @@ struct SourcesCommand: AsyncParsableCommand {
             When samples from several apps overlap in time (a watch and a phone both counting \
             steps), statistics such as daily step totals count each moment once, from the app \
             highest in the type's priority order. Apps you have not placed follow the ones you \
-            have, in the order they first saved data.
+            have, by app id (alphabetical): never by when they first saved, which would let \
+            one app's data that another may not read decide what that app is shown.
 
             Examples:
               healthctl sources list stepCount

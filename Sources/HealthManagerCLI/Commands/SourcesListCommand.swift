@@ -9,7 +9,7 @@ struct SourcesListCommand: AsyncParsableCommand {
         discussion: """
             With a type: every app that saved samples of it or that you placed in its order, \
             highest priority first. ORDER says whether you placed it ("yours") or it follows \
-            the default order. Without a type: every app that saved data, and every installed \
+            the default order (by app id). Without a type: every app that saved data, and every installed \
             app, with all its samples counted. Apps appear whatever their permissions: this is \
             your own data.
 

@@ -8,7 +8,8 @@ struct SourcesPriorityCommand: AsyncParsableCommand {
         abstract: "Set which apps' samples of a type statistics trust first.",
         discussion: """
             Lists app ids highest priority first; the order replaces the type's previous one. \
-            Apps left out follow in the default order (the order they first saved data). \
+            Apps left out follow in the default order: by app id, alphabetically (not by when \
+            they first saved: that would let data a reader may not see decide its answers). \
             --reset forgets your order. Prints the resulting order.
 
             Examples:

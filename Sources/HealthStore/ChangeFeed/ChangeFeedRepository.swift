@@ -58,10 +58,17 @@ public struct ChangeFeedRepository: Sendable {
     ///
     /// With `batching`, the step also ends before the change that would take its encoded size
     /// past `batching.bytes` (it always holds its first change).
+    ///
+    /// With `snapshot` (a delivery's, `ReadSnapshot`), every step after the delivery's first reads
+    /// only the changes committed by the first: a delivery never grows while it is sent, nor when
+    /// it is read again because its reader's view went stale. A step that reaches the end is
+    /// complete through the snapshot; later changes belong to the next delivery.
     public func changes(of parts: [FeedPart], after cursor: ChangeCursor, limit: Int,
-                        batching: ChangeFeedBatching? = nil) throws -> ChangeBatch {
+                        batching: ChangeFeedBatching? = nil, within snapshot: ReadSnapshot? = nil) throws -> ChangeBatch {
         try writer.read { db in
-            let now = try Self.changeNumber(db)
+            // Rows of a reading are committed by its change number: the bound is the first
+            // reading's, on every table of every part.
+            let now = try snapshot?.bound(db).through ?? Self.changeNumber(db)
             // One more than the limit from each table of each part tells whether the merge was cut short.
             let fetchLimit = limit > 0 ? limit + 1 : -1
             var deletedParts: [FeedRows<DeletedObjectRecord>] = []
@@ -69,10 +76,10 @@ public struct ChangeFeedRepository: Sendable {
             for part in parts {
                 let typeID = try SampleSQL.typeID(db, part.typeIdentifier)
                 deletedParts.append(try ChangeFeedSQL.deletions(db, typeID: typeID, scope: part.visibility.scope,
-                                                                after: cursor, limit: fetchLimit, batching: batching))
+                                                                after: cursor, through: now, limit: fetchLimit, batching: batching))
                 addedParts.append(try ChangeFeedSQL.additions(db, typeID: typeID, typeIdentifier: part.typeIdentifier,
                                                               predicate: part.predicate, scope: part.visibility,
-                                                              after: cursor, limit: fetchLimit, batching: batching))
+                                                              after: cursor, through: now, limit: fetchLimit, batching: batching))
             }
             var deleted = FeedRows.merged(&deletedParts)
             var added = FeedRows.merged(&addedParts)

@@ -6,15 +6,15 @@ import HealthModel
 /// scope may see: `(type_id[, source_id], change_seq)`, and for a window scope also
 /// `(type_id, start_us)` on both tables (migration v11).
 enum ChangeFeedSQL {
-    /// Deleted objects after `cursor`; `limit` -1 for all.
+    /// Deleted objects after `cursor`, through change number `through`; `limit` -1 for all.
     /// With `batching`, each row is measured and the reading stops once they reach its bytes.
-    static func deletions(_ db: Database, typeID: Int64, scope: ReadScope,
-                          after cursor: ChangeCursor, limit: Int, batching: ChangeFeedBatching? = nil) throws -> FeedRows<DeletedObjectRecord> {
+    static func deletions(_ db: Database, typeID: Int64, scope: ReadScope, after cursor: ChangeCursor, through: Int64,
+                          limit: Int, batching: ChangeFeedBatching? = nil) throws -> FeedRows<DeletedObjectRecord> {
         var deletions = FeedRows<DeletedObjectRecord>()
         for range in FeedRange.after(cursor, in: .deletedObjects) {
             let remaining = limit < 0 ? -1 : limit - deletions.count
             guard remaining != 0, !deletions.cutShort else { break }
-            let visible = SampleSQL.feedVisibility(scope, alias: "d", table: .deletedObjects) { range.condition($0) }
+            let visible = SampleSQL.feedVisibility(scope, alias: "d", table: .deletedObjects) { range.condition($0, through: through) }
             var arguments: StatementArguments = [typeID]
             arguments += visible.arguments
             arguments += [remaining]
@@ -47,11 +47,11 @@ enum ChangeFeedSQL {
         return deletions
     }
 
-    /// Objects after `cursor` that match `predicate`; `limit` -1 for all.
+    /// Objects after `cursor`, through change number `through`, that match `predicate`; `limit` -1 for all.
     /// With `batching`, each row is measured and the reading stops once they reach its bytes —
     /// but for a correlation type, whose rows are measured whole once their samples are attached.
     static func additions(_ db: Database, typeID: Int64, typeIdentifier: String, predicate: SamplePredicate?,
-                          scope visibility: Visibility, after cursor: ChangeCursor, limit: Int,
+                          scope visibility: Visibility, after cursor: ChangeCursor, through: Int64, limit: Int,
                           batching: ChangeFeedBatching? = nil) throws -> FeedRows<SampleRecord> {
         let correlations = !CorrelationRules.memberTypes(of: typeIdentifier).isEmpty
         let compiled = try predicate.map { try SampleSQL.condition($0, of: typeIdentifier, within: visibility) }
@@ -63,7 +63,7 @@ enum ChangeFeedSQL {
         for range in FeedRange.after(cursor, in: .objects) {
             let remaining = limit < 0 ? -1 : limit - additions.count
             guard remaining != 0, !additions.cutShort else { break }
-            let visible = SampleSQL.feedVisibility(visibility.scope, alias: "o", table: .objects) { range.condition($0) }
+            let visible = SampleSQL.feedVisibility(visibility.scope, alias: "o", table: .objects) { range.condition($0, through: through) }
             var conditions = ["o.type_id = ?", visible.sql]
             var arguments = position.arguments
             arguments += [typeID]

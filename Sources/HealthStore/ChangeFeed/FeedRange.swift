@@ -37,6 +37,13 @@ enum FeedRange: Equatable {
         condition(FeedColumns(alias: alias, rowColumn: rowColumn, indexed: indexed))
     }
 
+    /// The condition over a feed position held in `columns`, at most `through`: a delivery's
+    /// snapshot (`ReadSnapshot`) bounds every stretch, whichever column holds its position.
+    func condition(_ columns: FeedColumns, through: Int64) -> (sql: String, arguments: StatementArguments) {
+        let stretch = condition(columns)
+        return ("\(stretch.sql) AND \(columns.change) <= ?", stretch.arguments + [through])
+    }
+
     /// The condition over a feed position held in `columns` (a row's own columns, or a
     /// per-object grant's: `SampleSQL.grantedFeedRows`).
     func condition(_ columns: FeedColumns) -> (sql: String, arguments: StatementArguments) {

@@ -18,8 +18,11 @@ public struct ActivitySummaryRepository: Sendable {
     ///
     /// Every read — the four sample types, workouts, goals, move mode — happens in one read
     /// transaction, confined by `SampleSQL.visibility(scope)`. Errors that do not depend on data
-    /// (time zone, order and number of days) are thrown before the first read.
-    public func summaries(_ spec: ActivitySummaryQuerySpec, scope visibility: Visibility) throws -> Outcome {
+    /// (time zone, order and number of days) are thrown before the first read. `snapshot`: a
+    /// stream's (`ReadSnapshot`) — a reading after its first counts only samples committed by the
+    /// first.
+    public func summaries(_ spec: ActivitySummaryQuerySpec, scope visibility: Visibility,
+                          within snapshot: ReadSnapshot? = nil) throws -> Outcome {
         let timeZone = try spec.validatedTimeZone()
         var days: ActivityDayGrid?
         var window = TimeSpan.unbounded
@@ -35,7 +38,7 @@ public struct ActivitySummaryRepository: Sendable {
             }
         }
         return try writer.read { db in
-            let samples = try Self.samples(db, window: window, scope: visibility)
+            let samples = try Self.samples(db, window: window, scope: visibility, through: try snapshot.confinement(db))
             if days == nil, let extent = samples.extent {
                 let covered = try ActivityDayGrid.covering(extent, in: timeZone)
                 days = try ActivityDayGrid.days(from: spec.firstDay ?? covered.firstDay,
@@ -51,35 +54,37 @@ public struct ActivitySummaryRepository: Sendable {
         }
     }
 
-    /// The rows of the summary's types that overlap `window` and that `scope` admits.
-    static func samples(_ db: Database, window: TimeSpan, scope: Visibility) throws -> ActivitySamples {
+    /// The rows of the summary's types that overlap `window` and that `scope` admits, committed
+    /// by change number `through` (nil: all the read sees).
+    static func samples(_ db: Database, window: TimeSpan, scope: Visibility, through: Int64? = nil) throws -> ActivitySamples {
         let overlapping = SamplePredicate.dateRange(start: Date(microsecondsSince1970: window.start),
                                                     end: Date(microsecondsSince1970: window.end),
                                                     strictStart: false, strictEnd: false)
         func quantities(_ type: HKQuantityTypeIdentifier) throws -> [SourceSamples] {
-            try StatisticsRepository.samples(db, typeIdentifier: type.rawValue, predicate: overlapping, scope: scope)
+            try StatisticsRepository.samples(db, typeIdentifier: type.rawValue, predicate: overlapping, scope: scope, through: through)
         }
         var samples = ActivitySamples(activeEnergy: try quantities(.activeEnergyBurned),
                                       exerciseTime: try quantities(.appleExerciseTime),
                                       moveTime: try quantities(.appleMoveTime))
-        samples.workouts = try rows(db, type: HKWorkoutTypeIdentifier, column: "o.end_us", window: overlapping, scope: scope)
+        samples.workouts = try rows(db, type: HKWorkoutTypeIdentifier, column: "o.end_us", window: overlapping, scope: scope, through: through)
             .map { TimeSpan(start: $0[0], end: $0[1]) }
         samples.standHours = try rows(db, type: HKCategoryTypeIdentifier.appleStandHour.rawValue, column: "o.category",
-                                      window: overlapping, scope: scope)
+                                      window: overlapping, scope: scope, through: through)
             .map { StandHourSample(start: $0[0], stood: $0[1] == HKCategoryValueAppleStandHour.stood.rawValue) }
         return samples
     }
 
     /// `start_us` and `column` of the visible objects of `type` in the window.
     private static func rows(_ db: Database, type: String, column: String, window: SamplePredicate,
-                             scope visibility: Visibility) throws -> [Row] {
+                             scope visibility: Visibility, through: Int64?) throws -> [Row] {
         let visible = SampleSQL.visibility(visibility.scope)
         let range = try SampleSQL.condition(window, of: type, within: visibility)
+        let committed = through == nil ? "" : "AND o.change_seq <= ?"
         return try Row.fetchAll(db, sql: """
             SELECT o.start_us, \(column) FROM objects o
-            WHERE o.type_id = ? AND \(visible.sql) AND \(range.sql)
+            WHERE o.type_id = ? AND \(visible.sql) AND \(range.sql) \(committed)
             ORDER BY o.start_us, o.id
-            """, arguments: [try SampleSQL.typeID(db, type)] + visible.arguments + range.arguments)
+            """, arguments: [try SampleSQL.typeID(db, type)] + visible.arguments + range.arguments + (through.map { [$0] } ?? []))
     }
 
     /// The user's goals and move mode as `scope` shows them on `day`. They are the user's own

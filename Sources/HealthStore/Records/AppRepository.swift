@@ -11,6 +11,10 @@ public struct AppRepository: Sendable {
 
     /// Installs or replaces a manifest. Returns true when an app with this id existed. Grants
     /// survive a reinstall: the user decided for the app id, not for one build of it.
+    ///
+    /// The app's source, if it has written before, takes the manifest's display name here and
+    /// only here: writes never rename a source (`SampleRepository.sourceID`), so the name its
+    /// visible samples show depends on the user's installs, not on what it wrote since.
     @discardableResult
     public func install(_ manifest: AppManifest, at date: Date = Date()) throws -> Bool {
         let entitlements = String(decoding: try JSONEncoder().encode(manifest.entitlements), as: UTF8.self)
@@ -28,6 +32,8 @@ public struct AppRepository: Sendable {
                 """, arguments: [manifest.id, manifest.displayName, manifest.executable, manifest.version,
                                  manifest.readUsageDescription, manifest.shareUsageDescription, entitlements,
                                  date.microsecondsSince1970, manifest.network])
+            try db.execute(sql: "UPDATE sources SET name = ? WHERE bundle_identifier = ? AND name IS NOT ?",
+                           arguments: [manifest.displayName, manifest.id, manifest.displayName])
             return existed
         }
     }

@@ -11,11 +11,17 @@ public import HealthModel
 /// indexed lookup, so every answer about a hidden object — its attachments, an upload to it, an
 /// attachment's bytes — is the answer for a missing one.
 ///
-/// Visibility is decided again wherever it could have changed: the finish of an upload re-checks
-/// its object, a read re-finds the object before every chunk (a grant revoked, an object deleted
-/// or an attachment removed mid-read ends it at the next chunk), and the room an app has left
-/// counts only its attachments on objects it can read now (an object it lost, deleted later,
-/// must not give the room back where the app could see it).
+/// Visibility is decided again wherever it could have changed: every append and the finish of an
+/// upload re-find its object in the app's current scope (`settledUpload`: an upload to an object
+/// the app can no longer see is dropped and answers exactly as one whose object was deleted), a
+/// read re-finds the object before every chunk (a grant revoked, an object deleted or an
+/// attachment removed mid-read ends it at the next chunk), and the room an app has left counts
+/// only its attachments on objects it can read now (an object it lost, deleted later, must not
+/// give the room back where the app could see it).
+///
+/// No app's call changes another app's uploads: the idle sweep and the per-app cap at a begin
+/// touch only the caller's own (another app's begin succeeding tells whether it found its
+/// object, which may be hidden from the app whose upload would go).
 ///
 /// The limits are `AttachmentLimits`'; each is checked where the rows are written, inside the
 /// transaction, so concurrent uploads cannot pass them together.
@@ -23,10 +29,11 @@ public struct AttachmentRepository: Sendable {
     let writer: any DatabaseWriter
     let commits: GroupCommitQueue
 
-    /// An upload untouched this long is abandoned: any app's next begin drops it. healthd drops an
+    /// An upload untouched this long is abandoned: its app's next begin drops it. healthd drops an
     /// upload when its connection ends (`dropUploads(connection:)`), so only one whose drop failed
-    /// (the store was locked then) or whose app stopped sending on a live connection gets this old.
-    /// The SDK appends without pause, so a live upload is never this idle.
+    /// (the store was locked then) or whose app stopped sending on a live connection gets this old;
+    /// the former also goes when healthd next opens the store. The SDK appends without pause, so a
+    /// live upload is never this idle.
     public static let staleUploadSeconds: Int64 = 120
     /// Uploads one app may have in flight at once; beginning another abandons its oldest.
     public static let maximumUploadsPerApp = 4
@@ -96,10 +103,13 @@ public struct AttachmentRepository: Sendable {
                 throw Self.objectNotFound
             }
             let nowUS = now.microsecondsSince1970
-            // Any app's: an upload whose connection ended while the store was locked (so its drop
-            // failed) is gone after this long whoever begins next.
-            try db.execute(sql: "DELETE FROM attachment_uploads WHERE touched_us < ?",
-                           arguments: [nowUS - Self.staleUploadSeconds * 1_000_000])
+            // The caller's own only: sweeping every app's idle uploads here would let an app with
+            // an idle upload learn that another app began attaching to an object it cannot see.
+            try db.execute(sql: "DELETE FROM attachment_uploads WHERE app_id = ? AND touched_us < ?",
+                           arguments: [appID, nowUS - Self.staleUploadSeconds * 1_000_000])
+            // Uploads to objects the app lost count for nothing: otherwise whether the cap below
+            // abandons a visible upload would change when such an object is deleted.
+            try Self.dropUploadsOutOfSight(db, appID: appID, typeIdentifier: start.typeIdentifier, scope: scope)
             // At most `maximumUploadsPerApp` in flight: a further one abandons the app's least
             // recently touched upload (most likely one its crashed or killed run left), whose next
             // append or finish then fails as abandoned. An app thus never locks itself out.
@@ -121,14 +131,15 @@ public struct AttachmentRepository: Sendable {
         })
     }
 
-    /// Appends one chunk to `appID`'s upload `uploadID`. Chunks come in order: `offset` must be
-    /// the bytes received so far, and the total may not pass the declared size.
-    public func append(uploadID: UUID, appID: String, offset: Int, data: [UInt8], now: Date, connection: UInt64 = 0) async throws {
-        try await commits.submit(returning: { db in
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT id, size, received FROM attachment_uploads WHERE uuid = ? AND app_id = ? AND connection_number = ?
-                """, arguments: [uploadID, appID, Int64(bitPattern: connection)]) else {
-                throw Self.uploadNotFound
+    /// Appends one chunk to `appID`'s upload `uploadID`, whose object must still be visible in
+    /// `scope` (the app's current scope for the object's type; `settledUpload`). Chunks come in
+    /// order: `offset` must be the bytes received so far, and the total may not pass the declared
+    /// size.
+    public func append(uploadID: UUID, appID: String, scope: ReadScope, offset: Int, data: [UInt8], now: Date,
+                       connection: UInt64 = 0) async throws {
+        let found = try await commits.submit(returning: { db -> Bool in
+            guard let row = try Self.settledUpload(db, uploadID: uploadID, appID: appID, scope: scope, connection: connection) else {
+                return false
             }
             let id: Int64 = row["id"]
             let size: Int = row["size"]
@@ -139,12 +150,27 @@ public struct AttachmentRepository: Sendable {
             guard data.count <= size - received else {
                 throw HKError(.errorInvalidArgument, "the attachment's data is longer than the \(size) bytes declared")
             }
-            guard !data.isEmpty else { return }
+            guard !data.isEmpty else { return true }
             try db.execute(sql: "INSERT INTO attachment_upload_chunks (upload_id, offset, data) VALUES (?, ?, ?)",
                            arguments: [id, offset, Data(data)])
             try db.execute(sql: "UPDATE attachment_uploads SET received = ?, touched_us = ? WHERE id = ?",
                            arguments: [received + data.count, now.microsecondsSince1970, id])
+            return true
         })
+        // Thrown after the commit: a hidden object's upload stays dropped, so every later call
+        // answers as this one.
+        guard found else { throw Self.uploadNotFound }
+    }
+
+    /// Fails with `uploadNotFound` unless `appID`'s upload `uploadID` exists and its object is
+    /// visible in `scope`; an upload to an object the app no longer sees is dropped first (and
+    /// stays dropped). The broker asks this before anything else about a finish, so a hidden
+    /// object and a deleted one answer alike whatever else the app lost meanwhile.
+    public func requireUpload(uploadID: UUID, appID: String, scope: ReadScope, connection: UInt64 = 0) async throws {
+        let found = try await commits.submit(returning: { db in
+            try Self.settledUpload(db, uploadID: uploadID, appID: appID, scope: scope, connection: connection) != nil
+        })
+        guard found else { throw Self.uploadNotFound }
     }
 
     /// The type of the object `appID`'s upload `uploadID` goes to, or nil (no such upload).
@@ -157,29 +183,20 @@ public struct AttachmentRepository: Sendable {
         }
     }
 
-    /// Finishes `appID`'s upload: all of it arrived, its object is still visible in `scope`,
-    /// and the limits still hold — then the attachment and its chunks are written and the
-    /// staging removed, in one transaction. Returns the attachment.
+    /// Finishes `appID`'s upload: all of it arrived, its object is still visible in `scope`
+    /// (else it is dropped and answers as one whose object was deleted), and the limits still
+    /// hold — then the attachment and its chunks are written and the staging removed, in one
+    /// transaction. Returns the attachment.
     public func finish(uploadID: UUID, appID: String, scope: ReadScope, now: Date, connection: UInt64 = 0) async throws -> AttachmentRecord {
-        try await commits.submit(returning: { db in
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT u.id, u.object_id, u.name, u.content_type, u.size, u.received, u.metadata, o.uuid AS object_uuid
-                FROM attachment_uploads u JOIN objects o ON o.id = u.object_id
-                WHERE u.uuid = ? AND u.app_id = ? AND u.connection_number = ?
-                """, arguments: [uploadID, appID, Int64(bitPattern: connection)]) else {
-                throw Self.uploadNotFound
+        let finished = try await commits.submit(returning: { db -> AttachmentRecord? in
+            guard let row = try Self.settledUpload(db, uploadID: uploadID, appID: appID, scope: scope, connection: connection) else {
+                return nil
             }
             let uploadRowID: Int64 = row["id"]
             let objectID: Int64 = row["object_id"]
             let size: Int = row["size"]
             guard row["received"] == size else {
                 throw HKError(.errorInvalidArgument, "the attachment's data ended after \(row["received"] as Int) of the \(size) bytes declared")
-            }
-            // Still visible: a grant revoked during the upload ends it as if the object were gone.
-            let visible = SampleSQL.visibility(scope, alias: "o")
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM objects o WHERE o.id = ? AND \(visible.sql)",
-                                    arguments: [objectID] + visible.arguments) == true else {
-                throw Self.objectNotFound
             }
             try Self.checkRoomOnObject(db, objectID: objectID)
             try Self.checkRoomForApp(db, appID: appID, adding: size, countingUploads: false, visibleIn: scope)
@@ -200,6 +217,8 @@ public struct AttachmentRepository: Sendable {
             try db.execute(sql: "DELETE FROM attachment_uploads WHERE id = ?", arguments: [uploadRowID])
             return record
         })
+        guard let finished else { throw Self.uploadNotFound }
+        return finished
     }
 
     /// The attachments of `objectUUID` as `scope` sees them: none when the object is hidden or
@@ -281,6 +300,39 @@ public struct AttachmentRepository: Sendable {
 
     // MARK: - The rules, each in one place
 
+    /// `appID`'s upload `uploadID` on `connection` if its object is visible in `scope` (the app's
+    /// current scope for the object's type). One whose object the app can no longer see is
+    /// deleted here, in the caller's transaction, and gives nil — the nil of an upload whose
+    /// object was deleted (its rows went with it): so the app cannot tell a revoked grant from a
+    /// deletion, nor learn later when the object it lost is deleted.
+    static func settledUpload(_ db: Database, uploadID: UUID, appID: String, scope: ReadScope, connection: UInt64) throws -> Row? {
+        let visible = SampleSQL.visibility(scope, alias: "o")
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT u.id, u.object_id, u.name, u.content_type, u.size, u.received, u.metadata, o.uuid AS object_uuid,
+                   (\(visible.sql)) AS visible
+            FROM attachment_uploads u JOIN objects o ON o.id = u.object_id
+            WHERE u.uuid = ? AND u.app_id = ? AND u.connection_number = ?
+            """, arguments: visible.arguments + [uploadID, appID, Int64(bitPattern: connection)]) else {
+            return nil
+        }
+        guard row["visible"] as Bool? == true else {
+            try db.execute(sql: "DELETE FROM attachment_uploads WHERE id = ?", arguments: [row["id"] as Int64])
+            return nil
+        }
+        return row
+    }
+
+    /// Deletes `appID`'s uploads to objects of `typeIdentifier` that `scope` (its current scope
+    /// for that type) no longer shows, as `settledUpload` would at their next call.
+    static func dropUploadsOutOfSight(_ db: Database, appID: String, typeIdentifier: String, scope: ReadScope) throws {
+        let visible = SampleSQL.visibility(scope, alias: "o")
+        try db.execute(sql: """
+            DELETE FROM attachment_uploads WHERE app_id = ? AND object_id IN (
+                SELECT o.id FROM objects o WHERE o.id IN (SELECT object_id FROM attachment_uploads WHERE app_id = ?)
+                    AND o.type_id = ? AND (\(visible.sql)) IS NOT 1)
+            """, arguments: [appID, appID, try SampleSQL.typeID(db, typeIdentifier)] + visible.arguments)
+    }
+
     /// The row id of object `uuid` if `scope` can see it (and, given a type, it is of that type).
     static func visibleObject(_ db: Database, uuid: UUID, typeIdentifier: String?, scope: ReadScope) throws -> Int64? {
         let visible = SampleSQL.visibility(scope, alias: "o")
@@ -328,8 +380,12 @@ public struct AttachmentRepository: Sendable {
     }
 
     static let objectNotFound = HKError(.errorInvalidArgument, "the object was not found among the objects this app can read")
-    static let uploadNotFound = HKError(.errorInvalidArgument,
-                                        "the attachment upload was not found: it was abandoned, begun on another connection, or its object was deleted")
+    /// One answer for every upload an app cannot continue, whatever the reason: told apart, a
+    /// hidden object and a deleted one would tell the app of deletions it may not see.
+    public static let uploadNotFound = HKError(.errorInvalidArgument, """
+        the attachment upload was not found: it was abandoned, begun on another connection, or its object was deleted \
+        or is no longer readable by this app
+        """)
     static let connectionEnded = HKError(.errorInvalidArgument, "the connection that began the attachment upload has ended")
     /// What reading a missing attachment, or one whose object the reader may not see, fails
     /// with — also a read the reader lost access to midway (`AttachmentService`).

@@ -39,16 +39,21 @@ extension SampleRepository {
     /// anchor): only the relations that changed after it in a way the reader can see — a visible
     /// sample related, or one unrelated or deleted — each as it is now, which may be with no
     /// sample left (the change emptied it). A change the reader's scopes hide selects nothing.
-    /// `through` is the store's change number in the same read: the next anchor.
+    /// `through` is the store's change number in the same read: the next anchor. With `snapshot`
+    /// (a delivery's, `ReadSnapshot`), a reading after the delivery's first is the first one's
+    /// relations as far as they are still stored, and `through` is the first reading's number:
+    /// what changed since belongs to the next delivery.
     ///
     /// More than `maximumSamples` related samples fail with errorInvalidArgument (a count of
     /// visible rows only), rather than an answer cut short.
     public func workoutEffortRelations(matching predicate: SamplePredicate?, workouts: Visibility, samples: [String: ReadScope],
-                                       mostRelevant: Bool, maximumSamples: Int,
-                                       after: Int64? = nil) throws -> (relations: [WorkoutEffortRelation], through: Int64) {
+                                       mostRelevant: Bool, maximumSamples: Int, after: Int64? = nil,
+                                       within snapshot: ReadSnapshot? = nil) throws -> (relations: [WorkoutEffortRelation], through: Int64) {
         try writer.read { db in
-            let through = try Int64.fetchOne(db, sql: "SELECT value FROM counters WHERE name = 'change'") ?? 0
-            let query = try WorkoutEffortRelationSQL(db, predicate: predicate, workouts: workouts, samples: samples, after: after)
+            let bound = try snapshot?.bound(db)
+            let through = try bound?.through ?? ReadSnapshot.changeNumber(db)
+            let query = try WorkoutEffortRelationSQL(db, predicate: predicate, workouts: workouts, samples: samples, after: after,
+                                                     through: bound?.confines == true ? through : nil)
             var relations = try Self.relatedSamples(db, query, mostRelevant: mostRelevant, maximumSamples: maximumSamples)
             if after != nil {
                 // Every changed relation is answered, those left with no visible sample too.

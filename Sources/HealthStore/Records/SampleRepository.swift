@@ -330,20 +330,22 @@ public struct SampleRepository: Sendable {
             """), arguments: [identifier])
     }
 
-    /// The source's row id; its display name is updated to the one it saves with now.
+    /// The source's row id, made with `source`'s name on its first write. A write never renames
+    /// a source: the name every read shows would then tell readers of writes they may not see
+    /// (a reinstall under a new name, then only hidden writes). `AppRepository.install` renames
+    /// an installed app's source instead (SECURITY.md "Source order and names").
     ///
-    /// A lookup first, as for types: the upsert alone rewrites the row on every save, and a
+    /// A lookup first, as for types: an upsert alone rewrites the row on every save, and a
     /// rewritten page is one more WAL frame encrypted, written and checkpointed for a one-sample
-    /// save (issue 17). Only a new source or a changed name writes.
+    /// save (issue 17). Only a new source writes.
     static func sourceID(_ db: Database, _ source: SourceRecord) throws -> Int64 {
-        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, name FROM sources WHERE bundle_identifier = ?"),
-                                      arguments: [source.bundleIdentifier]),
-           row["name"] as String? == source.name, let id = row["id"] as Int64? {
+        if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM sources WHERE bundle_identifier = ?"),
+                                       arguments: [source.bundleIdentifier]) {
             return id
         }
         return try returnedID(db.cachedStatement(sql: """
             INSERT INTO sources (bundle_identifier, name) VALUES (?, ?)
-            ON CONFLICT(bundle_identifier) DO UPDATE SET name = excluded.name RETURNING id
+            ON CONFLICT(bundle_identifier) DO UPDATE SET bundle_identifier = excluded.bundle_identifier RETURNING id
             """), arguments: [source.bundleIdentifier, source.name])
     }
 

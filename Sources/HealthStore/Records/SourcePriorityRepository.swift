@@ -10,7 +10,10 @@ public struct UnknownSourcesError: Error, Equatable, Sendable {
 /// The user's source priority per type, and the sources the manager lists.
 ///
 /// The effective order of a type's sources: first those the user placed, in the user's order;
-/// then every other source in the order it first saved data to the store (any type).
+/// then every other source by bundle identifier. Not by when a source first wrote: that is
+/// decided by writes a reader may not see (another type, data outside its window, a route
+/// draft), and DESIGN §7.3 wants no ordering an app sees to share state with other apps'
+/// hidden writes (SECURITY.md "Source order and names").
 public struct SourcePriorityRepository: Sendable {
     let writer: any DatabaseWriter
 
@@ -39,15 +42,16 @@ public struct SourcePriorityRepository: Sendable {
 
     /// With a type: the sources that hold samples of it or that the user placed, in its
     /// effective order, with their sample counts of that type. Without: every source and every
-    /// installed app, in the default order (apps that never saved last, by id), with all their
-    /// samples counted. Apps appear whatever their grants: this is the user's own view.
+    /// installed app, in the default order (sources by bundle identifier, then apps that never
+    /// saved, by id), with all their samples counted. Apps appear whatever their grants: this is
+    /// the user's own view.
     public func list(typeIdentifier: String?) throws -> [SourceEntry] {
         try writer.read { db in
             let apps = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, display_name FROM apps")
                 .map { (row: Row) -> (String, String) in (row["id"], row["display_name"]) })
             let userOrder = try typeIdentifier.map { try Self.userOrder(db, typeIdentifier: $0) } ?? []
             let counts = try Self.sampleCounts(db, typeIdentifier: typeIdentifier)
-            let sources = try Row.fetchAll(db, sql: "SELECT id, bundle_identifier, name FROM sources ORDER BY id")
+            let sources = try Row.fetchAll(db, sql: "SELECT id, bundle_identifier, name FROM sources ORDER BY bundle_identifier")
             var ordered = userOrder
             for row in sources {
                 let appID: String = row["bundle_identifier"]
@@ -70,7 +74,7 @@ public struct SourcePriorityRepository: Sendable {
         try Row.fetchAll(db, sql: """
             SELECT s.id, s.bundle_identifier, s.name FROM sources s
             LEFT JOIN source_priority p ON p.type_identifier = ? AND p.bundle_identifier = s.bundle_identifier
-            ORDER BY p.rank IS NULL, p.rank, s.id
+            ORDER BY p.rank IS NULL, p.rank, s.bundle_identifier
             """, arguments: [typeIdentifier]).map { row in
             (row["id"], SourceRecord(bundleIdentifier: row["bundle_identifier"], name: row["name"]))
         }

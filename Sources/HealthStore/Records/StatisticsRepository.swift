@@ -10,18 +10,30 @@ public struct StatisticsRepository: Sendable {
     /// Reads, in one read transaction (so samples and priority agree), only the four columns
     /// statistics need. The scope's condition comes from `SampleSQL.visibility`, like every
     /// other query's: hidden rows are never read. Sources without matching samples are left out.
-    public func samples(typeIdentifier: String, predicate: SamplePredicate?, scope: Visibility) throws -> [SourceSamples] {
-        try writer.read { db in try Self.samples(db, typeIdentifier: typeIdentifier, predicate: predicate, scope: scope) }
+    /// `snapshot`: a stream's (`ReadSnapshot`) — a reading after its first reads only the rows
+    /// committed by the first.
+    public func samples(typeIdentifier: String, predicate: SamplePredicate?, scope: Visibility,
+                        within snapshot: ReadSnapshot? = nil) throws -> [SourceSamples] {
+        try writer.read { db in
+            try Self.samples(db, typeIdentifier: typeIdentifier, predicate: predicate, scope: scope,
+                             through: try snapshot.confinement(db))
+        }
     }
 
-    /// The same, inside a read the caller holds (activity summaries read several types at once).
-    static func samples(_ db: Database, typeIdentifier: String, predicate: SamplePredicate?, scope visibility: Visibility) throws -> [SourceSamples] {
+    /// The same, inside a read the caller holds (activity summaries read several types at once);
+    /// `through`: only rows committed by that change number (nil: every row the read sees).
+    static func samples(_ db: Database, typeIdentifier: String, predicate: SamplePredicate?, scope visibility: Visibility,
+                        through: Int64? = nil) throws -> [SourceSamples] {
         let typeID = try SampleSQL.typeID(db, typeIdentifier)
         var conditions = ["o.type_id = ?", "o.quantity IS NOT NULL"]
         var arguments: StatementArguments = [typeID]
         let visible = SampleSQL.visibility(visibility.scope)
         conditions.append(visible.sql)
         arguments += visible.arguments
+        if let through {
+            conditions.append("o.change_seq <= ?")
+            arguments += [through]
+        }
         if let predicate {
             let compiled = try SampleSQL.condition(predicate, of: typeIdentifier, within: visibility)
             conditions.append("(\(compiled.sql))")

@@ -12,6 +12,10 @@ import HealthModel
 /// after N (`workout_effort_removals`, which keeps the sample's type, source and start for the
 /// same scope test). A change to a sample the reader cannot see selects nothing, so no answer,
 /// count or anchor depends on it.
+///
+/// `through` (a stream's later reading, `ReadSnapshot`): only relations, removals and departures
+/// committed by that change number. A relation is made after its workout and its sample, so its
+/// own number bounds all three.
 struct WorkoutEffortRelationSQL {
     /// A relation as the reader knows it: the workout, and the activity (nil: the workout itself).
     struct Key: Hashable {
@@ -26,7 +30,12 @@ struct WorkoutEffortRelationSQL {
     private let departedSQL: String?
     private let departedArguments: StatementArguments
 
-    init(_ db: Database, predicate: SamplePredicate?, workouts: Visibility, samples: [String: ReadScope], after: Int64?) throws {
+    init(_ db: Database, predicate: SamplePredicate?, workouts: Visibility, samples: [String: ReadScope], after: Int64?,
+         through: Int64? = nil) throws {
+        // The bound on a table's `change_seq`, beside its other terms; none for a first reading.
+        func committed(_ alias: String) -> (sql: String, arguments: StatementArguments) {
+            through.map { ("AND \(alias).change_seq <= ?", [$0]) } ?? ("", [])
+        }
         let workoutVisible = SampleSQL.visibility(workouts.scope, alias: "o")
         let matching: (sql: String, arguments: StatementArguments) =
             try predicate.map { try SampleSQL.condition($0, of: HKWorkoutTypeIdentifier, within: workouts) } ?? ("1", [])
@@ -44,14 +53,16 @@ struct WorkoutEffortRelationSQL {
             changed = """
                 WITH changed(workout_id, activity_position) AS (
                     SELECT r.workout_id, r.activity_position FROM workout_effort_relations r JOIN objects s ON s.id = r.sample_id
-                    WHERE r.change_seq > ? AND (\(sampleTerms.sql))
+                    WHERE r.change_seq > ? \(committed("r").sql) AND (\(sampleTerms.sql))
                     UNION
                     SELECT m.workout_id, m.activity_position FROM workout_effort_removals m
-                    WHERE m.change_seq > ? AND (\(removalTerms.sql)))
+                    WHERE m.change_seq > ? \(committed("m").sql) AND (\(removalTerms.sql)))
                 """
             changedCTEArguments = [after]
+            changedCTEArguments += committed("r").arguments
             changedCTEArguments += sampleTerms.arguments
             changedCTEArguments += [after]
+            changedCTEArguments += committed("m").arguments
             changedCTEArguments += removalTerms.arguments
             onlyChanged = "AND (r.workout_id, r.activity_position) IN (SELECT workout_id, activity_position FROM changed)"
         }
@@ -64,11 +75,12 @@ struct WorkoutEffortRelationSQL {
             JOIN objects s ON s.id = r.sample_id
             JOIN sample_types t ON t.id = s.type_id
             LEFT JOIN workout_activities a ON a.workout_id = r.workout_id AND a.position = r.activity_position
-            WHERE \(workoutCondition) AND (\(sampleTerms.sql)) \(onlyChanged)
+            WHERE \(workoutCondition) \(committed("r").sql) AND (\(sampleTerms.sql)) \(onlyChanged)
             ORDER BY o.start_us, o.id, r.activity_position, s.start_us, s.id
             """
         var arguments = changedCTEArguments
         arguments += workoutArguments
+        arguments += committed("r").arguments
         arguments += sampleTerms.arguments
         relatedSamplesArguments = arguments
         if after != nil {
@@ -94,10 +106,11 @@ struct WorkoutEffortRelationSQL {
                 SELECT DISTINCT m.workout_uuid, m.activity_uuid, w.start_us
                 FROM workout_effort_departed m
                 JOIN workout_effort_departed_workouts w ON w.workout_uuid = m.workout_uuid
-                WHERE m.change_seq > ? AND (\(departedTerms.sql)) AND \(departedWorkout.sql)
+                WHERE m.change_seq > ? \(committed("m").sql) AND (\(departedTerms.sql)) AND \(departedWorkout.sql)
                 ORDER BY w.start_us, m.workout_uuid, m.activity_uuid
                 """
             var departedArguments: StatementArguments = [after]
+            departedArguments += committed("m").arguments
             departedArguments += departedTerms.arguments
             departedArguments += departedWorkout.arguments
             self.departedArguments = departedArguments

@@ -5,8 +5,8 @@ extension StoreSchema {
         migrator.registerMigration("v7: source priority") { db in
             // The user's order of sources per type, highest priority first (rank 0). Keyed by app
             // id rather than sources.id, so an installed app can be placed before it saves
-            // anything. Sources a type's order leaves out follow it by sources.id: the order in
-            // which apps first saved data to the store.
+            // anything. Sources a type's order leaves out follow it in the default order
+            // (`SourcePriorityRepository.rankedSources`).
             try db.execute(sql: """
                 CREATE TABLE source_priority (
                     type_identifier TEXT NOT NULL,

@@ -1,0 +1,52 @@
+import GRDB
+import Synchronization
+
+/// The store's change number at an answer's first reading, for an answer read more than once:
+/// every later reading of the same answer reads only rows committed by then (`change_seq <= ?`,
+/// beside the visibility term). Held by the broker's `StreamVisibility`, so a stream that reads
+/// again — a batch after the first, or a frame recomputed because the reader's view went stale —
+/// never adds what was committed after its first reading; that belongs to the next delivery.
+///
+/// Why it matters for privacy (DESIGN.md §7.3): a stale answer is read again when *any* object
+/// left the store, another app's hidden deletion included. Had that second reading been at a newer
+/// snapshot, a reader that stalled the answer and committed a sample of its own meanwhile would see
+/// the sample exactly when someone else had deleted something. Bounded by the first reading, the
+/// second gives the first one's rows less those that left — rows the reader could see, which left
+/// in the twin store too (the same rule as `SampleQueryResume`).
+public final class ReadSnapshot: Sendable {
+    private let recorded = Mutex<Int64?>(nil)
+
+    public init() {}
+
+    /// What a reading in `db` is bounded by: `through`, the first reading's change number (this
+    /// reading's own, recorded now, when it is the first); `confines` is false for the first
+    /// reading, whose rows are all committed by `through` already, so it needs no condition (and
+    /// its statements keep their covering indexes).
+    func bound(_ db: Database) throws -> (through: Int64, confines: Bool) {
+        if let through = recorded.withLock({ $0 }) { return (through, true) }
+        let now = try Self.changeNumber(db)
+        return recorded.withLock { recorded in
+            if let earlier = recorded { return (earlier, true) }
+            recorded = now
+            return (now, false)
+        }
+    }
+
+    /// The change number recorded by the first reading; nil before it.
+    public var change: Int64? { recorded.withLock { $0 } }
+
+    static func changeNumber(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM counters WHERE name = 'change'")) ?? 0
+    }
+}
+
+extension ReadSnapshot? {
+    /// The bound one reading in `db` applies (see `bound`): nil without a snapshot or for the
+    /// answer's first reading. Asked once per reading: the first reading's later statements must
+    /// not take the number it just recorded for an earlier reading's.
+    func confinement(_ db: Database) throws -> Int64? {
+        guard let self else { return nil }
+        let bound = try self.bound(db)
+        return bound.confines ? bound.through : nil
+    }
+}
