@@ -123,16 +123,21 @@ import Testing
             """)
     }
 
+    /// `healthctl apps install` of `manifest`, written beside the fake healthd's socket.
+    static func install(on server: FakeManagerServer, _ manifest: String) async throws -> CommandOutcome {
+        let file = server.socketPath.replacingOccurrences(of: "admin.sock", with: "manifest.json")
+        try Data(manifest.utf8).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        return await runHealthCtl(["apps", "install", "--socket", server.socketPath, file])
+    }
+
     @Test func appsInstallSendsTheValidatedManifest() async throws {
         let server = try Self.broker()
         defer { server.stop() }
-        let file = server.socketPath.replacingOccurrences(of: "admin.sock", with: "sleep.json")
-        try Data("""
+        let outcome = try await Self.install(on: server, """
             {"id": "com.example.sleep", "displayName": "Sleep Tracker", "executable": "/usr/bin/sleep-tracker",
              "version": "1.2", "NSHealthShareUsageDescription": "Charts your nights."}
-            """.utf8).write(to: URL(fileURLWithPath: file))
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        let outcome = await runHealthCtl(["apps", "install", "--socket", server.socketPath, file])
+            """)
         #expect(outcome.exitCode == 0, "\(outcome.errors)")
         #expect(outcome.output == "Installed Sleep Tracker (com.example.sleep) version 1.2.\n")
         #expect(try server.payloads(for: .installApp).map(ManifestList.init(wire:)) == [ManifestList([AppManifest(
@@ -145,13 +150,10 @@ import Testing
     @Test func installingUnderAnIdThatOwnsKeptSamplesSaysSo() async throws {
         let server = try Self.broker()
         defer { server.stop() }
-        let file = server.socketPath.replacingOccurrences(of: "admin.sock", with: "old.json")
-        try Data("""
+        let outcome = try await Self.install(on: server, """
             {"id": "com.example.old", "displayName": "Another Program", "executable": "/usr/bin/another",
              "version": "1", "NSHealthShareUsageDescription": "Reads."}
-            """.utf8).write(to: URL(fileURLWithPath: file))
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        let outcome = await runHealthCtl(["apps", "install", "--socket", server.socketPath, file])
+            """)
         #expect(outcome.exitCode == 0, "\(outcome.errors)")
         #expect(outcome.output == """
             Installed Another Program (com.example.old) version 1.
