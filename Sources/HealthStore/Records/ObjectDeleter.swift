@@ -30,25 +30,27 @@ enum ObjectDeleter {
         let uuid: UUID = row["uuid"]
         // Streams that read this object before it went read again (`VisibilityEpoch`).
         VisibilityEpoch.shared.objectLeaving(db)
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO deleted_objects (uuid, type_id, source_id, sync_identifier, sync_version, change_seq, start_us, end_us)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [uuid, row["type_id"] as Int64, row["source_id"] as Int64, row["sync_identifier"] as String?,
+            """).execute(arguments: [uuid, row["type_id"] as Int64, row["source_id"] as Int64, row["sync_identifier"] as String?,
                              row["sync_version"] as Int64?, change, row["start_us"] as Int64, row["end_us"] as Int64])
         // The apps the user let read this object — granted it, or, for a dose event, granted its
         // medication (`SampleSQL.appsGrantedObjectRow`, the visibility rule's inverse) — keep that
         // fact with its tombstone, so the deletion is reported to them (and to nobody else who
         // could not see the object); the grants and side rows go with the object below (ON
         // DELETE CASCADE), so this runs first.
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO deleted_object_read_grants (app_id, uuid, through_uuid)
             SELECT granted.app_id, ?, granted.through_uuid FROM (\(SampleSQL.appsGrantedObjectRow)) granted
-            """, arguments: [uuid, rowID, rowID])
+            """).execute(arguments: [uuid, rowID, rowID])
         // A related effort sample leaves its relations as removals (HKWorkoutEffortRelationshipQuery's anchor).
         try WorkoutEffortChanges.objectLeaving(rowID, change: change, db)
         // A workout leaves its relations (and the removals it kept) as departed ones (v39).
         try WorkoutEffortChanges.workoutLeaving(rowID, change: change, db)
-        try db.execute(sql: "DELETE FROM objects WHERE id = ?", arguments: [rowID])
+        // Cached: preparing this statement compiles every foreign key's cascade into it, which
+        // per deleted row cost more than the deletion itself (a large `deleteMatching`).
+        try db.cachedStatement(sql: "DELETE FROM objects WHERE id = ?").execute(arguments: [rowID])
         return uuid
     }
 

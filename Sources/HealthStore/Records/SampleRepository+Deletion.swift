@@ -52,21 +52,80 @@ extension SampleRepository {
     /// looked up within `workouts`, the app's read scope for workouts: the count must not tell
     /// which of its own samples another app associated with a workout it cannot see. The app's
     /// own samples sit only in its own correlations, which every scope admits.
-    /// `accessLog`: the call's entry, written in the same savepoint with the count (see `insert`).
+    ///
+    /// The objects go in commits of at most `deletionChunk` each, every one submitted to the
+    /// group-commit queue only after the previous one committed, so other apps' saves queued
+    /// meanwhile commit between them: one app deleting the millions of samples it saved holds the
+    /// store's only writer for one chunk at a time, not for the whole deletion (SECURITY.md, "One
+    /// write holds the store's only writer"). Only objects committed before the call's first
+    /// chunk are matched (`change_seq` at most the store's change number then), so a save of the
+    /// app's own racing the deletion is not swept up by a later chunk. Each chunk is durable with
+    /// its own change number and its own access-log entry (`accessLog` with that chunk's count),
+    /// so a deletion that fails or is cut short midway leaves whole chunks deleted and recorded,
+    /// never half an object. A correlation type's share check covers every matched correlation in
+    /// the first chunk, so a refusal deletes nothing.
     public func deleteMatching(typeIdentifier: String, predicate: SamplePredicate?, appID: String,
                                workouts: ReadScope, accessLog: AccessLogEntryDraft? = nil) async throws -> Int {
-        try await commits.submit(returning: { db in
-            let deleted = try Self.deleteMatchingRows(typeIdentifier: typeIdentifier, predicate: predicate, appID: appID,
-                                                      workouts: workouts, db)
-            if let accessLog { try AccessLogRepository.write(accessLog, count: deleted, db) }
-            return deleted
-        })
+        var chunk = DeletionChunk.first
+        var total = 0
+        while true {
+            let current = chunk
+            let (deleted, next) = try await commits.submit(returning: { db -> (Int, DeletionChunk?) in
+                let current = try current.resolved(db)
+                let (deleted, next) = try Self.deleteMatchingChunk(typeIdentifier: typeIdentifier, predicate: predicate, appID: appID,
+                                                                   workouts: workouts, chunk: current, db)
+                if let accessLog, deleted > 0 || current.isFirst { try AccessLogRepository.write(accessLog, count: deleted, db) }
+                return (deleted, next)
+            })
+            total += deleted
+            guard let next else { return total }
+            chunk = next
+        }
     }
 
-    /// `deleteMatching` inside the caller's transaction (also the pending journal's merge of a
-    /// deletion made while locked, resolved against the store as it is at merge).
+    /// How many objects one commit of `deleteMatching` deletes at most: a few tens of
+    /// milliseconds of the writer, about what a large save holds it for.
+    static let deletionChunk = 2_000
+
+    /// `deleteMatching` inside the caller's transaction, all at once: the pending journal's merge
+    /// of a deletion made while locked, resolved against the store as it is at merge.
     static func deleteMatchingRows(typeIdentifier: String, predicate: SamplePredicate?, appID: String,
                                    workouts: ReadScope, _ db: Database) throws -> Int {
+        let matching = try matchingOwnRows(typeIdentifier: typeIdentifier, predicate: predicate, appID: appID, workouts: workouts, db)
+        let rowIDs = try Int64.fetchAll(db, sql: "SELECT o.id FROM objects o WHERE \(matching.sql)", arguments: matching.arguments)
+        if isCorrelation(typeIdentifier) { try OwnCorrelationShares.check(rowIDs, appID: appID, db) }
+        return try deleteRows(rowIDs, db)
+    }
+
+    /// One chunk of `deleteMatching`: at most `deletionChunk` matched objects committed by the
+    /// call's first chunk, in (change, row) order after the previous chunk's last, read along the
+    /// (type, source, change) index so no chunk sorts or re-reads what an earlier one passed.
+    /// Returns how many went and the next chunk, nil when this was the last.
+    static func deleteMatchingChunk(typeIdentifier: String, predicate: SamplePredicate?, appID: String,
+                                    workouts: ReadScope, chunk: DeletionChunk.Resolved, _ db: Database) throws -> (Int, DeletionChunk?) {
+        let matching = try matchingOwnRows(typeIdentifier: typeIdentifier, predicate: predicate, appID: appID, workouts: workouts, db)
+        if chunk.isFirst, isCorrelation(typeIdentifier) {
+            let all = try Int64.fetchAll(db, sql: "SELECT o.id FROM objects o WHERE \(matching.sql) AND o.change_seq <= ?",
+                                         arguments: matching.arguments + [chunk.through])
+            try OwnCorrelationShares.check(all, appID: appID, db)
+        }
+        var sql = "SELECT o.change_seq, o.id FROM objects o INDEXED BY objects_by_type_source_change WHERE \(matching.sql) AND o.change_seq <= ?"
+        var arguments = matching.arguments + [chunk.through]
+        if let after = chunk.after {
+            sql += " AND (o.change_seq, o.id) > (?, ?)"
+            arguments += [after.change, after.row]
+        }
+        let rows = try Row.fetchAll(db, sql: sql + " ORDER BY o.change_seq, o.id LIMIT ?", arguments: arguments + [deletionChunk])
+        let deleted = try deleteRows(rows.map { $0[1] as Int64 }, db)
+        guard rows.count == deletionChunk, let last = rows.last else { return (deleted, nil) }
+        let after: (change: Int64, row: Int64) = (last[0], last[1])
+        return (deleted, .next(through: chunk.through, after: after))
+    }
+
+    /// The conditions every matching deletion applies: the app's own objects of the type that the
+    /// predicate (compiled within the app's own scope, workouts within `workouts`) matches.
+    private static func matchingOwnRows(typeIdentifier: String, predicate: SamplePredicate?, appID: String,
+                                        workouts: ReadScope, _ db: Database) throws -> (sql: String, arguments: StatementArguments) {
         let own = SampleSQL.visibility(.ownSamples(appID: appID))
         var conditions = ["o.type_id = ?", own.sql]
         var arguments: StatementArguments = [try SampleSQL.typeID(db, typeIdentifier)]
@@ -77,10 +136,7 @@ extension SampleRepository {
             conditions.append("(\(compiled.sql))")
             arguments += compiled.arguments
         }
-        let rowIDs = try Int64.fetchAll(db, sql: "SELECT o.id FROM objects o WHERE \(conditions.joined(separator: " AND "))",
-                                        arguments: arguments)
-        if isCorrelation(typeIdentifier) { try OwnCorrelationShares.check(rowIDs, appID: appID, db) }
-        return try deleteRows(rowIDs, db)
+        return (conditions.joined(separator: " AND "), arguments)
     }
 
     /// Deletes the rows under one change number (none when there is nothing to delete) and
@@ -93,5 +149,25 @@ extension SampleRepository {
             deleted += 1
         }
         return deleted
+    }
+}
+
+/// Where `deleteMatching` stands between its commits: before the first (which records the
+/// store's change number, so later saves are not swept up), or after a given (change, row).
+enum DeletionChunk: Sendable {
+    case first
+    case next(through: Int64, after: (change: Int64, row: Int64))
+
+    struct Resolved {
+        let through: Int64
+        let after: (change: Int64, row: Int64)?
+        var isFirst: Bool { after == nil }
+    }
+
+    func resolved(_ db: Database) throws -> Resolved {
+        switch self {
+        case .first: Resolved(through: try ReadSnapshot.changeNumber(db), after: nil)
+        case let .next(through, after): Resolved(through: through, after: after)
+        }
     }
 }
