@@ -46,31 +46,50 @@ public struct AccessLogRepository: Sendable {
     /// written by concurrent savepoints of one group commit still chain in order.
     ///
     /// Every save writes an entry in its own transaction, so this is on the durable save's path:
-    /// its three statements are the writer connection's cached ones (each was parsed, planned and
-    /// authorized per entry), and the types' JSON is written without an encoder (`typesJSON`).
+    /// its three statements are the writer connection's cached ones, bound value by value and
+    /// stepped in SQLite directly (`BoundStatement`), and the types' JSON is written without an
+    /// encoder (`typesJSON`). Stepping directly skips GRDB's per-statement work (its scheduling
+    /// and abort checks, its observation broker, argument arrays, `Row`s) — nothing GRDB's
+    /// observers need: none watches `access_log`, and the one watching `counters`
+    /// (`CommitWatcher`) ignores the head's row.
     @discardableResult
     static func write(_ draft: AccessLogEntryDraft, count: Int, _ db: Database) throws -> Int64 {
         let typesJSON = try typesJSON(draft.types)
-        let head = try Row.fetchOne(db.cachedStatement(sql: "SELECT value AS sequence, hash FROM counters WHERE name = ?"),
-                                    arguments: [headCounter])
-        let sequence: Int64 = (head?["sequence"] ?? 0) + 1
+        let readHead = try BoundStatement(db, sql: "SELECT value, hash FROM counters WHERE name = ?")
+        try readHead.bind(headCounter, at: 1)
+        let head = try readHead.readFirstRow { row in (sequence: row.int64(0), hash: row.bytes(1)) }
+        let sequence: Int64 = (head?.sequence ?? 0) + 1
         // A head without a hash (`counters.hash` may be NULL) chains from the start, which `verify`
         // then reports, instead of stopping every logged call.
-        let previousHash: [UInt8] = (head?["hash"] as Data?).map { [UInt8]($0) } ?? AccessLogChainHash.genesis
+        let previousHash: [UInt8] = head?.hash ?? AccessLogChainHash.genesis
         let fields = AccessLogChainHash.Fields(
             sequence: sequence, timeMicros: draft.date.microsecondsSince1970, actor: draft.actor, appID: draft.appID,
             action: draft.action.rawValue, typesJSON: typesJSON, count: Int64(count), detail: draft.detail,
             previousHash: previousHash)
         let hash = try AccessLogChainHash.hash(fields)
-        try db.cachedStatement(sql: """
+        let insert = try BoundStatement(db, sql: """
             INSERT INTO access_log (sequence, time_us, actor, app_id, action, types, count, detail, prev_hash, hash)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [sequence, fields.timeMicros, draft.actor, draft.appID, fields.action, typesJSON, fields.count,
-                                     draft.detail, Data(previousHash), Data(hash)])
-        try db.cachedStatement(sql: """
+            """)
+        try insert.bind(sequence, at: 1)
+        try insert.bind(fields.timeMicros, at: 2)
+        try insert.bind(draft.actor, at: 3)
+        try insert.bind(draft.appID, at: 4)
+        try insert.bind(fields.action, at: 5)
+        try insert.bind(typesJSON, at: 6)
+        try insert.bind(fields.count, at: 7)
+        try insert.bind(draft.detail, at: 8)
+        try insert.bind(blob: previousHash, at: 9)
+        try insert.bind(blob: hash, at: 10)
+        try insert.stepDirectly(db)
+        let advanceHead = try BoundStatement(db, sql: """
             INSERT INTO counters (name, value, hash) VALUES (?, ?, ?)
             ON CONFLICT(name) DO UPDATE SET value = excluded.value, hash = excluded.hash
-            """).execute(arguments: [headCounter, sequence, Data(hash)])
+            """)
+        try advanceHead.bind(headCounter, at: 1)
+        try advanceHead.bind(sequence, at: 2)
+        try advanceHead.bind(blob: hash, at: 3)
+        try advanceHead.stepDirectly(db)
         return sequence
     }
 

@@ -82,6 +82,15 @@ struct BoundStatement {
         try check(code, index)
     }
 
+    /// Bytes bound as a BLOB, as GRDB binds `Data` (an empty array is an empty BLOB, not NULL).
+    func bind(blob bytes: [UInt8], at index: Int32) throws {
+        let code = bytes.withUnsafeBytes { raw -> Int32 in
+            guard let base = raw.baseAddress, !raw.isEmpty else { return sqlite3_bind_zeroblob(handle, index, 0) }
+            return sqlite3_bind_blob(handle, index, base, Int32(raw.count), Self.transient)
+        }
+        try check(code, index)
+    }
+
     /// A UUID as its 16 bytes (how `objects.uuid` stores it, as GRDB would).
     func bind(_ uuid: UUID, at index: Int32) throws {
         let code = withUnsafeBytes(of: uuid.uuid) { bytes in
@@ -160,6 +169,16 @@ struct BoundStatement {
 
         func int64(_ column: Int32) -> Int64 {
             sqlite3_column_int64(handle, column)
+        }
+
+        /// The column's bytes as GRDB reads a BLOB into `Data` (TEXT as its UTF-8 bytes); nil for NULL.
+        func bytes(_ column: Int32) -> [UInt8]? {
+            guard sqlite3_column_type(handle, column) != SQLITE_NULL else { return nil }
+            // sqlite3_column_bytes after sqlite3_column_blob, as SQLite asks: the blob call may convert.
+            let base = sqlite3_column_blob(handle, column)
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard let base, count > 0 else { return [] }
+            return [UInt8](UnsafeRawBufferPointer(start: base, count: count))
         }
 
         /// A UUID stored as its 16 bytes; anything else is a damaged row.

@@ -18,7 +18,9 @@ import Synchronization
 /// the others in the batch commit. A batch of one needs no savepoint — its transaction is its own,
 /// and rolling that back is rolling back the save — which spares a lone save two statements.
 /// Only a failure of a shared transaction itself (SQLite aborted it, or the COMMIT failed) fails
-/// the whole batch, and then nothing in it was acknowledged.
+/// the whole batch, and then nothing in it was acknowledged. The transaction and savepoint
+/// statements are the writer connection's cached ones (`CachedTransaction`): GRDB's `write` and
+/// `inSavepoint` parse them again for every commit and every save.
 ///
 /// The drain runs on its own serial queue rather than on a caller's thread, so no caller (and no
 /// thread of Swift's small cooperative pool) is held waiting for the writer. Committing a lone save
@@ -133,12 +135,16 @@ final class GroupCommitQueue: Sendable {
     private func commit(_ batch: [Submission]) {
         let outcomes: [Result<[UUID], any Error>]
         do {
-            outcomes = try writer.write { db in
-                if batch.count == 1 {
-                    // Its own transaction: a failure rolls it back (by throwing out of `write`).
-                    return [.success(try batch[0].work(db))]
+            // Begun, committed and split into savepoints by statements prepared once
+            // (`CachedTransaction`), not by GRDB's `write`, which prepares them on every commit.
+            outcomes = try writer.writeWithoutTransaction { db in
+                try CachedTransaction.run(db) {
+                    if batch.count == 1 {
+                        // Its own transaction: a failure rolls it back (by throwing out of `run`).
+                        return [.success(try batch[0].work(db))]
+                    }
+                    return try Self.runInSavepoints(batch, db)
                 }
-                return try Self.runInSavepoints(batch, db)
             }
         } catch {
             state.withLock { state in
@@ -167,9 +173,8 @@ final class GroupCommitQueue: Sendable {
         for submission in batch {
             var uuids: [UUID] = []
             do {
-                try db.inSavepoint {
+                try CachedTransaction.inSavepoint(db) {
                     uuids = try submission.work(db)
-                    return .commit
                 }
                 outcomes.append(.success(uuids))
             } catch {

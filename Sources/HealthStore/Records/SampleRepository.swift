@@ -339,8 +339,10 @@ public struct SampleRepository: Sendable {
     /// rewritten page is one more WAL frame encrypted, written and checkpointed for a one-sample
     /// save (issue 17). Only a new source writes.
     static func sourceID(_ db: Database, _ source: SourceRecord) throws -> Int64 {
-        if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM sources WHERE bundle_identifier = ?"),
-                                       arguments: [source.bundleIdentifier]) {
+        // Read straight from SQLite (`BoundStatement.readFirstRow`): this runs for every save.
+        let lookup = try BoundStatement(db, sql: "SELECT id FROM sources WHERE bundle_identifier = ?")
+        try lookup.bind(source.bundleIdentifier, at: 1)
+        if let id = try lookup.readFirstRow({ $0.int64(0) }) {
             return id
         }
         return try returnedID(db.cachedStatement(sql: """

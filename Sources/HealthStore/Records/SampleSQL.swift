@@ -19,8 +19,11 @@ enum SampleSQL {
     /// The row id of sample type `identifier`, or nil for a type nothing was ever saved as: the one
     /// lookup of a type by its identifier, which the insert path (`SampleRepository.typeID`) also
     /// uses before it adds the type.
+    /// Read straight from SQLite (`BoundStatement.readFirstRow`): every save looks its type up.
     static func knownTypeID(_ db: Database, _ identifier: String) throws -> Int64? {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM sample_types WHERE identifier = ?"), arguments: [identifier])
+        let lookup = try BoundStatement(db, sql: "SELECT id FROM sample_types WHERE identifier = ?")
+        try lookup.bind(identifier, at: 1)
+        return try lookup.readFirstRow { $0.int64(0) }
     }
 
     /// The condition that confines a query over `alias` (a table with `source_id` and `start_us`
