@@ -229,7 +229,9 @@ let package = Package(
             name: "EndToEndTests",
             // HealthStore: the access-log tamper test edits a stopped healthd's store directly.
             // CSandbox: the kernel's Landlock ABI, to know whether healthd must say it is confined.
-            dependencies: ["HealthWire", "HealthIPC", "HealthModel", "HealthStore", "TestSupport", "AppleHealthExport", "CSandbox"],
+            dependencies: ["HealthWire", "HealthIPC", "HealthModel", "HealthStore", "TestSupport", "AppleHealthExport", "CSandbox",
+                           // COpenHealthProto: WireNumberJunkEndToEndTests walks the generated descriptors.
+                           "COpenHealthProto"],
             swiftSettings: swiftSettings
         ),
         // Byte-for-byte comparison of what an app receives with and without hidden data

@@ -8,16 +8,19 @@ import TestSupport
 /// Junk through the route calls (`insertRouteData`, `finishRoute`), as `JunkValueEndToEndTests`
 /// does for `save`: this test process, an app speaking the wire to a real healthd, varies one
 /// field of a valid location at a time over NaN, ±inf, ±1e308, 0, −1 and each field's edges,
-/// then finishes the route with one metadata or device field varied. Rules (CoreLocation's
-/// `CLLocation`): latitude −90…90, longitude −180…180, horizontal accuracy ≥ 0 (negative marks
-/// an invalid coordinate), course below 360 (negative: not known), every number finite.
-/// Altitude, vertical accuracy and speed have no documented bound and nothing is computed from
-/// them, so a finite extreme (±1e308 m) is stored and read back bit for bit. Each refusal is
-/// errorInvalidArgument naming the field; healthd answers afterwards.
+/// then finishes the route with one metadata or device field varied. Rules
+/// (`RouteLocationValidator`, after CoreLocation's `CLLocation`): latitude −90…90, longitude
+/// −180…180, altitude −12,000…100,000 m, horizontal accuracy 0…20,037,509 m (negative marks an
+/// invalid coordinate), vertical accuracy and speed at most 20,037,509 m and 1,000 m/s, course
+/// below 360 (negative vertical accuracy, speed and course: not known, kept as sent), every
+/// number finite. Accepted values are read back bit for bit. Each refusal is
+/// errorInvalidArgument naming the field; healthd answers afterwards. (Session 17: altitude
+/// ±1e308, accuracies and speed of 1e308 were stored before the bounds.)
 @Suite(.timeLimit(.minutes(10)), .serialized) struct RouteJunkEndToEndTests {
     static let workout = HKWorkoutTypeIdentifier
     static let route = HKWorkoutRouteTypeIdentifier
-    static let extremes: [Double] = [.nan, .infinity, -.infinity, 1e308, -1e308, 0, -1, 90.000_001, 180.000_001, 360, -90, 359.999]
+    static let extremes: [Double] = [.nan, .infinity, -.infinity, 1e308, -1e308, 0, -1, 90.000_001, 180.000_001, 360, -90, 359.999,
+                                     -12_000, -12_000.001, 100_000, 100_000.001, 1_000, 1_000.001, 20_037_509, 20_037_509.001]
 
     /// Whether `value` is allowed in `field`, by the rules above.
     static func allowed(_ field: String, _ value: Double) -> Bool {
@@ -25,9 +28,12 @@ import TestSupport
         switch field {
         case "latitude": return (-90...90).contains(value)
         case "longitude": return (-180...180).contains(value)
-        case "horizontalAccuracy": return value >= 0
+        case "altitude": return (-12_000...100_000).contains(value)
+        case "horizontalAccuracy": return (0...20_037_509).contains(value)
+        case "verticalAccuracy": return value <= 20_037_509
+        case "speed": return value <= 1_000
         case "course": return value < 360
-        default: return true
+        default: return false
         }
     }
 

@@ -29,7 +29,7 @@ enum StatisticsCollectionWatchService {
     static func watch(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
         let app = try context.requireApp(caller)
         let spec = try StatisticsCollectionSpec(wire: payload)
-        try spec.validate()
+        try spec.validateRequest()
         let type = try spec.statistics.validatedType()
         let typeIdentifier = spec.statistics.typeIdentifier
         let report = CallAccessReport.current

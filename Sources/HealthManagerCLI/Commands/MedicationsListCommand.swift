@@ -35,8 +35,9 @@ struct MedicationsListCommand: AsyncParsableCommand {
             return
         }
         for (record, medication) in medications {
-            io.output.writeLine("\(medication.conceptIdentifier)  \(MedicationText.name(medication))  "
-                                + "\(MedicationText.detail(medication))  added \(formatter.localTime(record.startDate))  "
+            // Names and codings may come from an import or a bidi-override paste: shown, never obeyed.
+            io.output.writeLine("\(medication.conceptIdentifier)  \(TerminalText.shown(MedicationText.name(medication)))  "
+                                + "\(TerminalText.shown(MedicationText.detail(medication)))  added \(formatter.localTime(record.startDate))  "
                                 + "(\(record.uuid.uuidString.lowercased()))")
         }
     }

@@ -5,18 +5,21 @@ import Glibc
 /// through `CommandIO.current`, which tests replace (task-locally) with captured text and
 /// scripted input, so every command runs in-process under test exactly as it runs for a user.
 public struct CommandIO: Sendable {
-    public var output: any TextSink
-    public var errors: any TextSink
+    public let output: any TextSink
+    public let errors: any TextSink
     public var input: any LineSource
     /// Bold table headers and prompts; off when stdout is not a terminal, or NO_COLOR is set.
-    public var usesStyling: Bool
+    public let usesStyling: Bool
     /// The zone dates on the command line are read in and dates in tables are shown in.
     public var timeZone: TimeZone
 
+    /// `output` and `errors` are wrapped in `TerminalSafeSink`: the one choke point that keeps
+    /// what apps wrote from driving the terminal, whichever command prints it.
     public init(output: any TextSink, errors: any TextSink, input: any LineSource,
                 usesStyling: Bool = false, timeZone: TimeZone = .current) {
-        self.output = output
-        self.errors = errors
+        let styles = usesStyling ? [TerminalSafeSink.bold, TerminalSafeSink.reset] : []
+        self.output = TerminalSafeSink(output, allowing: styles)
+        self.errors = TerminalSafeSink(errors, allowing: usesStyling ? styles + ["\r", TerminalSafeSink.eraseLine] : [])
         self.input = input
         self.usesStyling = usesStyling
         self.timeZone = timeZone
