@@ -33,10 +33,21 @@ enum ImportService {
         // The importer's word that these identities name their samples' type and start: taken
         // from the manager socket only (this method), for the import's own source.
         let dated = batch.datedMask
-        let outcome = try await context.store.withDatabase {
-            try await $0.samples.importBatch(canonical, dated: dated, routes: routes, source: source)
+        // The entry commits with the batch (one transaction, one fsync), as an app's save's does.
+        let report = CallAccessReport.current
+        let entry = report?.entryForWrite(appID: nil, types: types).map { draft in
+            var draft = draft
+            draft.detail = "import from \(batch.origin)"
+            return draft
         }
-        CallAccessReport.record(appID: nil, types: types, count: outcome.added, detail: "import from \(batch.origin)")
+        let outcome = try await context.store.withDatabase {
+            try await $0.samples.importBatch(canonical, dated: dated, routes: routes, source: source, accessLog: entry)
+        }
+        if entry != nil {
+            report?.committedWithEntry(appID: nil, types: types, count: outcome.added)
+        } else {
+            CallAccessReport.record(appID: nil, types: types, count: outcome.added, detail: "import from \(batch.origin)")
+        }
         context.logger.info("imported", metadata: ["origin": "\(batch.origin)", "added": "\(outcome.added)",
                                                   "unchanged": "\(outcome.unchanged)"])
         return MethodTable.Reply(ImportOutcome(added: outcome.added, unchanged: outcome.unchanged,

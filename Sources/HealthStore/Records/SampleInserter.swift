@@ -73,7 +73,7 @@ struct SampleInserter {
 
     init(_ db: Database, source: SourceRecord, systems stamp: SystemStamp = .source) throws {
         sourceID = try SampleRepository.sourceID(db, source)
-        syncLookup = SyncLookup(sourceID: sourceID, source: source)
+        syncLookup = try SyncLookup(sourceID: sourceID, source: source, db)
         change = try ObjectDeleter.nextChange(db)
         self.source = source
         self.stamp = stamp
@@ -116,7 +116,7 @@ struct SampleInserter {
         try insert.bind(utf8: MetadataCoding.encode(record.metadata, into: &metadataText) ? metadataText : nil, at: 10)
         try insert.bind(sync?.identifier, at: 12)
         try insert.bind(sync?.version, at: 13)
-        try insert.bind(sync.map { syncLookup.key(of: $0.identifier, for: record, dated: dated) }, at: 16)
+        try insert.bind(try sync.map { try syncLookup.keyForStoring($0.identifier, for: record, dated: dated, db) }, at: 16)
         // A quantity series' count marks its row for the decoder and statistics (v23); its
         // quantities are the caller's, like a workout's side rows.
         try insert.bind(record.quantitySeries.map { Int64($0.count) }, at: 14)

@@ -28,8 +28,14 @@ extension SampleRepository {
     /// `dated`: one entry per record, true where the importer derived the record's sync identity
     /// from its type and start among the rest (`SyncLookup`: keyed by its start);
     /// empty (or of another length) for none. Ignored for a record without a sync identity.
+    ///
+    /// `accessLog`: the batch's access-log entry, written in the batch's transaction with the
+    /// number of samples it added, as an app's save writes its own (`insert(_:source:accessLog:)`):
+    /// one commit and one fsync per batch. Appended after the reply instead, each entry was a
+    /// commit of its own that the batch's reply waited for, behind the next batch's commit — so
+    /// healthd decoded the batch after next only once the writer had nothing left to do.
     public func importBatch(_ records: [SampleRecord], dated: [Bool] = [], routes: [ImportRoute] = [],
-                            source: SourceRecord) async throws -> ImportCounts {
+                            source: SourceRecord, accessLog: AccessLogEntryDraft? = nil) async throws -> ImportCounts {
         let dated = dated.count == records.count ? dated : [Bool](repeating: false, count: records.count)
         return try await commits.submit { db in
             let sourceID = try Self.sourceID(db, source)
@@ -42,7 +48,7 @@ extension SampleRepository {
             var syncedObjects = [SyncedObject?](repeating: nil, count: records.count)
             // Each record's identity read once (two metadata lookups), for the check below too.
             let identities = records.map(\.syncIdentity)
-            var lookup = SyncLookup(sourceID: sourceID, source: source)
+            var lookup = try SyncLookup(sourceID: sourceID, source: source, db)
             for index in records.indices {
                 guard let sync = identities[index] else { continue }
                 let stored = try lookup.find(sync.identifier, of: records[index], dated: dated[index], db)
@@ -98,6 +104,7 @@ extension SampleRepository {
                 }
                 if try Self.storeImportedRoute(route, workoutUUID: workoutUUID, source: source, db) { routesAdded += 1 }
             }
+            if let accessLog { try AccessLogRepository.write(accessLog, count: records.count - unchanged, db) }
             return ImportCounts(added: records.count - unchanged, unchanged: unchanged,
                                 routesAdded: routesAdded, routesUnchanged: routes.count - routesAdded)
         }

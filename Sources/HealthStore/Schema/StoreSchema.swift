@@ -151,6 +151,7 @@ enum StoreSchema {
         registerWorkoutEffortDeparted(&migrator) // v39
         registerUploadConnections(&migrator)     // v42
         registerObjectReadOffers(&migrator)      // v48
+        registerSyncKeyKinds(&migrator)          // v58
         return migrator
     }
 }
