@@ -26,12 +26,18 @@ struct CallDispatcher: Sendable {
         switch MethodTable.cost(of: call.method, payload: call.payload) {
         case .cheap:
             await run(handler, call)
-        case .permissionPrompt:
-            // Checked again, atomically, when the prompt is made (PromptCenter.ask); this early
-            // check spares the store a flood of requests that could only be refused.
-            if let refusal = await context.prompts.refusalAtLimit(app: app.id) {
-                return call.responder.fail(refusal, streaming: false)
+        case let .permissionPrompt(kind):
+            // Checked again, atomically, when the prompt is made (`ask`); this early check spares
+            // the store a flood of requests that could only be refused — a per-object request
+            // reads up to 1,000 candidates of every source before it is filed. Each kind is
+            // checked against its own queue: before, a per-object request was checked against
+            // the type-wide prompts, so an app at its per-object limit had every further request
+            // do that read and only then be refused (`AppResourceCapEndToEndTests`).
+            let refusal = switch kind {
+            case .typeWide: await context.prompts.refusalAtLimit(app: app.id)
+            case .perObject: await context.perObjectPrompts.refusalAtLimit(app: app.id)
             }
+            if let refusal { return call.responder.fail(refusal, streaming: false) }
             await run(handler, call)
         case .longRunningQuery:
             let release: @Sendable () -> Void

@@ -136,12 +136,20 @@ enum MethodTable {
     /// How much of the broker an app's call may hold (BrokerLimits): a long-running query counts
     /// against the app's long-running budget for as long as it stays open; a large query (a
     /// finite stream that reads and sends many rows) runs only in a `QueryScheduler` slot.
-    enum Cost: Sendable {
+    enum Cost: Sendable, Equatable {
         case cheap
-        /// May ask the user (a pending prompt): refused up front while the app is at its limit.
-        case permissionPrompt
+        /// May ask the user (a pending prompt of `PromptKind`): refused up front, before any
+        /// store work, while the app has that kind's limit of prompts waiting.
+        case permissionPrompt(PromptKind)
         case largeQuery
         case longRunningQuery
+    }
+
+    /// The two queues of questions to the user, each with its own per-app limit: type-wide
+    /// prompts (`PromptCenter`) and per-object read requests (`PerObjectPromptCenter`).
+    enum PromptKind: Sendable, Equatable {
+        case typeWide
+        case perObject
     }
 
     /// The cost of an app's call. Only the anchored and workout effort relationship queries need
@@ -156,8 +164,10 @@ enum MethodTable {
     static func cost(of method: String, payload: [UInt8]) -> Cost {
         guard let appMethod = HealthStoreMethod(rawValue: method) else { return .cheap }
         switch appMethod {
-        case .requestAuthorization, .requestPerObjectReadAuthorization:
-            return .permissionPrompt
+        case .requestAuthorization:
+            return .permissionPrompt(.typeWide)
+        case .requestPerObjectReadAuthorization:
+            return .permissionPrompt(.perObject)
         case .observeChanges, .watchStatisticsCollection, .watchActivitySummaries, .watchUserPreferences:
             return .longRunningQuery
         case .queryAnchored:

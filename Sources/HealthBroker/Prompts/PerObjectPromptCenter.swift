@@ -1,4 +1,5 @@
 import Foundation
+import HealthIPC
 import HealthModel
 import HealthStore
 import HealthWire
@@ -40,9 +41,7 @@ actor PerObjectPromptCenter {
     /// Waits until `resolve` is called for the request, or throws CancellationError when the
     /// app's call is cancelled (which withdraws it).
     func ask(app: AppManifest, installation: AppInstallation, typeIdentifier: String, candidates: [SampleRecord]) async throws {
-        guard pending.values.count(where: { $0.prompt.appID == app.id && $0.continuation != nil }) < maxPendingPerApp else {
-            throw BrokerLimits.exhausted("at most \(maxPendingPerApp) pending per-object read requests per app")
-        }
+        if let refusal = refusalAtLimit(app: app.id) { throw refusal }
         let id = nextID
         nextID += 1
         let prompt = PerObjectPrompt(requestID: id, appID: app.id, appDisplayName: app.displayName,
@@ -55,6 +54,13 @@ actor PerObjectPromptCenter {
         } onCancel: {
             Task { await self.withdraw(id) }
         }
+    }
+
+    /// RESOURCE_EXHAUSTED if `app` already has its limit of requests waiting (document offers,
+    /// which no call waits on and which are one per app and type, do not count), else nil.
+    func refusalAtLimit(app: String) -> RPCStatus? {
+        guard pending.values.count(where: { $0.prompt.appID == app && $0.continuation != nil }) >= maxPendingPerApp else { return nil }
+        return BrokerLimits.exhausted("at most \(maxPendingPerApp) pending per-object read requests per app")
     }
 
     /// Files the app's offer of `candidates` (documents of `typeIdentifier` the user has not decided
