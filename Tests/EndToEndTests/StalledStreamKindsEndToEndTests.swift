@@ -177,7 +177,7 @@ import TestSupport
         // healthd has begun answering: the call ran, and blocks (or will) on this client. A
         // document answer must have filled the socket, or the case stalls nothing.
         if call.answersDocuments {
-            let unread = try await LargeDocumentWorld.waitUntilStalled(attack.descriptors[0])
+            let unread = try await LargeDocumentWorld.waitUntilStalled(anyOf: attack.descriptors)
             print("StalledStreamKinds \(call) \(reading): stalled with \(unread) bytes unread")
         } else {
             try #require(try await AppBudgetEndToEndTests.waitForReplies(attack.descriptors[0]), "healthd never answered \(call)")
