@@ -52,6 +52,17 @@ import TestSupport
         #expect(try await broker.healthctl(["object-requests", "--answer", second.requestID]).status == 0)
         #expect(try await broker.runApp(reader, ["snippet", "cda-sample-query"]).okValue == "2 true 0")
 
+        // A data window on the documents' read grant is refused: the user's picks decide, and a
+        // window would silently hide nothing. healthctl exits 65 (EX_DATAERR) naming the fix, and
+        // the grant stays as it was — alone or beside a type a window does apply to.
+        for types in [[Self.cda], [HKQuantityTypeIdentifier.stepCount.rawValue, Self.cda]] {
+            let windowed = try await broker.healthctl(["grant", reader, "read"] + types + ["--window", "30d"])
+            #expect(windowed.status == 65, "\(types): \(windowed)")
+            #expect(windowed.stderr.contains("documents are allowed one by one") && windowed.stderr.contains("healthctl object-grants"),
+                    "\(types): \(windowed)")
+            #expect(try await broker.runApp(reader, ["snippet", "cda-sample-query"]).okValue == "2 true 0", "\(types)")
+        }
+
         // The type's read permission revoked: the allowed documents go too (own only).
         try await broker.set(reader, "read", Self.cda, allowed: false)
         #expect(try await broker.runApp(reader, ["snippet", "cda-sample-query"]).okValue == "0 true 0")

@@ -30,19 +30,13 @@ import TestSupport
     static let arguments = ["--stalled-peer-timeout", "600", "--large-queries-running", "1"]
 
     /// 12 CDA documents of 900 kB (about 11 MB, far past what a socket and healthd's 1 MiB
-    /// pause threshold hold) that both attackers may read; a victim with steps and a reading.
+    /// pause threshold hold) that both attackers may read (`LargeDocumentWorld`); a victim with
+    /// steps and a reading.
     func world() async throws -> BrokerProcess {
-        let broker = try BrokerProcess(extraArguments: Self.arguments)
-        let writer = try await broker.installClient(Self.writer)
-        try await broker.set(writer, "share", Self.cda, allowed: true)
-        let saved = try await broker.runApp(writer, ["snippet", "cda-save", "12", "900000"], timeout: 300)
-        try #require(saved.okValue == "saved 12 Visit 12", "\(saved)")
-        try await broker.install(appID: Self.attacker, executable: Products.testProcessExecutable)
-        try await broker.allowDirect(Self.attacker)
+        let documents = try await LargeDocumentWorld(arguments: Self.arguments, writer: Self.writer, reader: Self.attacker)
+        let broker = documents.broker
         try await broker.install(appID: Self.otherAttacker, executable: Products.path("leak-probe-client"))
-        for app in [Self.attacker, Self.otherAttacker] { try await broker.set(app, "read", Self.cda, allowed: true) }
-        // Documents are read per document: the user allows the attacker every one (its answer is the 11 MB).
-        try await DocumentOffers.allowAll(toDirectApp: Self.attacker, in: broker)
+        try await broker.set(Self.otherAttacker, "read", Self.cda, allowed: true)
         let victim = try await broker.installClient(Self.victim)
         for type in [Self.steps, Self.systolic, Self.diastolic] {
             try await broker.set(victim, "share", type, allowed: true)
@@ -53,16 +47,22 @@ import TestSupport
         return broker
     }
 
-    static var documentQuery: [UInt8] { SampleQuerySpec(typeIdentifier: cda).wireBytes() }
+    static var documentQuery: [UInt8] { LargeDocumentWorld.documentQuery }
 
     /// Starts the document query on a connection of its own and never reads it; returns once
-    /// healthd has started answering (replies wait unread), i.e. the query ran and blocked or
-    /// will block on this client.
+    /// healthd has filled the socket and stopped writing (`LargeDocumentWorld.waitUntilStalled`,
+    /// which fails the test when the answer is too small to stall): the query ran and blocks on
+    /// this client.
     static func stallDocumentQuery(_ broker: BrokerProcess) async throws -> Int32 {
         let fd = try UnixSocket.connect(path: broker.appSocket)
         let request = FrameCodec.encode(.request(1, HealthStoreMethod.querySamples.rawValue, documentQuery))
         _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        try #require(try await AppBudgetEndToEndTests.waitForReplies(fd), "healthd never answered the document query")
+        do {
+            _ = try await LargeDocumentWorld.waitUntilStalled(fd)
+        } catch {
+            close(fd)
+            throw error
+        }
         return fd
     }
 

@@ -77,6 +77,10 @@ import TestSupport
         }
 
         var onAdminSocket: Bool { self == .accessLogListing }
+        /// Whether the answer is the documents (about 11 MB): it stalls by its own size, and the
+        /// case checks that it did (`LargeDocumentWorld.waitUntilStalled`). The others stall by
+        /// the attacker holding every connection with a call that lives on.
+        var answersDocuments: Bool { [.documentQuery, .anchoredQuery, .anchoredQueryWithUpdates].contains(self) }
         private var cda: String { StalledStreamKindsEndToEndTests.cda }
     }
 
@@ -89,7 +93,8 @@ import TestSupport
     }
 
     /// One healthd for the suite: 12 CDA documents of 900 kB (about 11 MB, far past a socket and
-    /// healthd's pause), an attacker that may read them and steps, and a victim with steps.
+    /// healthd's pause), an attacker that may read them and steps (`LargeDocumentWorld`), and a
+    /// victim with steps.
     final class World: Sendable {
         let broker: BrokerProcess
         /// healthd's largest resident size seen after a case, in KiB.
@@ -107,18 +112,10 @@ import TestSupport
         }
 
         init() async throws {
-            broker = try BrokerProcess(extraArguments: ["--stalled-peer-timeout", "600", "--large-queries-running", "1"])
-            let writer = try await broker.installClient(StalledStreamKindsEndToEndTests.writer)
-            try await broker.set(writer, "share", cda, allowed: true)
-            let saved = try await broker.runApp(writer, ["snippet", "cda-save", "12", "900000"], timeout: 300)
-            try #require(saved.okValue == "saved 12 Visit 12", "\(saved)")
-            try await broker.install(appID: attacker, executable: Products.testProcessExecutable)
-            try await broker.allowDirect(attacker)
-            for type in [cda, steps, HKObjectType.activitySummaryType().identifier] {
-                try await broker.set(attacker, "read", type, allowed: true)
-            }
-            // Documents are read per document: the user allows the attacker every one.
-            try await DocumentOffers.allowAll(toDirectApp: attacker, in: broker)
+            broker = try await LargeDocumentWorld(
+                arguments: ["--stalled-peer-timeout", "600", "--large-queries-running", "1"],
+                writer: StalledStreamKindsEndToEndTests.writer, reader: attacker,
+                readerGrants: [("read", steps), ("read", HKObjectType.activitySummaryType().identifier)]).broker
             let victim = try await broker.installClient(StalledStreamKindsEndToEndTests.victim)
             try await broker.set(victim, "share", steps, allowed: true)
             try await broker.set(victim, "read", steps, allowed: true)
@@ -177,8 +174,14 @@ import TestSupport
         let broker = world.broker
         let attack = try Attack(call, reading, on: broker)
         defer { attack.stop() }
-        // healthd has begun answering: the call ran, and blocks (or will) on this client.
-        try #require(try await AppBudgetEndToEndTests.waitForReplies(attack.descriptors[0]), "healthd never answered \(call)")
+        // healthd has begun answering: the call ran, and blocks (or will) on this client. A
+        // document answer must have filled the socket, or the case stalls nothing.
+        if call.answersDocuments {
+            let unread = try await LargeDocumentWorld.waitUntilStalled(anyOf: attack.descriptors)
+            print("StalledStreamKinds \(call) \(reading): stalled with \(unread) bytes unread")
+        } else {
+            try #require(try await AppBudgetEndToEndTests.waitForReplies(attack.descriptors[0]), "healthd never answered \(call)")
+        }
 
         let clock = ContinuousClock()
         let victimStarted = clock.now
@@ -213,16 +216,9 @@ import TestSupport
     /// hang into a failure.
     @Test(arguments: [Call.documentQuery, .anchoredQueryWithUpdates])
     func aClientThatNeverReadsIsDisconnectedByTheUnreadRepliesTimeout(_ call: Call) async throws {
-        let broker = try BrokerProcess(extraArguments: ["--stalled-peer-timeout", "2"])
+        let broker = try await LargeDocumentWorld(arguments: ["--stalled-peer-timeout", "2"], writer: Self.writer,
+                                                  reader: Self.attacker, documents: 4).broker
         defer { broker.stop() }
-        let writer = try await broker.installClient(Self.writer)
-        try await broker.set(writer, "share", Self.cda, allowed: true)
-        let saved = try await broker.runApp(writer, ["snippet", "cda-save", "4", "900000"], timeout: 300)
-        try #require(saved.okValue == "saved 4 Visit 4", "\(saved)")
-        try await broker.install(appID: Self.attacker, executable: Products.testProcessExecutable)
-        try await broker.allowDirect(Self.attacker)
-        try await broker.set(Self.attacker, "read", Self.cda, allowed: true)
-        try await DocumentOffers.allowAll(toDirectApp: Self.attacker, in: broker)
         let fd = try UnixSocket.connect(path: broker.appSocket)
         defer { close(fd) }
         sendAll(FrameCodec.encode(.request(1, call.method, call.payload)), to: fd)

@@ -8,13 +8,15 @@ import Testing
 /// `ReadSnapshot`: every reading of an answer after its first reads only what was committed by the
 /// first (SECURITY.md, "A second reading is bounded by the first"). For each store read a stream
 /// reads again — the change feed (anchored deliveries), statistics samples (collections), activity
-/// summaries — a sample committed between two readings of one snapshot is absent from the second,
+/// summaries, sample queries (a stale HKSampleQuery or correlation query resumes) — a sample committed between two readings of one snapshot is absent from the second,
 /// and present for a new snapshot (the control: the reading would have shown it).
 @Suite(.timeLimit(.minutes(10))) struct ReadSnapshotTests {
     enum Reading: String, CaseIterable, CustomTestStringConvertible {
         case changeFeed = "change feed"
         case statistics
         case activitySummaries = "activity summaries"
+        /// HKSampleQuery's reading (`queryFetched`), the one a stale sample query resumes with.
+        case sampleQuery = "sample query"
 
         var testDescription: String { rawValue }
 
@@ -37,6 +39,14 @@ import Testing
                 let days = ActivitySummaryQuerySpec(firstDay: CalendarDay(year: 2023, month: 11, day: 1),
                                                     lastDay: CalendarDay(year: 2023, month: 11, day: 30), timeZoneIdentifier: "UTC")
                 return try database.activitySummaries.summaries(days, scope: everything, within: snapshot).summaries.map(\.day.description)
+            case .sampleQuery:
+                var uuids: [String] = []
+                _ = try database.samples.queryFetched(SampleQuerySpec(typeIdentifier: type), scope: everything, batching: .rows(500),
+                                                      resuming: nil, within: snapshot) { batch in
+                    uuids += batch.rows.map(\.uuid.uuidString)
+                    return true
+                }
+                return uuids
             }
         }
 

@@ -66,9 +66,11 @@ import Testing
             var offered = 0
             var resume: SampleQueryResume?
             var readings = 0
+            let snapshot = ReadSnapshot()
             repeat {
                 readings += 1
-                resume = try database.samples.queryFetched(Self.spec, scope: .allSources, batching: batching, resuming: resume) { batch in
+                resume = try database.samples.queryFetched(Self.spec, scope: .allSources, batching: batching, resuming: resume,
+                                                           within: snapshot) { batch in
                     defer { offered += 1 }
                     guard offered != refused else { return false }
                     sent += batch.sampleRecords()

@@ -83,8 +83,10 @@ enum ProbeState: String, CaseIterable, Sendable, CustomStringConvertible {
         case .revoked: return [grant, ["revoke", appID, "read"] + types]
         case .expired: return [grant + ["--for", "\(Int(Self.temporaryGrantDuration))s"]]
         // Windows apply to samples only; characteristics stay undecided (and so unreadable).
+        // Documents are read by the user's picks and take no window (`GrantLimitsCheck`).
         case .window:
-            return [["grant", appID, "read"] + ProbeData.sampleReadTypes + ProbeData.recordReadTypes + [ProbeData.activitySummary, "--window", "30d"]]
+            let windowed = ProbeData.sampleReadTypes + ProbeData.recordReadTypes.filter { $0 != ProbeData.cda } + [ProbeData.activitySummary]
+            return [["grant", appID, "read"] + windowed + ["--window", "30d"], ["grant", appID, "read", ProbeData.cda]]
         }
     }
 

@@ -91,8 +91,14 @@ struct AuthorizationEngine: Sendable {
             return .ownSamples(appID: app.id)
         }
         // Read per document (CDA): the type's grant lets the app be offered documents; it reads
-        // its own and those the user allowed, each (`PerObjectAuthorization.offeredTypes`).
-        if PerObjectAuthorization.offeredTypes.contains(type) { return .ownAndGrantedObjects(appID: app.id) }
+        // its own and those the user allowed, each (`PerObjectAuthorization.offeredTypes`). A
+        // window on that grant is refused (`GrantLimitsCheck`); one stored before it was hides
+        // every other app's document: the user asked for older ones hidden, and which of those
+        // they allowed the window cannot say, so none shows rather than all.
+        if PerObjectAuthorization.offeredTypes.contains(type) {
+            guard grant.limits.dataWindow == nil else { return .ownSamples(appID: app.id) }
+            return .ownAndGrantedObjects(appID: app.id)
+        }
         guard let windowStart = grant.limits.windowStart(at: now) else { return .allSources }
         return .recentWindow(appID: app.id, since: windowStart)
     }

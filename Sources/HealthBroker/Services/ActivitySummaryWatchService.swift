@@ -28,7 +28,8 @@ import Synchronization
 /// Flow control, as the statistics collection's (`StatisticsCollectionWatchService`): a delivery
 /// is computed only once the client took the last one, each batch leaves only while the scope it
 /// was computed under is current, and a delivery a slow client holds up across a grant change is
-/// computed again and goes on from the days it was sent.
+/// computed again and goes on from the days it was sent — from what was committed by the
+/// delivery's first reading only (`read(_:app:context:since:rereading:)`).
 enum ActivitySummaryWatchService {
     /// The sample types summaries are computed from (`ActivitySummaryRepository.samples`).
     static let sampleTypes = [HKQuantityTypeIdentifier.activeEnergyBurned.rawValue, HKQuantityTypeIdentifier.appleExerciseTime.rawValue,
@@ -69,8 +70,9 @@ enum ActivitySummaryWatchService {
                 let end = min(start + ActivitySummaryService.summariesPerBatch, pending.count)
                 let batch = ActivitySummaryBatch(Array(pending[start..<end]), endOfDelivery: end == pending.count)
                 guard try await responder.send(batch.wireBytes(), ifStillCurrent: reading.visibility.isCurrent) else {
-                    // Computed under a scope no longer in force: again, from what was sent.
-                    reading = try await read(spec, app: app, context: context, since: nil)
+                    // Computed under a scope no longer in force: again, from what was sent, within
+                    // the delivery's first reading's snapshot (later commits are the next delivery's).
+                    reading = try await read(spec, app: app, context: context, since: nil, rereading: reading.visibility)
                     current = reading.outcome?.summaries ?? []
                     pending = current.filter { (sent[$0.day] ?? shown[$0.day]) != $0 }
                     start = 0
@@ -128,15 +130,24 @@ enum ActivitySummaryWatchService {
 
     /// The summaries under the app's scope as it is now — or, when the scope is the same and no
     /// sample of a summary type it admits changed since `basis`, the finding that the last ones
-    /// still hold. No basis: computes.
-    static func read(_ spec: ActivitySummaryQuerySpec, app: AppManifest, context: BrokerContext, since basis: Basis?) async throws -> Reading {
+    /// still hold. No basis: computes. `rereading`: a stale delivery's reading, computed again
+    /// within its first reading's snapshot and keeping that reading's change number as its basis
+    /// (`CollectionWatch.read(since:rereading:)` says why).
+    static func read(_ spec: ActivitySummaryQuerySpec, app: AppManifest, context: BrokerContext, since basis: Basis?,
+                     rereading earlier: StreamVisibility? = nil) async throws -> Reading {
         try await context.store.withDatabase { database in
             let type = HKObjectType.activitySummaryType().identifier
-            let visibility = try StreamVisibility(app: app, types: [type], authorization: database.authorization)
+            let visibility: StreamVisibility
+            if let earlier {
+                try earlier.refresh()
+                visibility = earlier
+            } else {
+                visibility = try StreamVisibility(app: app, types: [type], authorization: database.authorization)
+            }
             let scope = visibility.scope(type)
             // A window's start moving with the clock is no reason to recompute: only a change the
             // app can see or a grant change is (CollectionBasis.carriesOver says why).
-            if var basis, basis.scope.clockFree == scope.clockFree {
+            if earlier == nil, var basis, basis.scope.clockFree == scope.clockFree {
                 // Each check is its own read: the basis advances only to the earliest number
                 // they were all current at, so a commit between two checks is found next time.
                 var changed = false
@@ -152,9 +163,9 @@ enum ActivitySummaryWatchService {
                 }
             }
             // The change number before the computation: a commit in between is in the result or
-            // found by the next check, never lost.
-            let change = try database.changeFeed.currentChange()
-            let outcome = try database.activitySummaries.summaries(spec, scope: scope)
+            // found by the next check, never lost. A reading again keeps its delivery's first.
+            let change = try visibility.snapshot.change ?? database.changeFeed.currentChange()
+            let outcome = try database.activitySummaries.summaries(spec, scope: scope, within: visibility.snapshot)
             return Reading(outcome: outcome, basis: Basis(scope: scope, change: change), visibility: visibility)
         }
     }

@@ -146,8 +146,9 @@ enum SampleQueries {
     /// The app's QuerySamples: the same batches, each sent only while `visibility` says the
     /// rows read for it are still the app's to see (`StreamVisibility`). When it does not, the
     /// batch is dropped and the query goes on after the last row sent, under the scope in force
-    /// now (`SampleQueryResume`): rows the app lost since never leave, and the rows it still
-    /// sees arrive in the same batches as if the lost ones had never been stored.
+    /// now (`SampleQueryResume`), over the rows committed by the first reading (the answer's
+    /// `ReadSnapshot`, `visibility.snapshot`): rows the app lost since never leave, and the rows it
+    /// still sees arrive in the same batches as if the lost ones had never been stored.
     static func stream(_ spec: SampleQuerySpec, visibility: StreamVisibility, from database: HealthDatabase,
                        to responder: CallResponder, counting report: CallAccessReport?) throws {
         let type = spec.typeIdentifier
@@ -157,7 +158,7 @@ enum SampleQueries {
             var encoder = FetchedSampleEncoder()
             let batching = AnswerBatching.samples(of: type) { encoder.encodedSize(ofLastRowOf: $0) }
             resume = try database.samples.queryFetched(spec, scope: visibility.scope(type), batching: batching,
-                                                       resuming: resume) { batch in
+                                                       resuming: resume, within: visibility.snapshot) { batch in
                 guard try responder.sendFromSynchronousContext(encoder.wireBytes(batch), ifStillCurrent: visibility.isCurrent) else {
                     return false
                 }

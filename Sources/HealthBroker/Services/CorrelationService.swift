@@ -25,14 +25,15 @@ enum CorrelationService {
             report?.record(appID: app.id, types: [spec.typeIdentifier])
             // Each batch only while every member type's scope is the one it was read under
             // (`StreamVisibility`); otherwise the query goes on after the last correlation sent,
-            // under the scopes in force now (`SampleQueryResume`).
+            // under the scopes in force now (`SampleQueryResume`), within the first reading's
+            // snapshot (`visibility.snapshot`).
             var resume: SampleQueryResume?
             // What each correlation was measured as: the batch's message is built from those bytes.
             let encoded = EncodedSamples()
             repeat {
                 let scopes = Dictionary(uniqueKeysWithValues: types.map { ($0, visibility.scope($0)) })
                 resume = try database.samples.queryCorrelations(spec, objectScopes: scopes, batching: AnswerBatching.correlations(keptIn: encoded),
-                                                                resuming: resume) { batch in
+                                                                resuming: resume, within: visibility.snapshot) { batch in
                     guard try responder.sendFromSynchronousContext(encoded.sampleList(batch), ifStillCurrent: visibility.isCurrent) else {
                         return false
                     }

@@ -25,6 +25,8 @@ import HealthWire
 /// under is current (`send(_:ifStillCurrent:)`). A delivery of several messages that a slow
 /// client holds up after a grant changed is computed again under the scope in force now and goes
 /// on from what the client was sent: the SDK applies a delivery's messages together, at its last.
+/// Computed again, it holds only what was committed by the delivery's first reading
+/// (`CollectionWatch.read(since:rereading:)`): later commits wake the next delivery.
 enum StatisticsCollectionWatchService {
     static func watch(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
         let app = try context.requireApp(caller)
@@ -55,8 +57,9 @@ enum StatisticsCollectionWatchService {
             while index < messages.count {
                 let message = messages[index]
                 guard try await responder.send(message.wireBytes(), ifStillCurrent: reading.visibility.isCurrent) else {
-                    // Computed under a scope no longer in force: again, from what was sent.
-                    reading = try await watch.read(since: nil)
+                    // Computed under a scope no longer in force: again, from what was sent, within
+                    // the delivery's first reading's snapshot (later commits are the next delivery's).
+                    reading = try await watch.read(since: nil, rereading: reading.visibility)
                     target = reading.outcome?.result ?? []
                     let change = StatisticsCollectionChange(from: shown, to: target)
                     if !begun, !initial, change.isEmpty { return reading }

@@ -25,15 +25,29 @@ struct CollectionWatch: Sendable {
     }
 
     /// Computes the collection, unless a result on `basis` still holds. No basis: computes.
-    func read(since basis: CollectionBasis?) async throws -> Reading {
+    ///
+    /// `rereading`: the reading of a delivery a slow client held up until it went stale
+    /// (`StreamVisibility.isCurrent`). Computed again under the scope in force now, but only from
+    /// what was committed by that delivery's first reading (its `ReadSnapshot`), and with that
+    /// reading's change number as its basis: a commit since — the reader's own save included —
+    /// is the next delivery's, as it is when nothing went stale. Otherwise whether it came in this
+    /// delivery or the next would tell the reader that some app deleted something (any deletion
+    /// makes a delivery stale), DESIGN.md §7.3.
+    func read(since basis: CollectionBasis?, rereading earlier: StreamVisibility? = nil) async throws -> Reading {
         let typeIdentifier = spec.statistics.typeIdentifier
         // Read before the data, like the change number: a reorder after this wakes us again.
         let sourceOrderVersion = context.changes.sourceOrderVersion(of: typeIdentifier)
         return try await context.store.withDatabase { database in
             let authorization = database.authorization
-            let visibility = try StreamVisibility(app: app, types: [typeIdentifier], authorization: authorization)
+            let visibility: StreamVisibility
+            if let earlier {
+                try earlier.refresh()
+                visibility = earlier
+            } else {
+                visibility = try StreamVisibility(app: app, types: [typeIdentifier], authorization: authorization)
+            }
             let scope = visibility.scope(typeIdentifier)
-            if var basis, basis.carriesOver(to: scope, sourceOrderVersion: sourceOrderVersion) {
+            if earlier == nil, var basis, basis.carriesOver(to: scope, sourceOrderVersion: sourceOrderVersion) {
                 // No predicate: any visible change of the type recomputes, a superset that cannot
                 // miss one the predicate would admit.
                 let check = try database.changeFeed.hasChanges(of: typeIdentifier, matching: nil, scope: scope, after: basis.change)
@@ -43,9 +57,9 @@ struct CollectionWatch: Sendable {
                 }
             }
             // The change number before the computation: a commit in between is in the result or
-            // found by the next check, never lost.
-            let change = try database.changeFeed.currentChange()
-            let outcome = try StatisticsComputation.collection(spec, type: type, scope: scope, in: database)
+            // found by the next check, never lost. A reading again keeps its delivery's first.
+            let change = try visibility.snapshot.change ?? database.changeFeed.currentChange()
+            let outcome = try StatisticsComputation.collection(spec, type: type, scope: scope, within: visibility.snapshot, in: database)
             return Reading(outcome: outcome, basis: CollectionBasis(scope: scope, sourceOrderVersion: sourceOrderVersion, change: change),
                            visibility: visibility)
         }

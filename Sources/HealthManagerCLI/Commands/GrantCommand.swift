@@ -12,7 +12,8 @@ struct GrantCommand: AsyncParsableCommand {
 
             A grant may be temporary: with --for it expires after that long and then counts as \
             denied, as if you had revoked it. With --window (read only) the app sees only data \
-            from that far back, measured at each query, plus whatever it saved itself.
+            from that far back, measured at each query, plus whatever it saved itself. Clinical \
+            documents take no window: you allow them one by one (healthctl object-requests).
 
             Examples:
               healthctl grant com.example.sleep read heartRate sleepAnalysis

@@ -7,12 +7,16 @@ import Synchronization
 /// again — a batch after the first, or a frame recomputed because the reader's view went stale —
 /// never adds what was committed after its first reading; that belongs to the next delivery.
 ///
+/// The one mechanism for every answer kind: sample and correlation queries (`queryFetched`,
+/// `queryCorrelations`, which take it beside their `SampleQueryResume` position), the change feed,
+/// statistics, activity summaries, effort relations, and the watches' deliveries.
+///
 /// Why it matters for privacy (DESIGN.md §7.3): a stale answer is read again when *any* object
 /// left the store, another app's hidden deletion included. Had that second reading been at a newer
 /// snapshot, a reader that stalled the answer and committed a sample of its own meanwhile would see
 /// the sample exactly when someone else had deleted something. Bounded by the first reading, the
 /// second gives the first one's rows less those that left — rows the reader could see, which left
-/// in the twin store too (the same rule as `SampleQueryResume`).
+/// in the twin store too.
 public final class ReadSnapshot: Sendable {
     private let recorded = Mutex<Int64?>(nil)
 
@@ -32,6 +36,13 @@ public final class ReadSnapshot: Sendable {
         }
     }
 
+    /// The bound one reading in `db` applies: nil for the answer's first reading (which records
+    /// its number), the first reading's change number for every later one. Asked once per reading.
+    func confinement(_ db: Database) throws -> Int64? {
+        let bound = try self.bound(db)
+        return bound.confines ? bound.through : nil
+    }
+
     /// The change number recorded by the first reading; nil before it.
     public var change: Int64? { recorded.withLock { $0 } }
 
@@ -45,8 +56,6 @@ extension ReadSnapshot? {
     /// answer's first reading. Asked once per reading: the first reading's later statements must
     /// not take the number it just recorded for an earlier reading's.
     func confinement(_ db: Database) throws -> Int64? {
-        guard let self else { return nil }
-        let bound = try self.bound(db)
-        return bound.confines ? bound.through : nil
+        try self?.confinement(db)
     }
 }

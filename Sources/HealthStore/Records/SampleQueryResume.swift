@@ -1,31 +1,24 @@
 public import GRDB
 
 /// Where a sample or correlation query stopped because its reader's view went stale (the
-/// broker's `StreamVisibility` refused the next frame): the store's change number when the query
-/// first read, how many rows it sent, and the sort values and row id of the last row sent. The
-/// query goes on from there in a new reading, under the scope in force now
-/// (`SampleRepository.queryFetched(_:scope:batchSize:resuming:emit:)`):
-/// - only rows committed by the first reading (`change_seq` at most `snapshot`): the answer is
-///   still the one reading it would have been, less what the reader may no longer see — and what
-///   was deleted meanwhile. Whether it went on from the old reading or a new one shows in nothing
-///   but the rows the reader lost;
+/// broker's `StreamVisibility` refused the next frame): how many rows it sent, and the sort values
+/// and row id of the last row sent. The query goes on from there in a new reading, under the scope
+/// in force now (`SampleRepository.queryFetched(_:scope:batching:resuming:within:emit:)`):
 /// - after the last row sent in the query's order (its sort terms, then the row id);
 /// - with a limit, the rows sent count towards it: a sort+limit query sends at most its limit in
-///   all, the rest taken from what is visible now.
+///   all, the rest taken from what is visible now;
+/// - only over rows committed by the first reading: not this position's business but the
+///   answer's `ReadSnapshot`, the one bound every answer read more than once takes (the change
+///   feed, statistics, activity summaries and effort relations too). So the answer is still the
+///   one reading it would have been, less what the reader may no longer see — and what was
+///   deleted meanwhile.
 public struct SampleQueryResume: Sendable {
-    let snapshot: Int64
     private(set) var sent = 0
     private var lastKeys: [DatabaseValue] = []
     private var lastID: Int64?
 
-    /// The position before any row, at the store's current change number (read in `db`'s reading).
-    static func start(_ db: Database) throws -> SampleQueryResume {
-        SampleQueryResume(snapshot: try Int64.fetchOne(db, sql: "SELECT value FROM counters WHERE name = 'change'") ?? 0)
-    }
-
-    private init(snapshot: Int64) {
-        self.snapshot = snapshot
-    }
+    /// The position before any row.
+    init() {}
 
     /// The limit left for the next reading: 0 for none, nil when the limit is reached.
     func remainingLimit(_ limit: Int) -> Int? {
@@ -40,12 +33,12 @@ public struct SampleQueryResume: Sendable {
         lastID = id
     }
 
-    /// The condition a continuation adds over `o`: committed by the first reading, and after the
-    /// last row sent in the order `terms` (each with its direction), then `o.id` ascending.
-    /// NULL sorts first ascending and last descending, as in `ORDER BY`.
-    func condition(_ terms: [SampleSQL.OrderTerm]) -> (sql: String, arguments: StatementArguments) {
-        var arguments: StatementArguments = [snapshot]
-        guard let lastID else { return ("o.change_seq <= ?", arguments) }
+    /// The condition a continuation adds over `o`: after the last row sent in the order `terms`
+    /// (each with its direction), then `o.id` ascending; nil before any row was sent. NULL sorts
+    /// first ascending and last descending, as in `ORDER BY`.
+    func condition(_ terms: [SampleSQL.OrderTerm]) -> (sql: String, arguments: StatementArguments)? {
+        guard let lastID else { return nil }
+        var arguments = StatementArguments()
         var alternatives: [String] = []
         var equalSQL: [String] = []
         var equalArguments = StatementArguments()
@@ -62,7 +55,7 @@ public struct SampleQueryResume: Sendable {
         alternatives.append((equalSQL + ["o.id > ?"]).joined(separator: " AND "))
         arguments += equalArguments
         arguments += [lastID]
-        return ("o.change_seq <= ? AND (\(alternatives.map { "(\($0))" }.joined(separator: " OR ")))", arguments)
+        return ("(\(alternatives.map { "(\($0))" }.joined(separator: " OR ")))", arguments)
     }
 
     /// The rows whose `term` comes after `value` in the term's direction; nil for none.

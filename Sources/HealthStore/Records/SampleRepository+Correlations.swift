@@ -49,7 +49,7 @@ extension SampleRepository {
     public func queryCorrelations(_ spec: CorrelationQuerySpec, objectScopes: [String: Visibility],
                                   batching: ResultBatching<SampleRecord> = .rows(500),
                                   emit: ([SampleRecord]) throws -> Void) throws {
-        _ = try queryCorrelations(spec, objectScopes: objectScopes, batching: batching, resuming: nil) { batch in
+        _ = try queryCorrelations(spec, objectScopes: objectScopes, batching: batching, resuming: nil, within: ReadSnapshot()) { batch in
             try emit(batch)
             return true
         }
@@ -59,14 +59,15 @@ extension SampleRepository {
     /// `queryFetched(_:scope:batchSize:resuming:emit:)`: `emit` returns false when it did not
     /// send the batch, the reading stops and returns where (nil once all was sent), and given
     /// that position again, with the scopes in force now, it goes on after the last correlation
-    /// sent, over those the first reading could see (`SampleQueryResume`). Batches are cut by
-    /// `batching`, each correlation measured with its samples.
+    /// sent, over those the first reading could see (`snapshot`, the answer's `ReadSnapshot`).
+    /// Batches are cut by `batching`, each correlation measured with its samples.
     public func queryCorrelations(_ spec: CorrelationQuerySpec, objectScopes: [String: Visibility],
                                   batching: ResultBatching<SampleRecord>,
-                                  resuming resume: SampleQueryResume?,
+                                  resuming resume: SampleQueryResume?, within snapshot: ReadSnapshot,
                                   emit: ([SampleRecord]) throws -> Bool) throws -> SampleQueryResume? {
         try writer.read { db in
-            var position = try resume ?? SampleQueryResume.start(db)
+            let through = try snapshot.confinement(db)
+            var position = resume ?? SampleQueryResume()
             guard let limit = position.remainingLimit(spec.limit) else { return nil }
             let terms = SampleSQL.orderTerms(spec.sort, workoutValues: .hidingAll)
             let typeID = try SampleSQL.typeID(db, spec.typeIdentifier)
@@ -85,8 +86,11 @@ extension SampleRepository {
                 conditions.append("(\(condition.sql))")
                 arguments += condition.arguments
             }
-            if resume != nil {
-                let after = position.condition(terms)
+            if let through {
+                conditions.append("o.change_seq <= ?")
+                arguments += [through]
+            }
+            if resume != nil, let after = position.condition(terms) {
                 conditions.append(after.sql)
                 arguments += after.arguments
             }

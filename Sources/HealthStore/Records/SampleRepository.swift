@@ -168,7 +168,7 @@ public struct SampleRepository: Sendable {
     /// rows straight into the frame instead of building a `SampleRecord` per row (issue 17).
     public func queryFetched(_ spec: SampleQuerySpec, scope visibility: Visibility, batching: ResultBatching<FetchedSampleBatch>,
                              emit: (FetchedSampleBatch) throws -> Void) throws {
-        _ = try queryFetched(spec, scope: visibility, batching: batching, resuming: nil) { batch in
+        _ = try queryFetched(spec, scope: visibility, batching: batching, resuming: nil, within: ReadSnapshot()) { batch in
             try emit(batch)
             return true
         }
@@ -185,16 +185,18 @@ public struct SampleRepository: Sendable {
     /// `StreamVisibility`): `emit` returns false when it did not send the batch, and the reading
     /// stops there and returns where it stopped; nil once every row was sent. Given that position
     /// again (`resuming`), with the scope in force now, it goes on after the last row sent, over
-    /// the rows the first reading could see (`SampleQueryResume`). Batches restart with it: a
-    /// batch's source and device tables begin anew.
+    /// the rows the first reading could see: every reading after the first is bounded by `snapshot`
+    /// (the answer's `ReadSnapshot`, which the first records). Batches restart with it: a batch's
+    /// source and device tables begin anew.
     ///
     /// Batches are cut by `batching` (its `measure` is handed the batch with the row to measure
     /// last): a row that would take the batch past its bytes opens the next batch instead.
     public func queryFetched(_ spec: SampleQuerySpec, scope visibility: Visibility, batching: ResultBatching<FetchedSampleBatch>,
-                             resuming resume: SampleQueryResume?,
+                             resuming resume: SampleQueryResume?, within snapshot: ReadSnapshot,
                              emit: (FetchedSampleBatch) throws -> Bool) throws -> SampleQueryResume? {
         try writer.read { db in
-            var position = try resume ?? SampleQueryResume.start(db)
+            let through = try snapshot.confinement(db)
+            var position = resume ?? SampleQueryResume()
             guard let limit = position.remainingLimit(spec.limit) else { return nil }
             var batch = FetchedSampleBatch(typeIdentifier: spec.typeIdentifier, unit: "")
             var bound = BatchBound(maxCount: batching.rows, maxBytes: batching.bytes)
@@ -209,7 +211,7 @@ public struct SampleRepository: Sendable {
                 bound.reset()
                 return true
             }
-            try Self.visibleRows(spec, scope: visibility, after: resume == nil ? nil : position, limit: limit, db) {
+            try Self.visibleRows(spec, scope: visibility, after: resume == nil ? nil : position, through: through, limit: limit, db) {
                 decoder, rows, keyColumns, keysOf in
                 batch = FetchedSampleBatch(typeIdentifier: spec.typeIdentifier, unit: decoder.canonicalUnit(of: spec.typeIdentifier))
                 batch.rows.reserveCapacity(batching.rows)
@@ -253,9 +255,10 @@ public struct SampleRepository: Sendable {
     /// the predicate (compiled within that visibility), in the spec's order and limit. Both
     /// `query` and `queryFetched` read only the rows this hands to `body`, with the column
     /// indexes of the sort keys (`SampleQueryResume`). `after`: a continuation, confined further
-    /// by its position; `limit` replaces the spec's (0: none).
+    /// by its position; `through`: the answer's first reading's change number, for a reading after
+    /// it (`ReadSnapshot`); `limit` replaces the spec's (0: none).
     private static func visibleRows(_ spec: SampleQuerySpec, scope visibility: Visibility, after: SampleQueryResume? = nil,
-                                    limit: Int? = nil, _ db: Database,
+                                    through: Int64? = nil, limit: Int? = nil, _ db: Database,
                                     _ body: (inout SampleRowDecoder, RowCursor, [Int], _ keysOf: (UUID) throws -> ResumeKeys) throws -> Void) throws {
         let typeID = try SampleSQL.typeID(db, spec.typeIdentifier)
         let terms = SampleSQL.orderTerms(spec.sort, workoutValues: visibility.workoutValues)
@@ -271,8 +274,11 @@ public struct SampleRepository: Sendable {
             conditions.append("(\(compiled.sql))")
             arguments += compiled.arguments
         }
-        if let after {
-            let position = after.condition(terms)
+        if let through {
+            conditions.append("o.change_seq <= ?")
+            arguments += [through]
+        }
+        if let position = after?.condition(terms) {
             conditions.append(position.sql)
             arguments += position.arguments
         }
