@@ -19,17 +19,19 @@ import Testing
         var appFolder: String { home + "/apps/a" }
         var executable: String { appFolder + "/app" }
         var outside: String { root + "/outside" }
+        /// A second home of the user (`HOME` differs from the password database), holding nothing of healthd's.
+        var otherHome: String { root + "/other-home" }
         var protected: ProtectedFolders {
             ProtectedFolders(healthFolders: [.init(what: "healthd's store folder", path: store),
-                                             .init(what: "healthd's socket folder", path: sockets)], homes: [home])
+                                             .init(what: "healthd's socket folder", path: sockets)], homes: [home, otherHome])
         }
 
         init() throws {
-            for folder in [store, sockets, appFolder, appFolder + "/data", home + "/data", outside] {
+            for folder in [store, sockets, appFolder, appFolder + "/data", home + "/data", outside, otherHome] {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             }
-            FileManager.default.createFile(atPath: store + "/machine.key", contents: Data([1]))
-            FileManager.default.createFile(atPath: executable, contents: Data(), attributes: [.posixPermissions: 0o755])
+            _ = FileManager.default.createFile(atPath: store + "/machine.key", contents: Data([1]))
+            _ = FileManager.default.createFile(atPath: executable, contents: Data(), attributes: [.posixPermissions: 0o755])
             symlink(home, root + "/home-link")
             symlink(store, root + "/store-link")
         }
@@ -62,7 +64,9 @@ import Testing
         let cases: [(String, (PolicyPathRefusal.Reason) -> Bool)] = [
             ("/", { $0 == .root }),
             ("/tmp", { $0 == .privateTmp }),
-            (tree.home, { if case .containsHome = $0 { true } else { false } }),
+            // The home holds the store: either reason is the refusal; a second home without one is refused as a home.
+            (tree.home, { if case .containsProtected = $0 { true } else if case .containsHome = $0 { true } else { false } }),
+            (tree.otherHome, { if case .containsHome(tree.otherHome) = $0 { true } else { false } }),
             (tree.root, { if case .containsProtected = $0 { true } else if case .containsHome = $0 { true } else { false } }),
             (tree.root + "/home-link", { if case .containsProtected = $0 { true } else if case .containsHome = $0 { true } else { false } }),
             (tree.home + "/.local", { if case .containsProtected(_, tree.store) = $0 { true } else { false } }),
