@@ -53,10 +53,16 @@ public enum AppLauncher {
     /// refuses user namespaces (checked after the switch: as the app's uid). Returns only on failure.
     public static func execInNamespaces(executable: String, arguments: [String], boundSocket: Int32, policy: LaunchPolicy,
                                         minimumLandlockABI: Int32, identity: AppIdentitySwitch?, dataFolder: String?,
-                                        network: Bool) -> Failure {
+                                        network: Bool, maskedFolders: [String] = []) -> Failure {
         guard let bubblewrap = NamespaceLayout.bubblewrapCandidates.first(where: { access($0, X_OK) == 0 }) else {
             return Failure(description: "bubblewrap is not installed (looked for \(NamespaceLayout.bubblewrapCandidates.joined(separator: ", "))); "
                            + "install it (Debian: apt-get install bubblewrap): apps run only in namespaces of their own", exitCode: 71)
+        }
+        // Before the uid switch: as root, the app's uid could not open root's terminal again.
+        do {
+            try TerminalDetach.apply()
+        } catch {
+            return Failure(description: error.description, exitCode: 71)
         }
         // Asked before the uid switch (the kernel may refuse namespaces to everyone) and, for
         // root, again after it: Debian's `kernel.unprivileged_userns_clone` = 0 allows root but not
@@ -76,7 +82,7 @@ public enum AppLauncher {
         }
         let layout = NamespaceLayout(launcher: launcher, executable: executable, arguments: arguments, boundSocket: boundSocket,
                                      policy: policy, minimumLandlockABI: minimumLandlockABI, launchedByRoot: identity != nil, network: network,
-                                     workingDirectory: FileManager.default.currentDirectoryPath)
+                                     workingDirectory: FileManager.default.currentDirectoryPath, maskedFolders: maskedFolders)
         var message = [CChar](repeating: 0, count: 512)
         guard ohk_keep_only_fds([boundSocket], 1, &message, message.count) == 0 else {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -106,6 +112,12 @@ public enum AppLauncher {
         // Swift's crash backtracer runs as a separate program, which Landlock (rightly) does not
         // let the app execute; without this a crashing Swift app stalls instead of exiting.
         if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
+        // Stage one checked the policy (`LaunchPolicy.checked`); this holds for what reaches
+        // Landlock here, the private /tmp included, whoever built the command line.
+        if let overlap = policy.writableBeneathExecutable() {
+            return Failure(description: "cannot confine the app: the writable path \(overlap.writable) lies in \(overlap.executable), "
+                           + "which the app may execute from: the app could run what it writes there", exitCode: 71)
+        }
         let confinement = Confinement(keepDescriptors: [boundSocket], readExecutePaths: policy.readExecutePaths,
                                       readWritePaths: policy.readWritePaths, minimumLandlockABI: minimumLandlockABI,
                                       allowNetwork: network)

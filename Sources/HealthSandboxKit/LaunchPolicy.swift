@@ -1,12 +1,15 @@
 import Foundation
 
-/// Which parts of the file system a launched app may touch. Decided here, in Swift; the C
-/// confinement code only applies it.
+/// Which parts of the file system a launched app may touch: the one place every path the app
+/// will see is decided and checked. Decided here, in Swift; bubblewrap binds it
+/// (`NamespaceLayout`) and the C confinement code applies it with Landlock.
 ///
-/// The default lets a dynamically linked program (C or Swift) start: the system libraries, the
-/// directories of the runtime libraries this launcher itself has loaded (for a Swift app, the
-/// Swift runtime), the app's own directory, and a few device and /etc files. Everything else —
-/// the user's home, the health store, other apps' data — is out of reach.
+/// What an app gets: the system libraries, the directories of the runtime libraries this
+/// launcher itself has loaded (for a Swift app, the Swift runtime), its executable — the file,
+/// never its folder — a few device and /etc files, and the folders the user names (`--allow-read`,
+/// `--allow-write`, `--data`). Every path is checked (`checked`): none may be `/`, `/tmp`, the
+/// user's home or a folder containing it, or be, contain or lie in healthd's store or socket
+/// folder; and none the app may write may lie in one it may execute from.
 public struct LaunchPolicy: Sendable, Equatable {
     public var readExecutePaths: [String]
     public var readWritePaths: [String]
@@ -16,24 +19,66 @@ public struct LaunchPolicy: Sendable, Equatable {
         self.readWritePaths = readWritePaths
     }
 
-    public static func `default`(executable: String, extraReadable: [String] = [], extraWritable: [String] = []) -> LaunchPolicy {
-        var readable = ["/usr/lib", "/lib", "/lib64", "/usr/lib64", "/usr/share/zoneinfo",
-                        "/etc/ld.so.cache", "/etc/localtime", "/dev/urandom", "/dev/random",
-                        "/sys/devices/system/cpu",
-                        // libdispatch (every Swift app) reads /proc/<thread id>/stat of its own
-                        // threads and traps when it cannot; thread ids are not known in advance,
-                        // so /proc is readable. The kernel still applies its ptrace access checks
-                        // to other processes' entries, and healthd makes itself non-dumpable.
-                        "/proc"]
-        readable += loadedLibraryDirectories()
-        readable.append((executable as NSString).deletingLastPathComponent)
-        readable += extraReadable
-        let writable = ["/dev/null"] + extraWritable
+    /// What every app may read and execute, whatever it is.
+    static let systemReadable = ["/usr/lib", "/lib", "/lib64", "/usr/lib64", "/usr/share/zoneinfo",
+                                 "/etc/ld.so.cache", "/etc/localtime", "/dev/urandom", "/dev/random",
+                                 "/sys/devices/system/cpu",
+                                 // libdispatch (every Swift app) reads /proc/<thread id>/stat of its own
+                                 // threads and traps when it cannot; thread ids are not known in advance,
+                                 // so /proc is readable. The kernel still applies its ptrace access checks
+                                 // to other processes' entries, and healthd makes itself non-dumpable.
+                                 "/proc"]
+
+    /// The policy for one launch, or the first path that may not be shown to the app.
+    /// `executable` is bound as a file: an app with shared libraries or data of its own beside it
+    /// names that folder with `allowRead`. Paths that do not exist are left out (Landlock and
+    /// bubblewrap need existing ones), after the check.
+    public static func checked(executable: String, allowRead: [String] = [], allowWrite: [String] = [], data: String? = nil,
+                               protecting protected: ProtectedFolders) throws(PolicyPathRefusal) -> LaunchPolicy {
+        let readable = systemReadable.map { ($0, PolicyPathOrigin.base) } + loadedLibraryDirectories().map { ($0, .runtime) }
+            + [(executable, .executable)] + allowRead.map { ($0, .allowRead) }
+        let writable = [("/dev/null", PolicyPathOrigin.base)] + allowWrite.map { ($0, .allowWrite) }
+            + [data].compactMap { $0 }.map { ($0, .data) }
+        let readLineages = readable.map { (path: $0.0, origin: $0.1, lineage: PathLineage($0.0)) }
+        let writeLineages = writable.map { (path: $0.0, origin: $0.1, lineage: PathLineage($0.0)) }
+        let healthFolders = protected.healthFolders.map { ($0, PathLineage($0.path)) }
+        let homes = protected.homes.map { ($0, PathLineage($0)) }
+
+        for entry in readLineages + writeLineages {
+            let refuse = { (reason: PolicyPathRefusal.Reason) in PolicyPathRefusal(path: entry.path, origin: entry.origin, reason: reason) }
+            if entry.lineage.resolved == "/" { throw refuse(.root) }
+            if entry.lineage.resolved == "/tmp" { throw refuse(.privateTmp) }
+            for (folder, lineage) in healthFolders {
+                if entry.lineage.isWithin(lineage) { throw refuse(.beneathProtected(what: folder.what, folder: folder.path)) }
+                if lineage.isWithin(entry.lineage) { throw refuse(.containsProtected(what: folder.what, folder: folder.path)) }
+            }
+            for (home, lineage) in homes where lineage.isWithin(entry.lineage) { throw refuse(.containsHome(home)) }
+        }
+        // Landlock grants the union of the rules on a path's ancestors: a writable folder in an
+        // executable one would be executable too. (The reverse, an executable path in a writable
+        // folder, is bound read-only over it, so the app can neither change nor replace it.)
+        for written in writeLineages {
+            for executed in readLineages where written.lineage.isWithin(executed.lineage) {
+                throw PolicyPathRefusal(path: written.path, origin: written.origin,
+                                        reason: .writableBeneathExecutable(executablePath: executed.path, executableOrigin: executed.origin))
+            }
+        }
         let existing = { (paths: [String]) in
             var seen = Set<String>()
             return paths.filter { FileManager.default.fileExists(atPath: $0) && seen.insert($0).inserted }
         }
-        return LaunchPolicy(readExecutePaths: existing(readable), readWritePaths: existing(writable))
+        return LaunchPolicy(readExecutePaths: existing(readable.map(\.0)), readWritePaths: existing(writable.map(\.0)))
+    }
+
+    /// The first writable path equal to or beneath a read-execute one, if any: the second stage
+    /// (inside the namespaces, with its private /tmp added) asserts there is none before Landlock.
+    public func writableBeneathExecutable() -> (writable: String, executable: String)? {
+        let executable = readExecutePaths.map { ($0, PathLineage($0)) }
+        for written in readWritePaths {
+            let lineage = PathLineage(written)
+            if let parent = executable.first(where: { lineage.isWithin($0.1) }) { return (written, parent.0) }
+        }
+        return nil
     }
 
     /// Directories of the shared libraries mapped into this process (from /proc/self/maps).

@@ -9,10 +9,13 @@ import Foundation
 ///
 /// What the app sees: `/usr` read-only (and `/lib*`, `/bin`, `/sbin` as on the host: links
 /// into it on a merged-/usr system), the few `/etc` files the loader and libc read, every
-/// other read-execute path of the `LaunchPolicy` (the Swift runtime, the app's own folder,
-/// `--allow-read`) read-only at the same path, the read-write paths (`--allow-write`) writable,
-/// a private `/tmp`, a `/proc` of its own pid namespace and a minimal `/dev`. Nothing else:
-/// not the store, not the socket folder, not the user's home, no other process.
+/// other read-execute path of the `LaunchPolicy` (the Swift runtime, the app's executable file,
+/// `--allow-read`) read-only at the same path, the read-write paths (`--allow-write`, `--data`)
+/// writable, a private `/tmp`, a `/proc` of its own pid namespace and a minimal `/dev`. Nothing
+/// else: not the store, not the socket folder, not the user's home, no other process.
+/// `LaunchPolicy.checked` refuses any path that would show those; as a second layer, each
+/// `maskedFolders` entry beneath a bound folder is covered with an empty read-only tmpfs after
+/// the binds (bwrap mounts in order).
 public struct NamespaceLayout: Sendable, Equatable {
     /// Where bubblewrap is looked for; never searched in PATH, which the caller controls.
     public static let bubblewrapCandidates = ["/usr/bin/bwrap", "/usr/local/bin/bwrap"]
@@ -41,9 +44,12 @@ public struct NamespaceLayout: Sendable, Equatable {
     /// The launcher's working directory: kept for the app when it is one of the folders the app
     /// sees (its own, a data folder), so relative paths on its command line still work; else `/`.
     public var workingDirectory: String
+    /// healthd's store and socket folders (`ProtectedFolders`): hidden even if a bound folder held them.
+    public var maskedFolders: [String]
 
     public init(launcher: String, executable: String, arguments: [String], boundSocket: Int32, policy: LaunchPolicy,
-                minimumLandlockABI: Int32, launchedByRoot: Bool, network: Bool = false, workingDirectory: String = "/") {
+                minimumLandlockABI: Int32, launchedByRoot: Bool, network: Bool = false, workingDirectory: String = "/",
+                maskedFolders: [String] = []) {
         self.launcher = launcher
         self.executable = executable
         self.arguments = arguments
@@ -53,6 +59,7 @@ public struct NamespaceLayout: Sendable, Equatable {
         self.launchedByRoot = launchedByRoot
         self.network = network
         self.workingDirectory = workingDirectory
+        self.maskedFolders = maskedFolders
     }
 
     /// bwrap's arguments (without argv[0]).
@@ -76,6 +83,7 @@ public struct NamespaceLayout: Sendable, Equatable {
         for file in Self.etcFiles { result += ["--ro-bind-try", file, file] }
         result += ["--ro-bind-try", "/sys/devices/system/cpu", "/sys/devices/system/cpu"]
         result += binds()
+        result += masks()
         result += ["--chdir", visibleWorkingDirectory(), "--", launcher] + confineArguments()
         return result
     }
@@ -102,6 +110,16 @@ public struct NamespaceLayout: Sendable, Equatable {
         mounts = mounts.filter { seen.insert($0.path).inserted }
         mounts.sort { depth($0.path) < depth($1.path) || (depth($0.path) == depth($1.path) && $0.path < $1.path) }
         return mounts.flatMap { [$0.writable ? "--bind" : "--ro-bind", $0.path, $0.path] }
+    }
+
+    /// An empty read-only tmpfs over each masked folder that is or lies beneath a bound
+    /// folder (elsewhere it is absent already — the private /tmp included — and mounting there
+    /// would only make it appear).
+    func masks() -> [String] {
+        let bound = policy.readExecutePaths + policy.readWritePaths
+        return maskedFolders.filter { folder in
+            folder.hasPrefix("/") && bound.contains { folder == $0 || folder.hasPrefix($0 == "/" ? "/" : $0 + "/") }
+        }.flatMap { ["--tmpfs", $0, "--remount-ro", $0] }
     }
 
     /// Beneath /usr, /proc or /dev (also through a link such as /lib -> usr/lib), or an /etc

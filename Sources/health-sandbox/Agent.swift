@@ -30,10 +30,13 @@ struct Agent: ParsableCommand {
         "Append each launched app's output to DIR/APP-ID.log (default: the agent's own output).", valueName: "dir"))
     var logDirectory: String?
 
-    @Option(name: .customLong("allow-read"), help: ArgumentHelp("Also let launched apps read (and execute) beneath PATH (repeatable).", valueName: "path"))
+    @Option(name: .customLong("allow-read"), help: ArgumentHelp(
+        "Also let every launched app read (and execute) beneath PATH (repeatable; the same rules as `run --allow-read`).", valueName: "path"))
     var allowRead: [String] = []
 
-    @Option(name: .customLong("allow-write"), help: ArgumentHelp("Also let launched apps write beneath PATH (repeatable).", valueName: "path"))
+    @Option(name: .customLong("allow-write"), help: ArgumentHelp(
+        "Also let every launched app write beneath PATH (repeatable): one folder shared by all of them, where they can leave "
+            + "files for each other; prefer --data-root, which gives each app a folder of its own.", valueName: "path"))
     var allowWrite: [String] = []
 
     @Option(name: .customLong("data-root"), help: ArgumentHelp("Give each launched app the data folder PATH/APP-ID (as root: owned by the app's own uid).", valueName: "path"))

@@ -20,8 +20,13 @@ struct Run: ParsableCommand {
             under bubblewrap in namespaces of its own (user, mount, pid, ipc, uts, network: no network unless the \
             manifest asks for it and the user allowed it with `healthctl apps allow-network`; all \
             capabilities dropped) with a minimal file system (system libraries \
-            read-only, CMD's own directory, --data and --allow-read/--allow-write paths, a private /tmp; no store, no sockets \
-            of healthd, no other process). Inside, it confines itself — no_new_privs, a seccomp filter and a \
+            read-only, CMD's executable file — not its folder: name a folder of libraries or data beside it with \
+            --allow-read —, --data and --allow-read/--allow-write paths, a private /tmp; no store, no sockets \
+            of healthd, no other process). It refuses (exit 71, naming the path) any path that is /, /tmp, your home or a \
+            folder containing it, or that is, contains or lies in healthd's store or socket folder, and a writable path \
+            (--data, --allow-write) in an --allow-read one: the app could run what it writes. A terminal on standard \
+            input is replaced by /dev/null, and one on standard output or error is reopened write-only: the app prints \
+            to it but never reads what you type (redirect input from a file or pipe instead). Inside, it confines itself — no_new_privs, a seccomp filter and a \
             Landlock policy — and execs CMD with the connection inherited (its descriptor number in \
             OPENHEALTH_SOCKET_FD), where the HealthKit SDK finds it. Needs bubblewrap and user namespaces; without \
             them it refuses to run the app. Exit codes: 69 healthd unreachable, 77 binding refused, 71 confinement \
@@ -35,6 +40,7 @@ struct Run: ParsableCommand {
             Example:
               health-sandbox run org.example.heartrate -- ./heart-rate-app
               health-sandbox run org.example.heartrate --data /var/lib/heartrate -- /opt/heartrate/bin/heart-rate
+              health-sandbox run org.example.heartrate --allow-read /opt/heartrate/lib -- /opt/heartrate/bin/heart-rate
             """)
 
     @Argument(help: "The installed app's id (see `healthctl apps list`).")
@@ -85,11 +91,22 @@ struct Run: ParsableCommand {
                 throw fail(AppLauncher.Failure(description: error.description, exitCode: 71))
             }
         }
-        let policy = LaunchPolicy.default(executable: executable, extraReadable: allowRead,
-                                          extraWritable: allowWrite + [data].compactMap { $0 })
+        let protected = ProtectedFolders.forLaunch(storeDirectory: bound.binding.storeDirectory,
+                                                   socketDirectory: bound.binding.socketDirectory,
+                                                   defaultStore: DefaultPaths.storeDirectory,
+                                                   defaultSocketDirectory: DefaultPaths.socketDirectory)
+        let policy: LaunchPolicy
+        do {
+            policy = try LaunchPolicy.checked(executable: executable, allowRead: allowRead, allowWrite: allowWrite, data: data,
+                                              protecting: protected)
+        } catch {
+            close(bound.descriptor)
+            throw fail(AppLauncher.Failure(description: "refusing to run \(appID): \(error.description)", exitCode: 71))
+        }
         throw fail(AppLauncher.execInNamespaces(executable: executable, arguments: [executable] + command.dropFirst(),
                                                 boundSocket: bound.descriptor, policy: policy, minimumLandlockABI: landlockABI,
-                                                identity: identity, dataFolder: data, network: bound.binding.network))
+                                                identity: identity, dataFolder: data, network: bound.binding.network,
+                                                maskedFolders: protected.healthFolders.map(\.path)))
     }
 
     private func fail(_ failure: AppLauncher.Failure) -> ExitCode {

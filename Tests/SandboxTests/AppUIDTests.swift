@@ -58,9 +58,11 @@ import TestSupport
         let app = try await world.install("org.test.uid-refused", product: "escape-probe")
         let rootFile = world.root + "/root-file"
         try Data("root's".utf8).write(to: URL(fileURLWithPath: rootFile))
-        // The data folder given as a link to a root-owned folder.
+        // The data folder given as a link to a root-owned folder (not healthd's socket folder,
+        // which health-sandbox refuses to show an app before it looks at links).
         let linkedData = world.root + "/data-link"
-        symlink(world.root + "/run", linkedData)
+        try FileManager.default.createDirectory(atPath: world.root + "/root-folder", withIntermediateDirectories: false)
+        symlink(world.root + "/root-folder", linkedData)
         let viaLink = try await world.user.run(Products.path("health-sandbox"),
                                                ["run", "org.test.uid-refused", "--socket", world.adminSocket, "--data", linkedData,
                                                 "--", app.executable, "hold", linkedData, linkedData])

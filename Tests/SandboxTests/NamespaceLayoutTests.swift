@@ -41,6 +41,22 @@ import Testing
         #expect(!line.contains("store") && !line.contains("/run/user"), "nothing of healthd: \(line)")
     }
 
+    /// Second layer behind `LaunchPolicy.checked`: healthd's folders beneath (or equal to) a
+    /// bound folder are covered with an empty read-only tmpfs after every bind; a folder bound
+    /// nowhere is not mounted at all (it would only appear), nor one a name merely starts with.
+    @Test func healthdsFoldersBeneathABoundFolderAreMaskedAfterTheBinds() {
+        var layout = Self.layout(readable: ["/home/u"], writable: ["/srv/run"])
+        layout.maskedFolders = ["/home/u/.local/share/openhealth", "/srv/run", "/run/user/1000/openhealth", "/home/user2/store"]
+        let arguments = layout.bubblewrapArguments()
+        let line = arguments.joined(separator: " ")
+        #expect(line.contains("--tmpfs /home/u/.local/share/openhealth --remount-ro /home/u/.local/share/openhealth"), "\(line)")
+        #expect(line.contains("--tmpfs /srv/run --remount-ro /srv/run"), "\(line)")
+        #expect(!line.contains("/run/user/1000/openhealth") && !line.contains("/home/user2"), "\(line)")
+        let lastBind = arguments.lastIndex { $0 == "--bind" || $0 == "--ro-bind" } ?? arguments.endIndex
+        let firstMask = arguments.firstIndex(of: "/home/u/.local/share/openhealth") ?? 0
+        #expect(lastBind < firstMask, "a bind after the mask would uncover the folder: \(line)")
+    }
+
     /// The second stage gets the socket, the policy plus the private /tmp, and the app's argv.
     @Test func theSecondStageConfinesAndExecsTheApp() {
         let arguments = Self.layout().bubblewrapArguments()

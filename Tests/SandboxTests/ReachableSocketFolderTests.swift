@@ -3,9 +3,11 @@ import Testing
 import TestSupport
 
 /// healthd's sockets are normally not in a sandboxed app's mount namespace
-/// (RealSandboxEscapeTests: `connect_app_socket`, `connect_admin_socket` → ENOENT). Here the user
-/// handed the socket folder to the app anyway (`--allow-read` of it or of a parent such as
-/// /run/user/UID), and Landlock does not mediate connecting to a pathname socket: what stops
+/// (RealSandboxEscapeTests: `connect_app_socket`, `connect_admin_socket` → ENOENT), and
+/// health-sandbox refuses to show the app the socket folder or one holding it
+/// (VisiblePathsEscapeTests). Here the sockets reach the app anyway — hard links to them in a
+/// folder the user handed to the app with `--allow-read` — and Landlock does not mediate
+/// connecting to a pathname socket: what stops
 /// the app from being another app, or the manager, is healthd's admission, which refuses
 /// confined (seccomp, no_new_privs) peers on both sockets — confinement is inherited across
 /// exec and cannot be dropped. As root the app runs under its own uid outside, which healthd
@@ -28,8 +30,9 @@ import TestSupport
         }
         #expect(try await world.healthctl(["apps", "allow-direct", "org.test.victim"]).status == 0)
         let save = ["save", Self.heartRate, "61", "count/min", "1700000000", "1700000000"]
-        let inject = [attacker.executable, "exec-victim", "--app-socket", world.appSocket, "--", victim.executable] + save
-        let reachable = [world.socketDirectory, (victim.executable as NSString).deletingLastPathComponent]
+        let handed = try await Self.handSockets(of: world)
+        let inject = [attacker.executable, "exec-victim", "--app-socket", handed + "/app.sock", "--", victim.executable] + save
+        let reachable = [handed, (victim.executable as NSString).deletingLastPathComponent]
 
         let byPath = try await world.runSandboxed("org.test.attacker", data: attacker.data, inject, allowRead: reachable)
         #expect(byPath.okValue == nil && byPath.errorCode != nil, "\(user): served by path from inside the sandbox: \(byPath)")
@@ -38,14 +41,14 @@ import TestSupport
         }
         // The victim's own launch-bound run is not affected, nor a direct one from outside.
         let own = try await world.runSandboxed("org.test.victim", data: victim.data, [victim.executable] + save,
-                                               allowRead: [world.socketDirectory])
+                                               allowRead: [handed])
         #expect(own.okValue != nil, "\(own)")
         let listing = try await world.healthctl(["samples", "heartRate", "--json"])
         #expect(listing.stdout.split(separator: "\n").filter { $0.contains("\"org.test.victim\"") }.count == 1, "\(listing)")
 
         // Control, unconfined and as the same user: the same injection is served as the victim
         // (the weaker mode's documented limit), so the refusal above is the sandbox's doing.
-        let control = try await user.run(attacker.executable, Array(inject.dropFirst()))
+        let control = try await user.run(attacker.executable, Array(inject.dropFirst()).map { $0 == handed + "/app.sock" ? world.appSocket : $0 })
         #expect(control.okValue != nil, "control: \(control)")
     }
 
@@ -58,22 +61,24 @@ import TestSupport
         let app = try await world.install("org.test.impostor", product: "e2e-client")
         let victim = try await world.install("org.test.victim", product: "e2e-client")
         let tools = (Products.path("healthctl") as NSString).deletingLastPathComponent
-        let reachable = [tools, world.socketDirectory]
+        let handed = try await Self.handSockets(of: world)
+        let admin = handed + "/admin.sock"
+        let reachable = [tools, handed]
 
         // healthctl itself, confined: it may not list apps, nor grant the impostor anything.
         let listing = try await world.runSandboxed("org.test.impostor", data: app.data,
-                                                   [Products.path("healthctl"), "apps", "list", "--socket", world.adminSocket],
+                                                   [Products.path("healthctl"), "apps", "list", "--socket", admin],
                                                    allowRead: reachable)
         #expect(listing.status != 0 && !listing.stdout.contains("org.test.victim"), "\(user): \(listing)")
         let grant = try await world.runSandboxed("org.test.impostor", data: app.data,
                                                  [Products.path("healthctl"), "grant", "org.test.impostor", "read",
-                                                  "HKQuantityTypeIdentifierHeartRate", "--socket", world.adminSocket],
+                                                  "HKQuantityTypeIdentifierHeartRate", "--socket", admin],
                                                  allowRead: reachable)
         #expect(grant.status != 0, "\(user): \(grant)")
         // health-sandbox re-run from inside to bind a connection to another app: refused before
         // anything is bound (77 refused, or 69 when the socket cannot even be dialled).
         let rebind = try await world.runSandboxed("org.test.impostor", data: app.data,
-                                                  [Products.path("health-sandbox"), "run", "org.test.victim", "--socket", world.adminSocket,
+                                                  [Products.path("health-sandbox"), "run", "org.test.victim", "--socket", admin,
                                                    "--data", victim.data, "--", victim.executable, "status", "HKQuantityTypeIdentifierHeartRate"],
                                                   allowRead: reachable + [(victim.executable as NSString).deletingLastPathComponent])
         #expect([69, 77].contains(rebind.status), "\(user): \(rebind)")
@@ -94,5 +99,17 @@ import TestSupport
         let noNewPrivs = try await user.run("/usr/bin/setpriv", ["--no-new-privs", "--", Products.path("healthctl"), "apps", "list",
                                                                  "--socket", world.adminSocket])
         #expect(noNewPrivs.status != 0 && noNewPrivs.stderr.contains("does not accept confined"), "\(user): \(noNewPrivs)")
+    }
+
+    /// A folder of the user's (mode 0755) holding hard links to healthd's two sockets: the
+    /// sockets themselves, reachable by a path health-sandbox does not know to refuse.
+    static func handSockets(of world: EscapeWorld) async throws -> String {
+        let handed = world.root + "/handed-sockets"
+        for command in [["/bin/mkdir", "-m", "0755", handed], ["/bin/ln", world.appSocket, handed + "/app.sock"],
+                        ["/bin/ln", world.adminSocket, handed + "/admin.sock"]] {
+            let done = try await world.user.run(command[0], Array(command.dropFirst()))
+            guard done.status == 0 else { throw CommandFailed(result: done) }
+        }
+        return handed
     }
 }

@@ -14,12 +14,14 @@ struct targets {
     const char *own_file;       /* a file of the app's own read-only install folder */
     const char *writable_dir;   /* the app's data folder */
     const char *outside_abstract; /* an abstract Unix socket listening outside */
+    const char *tmp_marker;     /* optional: a file in the host's /tmp (the app's /tmp is private) */
 };
 
 /* "name: allowed" for rc 0, else "name: denied (ERRNO)". */
 void result_line(const char *name, int errnum);
 
-/* uid, gid, every capability set, no_new_privs, seccomp mode. */
+/* uid, gid, every capability set, no_new_privs, seccomp mode; which of fds 0-2 are a
+   terminal open for reading, and for writing ("terminal_readable: 0 2" or "none"). */
 void report_identity(void);
 /* The store, the key, chmod/utimensat/setxattr, device files. */
 void attempt_files(const struct targets *t);

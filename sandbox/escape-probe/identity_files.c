@@ -21,9 +21,25 @@ void result_line(const char *name, int errnum) {
 
 static int rc_errno(int rc) { return rc < 0 ? errno : 0; }
 
+/* A terminal on a standard descriptor open for reading lets the app read what the user
+   types next, even in the background once it is in a session of its own. */
+static void report_terminal(void) {
+    char readable[16] = "", writable[16] = "";
+    for (int fd = 0; fd <= 2; fd++) {
+        if (!isatty(fd)) continue;
+        int mode = fcntl(fd, F_GETFL) & O_ACCMODE;
+        char number[4];
+        snprintf(number, sizeof number, "%d", fd);
+        if (mode != O_WRONLY) snprintf(readable + strlen(readable), sizeof readable - strlen(readable), "%s%s", readable[0] ? " " : "", number);
+        if (mode != O_RDONLY) snprintf(writable + strlen(writable), sizeof writable - strlen(writable), "%s%s", writable[0] ? " " : "", number);
+    }
+    printf("terminal_readable: %s\nterminal_writable: %s\n", readable[0] ? readable : "none", writable[0] ? writable : "none");
+}
+
 /* The capability sets, no_new_privs and seccomp mode, as the kernel reports them. */
 void report_identity(void) {
     printf("uid: %d\ngid: %d\n", (int)getuid(), (int)getgid());
+    report_terminal();
     FILE *status = fopen("/proc/self/status", "r");
     if (status == NULL) {
         result_line("proc_self_status", errno);
@@ -68,7 +84,22 @@ static void try_metadata(const char *prefix, const char *path) {
     result_line(name, rc_errno(chown(path, (uid_t)-1, (gid_t)-1)));
 }
 
+/* The app's /tmp is its own: the host's files are not in it, and it can write there. */
+static void attempt_private_tmp(const char *marker) {
+    struct stat info;
+    printf("tmp_marker_visible: %s\n", stat(marker, &info) == 0 ? "yes" : "no");
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/ohk-escape-write-%d", (int)getpid());
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    result_line("tmp_write", rc_errno(fd));
+    if (fd >= 0) {
+        close(fd);
+        unlink(path);
+    }
+}
+
 void attempt_files(const struct targets *t) {
+    if (t->tmp_marker != NULL) attempt_private_tmp(t->tmp_marker);
     try_open("open_store", t->store, O_RDONLY | O_DIRECTORY);
     try_open("open_key", t->key, O_RDONLY);
     char wal[4096];

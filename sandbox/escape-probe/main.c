@@ -7,7 +7,7 @@
  *
  *   escape-probe attempts --healthd-pid PID --store DIR --key FILE
  *                --app-socket PATH --admin-socket PATH --own-file PATH
- *                --writable-dir DIR --outside-abstract NAME
+ *                --writable-dir DIR --outside-abstract NAME [--tmp-marker FILE]
  *   escape-probe listen-abstract NAME
  *       binds the abstract Unix socket NAME, says so, and reports whether
  *       anything connected to it within 3 seconds (the test tries from outside).
@@ -98,6 +98,7 @@ int main(int argc, char **argv) {
         .own_file = required(argc, argv, "--own-file"),
         .writable_dir = required(argc, argv, "--writable-dir"),
         .outside_abstract = required(argc, argv, "--outside-abstract"),
+        .tmp_marker = option(argc, argv, "--tmp-marker"),
     };
     report_identity();
     attempt_files(&t);

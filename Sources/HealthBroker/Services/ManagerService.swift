@@ -229,6 +229,10 @@ enum ManagerService {
         }
         let clientEnd = try context.connections.bindLaunched(app, lookedUpAt: epoch)
         context.logger.notice("launch bound", metadata: ["app": "\(app.id)", "uid": "\(uid)", "network": "\(network)"])
-        return MethodTable.Reply(LaunchBinding(appID: app.id, sandboxUID: uid, network: network), passing: clientEnd)
+        // The folders health-sandbox must never show the app: only healthd knows where they are.
+        let binding = LaunchBinding(appID: app.id, sandboxUID: uid, network: network,
+                                    storeDirectory: context.configuration.storeDirectory,
+                                    socketDirectory: context.configuration.socketDirectory)
+        return MethodTable.Reply(binding, passing: clientEnd)
     }
 }

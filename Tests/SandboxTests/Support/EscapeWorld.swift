@@ -8,7 +8,8 @@ import TestSupport
 final class EscapeWorld: @unchecked Sendable {
     let user: EscapeUser
     let root: String
-    var store: String { root + "/store" }
+    /// The store folder: `root/store`, or where the world was asked to put it (e.g. in a fake home).
+    let store: String
     var socketDirectory: String { root + "/run" }
     var appSocket: String { socketDirectory + "/app.sock" }
     var adminSocket: String { socketDirectory + "/admin.sock" }
@@ -17,18 +18,25 @@ final class EscapeWorld: @unchecked Sendable {
 
     var healthdPID: Int32 { healthd.pid }
 
-    init(user: EscapeUser) async throws {
+    /// `storeBeneathRoot`: the store folder's path below the world's root folder (made by the user).
+    init(user: EscapeUser, storeBeneathRoot: String = "store") async throws {
         self.user = user
         root = NSTemporaryDirectory() + "ohk-escape-" + UUID().uuidString.prefix(8)
+        store = root + "/" + storeBeneathRoot
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         let (uid, gid) = try await user.ids()
         chown(root, uid, gid)
         chmod(root, 0o755)
+        let parent = (store as NSString).deletingLastPathComponent
+        if parent != root {
+            let made = try await user.run("/bin/mkdir", ["-p", parent])
+            guard made.status == 0 else { throw CommandFailed(result: made) }
+        }
         let log = open(root + "/healthd.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         defer { close(log) }
         fchown(log, uid, gid)
         let (program, arguments) = try await user.command(Products.path("healthd"),
-                                                          ["--store", root + "/store", "--socket-dir", root + "/run"])
+                                                          ["--store", store, "--socket-dir", root + "/run"])
         healthd = try ChildProcess(program, arguments, stderr: log)
         let deadline = Date().addingTimeInterval(120)
         while !FileManager.default.fileExists(atPath: root + "/run/app.sock") {
@@ -71,10 +79,11 @@ final class EscapeWorld: @unchecked Sendable {
 
     /// `health-sandbox run APP --data DATA -- COMMAND…` as the user (as root, DATA is given to
     /// the app's own uid first).
-    func runSandboxed(_ appID: String, data: String, _ command: [String], allowRead: [String] = [],
+    func runSandboxed(_ appID: String, data: String?, _ command: [String], allowRead: [String] = [], allowWrite: [String] = [],
                       environment: [String: String] = [:]) async throws -> ProcessResult {
         try await user.run(Products.path("health-sandbox"),
-                           ["run", appID, "--socket", adminSocket, "--data", data] + allowRead.flatMap { ["--allow-read", $0] }
+                           ["run", appID, "--socket", adminSocket] + (data.map { ["--data", $0] } ?? [])
+                               + allowRead.flatMap { ["--allow-read", $0] } + allowWrite.flatMap { ["--allow-write", $0] }
                                + ["--"] + command, environment: environment)
     }
 

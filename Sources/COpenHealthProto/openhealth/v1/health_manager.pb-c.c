@@ -3227,7 +3227,7 @@ const ProtobufCMessageDescriptor openhealth__v1__launch_bind_request__descriptor
   (ProtobufCMessageInit) openhealth__v1__launch_bind_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__launch_bind_response__field_descriptors[3] =
+static const ProtobufCFieldDescriptor openhealth__v1__launch_bind_response__field_descriptors[5] =
 {
   {
     "app_id",
@@ -3265,16 +3265,43 @@ static const ProtobufCFieldDescriptor openhealth__v1__launch_bind_response__fiel
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "store_directory",
+    94,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__LaunchBindResponse, store_directory),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "socket_directory",
+    95,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__LaunchBindResponse, socket_directory),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__launch_bind_response__field_indices_by_name[] = {
   0,   /* field[0] = app_id */
   2,   /* field[2] = network */
   1,   /* field[1] = sandbox_uid */
+  4,   /* field[4] = socket_directory */
+  3,   /* field[3] = store_directory */
 };
-static const ProtobufCIntRange openhealth__v1__launch_bind_response__number_ranges[1 + 1] =
+static const ProtobufCIntRange openhealth__v1__launch_bind_response__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 94, 3 },
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__launch_bind_response__descriptor =
 {
@@ -3284,10 +3311,10 @@ const ProtobufCMessageDescriptor openhealth__v1__launch_bind_response__descripto
   "Openhealth__V1__LaunchBindResponse",
   "openhealth.v1",
   sizeof(Openhealth__V1__LaunchBindResponse),
-  3,
+  5,
   openhealth__v1__launch_bind_response__field_descriptors,
   openhealth__v1__launch_bind_response__field_indices_by_name,
-  1,  openhealth__v1__launch_bind_response__number_ranges,
+  2,  openhealth__v1__launch_bind_response__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__launch_bind_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

@@ -418,10 +418,17 @@ struct  Openhealth__V1__LaunchBindResponse
    * network namespace and may open AF_INET/AF_INET6 sockets.
    */
   protobuf_c_boolean network;
+  /*
+   * healthd's store folder (the database and machine.key) and its socket folder, as healthd
+   * was started with them: health-sandbox refuses any path it would show the app that is one of
+   * them, contains one or lies beneath one, and masks them with an empty tmpfs after its binds.
+   */
+  char *store_directory;
+  char *socket_directory;
 };
 #define OPENHEALTH__V1__LAUNCH_BIND_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__launch_bind_response__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0 }
+    , (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Openhealth__V1__LockRequest

@@ -1,0 +1,139 @@
+import Foundation
+import Glibc
+import HealthSandboxKit
+import Testing
+
+/// `LaunchPolicy.checked`, the one place every path shown to an app is decided: generated
+/// option × path combinations on a real folder tree (a home holding the store, a socket
+/// folder, an app folder, links), no processes. The real sandbox runs are in
+/// `VisiblePathsEscapeTests`.
+@Suite(.timeLimit(.minutes(10))) struct LaunchPolicyPathTests {
+    /// root/home/.local/share/openhealth (store, with machine.key), root/run (sockets),
+    /// root/home/apps/a/app (executable), root/outside, root/home-link → root/home,
+    /// root/store-link → the store.
+    final class Tree {
+        let root = NSTemporaryDirectory() + "ohk-policy-" + UUID().uuidString.prefix(8)
+        var home: String { root + "/home" }
+        var store: String { home + "/.local/share/openhealth" }
+        var sockets: String { root + "/run" }
+        var appFolder: String { home + "/apps/a" }
+        var executable: String { appFolder + "/app" }
+        var outside: String { root + "/outside" }
+        /// A second home of the user (`HOME` differs from the password database), holding nothing of healthd's.
+        var otherHome: String { root + "/other-home" }
+        var protected: ProtectedFolders {
+            ProtectedFolders(healthFolders: [.init(what: "healthd's store folder", path: store),
+                                             .init(what: "healthd's socket folder", path: sockets)], homes: [home, otherHome])
+        }
+
+        init() throws {
+            for folder in [store, sockets, appFolder, appFolder + "/data", home + "/data", outside, otherHome] {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            }
+            _ = FileManager.default.createFile(atPath: store + "/machine.key", contents: Data([1]))
+            _ = FileManager.default.createFile(atPath: executable, contents: Data(), attributes: [.posixPermissions: 0o755])
+            symlink(home, root + "/home-link")
+            symlink(store, root + "/store-link")
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: root) }
+
+        func check(allowRead: [String] = [], allowWrite: [String] = [], data: String? = nil,
+                   executable: String? = nil) -> Result<LaunchPolicy, PolicyPathRefusal> {
+            Result { () throws(PolicyPathRefusal) in
+                try LaunchPolicy.checked(executable: executable ?? self.executable, allowRead: allowRead, allowWrite: allowWrite,
+                                         data: data, protecting: protected)
+            }
+        }
+    }
+
+    enum Option: CaseIterable { case allowRead, allowWrite, data }
+
+    static func run(_ tree: Tree, _ option: Option, _ path: String) -> Result<LaunchPolicy, PolicyPathRefusal> {
+        switch option {
+        case .allowRead: tree.check(allowRead: [path])
+        case .allowWrite: tree.check(allowWrite: [path])
+        case .data: tree.check(data: path)
+        }
+    }
+
+    /// Each refused path, by the reason it must give; the same for every option.
+    @Test(arguments: Option.allCases)
+    func everyOptionRefusesWhatWouldShowTheStoreTheSocketsOrTheHome(option: Option) throws {
+        let tree = try Tree()
+        let cases: [(String, (PolicyPathRefusal.Reason) -> Bool)] = [
+            ("/", { $0 == .root }),
+            ("/tmp", { $0 == .privateTmp }),
+            // The home holds the store: either reason is the refusal; a second home without one is refused as a home.
+            (tree.home, { if case .containsProtected = $0 { true } else if case .containsHome = $0 { true } else { false } }),
+            (tree.otherHome, { if case .containsHome(tree.otherHome) = $0 { true } else { false } }),
+            (tree.root, { if case .containsProtected = $0 { true } else if case .containsHome = $0 { true } else { false } }),
+            (tree.root + "/home-link", { if case .containsProtected = $0 { true } else if case .containsHome = $0 { true } else { false } }),
+            (tree.home + "/.local", { if case .containsProtected(_, tree.store) = $0 { true } else { false } }),
+            (tree.store, { if case .beneathProtected(_, tree.store) = $0 { true } else { false } }),
+            (tree.store + "/machine.key", { if case .beneathProtected(_, tree.store) = $0 { true } else { false } }),
+            (tree.store + "/not-yet-made", { if case .beneathProtected(_, tree.store) = $0 { true } else { false } }),
+            (tree.root + "/store-link", { if case .beneathProtected(_, tree.store) = $0 { true } else { false } }),
+            (tree.root + "/home-link/.local/share/openhealth/machine.key", { if case .beneathProtected = $0 { true } else { false } }),
+            (tree.sockets, { if case .beneathProtected(_, tree.sockets) = $0 { true } else { false } }),
+            (tree.sockets + "/app.sock", { if case .beneathProtected(_, tree.sockets) = $0 { true } else { false } }),
+        ]
+        for (path, expected) in cases {
+            switch Self.run(tree, option, path) {
+            case .success: Issue.record("\(option) \(path) was accepted")
+            case let .failure(refusal):
+                #expect(expected(refusal.reason), "\(option) \(path): \(refusal)")
+                #expect(refusal.path == path && refusal.description.contains(path), "the refusal names the path: \(refusal)")
+            }
+        }
+        // Folders of the app's own beneath the home, and outside it, are fine.
+        for path in [tree.home + "/data", tree.outside] {
+            #expect((try? Self.run(tree, option, path).get()) != nil, "\(option) \(path) was refused")
+        }
+    }
+
+    /// The executable is bound as a file: its folder (which may be the home, holding the store)
+    /// is not in the policy; an executable inside a protected folder is refused like any path.
+    @Test func theExecutableIsTheFileNotItsFolder() throws {
+        let tree = try Tree()
+        let policy = try tree.check().get()
+        #expect(policy.readExecutePaths.contains(tree.executable))
+        #expect(!policy.readExecutePaths.contains(tree.appFolder) && !policy.readExecutePaths.contains(tree.home), "\(policy)")
+        FileManager.default.createFile(atPath: tree.home + "/my-app", contents: Data(), attributes: [.posixPermissions: 0o755])
+        let inHome = try tree.check(executable: tree.home + "/my-app").get()
+        #expect(!inHome.readExecutePaths.contains(tree.home), "\(inHome)")
+        guard case let .failure(refusal) = tree.check(executable: tree.store + "/machine.key") else {
+            Issue.record("an executable in the store was accepted")
+            return
+        }
+        #expect(refusal.origin == .executable, "\(refusal)")
+    }
+
+    /// Landlock's rights add up along a path: nothing the app may write may lie in (or be) a
+    /// path it may execute from. The reverse — an executable path in a writable folder — is
+    /// bound read-only over it and stays allowed.
+    @Test func nothingWritableLiesInAnExecutablePath() throws {
+        let tree = try Tree()
+        let nested: [(allowRead: [String], allowWrite: [String], data: String?)] = [
+            ([tree.appFolder], [], tree.appFolder + "/data"),
+            ([tree.appFolder], [tree.appFolder + "/data"], nil),
+            ([tree.appFolder], [tree.appFolder], nil),
+            ([tree.home + "/apps"], [], tree.appFolder + "/data"),
+            ([tree.root + "/home-link/apps"], [tree.appFolder + "/data"], nil),
+        ]
+        for (read, write, data) in nested {
+            guard case let .failure(refusal) = tree.check(allowRead: read, allowWrite: write, data: data) else {
+                Issue.record("read \(read) write \(write) data \(data ?? "-") was accepted")
+                continue
+            }
+            guard case .writableBeneathExecutable = refusal.reason else {
+                Issue.record("\(refusal)")
+                continue
+            }
+            #expect(refusal.description.contains(read[0]), "names the executable folder: \(refusal)")
+        }
+        #expect((try? tree.check(data: tree.appFolder + "/data").get()) != nil, "data beside the executable file is fine")
+        #expect((try? tree.check(allowRead: [tree.appFolder + "/data"], allowWrite: [tree.appFolder]).get()) != nil,
+                "an executable folder inside a writable one is bound read-only over it")
+    }
+}
