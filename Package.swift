@@ -240,6 +240,10 @@ let package = Package(
                           swiftSettings: swiftSettings),
         // Tries to take another app's broker socket (IdentityAttackTests runs it confined and not).
         .executableTarget(name: "socket-thief", path: "Tests/SocketThief"),
+        // Poses as healthd as another user and counts what clients send it (SandboxTests/BrokerImpostorTests).
+        .executableTarget(name: "broker-impostor", path: "Tests/BrokerImpostor"),
+        // A FUSE mount that never answers (SandboxTests/PeerIdentificationStallTests).
+        .executableTarget(name: "hung-fuse", path: "Tests/HungFuse"),
         // healthd's file confinement and peer inspector applied to a probe that tries what a hijacked
         // healthd might (Tests/SandboxTests/BrokerFileConfinementTests).
         .executableTarget(name: "broker-confine-probe", dependencies: ["HealthSandboxKit", "HealthIPC"],

@@ -31,6 +31,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -84,10 +85,13 @@ static void answer(int32_t asked_pid, int pidfd, struct ohk_peer_facts *facts) {
     /* The file itself, by device and inode: the path above is the one in the peer's mount
        namespace, where an ordinary user may have bound a program of their own over an installed
        app's path (unshare -Urm); healthd compares this with what the path names in its view. */
-    struct stat file;
-    if (n > 0 && stat(path, &file) == 0) {
-        facts->executable_device = (uint64_t)file.st_dev;
-        facts->executable_inode = (uint64_t)file.st_ino;
+    /* From the attributes the kernel holds (AT_STATX_DONT_SYNC): a program run from a FUSE mount
+       whose server never answers would otherwise hold this call, and with it every question
+       healthd asks after it (the "asking" lock): no new connection could be identified. */
+    struct statx file;
+    if (n > 0 && statx(AT_FDCWD, path, AT_STATX_DONT_SYNC, STATX_INO, &file) == 0) {
+        facts->executable_device = (uint64_t)makedev(file.stx_dev_major, file.stx_dev_minor);
+        facts->executable_inode = (uint64_t)file.stx_ino;
     }
     facts->confined = confinement_of(pid);
     /* Read while the pidfd pinned the process: if it exited meanwhile, its pid may name another

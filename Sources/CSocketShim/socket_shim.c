@@ -2,10 +2,13 @@
 #include "socket_shim.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -130,4 +133,12 @@ int ohk_set_not_dumpable(void) {
 
 int ohk_deny_write_execute(void) {
     return prctl(PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN, 0, 0, 0);
+}
+
+int ohk_file_identity(const char *path, uint64_t *device, uint64_t *inode) {
+    struct statx status;
+    if (statx(AT_FDCWD, path, AT_STATX_DONT_SYNC, STATX_INO, &status) != 0) return -1;
+    *device = (uint64_t)makedev(status.stx_dev_major, status.stx_dev_minor);
+    *inode = (uint64_t)status.stx_ino;
+    return 0;
 }

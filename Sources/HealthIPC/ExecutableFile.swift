@@ -1,3 +1,4 @@
+import CSocketShim
 import Glibc
 
 /// A file by identity — its device and inode — rather than by name: what a peer's
@@ -18,10 +19,12 @@ public struct ExecutableFile: Sendable, Equatable {
     }
 
     /// The file `path` names in this process's view, links followed; nil when it cannot be
-    /// stat'ed (gone, or not reachable from here).
+    /// looked up (gone, or not reachable from here). Read from the attributes the kernel holds
+    /// (`AT_STATX_DONT_SYNC`): a FUSE or network file system's server is not asked for them.
     public init?(path: String) {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        self.init(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        var device: UInt64 = 0
+        var inode: UInt64 = 0
+        guard ohk_file_identity(path, &device, &inode) == 0 else { return nil }
+        self.init(device: device, inode: inode)
     }
 }

@@ -6,51 +6,72 @@ public struct PeerCredentials: Sendable, Equatable {
     public let pid: Int32
     public let uid: UInt32
     public let gid: UInt32
-    /// The executable behind the peer's pid (`/proc/PID/exe`), nil if it cannot be read, the
-    /// process was gone (or replaced) by the time it was read, or the path names another file in
-    /// this process's view than the one the peer runs (a program bound over it in the peer's own
-    /// mount namespace: `ExecutableFile`).
-    public let executable: String?
+    /// The path `/proc/PID/exe` prints for the peer: nil if it cannot be read, the process was
+    /// gone (or replaced) by the time it was read, or the peer is another user's (not inspected).
+    /// The path is in the *peer's* mount namespace and only a claim: it counts as the peer's
+    /// executable only once `runs(_:)` says so for a path a trusted source names.
+    public let executablePath: String?
+    /// The file the peer runs (device and inode), read with `executablePath`.
+    public let executableFile: ExecutableFile?
     /// Whether the peer runs confined: a seccomp filter or `no_new_privs` (`/proc/PID/status`),
     /// both inherited across exec, so a sandboxed app that execs a manager tool still shows them.
-    /// Read while the pidfd pins the process, like `executable`: read later by pid, a process
+    /// Read while the pidfd pins the process, like `executablePath`: read later by pid, a process
     /// that exited could be answered for by whatever took its pid. True when it cannot be read
     /// or the process was gone by then — unknown counts as confined.
     public let confined: Bool
 
-    public init(pid: Int32, uid: UInt32, gid: UInt32, executable: String?, confined: Bool) {
+    public init(pid: Int32, uid: UInt32, gid: UInt32, executablePath: String?, executableFile: ExecutableFile?, confined: Bool) {
         self.pid = pid
         self.uid = uid
         self.gid = gid
-        self.executable = executable
+        self.executablePath = executablePath
+        self.executableFile = executableFile
         self.confined = confined
     }
 
-    /// Reads SO_PEERCRED and resolves the executable. With SO_PEERPIDFD (Linux 6.5+) the pidfd
+    /// Whether the peer runs the executable at `path`: its `/proc/PID/exe` prints `path`, and
+    /// `path` names in this process's view the very file the peer runs. Another file there — a
+    /// program bound over `path` in the peer's own mount namespace (`ExecutableFile`) — is not it.
+    ///
+    /// This looks `path` up in the file system, which can wait on a slow or hung mount (FUSE,
+    /// NFS). Call it only with a path a trusted source names — an installed manifest's executable,
+    /// a manager tool — never with a path only the peer chose: identification must not wait on
+    /// a file system the peer picked (`AppPeerResolver`, `ManagerPeerPolicy`).
+    public func runs(_ path: String) -> Bool {
+        guard executablePath == path, let runs = executableFile else { return false }
+        return ExecutableFile(path: path) == runs
+    }
+
+    /// Reads SO_PEERCRED and, for a peer of uid `inspecting` (nil: any), what `/proc` says of its
+    /// process. A peer of another uid is refused by every policy before its executable matters, so
+    /// its process is not inspected at all: it cannot make identification wait for anyone else.
+    ///
+    /// With SO_PEERPIDFD (Linux 6.5+) the pidfd
     /// pins the very process that connected: if it has exited after `/proc/PID/exe` was read, the
     /// pid may have been reused by another program, so the executable is reported unknown. The
     /// same holds when the kernel has the option but cannot give a pidfd: kernels 6.5 to 6.15
     /// refuse one for a peer already reaped, whose pid may already belong to someone else. Only a
     /// kernel without the option (ENOPROTOOPT) falls back to the pid alone. The confinement is
     /// read in the same pinned window, so both facts are about the process that connected.
-    public static func of(_ socket: Int32) throws(SystemCallError) -> PeerCredentials {
+    public static func of(_ socket: Int32, inspecting expectedUID: UInt32? = nil) throws(SystemCallError) -> PeerCredentials {
         var pid: pid_t = 0
         var uid: uid_t = 0
         var gid: gid_t = 0
         guard ohk_peer_credentials(socket, &pid, &uid, &gid) == 0 else {
             throw SystemCallError("getsockopt(SO_PEERCRED)")
         }
+        if let expectedUID, uid != expectedUID {
+            return PeerCredentials(pid: pid, uid: uid, gid: gid, executablePath: nil, executableFile: nil, confined: true)
+        }
         let pidfd = ohk_peer_pidfd(socket)
         let pinningUnsupported = pidfd < 0 && errno == ENOPROTOOPT
         defer { if pidfd >= 0 { close(pidfd) } }
-        let facts = PeerProcessReading.facts(pid: pid, pidfd: pidfd)
-        var executable = verifiedExecutable(facts)
-        var confined = facts.confined ?? true
+        var facts = PeerProcessReading.facts(pid: pid, pidfd: pidfd)
         if pidfd >= 0 ? ohk_pidfd_alive(pidfd) != 0 : !pinningUnsupported {
-            executable = nil
-            confined = true
+            facts = .unknown
         }
-        return PeerCredentials(pid: pid, uid: uid, gid: gid, executable: executable, confined: confined)
+        return PeerCredentials(pid: pid, uid: uid, gid: gid, executablePath: facts.executable, executableFile: facts.executableFile,
+                               confined: facts.confined ?? true)
     }
 
     /// Whether this kernel has `SO_PEERPIDFD` (Linux 6.5+), probed once on a socket pair: without
@@ -63,14 +84,6 @@ public struct PeerCredentials: Sendable, Equatable {
         if pidfd >= 0 { close(pidfd) }
         return !(pidfd < 0 && errno == ENOPROTOOPT)
     }()
-
-    /// The peer's executable path, if it names here the very file the peer runs. The path comes
-    /// from the peer's mount namespace; what healthd trusts it for (a manifest, the manager tools)
-    /// is the file at that path in healthd's own view. Unknown file, or another one: nil.
-    static func verifiedExecutable(_ facts: PeerProcessFacts) -> String? {
-        guard let path = facts.executable, let runs = facts.executableFile, ExecutableFile(path: path) == runs else { return nil }
-        return path
-    }
 
     /// `Seccomp:` and `NoNewPrivs:` of /proc/PID/status: true if either is set, nil if the file
     /// cannot be read or lacks them (a kernel without the fields cannot show an unconfined peer).

@@ -30,9 +30,10 @@ public final class RPCClient: Sendable {
         let answered = DispatchSemaphore(value: 0)
     }
 
-    /// Connects to a broker socket by path.
-    public static func connect(path: String) throws(SystemCallError) -> RPCClient {
-        RPCClient(fd: try UnixSocket.connect(path: path))
+    /// Connects to a broker socket by path — only to a healthd of this user's or root's, checked
+    /// before anything is sent (`BrokerSocket`).
+    public static func connect(path: String) throws(BrokerConnectError) -> RPCClient {
+        RPCClient(fd: try BrokerSocket.connect(path: path))
     }
 
     /// Adopts an already connected descriptor (e.g. the one health-sandbox passed to an app).

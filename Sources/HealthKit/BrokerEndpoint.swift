@@ -50,6 +50,8 @@ enum BrokerEndpoint: Equatable {
         case let .socketPath(path):
             do {
                 return try RPCClient.connect(path: path)
+            } catch where error.isImpostorSuspected {
+                throw HKError(.errorHealthDataUnavailable, "will not connect to healthd's app socket \(path): \(error)")
             } catch {
                 throw HKError(.errorHealthDataUnavailable,
                               "cannot connect to healthd's app socket \(path) (\(error)); start healthd, set "

@@ -23,7 +23,9 @@ public enum AppLauncher {
     public static func obtainBoundSocket(appID: String, adminSocket: String) throws(Failure) -> (descriptor: Int32, binding: LaunchBinding) {
         let client: RPCClient
         do {
-            client = try RPCClient(fd: UnixSocket.connect(path: adminSocket), acceptsDescriptors: true)
+            client = try RPCClient(fd: BrokerSocket.connect(path: adminSocket), acceptsDescriptors: true)
+        } catch where error.isImpostorSuspected {
+            throw Failure(description: "will not ask \(adminSocket) to bind \(appID): \(error)", exitCode: 77)
         } catch {
             throw Failure(description: "cannot reach healthd at \(adminSocket): \(error) — is healthd running?", exitCode: 69)
         }

@@ -84,6 +84,9 @@ public struct LaunchAgent: Sendable {
         let client: RPCClient
         do {
             client = try RPCClient.connect(path: adminSocket)
+        } catch where error.isImpostorSuspected {
+            // Not a healthd of this user's: waiting would only hand it the next connection.
+            return .refused(AppLauncher.Failure(description: "\(error)", exitCode: 77))
         } catch {
             report("cannot reach healthd at \(adminSocket): \(error) — is healthd running?")
             return .unreachable

@@ -197,7 +197,8 @@ report("abstract-connect-outside", {
 // installed reader, the liveness poll).
 let accepted = accept(listener, nil, nil)
 let peer = try? PeerCredentials.of(accepted)
-print("peer-exe-inspected \(peer?.executable ?? "unknown")")
+let inspectedExecutable = peer.flatMap { peer in peer.executablePath.flatMap { peer.runs($0) ? $0 : nil } }
+print("peer-exe-inspected \(inspectedExecutable ?? "unknown")")
 print("peer-confined-inspected \(peer.map { String($0.confined) } ?? "unknown")")
 close(accepted)
 close(listener)

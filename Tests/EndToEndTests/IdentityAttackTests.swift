@@ -105,7 +105,7 @@ import Testing
         defer { close(accepted) }
         let peer = try PeerCredentials.of(accepted)
         #expect(peer.pid == connector.pid)
-        #expect(peer.executable == nil, "the dead connector's connection was taken for \(peer.executable ?? "")")
+        #expect(peer.executablePath == nil && peer.executableFile == nil, "the dead connector's connection was taken for \(peer.executablePath ?? "")")
     }
 
     /// `/bin/sleep` started under `pid`, which a process that just died held: `ns_last_pid` set to
@@ -146,7 +146,7 @@ import Testing
         let accepted = try UnixSocket.accept(listener)
         defer { close(accepted) }
         let peer = try PeerCredentials.of(accepted)
-        #expect(peer.executable == BrokerProcess.clientExecutable, "control: identified while alive")
+        #expect(peer.runs(BrokerProcess.clientExecutable), "control: identified while alive")
         #expect(peer.confined, "control: a no_new_privs process is confined")
         connector.signal(SIGKILL)
         await connector.wait()

@@ -162,4 +162,20 @@ import Testing
 
             """)
     }
+
+    /// A manifest whose displayName carries a terminal sequence (ESC) or a bidi override
+    /// (U+202E) — text healthctl prints in consent prompts — is refused by `apps install` with the
+    /// field and the character named, and nothing reaches healthd (session 17 red team, finding 3).
+    @Test(arguments: ["\\u001b[8m", "\\u202e"])
+    func appsInstallRefusesTerminalControlInTheDisplayName(sequence: String) async throws {
+        let server = try Self.broker()
+        defer { server.stop() }
+        let outcome = try await Self.install(on: server, """
+            {"id": "com.example.steps", "displayName": "Step Counter to WRITE Step Count? [y/N] \(sequence)", \
+            "executable": "/usr/bin/steps", "version": "1", "NSHealthShareUsageDescription": "Reads."}
+            """)
+        #expect(outcome.exitCode == HealthCtlExitCode.dataError.rawValue, "\(outcome.output)\(outcome.errors)")
+        #expect(outcome.errors.contains("displayName must not hold control or bidirectional formatting characters"), "\(outcome.errors)")
+        #expect(try server.payloads(for: .installApp).isEmpty, "the manifest was sent to healthd")
+    }
 }

@@ -2,6 +2,7 @@
  * directly. Mechanism only: every decision about what a credential means is made in Swift. */
 #pragma once
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* Sends `len` bytes and, when fd >= 0, that descriptor as SCM_RIGHTS ancillary data.
@@ -41,3 +42,10 @@ int ohk_set_not_dumpable(void);
  * kernel's form of systemd's MemoryDenyWriteExecute=. Returns 0 or -1 with errno set (EINVAL
  * on older kernels). */
 int ohk_deny_write_execute(void);
+
+/* Device and inode of the file `path` leads to (links followed, as stat), from the attributes
+ * the kernel already holds (statx with AT_STATX_DONT_SYNC): a FUSE or network file system is not
+ * asked for fresh ones, so this does not wait on its server for them. Looking the path's folders
+ * up may still ask it: call it only on /proc/PID/exe or on paths a trusted source names.
+ * Returns 0, or -1 with errno set. */
+int ohk_file_identity(const char *path, uint64_t *device, uint64_t *inode);

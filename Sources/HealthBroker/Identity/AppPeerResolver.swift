@@ -53,13 +53,19 @@ struct AppPeerResolver: Sendable {
 
     func resolve(_ peer: PeerCredentials) throws -> AppManifest {
         guard peer.uid == brokerUID else { throw Refusal.otherUser(peer.uid) }
-        guard let executable = peer.executable else { throw Refusal.executableUnknown }
+        guard let executable = peer.executablePath, peer.executableFile != nil else { throw Refusal.executableUnknown }
         // A sandboxed app already holds its launch-bound connection. One that dials the socket by
         // path (its folder handed to it) would be named by /proc/PID/exe — an executable it can
         // choose by exec'ing another app's binary with its own code preloaded. Confinement is
         // inherited across exec and never dropped, so it marks every such process.
         guard !peer.confined else { throw Refusal.confined }
-        return try store.withGrantsBlocking { try Self.admit(executable: executable, in: $0) }
+        // The path the peer's process prints is matched against the manifests first, touching no
+        // file; only a path an installed manifest names is then looked up to check that it is the
+        // file the peer runs. A path only the peer chose is never walked here, on the app
+        // socket's accept thread: one on a mount that never answers would hold every connection.
+        let app = try store.withGrantsBlocking { try Self.admit(executable: executable, in: $0) }
+        guard peer.runs(app.executable) else { throw Refusal.executableUnknown }
+        return app
     }
 
     /// The one rule for direct connections, applied when one is accepted and again to every open

@@ -12,8 +12,11 @@ struct ManagerPeerPolicy: Sendable {
 
     func refusal(for peer: PeerCredentials) -> String? {
         guard peer.uid == brokerUID else { return "the admin socket accepts only uid \(brokerUID), not \(peer.uid)" }
-        guard let executable = peer.executable, trustedExecutables.contains(executable) else {
-            return "the admin socket accepts only the manager tools (\(trustedExecutables.sorted().joined(separator: ", "))), not \(peer.executable ?? "an unverifiable executable")"
+        // The peer's path is looked up (`runs`) only when it is one of the trusted tools' paths:
+        // a path only the peer chose is never walked on the accept path.
+        guard let executable = peer.executablePath, trustedExecutables.contains(executable), peer.runs(executable) else {
+            let named = peer.executablePath.flatMap { trustedExecutables.contains($0) ? nil : $0 }
+            return "the admin socket accepts only the manager tools (\(trustedExecutables.sorted().joined(separator: ", "))), not \(named ?? "an unverifiable executable")"
         }
         // Read with the executable while the connecting process was pinned (PeerCredentials.of),
         // never again here by pid: that process may have exited and its pid been reused.

@@ -58,13 +58,13 @@ final class ConnectionRegistry: Sendable {
     func acceptApp(_ fd: Int32) {
         let peer: PeerCredentials
         do {
-            peer = try PeerCredentials.of(fd)
+            peer = try PeerCredentials.of(fd, inspecting: appResolver.brokerUID)
         } catch {
             logger.warning("app connection refused", metadata: ["reason": "\(error)"])
             refuse(fd, RPCStatus(.unauthenticated, "healthd could not identify this process", healthKitCode: .errorAuthorizationDenied))
             return
         }
-        guard let token = appConnections.add(.direct(executable: peer.executable), socket: fd) else {
+        guard let token = appConnections.add(.direct(executable: peer.executablePath), socket: fd) else {
             refuse(fd, RPCStatus(.unavailable, "healthd is out of descriptors; try again"))
             return
         }
@@ -148,7 +148,7 @@ final class ConnectionRegistry: Sendable {
     func acceptManager(_ fd: Int32) {
         let peer: PeerCredentials
         do {
-            peer = try PeerCredentials.of(fd)
+            peer = try PeerCredentials.of(fd, inspecting: managerPolicy.brokerUID)
         } catch {
             refuse(fd, RPCStatus(.unauthenticated, "healthd could not identify this process"))
             return

@@ -12,7 +12,8 @@ public struct ManagerClient: Sendable {
         do {
             return ManagerClient(socketPath: socketPath, rpc: try RPCClient.connect(path: socketPath))
         } catch {
-            throw .brokerUnreachable(socket: socketPath, cause: error)
+            guard case let .unreachable(cause) = error else { throw .brokerNotTrusted(socket: socketPath, refusal: error) }
+            throw .brokerUnreachable(socket: socketPath, cause: cause)
         }
     }
 

@@ -9,6 +9,8 @@ public import HealthWire
 public enum HealthCtlError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The admin socket could not be connected to.
     case brokerUnreachable(socket: String, cause: SystemCallError)
+    /// What is at the admin socket may not be this user's healthd (`BrokerSocket`): nothing was sent.
+    case brokerNotTrusted(socket: String, refusal: BrokerConnectError)
     /// healthd answered a call with a failure status; `action` says what was being done ("list the apps").
     case brokerFailed(action: String, status: RPCStatus)
     /// healthd's answer could not be decoded.
@@ -37,6 +39,7 @@ public enum HealthCtlError: Error, Equatable, Sendable, CustomStringConvertible 
     public var exitCode: HealthCtlExitCode {
         switch self {
         case .brokerUnreachable: .unavailable
+        case .brokerNotTrusted: .noPermission
         case let .brokerFailed(_, status): Self.exitCode(for: status.code)
         case .malformedResponse: .software
         case .manifestUnreadable: .noInput
@@ -55,6 +58,8 @@ public enum HealthCtlError: Error, Equatable, Sendable, CustomStringConvertible 
         case let .brokerUnreachable(socket, cause):
             let reason = String(cString: strerror(cause.errno))
             return "cannot reach healthd at \(socket): \(reason) — \(Self.hint(forConnectErrno: cause.errno))"
+        case let .brokerNotTrusted(socket, refusal):
+            return "healthctl will not talk to \(socket): \(refusal)"
         case let .brokerFailed(action, status):
             if status.code == .unavailable {
                 return "lost healthd while trying to \(action): \(status.message)"

@@ -8,7 +8,7 @@ struct ConnectionOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "healthd's admin socket (default: $OPENHEALTH_ADMIN_SOCKET, else $XDG_RUNTIME_DIR/openhealth/admin.sock).",
+            "healthd's admin socket (default: $OPENHEALTH_ADMIN_SOCKET, else $XDG_RUNTIME_DIR/openhealth/admin.sock, else ~/.local/state/openhealth/run/admin.sock).",
             valueName: "path"),
         completion: .file())
     var socket: String?

@@ -120,6 +120,16 @@ public struct AppManifest: Codable, Hashable, Sendable {
                 problems.append("\(key) must be 1-1000 characters (at most 4000 UTF-8 bytes) when present")
             }
         }
+        // Shown in consent prompts ("Allow NAME to READ …? [y/N]") and app lists: text, never a
+        // terminal sequence that could hide or rewrite the question the user answers.
+        let shown = [("displayName", displayName), ("version", version), ("executable", executable),
+                     (Self.readUsageKey, readUsageDescription ?? ""), (Self.shareUsageKey, shareUsageDescription ?? "")]
+        for (key, text) in shown {
+            guard let (scalar, position) = TerminalControlCharacters.first(in: text) else { continue }
+            let code = String(scalar.value, radix: 16, uppercase: true)
+            problems.append("\(key) must not hold control or bidirectional formatting characters (U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code) "
+                            + "at character \(position)): healthctl shows it in consent prompts, where such a character could hide or rewrite the question")
+        }
         for entitlement in entitlements where !Self.knownEntitlements.contains(entitlement) {
             problems.append("unknown entitlement \(entitlement.prefix(64)) (known: \(Self.knownEntitlements.sorted().joined(separator: ", ")))")
         }

@@ -1,0 +1,90 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// Identifying a new connection never waits on a path the peer chose (session 17 red team,
+/// finding 6). The peer: a process of the user's own, in a mount namespace of its own, runs a
+/// program from a folder it bound over a FUSE mount that never answers (`hung-fuse`) — so
+/// `/proc/PID/exe` names a path that, in healthd's view, lies on that mount. healthd must not
+/// `stat` such a path on its accept thread: the peer is refused (no installed app names it), and
+/// an ordinary connection made meanwhile is identified within a bound.
+///
+/// What it does not show: a peer whose executable is itself *served* by such a mount (the peer
+/// inspector's own stat); `hung-fuse` serves no files, so nothing can be run from it. The
+/// inspector reads device and inode with `AT_STATX_DONT_SYNC`, which FUSE answers from the
+/// kernel's cache without asking its server (SECURITY.md, identity).
+@Suite(.timeLimit(.minutes(10)), .serialized,
+       .enabled(if: getuid() == 0 && access("/dev/fuse", R_OK | W_OK) == 0, "needs root and /dev/fuse to mount a FUSE file system"))
+struct PeerIdentificationStallTests {
+    static let stepCount = "HKQuantityTypeIdentifierStepCount"
+    /// How long the ordinary connection may take to be answered while the stalling peer waits:
+    /// about 1 s alone, 12.6 s once with 112 suites and a release build sharing two cores. Before
+    /// the fix it was never answered while the mount hung (the run's deadline, below, is longer).
+    static let bound: TimeInterval = 20
+
+    @Test func aPeerRunningFromBehindAHungMountDoesNotStallOthers() async throws {
+        let broker = try BrokerProcess()
+        let mountPoint = broker.root + "/hung"
+        mkdir(mountPoint, 0o755)
+        let fuse = try HungMount(at: mountPoint)
+        defer { fuse.remove() }
+
+        // The stalling peer: Products' folder bound over the hung mount in its own namespace, and
+        // e2e-client run from there, dialling the app socket by path.
+        let script = "mount --bind \"$1\" \"$2\" && shift 2 && exec \"$@\""
+        let environment = ["OPENHEALTH_APP_SOCKET": broker.appSocket]
+        async let stalling = ProcessRun.run("/usr/bin/unshare", ["-m", "--propagation", "private", "/bin/sh", "-c", script, "sh",
+                                                                  Products.directory, mountPoint, mountPoint + "/e2e-client", "query", Self.stepCount],
+                                            environment: environment, timeout: 60)
+        try await Task.sleep(for: .seconds(1))
+
+        // Meanwhile an ordinary peer, run from where it lies: answered (refused: not installed) within the bound.
+        let started = Date()
+        let ordinary = try await ProcessRun.run(BrokerProcess.clientExecutable, ["query", Self.stepCount],
+                                                environment: environment, timeout: 40)
+        let waited = Date().timeIntervalSince(started)
+        #expect(ordinary.stdout.contains("no installed app manifest names the executable \(BrokerProcess.clientExecutable)"), "\(ordinary)")
+        #expect(waited < Self.bound, "the ordinary peer waited \(waited) s for healthd to identify it\n\(ordinary)")
+
+        let stalled = try await stalling
+        #expect(stalled.stdout.contains("no installed app manifest names the executable \(mountPoint)/e2e-client"), "\(stalled)")
+        #expect(fuse.isRunning, "control: the mount was up (and unanswering) all along")
+    }
+}
+
+/// `hung-fuse` mounted at a folder; `remove` kills it (which aborts every waiting call) and
+/// detaches the mount.
+struct HungMount {
+    let path: String
+    private let server: ChildProcess
+
+    init(at path: String) throws {
+        self.path = path
+        let output = path + ".out"
+        let fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw HungMountFailed(detail: "cannot create \(output)") }
+        defer { close(fd) }
+        server = try ChildProcess(Products.path("hung-fuse"), [path], stdout: fd, stderr: fd)
+        let deadline = Date().addingTimeInterval(10)
+        while !((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("mounted") {
+            guard server.isRunning, Date() < deadline else {
+                throw HungMountFailed(detail: "hung-fuse did not mount: " + ((try? String(contentsOfFile: output, encoding: .utf8)) ?? ""))
+            }
+            usleep(20_000)
+        }
+    }
+
+    var isRunning: Bool { server.isRunning }
+
+    func remove() {
+        server.signal(SIGKILL)
+        server.waitBlocking()
+        umount2(path, Int32(MNT_DETACH))
+    }
+}
+
+struct HungMountFailed: Error, CustomStringConvertible {
+    let detail: String
+    var description: String { detail }
+}
