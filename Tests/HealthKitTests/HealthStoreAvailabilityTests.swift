@@ -14,10 +14,13 @@ import Testing
     }
 
     @Test func availableWhenTheAppSocketAcceptsAConnection() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("availability-\(getpid()).sock").path
-        unlink(path)
+        // A folder of the test's own, 0700: clients refuse a socket in a folder others may write
+        // (`BrokerSocket`), and /tmp itself is one.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("availability-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let path = folder.appendingPathComponent("app.sock").path
         let listener = try UnixSocket.listen(path: path, mode: 0o600)
-        defer { close(listener); unlink(path) }
+        defer { close(listener); try? FileManager.default.removeItem(at: folder) }
         let connection = connection(dialling: path)
         #expect(HKHealthStore.healthDataAvailable(on: connection))
         try connection.client().close()
