@@ -3,8 +3,8 @@ import HealthStore
 import Synchronization
 
 /// The one place an answer sent in more than one frame asks, before each frame, whether what it
-/// computed is still what its app may see (SECURITY.md, "Combinations checked by the session 14
-/// red team"). A client that stops reading parks its query (`QueryScheduler`) for as long as it
+/// computed is still what its app may see (SECURITY.md, "Leak channels" and "A second reading is
+/// bounded by the first"). A client that stops reading parks its query (`QueryScheduler`) for as long as it
 /// keeps reading slowly; without this, rows read before the user revoked the type, narrowed its
 /// window, revoked a per-object grant or deleted them went on being sent from the old reading.
 ///
