@@ -1,3 +1,5 @@
+import HealthModel
+
 /// Text from the store, shown on the user's terminal. Apps choose their source names, device
 /// strings and metadata (and attachment names and types); the store keeps them exactly, and the
 /// terminal must show them, never obey them. Two kinds of character are shown as escapes
@@ -18,12 +20,9 @@ enum TerminalText {
         return text.unicodeScalars.map { isUnsafe($0) ? $0.escaped(asASCII: true) : String($0) }.joined()
     }
 
+    /// One set for the whole project: the same characters a manifest may not hold
+    /// (`TerminalControlCharacters`, checked by `AppManifest.problems`).
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00 ... 0x1F, 0x7F ... 0x9F: true  // C0, DEL, C1
-        case 0x061C, 0x200E, 0x200F, 0x202A ... 0x202E, 0x2066 ... 0x2069: true  // bidi marks, embeddings, overrides, isolates
-        case 0x2028, 0x2029: true  // line and paragraph separators
-        default: false
-        }
+        TerminalControlCharacters.contains(scalar)
     }
 }
