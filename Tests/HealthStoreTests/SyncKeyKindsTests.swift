@@ -75,20 +75,8 @@ import Testing
         let writer = try SyncKeyTests.memoryStore()
         try StoreSchema.migrator.migrate(writer, upTo: "v48: per-document read offers")
         let old = DatedSyncIdentityTests.imported(Self.count)
-        try await writer.write { db in
-            // What `importBatch` stored before v58 for an undated identity, by that schema's columns.
-            try db.execute(sql: "INSERT INTO sources (bundle_identifier, name) VALUES (?, ?)",
-                           arguments: [Self.importSource.bundleIdentifier, Self.importSource.name])
-            try db.execute(sql: "INSERT INTO sample_types (identifier) VALUES (?)", arguments: [old[0].typeIdentifier])
-            for record in old {
-                guard let sync = record.syncIdentity else { throw SyncKeyTestsFailure("an imported sample carries a sync identity") }
-                try db.execute(sql: """
-                    INSERT INTO objects (uuid, type_id, source_id, start_us, end_us, quantity, change_seq, sync_identifier, sync_version, sync_key)
-                    VALUES (?, (SELECT id FROM sample_types), (SELECT id FROM sources), ?, ?, 100, 1, ?, ?, ?)
-                    """, arguments: [record.uuid, record.startDate.microsecondsSince1970, record.endDate.microsecondsSince1970,
-                                     sync.identifier, sync.version, SyncKey.of(sync.identifier)])
-            }
-        }
+        // What `importBatch` stored before v58 for an undated identity, by that schema's columns.
+        try await writer.write { db in try SyncKeyTests.storeAsAnOldImport(old, keyed: true, db) }
         let database = try HealthDatabase(writer: writer)
         let again = try await database.samples.importBatch(old + [SyncKeyTests.imported(Self.count)],
                                                            dated: DatedSyncIdentityTests.dated(Self.count + 1), source: Self.importSource)

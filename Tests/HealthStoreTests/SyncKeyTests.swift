@@ -84,6 +84,23 @@ import Testing
         return try DatabaseQueue(configuration: configuration)
     }
 
+    /// Stores `records` under the import source as an older `importBatch` did, straight into
+    /// `objects`: with their plain `SyncKey` (`keyed`, v36–v57) or without any (before v36).
+    static func storeAsAnOldImport(_ records: [SampleRecord], keyed: Bool, _ db: Database) throws {
+        guard let first = records.first else { return }
+        try db.execute(sql: "INSERT INTO sources (bundle_identifier, name) VALUES (?, ?)",
+                       arguments: [importSource.bundleIdentifier, importSource.name])
+        try db.execute(sql: "INSERT INTO sample_types (identifier) VALUES (?)", arguments: [first.typeIdentifier])
+        for record in records {
+            guard let sync = record.syncIdentity else { throw SyncKeyTestsFailure("an imported sample carries a sync identity") }
+            try db.execute(sql: """
+                INSERT INTO objects (uuid, type_id, source_id, start_us, end_us, quantity, change_seq, sync_identifier, sync_version\(keyed ? ", sync_key" : ""))
+                VALUES (?, (SELECT id FROM sample_types), (SELECT id FROM sources), ?, ?, 100, 1, ?, ?\(keyed ? ", ?" : ""))
+                """, arguments: [record.uuid, record.startDate.microsecondsSince1970, record.endDate.microsecondsSince1970,
+                                 sync.identifier, sync.version] + (keyed ? [SyncKey.of(sync.identifier)] : []))
+        }
+    }
+
     /// A store imported before v36 (identifiers written by v2's schema, with no key), opened by
     /// this version: the migration keys every identifier, so importing the same samples again
     /// adds nothing and a new one is added — issue 16's idempotency across the change. Without
@@ -93,20 +110,8 @@ import Testing
         try StoreSchema.migrator.migrate(writer, upTo: Self.lastMigrationBeforeKeys)
         let count = 500
         let old = (0..<count).map(Self.imported)
-        try await writer.write { db in
-            // What `importBatch` stored before v36, by the columns of that schema.
-            try db.execute(sql: "INSERT INTO sources (bundle_identifier, name) VALUES (?, ?)",
-                           arguments: [Self.importSource.bundleIdentifier, Self.importSource.name])
-            try db.execute(sql: "INSERT INTO sample_types (identifier) VALUES (?)", arguments: [old[0].typeIdentifier])
-            for record in old {
-                guard let sync = record.syncIdentity else { throw SyncKeyTestsFailure("an imported sample carries a sync identity") }
-                try db.execute(sql: """
-                    INSERT INTO objects (uuid, type_id, source_id, start_us, end_us, quantity, change_seq, sync_identifier, sync_version)
-                    VALUES (?, (SELECT id FROM sample_types), (SELECT id FROM sources), ?, ?, 100, 1, ?, ?)
-                    """, arguments: [record.uuid, record.startDate.microsecondsSince1970, record.endDate.microsecondsSince1970,
-                                     sync.identifier, sync.version])
-            }
-        }
+        // What `importBatch` stored before v36, by the columns of that schema: no key.
+        try await writer.write { db in try Self.storeAsAnOldImport(old, keyed: false, db) }
         let database = try HealthDatabase(writer: writer)
         let keyed = try await writer.read { db in
             try Row.fetchAll(db, sql: "SELECT sync_identifier, sync_key FROM objects").filter { row in

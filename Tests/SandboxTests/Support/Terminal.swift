@@ -49,7 +49,7 @@ final class Terminal {
             throw error
         }
         Glibc.close(output.write)
-        let printed = await Self.readToEnd(output.read)
+        let printed = await ProcessRun.readToEnd(output.read)
         _ = await child.wait(timeout: 60)
         drain()
         return RealSandboxEscapeTests.results(ProcessResult(status: 0, stdout: String(decoding: printed, as: UTF8.self), stderr: ""))
@@ -64,22 +64,5 @@ final class Terminal {
     private func drain() {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while read(controller, &buffer, buffer.count) > 0 {}
-    }
-
-    private static func readToEnd(_ fd: Int32) async -> Data {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var data = Data()
-                var buffer = [UInt8](repeating: 0, count: 65536)
-                while true {
-                    let count = read(fd, &buffer, buffer.count)
-                    if count < 0 && errno == EINTR { continue }
-                    if count <= 0 { break }
-                    data.append(contentsOf: buffer[0..<count])
-                }
-                Glibc.close(fd)
-                continuation.resume(returning: data)
-            }
-        }
     }
 }

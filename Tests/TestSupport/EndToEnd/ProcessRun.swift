@@ -56,7 +56,8 @@ public enum ProcessRun {
         return (read, write)
     }
 
-    private static func readToEnd(_ fd: Int32) async -> Data {
+    /// Reads `fd` to its end on a GCD thread (never a cooperative-pool thread) and closes it.
+    public static func readToEnd(_ fd: Int32) async -> Data {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 var data = Data()
