@@ -31,7 +31,7 @@ enum StatisticsCollectionWatchService {
     static func watch(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
         let app = try context.requireApp(caller)
         let spec = try StatisticsCollectionSpec(wire: payload)
-        try spec.validateRequest()
+        try spec.validate()
         let type = try spec.statistics.validatedType()
         let typeIdentifier = spec.statistics.typeIdentifier
         let report = CallAccessReport.current

@@ -33,7 +33,7 @@ enum StatisticsService {
                                           _ responder: CallResponder) async throws {
         let app = try context.requireApp(caller)
         let spec = try StatisticsCollectionSpec(wire: payload)
-        try spec.validateRequest()
+        try spec.validate()
         let type = try spec.statistics.validatedType()
         let typeIdentifier = spec.statistics.typeIdentifier
         let report = CallAccessReport.current

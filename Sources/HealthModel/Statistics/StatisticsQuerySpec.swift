@@ -50,10 +50,17 @@ public struct StatisticsCollectionSpec: Hashable, Sendable {
         return zone
     }
 
-    /// Every check that does not depend on stored data.
+    /// Every check that does not depend on stored data, the anchor inside the dates the store
+    /// accepts (1900–2200, `SampleLimits`) among them: healthd lays the intervals out from it, and
+    /// an anchor of Int64.min or Int64.max microseconds once ended healthd for every app
+    /// (`WireNumberJunkEndToEndTests`). healthd runs these checks on every collection it computes,
+    /// one-shot or watched, before anything is read.
     public func validate() throws(HKError) {
         _ = try statistics.validatedType()
         try interval.validate()
         _ = try timeZone()
+        guard (SampleLimits.earliestPermittedSampleDate...SampleLimits.latestPermittedSampleDate).contains(anchor) else {
+            throw HKError(.errorInvalidArgument, "a statistics collection's anchorDate must lie between 1900-01-01 and 2200-01-01 (UTC)")
+        }
     }
 }
