@@ -246,7 +246,7 @@ let package = Package(
         .executableTarget(name: "hung-fuse", path: "Tests/HungFuse"),
         // healthd's file confinement and peer inspector applied to a probe that tries what a hijacked
         // healthd might (Tests/SandboxTests/BrokerFileConfinementTests).
-        .executableTarget(name: "broker-confine-probe", dependencies: ["HealthSandboxKit", "HealthIPC"],
+        .executableTarget(name: "broker-confine-probe", dependencies: ["HealthSandboxKit", "HealthIPC", "CSandbox"],
                           path: "Tests/BrokerConfineProbe", swiftSettings: swiftSettings),
         .testTarget(
             name: "LeakProbeTests",

@@ -3,6 +3,14 @@
  * no network sockets"), so a bug in request handling cannot be turned into a shell or a
  * network connection. It reuses the app filter's deny-list (other processes, kernel attack
  * surface, non-Unix sockets, namespaces, io_uring) and adds exec, on every thread at once.
+ *
+ * It also takes away every new socket and every connect, Unix ones included: Landlock does not
+ * cover connecting to a pathname socket, so a hijacked healthd could otherwise reach the user's
+ * session bus or `systemd --user` (StartTransientUnit runs any command, outside every wall), the
+ * ssh agent or docker.sock. Once serving, healthd needs neither: its listeners, the service
+ * manager's notify socket and the peer inspector's pair all exist before this runs, and it only
+ * accepts. A datagram sent with an address (sendto's fifth argument) is refused for the same
+ * reason; healthd's own sends name none.
  */
 #include "CSandbox.h"
 
@@ -21,6 +29,11 @@ int ohk_confine_broker(char *err, size_t err_len) {
     scmp_filter_ctx ctx = filter.context;
     /* execveat is already in the app filter's deny-list. */
     int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(execve), 0);
+    /* Unconditional: they take precedence over the app filter's family rule for socket. */
+    if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 0);
+    if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(connect), 0);
+    if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(sendto), 1,
+                                       SCMP_A4(SCMP_CMP_NE, 0));
     /* Every thread the broker has already started (accept loops, connections, the Swift
        runtime's pool) gets the filter too, not only the calling one. */
     if (rc == 0) rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1);

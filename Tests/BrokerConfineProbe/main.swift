@@ -2,7 +2,10 @@
 // C call healthd makes, with its peer inspector started first as healthd does), applied to this
 // process, then each thing a hijacked healthd might try, one line each: `name ok` or
 // `name errno N`. With --no-confine the same attempts run unconfined: the control that shows
-// each would succeed without the ruleset. Used by SandboxTests/BrokerFileConfinementTests.
+// each would succeed without the ruleset. With --broker-seccomp, healthd's seccomp filter
+// (`ohk_confine_broker`, what healthd adds once it serves) goes on before the socket attempts at
+// the end. Used by SandboxTests/BrokerFileConfinementTests and BrokerSocketConfinementTests.
+import CSandbox
 import Foundation
 import Glibc
 import HealthIPC
@@ -15,6 +18,7 @@ struct Options {
     var otherStoreFile = ""
     var confine = true
     var threadFirst = false
+    var brokerSeccomp = false
 }
 
 func parse() -> Options {
@@ -28,6 +32,7 @@ func parse() -> Options {
         case "--other-store-file": options.otherStoreFile = arguments.next() ?? ""
         case "--no-confine": options.confine = false
         case "--thread-first": options.threadFirst = true
+        case "--broker-seccomp": options.brokerSeccomp = true
         default: print("unknown argument \(argument)"); exit(2)
         }
     }
@@ -85,8 +90,29 @@ func abstractListener(name: String) -> (Int32, sockaddr_un, socklen_t) {
 // --thread-first run; the crash itself is not yet understood). Without it the test sees the signal.
 for crash in [SIGILL, SIGSEGV, SIGBUS, SIGFPE, SIGTRAP, SIGABRT] { signal(crash, SIG_DFL) }
 
+/// A pathname socket listening in `folder` (the session bus, `systemd --user`'s private socket and
+/// ssh-agent are such sockets in the user's folders): what a hijacked healthd would connect to.
+func pathnameListener(in folder: String, type: Int32) -> (Int32, sockaddr_un, socklen_t) {
+    let fd = socket(AF_UNIX, type, 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array((folder + "/bus-\(type)").utf8)
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+    let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
+    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    if type == Int32(SOCK_STREAM.rawValue) { listen(fd, 1) }
+    return (fd, address, length)
+}
+
 let options = parse()
 let store = options.store, outside = options.outsideDirectory
+// Made before any confinement, as the user's own services are.
+var (_, busAddress, busLength) = pathnameListener(in: outside, type: Int32(SOCK_STREAM.rawValue))
+var (_, datagramAddress, datagramLength) = pathnameListener(in: outside, type: Int32(SOCK_DGRAM.rawValue))
+// Sockets healthd made before it confined itself (its notify socket is one): an existing
+// descriptor must not become a way around the refusal to create one.
+let earlyStream = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+let earlyDatagram = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
 // Prepared before confinement, as a hijacked healthd would find them.
 _ = openClose(store + "/in-store", O_CREAT | O_WRONLY)
 _ = openClose(outside + "/to-move-in", O_CREAT | O_WRONLY)
@@ -202,3 +228,37 @@ print("peer-exe-inspected \(inspectedExecutable ?? "unknown")")
 print("peer-confined-inspected \(peer.map { String($0.confined) } ?? "unknown")")
 close(accepted)
 close(listener)
+
+// Pathname sockets: Landlock has no rule for connecting to one, so only healthd's seccomp filter
+// keeps a hijacked healthd from the user's session bus and the like.
+if options.brokerSeccomp {
+    var message = [CChar](repeating: 0, count: 256)
+    guard ohk_confine_broker(&message, message.count) == 0 else {
+        print("broker seccomp failed: \(String(cString: message))")
+        fflush(nil)
+        _exit(4)
+    }
+    print("broker-seccomp on")
+}
+func connectTo(_ fd: Int32, _ address: inout sockaddr_un, _ length: socklen_t) -> Int32 {
+    withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) } }
+}
+report("unix-socket-create", {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    if fd >= 0 { close(fd) }
+    return fd
+}())
+report("pathname-connect-early-socket", connectTo(earlyStream, &busAddress, busLength))
+report("datagram-sendto-address", {
+    let byte: [UInt8] = [0x41]
+    return Int32(withUnsafePointer(to: &datagramAddress) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(earlyDatagram, byte, 1, 0, $0, datagramLength) }
+    })
+}())
+// What healthd still does: a pair for a launch binding.
+report("socketpair", {
+    var pair: [Int32] = [0, 0]
+    let result = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair)
+    if result == 0 { close(pair[0]); close(pair[1]) }
+    return result
+}())

@@ -42,6 +42,12 @@ import TestSupport
         return refused
     }
 
+    /// What a hijacked healthd would do with Unix sockets: reach the user's session bus, `systemd
+    /// --user` or ssh-agent (pathname sockets, which Landlock does not cover) to run a command
+    /// outside every wall. healthd's seccomp filter (`ohk_confine_broker`, on once it serves)
+    /// refuses each with EPERM; a socket pair, which a launch binding needs, stays.
+    static let socketAttemptsRefused = ["unix-socket-create", "pathname-connect-early-socket", "datagram-sendto-address"]
+
     /// A store, a sockets' folder, a "home" with a key file and another store, owned by `user`.
     struct Workspace {
         let root: String
@@ -90,7 +96,7 @@ import TestSupport
         try #require(user.isAvailable, "cannot run as \(user) here")
         let (lines, result) = try await probe(as: user, confined: false)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        for name in Self.allowed + Self.refused.keys.sorted() {
+        for name in Self.allowed + Self.refused.keys.sorted() + Self.socketAttemptsRefused + ["socketpair"] {
             #expect(lines[name] == "ok", "\(name) unconfined as \(user): \(lines[name] ?? "missing")")
         }
         #expect(lines["peer-exe-inspected"] == Products.path("broker-confine-probe"))
@@ -116,6 +122,21 @@ import TestSupport
         // connected on a socket is identified by PeerCredentials.of as before.
         #expect(lines["peer-exe-inspected"] == Products.path("broker-confine-probe"))
         #expect(lines["peer-confined-inspected"] == "false")
+    }
+
+    /// Landlock's walls and then healthd's seccomp filter, as healthd has them once it serves: no new
+    /// socket, no connect (also on a socket made before), no datagram to an address of its
+    /// choosing. Fails without the socket rules in `ohk_confine_broker` (each line "ok").
+    @Test(arguments: EscapeUser.allCases)
+    func servingHealthdCannotReachAnotherSocket(user: EscapeUser) async throws {
+        try #require(user.isAvailable, "cannot run as \(user) here")
+        let (lines, result) = try await probe(as: user, confined: KernelFeatures.hasLandlock, extra: ["--broker-seccomp"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(lines["broker-seccomp"] == "on", "\(result.stdout)")
+        for name in Self.socketAttemptsRefused {
+            #expect(lines[name] == "errno \(EPERM)", "\(name) under healthd's filter as \(user): \(lines[name] ?? "missing")")
+        }
+        #expect(lines["socketpair"] == "ok", "socketpair under healthd's filter as \(user): \(lines["socketpair"] ?? "missing")")
     }
 
     /// Landlock confines only the calling thread and those it starts later: with another thread
