@@ -71,6 +71,11 @@ public struct ReportData: Sendable, Equatable {
         }
     }
 
+    /// The points of `route` the report draws (at most `RouteMap.maxDrawnPoints`, evenly spaced,
+    /// first and last kept): a collector keeps only these, so a period of many long routes costs
+    /// the report what it draws, not what was recorded.
+    public static func drawnPoints(of route: [RoutePoint]) -> [RoutePoint] { RouteMap.thinned(route) }
+
     /// One location of a route, in degrees.
     public struct RoutePoint: Sendable, Equatable {
         public var latitude: Double

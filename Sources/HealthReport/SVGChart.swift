@@ -16,7 +16,7 @@ enum SVGChart {
         let top = niceCeiling(values.map(\.value).max() ?? 0)
         let slot = plotWidth / Double(max(values.count, 1))
         let bars = values.enumerated().map { index, point in
-            let barHeight = plotHeight * point.value / top
+            let barHeight = plotHeight * ChartNumber.fraction(point.value, low: 0, high: top)
             return rect(x: left + Double(index) * slot + slot * 0.1, y: y(point.value, top), width: slot * 0.8, height: barHeight,
                         className: "bar", fill: colour, label: "\(point.day): \(number(point.value))")
         }
@@ -29,7 +29,9 @@ enum SVGChart {
         let body = values.enumerated().map { index, day in
             let x = left + Double(index) * slot
             let span = rect(x: x + slot * 0.3, y: y(day.maximum, top), width: slot * 0.4,
-                            height: max(1, plotHeight * (day.maximum - day.minimum) / top), className: "range", fill: colour,
+                            height: max(1, plotHeight * (ChartNumber.fraction(day.maximum, low: 0, high: top)
+                                                         - ChartNumber.fraction(day.minimum, low: 0, high: top))),
+                            className: "range", fill: colour,
                             label: "\(day.day): \(number(day.minimum))–\(number(day.maximum)), average \(number(day.average))")
             let mark = "<circle class=\"average\" cx=\"\(format(x + slot / 2))\" cy=\"\(format(y(day.average, top)))\" r=\"3\" fill=\"#222\"/>"
             return span + mark
@@ -41,7 +43,7 @@ enum SVGChart {
         let low = values.map(\.value).min() ?? 0
         let top = niceCeiling(values.map(\.value).max() ?? 0)
         // A weight chart from zero is a flat line: the axis starts a little under the lowest value.
-        let floor = max(0, (low - (top - low) * 0.2).rounded(.down))
+        let floor = max(0, (low - (top / 2 - low / 2) * 0.4).rounded(.down))
         let step = values.count > 1 ? plotWidth / Double(values.count - 1) : 0
         let points = values.enumerated().map { index, point in
             "\(format(left + Double(index) * step)),\(format(yBetween(point.value, floor, top)))"
@@ -75,11 +77,11 @@ enum SVGChart {
     }
 
     private static func y(_ value: Double, _ top: Double) -> Double {
-        Self.top + plotHeight * (1 - value / top)
+        Self.top + plotHeight * (1 - ChartNumber.fraction(value, low: 0, high: top))
     }
 
     private static func yBetween(_ value: Double, _ bottom: Double, _ top: Double) -> Double {
-        top > bottom ? Self.top + plotHeight * (1 - (value - bottom) / (top - bottom)) : Self.top + plotHeight / 2
+        top > bottom ? Self.top + plotHeight * (1 - ChartNumber.fraction(value, low: bottom, high: top)) : Self.top + plotHeight / 2
     }
 
     /// The axis top: the maximum rounded up to 1, 2 or 5 times a power of ten (at least 1).
@@ -90,11 +92,9 @@ enum SVGChart {
         return 10 * power
     }
 
-    static func number(_ value: Double) -> String {
-        value.isFinite ? (abs(value) >= 100 || value == value.rounded() ? String(Int64(value.rounded())) : String(format: "%.1f", value)) : "–"
-    }
+    static func number(_ value: Double) -> String { ChartNumber.label(value) }
 
-    private static func format(_ value: Double) -> String { String(format: "%.1f", value) }
+    private static func format(_ value: Double) -> String { ChartNumber.coordinate(value) }
 
     static func escaped(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")

@@ -1,4 +1,5 @@
 import Foundation
+import HealthReport
 
 /// `healthctl chart`'s drawing: one line per period, sized to a terminal width. Pure (buckets in,
 /// lines out), so it is tested without a broker.
@@ -76,18 +77,17 @@ struct TerminalChart {
 
     /// One bucket's bar in `width` cells.
     private func draw(_ bucket: Bucket, low: Double, high: Double, width: Int) -> String {
-        let span = high - low
-        func cell(_ value: Double) -> Int {
-            span > 0 ? min(width - 1, max(0, Int(((value - low) / span * Double(width - 1)).rounded()))) : 0
-        }
+        // ChartNumber clamps before any conversion to Int: a total can pass Int's range or be
+        // infinite after conversion to the display unit.
+        func cell(_ value: Double) -> Int { ChartNumber.cell(value, low: low, high: high, cells: width) }
         var cells = Array(repeating: " ", count: width)
         switch style {
         case .totals:
-            let length = span > 0 ? Int((bucket.sum / span * Double(width)).rounded()) : 0
+            let length = Int((ChartNumber.fraction(bucket.sum, low: low, high: high) * Double(width)).rounded())
             for index in 0..<min(max(length, bucket.sum > 0 ? 1 : 0), width) { cells[index] = "█" }
         case .ranges:
             let first = cell(bucket.minimum), last = cell(bucket.maximum)
-            for index in first...last { cells[index] = "─" }
+            for index in min(first, last)...max(first, last) { cells[index] = "─" }
             cells[first] = "├"
             cells[last] = first == last ? "│" : "┤"
             cells[cell(bucket.average)] = "●"
@@ -95,9 +95,5 @@ struct TerminalChart {
         return cells.joined()
     }
 
-    static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "–" }
-        if abs(value) >= 100 || value == value.rounded() { return String(Int64(value.rounded())) }
-        return String(format: "%.1f", value)
-    }
+    static func number(_ value: Double) -> String { ChartNumber.label(value) }
 }

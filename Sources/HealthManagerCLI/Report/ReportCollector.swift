@@ -81,9 +81,11 @@ struct ReportCollector {
         for sample in workouts {
             guard case let .workout(workout) = sample.value else { continue }
             // Routes are asked for after the workouts have arrived (`each`'s body is synchronous);
-            // each route is kept as latitude/longitude pairs only (16 bytes a point) until drawn.
+            // each route is kept as the latitude/longitude pairs the report draws (at most 1,500
+            // a route, 16 bytes a point): an app's thousand long routes in the period must not
+            // hold gigabytes here.
             let routes = try await client.workoutRoutes(of: sample.uuid).map { route in
-                route.locations.map { ReportData.RoutePoint(latitude: $0.latitude, longitude: $0.longitude) }
+                ReportData.drawnPoints(of: route.locations.map { ReportData.RoutePoint(latitude: $0.latitude, longitude: $0.longitude) })
             }
             data.workouts.append(ReportData.Workout(
                 start: SampleFormatter(displayUnit: nil, timeZone: timeZone).localTime(sample.startDate),
