@@ -61,7 +61,7 @@ extension ExportConversion {
         // From values, not spellings, so an ECG exported here and imported again (other words for
         // the classification, other digits for a voltage) is recognized as the same recording.
         let identity = [type, "\(ecg.recordedDate.microsecondsSince1970)", "\(value.classification)", ecg.sampleRate.description,
-                        "\(voltages.count)", voltages.prefix(64).map { "\(Int64(($0 * 1e9).rounded()))" }.joined(separator: ",")]
+                        "\(voltages.count)", voltages.prefix(64).map { "\(Int64(saturating: $0 * 1e9))" }.joined(separator: ",")]
         metadata[HKMetadataKeySyncIdentifier] = .string(syncPrefix + StableHash.hex(identity.joined(separator: "\u{1F}")))
         metadata[HKMetadataKeySyncVersion] = .number(1)
         let record = SampleRecord(uuid: placeholderUUID(), typeIdentifier: type, startDate: ecg.recordedDate, endDate: end,

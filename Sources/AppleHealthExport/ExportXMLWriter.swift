@@ -270,7 +270,7 @@ extension ExportXMLWriter {
         for (index, beat) in beats.enumerated() {
             let neighbour = index > 0 ? beats[index - 1].timeSinceSeriesStart : (beats.count > 1 ? beats[1].timeSinceSeriesStart : 0)
             let interval = abs(beat.timeSinceSeriesStart - neighbour)
-            let bpm = interval > 0 ? Int((60 / interval).rounded()) : 0
+            let bpm = interval > 0 ? Int64(saturating: 60 / interval) : 0
             list += "   <InstantaneousBeatsPerMinute" + ExportXMLText.attributes([
                 ("bpm", "\(bpm)"), ("time", clockTime(sample.startDate.addingTimeInterval(beat.timeSinceSeriesStart))),
             ]) + "/>\n"

@@ -96,3 +96,29 @@ import Testing
         #expect(series.metadata[HKMetadataKeySyncIdentifier] != hrv.metadata[HKMetadataKeySyncIdentifier])
     }
 }
+
+/// Numbers a hostile export or an app can store that once trapped converting to a whole number
+/// (session 18 storage review): an ECG voltage of 1e300 µV stopped `healthctl import` computing the
+/// recording's identity, and a heartbeat 1e-300 s after the one before stopped `healthctl export`
+/// writing its rate. Both convert clamped now (`Int64(saturating:)`).
+@Suite(.timeLimit(.minutes(10))) struct SeriesExtremeNumberTests {
+    @Test(arguments: ["1e300", "-1e300", "1.7976931348623157e308", "9.3e18", "4.9e-324"])
+    func anECGVoltageOfAnySizeConverts(voltage: String) throws {
+        let text = "Recorded Date,2023-11-14 20:10:00 -0800\nSample Rate,512 hertz\n\n\(voltage)\n1\n"
+        let ecg = try ElectrocardiogramCSV.read(Data(text.utf8), path: "x.csv")
+        _ = try ExportConversion.sample(ecg).record
+    }
+
+    @Test(arguments: [1e-300, 4.9e-324, 1e-20, 0.5])
+    func aHeartbeatRateOfAnySizeIsWritten(gap: Double) throws {
+        let start = Date(timeIntervalSince1970: 1_714_543_200)
+        let sample = SampleRecord(uuid: UUID(), typeIdentifier: HKQuantityTypeIdentifier.heartRateVariabilitySDNN.rawValue,
+                                  startDate: start, endDate: start.addingTimeInterval(60),
+                                  value: .quantity(40, unit: "ms"))
+        let writer = ExportXMLWriter(timeZone: .gmt, unit: { PreferredUnitDefaults.unit(for: $0, in: .metric) })
+        let beats = [Heartbeat(timeSinceSeriesStart: 0, precededByGap: false), Heartbeat(timeSinceSeriesStart: gap, precededByGap: false)]
+        let xml = writer.record(sample, sourceName: "Watch", sourceVersion: nil, beats: beats)
+        #expect(xml.contains("InstantaneousBeatsPerMinute"), "\(xml)")
+        #expect(gap < 1e-17 ? xml.contains("bpm=\"\(Int64.max)\"") : !xml.contains("bpm=\"\(Int64.max)\""), "\(xml)")
+    }
+}
