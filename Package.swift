@@ -263,7 +263,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "HealthManagerCLITests", dependencies: ["HealthManagerCLI", "HealthWire", "HealthIPC", "HealthModel"], swiftSettings: swiftSettings),
-        .testTarget(name: "AppleHealthExportTests", dependencies: ["AppleHealthExport", "HealthModel", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "AppleHealthExportTests", dependencies: ["AppleHealthExport", "HealthModel", "TestSupport",
+                                                               .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "HealthReportTests", dependencies: ["HealthReport"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthKitTests", dependencies: ["HealthKit", "HealthWire", "HealthIPC", "CDADocument", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(

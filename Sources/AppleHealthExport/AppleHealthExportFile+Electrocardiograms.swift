@@ -27,31 +27,19 @@ extension AppleHealthExportFile {
         guard !path.split(separator: "/").contains("..") else {
             throw .invalidElement(file: xmlName, element: "ECG", line: 0, reason: "names a path outside the export: \(path)")
         }
-        var data = Data()
+        let data: Data
+        let limit = ElectrocardiogramCSV.maximumFileBytes
         switch layout {
         case let .zip(archive, xmlEntryPath):
             let folder = xmlEntryPath.split(separator: "/").dropLast().joined(separator: "/")
             let entryPath = folder.isEmpty ? path : folder + "/" + path
             guard let entry = archive[entryPath] else { throw .io(path: entryPath, reason: "the archive has no such ECG file") }
-            guard entry.uncompressedSize <= UInt64(ElectrocardiogramCSV.maximumFileBytes) else {
-                throw .invalidElement(file: entryPath, element: "ECG", line: 0, reason: "larger than \(ElectrocardiogramCSV.maximumFileBytes) bytes")
-            }
-            do {
-                _ = try archive.extract(entry, consumer: { data.append($0) })
-            } catch {
-                throw .io(path: entryPath, reason: "cannot read it from the archive (\(error))")
-            }
+            data = try ExportSideFileReader.bytes(of: entry, in: archive, limit: limit, tooLarge: .invalidElement(
+                file: entryPath, element: "ECG", line: 0, reason: "larger than \(limit) bytes"))
         case let .file(xml):
             let file = xml.deletingLastPathComponent().appendingPathComponent(path)
-            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
-            guard size <= ElectrocardiogramCSV.maximumFileBytes else {
-                throw .invalidElement(file: file.path, element: "ECG", line: 0, reason: "larger than \(ElectrocardiogramCSV.maximumFileBytes) bytes")
-            }
-            do {
-                data = try Data(contentsOf: file)
-            } catch {
-                throw .io(path: file.path, reason: "cannot read the ECG file (\(error.localizedDescription))")
-            }
+            data = try ExportSideFileReader.bytes(ofFileAt: file, limit: limit, tooLarge: .invalidElement(
+                file: file.path, element: "ECG", line: 0, reason: "larger than \(limit) bytes"))
         }
         return try ElectrocardiogramCSV.read(data, path: path)
     }

@@ -24,32 +24,10 @@ extension AppleHealthExportFile {
             let xmlFolder = xmlEntryPath.split(separator: "/").dropLast().joined(separator: "/")
             let entryPath = xmlFolder.isEmpty ? path : xmlFolder + "/" + path
             guard let entry = archive[entryPath] else { throw .io(path: entryPath, reason: "the archive has no such file") }
-            guard entry.uncompressedSize <= UInt64(limit) else { throw tooLarge }
-            var data = Data()
-            do {
-                _ = try archive.extract(entry, consumer: { chunk in
-                    guard data.count + chunk.count <= limit else { throw tooLarge }
-                    data.append(chunk)
-                })
-            } catch let error as ExportReadError {
-                throw error
-            } catch {
-                throw .io(path: entryPath, reason: "cannot read it from the archive (\(error))")
-            }
-            return data
+            return try ExportSideFileReader.bytes(of: entry, in: archive, limit: limit, tooLarge: tooLarge)
         case let .file(xml):
             let file = xml.deletingLastPathComponent().appendingPathComponent(path)
-            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
-            guard size <= limit else { throw tooLarge }
-            do {
-                let data = try Data(contentsOf: file)
-                guard data.count <= limit else { throw tooLarge }
-                return data
-            } catch let error as ExportReadError {
-                throw error
-            } catch {
-                throw .io(path: path, reason: "cannot read the file (\(error.localizedDescription))")
-            }
+            return try ExportSideFileReader.bytes(ofFileAt: file, limit: limit, tooLarge: tooLarge)
         }
     }
 

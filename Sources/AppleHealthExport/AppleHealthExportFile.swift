@@ -88,25 +88,18 @@ public final class AppleHealthExportFile {
             throw .invalidElement(file: xmlName, element: "FileReference", line: 0, reason: "names a path outside the export: \(path)")
         }
         let data: Data
+        let limit = GPXRouteReader.maximumFileBytes
         switch layout {
         case let .zip(archive, xmlEntryPath):
             let folder = xmlEntryPath.split(separator: "/").dropLast().joined(separator: "/")
             let entryPath = folder.isEmpty ? String(relative) : folder + "/" + relative
             guard let entry = archive[entryPath] else { throw .io(path: entryPath, reason: "the archive has no such route file") }
-            var collected = Data()
-            do {
-                _ = try archive.extract(entry, consumer: { collected.append($0) })
-            } catch {
-                throw .io(path: entryPath, reason: "cannot read it from the archive (\(error))")
-            }
-            data = collected
+            data = try ExportSideFileReader.bytes(of: entry, in: archive, limit: limit, tooLarge: .invalidElement(
+                file: entryPath, element: "FileReference", line: 0, reason: "the route file is larger than \(limit) bytes"))
         case let .file(xml):
             let file = xml.deletingLastPathComponent().appendingPathComponent(String(relative))
-            do {
-                data = try Data(contentsOf: file)
-            } catch {
-                throw .io(path: file.path, reason: "cannot read the route file (\(error.localizedDescription))")
-            }
+            data = try ExportSideFileReader.bytes(ofFileAt: file, limit: limit, tooLarge: .invalidElement(
+                file: file.path, element: "FileReference", line: 0, reason: "the route file is larger than \(limit) bytes"))
         }
         return try GPXRouteReader.read(data, fileName: String(relative))
     }
@@ -127,8 +120,20 @@ public final class AppleHealthExportFile {
         defer { try? output.close() }
         var sanitizer = ExportSanitizer()
         var failure: ExportReadError?
+        // The copy is as large as export.xml: what the archive declares, which must fit where
+        // the copy goes (a tmpfs /tmp is memory) and which the inflated bytes may not pass.
+        var declared = UInt64.max
+        switch layout {
+        case let .zip(archive, xmlEntryPath): declared = archive[xmlEntryPath]?.uncompressedSize ?? 0
+        case let .file(xml): declared = UInt64((try? FileManager.default.attributesOfItem(atPath: xml.path)[.size] as? Int) ?? 0)
+        }
+        try Self.checkRoom(for: declared, in: sanitizedXML.deletingLastPathComponent())
         let consume: (Data) throws -> Void = { chunk in
             self.xmlBytes += chunk.count
+            if case .zip = self.layout, UInt64(self.xmlBytes) > declared {
+                failure = .notAnExport(path: self.url.path, reason: "its export.xml inflates past the \(declared) bytes the archive declares (damaged or crafted)")
+                throw ExportSanitizer.SanitizerError.noRootElement(searched: 0)
+            }
             do {
                 try output.write(contentsOf: sanitizer.process(chunk))
             } catch let error as ExportSanitizer.SanitizerError {
@@ -140,7 +145,10 @@ public final class AppleHealthExportFile {
             switch layout {
             case let .zip(archive, xmlEntryPath):
                 guard let entry = archive[xmlEntryPath] else { throw ExportReadError.io(path: xmlEntryPath, reason: "vanished from the archive") }
-                _ = try archive.extract(entry, bufferSize: 1 << 16, consumer: consume)
+                let checksum = try archive.extract(entry, bufferSize: 1 << 16, consumer: consume)
+                guard checksum == entry.checksum else {
+                    throw ExportReadError.io(path: xmlEntryPath, reason: "damaged in the archive: its CRC-32 does not match (the export was cut or altered)")
+                }
             case let .file(xml):
                 guard let input = FileHandle(forReadingAtPath: xml.path) else {
                     throw ExportReadError.io(path: xml.path, reason: "cannot open it for reading")
@@ -157,6 +165,19 @@ public final class AppleHealthExportFile {
             throw failure ?? .io(path: url.path, reason: "\(error)")
         }
         xmlLines = sanitizer.lines + 1
+    }
+
+    /// Refuses a working copy of `bytes` where fewer are free (keeping 64 MiB for everyone
+    /// else), naming both and the fix, instead of filling the disk (or, on a tmpfs, memory).
+    private static func checkRoom(for bytes: UInt64, in folder: URL) throws(ExportReadError) {
+        var space = statvfs()
+        guard statvfs(folder.path, &space) == 0 else { return }
+        let free = UInt64(space.f_bavail) * UInt64(space.f_frsize)
+        let margin: UInt64 = 64 << 20
+        guard bytes <= free, free - bytes >= margin else {
+            throw .io(path: folder.path, reason: "the import's working copy of export.xml needs \(bytes >> 20) MiB and "
+                      + "\(free >> 20) MiB are free there; set TMPDIR to a folder with room")
+        }
     }
 
     private static func describe(_ error: ExportSanitizer.SanitizerError) -> String {

@@ -8,6 +8,11 @@ import FoundationXML
 /// with Foundation's `XMLParser`. A point without a time, or with coordinates that are not
 /// numbers, makes the file invalid rather than being dropped.
 final class GPXRouteReader: NSObject, XMLParserDelegate {
+    /// The largest route file read: a route holds at most `SampleLimits.maximumRouteLocations`
+    /// (200,000) points, and Apple's point with its extensions takes about 300 bytes; 128 MiB leaves
+    /// room for wide whitespace and long numbers without letting one file take the machine's memory.
+    static let maximumFileBytes = 128 << 20
+
     private let fileName: String
     private(set) var locations: [ExportLocation] = []
     private var point: (latitude: Double, longitude: Double, fields: [String: String], line: Int)?

@@ -1,0 +1,134 @@
+@testable import AppleHealthExport
+import Foundation
+import Glibc
+import Testing
+import ZIPFoundation
+
+/// An export is untrusted input (session 18 storage review, finding 4): the files beside
+/// export.xml are read through one bounded reader (`ExportSideFileReader`). Each case here was
+/// accepted or hung before it: a link to /dev/zero was read forever, a FIFO blocked the import, a
+/// zip header's size was trusted while ZIPFoundation inflated whatever followed, and a damaged
+/// stored entry imported wrong values because its CRC-32 was never compared.
+@Suite(.timeLimit(.minutes(10))) struct HostileExportFileTests {
+    static let exportXML = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <HealthData locale="en_US"><ExportDate value="2024-05-01 10:00:00 +0000"/></HealthData>
+
+        """
+
+    static func ecg(voltages: Int) -> String {
+        "Recorded Date,2023-11-14 20:10:00 -0800\nSample Rate,512 hertz\n\n"
+            + String(repeating: "40.25\n", count: voltages)
+    }
+
+    /// An unpacked export folder with export.xml, and the folders its side files live in.
+    func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-export-\(UUID().uuidString)")
+        for sub in ["electrocardiograms", "workout-routes"] {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+        try Data(Self.exportXML.utf8).write(to: folder.appendingPathComponent("export.xml"))
+        return folder
+    }
+
+    func message(_ body: () throws -> Void) -> String {
+        do {
+            try body()
+            return "accepted"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func aLinkToADeviceIsRefusedNotReadForever() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("electrocardiograms/a.csv").path,
+                                                   withDestinationPath: "/dev/zero")
+        let file = try AppleHealthExportFile(url: folder)
+        let said = message { _ = try file.electrocardiogram(at: "electrocardiograms/a.csv") }
+        #expect(said.contains("symbolic link"), "\(said)")
+    }
+
+    @Test func aPipeIsRefusedNotWaitedOn() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(mkfifo(folder.appendingPathComponent("workout-routes/r.gpx").path, 0o600) == 0)
+        let file = try AppleHealthExportFile(url: folder)
+        let said = message { _ = try file.routeLocations(at: "/workout-routes/r.gpx") }
+        #expect(said.contains("not a regular file"), "\(said)")
+    }
+
+    /// A sparse file one byte past the bound: refused by its size, nothing read.
+    @Test func aRouteFileOverTheBoundIsRefused() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("workout-routes/r.gpx").path
+        let fd = open(path, O_CREAT | O_WRONLY, 0o600)
+        #expect(fd >= 0 && ftruncate(fd, off_t((128 << 20) + 1)) == 0)
+        close(fd)
+        let file = try AppleHealthExportFile(url: folder)
+        let said = message { _ = try file.routeLocations(at: "/workout-routes/r.gpx") }
+        #expect(said.contains("larger than"), "\(said)")
+    }
+
+    /// A zip with export.xml and one ECG file, `method`-compressed; `patch` edits its bytes.
+    func zip(ecg: String, method: CompressionMethod, patch: (inout [UInt8]) -> Void) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString).zip")
+        let archive = try Archive(url: url, accessMode: .create)
+        for (path, text, compression) in [("apple_health_export/export.xml", Self.exportXML, CompressionMethod.deflate),
+                                          ("apple_health_export/electrocardiograms/a.csv", ecg, method)] {
+            let bytes = Data(text.utf8)
+            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(bytes.count), compressionMethod: compression) { position, size in
+                bytes.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+        var bytes = [UInt8](try Data(contentsOf: url))
+        patch(&bytes)
+        try Data(bytes).write(to: url)
+        return url
+    }
+
+    /// Offsets of every `signature` (little-endian) in `bytes`.
+    func offsets(of signature: UInt32, in bytes: [UInt8]) -> [Int] {
+        let pattern = withUnsafeBytes(of: signature.littleEndian, Array.init)
+        return (0...(bytes.count - 4)).filter { Array(bytes[$0..<$0 + 4]) == pattern }
+    }
+
+    func put(_ value: UInt32, at offset: Int, in bytes: inout [UInt8]) {
+        for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
+    }
+
+    /// An entry whose headers say 100 bytes over a deflate stream of 4.8 MB: the reader stops at
+    /// its bound while inflating (a bound of 1,000 bytes here), not after taking everything
+    /// ZIPFoundation inflates. (The ECG path also refuses such a file after reading it, by
+    /// size; the route path did not, and both read it whole first.)
+    @Test func anEntryThatInflatesPastItsHeaderStopsAtTheBound() throws {
+        let url = try zip(ecg: Self.ecg(voltages: 800_000), method: .deflate) { bytes in
+            // The second local header and central record are the ECG's: uncompressed size at
+            // 22 and 24 bytes into each.
+            if let local = offsets(of: 0x0403_4b50, in: bytes).last { put(100, at: local + 22, in: &bytes) }
+            if let central = offsets(of: 0x0201_4b50, in: bytes).last { put(100, at: central + 24, in: &bytes) }
+        }
+        defer { try? FileManager.default.removeItem(at: url) }
+        let archive = try Archive(url: url, accessMode: .read)
+        let entry = try #require(archive["apple_health_export/electrocardiograms/a.csv"])
+        #expect(entry.uncompressedSize == 100)
+        let tooLarge = ExportReadError.io(path: "a.csv", reason: "past the bound")
+        #expect(throws: tooLarge) { _ = try ExportSideFileReader.bytes(of: entry, in: archive, limit: 1_000, tooLarge: tooLarge) }
+    }
+
+    /// A stored (uncompressed) ECG whose first voltage was altered after the archive was written.
+    @Test func aDamagedStoredEntryIsRefusedByItsChecksum() throws {
+        let url = try zip(ecg: Self.ecg(voltages: 3), method: .none) { bytes in
+            let digit = Array("40.25".utf8)
+            if let at = (0...(bytes.count - digit.count)).first(where: { Array(bytes[$0..<$0 + digit.count]) == digit }) {
+                bytes[at] = UInt8(ascii: "9")
+            }
+        }
+        defer { try? FileManager.default.removeItem(at: url) }
+        let file = try AppleHealthExportFile(url: url)
+        let said = message { _ = try file.electrocardiogram(at: "electrocardiograms/a.csv") }
+        #expect(said.contains("CRC-32"), "\(said)")
+    }
+}
