@@ -42,15 +42,24 @@ extension ExportConversion {
     }
 
     /// The element and file written back for a stored clinical record: the resource goes to
-    /// `clinical-records/<resourceType>-<id>.json` (the id made safe for a file name).
+    /// `clinical-records/<resourceType>-<id>.json`, the id made safe for a file name.
     public static func clinicalRecordElement(_ sample: SampleRecord, sourceName: String) -> (element: ExportClinicalRecord, data: Data)? {
         guard case let .clinicalRecord(value) = sample.value else { return nil }
-        let safeID = String(value.identifier.unicodeScalars.map { scalar in
-            CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == "." ? Character(scalar) : "_"
-        }.prefix(100))
-        let path = "/\(AppleHealthExportFile.clinicalRecordsFolder)/\(value.resourceType)-\(safeID).json"
+        let path = "/\(AppleHealthExportFile.clinicalRecordsFolder)/\(value.resourceType)-\(fileNameID(value.identifier)).json"
         return (ExportClinicalRecord(type: sample.typeIdentifier, identifier: value.identifier, sourceName: sourceName,
                                      sourceURL: value.sourceURL ?? "", fhirVersion: value.fhirVersion,
                                      receivedDate: sample.startDate, resourceFilePath: path, line: 0), value.data)
+    }
+
+    /// A FHIR id as part of a file name: ASCII letters, digits, `-` and `.` kept, anything else
+    /// `_`, at most 100 bytes. An id that had to change also gets 16 hex digits of its hash, so
+    /// two ids that differ only where they were changed keep two files. (Letters of any script
+    /// were kept before: an id of 64 four-byte letters, within FHIR's 256-byte bound, made a
+    /// name over the 255 bytes a file name may have, and every later export failed.)
+    static func fileNameID(_ identifier: String) -> String {
+        let kept = String(identifier.unicodeScalars.prefix(100).map { scalar -> Character in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "-" || scalar == ".") ? Character(scalar) : "_"
+        })
+        return kept == identifier ? kept : kept + "-" + StableHash.hex(identifier).prefix(16)
     }
 }

@@ -67,4 +67,20 @@ import Testing
             (error as? ImportRefusal)?.reason == "clinical-records/Condition-c-1.json: the FHIR resource's id does not match the record's identifier"
         }
     }
+
+    /// A stored record's resource file name (`clinical-records/<type>-<id>.json`) fits a file
+    /// name whatever the id: an id of 64 four-byte letters (within FHIR's 256-byte bound) once made
+    /// a name over 255 bytes, and every later Apple-format export failed (session 18 storage review).
+    /// Ids that differ only where they were made safe keep different names.
+    @Test func everyIdentifierMakesADistinctShortSafeFileName() {
+        let ids = [String(repeating: "\u{10400}", count: 64), String(repeating: "é", count: 128), "a b", "a_b", "a/b", "../x",
+                   "a\u{0}b", "c-1", String(repeating: "x", count: 256), String(repeating: "x", count: 255) + "y"]
+        let names = ids.map { ExportConversion.fileNameID($0) }
+        for (id, name) in zip(ids, names) {
+            #expect(("AllergyIntolerance-" + name + ".json").utf8.count <= 255, "\(id.prefix(8)): \(name)")
+            #expect(name.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "-" || $0 == "." || $0 == "_" || CharacterSet.alphanumerics.contains($0)) }, "\(name)")
+        }
+        #expect(Set(names).count == ids.count, "\(names)")
+        #expect(ExportConversion.fileNameID("c-1") == "c-1", "a safe id is kept as it is")
+    }
 }
