@@ -48,6 +48,8 @@ import TestSupport
         }
         let service = try String(contentsOfFile: unitDirectory + "/healthd.service", encoding: .utf8)
         #expect(service.contains("\nExecStart=\(prefix)/bin/healthd --store %h/.local/share/openhealth --socket-dir %t/openhealth"))
+        // The key and decrypted pages are never swapped out (session 18 storage review, finding 5).
+        #expect(service.contains("\nMemorySwapMax=0\n"))
         let agent = try String(contentsOfFile: unitDirectory + "/health-sandbox-agent.service", encoding: .utf8)
         #expect(agent.contains("\nExecStart=\(prefix)/bin/health-sandbox agent --socket %t/openhealth/admin.sock"))
         let store = home + "/.local/share/openhealth"
