@@ -12,9 +12,11 @@ public struct ExportWriteError: Error, Equatable, CustomStringConvertible {
 /// Assembles `export.zip` as the Health app shares it: `apple_health_export/export.xml` and the
 /// route files under `apple_health_export/workout-routes/`.
 ///
-/// The XML and GPX files are staged in a private temporary folder (mode 0700, removed when this
-/// object goes away) as they are written — the XML through a 1 MiB buffer, so memory does not
-/// grow with the export — and compressed into the zip (mode 0600) only by `finish`.
+/// The XML and GPX files are staged in a private folder (mode 0700, removed when this object goes
+/// away) as they are written — the XML through a 1 MiB buffer, so memory does not grow with the
+/// export — and compressed into the zip (mode 0600) only by `finish`. healthctl stages beside the
+/// destination (`init(stagingFolder:)`): the staged files are the whole store's data in plaintext,
+/// and a kill must leave them only where the user asked for the export, not in `/tmp`.
 public final class ExportArchiveWriter {
     public static let folder = "apple_health_export"
     private let staging: URL
@@ -27,8 +29,15 @@ public final class ExportArchiveWriter {
     private var clinicalRecordNames: Set<String> = []
     public private(set) var bytesWritten = 0
 
-    public init() throws(ExportWriteError) {
-        staging = FileManager.default.temporaryDirectory.appendingPathComponent("openhealth-export-\(UUID().uuidString)")
+    /// Stages in a new folder in the temporary directory.
+    public convenience init() throws(ExportWriteError) {
+        try self.init(stagingFolder: FileManager.default.temporaryDirectory.appendingPathComponent("openhealth-export-\(UUID().uuidString)"))
+    }
+
+    /// Stages in `stagingFolder`, which must not exist yet (it is created 0700 and removed when
+    /// this writer goes away).
+    public init(stagingFolder: URL) throws(ExportWriteError) {
+        staging = stagingFolder
         let routes = staging.appendingPathComponent(Self.folder + "/workout-routes")
         do {
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
@@ -165,6 +174,9 @@ public final class ExportArchiveWriter {
         } catch {
             throw ExportWriteError(path: zipURL.path, reason: "cannot write the archive (\(error.localizedDescription))")
         }
+        // The plaintext copies go as soon as the zip holds them, not when this writer is released.
+        try? xml.close()
+        try? FileManager.default.removeItem(at: staging)
     }
 
     private func flush() throws(ExportWriteError) {

@@ -16,7 +16,9 @@ final class AppleExportSink: ExportSink {
     init(destination: URL, writer: ExportXMLWriter, characteristics: [CharacteristicRecord], exportDate: Date) throws(HealthCtlError) {
         output = try StagedOutput(destination: destination, kind: .file)
         do {
-            archive = try ExportArchiveWriter()
+            // Beside the destination, under the staged file's hidden name: a kill leaves the
+            // plaintext files there, where the user asked for the export, not in /tmp.
+            archive = try ExportArchiveWriter(stagingFolder: URL(fileURLWithPath: output.staged.path + "-files"))
         } catch {
             throw .exportFailed(path: destination.path, reason: error.description)
         }
