@@ -19,12 +19,31 @@ enum PasscodeInput {
                 throw Failure(description: "cannot read the passcode file \(file): \(String(cString: strerror(errno)))")
             }
             defer { close(fd) }
+            try checkPrivate(fd, named: file)
             return try firstLine(of: fd, named: "the passcode file \(file)")
         }
         if standardInput {
             return try firstLine(of: STDIN_FILENO, named: "standard input")
         }
         return nil
+    }
+
+    /// A passcode file others can read, or that another user owns (and so could rewrite), has
+    /// already given the passcode away or lets someone choose it: refused, as ssh refuses such a
+    /// key, naming the fix. systemd's credentials (`%d/passcode`) are 0400 and the user's.
+    private static func checkPrivate(_ fd: Int32, named file: String) throws {
+        var status = stat()
+        guard fstat(fd, &status) == 0 else {
+            throw Failure(description: "cannot inspect the passcode file \(file): \(String(cString: strerror(errno)))")
+        }
+        guard status.st_uid == geteuid() else {
+            throw Failure(description: "the passcode file \(file) belongs to uid \(status.st_uid), not to this user (uid \(geteuid())); "
+                          + "keep it in a file of your own with mode 600")
+        }
+        guard status.st_mode & 0o077 == 0 else {
+            throw Failure(description: "the passcode file \(file) can be read or written by others (mode "
+                          + String(status.st_mode & 0o777, radix: 8) + "); run chmod 600 \(file)")
+        }
     }
 
     private static func firstLine(of fd: Int32, named source: String) throws -> Passcode {
