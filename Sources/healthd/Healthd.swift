@@ -54,7 +54,7 @@ struct Healthd: ParsableCommand {
     var logLevel: String = "info"
 
     @Option(name: .customLong("passcode-file"),
-            help: ArgumentHelp("Read the store's passcode from the first line of this file.", valueName: "path"))
+            help: ArgumentHelp("Read the store's passcode from the first line of this file (yours, mode 600 or 400).", valueName: "path"))
     var passcodeFile: String?
 
     // Background delivery's timing, for tests and demos only (hidden from --help): each can
