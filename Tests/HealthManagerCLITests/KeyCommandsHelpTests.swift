@@ -24,4 +24,14 @@ import Testing
         #expect(outcome.output.contains("--passcode-file"))
         #expect(outcome.output.contains("without echo"))
     }
+
+    /// A passcode set, change or removal re-encrypts the store (StorePasscode): the help says so,
+    /// and what it costs, since apps wait for it.
+    @Test(arguments: [["passcode", "set"], ["passcode", "change"], ["passcode", "remove"]])
+    func passcodeChangesSayTheyReencryptTheStore(command: [String]) async {
+        let outcome = await runHealthCtl(command + ["--help"])
+        let text = outcome.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("re-encrypts the store under a new data key"), "\(command): \(text)")
+        #expect(text.contains("as long as `healthctl key rotate`"), "\(command): \(text)")
+    }
 }

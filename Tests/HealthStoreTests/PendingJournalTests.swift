@@ -7,7 +7,8 @@ import Testing
 
 /// The pending journal on its own: entries sealed on disk, merged in order exactly once, a torn
 /// tail ignored, a damaged entry detected without losing the others, and a merge that a crash
-/// interrupted resuming where it stopped. Effects are access-log entries whose detail is the
+/// interrupted resuming where it stopped. Damage at each place of a record and the reader's
+/// bounds are in PendingJournalDamageTests. Effects are access-log entries whose detail is the
 /// entry's plaintext, so the log shows what was merged and in which order.
 @Suite(.timeLimit(.minutes(10))) struct PendingJournalTests {
     let directory = TemporaryDirectory()
@@ -27,6 +28,13 @@ import Testing
         for entry in entries { try journal.append(Array(entry.utf8)) }
         journal.close()
         return journal
+    }
+
+    static func append(_ bytes: [UInt8], to path: String) throws {
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data(bytes))
+        handle.closeFile()
     }
 
     private func merge() throws -> PendingJournalMerge.Report {
@@ -60,13 +68,14 @@ import Testing
         #expect(try loggedDetails().count == 3)
     }
 
-    @Test func aTornLastEntryWasNeverAcknowledgedAndIsIgnored() throws {
+    /// What a kill mid-append leaves: a prefix of a record. Generated: a few bytes of the
+    /// marker, a whole header with part of its body.
+    @Test(arguments: [5, 24, 24 + 40])
+    func aTornLastEntryWasNeverAcknowledgedAndIsIgnored(keptBytes: Int) throws {
         let journal = try journal(["kept one", "kept two"])
-        // An append cut short by a kill: a length prefix promising more than follows.
-        let handle = try #require(FileHandle(forWritingAtPath: journal.path))
-        handle.seekToEndOfFile()
-        handle.write(Data([0, 0, 1, 0] + Array(repeating: 7, count: 40)))
-        handle.closeFile()
+        let record = PendingJournalFile.recordHeader(format: .framed, generation: journal.generation, sequence: 3,
+                                                     length: 256) + Array(repeating: 7, count: 256)
+        try Self.append(Array(record.prefix(keptBytes)), to: journal.path)
 
         let report = try merge()
         #expect(report.merged == 2)
@@ -76,15 +85,14 @@ import Testing
 
     @Test func aFlippedBitFailsItsEntryOnlyAndTheFileIsKept() throws {
         let journal = try journal(["one", "two", "three"])
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: journal.path)))
-        // Entry 2 starts after the header and entry 1 (4-byte length + sealed "one").
-        let secondEntry = PendingJournalFile.headerBytes + 4 + PendingJournalSeal.overhead + 3
-        bytes[secondEntry + 4 + PendingJournalSeal.overhead] ^= 0x01  // its first ciphertext byte
-        try Data(bytes).write(to: URL(fileURLWithPath: journal.path))
+        // Entry 2 starts after the header and entry 1 (record header + sealed "one").
+        let secondEntry = PendingJournalFile.headerBytes + PendingJournalFile.framedRecordHeaderBytes + PendingJournalSeal.overhead + 3
+        StoreFiles.flipByte(in: journal.path, at: secondEntry + PendingJournalFile.framedRecordHeaderBytes + PendingJournalSeal.overhead)
 
         let report = try merge()
         #expect(report.merged == 2)
-        #expect(report.damaged == [.damaged(path: journal.path, sequence: 2, keptAs: journal.path + ".damaged")])
+        #expect(report.damaged == [.unmerged(path: journal.path, problems: [.entryDamaged(sequence: 2)], more: 0,
+                                             keptAs: journal.path + ".damaged")])
         #expect(try loggedDetails() == ["one", "three"])
         #expect(FileManager.default.fileExists(atPath: journal.path + ".damaged"))
     }
@@ -106,13 +114,16 @@ import Testing
     @Test func anEntryDoesNotOpenInAnotherPlace() throws {
         let journal = try journal(["where it was sealed"])
         let key = try #require(try database.writer.read { try PendingJournalKeys.load($0, generation: journal.generation) })
-        let entries = try #require(try PendingJournalFile.entries(path: journal.path, generation: journal.generation))
-        let sealed = try #require(entries.first).sealed
+        let reader = try #require(try PendingJournalReader(path: journal.path, generation: journal.generation))
+        guard case let .entry(_, sealed) = try reader.next() else {
+            Issue.record("no entry in the journal")
+            return
+        }
         let right = PendingJournalFile.associatedData(generation: journal.generation, sequence: 1)
         let moved = PendingJournalFile.associatedData(generation: journal.generation, sequence: 2)
-        #expect(try PendingJournalSeal.open(sealed, privateKey: key.privateKey, publicKey: key.publicKey, aad: right) != nil)
-        #expect(try PendingJournalSeal.open(sealed, privateKey: key.privateKey, publicKey: key.publicKey, aad: moved) == nil)
+        #expect(try PendingJournalSeal.open(sealed[...], privateKey: key.privateKey, publicKey: key.publicKey, aad: right) != nil)
+        #expect(try PendingJournalSeal.open(sealed[...], privateKey: key.privateKey, publicKey: key.publicKey, aad: moved) == nil)
         let other = try PendingJournalSeal.keyPair()
-        #expect(try PendingJournalSeal.open(sealed, privateKey: other.privateKey, publicKey: other.publicKey, aad: right) == nil)
+        #expect(try PendingJournalSeal.open(sealed[...], privateKey: other.privateKey, publicKey: other.publicKey, aad: right) == nil)
     }
 }

@@ -11,6 +11,14 @@
 //                                         "group" 1–8 concurrent saves through the group-commit queue
 //                                         (GroupSaves) and prints their UUIDs
 //   store-crash-child attach <directory>  add attachments in a loop (AttachLoop), announcing each step
+//   store-crash-child passcode <directory> set, change and remove a passcode in a loop (each one a key
+//                                         rotation); print "set", "changed", "removed" after each
+//   store-crash-child journal-scan <directory:generation:mebibytes>
+//   store-crash-child journal-read <directory:generation:mebibytes>
+//                                         with its data segment limited to that many MiB, open pending
+//                                         journal GENERATION for appending as a locked start does (scan),
+//                                         or read every record with its body as the merge does (read);
+//                                         print the records seen (PendingJournalMemoryTests)
 import Foundation
 import GRDB
 import HealthModel
@@ -97,14 +105,59 @@ func rotateForever(directory: String) throws {
     }
 }
 
+/// Walks the passcode states: none → "first" → "second" → none …, starting from wherever a
+/// killed run left the store (one scrypt to tell "first" from "second").
+func cyclePasscodeForever(directory: String) throws {
+    let first = "first passcode", second = "second passcode"
+    while true {
+        if try !StorePasscode.isSet(directory: directory) {
+            try StorePasscode.set(directory: directory, passcode: Passcode(first))
+            announce("set")
+        } else if (try? StorePasscode.verify(directory: directory, passcode: Passcode(first))) != nil {
+            try StorePasscode.change(directory: directory, from: Passcode(first), to: Passcode(second))
+            announce("changed")
+        } else {
+            try StorePasscode.remove(directory: directory, passcode: Passcode(second))
+            announce("removed")
+        }
+    }
+}
+
+/// `directory:generation:mebibytes`: limits the data segment (heap and private mappings), then
+/// scans or reads the journal; an allocation past the limit kills the child.
+func readJournal(_ argument: String, bodies: Bool) throws {
+    let parts = argument.split(separator: ":").map(String.init)
+    guard parts.count == 3, let generation = Int64(parts[1]), let mebibytes = Int(parts[2]) else {
+        fail("journal modes take directory:generation:mebibytes")
+    }
+    var limit = rlimit(rlim_cur: rlim_t(mebibytes) << 20, rlim_max: rlim_t(mebibytes) << 20)
+    guard setrlimit(Int32(RLIMIT_DATA.rawValue), &limit) == 0 else { fail("setrlimit failed") }
+    if bodies {
+        let path = parts[0] + "/pending-\(generation).journal"
+        guard let reader = try PendingJournalReader(path: path, generation: generation) else { fail("no journal at \(path)") }
+        var records = 0
+        while let item = try reader.next() {
+            if case .entry = item { records += 1 }
+        }
+        announce("records \(records)")
+    } else {
+        let journal = try PendingJournal.openForAppending(directory: parts[0], generation: generation,
+                                                          publicKey: [UInt8](repeating: 9, count: 32))
+        announce("records \(journal.count)")
+    }
+}
+
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else { fail("usage: store-crash-child save|rotate|step|attach <directory>") }
+guard arguments.count == 3 else { fail("usage: store-crash-child save|rotate|step|attach|passcode|journal-scan|journal-read <directory>") }
 do {
     switch arguments[1] {
     case "save": try saveForever(directory: arguments[2])
     case "rotate": try rotateForever(directory: arguments[2])
     case "step": try stepOnCommand(directory: arguments[2])
     case "attach": try attachForever(directory: arguments[2])
+    case "passcode": try cyclePasscodeForever(directory: arguments[2])
+    case "journal-scan": try readJournal(arguments[2], bodies: false)
+    case "journal-read": try readJournal(arguments[2], bodies: true)
     default: fail("unknown mode \(arguments[1])")
     }
 } catch {

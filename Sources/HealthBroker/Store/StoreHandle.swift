@@ -255,11 +255,13 @@ final class StoreHandle: Sendable {
         } catch {
             changeFailure = error
         }
-        let passcode = changeFailure == nil ? passcodeAfter : passcodeBefore
+        // A change that failed after its commit point (the rename of the re-encrypted copy)
+        // left the store under the new protection: the reopen tries the other passcode then.
+        let passcodes = changeFailure == nil ? [passcodeAfter] : [passcodeBefore, passcodeAfter]
         let waited: Int
         do {
             let reopened = try await BlockingWork.run {
-                let encrypted = try EncryptedDatabase.open(directory: directory, passcode: passcode, maximumReaderCount: readers)
+                let encrypted = try Self.openEither(directory, passcodes: passcodes, maximumReaderCount: readers)
                 return StoreGate.OpenStore(encrypted: encrypted,
                                            database: try Self.database(encrypted, directory: directory, notifying: changes))
             }
@@ -271,6 +273,20 @@ final class StoreHandle: Sendable {
         }
         if let changeFailure { throw changeFailure }
         return OfflineWindow(duration: ContinuousClock.now - closedAt, callsThatWaited: waited)
+    }
+
+    /// Opens the store with the first of `passcodes` that opens it; the last one's error otherwise.
+    private static func openEither(_ directory: String, passcodes: [Passcode?],
+                                   maximumReaderCount: Int) throws -> EncryptedDatabase {
+        var lastError: (any Error)?
+        for passcode in passcodes {
+            do {
+                return try EncryptedDatabase.open(directory: directory, passcode: passcode, maximumReaderCount: maximumReaderCount)
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError ?? StoreOpenError.passcodeRequired(path: directory)
     }
 
     /// How long a key change had the store closed, and how many calls waited for it.

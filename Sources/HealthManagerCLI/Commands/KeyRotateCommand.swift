@@ -24,6 +24,7 @@ struct KeyRotateCommand: AsyncParsableCommand {
             if try await client.keyStatus().passcodeSet {
                 credentials.passcode = try PasscodeReader().read("the store's passcode")
             }
+            KeyChangeProgress.reencrypting()
             try await client.rotateKey(credentials)
         }
         CommandIO.current.output.writeLine("Rotated the data key: the store is now encrypted under a new key.")

@@ -7,7 +7,8 @@ struct PasscodeRemoveCommand: AsyncParsableCommand {
         commandName: "remove",
         abstract: "Remove the passcode: the machine key alone opens the store again.",
         discussion: """
-            Asks for the current passcode.
+            Asks for the current passcode. Also re-encrypts the store under a new data key \
+            (about as long as `healthctl key rotate`; apps wait meanwhile).
 
             Example:
               healthctl passcode remove
@@ -18,6 +19,7 @@ struct PasscodeRemoveCommand: AsyncParsableCommand {
     func run() async throws {
         try await KeyChangeSession.run(connection) { client, credentials in
             credentials.passcode = try PasscodeReader().read("the current passcode")
+            KeyChangeProgress.reencrypting()
             try await client.removePasscode(credentials)
         }
         CommandIO.current.output.writeLine("Passcode removed. healthd no longer needs it to start.")

@@ -7,7 +7,9 @@
 ///   becomes current.
 ///
 /// Either way nothing committed is lost, because the rename is the single commit
-/// point and both keys are on disk (in store.keys) before it.
+/// point and both keys are on disk (in store.keys) before it. The two wraps may be
+/// protected differently (a passcode set, change or removal is a rotation): before
+/// the rename the old protection's secret opens the store, after it the new one's.
 struct DataKeyResolver {
     let layout: StoreLayout
 
@@ -21,23 +23,44 @@ struct DataKeyResolver {
             try KeyEnvelope(current: custody.wrap(dataKey, passcode: passcode)).save(layout)
             return try RegisteredCipherKey(dataKey)
         }
-        let current = try RegisteredCipherKey(custody.unwrap(envelope.current, passcode: passcode))
-        switch current.probe(databaseAt: layout.databasePath) {
-        case .decrypts, .noDatabase:
-            if envelope.pending != nil { try abandonRotation(&envelope) }
+        guard let pending = envelope.pending else {
+            let current = try RegisteredCipherKey(custody.unwrap(envelope.current, passcode: passcode))
+            guard try decrypts(current) else { throw .wrongKey(path: layout.directory) }
             return current
-        case .unreadable:
-            throw .directoryUnusable(path: layout.directory, reason: "health.sqlite cannot be read")
-        case .doesNotDecrypt:
-            guard let pending = envelope.pending else { throw .wrongKey(path: layout.directory) }
-            let next = try RegisteredCipherKey(custody.unwrap(pending, passcode: passcode))
-            guard next.probe(databaseAt: layout.databasePath) == .decrypts else {
-                throw .wrongKey(path: layout.directory)
+        }
+        // An unsettled rotation: the secret given may open either wrap, or only one.
+        var currentFailure: StoreOpenError?
+        do {
+            let current = try RegisteredCipherKey(custody.unwrap(envelope.current, passcode: passcode))
+            if try decrypts(current) {
+                try abandonRotation(&envelope)
+                return current
             }
-            envelope.current = pending
-            envelope.pending = nil
-            try envelope.save(layout)
-            return next
+        } catch {
+            currentFailure = error
+        }
+        let next: RegisteredCipherKey
+        do {
+            next = try RegisteredCipherKey(custody.unwrap(pending, passcode: passcode))
+        } catch {
+            // The current wrap's refusal (wrong passcode) speaks for the store as it was;
+            // if the current key opened but decrypts nothing, the rename happened and the
+            // pending wrap's refusal is the one that applies.
+            throw currentFailure ?? error
+        }
+        guard try decrypts(next) else { throw currentFailure ?? .wrongKey(path: layout.directory) }
+        envelope.current = pending
+        envelope.pending = nil
+        try envelope.save(layout)
+        return next
+    }
+
+    /// Whether `key` decrypts the database (true when there is none yet).
+    private func decrypts(_ key: RegisteredCipherKey) throws(StoreOpenError) -> Bool {
+        switch key.probe(databaseAt: layout.databasePath) {
+        case .decrypts, .noDatabase: true
+        case .doesNotDecrypt: false
+        case .unreadable: throw .directoryUnusable(path: layout.directory, reason: "health.sqlite cannot be read")
         }
     }
 

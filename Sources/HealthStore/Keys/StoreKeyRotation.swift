@@ -1,13 +1,18 @@
 import GRDB
 
-/// Re-encrypts every page of a store under a new random data key.
+/// Re-encrypts every page of a store under a new random data key — for `healthctl key rotate`,
+/// and for every passcode set, change and removal (`StorePasscode`), which wrap the new key under
+/// the new protection: a protection change that kept the old data key would leave any earlier
+/// copy of store.keys (a backup, a snapshot, the freed blocks of the replaced file) able to open
+/// today's database with the machine key or the old passcode.
 ///
 /// Crash safety: the new key is wrapped into store.keys (as `pending`, next to the
 /// current key) before anything is written under it; the re-encrypted copy is
 /// written beside the database and fsynced; a rename over `health.sqlite` (then a
 /// directory fsync) is the single commit point; store.keys then drops the old key.
 /// A kill at any moment leaves a database that decrypts under one of the two keys
-/// in store.keys, and the next open or rotation settles which (DataKeyResolver).
+/// in store.keys, and the next open or rotation settles which (DataKeyResolver) —
+/// with the old protection's secret before the rename, the new one's after it.
 public enum StoreKeyRotation {
     /// The store must not be open (this takes the store lock). `passcode` is needed
     /// when a passcode protects the store; the new key is wrapped the same way.
@@ -16,12 +21,19 @@ public enum StoreKeyRotation {
         let lock = try StoreLock(layout)
         defer { withExtendedLifetime(lock) {} }
         let oldKey = try DataKeyResolver(layout: layout).resolve(passcode: passcode, createIfNew: false)
-        guard var envelope = try KeyEnvelope.load(layout) else { throw .keyFileMissing(path: layout.keyEnvelopePath) }
+        guard let envelope = try KeyEnvelope.load(layout) else { throw .keyFileMissing(path: layout.keyEnvelopePath) }
+        let usesPasscode = if case .passcode = envelope.current.protection { true } else { false }
+        try rotate(layout, from: oldKey, wrappingWith: usesPasscode ? passcode : nil)
+    }
 
+    /// Rotates to a new key wrapped under `newPasscode` (the machine key when nil), with the
+    /// store lock held and any earlier rotation settled: `oldKey` decrypts the database now.
+    static func rotate(_ layout: StoreLayout, from oldKey: RegisteredCipherKey,
+                       wrappingWith newPasscode: Passcode?) throws(StoreOpenError) {
+        guard var envelope = try KeyEnvelope.load(layout) else { throw .keyFileMissing(path: layout.keyEnvelopePath) }
         let newDataKey = try SecretBytes.random(count: 32)
         let newKey = try RegisteredCipherKey(newDataKey)
-        let usesPasscode = if case .passcode = envelope.current.protection { true } else { false }
-        let pending = try KeyCustody(layout: layout).wrap(newDataKey, passcode: usesPasscode ? passcode : nil)
+        let pending = try KeyCustody(layout: layout).wrap(newDataKey, passcode: newPasscode)
         try layout.removeRotatingCopy()
         envelope.pending = pending
         try envelope.save(layout)

@@ -12,6 +12,7 @@ public final class PendingJournal: Sendable {
     public let generation: Int64
     public let path: String
     private let publicKey: [UInt8]
+    private let format: PendingJournalFile.Format
     private struct Tail {
         var fd: Int32
         var size: Int
@@ -19,31 +20,74 @@ public final class PendingJournal: Sendable {
     }
     private let tail: Mutex<Tail>
 
-    /// The journal file of `generation`, open for appending: created (durably) when it does not
-    /// exist yet, else continued after its last whole entry. A file exists already when healthd
-    /// was killed while locked and started locked again (`LockedStart`): its entries are kept,
-    /// the numbering goes on, and a torn last entry (never acknowledged) is cut off first.
-    static func openForAppending(directory: String, generation: Int64, publicKey: [UInt8]) throws(PendingJournalError) -> PendingJournal {
+    /// The journal file of `generation`, open for appending: created (durably, framed) when it
+    /// does not exist yet, else continued after its end. A file exists already when healthd was
+    /// killed while locked and started locked again (`LockedStart`): its entries are kept, the
+    /// numbering goes on, and a torn last record (never acknowledged) is cut off first. Only
+    /// record headers are read (`PendingJournalReader`), so this costs one small read per entry
+    /// and bounded memory however large the file is. Bytes that are not a torn tail are never
+    /// cut: in a framed file new entries follow them (readers resume after damage); in a file of
+    /// the older length-prefixed framing, which cannot resume, they are first copied to
+    /// `<journal>.tail-<offset>` beside it and kept.
+    public static func openForAppending(directory: String, generation: Int64, publicKey: [UInt8]) throws(PendingJournalError) -> PendingJournal {
         let path = PendingJournalFile.path(directory: directory, generation: generation)
-        guard let entries = try PendingJournalFile.entries(path: path, generation: generation) else {
+        guard let reader = try PendingJournalReader(path: path, generation: generation) else {
             return try PendingJournal(directory: directory, generation: generation, publicKey: publicKey)
         }
-        let end = entries.last?.sealed.endIndex ?? PendingJournalFile.headerBytes
+        var unreadableFrom: Int?
+        while let item = try reader.next(bodies: false) {
+            if case let .unreadable(offset, _) = item { unreadableFrom = unreadableFrom ?? offset }
+        }
+        var end = reader.tornTailStart ?? reader.size
+        if reader.format == .lengthPrefixed, let unreadableFrom {
+            try keepUnreadableTail(path: path, from: unreadableFrom, to: reader.size)
+            end = unreadableFrom
+        }
         let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw .appendFailed(path: path, reason: "opening it: \(String(cString: strerror(errno)))") }
-        guard ftruncate(fd, off_t(end)) == 0, fsync(fd) == 0 else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(fd)
-            throw .appendFailed(path: path, reason: "cutting off a torn last entry: \(reason)")
+        if end < reader.size {
+            guard ftruncate(fd, off_t(end)) == 0, fsync(fd) == 0 else {
+                let reason = String(cString: strerror(errno))
+                Glibc.close(fd)
+                throw .appendFailed(path: path, reason: "cutting off a torn last entry: \(reason)")
+            }
         }
-        return PendingJournal(path: path, generation: generation, publicKey: publicKey,
-                              tail: Tail(fd: fd, size: end, nextSequence: UInt64(entries.count) + 1))
+        return PendingJournal(path: path, generation: generation, publicKey: publicKey, format: reader.format,
+                              tail: Tail(fd: fd, size: end, nextSequence: reader.lastSequence + 1))
     }
 
-    private init(path: String, generation: Int64, publicKey: [UInt8], tail: Tail) {
+    /// Copies bytes `from ..< to` of a length-prefixed journal to a file of their own (durably)
+    /// before they are cut off, a bounded window at a time.
+    private static func keepUnreadableTail(path: String, from start: Int, to end: Int) throws(PendingJournalError) {
+        let keptPath = path + ".tail-\(start)"
+        let source = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard source >= 0 else { throw .appendFailed(path: path, reason: "reading its unreadable tail: \(String(cString: strerror(errno)))") }
+        defer { Glibc.close(source) }
+        let target = open(keptPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard target >= 0 else { throw .appendFailed(path: keptPath, reason: "creating it: \(String(cString: strerror(errno)))") }
+        defer { Glibc.close(target) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var position = start
+        while position < end {
+            let got = buffer.withUnsafeMutableBytes { pread(source, $0.baseAddress, min($0.count, end - position), off_t(position)) }
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { throw .appendFailed(path: path, reason: "reading its unreadable tail: \(String(cString: strerror(errno)))") }
+            try write(target, Array(buffer[0 ..< got]), at: position - start, path: keptPath)
+            position += got
+        }
+        guard fsync(target) == 0 else { throw .appendFailed(path: keptPath, reason: "fsync: \(String(cString: strerror(errno)))") }
+        do {
+            try StoreFileIO.syncDirectory(containing: keptPath)
+        } catch {
+            throw .appendFailed(path: keptPath, reason: error.reason)
+        }
+    }
+
+    private init(path: String, generation: Int64, publicKey: [UInt8], format: PendingJournalFile.Format, tail: Tail) {
         self.generation = generation
         self.path = path
         self.publicKey = publicKey
+        self.format = format
         self.tail = Mutex(tail)
     }
 
@@ -65,7 +109,7 @@ public final class PendingJournal: Sendable {
             Glibc.close(fd)
             throw error
         }
-        self.init(path: path, generation: generation, publicKey: publicKey,
+        self.init(path: path, generation: generation, publicKey: publicKey, format: .framed,
                   tail: Tail(fd: fd, size: header.count, nextSequence: 1))
     }
 
@@ -81,7 +125,8 @@ public final class PendingJournal: Sendable {
             let sequence = tail.nextSequence
             let aad = PendingJournalFile.associatedData(generation: generation, sequence: sequence)
             let sealed = try PendingJournalSeal.seal(plaintext, to: publicKey, aad: aad)
-            let record = PendingJournalFile.bigEndian(UInt32(sealed.count)) + sealed
+            let record = PendingJournalFile.recordHeader(format: format, generation: generation, sequence: sequence,
+                                                         length: sealed.count) + sealed
             do throws(PendingJournalError) {
                 try Self.write(tail.fd, record, at: tail.size, path: path)
                 guard fdatasync(tail.fd) == 0 else {

@@ -1,69 +1,92 @@
-import Glibc
-
 /// The layout of a pending journal on disk: `pending-<generation>.journal` in the store
 /// directory, one file per lock (each lock has its own key pair, `PendingJournalKeys`).
 ///
-/// Header: magic `OHKPJ001` (8 bytes) ‖ generation (8, big-endian). Then entries, each
-/// length (4, big-endian) ‖ sealed entry (`PendingJournalSeal`). Entry n (from 1) is sealed with
-/// associated data magic ‖ generation ‖ n (8, big-endian): its place in this file.
+/// Header: magic (8 bytes) ‖ generation (8, big-endian). The magic names the record framing:
 ///
-/// A trailing entry cut short is one whose append was interrupted (healthd killed mid-write):
-/// its save was never acknowledged, so reading stops there without an error.
+/// - `OHKPJ002` (written since session 18): each record is
+///   marker (8: `\x89OHKPJ\r\n`) ‖ sequence (8, big-endian) ‖ length (4, big-endian) ‖
+///   check (4: FNV-1a-32 of generation ‖ sequence ‖ length) ‖ sealed entry (`length` bytes).
+///   The marker and check let a reader find the next record after damaged bytes
+///   (`PendingJournalReader`): a flipped length no longer hides the entries after it. Sealed
+///   entries are AES-GCM output under a key healthd picks, so an app cannot plant a marker.
+/// - `OHKPJ001` (earlier versions, still read and continued): length (4, big-endian) ‖ sealed
+///   entry; entry n is the n-th record. No resynchronisation is possible after a bad length.
+///
+/// Entry n is sealed with associated data `OHKPJ001` ‖ generation ‖ n (8, big-endian) in both
+/// framings — its place in this journal; the constant is a domain label, not the file's magic.
+///
+/// A trailing record cut short is one whose append was interrupted (healthd killed mid-write):
+/// its save was never acknowledged, so readers stop there without an error.
 enum PendingJournalFile {
-    static let magic = Array("OHKPJ001".utf8)
+    enum Format: Sendable { case lengthPrefixed, framed }
+
+    static let magicLengthPrefixed = Array("OHKPJ001".utf8)
+    static let magicFramed = Array("OHKPJ002".utf8)
     static let headerBytes = 16
+    static let recordMarker: [UInt8] = [0x89, 0x4F, 0x48, 0x4B, 0x50, 0x4A, 0x0D, 0x0A]
+    /// Marker, sequence, length and check of a framed record.
+    static let framedRecordHeaderBytes = 24
     /// Far above any save (the frame limit bounds a request long before), far below what a
-    /// damaged length field could ask the merge to allocate.
+    /// damaged length field could ask a reader to allocate: the most a reader holds at once.
     static let maxEntryBytes = 64 << 20
 
     static func path(directory: String, generation: Int64) -> String {
         directory + "/pending-\(generation).journal"
     }
 
-    static func header(generation: Int64) -> [UInt8] {
-        magic + bigEndian(UInt64(bitPattern: generation))
+    static func header(generation: Int64, format: Format = .framed) -> [UInt8] {
+        (format == .framed ? magicFramed : magicLengthPrefixed) + bigEndian(UInt64(bitPattern: generation))
+    }
+
+    /// The format a file header names, or nil when it is not this generation's header.
+    static func format(ofHeader bytes: [UInt8], generation: Int64) -> Format? {
+        guard bytes.count == headerBytes else { return nil }
+        if bytes == header(generation: generation, format: .framed) { return .framed }
+        if bytes == header(generation: generation, format: .lengthPrefixed) { return .lengthPrefixed }
+        return nil
     }
 
     static func associatedData(generation: Int64, sequence: UInt64) -> [UInt8] {
-        header(generation: generation) + bigEndian(sequence)
+        magicLengthPrefixed + bigEndian(UInt64(bitPattern: generation)) + bigEndian(sequence)
     }
 
-    /// The sealed entries of the file at `path`, in order, with their sequence numbers; nil when
-    /// there is no such file. Throws when the header is not this generation's.
-    static func entries(path: String, generation: Int64) throws(PendingJournalError) -> [(sequence: UInt64, sealed: ArraySlice<UInt8>)]? {
-        guard let bytes = try readAll(path) else { return nil }
-        guard bytes.count >= headerBytes, Array(bytes[0 ..< headerBytes]) == header(generation: generation) else {
-            throw .fileUnusable(path: path, reason: "its header is not that of pending journal generation \(generation)")
+    /// What precedes a sealed entry of `length` bytes in `format`.
+    static func recordHeader(format: Format, generation: Int64, sequence: UInt64, length: Int) -> [UInt8] {
+        let length32 = UInt32(truncatingIfNeeded: length)
+        switch format {
+        case .lengthPrefixed:
+            return bigEndian(length32)
+        case .framed:
+            return recordMarker + bigEndian(sequence) + bigEndian(length32)
+                + bigEndian(check(generation: generation, sequence: sequence, length: length32))
         }
-        var entries: [(UInt64, ArraySlice<UInt8>)] = []
-        var offset = headerBytes
-        var sequence: UInt64 = 1
-        while bytes.count - offset >= 4 {
-            let length = bytes[offset ..< offset + 4].reduce(0) { $0 << 8 | Int($1) }
-            guard length <= maxEntryBytes, bytes.count - offset - 4 >= length else { break }  // torn tail
-            entries.append((sequence, bytes[offset + 4 ..< offset + 4 + length]))
-            offset += 4 + length
-            sequence += 1
-        }
-        return entries
     }
 
-    private static func readAll(_ path: String) throws(PendingJournalError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT { return nil }
-            throw .fileUnusable(path: path, reason: String(cString: strerror(errno)))
+    /// The sequence and length a framed record header holds, or nil when its marker or check
+    /// is wrong (damage, or not a record boundary).
+    static func parseFramedHeader(_ bytes: ArraySlice<UInt8>, generation: Int64) -> (sequence: UInt64, length: Int)? {
+        guard bytes.count == framedRecordHeaderBytes,
+              bytes.prefix(recordMarker.count).elementsEqual(recordMarker) else { return nil }
+        let start = bytes.startIndex
+        let sequence = integer(bytes[start + 8 ..< start + 16])
+        let length = UInt32(truncatingIfNeeded: integer(bytes[start + 16 ..< start + 20]))
+        let check = UInt32(truncatingIfNeeded: integer(bytes[start + 20 ..< start + 24]))
+        guard check == Self.check(generation: generation, sequence: sequence, length: length) else { return nil }
+        return (sequence, Int(length))
+    }
+
+    /// FNV-1a (32 bits) of generation ‖ sequence ‖ length: catches a flipped bit in the fields a
+    /// reader trusts before authentication (the entry's seal covers the rest).
+    static func check(generation: Int64, sequence: UInt64, length: UInt32) -> UInt32 {
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in bigEndian(UInt64(bitPattern: generation)) + bigEndian(sequence) + bigEndian(length) {
+            hash = (hash ^ UInt32(byte)) &* 0x0100_0193
         }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw .fileUnusable(path: path, reason: String(cString: strerror(errno))) }
-            if count == 0 { return bytes }
-            bytes += chunk[0 ..< count]
-        }
+        return hash
+    }
+
+    static func integer(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.reduce(0) { $0 << 8 | UInt64($1) }
     }
 
     static func bigEndian(_ value: UInt64) -> [UInt8] {

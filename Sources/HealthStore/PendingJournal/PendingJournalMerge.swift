@@ -9,8 +9,13 @@ import HealthModel
 ///   journal's `applied_through` past the batch commit in one transaction, so an entry is either
 ///   merged and recorded, or neither; a restarted merge skips what is recorded. One durable
 ///   commit per batch rather than per entry is what makes the merge fast (ARCHITECTURE.md);
+/// - the file is read one record at a time (`PendingJournalReader`), and a batch holds at most
+///   `maxBatchBytes` of plaintext: memory is one entry plus one batch, whatever the file's size;
 /// - once every entry is merged the file is removed (durably), then its key row: a kill between
-///   the two leaves a row without a file, which the next merge just removes.
+///   the two leaves a row without a file, which the next merge just removes. A file with
+///   anything that could not be merged (an entry failing authentication, bytes that are not an
+///   entry, an entry over the bound) is kept as `<journal>.damaged` instead, never deleted, and
+///   the report names what and where (`PendingJournalError.unmerged`).
 ///
 /// Runs before the store admits any call (StoreHandle, at unlock and at start-up), so entries
 /// resolve sync-identifier upserts against the store as it was when they were saved plus the
@@ -19,7 +24,8 @@ public enum PendingJournalMerge {
     public struct Report: Sendable, Equatable {
         /// Entries merged now (not those a previous, interrupted merge already applied).
         public var merged = 0
-        /// Entries that failed authentication or decoding; their journal is kept (`PendingJournalError.damaged`).
+        /// Journals with entries or bytes that could not be merged; each file is kept, never
+        /// deleted (`PendingJournalError.unmerged`).
         public var damaged: [PendingJournalError] = []
         /// Apps whose background-delivery registrations merged entries changed.
         public var backgroundDeliveryApps: Set<String> = []
@@ -38,43 +44,83 @@ public enum PendingJournalMerge {
         for generation in try writer.read({ try PendingJournalKeys.generations($0) }) {
             let path = PendingJournalFile.path(directory: directory, generation: generation)
             guard let key = try writer.read({ try PendingJournalKeys.load($0, generation: generation) }) else { continue }
-            let entries = try PendingJournalFile.entries(path: path, generation: generation) ?? []
-            var firstDamaged: UInt64?
-            var batch: [(sequence: UInt64, effect: PendingEffect)] = []
-            for (sequence, sealed) in entries where sequence > key.appliedThrough {
-                let aad = PendingJournalFile.associatedData(generation: generation, sequence: sequence)
-                guard let plaintext = try PendingJournalSeal.open(sealed, privateKey: key.privateKey,
-                                                                  publicKey: key.publicKey, aad: aad),
-                      let effect = try? decode(plaintext) else {
-                    firstDamaged = firstDamaged ?? sequence
-                    continue  // each entry is sealed on its own: the ones after it still count
+            var problems = ProblemList()
+            if let reader = try PendingJournalReader(path: path, generation: generation) {
+                var batch = Batch(limit: batchSize)
+                while let item = try reader.next() {
+                    switch item {
+                    case let .entry(sequence, sealed):
+                        guard sequence > key.appliedThrough else { continue }
+                        let aad = PendingJournalFile.associatedData(generation: generation, sequence: sequence)
+                        guard let plaintext = try PendingJournalSeal.open(sealed[...], privateKey: key.privateKey,
+                                                                          publicKey: key.publicKey, aad: aad),
+                              let effect = try? decode(plaintext) else {
+                            problems.append(.entryDamaged(sequence: sequence))
+                            continue  // each entry is sealed on its own: the ones after it still count
+                        }
+                        batch.add(sequence: sequence, effect: effect, bytes: plaintext.count)
+                        if batch.isFull {
+                            try apply(batch.entries, generation: generation, writer, into: &report)
+                            batch = Batch(limit: batchSize)
+                        }
+                    case let .unreadable(offset, bytes):
+                        problems.append(.bytesUnreadable(offset: offset, bytes: bytes))
+                    case let .oversized(sequence, bytes):
+                        problems.append(.entryTooLarge(sequence: sequence, bytes: bytes))
+                    }
                 }
-                batch.append((sequence, effect))
-                if batch.count == batchSize {
-                    try apply(batch, generation: generation, writer, into: &report)
-                    batch.removeAll(keepingCapacity: true)
-                }
+                try apply(batch.entries, generation: generation, writer, into: &report)
             }
-            try apply(batch, generation: generation, writer, into: &report)
-            if let firstDamaged {
+            if problems.total == 0 {
+                do {
+                    try StoreFileIO.remove(path)
+                } catch {
+                    throw PendingJournalError.fileUnusable(path: path, reason: error.reason)
+                }
+            } else {
+                // Never deleted: what could not be merged stays beside the store, and the
+                // unlock's answer and healthd's log say where.
                 let kept = path + ".damaged"
                 do {
                     try StoreFileIO.rename(path, to: kept)
                 } catch {
                     throw PendingJournalError.fileUnusable(path: path, reason: error.reason)
                 }
-                report.damaged.append(.damaged(path: path, sequence: firstDamaged, keptAs: kept))
-            } else {
-                do {
-                    try StoreFileIO.remove(path)
-                } catch {
-                    throw PendingJournalError.fileUnusable(path: path, reason: error.reason)
-                }
+                report.damaged.append(.unmerged(path: path, problems: problems.first,
+                                                more: problems.total - problems.first.count, keptAs: kept))
             }
             try writer.write { try PendingJournalKeys.remove($0, generation: generation) }
         }
         return report
     }
+
+    /// Merged entries waiting for their transaction: at most `limit` of them and
+    /// `maxBatchBytes` of plaintext, so a journal of large entries does not gather gigabytes.
+    private struct Batch {
+        let limit: Int
+        var entries: [(sequence: UInt64, effect: PendingEffect)] = []
+        var bytes = 0
+        var isFull: Bool { entries.count >= limit || bytes >= maxBatchBytes }
+
+        mutating func add(sequence: UInt64, effect: PendingEffect, bytes: Int) {
+            entries.append((sequence, effect))
+            self.bytes += bytes
+        }
+    }
+
+    /// The first problems of one journal, and how many there were.
+    private struct ProblemList {
+        var first: [PendingJournalProblem] = []
+        var total = 0
+
+        mutating func append(_ problem: PendingJournalProblem) {
+            if first.count < PendingJournalProblem.reportedPerFile { first.append(problem) }
+            total += 1
+        }
+    }
+
+    /// Plaintext bytes per merge transaction at most (one entry may exceed it alone).
+    static let maxBatchBytes = 16 << 20
 
     /// Opens the journal a lock writes to, with the store still open: the next journal
     /// (`LockedStartKeys`, made now if the store has none), created or continued.
