@@ -38,6 +38,13 @@ enum PerObjectReadService {
         return summary
     }
 
+    /// What decoding `record` whole read beyond its summary: its document's bytes (logged with
+    /// each candidate read, so the work an app's call causes can be compared).
+    private static func decodedBytes(_ record: SampleRecord) -> Int {
+        if case let .document(document) = record.value { return document.data.count }
+        return 0
+    }
+
     /// `HKDocumentQuery`'s per-document consent (`PerObjectAuthorization.offeredTypes`, CDA):
     /// offers the user, in `healthctl object-requests`, the documents matching the query that
     /// they have not decided on for this app — only when the app may read the type at all. The
@@ -78,9 +85,14 @@ enum PerObjectReadService {
                 if !decided.isEmpty { terms.append(.not(.uuids(decided))) }
                 if let predicate = spec.predicate { terms.append(predicate) }
                 var candidates: [SampleRecord] = []
+                var bytes = 0
                 try database.samples.query(SampleQuerySpec(typeIdentifier: spec.typeIdentifier, predicate: .and(terms),
                                                            sort: [SampleSort(.startDate, ascending: false)], limit: maxCandidates),
-                                           scope: .allSources, batchSize: candidateBatch) { candidates += $0.map(candidateSummary) }
+                                           scope: .allSources, batchSize: candidateBatch) { batch in
+                    bytes += batch.reduce(0) { $0 + decodedBytes($1) }
+                    candidates += batch.map(candidateSummary)
+                }
+                context.logger.info("per-object candidates read", metadata: ["app": "\(app.id)", "rows": "\(candidates.count)", "bytes": "\(bytes)"])
                 return (installation, candidates)
             }
             guard let (installation, candidates) = found else { return }
@@ -114,9 +126,14 @@ enum PerObjectReadService {
                 throw HKError(.errorAuthorizationDenied, "\(app.id.prefix(128)) is no longer installed")
             }
             var found: [SampleRecord] = []
+            var bytes = 0
             try database.samples.query(SampleQuerySpec(typeIdentifier: spec.typeIdentifier, predicate: spec.predicate,
                                                        sort: [SampleSort(.startDate, ascending: false)], limit: maxCandidates),
-                                       scope: .allSources, batchSize: candidateBatch) { found += $0.map(candidateSummary) }
+                                       scope: .allSources, batchSize: candidateBatch) { batch in
+                bytes += batch.reduce(0) { $0 + decodedBytes($1) }
+                found += batch.map(candidateSummary)
+            }
+            context.logger.info("per-object candidates read", metadata: ["app": "\(app.id)", "rows": "\(found.count)", "bytes": "\(bytes)"])
             return (installation, found)
         }
         context.logger.info("per-object read prompt", metadata: ["app": "\(app.id)", "candidates": "\(candidates.count)"])
