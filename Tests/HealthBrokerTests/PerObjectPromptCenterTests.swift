@@ -1,3 +1,4 @@
+import Foundation
 import HealthModel
 import HealthStore
 import Testing
@@ -16,7 +17,7 @@ import Testing
     /// Waits until `count` requests are pending (the asks run in their own tasks); 30 s hang guard.
     static func waitForPending(_ center: PerObjectPromptCenter, count: Int) async throws {
         let deadline = ContinuousClock.now + .seconds(30)
-        while await center.prompts.count < count {
+        while await center.requests.count < count {
             try #require(ContinuousClock.now < deadline, "the requests never became pending")
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -28,18 +29,18 @@ import Testing
         let kept = AppInstallation(appID: "org.test.kept", installedMicroseconds: 2)
         let removedCall = Task {
             try await center.ask(app: Self.manifest(removed.appID), installation: removed,
-                                 typeIdentifier: HKVisionPrescriptionTypeIdentifier, candidates: [])
+                                 typeIdentifier: HKVisionPrescriptionTypeIdentifier, predicate: nil)
         }
         let keptCall = Task {
             try await center.ask(app: Self.manifest(kept.appID), installation: kept,
-                                 typeIdentifier: HKVisionPrescriptionTypeIdentifier, candidates: [])
+                                 typeIdentifier: HKVisionPrescriptionTypeIdentifier, predicate: nil)
         }
         try await Self.waitForPending(center, count: 2)
-        let keptID = try #require(await center.prompts.first { $0.appID == kept.appID }?.requestID)
-        #expect(await center.request(keptID)?.installation == kept)
+        let keptID = try #require(await center.requests.first { $0.app.id == kept.appID }?.id)
+        #expect(await center.request(keptID)?.request.installation == kept)
 
         #expect(await center.withdrawAll(appID: removed.appID) == 1)
-        let remaining = await center.prompts.map(\.appID)
+        let remaining = await center.requests.map(\.app.id)
         #expect(remaining == [kept.appID])
         // Not withdrawn (the defect): end the call so the test fails instead of hanging.
         if remaining.contains(removed.appID) { removedCall.cancel() }
@@ -50,5 +51,35 @@ import Testing
         }
         #expect(await center.resolve(keptID))
         try await keptCall.value
+    }
+
+    /// A document offer holds what the app asked, one per app and type: the app's next document
+    /// query replaces its predicate and keeps its id and what the user was shown; a listing that
+    /// finds nothing to show withdraws it, but never a request a call waits on.
+    @Test func anOfferIsOnePerAppAndTypeAndAListingWithdrawsOnlyOffers() async throws {
+        let center = PerObjectPromptCenter(maxPendingPerApp: 4)
+        let app = AppInstallation(appID: "org.test.offering", installedMicroseconds: 1)
+        let cda = HKDocumentTypeIdentifier.CDA.rawValue
+        await center.offer(app: Self.manifest(app.appID), installation: app, typeIdentifier: cda, predicate: nil)
+        let id = try #require(await center.requests.first?.id)
+        let shown = [UUID(), UUID()]
+        await center.show(id, candidates: shown)
+        let later = SamplePredicate.uuids([UUID()])
+        await center.offer(app: Self.manifest(app.appID), installation: app, typeIdentifier: cda, predicate: later)
+        let requests = await center.requests
+        #expect(requests.map(\.id) == [id] && requests.first?.predicate == later && requests.first?.isOffer == true)
+        #expect(await center.request(id)?.shown == shown)
+
+        let asking = Task {
+            try await center.ask(app: Self.manifest(app.appID), installation: app, typeIdentifier: HKVisionPrescriptionTypeIdentifier,
+                                 predicate: nil)
+        }
+        try await Self.waitForPending(center, count: 2)
+        let askID = try #require(await center.requests.first { !$0.isOffer }?.id)
+        await center.withdrawOffer(askID)
+        await center.withdrawOffer(id)
+        #expect(await center.requests.map(\.id) == [askID])
+        #expect(await center.resolve(askID))
+        try await asking.value
     }
 }

@@ -28,8 +28,9 @@ struct CallDispatcher: Sendable {
             await run(handler, call)
         case let .permissionPrompt(kind):
             // Checked again, atomically, when the prompt is made (`ask`); this early check spares
-            // the store a flood of requests that could only be refused — a per-object request
-            // reads up to 1,000 candidates of every source before it is filed. Each kind is
+            // the store a flood of requests that could only be refused (a per-object request looks
+            // up the app's installation before it is filed; its candidates are read only when the
+            // user lists it, `PerObjectCandidates`). Each kind is
             // checked against its own queue: before, a per-object request was checked against
             // the type-wide prompts, so an app at its per-object limit had every further request
             // do that read and only then be refused (`AppResourceCapEndToEndTests`).

@@ -182,7 +182,7 @@ enum MethodTable {
              .getCharacteristic, .preferredUnits, .enableBackgroundDelivery, .disableBackgroundDelivery,
              .disableAllBackgroundDeliveries, .currentSource, .relateWorkoutEffort, .unrelateWorkoutEffort,
              .beginAttachment, .appendAttachmentData, .finishAttachment, .listAttachments, .removeAttachment,
-             .offerDocuments:  // answered before its work, which runs one at a time per app
+             .offerDocuments:  // files the offer and reads no candidate: the user's listing does (PerObjectCandidates)
             // One bounded request, one bounded answer: the call's own frame limits hold it.
             return .cheap
         }

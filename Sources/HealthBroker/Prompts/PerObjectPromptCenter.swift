@@ -10,16 +10,35 @@ import HealthWire
 /// it is): the app's call is withdrawn when it is cancelled, and an app may have at most
 /// `maxPendingPerApp` requests waiting. HealthKit always asks, whatever was granted before.
 ///
+/// A request holds what the app asked (type and predicate), not its candidates: those are read
+/// when the user lists the requests (`PerObjectCandidates`), so nothing the app does makes healthd
+/// read other apps' objects, and what an app's call costs is the same whatever the store holds and
+/// whatever the app may read (DESIGN.md §7.2, §7.3). The listing remembers the candidates it
+/// showed (`shown`, UUIDs only): the user's answer decides exactly those.
+///
 /// Each request remembers the installation that asked (`AppInstallation`): the answer is stored
 /// for that installation only (`ObjectGrantRepository.decide`), and removing the app withdraws
 /// its requests (`withdrawAll`).
 ///
 /// A document query's offer (`offer`, CDA per-document consent) is a request no call waits on:
-/// one per app and type at most, refreshed by the app's next document query, answered like any other.
+/// one per app and type at most, its predicate replaced by the app's next document query,
+/// answered like any other.
 actor PerObjectPromptCenter {
-    private struct Pending {
-        let prompt: PerObjectPrompt
+    /// What an app asked the user: the candidates are read from it when the user lists it.
+    struct Request: Sendable {
+        let id: UInt64
+        let app: AppManifest
         let installation: AppInstallation
+        let typeIdentifier: String
+        let predicate: SamplePredicate?
+        /// A document query's offer (no call waits on it), rather than a per-object request.
+        let isOffer: Bool
+    }
+
+    private struct Pending {
+        var request: Request
+        /// The candidates' UUIDs the user was last shown; nil before any listing.
+        var shown: [UUID]?
         /// The app's waiting call; nil for a document offer.
         let continuation: CheckedContinuation<Void, any Error>?
     }
@@ -27,29 +46,27 @@ actor PerObjectPromptCenter {
     private var pending: [UInt64: Pending] = [:]
     private var nextID: UInt64 = 1
     private let maxPendingPerApp: Int
-    /// Apps whose document offer is being worked out: one at a time per app (`beginOffer`).
-    private var offering: Set<String> = []
 
     init(maxPendingPerApp: Int) {
         self.maxPendingPerApp = maxPendingPerApp
     }
 
-    var prompts: [PerObjectPrompt] {
-        pending.values.map(\.prompt).sorted { $0.requestID < $1.requestID }
+    /// Every pending request, oldest first.
+    var requests: [Request] {
+        pending.values.map(\.request).sorted { $0.id < $1.id }
     }
 
     /// Waits until `resolve` is called for the request, or throws CancellationError when the
     /// app's call is cancelled (which withdraws it).
-    func ask(app: AppManifest, installation: AppInstallation, typeIdentifier: String, candidates: [SampleRecord]) async throws {
+    func ask(app: AppManifest, installation: AppInstallation, typeIdentifier: String, predicate: SamplePredicate?) async throws {
         if let refusal = refusalAtLimit(app: app.id) { throw refusal }
         let id = nextID
         nextID += 1
-        let prompt = PerObjectPrompt(requestID: id, appID: app.id, appDisplayName: app.displayName,
-                                     readUsageDescription: app.readUsageDescription ?? "", typeIdentifier: typeIdentifier,
-                                     candidates: candidates)
+        let request = Request(id: id, app: app, installation: installation, typeIdentifier: typeIdentifier, predicate: predicate,
+                              isOffer: false)
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                pending[id] = Pending(prompt: prompt, installation: installation, continuation: continuation)
+                pending[id] = Pending(request: request, shown: nil, continuation: continuation)
             }
         } onCancel: {
             Task { await self.withdraw(id) }
@@ -59,38 +76,32 @@ actor PerObjectPromptCenter {
     /// RESOURCE_EXHAUSTED if `app` already has its limit of requests waiting (document offers,
     /// which no call waits on and which are one per app and type, do not count), else nil.
     func refusalAtLimit(app: String) -> RPCStatus? {
-        guard pending.values.count(where: { $0.prompt.appID == app && $0.continuation != nil }) >= maxPendingPerApp else { return nil }
+        guard pending.values.count(where: { $0.request.app.id == app && $0.continuation != nil }) >= maxPendingPerApp else { return nil }
         return BrokerLimits.exhausted("at most \(maxPendingPerApp) pending per-object read requests per app")
     }
 
-    /// Files the app's offer of `candidates` (documents of `typeIdentifier` the user has not decided
-    /// on), replacing one still pending for the same app and type (the newer query saw the newer
-    /// documents), or withdrawing it when nothing is left to offer.
-    func offer(app: AppManifest, installation: AppInstallation, typeIdentifier: String, candidates: [SampleRecord]) {
+    /// Files the app's offer of the documents of `typeIdentifier` matching `predicate` that the
+    /// user has not decided on, replacing the predicate of one still pending for the same app and
+    /// type (the newer query's); the candidates the user was shown stay what an answer decides.
+    func offer(app: AppManifest, installation: AppInstallation, typeIdentifier: String, predicate: SamplePredicate?) {
         let existing = pending.first { entry in
-            entry.value.continuation == nil && entry.value.prompt.appID == app.id && entry.value.prompt.typeIdentifier == typeIdentifier
-        }?.key
-        guard !candidates.isEmpty else {
-            if let existing { pending.removeValue(forKey: existing) }
-            return
+            entry.value.continuation == nil && entry.value.request.app.id == app.id && entry.value.request.typeIdentifier == typeIdentifier
         }
-        let id = existing ?? nextID
+        let id = existing?.key ?? nextID
         if existing == nil { nextID += 1 }
-        let prompt = PerObjectPrompt(requestID: id, appID: app.id, appDisplayName: app.displayName,
-                                     readUsageDescription: app.readUsageDescription ?? "", typeIdentifier: typeIdentifier,
-                                     candidates: candidates)
-        pending[id] = Pending(prompt: prompt, installation: installation, continuation: nil)
+        let request = Request(id: id, app: app, installation: installation, typeIdentifier: typeIdentifier, predicate: predicate,
+                              isOffer: true)
+        pending[id] = Pending(request: request, shown: existing?.value.shown, continuation: nil)
     }
 
-    /// Whether the caller may work out `appID`'s document offer now: false while another is under
-    /// way for it, so an app repeating document queries costs healthd one offer at a time.
-    func beginOffer(appID: String) -> Bool { offering.insert(appID).inserted }
+    /// Records the candidates a listing showed for request `id` (still pending).
+    func show(_ id: UInt64, candidates: [UUID]) {
+        pending[id]?.shown = candidates
+    }
 
-    func endOffer(appID: String) { offering.remove(appID) }
-
-    /// A pending request and the installation that made it.
-    func request(_ id: UInt64) -> (prompt: PerObjectPrompt, installation: AppInstallation)? {
-        pending[id].map { ($0.prompt, $0.installation) }
+    /// A pending request, and the candidates the user was last shown for it (nil: never listed).
+    func request(_ id: UInt64) -> (request: Request, shown: [UUID]?)? {
+        pending[id].map { ($0.request, $0.shown) }
     }
 
     /// Resolves a request; the caller has stored the decisions.
@@ -98,6 +109,13 @@ actor PerObjectPromptCenter {
         guard let entry = pending.removeValue(forKey: id) else { return false }
         entry.continuation?.resume()
         return true
+    }
+
+    /// An offer the listing found nothing to show for (no undecided document, or the app's read
+    /// permission gone): withdrawn, as an answered one is; the app's next document query files a
+    /// new one. A request a call waits on is always shown, and stays.
+    func withdrawOffer(_ id: UInt64) {
+        if pending[id]?.continuation == nil { pending.removeValue(forKey: id) }
     }
 
     private func withdraw(_ id: UInt64) {
@@ -109,7 +127,7 @@ actor PerObjectPromptCenter {
     /// Returns how many were withdrawn.
     @discardableResult
     func withdrawAll(appID: String) -> Int {
-        let ids = pending.filter { $0.value.prompt.appID == appID }.map(\.key)
+        let ids = pending.filter { $0.value.request.app.id == appID }.map(\.key)
         for id in ids {
             pending.removeValue(forKey: id)?.continuation?.resume(
                 throwing: HKError(.errorAuthorizationDenied, "the app was removed while its per-object read request waited"))

@@ -11,41 +11,20 @@ import HealthWire
 /// What the app learns: its call returns once the user answered (success means "the user was
 /// asked", DESIGN.md §7.7). The request is always shown, whether or not anything matches — a
 /// request answered at once when nothing matched would tell the app that no such object exists.
-/// Candidates are read and grants written only in the open store: while locked both fail with
-/// errorDatabaseInaccessible (`StoreHandle.withDatabase`), so nothing needs journaling.
+/// What it costs: the app's request and document query file what it asked and read nothing of
+/// the store's objects; the candidates are read when the user lists them (`PerObjectCandidates`).
+/// Requests are filed, candidates read and grants written only in the open store: while locked
+/// each fails with errorDatabaseInaccessible (`StoreHandle.withDatabase`), so nothing needs journaling.
 enum PerObjectReadService {
-    /// The most objects one request offers, newest first: what healthd holds for a pending
-    /// request stays bounded (at most 1,000 summaries of a few KB each, `candidateSummary`); an app
-    /// that needs older ones asks with a predicate. The listing is cut into frames by bytes
-    /// (`PerObjectPromptList.frames`), so neither this count nor what another app stored in the
-    /// objects can make it outgrow a frame.
-    static let maxCandidates = 1_000
-    /// Candidates read at a time before they are summarized: each may carry ~290 KB of metadata
-    /// and device, so healthd holds at most about 4.6 MB of whole records at once.
-    static let candidateBatch = 16
-
-    /// What a prompt keeps of a candidate: what the manager shows to tell objects apart (UUID,
-    /// type, dates, value, source), without the metadata and device the saving app chose, which
-    /// could make each candidate ~290 KB (64 entries of 256 + 4,096 bytes, 8 device fields of
-    /// 1 KiB) and a request's 1,000 of them ~290 MB in healthd's memory.
-    static func candidateSummary(_ record: SampleRecord) -> SampleRecord {
-        var summary = record
-        summary.metadata = [:]
-        summary.device = nil
-        // A document's bytes (up to 1 MiB each): healthd never parses them, so the manager shows
-        // a document by its dates and source.
-        if case .document = record.value { summary.value = .document(DocumentValue(data: Data())) }
-        return summary
-    }
-
     /// `HKDocumentQuery`'s per-document consent (`PerObjectAuthorization.offeredTypes`, CDA):
     /// offers the user, in `healthctl object-requests`, the documents matching the query that
-    /// they have not decided on for this app — only when the app may read the type at all. The
-    /// reply is sent before anything is read and is the same whatever the store holds or the app
-    /// may read, and the query does not wait for the user (Apple's shows its sheet first): so
-    /// neither its bytes nor its timing tell the app whether its read permission was granted or
-    /// whether any document was new (DESIGN.md §7.2, §7.3). What the user allows reaches the app
-    /// as any per-object grant does: in its next query, its anchored queries and its observers.
+    /// they have not decided on for this app — shown only while the app may read the type at all,
+    /// which the listing checks. The call files the offer (the app, the type and the predicate)
+    /// and replies, the same whatever the store holds or the app may read, and the query does not
+    /// wait for the user (Apple's shows its sheet first): so neither its bytes nor its timing nor
+    /// the work it causes tell the app whether its read permission was granted or whether any
+    /// document was new (DESIGN.md §7.2, §7.3). What the user allows reaches the app as any
+    /// per-object grant does: in its next query, its anchored queries and its observers.
     static func offerDocuments(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let app = try context.requireApp(caller)
         let spec = try SampleQuerySpec(wire: payload)
@@ -53,42 +32,15 @@ enum PerObjectReadService {
             throw HKError(.errorInvalidArgument, "\(spec.typeIdentifier.prefix(100)) is not offered per document; "
                           + "only document queries (HKDocumentQuery) offer documents")
         }
+        try PerObjectCandidates.validate(typeIdentifier: spec.typeIdentifier, predicate: spec.predicate)
         CallAccessReport.record(appID: app.id, types: [spec.typeIdentifier], detail: "document query: undecided documents offered")
-        if await context.perObjectPrompts.beginOffer(appID: app.id) {
-            Task {
-                await fileOffer(context, app: app, spec: spec)
-                await context.perObjectPrompts.endOffer(appID: app.id)
-            }
+        // The installation that asks (a key lookup): an answer is stored for it alone. Nothing is
+        // filed for an app no longer installed or while the store is locked; the reply is the same.
+        if let installation = try? await context.store.withDatabase({ try $0.apps.installation(id: app.id) }) {
+            await context.perObjectPrompts.offer(app: app, installation: installation, typeIdentifier: spec.typeIdentifier,
+                                                 predicate: spec.predicate)
         }
         return MethodTable.Reply(EmptyMessage())
-    }
-
-    /// The offer itself, after the reply: the newest `maxCandidates` documents matching `spec`
-    /// that are neither the app's own nor decided on for it, from every source. Nothing is filed
-    /// without the type's read grant, for an app no longer installed, or while the store is locked.
-    private static func fileOffer(_ context: BrokerContext, app: AppManifest, spec: SampleQuerySpec) async {
-        do {
-            let found: (AppInstallation, [SampleRecord])? = try await context.store.withDatabase { database in
-                guard let installation = try database.apps.installation(id: app.id),
-                      try database.authorization.decision(app: app, type: spec.typeIdentifier, access: .read) == .authorized else {
-                    return nil
-                }
-                let decided = try await database.objectGrants.decided(appID: app.id, typeIdentifier: spec.typeIdentifier)
-                var terms: [SamplePredicate] = [.not(.sources([app.id]))]
-                if !decided.isEmpty { terms.append(.not(.uuids(decided))) }
-                if let predicate = spec.predicate { terms.append(predicate) }
-                var candidates: [SampleRecord] = []
-                try database.samples.query(SampleQuerySpec(typeIdentifier: spec.typeIdentifier, predicate: .and(terms),
-                                                           sort: [SampleSort(.startDate, ascending: false)], limit: maxCandidates),
-                                           scope: .allSources, batchSize: candidateBatch) { candidates += $0.map(candidateSummary) }
-                return (installation, candidates)
-            }
-            guard let (installation, candidates) = found else { return }
-            await context.perObjectPrompts.offer(app: app, installation: installation, typeIdentifier: spec.typeIdentifier,
-                                                 candidates: candidates)
-        } catch {
-            context.logger.info("document offer not filed", metadata: ["app": "\(app.id)", "error": "\(type(of: error))"])
-        }
     }
 
     static func request(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
@@ -105,30 +57,45 @@ enum PerObjectReadService {
         guard app.readUsageDescription != nil else {
             throw HKError(.errorInvalidArgument, "\(AppManifest.readUsageKey) must be set in the app's manifest in order to request read authorization")
         }
+        try PerObjectCandidates.validate(typeIdentifier: spec.typeIdentifier, predicate: spec.predicate)
         CallAccessReport.record(appID: app.id, types: [spec.typeIdentifier], detail: "per-object read request")
-        // Every object of the type that matches, from every source: the user's choice, never
-        // shown to the app. The predicate is compiled within the manager's visibility.
-        // The installation that asks: the user's answer is stored for it alone (`answer`).
-        let (installation, candidates) = try await context.store.withDatabase { database in
+        // The installation that asks: the user's answer is stored for it alone (`answer`). Every
+        // object of the type that matches, from every source, is the user's to see when they list
+        // the request (`PerObjectCandidates`), never shown to the app.
+        let installation = try await context.store.withDatabase { database in
             guard let installation = try database.apps.installation(id: app.id) else {
                 throw HKError(.errorAuthorizationDenied, "\(app.id.prefix(128)) is no longer installed")
             }
-            var found: [SampleRecord] = []
-            try database.samples.query(SampleQuerySpec(typeIdentifier: spec.typeIdentifier, predicate: spec.predicate,
-                                                       sort: [SampleSort(.startDate, ascending: false)], limit: maxCandidates),
-                                       scope: .allSources, batchSize: candidateBatch) { found += $0.map(candidateSummary) }
-            return (installation, found)
+            return installation
         }
-        context.logger.info("per-object read prompt", metadata: ["app": "\(app.id)", "candidates": "\(candidates.count)"])
+        context.logger.info("per-object read prompt", metadata: ["app": "\(app.id)"])
         try await context.perObjectPrompts.ask(app: app, installation: installation, typeIdentifier: spec.typeIdentifier,
-                                               candidates: candidates)
+                                               predicate: spec.predicate)
         return MethodTable.Reply(EmptyMessage())
     }
 
-    /// Every pending request, in frames cut by bytes: a request's candidates may continue over
-    /// several (the manager joins them, `PerObjectPromptList.merged`).
+    /// Every pending request with its candidates read now, in frames cut by bytes: a request's
+    /// candidates may continue over several (the manager joins them, `PerObjectPromptList.merged`).
+    /// The reads are the user's: off the shared pool (`withDatabaseOffPool`), one bounded index
+    /// range per request. An offer with nothing to show is withdrawn rather than listed.
     static func list(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
-        for frame in PerObjectPromptList.frames(await context.perObjectPrompts.prompts) {
+        let requests = await context.perObjectPrompts.requests
+        let logger = context.logger
+        let read = try await context.store.withDatabaseOffPool { database in
+            try requests.map { request in (request, try PerObjectCandidates.read(request, database, logger: logger)) }
+        }
+        var prompts: [PerObjectPrompt] = []
+        for (request, candidates) in read {
+            guard let candidates, !(request.isOffer && candidates.isEmpty) else {
+                await context.perObjectPrompts.withdrawOffer(request.id)
+                continue
+            }
+            await context.perObjectPrompts.show(request.id, candidates: candidates.map(\.uuid))
+            prompts.append(PerObjectPrompt(requestID: request.id, appID: request.app.id, appDisplayName: request.app.displayName,
+                                           readUsageDescription: request.app.readUsageDescription ?? "",
+                                           typeIdentifier: request.typeIdentifier, candidates: candidates))
+        }
+        for frame in PerObjectPromptList.frames(prompts) {
             try await responder.send(frame.wireBytes())
         }
     }
@@ -142,18 +109,26 @@ enum PerObjectReadService {
         guard let pending = await context.perObjectPrompts.request(answer.requestID) else {
             throw HKError(.errorInvalidArgument, "no pending per-object request \(answer.requestID); list them with `healthctl object-requests`")
         }
-        let (prompt, installation) = pending
-        let candidates = prompt.candidates.map(\.uuid)
+        let (request, shown) = pending
+        // What the user was shown; a request answered without a listing is read now (the same
+        // read, so the answer decides what a listing would have shown).
+        var candidates = shown ?? []
+        if shown == nil {
+            let logger = context.logger
+            candidates = try await context.store.withDatabaseOffPool { database in
+                try PerObjectCandidates.read(request, database, logger: logger)?.map(\.uuid) ?? []
+            }
+        }
         let offered = Set(candidates)
         for uuid in answer.uuids where !offered.contains(uuid) {
             throw HKError(.errorInvalidArgument, "request \(answer.requestID) did not offer object \(uuid.uuidString.lowercased())")
         }
         let granted = try await context.store.withDatabase { database in
-            try await database.objectGrants.decide(for: installation, decided: candidates, allowed: Set(answer.uuids), at: Date())
+            try await database.objectGrants.decide(for: request.installation, decided: candidates, allowed: Set(answer.uuids), at: Date())
         }
-        CallAccessReport.record(appID: prompt.appID, types: [prompt.typeIdentifier], count: granted,
+        CallAccessReport.record(appID: request.app.id, types: [request.typeIdentifier], count: granted,
                                 detail: "per-object request \(answer.requestID): \(granted) of \(candidates.count) objects allowed")
-        context.changes.post(grantsChangedFor: prompt.appID)
+        context.changes.post(grantsChangedFor: request.app.id)
         _ = await context.perObjectPrompts.resolve(answer.requestID)
         return MethodTable.Reply(EmptyMessage())
     }
