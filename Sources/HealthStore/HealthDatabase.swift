@@ -11,10 +11,14 @@ public final class HealthDatabase: Sendable {
     public let accessLog: AccessLogRepository
     public let changeFeed: ChangeFeedRepository
     public let attachments: AttachmentRepository
+    /// Whether a stream's reader lost an object to a deletion since its reading (`StreamVisibility`).
+    public let visibleDeletions: VisibleDeletions
 
     /// `readOnly`: the store cannot be written (`EncryptedDatabase.openReadOnly`), so it is
-    /// not migrated; it must already have every migration, or opening fails.
-    public init(writer: any DatabaseWriter, readOnly: Bool = false) throws {
+    /// not migrated; it must already have every migration, or opening fails. `sideReader`: a
+    /// connection of its own for reads made while a read of `writer` is open
+    /// (`EncryptedDatabase.sideReader`); without one, `visibleDeletions` answers "maybe" always.
+    public init(writer: any DatabaseWriter, sideReader: (any DatabaseReader)? = nil, readOnly: Bool = false) throws {
         if readOnly {
             guard try writer.read({ db in try StoreSchema.migrator.hasCompletedMigrations(db) }) else {
                 throw StoreOpenError.database(path: "", code: 8,
@@ -33,6 +37,7 @@ public final class HealthDatabase: Sendable {
         accessLog = AccessLogRepository(writer: writer, commits: commits)
         changeFeed = try ChangeFeedRepository(writer: writer)
         attachments = AttachmentRepository(writer: writer, commits: commits)
+        visibleDeletions = VisibleDeletions(reader: sideReader)
         // No upload outlives the process that received it: a staged one left by a stop or crash
         // mid-upload is dropped here, so nothing half-written stays in the store.
         if !readOnly { try attachments.dropUploads() }

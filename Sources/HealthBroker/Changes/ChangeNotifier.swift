@@ -22,6 +22,8 @@ final class ChangeNotifier: Sendable {
 
     private struct Subscriber {
         let interest: Interest
+        /// Woken only by `post(userSettingsChangedFor:)` of its type (`subscribeToUserSettings`).
+        var userSettingsOnly = false
         let wake: @Sendable () -> Void
     }
 
@@ -33,6 +35,16 @@ final class ChangeNotifier: Sendable {
     /// `unsubscribe` with the returned token.
     func subscribe(_ interest: Interest, wake: @escaping @Sendable () -> Void) -> UInt64 {
         subscribers.add(Subscriber(interest: interest, wake: wake))
+    }
+
+    /// Calls `wake` for every later `post(userSettingsChangedFor:)` of `interest`'s type, and for
+    /// nothing else — not for a grant change of the app, which wakes every other subscription of
+    /// it. A query that recomputes whatever it finds when its settings change (the activity-summary
+    /// watch) must not do so at a grant change: that would send an update at the instant the user
+    /// touched any of its app's grants, a read decision of another type included (DESIGN.md §7.2).
+    /// Until `unsubscribe` with the returned token.
+    func subscribeToUserSettings(_ interest: Interest, wake: @escaping @Sendable () -> Void) -> UInt64 {
+        subscribers.add(Subscriber(interest: interest, userSettingsOnly: true, wake: wake))
     }
 
     func unsubscribe(_ token: UInt64) {
@@ -60,7 +72,7 @@ final class ChangeNotifier: Sendable {
     /// The user changed a setting that is no sample but part of what `typeIdentifier`'s queries
     /// answer (activity goals and move mode, for `HKActivitySummaryType`): they recompute.
     func post(userSettingsChangedFor typeIdentifier: String) {
-        wake { $0.typeIdentifier == typeIdentifier }
+        wake(userSettings: true) { $0.typeIdentifier == typeIdentifier }
     }
 
     /// Changes with every `post(sourceOrderChangedFor:)` of the type: a query that merges sources
@@ -69,7 +81,10 @@ final class ChangeNotifier: Sendable {
         sourceOrderVersions.withLock { $0[typeIdentifier, default: 0] }
     }
 
-    private func wake(where matches: (Interest) -> Bool) {
-        for subscriber in subscribers.values(where: { matches($0.interest) }) { subscriber.wake() }
+    /// Wakes the subscribers `matches` selects; a settings-only one only when `userSettings`.
+    private func wake(userSettings: Bool = false, where matches: (Interest) -> Bool) {
+        for subscriber in subscribers.values(where: { (userSettings || !$0.userSettingsOnly) && matches($0.interest) }) {
+            subscriber.wake()
+        }
     }
 }

@@ -10,24 +10,26 @@ import Synchronization
 ///
 /// Holds the app's read scopes of the answer's types, resolved by `AuthorizationEngine.readScope`
 /// (the one rule), and the `VisibilityEpoch` mark they were resolved under. `isCurrent` is true
-/// while no grant of the app changed, no object left the store and the scopes resolve to the
-/// same rules again (no expiry): then everything computed under `scopes` may still be sent, for
-/// a lock and a few lookups in memory. Otherwise the stream
-/// drops the frame it computed, `refresh`es, and computes it again from the last position it
-/// sent, under the scopes in force now — so from that frame on the app gets what it would get had
-/// the data it lost never been there, and never an error saying it lost access (a single object
-/// it lost — a series, a route — ends its stream as a missing one would have begun it).
+/// while no grant of the app changed, no object the app could see left the store and the scopes
+/// resolve to the same rules again (no expiry): then everything computed under `scopes` may still
+/// be sent. Otherwise the stream drops the frame it computed, `refresh`es, and computes it again
+/// from the last position it sent, under the scopes in force now — so from that frame on the app
+/// gets what it would get had the data it lost never been there, and never an error saying it
+/// lost access (a single object it lost — a series, a route — ends its stream as a missing one
+/// would have begun it).
+///
+/// Whether a stream reads again must depend only on what its app can see (DESIGN.md §7.3): a
+/// grant of its own changing (the user's hand), or a deletion of a row its scopes admit
+/// (`VisibleDeletions`, asked only when the epoch says some object left). Another app's deletion
+/// of data the reader cannot see leaves the answer as computed, in its bytes and in its timing:
+/// the twin store without that app's data makes the same visible deletions and reads again
+/// exactly when this one does. And a reading again must give the twin's bytes: it is bounded
+/// by the first (`snapshot`, which the store also applies to every row a predicate consults:
+/// `Visibility.through`), and it keeps each type's window where the first reading put it unless
+/// the grant itself changed (`refresh`).
 ///
 /// Streams call `isCurrent` through `CallResponder.send(_:ifStillCurrent:)` (or its synchronous
 /// form), after any wait for the peer and right before the frame is queued.
-///
-/// Every reading of the answer after its first is bounded by the first (`snapshot`): computed
-/// again, it is the first reading less what the app lost and what left the store, never more.
-/// Whether a stream reads again depends on other apps' hidden deletions (the mark above moves
-/// with every deletion in the store); what a second reading holds must not, or an app that stalls
-/// an answer and saves a sample of its own meanwhile would see that sample in the answer exactly
-/// when some app deleted something (DESIGN.md §7.3). Changes after the snapshot belong to the next
-/// delivery, as they do when nothing went stale.
 final class StreamVisibility: Sendable {
     private struct State {
         var mark: VisibilityEpoch.Mark
@@ -44,12 +46,19 @@ final class StreamVisibility: Sendable {
     private let app: AppManifest
     private let types: [String]
     private let authorization: AuthorizationEngine
+    private let deletions: VisibleDeletions
     private let state: Mutex<State>
 
-    init(app: AppManifest, types: [String], authorization: AuthorizationEngine) throws {
+    /// How many times an answer was read again since healthd started (every `refresh`): healthd's
+    /// status reports it, so a test can count readings again where they begin rather than time them.
+    static var readingsAgain: UInt64 { refreshes.load(ordering: .relaxed) }
+    private static let refreshes = Atomic<UInt64>(0)
+
+    init(app: AppManifest, types: [String], in database: HealthDatabase) throws {
         self.app = app
         self.types = types
-        self.authorization = authorization
+        self.authorization = database.authorization
+        self.deletions = database.visibleDeletions
         // The mark first: a change racing the reading below moves it, and the next check looks again.
         let mark = VisibilityEpoch.shared.mark(appID: app.id)
         state = Mutex(State(mark: mark, scopes: try Self.resolve(types, app: app, authorization)))
@@ -61,31 +70,75 @@ final class StreamVisibility: Sendable {
     }
 
     /// Whether what was computed under the scopes last resolved may still be sent: no grant of
-    /// the app changed and no object left the store since (the mark), and the scopes resolve to
-    /// the same rules now — a temporary grant that expired meanwhile does not. A window's start
-    /// moving with the clock alone changes no rule: a window is the one in force when the query
-    /// read, as for every query (narrowing it is a grant change, and moves the mark).
+    /// the app changed since (the mark), the scopes resolve to the same rules now — a temporary
+    /// grant that expired meanwhile does not — and no object the app could see left the store
+    /// after the reading the frame came from. A window's start moving with the clock alone
+    /// changes no rule: a window is the one in force when the answer first read (narrowing it is
+    /// a grant change, and moves the mark).
+    ///
+    /// Objects leaving: only when the epoch's count moved is the store asked, on its side
+    /// connection, whether a deletion after the last reading's change number is one the app's
+    /// scopes admit (`VisibleDeletions`). None: the frame is current, and the mark moves to the
+    /// one taken before asking, so a deletion still committing then is looked for again.
     ///
     /// Progress: the first frame read after a `refresh` is sent even if objects left the store
     /// meanwhile (its rows are as fresh as any query's that races a deletion). Otherwise another
-    /// app deleting its own objects in a loop — any app may — could keep a reader's stream
-    /// re-reading without ever sending. Grants change only by the user's hand, so a moved grants
-    /// mark always re-reads.
+    /// app deleting its own visible objects in a loop could keep a reader's stream re-reading
+    /// without ever sending. Grants change only by the user's hand, so a moved grants mark
+    /// always re-reads.
     func isCurrent() throws -> Bool {
         let (mark, scopes, freshlyRead) = state.withLock { state in
             defer { state.freshlyRead = false }
             return (state.mark, state.scopes, state.freshlyRead)
         }
         let now = VisibilityEpoch.shared.mark(appID: app.id)
-        guard now.grants == mark.grants, freshlyRead || now.objectsLeft == mark.objectsLeft else { return false }
-        return try Self.resolve(types, app: app, authorization).mapValues(\.clockFree) == scopes.mapValues(\.clockFree)
+        guard now.grants == mark.grants else { return false }
+        guard try Self.resolve(types, app: app, authorization).mapValues(\.clockFree) == scopes.mapValues(\.clockFree) else {
+            return false
+        }
+        guard now.objectsLeft != mark.objectsLeft, !freshlyRead else { return true }
+        // No reading recorded its change number (a stream the store does not bound): every
+        // deletion counts, as it did for every stream before.
+        guard let reading = snapshot.lastReading,
+              try !deletions.anyLeft(of: Self.deletedTypes(scopes), after: reading) else { return false }
+        state.withLock { state in
+            if state.mark == mark { state.mark = now }
+        }
+        return true
     }
 
-    /// The scopes in force now, after `isCurrent` said no.
+    /// The scopes in force now, after `isCurrent` said no. A type whose rule is the same as before
+    /// (`clockFree`) keeps its earlier scope, window start included: reading again because a
+    /// visible object left must not also move the window, or every row of another source that
+    /// crossed the window's edge since the first reading would be missing from the rest of the
+    /// answer — where the twin, which did not read again, sends it. A grant that changed (or
+    /// expired) takes effect at once.
     func refresh() throws {
+        Self.refreshes.add(1, ordering: .relaxed)
         let mark = VisibilityEpoch.shared.mark(appID: app.id)
-        let scopes = try Self.resolve(types, app: app, authorization)
-        state.withLock { $0 = State(mark: mark, scopes: scopes, freshlyRead: true) }
+        let resolved = try Self.resolve(types, app: app, authorization)
+        state.withLock { state in
+            var scopes = resolved
+            for (type, scope) in resolved {
+                if let earlier = state.scopes[type], earlier.clockFree == scope.clockFree { scopes[type] = earlier }
+            }
+            state = State(mark: mark, scopes: scopes, freshlyRead: true)
+        }
+    }
+
+    /// The sample types whose deletions can remove what an answer of `scopes`' types computed,
+    /// each with the scope it was read under: the types themselves, and for activity summaries
+    /// the types they are computed from (read under the summary type's scope).
+    private static func deletedTypes(_ scopes: [String: Visibility]) -> [String: ReadScope] {
+        var deleted: [String: ReadScope] = [:]
+        for (type, visibility) in scopes {
+            if type == HKObjectType.activitySummaryType().identifier {
+                for source in ActivitySummaryRepository.sampleTypes { deleted[source] = visibility.scope }
+            } else {
+                deleted[type] = visibility.scope
+            }
+        }
+        return deleted
     }
 
     private static func resolve(_ types: [String], app: AppManifest,

@@ -26,7 +26,7 @@ enum ActivitySummaryService {
         var first = true
         var rereading = false
         let visibility = try await context.store.withDatabase { database in
-            try StreamVisibility(app: app, types: [type], authorization: database.authorization)
+            try StreamVisibility(app: app, types: [type], in: database)
         }
         while true {
             // As StatisticsService: the closure sets the outcome rather than returning it.

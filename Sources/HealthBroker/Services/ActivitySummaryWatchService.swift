@@ -23,7 +23,10 @@ import Synchronization
 /// app's hidden save never costs a computation over the app's visible samples (§7.3, timing).
 /// The user's goals and move mode are no samples: changing them (`healthctl activity goals set`,
 /// `characteristics set`) wakes the query with `ChangeNotifier.post(userSettingsChangedFor:)`,
-/// which always recomputes.
+/// which always recomputes — with the window of the last computation while the rule is the same
+/// (`read(…forced:)`), so the update holds the settings' change and nothing the clock moved. Only
+/// that post forces it (`subscribeToUserSettings`): a grant change of the app wakes the query
+/// through its sample types' subscriptions, and the basis decides, as for any wake-up.
 ///
 /// Flow control, as the statistics collection's (`StatisticsCollectionWatchService`): a delivery
 /// is computed only once the client took the last one, each batch leaves only while the scope it
@@ -32,9 +35,7 @@ import Synchronization
 /// delivery's first reading only (`read(_:app:context:since:rereading:)`).
 enum ActivitySummaryWatchService {
     /// The sample types summaries are computed from (`ActivitySummaryRepository.samples`).
-    static let sampleTypes = [HKQuantityTypeIdentifier.activeEnergyBurned.rawValue, HKQuantityTypeIdentifier.appleExerciseTime.rawValue,
-                              HKQuantityTypeIdentifier.appleMoveTime.rawValue, HKCategoryTypeIdentifier.appleStandHour.rawValue,
-                              HKWorkoutTypeIdentifier]
+    static let sampleTypes = ActivitySummaryRepository.sampleTypes
 
     static func watch(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
         let app = try context.requireApp(caller)
@@ -49,7 +50,7 @@ enum ActivitySummaryWatchService {
         let (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let settingsChanged = Mutex(false)
         var tokens = sampleTypes.map { context.changes.subscribe(.init(appID: app.id, typeIdentifier: $0)) { wake.yield() } }
-        tokens.append(context.changes.subscribe(.init(appID: app.id, typeIdentifier: type)) {
+        tokens.append(context.changes.subscribeToUserSettings(.init(appID: app.id, typeIdentifier: type)) {
             settingsChanged.withLock { $0 = true }
             wake.yield()
         })
@@ -101,7 +102,7 @@ enum ActivitySummaryWatchService {
             }
             // Computed only once the client took the last delivery: never ahead of the socket.
             try await responder.waitUntilReady()
-            reading = try await read(spec, app: app, context: context, since: force ? nil : reading.basis)
+            reading = try await read(spec, app: app, context: context, since: reading.basis, forced: force)
             guard reading.outcome != nil else { continue }
             reading = try await deliver(reading, initial: false)
         }
@@ -133,8 +134,12 @@ enum ActivitySummaryWatchService {
     /// still hold. No basis: computes. `rereading`: a stale delivery's reading, computed again
     /// within its first reading's snapshot and keeping that reading's change number as its basis
     /// (`CollectionWatch.read(since:rereading:)` says why).
+    ///
+    /// `forced`: computes even when the basis still holds (the user's settings changed), and
+    /// under the basis's scope when the rule is the same (`clockFree`): the window where the last
+    /// computation had it, so a forced update carries no day that only the clock changed.
     static func read(_ spec: ActivitySummaryQuerySpec, app: AppManifest, context: BrokerContext, since basis: Basis?,
-                     rereading earlier: StreamVisibility? = nil) async throws -> Reading {
+                     forced: Bool = false, rereading earlier: StreamVisibility? = nil) async throws -> Reading {
         try await context.store.withDatabase { database in
             let type = HKObjectType.activitySummaryType().identifier
             let visibility: StreamVisibility
@@ -142,12 +147,13 @@ enum ActivitySummaryWatchService {
                 try earlier.refresh()
                 visibility = earlier
             } else {
-                visibility = try StreamVisibility(app: app, types: [type], authorization: database.authorization)
+                visibility = try StreamVisibility(app: app, types: [type], in: database)
             }
-            let scope = visibility.scope(type)
+            var scope = visibility.scope(type)
+            if forced, let basis, basis.scope.clockFree == scope.clockFree { scope = basis.scope }
             // A window's start moving with the clock is no reason to recompute: only a change the
             // app can see or a grant change is (CollectionBasis.carriesOver says why).
-            if earlier == nil, var basis, basis.scope.clockFree == scope.clockFree {
+            if earlier == nil, !forced, var basis, basis.scope.clockFree == scope.clockFree {
                 // Each check is its own read: the basis advances only to the earliest number
                 // they were all current at, so a commit between two checks is found next time.
                 var changed = false

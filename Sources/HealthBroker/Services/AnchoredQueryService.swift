@@ -118,7 +118,7 @@ private struct AnchoredFeed {
         // Every type under its own scope, resolved at the delivery's first visit and checked
         // before each batch leaves (`isCurrent`, `refresh`); one snapshot for the whole delivery.
         let visibility = try progress.visibility
-            ?? StreamVisibility(app: app, types: parts.typeIdentifiers, authorization: database.authorization)
+            ?? StreamVisibility(app: app, types: parts.typeIdentifiers, in: database)
         func feedParts() -> [FeedPart] {
             parts.descriptors.map { descriptor in
                 FeedPart(typeIdentifier: descriptor.typeIdentifier, predicate: descriptor.predicate,

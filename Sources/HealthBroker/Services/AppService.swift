@@ -107,7 +107,7 @@ enum AppService {
         }
         let report = CallAccessReport.current
         try await context.store.withDatabaseOffPool { database in
-            let visibility = try StreamVisibility(app: app, types: [spec.typeIdentifier], authorization: database.authorization)
+            let visibility = try StreamVisibility(app: app, types: [spec.typeIdentifier], in: database)
             report?.record(appID: app.id, types: [spec.typeIdentifier])
             try SampleQueries.stream(spec, visibility: visibility, from: database, to: responder, counting: report)
         }

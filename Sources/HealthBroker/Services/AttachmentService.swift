@@ -102,7 +102,7 @@ enum AttachmentService {
         let type = try objectType(request.object)
         let report = CallAccessReport.current
         try await context.store.withDatabaseOffPool { database in
-            let visibility = try StreamVisibility(app: app, types: [type], authorization: database.authorization)
+            let visibility = try StreamVisibility(app: app, types: [type], in: database)
             report?.record(appID: app.id, types: [type], detail: "attachment data read")
             try stream(request, type: type, scope: visibility.scope(type).scope, database, responder, report) { chunk in
                 // Each chunk leaves only while the object is still the app's to see; one it lost

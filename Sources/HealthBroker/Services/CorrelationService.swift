@@ -21,7 +21,7 @@ enum CorrelationService {
         let report = CallAccessReport.current
         let types = CorrelationRules.memberTypes(of: spec.typeIdentifier).map(\.identifier)
         try await context.store.withDatabaseOffPool { database in
-            let visibility = try StreamVisibility(app: app, types: types, authorization: database.authorization)
+            let visibility = try StreamVisibility(app: app, types: types, in: database)
             report?.record(appID: app.id, types: [spec.typeIdentifier])
             // Each batch only while every member type's scope is the one it was read under
             // (`StreamVisibility`); otherwise the query goes on after the last correlation sent,

@@ -30,7 +30,8 @@ enum ManagerService {
             storeBytes: storeBytes(in: context.configuration.storeDirectory),
             // healthd does not know of exports (healthctl writes them): healthctl fills this in.
             lastExport: nil,
-            confinement: confinement(service)))
+            confinement: confinement(service),
+            answersReadAgain: Int(clamping: StreamVisibility.readingsAgain)))
     }
 
     /// What walls healthd in: the Landlock ABI recorded at start, and — read now, not assumed —

@@ -39,7 +39,7 @@ enum RouteService {
         let report = CallAccessReport.current
         let type = HKWorkoutRouteTypeIdentifier
         try await context.store.withDatabaseOffPool { database in
-            let visibility = try StreamVisibility(app: app, types: [type], authorization: database.authorization)
+            let visibility = try StreamVisibility(app: app, types: [type], in: database)
             report?.record(appID: app.id, types: [type])
             // As series data (SeriesService): each batch only while the route is still visible,
             // else the route looked up again from the locations sent, a lost one failing as missing.

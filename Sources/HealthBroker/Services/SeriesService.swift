@@ -17,7 +17,7 @@ enum SeriesService {
         let type = try seriesType(query.typeIdentifier)
         let report = CallAccessReport.current
         try await context.store.withDatabaseOffPool { database in
-            let visibility = try StreamVisibility(app: app, types: [type], authorization: database.authorization)
+            let visibility = try StreamVisibility(app: app, types: [type], in: database)
             report?.record(appID: app.id, types: [type])
             // Each batch leaves only while the sample is still the app's to see; otherwise the
             // sample is looked up again under the scope in force now, and one the app lost ends

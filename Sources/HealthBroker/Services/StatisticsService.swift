@@ -42,7 +42,7 @@ enum StatisticsService {
         var rereading = false
         // One for the whole answer: its snapshot bounds every computation after the first.
         let visibility = try await context.store.withDatabase { database in
-            try StreamVisibility(app: app, types: [typeIdentifier], authorization: database.authorization)
+            try StreamVisibility(app: app, types: [typeIdentifier], in: database)
         }
         while true {
             // The closure sets the outcome: returning it crashed the release build's coroutine

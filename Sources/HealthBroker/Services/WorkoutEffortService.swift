@@ -86,7 +86,7 @@ enum WorkoutEffortService {
         // One per delivery: a reading again after it went stale is bounded by the first one's
         // snapshot, and its anchor is the first one's.
         let visibility = try await context.store.withDatabase { database in
-            try StreamVisibility(app: app, types: types, authorization: database.authorization)
+            try StreamVisibility(app: app, types: types, in: database)
         }
         var rereading = false
         while true {

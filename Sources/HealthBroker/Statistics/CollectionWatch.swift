@@ -38,15 +38,20 @@ struct CollectionWatch: Sendable {
         // Read before the data, like the change number: a reorder after this wakes us again.
         let sourceOrderVersion = context.changes.sourceOrderVersion(of: typeIdentifier)
         return try await context.store.withDatabase { database in
-            let authorization = database.authorization
             let visibility: StreamVisibility
             if let earlier {
                 try earlier.refresh()
                 visibility = earlier
             } else {
-                visibility = try StreamVisibility(app: app, types: [typeIdentifier], authorization: authorization)
+                visibility = try StreamVisibility(app: app, types: [typeIdentifier], in: database)
             }
-            let scope = visibility.scope(typeIdentifier)
+            var scope = visibility.scope(typeIdentifier)
+            if earlier == nil, let basis, basis.scope.clockFree == scope.clockFree, sourceOrderVersion != basis.sourceOrderVersion {
+                // Only the source order changed: recomputed under the last computation's window,
+                // so the update holds what the reorder changed and nothing the clock moved —
+                // nothing at all when the reordered sources are ones the app cannot see.
+                scope = basis.scope
+            }
             if earlier == nil, var basis, basis.carriesOver(to: scope, sourceOrderVersion: sourceOrderVersion) {
                 // No predicate: any visible change of the type recomputes, a superset that cannot
                 // miss one the predicate would admit.

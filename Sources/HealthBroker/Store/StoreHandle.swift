@@ -81,7 +81,7 @@ final class StoreHandle: Sendable {
     /// is read-only, its apps and grants kept in `locked-start.snapshot` (written at once: every
     /// open of the store, at start, unlock or after a key change, leaves a fresh snapshot).
     static func database(_ encrypted: EncryptedDatabase, directory: String, notifying changes: ChangeNotifier) throws -> HealthDatabase {
-        let database = try HealthDatabase(writer: encrypted.writer, readOnly: encrypted.readOnlyReason != nil)
+        let database = try HealthDatabase(writer: encrypted.writer, sideReader: encrypted.sideReader, readOnly: encrypted.readOnlyReason != nil)
         database.changeFeed.onCommit { changes.post($0) }
         if encrypted.readOnlyReason == nil {
             database.keepLockedStartSnapshot(directory: directory, writeNow: true, onFailure: Self.snapshotFailed)

@@ -54,7 +54,8 @@ enum ChangeFeedSQL {
                           scope visibility: Visibility, after cursor: ChangeCursor, through: Int64, limit: Int,
                           batching: ChangeFeedBatching? = nil) throws -> FeedRows<SampleRecord> {
         let correlations = !CorrelationRules.memberTypes(of: typeIdentifier).isEmpty
-        let compiled = try predicate.map { try SampleSQL.condition($0, of: typeIdentifier, within: visibility) }
+        // The predicate's side rows are bounded like the rows: the delivery's `through`.
+        let compiled = try predicate.map { try SampleSQL.condition($0, of: typeIdentifier, within: visibility.bounded(through: through)) }
         // Where each row stands in this reader's feed: its change number, or for an object a
         // per-object grant shows, the grant's (`SampleSQL.feedChange`).
         let position = SampleSQL.feedChange(visibility.scope, alias: "o")

@@ -61,6 +61,22 @@ enum CipherDatabaseOpener {
         }
     }
 
+    /// One read-only connection beside a pool's readers, for a short read made while the caller
+    /// holds a read transaction of the pool open (`VisibleDeletions`: a stream asks, mid-answer,
+    /// whether anything it could see was deleted since its reading). GRDB forbids a second pool
+    /// read from inside a read, and a second reader taken from the pool could wait forever for
+    /// readers held by streams that are themselves waiting; this connection waits for nothing.
+    static func openSideReader(_ layout: StoreLayout, key: RegisteredCipherKey) throws(StoreOpenError) -> DatabaseQueue {
+        do {
+            var config = configuration()
+            config.readonly = true
+            config.journalMode = .default  // already WAL: the pool set it
+            return try DatabaseQueue(path: key.uri(forDatabaseAt: layout.databasePath), configuration: config)
+        } catch {
+            throw storeError(from: error, layout: layout)
+        }
+    }
+
     /// A pool that never writes (`EncryptedDatabase.openReadOnly`): the store must already be
     /// in WAL mode, which every store this code created is.
     static func openReadOnlyPool(_ layout: StoreLayout, key: RegisteredCipherKey, readers: Int) throws(StoreOpenError) -> DatabasePool {

@@ -21,14 +21,20 @@ public final class EncryptedDatabase: Sendable {
     private let lock: StoreLock
     /// Runs WAL checkpoints off the request path; nil for a read-only store.
     private let checkpointer: WALCheckpointer?
+    /// A read-only connection of its own for reads made while a pool read is open
+    /// (`CipherDatabaseOpener.openSideReader`); hand it to `HealthDatabase(writer:sideReader:)`.
+    public let sideReader: any DatabaseReader
+    private let sideQueue: DatabaseQueue
 
     /// Why the store was opened read-only (its file system was full at start), or nil when it
     /// is writable. Every write then fails with SQLITE_READONLY; reads work.
     public let readOnlyReason: String?
 
-    private init(pool: DatabasePool, key: RegisteredCipherKey, lock: StoreLock, layout: StoreLayout,
+    private init(pool: DatabasePool, sideReader: DatabaseQueue, key: RegisteredCipherKey, lock: StoreLock, layout: StoreLayout,
                  checkpointer: WALCheckpointer? = nil, readOnlyReason: String? = nil) {
         self.pool = pool
+        self.sideQueue = sideReader
+        self.sideReader = sideReader
         self.checkpointer = checkpointer
         self.writer = pool
         self.key = key
@@ -56,13 +62,20 @@ public final class EncryptedDatabase: Sendable {
         let key = try DataKeyResolver(layout: layout).resolve(passcode: passcode, createIfNew: true)
         let pool = try CipherDatabaseOpener.openPool(layout, key: key, readers: maximumReaderCount)
         let checkpointer: WALCheckpointer
+        let sideReader: DatabaseQueue
         do throws(StoreOpenError) {
             checkpointer = try CipherDatabaseOpener.openCheckpointer(layout, key: key, for: pool, policy: checkpointing)
+            do throws(StoreOpenError) {
+                sideReader = try CipherDatabaseOpener.openSideReader(layout, key: key)
+            } catch {
+                try? checkpointer.close()
+                throw error
+            }
         } catch {
             try? pool.close()
             throw error
         }
-        return EncryptedDatabase(pool: pool, key: key, lock: lock, layout: layout, checkpointer: checkpointer)
+        return EncryptedDatabase(pool: pool, sideReader: sideReader, key: key, lock: lock, layout: layout, checkpointer: checkpointer)
     }
 
     deinit {
@@ -86,7 +99,14 @@ public final class EncryptedDatabase: Sendable {
         let lock = try StoreLock(layout)
         let key = try DataKeyResolver(layout: layout).resolve(passcode: passcode, createIfNew: false)
         let pool = try CipherDatabaseOpener.openReadOnlyPool(layout, key: key, readers: maximumReaderCount)
-        return EncryptedDatabase(pool: pool, key: key, lock: lock, layout: layout, readOnlyReason: reason)
+        let sideReader: DatabaseQueue
+        do throws(StoreOpenError) {
+            sideReader = try CipherDatabaseOpener.openSideReader(layout, key: key)
+        } catch {
+            try? pool.close()
+            throw error
+        }
+        return EncryptedDatabase(pool: pool, sideReader: sideReader, key: key, lock: lock, layout: layout, readOnlyReason: reason)
     }
 
     /// Closes every connection (checkpointing the WAL), then releases the store lock, so
@@ -96,6 +116,7 @@ public final class EncryptedDatabase: Sendable {
         do {
             // First: its connection holds the store open and uses the key.
             try checkpointer?.close()
+            try sideQueue.close()
             try pool.close()
         } catch {
             throw CipherDatabaseOpener.storeError(from: error, layout: layout)

@@ -54,6 +54,13 @@ public struct ActivitySummaryRepository: Sendable {
         }
     }
 
+    /// The sample types a summary is computed from (`samples`): a deletion of one of them is a
+    /// deletion a summary's reader may lose data to (the broker's `StreamVisibility`).
+    public static let sampleTypes = [
+        HKQuantityTypeIdentifier.activeEnergyBurned.rawValue, HKQuantityTypeIdentifier.appleExerciseTime.rawValue,
+        HKQuantityTypeIdentifier.appleMoveTime.rawValue, HKWorkoutTypeIdentifier, HKCategoryTypeIdentifier.appleStandHour.rawValue,
+    ]
+
     /// The rows of the summary's types that overlap `window` and that `scope` admits, committed
     /// by change number `through` (nil: all the read sees).
     static func samples(_ db: Database, window: TimeSpan, scope: Visibility, through: Int64? = nil) throws -> ActivitySamples {
@@ -78,7 +85,7 @@ public struct ActivitySummaryRepository: Sendable {
     private static func rows(_ db: Database, type: String, column: String, window: SamplePredicate,
                              scope visibility: Visibility, through: Int64?) throws -> [Row] {
         let visible = SampleSQL.visibility(visibility.scope)
-        let range = try SampleSQL.condition(window, of: type, within: visibility)
+        let range = try SampleSQL.condition(window, of: type, within: visibility.bounded(through: through))
         let committed = through == nil ? "" : "AND o.change_seq <= ?"
         return try Row.fetchAll(db, sql: """
             SELECT o.start_us, \(column) FROM objects o

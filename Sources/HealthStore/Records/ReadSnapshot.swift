@@ -19,6 +19,9 @@ import Synchronization
 /// in the twin store too.
 public final class ReadSnapshot: Sendable {
     private let recorded = Mutex<Int64?>(nil)
+    /// The store's change number at the most recent reading (the first one's included): every
+    /// deletion committed by then is already reflected in what that reading computed.
+    private let latest = Mutex<Int64?>(nil)
 
     public init() {}
 
@@ -27,8 +30,9 @@ public final class ReadSnapshot: Sendable {
     /// reading, whose rows are all committed by `through` already, so it needs no condition (and
     /// its statements keep their covering indexes).
     func bound(_ db: Database) throws -> (through: Int64, confines: Bool) {
-        if let through = recorded.withLock({ $0 }) { return (through, true) }
         let now = try Self.changeNumber(db)
+        latest.withLock { $0 = max($0 ?? now, now) }
+        if let through = recorded.withLock({ $0 }) { return (through, true) }
         return recorded.withLock { recorded in
             if let earlier = recorded { return (earlier, true) }
             recorded = now
@@ -45,6 +49,10 @@ public final class ReadSnapshot: Sendable {
 
     /// The change number recorded by the first reading; nil before it.
     public var change: Int64? { recorded.withLock { $0 } }
+
+    /// The change number of the most recent reading; nil before the first. A deletion with a
+    /// higher number may have removed a row that reading computed (`VisibleDeletions`).
+    public var lastReading: Int64? { latest.withLock { $0 } }
 
     static func changeNumber(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM counters WHERE name = 'change'")) ?? 0

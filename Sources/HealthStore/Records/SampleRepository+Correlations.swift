@@ -75,6 +75,8 @@ extension SampleRepository {
             var arguments = StatementArguments()
             for term in terms { arguments += term.arguments }  // the sort keys selected below
             arguments += [typeID]
+            // A predicate's side rows too are bounded by the first reading (`Visibility.through`).
+            let objectScopes = objectScopes.mapValues { $0.bounded(through: through) }
             let scopes = objectScopes.mapValues(\.scope)
             var predicates: [(sql: String, arguments: StatementArguments)] = []
             if let predicate = spec.predicate {
@@ -156,7 +158,8 @@ extension SampleRepository {
         guard let scope = ReadScope.narrowest(sorted.map(\.scope)),
               let workouts = ReadScope.narrowest(sorted.map(\.workouts)),
               let correlations = ReadScope.narrowest(sorted.map(\.correlations)) else { return nil }
-        return Visibility(scope: scope, workouts: workouts, correlations: correlations)
+        // One reading's visibilities share its bound.
+        return Visibility(scope: scope, workouts: workouts, correlations: correlations).bounded(through: sorted.first?.through)
     }
 
     /// The correlation row is visible under every scope: their narrowest, or nothing.

@@ -147,7 +147,8 @@ extension SampleRepository {
                 ])
             }
         }
-        try db.execute(sql: "INSERT OR IGNORE INTO workout_associations (workout_id, sample_id) VALUES (?, ?)",
+        // The write's change number (v64), as every association carries.
+        try db.execute(sql: "INSERT OR IGNORE INTO workout_associations (workout_id, sample_id, change_seq) VALUES (?, ?, (SELECT value FROM counters WHERE name = 'change'))",
                        arguments: [workout["id"] as Int64, routeID])
         return isNew
     }

@@ -100,7 +100,8 @@ extension SampleRepository {
         } else {
             route.value = .workoutRoute(locationCount: stored)
         }
-        try db.execute(sql: "INSERT OR IGNORE INTO workout_associations (workout_id, sample_id) VALUES (?, ?)",
+        // The write's change number (v64), as every association carries.
+        try db.execute(sql: "INSERT OR IGNORE INTO workout_associations (workout_id, sample_id, change_seq) VALUES (?, ?, (SELECT value FROM counters WHERE name = 'change'))",
                        arguments: [workoutID, routeID])
         try db.execute(sql: "DELETE FROM route_drafts WHERE id = ?", arguments: [draft["id"] as Int64])
         return route

@@ -36,7 +36,10 @@ extension SampleRepository {
         guard let workoutID = try OwnedObjects.rowID(db, uuid: workoutUUID, typeIdentifier: HKWorkoutTypeIdentifier, appID: appID) else {
             throw HKError(.errorInvalidArgument, "the workout was not found among the workouts this app saved")
         }
-        let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO workout_associations (workout_id, sample_id) VALUES (?, ?)")
+        // A change number of its own (v64): associating an older sample is a change a reading
+        // bounded by an earlier one must not see (`Visibility.through`).
+        let change = try ObjectDeleter.nextChange(db)
+        let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO workout_associations (workout_id, sample_id, change_seq) VALUES (?, ?, ?)")
         for (index, uuid) in sampleUUIDs.enumerated() {
             guard let sample = try OwnedObjects.row(db, uuid: uuid, appID: appID) else {
                 throw HKError(.errorInvalidArgument, "sample \(index + 1) was not found among the samples this app saved")
@@ -44,7 +47,7 @@ extension SampleRepository {
             guard sample.typeIdentifier != HKWorkoutTypeIdentifier else {
                 throw HKError(.errorInvalidArgument, "sample \(index + 1) is a workout; workouts cannot be added to workouts")
             }
-            try insert.execute(arguments: [workoutID, sample.id])
+            try insert.execute(arguments: [workoutID, sample.id, change])
         }
     }
 }

@@ -270,7 +270,7 @@ public struct SampleRepository: Sendable {
         conditions.append(visible.sql)
         arguments += visible.arguments
         if let predicate = spec.predicate {  // converted for its type by condition(_:of:within:)
-            let compiled = try SampleSQL.condition(predicate, of: spec.typeIdentifier, within: visibility)
+            let compiled = try SampleSQL.condition(predicate, of: spec.typeIdentifier, within: visibility.bounded(through: through))
             conditions.append("(\(compiled.sql))")
             arguments += compiled.arguments
         }

@@ -179,10 +179,14 @@ enum SampleSQL {
         case let .workout(uuid):
             // The workout is looked up within the reader's workout scope: one it cannot see
             // names nothing, so it matches what it would if that workout did not exist.
+            // A reading after the answer's first sees the workout and its associations as the
+            // first did (`Visibility.through`): one made since names nothing more.
             let workoutVisible = SampleSQL.visibility(visibility.workouts, alias: "w")
+            let committed = committedBy(visibility.through, aliases: ["a", "w"])
             var arguments: StatementArguments = [uuid]
             arguments += workoutVisible.arguments
-            return ("o.id IN (SELECT a.sample_id FROM workout_associations a JOIN objects w ON w.id = a.workout_id WHERE w.uuid = ? AND \(workoutVisible.sql))",
+            arguments += committed.arguments
+            return ("o.id IN (SELECT a.sample_id FROM workout_associations a JOIN objects w ON w.id = a.workout_id WHERE w.uuid = ? AND \(workoutVisible.sql)\(committed.sql))",
                     arguments)
         case let .workoutEffort(workout, activity):
             // Correlated to the visible row `o` by its key (workout_effort_relations_by_sample);
@@ -197,17 +201,21 @@ enum SampleSQL {
                 activityTest = "r.activity_position = (SELECT wa.position FROM workout_activities wa WHERE wa.workout_id = w.id AND wa.uuid = ?)"
                 arguments += [activity]
             }
+            // As `.workout`: a relation made since the answer's first reading relates nothing.
+            let committed = committedBy(visibility.through, aliases: ["r", "w"])
+            arguments += committed.arguments
             return ("""
                 EXISTS (SELECT 1 FROM workout_effort_relations r JOIN objects w ON w.id = r.workout_id \
-                WHERE r.sample_id = o.id AND w.uuid = ? AND \(workoutVisible.sql) AND \(activityTest))
+                WHERE r.sample_id = o.id AND w.uuid = ? AND \(workoutVisible.sql) AND \(activityTest)\(committed.sql))
                 """, arguments)
         case .noCorrelation:
             // Correlated to the row by its key (correlation_members_by_member); a correlation
             // is looked up within the reader's correlation scope — the narrowest of its member
             // types' — so one the reader cannot see holds nothing, as in correlation queries.
             let correlationVisible = SampleSQL.visibility(visibility.correlations, alias: "c")
-            return ("NOT EXISTS (SELECT 1 FROM correlation_members cm JOIN objects c ON c.id = cm.correlation_id WHERE cm.member_id = o.id AND \(correlationVisible.sql))",
-                    correlationVisible.arguments)
+            let committed = committedBy(visibility.through, aliases: ["c"])
+            return ("NOT EXISTS (SELECT 1 FROM correlation_members cm JOIN objects c ON c.id = cm.correlation_id WHERE cm.member_id = o.id AND \(correlationVisible.sql)\(committed.sql))",
+                    correlationVisible.arguments + committed.arguments)
         case let .workoutActivityType(activityType):
             // Correlated: looked up per visible row by its key. `o.id IN (SELECT … WHERE
             // activity_type = ?)` built the list of every workout of that type first, hidden
@@ -240,6 +248,18 @@ enum SampleSQL {
         case let .electrocardiogram(test):
             return electrocardiogramCondition(test)
         }
+    }
+
+    /// ` AND x.change_seq <= ?` for each of `aliases` (rows of tables with a change number), for a
+    /// reading bounded by `through`; nothing for a first reading (nil).
+    private static func committedBy(_ through: Int64?, aliases: [String]) -> (sql: String, arguments: StatementArguments) {
+        guard let through else { return ("", []) }
+        var arguments = StatementArguments()
+        let sql: String = aliases.map { alias -> String in
+            arguments += [through]
+            return " AND \(alias).change_seq <= ?"
+        }.joined()
+        return (sql, arguments)
     }
 
     /// `strings` as a JSON array text, for `json_each(?)`. JSONSerialization escapes every

@@ -37,6 +37,15 @@ public struct Visibility: Sendable, Equatable {
     /// Resolved by the authorization engine for workout reads; by default the narrowest
     /// (`WorkoutValueScopes.ownValues(for: scope)`: the reader's own workouts' values only).
     public var workoutValues: WorkoutValueScopes
+    /// The answer's first reading's change number, for a reading after it (`ReadSnapshot`); nil
+    /// for a first reading, which sees one consistent state of the store anyway. The repositories
+    /// set it where they bound the queried rows (`bounded(through:)`), and `SampleSQL.compile`
+    /// bounds by it every other row a predicate consults — the workout a `.workout` or
+    /// `.workoutEffort` predicate names, its associations and effort relations, the correlations
+    /// `.noCorrelation` looks for — so a second reading of an answer matches the rows the first
+    /// matched, less what left the store, whatever the reader associated, related or saved since
+    /// (SECURITY.md, "A second reading is bounded by the first").
+    public var through: Int64?
 
     public init(scope: ReadScope, workouts: ReadScope, correlations: ReadScope, workoutValues: WorkoutValueScopes? = nil) {
         self.scope = scope
@@ -76,13 +85,24 @@ public struct Visibility: Sendable, Equatable {
     /// The same rules with every window's start taken away: equal for two readings of one
     /// reader's grants between which only the clock moved (a stream's `StreamVisibility`).
     public var clockFree: Visibility {
-        Visibility(scope: scope.clockFree, workouts: workouts.clockFree, correlations: correlations.clockFree,
-                   workoutValues: workoutValues.clockFree)
+        var free = Visibility(scope: scope.clockFree, workouts: workouts.clockFree, correlations: correlations.clockFree,
+                              workoutValues: workoutValues.clockFree)
+        free.through = through
+        return free
     }
 
     /// The same reader's visibility with `scope` for the queried rows.
     public func with(scope: ReadScope) -> Visibility {
-        Visibility(scope: scope, workouts: workouts, correlations: correlations, workoutValues: workoutValues)
+        var same = Visibility(scope: scope, workouts: workouts, correlations: correlations, workoutValues: workoutValues)
+        same.through = through
+        return same
+    }
+
+    /// The same visibility for a reading bounded by change number `through` (nil: not bounded).
+    public func bounded(through: Int64?) -> Visibility {
+        var bounded = self
+        bounded.through = through
+        return bounded
     }
 }
 

@@ -40,8 +40,8 @@ enum WorkoutActivityRows {
         guard !uuids.isEmpty else { return }
         let workoutType = try SampleRepository.typeID(db, HKWorkoutTypeIdentifier)
         let insert = try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO workout_associations (workout_id, sample_id)
-            SELECT ?, o.id FROM objects o WHERE o.uuid = ? AND o.source_id = ? AND o.type_id != ?
+            INSERT OR IGNORE INTO workout_associations (workout_id, sample_id, change_seq)
+            SELECT ?, o.id, (SELECT value FROM counters WHERE name = 'change') FROM objects o WHERE o.uuid = ? AND o.source_id = ? AND o.type_id != ?
             """)
         for uuid in uuids {
             try insert.execute(arguments: [workoutID, uuid, sourceID, workoutType])

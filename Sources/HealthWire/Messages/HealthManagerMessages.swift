@@ -286,6 +286,10 @@ public struct BrokerStatus: WireMessage, Equatable {
     public var lastExport: Date?
     /// What walls healthd in, and whether it can identify peers (fields 26–29).
     public var confinement = Confinement()
+    /// Multi-frame answers healthd read again since it started, because an object their reader
+    /// could see left the store or its grants changed while they waited (field 91). A deletion
+    /// the reader cannot see never counts here: SECURITY.md, "A second reading is bounded by the first".
+    public var answersReadAgain = 0
 
     /// healthd's own confinement (SECURITY.md "healthd's own confinement").
     public struct Confinement: Equatable, Sendable {
@@ -336,8 +340,9 @@ public struct BrokerStatus: WireMessage, Equatable {
     public init(storeDirectory: String, appSocket: String, adminSocket: String, installedApps: Int,
                 pendingRequests: Int, connectedApps: Int, sampleCount: Int, version: String, readOnlyReason: String = "",
                 locked: Bool = false, service: ServiceState = ServiceState(), storeBytes: Int = 0, lastExport: Date? = nil,
-                confinement: Confinement = Confinement()) {
+                confinement: Confinement = Confinement(), answersReadAgain: Int = 0) {
         self.confinement = confinement
+        self.answersReadAgain = answersReadAgain
         self.readOnlyReason = readOnlyReason
         self.locked = locked
         self.service = service
@@ -368,7 +373,8 @@ public struct BrokerStatus: WireMessage, Equatable {
                                          landlockMissingReason: WireRead.string(wire.landlock_missing_reason),
                                          seccompFiltered: wire.seccomp_filtered != 0,
                                          // A value a newer healthd may add reads as unspecified.
-                                         peerInspector: Confinement.PeerInspector(rawValue: Int(wire.peer_inspector.rawValue)) ?? .unspecified))
+                                         peerInspector: Confinement.PeerInspector(rawValue: Int(wire.peer_inspector.rawValue)) ?? .unspecified),
+                answersReadAgain: Int(clamping: wire.answers_read_again))
         }
     }
 
@@ -401,6 +407,7 @@ public struct BrokerStatus: WireMessage, Equatable {
         wire.landlock_missing_reason = arena.string(confinement.landlockMissingReason)
         wire.seccomp_filtered = confinement.seccompFiltered ? 1 : 0
         wire.peer_inspector = Openhealth__V1__PeerInspectorState(rawValue: UInt32(confinement.peerInspector.rawValue))
+        wire.answers_read_again = UInt64(clamping: answersReadAgain)
         return ProtobufCodec.encode(wire)
     }
 }

@@ -2140,7 +2140,7 @@ const ProtobufCMessageDescriptor openhealth__v1__status_request__descriptor =
   (ProtobufCMessageInit) openhealth__v1__status_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_descriptors[20] =
+static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_descriptors[21] =
 {
   {
     "store_directory",
@@ -2382,9 +2382,22 @@ static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "answers_read_again",
+    91,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StatusResponse, answers_read_again),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__status_response__field_indices_by_name[] = {
   2,   /* field[2] = admin_socket */
+  20,   /* field[20] = answers_read_again */
   1,   /* field[1] = app_socket */
   5,   /* field[5] = connected_apps */
   11,   /* field[11] = idle_exit_seconds */
@@ -2405,11 +2418,12 @@ static const unsigned openhealth__v1__status_response__field_indices_by_name[] =
   0,   /* field[0] = store_directory */
   7,   /* field[7] = version */
 };
-static const ProtobufCIntRange openhealth__v1__status_response__number_ranges[2 + 1] =
+static const ProtobufCIntRange openhealth__v1__status_response__number_ranges[3 + 1] =
 {
   { 1, 0 },
   { 20, 10 },
-  { 0, 20 }
+  { 91, 20 },
+  { 0, 21 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__status_response__descriptor =
 {
@@ -2419,10 +2433,10 @@ const ProtobufCMessageDescriptor openhealth__v1__status_response__descriptor =
   "Openhealth__V1__StatusResponse",
   "openhealth.v1",
   sizeof(Openhealth__V1__StatusResponse),
-  20,
+  21,
   openhealth__v1__status_response__field_descriptors,
   openhealth__v1__status_response__field_indices_by_name,
-  2,  openhealth__v1__status_response__number_ranges,
+  3,  openhealth__v1__status_response__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__status_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

@@ -181,10 +181,15 @@ struct  Openhealth__V1__StatusResponse
    */
   protobuf_c_boolean seccomp_filtered;
   Openhealth__V1__PeerInspectorState peer_inspector;
+  /*
+   * Multi-frame answers read again since healthd started, because an object their reader could
+   * see left the store or its grants changed while they waited (StreamVisibility.refresh).
+   */
+  uint64_t answers_read_again;
 };
 #define OPENHEALTH__V1__STATUS_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__status_response__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, OPENHEALTH__V1__PEER_INSPECTOR_STATE__PEER_INSPECTOR_STATE_UNSPECIFIED }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, OPENHEALTH__V1__PEER_INSPECTOR_STATE__PEER_INSPECTOR_STATE_UNSPECIFIED, 0 }
 
 
 struct  Openhealth__V1__AppManifest
