@@ -47,8 +47,10 @@ import Testing
     static func usedBytes(_ line: String) -> Int64? {
         guard let stores = line.range(of: " stores ") else { return nil }
         let rest = line[stores.upperBound...]
-        let text = rest.range(of: "(").map { rest[$0.upperBound...] } ?? rest
-        return Int64(text.prefix { $0.isNumber })
+        let digits = rest.prefix { $0.isNumber }
+        if rest.dropFirst(digits.count).hasPrefix(" bytes") { return Int64(digits) }  // under 1 KiB
+        guard let open = rest.range(of: "(") else { return nil }
+        return Int64(rest[open.upperBound...].prefix { $0.isNumber })
     }
 
     static func setUp(_ broker: BrokerProcess) async throws -> RPCClient {
@@ -129,7 +131,7 @@ import Testing
     @Test func junkSizesAreRefusedAndExtremesAreKeptExactly() async throws {
         let broker = try BrokerProcess()
         try await broker.install(appID: Self.filler, executable: Products.testProcessExecutable)
-        for size in ["-5", "1e308", "nan", "inf", "-inf", "12XB", "", " ", "1.5", "1.", ".5", "five", "1\u{0}0", "5\u{FFFD}MB",
+        for size in ["-5", "1e308", "nan", "inf", "-inf", "12XB", "", " ", "1.5", "1.", ".5", "five", "5\u{FFFD}MB",
                      "99999999999999999999", "9223372036854775807TB", "8EiB", "0x10"] {
             let result = try await broker.healthctl(["apps", "quota", Self.filler, size])
             #expect(result.status != 0, "\(size.debugDescription) was accepted: \(result)")
@@ -165,8 +167,12 @@ import Testing
         #expect(try await broker.healthctl(["unlock"]).status == 0)
         #expect(try await Self.sampleCount(broker) == 20 + saved + 1, "every journaled save is merged")
         let used = try #require(Self.usedBytes(try await broker.healthctl(["apps", "quota", Self.filler]).stdout))
+        print("storage use after merging a journal filled to a 40 KB quota: \(used) bytes")
         #expect(used <= 2 * 40_000, "the merged journal took \(used) bytes of a 40 KB quota")
-        #expect(try await Self.fill(client, fromRound: 5_000).saved == 0, "open again, the app is at its quota")
+        // Open again, the stored use decides: at most what is left of the quota is admitted.
+        let after = try await Self.fill(client, fromRound: 5_000)
+        #expect(after.refusal?.healthKitCode == .errorDataSizeExceeded && Int64(after.saved) * 100 <= max(0, 40_000 - used) + 4_000,
+                "\(after.saved) saved after the merge at \(used) bytes")
     }
 
     /// Below the disk-free floor no app writes, whatever its quota, while the user's own

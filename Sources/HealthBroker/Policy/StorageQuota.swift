@@ -83,7 +83,9 @@ final class StorageQuota: Sendable {
     private func admit(app: String, bytes: Int, stored: StorageUseRepository.Entry?) throws(StorageQuotaRefusal) -> Claim {
         let free = freeDiskBytes()
         if let free, free < diskFloor { throw .diskBelowFloor(app: app, freeBytes: free, floorBytes: diskFloor) }
-        let adding = Int64(bytes)
+        // At least a byte: an empty request may still store (a default-valued message), and a
+        // quota of 0 must stop every write.
+        let adding = Int64(max(1, bytes))
         let locked = stored == nil
         let refusal: StorageQuotaRefusal? = state.withLock { state in
             if let stored {

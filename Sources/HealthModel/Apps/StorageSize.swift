@@ -7,15 +7,15 @@ public enum StorageSize {
         public var description: String {
             "\"\(String(text.unicodeScalars.prefix(40).filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init)))\" "
                 + "is not a size: write a whole or decimal number of bytes with an optional unit, "
-                + "e.g. 500MB, 1.5GiB, 2048 (units B, KB, MB, GB, TB — powers of 1000 — and KiB, MiB, GiB, TiB — powers of 1024)"
+                + "e.g. 500MB, 1.5GiB, 2048 (units B, KB, MB, GB, TB, PB, EB — powers of 1000 — and KiB … EiB — powers of 1024)"
         }
     }
 
     private static let units: [String: Int64] = [
         "": 1, "b": 1,
         "k": 1_000, "kb": 1_000, "m": 1_000_000, "mb": 1_000_000, "g": 1_000_000_000, "gb": 1_000_000_000,
-        "t": 1_000_000_000_000, "tb": 1_000_000_000_000,
-        "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40,
+        "t": 1_000_000_000_000, "tb": 1_000_000_000_000, "pb": 1_000_000_000_000_000, "eb": 1_000_000_000_000_000_000,
+        "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40, "pib": 1 << 50, "eib": 1 << 60,
     ]
 
     /// Parses "500MB", "1.5GiB", "2048": digits, at most one '.', then a unit. Refuses signs,
@@ -32,13 +32,12 @@ public enum StorageSize {
               let whole = Int64(pieces[0]) else { throw ParseError(text: text) }
         let (scaled, overflow) = whole.multipliedReportingOverflow(by: multiplier)
         guard !overflow else { throw ParseError(text: text) }
-        // The fraction, digit by digit, in the unit's bytes (rounded down to a byte).
+        // The fraction of one unit, in bytes rounded down: below the multiplier (at most 2^60),
+        // where a Double is exact to well under a byte for the digits that matter.
         var part: Int64 = 0
-        var scale = multiplier
-        for digit in fraction.prefix(12) {
-            guard let value = digit.wholeNumberValue else { throw ParseError(text: text) }
-            scale /= 10
-            part += Int64(value) * scale
+        if !fraction.isEmpty {
+            guard let value = Double("0." + fraction.prefix(18)) else { throw ParseError(text: text) }
+            part = min(multiplier - 1, Int64((value * Double(multiplier)).rounded(.down)))
         }
         let (total, overflowTotal) = scaled.addingReportingOverflow(part)
         guard !overflowTotal else { throw ParseError(text: text) }

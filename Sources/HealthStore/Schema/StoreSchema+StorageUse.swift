@@ -98,8 +98,8 @@ enum StorageUseSQL {
                 let column: String = row["column"]
                 // A table referencing two objects (correlation members, associations, effort
                 // relations) counts to the first: the correlation or workout that holds it.
-                guard !rootNames.contains(child), !notCounted.contains(child), seen.insert(child).inserted,
-                      !["member_id", "sample_id"].contains(column) else { continue }
+                guard !rootNames.contains(child), !notCounted.contains(child),
+                      !["member_id", "sample_id"].contains(column), seen.insert(child).inserted else { continue }
                 plan.children.append(Child(table: child, column: column, root: root))
             }
         }
