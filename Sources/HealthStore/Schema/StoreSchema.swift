@@ -152,6 +152,7 @@ enum StoreSchema {
         registerUploadConnections(&migrator)     // v42
         registerObjectReadOffers(&migrator)      // v48
         registerSyncKeyKinds(&migrator)          // v58
+        registerWorkoutEffortScoped(&migrator)   // v60
         return migrator
     }
 }
