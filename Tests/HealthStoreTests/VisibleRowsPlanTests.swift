@@ -147,6 +147,34 @@ import Testing
         }
     }
 
+    /// The relations of a visible workout are read by the ranges the reader's scope names — the
+    /// (workout, type, source) or (workout, type) range of each effort type — never by the
+    /// workout alone, so hidden scores on a workout the reader sees are not visited (v60). Both a
+    /// first reading and a later one (a stream's, which also reads the removals unrelated since).
+    /// Before v60 every relation of the workout was read and its sample looked up.
+    @Test func workoutEffortRelationsAreReadByTheRangesTheScopeNames() async throws {
+        let (writer, database) = try Self.planStore()
+        _ = try await Self.fill(database)
+        for (scopeName, visibility) in Self.scopes {
+            let samples = Dictionary(uniqueKeysWithValues: WorkoutEffortRules.effortTypes.map { ($0, visibility.scope) })
+            for later in [false, true] {
+                let snapshot = ReadSnapshot()
+                func read() throws {
+                    _ = try database.samples.workoutEffortRelations(matching: nil, workouts: visibility, samples: samples,
+                                                                    mostRelevant: false, maximumSamples: 10, within: snapshot)
+                }
+                if later { try read() }  // the first reading records the snapshot
+                let steps = try ChangeFeedQueryPlanTests.explained(writer) { try read() }.flatMap(\.steps)
+                let relationSteps = steps.map(\.detail).filter { $0.contains(" r USING") || $0.hasPrefix("SCAN r") }
+                #expect(relationSteps.count >= (later ? 4 : 2), "\(scopeName), later: \(later): \(relationSteps)")
+                for detail in relationSteps {
+                    #expect(detail.hasPrefix("SEARCH r") && detail.contains("workout_id=? AND type_id=?"),
+                            "\(scopeName), later: \(later): \(detail)")
+                }
+            }
+        }
+    }
+
     /// Activity summaries read four types for each day under the reader's scopes; deleting by
     /// predicate reads the app's own rows, with a workout it names looked up in its read scope.
     @Test func activitySummariesAndDeletionAreBoundedByVisibleRows() async throws {
@@ -266,8 +294,10 @@ import Testing
         return found
     }
 
-    /// The (type, …) index ranges a scope's condition confines.
-    static let scopeRanges = ["objects_by_type_", "deleted_by_type_"]
+    /// The (type, …) index ranges a scope's condition confines; for effort relations and the
+    /// removals a later reading puts back, (workout, type, …) ranges (v60).
+    static let scopeRanges = ["objects_by_type_", "deleted_by_type_", "workout_effort_relations_by_source",
+                              "workout_effort_relations_by_start", "workout_effort_removals_unrelated"]
 
     /// Indexes searched only with keys read from the reader's own per-object grants: the dose
     /// events of the medications granted to it (`SampleSQL.grantedDoseRows`, from

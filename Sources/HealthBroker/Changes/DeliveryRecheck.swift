@@ -29,7 +29,9 @@ enum DeliveryRecheck {
             return Verdict(app: nil, changed: false, through: try database.changeFeed.currentChange())
         }
         let scope = try database.authorization.readScope(app: app, type: typeIdentifier)
-        let check = try database.changeFeed.hasChanges(of: typeIdentifier, matching: predicate, scope: scope, after: cursor)
+        // A workout effort relation is a change of its sample's type, for a reader who may see it.
+        let check = try database.changeFeed.hasChanges(of: typeIdentifier, matching: predicate, scope: scope, after: cursor,
+                                                       includingWorkoutEffortRelations: true)
         return Verdict(app: app, changed: check.changed, through: check.through)
     }
 }

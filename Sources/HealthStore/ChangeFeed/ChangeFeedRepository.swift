@@ -128,12 +128,19 @@ public struct ChangeFeedRepository: Sendable {
     /// Whether `typeIdentifier` has a change after change number `change` that `scope` may see
     /// (an addition matching `predicate`, or a deletion), and the store's change number at the
     /// check. Observer queries ask this on every commit that touches their type.
+    /// `includingWorkoutEffortRelations`: for an effort type, a relation of its samples made,
+    /// unrelated or gone with its workout counts too, where the reader may see it
+    /// (`WorkoutEffortRelationSQL.anyVisibleChange`) — what observers and background launches ask.
     public func hasChanges(of typeIdentifier: String, matching predicate: SamplePredicate?, scope: Visibility,
-                           after change: Int64) throws -> (changed: Bool, through: Int64) {
+                           after change: Int64, includingWorkoutEffortRelations: Bool = false) throws -> (changed: Bool, through: Int64) {
         try writer.read { db in
             let now = try Self.changeNumber(db)
             let typeID = try SampleSQL.typeID(db, typeIdentifier)
-            let changed = try ChangeFeedSQL.anyChange(db, typeID: typeID, typeIdentifier: typeIdentifier, predicate: predicate, scope: scope, after: change)
+            var changed = try ChangeFeedSQL.anyChange(db, typeID: typeID, typeIdentifier: typeIdentifier, predicate: predicate, scope: scope, after: change)
+            if !changed, includingWorkoutEffortRelations {
+                changed = try WorkoutEffortRelationSQL.anyVisibleChange(db, typeIdentifier: typeIdentifier, predicate: predicate,
+                                                                        visibility: scope, after: change)
+            }
             return (changed, now)
         }
     }

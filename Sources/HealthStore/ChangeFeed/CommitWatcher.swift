@@ -51,8 +51,9 @@ final class CommitWatcher: TransactionObserver, Sendable {
         Self.watchedTables.contains(eventKind.tableName)
     }
 
-    /// Objects added and deleted, and workout effort relations made and removed (which concern
-    /// their samples' types: HKWorkoutEffortRelationshipQuery listens to the effort types). A
+    /// Objects added and deleted, and workout effort relations made, removed and gone with their
+    /// workout (which concern their samples' types: HKWorkoutEffortRelationshipQuery and the
+    /// effort types' observers listen to them; each decides what its reader may see). A
     /// relation made is seen through the change number it takes (`counters`):
     /// `workout_effort_relations` is a WITHOUT ROWID table, whose changes SQLite's update hook —
     /// what a transaction observer is told — does not report.
@@ -79,8 +80,9 @@ final class CommitWatcher: TransactionObserver, Sendable {
                 SELECT identifier FROM sample_types WHERE id IN (
                     SELECT type_id FROM objects WHERE change_seq > ?1
                     UNION SELECT type_id FROM deleted_objects WHERE change_seq > ?1
-                    UNION SELECT s.type_id FROM workout_effort_relations r JOIN objects s ON s.id = r.sample_id WHERE r.change_seq > ?1
-                    UNION SELECT type_id FROM workout_effort_removals WHERE change_seq > ?1)
+                    UNION SELECT type_id FROM workout_effort_relations WHERE change_seq > ?1
+                    UNION SELECT type_id FROM workout_effort_removals WHERE change_seq > ?1
+                    UNION SELECT type_id FROM workout_effort_departed WHERE change_seq > ?1)
                 """), arguments: [since])
             state.withLock { $0.reportedThrough = max($0.reportedThrough, now) }
             guard !types.isEmpty else { return }  // every change was rolled back to its savepoint

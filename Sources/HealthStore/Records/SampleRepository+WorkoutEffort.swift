@@ -40,9 +40,10 @@ extension SampleRepository {
     /// sample related, or one unrelated or deleted — each as it is now, which may be with no
     /// sample left (the change emptied it). A change the reader's scopes hide selects nothing.
     /// `through` is the store's change number in the same read: the next anchor. With `snapshot`
-    /// (a delivery's, `ReadSnapshot`), a reading after the delivery's first is the first one's
-    /// relations as far as they are still stored, and `through` is the first reading's number:
-    /// what changed since belongs to the next delivery.
+    /// (a delivery's, `ReadSnapshot`), a reading after the delivery's first is the relations as
+    /// the first one found them — those unrelated since included — less the samples that left the
+    /// store, and `through` is the first reading's number: what changed since belongs to the next
+    /// delivery.
     ///
     /// More than `maximumSamples` related samples fail with errorInvalidArgument (a count of
     /// visible rows only), rather than an answer cut short.

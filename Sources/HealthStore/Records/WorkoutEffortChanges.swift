@@ -23,11 +23,14 @@ enum WorkoutEffortChanges {
         guard related != relate else { return }
         let change = try ObjectDeleter.nextChange(db)
         if relate {
+            // With the sample's type, source and start: what a reader's scope decides on (v60).
             try db.execute(sql: """
-                INSERT INTO workout_effort_relations (workout_id, activity_position, sample_id, change_seq) VALUES (?, ?, ?, ?)
-                """, arguments: key + [change])
+                INSERT INTO workout_effort_relations (workout_id, activity_position, sample_id, type_id, source_id, start_us, change_seq)
+                SELECT ?, ?, s.id, s.type_id, s.source_id, s.start_us, ? FROM objects s WHERE s.id = ?
+                """, arguments: [ids.workout, ids.activityPosition, change, ids.sample])
         } else {
-            try recordRemovals(db, where: "r.workout_id = ? AND r.activity_position = ? AND r.sample_id = ?", key, change: change)
+            try recordRemovals(db, where: "r.workout_id = ? AND r.activity_position = ? AND r.sample_id = ?", key, change: change,
+                               keepingSample: true)
             try db.execute(sql: "DELETE FROM workout_effort_relations WHERE workout_id = ? AND activity_position = ? AND sample_id = ?",
                            arguments: key)
         }
@@ -36,8 +39,11 @@ enum WorkoutEffortChanges {
     /// The object `rowID` leaves the store under `change` (`ObjectDeleter`, before the row goes):
     /// each relation it has as an effort sample is recorded as removed; the relations themselves
     /// go with the row (ON DELETE CASCADE). One indexed lookup that finds nothing for any other object.
+    /// A removal that kept this sample (an unrelate) lets it go: the sample left the store, and
+    /// its row id may be reused by another object.
     static func objectLeaving(_ rowID: Int64, change: Int64, _ db: Database) throws {
-        try recordRemovals(db, where: "r.sample_id = ?", [rowID], change: change)
+        try recordRemovals(db, where: "r.sample_id = ?", [rowID], change: change, keepingSample: false)
+        try db.cachedStatement(sql: "UPDATE workout_effort_removals SET sample_id = NULL WHERE sample_id = ?").execute(arguments: [rowID])
     }
 
     /// The workout `rowID` leaves the store under `change` (`ObjectDeleter`, before the row goes):
@@ -72,13 +78,18 @@ enum WorkoutEffortChanges {
             """).execute(arguments: [rowID])
     }
 
-    /// A removal keeps the sample's type, source and start: what a reader's scope decides on.
+    /// A removal keeps the sample's type, source and start (what a reader's scope decides on) and
+    /// the change number the relation was made under; an unrelate (`keepingSample`) keeps the
+    /// sample too. Together they let a stream's later reading, bounded by its first
+    /// (`ReadSnapshot`), answer the relation as it was then (`WorkoutEffortRelationSQL`, v60).
+    /// A deleted sample is not kept: it left the store, and leaves every later reading.
     private static func recordRemovals(_ db: Database, where condition: String, _ arguments: StatementArguments,
-                                       change: Int64) throws {
+                                       change: Int64, keepingSample: Bool) throws {
         try db.cachedStatement(sql: """
-            INSERT INTO workout_effort_removals (workout_id, activity_position, type_id, source_id, start_us, change_seq)
-            SELECT r.workout_id, r.activity_position, s.type_id, s.source_id, s.start_us, ?
-            FROM workout_effort_relations r JOIN objects s ON s.id = r.sample_id
+            INSERT INTO workout_effort_removals
+                (workout_id, activity_position, type_id, source_id, start_us, change_seq, sample_id, related_seq)
+            SELECT r.workout_id, r.activity_position, r.type_id, r.source_id, r.start_us, ?, \(keepingSample ? "r.sample_id" : "NULL"), r.change_seq
+            FROM workout_effort_relations r
             WHERE \(condition)
             """).execute(arguments: [change] + arguments)
     }

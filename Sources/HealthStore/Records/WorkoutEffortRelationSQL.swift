@@ -7,15 +7,26 @@ import HealthModel
 /// samples (each effort type under the reader's scope for it — the same choke point every read
 /// uses, `SampleSQL.visibility`), and, after an anchor, the relations that changed visibly.
 ///
+/// The scope is tested on the relation row itself, before any sample is looked up: a relation
+/// keeps its sample's type, source and start (v60), and each effort type is read in an arm of its
+/// own whose index range — (workout, type, source) or (workout, type) — holds only what that
+/// type's scope admits (`workout_effort_relations_by_source`, fixed planner statistics in v60).
+/// So the read's cost follows the visible relations of the visible workouts, not the hidden
+/// scores on them (`VisibleRowsPlanTests.workoutEffortRelationsAreBoundedByVisibleRows`). The
+/// workouts are found once per arm, each time within their own (type, …) range.
+///
 /// A relation changed visibly after change number N when a sample the reader can see was related
 /// after N (`workout_effort_relations.change_seq`), or one it could see was unrelated or deleted
 /// after N (`workout_effort_removals`, which keeps the sample's type, source and start for the
 /// same scope test). A change to a sample the reader cannot see selects nothing, so no answer,
 /// count or anchor depends on it.
 ///
-/// `through` (a stream's later reading, `ReadSnapshot`): only relations, removals and departures
-/// committed by that change number. A relation is made after its workout and its sample, so its
-/// own number bounds all three.
+/// `through` (a stream's later reading, `ReadSnapshot`): the relations as they were at that change
+/// number — those made by then and still there, and those made by then and unrelated since (a
+/// removal keeps the sample it unrelated and when it had been related, v60) — and only the
+/// changes, removals and departures committed by then. What left the store since is gone from
+/// the reading, as from any other answer's second reading; what the reader unrelated is not, for
+/// an unrelate moves no `VisibilityEpoch` and so the twin that did not read again sent it.
 struct WorkoutEffortRelationSQL {
     /// A relation as the reader knows it: the workout, and the activity (nil: the workout itself).
     struct Key: Hashable {
@@ -30,6 +41,20 @@ struct WorkoutEffortRelationSQL {
     private let departedSQL: String?
     private let departedArguments: StatementArguments
 
+    /// Where an arm reads relations from: the relations stored now (within `through`, if any), or
+    /// — a later reading — those unrelated after `through` that existed at it.
+    private enum RelationRows {
+        case stored
+        case unrelatedSince
+
+        var table: String {
+            switch self {
+            case .stored: "workout_effort_relations"
+            case .unrelatedSince: "workout_effort_removals"
+            }
+        }
+    }
+
     init(_ db: Database, predicate: SamplePredicate?, workouts: Visibility, samples: [String: ReadScope], after: Int64?,
          through: Int64? = nil) throws {
         // The bound on a table's `change_seq`, beside its other terms; none for a first reading.
@@ -43,45 +68,71 @@ struct WorkoutEffortRelationSQL {
         var workoutArguments: StatementArguments = [try SampleSQL.typeID(db, HKWorkoutTypeIdentifier)]
         workoutArguments += workoutVisible.arguments
         workoutArguments += matching.arguments
-        let sampleTerms = try Self.scopeTerms(db, samples, alias: "s", table: .objects)
+        let relationTerms = try Self.scopeTerms(db, samples, alias: "r")
 
         var changed = ""
         var changedCTEArguments = StatementArguments()
         var onlyChanged = ""
         if let after {
-            let removalTerms = try Self.scopeTerms(db, samples, alias: "m", table: .other)
+            let removalTerms = try Self.scopeTerms(db, samples, alias: "m")
+            // A later reading also counts a relation made in (after, through] and unrelated since:
+            // it was a change of that stretch, and the first reading answered it.
+            let removed: (sql: String, arguments: StatementArguments) = through.map {
+                ("AND (m.change_seq <= ? OR (m.related_seq > ? AND m.related_seq <= ?))", [$0, after, $0])
+            } ?? ("", [])
             changed = """
                 WITH changed(workout_id, activity_position) AS (
-                    SELECT r.workout_id, r.activity_position FROM workout_effort_relations r JOIN objects s ON s.id = r.sample_id
-                    WHERE r.change_seq > ? \(committed("r").sql) AND (\(sampleTerms.sql))
+                    SELECT r.workout_id, r.activity_position FROM workout_effort_relations r
+                    WHERE r.change_seq > ? \(committed("r").sql) AND (\(relationTerms.sql))
                     UNION
                     SELECT m.workout_id, m.activity_position FROM workout_effort_removals m
-                    WHERE m.change_seq > ? \(committed("m").sql) AND (\(removalTerms.sql)))
+                    WHERE m.change_seq > ? \(removed.sql) AND (\(removalTerms.sql)))
                 """
             changedCTEArguments = [after]
             changedCTEArguments += committed("r").arguments
-            changedCTEArguments += sampleTerms.arguments
+            changedCTEArguments += relationTerms.arguments
             changedCTEArguments += [after]
-            changedCTEArguments += committed("m").arguments
+            changedCTEArguments += removed.arguments
             changedCTEArguments += removalTerms.arguments
             onlyChanged = "AND (r.workout_id, r.activity_position) IN (SELECT workout_id, activity_position FROM changed)"
         }
+
+        // One arm per effort type, and in a later reading per kind of row.
+        var arms: [String] = []
+        var arguments = changedCTEArguments
+        for rows in through == nil ? [RelationRows.stored] : [.stored, .unrelatedSince] {
+            let bound: (sql: String, arguments: StatementArguments)
+            switch (rows, through) {
+            case let (.stored, through?): bound = ("AND r.change_seq <= ?", [through])
+            case let (.unrelatedSince, through?):
+                bound = ("AND r.sample_id IS NOT NULL AND r.related_seq <= ? AND r.change_seq > ?", [through, through])
+            default: bound = ("", [])
+            }
+            for type in WorkoutEffortRules.effortTypes {
+                let visible = SampleSQL.visibility(samples[type] ?? .ownSamples(appID: ""), alias: "r", table: .other)
+                // CROSS JOIN: the workouts first, then each one's relations by (workout, type, …).
+                arms.append("""
+                    SELECT o.uuid AS workout_uuid, a.uuid AS activity_uuid, s.uuid AS sample_uuid,
+                           t.identifier AS sample_type, s.start_us AS start_us, s.end_us AS end_us, s.id AS sample_id,
+                           o.start_us AS workout_start, o.id AS workout_row, r.activity_position AS activity_position
+                    FROM objects o
+                    CROSS JOIN \(rows.table) r ON r.workout_id = o.id
+                    JOIN objects s ON s.id = r.sample_id
+                    JOIN sample_types t ON t.id = s.type_id
+                    LEFT JOIN workout_activities a ON a.workout_id = r.workout_id AND a.position = r.activity_position
+                    WHERE \(workoutCondition) AND r.type_id = ? AND \(visible.sql) \(bound.sql) \(onlyChanged)
+                    """)
+                arguments += workoutArguments
+                arguments += [try SampleSQL.typeID(db, type)]
+                arguments += visible.arguments
+                arguments += bound.arguments
+            }
+        }
         relatedSamplesSQL = """
             \(changed)
-            SELECT o.uuid AS workout_uuid, a.uuid AS activity_uuid, s.uuid AS sample_uuid,
-                   t.identifier AS sample_type, s.start_us, s.end_us, s.id AS sample_id
-            FROM objects o
-            JOIN workout_effort_relations r ON r.workout_id = o.id
-            JOIN objects s ON s.id = r.sample_id
-            JOIN sample_types t ON t.id = s.type_id
-            LEFT JOIN workout_activities a ON a.workout_id = r.workout_id AND a.position = r.activity_position
-            WHERE \(workoutCondition) \(committed("r").sql) AND (\(sampleTerms.sql)) \(onlyChanged)
-            ORDER BY o.start_us, o.id, r.activity_position, s.start_us, s.id
+            \(arms.joined(separator: "\nUNION ALL\n"))
+            ORDER BY workout_start, workout_row, activity_position, start_us, sample_id
             """
-        var arguments = changedCTEArguments
-        arguments += workoutArguments
-        arguments += committed("r").arguments
-        arguments += sampleTerms.arguments
         relatedSamplesArguments = arguments
         if after != nil {
             changedSQL = """
@@ -100,7 +151,7 @@ struct WorkoutEffortRelationSQL {
             // the reader's workout scope as it was, the sample within its type's. The predicate
             // cannot be asked of a workout that is gone: every reader who could see the relation
             // is told, whatever its predicate.
-            let departedTerms = try Self.scopeTerms(db, samples, alias: "m", table: .other)
+            let departedTerms = try Self.scopeTerms(db, samples, alias: "m")
             let departedWorkout = SampleSQL.visibility(workouts.scope, alias: "w", table: .other)
             departedSQL = """
                 SELECT DISTINCT m.workout_uuid, m.activity_uuid, w.start_us
@@ -148,14 +199,14 @@ struct WorkoutEffortRelationSQL {
     }
 
     /// One term per effort type: the type's id bound, then the row confined to the reader's
-    /// scope for that type. A type missing from `samples` shows nothing (no source has an empty
-    /// identifier).
-    private static func scopeTerms(_ db: Database, _ samples: [String: ReadScope], alias: String,
-                                   table: ScopedTable) throws -> (sql: String, arguments: StatementArguments) {
+    /// scope for that type, on the columns every relation, removal and departure keeps (the
+    /// sample's type, source and start). A type missing from `samples` shows nothing (no source
+    /// has an empty identifier).
+    static func scopeTerms(_ db: Database, _ samples: [String: ReadScope], alias: String) throws -> (sql: String, arguments: StatementArguments) {
         var terms: [String] = []
         var arguments = StatementArguments()
         for type in WorkoutEffortRules.effortTypes {
-            let visible = SampleSQL.visibility(samples[type] ?? .ownSamples(appID: ""), alias: alias, table: table)
+            let visible = SampleSQL.visibility(samples[type] ?? .ownSamples(appID: ""), alias: alias, table: .other)
             terms.append("(\(alias).type_id = ? AND \(visible.sql))")
             arguments += [try SampleSQL.typeID(db, type)]
             arguments += visible.arguments

@@ -153,6 +153,7 @@ enum StoreSchema {
         registerObjectReadOffers(&migrator)      // v48
         registerSyncKeyKinds(&migrator)          // v58
         registerStorageUse(&migrator)            // v59
+        registerWorkoutEffortScoped(&migrator)   // v60
         registerAssociationChange(&migrator)     // v64
         return migrator
     }
