@@ -22,11 +22,20 @@ public struct ConnectionLimits: Sendable {
     /// reading clients' queries when a few run at once. A client that stops reading holds the slot
     /// this long once, then parks.
     public var peerReadGrace: Duration
+    /// How long a stream holding shared resources (a large query: its app's slot, a store reader,
+    /// a thread and, for those that stream from a store read, a read transaction that keeps the
+    /// write-ahead log from being reused) may wait for its peer over its whole answer, counted
+    /// from each park. Past it the call ends with RESOURCE_EXHAUSTED (`CallResponder.answerDeadlineStatus`):
+    /// `unreadRepliesTimeout` only ends a peer that takes nothing for its span, and one that takes
+    /// a little now and then reset it forever (SECURITY.md "Every stream, with a reader that stalls").
+    public var answerReadDeadline: Duration
 
     public init(callsInFlight: Int = WireLimits.maxCallsInFlight, outboundPauseBytes: Int = 1 << 20,
                 outboundMaxBytes: Int = 3 * WireLimits.maxFrameBytes, incompleteFrameTimeout: Duration = .seconds(10),
-                unreadRepliesTimeout: Duration = .seconds(10), peerReadGrace: Duration = .milliseconds(100)) {
+                unreadRepliesTimeout: Duration = .seconds(10), peerReadGrace: Duration = .milliseconds(100),
+                answerReadDeadline: Duration = .seconds(60)) {
         self.unreadRepliesTimeout = unreadRepliesTimeout
+        self.answerReadDeadline = answerReadDeadline
         self.peerReadGrace = peerReadGrace
         self.callsInFlight = callsInFlight
         self.outboundPauseBytes = outboundPauseBytes

@@ -37,6 +37,10 @@ public final class CallResponder: Sendable {
 
     private let unreadRepliesTimeout: Duration
     private let parkGrace: Duration
+    private let answerReadDeadline: Duration
+    /// Time this call has waited for its peer while parked, over its whole answer (only calls
+    /// with `PeerWaitHooks` park): once it reaches `answerReadDeadline` the call ends.
+    private let waitedForPeer = Mutex<Duration>(.zero)
     /// Set by the broker for a call that holds shared resources (a large query's slot).
     private let peerWait = Mutex<(any PeerWaitHooks)?>(nil)
 
@@ -45,11 +49,13 @@ public final class CallResponder: Sendable {
     static let handOffBytes = 0
 
     init(callID: UInt64, outbound: OutboundQueue, unreadRepliesTimeout: Duration = .seconds(10),
-         parkGrace: Duration = .milliseconds(100), onEnd: @escaping @Sendable () -> Void = {}) {
+         parkGrace: Duration = .milliseconds(100), answerReadDeadline: Duration = .seconds(60),
+         onEnd: @escaping @Sendable () -> Void = {}) {
         self.callID = callID
         self.outbound = outbound
         self.unreadRepliesTimeout = unreadRepliesTimeout
         self.parkGrace = parkGrace
+        self.answerReadDeadline = answerReadDeadline
         self.onEnd = onEnd
     }
 
@@ -116,7 +122,9 @@ public final class CallResponder: Sendable {
     /// A call holding shared resources first waits `parkGrace` holding them — a reading peer
     /// takes what is queued within moments, and a query parked between every two of its
     /// messages would be evicted when three read at once — and then gives them back for the
-    /// rest of the wait (`whileWaitingForPeer`).
+    /// rest of the wait (`whileWaitingForPeer`). Parked, it waits at most `unreadRepliesTimeout`
+    /// (then the call ends, as `sendFromSynchronousContext`'s does) and at most what is left of
+    /// `answerReadDeadline` (then it ends with `answerDeadlineStatus`).
     public func waitUntilReady() async throws {
         if Task.isCancelled || answered.withLock({ $0 }) { throw CancellationError() }
         guard let hooks = peerWait.withLock({ $0 }) else {
@@ -124,13 +132,36 @@ public final class CallResponder: Sendable {
             return
         }
         if try await outbound.waitUntilBuffered(atMost: Self.handOffBytes, within: parkGrace) { return }
+        let wait = try nextParkedWait()
         // The wait runs as a task of its own so that an eviction (`interrupt`) can end it.
         let outbound = outbound
-        let waiting = Task { _ = try await outbound.waitUntilBuffered(atMost: Self.handOffBytes) }
+        let waiting = Task { try await outbound.waitUntilBuffered(atMost: Self.handOffBytes, within: wait.limit) }
+        let parkedAt = ContinuousClock.now
         hooks.park { waiting.cancel() }
         let waited = await withTaskCancellationHandler { await waiting.result } onCancel: { waiting.cancel() }
-        try await hooks.unparkSuspending(goingOn: (try? waited.get()) != nil && !answered.withLock({ $0 }))
-        try waited.get()
+        waitedForPeer.withLock { $0 += ContinuousClock.now - parkedAt }
+        let ready = (try? waited.get()) == true
+        try await hooks.unparkSuspending(goingOn: ready && !answered.withLock({ $0 }))
+        guard try waited.get() else { throw wait.endsAnswer ? answerDeadlineStatus : CancellationError() }
+    }
+
+    /// The next parked wait: at most `unreadRepliesTimeout`, and at most what is left of the
+    /// answer-read deadline (`endsAnswer`: the deadline is what ends it). Throws
+    /// `answerDeadlineStatus` when nothing is left.
+    private func nextParkedWait() throws -> (limit: Duration, endsAnswer: Bool) {
+        let left = answerReadDeadline - waitedForPeer.withLock { $0 }
+        guard left > .zero else { throw answerDeadlineStatus }
+        return left <= unreadRepliesTimeout ? (left, true) : (unreadRepliesTimeout, false)
+    }
+
+    /// What a large query ends with when its client took longer than `answerReadDeadline`, in
+    /// all, to read what it was sent: the limit, and what the app can do. Its slot, store reader,
+    /// thread and read transaction are released as the call ends; the status follows what the
+    /// client has still to read.
+    var answerDeadlineStatus: RPCStatus {
+        RPCStatus(.resourceExhausted, "this answer waited more than \(answerReadDeadline.components.seconds) s in all for the app to read it "
+                  + "(healthd's answer-read deadline); read a query's results as they arrive, or narrow it with a predicate or a limit",
+                  healthKitCode: .errorDataSizeExceeded)
     }
 
     /// The frame of one stream message. A message too large for a frame ends the call instead
@@ -208,11 +239,14 @@ public final class CallResponder: Sendable {
             // As `waitUntilReady`: a moment holding the slot, then parked.
             if outbound.waitUntilBufferedBlocking(atMost: Self.handOffBytes, timeout: parkGrace) { return }
             if outbound.isClosing { throw CancellationError() }
+            let wait = try nextParkedWait()
             let wake = DispatchSemaphore(value: 0)
+            let parkedAt = ContinuousClock.now
             hooks.park { wake.signal() }
-            let ready = outbound.waitUntilBufferedBlocking(atMost: Self.handOffBytes, timeout: unreadRepliesTimeout, semaphore: wake)
+            let ready = outbound.waitUntilBufferedBlocking(atMost: Self.handOffBytes, timeout: wait.limit, semaphore: wake)
+            waitedForPeer.withLock { $0 += ContinuousClock.now - parkedAt }
             try hooks.unpark(goingOn: ready && !answered.withLock({ $0 }))
-            guard ready else { throw CancellationError() }
+            guard ready else { throw wait.endsAnswer && !outbound.isClosing ? answerDeadlineStatus : CancellationError() }
         } else if !outbound.waitUntilBufferedBlocking(atMost: Self.handOffBytes, timeout: unreadRepliesTimeout) {
             throw CancellationError()
         }
@@ -401,7 +435,7 @@ public final class ServerConnection: Sendable {
         // so nothing cancels it midway — a CANCEL for it is read only once it is answered — and
         // its id and budget are free when its answer is queued.
         let immediate = CallResponder(callID: id, outbound: outbound, unreadRepliesTimeout: limits.unreadRepliesTimeout,
-                                      parkGrace: limits.peerReadGrace, onEnd: release)
+                                      parkGrace: limits.peerReadGrace, answerReadDeadline: limits.answerReadDeadline, onEnd: release)
         // Marked under the lock `end(with:)` sets `ending` under: a call answered here either is
         // waited for by it or never starts (the peer was already told the connection's status).
         let alone: Bool? = calls.withLock { calls in
@@ -431,7 +465,7 @@ public final class ServerConnection: Sendable {
             let token = calls.nextToken
             calls.nextToken += 1
             let responder = CallResponder(callID: id, outbound: outbound, unreadRepliesTimeout: limits.unreadRepliesTimeout,
-                                          parkGrace: limits.peerReadGrace) {
+                                          parkGrace: limits.peerReadGrace, answerReadDeadline: limits.answerReadDeadline) {
                 [weak self] in self?.finish(id, token)
             }
             calls.running[id] = Running(token: token, responder: responder, release: release)

@@ -77,6 +77,12 @@ struct Healthd: ParsableCommand {
     @Option(name: .customLong("stalled-peer-timeout"), help: .hidden)
     var stalledPeerTimeoutSeconds: Int?
 
+    // A test hook (hidden from --help): how long a large query may wait for its client to read
+    // over its whole answer (BrokerLimits' answerReadDeadline; six stall timeouts unless given),
+    // so a test sees a slowly reading client reach it in seconds.
+    @Option(name: .customLong("answer-read-deadline"), help: .hidden)
+    var answerReadDeadlineSeconds: Int?
+
     // A test hook (hidden from --help): large queries running at once (BrokerLimits'
     // largeQueriesRunning, cores − 1 unless given), so tests of the query slots see the same
     // scheduler on a two-core machine and on a CI machine with more cores.
@@ -130,6 +136,9 @@ struct Healthd: ParsableCommand {
         // A share must hold one maximal request as it is counted (4 MiB at 4 bytes a byte, BrokerLimits).
         if let appBufferShareMiB, !(17...65_536).contains(appBufferShareMiB) {
             throw ValidationError("--app-buffer-share-mib must be from 17 to 65536, got \(appBufferShareMiB)")
+        }
+        if let seconds = answerReadDeadlineSeconds, !(1...86_400).contains(seconds) {
+            throw ValidationError("--answer-read-deadline must be a whole number of seconds from 1 to 86400, got \(seconds)")
         }
         if let largeQueriesRunning, !(1...64).contains(largeQueriesRunning) {
             throw ValidationError("--large-queries-running must be from 1 to 64, got \(largeQueriesRunning)")
@@ -300,6 +309,7 @@ struct Healthd: ParsableCommand {
             limits.incompleteFrameTimeout = timeout
             limits.unreadRepliesTimeout = timeout
         }
+        if let seconds = answerReadDeadlineSeconds { limits.answerReadDeadline = .seconds(seconds) }
         if let largeQueriesRunning { limits.largeQueriesRunning = largeQueriesRunning }
         if let floor = appWriteFloor.flatMap({ try? StorageSize.parse($0) }) { limits.appWriteDiskFloor = floor }
         if let appBufferShareMiB {

@@ -59,7 +59,11 @@ struct CallDispatcher: Sendable {
                 return call.responder.fail(error, streaming: true)
             }
             defer { release() }
-            await runUntilLocked(handler, call)
+            // Each of its store visits — the first answer, every recomputation — runs in a query
+            // slot of the app's, in turn with every app's large queries (`ScheduledStoreVisits`).
+            await ScheduledStoreVisits.$current.withValue(ScheduledStoreVisits(scheduler: context.largeQueries, app: app.id)) {
+                await runUntilLocked(handler, call)
+            }
         case .largeQuery:
             do {
                 try await context.largeQueries.run(app: app.id) { (slot: QuerySlot) in

@@ -78,6 +78,11 @@ public struct BrokerLimits: Sendable {
     /// How long a peer may read nothing while replies wait (the socket's send timeout, and the
     /// wait of a query streaming from a store callback).
     public var unreadRepliesTimeout: Duration = .seconds(10)
+    /// How long a large query may wait for its client to read, over its whole answer
+    /// (`ConnectionLimits.answerReadDeadline`); nil: six unread-replies timeouts (60 s), so a test
+    /// that lengthens the stall timeouts lengthens this too. A reading client never waits here:
+    /// time counts only once the query has parked (`peerReadGrace`).
+    public var answerReadDeadline: Duration?
     /// Refused connections and calls are logged once per peer per interval, with a count.
     public var refusalLogInterval: Duration = .seconds(60)
     /// The storage quota of an app the user set no limit for (`StorageQuota`): 16 GiB. No honest
@@ -111,7 +116,7 @@ public struct BrokerLimits: Sendable {
     var connectionLimits: ConnectionLimits {
         ConnectionLimits(callsInFlight: callsInFlightPerConnection, outboundPauseBytes: outboundPauseBytesPerConnection,
                          outboundMaxBytes: outboundBytesPerConnection, incompleteFrameTimeout: incompleteFrameTimeout,
-                         unreadRepliesTimeout: unreadRepliesTimeout)
+                         unreadRepliesTimeout: unreadRepliesTimeout, answerReadDeadline: answerReadDeadline ?? unreadRepliesTimeout * 6)
     }
 
     /// The status for a refusal by one of these limits.

@@ -192,10 +192,17 @@ final class StoreHandle: Sendable {
 
     /// Runs `body` with the store as it is (open or locked), counting as no activity for the
     /// idle lock: for `healthctl status` and the accessors above.
+    ///
+    /// The one way into the store, and so where a long-running query's visits are scheduled: in
+    /// such a call each visit first takes a query slot of its app's (`ScheduledStoreVisits`), then
+    /// enters the gate — the order a large query takes them in, so no call holds the gate (which
+    /// a key change drains) while it waits for a slot.
     func withCurrentStore<T: Sendable>(_ body: (StoreGate.Access) async throws -> T) async throws -> T {
-        let access = try await gate.enter(waitingAtMost: Self.admissionWait)
-        defer { gate.leave() }
-        return try await body(access)
+        try await ScheduledStoreVisits.run {
+            let access = try await gate.enter(waitingAtMost: Self.admissionWait)
+            defer { gate.leave() }
+            return try await body(access)
+        }
     }
 
     /// Runs `work` on a task and blocks this (non-pool) thread until it is done.
