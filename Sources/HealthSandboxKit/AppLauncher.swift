@@ -42,18 +42,22 @@ public enum AppLauncher {
             }
             return (descriptor, binding)
         case let .failure(error):
-            let message = (error as? RPCStatus)?.message ?? "\(error)"
+            // healthd's words may quote an installed manifest: shown, never obeyed by the terminal.
+            let message = TerminalEscape.shown((error as? RPCStatus)?.message ?? "\(error)")
             throw Failure(description: "healthd refused to bind \(appID): \(message)", exitCode: 77)
         }
     }
 
-    /// Stage one of `health-sandbox run`: replaces the process with bubblewrap, which puts the app
-    /// in namespaces of its own (`NamespaceLayout`) and runs stage two, `health-sandbox confine`,
-    /// inside them. Only `boundSocket` and stdio reach bubblewrap. With `identity` (root launching),
-    /// first hands `dataFolder` to the app's own uid and becomes that uid. Refuses, rather than
-    /// run the app less confined, when bubblewrap is missing, the uid switch fails or the kernel
-    /// refuses user namespaces (checked after the switch: as the app's uid). Returns only on failure.
-    public static func execInNamespaces(executable: String, arguments: [String], boundSocket: Int32, policy: LaunchPolicy,
+    /// Stage one of `health-sandbox run`: runs bubblewrap, which puts the app in namespaces of
+    /// its own (`NamespaceLayout`) and runs stage two, `health-sandbox confine`, inside them. Only
+    /// `boundSocket` and stdio reach bubblewrap. When standard output or error is a terminal,
+    /// the app gets a pipe there and this process stays, as bubblewrap's parent, to relay it
+    /// (`TerminalRelay`); otherwise this process becomes bubblewrap. With `identity` (root
+    /// launching), first hands `dataFolder` to the app's own uid and becomes that uid. Refuses,
+    /// rather than run the app less confined, when bubblewrap is missing, the uid switch fails or
+    /// the kernel refuses user namespaces (checked after the switch: as the app's uid). Returns
+    /// only on failure.
+    public static func execInNamespaces(appID: String, executable: String, arguments: [String], boundSocket: Int32, policy: LaunchPolicy,
                                         minimumLandlockABI: Int32, identity: AppIdentitySwitch?, dataFolder: String?,
                                         network: Bool, maskedFolders: [String] = []) -> Failure {
         guard let bubblewrap = NamespaceLayout.bubblewrapCandidates.first(where: { access($0, X_OK) == 0 }) else {
@@ -61,10 +65,12 @@ public enum AppLauncher {
                            + "install it (Debian: apt-get install bubblewrap): apps run only in namespaces of their own", exitCode: 71)
         }
         // Before the uid switch: as root, the app's uid could not open root's terminal again.
+        let relay: TerminalRelay?
         do {
             try TerminalDetach.apply()
+            relay = try TerminalRelay.prepare(appID: appID)
         } catch {
-            return Failure(description: error.description, exitCode: 71)
+            return Failure(description: "\(error)", exitCode: 71)
         }
         // Asked before the uid switch (the kernel may refuse namespaces to everyone) and, for
         // root, again after it: Debian's `kernel.unprivileged_userns_clone` = 0 allows root but not
@@ -95,7 +101,50 @@ public enum AppLauncher {
         // Paths of healthd's sockets mean nothing inside: the socket folder is not mounted there.
         environment[LaunchEnvironment.appSocketPathVariable] = nil
         environment[LaunchEnvironment.adminSocketPathVariable] = nil
-        return execute(bubblewrap, arguments: [bubblewrap] + layout.bubblewrapArguments(), environment: environment)
+        guard let relay else {
+            return execute(bubblewrap, arguments: [bubblewrap] + layout.bubblewrapArguments(), environment: environment)
+        }
+        let child: pid_t
+        do {
+            child = try spawn(bubblewrap, arguments: [bubblewrap] + layout.bubblewrapArguments(), environment: environment, relay: relay)
+        } catch {
+            return error
+        }
+        relay.run(child: child, boundSocket: boundSocket)
+    }
+
+    /// Starts `executable` with the relay's pipes as its terminal outputs, from this thread (it
+    /// waits for the child: see `SandboxedAppSpawner.spawnOnWatcherThread`), with no signal
+    /// blocked and the usual ones at their defaults, as an exec would leave them.
+    private static func spawn(_ executable: String, arguments: [String], environment: [String: String],
+                              relay: TerminalRelay) throws(Failure) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        relay.addRedirections(to: &actions)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard result == 0 else {
+            throw Failure(description: "cannot execute \(executable): \(String(cString: strerror(result)))", exitCode: 126)
+        }
+        return pid
     }
 
     private static func userNamespaceRefusal() -> Failure? {

@@ -20,8 +20,13 @@ public final class SandboxedAppSpawner: Sendable {
         public var adminSocket: String
         /// Where each app's standard output and error go (`APP-ID.log`, appended); nil: the agent's own.
         public var logDirectory: String?
+        /// Given to every app (shared: see `AgentFolderGrants`).
         public var extraReadable: [String]
         public var extraWritable: [String]
+        /// Given to one app each, by app id (`--app-allow-read`, `--app-allow-write`).
+        public var perApp: [String: AgentFolderGrants.Folders] = [:]
+        /// The launched apps' environment (plus the launch reason); nil: the agent's own.
+        public var environment: [String: String]?
         public var minimumLandlockABI: Int32
         /// Each app's data folder is `dataRoot/APP-ID` (made 0700 if missing), passed as `--data`:
         /// as root, `run` gives it to the app's own uid. Nil: no data folder.
@@ -77,7 +82,7 @@ public final class SandboxedAppSpawner: Sendable {
     /// reports the app's exit.
     private func start(_ request: LaunchRequest) -> (LaunchOutcome, DispatchSemaphore?) {
         // Manifest ids are reverse-DNS names; anything else must not become a log file path.
-        guard !request.appID.isEmpty, !request.appID.contains("/"), !request.appID.hasPrefix(".") else {
+        guard LaunchAppID.isUsable(request.appID) else {
             report("refusing launch request \(request.requestID): app id \(request.appID.prefix(64)) is not a valid id")
             return (LaunchOutcome(requestID: request.requestID, kind: .failed, appID: request.appID, detail: "not a valid app id"), nil)
         }
@@ -108,8 +113,9 @@ public final class SandboxedAppSpawner: Sendable {
     /// (a Ctrl-C meant for the agent does not stop apps mid-update), stdin from /dev/null.
     private func spawn(_ request: LaunchRequest) throws(SpawnError) -> pid_t {
         var arguments = [configuration.launcher, "run", request.appID, "--socket", configuration.adminSocket]
-        arguments += configuration.extraReadable.flatMap { ["--allow-read", $0] }
-        arguments += configuration.extraWritable.flatMap { ["--allow-write", $0] }
+        let own = configuration.perApp[request.appID] ?? AgentFolderGrants.Folders()
+        arguments += (configuration.extraReadable + own.readable).flatMap { ["--allow-read", $0] }
+        arguments += (configuration.extraWritable + own.writable).flatMap { ["--allow-write", $0] }
         if let dataRoot = configuration.dataRoot {
             // The id is checked in `launch` (no '/', no leading '.'), so the folder stays inside the root.
             let folder = dataRoot + "/" + request.appID
@@ -117,7 +123,7 @@ public final class SandboxedAppSpawner: Sendable {
             arguments += ["--data", folder]
         }
         arguments += ["--landlock-abi", String(configuration.minimumLandlockABI), "--", request.executable]
-        var environment = ProcessInfo.processInfo.environment
+        var environment = configuration.environment ?? ProcessInfo.processInfo.environment
         environment[LaunchEnvironment.launchReasonVariable] = LaunchEnvironment.backgroundDeliveryLaunchReason
 
         var output: Int32 = -1

@@ -18,8 +18,15 @@ struct Agent: ParsableCommand {
             HKObserverQuery at once and call the completion handler. The agent reconnects when healthd restarts. \
             Only one agent may run per healthd. Exit codes: 77 refused by healthd, 70 internal failure.
 
+            Folders: --data-root gives each app a data folder of its own. --app-allow-read and --app-allow-write \
+            APP-ID=PATH give a folder to that one app; a folder given writable to one app may not be one another app \
+            is given too (unless --allow-shared-writes). --allow-read and --allow-write give a folder to every app \
+            the agent launches: shared, so apps can leave files for each other in an --allow-write folder.
+
             Example:
               health-sandbox agent --log-dir ~/.local/state/openhealth/apps
+              health-sandbox agent --data-root ~/.local/share/openhealth-apps \\
+                --app-allow-write org.example.heartrate=/srv/heartrate-export
             """)
 
     @Option(help: ArgumentHelp("healthd's admin socket.", valueName: "path"))
@@ -36,8 +43,21 @@ struct Agent: ParsableCommand {
 
     @Option(name: .customLong("allow-write"), help: ArgumentHelp(
         "Also let every launched app write beneath PATH (repeatable): one folder shared by all of them, where they can leave "
-            + "files for each other; prefer --data-root, which gives each app a folder of its own.", valueName: "path"))
+            + "files for each other; prefer --data-root or --app-allow-write, which give one app a folder of its own.", valueName: "path"))
     var allowWrite: [String] = []
+
+    @Option(name: .customLong("app-allow-read"), help: ArgumentHelp(
+        "Let the one app APP-ID read (and execute) beneath PATH (repeatable).", valueName: "app-id=path"))
+    var appAllowRead: [String] = []
+
+    @Option(name: .customLong("app-allow-write"), help: ArgumentHelp(
+        "Let the one app APP-ID write beneath PATH (repeatable). Refused if another app is given PATH, a folder in it or one "
+            + "containing it (per app, with --allow-read/--allow-write, or --data-root), unless --allow-shared-writes.",
+        valueName: "app-id=path"))
+    var appAllowWrite: [String] = []
+
+    @Flag(name: .customLong("allow-shared-writes"), help: "Let an --app-allow-write folder be one other apps are given too (they can then leave files for each other there).")
+    var allowSharedWrites = false
 
     @Option(name: .customLong("data-root"), help: ArgumentHelp("Give each launched app the data folder PATH/APP-ID (as root: owned by the app's own uid).", valueName: "path"))
     var dataRoot: String?
@@ -48,6 +68,11 @@ struct Agent: ParsableCommand {
     func validate() throws {
         for path in allowRead + allowWrite + [logDirectory, dataRoot].compactMap({ $0 }) where !path.hasPrefix("/") {
             throw ValidationError("'\(path)' is not an absolute path")
+        }
+        do {
+            try folderGrants().checked(allowSharedWrites: allowSharedWrites)
+        } catch {
+            throw ValidationError(error.description)
         }
         var isDirectory: ObjCBool = false
         if let logDirectory, !FileManager.default.fileExists(atPath: logDirectory, isDirectory: &isDirectory) || !isDirectory.boolValue {
@@ -70,11 +95,21 @@ struct Agent: ParsableCommand {
             FileHandle.standardError.write(Data("health-sandbox agent: \(Date().ISO8601Format()) \(message)\n".utf8))
         }
         let outcomes = LaunchAgent.Outcomes()
-        let spawner = SandboxedAppSpawner(.init(launcher: launcher, adminSocket: socket, logDirectory: logDirectory,
-                                                extraReadable: allowRead, extraWritable: allowWrite,
-                                                minimumLandlockABI: landlockABI, dataRoot: dataRoot),
-                                          report: report, onExit: outcomes.send)
+        var configuration = SandboxedAppSpawner.Configuration(launcher: launcher, adminSocket: socket, logDirectory: logDirectory,
+                                                              extraReadable: allowRead, extraWritable: allowWrite,
+                                                              minimumLandlockABI: landlockABI, dataRoot: dataRoot)
+        do {
+            configuration.perApp = try folderGrants().perApp
+        } catch {
+            throw fail(AppLauncher.Failure(description: error.description, exitCode: 64))
+        }
+        let spawner = SandboxedAppSpawner(configuration, report: report, onExit: outcomes.send)
         throw fail(LaunchAgent(adminSocket: socket, spawner: spawner, outcomes: outcomes, report: report).runBlocking())
+    }
+
+    private func folderGrants() throws(AgentFolderRefusal) -> AgentFolderGrants {
+        AgentFolderGrants(shared: .init(readable: allowRead, writable: allowWrite),
+                          perApp: try AgentFolderGrants.perApp(readable: appAllowRead, writable: appAllowWrite), dataRoot: dataRoot)
     }
 
     private func fail(_ failure: AppLauncher.Failure) -> ExitCode {

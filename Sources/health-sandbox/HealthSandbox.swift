@@ -25,8 +25,11 @@ struct Run: ParsableCommand {
             of healthd, no other process). It refuses (exit 71, naming the path) any path that is /, /tmp, your home or a \
             folder containing it, or that is, contains or lies in healthd's store or socket folder, and a writable path \
             (--data, --allow-write) in an --allow-read one: the app could run what it writes. A terminal on standard \
-            input is replaced by /dev/null, and one on standard output or error is reopened write-only: the app prints \
-            to it but never reads what you type (redirect input from a file or pipe instead). Inside, it confines itself — no_new_privs, a seccomp filter and a \
+            input is replaced by /dev/null: the app never reads what you type (redirect input from a file or pipe \
+            instead). On a terminal, standard output and error reach it through health-sandbox, which shows control \
+            characters, escape sequences and bidirectional formatting as escapes (\\u{1B}) and starts every row with \
+            [app APP-ID], so nothing the app prints can steer the terminal or pass for another program's prompt; \
+            to a file or pipe the app's output passes unchanged. Inside, it confines itself — no_new_privs, a seccomp filter and a \
             Landlock policy — and execs CMD with the connection inherited (its descriptor number in \
             OPENHEALTH_SOCKET_FD), where the HealthKit SDK finds it. Needs bubblewrap and user namespaces; without \
             them it refuses to run the app. Exit codes: 69 healthd unreachable, 77 binding refused, 71 confinement \
@@ -103,7 +106,7 @@ struct Run: ParsableCommand {
             close(bound.descriptor)
             throw fail(AppLauncher.Failure(description: "refusing to run \(appID): \(error.description)", exitCode: 71))
         }
-        throw fail(AppLauncher.execInNamespaces(executable: executable, arguments: [executable] + command.dropFirst(),
+        throw fail(AppLauncher.execInNamespaces(appID: appID, executable: executable, arguments: [executable] + command.dropFirst(),
                                                 boundSocket: bound.descriptor, policy: policy, minimumLandlockABI: landlockABI,
                                                 identity: identity, dataFolder: data, network: bound.binding.network,
                                                 maskedFolders: protected.healthFolders.map(\.path)))

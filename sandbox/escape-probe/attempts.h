@@ -17,6 +17,12 @@ struct targets {
     const char *tmp_marker;     /* optional: a file in the host's /tmp (the app's /tmp is private) */
 };
 
+/* escape-probe emit / flood / try-folders (output.c): what an app prints, how fast,
+   and which folders it can write. */
+int emit(const char *out_hex, const char *err_hex, const char *ending);
+int flood(long long total, const char *count_file);
+int try_folders(const char *folders);
+
 /* "name: allowed" for rc 0, else "name: denied (ERRNO)". */
 void result_line(const char *name, int errnum);
 

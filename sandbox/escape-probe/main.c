@@ -17,6 +17,10 @@
  *   escape-probe hold DATA FOREIGN
  *       writes a file into DATA and into FOREIGN, says "holding" and waits
  *       for stdin to close (the test reads its uid from outside meanwhile).
+ *   escape-probe emit STDOUT-HEX STDERR-HEX EXIT | flood BYTES COUNT-FILE
+ *       what an app prints to the user's terminal, and how fast (output.c).
+ *   ESCAPE_PROBE_TRY_FOLDERS=DIR:DIR… escape-probe
+ *       as launched by the agent: "write DIR: allowed/denied (ERRNO)" for each.
  *   escape-probe exec-victim --app-socket PATH -- VICTIM ARGS...
  *       runs VICTIM (another app's executable) with LD_PRELOAD set and the
  *       broker reached by path, as injected code would.
@@ -84,6 +88,16 @@ int main(int argc, char **argv) {
     }
     if (argc == 3 && strcmp(argv[1], "listen-abstract") == 0) {
         return listen_abstract(argv[2]);
+    }
+    if (argc == 5 && strcmp(argv[1], "emit") == 0) {
+        return emit(argv[2], argv[3], argv[4]);
+    }
+    if (argc == 4 && strcmp(argv[1], "flood") == 0) {
+        return flood(atoll(argv[2]), argv[3]);
+    }
+    /* Launched by the agent, which passes no arguments: the folders come in the environment. */
+    if (argc == 1 && getenv("ESCAPE_PROBE_TRY_FOLDERS") != NULL) {
+        return try_folders(getenv("ESCAPE_PROBE_TRY_FOLDERS"));
     }
     if (argc < 2 || strcmp(argv[1], "attempts") != 0) {
         fprintf(stderr, "usage: escape-probe attempts … | exec-victim --app-socket PATH -- VICTIM ARGS…\n");

@@ -190,6 +190,10 @@ final class ConnectionRegistry: Sendable {
     /// `AppConnectionTracker` token), forgotten once it is over.
     private func serve(_ fd: Int32, as caller: Caller, table: [String: MethodTable.Handler],
                        tracked token: UInt64? = nil) throws(RPCStatus) {
+        // Every app connection, launch-bound or direct, is served from here: an installed
+        // manifest that no longer passes the checks an install makes today (installed before
+        // a rule) is the identity of nothing until it is installed again.
+        if let manifest = caller.appManifest, let stale = InstalledManifestCheck.refusal(for: manifest) { throw stale }
         let appID = caller.appManifest?.id
         // The broker attaches its context before it accepts anything; a connection that somehow
         // arrives first is refused rather than crashing healthd.

@@ -14,7 +14,9 @@ struct AppsListCommand: AsyncParsableCommand {
             the manifest asks for network access and you allowed it (`healthctl apps allow-network`), \
             "requested" when only the manifest asks, "permitted" when only you allowed it, else "off"; \
             an app has a network only when it is "on". STORAGE: what the app's data takes of its quota \
-            (`healthctl apps quota`); not shown while the store is locked.
+            (`healthctl apps quota`); not shown while the store is locked. An app whose installed manifest no longer \
+            passes the checks an install makes (installed before a rule existed) is listed below the table as needing \
+            reinstalling: healthd neither launches nor serves it until you install its (fixed) manifest again.
 
             Example:
               healthctl apps list
@@ -35,6 +37,11 @@ struct AppsListCommand: AsyncParsableCommand {
         io.output.write(Self.table(apps, directConnectionAppIDs: list.directConnectionAppIDs, networkAppIDs: list.networkAppIDs,
                                    storage: list.storage)
             .rendered(emphasize: io.emphasized))
+        // The rule healthd applies where it serves an app (`InstalledManifestCheck`).
+        for app in apps.sorted(by: { $0.id < $1.id }) where !app.problems.isEmpty {
+            io.output.writeLine("\n\(app.id) needs reinstalling: healthd will not launch it or let it connect until its manifest, "
+                                + "fixed, is installed again (`healthctl apps install MANIFEST.json`): \(app.problems.joined(separator: "; "))")
+        }
     }
 
     static func table(_ apps: [AppManifest], directConnectionAppIDs: Set<String> = [], networkAppIDs: Set<String> = [],

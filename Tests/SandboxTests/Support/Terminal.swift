@@ -14,6 +14,9 @@ final class Terminal {
 
     private let controller: Int32
     private let terminal: Int32
+    /// The user's end, as a child gets it; and the terminal's own end, which shows what it received.
+    var terminalDescriptor: Int32 { terminal }
+    var controllerDescriptor: Int32 { controller }
 
     /// `owner`: who may open the terminal again (a user's own terminal belongs to that user).
     init(owner: (uid: uid_t, gid: gid_t)) throws {
