@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import HealthIPC
 import HealthModel
 import HealthStore
@@ -40,6 +41,7 @@ import Testing
         try await Self.setUp(healthd)
 
         // Saves on two connections, flat out, until healthd is killed under them.
+        let answered = AnsweredSaves()
         let savers = (0 ..< 2).map { connection in
             Task.detached { () -> Int in
                 guard let client = try? RPCClient.connect(path: healthd.appSocket) else { return 0 }
@@ -50,6 +52,7 @@ import Testing
                         _ = try await client.unary(HealthStoreMethod.save.rawValue,
                                                    StorageQuotaEndToEndTests.batch(20, round: connection * 100_000 + round))
                         saved += 1
+                        answered.count.withLock { $0 += 1 }
                     } catch {
                         return saved
                     }
@@ -57,7 +60,12 @@ import Testing
                 return saved
             }
         }
-        try await Task.sleep(for: .milliseconds(1_500))
+        // Killed mid-save once saves are being answered (a loaded machine may take seconds for
+        // the first), not after a fixed time.
+        let deadline = ContinuousClock.now + .seconds(120)
+        while answered.count.withLock({ $0 }) < 10, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
         healthd.kill()
         var batches = 0
         for saver in savers { batches += await saver.value }
@@ -81,4 +89,9 @@ import Testing
         try healthd.start()
         #expect(try await Self.used(healthd) == stored)
     }
+}
+
+/// Saves answered so far, shared by the saving tasks and the test.
+private final class AnsweredSaves: Sendable {
+    let count = Mutex(0)
 }

@@ -59,6 +59,10 @@ extension VisionPerObjectReadEndToEndTests {
         #expect(try await broker.healthctl(["lock"]).status == 0)
         let result = try await broker.runApp(reader, ["snippet", "vision-per-object"])
         #expect(result.errorCode == 6, "\(result)")
+        // `object-requests` reads the candidates when the user lists them, so it needs the store
+        // unlocked too; unlocked, nothing was left behind by the refused request.
+        let unlock = try await broker.healthctl(["unlock"])
+        #expect(unlock.status == 0, "\(unlock)")
         #expect(try await broker.healthctl(["object-requests"]).stdout.contains("No pending per-object requests."))
     }
 }

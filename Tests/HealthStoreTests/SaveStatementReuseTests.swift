@@ -41,8 +41,11 @@ import Testing
 
         func start(_ writer: any DatabaseWriter) throws {
             try writer.writeWithoutTransaction { db in
-                sqlite3_trace_v2(db.sqliteConnection, UInt32(SQLITE_TRACE_STMT), { _, context, statement, _ in
+                sqlite3_trace_v2(db.sqliteConnection, UInt32(SQLITE_TRACE_STMT), { _, context, statement, traced in
                     guard let context, let statement, let text = sqlite3_sql(OpaquePointer(statement)) else { return 0 }
+                    // A trigger's program starts with the statement that fired it as P and "-- TRIGGER
+                    // name" as X (sqlite3_trace_v2): the statement's own run is traced once, apart.
+                    if let traced, String(cString: traced.assumingMemoryBound(to: CChar.self)).hasPrefix("--") { return 0 }
                     let trace = Unmanaged<StatementTrace>.fromOpaque(context).takeUnretainedValue()
                     trace.runs.withLock { $0[String(cString: text), default: 0] += 1 }
                     return 0
