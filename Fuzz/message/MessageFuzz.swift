@@ -26,8 +26,6 @@ let messageTypes: [any WireMessage.Type] = [
     SeriesDataQuery.self, SeriesPointBatch.self, UnlockReport.self, UserPreferencesFeedRequest.self,
     UserPreferencesUpdate.self, WorkoutEffortQuery.self, WorkoutEffortRelationChange.self,
     WorkoutEffortRelations.self,
-    // Session 18 (the storage quota), at the end likewise.
-    AppStorageEntry.self, AppStorageLimitSetting.self,
 ]
 
 /// libFuzzer target: protobuf decoding of every message type (the depth and string guard, then

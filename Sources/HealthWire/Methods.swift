@@ -100,8 +100,6 @@ public enum HealthManagerMethod: String, CaseIterable, Sendable {
     case listAttachments = "/openhealth.v1.HealthManager/ListAttachments"
     case readAttachmentData = "/openhealth.v1.HealthManager/ReadAttachmentData"
     case removeAttachment = "/openhealth.v1.HealthManager/RemoveAttachment"
-    /// healthctl apps quota: one app's storage limit (StorageQuota).
-    case setAppStorageLimit = "/openhealth.v1.HealthManager/SetAppStorageLimit"
 }
 
 /// Where the SDK finds its connection: health-sandbox puts the inherited descriptor's number here.

@@ -3,7 +3,6 @@ import CSandbox
 import Foundation
 import Glibc
 import HealthBroker
-import HealthModel
 import HealthIPC
 import HealthStore
 import Logging
@@ -95,11 +94,6 @@ struct Healthd: ParsableCommand {
     @Option(name: .customLong("app-buffer-share-mib"), help: .hidden)
     var appBufferShareMiB: Int?
 
-    @Option(name: .customLong("app-write-floor"),
-            help: ArgumentHelp("No app may write while the store's disk has less than this free (e.g. 512MiB, the default; 0 turns it off); healthctl's own writes still may.",
-                               valueName: "size"))
-    var appWriteFloor: String?
-
     @Option(name: .customLong("lock-after"),
             help: ArgumentHelp("Lock the store after this long without reads or saves (e.g. 90s, 10m, 1h); off by default.",
                                valueName: "duration"))
@@ -142,13 +136,6 @@ struct Healthd: ParsableCommand {
         }
         if let largeQueriesRunning, !(1...64).contains(largeQueriesRunning) {
             throw ValidationError("--large-queries-running must be from 1 to 64, got \(largeQueriesRunning)")
-        }
-        if let appWriteFloor {
-            do {
-                _ = try StorageSize.parse(appWriteFloor)
-            } catch {
-                throw ValidationError("--app-write-floor: \(error.description)")
-            }
         }
         if let lockAfter, LockAfterOption.parse(lockAfter) == nil {
             throw ValidationError("--lock-after '\(lockAfter)' is not a duration; give a number with s, m or h, e.g. 10m")
@@ -311,7 +298,6 @@ struct Healthd: ParsableCommand {
         }
         if let seconds = answerReadDeadlineSeconds { limits.answerReadDeadline = .seconds(seconds) }
         if let largeQueriesRunning { limits.largeQueriesRunning = largeQueriesRunning }
-        if let floor = appWriteFloor.flatMap({ try? StorageSize.parse($0) }) { limits.appWriteDiskFloor = floor }
         if let appBufferShareMiB {
             limits.bufferedBytesPerApp = appBufferShareMiB << 20
             limits.bufferedBytes = max(limits.bufferedBytes, limits.bufferedBytesPerApp)

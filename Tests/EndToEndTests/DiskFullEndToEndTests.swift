@@ -11,10 +11,6 @@ import Testing
 /// once space is freed. Needs root (mount); recorded as a known issue otherwise.
 @Suite(.timeLimit(.minutes(10))) struct DiskFullEndToEndTests {
     static let steps = HKQuantityTypeIdentifier.stepCount.rawValue
-    /// This suite is about the disk really running out: the floor below which no app may write
-    /// (512 MiB by default, `StorageQuotaEndToEndTests`) would refuse every save on its small
-    /// tmpfs before that, so it is turned off here.
-    static let noAppFloor = ["--app-write-floor", "0"]
 
     /// A tmpfs of `megabytes` at a fresh directory, or nil (with why) when mounting is not allowed.
     static func smallFileSystem(megabytes: Int) -> (path: String, unmount: () -> Void)? {
@@ -51,7 +47,7 @@ import Testing
         }
         defer { fileSystem.unmount() }
         let healthd = try RestartableHealthd(storeDirectory: fileSystem.path + "/store")
-        try healthd.start(Self.noAppFloor)
+        try healthd.start()
         defer { healthd.stop() }
         let app = "org.test.diskfull"
         try await healthd.installClient(app)
@@ -76,7 +72,7 @@ import Testing
         // Restarted while the disk is still full: healthd serves reads, refuses writes saying
         // why, and `healthctl status` says it is read-only.
         healthd.stop()
-        try healthd.start(Self.noAppFloor)
+        try healthd.start()
         #expect(healthd.log.contains("the store's file system is full; starting read-only"), "\(healthd.log)")
         let status = try await healthd.healthctl(["status"])
         #expect(status.stdout.contains("Store:") && status.stdout.contains("read-only: healthd started read-only because no space was left on device"),
@@ -96,7 +92,7 @@ import Testing
         // Space freed and healthd restarted: writable again, nothing lost.
         unlink(filler)
         healthd.stop()
-        try healthd.start(Self.noAppFloor)
+        try healthd.start()
         #expect(try await healthd.healthctl(["status"]).stdout.contains("writable"))
         #expect(try await Self.save(healthd, app, minute: 30).okValue != nil, "\(healthd.log)")
         let stored = try await healthd.runApp(app, ["query", Self.steps])

@@ -35,9 +35,7 @@ import Testing
     /// A source and device the store already holds unchanged: their rows' pages are not
     /// rewritten, so the save's commit holds only the pages the new object changes — the
     /// `objects` row and its indexes — the access-log entry's row, and the one `counters` page
-    /// holding both the change number and the chain head (v37): 8 frames, and since the per-app
-    /// storage quota (v59) the source's `storage_use` row, updated by trigger in the same
-    /// transaction: 9. 10 while the head was
+    /// holding both the change number and the chain head (v37): 8 frames. 10 while the head was
     /// a table of its own and the log had an index no plan used (v3–v36), 11 with the device's
     /// upsert, which rewrote its fingerprint index entry on every save (the row itself,
     /// rewritten byte for byte, stays a clean page).
@@ -54,7 +52,7 @@ import Testing
             _ = try await database.samples.insert([Self.sample(10, device: watch)], source: source, accessLog: Self.draft)
         }, store)
         #expect(frames > 0)
-        #expect(frames <= 9, "WAL frames for a repeated one-sample save: \(frames)")
+        #expect(frames <= 8, "WAL frames for a repeated one-sample save: \(frames)")
     }
 
     /// The same, for a source that records the host it saves on, as healthd stamps every app's save
@@ -75,7 +73,7 @@ import Testing
             _ = try await database.samples.insert([Self.sample(10)], source: source, accessLog: Self.draft)
         }, store)
         #expect(frames > 0)
-        #expect(frames <= 9, "WAL frames for a repeated one-sample save from a recorded host: \(frames)")
+        #expect(frames <= 8, "WAL frames for a repeated one-sample save from a recorded host: \(frames)")
         let systems = try await store.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM source_systems") }
         #expect(systems == 1)
     }

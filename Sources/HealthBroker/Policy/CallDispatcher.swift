@@ -22,17 +22,6 @@ struct CallDispatcher: Sendable {
             return
         }
         guard let app = caller.appManifest else { return await run(handler, call) }
-        // The storage quota, for every method that stores on the app's behalf: before any of its
-        // work is queued, so a request over it is refused whole (StorageQuota).
-        var stored: StorageQuota.Claim?
-        if MethodTable.storage(of: call.method) == .adds {
-            do {
-                stored = try await context.storageQuota.admit(app: app.id, bytes: call.payload.count, store: context.store)
-            } catch {
-                return call.responder.fail(error.status, streaming: false)
-            }
-        }
-        defer { stored?.end() }
         // Budgets are claimed before the handler touches the store; the manager has none.
         switch MethodTable.cost(of: call.method, payload: call.payload) {
         case .cheap:
@@ -153,16 +142,7 @@ struct CallDispatcher: Sendable {
         let report = accessReport(for: call.method)
         let reply: MethodTable.Reply?
         do {
-            reply = try context.store.withOpenStoreNow { database in
-                // The quota's check on this path (`dispatch` has the other); a refusal returns false
-                // and the ordinary path refuses the call again and answers it.
-                var stored: StorageQuota.Claim?
-                if let app = caller.appManifest, MethodTable.storage(of: call.method) == .adds {
-                    stored = try context.storageQuota.admitNow(app: app.id, bytes: call.payload.count, database: database)
-                }
-                defer { stored?.end() }
-                return try write(context, caller, call.payload, database, report)
-            }
+            reply = try context.store.withOpenStoreNow { try write(context, caller, call.payload, $0, report) }
         } catch {
             return false
         }

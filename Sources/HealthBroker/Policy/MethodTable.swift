@@ -131,7 +131,6 @@ enum MethodTable {
         HealthManagerMethod.listAttachments.rawValue: .unary(AttachmentService.listForManager),
         HealthManagerMethod.readAttachmentData.rawValue: .stream(AttachmentService.readForManager),
         HealthManagerMethod.removeAttachment.rawValue: .unary(AttachmentService.removeForManager),
-        HealthManagerMethod.setAppStorageLimit.rawValue: .unary(StorageQuotaService.setLimit),
     ]
 
     /// How much of the broker an app's call may hold (BrokerLimits): a long-running query counts
@@ -186,41 +185,6 @@ enum MethodTable {
              .offerDocuments:  // files the offer and reads no candidate: the user's listing does (PerObjectCandidates)
             // One bounded request, one bounded answer: the call's own frame limits hold it.
             return .cheap
-        }
-    }
-
-    /// What an app's call does to the storage it holds (`StorageQuota`).
-    enum StorageEffect: Sendable, Equatable {
-        /// Stores data on the app's behalf: checked against its quota and the disk-free floor
-        /// before any of its work is queued (`CallDispatcher`).
-        case adds
-        /// Removes the app's data (leaving tombstones, counted too): never refused by the quota,
-        /// so an app over it can always make room.
-        case frees
-        /// Stores nothing, or a bounded row kept per app and type (a background-delivery
-        /// registration, a pending per-object offer: bounded by their own limits).
-        case bounded
-    }
-
-    /// The storage effect of an app's call. The switch names every app method and has no default,
-    /// so a method added to `HealthStoreMethod` does not build until someone decides whether it is
-    /// metered. Names that are no app method are `.bounded`: the dispatcher refuses them.
-    static func storage(of method: String) -> StorageEffect {
-        guard let appMethod = HealthStoreMethod(rawValue: method) else { return .bounded }
-        switch appMethod {
-        case .save, .addSamplesToWorkout, .insertRouteData, .finishRoute, .relateWorkoutEffort,
-             .beginAttachment, .appendAttachmentData, .finishAttachment:
-            return .adds
-        case .deleteObjects, .deleteMatching, .unrelateWorkoutEffort, .removeAttachment:
-            return .frees
-        case .getRequestStatus, .requestAuthorization, .authorizationStatus, .querySamples, .queryAnchored,
-             .observeChanges, .acknowledgeObserverUpdate, .querySources, .queryRouteData, .querySeriesData,
-             .queryStatistics, .queryStatisticsCollection, .getCharacteristic, .queryCorrelations, .preferredUnits,
-             .enableBackgroundDelivery, .disableBackgroundDelivery, .disableAllBackgroundDeliveries,
-             .queryActivitySummaries, .watchStatisticsCollection, .watchActivitySummaries, .currentSource,
-             .requestPerObjectReadAuthorization, .offerDocuments, .watchUserPreferences,
-             .queryWorkoutEffortRelationships, .listAttachments, .readAttachmentData:
-            return .bounded
         }
     }
 

@@ -71,7 +71,6 @@ public final class Broker: Sendable {
                                 backgroundDelivery: BackgroundDeliveryCoordinator(policy: configuration.backgroundDelivery),
                                 grantExpiries: GrantExpiryScheduler(store: store, changes: changes, logger: logger),
                                 budgets: AppBudgets(limits: configuration.limits),
-                                storageQuota: StorageQuota(limits: configuration.limits, storeDirectory: configuration.storeDirectory),
                                 largeQueries: largeQueries,
                                 refusals: RefusalLogThrottle(interval: configuration.limits.refusalLogInterval))
         registry.attach(context)

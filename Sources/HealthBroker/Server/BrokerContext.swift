@@ -24,8 +24,6 @@ struct BrokerContext: Sendable {
     let grantExpiries: GrantExpiryScheduler
     /// Per-app counted budgets (calls in flight, long-running queries).
     let budgets: AppBudgets
-    /// The per-app storage quota and the disk-free floor, checked before an app's write is queued.
-    let storageQuota: StorageQuota
     /// Slots for large queries, shared round-robin across apps.
     let largeQueries: QueryScheduler
     /// Rate limit on refusal entries in the access log.

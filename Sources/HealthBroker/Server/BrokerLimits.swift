@@ -85,15 +85,6 @@ public struct BrokerLimits: Sendable {
     public var answerReadDeadline: Duration?
     /// Refused connections and calls are logged once per peer per interval, with a count.
     public var refusalLogInterval: Duration = .seconds(60)
-    /// The storage quota of an app the user set no limit for (`StorageQuota`): 16 GiB. No honest
-    /// app meets it: a heart rate saved every second, day and night, as one sample each
-    /// (~190 counted bytes a sample) is 6 GiB a year; a GPS route of a location a second,
-    /// an hour a day, 2.6 GiB a year. `healthctl apps quota APP SIZE` sets another per app.
-    public var storageQuotaPerApp: Int64 = 16 << 30
-    /// Below this much free space on the store's disk no app may write (`healthd
-    /// --app-write-floor`); the user's own changes through healthctl still can (SECURITY.md
-    /// "Storage quota"): 512 MiB.
-    public var appWriteDiskFloor: Int64 = 512 << 20
 
     public init() {}
 

@@ -16,7 +16,7 @@ enum ManagerService {
             case let .locked(locked): (try locked.grants.apps.all().count, 0)
             }
         }
-        var status = BrokerStatus(
+        return MethodTable.Reply(BrokerStatus(
             storeDirectory: context.configuration.storeDirectory,
             appSocket: context.configuration.appSocketPath, adminSocket: context.configuration.adminSocketPath,
             installedApps: installedApps,
@@ -31,9 +31,7 @@ enum ManagerService {
             // healthd does not know of exports (healthctl writes them): healthctl fills this in.
             lastExport: nil,
             confinement: confinement(service),
-            answersReadAgain: Int(clamping: StreamVisibility.readingsAgain))
-        status.storageQuota = StorageQuotaService.state(context)
-        return MethodTable.Reply(status)
+            answersReadAgain: Int(clamping: StreamVisibility.readingsAgain)))
     }
 
     /// What walls healthd in: the Landlock ABI recorded at start, and — read now, not assumed —
@@ -97,8 +95,7 @@ enum ManagerService {
         let (apps, direct, network) = try await context.store.withGrants { database in
             (try database.apps.all(), try database.apps.directConnectionAppIDs(), try database.apps.networkAllowedAppIDs())
         }
-        let storage = try await StorageQuotaService.entries(context)
-        return MethodTable.Reply(ManifestList(apps, directConnectionAppIDs: direct, networkAppIDs: network, storage: storage))
+        return MethodTable.Reply(ManifestList(apps, directConnectionAppIDs: direct, networkAppIDs: network))
     }
 
     /// The user's switch for one app's network access; the app's next launch applies it.

@@ -46,12 +46,6 @@ public struct ManagerClient: Sendable {
                                               action: allowed ? "allow network access" : "deny network access")
     }
 
-    /// Sets `appID`'s storage quota (nil: the default); its use and limit after the change.
-    public func setAppStorageLimit(appID: String, limitBytes: Int64?) async throws(HealthCtlError) -> AppStorageEntry {
-        try await unary(.setAppStorageLimit, AppStorageLimitSetting(appID: appID, limitBytes: limitBytes),
-                        action: "set the storage quota of \(appID)")
-    }
-
     public func setDirectConnection(appID: String, allowed: Bool) async throws(HealthCtlError) {
         let _: EmptyMessage = try await unary(.setDirectConnection, DirectConnectionSetting(appID: appID, allowed: allowed),
                                               action: allowed ? "allow direct connections" : "deny direct connections")

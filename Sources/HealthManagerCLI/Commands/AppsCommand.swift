@@ -15,5 +15,5 @@ struct AppsCommand: AsyncParsableCommand {
             """,
         subcommands: [AppsInstallCommand.self, AppsListCommand.self, AppsBackgroundCommand.self,
                       AppsAllowDirectCommand.self, AppsDenyDirectCommand.self,
-                      AppsAllowNetworkCommand.self, AppsDenyNetworkCommand.self, AppsQuotaCommand.self, AppsRemoveCommand.self])
+                      AppsAllowNetworkCommand.self, AppsDenyNetworkCommand.self, AppsRemoveCommand.self])
 }

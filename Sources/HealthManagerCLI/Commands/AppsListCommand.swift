@@ -1,6 +1,5 @@
 import ArgumentParser
 import HealthModel
-import HealthWire
 
 /// `healthctl apps list`.
 struct AppsListCommand: AsyncParsableCommand {
@@ -13,10 +12,9 @@ struct AppsListCommand: AsyncParsableCommand {
             app may connect to healthd without health-sandbox (`healthctl apps allow-direct`). NETWORK: "on" when \
             the manifest asks for network access and you allowed it (`healthctl apps allow-network`), \
             "requested" when only the manifest asks, "permitted" when only you allowed it, else "off"; \
-            an app has a network only when it is "on". STORAGE: what the app's data takes of its quota \
-            (`healthctl apps quota`); not shown while the store is locked. An app whose installed manifest no longer \
-            passes the checks an install makes (installed before a rule existed) is listed below the table as needing \
-            reinstalling: healthd neither launches nor serves it until you install its (fixed) manifest again.
+            an app has a network only when it is "on". An app whose installed manifest no longer passes the checks \
+            an install makes (installed before a rule existed) is listed below the table as needing reinstalling: \
+            healthd neither launches nor serves it until you install its (fixed) manifest again.
 
             Example:
               healthctl apps list
@@ -34,8 +32,7 @@ struct AppsListCommand: AsyncParsableCommand {
             io.output.writeLine("No apps are installed. Install one with `healthctl apps install MANIFEST.json`.")
             return
         }
-        io.output.write(Self.table(apps, directConnectionAppIDs: list.directConnectionAppIDs, networkAppIDs: list.networkAppIDs,
-                                   storage: list.storage)
+        io.output.write(Self.table(apps, directConnectionAppIDs: list.directConnectionAppIDs, networkAppIDs: list.networkAppIDs)
             .rendered(emphasize: io.emphasized))
         // The rule healthd applies where it serves an app (`InstalledManifestCheck`).
         for app in apps.sorted(by: { $0.id < $1.id }) where !app.problems.isEmpty {
@@ -44,24 +41,16 @@ struct AppsListCommand: AsyncParsableCommand {
         }
     }
 
-    static func table(_ apps: [AppManifest], directConnectionAppIDs: Set<String> = [], networkAppIDs: Set<String> = [],
-                      storage: [AppStorageEntry] = []) -> TextTable {
-        // STORAGE only from a healthd that reports it, with the store unlocked.
-        let storageByApp = Dictionary(storage.map { ($0.appID, $0) }, uniquingKeysWith: { first, _ in first })
-        var columns: [TextTable.Column] = [.init("ID"), .init("NAME"), .init("VERSION"), .init("READS"), .init("WRITES"),
-                                           .init("DIRECT"), .init("NETWORK")]
-        if !storageByApp.isEmpty { columns.append(.init("STORAGE")) }
-        var table = TextTable(columns + [.init("EXECUTABLE"), .init("ENTITLEMENTS")])
+    static func table(_ apps: [AppManifest], directConnectionAppIDs: Set<String> = [], networkAppIDs: Set<String> = []) -> TextTable {
+        var table = TextTable([.init("ID"), .init("NAME"), .init("VERSION"), .init("READS"), .init("WRITES"),
+                               .init("DIRECT"), .init("NETWORK"), .init("EXECUTABLE"), .init("ENTITLEMENTS")])
         for app in apps.sorted(by: { $0.id < $1.id }) {
-            var row = [app.id, app.displayName, app.version,
-                       app.readUsageDescription == nil ? "no" : "yes",
-                       app.shareUsageDescription == nil ? "no" : "yes",
-                       directConnectionAppIDs.contains(app.id) ? "allowed" : "no",
-                       Self.network(asks: app.network, allowed: networkAppIDs.contains(app.id))]
-            if !storageByApp.isEmpty {
-                row.append(storageByApp[app.id].map { "\(StorageSize.short($0.usedBytes)) of \(StorageSize.short($0.limitBytes))" } ?? "")
-            }
-            table.append(row + [app.executable, app.entitlements.joined(separator: ",")])
+            table.append([app.id, app.displayName, app.version,
+                          app.readUsageDescription == nil ? "no" : "yes",
+                          app.shareUsageDescription == nil ? "no" : "yes",
+                          directConnectionAppIDs.contains(app.id) ? "allowed" : "no",
+                          Self.network(asks: app.network, allowed: networkAppIDs.contains(app.id)),
+                          app.executable, app.entitlements.joined(separator: ",")])
         }
         return table
     }

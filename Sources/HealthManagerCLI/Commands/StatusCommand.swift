@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import HealthModel
 import HealthWire
 
 /// `healthctl status`: is healthd up, where does it keep things, how busy is it.
@@ -37,21 +36,12 @@ struct StatusCommand: AsyncParsableCommand {
             ("Connected apps", "\(status.connectedApps)"),
             ("Samples", status.locked ? "unknown while locked" : "\(status.sampleCount)"),
             ("Store size", ByteCountFormatter.string(fromByteCount: Int64(status.storeBytes), countStyle: .file)),
-        ] + storageRows(status.storageQuota) + [
             ("Last backup/export", (status.lastExport ?? ExportHistory.last()?.date).map { $0.formatted(date: .abbreviated, time: .shortened) } ?? "never"),
         ]
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { label, value in
             label + ":" + String(repeating: " ", count: width - label.count + 2) + value + "\n"
         }.joined()
-    }
-
-    /// The storage quota's settings, from a healthd that reports them (SECURITY.md "Storage quota").
-    private static func storageRows(_ quota: BrokerStatus.StorageQuotaState) -> [(String, String)] {
-        guard quota.defaultLimitBytes > 0 else { return [] }
-        let free = quota.diskFreeBytes.map { StorageSize.short($0) } ?? "unknown"
-        return [("App storage", "\(StorageSize.short(quota.defaultLimitBytes)) per app by default (healthctl apps quota); "
-                 + "apps write while the disk has \(StorageSize.short(quota.appWriteFloorBytes)) free (now \(free))")]
     }
 
     /// "files walled in (Landlock ABI 7), seccomp filter, peer inspector answering": what keeps a

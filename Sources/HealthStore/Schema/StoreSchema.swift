@@ -152,7 +152,6 @@ enum StoreSchema {
         registerUploadConnections(&migrator)     // v42
         registerObjectReadOffers(&migrator)      // v48
         registerSyncKeyKinds(&migrator)          // v58
-        registerStorageUse(&migrator)            // v59
         registerWorkoutEffortScoped(&migrator)   // v60
         registerAssociationChange(&migrator)     // v64
         return migrator

@@ -187,14 +187,10 @@ public struct ManifestList: WireMessage, Equatable {
     public var directConnectionAppIDs: Set<String>
     /// The apps the user allowed network access (healthctl apps allow-network).
     public var networkAppIDs: Set<String>
-    /// Each installed app's storage use and limit (field 71; empty from a healthd before it).
-    public var storage: [AppStorageEntry] = []
-    public init(_ manifests: [AppManifest], directConnectionAppIDs: Set<String> = [], networkAppIDs: Set<String> = [],
-                storage: [AppStorageEntry] = []) {
+    public init(_ manifests: [AppManifest], directConnectionAppIDs: Set<String> = [], networkAppIDs: Set<String> = []) {
         self.manifests = manifests
         self.directConnectionAppIDs = directConnectionAppIDs
         self.networkAppIDs = networkAppIDs
-        self.storage = storage
     }
 
     public init(wire bytes: [UInt8]) throws {
@@ -212,9 +208,6 @@ public struct ManifestList: WireMessage, Equatable {
                     entitlements: WireRead.strings(app.entitlements, count: app.n_entitlements), network: app.network != 0)
             }, Set(WireRead.strings(wire.direct_connection_app_ids, count: wire.n_direct_connection_app_ids)),
              Set(WireRead.strings(wire.network_app_ids, count: wire.n_network_app_ids)))
-        }
-        storage = try ProtobufCodec.withDecoded(Openhealth__V1__ListAppsResponse.self, from: bytes) { wire in
-            WireRead.messages(wire.storage, count: wire.n_storage).map(AppStorageEntry.init)
         }
     }
 
@@ -242,11 +235,6 @@ public struct ManifestList: WireMessage, Equatable {
         let network = networkAppIDs.sorted()
         wire.n_network_app_ids = network.count
         wire.network_app_ids = arena.strings(network)
-        let storageRows = storage.map { entry in
-            arena.message { (row: inout Openhealth__V1__AppStorage) in entry.fill(&row, arena) }
-        }
-        wire.n_storage = storageRows.count
-        wire.storage = arena.messages(storageRows)
         return ProtobufCodec.encode(wire)
     }
 }
@@ -302,24 +290,6 @@ public struct BrokerStatus: WireMessage, Equatable {
     /// could see left the store or its grants changed while they waited (field 91). A deletion
     /// the reader cannot see never counts here: SECURITY.md, "A second reading is bounded by the first".
     public var answersReadAgain = 0
-    /// The storage quota's settings and the disk's free space (fields 71–73).
-    public var storageQuota = StorageQuotaState()
-
-    /// The storage quota (SECURITY.md "Storage quota").
-    public struct StorageQuotaState: Equatable, Sendable {
-        /// The limit of an app the user set none for; 0 from a healthd without quotas.
-        public var defaultLimitBytes: Int64 = 0
-        /// Below this much free disk, no app may write.
-        public var appWriteFloorBytes: Int64 = 0
-        /// Free space on the store's disk now; nil when unknown.
-        public var diskFreeBytes: Int64?
-
-        public init(defaultLimitBytes: Int64 = 0, appWriteFloorBytes: Int64 = 0, diskFreeBytes: Int64? = nil) {
-            self.defaultLimitBytes = defaultLimitBytes
-            self.appWriteFloorBytes = appWriteFloorBytes
-            self.diskFreeBytes = diskFreeBytes
-        }
-    }
 
     /// healthd's own confinement (SECURITY.md "healthd's own confinement").
     public struct Confinement: Equatable, Sendable {
@@ -406,11 +376,6 @@ public struct BrokerStatus: WireMessage, Equatable {
                                          peerInspector: Confinement.PeerInspector(rawValue: Int(wire.peer_inspector.rawValue)) ?? .unspecified),
                 answersReadAgain: Int(clamping: wire.answers_read_again))
         }
-        storageQuota = try ProtobufCodec.withDecoded(Openhealth__V1__StatusResponse.self, from: bytes) { wire in
-            StorageQuotaState(defaultLimitBytes: Int64(clamping: wire.default_storage_quota_bytes),
-                              appWriteFloorBytes: Int64(clamping: wire.app_write_floor_bytes),
-                              diskFreeBytes: wire.disk_free_bytes >= 0 ? wire.disk_free_bytes : nil)
-        }
     }
 
     /// A time on the wire (seconds since 1970, 0 for none): a value that is not a finite positive
@@ -443,9 +408,6 @@ public struct BrokerStatus: WireMessage, Equatable {
         wire.seccomp_filtered = confinement.seccompFiltered ? 1 : 0
         wire.peer_inspector = Openhealth__V1__PeerInspectorState(rawValue: UInt32(confinement.peerInspector.rawValue))
         wire.answers_read_again = UInt64(clamping: answersReadAgain)
-        wire.default_storage_quota_bytes = UInt64(clamping: storageQuota.defaultLimitBytes)
-        wire.app_write_floor_bytes = UInt64(clamping: storageQuota.appWriteFloorBytes)
-        wire.disk_free_bytes = storageQuota.diskFreeBytes ?? -1
         return ProtobufCodec.encode(wire)
     }
 }

@@ -52,9 +52,6 @@ extension Openhealth__V1__AnswerRequestResponse: ProtobufCMessageStruct {
 extension Openhealth__V1__AppManifest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__app_manifest__init(message) }
 }
-extension Openhealth__V1__AppStorage: ProtobufCMessageStruct {
-    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__app_storage__init(message) }
-}
 extension Openhealth__V1__AppendAttachmentDataRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__append_attachment_data_request__init(message) }
 }
@@ -444,9 +441,6 @@ extension Openhealth__V1__SeriesDataBatch: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__SeriesDataRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__series_data_request__init(message) }
-}
-extension Openhealth__V1__SetAppStorageLimitRequest: ProtobufCMessageStruct {
-    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_app_storage_limit_request__init(message) }
 }
 extension Openhealth__V1__SetCharacteristicResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_characteristic_response__init(message) }

@@ -30,8 +30,6 @@ enum HealthCtlCommandSweep {
         "help": { _ in [["help"], ["help", "samples"]] },
         "apps list": { _ in [["apps", "list"]] },
         "apps background": { _ in [["apps", "background"]] },
-        // Without a size it shows the app's use and limit.
-        "apps quota": { world in [["apps", "quota", world.appID]] },
         "requests": { _ in [["requests"]] },
         "object-requests": { _ in [["object-requests"]] },
         "object-grants": { world in [["object-grants", world.appID]] },

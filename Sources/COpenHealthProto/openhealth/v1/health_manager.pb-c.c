@@ -322,96 +322,6 @@ void   openhealth__v1__list_apps_response__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__list_apps_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-void   openhealth__v1__app_storage__init
-                     (Openhealth__V1__AppStorage         *message)
-{
-  static const Openhealth__V1__AppStorage init_value = OPENHEALTH__V1__APP_STORAGE__INIT;
-  *message = init_value;
-}
-size_t openhealth__v1__app_storage__get_packed_size
-                     (const Openhealth__V1__AppStorage *message)
-{
-  assert(message->base.descriptor == &openhealth__v1__app_storage__descriptor);
-  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
-}
-size_t openhealth__v1__app_storage__pack
-                     (const Openhealth__V1__AppStorage *message,
-                      uint8_t       *out)
-{
-  assert(message->base.descriptor == &openhealth__v1__app_storage__descriptor);
-  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
-}
-size_t openhealth__v1__app_storage__pack_to_buffer
-                     (const Openhealth__V1__AppStorage *message,
-                      ProtobufCBuffer *buffer)
-{
-  assert(message->base.descriptor == &openhealth__v1__app_storage__descriptor);
-  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
-}
-Openhealth__V1__AppStorage *
-       openhealth__v1__app_storage__unpack
-                     (ProtobufCAllocator  *allocator,
-                      size_t               len,
-                      const uint8_t       *data)
-{
-  return (Openhealth__V1__AppStorage *)
-     protobuf_c_message_unpack (&openhealth__v1__app_storage__descriptor,
-                                allocator, len, data);
-}
-void   openhealth__v1__app_storage__free_unpacked
-                     (Openhealth__V1__AppStorage *message,
-                      ProtobufCAllocator *allocator)
-{
-  if(!message)
-    return;
-  assert(message->base.descriptor == &openhealth__v1__app_storage__descriptor);
-  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
-}
-void   openhealth__v1__set_app_storage_limit_request__init
-                     (Openhealth__V1__SetAppStorageLimitRequest         *message)
-{
-  static const Openhealth__V1__SetAppStorageLimitRequest init_value = OPENHEALTH__V1__SET_APP_STORAGE_LIMIT_REQUEST__INIT;
-  *message = init_value;
-}
-size_t openhealth__v1__set_app_storage_limit_request__get_packed_size
-                     (const Openhealth__V1__SetAppStorageLimitRequest *message)
-{
-  assert(message->base.descriptor == &openhealth__v1__set_app_storage_limit_request__descriptor);
-  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
-}
-size_t openhealth__v1__set_app_storage_limit_request__pack
-                     (const Openhealth__V1__SetAppStorageLimitRequest *message,
-                      uint8_t       *out)
-{
-  assert(message->base.descriptor == &openhealth__v1__set_app_storage_limit_request__descriptor);
-  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
-}
-size_t openhealth__v1__set_app_storage_limit_request__pack_to_buffer
-                     (const Openhealth__V1__SetAppStorageLimitRequest *message,
-                      ProtobufCBuffer *buffer)
-{
-  assert(message->base.descriptor == &openhealth__v1__set_app_storage_limit_request__descriptor);
-  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
-}
-Openhealth__V1__SetAppStorageLimitRequest *
-       openhealth__v1__set_app_storage_limit_request__unpack
-                     (ProtobufCAllocator  *allocator,
-                      size_t               len,
-                      const uint8_t       *data)
-{
-  return (Openhealth__V1__SetAppStorageLimitRequest *)
-     protobuf_c_message_unpack (&openhealth__v1__set_app_storage_limit_request__descriptor,
-                                allocator, len, data);
-}
-void   openhealth__v1__set_app_storage_limit_request__free_unpacked
-                     (Openhealth__V1__SetAppStorageLimitRequest *message,
-                      ProtobufCAllocator *allocator)
-{
-  if(!message)
-    return;
-  assert(message->base.descriptor == &openhealth__v1__set_app_storage_limit_request__descriptor);
-  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
-}
 void   openhealth__v1__list_requests_request__init
                      (Openhealth__V1__ListRequestsRequest         *message)
 {
@@ -2230,7 +2140,7 @@ const ProtobufCMessageDescriptor openhealth__v1__status_request__descriptor =
   (ProtobufCMessageInit) openhealth__v1__status_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_descriptors[24] =
+static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_descriptors[21] =
 {
   {
     "store_directory",
@@ -2473,42 +2383,6 @@ static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_des
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
-    "default_storage_quota_bytes",
-    71,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_UINT64,
-    0,   /* quantifier_offset */
-    offsetof(Openhealth__V1__StatusResponse, default_storage_quota_bytes),
-    NULL,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "app_write_floor_bytes",
-    72,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_UINT64,
-    0,   /* quantifier_offset */
-    offsetof(Openhealth__V1__StatusResponse, app_write_floor_bytes),
-    NULL,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "disk_free_bytes",
-    73,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_INT64,
-    0,   /* quantifier_offset */
-    offsetof(Openhealth__V1__StatusResponse, disk_free_bytes),
-    NULL,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
     "answers_read_again",
     91,
     PROTOBUF_C_LABEL_NONE,
@@ -2523,12 +2397,9 @@ static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_des
 };
 static const unsigned openhealth__v1__status_response__field_indices_by_name[] = {
   2,   /* field[2] = admin_socket */
-  23,   /* field[23] = answers_read_again */
+  20,   /* field[20] = answers_read_again */
   1,   /* field[1] = app_socket */
-  21,   /* field[21] = app_write_floor_bytes */
   5,   /* field[5] = connected_apps */
-  20,   /* field[20] = default_storage_quota_bytes */
-  22,   /* field[22] = disk_free_bytes */
   11,   /* field[11] = idle_exit_seconds */
   3,   /* field[3] = installed_apps */
   16,   /* field[16] = landlock_abi */
@@ -2547,13 +2418,12 @@ static const unsigned openhealth__v1__status_response__field_indices_by_name[] =
   0,   /* field[0] = store_directory */
   7,   /* field[7] = version */
 };
-static const ProtobufCIntRange openhealth__v1__status_response__number_ranges[4 + 1] =
+static const ProtobufCIntRange openhealth__v1__status_response__number_ranges[3 + 1] =
 {
   { 1, 0 },
   { 20, 10 },
-  { 71, 20 },
-  { 91, 23 },
-  { 0, 24 }
+  { 91, 20 },
+  { 0, 21 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__status_response__descriptor =
 {
@@ -2563,10 +2433,10 @@ const ProtobufCMessageDescriptor openhealth__v1__status_response__descriptor =
   "Openhealth__V1__StatusResponse",
   "openhealth.v1",
   sizeof(Openhealth__V1__StatusResponse),
-  24,
+  21,
   openhealth__v1__status_response__field_descriptors,
   openhealth__v1__status_response__field_indices_by_name,
-  4,  openhealth__v1__status_response__number_ranges,
+  3,  openhealth__v1__status_response__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__status_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
@@ -2793,7 +2663,7 @@ const ProtobufCMessageDescriptor openhealth__v1__list_apps_request__descriptor =
   (ProtobufCMessageInit) openhealth__v1__list_apps_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__list_apps_response__field_descriptors[4] =
+static const ProtobufCFieldDescriptor openhealth__v1__list_apps_response__field_descriptors[3] =
 {
   {
     "apps",
@@ -2831,30 +2701,16 @@ static const ProtobufCFieldDescriptor openhealth__v1__list_apps_response__field_
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
-  {
-    "storage",
-    71,
-    PROTOBUF_C_LABEL_REPEATED,
-    PROTOBUF_C_TYPE_MESSAGE,
-    offsetof(Openhealth__V1__ListAppsResponse, n_storage),
-    offsetof(Openhealth__V1__ListAppsResponse, storage),
-    &openhealth__v1__app_storage__descriptor,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
 };
 static const unsigned openhealth__v1__list_apps_response__field_indices_by_name[] = {
   0,   /* field[0] = apps */
   1,   /* field[1] = direct_connection_app_ids */
   2,   /* field[2] = network_app_ids */
-  3,   /* field[3] = storage */
 };
-static const ProtobufCIntRange openhealth__v1__list_apps_response__number_ranges[2 + 1] =
+static const ProtobufCIntRange openhealth__v1__list_apps_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 71, 3 },
-  { 0, 4 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__list_apps_response__descriptor =
 {
@@ -2864,152 +2720,11 @@ const ProtobufCMessageDescriptor openhealth__v1__list_apps_response__descriptor 
   "Openhealth__V1__ListAppsResponse",
   "openhealth.v1",
   sizeof(Openhealth__V1__ListAppsResponse),
-  4,
+  3,
   openhealth__v1__list_apps_response__field_descriptors,
   openhealth__v1__list_apps_response__field_indices_by_name,
-  2,  openhealth__v1__list_apps_response__number_ranges,
+  1,  openhealth__v1__list_apps_response__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__list_apps_response__init,
-  NULL,NULL,NULL    /* reserved[123] */
-};
-static const ProtobufCFieldDescriptor openhealth__v1__app_storage__field_descriptors[4] =
-{
-  {
-    "app_id",
-    71,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
-    0,   /* quantifier_offset */
-    offsetof(Openhealth__V1__AppStorage, app_id),
-    NULL,
-    &protobuf_c_empty_string,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "used_bytes",
-    72,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_UINT64,
-    0,   /* quantifier_offset */
-    offsetof(Openhealth__V1__AppStorage, used_bytes),
-    NULL,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "limit_bytes",
-    73,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_UINT64,
-    0,   /* quantifier_offset */
-    offsetof(Openhealth__V1__AppStorage, limit_bytes),
-    NULL,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "default_limit",
-    74,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_BOOL,
-    0,   /* quantifier_offset */
-    offsetof(Openhealth__V1__AppStorage, default_limit),
-    NULL,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-};
-static const unsigned openhealth__v1__app_storage__field_indices_by_name[] = {
-  0,   /* field[0] = app_id */
-  3,   /* field[3] = default_limit */
-  2,   /* field[2] = limit_bytes */
-  1,   /* field[1] = used_bytes */
-};
-static const ProtobufCIntRange openhealth__v1__app_storage__number_ranges[1 + 1] =
-{
-  { 71, 0 },
-  { 0, 4 }
-};
-const ProtobufCMessageDescriptor openhealth__v1__app_storage__descriptor =
-{
-  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
-  "openhealth.v1.AppStorage",
-  "AppStorage",
-  "Openhealth__V1__AppStorage",
-  "openhealth.v1",
-  sizeof(Openhealth__V1__AppStorage),
-  4,
-  openhealth__v1__app_storage__field_descriptors,
-  openhealth__v1__app_storage__field_indices_by_name,
-  1,  openhealth__v1__app_storage__number_ranges,
-  (ProtobufCMessageInit) openhealth__v1__app_storage__init,
-  NULL,NULL,NULL    /* reserved[123] */
-};
-static const ProtobufCFieldDescriptor openhealth__v1__set_app_storage_limit_request__field_descriptors[3] =
-{
-  {
-    "app_id",
-    71,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
-    0,   /* quantifier_offset */
-    offsetof(Openhealth__V1__SetAppStorageLimitRequest, app_id),
-    NULL,
-    &protobuf_c_empty_string,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "limit_bytes",
-    72,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_UINT64,
-    0,   /* quantifier_offset */
-    offsetof(Openhealth__V1__SetAppStorageLimitRequest, limit_bytes),
-    NULL,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
-    "use_default",
-    73,
-    PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_BOOL,
-    0,   /* quantifier_offset */
-    offsetof(Openhealth__V1__SetAppStorageLimitRequest, use_default),
-    NULL,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-};
-static const unsigned openhealth__v1__set_app_storage_limit_request__field_indices_by_name[] = {
-  0,   /* field[0] = app_id */
-  1,   /* field[1] = limit_bytes */
-  2,   /* field[2] = use_default */
-};
-static const ProtobufCIntRange openhealth__v1__set_app_storage_limit_request__number_ranges[1 + 1] =
-{
-  { 71, 0 },
-  { 0, 3 }
-};
-const ProtobufCMessageDescriptor openhealth__v1__set_app_storage_limit_request__descriptor =
-{
-  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
-  "openhealth.v1.SetAppStorageLimitRequest",
-  "SetAppStorageLimitRequest",
-  "Openhealth__V1__SetAppStorageLimitRequest",
-  "openhealth.v1",
-  sizeof(Openhealth__V1__SetAppStorageLimitRequest),
-  3,
-  openhealth__v1__set_app_storage_limit_request__field_descriptors,
-  openhealth__v1__set_app_storage_limit_request__field_indices_by_name,
-  1,  openhealth__v1__set_app_storage_limit_request__number_ranges,
-  (ProtobufCMessageInit) openhealth__v1__set_app_storage_limit_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 #define openhealth__v1__list_requests_request__field_descriptors NULL
@@ -4938,7 +4653,7 @@ const ProtobufCEnumDescriptor openhealth__v1__decision__descriptor =
   openhealth__v1__decision__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[47] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[46] =
 {
   { "Status", &openhealth__v1__status_request__descriptor, &openhealth__v1__status_response__descriptor },
   { "InstallApp", &openhealth__v1__install_app_request__descriptor, &openhealth__v1__install_app_response__descriptor },
@@ -4986,7 +4701,6 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "ListAttachments", &openhealth__v1__list_attachments_request__descriptor, &openhealth__v1__list_attachments_response__descriptor },
   { "ReadAttachmentData", &openhealth__v1__attachment_request__descriptor, &openhealth__v1__attachment_data_chunk__descriptor },
   { "RemoveAttachment", &openhealth__v1__attachment_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
-  { "SetAppStorageLimit", &openhealth__v1__set_app_storage_limit_request__descriptor, &openhealth__v1__app_storage__descriptor },
 };
 const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   40,        /* AddSamples */
@@ -5023,7 +4737,6 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   9,        /* RevokeObjectReadGrants */
   15,        /* RotateKey */
   33,        /* SetActivityGoals */
-  46,        /* SetAppStorageLimit */
   26,        /* SetCharacteristic */
   36,        /* SetDirectConnection */
   10,        /* SetGrants */
@@ -5044,7 +4757,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
   "HealthManager",
   "Openhealth__V1__HealthManager",
   "openhealth.v1",
-  47,
+  46,
   openhealth__v1__health_manager__method_descriptors,
   openhealth__v1__health_manager__method_indices_by_name
 };
@@ -5415,14 +5128,6 @@ void openhealth__v1__health_manager__remove_attachment(ProtobufCService *service
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
   service->invoke(service, 45, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
-}
-void openhealth__v1__health_manager__set_app_storage_limit(ProtobufCService *service,
-                                                           const Openhealth__V1__SetAppStorageLimitRequest *input,
-                                                           Openhealth__V1__AppStorage_Closure closure,
-                                                           void *closure_data)
-{
-  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 46, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
                                            Openhealth__V1__HealthManager_ServiceDestroy destroy)

@@ -32,8 +32,6 @@ typedef struct Openhealth__V1__InstallAppRequest Openhealth__V1__InstallAppReque
 typedef struct Openhealth__V1__InstallAppResponse Openhealth__V1__InstallAppResponse;
 typedef struct Openhealth__V1__ListAppsRequest Openhealth__V1__ListAppsRequest;
 typedef struct Openhealth__V1__ListAppsResponse Openhealth__V1__ListAppsResponse;
-typedef struct Openhealth__V1__AppStorage Openhealth__V1__AppStorage;
-typedef struct Openhealth__V1__SetAppStorageLimitRequest Openhealth__V1__SetAppStorageLimitRequest;
 typedef struct Openhealth__V1__ListRequestsRequest Openhealth__V1__ListRequestsRequest;
 typedef struct Openhealth__V1__AuthorizationPrompt Openhealth__V1__AuthorizationPrompt;
 typedef struct Openhealth__V1__ListRequestsResponse Openhealth__V1__ListRequestsResponse;
@@ -188,17 +186,10 @@ struct  Openhealth__V1__StatusResponse
    * see left the store or its grants changed while they waited (StreamVisibility.refresh).
    */
   uint64_t answers_read_again;
-  /*
-   * The storage quota (fields 71-73): the default per-app limit, the free space below which no
-   * app may write, and the free space on the store's disk now (-1: unknown).
-   */
-  uint64_t default_storage_quota_bytes;
-  uint64_t app_write_floor_bytes;
-  int64_t disk_free_bytes;
 };
 #define OPENHEALTH__V1__STATUS_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__status_response__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, OPENHEALTH__V1__PEER_INSPECTOR_STATE__PEER_INSPECTOR_STATE_UNSPECIFIED, 0, 0, 0, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, OPENHEALTH__V1__PEER_INSPECTOR_STATE__PEER_INSPECTOR_STATE_UNSPECIFIED, 0 }
 
 
 struct  Openhealth__V1__AppManifest
@@ -275,50 +266,10 @@ struct  Openhealth__V1__ListAppsResponse
    */
   size_t n_network_app_ids;
   char **network_app_ids;
-  /*
-   * each installed app's storage use and limit
-   */
-  size_t n_storage;
-  Openhealth__V1__AppStorage **storage;
 };
 #define OPENHEALTH__V1__LIST_APPS_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__list_apps_response__descriptor) \
-    , 0,NULL, 0,NULL, 0,NULL, 0,NULL }
-
-
-/*
- * One app's storage: what its data occupies (as healthd counts it: SECURITY.md "Storage quota")
- * and its limit. Field numbers 71-74 (reserved for the quota).
- */
-struct  Openhealth__V1__AppStorage
-{
-  ProtobufCMessage base;
-  char *app_id;
-  uint64_t used_bytes;
-  uint64_t limit_bytes;
-  /*
-   * no limit of its own: the default applies
-   */
-  protobuf_c_boolean default_limit;
-};
-#define OPENHEALTH__V1__APP_STORAGE__INIT \
- { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__app_storage__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, 0 }
-
-
-/*
- * SetAppStorageLimit: `limit_bytes` for `app_id`, or back to the default when `use_default`.
- */
-struct  Openhealth__V1__SetAppStorageLimitRequest
-{
-  ProtobufCMessage base;
-  char *app_id;
-  uint64_t limit_bytes;
-  protobuf_c_boolean use_default;
-};
-#define OPENHEALTH__V1__SET_APP_STORAGE_LIMIT_REQUEST__INIT \
- { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__set_app_storage_limit_request__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0 }
+    , 0,NULL, 0,NULL, 0,NULL }
 
 
 struct  Openhealth__V1__ListRequestsRequest
@@ -995,44 +946,6 @@ Openhealth__V1__ListAppsResponse *
                       const uint8_t       *data);
 void   openhealth__v1__list_apps_response__free_unpacked
                      (Openhealth__V1__ListAppsResponse *message,
-                      ProtobufCAllocator *allocator);
-/* Openhealth__V1__AppStorage methods */
-void   openhealth__v1__app_storage__init
-                     (Openhealth__V1__AppStorage         *message);
-size_t openhealth__v1__app_storage__get_packed_size
-                     (const Openhealth__V1__AppStorage   *message);
-size_t openhealth__v1__app_storage__pack
-                     (const Openhealth__V1__AppStorage   *message,
-                      uint8_t             *out);
-size_t openhealth__v1__app_storage__pack_to_buffer
-                     (const Openhealth__V1__AppStorage   *message,
-                      ProtobufCBuffer     *buffer);
-Openhealth__V1__AppStorage *
-       openhealth__v1__app_storage__unpack
-                     (ProtobufCAllocator  *allocator,
-                      size_t               len,
-                      const uint8_t       *data);
-void   openhealth__v1__app_storage__free_unpacked
-                     (Openhealth__V1__AppStorage *message,
-                      ProtobufCAllocator *allocator);
-/* Openhealth__V1__SetAppStorageLimitRequest methods */
-void   openhealth__v1__set_app_storage_limit_request__init
-                     (Openhealth__V1__SetAppStorageLimitRequest         *message);
-size_t openhealth__v1__set_app_storage_limit_request__get_packed_size
-                     (const Openhealth__V1__SetAppStorageLimitRequest   *message);
-size_t openhealth__v1__set_app_storage_limit_request__pack
-                     (const Openhealth__V1__SetAppStorageLimitRequest   *message,
-                      uint8_t             *out);
-size_t openhealth__v1__set_app_storage_limit_request__pack_to_buffer
-                     (const Openhealth__V1__SetAppStorageLimitRequest   *message,
-                      ProtobufCBuffer     *buffer);
-Openhealth__V1__SetAppStorageLimitRequest *
-       openhealth__v1__set_app_storage_limit_request__unpack
-                     (ProtobufCAllocator  *allocator,
-                      size_t               len,
-                      const uint8_t       *data);
-void   openhealth__v1__set_app_storage_limit_request__free_unpacked
-                     (Openhealth__V1__SetAppStorageLimitRequest *message,
                       ProtobufCAllocator *allocator);
 /* Openhealth__V1__ListRequestsRequest methods */
 void   openhealth__v1__list_requests_request__init
@@ -1817,12 +1730,6 @@ typedef void (*Openhealth__V1__ListAppsRequest_Closure)
 typedef void (*Openhealth__V1__ListAppsResponse_Closure)
                  (const Openhealth__V1__ListAppsResponse *message,
                   void *closure_data);
-typedef void (*Openhealth__V1__AppStorage_Closure)
-                 (const Openhealth__V1__AppStorage *message,
-                  void *closure_data);
-typedef void (*Openhealth__V1__SetAppStorageLimitRequest_Closure)
-                 (const Openhealth__V1__SetAppStorageLimitRequest *message,
-                  void *closure_data);
 typedef void (*Openhealth__V1__ListRequestsRequest_Closure)
                  (const Openhealth__V1__ListRequestsRequest *message,
                   void *closure_data);
@@ -2134,10 +2041,6 @@ struct Openhealth__V1__HealthManager_Service
                             const Openhealth__V1__AttachmentRequest *input,
                             Openhealth__V1__RequestAuthorizationResponse_Closure closure,
                             void *closure_data);
-  void (*set_app_storage_limit)(Openhealth__V1__HealthManager_Service *service,
-                                const Openhealth__V1__SetAppStorageLimitRequest *input,
-                                Openhealth__V1__AppStorage_Closure closure,
-                                void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthManager_ServiceDestroy)(Openhealth__V1__HealthManager_Service *);
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
@@ -2191,8 +2094,7 @@ void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service
       function_prefix__ ## remove_app,\
       function_prefix__ ## list_attachments,\
       function_prefix__ ## read_attachment_data,\
-      function_prefix__ ## remove_attachment,\
-      function_prefix__ ## set_app_storage_limit  }
+      function_prefix__ ## remove_attachment  }
 void openhealth__v1__health_manager__status(ProtobufCService *service,
                                             const Openhealth__V1__StatusRequest *input,
                                             Openhealth__V1__StatusResponse_Closure closure,
@@ -2377,10 +2279,6 @@ void openhealth__v1__health_manager__remove_attachment(ProtobufCService *service
                                                        const Openhealth__V1__AttachmentRequest *input,
                                                        Openhealth__V1__RequestAuthorizationResponse_Closure closure,
                                                        void *closure_data);
-void openhealth__v1__health_manager__set_app_storage_limit(ProtobufCService *service,
-                                                           const Openhealth__V1__SetAppStorageLimitRequest *input,
-                                                           Openhealth__V1__AppStorage_Closure closure,
-                                                           void *closure_data);
 
 /* --- descriptors --- */
 
@@ -2394,8 +2292,6 @@ extern const ProtobufCMessageDescriptor openhealth__v1__install_app_request__des
 extern const ProtobufCMessageDescriptor openhealth__v1__install_app_response__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__list_apps_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__list_apps_response__descriptor;
-extern const ProtobufCMessageDescriptor openhealth__v1__app_storage__descriptor;
-extern const ProtobufCMessageDescriptor openhealth__v1__set_app_storage_limit_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__list_requests_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__authorization_prompt__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__list_requests_response__descriptor;
