@@ -40,6 +40,15 @@ import TestSupport
         return true
     }
 
+    /// `eventually` for a step of `pattern`'s set-up: a step that never happens is an issue
+    /// naming the pattern, not a silent wait for the whole hang guard (`closeMidStream` once waited
+    /// 120 s, in every run, for more than a stream can buffer, then went on as if it had happened).
+    static func expectEventually(_ pattern: Pattern, _ what: String, _ condition: () -> Bool,
+                                 sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let held = try await eventually(condition)
+        #expect(held, "\(pattern): never \(what)", sourceLocation: sourceLocation)
+    }
+
     /// Reads and counts every frame the server sends on `fd` (a duplicate, on a thread of its
     /// own, so a blocking read holds no thread of the pool the handlers run on). The duplicate
     /// keeps the socket open: the client leaves with `leave(_:)`, not `close` alone.
@@ -192,11 +201,11 @@ import TestSupport
         case .cutOffMidBody:
             fds = [try serve(budget, ended: ended, handler)]
             _ = sendAll(FrameReader.prefix(forBodyLength: Self.mib) + [UInt8](repeating: 0x0A, count: 1_000), to: fds[0])
-            _ = try await eventually { budget.inUse(by: "app") > 0 }
+            try await expectEventually(pattern, "the request claimed") { budget.inUse(by: "app") > 0 }
         case .barePrefixThenClose:
             fds = [try serve(budget, ended: ended, handler)]
             _ = sendAll(FrameReader.prefix(forBodyLength: Self.mib), to: fds[0])
-            _ = try await eventually { budget.inUse(by: "app") > 0 }
+            try await expectEventually(pattern, "the request claimed") { budget.inUse(by: "app") > 0 }
         case .oversizeFrame:
             fds = [try serve(budget, ended: ended, handler)]
             _ = sendAll(FrameReader.prefix(forBodyLength: WireLimits.maxFrameBytes + 1), to: fds[0])
@@ -210,44 +219,47 @@ import TestSupport
             fds = [try serve(budget, ended: ended, handler)]
             let answers = countAnswers(on: fds[0])
             _ = sendAll(request(1, "/t/Hold", bytes: 500 * Self.kib), to: fds[0])
-            _ = try await eventually { budget.inUse(by: "app") > 0 }
+            try await expectEventually(pattern, "the request claimed") { budget.inUse(by: "app") > 0 }
             sample()
             _ = sendAll(FrameCodec.encode(Frame(callID: 1, kind: .cancel)), to: fds[0])
-            _ = try await eventually { answers.value >= 1 }
+            try await expectEventually(pattern, "answered") { answers.value >= 1 }
         case .closeMidCall:
             fds = [try serve(budget, ended: ended, handler)]
             _ = sendAll(request(1, "/t/Hold", bytes: 500 * Self.kib), to: fds[0])
-            _ = try await eventually { budget.inUse(by: "app") > 0 }
+            try await expectEventually(pattern, "the request claimed") { budget.inUse(by: "app") > 0 }
         case .closeMidReply:
             fds = [try serve(budget, ended: ended, handler)]
             _ = sendAll(request(1, "/t/Big", bytes: 10), to: fds[0])
             // The reply waits unread, counted against the app.
-            _ = try await eventually { budget.inUse(by: "app") > Self.mib }
+            try await expectEventually(pattern, "the unread reply counted") { budget.inUse(by: "app") > Self.mib }
         case .closeMidStream:
             fds = [try serve(budget, ended: ended, handler)]
-            _ = sendAll(request(1, "/t/Stream", bytes: 10), to: fds[0])
-            // Paused at the connection's pause threshold, the unread messages counted.
-            _ = try await eventually { budget.inUse(by: "app") > 512 * Self.kib }
+            let call = request(1, "/t/Stream", bytes: 10)
+            _ = sendAll(call, to: fds[0])
+            // Stalled once the socket is full: a stream message is handed over only when nothing
+            // is buffered (`CallResponder.handOffBytes`), so beside the request's own claim only
+            // the unsent rest of one message is counted — never the 512 KiB this once waited for.
+            try await expectEventually(pattern, "a stream message counted") { budget.inUse(by: "app") > call.count }
         case .refusedByAdmission:
             fds = [try serve(budget, ended: ended, admission: { _ in .failure(RPCStatus(.resourceExhausted, "no")) }, handler)]
             let answers = countAnswers(on: fds[0])
             for id in 1...10 { _ = sendAll(request(UInt64(id), "/t/Echo", bytes: 300 * Self.kib), to: fds[0]) }
             sample()
-            _ = try await eventually { answers.value >= 10 }
+            try await expectEventually(pattern, "answered all 10") { answers.value >= 10 }
         case .reusedCallID:
             fds = [try serve(budget, ended: ended, handler)]
             let answers = countAnswers(on: fds[0])
             _ = sendAll(request(7, "/t/Hold", bytes: 300 * Self.kib), to: fds[0])
-            _ = try await eventually { budget.inUse(by: "app") > 0 }
+            try await expectEventually(pattern, "the request claimed") { budget.inUse(by: "app") > 0 }
             sample()
             _ = sendAll(request(7, "/t/Echo", bytes: 300 * Self.kib), to: fds[0])
-            _ = try await eventually { answers.value >= 1 }  // already in flight
+            try await expectEventually(pattern, "answered") { answers.value >= 1 }  // already in flight
         case .pastCallsInFlight:
             fds = [try serve(budget, ended: ended, limits: ConnectionLimits(callsInFlight: 2), handler)]
             let answers = countAnswers(on: fds[0])
             for id in 1...5 { _ = sendAll(request(UInt64(id), "/t/Hold", bytes: 100 * Self.kib), to: fds[0]) }
             sample()
-            _ = try await eventually { answers.value >= 3 }  // three refused; two held
+            try await expectEventually(pattern, "answered the three refused") { answers.value >= 3 }  // three refused; two held
         case .answeredOnTheReadingThread:
             fds = [try serve(budget, ended: ended, answerNow: { call in
                 guard call.method == "/t/Now" else { return false }
@@ -257,7 +269,7 @@ import TestSupport
             let answers = countAnswers(on: fds[0])
             for id in 1...20 { _ = sendAll(request(UInt64(id), "/t/Now", bytes: 200 * Self.kib), to: fds[0]) }
             sample()
-            _ = try await eventually { answers.value >= 20 }
+            try await expectEventually(pattern, "answered all 20") { answers.value >= 20 }
         case .pipelinedOnEveryConnection:
             // Four connections flooding frames of a third of the share, back to back, while
             // their answers are read: more than the share is always on its way.
