@@ -25,7 +25,7 @@ import Synchronization
 /// recomputes whatever it decides; one on another type (workouts) changes nothing it reads.
 /// The user's goals and move mode are no samples: changing them (`healthctl activity goals set`,
 /// `characteristics set`) wakes the query with `ChangeNotifier.post(userSettingsChangedFor:)`,
-/// which always recomputes — with the window of the last computation while the rule is the same
+/// which recomputes for a reader whose scope may show them (`mayShowSettings`) — with the window of the last computation while the rule is the same
 /// (`read(…forced:)`), so the update holds the settings' change and nothing the clock moved. Only
 /// that post forces it (`subscribeToUserSettings`): a grant change of the app wakes the query
 /// through its sample types' subscriptions, and the basis decides, as for any wake-up.

@@ -38,11 +38,8 @@ public struct ConsultedRules: Sendable, Equatable {
     public func grantTypes(of typeIdentifier: String) -> [String] {
         var types = [typeIdentifier]
         if workouts { types.append(HKWorkoutTypeIdentifier) }
-        if correlations {
-            for correlation in CorrelationRules.correlatedTypes(of: typeIdentifier) {
-                types += CorrelationRules.memberTypes(of: correlation).map(\.identifier)
-            }
-        }
+        // Every type a correlation holding the type may hold (the type itself included).
+        if correlations { types += CorrelationRules.correlatedTypes(of: typeIdentifier).filter { $0 != typeIdentifier } }
         return types
     }
 }
