@@ -106,6 +106,8 @@ import Testing
             Connected apps:      0
             Samples:             1234
             Store size:          2.5 MB
+            Watch slot visits:   0
+            Watch computations:  0
             Last backup/export:  \(lastExport)
 
             """)

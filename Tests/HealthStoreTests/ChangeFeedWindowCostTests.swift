@@ -28,8 +28,10 @@ import Testing
         }
     }
 
-    /// VM steps of the feed's statements for: a read from the origin (a nil anchor), a read from
-    /// a cursor taken before the hidden saves (a current anchor), and the observer's check.
+    /// VM steps of the feed's statements for: a read from the origin (a nil anchor) and a read from
+    /// a cursor taken before the hidden saves (a current anchor). The observer's check is no feed
+    /// read from an old anchor: it walks what was committed since its last check, hidden rows
+    /// included, so that its cost never follows the rows the reader can see (`RecheckCostTests`).
     static func feedSteps(hiddenRows: Int) async throws -> [String: Int64] {
         let writer = try DatabaseQueue()
         let database = try HealthDatabase(writer: writer)
@@ -38,7 +40,6 @@ import Testing
         _ = try await database.samples.insert([10, 40, 41].map { ChangeFeedRepositoryTests.sample(minute: $0) }, source: own)
         _ = try await database.samples.insert([35, 36].map { ChangeFeedRepositoryTests.sample(minute: $0) }, source: other)
         let cursor = try database.changeFeed.changes(of: sleep, matching: nil, scope: window, after: .origin, limit: 0).cursor
-        let change = try database.changeFeed.currentChange()
         // Hidden: another source's samples from before the window, saved after the cursor; half
         // of them deleted again, so both tables hold hidden rows after it.
         if hiddenRows > 0 {
@@ -55,9 +56,6 @@ import Testing
         }
         steps["from a cursor"] = try Self.steps(writer) {
             _ = try database.changeFeed.changes(of: sleep, matching: nil, scope: window, after: cursor, limit: 2)
-        }
-        steps["has changes"] = try Self.steps(writer) {
-            _ = try database.changeFeed.hasChanges(of: sleep, matching: nil, scope: window, after: change)
         }
         return steps
     }

@@ -30,6 +30,8 @@ final class ChangeNotifier: Sendable {
     private let subscribers = Subscriptions<Subscriber>()
     /// How many times each quantity type's source order changed since start-up.
     private let sourceOrderVersions = Mutex<[String: UInt64]>([:])
+    /// How many times the user decided (or changed) each app's grant of each type since start-up.
+    private let grantRecordVersions = Mutex<[Interest: UInt64]>([:])
 
     /// Calls `wake` (from any thread) for every later change concerning `interest`, until
     /// `unsubscribe` with the returned token.
@@ -60,6 +62,26 @@ final class ChangeNotifier: Sendable {
     /// Also for grants that change by themselves, such as one that expires.
     func post(grantsChangedFor appID: String) {
         wake { $0.appID == appID }
+    }
+
+    /// The user decided or changed `appID`'s grants of `types` — whatever the decision: moves
+    /// each type's grant-record version, then wakes the app's queries as above. A watch whose
+    /// reading consults one of these types recomputes at this, allowed or denied alike
+    /// (`grantRecordVersion`): recomputing only when its scope widened told the app that the user
+    /// had allowed it (DESIGN.md §7.2; privacy review, session 19, finding 2).
+    func post(grantsChangedFor appID: String, types: some Sequence<String>) {
+        grantRecordVersions.withLock { versions in
+            for type in types { versions[Interest(appID: appID, typeIdentifier: type), default: 0] &+= 1 }
+        }
+        post(grantsChangedFor: appID)
+    }
+
+    /// Changes with every `post(grantsChangedFor:types:)` naming one of `types` for `appID`: a
+    /// watch keeps it in its basis and recomputes when it moved.
+    func grantRecordVersion(appID: String, types: [String]) -> UInt64 {
+        grantRecordVersions.withLock { versions in
+            types.reduce(0) { $0 &+ versions[Interest(appID: appID, typeIdentifier: $1), default: 0] }
+        }
     }
 
     /// The user reordered a type's sources: statistics of that type merge differently now, so

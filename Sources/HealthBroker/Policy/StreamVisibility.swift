@@ -107,12 +107,15 @@ final class StreamVisibility: Sendable {
         return true
     }
 
-    /// The scopes in force now, after `isCurrent` said no. A type whose rule is the same as before
-    /// (`clockFree`) keeps its earlier scope, window start included: reading again because a
-    /// visible object left must not also move the window, or every row of another source that
-    /// crossed the window's edge since the first reading would be missing from the rest of the
-    /// answer — where the twin, which did not read again, sends it. A grant that changed (or
-    /// expired) takes effect at once.
+    /// The scopes in force now, after `isCurrent` said no. Each part of a type's visibility whose
+    /// rule is the same as before (`clockFree`) keeps its earlier scope, window start included
+    /// (`Visibility.keepingWindows`): reading again because a visible object left, or because a
+    /// grant of another part changed (the workouts', a correlated type's), must not also move the
+    /// window, or every row of another source that crossed the window's edge since the first
+    /// reading would be missing from the rest of the answer — where the twin, which did not read
+    /// again, sends it. Kept part by part: kept only when the whole visibility was equal, a
+    /// workout decision moved the steps window when it allowed and not when it denied (privacy
+    /// review, session 19, finding 2). A grant that changed (or expired) takes effect at once.
     func refresh() throws {
         Self.refreshes.add(1, ordering: .relaxed)
         let mark = VisibilityEpoch.shared.mark(appID: app.id)
@@ -120,7 +123,7 @@ final class StreamVisibility: Sendable {
         state.withLock { state in
             var scopes = resolved
             for (type, scope) in resolved {
-                if let earlier = state.scopes[type], earlier.clockFree == scope.clockFree { scopes[type] = earlier }
+                if let earlier = state.scopes[type] { scopes[type] = scope.keepingWindows(of: earlier) }
             }
             state = State(mark: mark, scopes: scopes, freshlyRead: true)
         }

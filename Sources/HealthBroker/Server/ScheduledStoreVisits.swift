@@ -10,6 +10,15 @@
 /// watches computed at once, taking every pool thread (one per core) while other apps' calls
 /// waited for them (`WatchSchedulingEndToEndTests`).
 ///
+/// Only *computations* take a slot: a check whose work the request bounds — whether anything the
+/// app may see changed after its query's cursor (`DeliveryRecheck`, `ChangeFeedRepository.hasChanges`,
+/// a watch's basis test) — runs outside (`outsideSlots`, through `StoreHandle.withDatabaseToCheck`).
+/// Such a check runs at every commit of a watched type, by anyone: in a slot, an app with no read
+/// permission saw another source's hidden save as its own next large query waiting behind up to 24
+/// checks in its own queue, each a turn of the broker-wide slot (privacy review, session 19,
+/// finding 5). What a check costs follows what was committed since the query's last check
+/// (`SampleSQL.laterChanges`), never what the app can see.
+///
 /// Only the visit holds the slot, never the waits between visits: a delivery waits for its client
 /// (`CallResponder.waitUntilReady`) and for the next wake-up outside the store, holding nothing.
 /// The slot's app share (one per app) makes an app's watches and large queries queue behind each
@@ -31,7 +40,14 @@ struct ScheduledStoreVisits: Sendable {
     static func run<T: Sendable>(_ visit: () async throws -> T) async throws -> T {
         guard let current, !holdingSlot else { return try await visit() }
         return try await current.scheduler.run(app: current.app) {
-            try await $holdingSlot.withValue(true) { try await visit() }
+            LongRunningWork.countSlotVisit()
+            return try await $holdingSlot.withValue(true) { try await visit() }
         }
+    }
+
+    /// Runs `check` without a slot, also inside a long-running query's call: for work the request
+    /// bounds, which must not wait in (or hold) the queue the app's own large queries wait in.
+    static func outsideSlots<T: Sendable>(_ check: () async throws -> T) async throws -> T {
+        try await $current.withValue(nil) { try await check() }
     }
 }

@@ -19,11 +19,13 @@ import Synchronization
 /// modified summaries" only.
 ///
 /// A wake-up the app cannot see is cheap: with the same scope, one indexed existence check per
-/// summary type (`ChangeFeedRepository.hasChanges`, the observer query's) decides, so another
-/// app's hidden save never costs a computation over the app's visible samples (§7.3, timing).
+/// summary type (`ChangeFeedRepository.hasChanges`, the observer query's), outside the query
+/// slots, decides, so another app's hidden save never costs a computation over the app's visible
+/// samples, nor a turn of its queue (§7.3, timing). A decision on the summary type's grant
+/// recomputes whatever it decides; one on another type (workouts) changes nothing it reads.
 /// The user's goals and move mode are no samples: changing them (`healthctl activity goals set`,
 /// `characteristics set`) wakes the query with `ChangeNotifier.post(userSettingsChangedFor:)`,
-/// which always recomputes — with the window of the last computation while the rule is the same
+/// which recomputes for a reader whose scope may show them (`mayShowSettings`) — with the window of the last computation while the rule is the same
 /// (`read(…forced:)`), so the update holds the settings' change and nothing the clock moved. Only
 /// that post forces it (`subscribeToUserSettings`): a grant change of the app wakes the query
 /// through its sample types' subscriptions, and the basis decides, as for any wake-up.
@@ -122,26 +124,49 @@ enum ActivitySummaryWatchService {
         var visibility: StreamVisibility
     }
 
-    /// What the last summaries were computed from: the scope, and the store's change number read
+    /// What the last summaries were computed from: the scope, the version of the summary type's
+    /// grant record (`ChangeNotifier.grantRecordVersion`), and the store's change number read
     /// before the computation.
     struct Basis: Sendable {
         var scope: Visibility
+        var grantVersion: UInt64 = 0
         var change: Int64
+
+        /// Whether `scope` has the rules the summaries consult (the summary type's own scope, which
+        /// their computation reads every source type and the workouts with) as this basis's,
+        /// windows' starts aside (`Visibility.consultedRules`): a decision on workouts changes
+        /// nothing a summary reads (privacy review, session 19, finding 2).
+        func sameRules(as scope: Visibility) -> Bool {
+            let rules = ConsultedRules(predicate: nil, of: HKObjectType.activitySummaryType().identifier)
+            return scope.consultedRules(rules) == self.scope.consultedRules(rules)
+        }
     }
 
-    /// The summaries under the app's scope as it is now — or, when the scope is the same and no
-    /// sample of a summary type it admits changed since `basis`, the finding that the last ones
-    /// still hold. No basis: computes. `rereading`: a stale delivery's reading, computed again
+    /// The summaries under the app's scope as it is now — or, when the consulted rule and the
+    /// summary type's grant record are the same and no sample of a summary type it admits changed
+    /// since `basis`, the finding that the last ones still hold (a check outside the query slots:
+    /// `stillHold`). No basis: computes. `rereading`: a stale delivery's reading, computed again
     /// within its first reading's snapshot and keeping that reading's change number as its basis
     /// (`CollectionWatch.read(since:rereading:)` says why).
     ///
     /// `forced`: computes even when the basis still holds (the user's settings changed), and
-    /// under the basis's scope when the rule is the same (`clockFree`): the window where the last
-    /// computation had it, so a forced update carries no day that only the clock changed.
+    /// under the basis's scope when the rule is the same: the window where the last computation
+    /// had it, so a forced update carries no day that only the clock changed.
     static func read(_ spec: ActivitySummaryQuerySpec, app: AppManifest, context: BrokerContext, since basis: Basis?,
                      forced: Bool = false, rereading earlier: StreamVisibility? = nil) async throws -> Reading {
-        try await context.store.withDatabase { database in
-            let type = HKObjectType.activitySummaryType().identifier
+        let type = HKObjectType.activitySummaryType().identifier
+        // Read before the data: a decision after this wakes us again.
+        let grantVersion = context.changes.grantRecordVersion(appID: app.id, types: [type])
+        // The user's settings changed: forced only for a reader whose scope may show them. One that
+        // cannot sees `.hidden` before and after, and computing anyway told it when the user set
+        // goals or move mode (privacy review, session 19, finding 6).
+        let forced = forced && (basis.map { Self.mayShowSettings($0.scope.scope) } ?? true)
+        if earlier == nil, !forced, let basis, basis.grantVersion == grantVersion,
+           let held = try await stillHold(basis, app: app, context: context) {
+            return held
+        }
+        LongRunningWork.countComputation()
+        return try await context.store.withDatabase { database in
             let visibility: StreamVisibility
             if let earlier {
                 try earlier.refresh()
@@ -150,29 +175,47 @@ enum ActivitySummaryWatchService {
                 visibility = try StreamVisibility(app: app, types: [type], in: database)
             }
             var scope = visibility.scope(type)
-            if forced, let basis, basis.scope.clockFree == scope.clockFree { scope = basis.scope }
-            // A window's start moving with the clock is no reason to recompute: only a change the
-            // app can see or a grant change is (CollectionBasis.carriesOver says why).
-            if earlier == nil, !forced, var basis, basis.scope.clockFree == scope.clockFree {
-                // Each check is its own read: the basis advances only to the earliest number
-                // they were all current at, so a commit between two checks is found next time.
-                var changed = false
-                var through: Int64?
-                for type in sampleTypes where !changed {
-                    let check = try database.changeFeed.hasChanges(of: type, matching: nil, scope: scope, after: basis.change)
-                    changed = check.changed
-                    through = min(through ?? check.through, check.through)
-                }
-                if !changed {
-                    basis.change = through ?? basis.change
-                    return Reading(outcome: nil, basis: basis, visibility: visibility)
-                }
-            }
+            if forced, let basis, basis.sameRules(as: scope), basis.grantVersion == grantVersion { scope = basis.scope }
             // The change number before the computation: a commit in between is in the result or
             // found by the next check, never lost. A reading again keeps its delivery's first.
             let change = try visibility.snapshot.change ?? database.changeFeed.currentChange()
             let outcome = try database.activitySummaries.summaries(spec, scope: scope, within: visibility.snapshot)
-            return Reading(outcome: outcome, basis: Basis(scope: scope, change: change), visibility: visibility)
+            return Reading(outcome: outcome, basis: Basis(scope: scope, grantVersion: grantVersion, change: change), visibility: visibility)
+        }
+    }
+
+    /// Whether a reading under `scope` may show the user's goals and move mode: only one that
+    /// admits the user's own source on some day (`ActivitySummaryRepository.settings` shows them
+    /// where it does); an app's own samples, with or without per-object grants, never do.
+    static func mayShowSettings(_ scope: ReadScope) -> Bool {
+        switch scope {
+        case .allSources, .recentWindow: true
+        case .ownSamples, .ownAndGrantedObjects: false
+        }
+    }
+
+    /// Whether the last summaries still hold: the same rule (a window's start moving with the
+    /// clock is no reason to recompute: `CollectionBasis.carriesOver` says why) and no visible
+    /// change of a summary type since the basis — one indexed existence check per type, bounded by
+    /// what was committed since, outside the query slots (`StoreHandle.withDatabaseToCheck`).
+    /// nil: compute.
+    private static func stillHold(_ basis: Basis, app: AppManifest, context: BrokerContext) async throws -> Reading? {
+        try await context.store.withDatabaseToCheck { database in
+            let type = HKObjectType.activitySummaryType().identifier
+            let visibility = try StreamVisibility(app: app, types: [type], in: database)
+            let scope = visibility.scope(type)
+            guard basis.sameRules(as: scope) else { return nil }
+            // Each check is its own read: the basis advances only to the earliest number they
+            // were all current at, so a commit between two checks is found next time.
+            var through: Int64?
+            for sampleType in sampleTypes {
+                let check = try database.changeFeed.hasChanges(of: sampleType, matching: nil, scope: scope, after: basis.change)
+                if check.changed { return nil }
+                through = min(through ?? check.through, check.through)
+            }
+            var held = basis
+            held.change = through ?? basis.change
+            return Reading(outcome: nil, basis: held, visibility: visibility)
         }
     }
 }

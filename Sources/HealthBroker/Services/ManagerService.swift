@@ -31,7 +31,9 @@ enum ManagerService {
             // healthd does not know of exports (healthctl writes them): healthctl fills this in.
             lastExport: nil,
             confinement: confinement(service),
-            answersReadAgain: Int(clamping: StreamVisibility.readingsAgain)))
+            answersReadAgain: Int(clamping: StreamVisibility.readingsAgain))
+            .with(longRunningSlotVisits: Int(clamping: LongRunningWork.slotVisits),
+                  watchComputations: Int(clamping: LongRunningWork.computations)))
     }
 
     /// What walls healthd in: the Landlock ABI recorded at start, and — read now, not assumed —
@@ -159,7 +161,7 @@ enum ManagerService {
         try await context.store.applyGrants(appID: prompt.appID, decisions)
         CallAccessReport.record(appID: prompt.appID, types: Set(decisions.map(\.typeIdentifier)).sorted(),
                                 count: decisions.count, detail: "request \(answer.requestID): " + GrantTally(decisions).summary)
-        context.changes.post(grantsChangedFor: prompt.appID)
+        context.changes.post(grantsChangedFor: prompt.appID, types: decisions.map(\.typeIdentifier))
         context.grantExpiries.reschedule()
         _ = await context.prompts.resolve(answer.requestID)
         context.logger.notice("request answered", metadata: ["app": "\(prompt.appID)", "request": "\(answer.requestID)"])
@@ -179,7 +181,7 @@ enum ManagerService {
         }
         try GrantLimitsCheck.check(request.decisions, now: Date())
         try await context.store.applyGrants(appID: request.appID, request.decisions)
-        context.changes.post(grantsChangedFor: request.appID)
+        context.changes.post(grantsChangedFor: request.appID, types: request.decisions.map(\.typeIdentifier))
         context.grantExpiries.reschedule()
         CallAccessReport.record(appID: request.appID, types: Set(request.decisions.map(\.typeIdentifier)).sorted(),
                                 count: request.decisions.count, detail: GrantTally(request.decisions).summary)

@@ -16,7 +16,8 @@ import HealthWire
 /// change; only background delivery treats it as not received.
 ///
 /// Every update is decided at the moment it is sent (`DeliveryRecheck`), with the app's read
-/// scope as it is then, inside the index: a hidden app's save wakes the query but never reaches
+/// scope as it is then, inside the index, outside the query slots (a check bounded by what was
+/// committed since the last one: `StoreHandle.withDatabaseToCheck`): a hidden app's save wakes the query but never reaches
 /// the app, and an update held for an acknowledgement is dropped if the user revoked (or a
 /// temporary grant expired, or its window narrowed) before the app acknowledged.
 enum ObserverQueryService {
@@ -43,7 +44,7 @@ enum ObserverQueryService {
         // statement, so whatever the request itself gets wrong ends the call here. Found only
         // at a wake, it would end the query when any app — one this app may not read included —
         // saved the type, and tell the app so.
-        var checkedThrough = try await context.store.withDatabase { database in
+        var checkedThrough = try await context.store.withDatabaseToCheck { database in
             try DeliveryRecheck.check(database, appID: app.id, typeIdentifier: spec.typeIdentifier, predicate: spec.predicate,
                                       after: database.changeFeed.currentChange()).through
         }
@@ -72,7 +73,7 @@ enum ObserverQueryService {
             }
             // The moment of sending: re-check under the app's grants as they are now.
             let cursor = checkedThrough
-            let verdict = try await context.store.withDatabase { database in
+            let verdict = try await context.store.withDatabaseToCheck { database in
                 try DeliveryRecheck.check(database, appID: app.id, typeIdentifier: spec.typeIdentifier,
                                           predicate: spec.predicate, after: cursor)
             }

@@ -123,12 +123,14 @@ enum PerObjectReadService {
         for uuid in answer.uuids where !offered.contains(uuid) {
             throw HKError(.errorInvalidArgument, "request \(answer.requestID) did not offer object \(uuid.uuidString.lowercased())")
         }
-        let granted = try await context.store.withDatabase { database in
-            try await database.objectGrants.decide(for: request.installation, decided: candidates, allowed: Set(answer.uuids), at: Date())
+        let decided = try await context.store.withDatabase { database in
+            try await database.objectGrants.answer(for: request.installation, decided: candidates, allowed: Set(answer.uuids), at: Date())
         }
-        CallAccessReport.record(appID: request.app.id, types: [request.typeIdentifier], count: granted,
-                                detail: "per-object request \(answer.requestID): \(granted) of \(candidates.count) objects allowed")
-        context.changes.post(grantsChangedFor: request.app.id)
+        CallAccessReport.record(appID: request.app.id, types: [request.typeIdentifier], count: decided.granted,
+                                detail: "per-object request \(answer.requestID): \(decided.granted) of \(candidates.count) objects allowed")
+        // Only an answer that added or removed a grant wakes the app's queries: one that changed
+        // nothing (a refused document offer) must cost them nothing (privacy review, session 19, finding 3).
+        if decided.changedGrants { context.changes.post(grantsChangedFor: request.app.id, types: [request.typeIdentifier]) }
         _ = await context.perObjectPrompts.resolve(answer.requestID)
         return MethodTable.Reply(EmptyMessage())
     }
@@ -147,9 +149,9 @@ enum PerObjectReadService {
         let removed = try await context.store.withDatabase {
             try await $0.objectGrants.revoke(appID: request.appID, uuids: request.all ? nil : request.uuids)
         }
-        CallAccessReport.record(appID: request.appID, types: Array(PerObjectAuthorization.types.union(PerObjectAuthorization.offeredTypes)).sorted(), count: removed,
-                                detail: "per-object grants revoked: \(removed)")
-        context.changes.post(grantsChangedFor: request.appID)
+        let types = Array(PerObjectAuthorization.types.union(PerObjectAuthorization.offeredTypes)).sorted()
+        CallAccessReport.record(appID: request.appID, types: types, count: removed, detail: "per-object grants revoked: \(removed)")
+        if removed > 0 { context.changes.post(grantsChangedFor: request.appID, types: types) }
         return MethodTable.Reply(EmptyMessage())
     }
 }

@@ -110,6 +110,14 @@ final class StoreHandle: Sendable {
         }
     }
 
+    /// `withDatabase` for a long-running query's check whose work the request bounds, whatever the
+    /// store holds — whether anything the app may see changed after its cursor — which takes no
+    /// query slot (`ScheduledStoreVisits.outsideSlots` says why). A computation (a collection, the
+    /// summaries, a delivery) goes through `withDatabase` and takes one.
+    func withDatabaseToCheck<T: Sendable>(_ body: (HealthDatabase) async throws -> T) async throws -> T {
+        try await ScheduledStoreVisits.outsideSlots { try await withDatabase(body) }
+    }
+
     /// `withDatabase` for a query that streams from inside its store read
     /// (`CallResponder.sendFromSynchronousContext`): `body` runs on a thread of its own, not the
     /// shared pool's (one thread per core), so a query blocked on a client that does not read

@@ -36,6 +36,8 @@ struct StatusCommand: AsyncParsableCommand {
             ("Connected apps", "\(status.connectedApps)"),
             ("Samples", status.locked ? "unknown while locked" : "\(status.sampleCount)"),
             ("Store size", ByteCountFormatter.string(fromByteCount: Int64(status.storeBytes), countStyle: .file)),
+            ("Watch slot visits", "\(status.longRunningSlotVisits)"),
+            ("Watch computations", "\(status.watchComputations)"),
             ("Last backup/export", (status.lastExport ?? ExportHistory.last()?.date).map { $0.formatted(date: .abbreviated, time: .shortened) } ?? "never"),
         ]
         let width = rows.map(\.0.count).max() ?? 0

@@ -132,9 +132,9 @@ enum ChangeFeedSQL {
     /// number above `change`. Stops at the first one found.
     static func anyChange(_ db: Database, typeID: Int64, typeIdentifier: String, predicate: SamplePredicate?, scope visibility: Visibility,
                           after change: Int64) throws -> Bool {
-        let later = FeedRange.laterChanges(after: change)
-        let visibleObjects = SampleSQL.feedVisibility(visibility.scope, alias: "o", table: .objects) { later.condition($0) }
-        let visibleDeletions = SampleSQL.feedVisibility(visibility.scope, alias: "d", table: .deletedObjects) { later.condition($0) }
+        // The rows committed after the check's cursor, not the window's (SampleSQL.laterChanges).
+        let visibleObjects = SampleSQL.laterChanges(visibility.scope, alias: "o", table: .objects, after: change)
+        let visibleDeletions = SampleSQL.laterChanges(visibility.scope, alias: "d", table: .deletedObjects, after: change)
         var objectConditions = ["o.type_id = ?", visibleObjects.sql]
         var arguments: StatementArguments = [typeID]
         arguments += visibleObjects.arguments
@@ -146,8 +146,8 @@ enum ChangeFeedSQL {
         arguments += [typeID]
         arguments += visibleDeletions.arguments
         let sql = """
-            SELECT EXISTS (SELECT 1 FROM objects o WHERE \(objectConditions.joined(separator: " AND ")))
-                OR EXISTS (SELECT 1 FROM deleted_objects d WHERE d.type_id = ? AND \(visibleDeletions.sql))
+            SELECT EXISTS (SELECT 1 FROM \(visibleObjects.from) WHERE \(objectConditions.joined(separator: " AND ")))
+                OR EXISTS (SELECT 1 FROM \(visibleDeletions.from) WHERE d.type_id = ? AND \(visibleDeletions.sql))
             """
         return try Bool.fetchOne(db, sql: sql, arguments: arguments) ?? false
     }

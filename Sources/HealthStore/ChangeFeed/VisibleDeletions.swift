@@ -3,8 +3,9 @@ import GRDB
 /// Whether a reader lost an object to a deletion after a given change number: the question a
 /// stream answered in many frames asks when objects left the store while it waited for its
 /// reader (the broker's `StreamVisibility`). Only deletions the reader could see count: a
-/// `deleted_objects` row of one of its types that its scope admits (`SampleSQL.feedVisibility`,
-/// the change feed's own rule: an index range per scope, so the cost follows visible deletions).
+/// `deleted_objects` row of one of its types that its scope admits, found among the deletions
+/// after the reading (`SampleSQL.laterChanges`: for a window, the (type, change) index from the
+/// reading on, never the reader's in-window tombstones, which it can add without bound).
 /// A deletion it could not see cannot have removed anything it was computed from, and must not
 /// make it read again: whether an answer is read again would otherwise tell its reader that some
 /// app deleted something (DESIGN.md §7.3). The twin store — the same without what the reader
@@ -29,14 +30,14 @@ public struct VisibleDeletions: Sendable {
     }
 
     static func anyLeft(_ db: Database, of scopes: [String: ReadScope], after change: Int64) throws -> Bool {
-        let later = FeedRange.laterChanges(after: change)
         for (type, scope) in scopes.sorted(by: { $0.key < $1.key }) {
             let typeID = try SampleSQL.typeID(db, type)
-            let visible = SampleSQL.feedVisibility(scope, alias: "d", table: .deletedObjects) { later.condition($0) }
+            // The deletions after the reading, not the tombstones the scope shows (SampleSQL.laterChanges).
+            let visible = SampleSQL.laterChanges(scope, alias: "d", table: .deletedObjects, after: change)
             var arguments: StatementArguments = [typeID]
             arguments += visible.arguments
             let statement = try db.cachedStatement(sql: """
-                SELECT EXISTS (SELECT 1 FROM deleted_objects d WHERE d.type_id = ? AND \(visible.sql))
+                SELECT EXISTS (SELECT 1 FROM \(visible.from) WHERE d.type_id = ? AND \(visible.sql))
                 """)
             if try Bool.fetchOne(statement, arguments: arguments) == true { return true }
         }

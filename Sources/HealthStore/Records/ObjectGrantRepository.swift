@@ -33,16 +33,34 @@ public struct ObjectGrantRepository: Sendable {
     /// transaction as the writes, so no removal and reinstall can slip in between.
     @discardableResult
     public func decide(for installation: AppInstallation, decided: [UUID], allowed: Set<UUID>, at date: Date) async throws -> Int {
+        try await answer(for: installation, decided: decided, allowed: allowed, at: date).granted
+    }
+
+    /// What an answer did: how many of the decided objects the app may now read, and whether any
+    /// grant was added or removed (a live object's or a tombstone's).
+    public struct Answer: Sendable, Equatable {
+        public let granted: Int
+        public let changedGrants: Bool
+    }
+
+    /// `decide`, telling also whether the app's grants changed. Only then does the app's grants
+    /// mark move (`VisibilityEpoch`), once the answer is committed: an answer that grants and
+    /// removes nothing — the user refusing a document offer, allowing what the app already held —
+    /// leaves the app's answers in flight as they are. Moving it anyway read every one of them
+    /// again, and only in a store where other apps held documents the app had not been offered
+    /// and its document read was authorized (where the offer was listed at all): its read decision
+    /// and others' documents in the reader's timing (privacy review, session 19, finding 3). After
+    /// the commit is enough: a stream's mark is taken before its reading, so one that read the
+    /// grants as they were before sees the mark moved.
+    public func answer(for installation: AppInstallation, decided: [UUID], allowed: Set<UUID>, at date: Date) async throws -> Answer {
         let appID = installation.appID
-        // Before and after, as `GrantRepository.apply`: the app's streams read again (VisibilityEpoch).
-        VisibilityEpoch.shared.grantsChanged(appID: appID)
-        defer { VisibilityEpoch.shared.grantsChanged(appID: appID) }
-        return try await writer.write { db in
+        let answer = try await writer.write { db in
             guard try AppRepository.installation(db, id: appID) == installation else {
                 throw HKError(.errorInvalidArgument, "\(appID.prefix(128)) was removed since it asked to read these objects; "
                               + "nothing was granted — the app must ask again")
             }
             var granted = 0
+            var changed = 0
             // A new grant takes a change number of its own, one for the whole answer: the granted
             // objects' position in this app's change feed (`SampleSQL.grantedFeedRows`), so its
             // anchored queries deliver them and its observers of the type fire. A grant the app
@@ -55,7 +73,7 @@ public struct ObjectGrantRepository: Sendable {
                     let type = row["identifier"] as String?, PerObjectAuthorization.grantsObjects(type) else {
                     // Deleted since it was offered (or never stored): an answer not allowing it
                     // still takes the grant its tombstone may keep, as for a live object.
-                    if !allowed.contains(uuid) { try Self.forgetDeletion(db, appID: appID, uuid: uuid) }
+                    if !allowed.contains(uuid) { changed += try Self.forgetDeletion(db, appID: appID, uuid: uuid) }
                     continue
                 }
                 let objectID: Int64 = row["id"]
@@ -70,26 +88,30 @@ public struct ObjectGrantRepository: Sendable {
                         grantChange = change
                         try db.execute(sql: "INSERT INTO object_read_grants (app_id, object_id, decided_us, change_seq) VALUES (?, ?, ?, ?)",
                                        arguments: [appID, objectID, date.microsecondsSince1970, change])
+                        changed += 1
                     }
                     granted += 1
                 } else {
                     try db.execute(sql: "DELETE FROM object_read_grants WHERE app_id = ? AND object_id = ?", arguments: [appID, objectID])
+                    changed += db.changesCount
                     // A medication no longer allowed takes its deleted doses' kept grants along.
-                    try Self.forgetDeletion(db, appID: appID, uuid: uuid)
+                    changed += try Self.forgetDeletion(db, appID: appID, uuid: uuid)
                 }
             }
-            return granted
+            return Answer(granted: granted, changedGrants: changed > 0)
         }
+        if answer.changedGrants { VisibilityEpoch.shared.grantsChanged(appID: appID) }
+        return answer
     }
 
     /// Removes `appID`'s grants for `uuids`, or all of them when nil — of live objects, and the
     /// grants kept with the tombstones of granted objects deleted since, so the app is not told
     /// of a deletion once it may no longer read the object. Returns how many went, of both kinds.
     @discardableResult
+    /// The app's grants mark moves once the removal is committed, and only if a grant went
+    /// (`answer(for:…)` says why).
     public func revoke(appID: String, uuids: [UUID]?) async throws -> Int {
-        VisibilityEpoch.shared.grantsChanged(appID: appID)
-        defer { VisibilityEpoch.shared.grantsChanged(appID: appID) }
-        return try await writer.write { db in
+        let removed = try await writer.write { db in
             guard let uuids else {
                 // Undecided again: a revoked document is offered at the app's next document query.
                 try db.execute(sql: "DELETE FROM object_read_offers WHERE app_id = ?", arguments: [appID])
@@ -111,6 +133,8 @@ public struct ObjectGrantRepository: Sendable {
             }
             return removed
         }
+        if removed > 0 { VisibilityEpoch.shared.grantsChanged(appID: appID) }
+        return removed
     }
 
     /// Drops the grant `appID` held for the deleted object `uuid`, kept with its tombstone

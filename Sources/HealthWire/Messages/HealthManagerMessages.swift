@@ -290,6 +290,10 @@ public struct BrokerStatus: WireMessage, Equatable {
     /// could see left the store or its grants changed while they waited (field 91). A deletion
     /// the reader cannot see never counts here: SECURITY.md, "A second reading is bounded by the first".
     public var answersReadAgain = 0
+    /// Store visits long-running queries made in a query slot since healthd started (field 100),
+    /// and watch computations (field 101): what hidden events must not move (SECURITY.md).
+    public var longRunningSlotVisits = 0
+    public var watchComputations = 0
 
     /// healthd's own confinement (SECURITY.md "healthd's own confinement").
     public struct Confinement: Equatable, Sendable {
@@ -375,7 +379,16 @@ public struct BrokerStatus: WireMessage, Equatable {
                                          // A value a newer healthd may add reads as unspecified.
                                          peerInspector: Confinement.PeerInspector(rawValue: Int(wire.peer_inspector.rawValue)) ?? .unspecified),
                 answersReadAgain: Int(clamping: wire.answers_read_again))
+            .with(longRunningSlotVisits: Int(clamping: wire.long_running_slot_visits), watchComputations: Int(clamping: wire.watch_computations))
         }
+    }
+
+    /// This status with the long-running work counts set.
+    public func with(longRunningSlotVisits: Int, watchComputations: Int) -> BrokerStatus {
+        var status = self
+        status.longRunningSlotVisits = longRunningSlotVisits
+        status.watchComputations = watchComputations
+        return status
     }
 
     /// A time on the wire (seconds since 1970, 0 for none): a value that is not a finite positive
@@ -408,6 +421,8 @@ public struct BrokerStatus: WireMessage, Equatable {
         wire.seccomp_filtered = confinement.seccompFiltered ? 1 : 0
         wire.peer_inspector = Openhealth__V1__PeerInspectorState(rawValue: UInt32(confinement.peerInspector.rawValue))
         wire.answers_read_again = UInt64(clamping: answersReadAgain)
+        wire.long_running_slot_visits = UInt64(clamping: longRunningSlotVisits)
+        wire.watch_computations = UInt64(clamping: watchComputations)
         return ProtobufCodec.encode(wire)
     }
 }

@@ -2140,7 +2140,7 @@ const ProtobufCMessageDescriptor openhealth__v1__status_request__descriptor =
   (ProtobufCMessageInit) openhealth__v1__status_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_descriptors[21] =
+static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_descriptors[23] =
 {
   {
     "store_directory",
@@ -2394,6 +2394,30 @@ static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "long_running_slot_visits",
+    100,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StatusResponse, long_running_slot_visits),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "watch_computations",
+    101,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__StatusResponse, watch_computations),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__status_response__field_indices_by_name[] = {
   2,   /* field[2] = admin_socket */
@@ -2406,6 +2430,7 @@ static const unsigned openhealth__v1__status_response__field_indices_by_name[] =
   17,   /* field[17] = landlock_missing_reason */
   13,   /* field[13] = last_export_time */
   9,   /* field[9] = locked */
+  21,   /* field[21] = long_running_slot_visits */
   19,   /* field[19] = peer_inspector */
   4,   /* field[4] = pending_requests */
   14,   /* field[14] = process_id */
@@ -2417,13 +2442,15 @@ static const unsigned openhealth__v1__status_response__field_indices_by_name[] =
   12,   /* field[12] = store_bytes */
   0,   /* field[0] = store_directory */
   7,   /* field[7] = version */
+  22,   /* field[22] = watch_computations */
 };
-static const ProtobufCIntRange openhealth__v1__status_response__number_ranges[3 + 1] =
+static const ProtobufCIntRange openhealth__v1__status_response__number_ranges[4 + 1] =
 {
   { 1, 0 },
   { 20, 10 },
   { 91, 20 },
-  { 0, 21 }
+  { 100, 21 },
+  { 0, 23 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__status_response__descriptor =
 {
@@ -2433,10 +2460,10 @@ const ProtobufCMessageDescriptor openhealth__v1__status_response__descriptor =
   "Openhealth__V1__StatusResponse",
   "openhealth.v1",
   sizeof(Openhealth__V1__StatusResponse),
-  21,
+  23,
   openhealth__v1__status_response__field_descriptors,
   openhealth__v1__status_response__field_indices_by_name,
-  3,  openhealth__v1__status_response__number_ranges,
+  4,  openhealth__v1__status_response__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__status_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

@@ -186,10 +186,18 @@ struct  Openhealth__V1__StatusResponse
    * see left the store or its grants changed while they waited (StreamVisibility.refresh).
    */
   uint64_t answers_read_again;
+  /*
+   * What long-running queries did since healthd started (SECURITY.md "Work a hidden event
+   * triggers"): store visits they made in a query slot (a computation or a delivery; a check
+   * bounded by the request takes none), and watch computations (a statistics collection or the
+   * activity summaries computed again).
+   */
+  uint64_t long_running_slot_visits;
+  uint64_t watch_computations;
 };
 #define OPENHEALTH__V1__STATUS_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__status_response__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, OPENHEALTH__V1__PEER_INSPECTOR_STATE__PEER_INSPECTOR_STATE_UNSPECIFIED, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, OPENHEALTH__V1__PEER_INSPECTOR_STATE__PEER_INSPECTOR_STATE_UNSPECIFIED, 0, 0, 0 }
 
 
 struct  Openhealth__V1__AppManifest
