@@ -43,10 +43,13 @@ final class StatementWatch: @unchecked Sendable {
         guard let connection = db.sqliteConnection else { return }
         let watch = StatementWatch(connection: connection, onReader: db.configuration.readonly)
         let context = Unmanaged.passRetained(watch).toOpaque()
-        // The keeper function is never called; its destructor is how the watch learns the
-        // connection closed (SQLite calls it once, at close or on a failed registration).
+        // The keeper function (it returns NULL; nothing calls it) is how the watch learns the
+        // connection closed: SQLite calls its destructor once, at close or on a failed
+        // registration. It needs a body: with no callbacks at all the call would delete the
+        // function, and SQLite would release the watch at once.
         let rc = sqlite3_create_function_v2(
-            connection, "openhealth_statement_watch", 0, SQLITE_UTF8, context, nil, nil, nil,
+            connection, "openhealth_statement_watch", 0, SQLITE_UTF8, context,
+            { sqliteContext, _, _ in sqlite3_result_null(sqliteContext) }, nil, nil,
             { context in if let context { Unmanaged<StatementWatch>.fromOpaque(context).release() } })
         guard rc == SQLITE_OK else {
             throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: "could not install the statement watch")
