@@ -43,6 +43,8 @@ public final class CallResponder: Sendable {
     private let waitedForPeer = Mutex<Duration>(.zero)
     /// Set by the broker for a call that holds shared resources (a large query's slot).
     private let peerWait = Mutex<(any PeerWaitHooks)?>(nil)
+    /// Told of each stream message handed over (`onEachMessageHanded`).
+    private let messageHanded = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// What may be buffered on the connection for a stream message to be queued: nothing. The
     /// message before it (of any call) has been handed to the socket whole.
@@ -185,7 +187,9 @@ public final class CallResponder: Sendable {
         }
         guard try stillCurrent() else { return .stale }
         switch outbound.append(frame, ifBufferedAtMost: Self.handOffBytes) {
-        case .queued: return .sent
+        case .queued:
+            messageHanded.withLock { $0 }?()
+            return .sent
         case .busy: return .busy
         case .closed: throw CancellationError()
         }
@@ -203,6 +207,12 @@ public final class CallResponder: Sendable {
         return RPCStatus(.resourceExhausted, "healthd's answer of \(length) bytes is over the \(WireLimits.maxFrameBytes)-byte frame limit; "
                          + "narrow the query (a predicate or a limit), and report this: answers are meant to be cut to fit",
                          healthKitCode: .errorDataSizeExceeded)
+    }
+
+    /// Runs `hook` each time a stream message of this call is queued for its peer: the broker's
+    /// per-statement budget counts a streaming statement's CPU time between two messages.
+    public func onEachMessageHanded(_ hook: @escaping @Sendable () -> Void) {
+        messageHanded.withLock { $0 = hook }
     }
 
     /// Gives `hooks` what this call holds while it waits for its peer (`sendFromSynchronousContext`).

@@ -94,6 +94,12 @@ struct Healthd: ParsableCommand {
     @Option(name: .customLong("app-buffer-share-mib"), help: .hidden)
     var appBufferShareMiB: Int?
 
+    // A test hook (hidden from --help): the CPU time, in milliseconds, one statement of an app's
+    // call may use without handing part of its answer (BrokerLimits' statementCPUBudget; 10 s
+    // unless given), so a test sees an expensive predicate stopped in a fraction of a second.
+    @Option(name: .customLong("statement-cpu-budget-ms"), help: .hidden)
+    var statementCPUBudgetMilliseconds: Int?
+
     @Option(name: .customLong("lock-after"),
             help: ArgumentHelp("Lock the store after this long without reads or saves (e.g. 90s, 10m, 1h); off by default.",
                                valueName: "duration"))
@@ -123,6 +129,9 @@ struct Healthd: ParsableCommand {
         for value in [backgroundPeriodScale, backgroundAcknowledgementTimeout ?? 1, backgroundFirstBackoff ?? 1]
         where !(value.isFinite && value > 0) {
             throw ValidationError("background delivery timings must be positive numbers, got \(value)")
+        }
+        if let milliseconds = statementCPUBudgetMilliseconds, !(1...3_600_000).contains(milliseconds) {
+            throw ValidationError("--statement-cpu-budget-ms must be a whole number of milliseconds from 1 to 3600000, got \(milliseconds)")
         }
         if let seconds = stalledPeerTimeoutSeconds, !(1...3600).contains(seconds) {
             throw ValidationError("--stalled-peer-timeout must be a whole number of seconds from 1 to 3600, got \(seconds)")
@@ -298,6 +307,7 @@ struct Healthd: ParsableCommand {
         }
         if let seconds = answerReadDeadlineSeconds { limits.answerReadDeadline = .seconds(seconds) }
         if let largeQueriesRunning { limits.largeQueriesRunning = largeQueriesRunning }
+        if let statementCPUBudgetMilliseconds { limits.statementCPUBudget = .milliseconds(statementCPUBudgetMilliseconds) }
         if let appBufferShareMiB {
             limits.bufferedBytesPerApp = appBufferShareMiB << 20
             limits.bufferedBytes = max(limits.bufferedBytes, limits.bufferedBytesPerApp)

@@ -97,13 +97,16 @@ import Testing
         #expect(refusal.healthKitCode == .errorInvalidArgument, "\(refusal)")
         #expect(refusal.message.contains("at most \(limit) conditions"), "\(refusal)")
 
-        // A metadata one-of counts its values; at the limit it runs (each value is a comparison
-        // SQLite nests twice as deep as an OR operand).
-        let oneOf = SamplePredicate.metadata(key: "org.test.tag", .oneOf((0..<limit).map { .quantity(value: Double($0), unit: "m") }))
-        #expect(oneOf.conditionCount == limit)
+        // A metadata one-of counts its values, against the metadata bound too (each value reads
+        // every metadata entry of every row): at that bound it runs, one past it is refused.
+        let metadataLimit = SamplePredicate.maximumMetadataComparisons
+        let oneOf = SamplePredicate.metadata(key: "org.test.tag", .oneOf((0..<metadataLimit).map { .quantity(value: Double($0), unit: "m") }))
+        #expect(oneOf.metadataComparisonCount == metadataLimit)
         #expect(try await raw.query(SampleQuerySpec(typeIdentifier: Self.steps, predicate: oneOf)).isEmpty)
-        let oneTooMany = SamplePredicate.metadata(key: "org.test.tag", .oneOf((0...limit).map { .number(Double($0)) }))
-        #expect(await Self.queryRefusal(raw, SampleQuerySpec(typeIdentifier: Self.steps, predicate: oneTooMany))?.healthKitCode == .errorInvalidArgument)
+        let oneTooMany = SamplePredicate.metadata(key: "org.test.tag", .oneOf((0...metadataLimit).map { .number(Double($0)) }))
+        let metadataRefusal = try #require(await Self.queryRefusal(raw, SampleQuerySpec(typeIdentifier: Self.steps, predicate: oneTooMany)))
+        #expect(metadataRefusal.healthKitCode == .errorInvalidArgument, "\(metadataRefusal)")
+        #expect(metadataRefusal.message.contains("at most \(metadataLimit) metadata comparisons"), "\(metadataRefusal)")
 
         // UUID and source lists are bound as one JSON text: far past the limit, they run.
         let uuids = Set(saved).union((0..<20_000).map { _ in UUID() })

@@ -110,18 +110,25 @@ import Testing
         let total = SampleRepository.deletionChunk + 10
         let (directory, database) = try await Self.store(holding: total)
         _ = directory
-        // The first chunk, as `deleteMatching` runs it; then the app saves; then the next chunk.
-        let first = try await database.writer.write { db in
-            try SampleRepository.deleteMatchingChunk(typeIdentifier: Self.steps, predicate: nil, appID: Self.deleter.bundleIdentifier,
-                                                     workouts: .allSources, chunk: try DeletionChunk.first.resolved(db), db)
+        // The first chunk, as `deleteMatching` runs it (selected on a reader, deleted in the
+        // writer); then the app saves; then the next chunk.
+        let app = Self.deleter.bundleIdentifier
+        func runChunk(_ chunk: DeletionChunk) async throws -> (Int, DeletionChunk?) {
+            let selected = try await database.writer.read { db in
+                try SampleRepository.selectMatchingChunk(typeIdentifier: Self.steps, predicate: nil, appID: app,
+                                                         workouts: .allSources, chunk: try chunk.resolved(db), db)
+            }
+            let deleted = try await database.writer.write { db in
+                try SampleRepository.deleteRows(
+                    SampleRepository.stillOwned(selected.rowIDs, typeIdentifier: Self.steps, appID: app, through: selected.through, db), db)
+            }
+            return (deleted, selected.next)
         }
+        let first = try await runChunk(.first)
         #expect(first.0 == SampleRepository.deletionChunk)
         let next = try #require(first.1)
         _ = try await database.samples.insert(Self.samples(5, from: total), source: Self.deleter)
-        let second = try await database.writer.write { db in
-            try SampleRepository.deleteMatchingChunk(typeIdentifier: Self.steps, predicate: nil, appID: Self.deleter.bundleIdentifier,
-                                                     workouts: .allSources, chunk: try next.resolved(db), db)
-        }
+        let second = try await runChunk(next)
         #expect(second.0 == 10)
         #expect(second.1 == nil)
         #expect(try Self.count(database, Self.deleter) == 5)

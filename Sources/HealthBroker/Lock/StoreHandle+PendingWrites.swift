@@ -64,8 +64,19 @@ extension StoreHandle {
         try await withSaveTarget { access in
             switch access {
             case let .open(database):
-                return try await database.samples.deleteMatching(typeIdentifier: typeIdentifier, predicate: predicate, appID: appID,
-                                                                 workouts: workouts, accessLog: accessLog)
+                // A lock or key change does not wait for the rest: the deletion stops between two
+                // chunks (each committed and logged) and says how far it got.
+                let draining = closing.draining
+                do {
+                    return try await database.samples.deleteMatching(typeIdentifier: typeIdentifier, predicate: predicate, appID: appID,
+                                                                     workouts: workouts, accessLog: accessLog,
+                                                                     stopRequested: { draining.isDraining },
+                                                                     offPool: { try await BlockingWork.run($0) })
+                } catch let cut as DeletionCutShort {
+                    throw HKError(.errorDatabaseInaccessible,
+                                  "the health store locked (or its key changed) after \(cut.deleted) matching objects were deleted; "
+                                      + "delete the rest once it is unlocked")
+                }
             case let .locked(locked):
                 let entry = try PendingEntryCoding.encode(.deleteMatching(typeIdentifier: typeIdentifier, predicate: predicate,
                                                                           appID: appID, workouts: workouts, accessLog: accessLog))

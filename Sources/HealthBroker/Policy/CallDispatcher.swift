@@ -22,6 +22,20 @@ struct CallDispatcher: Sendable {
             return
         }
         guard let app = caller.appManifest else { return await run(handler, call) }
+        // What the call's statements may compute (StatementBudget): ended with the call — its
+        // client cancelled or left — and charged anew each time the call hands a message.
+        let budget = StatementBudget(cpuPerStatement: context.configuration.limits.statementCPUBudget,
+                                     draining: context.store.closing.draining)
+        call.responder.onEachMessageHanded { budget.answerHanded() }
+        await withTaskCancellationHandler {
+            await StatementBudget.$current.withValue(budget) { await dispatch(call, handler, app: app) }
+        } onCancel: {
+            budget.end()
+        }
+    }
+
+    /// `dispatch` for an app's call, its budgets claimed before the handler touches the store.
+    private func dispatch(_ call: IncomingCall, _ handler: MethodTable.Handler, app: AppManifest) async {
         // Budgets are claimed before the handler touches the store; the manager has none.
         switch MethodTable.cost(of: call.method, payload: call.payload) {
         case .cheap:
@@ -225,6 +239,10 @@ struct CallDispatcher: Sendable {
     }
 
     private func status(for error: any Error, method: String) -> RPCStatus {
+        // A statement the call's budget stopped fails with whatever SQLite's interrupt became on
+        // its way up; what stopped it is the answer.
+        // An HKError says more (a deletion cut short by the drain says how far it got).
+        if !(error is HKError), let stop = StatementBudget.current?.stop { return Self.status(for: stop) }
         switch error {
         case let error as HKError:
             return RPCStatus(error)
@@ -250,6 +268,19 @@ struct CallDispatcher: Sendable {
             }
             context.logger.error("call failed", metadata: ["method": "\(method)", "error": "\(type(of: error))"])
             return RPCStatus(.internal, "internal error in healthd; see its log", healthKitCode: .errorDatabaseInaccessible)
+        }
+    }
+
+    /// The answer to a call whose statement its budget stopped (`StatementBudget.Stop`).
+    static func status(for stop: StatementBudget.Stop) -> RPCStatus {
+        switch stop {
+        case .overBudget, .overBudgetInAll:
+            // The request asks for more work than one call may do: the app can narrow it.
+            RPCStatus(.resourceExhausted, stop.message, healthKitCode: .errorInvalidArgument)
+        case .storeDraining:
+            RPCStatus(HKError(.errorDatabaseInaccessible, stop.message))
+        case .callEnded:
+            RPCStatus(.cancelled, "cancelled")
         }
     }
 }

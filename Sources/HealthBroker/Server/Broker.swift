@@ -31,7 +31,8 @@ public final class Broker: Sendable {
                             logger: Logger) throws {
         try self.init(configuration: configuration, inherited: inherited, logger: logger) { changes in
             try StoreHandle(directory: configuration.storeDirectory, opened: encrypted, notifying: changes,
-                            lockAfter: configuration.lockAfter, readers: configuration.limits.storeReaders)
+                            lockAfter: configuration.lockAfter, readers: configuration.limits.storeReaders,
+                            statementCPUBudget: configuration.limits.statementCPUBudget)
         }
     }
 
@@ -41,7 +42,8 @@ public final class Broker: Sendable {
                             inherited: BrokerListeners? = nil, logger: Logger) throws {
         try self.init(configuration: configuration, inherited: inherited, logger: logger) { changes in
             StoreHandle(directory: configuration.storeDirectory, startingLocked: start, notifying: changes,
-                        lockAfter: configuration.lockAfter, readers: configuration.limits.storeReaders)
+                        lockAfter: configuration.lockAfter, readers: configuration.limits.storeReaders,
+                        statementCPUBudget: configuration.limits.statementCPUBudget)
         }
     }
 
@@ -103,6 +105,10 @@ public final class Broker: Sendable {
         if merge.merged > 0 || !merge.damaged.isEmpty {
             logger.notice("merged saves kept while the store was locked", metadata: [
                 "merged": "\(merge.merged)", "damaged": "\(merge.damaged.map(\.description))"])
+        }
+        if !merge.budgetStopped.isEmpty {
+            logger.warning("journaled deletions by predicate went past their merge budget and changed nothing", metadata: [
+                "apps": "\(merge.budgetStopped.keys.sorted())"])
         }
         if let idleLock = context.store.idleLock {
             let store = context.store

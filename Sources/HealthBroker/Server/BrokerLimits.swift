@@ -83,6 +83,13 @@ public struct BrokerLimits: Sendable {
     /// that lengthens the stall timeouts lengthens this too. A reading client never waits here:
     /// time counts only once the query has parked (`peerReadGrace`).
     public var answerReadDeadline: Duration?
+    /// CPU time one run of one SQLite statement an app's call makes may use without the call
+    /// handing a message of its answer (`StatementBudget`); past it the statement stops and the
+    /// call ends RESOURCE_EXHAUSTED, telling the app to narrow its predicate. Ten seconds: far
+    /// above what a sample, statistics or deletion statement over a person's data costs (a year
+    /// of heart rate is tens of milliseconds to a few seconds on two cores), and a bound on how
+    /// long one app's statement holds the broker's query slot, a reader, or a drain.
+    public var statementCPUBudget: Duration = .seconds(10)
     /// Refused connections and calls are logged once per peer per interval, with a count.
     public var refusalLogInterval: Duration = .seconds(60)
 

@@ -35,6 +35,10 @@ enum LockService {
         context.logger.notice("store unlocked", metadata: [
             "store": "\(context.store.directory)", "merged": "\(report.merged)", "damaged": "\(report.damaged.count)",
         ])
+        if !report.budgetStopped.isEmpty {
+            context.logger.warning("journaled deletions by predicate went past their merge budget and changed nothing", metadata: [
+                "apps": "\(report.budgetStopped.keys.sorted())"])
+        }
         // A healthd started locked never read its registrations: all of them load now (again, at a
         // later unlock, which changes nothing).
         if context.store.startedLocked { context.backgroundDelivery.reloadAllRegistrations() }

@@ -1,3 +1,4 @@
+import HealthStore
 import Synchronization
 
 /// Told when a lock or key change starts draining the store and when the drain is over, so that
@@ -5,6 +6,9 @@ import Synchronization
 /// those that start to wait during the drain — instead of holding it (`QueryScheduler.storeClosing`).
 final class StoreClosingSignal: Sendable {
     private let listeners = Mutex<[@Sendable (_ closing: Bool) -> Void]>([])
+    /// Set for the span of the drain: every app call's statement on a reader stops at its next
+    /// progress check (`StatementBudget`), so the drain waits for no app's statement.
+    let draining = StoreDraining()
 
     func onChange(_ listener: @escaping @Sendable (_ closing: Bool) -> Void) {
         listeners.withLock { $0.append(listener) }
@@ -19,6 +23,7 @@ final class StoreClosingSignal: Sendable {
     }
 
     private func notify(closing: Bool) {
+        draining.set(closing)
         for listener in listeners.withLock({ $0 }) { listener(closing) }
     }
 }

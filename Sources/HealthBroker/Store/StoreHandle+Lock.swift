@@ -104,8 +104,10 @@ extension StoreHandle {
         merging()
         let report: PendingJournalMerge.Report
         do {
+            let budgets = Self.mergeBudgets(statementCPUBudget)
             report = try await BlockingWork.run {
-                return try PendingJournalMerge.merge(reopened.database, directory: directory, decode: PendingEntryCoding.decode)
+                return try PendingJournalMerge.merge(reopened.database, directory: directory, budgets: budgets,
+                                                     decode: PendingEntryCoding.decode)
             }
         } catch {
             // The store is open and nothing merged is lost (each entry commits with its record);

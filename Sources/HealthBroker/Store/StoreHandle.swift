@@ -37,16 +37,19 @@ final class StoreHandle: Sendable {
 
     /// Takes over `encrypted`, which must stay open (and locked) as long as the handle serves it.
     init(directory: String, opened encrypted: EncryptedDatabase, notifying changes: ChangeNotifier,
-         lockAfter: Duration? = nil, readers: Int = EncryptedDatabase.defaultMaximumReaderCount) throws {
+         lockAfter: Duration? = nil, readers: Int = EncryptedDatabase.defaultMaximumReaderCount,
+         statementCPUBudget: Duration = BrokerLimits().statementCPUBudget) throws {
         self.directory = directory
         self.readers = readers
+        self.statementCPUBudget = statementCPUBudget
         idleLock = lockAfter.map(IdleLock.init(limit:))
         self.changes = changes
         readOnlyReason = encrypted.readOnlyReason
         let database = try Self.database(encrypted, directory: directory, notifying: changes)
         // Saves a lock journaled before healthd was stopped or killed (StoreHandle+Lock).
         if encrypted.readOnlyReason == nil {
-            startupMerge = try PendingJournalMerge.merge(database, directory: directory, decode: PendingEntryCoding.decode)
+            startupMerge = try PendingJournalMerge.merge(database, directory: directory, budgets: Self.mergeBudgets(statementCPUBudget),
+                                                         decode: PendingEntryCoding.decode)
         } else {
             startupMerge = PendingJournalMerge.Report()
         }
@@ -58,9 +61,11 @@ final class StoreHandle: Sendable {
     /// the locked-start snapshot and its next pending journal (`LockedStart`), until `unlock`
     /// opens the store and merges what was journaled. Nothing is merged before then.
     init(directory: String, startingLocked start: LockedStart, notifying changes: ChangeNotifier,
-         lockAfter: Duration? = nil, readers: Int = EncryptedDatabase.defaultMaximumReaderCount) {
+         lockAfter: Duration? = nil, readers: Int = EncryptedDatabase.defaultMaximumReaderCount,
+         statementCPUBudget: Duration = BrokerLimits().statementCPUBudget) {
         self.directory = directory
         self.readers = readers
+        self.statementCPUBudget = statementCPUBudget
         idleLock = lockAfter.map(IdleLock.init(limit:))
         self.changes = changes
         readOnlyReason = nil
@@ -68,6 +73,16 @@ final class StoreHandle: Sendable {
         gate = StoreGate(locked: .init(grants: start.grants, journal: start.journal, lockedStart: start))
         startedLocked = true
         lockSignal.set(locked: true)
+    }
+
+    /// `BrokerLimits.statementCPUBudget`: what an app's statement may compute, online and when
+    /// the merge replays what the app journaled while locked (`mergeBudgets`).
+    let statementCPUBudget: Duration
+
+    /// What one journal merge lets each app's deletions by predicate compute: one statement as
+    /// online, all of the app's together twice that (`MergeBudgets`).
+    static func mergeBudgets(_ statementCPUBudget: Duration) -> MergeBudgets {
+        MergeBudgets(cpuPerStatement: statementCPUBudget, cpuPerApp: statementCPUBudget * 2)
     }
 
     /// Whether healthd started locked: background delivery loads its registrations only once the

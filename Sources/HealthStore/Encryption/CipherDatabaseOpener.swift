@@ -118,6 +118,9 @@ enum CipherDatabaseOpener {
             }
             db.add(function: SampleSQL.quantityConversion)
             db.add(function: SampleSQL.uuidBlob)
+            // Stops an app call's statement past its budget, when its call ended, or when the
+            // store drains (StatementBudget).
+            try StatementWatch.install(on: db)
         }
         return config
     }

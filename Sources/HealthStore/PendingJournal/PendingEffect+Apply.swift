@@ -10,7 +10,7 @@ import HealthModel
 extension PendingEffect {
     /// Applies the effect; returns the app whose background-delivery registrations it changed,
     /// if any (the broker reloads them after the merge).
-    func apply(_ db: Database) throws -> String? {
+    func apply(_ db: Database, budgets: MergeBudgets = MergeBudgets()) throws -> String? {
         switch self {
         case let .save(records, source, uuids):
             _ = try SampleRepository.write(records, source: source, db, minting: UUIDSupply(preassigned: uuids))
@@ -18,10 +18,19 @@ extension PendingEffect {
             try Self.unlessRefused(db) { _ = try SampleRepository.deleteOwned(references, appID: appID, $0) }
         case let .deleteMatching(typeIdentifier, predicate, appID, workouts, accessLog):
             // The entry is written whatever happens, with what was deleted: the call was made.
+            // The app's predicate is evaluated under the app's merge budget: past it, this and the
+            // app's later deletions by predicate change nothing (the store is offline meanwhile).
             var deleted = 0
-            try Self.unlessRefused(db) {
-                deleted = try SampleRepository.deleteMatchingRows(typeIdentifier: typeIdentifier, predicate: predicate,
-                                                                  appID: appID, workouts: workouts, $0)
+            let budget = budgets.budget(for: appID)
+            if budget.stop == nil {
+                do {
+                    try Self.unlessRefused(db) {
+                        deleted = try SampleRepository.deleteMatchingRows(typeIdentifier: typeIdentifier, predicate: predicate,
+                                                                          appID: appID, workouts: workouts, budget: budget, $0)
+                    }
+                } catch where budget.stop != nil {
+                    deleted = 0  // its savepoint rolled back
+                }
             }
             if let accessLog { _ = try AccessLogRepository.write(accessLog, count: deleted, db) }
         case let .associate(sampleUUIDs, workoutUUID, appID):
@@ -87,5 +96,33 @@ extension PendingEffect {
         } catch is HKError {
             return
         }
+    }
+}
+
+/// What one merge lets each app's journaled deletions by predicate compute (`StatementBudget`):
+/// the same per-statement bound as an unlocked call, and a bound for all of the app's entries
+/// together, so a journal of many such entries cannot hold the unlock for hours (s19
+/// availability review, finding 1b). Kept per app for the whole merge.
+public final class MergeBudgets: @unchecked Sendable {
+    // @unchecked: used by the merge's one thread only.
+    private var budgets: [String: StatementBudget] = [:]
+    let cpuPerStatement: Duration
+    let cpuPerApp: Duration
+
+    public init(cpuPerStatement: Duration = .seconds(10), cpuPerApp: Duration = .seconds(20)) {
+        self.cpuPerStatement = cpuPerStatement
+        self.cpuPerApp = cpuPerApp
+    }
+
+    func budget(for appID: String) -> StatementBudget {
+        if let budget = budgets[appID] { return budget }
+        let budget = StatementBudget(cpuPerStatement: cpuPerStatement, cpuInAll: cpuPerApp, draining: nil)
+        budgets[appID] = budget
+        return budget
+    }
+
+    /// The apps whose deletions the merge stopped, and why.
+    public var stopped: [String: StatementBudget.Stop] {
+        budgets.compactMapValues(\.stop)
     }
 }

@@ -29,12 +29,17 @@ public enum PendingJournalMerge {
         public var damaged: [PendingJournalError] = []
         /// Apps whose background-delivery registrations merged entries changed.
         public var backgroundDeliveryApps: Set<String> = []
+        /// Apps whose journaled deletions by predicate went past their merge budget, and why:
+        /// those entries changed nothing (`MergeBudgets`).
+        public var budgetStopped: [String: StatementBudget.Stop] = [:]
 
         public init() {}
     }
 
     /// `decode` turns an entry's plaintext into its effect; a throw counts the entry as damaged.
+    /// `budgets`: what each app's journaled deletions by predicate may compute (`MergeBudgets`).
     public static func merge(_ database: HealthDatabase, directory: String, batchSize: Int = defaultBatchSize,
+                             budgets: MergeBudgets = MergeBudgets(),
                              decode: ([UInt8]) throws -> PendingEffect) throws -> Report {
         precondition(batchSize > 0, "a merge batch holds at least one entry")
         var report = Report()
@@ -60,7 +65,7 @@ public enum PendingJournalMerge {
                         }
                         batch.add(sequence: sequence, effect: effect, bytes: plaintext.count)
                         if batch.isFull {
-                            try apply(batch.entries, generation: generation, writer, into: &report)
+                            try apply(batch.entries, generation: generation, writer, budgets: budgets, into: &report)
                             batch = Batch(limit: batchSize)
                         }
                     case let .unreadable(offset, bytes):
@@ -69,7 +74,7 @@ public enum PendingJournalMerge {
                         problems.append(.entryTooLarge(sequence: sequence, bytes: bytes))
                     }
                 }
-                try apply(batch.entries, generation: generation, writer, into: &report)
+                try apply(batch.entries, generation: generation, writer, budgets: budgets, into: &report)
             }
             if problems.total == 0 {
                 do {
@@ -91,6 +96,7 @@ public enum PendingJournalMerge {
             }
             try writer.write { try PendingJournalKeys.remove($0, generation: generation) }
         }
+        report.budgetStopped = budgets.stopped
         return report
     }
 
@@ -136,12 +142,12 @@ public enum PendingJournalMerge {
 
     /// Applies `batch` and records it merged, in one transaction.
     private static func apply(_ batch: [(sequence: UInt64, effect: PendingEffect)], generation: Int64,
-                              _ writer: any DatabaseWriter, into report: inout Report) throws {
+                              _ writer: any DatabaseWriter, budgets: MergeBudgets, into report: inout Report) throws {
         guard let last = batch.last else { return }
         let changed = try writer.write { db in
             var changed: Set<String> = []
             for entry in batch {
-                if let appID = try entry.effect.apply(db) { changed.insert(appID) }
+                if let appID = try entry.effect.apply(db, budgets: budgets) { changed.insert(appID) }
             }
             try PendingJournalKeys.recordApplied(db, generation: generation, through: last.sequence)
             return changed

@@ -57,28 +57,58 @@ extension SampleRepository {
     /// group-commit queue only after the previous one committed, so other apps' saves queued
     /// meanwhile commit between them: one app deleting the millions of samples it saved holds the
     /// store's only writer for one chunk at a time, not for the whole deletion (SECURITY.md, "One
-    /// write holds the store's only writer"). Only objects committed before the call's first
-    /// chunk are matched (`change_seq` at most the store's change number then), so a save of the
-    /// app's own racing the deletion is not swept up by a later chunk. Each chunk is durable with
-    /// its own change number and its own access-log entry (`accessLog` with that chunk's count),
-    /// so a deletion that fails or is cut short midway leaves whole chunks deleted and recorded,
-    /// never half an object. A correlation type's share check covers every matched correlation in
-    /// the first chunk, so a refusal deletes nothing.
+    /// write holds the store's only writer"). The app's predicate is never evaluated inside the
+    /// write transaction: each chunk's rows are selected on a reader (where the call's
+    /// `StatementBudget` bounds what the predicate may cost), and the writer deletes those rows
+    /// that are still the app's own, of the type, committed by the first chunk — a check by row
+    /// id, which costs the same whatever the predicate. Only objects committed before the call's
+    /// first chunk are matched (`change_seq` at most the store's change number then), so a save
+    /// of the app's own racing the deletion is not swept up by a later chunk. Each chunk is
+    /// durable with its own change number and its own access-log entry (`accessLog` with that
+    /// chunk's count), so a deletion that fails or is cut short midway leaves whole chunks deleted
+    /// and recorded, never half an object. A correlation type's share check covers every matched
+    /// correlation in the first chunk, so a refusal deletes nothing.
+    ///
+    /// `stopRequested` is asked before each chunk: true ends the deletion there, throwing
+    /// `DeletionCutShort` with the count deleted so far (a lock or key change draining the store
+    /// does not wait for the rest). `offPool` runs each chunk's selection — a blocking read that
+    /// may take the whole statement budget — where it blocks no thread others need (the broker's
+    /// `BlockingWork`, which carries the call's budget along); it must run it on the calling
+    /// task's thread or one given the budget, never a GRDB queue of its own.
     public func deleteMatching(typeIdentifier: String, predicate: SamplePredicate?, appID: String,
-                               workouts: ReadScope, accessLog: AccessLogEntryDraft? = nil) async throws -> Int {
+                               workouts: ReadScope, accessLog: AccessLogEntryDraft? = nil,
+                               stopRequested: @Sendable () -> Bool = { false },
+                               offPool: (@escaping @Sendable () throws -> SelectedChunk) async throws -> SelectedChunk = { try $0() })
+    async throws -> Int {
         var chunk = DeletionChunk.first
         var total = 0
+        let writer = writer
         while true {
+            if stopRequested() { throw DeletionCutShort(deleted: total) }
+            let selected: SelectedChunk
             let current = chunk
-            let (deleted, next) = try await commits.submit(returning: { db -> (Int, DeletionChunk?) in
-                let current = try current.resolved(db)
-                let (deleted, next) = try Self.deleteMatchingChunk(typeIdentifier: typeIdentifier, predicate: predicate, appID: appID,
-                                                                   workouts: workouts, chunk: current, db)
-                if let accessLog, deleted > 0 || current.isFirst { try AccessLogRepository.write(accessLog, count: deleted, db) }
-                return (deleted, next)
+            do {
+                selected = try await offPool {
+                    // The synchronous read: on this thread, where the call's budget is.
+                    try writer.read { db in
+                        try Self.selectMatchingChunk(typeIdentifier: typeIdentifier, predicate: predicate, appID: appID,
+                                                     workouts: workouts, chunk: current.resolved(db), db)
+                    }
+                }
+            } catch where stopRequested() {
+                // The drain stopped the chunk's reading (StatementBudget): as between two chunks.
+                throw DeletionCutShort(deleted: total)
+            }
+            let deleted = try await commits.submit(returning: { db -> Int in
+                if let correlations = selected.correlations { try OwnCorrelationShares.check(correlations, appID: appID, db) }
+                let rowIDs = try Self.stillOwned(selected.rowIDs, typeIdentifier: typeIdentifier, appID: appID,
+                                                 through: selected.through, db)
+                let deleted = try Self.deleteRows(rowIDs, db)
+                if let accessLog, deleted > 0 || selected.isFirst { try AccessLogRepository.write(accessLog, count: deleted, db) }
+                return deleted
             })
             total += deleted
-            guard let next else { return total }
+            guard let next = selected.next else { return total }
             chunk = next
         }
     }
@@ -89,25 +119,30 @@ extension SampleRepository {
 
     /// `deleteMatching` inside the caller's transaction, all at once: the pending journal's merge
     /// of a deletion made while locked, resolved against the store as it is at merge.
+    /// `budget` bounds the statement that evaluates the app's predicate (the merge's, per app),
+    /// and only that one: a budget stopping a DELETE would roll the whole merge batch back.
     static func deleteMatchingRows(typeIdentifier: String, predicate: SamplePredicate?, appID: String,
-                                   workouts: ReadScope, _ db: Database) throws -> Int {
+                                   workouts: ReadScope, budget: StatementBudget? = nil, _ db: Database) throws -> Int {
         let matching = try matchingOwnRows(typeIdentifier: typeIdentifier, predicate: predicate, appID: appID, workouts: workouts, db)
-        let rowIDs = try Int64.fetchAll(db, sql: "SELECT o.id FROM objects o WHERE \(matching.sql)", arguments: matching.arguments)
+        let rowIDs = try StatementBudget.$current.withValue(budget) {
+            try Int64.fetchAll(db, sql: "SELECT o.id FROM objects o WHERE \(matching.sql)", arguments: matching.arguments)
+        }
         if isCorrelation(typeIdentifier) { try OwnCorrelationShares.check(rowIDs, appID: appID, db) }
         return try deleteRows(rowIDs, db)
     }
 
-    /// One chunk of `deleteMatching`: at most `deletionChunk` matched objects committed by the
-    /// call's first chunk, in (change, row) order after the previous chunk's last, read along the
-    /// (type, source, change) index so no chunk sorts or re-reads what an earlier one passed.
-    /// Returns how many went and the next chunk, nil when this was the last.
-    static func deleteMatchingChunk(typeIdentifier: String, predicate: SamplePredicate?, appID: String,
-                                    workouts: ReadScope, chunk: DeletionChunk.Resolved, _ db: Database) throws -> (Int, DeletionChunk?) {
+    /// One chunk of `deleteMatching`, selected on a reader: at most `deletionChunk` matched
+    /// objects committed by the call's first chunk, in (change, row) order after the previous
+    /// chunk's last, read along the (type, source, change) index so no chunk sorts or re-reads what
+    /// an earlier one passed. The first chunk of a correlation type also lists every matched
+    /// correlation, for the share check.
+    static func selectMatchingChunk(typeIdentifier: String, predicate: SamplePredicate?, appID: String,
+                                    workouts: ReadScope, chunk: DeletionChunk.Resolved, _ db: Database) throws -> SelectedChunk {
         let matching = try matchingOwnRows(typeIdentifier: typeIdentifier, predicate: predicate, appID: appID, workouts: workouts, db)
+        var correlations: [Int64]?
         if chunk.isFirst, isCorrelation(typeIdentifier) {
-            let all = try Int64.fetchAll(db, sql: "SELECT o.id FROM objects o WHERE \(matching.sql) AND o.change_seq <= ?",
-                                         arguments: matching.arguments + [chunk.through])
-            try OwnCorrelationShares.check(all, appID: appID, db)
+            correlations = try Int64.fetchAll(db, sql: "SELECT o.id FROM objects o WHERE \(matching.sql) AND o.change_seq <= ?",
+                                              arguments: matching.arguments + [chunk.through])
         }
         var sql = "SELECT o.change_seq, o.id FROM objects o INDEXED BY objects_by_type_source_change WHERE \(matching.sql) AND o.change_seq <= ?"
         var arguments = matching.arguments + [chunk.through]
@@ -116,10 +151,43 @@ extension SampleRepository {
             arguments += [after.change, after.row]
         }
         let rows = try Row.fetchAll(db, sql: sql + " ORDER BY o.change_seq, o.id LIMIT ?", arguments: arguments + [deletionChunk])
-        let deleted = try deleteRows(rows.map { $0[1] as Int64 }, db)
-        guard rows.count == deletionChunk, let last = rows.last else { return (deleted, nil) }
-        let after: (change: Int64, row: Int64) = (last[0], last[1])
-        return (deleted, .next(through: chunk.through, after: after))
+        var next: DeletionChunk?
+        if rows.count == deletionChunk, let last = rows.last {
+            next = .next(through: chunk.through, after: (change: last[0], row: last[1]))
+        }
+        return SelectedChunk(rowIDs: rows.map { $0[1] as Int64 }, correlations: correlations, through: chunk.through,
+                             isFirst: chunk.isFirst, next: next)
+    }
+
+    /// What a reader selected for one chunk of `deleteMatching`.
+    public struct SelectedChunk: Sendable {
+        let rowIDs: [Int64]
+        /// Every correlation the deletion matches, on the first chunk of a correlation type.
+        let correlations: [Int64]?
+        let through: Int64
+        let isFirst: Bool
+        let next: DeletionChunk?
+    }
+
+    /// Of `rowIDs`, those that are, in the writer's transaction, still `appID`'s own objects of
+    /// `typeIdentifier` committed by `through`: rows deleted meanwhile are gone, and a row id
+    /// reused since (SQLite may reuse the largest) carries a later change number. By row id, so the
+    /// writer's cost is the chunk's size, never the app's predicate.
+    static func stillOwned(_ rowIDs: [Int64], typeIdentifier: String, appID: String, through: Int64,
+                           _ db: Database) throws -> [Int64] {
+        guard !rowIDs.isEmpty else { return [] }
+        let own = SampleSQL.visibility(.ownSamples(appID: appID))
+        var arguments: StatementArguments = [jsonIDs(rowIDs), try SampleSQL.typeID(db, typeIdentifier)]
+        arguments += own.arguments
+        arguments += [through]
+        return try Int64.fetchAll(db, sql: """
+            SELECT o.id FROM objects o WHERE o.id IN (SELECT value FROM json_each(?)) \
+            AND o.type_id = ? AND \(own.sql) AND o.change_seq <= ? ORDER BY o.id
+            """, arguments: arguments)
+    }
+
+    private static func jsonIDs(_ rowIDs: [Int64]) -> String {
+        "[" + rowIDs.map(String.init).joined(separator: ",") + "]"
     }
 
     /// The conditions every matching deletion applies: the app's own objects of the type that the
@@ -170,4 +238,10 @@ enum DeletionChunk: Sendable {
         case let .next(through, after): Resolved(through: through, after: after)
         }
     }
+}
+
+/// `deleteMatching` stopped between two chunks (a lock or key change drained the store): the
+/// chunks before were deleted and recorded; `deleted` says how many objects they held.
+public struct DeletionCutShort: Error, Sendable {
+    public let deleted: Int
 }
