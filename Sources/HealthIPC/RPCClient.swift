@@ -150,6 +150,8 @@ public final class RPCClient: Sendable {
 
     private func readLoop() {
         let failure = connection.readFrames { frame in route(frame) }
+        // These words (and "cannot send to healthd: ") are `RPCStatus.connectionLossMessages`:
+        // healthctl tells a lost connection from healthd's own UNAVAILABLE by them.
         let status = if let failure {
             RPCStatus(.unavailable, "connection to healthd failed: \(failure)")
         } else {

@@ -91,6 +91,20 @@ public enum AgentFolderRefusal: Error, CustomStringConvertible, Equatable {
     case invalidAppID(option: String, appID: String)
     case notAbsolute(option: String, path: String)
     case sharedWritable(appID: String, path: String, other: String, otherPath: String)
+    /// A folder given to an app (`option`) is, contains or lies in one of the agent's own
+    /// (`--log-dir`, `--data-root`), or those two overlap (`checkedAgentFolders`).
+    case agentFolderReached(option: String, path: String, agentOption: String, agentFolder: String)
+    /// A folder given to an app writable is or holds a tool another identity runs.
+    case holdsExecutable(option: String, path: String, what: String, executable: String)
+
+    /// `health-sandbox agent`'s exit code for it: 64 for options that do not say what they mean
+    /// or share a folder without saying so, 71 for a folder layout that would let an app out.
+    public var exitCode: Int32 {
+        switch self {
+        case .malformed, .invalidAppID, .notAbsolute, .sharedWritable: 64
+        case .agentFolderReached, .holdsExecutable: 71
+        }
+    }
 
     public var description: String {
         switch self {
@@ -104,7 +118,18 @@ public enum AgentFolderRefusal: Error, CustomStringConvertible, Equatable {
             "--app-allow-write \(appID)=\(path) is not \(appID)'s own: \(path == otherPath ? "it is" : "it overlaps") \(otherPath), "
                 + "which \(other) is given too, so the apps could leave files for each other there. Give each app a folder of its own, "
                 + "or pass --allow-shared-writes to share it on purpose"
+        case let .agentFolderReached(option, path, agentOption, agentFolder):
+            "\(Self.named(option, path)) \(path == agentFolder ? "is" : "overlaps") \(agentOption) \(agentFolder), the agent's own folder: "
+                + "an app given it could plant links there that the agent (unconfined) writes through, or reach every app's "
+                + "output or data; keep the apps' folders, the log folder and the data root apart (--allow-shared-writes does not change this)"
+        case let .holdsExecutable(option, path, what, executable):
+            "\(Self.named(option, path)) is or holds \(what) \(executable): an app could replace it, and its code would then run "
+                + "as another identity (you, unconfined); give the apps writable folders that hold no program"
         }
+    }
+
+    private static func named(_ option: String, _ path: String) -> String {
+        option.hasSuffix("=") ? option + path : option + " " + path
     }
 }
 

@@ -9,7 +9,8 @@ import Foundation
 /// never its folder — a few device and /etc files, and the folders the user names (`--allow-read`,
 /// `--allow-write`, `--data`). Every path is checked (`checked`): none may be `/`, `/tmp`, the
 /// user's home or a folder containing it, or be, contain or lie in healthd's store or socket
-/// folder; and none the app may write may lie in one it may execute from.
+/// folder; none the app may write may lie in one it may execute from, nor be or hold code
+/// another identity runs (other installed apps' executables, the manager tools, healthd).
 public struct LaunchPolicy: Sendable, Equatable {
     public var readExecutePaths: [String]
     public var readWritePaths: [String]
@@ -53,6 +54,12 @@ public struct LaunchPolicy: Sendable, Equatable {
                 if lineage.isWithin(entry.lineage) { throw refuse(.containsProtected(what: folder.what, folder: folder.path)) }
             }
             for (home, lineage) in homes where lineage.isWithin(entry.lineage) { throw refuse(.containsHome(home)) }
+        }
+        for written in writeLineages {
+            if let held = protected.executable(heldBy: written.lineage) {
+                throw PolicyPathRefusal(path: written.path, origin: written.origin,
+                                        reason: .holdsExecutable(what: held.what, executable: held.path))
+            }
         }
         // Landlock grants the union of the rules on a path's ancestors: a writable folder in an
         // executable one would be executable too. (The reverse, an executable path in a writable

@@ -8,7 +8,8 @@ import Glibc
 /// launching user's home, which holds them by default along with `~/.ssh` and the like.
 ///
 /// A path beneath the home (`~/apps/hr`) is fine; a path beneath the store or socket folder is
-/// not. Compared by device and inode along each path's ancestors as well as by resolved name,
+/// not. And code other identities run (`executables`: other apps', the manager tools') may not be
+/// or lie in a path the app may write (`ProtectedFolders+Executables`). Compared by device and inode along each path's ancestors as well as by resolved name,
 /// so a link or a bind-mounted alias of a protected folder is the same folder.
 public struct ProtectedFolders: Sendable, Equatable {
     public struct Folder: Sendable, Equatable {
@@ -26,17 +27,20 @@ public struct ProtectedFolders: Sendable, Equatable {
     public var healthFolders: [Folder]
     /// Refused when equal to or containing a policy path (the first is named in refusals).
     public var homes: [String]
+    /// Refused when equal to or beneath a writable policy path.
+    public var executables: [Executable]
 
-    public init(healthFolders: [Folder], homes: [String]) {
+    public init(healthFolders: [Folder], homes: [String], executables: [Executable] = []) {
         self.healthFolders = healthFolders
         self.homes = homes
+        self.executables = executables
     }
 
     /// The folders healthd named (empty strings from an older healthd are skipped), the default
     /// store and socket folders, and the home of the user running this process (from the
     /// password database and from `HOME`, when they differ).
     public static func forLaunch(storeDirectory: String, socketDirectory: String, defaultStore: String,
-                                 defaultSocketDirectory: String) -> ProtectedFolders {
+                                 defaultSocketDirectory: String, executables: [Executable] = []) -> ProtectedFolders {
         var folders: [Folder] = []
         for (what, path) in [("healthd's store folder", storeDirectory), ("healthd's socket folder", socketDirectory),
                              ("the default store folder", defaultStore), ("the default socket folder", defaultSocketDirectory)]
@@ -48,7 +52,7 @@ public struct ProtectedFolders: Sendable, Equatable {
         if let variable = ProcessInfo.processInfo.environment["HOME"], variable.hasPrefix("/"), !homes.contains(variable) {
             homes.append(variable)
         }
-        return ProtectedFolders(healthFolders: folders, homes: homes)
+        return ProtectedFolders(healthFolders: folders, homes: homes, executables: executables)
     }
 }
 
@@ -74,6 +78,8 @@ public struct PolicyPathRefusal: Error, CustomStringConvertible, Equatable {
         /// A writable path equal to or beneath one the app may execute from: Landlock's rights add
         /// up along a path, so what the app writes there it could run.
         case writableBeneathExecutable(executablePath: String, executableOrigin: PolicyPathOrigin)
+        /// A writable path that is or holds code another identity runs (`ProtectedFolders.executables`).
+        case holdsExecutable(what: String, executable: String)
     }
 
     public let path: String
@@ -101,6 +107,10 @@ public struct PolicyPathRefusal: Error, CustomStringConvertible, Equatable {
         case let .writableBeneathExecutable(executablePath, executableOrigin):
             return "\(named) is writable and lies in \(executablePath), which the app may execute from (\(executableOrigin.rawValue)): "
                 + "the app could run what it writes there; give it a writable folder outside \(executablePath)"
+        case let .holdsExecutable(what, executable):
+            return "\(named) is writable and is or holds \(what) \(executable): the app could replace it, and its code would then "
+                + "run as another identity (another app with that app's grants, or you, unconfined); give it a writable folder "
+                + "that holds no other program"
         }
     }
 }

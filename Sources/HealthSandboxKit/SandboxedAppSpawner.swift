@@ -118,9 +118,11 @@ public final class SandboxedAppSpawner: Sendable {
         arguments += (configuration.extraWritable + own.writable).flatMap { ["--allow-write", $0] }
         if let dataRoot = configuration.dataRoot {
             // The id is checked in `launch` (no '/', no leading '.'), so the folder stays inside the root.
-            let folder = dataRoot + "/" + request.appID
-            guard mkdir(folder, 0o700) == 0 || errno == EEXIST else { throw SpawnError(what: "cannot make \(folder)", errno: errno) }
-            arguments += ["--data", folder]
+            do {
+                arguments += ["--data", try AgentFolderEntries.dataFolder(in: dataRoot, name: request.appID)]
+            } catch {
+                throw SpawnError(error)
+            }
         }
         arguments += ["--landlock-abi", String(configuration.minimumLandlockABI), "--", request.executable]
         var environment = configuration.environment ?? ProcessInfo.processInfo.environment
@@ -128,9 +130,12 @@ public final class SandboxedAppSpawner: Sendable {
 
         var output: Int32 = -1
         if let directory = configuration.logDirectory {
-            let path = directory + "/" + request.appID + ".log"
-            output = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-            guard output >= 0 else { throw SpawnError(what: "cannot open \(path)", errno: errno) }
+            // Never through a link, a FIFO or another's file: the agent is unconfined (AgentFolderEntries).
+            do {
+                output = try AgentFolderEntries.openLog(in: directory, name: request.appID + ".log")
+            } catch {
+                throw SpawnError(error)
+            }
         }
         defer { if output >= 0 { close(output) } }
 
@@ -224,8 +229,14 @@ public final class SandboxedAppSpawner: Sendable {
     }
 
     struct SpawnError: Error, CustomStringConvertible {
-        let what: String
-        let errno: Int32
-        var description: String { "\(what): \(String(cString: strerror(errno)))" }
+        let description: String
+
+        init(what: String, errno: Int32) {
+            description = "\(what): \(String(cString: strerror(errno)))"
+        }
+
+        init(_ refusal: AgentFolderEntries.Refusal) {
+            description = refusal.description
+        }
     }
 }

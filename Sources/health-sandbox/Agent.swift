@@ -91,6 +91,11 @@ struct Agent: ParsableCommand {
         guard let launcher = LaunchAgent.launcherPath() else {
             throw fail(AppLauncher.Failure(description: "cannot find this program's own path in /proc/self/exe", exitCode: 70))
         }
+        do {
+            try folderGrants().checkedAgentFolders(logDirectory: logDirectory, tools: ProtectedFolders.localTools(launcher: launcher))
+        } catch {
+            throw fail(AppLauncher.Failure(description: error.description, exitCode: error.exitCode))
+        }
         let report: @Sendable (String) -> Void = { message in
             FileHandle.standardError.write(Data("health-sandbox agent: \(Date().ISO8601Format()) \(message)\n".utf8))
         }

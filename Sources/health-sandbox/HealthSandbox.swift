@@ -97,7 +97,9 @@ struct Run: ParsableCommand {
         let protected = ProtectedFolders.forLaunch(storeDirectory: bound.binding.storeDirectory,
                                                    socketDirectory: bound.binding.socketDirectory,
                                                    defaultStore: DefaultPaths.storeDirectory,
-                                                   defaultSocketDirectory: DefaultPaths.socketDirectory)
+                                                   defaultSocketDirectory: DefaultPaths.socketDirectory,
+                                                   executables: ProtectedFolders.executables(named: bound.binding.executables, launching: appID,
+                                                                                             launcher: LaunchAgent.launcherPath()))
         let policy: LaunchPolicy
         do {
             policy = try LaunchPolicy.checked(executable: executable, allowRead: allowRead, allowWrite: allowWrite, data: data,

@@ -243,6 +243,7 @@ struct Healthd: ParsableCommand {
         trusted.formUnion(trustedManagers)
         var configuration = BrokerConfiguration(storeDirectory: store, socketDirectory: socketDirectory,
                                                 trustedManagerExecutables: trusted)
+        configuration.brokerExecutable = executable
         configuration.backgroundDelivery.periodScale = backgroundPeriodScale
         if let seconds = backgroundAcknowledgementTimeout { configuration.backgroundDelivery.acknowledgementTimeout = .seconds(seconds) }
         if let seconds = backgroundFirstBackoff { configuration.backgroundDelivery.firstBackoff = .seconds(seconds) }

@@ -136,4 +136,47 @@ import Testing
         #expect((try? tree.check(allowRead: [tree.appFolder + "/data"], allowWrite: [tree.appFolder]).get()) != nil,
                 "an executable folder inside a writable one is bound read-only over it")
     }
+
+    /// Session 19 review, finding 4: no path the app may write is, or holds, code another
+    /// identity runs — another installed app's executable or a manager tool — named, through a
+    /// link, or as the file itself; by `--allow-write` and `--data` alike. Reading it is fine,
+    /// and so is a writable folder holding only the app's own executable (healthd's list leaves
+    /// it out: `ProtectedFolders.executables(named:launching:launcher:)`).
+    @Test func aWritablePathHoldingAnotherIdentitysExecutableIsRefused() throws {
+        let tree = try Tree()
+        let other = tree.home + "/apps/b/app-b", tool = tree.root + "/tools/healthctl"
+        for file in [other, tool] {
+            try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            _ = FileManager.default.createFile(atPath: file, contents: Data(), attributes: [.posixPermissions: 0o755])
+        }
+        symlink(tree.home + "/apps/b", tree.root + "/b-link")
+        let executables = ProtectedFolders.executables(
+            named: [.init(path: tree.executable, appID: "org.test.a"), .init(path: other, appID: "org.test.b"), .init(path: tool)],
+            launching: "org.test.a", launcher: nil)
+        #expect(executables.map(\.path) == [other, tool], "the app's own executable is not protected from it: \(executables)")
+        var protected = tree.protected
+        protected.executables = executables
+        let holding: [(path: String, named: String)] = [
+            (tree.home + "/apps", other), (tree.home + "/apps/b", other), (tree.root + "/b-link", other), (other, other),
+            (tree.root + "/b-link/app-b", other), (tree.root + "/tools", tool), (tool, tool),
+        ]
+        for (path, named) in holding {
+            for (option, result) in [("--allow-write", Result { () throws(PolicyPathRefusal) in
+                                         try LaunchPolicy.checked(executable: tree.executable, allowWrite: [path], protecting: protected) }),
+                                     ("--data", Result { () throws(PolicyPathRefusal) in
+                                         try LaunchPolicy.checked(executable: tree.executable, data: path, protecting: protected) })] {
+                guard case let .failure(refusal) = result, case .holdsExecutable(_, named) = refusal.reason else {
+                    Issue.record("\(option) \(path): \(result)")
+                    continue
+                }
+                #expect(refusal.description.contains(path) && refusal.description.contains(named), "\(refusal)")
+            }
+            #expect((try? LaunchPolicy.checked(executable: tree.executable, allowRead: [path], protecting: protected)) != nil,
+                    "--allow-read \(path) was refused")
+        }
+        for own in [tree.appFolder, tree.home + "/apps/b-sibling", tree.outside] {
+            #expect((try? LaunchPolicy.checked(executable: tree.executable, allowWrite: [own], protecting: protected)) != nil,
+                    "--allow-write \(own) was refused")
+        }
+    }
 }

@@ -6,6 +6,9 @@ public struct BrokerConfiguration: Sendable {
     public var socketDirectory: String
     /// Executables allowed on the admin socket (by default healthctl and health-sandbox next to healthd).
     public var trustedManagerExecutables: Set<String>
+    /// healthd's own executable (`/proc/self/exe`), sent with each launch binding with the
+    /// manager tools: no folder an app may write may hold it (`LaunchBinding.executables`).
+    public var brokerExecutable: String?
     /// Per-app budgets and connection bounds (BrokerLimits.swift).
     public var limits = BrokerLimits()
     /// Background delivery's acknowledgement timeout, backoff and suspension.

@@ -225,17 +225,21 @@ enum ManagerService {
             throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); install its manifest with `healthctl apps install`")
         }
         // Apps installed before sandbox uids existed get theirs at their first launch.
-        guard let (uid, network) = try await context.store.withGrants({ database in
-            try database.apps.sandboxUID(appID: app.id).map { ($0, try database.apps.networkGranted(appID: app.id)) }
+        guard let (uid, network, installed) = try await context.store.withGrants({ database in
+            try database.apps.sandboxUID(appID: app.id).map { ($0, try database.apps.networkGranted(appID: app.id), try database.apps.all()) }
         }) else {
             throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); install its manifest with `healthctl apps install`")
         }
         let clientEnd = try context.connections.bindLaunched(app, lookedUpAt: epoch)
         context.logger.notice("launch bound", metadata: ["app": "\(app.id)", "uid": "\(uid)", "network": "\(network)"])
-        // The folders health-sandbox must never show the app: only healthd knows where they are.
+        // The folders health-sandbox must never show the app, and the code no folder the app may
+        // write may hold (other apps', the tools', healthd's): only healthd knows where they are.
+        let tools = context.configuration.trustedManagerExecutables.sorted() + [context.configuration.brokerExecutable].compactMap { $0 }
         let binding = LaunchBinding(appID: app.id, sandboxUID: uid, network: network,
                                     storeDirectory: context.configuration.storeDirectory,
-                                    socketDirectory: context.configuration.socketDirectory)
+                                    socketDirectory: context.configuration.socketDirectory,
+                                    executables: installed.map { LaunchBinding.Executable(path: $0.executable, appID: $0.id) }
+                                        + tools.map { LaunchBinding.Executable(path: $0) })
         return MethodTable.Reply(binding, passing: clientEnd)
     }
 }

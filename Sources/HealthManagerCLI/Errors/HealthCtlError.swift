@@ -61,7 +61,8 @@ public enum HealthCtlError: Error, Equatable, Sendable, CustomStringConvertible 
         case let .brokerNotTrusted(socket, refusal):
             return "healthctl will not talk to \(socket): \(refusal)"
         case let .brokerFailed(action, status):
-            if status.code == .unavailable {
+            // healthd's own UNAVAILABLE (a lock that could not drain) is its refusal, not a loss.
+            if status.isConnectionLoss {
                 return "lost healthd while trying to \(action): \(status.message)"
             }
             let detail = status.message.isEmpty ? "\(status.code)" : status.message

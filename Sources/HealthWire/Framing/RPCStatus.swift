@@ -64,4 +64,15 @@ public struct RPCStatus: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         message.isEmpty ? "\(code)" : "\(code): \(message)"
     }
+
+    /// How a client's own statuses begin when its connection to healthd fails (`RPCClient`
+    /// makes them; healthd never sends them).
+    public static let connectionLossMessages = ["cannot send to healthd: ", "connection to healthd failed: ",
+                                                "healthd closed the connection"]
+
+    /// The connection itself failed — not an UNAVAILABLE healthd sent, such as a lock whose drain
+    /// did not finish or the store being locked (those carry a HealthKit code, or other words).
+    public var isConnectionLoss: Bool {
+        code == .unavailable && healthKitCode == nil && Self.connectionLossMessages.contains { message.hasPrefix($0) }
+    }
 }

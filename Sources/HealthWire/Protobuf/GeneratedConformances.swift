@@ -376,6 +376,9 @@ extension Openhealth__V1__PreferredUnitList: ProtobufCMessageStruct {
 extension Openhealth__V1__PreferredUnitsRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__preferred_units_request__init(message) }
 }
+extension Openhealth__V1__ProtectedExecutable: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__protected_executable__init(message) }
+}
 extension Openhealth__V1__Quantity: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__quantity__init(message) }
 }

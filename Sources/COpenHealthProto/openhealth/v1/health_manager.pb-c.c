@@ -862,6 +862,51 @@ void   openhealth__v1__launch_bind_response__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__launch_bind_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__protected_executable__init
+                     (Openhealth__V1__ProtectedExecutable         *message)
+{
+  static const Openhealth__V1__ProtectedExecutable init_value = OPENHEALTH__V1__PROTECTED_EXECUTABLE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__protected_executable__get_packed_size
+                     (const Openhealth__V1__ProtectedExecutable *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__protected_executable__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__protected_executable__pack
+                     (const Openhealth__V1__ProtectedExecutable *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__protected_executable__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__protected_executable__pack_to_buffer
+                     (const Openhealth__V1__ProtectedExecutable *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__protected_executable__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__ProtectedExecutable *
+       openhealth__v1__protected_executable__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__ProtectedExecutable *)
+     protobuf_c_message_unpack (&openhealth__v1__protected_executable__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__protected_executable__free_unpacked
+                     (Openhealth__V1__ProtectedExecutable *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__protected_executable__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   openhealth__v1__lock_request__init
                      (Openhealth__V1__LockRequest         *message)
 {
@@ -3268,7 +3313,7 @@ const ProtobufCMessageDescriptor openhealth__v1__launch_bind_request__descriptor
   (ProtobufCMessageInit) openhealth__v1__launch_bind_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__launch_bind_response__field_descriptors[5] =
+static const ProtobufCFieldDescriptor openhealth__v1__launch_bind_response__field_descriptors[6] =
 {
   {
     "app_id",
@@ -3330,19 +3375,33 @@ static const ProtobufCFieldDescriptor openhealth__v1__launch_bind_response__fiel
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "executables",
+    104,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__LaunchBindResponse, n_executables),
+    offsetof(Openhealth__V1__LaunchBindResponse, executables),
+    &openhealth__v1__protected_executable__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__launch_bind_response__field_indices_by_name[] = {
   0,   /* field[0] = app_id */
+  5,   /* field[5] = executables */
   2,   /* field[2] = network */
   1,   /* field[1] = sandbox_uid */
   4,   /* field[4] = socket_directory */
   3,   /* field[3] = store_directory */
 };
-static const ProtobufCIntRange openhealth__v1__launch_bind_response__number_ranges[2 + 1] =
+static const ProtobufCIntRange openhealth__v1__launch_bind_response__number_ranges[3 + 1] =
 {
   { 1, 0 },
   { 94, 3 },
-  { 0, 5 }
+  { 104, 5 },
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__launch_bind_response__descriptor =
 {
@@ -3352,11 +3411,62 @@ const ProtobufCMessageDescriptor openhealth__v1__launch_bind_response__descripto
   "Openhealth__V1__LaunchBindResponse",
   "openhealth.v1",
   sizeof(Openhealth__V1__LaunchBindResponse),
-  5,
+  6,
   openhealth__v1__launch_bind_response__field_descriptors,
   openhealth__v1__launch_bind_response__field_indices_by_name,
-  2,  openhealth__v1__launch_bind_response__number_ranges,
+  3,  openhealth__v1__launch_bind_response__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__launch_bind_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__protected_executable__field_descriptors[2] =
+{
+  {
+    "path",
+    104,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__ProtectedExecutable, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "app_id",
+    105,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__ProtectedExecutable, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__protected_executable__field_indices_by_name[] = {
+  1,   /* field[1] = app_id */
+  0,   /* field[0] = path */
+};
+static const ProtobufCIntRange openhealth__v1__protected_executable__number_ranges[1 + 1] =
+{
+  { 104, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__protected_executable__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.ProtectedExecutable",
+  "ProtectedExecutable",
+  "Openhealth__V1__ProtectedExecutable",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__ProtectedExecutable),
+  2,
+  openhealth__v1__protected_executable__field_descriptors,
+  openhealth__v1__protected_executable__field_indices_by_name,
+  1,  openhealth__v1__protected_executable__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__protected_executable__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 #define openhealth__v1__lock_request__field_descriptors NULL

@@ -44,6 +44,7 @@ typedef struct Openhealth__V1__ListGrantsRequest Openhealth__V1__ListGrantsReque
 typedef struct Openhealth__V1__ListGrantsResponse Openhealth__V1__ListGrantsResponse;
 typedef struct Openhealth__V1__LaunchBindRequest Openhealth__V1__LaunchBindRequest;
 typedef struct Openhealth__V1__LaunchBindResponse Openhealth__V1__LaunchBindResponse;
+typedef struct Openhealth__V1__ProtectedExecutable Openhealth__V1__ProtectedExecutable;
 typedef struct Openhealth__V1__LockRequest Openhealth__V1__LockRequest;
 typedef struct Openhealth__V1__LockResponse Openhealth__V1__LockResponse;
 typedef struct Openhealth__V1__UnlockRequest Openhealth__V1__UnlockRequest;
@@ -438,10 +439,32 @@ struct  Openhealth__V1__LaunchBindResponse
    */
   char *store_directory;
   char *socket_directory;
+  /*
+   * The code other identities run: every installed app's executable (app_id set) and the
+   * manager tools healthd trusts and healthd itself (app_id empty). health-sandbox refuses a
+   * path the app may write that is one of them (other than the app's own) or holds one.
+   */
+  size_t n_executables;
+  Openhealth__V1__ProtectedExecutable **executables;
 };
 #define OPENHEALTH__V1__LAUNCH_BIND_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__launch_bind_response__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL }
+
+
+/*
+ * One file of LaunchBindResponse.executables. (Numbered 104/105: the numbers reserved for the
+ * session that added it.)
+ */
+struct  Openhealth__V1__ProtectedExecutable
+{
+  ProtobufCMessage base;
+  char *path;
+  char *app_id;
+};
+#define OPENHEALTH__V1__PROTECTED_EXECUTABLE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__protected_executable__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Openhealth__V1__LockRequest
@@ -1183,6 +1206,25 @@ Openhealth__V1__LaunchBindResponse *
 void   openhealth__v1__launch_bind_response__free_unpacked
                      (Openhealth__V1__LaunchBindResponse *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__ProtectedExecutable methods */
+void   openhealth__v1__protected_executable__init
+                     (Openhealth__V1__ProtectedExecutable         *message);
+size_t openhealth__v1__protected_executable__get_packed_size
+                     (const Openhealth__V1__ProtectedExecutable   *message);
+size_t openhealth__v1__protected_executable__pack
+                     (const Openhealth__V1__ProtectedExecutable   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__protected_executable__pack_to_buffer
+                     (const Openhealth__V1__ProtectedExecutable   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__ProtectedExecutable *
+       openhealth__v1__protected_executable__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__protected_executable__free_unpacked
+                     (Openhealth__V1__ProtectedExecutable *message,
+                      ProtobufCAllocator *allocator);
 /* Openhealth__V1__LockRequest methods */
 void   openhealth__v1__lock_request__init
                      (Openhealth__V1__LockRequest         *message);
@@ -1774,6 +1816,9 @@ typedef void (*Openhealth__V1__LaunchBindRequest_Closure)
 typedef void (*Openhealth__V1__LaunchBindResponse_Closure)
                  (const Openhealth__V1__LaunchBindResponse *message,
                   void *closure_data);
+typedef void (*Openhealth__V1__ProtectedExecutable_Closure)
+                 (const Openhealth__V1__ProtectedExecutable *message,
+                  void *closure_data);
 typedef void (*Openhealth__V1__LockRequest_Closure)
                  (const Openhealth__V1__LockRequest *message,
                   void *closure_data);
@@ -2312,6 +2357,7 @@ extern const ProtobufCMessageDescriptor openhealth__v1__list_grants_request__des
 extern const ProtobufCMessageDescriptor openhealth__v1__list_grants_response__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__launch_bind_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__launch_bind_response__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__protected_executable__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__lock_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__lock_response__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__unlock_request__descriptor;
