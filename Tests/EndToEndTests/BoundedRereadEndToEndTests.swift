@@ -8,9 +8,10 @@ import Testing
 import TestSupport
 
 /// DESIGN.md §7.3 for answers a reader holds up (privacy review, session 16, finding 2): a stalled
-/// answer is read again when it went stale, and it goes stale when *any* object leaves the store —
-/// another app's hidden deletion included. What a second reading holds must not depend on that:
-/// it is bounded by the first reading's change number (`ReadSnapshot`, held by `StreamVisibility`).
+/// answer is read again when it went stale. Until session 18 it went stale when *any* object left
+/// the store — another app's hidden deletion included; what a second reading holds must not depend
+/// on that: it is bounded by the first reading's change number (`ReadSnapshot`, held by
+/// `StreamVisibility`).
 ///
 /// For each answer read more than once (`Answer`), each big enough to stall by its own size: the
 /// reader (this test process) starts it on a connection of its own and stops reading; once healthd
@@ -23,6 +24,13 @@ import TestSupport
 /// (`wentOnPastStall`), or the case tested nothing. The control: a fresh answer does hold the
 /// late sample. Without the bound, the deletion world's statistics and summaries change in
 /// their last interval or day, and its anchored answer holds the late sample.
+///
+/// Neither world reads the answer again at all (session 18, privacy review finding 3): the third
+/// app's deletion is one the reader cannot see, and only a deletion it could see makes a stalled
+/// answer stale (`VisibleDeletions`). Counted where every reading again begins
+/// (`StreamVisibility.refresh`; `healthctl status`, "Answers read again"), not timed: with session
+/// 17's rule the deletion world read every answer again — and a collection of 14,400 intervals or
+/// 12,000 days of summaries is recomputed whole, a delay the reader can time.
 ///
 /// The watches (`…WithUpdates`) read a delivery again the same way when it went stale while held
 /// up: their initial delivery is stalled, and must be the first reading's in both worlds, the late
@@ -215,7 +223,8 @@ import TestSupport
         /// waits, then read to the end; with how much was unread when healthd stopped writing,
         /// and the late sample's UUID (healthd mints its own).
         func stallAndRead(_ answer: Answer, _ variant: Variant, late: SampleRecord) async throws
-            -> (answer: LargeDocumentWorld.ReadAnswer, unreadAtStall: Int, late: UUID) {
+            -> (answer: LargeDocumentWorld.ReadAnswer, unreadAtStall: Int, late: UUID, readAgain: Int) {
+            let readAgainBefore = try await broker.answersReadAgain()
             let fd = try UnixSocket.connect(path: broker.appSocket)
             defer { close(fd) }
             sendAll(FrameCodec.encode(.request(1, answer.method, answer.request)), to: fd)
@@ -234,7 +243,7 @@ import TestSupport
             // 20,000 days took over 30 s at a load average of 30; an update that never comes is a
             // failure, not a hang).
             let read = try LargeDocumentWorld.readAnswer(fd, deliveries: answer.isWatch ? 2 : nil, endsDelivery: answer.endsDelivery)
-            return (read, unread, lateUUID)
+            return (read, unread, lateUUID, try await broker.answersReadAgain() - readAgainBefore)
         }
 
         /// The anchored query from `anchor`: the UUIDs it adds.
@@ -264,10 +273,11 @@ import TestSupport
             let expected = try #require(answer.compared(before), "\(context): \(String(describing: before.status))")
             try #require(!expected.isEmpty, "\(context): an empty answer")
             let late = answer.lateSample(run: world.nextRun())
-            let (stalled, unread, lateUUID) = try await world.stallAndRead(answer, variant, late: late)
+            let (stalled, unread, lateUUID, readAgain) = try await world.stallAndRead(answer, variant, late: late)
             print("BoundedReread \(context): \(stalled.wireBytes) bytes in \(stalled.payloads.count) messages, "
                   + "\(unread) unread at the stall, largest frame \(stalled.largestFrame)")
             if !answer.isWatch { #expect(stalled.status?.code == .ok, "\(context): \(String(describing: stalled.status))") }
+            #expect(readAgain == 0, "\(context): healthd read the answer again \(readAgain) times: a deletion the reader cannot see made it stale")
             let wentOn = LargeDocumentWorld.wentOnPastStall(stalled, unreadAtStall: unread)
             #expect(wentOn,
                     "\(context): healthd sent nothing after the stall (\(stalled.wireBytes) bytes, \(unread) unread then): the case tests nothing")

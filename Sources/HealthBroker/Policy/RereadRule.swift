@@ -1,9 +1,10 @@
 import HealthWire
 
 /// How each app method's answer keeps DESIGN.md §7.3 when healthd reads it more than once. An
-/// answer a reader holds up goes stale whenever any object leaves the store — another app's hidden
-/// deletion included (`StreamVisibility.isCurrent`) — and is then read again; what that second
-/// reading holds must not depend on it, or the reader learns of the deletion.
+/// answer a reader holds up goes stale when its grants change or an object it could see leaves
+/// the store (`StreamVisibility.isCurrent`, `VisibleDeletions`: every kind below records its
+/// readings' change numbers, so a hidden deletion reads nothing again), and is then read again;
+/// what that second reading holds must not depend on what the reader cannot see.
 ///
 /// Decided per method with no default, like `MethodTable.cost`: a method added to
 /// `HealthStoreMethod` does not build until someone says which rule its answer follows, and
@@ -14,11 +15,15 @@ enum RereadRule: Equatable, Sendable {
     case oneReply
     /// Read again after a stall only within its first reading's snapshot (`ReadSnapshot`, held by
     /// `StreamVisibility`): per answer, or per delivery of a long-running query. Tested end to end
-    /// by `BoundedRereadEndToEndTests` (anchored, collections, summaries and both watches) and in
-    /// the store by `ReadSnapshotTests`.
+    /// by `BoundedRereadEndToEndTests` (anchored, collections, summaries and both watches) and
+    /// `VisibleDeletionRereadEndToEndTests` (a window, predicates), and in the store by
+    /// `ReadSnapshotTests` (effort relations: `WorkoutEffortStoreTests`).
     case boundedBySnapshot
     /// One object's data, which does not change once stored (a series, a finished route, an
-    /// attachment): looked up again under the scope in force now, which can only lose the object.
+    /// attachment): looked up again under the scope in force now, whose window is the first
+    /// reading's unless the grant changed, so it can only lose the object to the user's hand or
+    /// a visible deletion. Its readings are recorded (`ReadSnapshot.recordReading`) so that a
+    /// hidden deletion reads nothing again (`VisibleDeletionRereadEndToEndTests`, the route case).
     case oneUnchangingObject
     /// Sends no stored health rows: the observer's "something changed" and the user's unit
     /// preferences.

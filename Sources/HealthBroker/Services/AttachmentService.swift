@@ -104,7 +104,8 @@ enum AttachmentService {
         try await context.store.withDatabaseOffPool { database in
             let visibility = try StreamVisibility(app: app, types: [type], in: database)
             report?.record(appID: app.id, types: [type], detail: "attachment data read")
-            try stream(request, type: type, scope: visibility.scope(type).scope, database, responder, report) { chunk in
+            try stream(request, type: type, scope: visibility.scope(type).scope, within: visibility.snapshot,
+                       database, responder, report) { chunk in
                 // Each chunk leaves only while the object is still the app's to see; one it lost
                 // midway ends the read as a missing one would have begun it.
                 while !(try responder.sendFromSynchronousContext(chunk, ifStillCurrent: visibility.isCurrent)) {
@@ -134,11 +135,11 @@ enum AttachmentService {
     }
 
     /// Streams the attachment's chunks, each through `send` (the manager's: as they are).
-    static func stream(_ request: AttachmentRequest, type: String?, scope: ReadScope, _ database: HealthDatabase,
-                       _ responder: CallResponder, _ report: CallAccessReport?,
+    static func stream(_ request: AttachmentRequest, type: String?, scope: ReadScope, within snapshot: ReadSnapshot? = nil,
+                       _ database: HealthDatabase, _ responder: CallResponder, _ report: CallAccessReport?,
                        send: (_ chunk: [UInt8]) throws -> Void) throws {
         try database.attachments.readData(attachmentID: request.attachmentID, objectUUID: request.object.uuid,
-                                          typeIdentifier: type, scope: scope) { offset, bytes, done, total in
+                                          typeIdentifier: type, scope: scope, within: snapshot) { offset, bytes, done, total in
             try send(AttachmentDataChunk(offset: offset, data: bytes, done: done, totalSize: total).wireBytes())
             if done { report?.add(count: 1) }
         }

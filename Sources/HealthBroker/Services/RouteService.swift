@@ -46,7 +46,8 @@ enum RouteService {
             var next: Int? = 0
             while let sent = next {
                 next = try database.samples.routeLocations(query.routeUUID, scope: visibility.scope(type).scope,
-                                                           batchSize: WireLimits.locationsPerBatch, from: sent) { batch, done in
+                                                           batchSize: WireLimits.locationsPerBatch, from: sent,
+                                                           within: visibility.snapshot) { batch, done in
                     let message = RouteLocationBatch(batch, done: done).wireBytes()
                     guard try responder.sendFromSynchronousContext(message, ifStillCurrent: visibility.isCurrent) else { return false }
                     report?.add(count: batch.count)

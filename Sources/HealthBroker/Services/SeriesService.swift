@@ -25,7 +25,8 @@ enum SeriesService {
             var next: Int? = 0
             while let first = next {
                 next = try database.samples.seriesPoints(query.sampleUUID, typeIdentifier: type, scope: visibility.scope(type).scope,
-                                                         batchSize: WireLimits.seriesPointsPerBatch, from: first) { first, points, done in
+                                                         batchSize: WireLimits.seriesPointsPerBatch, from: first,
+                                                         within: visibility.snapshot) { first, points, done in
                     let message = SeriesPointBatch(firstIndex: first, points: points, done: done).wireBytes()
                     guard try responder.sendFromSynchronousContext(message, ifStillCurrent: visibility.isCurrent) else { return false }
                     report?.add(count: points.count)

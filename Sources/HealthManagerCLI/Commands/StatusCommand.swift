@@ -34,6 +34,10 @@ struct StatusCommand: AsyncParsableCommand {
             ("Installed apps", "\(status.installedApps)"),
             ("Pending requests", "\(status.pendingRequests)"),
             ("Connected apps", "\(status.connectedApps)"),
+            // Multi-frame answers read again because an object their reader could see left the
+            // store or its grants changed while they waited (SECURITY.md "A second reading is
+            // bounded by the first"); end-to-end tests count readings again by it.
+            ("Answers read again", "\(status.answersReadAgain)"),
             ("Samples", status.locked ? "unknown while locked" : "\(status.sampleCount)"),
             ("Store size", ByteCountFormatter.string(fromByteCount: Int64(status.storeBytes), countStyle: .file)),
             ("Watch slot visits", "\(status.longRunningSlotVisits)"),

@@ -246,13 +246,16 @@ public struct AttachmentRepository: Sendable {
     /// Each chunk is read in a read of its own that finds the object in `scope` again, and `send`
     /// runs outside any read (it may wait for a slow app): once the object is hidden (a per-object
     /// grant revoked), deleted, or the attachment removed, the next chunk fails as for a missing
-    /// attachment, and a stalled reader holds no snapshot open meanwhile.
+    /// attachment, and a stalled reader holds no snapshot open meanwhile. `snapshot`: the
+    /// stream's, which records each chunk's reading (`ReadSnapshot.recordReading`).
     public func readData(attachmentID: UUID, objectUUID: UUID, typeIdentifier: String?, scope: ReadScope,
+                         within snapshot: ReadSnapshot? = nil,
                          _ send: (_ offset: Int, _ bytes: [UInt8], _ done: Bool, _ total: Int) throws -> Void) throws {
         var sent = 0
         while true {
             let next = try writer.read { db in
-                try Self.chunk(db, attachmentID: attachmentID, objectUUID: objectUUID, typeIdentifier: typeIdentifier, scope: scope, at: sent)
+                try snapshot?.recordReading(db)
+                return try Self.chunk(db, attachmentID: attachmentID, objectUUID: objectUUID, typeIdentifier: typeIdentifier, scope: scope, at: sent)
             }
             guard let data = next.data else {
                 guard sent == next.total else { throw StoreIntegrityError.attachmentChunks }

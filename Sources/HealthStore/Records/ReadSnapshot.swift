@@ -47,6 +47,16 @@ public final class ReadSnapshot: Sendable {
         return bound.confines ? bound.through : nil
     }
 
+    /// Records a reading of one object's data, which does not change once stored (a series'
+    /// points, a finished route's locations, an attachment's chunks): there is nothing to bound,
+    /// but its change number is what the stream asks `VisibleDeletions` about, so that only a
+    /// deletion its reader could see reads it again. Unrecorded, any deletion in the store did,
+    /// and the reading again (a route's locations counted and skipped afresh, a series decoded
+    /// again) was work a reader of its own object could time.
+    func recordReading(_ db: Database) throws {
+        _ = try bound(db)
+    }
+
     /// The change number recorded by the first reading; nil before it.
     public var change: Int64? { recorded.withLock { $0 } }
 

@@ -123,10 +123,13 @@ extension SampleRepository {
     /// stops and returns how many locations were sent (nil once the last batch was). Called again
     /// `from` that count, with the scope in force now, it looks the route up again — one the
     /// reader lost fails as a missing one — and goes on after them: a finished route's locations
-    /// never change.
+    /// never change. `snapshot`: the stream's, which records each reading's change number (the
+    /// question of whether a later deletion was one its reader could see starts there).
     public func routeLocations(_ routeUUID: UUID, scope: ReadScope, batchSize: Int = 2_000, from skipped: Int,
+                               within snapshot: ReadSnapshot? = nil,
                                emit: ([RouteLocation], _ done: Bool) throws -> Bool) throws -> Int? {
         try writer.read { db in
+            try snapshot?.recordReading(db)
             let visible = SampleSQL.visibility(scope)
             guard let routeID = try Int64.fetchOne(db, sql: """
                 SELECT o.id FROM objects o

@@ -21,14 +21,17 @@ extension SampleRepository {
     /// stops and returns the index of that batch's first point (nil once the last batch was
     /// sent). Called again `from` that index, with the scope in force now, it looks the sample
     /// up again — one the reader lost fails as a missing one — and goes on from there: a
-    /// sample's points never change (objects are immutable).
+    /// sample's points never change (objects are immutable). `snapshot`: the stream's, which
+    /// records each reading's change number (`ReadSnapshot.recordReading`).
     public func seriesPoints(_ uuid: UUID, typeIdentifier: String, scope: ReadScope, batchSize: Int = 4_096, from first: Int,
+                             within snapshot: ReadSnapshot? = nil,
                              emit: (_ firstIndex: Int, SeriesPoints, _ done: Bool) throws -> Bool) throws -> Int? {
         let quantityType = HKObjectType.type(forIdentifier: typeIdentifier) as? HKQuantityType
         guard SeriesRows.holdsValue(of: typeIdentifier) || quantityType != nil, batchSize > 0 else {
             throw HKError(.errorInvalidArgument, "\(typeIdentifier.prefix(100)) is not a heartbeat series, electrocardiogram or quantity type")
         }
         return try writer.read { db in
+            try snapshot?.recordReading(db)
             let visible = SampleSQL.visibility(scope)
             // By the unique uuid index, then the type and scope tested on that one row: the
             // lookup costs the same whether a hidden sample has this UUID or none does.
