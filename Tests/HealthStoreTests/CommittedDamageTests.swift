@@ -54,8 +54,10 @@ import Testing
         let crashed = Self.crashedCopy(of: directory)
         withExtendedLifetime(store) {}
         let walPath = crashed.file("health.sqlite-wal")
-        let transactions = Self.transactions(in: StoreFiles.read(walPath))
-        try #require(transactions.count == 5, "\(transactions)")
+        // The five inserts are the WAL's last five transactions (opening may commit one of its own first).
+        let all = Self.transactions(in: StoreFiles.read(walPath))
+        try #require(all.count >= 5, "\(all)")
+        let transactions = Array(all.suffix(5))
         let frame = try #require(transactions[damaged - 1].first)
         StoreFiles.flipByte(in: walPath, at: Self.walHeaderSize + frame * Self.walFrameSize + 24 + 700)
 
@@ -104,7 +106,8 @@ import Testing
                 Issue.record("expected corruption, got \(error)")
                 return
             }
-            #expect(detail.contains("database page \(database.count / 4096) of \(crashed.file("health.sqlite"))"), "\(detail)")
+            // Named by the VFS ("database page N of …") or by SQLite's integrity check ("failed to get page N").
+            #expect(detail.contains("page \(database.count / 4096)"), "\(detail)")
             return
         }
         Issue.record("\(outcome)")
