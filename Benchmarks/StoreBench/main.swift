@@ -29,6 +29,31 @@ if arguments.count > 1, arguments[1] == "merge" {
     }
     exit(0)
 }
+if arguments.count > 1, arguments[1] == "delete" {
+    let samples = arguments.count > 2 ? Int(arguments[2]) ?? 20_000 : 20_000
+    let rounds = arguments.count > 3 ? Int(arguments[3]) ?? 3 : 3
+    let workload = DeletionWorkload(samples: samples)
+    print("deletions on the encrypted store, \(samples) samples, \(workload.singles) single deletions then the rest by predicate; \(rounds) rounds, alternating")
+    print("secure_delete   single deletion, median (ms)   deleteMatching (samples/s)")
+    var figures: [Bool: [DeletionWorkload.Figures]] = [:]
+    for round in 0..<rounds {
+        for secure in round % 2 == 0 ? [true, false] : [false, true] {
+            let directory = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let result = try await workload.run(secureDelete: secure, in: directory)
+            figures[secure, default: []].append(result)
+            print((secure ? "on" : "off").padding(toLength: 13, withPad: " ", startingAt: 0)
+                  + String(format: "   %27.3f   %24.0f", result.singleMilliseconds, result.bulkPerSecond))
+        }
+    }
+    for secure in [true, false] {
+        let runs = figures[secure] ?? []
+        let single = runs.map(\.singleMilliseconds).sorted(), bulk = runs.map(\.bulkPerSecond).sorted()
+        print(("median " + (secure ? "on" : "off")).padding(toLength: 13, withPad: " ", startingAt: 0)
+              + String(format: "   %27.3f   %24.0f", single[single.count / 2], bulk[bulk.count / 2]))
+    }
+    exit(0)
+}
 let rows = arguments.count > 1 ? Int(arguments[1]) ?? 200_000 : 200_000
 let rounds = arguments.count > 2 ? Int(arguments[2]) ?? 3 : 3
 let workload = ObjectsWorkload(rows: rows, batchSize: 1000, scans: 200)

@@ -4,8 +4,9 @@ import ZIPFoundation
 /// An Apple Health export on disk — `export.zip` as the Health app shares it, the folder it
 /// unpacks to, or an `export.xml` — read as a stream of `ExportItem`s.
 ///
-/// The XML is first copied, sanitized (`ExportSanitizer`), into a private temporary folder
-/// (mode 0700, removed when this object goes away) — straight out of the zip, without unpacking
+/// The XML is first copied, sanitized (`ExportSanitizer`), into a working copy
+/// (`ImportWorkingCopy`: beside the store's folder, unlinked as soon as it is created, so it ends
+/// with this process however the process ends) — straight out of the zip, without unpacking
 /// anything else — and then parsed from that copy by libxml2's SAX2 push parser, so
 /// memory stays flat for a 51 MB or a 1 GB export alike. Route GPX files are read from the zip
 /// or the folder when asked for.
@@ -18,8 +19,7 @@ public final class AppleHealthExportFile {
     public private(set) var skippedElements: [String: Int] = [:]
 
     let layout: Layout
-    private let workDirectory: URL
-    private let sanitizedXML: URL
+    private let workingCopy: ImportWorkingCopy
 
     enum Layout {
         case zip(Archive, xmlEntryPath: String)
@@ -27,7 +27,9 @@ public final class AppleHealthExportFile {
         case file(URL)
     }
 
-    public init(url: URL) throws(ExportReadError) {
+    /// `workFolder`: where the working copy is made (`ImportWorkingCopy.defaultFolder`, beside
+    /// the default store folder, unless a test gives another).
+    public init(url: URL, workFolder: URL? = nil) throws(ExportReadError) {
         self.url = url
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -56,18 +58,8 @@ public final class AppleHealthExportFile {
         } else {
             layout = .file(url)
         }
-        workDirectory = try Self.makePrivateDirectory()
-        sanitizedXML = workDirectory.appendingPathComponent("export.xml")
-        do {
-            try sanitize()
-        } catch {
-            try? FileManager.default.removeItem(at: workDirectory)
-            throw error
-        }
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: workDirectory)
+        workingCopy = try ImportWorkingCopy(in: workFolder ?? ImportWorkingCopy.defaultFolder)
+        try sanitize()
     }
 
     /// Reads every item in document order. `handler` may throw to stop; `progress` is called now
@@ -76,7 +68,7 @@ public final class AppleHealthExportFile {
         try withoutActuallyEscaping(handler) { handler in
             let reader = ExportXMLReader(fileName: xmlName, progress: progress, handler: handler)
             defer { skippedElements = reader.skipped }
-            try reader.read(path: sanitizedXML.path)
+            try reader.read(path: workingCopy.readablePath)
         }
     }
 
@@ -113,11 +105,7 @@ public final class AppleHealthExportFile {
 
     /// Streams the export.xml through the sanitizer into the private copy.
     private func sanitize() throws(ExportReadError) {
-        guard FileManager.default.createFile(atPath: sanitizedXML.path, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let output = FileHandle(forWritingAtPath: sanitizedXML.path) else {
-            throw .io(path: sanitizedXML.path, reason: "cannot create the working copy")
-        }
-        defer { try? output.close() }
+        let output = workingCopy.handle
         var sanitizer = ExportSanitizer()
         var failure: ExportReadError?
         // The copy is as large as export.xml: what the archive declares, which must fit where
@@ -127,7 +115,7 @@ public final class AppleHealthExportFile {
         case let .zip(archive, xmlEntryPath): declared = archive[xmlEntryPath]?.uncompressedSize ?? 0
         case let .file(xml): declared = UInt64((try? FileManager.default.attributesOfItem(atPath: xml.path)[.size] as? Int) ?? 0)
         }
-        try Self.checkRoom(for: declared, in: sanitizedXML.deletingLastPathComponent())
+        try Self.checkRoom(for: declared, in: workingCopy.folder)
         let consume: (Data) throws -> Void = { chunk in
             self.xmlBytes += chunk.count
             if case .zip = self.layout, UInt64(self.xmlBytes) > declared {
@@ -176,7 +164,7 @@ public final class AppleHealthExportFile {
         let margin: UInt64 = 64 << 20
         guard bytes <= free, free - bytes >= margin else {
             throw .io(path: folder.path, reason: "the import's working copy of export.xml needs \(bytes >> 20) MiB and "
-                      + "\(free >> 20) MiB are free there; set TMPDIR to a folder with room")
+                      + "\(free >> 20) MiB are free there; free some space on that file system")
         }
     }
 
@@ -184,16 +172,5 @@ public final class AppleHealthExportFile {
         switch error {
         case let .noRootElement(searched): "no <HealthData> element in its first \(searched) bytes"
         }
-    }
-
-    private static func makePrivateDirectory() throws(ExportReadError) -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openhealth-import-\(UUID().uuidString)")
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .io(path: directory.path, reason: "cannot create a private working folder (\(error.localizedDescription))")
-        }
-        return directory
     }
 }

@@ -10,6 +10,12 @@ final class ExportXMLReader {
     private let handler: (ExportItem) throws -> Void
     private let progress: ((Int) -> Void)?
     private(set) var skipped: [String: Int] = [:]
+    /// Distinct element names `skipped` keeps; past them, the rest are counted under
+    /// `otherSkippedName` (a file of endless new names must not grow the list without bound).
+    static let maximumSkippedNames = 256
+    static let otherSkippedName = "other elements"
+    /// What the open item has gathered so far, counted as each child arrives.
+    private var budget = ExportItemBudget()
 
     // The item being built; nested elements attach to the innermost.
     private var record: ExportRecord?
@@ -38,6 +44,11 @@ final class ExportXMLReader {
         try ExportXMLStream.parse(path: path, fileName: fileName, handlers: .init(
             start: { [unowned self] name, attributes, line in
                 if skipDepth > 0 { skipDepth += 1; return }
+                if insideSample {
+                    try budget.admit(name, textBytes: attributes.valueBytes, line: line, file: fileName)
+                } else {
+                    budget.start(item: name, line: line)
+                }
                 try start(name, ElementAttributes(name: name, values: attributes, file: fileName, line: line))
                 if let progress, line - lastReportedLine >= 10_000 {
                     lastReportedLine = line
@@ -167,7 +178,8 @@ final class ExportXMLReader {
             guard let day, !day.isEmpty else { throw element.invalid("has no dateComponents") }
             try handler(.activitySummary(ExportActivitySummary(day: day, values: values)))
         default:
-            skipped[name, default: 0] += 1
+            let counted = skipped[name] != nil || skipped.count < Self.maximumSkippedNames ? name : Self.otherSkippedName
+            skipped[counted, default: 0] += 1
             skipDepth = 1
         }
     }

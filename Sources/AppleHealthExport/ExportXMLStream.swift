@@ -32,6 +32,16 @@ final class ExportXMLStream {
             return nil
         }
 
+        /// The bytes of all attribute values as libxml2 holds them (`ExportItemBudget` counts them).
+        var valueBytes: Int {
+            guard let raw else { return 0 }
+            var total = 0
+            for index in 0..<count {
+                if let start = raw[5 * index + 3], let end = raw[5 * index + 4] { total += end - start }
+            }
+            return total
+        }
+
         /// Every attribute by name (for the rare elements read as a whole: `Me`, `ActivitySummary`).
         var dictionary: [String: String] {
             guard let raw else { return [:] }

@@ -13,11 +13,22 @@ static int read_page(cipher_file *file, uint8_t *out, sqlite3_int64 page_number)
         sqlite3_int64 size = 0;
         int size_rc = file->real->pMethods->xFileSize(file->real, &size);
         if (size_rc != SQLITE_OK) return size_rc;
-        if (size <= offset) {
-            // Wholly past the end of the file: SQLite's contract is zeros plus
-            // SHORT_READ, which it uses for pages not yet written.
+        if (size == 0) {
+            // A new, empty database: SQLite's contract is zeros plus SHORT_READ,
+            // which it takes for a database not yet written.
             memset(out, 0, PAGE_SIZE_BYTES);
             return SQLITE_IOERR_SHORT_READ;
+        }
+        if (size <= offset) {
+            // Wholly past the end of a file that has pages: SQLite reads only pages
+            // below the database's size (from page 1's header or the WAL's commit
+            // frame), and every one of those was written — to the WAL, where it is
+            // read, or by a checkpoint, which sizes the file to the database. A page
+            // missing from the file is a cut file (a partial copy or restore), not
+            // an unwritten page: read as zeros it would end a large value with zeros.
+            failure_report(file, page_number, 0);
+            memset(out, 0, PAGE_SIZE_BYTES);
+            return SQLITE_IOERR_DATA;
         }
         // A partial page can never be decrypted: the file was cut.
         failure_report(file, page_number, 0);

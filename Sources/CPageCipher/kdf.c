@@ -39,6 +39,9 @@ int ohk_hkdf_sha256(const uint8_t *secret, size_t secret_length, const uint8_t *
 
 int ohk_scrypt(const uint8_t *passcode, size_t passcode_length, const uint8_t *salt, size_t salt_length,
                uint64_t n, uint32_t r, uint32_t p, uint8_t *out, size_t out_length) {
+    // The caller bounds the parameters (PasscodeKDF+Bounds); this only keeps the memory
+    // ceiling below from wrapping around for values no caller passes.
+    if (n == 0 || r == 0 || p == 0 || n > ((uint64_t)1 << 32) || (uint64_t)r * p > ((uint64_t)1 << 20)) return 0;
     // scrypt needs 128 * n * r bytes; OpenSSL's default ceiling (32 MiB) is below
     // the parameters the store uses, so allow what these parameters need plus slack.
     uint64_t max_memory = 128 * n * r * (uint64_t)p + 128 * r * (uint64_t)p + (16u << 20);

@@ -5,6 +5,7 @@
 // masked: SQLite computes them over the plaintext page, so left in clear they
 // would let anyone test guesses about a page's content.
 #include <string.h>
+#include <openssl/crypto.h>
 #include "cipher_internal.h"
 
 /// XORs the frame header's checksum words (bytes 16..23) with a keystream that
@@ -57,11 +58,74 @@ int wal_file_write(cipher_file *file, const void *in, int amount, sqlite3_int64 
     return file->real->pMethods->xWrite(file->real, file->scratch, amount, offset);
 }
 
+static uint32_t read_little_endian_u32(const uint8_t *bytes) {
+    return ((uint32_t)bytes[3] << 24) | ((uint32_t)bytes[2] << 16) | ((uint32_t)bytes[1] << 8) | bytes[0];
+}
+
+/// SQLite's WAL checksum (walChecksumBytes) over `length` bytes, continuing `sum`: pairs of
+/// 32-bit words, big-endian when the WAL header's magic says so, else little-endian.
+static void wal_checksum(int big_endian, const uint8_t *data, size_t length, uint32_t sum[2]) {
+    for (size_t i = 0; i + 8 <= length; i += 8) {
+        uint32_t first = big_endian ? read_big_endian_u32(data + i) : read_little_endian_u32(data + i);
+        uint32_t second = big_endian ? read_big_endian_u32(data + i + 4) : read_little_endian_u32(data + i + 4);
+        sum[0] += first + sum[1];
+        sum[1] += second + sum[0];
+    }
+}
+
+/// Whether frame `failed` (its header, unmasked, in `failed_header`), which failed
+/// authentication during recovery, is committed data rather than a torn write. The writer
+/// commits with synchronous=FULL: a transaction's frames are on disk before the next
+/// transaction writes any, so a torn frame can belong only to the last transaction in the log.
+/// If, after `failed`, the frames continue SQLite's checksum chain from the failed frame's own
+/// stored checksum (so they are this log's generation, written after it, not stale frames of an
+/// earlier crash), each authenticates, the chain passes a commit frame, and at least one frame of
+/// the next transaction follows, then the failed frame's transaction was committed and a later
+/// one began: the frame was damaged after it was written. Only called on a failure, so its cost
+/// (reading and decrypting the frames after the failed one) is paid by damaged logs alone.
+static int later_transaction_follows(cipher_file *file, uint64_t failed, const uint8_t *failed_header) {
+    uint8_t wal_header[WAL_HEADER_BYTES];
+    sqlite3_int64 size = 0;
+    if (file->real->pMethods->xRead(file->real, wal_header, WAL_HEADER_BYTES, 0) != SQLITE_OK) return 0;
+    if (file->real->pMethods->xFileSize(file->real, &size) != SQLITE_OK) return 0;
+    uint8_t *buffer = sqlite3_malloc(WAL_FRAME_BYTES + PAGE_SIZE_BYTES);
+    if (buffer == NULL) return 0;
+    uint8_t *raw = buffer, *plain = buffer + WAL_FRAME_BYTES;
+    int big_endian = wal_header[3] & 1;
+    uint32_t sum[2] = { read_big_endian_u32(failed_header + WAL_CHECKSUM_OFFSET),
+                        read_big_endian_u32(failed_header + WAL_CHECKSUM_OFFSET + 4) };
+    int committed = read_big_endian_u32(failed_header + 4) != 0;
+    int proven = 0;
+    for (uint64_t frame = failed + 1;; frame++) {
+        sqlite3_int64 offset = WAL_HEADER_BYTES + (sqlite3_int64)frame * WAL_FRAME_BYTES;
+        if (offset + WAL_FRAME_BYTES > size) break;
+        if (file->real->pMethods->xRead(file->real, raw, WAL_FRAME_BYTES, offset) != SQLITE_OK) break;
+        if (!toggle_checksum_mask(file, raw, frame)) break;
+        if (memcmp(raw + 8, wal_header + 16, 8) != 0) break;  // another generation's salts
+        if (!page_codec_open(&file->codec, FILE_KIND_WAL, frame, raw + WAL_FRAME_HEADER_BYTES, plain, PAGE_SIZE_BYTES)) break;
+        wal_checksum(big_endian, raw, 8, sum);
+        wal_checksum(big_endian, plain, PAGE_SIZE_BYTES, sum);
+        if (sum[0] != read_big_endian_u32(raw + WAL_CHECKSUM_OFFSET)
+            || sum[1] != read_big_endian_u32(raw + WAL_CHECKSUM_OFFSET + 4)) break;
+        if (committed) {  // a frame of the transaction after the failed frame's
+            proven = 1;
+            break;
+        }
+        committed = read_big_endian_u32(raw + 4) != 0;
+    }
+    OPENSSL_cleanse(plain, PAGE_SIZE_BYTES);
+    sqlite3_free(buffer);
+    return proven;
+}
+
 /// A read of header and body together is SQLite rebuilding its WAL index after a
 /// crash. A frame that fails authentication there is what a torn write looks like,
 /// so instead of failing the open it is made to fail SQLite's own salt check,
 /// which ends the log before that frame, exactly as SQLite treats a torn frame in
-/// a plain database.
+/// a plain database — unless a later transaction follows it in the log
+/// (`later_transaction_follows`): then it is damage to committed data, and the
+/// read fails (SQLITE_IOERR_DATA, reported with the frame) instead of silently
+/// dropping that transaction and every one after it.
 static int read_whole_frame(cipher_file *file, uint8_t *out, uint64_t frame, sqlite3_int64 offset) {
     uint8_t *raw = file->scratch;
     int rc = file->real->pMethods->xRead(file->real, raw, WAL_FRAME_BYTES, offset);
@@ -73,6 +137,11 @@ static int read_whole_frame(cipher_file *file, uint8_t *out, uint64_t frame, sql
     if (!toggle_checksum_mask(file, out, frame)) return SQLITE_IOERR_READ;
     if (!page_codec_open(&file->codec, FILE_KIND_WAL, frame, raw + WAL_FRAME_HEADER_BYTES,
                          out + WAL_FRAME_HEADER_BYTES, PAGE_SIZE_BYTES)) {
+        if (later_transaction_follows(file, frame, out)) {
+            failure_report(file, (int64_t)frame, 0);
+            memset(out, 0, WAL_FRAME_BYTES);
+            return SQLITE_IOERR_DATA;
+        }
         failure_report(file, (int64_t)frame, 1);
         for (int i = 8; i < 16; i++) out[i] ^= 0xFF;
     }

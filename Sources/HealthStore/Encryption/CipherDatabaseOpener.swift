@@ -29,6 +29,11 @@ enum CipherDatabaseOpener {
                 // from disk and decrypted again. Only the writer: readers keep the default, so the
                 // pool's memory does not grow with its connections.
                 try db.execute(sql: "PRAGMA cache_size = -\(writerCacheKiB)")
+                // Deleted rows are overwritten with zeros, b-tree cells and freed pages (overflow
+                // pages of large values included), so a later holder of the key does not find
+                // what the user deleted in the database's free space. secure_delete is a setting
+                // of the connection: the writer is the only connection of the pool that deletes.
+                try db.execute(sql: "PRAGMA secure_delete = ON")
                 // Reads page 1 and the schema now, so damage is reported at open.
                 _ = try Int.fetchOne(db, sql: "PRAGMA schema_version")
             }

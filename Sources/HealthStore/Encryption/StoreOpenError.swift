@@ -14,6 +14,9 @@ public enum StoreOpenError: Error, CustomStringConvertible, Sendable, Equatable 
     /// A key file readable by others than the broker's user.
     case keyFilePermissions(path: String, mode: UInt32)
     case keyFileMalformed(path: String, reason: String)
+    /// store.keys names scrypt parameters past `PasscodeKDF`'s bounds (a writer of the store
+    /// folder could make every unlock allocate or spin): refused before scrypt runs.
+    case keyDerivationOutOfBounds(path: String, parameter: String, value: UInt64, bound: String)
     /// machine.key does not unwrap the data key in store.keys.
     case machineKeyDoesNotUnwrap(path: String)
     /// The data key is wrapped by a passcode and none was given.
@@ -48,6 +51,8 @@ public enum StoreOpenError: Error, CustomStringConvertible, Sendable, Equatable 
             "key file \(path) has mode \(String(mode, radix: 8)) or another owner; it must be owned by the broker's user with mode 600: run chmod 600 \(path)"
         case let .keyFileMalformed(path, reason):
             "key file \(path) is not a valid key file (\(reason)): restore it from backup"
+        case let .keyDerivationOutOfBounds(path, parameter, value, bound):
+            "key file \(path) asks scrypt for \(parameter) = \(value), outside the bound (\(bound)): it was altered or made by another program; restore store.keys from backup"
         case let .machineKeyDoesNotUnwrap(path):
             "machine key \(path) does not unwrap this store's data key: it was replaced; restore machine.key from backup or pass --store for another store"
         case let .passcodeRequired(path):

@@ -35,6 +35,11 @@ struct KeyEnvelope: Codable, Equatable {
         guard envelope.format == currentFormat else {
             throw .keyFileMalformed(path: path, reason: "format \(envelope.format) is not supported by this version")
         }
+        // Its scrypt parameters are the file's to choose until a key authenticates it: bounded
+        // here, where store.keys is read, before any derivation runs.
+        for wrap in [envelope.current] + (envelope.pending.map { [$0] } ?? []) {
+            if case let .passcode(kdf) = wrap.protection { try kdf.checkBounds(path: path) }
+        }
         return envelope
     }
 
