@@ -100,7 +100,10 @@ public final class SandboxedAppSpawner: Sendable {
             report("\(request.appID) is still running (pid \(pid)); launch request \(request.requestID) skipped")
             return (LaunchOutcome(requestID: request.requestID, kind: .alreadyRunning, appID: request.appID, pid: pid), nil)
         case let .success(pid):
-            report("launched \(request.appID) (pid \(pid), request \(request.requestID), for \(request.typeIdentifiers.joined(separator: ", ")))")
+            // A count, not the types: this goes to the journal, and which kinds of health data
+            // changed when is health information (DESIGN.md §5: no type name on disk).
+            let types = request.typeIdentifiers.count
+            report("launched \(request.appID) (pid \(pid), request \(request.requestID), for \(types) type\(types == 1 ? "" : "s"))")
             return (LaunchOutcome(requestID: request.requestID, kind: .launched, appID: request.appID, pid: pid), launchReported)
         case let .failure(error):
             report("cannot launch \(request.appID): \(error)")
