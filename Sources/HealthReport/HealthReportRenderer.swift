@@ -91,13 +91,18 @@ public enum HealthReportRenderer {
     /// them), captioned, the colour key of the kinds shown, and a line saying what is not drawn.
     private static func routeMaps(_ rows: [ReportData.Workout], drawn: [[[ReportData.RoutePoint]]],
                                   display: RouteDisplay) -> Node<HTML.BodyContext> {
+        // `--routes none` asks healthd for no route, so whether a workout had one is not known.
+        if display == .none {
+            return rows.isEmpty ? .empty
+                : .section(.class("routes"), .h2("Routes"), .p(.class("route-note"), .text("Routes are left out of this report.")))
+        }
         let withRoutes = rows.filter { !$0.routes.allSatisfy(\.isEmpty) }.count
         guard withRoutes > 0 else { return .empty }
         let mapped = zip(rows, drawn).enumerated().filter { !$0.element.1.allSatisfy(\.isEmpty) }
         let kinds = ReportData.RouteKind.allCases.filter { kind in mapped.contains { $0.element.0.kind == kind } }
         let note: String = switch display {
         case .none:
-            "\(withRoutes) workout\(withRoutes == 1 ? " has a route" : "s have routes"); routes are left out of this report."
+            "Routes are left out of this report."
         case .hiddenEnds:
             "Around each route's start and end, about \(Int(RouteEnds.radius)) m is not drawn, so the maps do not show where "
                 + "a workout began or ended" + (mapped.count < withRoutes ? " (\(withRoutes - mapped.count) stayed within that and have no map)" : "")

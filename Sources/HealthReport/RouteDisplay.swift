@@ -42,8 +42,8 @@ public enum RouteEnds {
         for route in routes {
             var piece: [ReportData.RoutePoint] = []
             for point in route {
-                // A point whose distance is not a number is hidden too: nothing unplaceable is drawn.
-                let outside = centres.allSatisfy { centre in
+                // A point that is not a place is hidden too: nothing unplaceable is drawn.
+                let outside = point.latitude.isFinite && point.longitude.isFinite && centres.allSatisfy { centre in
                     let metres = distance(centre, point)
                     return metres.isFinite && metres >= radius
                 }
@@ -75,6 +75,8 @@ public enum RouteEnds {
         let φ1 = a.latitude * .pi / 180, φ2 = b.latitude * .pi / 180
         let Δφ = φ2 - φ1, Δλ = (b.longitude - a.longitude) * .pi / 180
         let h = sin(Δφ / 2) * sin(Δφ / 2) + cos(φ1) * cos(φ2) * sin(Δλ / 2) * sin(Δλ / 2)
+        // `min(1, .nan)` is 1: a NaN must stay NaN, not become half the globe.
+        guard h.isFinite else { return .nan }
         return 2 * earthRadius * asin(min(1, h.squareRoot()))
     }
 }
