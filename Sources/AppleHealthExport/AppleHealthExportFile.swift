@@ -107,7 +107,6 @@ public final class AppleHealthExportFile {
     private func sanitize() throws(ExportReadError) {
         let output = workingCopy.handle
         var sanitizer = ExportSanitizer()
-        var failure: ExportReadError?
         // The copy is as large as export.xml: what the archive declares, which must fit where
         // the copy goes (a tmpfs /tmp is memory) and which the inflated bytes may not pass.
         var declared = UInt64.max
@@ -116,18 +115,13 @@ public final class AppleHealthExportFile {
         case let .file(xml): declared = UInt64((try? FileManager.default.attributesOfItem(atPath: xml.path)[.size] as? Int) ?? 0)
         }
         try Self.checkRoom(for: declared, in: workingCopy.folder)
+        // Throws what it found as it is: ZIPFoundation passes a consumer's error through.
         let consume: (Data) throws -> Void = { chunk in
             self.xmlBytes += chunk.count
-            if case .zip = self.layout, UInt64(self.xmlBytes) > declared {
-                failure = .notAnExport(path: self.url.path, reason: "its export.xml inflates past the \(declared) bytes the archive declares (damaged or crafted)")
-                throw ExportSanitizer.SanitizerError.noRootElement(searched: 0)
+            if case let .zip(_, xmlEntryPath) = self.layout, UInt64(self.xmlBytes) > declared {
+                throw ExportReadError.inflatesPastDeclaredSize(archive: self.url.path, entry: xmlEntryPath, declaredBytes: declared)
             }
-            do {
-                try output.write(contentsOf: sanitizer.process(chunk))
-            } catch let error as ExportSanitizer.SanitizerError {
-                failure = .notAnExport(path: self.url.path, reason: Self.describe(error))
-                throw error
-            }
+            try output.write(contentsOf: sanitizer.process(chunk))
         }
         do {
             switch layout {
@@ -148,9 +142,9 @@ public final class AppleHealthExportFile {
         } catch let error as ExportReadError {
             throw error
         } catch let error as ExportSanitizer.SanitizerError {
-            throw failure ?? .notAnExport(path: url.path, reason: Self.describe(error))
+            throw .notAnExport(path: url.path, reason: Self.describe(error))
         } catch {
-            throw failure ?? .io(path: url.path, reason: "\(error)")
+            throw .io(path: url.path, reason: "\(error)")
         }
         xmlLines = sanitizer.lines + 1
     }

@@ -9,6 +9,10 @@ public enum ExportReadError: Error, Equatable, CustomStringConvertible {
     case invalidElement(file: String, element: String, line: Int, reason: String)
     /// Reading or writing a file failed.
     case io(path: String, reason: String)
+    /// The zipped `entry` inflated past the size its zip header declares (the bound its working
+    /// copy is checked against): the archive is damaged or crafted, and reading stopped there,
+    /// before any record was imported.
+    case inflatesPastDeclaredSize(archive: String, entry: String, declaredBytes: UInt64)
 
     public var description: String {
         switch self {
@@ -16,6 +20,10 @@ public enum ExportReadError: Error, Equatable, CustomStringConvertible {
         case let .malformed(file, line, column, reason): "\(file):\(line):\(column): malformed XML: \(reason)"
         case let .invalidElement(file, element, line, reason): "\(file):\(line): <\(element)> \(reason)"
         case let .io(path, reason): "\(path): \(reason)"
+        case let .inflatesPastDeclaredSize(archive, entry, declaredBytes):
+            "\(archive): \(entry) inflates past the \(declaredBytes) bytes its zip header declares, so the archive is "
+                + "damaged or was made to mislead; reading stopped there and nothing was imported. Export again from "
+                + "the Health app (your picture, then Export All Health Data) and import the new export.zip"
         }
     }
 }

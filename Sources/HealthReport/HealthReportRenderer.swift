@@ -8,6 +8,19 @@ import Plot
 /// page carries a Content-Security-Policy that forbids scripts all the same.
 public enum HealthReportRenderer {
     public static func html(_ data: ReportData) -> String {
+        var random = SystemRandomNumberGenerator()
+        return html(data, random: &random)
+    }
+
+    /// `random` moves the hidden areas of `RouteDisplay.hiddenEnds` (`RouteEnds`).
+    static func html(_ data: ReportData, random: inout some RandomNumberGenerator) -> String {
+        let drawnRoutes: [[[ReportData.RoutePoint]]] = data.workouts.map { workout in
+            switch data.routeDisplay {
+            case .full: workout.routes
+            case .hiddenEnds: RouteEnds.hidden(workout.routes, using: &random)
+            case .none: []
+            }
+        }
         let document = HTML(
             .head(
                 .meta(.charset(.utf8)),
@@ -33,7 +46,7 @@ public enum HealthReportRenderer {
                 chartSection("Body mass", data.bodyMass.isEmpty,
                              SVGChart.line("body-mass", title: "Body mass (kg)", data.bodyMass, colour: "#264653")),
                 workouts(data.workouts),
-                routeMaps(data.workouts),
+                routeMaps(data.workouts, drawn: drawnRoutes, display: data.routeDisplay),
                 .h2("Sources"),
                 .ul(.forEach(data.sources) { .li(.text($0)) })
             )
@@ -74,22 +87,43 @@ public enum HealthReportRenderer {
         )
     }
 
-    /// One map per workout with a route, captioned, and the colour key of the kinds shown.
-    private static func routeMaps(_ rows: [ReportData.Workout]) -> Node<HTML.BodyContext> {
-        let mapped = rows.enumerated().filter { !$0.element.routes.allSatisfy(\.isEmpty) }
-        guard !mapped.isEmpty else { return .empty }
-        let kinds = ReportData.RouteKind.allCases.filter { kind in mapped.contains { $0.element.kind == kind } }
+    /// One map per workout with something to draw (`drawn`, its routes as `display` leaves
+    /// them), captioned, the colour key of the kinds shown, and a line saying what is not drawn.
+    private static func routeMaps(_ rows: [ReportData.Workout], drawn: [[[ReportData.RoutePoint]]],
+                                  display: RouteDisplay) -> Node<HTML.BodyContext> {
+        // `--routes none` asks healthd for no route, so whether a workout had one is not known.
+        if display == .none {
+            return rows.isEmpty ? .empty
+                : .section(.class("routes"), .h2("Routes"), .p(.class("route-note"), .text("Routes are left out of this report.")))
+        }
+        let withRoutes = rows.filter { !$0.routes.allSatisfy(\.isEmpty) }.count
+        guard withRoutes > 0 else { return .empty }
+        let mapped = zip(rows, drawn).enumerated().filter { !$0.element.1.allSatisfy(\.isEmpty) }
+        let kinds = ReportData.RouteKind.allCases.filter { kind in mapped.contains { $0.element.0.kind == kind } }
+        let note: String = switch display {
+        case .none:
+            "Routes are left out of this report."
+        case .hiddenEnds:
+            "Around each route's start and end, about \(Int(RouteEnds.radius)) m is not drawn, so the maps do not show where "
+                + "a workout began or ended" + (mapped.count < withRoutes ? " (\(withRoutes - mapped.count) stayed within that and have no map)" : "")
+                + ". healthctl report --routes full draws whole routes."
+        case .full:
+            "Whole routes, start (green) and end (black) marked."
+        }
         return .section(
             .class("routes"),
             .h2("Routes"),
-            .p(.class("legend"), .forEach(kinds) { kind in
+            .p(.class("route-note"), .text(note)),
+            .if(!mapped.isEmpty, .p(.class("legend"), .forEach(kinds) { kind in
                 .span(.class("key"), .span(.class("swatch"), .attribute(named: "style", value: "background:\(kind.colour)")),
                       .text(" \(kind.rawValue) "))
-            }),
-            .div(.class("maps"), .forEach(mapped) { index, row in
+            })),
+            .div(.class("maps"), .forEach(mapped) { index, pair in
+                let row = pair.0
                 let caption = "\(row.activity), \(row.start)" + (row.distanceKilometres.map { String(format: ", %.2f km", $0) } ?? "")
                 return .div(.class("route-card"),
-                            .raw(RouteMap.svg("workout-\(index)", title: "Route: " + caption, routes: row.routes, kind: row.kind)),
+                            .raw(RouteMap.svg("workout-\(index)", title: "Route: " + caption, routes: pair.1, kind: row.kind,
+                                              markEnds: display == .full)),
                             .p(.class("caption"), .text(caption)))
             })
         )

@@ -120,6 +120,9 @@ public struct ReportData: Sendable, Equatable {
     public var dailyTotals: [DailyTotals] = []
     /// Every source that contributed, by name.
     public var sources: [String]
+    /// How workout routes are drawn: by default without the areas around their start and end
+    /// (`RouteDisplay`), since a report is made to be handed to someone.
+    public var routeDisplay = RouteDisplay.hiddenEnds
 
     public init(title: String, period: String, generated: String, steps: [DailyValue] = [], heartRate: [DailyRange] = [],
                 sleepHours: [DailyValue] = [], bodyMass: [DailyValue] = [], workouts: [Workout] = [], sources: [String] = []) {

@@ -3,8 +3,9 @@ import Foundation
 /// A workout's route drawn the way workout apps draw it, as inline SVG with nothing to load: the
 /// track on a plain map canvas (no tiles — the report opens offline and leaks no location to a
 /// tile server), green for walks, red for runs (`ReportData.RouteKind` names every colour), a
-/// green start and a chequered-free black-and-white end marker, a scale bar, and the view fitted
-/// to the route's bounds with its aspect kept.
+/// green start and a black end marker when the whole route is drawn (`markEnds`; not when its
+/// ends are hidden: `RouteEnds`), a scale bar, and the view fitted to what is drawn with its
+/// aspect kept.
 ///
 /// The projection is Web Mercator, as map apps use, so a route has the shape it has on their
 /// maps. The fit works in projected units: the larger of the route's width and height fills the
@@ -26,7 +27,8 @@ enum RouteMap {
         var metresPerUnit: Double
     }
 
-    static func svg(_ name: String, title: String, routes: [[ReportData.RoutePoint]], kind: ReportData.RouteKind) -> String {
+    static func svg(_ name: String, title: String, routes: [[ReportData.RoutePoint]], kind: ReportData.RouteKind,
+                    markEnds: Bool = true) -> String {
         let placed = place(routes.map(thinned))
         var body = "<rect class=\"canvas\" x=\"0\" y=\"0\" width=\"\(format(width))\" height=\"\(format(height))\" fill=\"#eef1ec\"/>"
         body += grid
@@ -35,10 +37,10 @@ enum RouteMap {
             body += "<polyline class=\"route\" data-activity=\"\(kind.rawValue)\" fill=\"none\" stroke=\"\(kind.colour)\" "
                 + "stroke-width=\"3\" stroke-linejoin=\"round\" stroke-linecap=\"round\" points=\"\(points)\"/>"
         }
-        if let first = placed.tracks.first(where: { !$0.isEmpty })?.first {
+        if markEnds, let first = placed.tracks.first(where: { !$0.isEmpty })?.first {
             body += "<circle class=\"start\" cx=\"\(format(first.x))\" cy=\"\(format(first.y))\" r=\"5\" fill=\"#1a7f37\" stroke=\"#fff\" stroke-width=\"2\"><title>Start</title></circle>"
         }
-        if let last = placed.tracks.last(where: { !$0.isEmpty })?.last {
+        if markEnds, let last = placed.tracks.last(where: { !$0.isEmpty })?.last {
             body += "<circle class=\"end\" cx=\"\(format(last.x))\" cy=\"\(format(last.y))\" r=\"5\" fill=\"#111\" stroke=\"#fff\" stroke-width=\"2\"><title>End</title></circle>"
         }
         body += scaleBar(metresPerUnit: placed.metresPerUnit)

@@ -114,37 +114,18 @@ public enum AppLauncher {
     }
 
     /// Starts `executable` with the relay's pipes as its terminal outputs, from this thread (it
-    /// waits for the child: see `SandboxedAppSpawner.spawnOnWatcherThread`), with no signal
-    /// blocked and the usual ones at their defaults, as an exec would leave them.
+    /// waits for the child: see `SandboxedAppSpawner.spawnOnWatcherThread`), as an exec would
+    /// leave it (`ChildSpawn`), SIGQUIT at its default too: the relay passes it on to the child.
     private static func spawn(_ executable: String, arguments: [String], environment: [String: String],
                               relay: TerminalRelay) throws(Failure) -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        relay.addRedirections(to: &actions)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+        do {
+            return try ChildSpawn.start(executable, arguments: arguments, environment: environment,
+                                        defaultSignals: [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE], ownProcessGroup: false) { actions in
+                relay.addRedirections(to: &actions)
+            }
+        } catch {
+            throw Failure(description: "cannot execute \(executable): \(error.reason)", exitCode: 126)
         }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard result == 0 else {
-            throw Failure(description: "cannot execute \(executable): \(String(cString: strerror(result)))", exitCode: 126)
-        }
-        return pid
     }
 
     private static func userNamespaceRefusal() -> Failure? {

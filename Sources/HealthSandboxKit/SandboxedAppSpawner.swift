@@ -100,7 +100,10 @@ public final class SandboxedAppSpawner: Sendable {
             report("\(request.appID) is still running (pid \(pid)); launch request \(request.requestID) skipped")
             return (LaunchOutcome(requestID: request.requestID, kind: .alreadyRunning, appID: request.appID, pid: pid), nil)
         case let .success(pid):
-            report("launched \(request.appID) (pid \(pid), request \(request.requestID), for \(request.typeIdentifiers.joined(separator: ", ")))")
+            // A count, not the types: this goes to the journal, and which kinds of health data
+            // changed when is health information (DESIGN.md §5: no type name on disk).
+            let types = request.typeIdentifiers.count
+            report("launched \(request.appID) (pid \(pid), request \(request.requestID), for \(types) type\(types == 1 ? "" : "s"))")
             return (LaunchOutcome(requestID: request.requestID, kind: .launched, appID: request.appID, pid: pid), launchReported)
         case let .failure(error):
             report("cannot launch \(request.appID): \(error)")
@@ -139,40 +142,20 @@ public final class SandboxedAppSpawner: Sendable {
         }
         defer { if output >= 0 { close(output) } }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        if output >= 0 {
-            posix_spawn_file_actions_adddup2(&actions, output, 1)
-            posix_spawn_file_actions_adddup2(&actions, output, 2)
+        // Its own process group; the spawning thread may be a runtime thread that blocks
+        // signals: the app starts with none blocked, so it can be stopped like any program.
+        do {
+            return try ChildSpawn.start(configuration.launcher, arguments: arguments, environment: environment,
+                                        defaultSignals: [SIGINT, SIGTERM, SIGHUP, SIGPIPE], ownProcessGroup: true) { actions in
+                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+                if output >= 0 {
+                    posix_spawn_file_actions_adddup2(&actions, output, 1)
+                    posix_spawn_file_actions_adddup2(&actions, output, 2)
+                }
+            }
+        } catch {
+            throw SpawnError(what: "cannot start \(configuration.launcher)", errno: error.errno)
         }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setpgroup(&attributes, 0)
-        // The spawning thread may be a runtime thread that blocks signals, and a child inherits
-        // that mask: start the app with none blocked and the usual signals at their defaults,
-        // so it can be stopped like any program.
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, configuration.launcher, &actions, &attributes, argv, envp)
-        guard result == 0 else { throw SpawnError(what: "cannot start \(configuration.launcher)", errno: result) }
-        return pid
     }
 
     /// Starts the app from a thread of its own, which then waits for it and reports how it

@@ -118,6 +118,29 @@ import ZIPFoundation
         #expect(throws: tooLarge) { _ = try ExportSideFileReader.bytes(of: entry, in: archive, limit: 1_000, tooLarge: tooLarge) }
     }
 
+    /// An export.xml whose zip headers say 20 bytes over a deflate stream of ~140: the working
+    /// copy stops at the declared size, and the error says which entry, the size it declared,
+    /// that nothing was imported and to export again. (Before, the reader threw a sanitizer
+    /// error as a carrier and a caught variable held the real message.)
+    @Test func anExportXMLThatInflatesPastItsHeaderIsRefusedWithWhatToDo() throws {
+        let url = try zip(ecg: Self.ecg(voltages: 3), method: .deflate) { bytes in
+            // export.xml is the first entry: its local header and central record come first.
+            if let local = offsets(of: 0x0403_4b50, in: bytes).first { put(20, at: local + 22, in: &bytes) }
+            if let central = offsets(of: 0x0201_4b50, in: bytes).first { put(20, at: central + 24, in: &bytes) }
+        }
+        defer { try? FileManager.default.removeItem(at: url) }
+        do {
+            _ = try AppleHealthExportFile(url: url)
+            Issue.record("an export.xml inflating past its declared size was accepted")
+        } catch {
+            #expect(error as? ExportReadError == .inflatesPastDeclaredSize(archive: url.path, entry: "apple_health_export/export.xml",
+                                                                          declaredBytes: 20))
+            let said = "\(error)"
+            #expect(said.contains("apple_health_export/export.xml") && said.contains("20 bytes"), "\(said)")
+            #expect(said.contains("nothing was imported") && said.contains("Export All Health Data"), "\(said)")
+        }
+    }
+
     /// A stored (uncompressed) ECG whose first voltage was altered after the archive was written.
     @Test func aDamagedStoredEntryIsRefusedByItsChecksum() throws {
         let url = try zip(ecg: Self.ecg(voltages: 3), method: .none) { bytes in

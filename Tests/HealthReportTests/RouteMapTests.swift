@@ -93,11 +93,13 @@ import Testing
 
     @Test func theReportHasOneMapPerWorkoutWithARouteAndAKeyOfItsColours() {
         let route = line(52.50, 13.40, 52.51, 13.41)
-        let data = ReportData(title: "t", period: "p", generated: "g", workouts: [
+        // Whole routes: this is about the maps and their key (hidden ends: `RouteEndsTests`).
+        var data = ReportData(title: "t", period: "p", generated: "g", workouts: [
             .init(start: "a", activity: "Walking", minutes: 30, distanceKilometres: 2, energyKilocalories: nil, source: "s", kind: .walk, routes: [route]),
             .init(start: "b", activity: "Running", minutes: 30, distanceKilometres: 5, energyKilocalories: nil, source: "s", kind: .run, routes: [route]),
             .init(start: "c", activity: "Yoga", minutes: 30, distanceKilometres: nil, energyKilocalories: nil, source: "s"),
         ])
+        data.routeDisplay = .full
         let page = HealthReportRenderer.html(data)
         #expect(page.components(separatedBy: "<svg class=\"map\"").count - 1 == 2)
         #expect(page.contains("background:\(ReportData.RouteKind.walk.colour)") && page.contains("background:\(ReportData.RouteKind.run.colour)"))

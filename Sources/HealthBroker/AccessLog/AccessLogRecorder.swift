@@ -69,7 +69,9 @@ struct AccessLogRecorder: Sendable {
             .logDescription ?? "\(type(of: error))"
         context.logger.error("access log entry not stored; recorded here instead (not in the hash chain)", metadata: [
             "actor": "\(actor)", "app": "\(appID ?? "")", "action": "\(action.rawValue)",
-            "types": "\(types.joined(separator: ","))", "count": "\(count)", "detail": "\(detail)", "cause": "\(cause)",
+            // How many types, not which: the journal is unencrypted, and type names are health
+            // information (DESIGN.md §5); the entry's other fields name no type.
+            "types": "\(types.count)", "count": "\(count)", "detail": "\(detail)", "cause": "\(cause)",
         ])
     }
 

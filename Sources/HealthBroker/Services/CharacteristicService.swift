@@ -44,7 +44,8 @@ enum CharacteristicService {
         try await context.store.withDatabase { try $0.characteristics.set(record) }
         CallAccessReport.record(appID: nil, types: [record.typeIdentifier], count: 1,
                                 detail: record.value == nil ? "unset" : "set")
-        context.logger.notice("characteristic changed", metadata: ["type": "\(record.typeIdentifier)"])
+        // Without the type: the log reaches the journal, and a type name is health information.
+        context.logger.notice("characteristic changed")
         if record.typeIdentifier == HKCharacteristicTypeIdentifier.activityMoveMode.rawValue {
             // The move mode is part of every activity summary from the day it applies.
             context.changes.post(userSettingsChangedFor: HKObjectType.activitySummaryType().identifier)

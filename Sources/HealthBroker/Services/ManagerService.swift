@@ -31,7 +31,10 @@ enum ManagerService {
             // healthd does not know of exports (healthctl writes them): healthctl fills this in.
             lastExport: nil,
             confinement: confinement(service),
-            answersReadAgain: Int(clamping: StreamVisibility.readingsAgain))
+            answersReadAgain: Int(clamping: StreamVisibility.readingsAgain),
+            damagedJournals: DamagedPendingJournals.list(directory: context.store.directory).map {
+                BrokerStatus.DamagedJournal(path: $0.path, bytes: $0.bytes, kept: $0.kept, lost: $0.lost)
+            })
             .with(longRunningSlotVisits: Int(clamping: LongRunningWork.slotVisits),
                   watchComputations: Int(clamping: LongRunningWork.computations)))
     }

@@ -61,7 +61,8 @@ enum PreferredUnitService {
             unitString = unit.unitString
         }
         try await context.store.withDatabase { try $0.unitPreferences.set(unitString, for: type.identifier) }
-        context.logger.notice("preferred unit changed", metadata: ["type": "\(type.identifier)"])
+        // Without the type: the log reaches the journal, and a type name is health information.
+        context.logger.notice("preferred unit changed")
         // Committed: the running apps that may read this type's unit re-read it.
         context.userPreferences.post(changedType: type.identifier)
         return MethodTable.Reply(EmptyMessage())

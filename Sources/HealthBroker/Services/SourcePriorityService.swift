@@ -35,9 +35,8 @@ enum SourcePriorityService {
             }
         }
         context.changes.post(sourceOrderChangedFor: change.typeIdentifier)
-        context.logger.notice("source priority changed", metadata: [
-            "type": "\(change.typeIdentifier)", "sources": "\(change.appIDs.count)", "reset": "\(change.reset)",
-        ])
+        // Without the type: the log reaches the journal, and a type name is health information.
+        context.logger.notice("source priority changed", metadata: ["sources": "\(change.appIDs.count)", "reset": "\(change.reset)"])
         return MethodTable.Reply(EmptyMessage())
     }
 

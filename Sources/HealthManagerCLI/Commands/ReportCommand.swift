@@ -12,8 +12,12 @@ struct ReportCommand: AsyncParsableCommand {
             One file with its charts drawn inline (SVG) and no script or outside resource: it \
             opens in any browser without a network. Each workout with a route gets a map (no \
             tiles): walks green, runs red, rides blue, hikes brown, swims cyan, wheelchair \
-            pushes purple, other activities grey; start and end marked. Readable by you only (mode 0600). The \
-            period defaults to the last 30 days; dates are as for `healthctl samples`.
+            pushes purple, other activities grey. A report is made to be handed on, and routes that \
+            begin at your door say where you live: by default about 500 m around each route's start \
+            and end is not drawn (the hidden area moved at random, as privacy zones do) and no \
+            start or end is marked; --routes full draws whole routes, --routes none leaves maps out. \
+            Readable by you only (mode 0600). The period defaults to the last 30 days; dates are as \
+            for `healthctl samples`.
 
             Example:
               healthctl report --html ~/health-may.html --from 2024-05-01 --to 2024-05-31
@@ -35,6 +39,10 @@ struct ReportCommand: AsyncParsableCommand {
             transform: { text in try DateArgument(parsing: text) })
     var to: DateArgument?
 
+    @Option(help: ArgumentHelp("How workout routes are drawn: hidden-ends (default: not the ~500 m around each start and end), "
+                               + "full (whole routes, start and end marked) or none (no maps).", valueName: "mode"))
+    var routes: RouteChoice = .hiddenEnds
+
     func validate() throws {
         let (start, end) = try period(now: Date(), timeZone: CommandIO.current.timeZone)
         if start >= end { throw ValidationError("--from \(from?.text ?? "") is not before --to \(to?.text ?? "today")") }
@@ -45,11 +53,11 @@ struct ReportCommand: AsyncParsableCommand {
         let (start, end) = try period(now: Date(), timeZone: io.timeZone)
         let client = try connection.connect()
         defer { client.close() }
-        let collector = ReportCollector(client: client, start: start, end: end, timeZone: io.timeZone)
+        let collector = ReportCollector(client: client, start: start, end: end, timeZone: io.timeZone, readsRoutes: routes != .none)
         let lastDay = CalendarDay(containing: end.addingTimeInterval(-1), in: io.timeZone)
         let data = try await collector.collect(
             title: "Health report", period: "\(CalendarDay(containing: start, in: io.timeZone)) – \(lastDay)",
-            generated: SampleFormatter(displayUnit: nil, timeZone: io.timeZone).localTime(Date()))
+            generated: SampleFormatter(displayUnit: nil, timeZone: io.timeZone).localTime(Date()), routes: routes.display)
         var output = try StagedOutput(destination: URL(fileURLWithPath: html), kind: .file)
         do {
             let file = BufferedFile(handle: try output.createFile(), path: html)
@@ -71,5 +79,20 @@ struct ReportCommand: AsyncParsableCommand {
         let end = try to?.end(in: timeZone) ?? endOfToday
         let start = try from?.start(in: timeZone) ?? calendar.date(byAdding: .day, value: -30, to: end) ?? end.addingTimeInterval(-30 * 86_400)
         return (start, end)
+    }
+}
+
+/// `--routes`: `RouteDisplay`'s cases by their names on the command line.
+enum RouteChoice: String, ExpressibleByArgument, CaseIterable {
+    case hiddenEnds = "hidden-ends"
+    case full
+    case none
+
+    var display: RouteDisplay {
+        switch self {
+        case .hiddenEnds: .hiddenEnds
+        case .full: .full
+        case .none: .none
+        }
     }
 }

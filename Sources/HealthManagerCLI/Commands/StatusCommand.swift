@@ -47,7 +47,31 @@ struct StatusCommand: AsyncParsableCommand {
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { label, value in
             label + ":" + String(repeating: " ", count: width - label.count + 2) + value + "\n"
-        }.joined()
+        }.joined() + damagedJournalsSection(status.damagedJournals)
+    }
+
+    /// Each pending journal a merge kept as damaged: where it is, its size, what its merge lost
+    /// and what the user can do. Nothing when there is none. The file's key went with the
+    /// merge, so nothing can read it again: the user's choice is to look for what is missing
+    /// in the apps and then remove the file.
+    static func damagedJournalsSection(_ journals: [BrokerStatus.DamagedJournal]) -> String {
+        guard !journals.isEmpty else { return "" }
+        var text = "Damaged journals: \(journals.count) kept (saves made while the store was locked that could not all be merged)\n"
+        for journal in journals {
+            let kept = journal.kept.map { ", kept " + $0.formatted(date: .abbreviated, time: .shortened) } ?? ""
+            text += "  \(TerminalText.shown(journal.path)) (\(journal.bytes) bytes\(kept))\n"
+            text += "    lost: " + (journal.lost.isEmpty ? "not recorded (see healthd's log from when it was merged)" : TerminalText.shown(journal.lost)) + "\n"
+        }
+        text += "  What to do: nothing can merge or read these files again (each one's key was removed when the rest "
+            + "of it merged). Open the apps that saved while the store was locked and check their recent data; save "
+            + "again from them what is missing. Then remove the files: "
+            + journals.map { "rm " + shellQuoted($0.path) + " " + shellQuoted($0.path + ".lost") }.joined(separator: "; ") + "\n"
+        return text
+    }
+
+    /// `path` in single quotes for a shell, quotes inside it written as '\''.
+    private static func shellQuoted(_ path: String) -> String {
+        "'" + TerminalText.shown(path).replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// "files walled in (Landlock ABI 7), seccomp filter, peer inspector answering": what keeps a

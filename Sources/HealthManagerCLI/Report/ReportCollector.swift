@@ -14,6 +14,8 @@ struct ReportCollector {
     let start: Date
     let end: Date
     let timeZone: TimeZone
+    /// False for `--routes none`: no route is asked of healthd at all.
+    var readsRoutes = true
 
     /// The cumulative types besides steps whose daily totals the report charts, each in the unit
     /// it is drawn in. Like steps, a day adds up every source's samples.
@@ -28,8 +30,9 @@ struct ReportCollector {
     /// Sleep analysis values that mean asleep (unspecified, core, deep, REM).
     static let asleepValues: Set<Int> = [1, 3, 4, 5]
 
-    func collect(title: String, period: String, generated: String) async throws(HealthCtlError) -> ReportData {
+    func collect(title: String, period: String, generated: String, routes: RouteDisplay = .hiddenEnds) async throws(HealthCtlError) -> ReportData {
         var data = ReportData(title: title, period: period, generated: generated)
+        data.routeDisplay = routes
         var sources = Set<String>()
         var steps: [String: Double] = [:]
         try await each("HKQuantityTypeIdentifierStepCount", sources: &sources) { sample in
@@ -84,8 +87,11 @@ struct ReportCollector {
             // each route is kept as the latitude/longitude pairs the report draws (at most 1,500
             // a route, 16 bytes a point): an app's thousand long routes in the period must not
             // hold gigabytes here.
-            let routes = try await client.workoutRoutes(of: sample.uuid).map { route in
-                ReportData.drawnPoints(of: route.locations.map { ReportData.RoutePoint(latitude: $0.latitude, longitude: $0.longitude) })
+            var routes: [[ReportData.RoutePoint]] = []
+            if readsRoutes {
+                routes = try await client.workoutRoutes(of: sample.uuid).map { route in
+                    ReportData.drawnPoints(of: route.locations.map { ReportData.RoutePoint(latitude: $0.latitude, longitude: $0.longitude) })
+                }
             }
             data.workouts.append(ReportData.Workout(
                 start: SampleFormatter(displayUnit: nil, timeZone: timeZone).localTime(sample.startDate),

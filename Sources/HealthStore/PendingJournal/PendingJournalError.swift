@@ -22,8 +22,7 @@ public enum PendingJournalError: Error, CustomStringConvertible, Sendable, Equat
         case let .fileUnusable(path, reason):
             "the pending journal \(path) could not be used: \(reason)"
         case let .unmerged(path, problems, more, keptAs):
-            "the pending journal \(path) is damaged: "
-                + problems.map(\.description).joined(separator: "; ") + (more > 0 ? "; and \(more) more" : "")
+            "the pending journal \(path) is damaged: " + PendingJournalProblem.summary(problems, more: more)
                 + ". Every readable entry was merged; the file was kept as \(keptAs) (saves made while the "
                 + "store was locked may be missing: check the apps' recent data)"
         case let .keyMissing(path, generation):
@@ -46,6 +45,11 @@ public enum PendingJournalProblem: Sendable, Equatable, CustomStringConvertible 
     case bytesUnreadable(offset: Int, bytes: Int)
     /// An entry whose header names more bytes than an entry may hold: skipped unread.
     case entryTooLarge(sequence: UInt64, bytes: Int)
+
+    /// "entry 3 failed authentication; …; and 5 more": what a merge could not take from one file.
+    public static func summary(_ problems: [PendingJournalProblem], more: Int) -> String {
+        problems.map(\.description).joined(separator: "; ") + (more > 0 ? "; and \(more) more" : "")
+    }
 
     /// How many problems one file's error names (the rest are only counted, so a file of
     /// nothing but damage costs no more memory to report than one damaged entry).

@@ -15,7 +15,8 @@ import HealthModel
 ///   the two leaves a row without a file, which the next merge just removes. A file with
 ///   anything that could not be merged (an entry failing authentication, bytes that are not an
 ///   entry, an entry over the bound) is kept as `<journal>.damaged` instead, never deleted, and
-///   the report names what and where (`PendingJournalError.unmerged`).
+///   the report names what and where (`PendingJournalError.unmerged`); a note beside it keeps
+///   what was lost for `healthctl status` (`DamagedPendingJournals`).
 ///
 /// Runs before the store admits any call (StoreHandle, at unlock and at start-up), so entries
 /// resolve sync-identifier upserts against the store as it was when they were saved plus the
@@ -85,14 +86,18 @@ public enum PendingJournalMerge {
             } else {
                 // Never deleted: what could not be merged stays beside the store, and the
                 // unlock's answer and healthd's log say where.
-                let kept = path + ".damaged"
+                let kept = path + DamagedPendingJournals.suffix
+                let more = problems.total - problems.first.count
+                // The note first, so a kept file always has one; a note that cannot be written
+                // (disk full) costs `healthctl status` its "lost" line, not the merge: the
+                // unlock's answer and the log still say it.
+                try? DamagedPendingJournals.writeNote(kept: kept, lost: PendingJournalProblem.summary(problems.first, more: more))
                 do {
                     try StoreFileIO.rename(path, to: kept)
                 } catch {
                     throw PendingJournalError.fileUnusable(path: path, reason: error.reason)
                 }
-                report.damaged.append(.unmerged(path: path, problems: problems.first,
-                                                more: problems.total - problems.first.count, keptAs: kept))
+                report.damaged.append(.unmerged(path: path, problems: problems.first, more: more, keptAs: kept))
             }
             try writer.write { try PendingJournalKeys.remove($0, generation: generation) }
         }

@@ -294,6 +294,28 @@ public struct BrokerStatus: WireMessage, Equatable {
     /// and watch computations (field 101): what hidden events must not move (SECURITY.md).
     public var longRunningSlotVisits = 0
     public var watchComputations = 0
+    /// Pending journals a merge kept as damaged, oldest first (field 98; at most
+    /// `DamagedJournal.maxListed`): shown until the user removes them.
+    public var damagedJournals: [DamagedJournal] = []
+
+    /// A locked store's pending journal that a merge could not take whole, kept beside the
+    /// store as `pending-N.journal.damaged` (`DamagedPendingJournals` in HealthStore).
+    public struct DamagedJournal: Equatable, Sendable {
+        public static let maxListed = 64
+        public var path: String
+        public var bytes: Int
+        /// When the merge kept it; nil: unknown.
+        public var kept: Date?
+        /// What the merge could not take; empty: not recorded.
+        public var lost: String
+
+        public init(path: String, bytes: Int, kept: Date?, lost: String) {
+            self.path = path
+            self.bytes = bytes
+            self.kept = kept
+            self.lost = lost
+        }
+    }
 
     /// healthd's own confinement (SECURITY.md "healthd's own confinement").
     public struct Confinement: Equatable, Sendable {
@@ -344,8 +366,9 @@ public struct BrokerStatus: WireMessage, Equatable {
     public init(storeDirectory: String, appSocket: String, adminSocket: String, installedApps: Int,
                 pendingRequests: Int, connectedApps: Int, sampleCount: Int, version: String, readOnlyReason: String = "",
                 locked: Bool = false, service: ServiceState = ServiceState(), storeBytes: Int = 0, lastExport: Date? = nil,
-                confinement: Confinement = Confinement(), answersReadAgain: Int = 0) {
+                confinement: Confinement = Confinement(), answersReadAgain: Int = 0, damagedJournals: [DamagedJournal] = []) {
         self.confinement = confinement
+        self.damagedJournals = damagedJournals
         self.answersReadAgain = answersReadAgain
         self.readOnlyReason = readOnlyReason
         self.locked = locked
@@ -364,7 +387,10 @@ public struct BrokerStatus: WireMessage, Equatable {
 
     public init(wire bytes: [UInt8]) throws {
         self = try ProtobufCodec.withDecoded(Openhealth__V1__StatusResponse.self, from: bytes) { wire in
-            BrokerStatus(
+            guard wire.n_damaged_journals <= DamagedJournal.maxListed else {
+                throw WireDecodeError.invalidField("more than \(DamagedJournal.maxListed) damaged journals")
+            }
+            return BrokerStatus(
                 storeDirectory: WireRead.string(wire.store_directory), appSocket: WireRead.string(wire.app_socket),
                 adminSocket: WireRead.string(wire.admin_socket), installedApps: Int(wire.installed_apps),
                 pendingRequests: Int(wire.pending_requests), connectedApps: Int(wire.connected_apps),
@@ -378,7 +404,11 @@ public struct BrokerStatus: WireMessage, Equatable {
                                          seccompFiltered: wire.seccomp_filtered != 0,
                                          // A value a newer healthd may add reads as unspecified.
                                          peerInspector: Confinement.PeerInspector(rawValue: Int(wire.peer_inspector.rawValue)) ?? .unspecified),
-                answersReadAgain: Int(clamping: wire.answers_read_again))
+                answersReadAgain: Int(clamping: wire.answers_read_again),
+                damagedJournals: WireRead.messages(wire.damaged_journals, count: wire.n_damaged_journals).map { journal in
+                    DamagedJournal(path: WireRead.string(journal.path), bytes: Int(clamping: journal.bytes),
+                                   kept: Self.date(journal.kept_time), lost: WireRead.string(journal.lost))
+                })
             .with(longRunningSlotVisits: Int(clamping: wire.long_running_slot_visits), watchComputations: Int(clamping: wire.watch_computations))
         }
     }
@@ -423,6 +453,16 @@ public struct BrokerStatus: WireMessage, Equatable {
         wire.answers_read_again = UInt64(clamping: answersReadAgain)
         wire.long_running_slot_visits = UInt64(clamping: longRunningSlotVisits)
         wire.watch_computations = UInt64(clamping: watchComputations)
+        let journals: [UnsafeMutablePointer<Openhealth__V1__DamagedPendingJournal>] = damagedJournals.prefix(DamagedJournal.maxListed).map { journal in
+            arena.message { message in
+                message.path = arena.string(journal.path)
+                message.bytes = UInt64(clamping: journal.bytes)
+                message.kept_time = journal.kept?.timeIntervalSince1970 ?? 0
+                message.lost = arena.string(journal.lost)
+            }
+        }
+        wire.n_damaged_journals = journals.count
+        wire.damaged_journals = arena.messages(journals)
         return ProtobufCodec.encode(wire)
     }
 }

@@ -145,6 +145,9 @@ extension Openhealth__V1__CorrelationQueryRequest: ProtobufCMessageStruct {
 extension Openhealth__V1__CurrentSourceRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__current_source_request__init(message) }
 }
+extension Openhealth__V1__DamagedPendingJournal: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__damaged_pending_journal__init(message) }
+}
 extension Openhealth__V1__DateRangePredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__date_range_predicate__init(message) }
 }

@@ -97,6 +97,51 @@ void   openhealth__v1__status_response__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__status_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__damaged_pending_journal__init
+                     (Openhealth__V1__DamagedPendingJournal         *message)
+{
+  static const Openhealth__V1__DamagedPendingJournal init_value = OPENHEALTH__V1__DAMAGED_PENDING_JOURNAL__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__damaged_pending_journal__get_packed_size
+                     (const Openhealth__V1__DamagedPendingJournal *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__damaged_pending_journal__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__damaged_pending_journal__pack
+                     (const Openhealth__V1__DamagedPendingJournal *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__damaged_pending_journal__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__damaged_pending_journal__pack_to_buffer
+                     (const Openhealth__V1__DamagedPendingJournal *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__damaged_pending_journal__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__DamagedPendingJournal *
+       openhealth__v1__damaged_pending_journal__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__DamagedPendingJournal *)
+     protobuf_c_message_unpack (&openhealth__v1__damaged_pending_journal__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__damaged_pending_journal__free_unpacked
+                     (Openhealth__V1__DamagedPendingJournal *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__damaged_pending_journal__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   openhealth__v1__app_manifest__init
                      (Openhealth__V1__AppManifest         *message)
 {
@@ -2185,7 +2230,7 @@ const ProtobufCMessageDescriptor openhealth__v1__status_request__descriptor =
   (ProtobufCMessageInit) openhealth__v1__status_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_descriptors[23] =
+static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_descriptors[24] =
 {
   {
     "store_directory",
@@ -2440,6 +2485,18 @@ static const ProtobufCFieldDescriptor openhealth__v1__status_response__field_des
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "damaged_journals",
+    98,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__StatusResponse, n_damaged_journals),
+    offsetof(Openhealth__V1__StatusResponse, damaged_journals),
+    &openhealth__v1__damaged_pending_journal__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "long_running_slot_visits",
     100,
     PROTOBUF_C_LABEL_NONE,
@@ -2469,13 +2526,14 @@ static const unsigned openhealth__v1__status_response__field_indices_by_name[] =
   20,   /* field[20] = answers_read_again */
   1,   /* field[1] = app_socket */
   5,   /* field[5] = connected_apps */
+  21,   /* field[21] = damaged_journals */
   11,   /* field[11] = idle_exit_seconds */
   3,   /* field[3] = installed_apps */
   16,   /* field[16] = landlock_abi */
   17,   /* field[17] = landlock_missing_reason */
   13,   /* field[13] = last_export_time */
   9,   /* field[9] = locked */
-  21,   /* field[21] = long_running_slot_visits */
+  22,   /* field[22] = long_running_slot_visits */
   19,   /* field[19] = peer_inspector */
   4,   /* field[4] = pending_requests */
   14,   /* field[14] = process_id */
@@ -2487,15 +2545,16 @@ static const unsigned openhealth__v1__status_response__field_indices_by_name[] =
   12,   /* field[12] = store_bytes */
   0,   /* field[0] = store_directory */
   7,   /* field[7] = version */
-  22,   /* field[22] = watch_computations */
+  23,   /* field[23] = watch_computations */
 };
-static const ProtobufCIntRange openhealth__v1__status_response__number_ranges[4 + 1] =
+static const ProtobufCIntRange openhealth__v1__status_response__number_ranges[5 + 1] =
 {
   { 1, 0 },
   { 20, 10 },
   { 91, 20 },
-  { 100, 21 },
-  { 0, 23 }
+  { 98, 21 },
+  { 100, 22 },
+  { 0, 24 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__status_response__descriptor =
 {
@@ -2505,11 +2564,88 @@ const ProtobufCMessageDescriptor openhealth__v1__status_response__descriptor =
   "Openhealth__V1__StatusResponse",
   "openhealth.v1",
   sizeof(Openhealth__V1__StatusResponse),
-  23,
+  24,
   openhealth__v1__status_response__field_descriptors,
   openhealth__v1__status_response__field_indices_by_name,
-  4,  openhealth__v1__status_response__number_ranges,
+  5,  openhealth__v1__status_response__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__status_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__damaged_pending_journal__field_descriptors[4] =
+{
+  {
+    "path",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__DamagedPendingJournal, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "bytes",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__DamagedPendingJournal, bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "kept_time",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__DamagedPendingJournal, kept_time),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "lost",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__DamagedPendingJournal, lost),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__damaged_pending_journal__field_indices_by_name[] = {
+  1,   /* field[1] = bytes */
+  2,   /* field[2] = kept_time */
+  3,   /* field[3] = lost */
+  0,   /* field[0] = path */
+};
+static const ProtobufCIntRange openhealth__v1__damaged_pending_journal__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__damaged_pending_journal__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.DamagedPendingJournal",
+  "DamagedPendingJournal",
+  "Openhealth__V1__DamagedPendingJournal",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__DamagedPendingJournal),
+  4,
+  openhealth__v1__damaged_pending_journal__field_descriptors,
+  openhealth__v1__damaged_pending_journal__field_indices_by_name,
+  1,  openhealth__v1__damaged_pending_journal__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__damaged_pending_journal__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor openhealth__v1__app_manifest__field_descriptors[8] =

@@ -27,6 +27,7 @@ PROTOBUF_C__BEGIN_DECLS
 
 typedef struct Openhealth__V1__StatusRequest Openhealth__V1__StatusRequest;
 typedef struct Openhealth__V1__StatusResponse Openhealth__V1__StatusResponse;
+typedef struct Openhealth__V1__DamagedPendingJournal Openhealth__V1__DamagedPendingJournal;
 typedef struct Openhealth__V1__AppManifest Openhealth__V1__AppManifest;
 typedef struct Openhealth__V1__InstallAppRequest Openhealth__V1__InstallAppRequest;
 typedef struct Openhealth__V1__InstallAppResponse Openhealth__V1__InstallAppResponse;
@@ -195,10 +196,38 @@ struct  Openhealth__V1__StatusResponse
    */
   uint64_t long_running_slot_visits;
   uint64_t watch_computations;
+  /*
+   * Pending journals a merge kept as damaged (pending-N.journal.damaged), oldest first, at most 64.
+   */
+  size_t n_damaged_journals;
+  Openhealth__V1__DamagedPendingJournal **damaged_journals;
 };
 #define OPENHEALTH__V1__STATUS_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__status_response__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, OPENHEALTH__V1__PEER_INSPECTOR_STATE__PEER_INSPECTOR_STATE_UNSPECIFIED, 0, 0, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, OPENHEALTH__V1__PEER_INSPECTOR_STATE__PEER_INSPECTOR_STATE_UNSPECIFIED, 0, 0, 0, 0,NULL }
+
+
+/*
+ * A locked store's pending journal that a merge could not take whole, kept beside the store.
+ * Its key went with the merge: the file shows where the damage was, nothing more.
+ */
+struct  Openhealth__V1__DamagedPendingJournal
+{
+  ProtobufCMessage base;
+  char *path;
+  uint64_t bytes;
+  /*
+   * seconds since 1970 when the merge kept it; 0: unknown
+   */
+  double kept_time;
+  /*
+   * what the merge could not take ("entry 3 failed authentication"); empty: not recorded
+   */
+  char *lost;
+};
+#define OPENHEALTH__V1__DAMAGED_PENDING_JOURNAL__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__damaged_pending_journal__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string }
 
 
 struct  Openhealth__V1__AppManifest
@@ -882,6 +911,25 @@ Openhealth__V1__StatusResponse *
                       const uint8_t       *data);
 void   openhealth__v1__status_response__free_unpacked
                      (Openhealth__V1__StatusResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__DamagedPendingJournal methods */
+void   openhealth__v1__damaged_pending_journal__init
+                     (Openhealth__V1__DamagedPendingJournal         *message);
+size_t openhealth__v1__damaged_pending_journal__get_packed_size
+                     (const Openhealth__V1__DamagedPendingJournal   *message);
+size_t openhealth__v1__damaged_pending_journal__pack
+                     (const Openhealth__V1__DamagedPendingJournal   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__damaged_pending_journal__pack_to_buffer
+                     (const Openhealth__V1__DamagedPendingJournal   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__DamagedPendingJournal *
+       openhealth__v1__damaged_pending_journal__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__damaged_pending_journal__free_unpacked
+                     (Openhealth__V1__DamagedPendingJournal *message,
                       ProtobufCAllocator *allocator);
 /* Openhealth__V1__AppManifest methods */
 void   openhealth__v1__app_manifest__init
@@ -1765,6 +1813,9 @@ typedef void (*Openhealth__V1__StatusRequest_Closure)
 typedef void (*Openhealth__V1__StatusResponse_Closure)
                  (const Openhealth__V1__StatusResponse *message,
                   void *closure_data);
+typedef void (*Openhealth__V1__DamagedPendingJournal_Closure)
+                 (const Openhealth__V1__DamagedPendingJournal *message,
+                  void *closure_data);
 typedef void (*Openhealth__V1__AppManifest_Closure)
                  (const Openhealth__V1__AppManifest *message,
                   void *closure_data);
@@ -2340,6 +2391,7 @@ extern const ProtobufCEnumDescriptor    openhealth__v1__access__descriptor;
 extern const ProtobufCEnumDescriptor    openhealth__v1__decision__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__status_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__status_response__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__damaged_pending_journal__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__app_manifest__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__install_app_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__install_app_response__descriptor;
