@@ -62,15 +62,22 @@ import TestSupport
 
         let child = try ChildProcess(Products.path("healthctl"), ["import", export, "--socket", root + "/nobody.sock"],
                                      environment: ["XDG_DATA_HOME": root + "/data", "TMPDIR": root + "/tmp", "HOME": root + "/home"])
-        var seen: (path: String, bytes: Int)?
-        let deadline = ContinuousClock.now + .seconds(120)
-        while child.isRunning, ContinuousClock.now < deadline {
-            if let copy = Self.workingCopy(of: child.pid), copy.bytes >= 1 << 20 {
-                seen = copy
-                kill(child.pid, SIGKILL)
-                break
-            }
-            try await Task.sleep(for: .milliseconds(2))
+        // Watched from a thread of its own: under a loaded full run the cooperative pool's
+        // threads were busy, the 2 ms polls of a task came too late, and healthctl had finished
+        // its copy before any look saw it.
+        let seen: (path: String, bytes: Int)? = await withCheckedContinuation { continuation in
+            Thread {
+                let deadline = ContinuousClock.now + .seconds(120)
+                while child.isRunning, ContinuousClock.now < deadline {
+                    if let copy = Self.workingCopy(of: child.pid), copy.bytes >= 1 << 20 {
+                        kill(child.pid, SIGKILL)
+                        continuation.resume(returning: copy)
+                        return
+                    }
+                    usleep(1_000)
+                }
+                continuation.resume(returning: nil)
+            }.start()
         }
         let status = await child.wait(timeout: 60)
         let copy = try #require(seen, "healthctl ended (status \(status)) before its working copy passed 1 MiB")

@@ -104,6 +104,7 @@ import Testing
             Installed apps:      2
             Pending requests:    1
             Connected apps:      0
+            Answers read again:  0
             Samples:             1234
             Store size:          2.5 MB
             Watch slot visits:   0

@@ -55,16 +55,21 @@ import TestSupport
             let step = Step.allCases[iteration % 3]
             let outcome = try await offThePool {
                 // The database's inode when the current change's wrap appeared: the rename
-                // gives health.sqlite a new one.
+                // gives health.sqlite a new one. Taken from the last look with no change pending
+                // (the first: before the child starts), not from the first look that sees one:
+                // on a loaded machine that look came after the rename, no kill could land
+                // "renamed", and the child went on to the next change.
                 var inodeWhenWrapped: UInt64?
+                var inodeUnwrapped = Self.inode(database)
                 return try CrashChild.run("passcode", directory: path) {
                     let pending = (try? KeyEnvelope.load(StoreLayout(directory: path, create: false))?.pending) != nil
+                    let inode = Self.inode(database)
                     guard pending else {
                         inodeWhenWrapped = nil
+                        inodeUnwrapped = inode
                         return false
                     }
-                    let inode = Self.inode(database)
-                    if inodeWhenWrapped == nil { inodeWhenWrapped = inode }
+                    if inodeWhenWrapped == nil { inodeWhenWrapped = inodeUnwrapped ?? inode }
                     let copying = FileManager.default.fileExists(atPath: path + "/health.sqlite.rotating")
                     return switch step {
                     case .wrapSaved: !copying && inode == inodeWhenWrapped

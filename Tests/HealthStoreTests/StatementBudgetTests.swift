@@ -95,15 +95,20 @@ import Testing
         let (directory, store, database) = try await Self.store()
         _ = (directory, store)
         let budget = StatementBudget(cpuPerStatement: .seconds(600), draining: nil)
-        let ender = Task {
-            try await Task.sleep(for: .milliseconds(50))
+        // A thread of its own, not a task: under a loaded full run the cooperative pool's threads
+        // were all busy with synchronous work (this query's among them), so a task's 50 ms sleep
+        // ended only after the 42 s statement had finished by itself.
+        let ended = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            usleep(50_000)
             budget.end()
+            ended.signal()
         }
         let started = ContinuousClock.now
         #expect(throws: DatabaseError.self) {
             try StatementBudget.$current.withValue(budget) { try Self.query(database) }
         }
-        _ = try await ender.value
+        ended.wait()
         #expect(budget.stop == .callEnded)
         // And every later statement of the call stops at its first look.
         #expect(throws: DatabaseError.self) {
@@ -138,7 +143,7 @@ import Testing
     /// app's save commits while an expensive deletion by predicate computes. Before, the chunk's
     /// SELECT ran inside the writer and the save waited for all of it.
     @Test func anExpensiveDeletionByPredicateNeverHoldsTheWriter() async throws {
-        let (directory, store, database) = try await Self.store(rows: 120)
+        let (directory, store, database) = try await Self.store(rows: 480)
         _ = (directory, store)
         let app = Self.attacker.bundleIdentifier
         let deletion = Task.detached {
