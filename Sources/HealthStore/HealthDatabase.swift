@@ -13,6 +13,9 @@ public final class HealthDatabase: Sendable {
     public let attachments: AttachmentRepository
     /// Whether a stream's reader lost an object to a deletion since its reading (`StreamVisibility`).
     public let visibleDeletions: VisibleDeletions
+    /// Whether this open store is still in service, or a lock or key change began closing it:
+    /// the admission a stream's question between its messages runs in, which the close waits for.
+    public let lifetime = StoreLifetime()
 
     /// `readOnly`: the store cannot be written (`EncryptedDatabase.openReadOnly`), so it is
     /// not migrated; it must already have every migration, or opening fails. `sideReader`: a

@@ -213,6 +213,15 @@ final class StoreHandle: Sendable {
     static let lockedError = HKError(.errorDatabaseInaccessible,
                                      "the health store is locked; its data can be read again once the user unlocks it (healthctl unlock)")
 
+    /// What an answer in many messages ends with when the store closes under it: one whose next
+    /// message comes after a lock or key change began closing the store (`StreamVisibility`), or
+    /// one parked for its reader when the drain began (`QueryScheduler`). The status every call
+    /// gets while the store is locked (UNAVAILABLE, errorDatabaseInaccessible), whatever was
+    /// deleted meanwhile and by whom.
+    static let closedUnderAnswer = HKError(.errorDatabaseInaccessible,
+                                           "the health store closed (locked, or its key changed) while this answer was being sent; "
+                                           + "run the query again (once the user unlocks the store, if it is locked)")
+
     /// Runs `body` with the store as it is (open or locked), counting as no activity for the
     /// idle lock: for `healthctl status` and the accessors above.
     ///
