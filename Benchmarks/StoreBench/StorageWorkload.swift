@@ -10,6 +10,8 @@ import HealthStore
 /// estimate (`StoredSize`) can be checked against pages, and a year's cost read off.
 struct StorageWorkload {
     let days: Int
+    /// Without device and metadata: the bare rows, to calibrate `StoredSize.objectRow`.
+    var bare = false
 
     struct Figures {
         let samples: Int
@@ -18,13 +20,18 @@ struct StorageWorkload {
     }
 
     func run(in directory: String) async throws -> Figures {
-        let store = try EncryptedDatabase.open(directory: directory)
-        defer { try? store.close() }
+        // The file is measured with the store closed: the last connection's close checkpoints the
+        // WAL into it (a checkpoint while the store's own checkpointer runs may find it busy).
+        var store = try EncryptedDatabase.open(directory: directory)
+        _ = try HealthDatabase(writer: store.writer)
+        try store.close()
+        let empty = try fileBytes(directory)
+        store = try EncryptedDatabase.open(directory: directory)
         let database = try HealthDatabase(writer: store.writer)
-        let empty = try fileBytes(store, directory)
         let app = SourceRecord(bundleIdentifier: "org.bench.watch", name: "Watch", version: "10.1")
-        let watch = DeviceRecord(name: "Apple Watch", manufacturer: "Apple Inc.", model: "Watch", hardwareVersion: "Watch6,1",
-                                 softwareVersion: "10.1")
+        let watch = bare ? nil : DeviceRecord(name: "Apple Watch", manufacturer: "Apple Inc.", model: "Watch",
+                                              hardwareVersion: "Watch6,1", softwareVersion: "10.1")
+        let motion: [String: MetadataValue] = [HKMetadataKeyHeartRateMotionContext: .number(0)]
         let start = Date(timeIntervalSince1970: 1_767_222_000)
         var samples = 0
         for hour in 0..<(days * 24) {
@@ -35,7 +42,7 @@ struct StorageWorkload {
                 let end = date.addingTimeInterval(60)
                 batch.append(SampleRecord(uuid: UUID(), typeIdentifier: HKQuantityTypeIdentifier.heartRate.rawValue, startDate: date,
                                           endDate: date, value: .quantity(Double(55 + (minute * 13) % 70), unit: "count/min"),
-                                          metadata: [HKMetadataKeyHeartRateMotionContext: .number(Double(minute % 3))], device: watch))
+                                          metadata: bare ? [:] : motion, device: watch))
                 batch.append(SampleRecord(uuid: UUID(), typeIdentifier: HKQuantityTypeIdentifier.stepCount.rawValue, startDate: date,
                                           endDate: end, value: .quantity(Double((minute * 37) % 120), unit: "count"), device: watch))
                 batch.append(SampleRecord(uuid: UUID(), typeIdentifier: HKQuantityTypeIdentifier.activeEnergyBurned.rawValue, startDate: date,
@@ -44,13 +51,14 @@ struct StorageWorkload {
             _ = try await database.samples.insert(batch, source: app)
             samples += batch.count
         }
-        return Figures(samples: samples, counted: database.storage.used(appID: app.bundleIdentifier),
-                       fileGrowth: try fileBytes(store, directory) - empty)
+        let counted = database.storage.used(appID: app.bundleIdentifier)
+        try store.close()
+        return Figures(samples: samples, counted: counted, fileGrowth: try fileBytes(directory) - empty)
     }
 
-    /// The database file once the WAL is checkpointed into it and truncated.
-    private func fileBytes(_ store: EncryptedDatabase, _ directory: String) throws -> Int64 {
-        try store.writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+    /// The database file. Closed, the store has checkpointed its WAL into it; the WAL file itself
+    /// may stay at its size limit (64 MiB) with nothing in it that counts.
+    private func fileBytes(_ directory: String) throws -> Int64 {
         let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/health.sqlite")
         return (attributes[.size] as? NSNumber)?.int64Value ?? 0
     }

@@ -4,7 +4,7 @@
 //
 //   swift run -c release store-bench [rows] [rounds] [writers]
 //   swift run -c release store-bench merge [entries…]   (pending-journal merge, MergeWorkload)
-//   swift run -c release store-bench storage [days]     (a watch app's count against the file, StorageWorkload)
+//   swift run -c release store-bench storage [days] [--bare]  (a watch app's count against the file, StorageWorkload)
 //   store-bench saves|batches|imports N                  (a fixed count of writes, for callgrind: SaveCostWorkload)
 import Foundation
 import GRDB
@@ -35,7 +35,8 @@ if arguments.count > 1, arguments[1] == "merge" {
 if arguments.count > 2, let kind = SaveCostWorkload.Kind(rawValue: arguments[1]), let count = Int(arguments[2]) {
     let directory = temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    try await SaveCostWorkload(kind: kind, count: count).run(in: directory)
+    let workload = SaveCostWorkload(kind: kind, count: count)
+    if kind == .imports { try await workload.run(in: directory) } else { try workload.runBlocking(in: directory) }
     print("\(count) \(kind.rawValue) done")
     exit(0)
 }
@@ -44,7 +45,7 @@ if arguments.count > 1, arguments[1] == "storage" {
     print("a watch app's storage: \(days) days of per-minute heart rate, steps and active energy, hourly saves")
     let directory = temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let figures = try await StorageWorkload(days: days).run(in: directory)
+    let figures = try await StorageWorkload(days: days, bare: arguments.contains("--bare")).run(in: directory)
     print("samples \(figures.samples)   counted \(figures.counted) bytes (\(figures.counted / Int64(max(1, figures.samples))) a sample)   "
           + "database grew \(figures.fileGrowth) bytes (\(figures.fileGrowth / Int64(max(1, figures.samples))) a sample)   "
           + "counted/file \(String(format: "%.2f", Double(figures.counted) / Double(max(1, figures.fileGrowth))))   "

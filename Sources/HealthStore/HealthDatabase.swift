@@ -43,7 +43,7 @@ public final class HealthDatabase: Sendable {
         grants = GrantRepository(writer: writer)
         apps = AppRepository(writer: writer, grantCache: grants.cache)
         accessLog = AccessLogRepository(writer: writer, commits: commits)
-        changeFeed = try ChangeFeedRepository(writer: writer)
+        changeFeed = try ChangeFeedRepository(writer: writer, storage: readOnly ? nil : storage)
         attachments = AttachmentRepository(writer: writer, commits: commits)
         visibleDeletions = VisibleDeletions(reader: sideReader)
         self.storage = storage

@@ -1,20 +1,24 @@
-public import GRDB
+import GRDB
 import Synchronization
 
 /// The writer's side of `StorageUse`: charges noted in the open transaction, applied at its
-/// commit (the transaction observer below), dropped at its rollback or its savepoint's.
+/// commit, dropped at its rollback or its savepoint's.
 ///
 /// The object writers are static functions handed a `Database` (`SampleRepository.write`,
 /// `ObjectDeleter`); they find the store's `StorageUse` through the writer connection it is
 /// attached to (`writing(_:)`), so no path that inserts or deletes an object can miss it.
-extension StorageUse: TransactionObserver {
+///
+/// What a save adds to the commit path is a few memory operations: one lookup of the count, a
+/// charge appended to the transaction's list, its application at the commit, and a comparison
+/// before the commit (`persistDue`), which only every megabyte or so of changes looks further.
+extension StorageUse {
     /// The `StorageUse` of each store's writer connection (`attach`), by connection, with the
     /// attachment's number: a connection closed and a new one at the same address must not be
     /// detached by the store that attached the old one.
     private static let attached = Mutex<(next: UInt64, byConnection: [ObjectIdentifier: (use: StorageUse, number: UInt64)])>((0, [:]))
 
-    /// Makes this the count `db` (a store's writer connection) charges, and hears its
-    /// transactions. Returns what `detach` takes.
+    /// Makes this the count `db` (a store's writer connection) charges. Returns what `detach`
+    /// takes. Its commits and rollbacks reach it through the store's `CommitWatcher`.
     func attach(to db: Database) -> Attachment {
         let connection = ObjectIdentifier(db)
         let number = Self.attached.withLock { attached in
@@ -22,7 +26,6 @@ extension StorageUse: TransactionObserver {
             attached.byConnection[connection] = (self, attached.next)
             return attached.next
         }
-        db.add(transactionObserver: self, extent: .observerLifetime)
         return Attachment(connection: connection, number: number)
     }
 
@@ -49,7 +52,10 @@ extension StorageUse: TransactionObserver {
     /// app's source row, remembered for deletions.
     func charge(_ bytes: Int64, appID: String, sourceID: Int64) {
         guard bytes != 0 else { return }
-        state.withLock { $0.pending.append(Charge(app: appID, sourceID: sourceID, bytes: bytes)) }
+        state.withLock { state in
+            state.pending.append(Charge(app: appID, sourceID: sourceID, bytes: bytes, newSource: state.sourceApps[sourceID] == nil))
+            state.pendingMagnitude += abs(bytes)
+        }
     }
 
     /// Gives `bytes` back to the app of source row `sourceID`, if it is an app's.
@@ -69,7 +75,10 @@ extension StorageUse: TransactionObserver {
             state.withLock { $0.sourceApps[sourceID] = app }
             guard !app.isEmpty else { return }
         }
-        state.withLock { $0.pending.append(Charge(app: app, sourceID: sourceID, bytes: -bytes)) }
+        state.withLock { state in
+            state.pending.append(Charge(app: app, sourceID: sourceID, bytes: -bytes, newSource: false))
+            state.pendingMagnitude += bytes
+        }
     }
 
     /// Where the open transaction's charges stand: `rollBack(to:)` it when the savepoint begun now
@@ -80,37 +89,33 @@ extension StorageUse: TransactionObserver {
 
     func rollBack(to mark: Int) {
         state.withLock { state in
-            if state.pending.count > mark { state.pending.removeSubrange(mark...) }
+            guard state.pending.count > mark else { return }
+            state.pending.removeSubrange(mark...)
+            state.pendingMagnitude = state.pending.reduce(0) { $0 + abs($1.bytes) }
         }
     }
 
-    /// Writes, in the open transaction, the count of every app it charged whose count is then
-    /// `persistThreshold` or more from what `app_storage` holds. Called just before a commit
-    /// (`CachedTransaction.run`, the journal merge's batches): one statement per app every
-    /// megabyte or so, none for the commits between.
+    /// Writes, in the open transaction, the count of each app whose count will then be
+    /// `persistThreshold` or more from what `app_storage` holds — and, while at it, of each app half
+    /// that far — so every app is within the threshold once the transaction commits. Called just
+    /// before a commit (`CachedTransaction.run`, the journal merge's batches); it looks at the
+    /// apps only when `driftBound` says one may be due (about every half megabyte of changes), and
+    /// then writes one row per app so far off.
     func persistDue(_ db: Database) throws {
         let due: [(app: String, used: Int64)] = state.withLock { state in
-            guard !state.pending.isEmpty else { return [] }
-            var moved: [String: Int64] = [:]
-            for charge in state.pending where !charge.app.isEmpty { moved[charge.app, default: 0] += charge.bytes }
-            return moved.compactMap { app, bytes in
-                let now = max(0, state.used[app, default: 0] + bytes)
-                let written = state.pendingPersisted[app] ?? state.persisted[app, default: 0]
-                return abs(now - written) >= persistThreshold ? (app, now) : nil
-            }
+            guard state.driftBound + state.pendingMagnitude >= persistThreshold else { return [] }
+            let (due, left) = state.countsToWrite(from: persistThreshold / 2)
+            state.driftAfterCommit = left
+            return due
         }
         try write(due, db)
     }
 
     /// Writes every app's count that differs from its row, as the open transaction will leave it.
     func persistAll(_ db: Database) throws {
-        let due: [(app: String, used: Int64)] = state.withLock { state in
-            var now = state.used
-            for charge in state.pending where !charge.app.isEmpty { now[charge.app, default: 0] += charge.bytes }
-            return now.compactMap { app, used in
-                let used = max(0, used)
-                return used == (state.pendingPersisted[app] ?? state.persisted[app]) ? nil : (app, used)
-            }
+        let due = state.withLock { state in
+            state.driftAfterCommit = 0
+            return state.countsToWrite(from: 1).due
         }
         try write(due, db)
     }
@@ -128,32 +133,52 @@ extension StorageUse: TransactionObserver {
         }
     }
 
-    // MARK: TransactionObserver
-
-    /// No row events: the charges are told, not observed, so no statement costs an update hook.
-    public func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
-
-    public func databaseDidChange(with event: DatabaseEvent) {}
-
-    public func databaseDidCommit(_ db: Database) {
+    /// The open transaction committed: its charges count, its written rows stand.
+    func transactionCommitted() {
         state.withLock { state in
-            guard !state.pending.isEmpty || !state.pendingPersisted.isEmpty else { return }
+            guard !state.pending.isEmpty || !state.pendingPersisted.isEmpty || state.driftAfterCommit != nil else { return }
             for charge in state.pending {
-                state.sourceApps[charge.sourceID] = charge.app
-                guard !charge.app.isEmpty else { continue }
-                state.used[charge.app] = max(0, state.used[charge.app, default: 0] + charge.bytes)
+                if charge.newSource { state.sourceApps[charge.sourceID] = charge.app }
+                state.used[charge.app, default: 0] += charge.bytes
+                if charge.bytes < 0, let used = state.used[charge.app], used < 0 { state.used[charge.app] = 0 }
             }
-            state.persisted.merge(state.pendingPersisted) { _, written in written }
+            if !state.pendingPersisted.isEmpty {
+                state.persisted.merge(state.pendingPersisted) { _, written in written }
+                state.pendingPersisted.removeAll()
+            }
+            state.driftBound = state.driftAfterCommit ?? state.driftBound + state.pendingMagnitude
+            state.driftAfterCommit = nil
             state.pending.removeAll(keepingCapacity: true)
-            state.pendingPersisted.removeAll()
+            state.pendingMagnitude = 0
         }
     }
 
-    public func databaseDidRollback(_ db: Database) {
+    /// The open transaction rolled back: nothing it charged or wrote counts.
+    func transactionRolledBack() {
         state.withLock { state in
             state.pending.removeAll(keepingCapacity: true)
             state.pendingPersisted.removeAll()
+            state.pendingMagnitude = 0
+            state.driftAfterCommit = nil
             state.sourceApps.removeAll()
         }
+    }
+}
+
+extension StorageUse.State {
+    /// Each app's count as the open transaction will leave it, where it is `least` or more from
+    /// what `app_storage` holds (or will, with this transaction's rows); and how far the farthest
+    /// app left out is from its row.
+    func countsToWrite(from least: Int64) -> (due: [(app: String, used: Int64)], left: Int64) {
+        var now = used
+        for charge in pending where !charge.app.isEmpty { now[charge.app, default: 0] += charge.bytes }
+        var due: [(app: String, used: Int64)] = []
+        var left: Int64 = 0
+        for (app, count) in now {
+            let count = max(0, count)
+            let drift = abs(count - (pendingPersisted[app] ?? persisted[app] ?? 0))
+            if drift >= least { due.append((app, count)) } else { left = max(left, drift) }
+        }
+        return (due, left)
     }
 }

@@ -1,4 +1,4 @@
-public import GRDB
+import GRDB
 import Synchronization
 
 /// How many bytes each app stores, kept in memory, and the bound the user set for it (else the
@@ -18,7 +18,8 @@ import Synchronization
 /// seeded from those rows when it opens.
 ///
 /// One per broker, shared by every database it opens (a key change or an unlock opens a new one,
-/// which seeds it again), so the counts still answer while the store is locked.
+/// which seeds it again), so the counts still answer while the store is locked. It hears of commits
+/// and rollbacks from the change feed's transaction observer (`CommitWatcher`), the writer's one.
 public final class StorageUse: Sendable {
     /// One app's standing, for the manager's listing.
     public struct Entry: Sendable, Equatable {
@@ -47,14 +48,24 @@ public final class StorageUse: Sendable {
         /// Learnt from committed transactions only: a source row a rolled-back save made may have
         /// its id reused by another source.
         var sourceApps: [Int64: String] = [:]
+        /// The sum of the open transaction's charges' sizes, given or taken.
+        var pendingMagnitude: Int64 = 0
+        /// At least how far any app's count is from what `app_storage` holds: while this and
+        /// `pendingMagnitude` stay under the threshold no app's row is due, and a commit spends
+        /// no time looking (`persistDue`).
+        var driftBound: Int64 = 0
+        /// What `driftBound` becomes if the open transaction commits, when `persistDue` looked
+        /// at every app in it: the farthest one it left unwritten.
+        var driftAfterCommit: Int64?
     }
 
-    /// One charge of the open transaction: `bytes` (negative: given back) to `app` ("": a source
-    /// that is no app, noted only to remember it), whose source row is `sourceID`.
+    /// One charge of the open transaction: `bytes` (negative: given back) to `app`, whose source
+    /// row is `sourceID` — to be remembered at the commit when `newSource`.
     struct Charge {
         let app: String
         let sourceID: Int64
         let bytes: Int64
+        let newSource: Bool
     }
 
     let state = Mutex(State())
@@ -69,8 +80,9 @@ public final class StorageUse: Sendable {
     }
 
     /// The default bound per app: far above what a person's busiest app stores in years (a year
-    /// of the demo's watch is ~70 MB by this count, Benchmarks/README.md "Session 20"), far below
-    /// a disk.
+    /// of a watch saving heart rate, steps and energy every minute, 1.6 million samples, counts
+    /// about 390 MiB: `store-bench storage 365`, Benchmarks/README.md "Session 20: storage bound"),
+    /// far below a disk.
     public static let defaultBytesPerApp: Int64 = 4 << 30
 
     /// The source ids of apps: anything that is not `@user` or an `@import/…` source (manifest ids

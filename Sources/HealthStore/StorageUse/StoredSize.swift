@@ -12,15 +12,17 @@ import HealthModel
 /// thousandth of its size). Why not measured pages: SQLite does not say which pages one row
 /// grew, and asking costs statements per save.
 ///
-/// The figures are from measurements of the store (Benchmarks/README.md, "Session 20: storage
-/// bound"): a plain sample's row with its index entries, a deletion's tombstone. Side tables are
-/// counted per element at about what their rows take; texts at their UTF-8 size.
+/// `objectRow` is measured (Benchmarks/README.md, "Session 20: storage bound": what the database
+/// file grows by per plain sample, pages and index slack included); the tombstone and the side
+/// tables' elements are estimated from their columns and index entries; texts count at their
+/// UTF-8 size.
 enum StoredSize {
-    /// An object's row in `objects` and its entries in the table's indexes, for a sample without
-    /// metadata, device or sync identifier (measured: about 130 bytes in a store of 100,000 step
-    /// counts, pages and WAL checkpointed; rounded up).
-    static let objectRow: Int64 = 160
-    /// A deletion's row in `deleted_objects` and its index entries, without a sync identifier.
+    /// An object's row in `objects` and its entries in the table's five indexes, for a sample
+    /// without metadata, device or sync identifier: `store-bench storage 30|90 --bare` grew the
+    /// database file by 191–192 bytes a sample (129,600 and 388,800 samples of three types).
+    static let objectRow: Int64 = 192
+    /// A deletion's row in `deleted_objects` and its index entries, without a sync identifier
+    /// (estimated: about half an object's).
     static let tombstoneRow: Int64 = 96
     /// An object's reference to its device beside the device's text (`device(_:)`).
     static let deviceReference: Int64 = 8
