@@ -101,7 +101,7 @@ struct Healthd: ParsableCommand {
     var statementCPUBudgetMilliseconds: Int?
 
     // A test hook (hidden from --help): what one app may journal while the store is locked, in
-    // KiB (BrokerLimits' journaledBytesPerApp, 16 MiB unless given), so a test reaches the
+    // KiB (BrokerLimits' journaledBytesPerApp, 8 MiB unless given), so a test reaches the
     // journal bound in a few saves.
     @Option(name: .customLong("journal-bound-kib"), help: .hidden)
     var journalBoundKiB: Int?

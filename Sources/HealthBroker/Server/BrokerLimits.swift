@@ -97,10 +97,12 @@ public struct BrokerLimits: Sendable {
     /// bound of its own (`healthctl apps storage`). Past it the app's writes are refused.
     public var storedBytesPerApp: Int64 = StorageUse.defaultBytesPerApp
     /// What one app may add to the pending journal while the store is locked (its entries'
-    /// sealed bytes), so the unlock merges at most this much of each app's before serving anyone
-    /// (s19 availability review, finding 7: 200,000 journaled samples, 23.8 MB, took 17.6 s).
-    /// A day of a busy watch's saves is well under 1 MiB.
-    public var journaledBytesPerApp = 16 << 20
+    /// bytes), so the unlock merges at most this much of each app's before serving anyone (s19
+    /// availability review, finding 7: 200,000 journaled one-sample saves, 23.8 MB, took 17.6 s —
+    /// 119 bytes and 88 µs an entry). 8 MiB is at most about 6 s of merge per app, however small
+    /// its saves, and about 12 days of a watch saving three types every minute in hourly saves
+    /// (~650 KB a day); an app refused here is told to save again once the store is unlocked.
+    public var journaledBytesPerApp = 8 << 20
 
     public init() {}
 

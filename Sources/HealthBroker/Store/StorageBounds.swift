@@ -4,5 +4,5 @@ import HealthStore
 /// store, and what it may journal while the store is locked.
 struct StorageBounds: Sendable {
     var storedBytesPerApp: Int64 = StorageUse.defaultBytesPerApp
-    var journaledBytesPerApp = 16 << 20
+    var journaledBytesPerApp = 8 << 20
 }
