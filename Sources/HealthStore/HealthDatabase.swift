@@ -17,6 +17,9 @@ public final class HealthDatabase: Sendable {
     public let storage: StorageUse
     /// The writer connection `storage` is attached to, detached when this goes.
     private let storageAttachment: StorageUse.Attachment?
+    /// Whether this open store is still in service, or a lock or key change began closing it:
+    /// the admission a stream's question between its messages runs in, which the close waits for.
+    public let lifetime = StoreLifetime()
 
     /// `readOnly`: the store cannot be written (`EncryptedDatabase.openReadOnly`), so it is
     /// not migrated; it must already have every migration, or opening fails. `sideReader`: a

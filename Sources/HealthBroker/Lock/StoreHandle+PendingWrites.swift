@@ -298,9 +298,29 @@ extension StoreHandle {
     }
 
     /// Appends an access-log entry: to the log when the store is open; while locked, to the
-    /// pending journal, which the merge appends to the log with the time of the call.
+    /// pending journal, which the merge appends to the log with the time of the call. Returns
+    /// once the entry is durable, so a caller that answers after it answers after the entry.
+    ///
+    /// Uncancellable: the one way an entry is written outside a write's own transaction, and an
+    /// entry is the record of something that already happened (data sent, a refusal answered,
+    /// an app launched), so it is written whatever becomes of the task asking for it — a call
+    /// its app cancelled, left or was killed during, a long-running query the lock ended. It
+    /// runs as a task of its own, which the caller's cancellation does not reach, and without
+    /// the caller's task-locals: a long-running query's entry waits for none of its app's query
+    /// slots (`ScheduledStoreVisits`, whose wait a cancelled call abandons — the entry then went
+    /// to healthd's log instead, `AccessLogCancellationEndToEndTests`), and the call's statement
+    /// budget, which its end stops, is not the entry's. An entry is bounded work, like the
+    /// checks that run outside the slots.
     func recordAccess(actor: String, appID: String?, action: AccessAction, types: [String], count: Int,
                       detail: String) async throws {
+        try await Task.detached(priority: Task.currentPriority) {
+            try await self.appendAccessEntry(actor: actor, appID: appID, action: action, types: types, count: count, detail: detail)
+        }.value
+    }
+
+    /// `recordAccess`'s write, on its own task.
+    private func appendAccessEntry(actor: String, appID: String?, action: AccessAction, types: [String], count: Int,
+                                   detail: String) async throws {
         try await withSaveTarget { access in
             switch access {
             case let .open(database):

@@ -137,7 +137,10 @@ enum MethodTable {
 
     /// How much of the broker an app's call may hold (BrokerLimits): a long-running query counts
     /// against the app's long-running budget for as long as it stays open; a large query (a
-    /// finite stream that reads and sends many rows) runs only in a `QueryScheduler` slot.
+    /// finite call whose work grows with the store: a stream that reads and sends many rows, a
+    /// statistic, a deletion by predicate) runs only in a `QueryScheduler` slot. A cheap call
+    /// evaluates no app predicate over stored rows and holds a reader or the writer for what its
+    /// request names only (`ComputationSchedule.Bound`).
     enum Cost: Sendable, Equatable {
         case cheap
         /// May ask the user (a pending prompt of `PromptKind`): refused up front, before any
@@ -179,8 +182,14 @@ enum MethodTable {
         case .querySamples, .queryCorrelations, .queryRouteData, .querySeriesData, .queryStatistics,
              .queryStatisticsCollection, .queryActivitySummaries, .querySources, .readAttachmentData:
             return .largeQuery
+        case .deleteMatching:
+            // Each chunk's selection runs the app's predicate on a store reader, for up to the
+            // statement budget: in a slot, that reader is one the slots account for. As a cheap
+            // call, 64 at once took every reader and then every pool thread (session 20
+            // availability review, finding 2; `MatchingDeletionSchedulingEndToEndTests`).
+            return .largeQuery
         case .getRequestStatus, .authorizationStatus, .save, .acknowledgeObserverUpdate,
-             .addSamplesToWorkout, .insertRouteData, .finishRoute, .deleteObjects, .deleteMatching,
+             .addSamplesToWorkout, .insertRouteData, .finishRoute, .deleteObjects,
              .getCharacteristic, .preferredUnits, .enableBackgroundDelivery, .disableBackgroundDelivery,
              .disableAllBackgroundDeliveries, .currentSource, .relateWorkoutEffort, .unrelateWorkoutEffort,
              .beginAttachment, .appendAttachmentData, .finishAttachment, .listAttachments, .removeAttachment,

@@ -143,9 +143,31 @@ final class StoreHandle: Sendable {
     /// store holds — whether anything the app may see changed after its cursor — which takes no
     /// query slot (`ScheduledStoreVisits.outsideSlots` says why). A computation (a collection, the
     /// summaries, a delivery) goes through `withDatabase` and takes one.
-    func withDatabaseToCheck<T: Sendable>(_ body: (HealthDatabase) async throws -> T) async throws -> T {
-        try await ScheduledStoreVisits.outsideSlots { try await withDatabase(body) }
+    ///
+    /// The one way a check reaches the store, so the rules of checks hold here (s20 availability
+    /// review, finding 1, where one app's checks stalled all of healthd for 81 s):
+    /// - `body` runs on a thread of its own (`BlockingWork`), never on Swift's cooperative pool,
+    ///   whose two threads every other call needs;
+    /// - all of its statements — one per descriptor of an anchored query, up to 64 — share one
+    ///   CPU bound (`StatementBudget.forCheck`), past which the query ends RESOURCE_EXHAUSTED;
+    ///   the walks of what others committed, hidden rows among it, are under no CPU bound
+    ///   (`StatementBudget.overScope`), so only the app's predicate over rows it may see stops it;
+    /// - an app has at most one check running (`CheckTurns`), taken before the store's gate, so
+    ///   its checks wait for each other, never for another app's, and hold no drain meanwhile.
+    func withDatabaseToCheck<T: Sendable>(_ body: @escaping @Sendable (HealthDatabase) throws -> T) async throws -> T {
+        try await checkTurns.run(app: ScheduledStoreVisits.current?.app) {
+            try await ScheduledStoreVisits.outsideSlots {
+                try await withDatabase { database in
+                    try await StatementBudget.$current.withValue(StatementBudget.current?.forCheck()) {
+                        try await BlockingWork.run { try body(database) }
+                    }
+                }
+            }
+        }
     }
+
+    /// One wake-up check per app at a time (`withDatabaseToCheck`).
+    let checkTurns = CheckTurns()
 
     /// `withDatabase` for a query that streams from inside its store read
     /// (`CallResponder.sendFromSynchronousContext`): `body` runs on a thread of its own, not the
@@ -226,6 +248,15 @@ final class StoreHandle: Sendable {
 
     static let lockedError = HKError(.errorDatabaseInaccessible,
                                      "the health store is locked; its data can be read again once the user unlocks it (healthctl unlock)")
+
+    /// What an answer in many messages ends with when the store closes under it: one whose next
+    /// message comes after a lock or key change began closing the store (`StreamVisibility`), or
+    /// one parked for its reader when the drain began (`QueryScheduler`). The status every call
+    /// gets while the store is locked (UNAVAILABLE, errorDatabaseInaccessible), whatever was
+    /// deleted meanwhile and by whom.
+    static let closedUnderAnswer = HKError(.errorDatabaseInaccessible,
+                                           "the health store closed (locked, or its key changed) while this answer was being sent; "
+                                           + "run the query again (once the user unlocks the store, if it is locked)")
 
     /// Runs `body` with the store as it is (open or locked), counting as no activity for the
     /// idle lock: for `healthctl status` and the accessors above.
