@@ -30,6 +30,8 @@ actor StoreGate {
         let journal: PendingJournal
         /// The routes apps build while locked, for `finishRoute`'s answer.
         let routes = LockedRouteDrafts()
+        /// What each app journaled since the lock (`JournalAppends`).
+        let journaled = JournalUse()
         /// Set when healthd started locked (`--start-locked`): it holds the store directory's
         /// lock, which the unlock releases before opening the store.
         let lockedStart: LockedStart?

@@ -23,6 +23,10 @@ public struct CommittedChange: Sendable, Equatable {
 /// reads, on the same connection, which types have rows with a change number above the last
 /// one it reported (one seek per stored type in the `(type, change)` indexes), and hands them to the listener before the
 /// writer returns — so a save is acknowledged only after its change was announced.
+///
+/// It also tells the apps' storage count (`StorageUse`) of every commit and rollback, so the
+/// charges of a transaction count once it is committed: one observer, not a second one that
+/// GRDB would walk for every statement and transaction.
 final class CommitWatcher: TransactionObserver, Sendable {
     private struct State {
         var touched = false
@@ -31,15 +35,17 @@ final class CommitWatcher: TransactionObserver, Sendable {
     }
 
     private let state: Mutex<State>
+    private let storage: StorageUse?
     /// The rowid of the change number's row in `counters`. The table also holds the access
     /// log's head (v37), which every logged call rewrites — reads included — and a commit that
     /// changed only the head changed nothing a listener hears of: it must not cost the query
     /// below.
     private let changeCounterRow: Int64
 
-    init(changeNumber: Int64, changeCounterRow: Int64) {
+    init(changeNumber: Int64, changeCounterRow: Int64, storage: StorageUse? = nil) {
         state = Mutex(State(reportedThrough: changeNumber))
         self.changeCounterRow = changeCounterRow
+        self.storage = storage
     }
 
     /// Replaces the listener (one per store: the broker's notifier).
@@ -66,6 +72,7 @@ final class CommitWatcher: TransactionObserver, Sendable {
     }
 
     func databaseDidCommit(_ db: Database) {
+        storage?.transactionCommitted()
         let (touched, since, listener) = state.withLock { state in
             defer { state.touched = false }
             return (state.touched, state.reportedThrough, state.listener)
@@ -94,6 +101,7 @@ final class CommitWatcher: TransactionObserver, Sendable {
     }
 
     func databaseDidRollback(_ db: Database) {
+        storage?.transactionRolledBack()
         state.withLock { $0.touched = false }
     }
 }
