@@ -53,6 +53,59 @@ struct PeerIdentificationStallTests {
     }
 }
 
+extension PeerIdentificationStallTests {
+    /// An installed app's executable on a mount that stops answering holds no one else's
+    /// connection (s19 availability review, finding 6). The user installed an app (allowed to
+    /// connect directly) whose executable lies in a folder that a FUSE mount which never answers
+    /// then covers. A process of the user's own, in a mount namespace of its own, binds Products'
+    /// folder over that path and runs e2e-client from it: `/proc/PID/exe` names the installed
+    /// path, so healthd looks that path up to check it is the file the peer runs — in healthd's
+    /// view, on the hung mount. That lookup ran on the app socket's one accept thread, which it
+    /// held until the mount answered; now it runs on a connection-admission worker, bounded by
+    /// `ExecutableLookups.timeout` (5 s): an ordinary connection made meanwhile is answered within
+    /// the bound, and the stalled peer is refused naming its file system.
+    @Test func anInstalledExecutableOnAHungMountDoesNotStallOthers() async throws {
+        let broker = try BrokerProcess()
+        let folder = broker.root + "/installed"
+        mkdir(folder, 0o755)
+        let executable = folder + "/e2e-client"
+        try FileManager.default.copyItem(atPath: BrokerProcess.clientExecutable, toPath: executable)
+        let app = "org.test.hung-executable"
+        _ = try await broker.install(appID: app, executable: executable)
+        try await broker.allowDirect(app)
+        let fuse = try HungMount(at: folder)
+        defer { fuse.remove() }
+
+        let script = "mount --bind \"$1\" \"$2\" && shift 2 && exec \"$@\""
+        let environment = ["OPENHEALTH_APP_SOCKET": broker.appSocket]
+        async let stalling = ProcessRun.run("/usr/bin/unshare", ["-m", "--propagation", "private", "/bin/sh", "-c", script, "sh",
+                                                                  Products.directory, folder, executable, "query", Self.stepCount],
+                                            environment: environment, timeout: 60)
+        try await Task.sleep(for: .seconds(1))
+
+        let started = Date()
+        let ordinary = try await ProcessRun.run(BrokerProcess.clientExecutable, ["query", Self.stepCount],
+                                                environment: environment, timeout: 40)
+        let waited = Date().timeIntervalSince(started)
+        #expect(ordinary.stdout.contains("no installed app manifest names the executable \(BrokerProcess.clientExecutable)"), "\(ordinary)")
+        #expect(waited < Self.bound, "the ordinary peer waited \(waited) s for healthd to identify it\n\(ordinary)")
+
+        let stalled = try await stalling
+        #expect(stalled.stdout.contains("could not look up the executable \(executable)"), "\(stalled)")
+        #expect(fuse.isRunning, "control: the mount was up (and unanswering) all along")
+        // A second connection of the hung path meanwhile is refused at once (it shares the
+        // lookup that is past its time), and the ordinary peer is still answered.
+        let again = try await ProcessRun.run("/usr/bin/unshare", ["-m", "--propagation", "private", "/bin/sh", "-c", script, "sh",
+                                                                  Products.directory, folder, executable, "query", Self.stepCount],
+                                             environment: environment, timeout: 60)
+        #expect(again.stdout.contains("could not look up the executable \(executable)"), "\(again)")
+        let after = try await ProcessRun.run(BrokerProcess.clientExecutable, ["query", Self.stepCount],
+                                             environment: environment, timeout: 40)
+        #expect(after.stdout.contains("no installed app manifest names the executable"), "\(after)")
+        #expect(broker.isRunning, "healthd died: \(broker.log)")
+    }
+}
+
 /// `hung-fuse` mounted at a folder; `remove` kills it (which aborts every waiting call) and
 /// detaches the mount.
 struct HungMount {
