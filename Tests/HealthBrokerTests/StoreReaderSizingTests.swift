@@ -7,10 +7,10 @@ import Testing
 @testable import HealthBroker
 
 /// The store's reader pool is sized from the broker's limits (`BrokerLimits.storeReaders`): every
-/// large query that may run or park at once holds a reader, and cheap calls keep readers of
-/// their own beside them. GRDB's fixed 5 was fewer than running + parked from 6 cores up.
+/// large query that may run, park or await its turn at once holds a reader, and cheap calls keep
+/// readers of their own beside them. GRDB's fixed 5 was fewer than running + parked from 6 cores up.
 @Suite(.timeLimit(.minutes(10))) struct StoreReaderSizingTests {
-    /// The limits of a 64-core machine: 63 large queries running, 2 parked.
+    /// The limits of a 64-core machine: 63 large queries running, 2 parked, 2 awaiting their turn.
     static var manyCores: BrokerLimits {
         var limits = BrokerLimits()
         limits.largeQueriesRunning = 63
@@ -20,19 +20,20 @@ import Testing
 
     @Test func aManyCoreLimitSetGetsAReaderPerLargeQueryAndSomeForCheapCalls() {
         let limits = Self.manyCores
-        #expect(limits.storeReaders == 63 + 2 + 8)
-        #expect(limits.storeReaders > limits.largeQueriesRunning + limits.largeQueriesParked)
+        #expect(limits.storeReaders == 63 + 2 + 2 + 8)
+        #expect(limits.storeReaders > limits.largeQueriesRunning + limits.largeQueriesParked + limits.largeQueriesAwaitingTurn)
     }
 
     @Test func theDefaultsLeaveReadersForCheapCalls() {
         let limits = BrokerLimits()
         #expect(limits.storeReadersForCheapCalls >= 2)
-        #expect(limits.storeReaders == limits.largeQueriesRunning + limits.largeQueriesParked + limits.storeReadersForCheapCalls)
+        #expect(limits.storeReaders == limits.largeQueriesRunning + limits.largeQueriesParked + limits.largeQueriesAwaitingTurn
+                + limits.storeReadersForCheapCalls)
     }
 
-    /// Running and parked large queries each hold a reader (here: reads blocked inside the pool
-    /// until the test ends them); a cheap read still gets one. 4 running + 2 parked is more than
-    /// GRDB's default 5 readers.
+    /// Running, parked and turn-awaiting large queries each hold a reader (here: reads blocked
+    /// inside the pool until the test ends them); a cheap read still gets one. 4 running + 2
+    /// parked + 2 awaiting their turn is more than GRDB's default 5 readers.
     @Test func runningAndParkedQueriesLeaveAReaderForACheapCall() async throws {
         var limits = BrokerLimits()
         limits.largeQueriesRunning = 4
@@ -43,7 +44,7 @@ import Testing
         defer { try? encrypted.close() }
         #expect(encrypted.maximumReaderCount == limits.storeReaders)
 
-        let large = limits.largeQueriesRunning + limits.largeQueriesParked
+        let large = limits.largeQueriesRunning + limits.largeQueriesParked + limits.largeQueriesAwaitingTurn
         // Reads block on threads of their own; the test only polls (never blocks the pool).
         let inside = Mutex(0)
         let finish = DispatchSemaphore(value: 0)
