@@ -74,7 +74,11 @@ import TestSupport
 
     /// The attacker's streaming query kinds: a sample query (streamed from inside a store
     /// callback), an anchored query (batches offered from inside the store, the wait outside),
-    /// and a long-running anchored query's first delivery (a store visit in a slot of its own).
+    /// and a long-running anchored query's first delivery (store visits, each in a slot of its
+    /// own). The last passed with the turn rule switched off too: its visit already ends at each
+    /// of these ~1 MiB messages, which leave the socket not ready (`isReady` false) — it checks
+    /// that turns keep it working, not that its visits take turns (`CallResponder.takesTurns`,
+    /// for visits streaming small messages, is covered by reading only).
     enum Kind: String, CaseIterable, Sendable {
         typealias Outer = SlotTurnsEndToEndTests
         case samples, anchored, anchoredLongRunning

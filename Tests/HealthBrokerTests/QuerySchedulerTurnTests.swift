@@ -35,8 +35,18 @@ import Testing
         }
     }
 
-    static func waitUntil(_ condition: () -> Bool) async throws {
-        while !condition() { try await Task.sleep(for: .milliseconds(5)) }
+    /// Polls `condition`; a hang guard, not a speed check: past 60 s the test fails instead of
+    /// waiting for a state the scheduler never reaches (without turns, no query awaits its turn).
+    static func waitUntil(_ condition: () -> Bool, _ what: String = "the scheduler's state",
+                          sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let until = ContinuousClock.now + .seconds(60)
+        while !condition() {
+            guard ContinuousClock.now < until else {
+                Issue.record("never reached: \(what)", sourceLocation: sourceLocation)
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
     }
 
     /// Without turns, A's three messages ran before anyone else's: A0 A1 A2 B0 B1 B2 C0 C1 C2.
@@ -119,7 +129,7 @@ import Testing
         let b = Task { try await scheduler.run(app: "B") { for await _ in holdB {} } }
         try await Self.waitUntil { scheduler.waitingCount == 1 }
         open.finish()
-        try await Self.waitUntil { scheduler.awaitingTurnCount == 1 }  // B runs, A awaits its turn
+        try await Self.waitUntil({ scheduler.awaitingTurnCount == 1 }, "B runs, A awaits its turn")
         scheduler.storeClosing(true)
         try await a.value
         let ended = try #require(outcome.withLock { $0 })
