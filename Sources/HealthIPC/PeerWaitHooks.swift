@@ -18,4 +18,17 @@ public protocol PeerWaitHooks: Sendable {
 
     /// `unpark` for a call that streams with `send` (it suspends instead of blocking).
     func unparkSuspending(goingOn: Bool) async throws
+
+    /// After the call handed a message and before it produces the next: when another peer's call
+    /// waits for what this one holds (the broker's turn rule, `QueryScheduler.takeTurn`), gives
+    /// it back and blocks until the call holds it again, in turn; otherwise returns at once.
+    /// Throws the status the call ends with when it may not go on.
+    func takeTurn() throws
+
+    /// `takeTurn` for a call that streams with `send` (it suspends instead of blocking).
+    func takeTurnSuspending() async throws
+
+    /// Whether `takeTurn` would give the call's resources away now: a hint, for a call that
+    /// reads its next message only if it would keep them (`CallResponder.isReady`).
+    var turnDue: Bool { get }
 }

@@ -45,6 +45,11 @@ public final class CallResponder: Sendable {
     private let peerWait = Mutex<(any PeerWaitHooks)?>(nil)
     /// Told of each stream message handed over (`onEachMessageHanded`).
     private let messageHanded = Mutex<(@Sendable () -> Void)?>(nil)
+    /// A stream message was handed over since the call last took its turn (`takeTurnIfHanded`).
+    private let handedSinceTurn = Mutex(false)
+    /// For a call without `PeerWaitHooks` whose store visits hold shared resources (a
+    /// long-running query's): whether another peer's call waits for them (`takesTurns(when:)`).
+    private let visitTurnDue = Mutex<(@Sendable () -> Bool)?>(nil)
 
     /// What may be buffered on the connection for a stream message to be queued: nothing. The
     /// message before it (of any call) has been handed to the socket whole.
@@ -116,9 +121,37 @@ public final class CallResponder: Sendable {
         try offer(frame: streamFrame(payload), ifStillCurrent: stillCurrent)
     }
 
-    /// Whether a stream message offered now would be handed over at once. A hint: for a handler
-    /// that reads more only while its peer keeps up, and otherwise leaves the store to wait.
-    public var isReady: Bool { outbound.isBuffered(atMost: Self.handOffBytes) }
+    /// Whether a stream message offered now would be handed over at once, and the call would
+    /// keep its shared resources (no other peer's call waits its turn for them since this one
+    /// handed its last message). A hint: for a handler that reads more only while its peer keeps
+    /// up and its turn lasts, and otherwise leaves the store to wait (`waitUntilReady`, which
+    /// takes the turn) or ends its store visit (a long-running query's, whose next visit queues).
+    public var isReady: Bool {
+        guard outbound.isBuffered(atMost: Self.handOffBytes) else { return false }
+        guard handedSinceTurn.withLock({ $0 }) else { return true }
+        if let hooks = peerWait.withLock({ $0 }) { return !hooks.turnDue }
+        return !(visitTurnDue.withLock { $0 }?() ?? false)
+    }
+
+    /// For a long-running query: `due` tells whether another app's query waits for the slot its
+    /// store visits take, so that a visit streaming several messages (an anchored delivery) ends
+    /// after a message when it does (`isReady`), and its next visit queues in turn.
+    public func takesTurns(when due: @escaping @Sendable () -> Bool) {
+        visitTurnDue.withLock { $0 = due }
+    }
+
+    /// The turn rule's place in every stream (`PeerWaitHooks.takeTurn`): after a message was
+    /// handed and before the next is — every producer waits here (`waitUntilReady`) before it
+    /// hands a message, directly or through `send`, and one that reads inside the store first
+    /// leaves it when `isReady` says the turn is due — the call gives its shared resources to
+    /// another peer's waiting call, if one waits, and takes them back in turn. Whether the turn
+    /// is due is the broker's rule (`QueryScheduler.takeTurn`).
+    private func takeTurnIfHanded(_ hooks: (any PeerWaitHooks)?) -> Bool {
+        handedSinceTurn.withLock { handed in
+            defer { handed = false }
+            return handed
+        } && hooks != nil
+    }
 
     /// Returns once a stream message may be handed over (`handOffBytes`), suspended meanwhile.
     /// A call holding shared resources first waits `parkGrace` holding them — a reading peer
@@ -129,7 +162,9 @@ public final class CallResponder: Sendable {
     /// `answerReadDeadline` (then it ends with `answerDeadlineStatus`).
     public func waitUntilReady() async throws {
         if Task.isCancelled || answered.withLock({ $0 }) { throw CancellationError() }
-        guard let hooks = peerWait.withLock({ $0 }) else {
+        let hooks = peerWait.withLock { $0 }
+        if takeTurnIfHanded(hooks), let hooks { try await hooks.takeTurnSuspending() }
+        guard let hooks else {
             _ = try await outbound.waitUntilBuffered(atMost: Self.handOffBytes)
             return
         }
@@ -189,6 +224,7 @@ public final class CallResponder: Sendable {
         switch outbound.append(frame, ifBufferedAtMost: Self.handOffBytes) {
         case .queued:
             messageHanded.withLock { $0 }?()
+            handedSinceTurn.withLock { $0 = true }
             return .sent
         case .busy: return .busy
         case .closed: throw CancellationError()
@@ -245,7 +281,9 @@ public final class CallResponder: Sendable {
 
     private func waitUntilReadyBlocking() throws {
         if Task.isCancelled || answered.withLock({ $0 }) { throw CancellationError() }
-        if let hooks = peerWait.withLock({ $0 }) {
+        let turnHooks = peerWait.withLock { $0 }
+        if takeTurnIfHanded(turnHooks), let turnHooks { try turnHooks.takeTurn() }
+        if let hooks = turnHooks {
             // As `waitUntilReady`: a moment holding the slot, then parked.
             if outbound.waitUntilBufferedBlocking(atMost: Self.handOffBytes, timeout: parkGrace) { return }
             if outbound.isClosing { throw CancellationError() }

@@ -7,11 +7,11 @@ import Testing
 @testable import HealthBroker
 
 /// The store's reader pool is sized from the broker's limits (`BrokerLimits.storeReaders`): every
-/// large query that may run or park at once holds a reader, so does every wake-up check running
-/// (`checkWorkers`), and cheap calls keep readers of their own beside them. GRDB's fixed 5 was
-/// fewer than running + parked from 6 cores up.
+/// large query that may run, park or await its turn at once holds a reader, so does every wake-up
+/// check running (`checkWorkers`), and cheap calls keep readers of their own beside them. GRDB's
+/// fixed 5 was fewer than running + parked from 6 cores up.
 @Suite(.timeLimit(.minutes(10))) struct StoreReaderSizingTests {
-    /// The limits of a 64-core machine: 63 large queries running, 2 parked.
+    /// The limits of a 64-core machine: 63 large queries running, 2 parked, 2 awaiting their turn.
     static var manyCores: BrokerLimits {
         var limits = BrokerLimits()
         limits.largeQueriesRunning = 63
@@ -22,22 +22,25 @@ import Testing
 
     @Test func aManyCoreLimitSetGetsAReaderPerLargeQueryAndSomeForCheapCalls() {
         let limits = Self.manyCores
-        #expect(limits.storeReaders == 63 + 2 + 4 + 8)
-        #expect(limits.storeReaders > limits.largeQueriesRunning + limits.largeQueriesParked + limits.checkWorkers)
+        #expect(limits.storeReaders == 63 + 2 + 2 + 4 + 8)
+        #expect(limits.storeReaders > limits.largeQueriesRunning + limits.largeQueriesParked
+            + limits.largeQueriesAwaitingTurn + limits.checkWorkers)
     }
 
     @Test func theDefaultsLeaveReadersForCheapCalls() {
         let limits = BrokerLimits()
         #expect(limits.storeReadersForCheapCalls >= 2)
         #expect(limits.checkWorkers >= 1 && limits.checkWorkers <= 4)
-        #expect(limits.checkWorkers < limits.storeReaders - limits.largeQueriesRunning - limits.largeQueriesParked)
-        #expect(limits.storeReaders == limits.largeQueriesRunning + limits.largeQueriesParked + limits.checkWorkers
-            + limits.storeReadersForCheapCalls)
+        #expect(limits.checkWorkers < limits.storeReaders - limits.largeQueriesRunning - limits.largeQueriesParked
+            - limits.largeQueriesAwaitingTurn)
+        #expect(limits.storeReaders == limits.largeQueriesRunning + limits.largeQueriesParked
+            + limits.largeQueriesAwaitingTurn + limits.checkWorkers + limits.storeReadersForCheapCalls)
     }
 
-    /// Running and parked large queries and running wake-up checks each hold a reader (here:
-    /// reads blocked inside the pool until the test ends them); a cheap read still gets one.
-    /// 4 running + 2 parked + 2 checks is more than GRDB's default 5 readers.
+    /// Running, parked and turn-awaiting large queries and running wake-up checks each hold a
+    /// reader (here: reads blocked inside the pool until the test ends them); a cheap read still
+    /// gets one. 4 running + 2 parked + 2 awaiting their turn + 2 checks is more than GRDB's
+    /// default 5 readers.
     @Test func runningAndParkedQueriesLeaveAReaderForACheapCall() async throws {
         var limits = BrokerLimits()
         limits.largeQueriesRunning = 4
@@ -49,7 +52,8 @@ import Testing
         defer { try? encrypted.close() }
         #expect(encrypted.maximumReaderCount == limits.storeReaders)
 
-        let large = limits.largeQueriesRunning + limits.largeQueriesParked + limits.checkWorkers
+        let large = limits.largeQueriesRunning + limits.largeQueriesParked + limits.largeQueriesAwaitingTurn
+            + limits.checkWorkers
         // Reads block on threads of their own; the test only polls (never blocks the pool).
         let inside = Mutex(0)
         let finish = DispatchSemaphore(value: 0)

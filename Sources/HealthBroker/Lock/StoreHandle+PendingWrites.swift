@@ -2,6 +2,7 @@ import Foundation
 import HealthModel
 import HealthStore
 import HealthWire
+import Synchronization
 
 /// The writes that go on while the store is locked: they land in the pending journal instead of
 /// the database, durable before the caller is answered, and are merged at unlock in order.
@@ -67,11 +68,18 @@ extension StoreHandle {
                 // A lock or key change does not wait for the rest: the deletion stops between two
                 // chunks (each committed and logged) and says how far it got.
                 let draining = closing.draining
+                // Between two chunks, as between two messages of a stream, the deletion takes
+                // turns with other apps' waiting large queries (`QueryScheduler.takeTurn`): each
+                // chunk's selection may take up to a statement budget.
+                let turns = ChunkTurns(slot: QuerySlot.current)
                 do {
                     return try await database.samples.deleteMatching(typeIdentifier: typeIdentifier, predicate: predicate, appID: appID,
                                                                      workouts: workouts, accessLog: accessLog,
                                                                      stopRequested: { draining.isDraining },
-                                                                     offPool: { try await BlockingWork.run($0) })
+                                                                     offPool: { chunk in
+                                                                         try await turns.beforeChunk()
+                                                                         return try await BlockingWork.run(chunk)
+                                                                     })
                 } catch let cut as DeletionCutShort {
                     throw HKError(.errorDatabaseInaccessible,
                                   "the health store locked (or its key changed) after \(cut.deleted) matching objects were deleted; "
@@ -335,5 +343,22 @@ extension StoreHandle {
                 try await JournalAppends.append(entry, to: locked, charging: accessLogCharge(actor: actor, appID: appID, action: action))
             }
         }
+    }
+}
+
+/// The turns a deletion by predicate takes between its chunks: none before the first (the
+/// deletion has just been admitted), one before each later one.
+private final class ChunkTurns: Sendable {
+    private let slot: QuerySlot?
+    private let started = Mutex(false)
+
+    init(slot: QuerySlot?) { self.slot = slot }
+
+    func beforeChunk() async throws {
+        let first = started.withLock { started in
+            defer { started = true }
+            return !started
+        }
+        if !first { try await slot?.takeTurnSuspending() }
     }
 }

@@ -69,15 +69,21 @@ struct CallDispatcher: Sendable {
             defer { release() }
             // Each of its store visits — the first answer, every recomputation — runs in a query
             // slot of the app's, in turn with every app's large queries (`ScheduledStoreVisits`).
+            // A visit streaming several messages ends after one when another app's query waits
+            // for its slot (`CallResponder.isReady`): its next visit queues in turn.
+            let scheduler = context.largeQueries
+            let appID = app.id
+            call.responder.takesTurns { scheduler.anotherAppWaits(besides: appID) }
             await ScheduledStoreVisits.$current.withValue(ScheduledStoreVisits(scheduler: context.largeQueries, app: app.id)) {
                 await runUntilLocked(handler, call)
             }
         case .largeQuery:
             do {
                 try await context.largeQueries.run(app: app.id) { (slot: QuerySlot) in
-                    // Parks the slot while the query waits for this app to read (QueryScheduler).
+                    // Parks the slot while the query waits for this app to read, and takes turns
+                    // with other apps' queries after each message (QueryScheduler).
                     call.responder.whileWaitingForPeer(slot)
-                    await run(handler, call)
+                    await QuerySlot.$current.withValue(slot) { await run(handler, call) }
                 }
             } catch {
                 let streaming = if case .stream = handler { true } else { false }

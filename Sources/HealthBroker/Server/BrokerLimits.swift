@@ -27,6 +27,13 @@ public struct BrokerLimits: Sendable {
     /// (RESOURCE_EXHAUSTED). Each parked query is still bounded by `unreadRepliesTimeout`. A query
     /// parks once its client has left its last batch unread for `ConnectionLimits.peerReadGrace`.
     public var largeQueriesParked = 2
+    /// Large queries at once that gave their broker-wide slot to another app's query after
+    /// handing a message and wait for it again (`QueryScheduler.takeTurn`). Each keeps its store
+    /// reader (counted in `storeReaders`), its thread and its app's slot; at this many, a query
+    /// takes turns only with those already waiting for theirs back (no more readers are taken),
+    /// and a further app's new query waits for one of them to end. Never evicted: a query that
+    /// takes turns is one whose client reads.
+    public var largeQueriesAwaitingTurn = 2
     /// Store readers kept for everything that is not a large query (cheap calls, long-running
     /// query updates, the manager's reads) beside the ones large queries may all hold at once.
     /// Cheap calls run on the cooperative pool, one thread per core, so no more of them read at
@@ -114,14 +121,15 @@ public struct BrokerLimits: Sendable {
     public init() {}
 
     /// The store's reader connections (`EncryptedDatabase.open(maximumReaderCount:)`): every
-    /// large query running or parked holds one for as long as it streams, so the pool has a
-    /// reader for each of them, every wake-up check running holds one (`checkWorkers`), and
-    /// `storeReadersForCheapCalls` are kept beside them. GRDB's fixed 5 was below
+    /// large query running, parked or awaiting its turn holds one for as long as it streams, so
+    /// the pool has a reader for each of them, every wake-up check running holds one
+    /// (`checkWorkers`), and `storeReadersForCheapCalls` are kept beside them. GRDB's fixed 5 was below
     /// running + parked on a machine of 6 cores or more, and cheap calls then queued behind
     /// large queries. The one place the pool size is derived; healthd opens (and reopens, after
     /// a key change or an unlock) the store with it.
     public var storeReaders: Int {
-        max(1, largeQueriesRunning) + max(0, largeQueriesParked) + max(1, checkWorkers) + max(1, storeReadersForCheapCalls)
+        max(1, largeQueriesRunning) + max(0, largeQueriesParked) + max(0, largeQueriesAwaitingTurn)
+            + max(1, checkWorkers) + max(1, storeReadersForCheapCalls)
     }
 
     /// The storage bounds, as the store handle takes them.

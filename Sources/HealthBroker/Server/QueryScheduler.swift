@@ -14,6 +14,20 @@ import Synchronization
 /// stays held, so that app's other large queries keep waiting. A parked query still holds its
 /// store reader and thread, so at most `BrokerLimits.largeQueriesParked` park at once; one more
 /// evicts the query parked longest, which ends with RESOURCE_EXHAUSTED naming the limit.
+///
+/// Nor does a query hold the broker-wide slot for its whole answer while another app's query
+/// waits for one: after each message it hands, it takes turns (`takeTurn`). When the next app in
+/// turn waits, the query gives it its broker-wide slot and queues for one again, behind every app
+/// waiting now; its app's slot, store reader and thread stay with it. So another app waits for at
+/// most what one message costs (at most one statement budget, `StatementBudget`), not for the
+/// rest of an answer its client keeps reading. "Another app's query waits" means a query of a
+/// different app that a freed slot would admit (`admitNext`'s rule): never the same app's second
+/// query, which its app's slot holds back anyway. At most `BrokerLimits.largeQueriesAwaitingTurn`
+/// wait for their turn at once (each keeps a reader the pool is sized for); at that many, a query
+/// takes turns only with those (trading places, no reader more is held), and another app's new
+/// query waits for one of them to end. A query waiting for its turn is never evicted (its client
+/// reads) and is not starved: it is in the round like any waiting app. A lock or key change ends
+/// it at once, as it ends a parked query (`storeClosing`).
 final class QueryScheduler: Sendable {
     fileprivate struct Waiter {
         let id: UInt64
@@ -42,6 +56,9 @@ final class QueryScheduler: Sendable {
         /// Queries that hold no broker-wide slot and are not parked: evicted, or ended while
         /// parked (their stream ends without producing more).
         var withoutSlot: Set<UInt64> = []
+        /// Queries that gave their broker-wide slot to another app's after a message
+        /// (`takeTurn`) and wait for one again, by app: each holds its reader and its app's slot.
+        var awaitingTurn: [UInt64: String] = [:]
         /// A lock or key change is draining the store: a query that parks now ends at once.
         var storeClosing = false
     }
@@ -49,6 +66,7 @@ final class QueryScheduler: Sendable {
     private let total: Int
     private let perApp: Int
     private let parkedLimit: Int
+    private let awaitingTurnLimit: Int
     private let state = Mutex(State())
     /// Tests only: runs after a query found no free slot and before it queues for one, where a
     /// slot freed meanwhile must not be missed (`QuerySchedulerTests.aSlotFreedBeforeTheWaiterQueuesIsTaken`).
@@ -58,6 +76,7 @@ final class QueryScheduler: Sendable {
         total = max(1, limits.largeQueriesRunning)
         perApp = max(1, limits.largeQueriesRunningPerApp)
         parkedLimit = max(1, limits.largeQueriesParked)
+        awaitingTurnLimit = max(0, limits.largeQueriesAwaitingTurn)
         self.beforeQueueing = beforeQueueing
     }
 
@@ -83,6 +102,7 @@ final class QueryScheduler: Sendable {
     var parkedCount: Int { state.withLock { $0.parked.count } }
     var runningCount: Int { state.withLock { $0.running } }
     var waitingCount: Int { state.withLock { $0.waiting.values.reduce(0) { $0 + $1.count } } }
+    var awaitingTurnCount: Int { state.withLock { $0.awaitingTurn.count } }
 
     private func acquire(app: String) async throws -> QuerySlot {
         let (id, admitted): (UInt64, Bool) = state.withLock { state in
@@ -128,6 +148,7 @@ final class QueryScheduler: Sendable {
             }
             state.evicted[slot.id] = nil
             state.withoutSlot.remove(slot.id)
+            state.awaitingTurn[slot.id] = nil
             let left = state.runningPerApp[slot.app, default: 1] - 1
             state.runningPerApp[slot.app] = left > 0 ? left : nil
             return admitNext(&state)
@@ -156,13 +177,17 @@ final class QueryScheduler: Sendable {
 
     /// A lock or key change starts (`closing`) or stops draining the store. From the start,
     /// every parked query — and every query that parks until the drain is over — ends with
-    /// `storeClosingStatus` rather than hold the drain until its client reads or its timeout:
+    /// `storeClosingStatus` rather than hold the drain until its client reads or its timeout;
+    /// so does every query awaiting its turn (`takeTurn`), which holds a reader the drain waits
+    /// for, and until the drain is over no query gives its turn away (its next statement ends it):
     /// a query still producing when the drain began parks only afterwards (a lock then failed
     /// after its 30 s drain, StalledClientEndToEndTests).
     func storeClosing(_ closing: Bool) {
         let (evicted, retakers) = state.withLock { state in
             state.storeClosing = closing
-            return closing ? state.evict(count: state.parked.count, with: Self.storeClosingStatus) : ([], [])
+            guard closing else { return ([Parked](), [Waiter]()) }
+            let (evicted, retakers) = state.evict(count: state.parked.count, with: Self.storeClosingStatus)
+            return (evicted, retakers + state.endTurnTaking())
         }
         for waiter in retakers { waiter.resume(.failure(Self.storeClosingStatus)) }
         for parked in evicted { parked.interrupt() }
@@ -192,15 +217,66 @@ final class QueryScheduler: Sendable {
         for waiter in admitted { waiter.resume(.success(())) }
     }
 
+    /// The turn rule, after `slot`'s query handed a message (`CallResponder`): when another
+    /// app's query waits for a broker-wide slot (`turnDue`), this one gives its slot to the next
+    /// app in turn and queues for one again at the back of the round, first among its own app's
+    /// queries; returns true, and `resume` tells when it holds a slot again (or the status it
+    /// ends with: a lock or key change). Otherwise returns false at once, and the query goes on.
+    func takeTurn(_ slot: QuerySlot, resume: @escaping @Sendable (Result<Void, any Error>) -> Void) -> Bool {
+        let admitted: [Waiter]? = state.withLock { state in
+            guard let onlyAwaitingTurn = turnRule(state, giving: slot) else { return nil }
+            state.running -= 1
+            state.awaitingTurn[slot.id] = slot.app
+            state.waiting[slot.app, default: []].insert(Waiter(id: slot.id, retaking: true, resume: resume), at: 0)
+            // To the back of the round: every app waiting now goes first.
+            state.turns.removeAll { $0 == slot.app }
+            state.turns.append(slot.app)
+            return admitNext(&state, onlyAwaitingTurn: onlyAwaitingTurn)
+        }
+        guard let admitted else { return false }
+        for waiter in admitted { waiter.resume(.success(())) }
+        return true
+    }
+
+    /// Whether `slot`'s query would give its slot away now (`takeTurn`): a hint, for a query that
+    /// reads its next message only if it would keep its slot (`CallResponder.isReady`).
+    func turnDue(_ slot: QuerySlot) -> Bool {
+        state.withLock { turnRule($0, giving: slot) != nil }
+    }
+
+    /// Whether a query of an app other than `app` waits for a broker-wide slot that a freed one
+    /// would admit: for a long-running query's store visit, which gives its slot back by ending.
+    func anotherAppWaits(besides app: String) -> Bool {
+        state.withLock { state in
+            state.turns.contains { $0 != app && state.isAdmissible(app: $0, perApp: perApp, onlyAwaitingTurn: false) }
+        }
+    }
+
+    /// The one rule of `takeTurn`: nil when `slot` keeps its slot; otherwise whether the slot it
+    /// gives away may go only to a query awaiting its turn. Never while the store drains, never to
+    /// its own app's queries; to any other app's when fewer than `awaitingTurnLimit` queries await
+    /// their turn, and at that many only to one of those (the two trade places: no more readers
+    /// are held).
+    private func turnRule(_ state: State, giving slot: QuerySlot) -> Bool? {
+        guard !state.storeClosing, state.awaitingTurn[slot.id] == nil, !state.withoutSlot.contains(slot.id),
+              !state.parked.contains(where: { $0.id == slot.id }) else { return nil }
+        let onlyAwaitingTurn = state.awaitingTurn.count >= awaitingTurnLimit
+        let due = state.turns.contains { app in
+            app != slot.app && state.isAdmissible(app: app, perApp: perApp, onlyAwaitingTurn: onlyAwaitingTurn)
+        }
+        return due ? onlyAwaitingTurn : nil
+    }
+
     /// Gives free broker-wide slots to the apps in turn order, skipping those at their own limit
-    /// (a parked query retaking its slot is already counted in its app's).
-    private func admitNext(_ state: inout State) -> [Waiter] {
+    /// (a parked query retaking its slot is already counted in its app's) and, for `takeTurn` at
+    /// the limit of queries awaiting their turn (`onlyAwaitingTurn`), every other waiter.
+    private func admitNext(_ state: inout State, onlyAwaitingTurn: Bool = false) -> [Waiter] {
         var admitted: [Waiter] = []
         var index = 0
         while state.running < total, index < state.turns.count {
             let next = state.turns[index]
-            guard var queue = state.waiting[next], let first = queue.first,
-                  first.retaking || state.runningPerApp[next, default: 0] < perApp else {
+            guard state.isAdmissible(app: next, perApp: perApp, onlyAwaitingTurn: onlyAwaitingTurn),
+                  var queue = state.waiting[next], let first = queue.first else {
                 index += 1
                 continue
             }
@@ -209,6 +285,7 @@ final class QueryScheduler: Sendable {
             state.running += 1
             if first.retaking {
                 state.parked.removeAll { $0.id == first.id }
+                state.awaitingTurn[first.id] = nil
             } else {
                 state.runningPerApp[next, default: 0] += 1
             }
@@ -225,6 +302,26 @@ final class QueryScheduler: Sendable {
 }
 
 extension QueryScheduler.State {
+    /// Whether `app`'s first waiter may take a free broker-wide slot: it retakes one (its app's
+    /// slot is held already) or its app is below its own limit; with `onlyAwaitingTurn`, only
+    /// when it is a query awaiting its turn (`takeTurn`).
+    func isAdmissible(app: String, perApp: Int, onlyAwaitingTurn: Bool) -> Bool {
+        guard let first = waiting[app]?.first else { return false }
+        if onlyAwaitingTurn { return awaitingTurn[first.id] != nil }
+        return first.retaking || runningPerApp[app, default: 0] < perApp
+    }
+
+    /// Ends every query awaiting its turn (a lock or key change): each leaves the queue without
+    /// a broker-wide slot. Returns their waiters, to be woken outside the lock.
+    mutating func endTurnTaking() -> [QueryScheduler.Waiter] {
+        let ending = awaitingTurn
+        awaitingTurn = [:]
+        return ending.compactMap { id, app in
+            withoutSlot.insert(id)
+            return removeWaiter(id, app: app)
+        }
+    }
+
     /// Takes a broker-wide slot and one of `app`'s if both are free. The one rule for a query
     /// that is not queued yet; `admitNext` gives freed slots to those that are.
     mutating func takeSlot(for app: String, total: Int, perApp: Int) -> Bool {

@@ -4,11 +4,15 @@ import Synchronization
 
 /// One large query's place in the `QueryScheduler`, handed to its call's responder as the
 /// `PeerWaitHooks`: while the query blocks for its client to read, it parks (its broker-wide
-/// slot goes to the next app in turn) and takes a slot again before producing more.
+/// slot goes to the next app in turn) and takes a slot again before producing more; after each
+/// message it hands, it takes turns with other apps' waiting queries (`QueryScheduler.takeTurn`).
 final class QuerySlot: PeerWaitHooks {
     let app: String
     let id: UInt64
     private let scheduler: QueryScheduler
+    /// The slot of the large query the running task serves (`CallDispatcher`), for work that
+    /// takes turns between units other than stream messages (a deletion's chunks).
+    @TaskLocal static var current: QuerySlot?
 
     init(scheduler: QueryScheduler, app: String, id: UInt64) {
         self.scheduler = scheduler
@@ -34,6 +38,24 @@ final class QuerySlot: PeerWaitHooks {
         }
         try outcome.get()
     }
+
+    func takeTurn() throws {
+        let answer = BlockingAnswer()
+        guard scheduler.takeTurn(self, resume: answer.finish) else { return }
+        try answer.wait().get()
+    }
+
+    func takeTurnSuspending() async throws {
+        // Not cancellable midway, as `unparkSuspending`: the turn comes round (a cancelled call's
+        // stream ends at its next send).
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, any Error>, Never>) in
+            let queued = scheduler.takeTurn(self) { continuation.resume(returning: $0) }
+            if !queued { continuation.resume(returning: .success(())) }
+        }
+        try outcome.get()
+    }
+
+    var turnDue: Bool { scheduler.turnDue(self) }
 }
 
 /// One answer handed from the scheduler to a thread blocked for it (a parked query taking its

@@ -5,6 +5,12 @@ extension SampleLimits {
     public static let maximumWorkoutEvents = 10_000
     /// Locations one route may hold: a day of one fix per second, with room to spare.
     public static let maximumRouteLocations = 200_000
+    /// Routes one workout may have associated with it. Deleting a workout deletes its routes in
+    /// the same writer transaction (`ObjectDeleter`), each up to `maximumRouteLocations`, so this
+    /// bounds that transaction at 16 maximal routes' locations (3.2 million rows). A workout app
+    /// writes one route per workout (Apple's own and the usual third-party ones), a few when it
+    /// starts a new one at each segment of a multisport session: 16 is far above that.
+    public static let maximumRoutesPerWorkout = 16
     /// Route builders (unfinished routes) one app may have open at once.
     public static let maximumOpenRouteBuilders = 8
     /// Activities one workout may hold (iOS 16's model): a triathlon has five with transitions;

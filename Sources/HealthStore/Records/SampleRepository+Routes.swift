@@ -66,6 +66,7 @@ extension SampleRepository {
         guard let workout = try Row.fetchOne(db, sql: "SELECT start_us, end_us FROM objects WHERE id = ?", arguments: [workoutID]) else {
             throw StoreIntegrityError.missingRowJustWritten("the workout found for the route")
         }
+        try Self.checkRouteRoom(workoutID: workoutID, db)
         let sourceID = try Self.sourceID(db, source)
         guard let draft = try Row.fetchOne(db, sql: """
             SELECT d.id, d.location_count, min(l.time_us) AS first_us, max(l.time_us) AS last_us
@@ -105,6 +106,21 @@ extension SampleRepository {
                        arguments: [workoutID, routeID])
         try db.execute(sql: "DELETE FROM route_drafts WHERE id = ?", arguments: [draft["id"] as Int64])
         return route
+    }
+
+    /// The one check that a workout takes one more route (`SampleLimits.maximumRoutesPerWorkout`),
+    /// before a route is finished on it or associated with it: errorInvalidArgument naming the
+    /// cap. Deleting the workout deletes its routes in one writer transaction, so their number
+    /// bounds that transaction.
+    static func checkRouteRoom(workoutID: Int64, _ db: Database) throws {
+        let routes = try Int.fetchOne(db, sql: """
+            SELECT count(*) FROM workout_associations a JOIN objects o ON o.id = a.sample_id
+            WHERE a.workout_id = ? AND o.type_id = ?
+            """, arguments: [workoutID, try SampleSQL.typeID(db, HKWorkoutRouteTypeIdentifier)]) ?? 0
+        guard routes < SampleLimits.maximumRoutesPerWorkout else {
+            throw HKError(.errorInvalidArgument, "a workout may have at most \(SampleLimits.maximumRoutesPerWorkout) routes, "
+                          + "and this one has \(routes); add the locations to one of its routes instead")
+        }
     }
 
     /// Streams the locations of route `routeUUID`, in time order, in batches of `batchSize`,

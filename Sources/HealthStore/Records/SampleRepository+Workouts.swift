@@ -47,6 +47,11 @@ extension SampleRepository {
             guard sample.typeIdentifier != HKWorkoutTypeIdentifier else {
                 throw HKError(.errorInvalidArgument, "sample \(index + 1) is a workout; workouts cannot be added to workouts")
             }
+            if sample.typeIdentifier == HKWorkoutRouteTypeIdentifier,
+               try Int.fetchOne(db, sql: "SELECT 1 FROM workout_associations WHERE workout_id = ? AND sample_id = ?",
+                                arguments: [workoutID, sample.id]) == nil {
+                try checkRouteRoom(workoutID: workoutID, db)
+            }
             try insert.execute(arguments: [workoutID, sample.id, change])
         }
     }
