@@ -73,12 +73,24 @@ import TestSupport
     /// allowing `allow` (subject names), and returns the app's output and the UUIDs offered.
     static func ask(_ world: World, snippet: String, allow: [String]) async throws -> (result: ProcessResult, offered: Set<UUID>) {
         async let asked = world.broker.runApp(app, ["snippet", snippet], timeout: 120)
-        let offer = try await DocumentConsentEndToEndTests.offer(to: app, in: world.broker)
+        let offer = try await pendingRequest(in: world.broker)
         let allowed = allow.compactMap { world.uuids[$0]?.uuidString.lowercased() }
         let answer = try await world.broker.healthctl(["object-requests", "--answer", offer.requestID]
                                                       + (allowed.isEmpty ? [] : ["--allow", allowed.joined(separator: ",")]))
         #expect(answer.status == 0, "\(answer)")
         return (try await asked, Set(offer.documents))
+    }
+
+    /// The app's request in `healthctl object-requests`, polled for up to 90 s: the app is a
+    /// sandboxed process whose start takes seconds on a loaded machine (10 s, the document
+    /// offers' wait, was too short beside a parallel suite).
+    static func pendingRequest(in broker: BrokerProcess) async throws -> (requestID: String, documents: [UUID]) {
+        let deadline = Date().addingTimeInterval(90)
+        while Date() < deadline {
+            if let found = try await DocumentConsentEndToEndTests.pendingOffers(in: broker, apps: [app])[app] { return found }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        throw DocumentConsentEndToEndTests.OfferNotFiled(app: app)
     }
 
     @Test func theAppReceivesExactlyWhatTheUserSharedWhateverElseIsStored() async throws {
