@@ -115,11 +115,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: SMART Health Cards (untrusted bytes: healthd parses a card the user imports)
+        // zlib for the payload's raw DEFLATE (bounded), OpenSSL for the ES256 signature.
+        .target(name: "CHealthCard", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("crypto")]),
+        .target(name: "SmartHealthCard", dependencies: ["HealthModel", "CHealthCard"], swiftSettings: swiftSettings),
+
         // MARK: Broker policy
         .target(
             name: "HealthBroker",
             dependencies: [
-                "HealthModel", "HealthWire", "HealthIPC", "HealthStore",
+                "HealthModel", "HealthWire", "HealthIPC", "HealthStore", "SmartHealthCard",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -267,6 +272,7 @@ let package = Package(
                                                                .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "HealthReportTests", dependencies: ["HealthReport"], swiftSettings: swiftSettings),
+        .testTarget(name: "SmartHealthCardTests", dependencies: ["SmartHealthCard", "HealthModel"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthKitTests", dependencies: ["HealthKit", "HealthWire", "HealthIPC", "CDADocument", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HealthBrokerTests",
@@ -286,6 +292,7 @@ if Context.environment["OHK_FUZZ"] == "1" {
         ("predicate", ["HealthWire", "HealthModel"]),
         ("unit", ["HealthModel"]),
         ("manifest", ["HealthManagerCLI"]),
+        ("health-card", ["SmartHealthCard"]),
     ]
     for target in fuzzTargets {
         package.targets.append(.executableTarget(name: "fuzz-\(target.name)", dependencies: target.dependencies,

@@ -28,6 +28,8 @@ let messageTypes: [any WireMessage.Type] = [
     WorkoutEffortRelations.self,
     // Added in session 20.
     AppStorageBoundSetting.self, AppStorageList.self,
+    // Added in session 21: verifiable clinical records.
+    VerifiableRecordDeletion.self, VerifiableRecordImport.self, VerifiableRecordList.self, VerifiableRecordQuerySpec.self,
 ]
 
 /// libFuzzer target: protobuf decoding of every message type (the depth and string guard, then

@@ -23,7 +23,7 @@ public struct HealthCtl: ParsableCommand {
             KeyCommand.self, PasscodeCommand.self, LockCommand.self, UnlockCommand.self, LogCommand.self, SourcesCommand.self,
             CharacteristicsCommand.self, UnitsCommand.self, MedicationsCommand.self,
             ActivityCommand.self, ImportCommand.self, ExportCommand.self, AddCommand.self, DeleteCommand.self, ReportCommand.self, ChartCommand.self,
-            AttachmentsCommand.self,
+            AttachmentsCommand.self, VerifiableRecordsCommand.self,
         ])
 
     public init() {}

@@ -33,6 +33,9 @@ public enum HealthStoreMethod: String, CaseIterable, Sendable {
     /// HKDocumentQuery's per-document consent: offers the user the undecided documents matching
     /// the query (a SampleQuery); answered at once, before healthd reads anything.
     case offerDocuments = "/openhealth.v1.HealthStore/OfferDocuments"
+    /// HKVerifiableClinicalRecordQuery (verifiable_records.proto): returns once the user answered,
+    /// with the records they chose to share.
+    case queryVerifiableRecords = "/openhealth.v1.HealthStore/QueryVerifiableRecords"
     /// The user's preferences feed (preferences_feed.proto): HKUserPreferencesDidChangeNotification.
     case watchUserPreferences = "/openhealth.v1.UserPreferencesFeed/WatchUserPreferences"
     /// HKHealthStore.relateWorkoutEffortSample / unrelateWorkoutEffortSample and
@@ -62,6 +65,10 @@ public enum HealthManagerMethod: String, CaseIterable, Sendable {
     case answerPerObjectRequest = "/openhealth.v1.HealthManager/AnswerPerObjectRequest"
     case listObjectReadGrants = "/openhealth.v1.HealthManager/ListObjectReadGrants"
     case revokeObjectReadGrants = "/openhealth.v1.HealthManager/RevokeObjectReadGrants"
+    /// The user's verifiable clinical records (verifiable_records.proto).
+    case importVerifiableRecords = "/openhealth.v1.HealthManager/ImportVerifiableRecords"
+    case listVerifiableRecords = "/openhealth.v1.HealthManager/ListVerifiableRecords"
+    case deleteVerifiableRecords = "/openhealth.v1.HealthManager/DeleteVerifiableRecords"
     case setGrants = "/openhealth.v1.HealthManager/SetGrants"
     case listGrants = "/openhealth.v1.HealthManager/ListGrants"
     case querySamples = "/openhealth.v1.HealthManager/QuerySamples"

@@ -57,6 +57,8 @@ func runSnippet(_ name: String, _ healthStore: HKHealthStore) async throws {
     case "vision-read-request": try await visionReadRequestRefusedSnippet(healthStore)
     case "vision-refused": try await visionRefusedSnippet(healthStore)
     case "vision-per-object": try await visionPerObjectReadSnippet(healthStore)
+    case "vcr-immunization-6-months": try await verifiableRecordQuerySnippet(healthStore)
+    case "vcr-descriptor": try await verifiableRecordDescriptorSnippet(healthStore)
     case "vision-visible": try await printVisiblePrescriptions(healthStore)
     case "medications-per-object": try await medicationsPerObjectSnippet(healthStore)
     case "medications-visible": try await medicationsVisibleSnippet(healthStore)

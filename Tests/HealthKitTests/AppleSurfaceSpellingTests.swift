@@ -1080,6 +1080,11 @@ enum AppleSurfaceSpelling {
         _ = HKQuery.predicateForClinicalRecords(withFHIRResourceType: .observation)
         _ = HKQuery.predicateForClinicalRecords(from: s, fhirResourceType: .condition, identifier: "x")
     }
+    // row 202: HKQuery.predicateForVerifiableClinicalRecords(withRelevantDateWithin:)
+    static func row202() async throws {
+        let p: NSPredicate = HKQuery.predicateForVerifiableClinicalRecords(withRelevantDateWithin: DateInterval())
+        _ = p
+    }
     // row 203: NSCompoundPredicate(andPredicateWithSubpredicates:) / or / not of HealthKit predicates
     static func row203() async throws {
         _ = NSCompoundPredicate(andPredicateWithSubpredicates: [HKQuery.predicateForObjectsWithNoCorrelation(), NSCompoundPredicate(notPredicateWithSubpredicate: HKQuery.predicateForObjects(from: HKSource.default()))])
@@ -1427,6 +1432,16 @@ enum AppleSurfaceSpelling {
         let a: [HKFHIRResourceType] = [.allergyIntolerance, .condition, .coverage, .immunization, .medicationDispense, .medicationOrder, .medicationRequest, .medicationStatement, .observation, .procedure, .diagnosticReport, .documentReference]
         let b: [HKFHIRRelease] = [.dstu2, .r4, .unknown]
         _ = (a, b)
+    }
+    // row 258: HKVerifiableClinicalRecord / HKVerifiableClinicalRecordQuery / HKVerifiableClinicalRecordQueryDescriptor
+    static func row258(s: HKHealthStore, r: HKVerifiableClinicalRecord) async throws {
+        let q = HKVerifiableClinicalRecordQuery(recordTypes: ["https://smarthealth.cards#immunization"], sourceTypes: [.smartHealthCard], predicate: nil) { q, recs, e in _ = (q, recs, e) }
+        _ = HKVerifiableClinicalRecordQuery(recordTypes: [], predicate: nil) { q, recs, e in _ = (q, recs, e) }
+        s.execute(q)
+        let d: [HKVerifiableClinicalRecord] = try await HKVerifiableClinicalRecordQueryDescriptor(recordTypes: [], sourceTypes: [.smartHealthCard, .euDigitalCOVIDCertificate]).result(for: s)
+        let t: [HKVerifiableClinicalRecordCredentialType] = r.credentialTypes
+        let sub: HKVerifiableClinicalRecordSubject = r.subject
+        _ = (d, t, sub.fullName, sub.dateOfBirthComponents, r.recordTypes, r.issuerIdentifier, r.issuedDate, r.relevantDate, r.expirationDate, r.itemNames, r.sourceType, r.dataRepresentation, HKVerifiableClinicalRecordCredentialType.covid19, HKVerifiableClinicalRecordCredentialType.laboratory)
     }
     // row 259: HKAttachmentStore / HKAttachment (iOS 17)
     static func row259(s: HKHealthStore, o: HKVisionPrescription, u: URL) async throws {

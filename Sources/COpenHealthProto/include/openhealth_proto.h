@@ -21,6 +21,7 @@
 #include "openhealth/v1/statistics.pb-c.h"
 #include "openhealth/v1/statistics_updates.pb-c.h"
 #include "openhealth/v1/types.pb-c.h"
+#include "openhealth/v1/verifiable_records.pb-c.h"
 #include "openhealth/v1/vision.pb-c.h"
 #include "openhealth/v1/workout_effort.pb-c.h"
 #include "openhealth/v1/workouts.pb-c.h"

@@ -60,7 +60,7 @@ enum ComputationSchedule: Equatable, Sendable {
              .getCharacteristic, .relateWorkoutEffort, .unrelateWorkoutEffort, .beginAttachment, .appendAttachmentData,
              .finishAttachment, .listAttachments, .removeAttachment:
             return .bounded(.oneRequestsObjects)
-        case .requestPerObjectReadAuthorization, .offerDocuments:
+        case .requestPerObjectReadAuthorization, .offerDocuments, .queryVerifiableRecords:
             return .bounded(.promptCandidates)
         }
     }

@@ -70,6 +70,7 @@ enum MethodTable {
         HealthStoreMethod.currentSource.rawValue: .immediate(AppService.currentSource),
         HealthStoreMethod.requestPerObjectReadAuthorization.rawValue: .unary(PerObjectReadService.request),
         HealthStoreMethod.offerDocuments.rawValue: .unary(PerObjectReadService.offerDocuments),
+        HealthStoreMethod.queryVerifiableRecords.rawValue: .unary(VerifiableRecordService.query),
         HealthStoreMethod.watchUserPreferences.rawValue: .stream(UserPreferencesFeedService.watch),
         HealthStoreMethod.relateWorkoutEffort.rawValue: .unary(WorkoutEffortService.relate),
         HealthStoreMethod.unrelateWorkoutEffort.rawValue: .unary(WorkoutEffortService.unrelate),
@@ -128,6 +129,9 @@ enum MethodTable {
         HealthManagerMethod.answerPerObjectRequest.rawValue: .unary(PerObjectReadService.answer),
         HealthManagerMethod.listObjectReadGrants.rawValue: .unary(PerObjectReadService.listGrants),
         HealthManagerMethod.revokeObjectReadGrants.rawValue: .unary(PerObjectReadService.revoke),
+        HealthManagerMethod.importVerifiableRecords.rawValue: .unary(VerifiableRecordService.importRecords),
+        HealthManagerMethod.listVerifiableRecords.rawValue: .unary(VerifiableRecordService.list),
+        HealthManagerMethod.deleteVerifiableRecords.rawValue: .unary(VerifiableRecordService.delete),
         HealthManagerMethod.listAttachments.rawValue: .unary(AttachmentService.listForManager),
         HealthManagerMethod.readAttachmentData.rawValue: .stream(AttachmentService.readForManager),
         HealthManagerMethod.removeAttachment.rawValue: .unary(AttachmentService.removeForManager),
@@ -171,7 +175,8 @@ enum MethodTable {
         switch appMethod {
         case .requestAuthorization:
             return .permissionPrompt(.typeWide)
-        case .requestPerObjectReadAuthorization:
+        case .requestPerObjectReadAuthorization,
+             .queryVerifiableRecords:  // waits in the per-object queue; its candidates are read by the user's listing
             return .permissionPrompt(.perObject)
         case .observeChanges, .watchStatisticsCollection, .watchActivitySummaries, .watchUserPreferences:
             return .longRunningQuery
@@ -224,7 +229,7 @@ enum MethodTable {
              .queryStatistics, .queryStatisticsCollection, .getCharacteristic, .queryCorrelations, .preferredUnits,
              .queryActivitySummaries, .watchStatisticsCollection, .watchActivitySummaries, .currentSource,
              .requestPerObjectReadAuthorization, .offerDocuments, .watchUserPreferences, .queryWorkoutEffortRelationships,
-             .listAttachments, .readAttachmentData:
+             .listAttachments, .readAttachmentData, .queryVerifiableRecords:
             return false
         }
     }
@@ -310,6 +315,9 @@ enum MethodTable {
         HealthStoreMethod.offerDocuments.rawValue: .request,
         HealthManagerMethod.answerPerObjectRequest.rawValue: .grantChange,
         HealthManagerMethod.revokeObjectReadGrants.rawValue: .grantChange,
+        HealthStoreMethod.queryVerifiableRecords.rawValue: .read,
+        HealthManagerMethod.importVerifiableRecords.rawValue: .write,
+        HealthManagerMethod.deleteVerifiableRecords.rawValue: .delete,
         HealthStoreMethod.relateWorkoutEffort.rawValue: .write,
         HealthStoreMethod.unrelateWorkoutEffort.rawValue: .write,
         HealthStoreMethod.queryWorkoutEffortRelationships.rawValue: .read,

@@ -44,7 +44,8 @@ enum RereadRule: Equatable, Sendable {
              .queryStatistics, .getCharacteristic, .preferredUnits, .enableBackgroundDelivery, .disableBackgroundDelivery,
              .disableAllBackgroundDeliveries, .currentSource, .requestPerObjectReadAuthorization, .offerDocuments,
              .relateWorkoutEffort, .unrelateWorkoutEffort, .beginAttachment, .appendAttachmentData, .finishAttachment,
-             .listAttachments, .removeAttachment:
+             .listAttachments, .removeAttachment,
+             .queryVerifiableRecords:  // one reply of the records the user picked, read when the user answered
             return .oneReply
         }
     }

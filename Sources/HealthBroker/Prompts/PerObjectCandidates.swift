@@ -22,6 +22,12 @@ enum PerObjectCandidates {
     /// installed as it was when it asked, or no longer granted the type's read permission (the
     /// offer is the read grant's; the user's picks are per document).
     static func read(_ request: PerObjectPromptCenter.Request, _ database: HealthDatabase, logger: Logger) throws -> [SampleRecord]? {
+        if let query = request.verifiableQuery {
+            let found = try database.verifiableRecords.matching(query, limit: maxCandidates)
+            logger.info("per-object candidates read", metadata: ["request": "\(request.id)", "app": "\(request.app.id)",
+                                                                 "rows": "\(found.count)", "verifiable": "true"])
+            return found.map(verifiableSummary)
+        }
         var predicate = request.predicate
         if request.isOffer {
             guard try database.apps.installation(id: request.app.id) == request.installation,
@@ -37,6 +43,13 @@ enum PerObjectCandidates {
         logger.info("per-object candidates read", metadata: ["request": "\(request.id)", "app": "\(request.app.id)",
                                                              "rows": "\(found.rows)", "bytes": "\(found.bytes)"])
         return found.records
+    }
+
+    /// A verifiable record as a prompt's candidate: its UUID and relevant date, no value (the
+    /// manager shows the record's own fields, `healthctl object-requests`).
+    static func verifiableSummary(_ record: VerifiableRecord) -> SampleRecord {
+        SampleRecord(uuid: record.uuid, typeIdentifier: VerifiableRecord.promptTypeIdentifier, startDate: record.relevantDate,
+                     endDate: record.relevantDate, value: .category(0))
     }
 
     /// Checks `predicate` against `typeIdentifier` as a candidate read would compile it, reading

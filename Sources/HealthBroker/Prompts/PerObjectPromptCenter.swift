@@ -23,6 +23,11 @@ import HealthWire
 /// A document query's offer (`offer`, CDA per-document consent) is a request no call waits on:
 /// one per app and type at most, its predicate replaced by the app's next document query,
 /// answered like any other.
+///
+/// A verifiable clinical record query (`HKVerifiableClinicalRecordQuery`) is a request whose call
+/// waits for the records themselves: its candidates are the stored records its query matches
+/// (`PerObjectCandidates`), and the answer hands the call the UUIDs the user picked, once; no
+/// grant is stored (Apple: "one-time access").
 actor PerObjectPromptCenter {
     /// What an app asked the user: the candidates are read from it when the user lists it.
     struct Request: Sendable {
@@ -33,14 +38,16 @@ actor PerObjectPromptCenter {
         let predicate: SamplePredicate?
         /// A document query's offer (no call waits on it), rather than a per-object request.
         let isOffer: Bool
+        /// A verifiable clinical record query's request: what it matches (not a sample predicate).
+        var verifiableQuery: VerifiableRecordQuerySpec? = nil
     }
 
     private struct Pending {
         var request: Request
         /// The candidates' UUIDs the user was last shown; nil before any listing.
         var shown: [UUID]?
-        /// The app's waiting call; nil for a document offer.
-        let continuation: CheckedContinuation<Void, any Error>?
+        /// The app's waiting call, given the objects the user allowed; nil for a document offer.
+        let continuation: CheckedContinuation<[UUID], any Error>?
     }
 
     private var pending: [UInt64: Pending] = [:]
@@ -56,16 +63,18 @@ actor PerObjectPromptCenter {
         pending.values.map(\.request).sorted { $0.id < $1.id }
     }
 
-    /// Waits until `resolve` is called for the request, or throws CancellationError when the
-    /// app's call is cancelled (which withdraws it).
-    func ask(app: AppManifest, installation: AppInstallation, typeIdentifier: String, predicate: SamplePredicate?) async throws {
+    /// Waits until `resolve` is called for the request and returns the objects the user allowed,
+    /// or throws CancellationError when the app's call is cancelled (which withdraws it).
+    @discardableResult
+    func ask(app: AppManifest, installation: AppInstallation, typeIdentifier: String, predicate: SamplePredicate?,
+             verifiableQuery: VerifiableRecordQuerySpec? = nil) async throws -> [UUID] {
         if let refusal = refusalAtLimit(app: app.id) { throw refusal }
         let id = nextID
         nextID += 1
         let request = Request(id: id, app: app, installation: installation, typeIdentifier: typeIdentifier, predicate: predicate,
-                              isOffer: false)
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                              isOffer: false, verifiableQuery: verifiableQuery)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UUID], any Error>) in
                 pending[id] = Pending(request: request, shown: nil, continuation: continuation)
             }
         } onCancel: {
@@ -104,10 +113,11 @@ actor PerObjectPromptCenter {
         pending[id].map { ($0.request, $0.shown) }
     }
 
-    /// Resolves a request; the caller has stored the decisions.
-    func resolve(_ id: UInt64) -> Bool {
+    /// Resolves a request, handing its call the objects allowed; the caller has stored the
+    /// decisions (a verifiable record query's are the call's alone).
+    func resolve(_ id: UInt64, allowed: [UUID] = []) -> Bool {
         guard let entry = pending.removeValue(forKey: id) else { return false }
-        entry.continuation?.resume()
+        entry.continuation?.resume(returning: allowed)
         return true
     }
 

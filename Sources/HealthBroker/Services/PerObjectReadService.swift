@@ -123,6 +123,15 @@ enum PerObjectReadService {
         for uuid in answer.uuids where !offered.contains(uuid) {
             throw HKError(.errorInvalidArgument, "request \(answer.requestID) did not offer object \(uuid.uuidString.lowercased())")
         }
+        if request.verifiableQuery != nil {
+            // One-time: the records go to the waiting call and no grant is stored.
+            let allowed = Set(answer.uuids)
+            let shared = candidates.filter(allowed.contains)
+            CallAccessReport.record(appID: request.app.id, types: [request.typeIdentifier], count: shared.count,
+                                    detail: "verifiable record query \(answer.requestID): \(shared.count) of \(candidates.count) records shared")
+            _ = await context.perObjectPrompts.resolve(answer.requestID, allowed: shared)
+            return MethodTable.Reply(EmptyMessage())
+        }
         let decided = try await context.store.withDatabase { database in
             try await database.objectGrants.answer(for: request.installation, decided: candidates, allowed: Set(answer.uuids), at: Date())
         }

@@ -5,12 +5,14 @@ import HealthWire
 
 /// `healthctl object-requests [--answer ID [--allow UUID,…]]`: the apps' pending per-object read
 /// requests (vision prescriptions and medications, HealthKit's `requestPerObjectReadAuthorization`;
-/// CDA documents a document query offered, each document once), each with every matching object,
-/// and the user's answer: which of them the app may read.
+/// CDA documents a document query offered, each document once; verifiable clinical records an
+/// HKVerifiableClinicalRecordQuery asks to be shared, once), each with every matching object, and
+/// the user's answer: which of them the app may read (for verifiable records: receives now; none
+/// allowed is the query cancelled, errorUserCanceled).
 struct ObjectRequestsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "object-requests",
-        abstract: "List or answer apps' requests to read individual objects (vision prescriptions, medications, CDA documents).",
+        abstract: "List or answer apps' requests to read individual objects (vision prescriptions, medications, CDA documents, verifiable clinical records).",
         discussion: """
             Without options, lists each pending request with the objects it may be granted. \
             --answer ID grants the objects given with --allow (their UUIDs, comma-separated) and \
@@ -53,7 +55,22 @@ struct ObjectRequestsCommand: AsyncParsableCommand {
             return
         }
         let formatter = SampleFormatter(displayUnit: nil, timeZone: io.timeZone)
+        // The records a verifiable-record query offers are shown with their own fields, read once.
+        var verifiable: [UUID: VerifiableRecord] = [:]
+        if prompts.contains(where: { $0.typeIdentifier == VerifiableRecord.promptTypeIdentifier }) {
+            for record in try await client.verifiableRecords() { verifiable[record.uuid] = record }
+        }
         for prompt in prompts {
+            if prompt.typeIdentifier == VerifiableRecord.promptTypeIdentifier {
+                io.output.writeLine("Request \(prompt.requestID): \(prompt.appDisplayName) (\(prompt.appID)) asks you to share "
+                                    + "verifiable clinical records, once: \(prompt.readUsageDescription)")
+                for candidate in prompt.candidates {
+                    guard let record = verifiable[candidate.uuid] else { continue }
+                    for line in VerifiableRecordsCommand.describe(record, timeZone: io.timeZone) { io.output.writeLine("  " + line) }
+                }
+                if prompt.candidates.isEmpty { io.output.writeLine("  (nothing matches)") }
+                continue
+            }
             io.output.writeLine("Request \(prompt.requestID): \(prompt.appDisplayName) (\(prompt.appID)) asks to read "
                                 + "\(TypeDisplayName.words(of: prompt.typeIdentifier)): \(prompt.readUsageDescription)")
             let documents = try await DocumentCandidateText.details(of: prompt, client: client)

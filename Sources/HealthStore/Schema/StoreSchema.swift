@@ -155,6 +155,7 @@ enum StoreSchema {
         registerWorkoutEffortScoped(&migrator)   // v60
         registerAssociationChange(&migrator)     // v64
         registerAppStorage(&migrator)            // v66
+        registerVerifiableRecords(&migrator)     // v67
         return migrator
     }
 }

@@ -577,6 +577,21 @@ extension Openhealth__V1__UserPreferencesUpdate: ProtobufCMessageStruct {
 extension Openhealth__V1__UuidPredicate: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__uuid_predicate__init(message) }
 }
+extension Openhealth__V1__VerifiableRecord: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__verifiable_record__init(message) }
+}
+extension Openhealth__V1__VerifiableRecordDeletion: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__verifiable_record_deletion__init(message) }
+}
+extension Openhealth__V1__VerifiableRecordImport: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__verifiable_record_import__init(message) }
+}
+extension Openhealth__V1__VerifiableRecordList: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__verifiable_record_list__init(message) }
+}
+extension Openhealth__V1__VerifiableRecordQuery: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__verifiable_record_query__init(message) }
+}
 extension Openhealth__V1__VerifyAccessLogRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__verify_access_log_request__init(message) }
 }

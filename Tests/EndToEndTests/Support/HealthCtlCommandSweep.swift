@@ -46,6 +46,7 @@ enum HealthCtlCommandSweep {
         "activity goals show": { _ in [["activity", "goals", "show"]] },
         "activity summary": { _ in [["activity", "summary"]] },
         "attachments list": { world in [["attachments", "list", world.glasses.uuidString]] },
+        "verifiable-records list": { _ in [["verifiable-records", "list"]] },
         "report": { _ in [["report", "--html", NSTemporaryDirectory() + "hostile-report-\(UUID().uuidString).html",
                            "--from", "2023-11-01", "--to", "2023-11-30"]] },
         "export": { world in [["export", NSTemporaryDirectory() + "hostile-export-\(UUID().uuidString).jsonl", "--format", "json"]] },
@@ -69,5 +70,7 @@ enum HealthCtlCommandSweep {
         "import": "reads the user's export file into the store",
         "add": "adds the user's sample", "delete": "deletes samples",
         "attachments delete": "deletes an attachment", "attachments save": "writes an attachment's bytes to the user's file",
+        "verifiable-records import": "reads the user's card file into the store; prints the card's fields (escaped by the sink)",
+        "verifiable-records delete": "deletes the user's cards",
     ]
 }

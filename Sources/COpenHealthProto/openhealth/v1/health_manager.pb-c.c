@@ -5355,7 +5355,7 @@ const ProtobufCEnumDescriptor openhealth__v1__decision__descriptor =
   openhealth__v1__decision__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[48] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[51] =
 {
   { "Status", &openhealth__v1__status_request__descriptor, &openhealth__v1__status_response__descriptor },
   { "InstallApp", &openhealth__v1__install_app_request__descriptor, &openhealth__v1__install_app_response__descriptor },
@@ -5367,6 +5367,9 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "AnswerPerObjectRequest", &openhealth__v1__object_read_grants__descriptor, &openhealth__v1__answer_request_response__descriptor },
   { "ListObjectReadGrants", &openhealth__v1__object_read_grants__descriptor, &openhealth__v1__object_read_grants__descriptor },
   { "RevokeObjectReadGrants", &openhealth__v1__object_read_grants__descriptor, &openhealth__v1__answer_request_response__descriptor },
+  { "ImportVerifiableRecords", &openhealth__v1__verifiable_record_import__descriptor, &openhealth__v1__verifiable_record_list__descriptor },
+  { "ListVerifiableRecords", &openhealth__v1__list_requests_request__descriptor, &openhealth__v1__verifiable_record_list__descriptor },
+  { "DeleteVerifiableRecords", &openhealth__v1__verifiable_record_deletion__descriptor, &openhealth__v1__answer_request_response__descriptor },
   { "SetGrants", &openhealth__v1__set_grants_request__descriptor, &openhealth__v1__set_grants_response__descriptor },
   { "ListGrants", &openhealth__v1__list_grants_request__descriptor, &openhealth__v1__list_grants_response__descriptor },
   { "QuerySamples", &openhealth__v1__sample_query_request__descriptor, &openhealth__v1__sample_batch__descriptor },
@@ -5407,53 +5410,56 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "SetAppStorageBound", &openhealth__v1__set_app_storage_bound_request__descriptor, &openhealth__v1__list_app_storage_response__descriptor },
 };
 const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
-  40,        /* AddSamples */
+  43,        /* AddSamples */
   7,        /* AnswerPerObjectRequest */
   5,        /* AnswerRequest */
-  17,        /* ChangePasscode */
-  41,        /* DeleteSamples */
-  14,        /* GetKeyStatus */
-  35,        /* ImportSamples */
+  20,        /* ChangePasscode */
+  44,        /* DeleteSamples */
+  12,        /* DeleteVerifiableRecords */
+  17,        /* GetKeyStatus */
+  38,        /* ImportSamples */
+  10,        /* ImportVerifiableRecords */
   1,        /* InstallApp */
-  13,        /* LaunchBind */
-  21,        /* ListAccessLog */
-  32,        /* ListActivityGoals */
-  46,        /* ListAppStorage */
+  16,        /* LaunchBind */
+  24,        /* ListAccessLog */
+  35,        /* ListActivityGoals */
+  49,        /* ListAppStorage */
   2,        /* ListApps */
-  43,        /* ListAttachments */
-  29,        /* ListBackgroundDeliveries */
-  25,        /* ListCharacteristics */
-  11,        /* ListGrants */
+  46,        /* ListAttachments */
+  32,        /* ListBackgroundDeliveries */
+  28,        /* ListCharacteristics */
+  14,        /* ListGrants */
   8,        /* ListObjectReadGrants */
   6,        /* ListPerObjectRequests */
   3,        /* ListRequests */
-  23,        /* ListSources */
-  27,        /* ListUnitPreferences */
-  19,        /* Lock */
-  34,        /* QueryActivitySummaries */
-  38,        /* QueryRouteData */
-  12,        /* QuerySamples */
-  39,        /* QuerySeriesData */
-  44,        /* ReadAttachmentData */
-  42,        /* RemoveApp */
-  45,        /* RemoveAttachment */
-  18,        /* RemovePasscode */
-  31,        /* ReportLaunchOutcome */
+  26,        /* ListSources */
+  30,        /* ListUnitPreferences */
+  11,        /* ListVerifiableRecords */
+  22,        /* Lock */
+  37,        /* QueryActivitySummaries */
+  41,        /* QueryRouteData */
+  15,        /* QuerySamples */
+  42,        /* QuerySeriesData */
+  47,        /* ReadAttachmentData */
+  45,        /* RemoveApp */
+  48,        /* RemoveAttachment */
+  21,        /* RemovePasscode */
+  34,        /* ReportLaunchOutcome */
   9,        /* RevokeObjectReadGrants */
-  15,        /* RotateKey */
-  33,        /* SetActivityGoals */
-  47,        /* SetAppStorageBound */
-  26,        /* SetCharacteristic */
-  36,        /* SetDirectConnection */
-  10,        /* SetGrants */
-  37,        /* SetNetworkAccess */
-  16,        /* SetPasscode */
-  24,        /* SetSourcePriority */
-  28,        /* SetUnitPreference */
+  18,        /* RotateKey */
+  36,        /* SetActivityGoals */
+  50,        /* SetAppStorageBound */
+  29,        /* SetCharacteristic */
+  39,        /* SetDirectConnection */
+  13,        /* SetGrants */
+  40,        /* SetNetworkAccess */
+  19,        /* SetPasscode */
+  27,        /* SetSourcePriority */
+  31,        /* SetUnitPreference */
   0,        /* Status */
-  20,        /* Unlock */
-  22,        /* VerifyAccessLog */
-  30,        /* WatchLaunches */
+  23,        /* Unlock */
+  25,        /* VerifyAccessLog */
+  33,        /* WatchLaunches */
   4         /* WatchRequests */
 };
 const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
@@ -5463,7 +5469,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
   "HealthManager",
   "Openhealth__V1__HealthManager",
   "openhealth.v1",
-  48,
+  51,
   openhealth__v1__health_manager__method_descriptors,
   openhealth__v1__health_manager__method_indices_by_name
 };
@@ -5547,13 +5553,37 @@ void openhealth__v1__health_manager__revoke_object_read_grants(ProtobufCService 
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
   service->invoke(service, 9, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void openhealth__v1__health_manager__import_verifiable_records(ProtobufCService *service,
+                                                               const Openhealth__V1__VerifiableRecordImport *input,
+                                                               Openhealth__V1__VerifiableRecordList_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__list_verifiable_records(ProtobufCService *service,
+                                                             const Openhealth__V1__ListRequestsRequest *input,
+                                                             Openhealth__V1__VerifiableRecordList_Closure closure,
+                                                             void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__delete_verifiable_records(ProtobufCService *service,
+                                                               const Openhealth__V1__VerifiableRecordDeletion *input,
+                                                               Openhealth__V1__AnswerRequestResponse_Closure closure,
+                                                               void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void openhealth__v1__health_manager__set_grants(ProtobufCService *service,
                                                 const Openhealth__V1__SetGrantsRequest *input,
                                                 Openhealth__V1__SetGrantsResponse_Closure closure,
                                                 void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__list_grants(ProtobufCService *service,
                                                  const Openhealth__V1__ListGrantsRequest *input,
@@ -5561,7 +5591,7 @@ void openhealth__v1__health_manager__list_grants(ProtobufCService *service,
                                                  void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 11, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__query_samples(ProtobufCService *service,
                                                    const Openhealth__V1__SampleQueryRequest *input,
@@ -5569,7 +5599,7 @@ void openhealth__v1__health_manager__query_samples(ProtobufCService *service,
                                                    void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 12, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__launch_bind(ProtobufCService *service,
                                                  const Openhealth__V1__LaunchBindRequest *input,
@@ -5577,7 +5607,7 @@ void openhealth__v1__health_manager__launch_bind(ProtobufCService *service,
                                                  void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 13, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__get_key_status(ProtobufCService *service,
                                                     const Openhealth__V1__KeyStatusRequest *input,
@@ -5585,7 +5615,7 @@ void openhealth__v1__health_manager__get_key_status(ProtobufCService *service,
                                                     void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 14, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__rotate_key(ProtobufCService *service,
                                                 const Openhealth__V1__RotateKeyRequest *input,
@@ -5593,7 +5623,7 @@ void openhealth__v1__health_manager__rotate_key(ProtobufCService *service,
                                                 void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 15, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_passcode(ProtobufCService *service,
                                                   const Openhealth__V1__SetPasscodeRequest *input,
@@ -5601,7 +5631,7 @@ void openhealth__v1__health_manager__set_passcode(ProtobufCService *service,
                                                   void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 16, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__change_passcode(ProtobufCService *service,
                                                      const Openhealth__V1__ChangePasscodeRequest *input,
@@ -5609,7 +5639,7 @@ void openhealth__v1__health_manager__change_passcode(ProtobufCService *service,
                                                      void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 17, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__remove_passcode(ProtobufCService *service,
                                                      const Openhealth__V1__RemovePasscodeRequest *input,
@@ -5617,7 +5647,7 @@ void openhealth__v1__health_manager__remove_passcode(ProtobufCService *service,
                                                      void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 18, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 21, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__lock(ProtobufCService *service,
                                           const Openhealth__V1__LockRequest *input,
@@ -5625,7 +5655,7 @@ void openhealth__v1__health_manager__lock(ProtobufCService *service,
                                           void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 19, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 22, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__unlock(ProtobufCService *service,
                                             const Openhealth__V1__UnlockRequest *input,
@@ -5633,7 +5663,7 @@ void openhealth__v1__health_manager__unlock(ProtobufCService *service,
                                             void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 20, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__list_access_log(ProtobufCService *service,
                                                      const Openhealth__V1__ListAccessLogRequest *input,
@@ -5641,7 +5671,7 @@ void openhealth__v1__health_manager__list_access_log(ProtobufCService *service,
                                                      void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 21, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__verify_access_log(ProtobufCService *service,
                                                        const Openhealth__V1__VerifyAccessLogRequest *input,
@@ -5649,7 +5679,7 @@ void openhealth__v1__health_manager__verify_access_log(ProtobufCService *service
                                                        void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 22, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__list_sources(ProtobufCService *service,
                                                   const Openhealth__V1__ListSourcesRequest *input,
@@ -5657,7 +5687,7 @@ void openhealth__v1__health_manager__list_sources(ProtobufCService *service,
                                                   void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 23, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_source_priority(ProtobufCService *service,
                                                          const Openhealth__V1__SetSourcePriorityRequest *input,
@@ -5665,7 +5695,7 @@ void openhealth__v1__health_manager__set_source_priority(ProtobufCService *servi
                                                          void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 24, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 27, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__list_characteristics(ProtobufCService *service,
                                                           const Openhealth__V1__ListCharacteristicsRequest *input,
@@ -5673,7 +5703,7 @@ void openhealth__v1__health_manager__list_characteristics(ProtobufCService *serv
                                                           void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 25, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 28, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_characteristic(ProtobufCService *service,
                                                         const Openhealth__V1__Characteristic *input,
@@ -5681,7 +5711,7 @@ void openhealth__v1__health_manager__set_characteristic(ProtobufCService *servic
                                                         void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 26, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__list_unit_preferences(ProtobufCService *service,
                                                            const Openhealth__V1__ListUnitPreferencesRequest *input,
@@ -5689,7 +5719,7 @@ void openhealth__v1__health_manager__list_unit_preferences(ProtobufCService *ser
                                                            void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 27, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 30, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_unit_preference(ProtobufCService *service,
                                                          const Openhealth__V1__PreferredUnit *input,
@@ -5697,7 +5727,7 @@ void openhealth__v1__health_manager__set_unit_preference(ProtobufCService *servi
                                                          void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 28, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 31, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__list_background_deliveries(ProtobufCService *service,
                                                                 const Openhealth__V1__ListBackgroundDeliveriesRequest *input,
@@ -5705,7 +5735,7 @@ void openhealth__v1__health_manager__list_background_deliveries(ProtobufCService
                                                                 void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 32, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__watch_launches(ProtobufCService *service,
                                                     const Openhealth__V1__WatchLaunchesRequest *input,
@@ -5713,7 +5743,7 @@ void openhealth__v1__health_manager__watch_launches(ProtobufCService *service,
                                                     void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 30, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 33, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__report_launch_outcome(ProtobufCService *service,
                                                            const Openhealth__V1__LaunchOutcome *input,
@@ -5721,7 +5751,7 @@ void openhealth__v1__health_manager__report_launch_outcome(ProtobufCService *ser
                                                            void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 31, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 34, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__list_activity_goals(ProtobufCService *service,
                                                          const Openhealth__V1__ListActivityGoalsRequest *input,
@@ -5729,7 +5759,7 @@ void openhealth__v1__health_manager__list_activity_goals(ProtobufCService *servi
                                                          void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 32, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 35, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_activity_goals(ProtobufCService *service,
                                                         const Openhealth__V1__ActivityGoalUpdate *input,
@@ -5737,7 +5767,7 @@ void openhealth__v1__health_manager__set_activity_goals(ProtobufCService *servic
                                                         void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 33, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 36, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__query_activity_summaries(ProtobufCService *service,
                                                               const Openhealth__V1__ActivitySummaryQueryRequest *input,
@@ -5745,7 +5775,7 @@ void openhealth__v1__health_manager__query_activity_summaries(ProtobufCService *
                                                               void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 34, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 37, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__import_samples(ProtobufCService *service,
                                                     const Openhealth__V1__ImportSamplesRequest *input,
@@ -5753,7 +5783,7 @@ void openhealth__v1__health_manager__import_samples(ProtobufCService *service,
                                                     void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 35, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 38, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_direct_connection(ProtobufCService *service,
                                                            const Openhealth__V1__SetDirectConnectionRequest *input,
@@ -5761,7 +5791,7 @@ void openhealth__v1__health_manager__set_direct_connection(ProtobufCService *ser
                                                            void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 36, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 39, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_network_access(ProtobufCService *service,
                                                         const Openhealth__V1__SetNetworkAccessRequest *input,
@@ -5769,7 +5799,7 @@ void openhealth__v1__health_manager__set_network_access(ProtobufCService *servic
                                                         void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 37, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 40, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__query_route_data(ProtobufCService *service,
                                                       const Openhealth__V1__RouteDataRequest *input,
@@ -5777,7 +5807,7 @@ void openhealth__v1__health_manager__query_route_data(ProtobufCService *service,
                                                       void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 38, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 41, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__query_series_data(ProtobufCService *service,
                                                        const Openhealth__V1__SeriesDataRequest *input,
@@ -5785,7 +5815,7 @@ void openhealth__v1__health_manager__query_series_data(ProtobufCService *service
                                                        void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 39, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 42, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__add_samples(ProtobufCService *service,
                                                  const Openhealth__V1__SaveRequest *input,
@@ -5793,7 +5823,7 @@ void openhealth__v1__health_manager__add_samples(ProtobufCService *service,
                                                  void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 40, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 43, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__delete_samples(ProtobufCService *service,
                                                     const Openhealth__V1__DeleteSamplesRequest *input,
@@ -5801,7 +5831,7 @@ void openhealth__v1__health_manager__delete_samples(ProtobufCService *service,
                                                     void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 41, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 44, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__remove_app(ProtobufCService *service,
                                                 const Openhealth__V1__RemoveAppRequest *input,
@@ -5809,7 +5839,7 @@ void openhealth__v1__health_manager__remove_app(ProtobufCService *service,
                                                 void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 42, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 45, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__list_attachments(ProtobufCService *service,
                                                       const Openhealth__V1__ListAttachmentsRequest *input,
@@ -5817,7 +5847,7 @@ void openhealth__v1__health_manager__list_attachments(ProtobufCService *service,
                                                       void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 43, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 46, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__read_attachment_data(ProtobufCService *service,
                                                           const Openhealth__V1__AttachmentRequest *input,
@@ -5825,7 +5855,7 @@ void openhealth__v1__health_manager__read_attachment_data(ProtobufCService *serv
                                                           void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 44, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 47, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__remove_attachment(ProtobufCService *service,
                                                        const Openhealth__V1__AttachmentRequest *input,
@@ -5833,7 +5863,7 @@ void openhealth__v1__health_manager__remove_attachment(ProtobufCService *service
                                                        void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 45, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 48, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__list_app_storage(ProtobufCService *service,
                                                       const Openhealth__V1__ListAppStorageRequest *input,
@@ -5841,7 +5871,7 @@ void openhealth__v1__health_manager__list_app_storage(ProtobufCService *service,
                                                       void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 46, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 49, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__set_app_storage_bound(ProtobufCService *service,
                                                            const Openhealth__V1__SetAppStorageBoundRequest *input,
@@ -5849,7 +5879,7 @@ void openhealth__v1__health_manager__set_app_storage_bound(ProtobufCService *ser
                                                            void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
-  service->invoke(service, 47, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 50, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
                                            Openhealth__V1__HealthManager_ServiceDestroy destroy)

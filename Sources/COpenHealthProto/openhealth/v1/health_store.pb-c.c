@@ -849,7 +849,7 @@ const ProtobufCMessageDescriptor openhealth__v1__current_source_request__descrip
   (ProtobufCMessageInit) openhealth__v1__current_source_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[39] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_descriptors[40] =
 {
   { "GetRequestStatus", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_status_response__descriptor },
   { "RequestAuthorization", &openhealth__v1__authorization_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
@@ -881,6 +881,7 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_desc
   { "CurrentSource", &openhealth__v1__current_source_request__descriptor, &openhealth__v1__source_list__descriptor },
   { "RequestPerObjectReadAuthorization", &openhealth__v1__sample_query_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
   { "OfferDocuments", &openhealth__v1__sample_query_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
+  { "QueryVerifiableRecords", &openhealth__v1__verifiable_record_query__descriptor, &openhealth__v1__verifiable_record_list__descriptor },
   { "RelateWorkoutEffort", &openhealth__v1__workout_effort_relation_request__descriptor, &openhealth__v1__workout_effort_relation_response__descriptor },
   { "UnrelateWorkoutEffort", &openhealth__v1__workout_effort_relation_request__descriptor, &openhealth__v1__workout_effort_relation_response__descriptor },
   { "QueryWorkoutEffortRelationships", &openhealth__v1__workout_effort_query_request__descriptor, &openhealth__v1__workout_effort_query_response__descriptor },
@@ -894,21 +895,21 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_store__method_desc
 const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   7,        /* AcknowledgeObserverUpdate */
   9,        /* AddSamplesToWorkout */
-  34,        /* AppendAttachmentData */
+  35,        /* AppendAttachmentData */
   2,        /* AuthorizationStatus */
-  33,        /* BeginAttachment */
+  34,        /* BeginAttachment */
   27,        /* CurrentSource */
   15,        /* DeleteMatching */
   14,        /* DeleteObjects */
   23,        /* DisableAllBackgroundDeliveries */
   22,        /* DisableBackgroundDelivery */
   21,        /* EnableBackgroundDelivery */
-  35,        /* FinishAttachment */
+  36,        /* FinishAttachment */
   11,        /* FinishRoute */
   18,        /* GetCharacteristic */
   0,        /* GetRequestStatus */
   10,        /* InsertRouteData */
-  36,        /* ListAttachments */
+  37,        /* ListAttachments */
   6,        /* ObserveChanges */
   29,        /* OfferDocuments */
   20,        /* PreferredUnits */
@@ -921,14 +922,15 @@ const unsigned openhealth__v1__health_store__method_indices_by_name[] = {
   8,        /* QuerySources */
   16,        /* QueryStatistics */
   17,        /* QueryStatisticsCollection */
-  32,        /* QueryWorkoutEffortRelationships */
-  37,        /* ReadAttachmentData */
-  30,        /* RelateWorkoutEffort */
-  38,        /* RemoveAttachment */
+  30,        /* QueryVerifiableRecords */
+  33,        /* QueryWorkoutEffortRelationships */
+  38,        /* ReadAttachmentData */
+  31,        /* RelateWorkoutEffort */
+  39,        /* RemoveAttachment */
   1,        /* RequestAuthorization */
   28,        /* RequestPerObjectReadAuthorization */
   3,        /* Save */
-  31,        /* UnrelateWorkoutEffort */
+  32,        /* UnrelateWorkoutEffort */
   25,        /* WatchActivitySummaries */
   26         /* WatchStatisticsCollection */
 };
@@ -939,7 +941,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_store__descriptor =
   "HealthStore",
   "Openhealth__V1__HealthStore",
   "openhealth.v1",
-  39,
+  40,
   openhealth__v1__health_store__method_descriptors,
   openhealth__v1__health_store__method_indices_by_name
 };
@@ -1183,13 +1185,21 @@ void openhealth__v1__health_store__offer_documents(ProtobufCService *service,
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
   service->invoke(service, 29, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
+void openhealth__v1__health_store__query_verifiable_records(ProtobufCService *service,
+                                                            const Openhealth__V1__VerifiableRecordQuery *input,
+                                                            Openhealth__V1__VerifiableRecordList_Closure closure,
+                                                            void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_store__descriptor);
+  service->invoke(service, 30, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
 void openhealth__v1__health_store__relate_workout_effort(ProtobufCService *service,
                                                          const Openhealth__V1__WorkoutEffortRelationRequest *input,
                                                          Openhealth__V1__WorkoutEffortRelationResponse_Closure closure,
                                                          void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 30, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 31, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__unrelate_workout_effort(ProtobufCService *service,
                                                            const Openhealth__V1__WorkoutEffortRelationRequest *input,
@@ -1197,7 +1207,7 @@ void openhealth__v1__health_store__unrelate_workout_effort(ProtobufCService *ser
                                                            void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 31, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 32, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__query_workout_effort_relationships(ProtobufCService *service,
                                                                       const Openhealth__V1__WorkoutEffortQueryRequest *input,
@@ -1205,7 +1215,7 @@ void openhealth__v1__health_store__query_workout_effort_relationships(ProtobufCS
                                                                       void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 32, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 33, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__begin_attachment(ProtobufCService *service,
                                                     const Openhealth__V1__BeginAttachmentRequest *input,
@@ -1213,7 +1223,7 @@ void openhealth__v1__health_store__begin_attachment(ProtobufCService *service,
                                                     void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 33, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 34, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__append_attachment_data(ProtobufCService *service,
                                                           const Openhealth__V1__AppendAttachmentDataRequest *input,
@@ -1221,7 +1231,7 @@ void openhealth__v1__health_store__append_attachment_data(ProtobufCService *serv
                                                           void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 34, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 35, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__finish_attachment(ProtobufCService *service,
                                                      const Openhealth__V1__FinishAttachmentRequest *input,
@@ -1229,7 +1239,7 @@ void openhealth__v1__health_store__finish_attachment(ProtobufCService *service,
                                                      void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 35, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 36, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__list_attachments(ProtobufCService *service,
                                                     const Openhealth__V1__ListAttachmentsRequest *input,
@@ -1237,7 +1247,7 @@ void openhealth__v1__health_store__list_attachments(ProtobufCService *service,
                                                     void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 36, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 37, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__read_attachment_data(ProtobufCService *service,
                                                         const Openhealth__V1__AttachmentRequest *input,
@@ -1245,7 +1255,7 @@ void openhealth__v1__health_store__read_attachment_data(ProtobufCService *servic
                                                         void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 37, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 38, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__remove_attachment(ProtobufCService *service,
                                                      const Openhealth__V1__AttachmentRequest *input,
@@ -1253,7 +1263,7 @@ void openhealth__v1__health_store__remove_attachment(ProtobufCService *service,
                                                      void *closure_data)
 {
   assert(service->descriptor == &openhealth__v1__health_store__descriptor);
-  service->invoke(service, 38, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+  service->invoke(service, 39, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *service,
                                          Openhealth__V1__HealthStore_ServiceDestroy destroy)

@@ -24,6 +24,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "openhealth/v1/series.pb-c.h"
 #include "openhealth/v1/per_object.pb-c.h"
 #include "openhealth/v1/attachments.pb-c.h"
+#include "openhealth/v1/verifiable_records.pb-c.h"
 
 typedef struct Openhealth__V1__StatusRequest Openhealth__V1__StatusRequest;
 typedef struct Openhealth__V1__StatusResponse Openhealth__V1__StatusResponse;
@@ -2166,6 +2167,18 @@ struct Openhealth__V1__HealthManager_Service
                                     const Openhealth__V1__ObjectReadGrants *input,
                                     Openhealth__V1__AnswerRequestResponse_Closure closure,
                                     void *closure_data);
+  void (*import_verifiable_records)(Openhealth__V1__HealthManager_Service *service,
+                                    const Openhealth__V1__VerifiableRecordImport *input,
+                                    Openhealth__V1__VerifiableRecordList_Closure closure,
+                                    void *closure_data);
+  void (*list_verifiable_records)(Openhealth__V1__HealthManager_Service *service,
+                                  const Openhealth__V1__ListRequestsRequest *input,
+                                  Openhealth__V1__VerifiableRecordList_Closure closure,
+                                  void *closure_data);
+  void (*delete_verifiable_records)(Openhealth__V1__HealthManager_Service *service,
+                                    const Openhealth__V1__VerifiableRecordDeletion *input,
+                                    Openhealth__V1__AnswerRequestResponse_Closure closure,
+                                    void *closure_data);
   void (*set_grants)(Openhealth__V1__HealthManager_Service *service,
                      const Openhealth__V1__SetGrantsRequest *input,
                      Openhealth__V1__SetGrantsResponse_Closure closure,
@@ -2336,6 +2349,9 @@ void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service
       function_prefix__ ## answer_per_object_request,\
       function_prefix__ ## list_object_read_grants,\
       function_prefix__ ## revoke_object_read_grants,\
+      function_prefix__ ## import_verifiable_records,\
+      function_prefix__ ## list_verifiable_records,\
+      function_prefix__ ## delete_verifiable_records,\
       function_prefix__ ## set_grants,\
       function_prefix__ ## list_grants,\
       function_prefix__ ## query_samples,\
@@ -2412,6 +2428,18 @@ void openhealth__v1__health_manager__list_object_read_grants(ProtobufCService *s
                                                              void *closure_data);
 void openhealth__v1__health_manager__revoke_object_read_grants(ProtobufCService *service,
                                                                const Openhealth__V1__ObjectReadGrants *input,
+                                                               Openhealth__V1__AnswerRequestResponse_Closure closure,
+                                                               void *closure_data);
+void openhealth__v1__health_manager__import_verifiable_records(ProtobufCService *service,
+                                                               const Openhealth__V1__VerifiableRecordImport *input,
+                                                               Openhealth__V1__VerifiableRecordList_Closure closure,
+                                                               void *closure_data);
+void openhealth__v1__health_manager__list_verifiable_records(ProtobufCService *service,
+                                                             const Openhealth__V1__ListRequestsRequest *input,
+                                                             Openhealth__V1__VerifiableRecordList_Closure closure,
+                                                             void *closure_data);
+void openhealth__v1__health_manager__delete_verifiable_records(ProtobufCService *service,
+                                                               const Openhealth__V1__VerifiableRecordDeletion *input,
                                                                Openhealth__V1__AnswerRequestResponse_Closure closure,
                                                                void *closure_data);
 void openhealth__v1__health_manager__set_grants(ProtobufCService *service,

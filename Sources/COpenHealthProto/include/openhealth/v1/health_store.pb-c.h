@@ -15,6 +15,7 @@ PROTOBUF_C__BEGIN_DECLS
 #endif
 
 #include "openhealth/v1/types.pb-c.h"
+#include "openhealth/v1/verifiable_records.pb-c.h"
 #include "openhealth/v1/changes.pb-c.h"
 #include "openhealth/v1/workouts.pb-c.h"
 #include "openhealth/v1/statistics.pb-c.h"
@@ -509,6 +510,10 @@ struct Openhealth__V1__HealthStore_Service
                           const Openhealth__V1__SampleQueryRequest *input,
                           Openhealth__V1__RequestAuthorizationResponse_Closure closure,
                           void *closure_data);
+  void (*query_verifiable_records)(Openhealth__V1__HealthStore_Service *service,
+                                   const Openhealth__V1__VerifiableRecordQuery *input,
+                                   Openhealth__V1__VerifiableRecordList_Closure closure,
+                                   void *closure_data);
   void (*relate_workout_effort)(Openhealth__V1__HealthStore_Service *service,
                                 const Openhealth__V1__WorkoutEffortRelationRequest *input,
                                 Openhealth__V1__WorkoutEffortRelationResponse_Closure closure,
@@ -583,6 +588,7 @@ void openhealth__v1__health_store__init (Openhealth__V1__HealthStore_Service *se
       function_prefix__ ## current_source,\
       function_prefix__ ## request_per_object_read_authorization,\
       function_prefix__ ## offer_documents,\
+      function_prefix__ ## query_verifiable_records,\
       function_prefix__ ## relate_workout_effort,\
       function_prefix__ ## unrelate_workout_effort,\
       function_prefix__ ## query_workout_effort_relationships,\
@@ -712,6 +718,10 @@ void openhealth__v1__health_store__offer_documents(ProtobufCService *service,
                                                    const Openhealth__V1__SampleQueryRequest *input,
                                                    Openhealth__V1__RequestAuthorizationResponse_Closure closure,
                                                    void *closure_data);
+void openhealth__v1__health_store__query_verifiable_records(ProtobufCService *service,
+                                                            const Openhealth__V1__VerifiableRecordQuery *input,
+                                                            Openhealth__V1__VerifiableRecordList_Closure closure,
+                                                            void *closure_data);
 void openhealth__v1__health_store__relate_workout_effort(ProtobufCService *service,
                                                          const Openhealth__V1__WorkoutEffortRelationRequest *input,
                                                          Openhealth__V1__WorkoutEffortRelationResponse_Closure closure,
