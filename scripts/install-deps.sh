@@ -5,7 +5,7 @@ set -euo pipefail
 # chromium: ReportEndToEndTests render `healthctl report` in a real headless browser.
 # libxml2-dev: healthctl import reads export.xml with libxml2's SAX2 push parser (CLibXML2).
 # systemd: systemd-socket-activate and systemd-analyze for the service tests (no running systemd needed).
-packages=(libsqlite3-dev libssl-dev libseccomp-dev libprotobuf-c-dev protobuf-c-compiler pkg-config bubblewrap chromium systemd libxml2-dev)
+packages=(libsqlite3-dev libssl-dev zlib1g-dev libseccomp-dev libprotobuf-c-dev protobuf-c-compiler pkg-config bubblewrap chromium systemd libxml2-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

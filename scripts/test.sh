@@ -45,7 +45,7 @@ if ! swift build --build-tests; then
 fi
 set +e
 
-targets=(HealthModelTests HealthWireTests HealthIPCTests HealthStoreTests HealthBrokerTests HealthKitTests
+targets=(HealthModelTests HealthWireTests HealthIPCTests HealthStoreTests HealthBrokerTests HealthKitTests SmartHealthCardTests
          HealthManagerCLITests AppleHealthExportTests HealthReportTests SandboxTests EndToEndTests LeakProbeTests)
 failed_targets=()
 passed=0
