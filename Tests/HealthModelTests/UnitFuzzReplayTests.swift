@@ -45,13 +45,30 @@ import Testing
     }
 
     /// One generated input, as bytes (decoded leniently, as healthd decodes a wire string).
+    /// Three-digit exponents: six or seven levels of them pass Int's limits.
+    static let largeExponents = ["999", "-999", "998", "-997", "500", "-123"]
+
+    /// `levels` nested powers of `atom` with large exponents, `inner` on the atom itself.
+    static func nestedLarge(_ generator: inout Generator, levels: Int, inner: String) -> String {
+        var text = generator.pick(atoms) + "^" + inner
+        for _ in 0..<levels { text = "(" + text + ")^" + generator.pick(largeExponents) }
+        return text
+    }
+
     static func input(_ generator: inout Generator) -> [UInt8] {
-        switch generator.below(7) {
+        switch generator.below(9) {
         case 0:  // nested powers: each level multiplies the exponent
             let levels = 1 + generator.below(10)
             var text = generator.pick(atoms)
             for _ in 0..<levels { text = "(" + text + ")^" + generator.pick(exponents) }
             return Array(text.utf8)
+        case 7:  // nested powers whose product passes Int's limits (session 21's first string)
+            return Array(nestedLarge(&generator, levels: 5 + generator.below(3), inner: generator.pick(largeExponents)).utf8)
+        case 8:  // factors that each fit an Int but whose sum does not (session 21's second string)
+            let atom = generator.pick(["count", "m", "s"])
+            let factor = String(repeating: "(", count: 6) + atom + "^" + String(1 + generator.below(9)) + ")^999"
+                + String(repeating: ")^999", count: 5)
+            return Array(Array(repeating: factor, count: 2 + generator.below(2)).joined(separator: "*").utf8)
         case 1:  // long products of powered factors, up to and past the length bound
             return Array((0..<(1 + generator.below(60))).map { _ in "m^" + generator.pick(exponents) }.joined(separator: "*").utf8)
         case 2:  // huge, negative and malformed exponents
