@@ -50,6 +50,7 @@ let package = Package(
         ),
         .target(name: "CSocketShim"),
         .target(name: "CAllocator"),  // healthd's mallopt settings (AllocatorTuning)
+        .target(name: "CCrashReport"),  // a fatal signal's location in healthd's log (CrashReport)
         .target(
             name: "HealthIPC",
             dependencies: ["CSocketShim", "HealthWire", "HealthModel"],
@@ -151,7 +152,7 @@ let package = Package(
         .executableTarget(
             name: "healthd",
             dependencies: [
-                "HealthBroker", "HealthStore", "HealthIPC", "CSandbox", "CAllocator", "HealthSandboxKit",
+                "HealthBroker", "HealthStore", "HealthIPC", "CSandbox", "CAllocator", "CCrashReport", "HealthSandboxKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -247,6 +248,8 @@ let package = Package(
         .executableTarget(name: "socket-thief", path: "Tests/SocketThief"),
         // Poses as healthd as another user and counts what clients send it (SandboxTests/BrokerImpostorTests).
         .executableTarget(name: "broker-impostor", path: "Tests/BrokerImpostor"),
+        // healthd's crash reporter in a process that traps (EndToEndTests/CrashReportEndToEndTests).
+        .executableTarget(name: "crash-report-probe", dependencies: ["CCrashReport"], path: "Tests/CrashReportProbe"),
         // A FUSE mount that never answers (SandboxTests/PeerIdentificationStallTests).
         .executableTarget(name: "hung-fuse", path: "Tests/HungFuse"),
         // healthd's file confinement and peer inspector applied to a probe that tries what a hijacked

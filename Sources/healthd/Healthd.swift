@@ -185,6 +185,7 @@ struct Healthd: ParsableCommand {
         let level = Logger.Level(rawValue: logLevel) ?? .info
         let environment = ProcessInfo.processInfo.environment
         let toJournal = JournalLogHandler.standardErrorIsJournal(environment)
+        CrashReport.install(journal: toJournal)
         LoggingSystem.bootstrap { label in
             if toJournal { return JournalLogHandler(label: label, logLevel: level) }
             var handler = StreamLogHandler.standardError(label: label)

@@ -50,7 +50,9 @@ import Testing
             Frame(callID: 2, kind: .response, payload: SampleList(samples).wireBytes()),
             Frame(callID: 3, kind: .endOfStream, status: RPCStatus(.invalidArgument, "bad request", healthKitCode: .errorInvalidArgument)),
         ].map { FrameReader.prefix(forBodyLength: FrameCodec.encode($0).count) + FrameCodec.encode($0) }
-        let units = ["count/min", "mg/dL", "kcal/(kg*hr)", "mmol<180.15588>/L", "degF", "m^2", "%", "mL/min·kg", "dBASPL", "µg"]
+        let units = ["count/min", "mg/dL", "kcal/(kg*hr)", "mmol<180.15588>/L", "degF", "m^2", "%", "mL/min·kg", "dBASPL", "µg",
+                     // Session 21: nested powers whose exponents overflowed Int (a trap in healthd).
+                     "((((((count^999)^999)^999)^999)^999)^999)^999", "((m^9)^999)^-999*(m/s)^24"]
         let manifests = [
             #"{"id": "com.example.sleep", "displayName": "Sleep Tracker", "executable": "/usr/bin/sleep-tracker", "version": "1.2", "NSHealthShareUsageDescription": "Charts your nights.", "NSHealthUpdateUsageDescription": "Saves sleep.", "entitlements": ["background-delivery"]}"#,
             #"{"id": "x", "displayName": "\u00e9", "executable": "/bin/true", "version": "1"}"#,

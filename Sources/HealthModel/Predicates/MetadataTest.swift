@@ -31,6 +31,15 @@ public enum MetadataTest: Hashable, Sendable {
         }
     }
 
+    /// The values this test compares with.
+    var operands: [MetadataValue] {
+        switch self {
+        case .exists: []
+        case let .oneOf(values): values
+        case let .compare(_, value): [value]
+        }
+    }
+
     static func compare(_ stored: MetadataValue, _ op: ComparisonOperator, _ value: MetadataValue) -> Bool {
         switch (stored, value) {
         case let (.string(lhs), .string(rhs)): return op.evaluate(UTF8Order(lhs), UTF8Order(rhs))

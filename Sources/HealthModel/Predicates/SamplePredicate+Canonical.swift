@@ -5,7 +5,13 @@ extension SamplePredicate {
     /// is not a quantity type, or a category predicate on one that is not a category type.
     public func canonicalized(for type: HKSampleType) throws(HKError) -> SamplePredicate {
         switch self {
-        case .dateRange, .uuids, .sources, .sourceRevisions, .devices, .device, .metadata, .workout, .workoutActivityType, .noCorrelation, .workoutEffort,
+        case let .metadata(_, test):
+            // A quantity operand's unit is parsed here, once, so a unit that does not parse is
+            // an errorInvalidArgument naming it rather than a comparison that silently matches
+            // nothing — and is never handed to the per-row conversion (`openhealth_quantity_in`).
+            for case let .quantity(_, unitString) in test.operands { _ = try HKUnit.parse(unitString) }
+            return self
+        case .dateRange, .uuids, .sources, .sourceRevisions, .devices, .device, .workout, .workoutActivityType, .noCorrelation, .workoutEffort,
              .fhirResource, .medication:  // on another type it matches nothing, as `matches` says
             return self
         case let .stateOfMind(test):

@@ -55,6 +55,7 @@ public struct IntervalGrid: Sendable, Equatable {
     public static func covering(_ span: TimeSpan, anchor: Date, interval: StatisticsInterval, timeZone: TimeZone,
                                 maxIntervals: Int = StatisticsLimits.maxIntervals) throws(HKError) -> IntervalGrid {
         try interval.validate()
+        try BoundaryFunction.validate(anchor: anchor)
         let boundary = BoundaryFunction(anchor: anchor, interval: interval, timeZone: timeZone)
         let first = try boundary.index(containing: span.start)
         let last = try boundary.index(containing: span.end)
@@ -88,8 +89,11 @@ struct BoundaryFunction {
     func at(_ k: Int) throws(HKError) -> Int64 {
         if interval.isFixedLength {
             let (product, overflow) = Int64(k).multipliedReportingOverflow(by: Int64(interval.approximateSeconds) * 1_000_000)
-            guard !overflow else { throw Self.outOfRange }
-            return anchorMicroseconds + product
+            // Checked: an anchor near Int64's limits would overflow (`validate(anchor:)` keeps
+            // it far from them; this stays a typed error if that bound ever widens).
+            let (boundary, sumOverflow) = anchorMicroseconds.addingReportingOverflow(product)
+            guard !overflow, !sumOverflow else { throw Self.outOfRange }
+            return boundary
         }
         guard let date = calendar.date(byAdding: interval.components(times: k), to: anchor) else { throw Self.outOfRange }
         return date.microsecondsSince1970
@@ -98,12 +102,31 @@ struct BoundaryFunction {
     /// The k with `at(k) ≤ time < at(k + 1)`: a guess from the average length, then corrected
     /// by stepping (a step or two at most: calendar intervals vary by a few percent).
     func index(containing time: Int64) throws(HKError) -> Int {
-        let guess = (Double(time - anchorMicroseconds) / 1_000_000 / interval.approximateSeconds).rounded(.down)
+        let (offset, overflow) = time.subtractingReportingOverflow(anchorMicroseconds)
+        guard !overflow else { throw Self.outOfRange }
+        let guess = (Double(offset) / 1_000_000 / interval.approximateSeconds).rounded(.down)
         guard abs(guess) < 1e9 else { throw Self.outOfRange }
         var k = Int(guess)
         while try at(k) > time { k -= 1 }
         while try at(k + 1) <= time { k += 1 }
         return k
+    }
+
+    /// The grid's own bound, whoever calls it: healthd and the SDK already hold a collection's
+    /// anchor to 1900–2200 (`StatisticsCollectionSpec.validate`), activity summaries to
+    /// `CalendarDay`'s years. An anchor can be any Int64 of microseconds (±292,000 years). Before
+    /// about 4713 BC Foundation's Gregorian calendar clamps dates (adding a day to 1e12 s and
+    /// to 3e11 s before 1970 gives the same date), so boundaries stop following the anchor and
+    /// the search for k, which starts from a guess made with the true anchor, could step
+    /// through millions of intervals; near Int64's limits `time - anchor` overflows. Anchors
+    /// are held to the years 1–9999 (`CalendarDay`'s, with two days to spare for time zones).
+    static let anchorSeconds: ClosedRange<Double> = -62_135_769_600 ... 253_402_473_600
+
+    static func validate(anchor: Date) throws(HKError) {
+        guard anchorSeconds.contains(anchor.timeIntervalSince1970) else {
+            throw HKError(.errorInvalidArgument, "the statistics anchor date (\(anchor.timeIntervalSince1970) s since 1970) is "
+                          + "outside the years 1–9999")
+        }
     }
 
     static let outOfRange = HKError(.errorInvalidArgument, "the statistics intervals run outside the dates the calendar can represent")

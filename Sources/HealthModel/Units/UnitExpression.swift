@@ -35,8 +35,18 @@ struct UnitExpression: Hashable, Sendable {
                           "'\(nonlinear.atom.unitString)' has an offset or logarithmic scale and can only be used "
                           + "on its own, not in a compound unit or with an exponent; use K or Pa instead")
         }
+        // The parser holds each written exponent to ±999 and a unit string to 256 characters,
+        // so this sum cannot overflow from a string; it is checked anyway because factors also
+        // come from `multiplied(by:)` and `raised(to:)`, and an overflow here would trap healthd.
         var exponents: [UnitAtom: Int] = [:]
-        for factor in written { exponents[factor.atom, default: 0] += factor.exponent }
+        for factor in written {
+            let (sum, overflow) = exponents[factor.atom, default: 0].addingReportingOverflow(factor.exponent)
+            guard !overflow else {
+                throw HKError(.errorInvalidArgument,
+                              "exponent of '\(factor.atom.unitString)' is too large (outside ±\(Self.maximumExponentMagnitude))")
+            }
+            exponents[factor.atom] = sum
+        }
         var factors = exponents.filter { $0.value != 0 }.map { Factor(atom: $0.key, exponent: $0.value) }
         if let excessive = factors.first(where: { $0.exponent.magnitude > Self.maximumExponentMagnitude }) {
             throw HKError(.errorInvalidArgument,

@@ -66,12 +66,27 @@ struct UnitStringParser {
         return factors
     }
 
+    /// Every exponent as written stays within this while parsing, before factors are summed:
+    /// nested powers multiply ("((m^999)^999)^999" is 999^3), so an unbounded product
+    /// overflows Int and traps (a crash of healthd from one app's query). Three digits is the
+    /// most one "^" takes; the normalized unit is then held to
+    /// `UnitExpression.maximumExponentMagnitude`.
+    static let maximumWrittenExponent = 999
+
     private mutating func parsePower(depth: Int) throws(HKError) -> [UnitExpression.Factor] {
         let factors = try parsePrimary(depth: depth)
         guard peek == "^" else { return factors }
+        let caret = position
         position += 1
         let exponent = try parseInteger()
-        return factors.map { .init(atom: $0.atom, exponent: $0.exponent * exponent) }
+        return try factors.map { factor throws(HKError) in
+            let (product, overflow) = factor.exponent.multipliedReportingOverflow(by: exponent)
+            guard !overflow, product.magnitude <= Self.maximumWrittenExponent else {
+                throw failure("exponent is too large (|exponent| ≤ \(Self.maximumWrittenExponent) "
+                              + "after nested powers)", at: caret)
+            }
+            return .init(atom: factor.atom, exponent: product)
+        }
     }
 
     private mutating func parsePrimary(depth: Int) throws(HKError) -> [UnitExpression.Factor] {
