@@ -56,9 +56,9 @@ enum ObjectDeleter {
 
     /// The next value of the change counter: one per committed write, shared by all its changes.
     static func nextChange(_ db: Database) throws -> Int64 {
-        guard let change = try Int64.fetchOne(db.cachedStatement(sql: """
-            UPDATE counters SET value = value + 1 WHERE name = 'change' RETURNING value
-            """)) else { throw StoreIntegrityError.missingChangeCounter }
+        // Stepped in SQLite directly: once per save (`BoundStatement.stepReturning`).
+        let bump = try BoundStatement(db, sql: "UPDATE counters SET value = value + 1 WHERE name = 'change' RETURNING value")
+        guard let change = try bump.stepReturning(db, { $0.int64(0) }) else { throw StoreIntegrityError.missingChangeCounter }
         return change
     }
 
