@@ -4,7 +4,7 @@ import GRDBSQLite
 
 /// A cached statement whose parameters are bound through SQLite's C API, one value at a time,
 /// and which is then run by GRDB (`execute`) or stepped in SQLite directly (`stepDirectly`,
-/// `readFirstRow`, `stepReturning`).
+/// `readFirstRow`).
 ///
 /// Why: binding a row through GRDB's `StatementArguments` builds an array of boxed
 /// `DatabaseValue`s per row and validates it against the statement — 15 % of healthd's time in a
@@ -131,24 +131,6 @@ struct BoundStatement {
         guard code == SQLITE_DONE else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
         }
-    }
-
-    /// `stepDirectly` for a statement that changes the store and returns rows (`RETURNING`): the
-    /// first row, read column by column by `read`, nil when there is none. SQLite makes every
-    /// change of such a statement in its first step; the rest of its rows are stepped through
-    /// so that it ends as run, and an error there is thrown.
-    func stepReturning<Value>(_ db: Database, _ read: (RawRow) throws -> Value) throws -> Value? {
-        defer { rewind() }
-        var code = sqlite3_step(handle)
-        var value: Value?
-        if code == SQLITE_ROW {
-            value = try read(RawRow(handle: handle))
-            repeat { code = sqlite3_step(handle) } while code == SQLITE_ROW
-        }
-        guard code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
-        }
-        return value
     }
 
     /// The row id of the connection's last insert, read from SQLite without GRDB's check of the
