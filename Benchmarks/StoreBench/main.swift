@@ -4,8 +4,11 @@
 //
 //   swift run -c release store-bench [rows] [rounds] [writers]
 //   swift run -c release store-bench merge [entries…]   (pending-journal merge, MergeWorkload)
+//   swift run -c release store-bench storage [days] [--bare]  (a watch app's count against the file, StorageWorkload)
+//   store-bench saves|batches|imports N                  (a fixed count of writes, for callgrind: SaveCostWorkload)
 import Foundation
 import GRDB
+import HealthModel
 import HealthStore
 
 let arguments = CommandLine.arguments
@@ -27,6 +30,26 @@ if arguments.count > 1, arguments[1] == "merge" {
         let s = single.max() ?? 0, b = batched.max() ?? 0
         print(String(format: "%7d   %37.0f   %29.0f   %.1fx", entries, s, b, b / s))
     }
+    exit(0)
+}
+if arguments.count > 2, let kind = SaveCostWorkload.Kind(rawValue: arguments[1]), let count = Int(arguments[2]) {
+    let directory = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let workload = SaveCostWorkload(kind: kind, count: count)
+    if kind == .imports { try await workload.run(in: directory) } else { try workload.runBlocking(in: directory) }
+    print("\(count) \(kind.rawValue) done")
+    exit(0)
+}
+if arguments.count > 1, arguments[1] == "storage" {
+    let days = arguments.count > 2 ? Int(arguments[2]) ?? 30 : 30
+    print("a watch app's storage: \(days) days of per-minute heart rate, steps and active energy, hourly saves")
+    let directory = temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let figures = try await StorageWorkload(days: days, bare: arguments.contains("--bare")).run(in: directory)
+    print("samples \(figures.samples)   counted \(figures.counted) bytes (\(figures.counted / Int64(max(1, figures.samples))) a sample)   "
+          + "database grew \(figures.fileGrowth) bytes (\(figures.fileGrowth / Int64(max(1, figures.samples))) a sample)   "
+          + "counted/file \(String(format: "%.2f", Double(figures.counted) / Double(max(1, figures.fileGrowth))))   "
+          + "a year: \(ByteSize.text(figures.counted * 365 / Int64(max(1, days)))) counted")
     exit(0)
 }
 if arguments.count > 1, arguments[1] == "delete" {

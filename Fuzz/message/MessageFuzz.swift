@@ -26,6 +26,8 @@ let messageTypes: [any WireMessage.Type] = [
     SeriesDataQuery.self, SeriesPointBatch.self, UnlockReport.self, UserPreferencesFeedRequest.self,
     UserPreferencesUpdate.self, WorkoutEffortQuery.self, WorkoutEffortRelationChange.self,
     WorkoutEffortRelations.self,
+    // Added in session 20.
+    AppStorageBoundSetting.self, AppStorageList.self,
 ]
 
 /// libFuzzer target: protobuf decoding of every message type (the depth and string guard, then

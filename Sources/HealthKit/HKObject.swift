@@ -37,6 +37,11 @@ public class HKObject: NSObject, NSSecureCoding, @unchecked Sendable {
     public var sourceRevision: HKSourceRevision { fetchedSource ?? Self.unsavedSource }
     private let fetchedSource: HKSourceRevision?
 
+    /// Who saved the object, as HealthKit had it before iOS 9 (developer.apple.com/documentation/healthkit/hkobject/source):
+    /// `sourceRevision.source`. Deprecated as Apple's is, so ported code compiles with a warning.
+    @available(*, deprecated, message: "Use sourceRevision")
+    public var source: HKSource { sourceRevision.source }
+
     private static let unsavedSource = HKSourceRevision(
         source: HKSource(name: ProcessInfo.processInfo.processName, bundleIdentifier: ""), version: nil)
 

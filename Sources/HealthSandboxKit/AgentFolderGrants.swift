@@ -6,11 +6,10 @@ import Foundation
 /// in for each other) and some to one app only (`--app-allow-read APP-ID=PATH`,
 /// `--app-allow-write APP-ID=PATH`).
 ///
-/// The check (`checked`) keeps a folder given to one app writable its own: it may not be,
-/// contain or lie in a folder another app is given (to read or write, per app or shared) nor
-/// the data root (other apps' data folders), unless the user says so with
-/// `--allow-shared-writes`. Links and bind-mounted aliases count as the folder they name
-/// (`PathLineage`). Each launch still applies `LaunchPolicy.checked` to what it gets.
+/// The check (`checked`, AgentFolderCheck.swift) refuses any folder an app may write that
+/// overlaps a folder another identity reaches: another app's, the agent's own (log folder, data
+/// root), or the code of the tools and the runtime. Each launch still applies
+/// `LaunchPolicy.checked` to what it gets.
 public struct AgentFolderGrants: Sendable, Equatable {
     public struct Folders: Sendable, Equatable {
         public var readable: [String] = []
@@ -55,33 +54,6 @@ public struct AgentFolderGrants: Sendable, Equatable {
         let own = perApp[appID] ?? Folders()
         return Folders(readable: shared.readable + own.readable, writable: shared.writable + own.writable)
     }
-
-    /// Refuses a folder given to one app writable that another app also reaches (see the type's
-    /// comment), unless `allowSharedWrites`.
-    public func checked(allowSharedWrites: Bool) throws(AgentFolderRefusal) {
-        guard !allowSharedWrites else { return }
-        for (appID, own) in perApp.sorted(by: { $0.key < $1.key }) {
-            for writable in own.writable {
-                let lineage = PathLineage(writable)
-                for other in reachedByOthers(than: appID) {
-                    let otherLineage = PathLineage(other.path)
-                    if lineage.isWithin(otherLineage) || otherLineage.isWithin(lineage) {
-                        throw .sharedWritable(appID: appID, path: writable, other: other.who, otherPath: other.path)
-                    }
-                }
-            }
-        }
-    }
-
-    /// Every folder some app other than `appID` is given, and who that is.
-    private func reachedByOthers(than appID: String) -> [(who: String, path: String)] {
-        var reached = (shared.readable + shared.writable).map { (who: "every app (--allow-read/--allow-write)", path: $0) }
-        if let dataRoot { reached.append((who: "every app's data folder (--data-root)", path: dataRoot)) }
-        for (otherID, folders) in perApp.sorted(by: { $0.key < $1.key }) where otherID != appID {
-            reached += (folders.readable + folders.writable).map { (who: otherID, path: $0) }
-        }
-        return reached
-    }
 }
 
 /// Why `health-sandbox agent` refuses its folder options: typed, naming the option, the path
@@ -90,11 +62,14 @@ public enum AgentFolderRefusal: Error, CustomStringConvertible, Equatable {
     case malformed(option: String, value: String)
     case invalidAppID(option: String, appID: String)
     case notAbsolute(option: String, path: String)
-    case sharedWritable(appID: String, path: String, other: String, otherPath: String)
+    /// A folder apps may write (`option`: one app's, `writer`, or every app's, nil) overlaps
+    /// `otherPath`, which `other` (another app, or every app to read) is given.
+    case sharedWritable(option: String, path: String, writer: String?, other: String, otherPath: String)
     /// A folder given to an app (`option`) is, contains or lies in one of the agent's own
-    /// (`--log-dir`, `--data-root`), or those two overlap (`checkedAgentFolders`).
+    /// (`--log-dir`, `--data-root`), or those two overlap (`checked`).
     case agentFolderReached(option: String, path: String, agentOption: String, agentFolder: String)
-    /// A folder given to an app writable is or holds a tool another identity runs.
+    /// A folder given to an app writable is or holds a tool another identity runs, or overlaps
+    /// a folder their code is loaded from (`LaunchPolicy.codeFolders`).
     case holdsExecutable(option: String, path: String, what: String, executable: String)
 
     /// `health-sandbox agent`'s exit code for it: 64 for options that do not say what they mean
@@ -114,17 +89,20 @@ public enum AgentFolderRefusal: Error, CustomStringConvertible, Equatable {
             "\(option): '\(TerminalEscape.shown(String(appID.prefix(128))))' is not an app id (as in its manifest: e.g. org.example.app)"
         case let .notAbsolute(option, path):
             "\(option): '\(path)' is not an absolute path"
-        case let .sharedWritable(appID, path, other, otherPath):
-            "--app-allow-write \(appID)=\(path) is not \(appID)'s own: \(path == otherPath ? "it is" : "it overlaps") \(otherPath), "
-                + "which \(other) is given too, so the apps could leave files for each other there. Give each app a folder of its own, "
-                + "or pass --allow-shared-writes to share it on purpose"
+        case let .sharedWritable(option, path, writer, other, otherPath):
+            "\(Self.named(option, path)) is \(writer.map { "not \($0)'s own" } ?? "every app's to write"): "
+                + "\(path == otherPath ? "it is" : "it overlaps") \(otherPath), which \(other) is given too, so one app could leave "
+                + "files for another there, or replace code another app loads from it (which would then run as that app, with its "
+                + "grants). Give each app a folder of its own, keep folders every app writes apart from the ones apps read, "
+                + "or pass --allow-shared-writes to share them on purpose"
         case let .agentFolderReached(option, path, agentOption, agentFolder):
             "\(Self.named(option, path)) \(path == agentFolder ? "is" : "overlaps") \(agentOption) \(agentFolder), the agent's own folder: "
                 + "an app given it could plant links there that the agent (unconfined) writes through, or reach every app's "
                 + "output or data; keep the apps' folders, the log folder and the data root apart (--allow-shared-writes does not change this)"
         case let .holdsExecutable(option, path, what, executable):
-            "\(Self.named(option, path)) is or holds \(what) \(executable): an app could replace it, and its code would then run "
-                + "as another identity (you, unconfined); give the apps writable folders that hold no program"
+            "\(Self.named(option, path)) \(path == executable ? "is" : "overlaps") \(what) \(executable): an app could replace it "
+                + "or what it holds, and its code would then run as another identity (you, unconfined); give the apps writable "
+                + "folders that hold no program or library and lie in none"
         }
     }
 

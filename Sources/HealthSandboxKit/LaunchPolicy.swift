@@ -10,7 +10,8 @@ import Foundation
 /// `--allow-write`, `--data`). Every path is checked (`checked`): none may be `/`, `/tmp`, the
 /// user's home or a folder containing it, or be, contain or lie in healthd's store or socket
 /// folder; none the app may write may lie in one it may execute from, nor be or hold code
-/// another identity runs (other installed apps' executables, the manager tools, healthd).
+/// another identity runs (other installed apps' executables, the manager tools, healthd) or a
+/// folder such code is loaded from (the system and runtime library folders, `codeFolders`).
 public struct LaunchPolicy: Sendable, Equatable {
     public var readExecutePaths: [String]
     public var readWritePaths: [String]
@@ -62,12 +63,25 @@ public struct LaunchPolicy: Sendable, Equatable {
             }
         }
         // Landlock grants the union of the rules on a path's ancestors: a writable folder in an
-        // executable one would be executable too. (The reverse, an executable path in a writable
-        // folder, is bound read-only over it, so the app can neither change nor replace it.)
+        // executable one would be executable too.
         for written in writeLineages {
             for executed in readLineages where written.lineage.isWithin(executed.lineage) {
                 throw PolicyPathRefusal(path: written.path, origin: written.origin,
                                         reason: .writableBeneathExecutable(executablePath: executed.path, executableOrigin: executed.origin))
+            }
+        }
+        // The reverse, an executable path in a writable folder, is bound read-only over it: the
+        // app cannot change the bound folder in place, but it can rename the folder's parent (which
+        // lies in the writable one, on the host) and create a new folder and files at the old path
+        // (session 20 availability review, finding 4). For the app's own paths that changes nothing;
+        // for a folder other identities load code from it would plant a library healthctl and
+        // healthd load, unconfined. So no writable path may hold one (`codeFolders`).
+        for written in writeLineages where written.origin != .base {
+            for loaded in readLineages where loaded.origin == .base || loaded.origin == .runtime {
+                if loaded.lineage.isWithin(written.lineage) {
+                    throw PolicyPathRefusal(path: written.path, origin: written.origin,
+                                            reason: .holdsCodeFolder(folder: loaded.path, folderOrigin: loaded.origin))
+                }
             }
         }
         let existing = { (paths: [String]) in
@@ -88,9 +102,25 @@ public struct LaunchPolicy: Sendable, Equatable {
         return nil
     }
 
-    /// Directories of the shared libraries mapped into this process (from /proc/self/maps).
+    /// The folders code of other identities is loaded from, beside the tools' own files: the
+    /// system folders every app is given, and the folders of the runtime libraries this program
+    /// has loaded (healthctl and healthd load the same runtime). No path an app may write may be,
+    /// hold or lie in one: `checked` for each launch, `AgentFolderGrants.checked` at the agent's start.
+    /// The runtime's come first: a refusal names the most specific folder.
+    public static func codeFolders() -> [ProtectedFolders.Folder] {
+        loadedLibraryDirectories().map {
+            ProtectedFolders.Folder(what: "a runtime library folder of health-sandbox (healthctl and healthd load it too)", path: $0)
+        } + systemReadable.map { ProtectedFolders.Folder(what: "a system folder every app is given", path: $0) }
+    }
+
+    /// Directories of the shared libraries mapped into this process (from /proc/self/maps, read
+    /// to its end: `String(contentsOfFile:)` trusts the size stat reports, 0 for /proc files, and
+    /// stops after one read — the first 4 KiB, which held the executable's own mappings and a few
+    /// libraries' only, until session 20).
     static func loadedLibraryDirectories() -> [String] {
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return [] }
+        guard let handle = FileHandle(forReadingAtPath: "/proc/self/maps") else { return [] }
+        defer { try? handle.close() }
+        let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         var directories = Set<String>()
         for line in maps.split(separator: "\n") {
             guard let slash = line.firstIndex(of: "/") else { continue }

@@ -80,6 +80,10 @@ public struct PolicyPathRefusal: Error, CustomStringConvertible, Equatable {
         case writableBeneathExecutable(executablePath: String, executableOrigin: PolicyPathOrigin)
         /// A writable path that is or holds code another identity runs (`ProtectedFolders.executables`).
         case holdsExecutable(what: String, executable: String)
+        /// A writable path that holds a folder other identities load code from
+        /// (`LaunchPolicy.codeFolders`): the app could rename the folder's parent and plant a
+        /// library at its path on the host, read-only bind or not.
+        case holdsCodeFolder(folder: String, folderOrigin: PolicyPathOrigin)
     }
 
     public let path: String
@@ -111,6 +115,10 @@ public struct PolicyPathRefusal: Error, CustomStringConvertible, Equatable {
             return "\(named) is writable and is or holds \(what) \(executable): the app could replace it, and its code would then "
                 + "run as another identity (another app with that app's grants, or you, unconfined); give it a writable folder "
                 + "that holds no other program"
+        case let .holdsCodeFolder(folder, folderOrigin):
+            return "\(named) is writable and holds \(folder) (\(folderOrigin.rawValue)), which other programs load code or data "
+                + "from (healthctl and healthd among them, unconfined): the app could move it aside and plant a library at its path, "
+                + "read-only or not inside the sandbox; give it a writable folder that holds no library folder"
         }
     }
 }

@@ -13,12 +13,23 @@ public final class HealthDatabase: Sendable {
     public let attachments: AttachmentRepository
     /// Whether a stream's reader lost an object to a deletion since its reading (`StreamVisibility`).
     public let visibleDeletions: VisibleDeletions
+    /// What each app stores, counted by this store's writer (`StorageUse`).
+    public let storage: StorageUse
+    /// The writer connection `storage` is attached to, detached when this goes.
+    private let storageAttachment: StorageUse.Attachment?
+    /// Whether this open store is still in service, or a lock or key change began closing it:
+    /// the admission a stream's question between its messages runs in, which the close waits for.
+    public let lifetime = StoreLifetime()
 
     /// `readOnly`: the store cannot be written (`EncryptedDatabase.openReadOnly`), so it is
     /// not migrated; it must already have every migration, or opening fails. `sideReader`: a
     /// connection of its own for reads made while a read of `writer` is open
     /// (`EncryptedDatabase.sideReader`); without one, `visibleDeletions` answers "maybe" always.
-    public init(writer: any DatabaseWriter, sideReader: (any DatabaseReader)? = nil, readOnly: Bool = false) throws {
+    ///
+    /// `storage`: the count to seed from this store and charge its writes to — the broker's, which
+    /// outlives each opening of the store; a fresh one by default.
+    public init(writer: any DatabaseWriter, sideReader: (any DatabaseReader)? = nil, readOnly: Bool = false,
+                storage: StorageUse = StorageUse()) throws {
         if readOnly {
             guard try writer.read({ db in try StoreSchema.migrator.hasCompletedMigrations(db) }) else {
                 throw StoreOpenError.database(path: "", code: 8,
@@ -35,11 +46,25 @@ public final class HealthDatabase: Sendable {
         grants = GrantRepository(writer: writer)
         apps = AppRepository(writer: writer, grantCache: grants.cache)
         accessLog = AccessLogRepository(writer: writer, commits: commits)
-        changeFeed = try ChangeFeedRepository(writer: writer)
+        changeFeed = try ChangeFeedRepository(writer: writer, storage: readOnly ? nil : storage)
         attachments = AttachmentRepository(writer: writer, commits: commits)
         visibleDeletions = VisibleDeletions(reader: sideReader)
+        self.storage = storage
+        if readOnly {
+            try writer.read { try storage.seed($0) }
+            storageAttachment = nil
+        } else {
+            storageAttachment = try writer.writeWithoutTransaction { db in
+                try storage.seed(db)
+                return storage.attach(to: db)
+            }
+        }
         // No upload outlives the process that received it: a staged one left by a stop or crash
         // mid-upload is dropped here, so nothing half-written stays in the store.
         if !readOnly { try attachments.dropUploads() }
+    }
+
+    deinit {
+        if let storageAttachment { StorageUse.detach(storageAttachment) }
     }
 }

@@ -100,6 +100,9 @@ public enum HealthManagerMethod: String, CaseIterable, Sendable {
     case listAttachments = "/openhealth.v1.HealthManager/ListAttachments"
     case readAttachmentData = "/openhealth.v1.HealthManager/ReadAttachmentData"
     case removeAttachment = "/openhealth.v1.HealthManager/RemoveAttachment"
+    /// Each app's storage use and bound (healthctl apps storage).
+    case listAppStorage = "/openhealth.v1.HealthManager/ListAppStorage"
+    case setAppStorageBound = "/openhealth.v1.HealthManager/SetAppStorageBound"
 }
 
 /// Where the SDK finds its connection: health-sandbox puts the inherited descriptor's number here.

@@ -43,7 +43,9 @@ struct Agent: ParsableCommand {
 
     @Option(name: .customLong("allow-write"), help: ArgumentHelp(
         "Also let every launched app write beneath PATH (repeatable): one folder shared by all of them, where they can leave "
-            + "files for each other; prefer --data-root or --app-allow-write, which give one app a folder of its own.", valueName: "path"))
+            + "files for each other; prefer --data-root or --app-allow-write, which give one app a folder of its own. Refused if "
+            + "PATH is, contains or lies in a folder one app is given (--app-allow-read/--app-allow-write) or every app reads "
+            + "(--allow-read), unless --allow-shared-writes.", valueName: "path"))
     var allowWrite: [String] = []
 
     @Option(name: .customLong("app-allow-read"), help: ArgumentHelp(
@@ -52,11 +54,11 @@ struct Agent: ParsableCommand {
 
     @Option(name: .customLong("app-allow-write"), help: ArgumentHelp(
         "Let the one app APP-ID write beneath PATH (repeatable). Refused if another app is given PATH, a folder in it or one "
-            + "containing it (per app, with --allow-read/--allow-write, or --data-root), unless --allow-shared-writes.",
+            + "containing it (per app, or with --allow-read/--allow-write), unless --allow-shared-writes.",
         valueName: "app-id=path"))
     var appAllowWrite: [String] = []
 
-    @Flag(name: .customLong("allow-shared-writes"), help: "Let an --app-allow-write folder be one other apps are given too (they can then leave files for each other there).")
+    @Flag(name: .customLong("allow-shared-writes"), help: "Let a folder apps may write overlap one other apps are given too (they can then leave files for each other there, and change the code another app loads from it). The log folder, the data root and the tools' and runtime's folders stay refused.")
     var allowSharedWrites = false
 
     @Option(name: .customLong("data-root"), help: ArgumentHelp("Give each launched app the data folder PATH/APP-ID (as root: owned by the app's own uid).", valueName: "path"))
@@ -70,7 +72,7 @@ struct Agent: ParsableCommand {
             throw ValidationError("'\(path)' is not an absolute path")
         }
         do {
-            try folderGrants().checked(allowSharedWrites: allowSharedWrites)
+            _ = try folderGrants()  // the per-app options parse; `run` checks what they name
         } catch {
             throw ValidationError(error.description)
         }
@@ -92,7 +94,10 @@ struct Agent: ParsableCommand {
             throw fail(AppLauncher.Failure(description: "cannot find this program's own path in /proc/self/exe", exitCode: 70))
         }
         do {
-            try folderGrants().checkedAgentFolders(logDirectory: logDirectory, tools: ProtectedFolders.localTools(launcher: launcher))
+            // The one rule for every folder the apps are given (AgentFolderCheck.swift), before
+            // anything is connected or launched.
+            try folderGrants().checked(allowSharedWrites: allowSharedWrites, logDirectory: logDirectory,
+                                       tools: ProtectedFolders.localTools(launcher: launcher))
         } catch {
             throw fail(AppLauncher.Failure(description: error.description, exitCode: error.exitCode))
         }

@@ -100,6 +100,12 @@ struct Healthd: ParsableCommand {
     @Option(name: .customLong("statement-cpu-budget-ms"), help: .hidden)
     var statementCPUBudgetMilliseconds: Int?
 
+    // A test hook (hidden from --help): what one app may journal while the store is locked, in
+    // KiB (BrokerLimits' journaledBytesPerApp, 8 MiB unless given), so a test reaches the
+    // journal bound in a few saves.
+    @Option(name: .customLong("journal-bound-kib"), help: .hidden)
+    var journalBoundKiB: Int?
+
     @Option(name: .customLong("lock-after"),
             help: ArgumentHelp("Lock the store after this long without reads or saves (e.g. 90s, 10m, 1h); off by default.",
                                valueName: "duration"))
@@ -137,6 +143,9 @@ struct Healthd: ParsableCommand {
             throw ValidationError("--stalled-peer-timeout must be a whole number of seconds from 1 to 3600, got \(seconds)")
         }
         // A share must hold one maximal request as it is counted (4 MiB at 4 bytes a byte, BrokerLimits).
+        if let journalBoundKiB, !(1...(1 << 30)).contains(journalBoundKiB) {
+            throw ValidationError("--journal-bound-kib must be from 1 to 1073741824, got \(journalBoundKiB)")
+        }
         if let appBufferShareMiB, !(17...65_536).contains(appBufferShareMiB) {
             throw ValidationError("--app-buffer-share-mib must be from 17 to 65536, got \(appBufferShareMiB)")
         }
@@ -309,6 +318,7 @@ struct Healthd: ParsableCommand {
         if let seconds = answerReadDeadlineSeconds { limits.answerReadDeadline = .seconds(seconds) }
         if let largeQueriesRunning { limits.largeQueriesRunning = largeQueriesRunning }
         if let statementCPUBudgetMilliseconds { limits.statementCPUBudget = .milliseconds(statementCPUBudgetMilliseconds) }
+        if let journalBoundKiB { limits.journaledBytesPerApp = journalBoundKiB << 10 }
         if let appBufferShareMiB {
             limits.bufferedBytesPerApp = appBufferShareMiB << 20
             limits.bufferedBytes = max(limits.bufferedBytes, limits.bufferedBytesPerApp)

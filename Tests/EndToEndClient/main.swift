@@ -42,6 +42,8 @@
 //   (no arguments, OPENHEALTH_LAUNCH_REASON=background-delivery: the background launch, BackgroundCommands.swift)
 //   e2e-client activity-summaries [--from DAY --to DAY] [--zone ZONE] [--async]   (`summary …` lines; ActivityCommands.swift)
 //   e2e-client collection-updates COLLECTION-ARGS… --updates N [--descriptor] [--linger]  (StatisticsUpdateCommands.swift)
+//   e2e-client read-then-leave --observe T --anchored T --collection T --query T --on ready|update --after-ms N
+//              --leave exit|stop|stay                (reads, then leaves mid-read; LeaveMidReadCommands.swift)
 //   e2e-client query-ordered TYPE [--start S] [--end E] [--strict-start] [--strict-end] [--limit N] [--sort start|end:asc|desc]…
 //   e2e-client snippet NAME [COUNT [SIZE]]             (HealthKit code as Apple documents it; AppleSnippets.swift)
 //   e2e-client workout-snippet NAME [ARGS…]            (live workout recording as Apple documents it; WorkoutSnippets.swift)
@@ -236,6 +238,8 @@ do {
         try await backgroundLaunchCommand(store: store)
     case "activity-summaries":
         try await activitySummaries(store, arguments)
+    case "read-then-leave":
+        try await readThenLeaveCommand(arguments, store: store)
     case "collection-updates":
         try await collectionUpdatesCommand(arguments, store: store)
     case "query-ordered":

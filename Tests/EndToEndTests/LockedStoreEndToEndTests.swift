@@ -197,7 +197,10 @@ import TestSupport
     }
 
     @Test func killedWhileMergingAppliesEverySaveExactlyOnce() async throws {
-        let healthd = try await startedHealthd()
+        // 80,000 samples journaled by one app, past the 8 MiB an app may journal while locked
+        // (StorageBoundEndToEndTests tests that bound): raised here, where the merge must be long.
+        let bound = ["--journal-bound-kib", "65536"]
+        let healthd = try await startedHealthd(bound)
         let app = try LockedStoreApp(socket: healthd.appSocket)
         expectSuccess(try await healthd.healthctl(["lock"]))
         var saved: [UUID] = []
@@ -210,7 +213,7 @@ import TestSupport
         let unlock = Task { try await healthd.healthctl(["unlock"]) }
         try await healthd.killOnceMerging(markersBefore: markers)
         let interrupted = try await unlock.value
-        try healthd.start()
+        try healthd.start(bound)
         let reader = try LockedStoreApp(socket: healthd.appSocket)
         defer { reader.close() }
         let stored = try await reader.storedUUIDs()

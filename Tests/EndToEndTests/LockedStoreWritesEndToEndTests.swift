@@ -12,9 +12,9 @@ import TestSupport
     let workouts = "HKWorkoutTypeIdentifier"
     let app = "org.test.locked-writes", other = "org.test.locked-writes-other"
 
-    private func started(entitlements: [String] = []) async throws -> RestartableHealthd {
+    private func started(entitlements: [String] = [], arguments: [String] = []) async throws -> RestartableHealthd {
         let healthd = try RestartableHealthd()
-        try healthd.start()
+        try healthd.start(arguments)
         for appID in [app, other] {
             try await healthd.installClient(appID, entitlements: entitlements)
             for type in [steps, workouts] {
@@ -133,7 +133,10 @@ import TestSupport
     }
 
     @Test func killedMidMergeAJournalOfEveryKindIsAppliedExactlyOnce() async throws {
-        let healthd = try await started(entitlements: ["com.apple.developer.healthkit.background-delivery"])
+        // The filler journals 80,000 samples, past the 8 MiB an app may journal while locked
+        // (StorageBoundEndToEndTests tests that bound): raised here, where the merge must be long.
+        let bound = ["--journal-bound-kib", "65536"]
+        let healthd = try await started(entitlements: ["com.apple.developer.healthkit.background-delivery"], arguments: bound)
         for access in ["share", "read"] { try await healthd.set(app, access, "HKWorkoutRouteTypeIdentifier", allowed: true) }
         let filler = "org.test.locked-writes-filler"  // this test process, saving fast over a direct connection
         try await SavingApp.install(filler, root: healthd.root) { try await healthd.healthctl($0) }
@@ -159,7 +162,7 @@ import TestSupport
         let unlock = Task { try await healthd.healthctl(["unlock"]) }
         try await healthd.killOnceMerging(markersBefore: markers)
         let interrupted = try await unlock.value
-        try healthd.start()  // merges what the killed merge left
+        try healthd.start(bound)  // merges what the killed merge left
 
         // Evidence that the kill interrupted the merge: the start merged what it left (the rest
         // of the journal, or all of it when the kill came before the first batch committed).

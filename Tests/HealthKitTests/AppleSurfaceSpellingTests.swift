@@ -635,7 +635,7 @@ enum AppleSurfaceSpelling {
     }
     // row 126: HKObject.source (deprecated)
     static func row126(o: HKObject) async throws {
-        let s: HKSource = o.sourceRevision.source
+        let s: HKSource = o.source
         _ = s
     }
     // row 127: HKObject equality by UUID (==, Set, contains)

@@ -1,5 +1,6 @@
 import Foundation
 @testable import HealthKit
+import HealthWire
 import Testing
 
 /// Rows of docs/healthkit-compatibility.md closed in session 10 that involve no stored data.
@@ -43,6 +44,23 @@ import Testing
         #expect(error?.code == .errorInvalidArgument)
         let details = error?.userInfo[HKDetailedCDAValidationErrorKey] as? String
         #expect(details?.isEmpty == false, "\(String(describing: error?.userInfo))")
+    }
+
+    /// `HKObject.source` (developer.apple.com/documentation/healthkit/hkobject/source, deprecated in
+    /// iOS 9, still shipped): the source of the object's source revision — the broker's record for
+    /// a fetched object, this process for one not saved.
+    @Test func theDeprecatedSourceIsTheSourceRevisionsSource() throws {
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let record = SampleRecord(uuid: UUID(), typeIdentifier: HKQuantityTypeIdentifier.stepCount.rawValue, startDate: start,
+                                  endDate: start.addingTimeInterval(60), value: .quantity(12, unit: "count"),
+                                  source: SourceRecord(bundleIdentifier: "org.example.walk", name: "Walk"))
+        let fetched = try HKSample.fetched(record)
+        #expect(fetched.source == fetched.sourceRevision.source)
+        #expect(fetched.source.bundleIdentifier == "org.example.walk")
+        #expect(fetched.source.name == "Walk")
+        let unsaved = HKQuantitySample(type: HKQuantityType(.stepCount), quantity: HKQuantity(unit: .count(), doubleValue: 1),
+                                       start: start, end: start)
+        #expect(unsaved.source == unsaved.sourceRevision.source)
     }
 
     /// Apple's `HKQuery` is an `NSObject` subclass (…/hkquery: "class HKQuery : NSObject") that does

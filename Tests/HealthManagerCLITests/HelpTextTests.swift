@@ -4,7 +4,7 @@ import Testing
 /// Every command's help renders, shows an example of itself, and the completion scripts build.
 @Suite(.timeLimit(.minutes(10))) struct HelpTextTests {
     static let commands: [[String]] = [
-        [], ["status"], ["apps"], ["apps", "install"], ["apps", "list"], ["requests"],
+        [], ["status"], ["apps"], ["apps", "install"], ["apps", "list"], ["apps", "storage"], ["requests"],
         ["grant"], ["revoke"], ["grants"], ["samples"], ["chart"],
         ["medications", "list"], ["medications", "add"], ["medications", "log-dose"], ["medications", "archive"],
     ]

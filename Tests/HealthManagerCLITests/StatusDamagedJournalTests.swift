@@ -1,4 +1,5 @@
 import Foundation
+import HealthModel
 import HealthWire
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 /// as healthd sent them, shown and never obeyed: a path or note holding control characters or
 /// a quote is escaped on the terminal and quoted for the shell in the `rm` the user is offered.
 @Suite(.timeLimit(.minutes(10))) struct StatusDamagedJournalTests {
-    func status(_ journals: [BrokerStatus.DamagedJournal]) -> BrokerStatus {
+    func status(_ journals: [DamagedPendingJournal]) -> BrokerStatus {
         BrokerStatus(storeDirectory: "/s", appSocket: "/a", adminSocket: "/m", installedApps: 0, pendingRequests: 0,
                      connectedApps: 0, sampleCount: 0, version: "0", damagedJournals: journals)
     }
@@ -16,9 +17,9 @@ import Testing
     @Test func journalsRoundTripAndAreShownWithWhatToDo() throws {
         let kept = Date(timeIntervalSince1970: 1_800_000_000)
         let journals = [
-            BrokerStatus.DamagedJournal(path: "/s/pending-3.journal.damaged", bytes: 4_812, kept: kept,
+            DamagedPendingJournal(path: "/s/pending-3.journal.damaged", bytes: 4_812, kept: kept,
                                         lost: "entry 2 failed authentication; and 1 more"),
-            BrokerStatus.DamagedJournal(path: "/s/it's\u{1B}[2J.damaged", bytes: 0, kept: nil, lost: "a\nb\u{202E}"),
+            DamagedPendingJournal(path: "/s/it's\u{1B}[2J.damaged", bytes: 0, kept: nil, lost: "a\nb\u{202E}"),
         ]
         let received = try BrokerStatus(wire: status(journals).wireBytes())
         #expect(received.damagedJournals == journals)
@@ -34,11 +35,11 @@ import Testing
     }
 
     @Test func moreThanHealthdListsIsRefusedOnTheWire() throws {
-        let many = (0...BrokerStatus.DamagedJournal.maxListed).map {
-            BrokerStatus.DamagedJournal(path: "/s/pending-\($0).journal.damaged", bytes: 1, kept: nil, lost: "")
+        let many = (0...DamagedPendingJournal.maxListed).map {
+            DamagedPendingJournal(path: "/s/pending-\($0).journal.damaged", bytes: 1, kept: nil, lost: "")
         }
         // healthd sends at most `maxListed`; the encoder keeps that bound too.
         let received = try BrokerStatus(wire: status(many).wireBytes())
-        #expect(received.damagedJournals.count == BrokerStatus.DamagedJournal.maxListed)
+        #expect(received.damagedJournals.count == DamagedPendingJournal.maxListed)
     }
 }

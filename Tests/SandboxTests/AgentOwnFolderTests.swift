@@ -39,6 +39,9 @@ import TestSupport
             ("data root in a folder every app writes", ["--allow-write", shared, "--data-root", shared + "/data"], [shared, shared + "/data"]),
             ("data root holds a folder every app writes", ["--allow-write", data + "/inner", "--data-root", data], [data + "/inner", data]),
             ("data root read by every app", ["--allow-read", data, "--data-root", data], [data]),
+            // Before session 20 refused as apps sharing a folder (64, waived by --allow-shared-writes,
+            // after which this check refused it anyway): it is the agent's own.
+            ("data root is one app's writable folder", ["--app-allow-write", "org.test.a=\(data)", "--data-root", data], [data]),
             ("log folder in the data root", ["--data-root", data, "--log-dir", data + "/logs"], [data, data + "/logs"]),
             ("every app writes the tools' folder", ["--allow-write", tools], [tools, "health"]),
             ("one app writes the tools' folder", ["--app-allow-write", "org.test.a=\(tools)"], [tools, "health"]),

@@ -27,7 +27,7 @@ import TestSupport
         }
         let grants = AgentFolderGrants(perApp: try AgentFolderGrants.perApp(
             readable: [], writable: Self.apps.map { "\($0)=\(folders[$0] ?? "")" }))
-        try grants.checked(allowSharedWrites: false)
+        try grants.checked(allowSharedWrites: false, logDirectory: nil, tools: [])
         let exits = Mutex<[String: Int32]>([:])
         var configuration = SandboxedAppSpawner.Configuration(launcher: Products.path("health-sandbox"), adminSocket: world.adminSocket,
                                                               logDirectory: world.root, extraReadable: [], extraWritable: [],
@@ -55,7 +55,8 @@ import TestSupport
     }
 
     /// Each way two apps could end up sharing a writable folder, refused by the real command
-    /// line before the agent connects anywhere (exit 64 naming both and the fix); with
+    /// line before the agent connects anywhere (exit 64 naming both and the fix; one app's
+    /// folder as the data root is the agent's own folder, exit 71, `AgentOwnFolderTests`); with
     /// --allow-shared-writes, or disjoint folders, the options are accepted (the agent then
     /// fails only to reach the absent healthd: exit 77 or it keeps retrying, so it is stopped).
     @Test func aWritableFolderOfOneAppIsNotGivenToAnother() async throws {
@@ -73,7 +74,6 @@ import TestSupport
             ("read by another app", [a, "--app-allow-read=org.test.b=\(root)/a"]),
             ("read by every app", [a, "--allow-read=\(root)/a/inner"]),
             ("written by every app", [a, "--allow-write=\(root)"]),
-            ("the data root", [a, "--data-root=\(root)/a"]),
         ]
         for (what, options) in overlapping {
             let refused = try await ProcessRun.run(Products.path("health-sandbox"), ["agent", "--socket", root + "/none.sock"] + options,

@@ -111,7 +111,8 @@ import Testing
 
     /// Landlock's rights add up along a path: nothing the app may write may lie in (or be) a
     /// path it may execute from. The reverse — an executable path in a writable folder — is
-    /// bound read-only over it and stays allowed.
+    /// bound read-only over it and stays allowed for the app's own paths (`--allow-read`); one
+    /// other programs load code from is refused (`CodeFolderRenameTests`).
     @Test func nothingWritableLiesInAnExecutablePath() throws {
         let tree = try Tree()
         let nested: [(allowRead: [String], allowWrite: [String], data: String?)] = [
@@ -135,6 +136,31 @@ import Testing
         #expect((try? tree.check(data: tree.appFolder + "/data").get()) != nil, "data beside the executable file is fine")
         #expect((try? tree.check(allowRead: [tree.appFolder + "/data"], allowWrite: [tree.appFolder]).get()) != nil,
                 "an executable folder inside a writable one is bound read-only over it")
+    }
+
+    /// The runtime library folders (`LaunchPolicy.codeFolders`) are those of every library this
+    /// process mapped, and a writable folder holding one is refused as holding the runtime's.
+    /// Before session 20 /proc/self/maps was read with `String(contentsOfFile:)`, which stops
+    /// after one read of a /proc file (4 KiB). This process has a library of each of its folders
+    /// in those 4 KiB, so this passes with the old reading too; `CodeFolderRenameTests` (a
+    /// runtime folder holding one library only) is the one that told them apart — there the
+    /// folder was neither bound read-only for the app nor protected from its writes.
+    @Test func theRuntimeFoldersAreThoseOfEveryLoadedLibrary() throws {
+        let maps = try ProcFile.contents(of: "/proc/self/maps")
+        let loaded = Set(maps.split(separator: "\n").compactMap { line -> String? in
+            guard let slash = line.firstIndex(of: "/"), line.hasSuffix(".so") || line.contains(".so.") else { return nil }
+            return (String(line[slash...]) as NSString).deletingLastPathComponent
+        })
+        let folders = Set(LaunchPolicy.codeFolders().map(\.path))
+        #expect(!loaded.isEmpty && loaded.isSubset(of: folders), "missing: \(loaded.subtracting(folders).sorted())")
+        let core = try #require(CodeFolderRenameTests.loadedLibrary(named: "libswiftCore.so"), "the Swift runtime is not loaded from a file")
+        let folder = (core as NSString).deletingLastPathComponent
+        let tree = try Tree()
+        guard case let .failure(refusal) = tree.check(allowWrite: [(folder as NSString).deletingLastPathComponent]),
+              case .holdsCodeFolder(folder, .runtime) = refusal.reason else {
+            Issue.record("a writable folder holding \(folder) was not refused as holding the runtime's folder")
+            return
+        }
     }
 
     /// Session 19 review, finding 4: no path the app may write is, or holds, code another

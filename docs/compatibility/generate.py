@@ -168,8 +168,8 @@ def markdown(rows, counts):
     w("HealthKitExtensions; in session 14 healthkit-gpx-exporter, healthkit-run-generator, HealthKitUtility,")
     w("SpeziHealthKit and react-native-healthkit: 448 files, 4,409 lines naming an `HK…` identifier), ported outside")
     w("this repository, type-check against this SDK with 8 HealthKit lines changed (0.18%), all replacing `NSPredicate(format:)`")
-    w("(and `#keyPath`), which swift-corelibs-foundation lacks (row \"NSPredicate(format:)\" below). See README,")
-    w("\"Porting measurement\".")
+    w("(and `#keyPath`), which swift-corelibs-foundation lacks (row \"NSPredicate(format:)\" below). See the")
+    w("repository's top-level [README.md](../README.md#porting-measurement), \"Porting measurement\".")
     w("")
     secs = []
     for r in rows:

@@ -142,7 +142,7 @@ row(S, "HKObject.uuid", "o: HKObject", "let u: UUID = o.uuid; _ = u", r"\.uuid\b
 row(S, "HKObject.metadata", "o: HKObject", "let m: [String: Any]? = o.metadata; _ = m", r"\.metadata\b")
 row(S, "HKObject.sourceRevision", "o: HKObject", "let r: HKSourceRevision = o.sourceRevision; _ = r", r"\.sourceRevision\b")
 row(S, "HKObject.device", "o: HKObject", "let d: HKDevice? = o.device; _ = d", r"\.device\b")
-row(S, "HKObject.source (deprecated)", "o: HKObject", "let s: HKSource = o.sourceRevision.source; _ = s", r"sourceRevision\.source")
+row(S, "HKObject.source (deprecated)", "o: HKObject", "let s: HKSource = o.source; _ = s", r"theDeprecatedSourceIsTheSourceRevisionsSource")
 row(S, "HKObject equality by UUID (==, Set, contains)", "a: HKObject, b: HKObject", "_ = (a == b, Set([a, b]).count, [a].contains(b))", r"theSameSampleFetchedTwiceIsEqual|objectsAreEqualWhenTheirUUIDsAre")
 row(S, "HKObject and subclasses NSSecureCoding (NSKeyedArchiver round trip)", "o: HKQuantitySample", "let d = try NSKeyedArchiver.archivedData(withRootObject: o, requiringSecureCoding: true); let v = try NSKeyedUnarchiver.unarchivedObject(ofClass: HKQuantitySample.self, from: d); _ = v", r"archivedFetchedSamplesReadBackEqual")
 row(S, "HKSample.sampleType / startDate / endDate", "s: HKSample", "let t: HKSampleType = s.sampleType; let a: Date = s.startDate; let b: Date = s.endDate; _ = (t, a, b)", r"\.sampleType\b")

@@ -51,4 +51,8 @@ int hold(const char *data, const char *foreign);
 /* Binds the abstract socket `name`, prints that, and whether a connection came within 3 s. */
 int listen_abstract(const char *name);
 
+/* Writes into `dir` (bound read-only in a writable folder), then moves its parent aside,
+   makes `dir` again and writes `dir`/planted: one result line per step. */
+int replace_bound(const char *dir);
+
 #endif

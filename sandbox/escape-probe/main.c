@@ -21,6 +21,9 @@
  *       what an app prints to the user's terminal, and how fast (output.c).
  *   ESCAPE_PROBE_TRY_FOLDERS=DIR:DIR… escape-probe
  *       as launched by the agent: "write DIR: allowed/denied (ERRNO)" for each.
+ *   escape-probe replace-bound DIR
+ *       DIR bound read-only in a writable folder: a write in place, then its
+ *       parent moved aside and a file planted at DIR's path (bound_replace.c).
  *   escape-probe exec-victim --app-socket PATH -- VICTIM ARGS...
  *       runs VICTIM (another app's executable) with LD_PRELOAD set and the
  *       broker reached by path, as injected code would.
@@ -85,6 +88,9 @@ int main(int argc, char **argv) {
     }
     if (argc == 4 && strcmp(argv[1], "hold") == 0) {
         return hold(argv[2], argv[3]);
+    }
+    if (argc == 3 && strcmp(argv[1], "replace-bound") == 0) {
+        return replace_bound(argv[2]);
     }
     if (argc == 3 && strcmp(argv[1], "listen-abstract") == 0) {
         return listen_abstract(argv[2]);

@@ -82,7 +82,9 @@ struct AccessLogRecorder: Sendable {
 
     /// A finished call's entry, through the store's group-commit queue: entries of calls that end
     /// together (reads, grant changes) and saves committing meanwhile share one commit and one
-    /// fsync; the entry is durable when this returns, before the reply goes out.
+    /// fsync; the entry is durable when this returns, before the reply goes out. Written whatever
+    /// became of the call — cancelled, its app gone — since `StoreHandle.recordAccess` cannot be
+    /// cancelled.
     func append(method: String, action: AccessAction, caller: Caller, facts: CallAccessReport.Facts, outcome: String?) async {
         let actor = Self.actor(of: caller)
         var detail = facts.detail

@@ -10,6 +10,14 @@ import HealthWire
 struct CallRefusal: Sendable {
     let method: String
     let code: HKError.Code
+    /// Which of the broker's rules refused, when the code alone does not say (a storage bound).
+    var reason: String?
+
+    init(method: String, code: HKError.Code, reason: String? = nil) {
+        self.method = method
+        self.code = code
+        self.reason = reason
+    }
 
     /// nil when `status` is not a refusal.
     init?(method: String, status: RPCStatus) {
@@ -29,6 +37,7 @@ struct CallRefusal: Sendable {
     /// terminal `healthctl log` prints to.
     var detail: String {
         let printable = method.unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F }.prefix(96)
-        return "\(String(String.UnicodeScalarView(printable))): \(code)"
+        let said = "\(String(String.UnicodeScalarView(printable))): \(code)"
+        return reason.map { "\(said) (\($0))" } ?? said
     }
 }

@@ -27,7 +27,7 @@ extension StoreHandle {
                 let count = records.reduce(0) { $0 + $1.mintedUUIDCount }
                 let uuids = (0 ..< count).map { _ in UUIDv7.make() }
                 let entry = try PendingEntryCoding.encode(.save(records: records, source: source, uuids: uuids))
-                try await JournalAppends.append(entry, to: locked.journal)
+                try await JournalAppends.append(entry, to: locked, charging: journalCharge(source.bundleIdentifier))
                 return (uuids, false)
             }
         }
@@ -47,7 +47,7 @@ extension StoreHandle {
                 return (try await database.samples.delete(references, appID: appID, accessLog: accessLog), accessLog != nil)
             case let .locked(locked):
                 let entry = try PendingEntryCoding.encode(.delete(references: references, appID: appID))
-                try await JournalAppends.append(entry, to: locked.journal)
+                try await JournalAppends.append(entry, to: locked, charging: journalCharge(appID))
                 return (Set(references).count, false)
             }
         }
@@ -80,7 +80,7 @@ extension StoreHandle {
             case let .locked(locked):
                 let entry = try PendingEntryCoding.encode(.deleteMatching(typeIdentifier: typeIdentifier, predicate: predicate,
                                                                           appID: appID, workouts: workouts, accessLog: accessLog))
-                try await JournalAppends.append(entry, to: locked.journal)
+                try await JournalAppends.append(entry, to: locked, charging: journalCharge(appID))
                 return 0
             }
         }
@@ -101,7 +101,7 @@ extension StoreHandle {
             case let .locked(locked):
                 try checkShared(locked.grants, [])
                 let entry = try PendingEntryCoding.encode(.associate(sampleUUIDs: sampleUUIDs, workoutUUID: workoutUUID, appID: appID))
-                try await JournalAppends.append(entry, to: locked.journal)
+                try await JournalAppends.append(entry, to: locked, charging: journalCharge(appID))
             }
         }
     }
@@ -139,10 +139,23 @@ extension StoreHandle {
                 let entry = try PendingEntryCoding.encode(.workoutEffortRelation(sample: change.sampleUUID, workout: change.workoutUUID,
                                                                                  activity: change.activityUUID, appID: app.id,
                                                                                  workouts: workouts, relate: relate))
-                try await JournalAppends.append(entry, to: locked.journal)
+                try await JournalAppends.append(entry, to: locked, charging: journalCharge(app.id))
                 return nil
             }
         }
+    }
+
+    /// How an app's journaled write is counted: against its journal bound (`JournalAppends`); the
+    /// user's own sources (`@user`) against nobody.
+    private func journalCharge(_ bundleIdentifier: String) -> JournalAppends.Charge {
+        StorageUse.chargedApp(bundleIdentifier).map { .bounded(app: $0, bound: journalBytesPerApp) } ?? .nobody
+    }
+
+    /// An access-log entry of an app's own call counts against that app, unrefused; the manager's
+    /// entries and refusals (rate-limited) against nobody.
+    private func accessLogCharge(actor: String, appID: String?, action: AccessAction) -> JournalAppends.Charge {
+        guard action != .refused, actor == appID, let app = StorageUse.chargedApp(actor) else { return .nobody }
+        return .counted(app: app)
     }
 
     /// Throws the share refusal of the first effort type when the app may share neither.
@@ -171,7 +184,7 @@ extension StoreHandle {
             case let .locked(locked):
                 let entry = try PendingEntryCoding.encode(.routeData(locations: locations, builderID: builderID, source: source,
                                                                      at: Date()))
-                try await JournalAppends.append(entry, to: locked.journal)
+                try await JournalAppends.append(entry, to: locked, charging: journalCharge(source.bundleIdentifier))
                 return locked.routes.add(locations, appID: source.bundleIdentifier, builderID: builderID)?.count ?? 0
             }
         }
@@ -198,7 +211,7 @@ extension StoreHandle {
                 let uuid = UUIDv7.make()
                 let entry = try PendingEntryCoding.encode(.finishRoute(builderID: builderID, workoutUUID: workoutUUID,
                                                                        metadata: metadata, device: device, source: source, uuid: uuid))
-                try await JournalAppends.append(entry, to: locked.journal)
+                try await JournalAppends.append(entry, to: locked, charging: journalCharge(source.bundleIdentifier))
                 locked.routes.remove(appID: source.bundleIdentifier, builderID: builderID)
                 var route = SampleRecord(uuid: uuid, typeIdentifier: HKWorkoutRouteTypeIdentifier, startDate: summary.first,
                                          endDate: summary.last, value: .workoutRoute(locationCount: summary.count),
@@ -213,26 +226,29 @@ extension StoreHandle {
     /// when open; while locked, into the pending journal (the launch schedule is reloaded for the
     /// app after the merge: LockService).
     func enableBackgroundDelivery(_ registration: BackgroundDeliveryRegistration) async throws {
-        try await writeOrJournal(.enableBackgroundDelivery(registration)) { try $0.backgroundDeliveries.enable(registration) }
+        try await writeOrJournal(.enableBackgroundDelivery(registration), charge: journalCharge(registration.appID)) {
+            try $0.backgroundDeliveries.enable(registration)
+        }
     }
 
     /// Disables `appID`'s background delivery of `typeIdentifier` (every type's when nil), as
     /// `enableBackgroundDelivery`.
     func disableBackgroundDelivery(appID: String, typeIdentifier: String?) async throws {
-        try await writeOrJournal(.disableBackgroundDelivery(appID: appID, typeIdentifier: typeIdentifier)) {
+        try await writeOrJournal(.disableBackgroundDelivery(appID: appID, typeIdentifier: typeIdentifier), charge: journalCharge(appID)) {
             _ = try $0.backgroundDeliveries.disable(appID: appID, typeIdentifier: typeIdentifier)
         }
     }
 
     /// `write` to the open store, or `effect` sealed into the pending journal while locked.
-    private func writeOrJournal(_ effect: PendingEffect, _ write: @Sendable (HealthDatabase) throws -> Void) async throws {
+    private func writeOrJournal(_ effect: PendingEffect, charge: JournalAppends.Charge,
+                                _ write: @Sendable (HealthDatabase) throws -> Void) async throws {
         try await withSaveTarget { access in
             switch access {
             case let .open(database):
                 try write(database)
             case let .locked(locked):
                 let entry = try PendingEntryCoding.encode(effect)
-                try await JournalAppends.append(entry, to: locked.journal)
+                try await JournalAppends.append(entry, to: locked, charging: charge)
             }
         }
     }
@@ -248,7 +264,7 @@ extension StoreHandle {
             case let .locked(locked):
                 let now = Date()
                 let entry = try PendingEntryCoding.encode(.grants(appID: appID, decisions: decisions, at: now))
-                try await JournalAppends.append(entry, to: locked.journal)
+                try await JournalAppends.append(entry, to: locked, charging: .nobody)
                 try locked.grants.grants.apply(appID: appID, decisions, at: now)
             }
         }
@@ -269,7 +285,7 @@ extension StoreHandle {
             case let .locked(locked):
                 guard try locked.grants.apps.find(id: appID) != nil else { return false }
                 let entry = try PendingEntryCoding.encode(.appAccess(appID: appID, setting: setting, allowed: allowed, at: Date()))
-                try await JournalAppends.append(entry, to: locked.journal)
+                try await JournalAppends.append(entry, to: locked, charging: .nobody)
                 database = locked.grants
             }
             let found = switch setting {
@@ -282,9 +298,29 @@ extension StoreHandle {
     }
 
     /// Appends an access-log entry: to the log when the store is open; while locked, to the
-    /// pending journal, which the merge appends to the log with the time of the call.
+    /// pending journal, which the merge appends to the log with the time of the call. Returns
+    /// once the entry is durable, so a caller that answers after it answers after the entry.
+    ///
+    /// Uncancellable: the one way an entry is written outside a write's own transaction, and an
+    /// entry is the record of something that already happened (data sent, a refusal answered,
+    /// an app launched), so it is written whatever becomes of the task asking for it — a call
+    /// its app cancelled, left or was killed during, a long-running query the lock ended. It
+    /// runs as a task of its own, which the caller's cancellation does not reach, and without
+    /// the caller's task-locals: a long-running query's entry waits for none of its app's query
+    /// slots (`ScheduledStoreVisits`, whose wait a cancelled call abandons — the entry then went
+    /// to healthd's log instead, `AccessLogCancellationEndToEndTests`), and the call's statement
+    /// budget, which its end stops, is not the entry's. An entry is bounded work, like the
+    /// checks that run outside the slots.
     func recordAccess(actor: String, appID: String?, action: AccessAction, types: [String], count: Int,
                       detail: String) async throws {
+        try await Task.detached(priority: Task.currentPriority) {
+            try await self.appendAccessEntry(actor: actor, appID: appID, action: action, types: types, count: count, detail: detail)
+        }.value
+    }
+
+    /// `recordAccess`'s write, on its own task.
+    private func appendAccessEntry(actor: String, appID: String?, action: AccessAction, types: [String], count: Int,
+                                   detail: String) async throws {
         try await withSaveTarget { access in
             switch access {
             case let .open(database):
@@ -294,7 +330,7 @@ extension StoreHandle {
             case let .locked(locked):
                 let entry = try PendingEntryCoding.encode(.accessLog(actor: actor, appID: appID, action: action, types: types,
                                                                      count: count, detail: detail, at: Date()))
-                try await JournalAppends.append(entry, to: locked.journal)
+                try await JournalAppends.append(entry, to: locked, charging: accessLogCharge(actor: actor, appID: appID, action: action))
             }
         }
     }

@@ -36,6 +36,11 @@ struct CallDispatcher: Sendable {
 
     /// `dispatch` for an app's call, its budgets claimed before the handler touches the store.
     private func dispatch(_ call: IncomingCall, _ handler: MethodTable.Handler, app: AppManifest) async {
+        if let exceeded = storageBoundRefusal(call, app: app) {
+            await AccessLogRecorder(context: context).appendRefusal(exceeded.refusal(method: call.method), app: app, types: [])
+            let streaming = if case .stream = handler { true } else { false }
+            return call.responder.fail(exceeded.status, streaming: streaming)
+        }
         // Budgets are claimed before the handler touches the store; the manager has none.
         switch MethodTable.cost(of: call.method, payload: call.payload) {
         case .cheap:
@@ -79,6 +84,18 @@ struct CallDispatcher: Sendable {
                 call.responder.fail(RPCStatus(.cancelled, "cancelled while waiting for a query slot"), streaming: streaming)
             }
         }
+    }
+
+    /// The storage bound's admission, the one check every app write passes (on either path: the
+    /// reader thread's `commitNow` leaves a refused call to `dispatch`, which refuses and logs it):
+    /// a call that may store data (`MethodTable.storesData`) is refused when the app's count
+    /// (`StorageUse`) and the request's bytes would pass the app's bound. A memory lookup: the
+    /// count is the writer's, kept as it commits. Calls admitted together may pass the bound by
+    /// what they store (at most the app's request-buffer share in flight, `BrokerLimits`).
+    private func storageBoundRefusal(_ call: IncomingCall, app: AppManifest) -> StorageBoundExceeded? {
+        guard MethodTable.storesData(call.method),
+              let excess = context.store.storage.excess(appID: app.id, adding: call.payload.count) else { return nil }
+        return StorageBoundExceeded(bound: .stored, used: excess.used, limit: excess.bound)
     }
 
     /// A long-running query ends when the store locks (DESIGN.md §7.8), whatever it is waiting
@@ -150,8 +167,8 @@ struct CallDispatcher: Sendable {
 
     private func commitNow(_ call: IncomingCall,
                            _ write: (BrokerContext, Caller, [UInt8], HealthDatabase, CallAccessReport) throws -> MethodTable.Reply) -> Bool {
-        guard call.aloneOnConnection, caller.appManifest != nil, call.payload.count <= Self.readerCommitPayloadLimit,
-              MethodTable.cost(of: call.method, payload: call.payload) == .cheap
+        guard call.aloneOnConnection, let app = caller.appManifest, call.payload.count <= Self.readerCommitPayloadLimit,
+              MethodTable.cost(of: call.method, payload: call.payload) == .cheap, storageBoundRefusal(call, app: app) == nil
         else { return false }
         let report = accessReport(for: call.method)
         let reply: MethodTable.Reply?
@@ -194,7 +211,7 @@ struct CallDispatcher: Sendable {
                 call.responder.finish()
             } catch {
                 let status = status(for: error, method: call.method)
-                await logAccess(call.method, report, failure: status)
+                await logAccess(call.method, report, failure: status, error: error)
                 call.responder.fail(status, streaming: true)
             }
         }
@@ -208,7 +225,7 @@ struct CallDispatcher: Sendable {
             respond(call, with: reply)
         } catch {
             let status = status(for: error, method: call.method)
-            await logAccess(call.method, report, failure: status)
+            await logAccess(call.method, report, failure: status, error: error)
             call.responder.fail(status, streaming: false)
         }
     }
@@ -220,8 +237,12 @@ struct CallDispatcher: Sendable {
     /// - Otherwise a method the table logs, whose handler got far enough to report what it
     ///   touched. A call that failed after reporting (a query cancelled mid-stream) is logged
     ///   with what it had done and its status code.
-    private func logAccess(_ method: String, _ report: CallAccessReport, failure: RPCStatus?) async {
-        if let failure, let app = caller.appManifest, let refusal = CallRefusal(method: method, status: failure) {
+    /// - A storage bound's refusal (`StorageBoundExceeded`, `error`) is a refusal too, logged as
+    ///   one (rate-limited): while the store is locked an entry per refused save would itself
+    ///   grow the pending journal the bound is there to bound.
+    private func logAccess(_ method: String, _ report: CallAccessReport, failure: RPCStatus?, error: (any Error)? = nil) async {
+        let refusal = (error as? StorageBoundExceeded)?.refusal(method: method) ?? failure.flatMap { CallRefusal(method: method, status: $0) }
+        if let refusal, let app = caller.appManifest {
             await AccessLogRecorder(context: context).appendRefusal(refusal, app: app, types: report.recorded?.types ?? [])
             return
         }
@@ -244,6 +265,8 @@ struct CallDispatcher: Sendable {
         // An HKError says more (a deletion cut short by the drain says how far it got).
         if !(error is HKError), let stop = StatementBudget.current?.stop { return Self.status(for: stop) }
         switch error {
+        case let error as StorageBoundExceeded:
+            return error.status
         case let error as HKError:
             return RPCStatus(error)
         case let error as RPCStatus:

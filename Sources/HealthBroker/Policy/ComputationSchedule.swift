@@ -21,7 +21,10 @@ enum ComputationSchedule: Equatable, Sendable {
     /// The anchored and effort-relationship queries: a finite answer or a long-running one, as
     /// the request says (`longRunning`).
     case asItsRequestSays
-    /// Work bounded by the request, whatever the store holds: the reason.
+    /// Work bounded by the request, whatever the store holds: the reason. Such a method runs no
+    /// app predicate over stored rows and holds a store reader or the writer only for what its
+    /// request names; a method that does either for longer belongs in the slots, which are what
+    /// accounts for readers held long (`BrokerLimits.storeReaders`).
     case bounded(Bound)
 
     enum Bound: Equatable, Sendable {
@@ -30,9 +33,6 @@ enum ComputationSchedule: Equatable, Sendable {
         /// Reads or writes what one request names, within the frame limits (a save, a deletion
         /// by UUIDs, one characteristic, an attachment chunk).
         case oneRequestsObjects
-        /// A matching deletion: its chunks (`SampleRepository.deletionChunk`, 2,000 objects) go
-        /// through the store's one writer one after another, with other saves between them.
-        case writerChunks
         /// A per-object read request or document offer: at most 1,000 candidates, one request
         /// at a time per app (`PerObjectPromptCenter`).
         case promptCandidates
@@ -42,6 +42,12 @@ enum ComputationSchedule: Equatable, Sendable {
         switch method {
         case .querySamples, .queryCorrelations, .queryRouteData, .querySeriesData, .queryStatistics,
              .queryStatisticsCollection, .queryActivitySummaries, .querySources, .readAttachmentData:
+            return .wholeCallInASlot
+        case .deleteMatching:
+            // Not bounded by its request: each chunk's selection evaluates the app's predicate on
+            // a store reader, for up to the statement budget (a chunk's commit is short, and the
+            // slot is held through it). Until session 20 this was `.bounded(.writerChunks)`,
+            // reasoned from the writer alone; the readers it held were no one's to count.
             return .wholeCallInASlot
         case .observeChanges, .watchStatisticsCollection, .watchActivitySummaries, .watchUserPreferences:
             return .eachStoreVisitInASlot
@@ -54,8 +60,6 @@ enum ComputationSchedule: Equatable, Sendable {
              .getCharacteristic, .relateWorkoutEffort, .unrelateWorkoutEffort, .beginAttachment, .appendAttachmentData,
              .finishAttachment, .listAttachments, .removeAttachment:
             return .bounded(.oneRequestsObjects)
-        case .deleteMatching:
-            return .bounded(.writerChunks)
         case .requestPerObjectReadAuthorization, .offerDocuments:
             return .bounded(.promptCandidates)
         }

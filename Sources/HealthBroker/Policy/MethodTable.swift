@@ -131,11 +131,16 @@ enum MethodTable {
         HealthManagerMethod.listAttachments.rawValue: .unary(AttachmentService.listForManager),
         HealthManagerMethod.readAttachmentData.rawValue: .stream(AttachmentService.readForManager),
         HealthManagerMethod.removeAttachment.rawValue: .unary(AttachmentService.removeForManager),
+        HealthManagerMethod.listAppStorage.rawValue: .unary(AppStorageService.list),
+        HealthManagerMethod.setAppStorageBound.rawValue: .unary(AppStorageService.setBound),
     ]
 
     /// How much of the broker an app's call may hold (BrokerLimits): a long-running query counts
     /// against the app's long-running budget for as long as it stays open; a large query (a
-    /// finite stream that reads and sends many rows) runs only in a `QueryScheduler` slot.
+    /// finite call whose work grows with the store: a stream that reads and sends many rows, a
+    /// statistic, a deletion by predicate) runs only in a `QueryScheduler` slot. A cheap call
+    /// evaluates no app predicate over stored rows and holds a reader or the writer for what its
+    /// request names only (`ComputationSchedule.Bound`).
     enum Cost: Sendable, Equatable {
         case cheap
         /// May ask the user (a pending prompt of `PromptKind`): refused up front, before any
@@ -177,14 +182,50 @@ enum MethodTable {
         case .querySamples, .queryCorrelations, .queryRouteData, .querySeriesData, .queryStatistics,
              .queryStatisticsCollection, .queryActivitySummaries, .querySources, .readAttachmentData:
             return .largeQuery
+        case .deleteMatching:
+            // Each chunk's selection runs the app's predicate on a store reader, for up to the
+            // statement budget: in a slot, that reader is one the slots account for. As a cheap
+            // call, 64 at once took every reader and then every pool thread (session 20
+            // availability review, finding 2; `MatchingDeletionSchedulingEndToEndTests`).
+            return .largeQuery
         case .getRequestStatus, .authorizationStatus, .save, .acknowledgeObserverUpdate,
-             .addSamplesToWorkout, .insertRouteData, .finishRoute, .deleteObjects, .deleteMatching,
+             .addSamplesToWorkout, .insertRouteData, .finishRoute, .deleteObjects,
              .getCharacteristic, .preferredUnits, .enableBackgroundDelivery, .disableBackgroundDelivery,
              .disableAllBackgroundDeliveries, .currentSource, .relateWorkoutEffort, .unrelateWorkoutEffort,
              .beginAttachment, .appendAttachmentData, .finishAttachment, .listAttachments, .removeAttachment,
              .offerDocuments:  // files the offer and reads no candidate: the user's listing does (PerObjectCandidates)
             // One bounded request, one bounded answer: the call's own frame limits hold it.
             return .cheap
+        }
+    }
+
+    /// Whether an app's call may add to what the app stores, and so is refused once the app is at
+    /// its storage bound (`CallDispatcher`, `StorageUse`). Deletions never are: they give room back.
+    /// Like `cost`, the switch names every app method and has no default: a new write does not
+    /// build until someone decides. Names that are no app method are not app writes.
+    static func storesData(_ method: String) -> Bool {
+        storingMethods.contains(method)
+    }
+
+    /// `stores(_:)`'s methods by name: one hash lookup per call, where decoding the name into a
+    /// `HealthStoreMethod` compares it with every method's (a lone save's path counts them).
+    private static let storingMethods = Set(HealthStoreMethod.allCases.filter(stores).map(\.rawValue))
+
+    private static func stores(_ appMethod: HealthStoreMethod) -> Bool {
+        switch appMethod {
+        case .save, .addSamplesToWorkout, .insertRouteData, .finishRoute, .relateWorkoutEffort,
+             .beginAttachment, .appendAttachmentData, .finishAttachment:
+            return true
+        case .deleteObjects, .deleteMatching, .unrelateWorkoutEffort, .removeAttachment,
+             // One row per type at most, which the app's deletion of it removes.
+             .enableBackgroundDelivery, .disableBackgroundDelivery, .disableAllBackgroundDeliveries,
+             .getRequestStatus, .requestAuthorization, .authorizationStatus, .querySamples, .queryAnchored,
+             .observeChanges, .acknowledgeObserverUpdate, .querySources, .queryRouteData, .querySeriesData,
+             .queryStatistics, .queryStatisticsCollection, .getCharacteristic, .queryCorrelations, .preferredUnits,
+             .queryActivitySummaries, .watchStatisticsCollection, .watchActivitySummaries, .currentSource,
+             .requestPerObjectReadAuthorization, .offerDocuments, .watchUserPreferences, .queryWorkoutEffortRelationships,
+             .listAttachments, .readAttachmentData:
+            return false
         }
     }
 

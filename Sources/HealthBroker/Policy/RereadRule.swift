@@ -16,8 +16,9 @@ enum RereadRule: Equatable, Sendable {
     /// Read again after a stall only within its first reading's snapshot (`ReadSnapshot`, held by
     /// `StreamVisibility`): per answer, or per delivery of a long-running query. Tested end to end
     /// by `BoundedRereadEndToEndTests` (anchored, collections, summaries and both watches) and
-    /// `VisibleDeletionRereadEndToEndTests` (a window, predicates), and in the store by
-    /// `ReadSnapshotTests` (effort relations: `WorkoutEffortStoreTests`).
+    /// `VisibleDeletionRereadEndToEndTests` (a window, predicates), effort relations by
+    /// `WorkoutEffortRereadEndToEndTests`, and in the store by `ReadSnapshotTests` (effort
+    /// relations: `WorkoutEffortStoreTests`).
     case boundedBySnapshot
     /// One object's data, which does not change once stored (a series, a finished route, an
     /// attachment): looked up again under the scope in force now, whose window is the first

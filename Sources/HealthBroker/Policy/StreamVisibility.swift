@@ -30,6 +30,17 @@ import Synchronization
 ///
 /// Streams call `isCurrent` through `CallResponder.send(_:ifStillCurrent:)` (or its synchronous
 /// form), after any wait for the peer and right before the frame is queued.
+///
+/// A stream belongs to the open store it first read from. Once a lock or key change has begun
+/// closing that store (`StoreLifetime`, marked before the drain), its next message is not sent:
+/// `isCurrent` and `refresh` throw `StoreHandle.closedUnderAnswer` — UNAVAILABLE,
+/// errorDatabaseInaccessible, the status of every call while the store is locked — before
+/// anything else is looked at; a question already being asked holds the close until it ends.
+/// Before session 20 a stream sending outside the store after a lock or key change went on as if
+/// nothing had closed, and asked the closed side connection whether a visible object had left
+/// only when some app had deleted something: with a deletion anyone made, hidden from the reader
+/// or not, healthd died (SIGSEGV: SQLite handed a closed handle) or the answer ended INTERNAL,
+/// where without one it completed (privacy review, session 19, finding 7).
 final class StreamVisibility: Sendable {
     private struct State {
         var mark: VisibilityEpoch.Mark
@@ -47,6 +58,8 @@ final class StreamVisibility: Sendable {
     private let types: [String]
     private let authorization: AuthorizationEngine
     private let deletions: VisibleDeletions
+    /// Whether the store this answer read from is still in service (`StoreLifetime`).
+    private let lifetime: StoreLifetime
     private let state: Mutex<State>
 
     /// How many times an answer was read again since healthd started (every `refresh`): healthd's
@@ -59,6 +72,7 @@ final class StreamVisibility: Sendable {
         self.types = types
         self.authorization = database.authorization
         self.deletions = database.visibleDeletions
+        self.lifetime = database.lifetime
         // The mark first: a change racing the reading below moves it, and the next check looks again.
         let mark = VisibilityEpoch.shared.mark(appID: app.id)
         state = Mutex(State(mark: mark, scopes: try Self.resolve(types, app: app, authorization)))
@@ -86,7 +100,13 @@ final class StreamVisibility: Sendable {
     /// app deleting its own visible objects in a loop could keep a reader's stream re-reading
     /// without ever sending. Grants change only by the user's hand, so a moved grants mark
     /// always re-reads.
+    ///
+    /// The store closing: throws `StoreHandle.closedUnderAnswer` (`inService`), first.
     func isCurrent() throws -> Bool {
+        try inService { try isCurrentInService() }
+    }
+
+    private func isCurrentInService() throws -> Bool {
         let (mark, scopes, freshlyRead) = state.withLock { state in
             defer { state.freshlyRead = false }
             return (state.mark, state.scopes, state.freshlyRead)
@@ -117,6 +137,10 @@ final class StreamVisibility: Sendable {
     /// workout decision moved the steps window when it allowed and not when it denied (privacy
     /// review, session 19, finding 2). A grant that changed (or expired) takes effect at once.
     func refresh() throws {
+        try inService { try refreshInService() }
+    }
+
+    private func refreshInService() throws {
         Self.refreshes.add(1, ordering: .relaxed)
         let mark = VisibilityEpoch.shared.mark(appID: app.id)
         let resolved = try Self.resolve(types, app: app, authorization)
@@ -127,6 +151,16 @@ final class StreamVisibility: Sendable {
             }
             state = State(mark: mark, scopes: scopes, freshlyRead: true)
         }
+    }
+
+    /// Runs `body` while the store this answer read from is in service (`StoreLifetime`: the
+    /// close waits for it, so it never asks a closed connection); once a lock or key change began
+    /// closing it, throws `StoreHandle.closedUnderAnswer` instead, without running `body`. One end
+    /// for every stream, decided by the user's hand alone: not by whether anyone deleted anything,
+    /// nor by what.
+    private func inService<T>(_ body: () throws -> T) throws -> T {
+        guard let result = try lifetime.whileInService(body) else { throw StoreHandle.closedUnderAnswer }
+        return result
     }
 
     /// The sample types whose deletions can remove what an answer of `scopes`' types computed,

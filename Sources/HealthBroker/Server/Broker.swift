@@ -32,7 +32,7 @@ public final class Broker: Sendable {
         try self.init(configuration: configuration, inherited: inherited, logger: logger) { changes in
             try StoreHandle(directory: configuration.storeDirectory, opened: encrypted, notifying: changes,
                             lockAfter: configuration.lockAfter, readers: configuration.limits.storeReaders,
-                            statementCPUBudget: configuration.limits.statementCPUBudget)
+                            statementCPUBudget: configuration.limits.statementCPUBudget, storage: configuration.limits.storageBounds)
         }
     }
 
@@ -43,7 +43,7 @@ public final class Broker: Sendable {
         try self.init(configuration: configuration, inherited: inherited, logger: logger) { changes in
             StoreHandle(directory: configuration.storeDirectory, startingLocked: start, notifying: changes,
                         lockAfter: configuration.lockAfter, readers: configuration.limits.storeReaders,
-                        statementCPUBudget: configuration.limits.statementCPUBudget)
+                        statementCPUBudget: configuration.limits.statementCPUBudget, storage: configuration.limits.storageBounds)
         }
     }
 
@@ -194,6 +194,9 @@ public final class Broker: Sendable {
     public func stop() {
         gate.close()
         context.grantExpiries.cancel()
+        // The apps' storage counts, so a clean stop loses none of them (`StorageUse`); skipped
+        // while locked or mid key change, whose close wrote them.
+        _ = try? context.store.withOpenStoreNow { try $0.persistStorageUse() }
         guard !listeners.inherited else { return }
         unlink(configuration.appSocketPath)
         unlink(configuration.adminSocketPath)

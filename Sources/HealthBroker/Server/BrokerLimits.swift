@@ -1,5 +1,6 @@
 import Foundation
 public import HealthIPC
+import HealthStore
 import HealthWire
 
 /// Every bound healthd puts on one app so that it cannot slow anyone else down — in one place.
@@ -92,6 +93,16 @@ public struct BrokerLimits: Sendable {
     public var statementCPUBudget: Duration = .seconds(10)
     /// Refused connections and calls are logged once per peer per interval, with a count.
     public var refusalLogInterval: Duration = .seconds(60)
+    /// What one app may store (`StorageUse`'s estimate of its objects) unless the user set it a
+    /// bound of its own (`healthctl apps storage`). Past it the app's writes are refused.
+    public var storedBytesPerApp: Int64 = StorageUse.defaultBytesPerApp
+    /// What one app may add to the pending journal while the store is locked (its entries'
+    /// bytes), so the unlock merges at most this much of each app's before serving anyone (s19
+    /// availability review, finding 7: 200,000 journaled one-sample saves, 23.8 MB, took 17.6 s —
+    /// 119 bytes and 88 µs an entry). 8 MiB is at most about 6 s of merge per app, however small
+    /// its saves, and about 12 days of a watch saving three types every minute in hourly saves
+    /// (~650 KB a day); an app refused here is told to save again once the store is unlocked.
+    public var journaledBytesPerApp = 8 << 20
 
     public init() {}
 
@@ -103,6 +114,11 @@ public struct BrokerLimits: Sendable {
     /// a key change or an unlock) the store with it.
     public var storeReaders: Int {
         max(1, largeQueriesRunning) + max(0, largeQueriesParked) + max(1, storeReadersForCheapCalls)
+    }
+
+    /// The storage bounds, as the store handle takes them.
+    var storageBounds: StorageBounds {
+        StorageBounds(storedBytesPerApp: storedBytesPerApp, journaledBytesPerApp: journaledBytesPerApp)
     }
 
     /// The broker's buffer bound, built from the three numbers above.

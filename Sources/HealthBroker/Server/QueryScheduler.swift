@@ -168,9 +168,9 @@ final class QueryScheduler: Sendable {
         for parked in evicted { parked.interrupt() }
     }
 
-    static let storeClosingStatus = RPCStatus(HKError(
-        .errorDatabaseInaccessible,
-        "the health store closed (locked, or its key changed) while this query waited for the app to read its results; run it again"))
+    /// What a query parked when the drain began ends with: what every answer the store closes
+    /// under ends with (`StoreHandle.closedUnderAnswer`).
+    static let storeClosingStatus = RPCStatus(StoreHandle.closedUnderAnswer)
 
     /// Ends `slot`'s park; `resume` tells the outcome (at once, or once a slot is free):
     /// `evictedStatus` if the query was evicted. Going on, the query queues for a broker-wide

@@ -17,7 +17,8 @@
 /// permission saw another source's hidden save as its own next large query waiting behind up to 24
 /// checks in its own queue, each a turn of the broker-wide slot (privacy review, session 19,
 /// finding 5). What a check costs follows what was committed since the query's last check
-/// (`SampleSQL.laterChanges`), never what the app can see.
+/// (`SampleSQL.laterChanges`) and the app's predicate over the rows of those it may see; it runs
+/// on a thread of its own, under one budget, one per app at a time (`StoreHandle.withDatabaseToCheck`).
 ///
 /// Only the visit holds the slot, never the waits between visits: a delivery waits for its client
 /// (`CallResponder.waitUntilReady`) and for the next wake-up outside the store, holding nothing.

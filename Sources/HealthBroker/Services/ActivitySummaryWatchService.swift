@@ -81,6 +81,9 @@ enum ActivitySummaryWatchService {
                     start = 0
                     continue
                 }
+                // Counted as the delivery's first batch leaves: a call that ends before the last
+                // (its app gone, stopped or killed mid-delivery) was still sent these.
+                if !initial, sent.isEmpty { report?.add(count: reading.outcome?.sampleCount ?? 0) }
                 for summary in pending[start..<end] { sent[summary.day] = summary }
                 start = end
                 if end == pending.count { break }
@@ -88,7 +91,6 @@ enum ActivitySummaryWatchService {
             // What the app now holds: a day that lost its data is forgotten (even when nothing
             // else changed), so one that gets data again is new, with the values it had before.
             shown = Self.byDay(current)
-            if !initial, !sent.isEmpty { report?.add(count: reading.outcome?.sampleCount ?? 0) }
             return reading
         }
 

@@ -32,9 +32,7 @@ enum ManagerService {
             lastExport: nil,
             confinement: confinement(service),
             answersReadAgain: Int(clamping: StreamVisibility.readingsAgain),
-            damagedJournals: DamagedPendingJournals.list(directory: context.store.directory).map {
-                BrokerStatus.DamagedJournal(path: $0.path, bytes: $0.bytes, kept: $0.kept, lost: $0.lost)
-            })
+            damagedJournals: DamagedPendingJournals.list(directory: context.store.directory))
             .with(longRunningSlotVisits: Int(clamping: LongRunningWork.slotVisits),
                   watchComputations: Int(clamping: LongRunningWork.computations)))
     }

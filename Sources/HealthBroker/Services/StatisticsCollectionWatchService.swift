@@ -67,11 +67,13 @@ enum StatisticsCollectionWatchService {
                     index = 0
                     continue
                 }
+                // Counted as the delivery's first message leaves: a call that ends before the
+                // last (its app gone, stopped or killed mid-delivery) was still sent these.
+                if !begun, !initial { report?.add(count: reading.outcome?.sampleCount ?? 0) }
                 begun = true
                 shown = StatisticsCollectionChange(changed: message.changed, emptied: message.emptiedStarts).applied(to: shown)
                 index += 1
             }
-            if !initial { report?.add(count: reading.outcome?.sampleCount ?? 0) }
             return reading
         }
 

@@ -30,6 +30,8 @@ actor StoreGate {
         let journal: PendingJournal
         /// The routes apps build while locked, for `finishRoute`'s answer.
         let routes = LockedRouteDrafts()
+        /// What each app journaled since the lock (`JournalAppends`).
+        let journaled = JournalUse()
         /// Set when healthd started locked (`--start-locked`): it holds the store directory's
         /// lock, which the unlock releases before opening the store.
         let lockedStart: LockedStart?
@@ -158,6 +160,10 @@ actor StoreGate {
         switch state {
         case let .open(store):
             state = .draining(store)
+            // Before the drain: a stream outside the gate (between its messages) ends at its next
+            // one from now on, whatever it would have asked the store, and a question it is
+            // asking now ends before anything closes (`StoreLifetime`, `StreamVisibility`).
+            await store.database.lifetime.beginClosing()
             try await drain(atMost: limit, restoring: .open(store))
             state = .offline
             return store
@@ -226,9 +232,12 @@ actor StoreGate {
         admitWaiting(.locked(locked))
     }
 
-    /// Opens the gate on `store` and admits every waiting call; returns how many waited.
+    /// Opens the gate on `store` and admits every waiting call; returns how many waited. The
+    /// store taken offline before, when its close was called off, serves again: streams begun
+    /// on it from now on go on (`StoreLifetime`).
     @discardableResult
     func reopen(_ store: OpenStore) -> Int {
+        store.database.lifetime.closeCalledOff()
         state = .open(store)
         return admitWaiting(.open(store.database))
     }

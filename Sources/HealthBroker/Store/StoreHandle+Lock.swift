@@ -55,6 +55,10 @@ extension StoreHandle {
                 // start serves them.
                 grants.keepLockedStartSnapshot(directory: directory, writeNow: false, onFailure: Self.snapshotFailed)
                 do {
+                    // The apps' storage counts as they stand (the unlock seeds them again from the
+                    // store). Not a reason to stay unlocked if it fails (a full disk): a count
+                    // unwritten is off by less than `StorageUse`'s threshold, as after a crash.
+                    try? store.database.persistStorageUse()
                     try store.encrypted.close()
                 } catch {
                     journal.close()  // empty; the next merge removes it with its key row
@@ -86,6 +90,7 @@ extension StoreHandle {
         let locked = try await gate.takeLockedOffline(drainingAtMost: Self.drainWait)
         let changes = changes
         let readers = readers
+        let storage = storage
         let reopened: StoreGate.OpenStore
         // A healthd started locked holds the store directory's lock without the store; the open
         // takes its own.
@@ -94,7 +99,8 @@ extension StoreHandle {
             reopened = try await BlockingWork.run {
                 let encrypted = try EncryptedDatabase.open(directory: directory, passcode: passcode, maximumReaderCount: readers)
                 return StoreGate.OpenStore(encrypted: encrypted,
-                                           database: try Self.database(encrypted, directory: directory, notifying: changes))
+                                           database: try Self.database(encrypted, directory: directory, notifying: changes,
+                                                                       storage: storage))
             }
         } catch {
             await gate.lockDown(locked)

@@ -38,14 +38,16 @@ final class StoreHandle: Sendable {
     /// Takes over `encrypted`, which must stay open (and locked) as long as the handle serves it.
     init(directory: String, opened encrypted: EncryptedDatabase, notifying changes: ChangeNotifier,
          lockAfter: Duration? = nil, readers: Int = EncryptedDatabase.defaultMaximumReaderCount,
-         statementCPUBudget: Duration = BrokerLimits().statementCPUBudget) throws {
+         statementCPUBudget: Duration = BrokerLimits().statementCPUBudget, storage: StorageBounds = StorageBounds()) throws {
         self.directory = directory
         self.readers = readers
         self.statementCPUBudget = statementCPUBudget
         idleLock = lockAfter.map(IdleLock.init(limit:))
         self.changes = changes
+        self.storage = StorageUse(defaultBound: storage.storedBytesPerApp)
+        journalBytesPerApp = storage.journaledBytesPerApp
         readOnlyReason = encrypted.readOnlyReason
-        let database = try Self.database(encrypted, directory: directory, notifying: changes)
+        let database = try Self.database(encrypted, directory: directory, notifying: changes, storage: self.storage)
         // Saves a lock journaled before healthd was stopped or killed (StoreHandle+Lock).
         if encrypted.readOnlyReason == nil {
             startupMerge = try PendingJournalMerge.merge(database, directory: directory, budgets: Self.mergeBudgets(statementCPUBudget),
@@ -62,12 +64,16 @@ final class StoreHandle: Sendable {
     /// opens the store and merges what was journaled. Nothing is merged before then.
     init(directory: String, startingLocked start: LockedStart, notifying changes: ChangeNotifier,
          lockAfter: Duration? = nil, readers: Int = EncryptedDatabase.defaultMaximumReaderCount,
-         statementCPUBudget: Duration = BrokerLimits().statementCPUBudget) {
+         statementCPUBudget: Duration = BrokerLimits().statementCPUBudget, storage: StorageBounds = StorageBounds()) {
         self.directory = directory
         self.readers = readers
         self.statementCPUBudget = statementCPUBudget
         idleLock = lockAfter.map(IdleLock.init(limit:))
         self.changes = changes
+        // Counted from the store once the first unlock opens it: until then no app's use is
+        // known, and only the journal bound holds.
+        self.storage = StorageUse(defaultBound: storage.storedBytesPerApp)
+        journalBytesPerApp = storage.journaledBytesPerApp
         readOnlyReason = nil
         startupMerge = PendingJournalMerge.Report()
         gate = StoreGate(locked: .init(grants: start.grants, journal: start.journal, lockedStart: start))
@@ -78,6 +84,12 @@ final class StoreHandle: Sendable {
     /// `BrokerLimits.statementCPUBudget`: what an app's statement may compute, online and when
     /// the merge replays what the app journaled while locked (`mergeBudgets`).
     let statementCPUBudget: Duration
+
+    /// What each app stores, and its bound (`StorageUse`): one count for the broker's life, seeded
+    /// by every opening of the store (start, unlock, key change) and written before each close.
+    let storage: StorageUse
+    /// What one app may journal while the store is locked (`BrokerLimits.journaledBytesPerApp`).
+    let journalBytesPerApp: Int
 
     /// What one journal merge lets each app's deletions by predicate compute: one statement as
     /// online, all of the app's together twice that (`MergeBudgets`).
@@ -95,8 +107,10 @@ final class StoreHandle: Sendable {
     /// The repositories over `encrypted`, with its commits announced to `changes` and, unless it
     /// is read-only, its apps and grants kept in `locked-start.snapshot` (written at once: every
     /// open of the store, at start, unlock or after a key change, leaves a fresh snapshot).
-    static func database(_ encrypted: EncryptedDatabase, directory: String, notifying changes: ChangeNotifier) throws -> HealthDatabase {
-        let database = try HealthDatabase(writer: encrypted.writer, sideReader: encrypted.sideReader, readOnly: encrypted.readOnlyReason != nil)
+    static func database(_ encrypted: EncryptedDatabase, directory: String, notifying changes: ChangeNotifier,
+                         storage: StorageUse) throws -> HealthDatabase {
+        let database = try HealthDatabase(writer: encrypted.writer, sideReader: encrypted.sideReader,
+                                          readOnly: encrypted.readOnlyReason != nil, storage: storage)
         database.changeFeed.onCommit { changes.post($0) }
         if encrypted.readOnlyReason == nil {
             database.keepLockedStartSnapshot(directory: directory, writeNow: true, onFailure: Self.snapshotFailed)
@@ -129,9 +143,31 @@ final class StoreHandle: Sendable {
     /// store holds — whether anything the app may see changed after its cursor — which takes no
     /// query slot (`ScheduledStoreVisits.outsideSlots` says why). A computation (a collection, the
     /// summaries, a delivery) goes through `withDatabase` and takes one.
-    func withDatabaseToCheck<T: Sendable>(_ body: (HealthDatabase) async throws -> T) async throws -> T {
-        try await ScheduledStoreVisits.outsideSlots { try await withDatabase(body) }
+    ///
+    /// The one way a check reaches the store, so the rules of checks hold here (s20 availability
+    /// review, finding 1, where one app's checks stalled all of healthd for 81 s):
+    /// - `body` runs on a thread of its own (`BlockingWork`), never on Swift's cooperative pool,
+    ///   whose two threads every other call needs;
+    /// - all of its statements — one per descriptor of an anchored query, up to 64 — share one
+    ///   CPU bound (`StatementBudget.forCheck`), past which the query ends RESOURCE_EXHAUSTED;
+    ///   the walks of what others committed, hidden rows among it, are under no CPU bound
+    ///   (`StatementBudget.overScope`), so only the app's predicate over rows it may see stops it;
+    /// - an app has at most one check running (`CheckTurns`), taken before the store's gate, so
+    ///   its checks wait for each other, never for another app's, and hold no drain meanwhile.
+    func withDatabaseToCheck<T: Sendable>(_ body: @escaping @Sendable (HealthDatabase) throws -> T) async throws -> T {
+        try await checkTurns.run(app: ScheduledStoreVisits.current?.app) {
+            try await ScheduledStoreVisits.outsideSlots {
+                try await withDatabase { database in
+                    try await StatementBudget.$current.withValue(StatementBudget.current?.forCheck()) {
+                        try await BlockingWork.run { try body(database) }
+                    }
+                }
+            }
+        }
     }
+
+    /// One wake-up check per app at a time (`withDatabaseToCheck`).
+    let checkTurns = CheckTurns()
 
     /// `withDatabase` for a query that streams from inside its store read
     /// (`CallResponder.sendFromSynchronousContext`): `body` runs on a thread of its own, not the
@@ -213,6 +249,15 @@ final class StoreHandle: Sendable {
     static let lockedError = HKError(.errorDatabaseInaccessible,
                                      "the health store is locked; its data can be read again once the user unlocks it (healthctl unlock)")
 
+    /// What an answer in many messages ends with when the store closes under it: one whose next
+    /// message comes after a lock or key change began closing the store (`StreamVisibility`), or
+    /// one parked for its reader when the drain began (`QueryScheduler`). The status every call
+    /// gets while the store is locked (UNAVAILABLE, errorDatabaseInaccessible), whatever was
+    /// deleted meanwhile and by whom.
+    static let closedUnderAnswer = HKError(.errorDatabaseInaccessible,
+                                           "the health store closed (locked, or its key changed) while this answer was being sent; "
+                                           + "run the query again (once the user unlocks the store, if it is locked)")
+
     /// Runs `body` with the store as it is (open or locked), counting as no activity for the
     /// idle lock: for `healthctl status` and the accessors above.
     ///
@@ -270,11 +315,15 @@ final class StoreHandle: Sendable {
         let directory = directory
         let readers = readers
         let changes = changes
+        let storage = storage
         try await BlockingWork.run { try check(directory) }
         let store = try await closing.whileClosing { try await gate.takeOffline(drainingAtMost: Self.drainWait) }
         let closedAt = ContinuousClock.now
         do {
-            try await BlockingWork.run { try store.encrypted.close() }
+            try await BlockingWork.run {
+                try? store.database.persistStorageUse()  // as at a lock (StoreHandle+Lock)
+                try store.encrypted.close()
+            }
         } catch {
             await gate.reopen(store)
             throw error
@@ -293,7 +342,8 @@ final class StoreHandle: Sendable {
             let reopened = try await BlockingWork.run {
                 let encrypted = try Self.openEither(directory, passcodes: passcodes, maximumReaderCount: readers)
                 return StoreGate.OpenStore(encrypted: encrypted,
-                                           database: try Self.database(encrypted, directory: directory, notifying: changes))
+                                           database: try Self.database(encrypted, directory: directory, notifying: changes,
+                                                                       storage: storage))
             }
             waited = await gate.reopen(reopened)
         } catch {

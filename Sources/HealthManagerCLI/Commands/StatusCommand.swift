@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HealthModel
 import HealthWire
 
 /// `healthctl status`: is healthd up, where does it keep things, how busy is it.
@@ -54,7 +55,7 @@ struct StatusCommand: AsyncParsableCommand {
     /// and what the user can do. Nothing when there is none. The file's key went with the
     /// merge, so nothing can read it again: the user's choice is to look for what is missing
     /// in the apps and then remove the file.
-    static func damagedJournalsSection(_ journals: [BrokerStatus.DamagedJournal]) -> String {
+    static func damagedJournalsSection(_ journals: [DamagedPendingJournal]) -> String {
         guard !journals.isEmpty else { return "" }
         var text = "Damaged journals: \(journals.count) kept (saves made while the store was locked that could not all be merged)\n"
         for journal in journals {

@@ -12,7 +12,8 @@ public struct ChangeFeedRepository: Sendable {
     public let anchors: AnchorSealer
     private let watcher: CommitWatcher
 
-    init(writer: any DatabaseWriter) throws {
+    /// `storage`: told of every commit and rollback on the writer (`CommitWatcher`).
+    init(writer: any DatabaseWriter, storage: StorageUse? = nil) throws {
         self.writer = writer
         let (key, counter) = try writer.read { db in
             (try Data.fetchOne(db, sql: "SELECT key FROM change_feed_key WHERE id = 1"),
@@ -23,7 +24,7 @@ public struct ChangeFeedRepository: Sendable {
         anchors = try AnchorSealer(key: key)
         // No change row: every save fails (`StoreIntegrityError.missingChangeCounter`), so no
         // row of `counters` can mean a change.
-        watcher = try CommitWatcher(changeNumber: counter ?? 0)
+        watcher = try CommitWatcher(changeNumber: counter ?? 0, storage: storage)
         writer.add(transactionObserver: watcher, extent: .observerLifetime)
         try writer.writeWithoutTransaction { [watcher] db in try watcher.installCapture(db) }
     }

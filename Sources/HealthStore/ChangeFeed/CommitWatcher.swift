@@ -40,6 +40,10 @@ public struct CommittedChange: Sendable, Equatable {
 ///
 /// It observes no event of GRDB's (`observes(eventsOfKind:)` is false): GRDB tells observers
 /// only of rows of statements it runs itself, and the store steps most rows directly.
+///
+/// It also tells the apps' storage count (`StorageUse`) of every commit and rollback, so the
+/// charges of a transaction count once it is committed: one observer, not a second one that
+/// GRDB would walk for every statement and transaction.
 final class CommitWatcher: TransactionObserver, Sendable {
     private struct State {
         var reportedThrough: Int64
@@ -50,10 +54,13 @@ final class CommitWatcher: TransactionObserver, Sendable {
 
     private let state: Mutex<State>
     private let capture: ChangeCapture
+    private let storage: StorageUse?
 
-    init(changeNumber: Int64) throws {
+    /// `storage`: told of every commit and rollback on this connection (nil: a test's bare store).
+    init(changeNumber: Int64, storage: StorageUse? = nil) throws {
         state = Mutex(State(reportedThrough: changeNumber))
         capture = try ChangeCapture()
+        self.storage = storage
     }
 
     /// Starts noting, on `db` (the connection this watcher observes), the types written to the
@@ -80,6 +87,9 @@ final class CommitWatcher: TransactionObserver, Sendable {
     func databaseDidChange(with event: DatabaseEvent) {}
 
     func databaseDidCommit(_ db: Database) {
+        // Every commit, before anything below may return: the transaction's storage charges
+        // count now, whether or not it wrote to the change tables.
+        storage?.transactionCommitted()
         let noted = capture.take()
         if noted?.isEmpty == true { return }  // nothing written to the change tables
         let (since, listener) = state.withLock { ($0.reportedThrough, $0.listener) }
@@ -132,6 +142,7 @@ final class CommitWatcher: TransactionObserver, Sendable {
     }
 
     func databaseDidRollback(_ db: Database) {
+        storage?.transactionRolledBack()
         capture.reset()
     }
 }

@@ -29,7 +29,14 @@ public struct VisibleDeletions: Sendable {
         return try reader.read { db in try Self.anyLeft(db, of: scopes, after: change) }
     }
 
+    /// The walk is the scope's alone (no predicate of the app's), over deletions it may not see:
+    /// under `StatementBudget.overScope`, stopped by the call's end or a drain, never for CPU
+    /// (privacy review, session 20, finding 2).
     static func anyLeft(_ db: Database, of scopes: [String: ReadScope], after change: Int64) throws -> Bool {
+        try StatementBudget.overScope { try anyLeftOverScope(db, of: scopes, after: change) }
+    }
+
+    private static func anyLeftOverScope(_ db: Database, of scopes: [String: ReadScope], after change: Int64) throws -> Bool {
         for (type, scope) in scopes.sorted(by: { $0.key < $1.key }) {
             let typeID = try SampleSQL.typeID(db, type)
             // The deletions after the reading, not the tombstones the scope shows (SampleSQL.laterChanges).

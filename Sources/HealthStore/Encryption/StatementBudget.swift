@@ -20,9 +20,16 @@ public import Synchronization
 /// loaded machine, uses none, so a legitimate answer is not cut because the machine is busy.
 /// What stopped a statement is kept (`stop`), so the broker answers with what the app can act on.
 ///
-/// The cost counted is the statement's own, whatever rows it walks; a reading app's scope never
-/// makes it walk another app's hidden rows more than the call's duration already shows (the
-/// budget adds no signal past that duration: SECURITY.md "Per-statement budget").
+/// A budget is charged only what its own call's statement runs computed (`StatementWatch` names a
+/// run exactly and budgets by `serial`, never by address), so whether a call is stopped never
+/// depends on another call's statements, nor on other work its thread did between its statements.
+///
+/// What a call's read scope makes the store walk over rows the app may not see (a wake-up
+/// check's walk of everything committed since, `SampleSQL.laterChanges`) runs under `overScope`:
+/// a budget that stops only for the call's end or a drain, never for CPU, so whether such a walk
+/// is stopped cannot tell the app how much others committed. The app's own predicate is then
+/// evaluated over the rows its scope admitted, under the CPU bound (SECURITY.md "Per-statement
+/// budget").
 public final class StatementBudget: Sendable {
     /// Why a statement was stopped.
     public enum Stop: Sendable, Equatable {
@@ -49,17 +56,56 @@ public final class StatementBudget: Sendable {
     private let handed = Atomic<UInt64>(0)
 
     /// CPU time all statements of the budget may use together, nil for no such bound (the
-    /// journal merge's per-app bound: many small entries must not add up to hours).
+    /// journal merge's per-app bound: many small entries must not add up to hours; one wake-up
+    /// check's, over all its descriptors: `forCheck`).
     public let cpuInAll: Duration?
     let cpuInAllNanoseconds: Int64
     private let charged = Atomic<Int64>(0)
 
-    public init(cpuPerStatement: Duration, cpuInAll: Duration? = nil, draining: StoreDraining?) {
+    /// The call's budget this one was made from (`overScope`, `forCheck`): its end stops this
+    /// budget's statements too, and this budget's stop is the call's (the broker answers from it).
+    private let call: StatementBudget?
+
+    /// Tells budgets apart for the progress handler. Never an address: a budget freed at the end
+    /// of one call and one made for the next may share it (privacy review, session 20, finding 1).
+    let serial: UInt64
+    private static let serials = Atomic<UInt64>(0)
+
+    public convenience init(cpuPerStatement: Duration, cpuInAll: Duration? = nil, draining: StoreDraining?) {
+        self.init(cpuNanoseconds: Self.nanoseconds(cpuPerStatement), cpuPerStatement: cpuPerStatement, cpuInAll: cpuInAll,
+                  draining: draining, call: nil)
+    }
+
+    private init(cpuNanoseconds: Int64, cpuPerStatement: Duration, cpuInAll: Duration?, draining: StoreDraining?,
+                 call: StatementBudget?) {
         self.cpuPerStatement = cpuPerStatement
-        cpuNanoseconds = Self.nanoseconds(cpuPerStatement)
+        self.cpuNanoseconds = cpuNanoseconds
         self.cpuInAll = cpuInAll
         cpuInAllNanoseconds = cpuInAll.map(Self.nanoseconds) ?? .max
         self.draining = draining
+        self.call = call
+        serial = Self.serials.add(1, ordering: .relaxed).newValue
+    }
+
+    /// The budget of one wake-up check of a long-running query (`StoreHandle.withDatabaseToCheck`):
+    /// every statement of the check — one per descriptor of an anchored query, up to 64 — counts
+    /// against one `cpuPerStatement` in all, so a check costs at most one budget however many
+    /// descriptors it has (s20 availability review, finding 1: each had a budget of its own).
+    public func forCheck() -> StatementBudget {
+        StatementBudget(cpuNanoseconds: cpuNanoseconds, cpuPerStatement: cpuPerStatement, cpuInAll: cpuPerStatement,
+                        draining: draining, call: self)
+    }
+
+    /// Runs `work` with no CPU bound but the current call's end and drain: for the statements
+    /// that walk what a reader's scope makes the store walk — rows the app may not see among
+    /// them — and evaluate nothing of the app's request. Their cost follows what others committed,
+    /// so a CPU stop there would depend on hidden rows (privacy review, session 20, finding 2).
+    /// The CPU they use is charged to no budget. Without a current budget `work` runs as it is.
+    public static func overScope<T>(_ work: () throws -> T) rethrows -> T {
+        guard let current else { return try work() }
+        let scope = StatementBudget(cpuNanoseconds: .max, cpuPerStatement: current.cpuPerStatement, cpuInAll: nil,
+                                    draining: current.draining, call: current)
+        return try $current.withValue(scope) { try work() }
     }
 
     private static func nanoseconds(_ duration: Duration) -> Int64 {
@@ -73,6 +119,8 @@ public final class StatementBudget: Sendable {
     /// The call ended: its running statement stops at its next check, and every later one at once.
     public func end() { ended.store(true, ordering: .relaxed) }
 
+    private var hasEnded: Bool { ended.load(ordering: .relaxed) || call?.hasEnded == true }
+
     /// One message of the call's answer was handed to the app: a statement streaming the answer
     /// is charged from here anew, so a long answer that keeps handing rows is never cut; one that
     /// computes past the budget without handing any is.
@@ -83,12 +131,18 @@ public final class StatementBudget: Sendable {
     /// What stopped a statement of this call, if anything did.
     public var stop: Stop? { stopped.withLock { $0 } }
 
+    private func record(_ stop: Stop) {
+        stopped.withLock { $0 = $0 ?? stop }
+        call?.record(stop)
+    }
+
     /// Called by the progress handler: why the running statement must stop now, or nil.
-    /// `used` is the CPU time its longest-running busy statement has used, `interval` the CPU
-    /// time charged since the last look; `onReader` whether the connection is a pool reader.
+    /// `used` is the CPU time its longest-running busy statement run of this budget has used,
+    /// `interval` the CPU time charged since the last look; `onReader` whether the connection is
+    /// a pool reader.
     func check(used: Int64, charged interval: Int64, onReader: Bool) -> Stop? {
         let total = charged.add(interval, ordering: .relaxed).newValue
-        let stop: Stop? = if ended.load(ordering: .relaxed) {
+        let stop: Stop? = if hasEnded {
             .callEnded
         } else if onReader, draining?.isDraining == true {
             .storeDraining
@@ -99,7 +153,7 @@ public final class StatementBudget: Sendable {
         } else {
             nil
         }
-        if let stop { stopped.withLock { $0 = $0 ?? stop } }
+        if let stop { record(stop) }
         return stop
     }
 }

@@ -8,9 +8,32 @@ import GRDBSQLite
 /// Statements run for no app call (healthctl, the broker's own work) have no budget and are
 /// never stopped here.
 ///
-/// A statement run is a prepared statement and its run count (`SQLITE_STMTSTATUS_RUN`): a cached
-/// statement run again starts with nothing used; an outer cursor keeps what it used while inner
-/// statements run per row.
+/// A budget is charged only what its own call's statement runs computed (privacy review,
+/// session 20, finding 1). The CPU time between two looks goes to the runs that were busy at
+/// both, under the same budget and on the same thread — and a run is named exactly:
+/// - Not by its statement's address and run count, which SQLite repeats: a freshly prepared
+///   statement gets the address of the one finalized just before it, and every fresh statement's
+///   first run counts 1, so an uncached statement inherited its predecessor's CPU — another
+///   call's, another app's — and the CPU its thread spent between the two.
+/// - By a mark the watch leaves in SQLite itself: at each look it reads each busy statement's
+///   run counter (`SQLITE_STMTSTATUS_RUN`, incremented by OP_Init at the start of every run of
+///   the statement, never by a trigger's program) and resets it to 0. A counter still at 0 is
+///   the run the watch looked at last time; anything above is a run begun since — a fresh
+///   statement at a reused address included — which starts at zero. (Not VM steps: SQLite adds
+///   `SQLITE_STMTSTATUS_VM_STEP` only when `sqlite3_step` returns, so a statement computing
+///   inside one step shows no progress from look to look.)
+/// - Budgets by `StatementBudget.serial`, never by address.
+/// So a statement begins at zero, the work its thread did before it (its own call's, or
+/// another's on a shared thread) is charged to nothing, and a run ends with its access: GRDB
+/// resets a statement before each execution, and its cursors reset theirs when they go (they
+/// do not outlive the access).
+///
+/// An outer cursor keeps what it used while inner statements run per row. A statement busy
+/// under another budget (a scope walk's cursor, `StatementBudget.overScope`, while the call's
+/// predicate is evaluated under the call's budget) is left as it is and charged nothing here.
+///
+/// The watch resets the run counters of the busy statements it looks at under a budget, so that
+/// counter no longer counts a connection's runs of those statements (nothing in the store reads it).
 final class StatementWatch: @unchecked Sendable {
     // @unchecked: the mutable state is touched only by the progress handler, which runs on the
     // thread stepping the connection; SQLite uses a connection from one thread at a time.
@@ -21,15 +44,24 @@ final class StatementWatch: @unchecked Sendable {
 
     private let connection: OpaquePointer
     private let onReader: Bool
-    private var used: [Run: Int64] = [:]
-    private var lastCPU: Int64 = 0
-    private var lastThread: pthread_t?
-    private var lastHanded: UInt64 = 0
-    private var lastBudget: ObjectIdentifier?
+    /// The busy statement runs at the last look, by statement (a statement has one run at a time).
+    private var runs: [OpaquePointer: Run] = [:]
+    /// The last look made under a budget: the thread's CPU clock then, the thread and the budget.
+    private var last: Look?
 
-    private struct Run: Hashable {
-        let statement: OpaquePointer
-        let run: Int32
+    private struct Run {
+        /// The budget the run is charged to (`StatementBudget.serial`).
+        let budget: UInt64
+        /// The budget's messages handed when the run's count last began anew (`answerHanded`).
+        var handed: UInt64
+        /// CPU time charged to the run since it began, or since its call last handed a message.
+        var used: Int64
+    }
+
+    private struct Look {
+        let cpu: Int64
+        let thread: pthread_t
+        let budget: UInt64
     }
 
     private init(connection: OpaquePointer, onReader: Bool) {
@@ -63,49 +95,51 @@ final class StatementWatch: @unchecked Sendable {
     /// True when the running statement must stop (SQLite then fails it with SQLITE_INTERRUPT).
     private func look() -> Bool {
         guard let budget = StatementBudget.current else {
-            if !used.isEmpty { used.removeAll() }
-            lastThread = nil
+            // Work for no call: whatever runs were busy, nothing is charged across it.
+            if !runs.isEmpty { runs.removeAll() }
+            last = nil
             return false
         }
         let now = Self.threadCPUNanoseconds()
         let thread = pthread_self()
-        let owner = ObjectIdentifier(budget)
         // CPU time of this thread only: on another thread (the connection moved) or after the
         // budget changed hands, nothing is charged for the interval.
-        let sameHands = lastThread.map { pthread_equal($0, thread) != 0 } == true && lastBudget == owner
-        let charged = sameHands ? max(0, now - lastCPU) : 0
-        lastThread = thread
-        lastBudget = owner
-        lastCPU = now
+        let sameHands = last.map { pthread_equal($0.thread, thread) != 0 && $0.budget == budget.serial } == true
+        let interval = sameHands ? max(0, now - (last?.cpu ?? now)) : 0
+        last = Look(cpu: now, thread: thread, budget: budget.serial)
         let handed = budget.messagesHanded
-        if handed != lastHanded {
-            lastHanded = handed
-            used.removeAll()
-        }
-        // The interval is charged to the runs that were busy at the last look too; a run that
-        // began since starts at zero (the interval was partly another statement's, or the
-        // caller's own work between statements).
-        var busy: [Run: Int64] = [:]
+        // The interval is charged to the runs of this budget that were busy at the last look too;
+        // a run that began since starts at zero (the interval was partly another statement's, or
+        // the caller's own work between statements, or another call's on this thread).
+        var busy: [OpaquePointer: Run] = [:]
         var longest: Int64 = 0
         var continued = false
         var statement = sqlite3_next_stmt(connection, nil)
         while let current = statement {
             if sqlite3_stmt_busy(current) != 0 {
-                let run = Run(statement: current, run: sqlite3_stmt_status(current, SQLITE_STMTSTATUS_RUN, 0))
-                let total: Int64
-                if let before = used[run] {
-                    total = before + charged
-                    continued = true
+                // Read and reset: 0 means no run of it began since the watch last looked at it.
+                let begunSince = sqlite3_stmt_status(current, SQLITE_STMTSTATUS_RUN, 1)
+                var run: Run
+                if begunSince == 0, let before = runs[current] {
+                    run = before
+                    if before.budget == budget.serial {
+                        continued = true
+                        if run.handed != handed {
+                            run.handed = handed
+                            run.used = 0
+                        }
+                        run.used += interval
+                        longest = max(longest, run.used)
+                    }
                 } else {
-                    total = 0
+                    run = Run(budget: budget.serial, handed: handed, used: 0)
                 }
-                busy[run] = total
-                longest = max(longest, total)
+                busy[current] = run
             }
             statement = sqlite3_next_stmt(connection, current)
         }
-        used = busy
-        return budget.check(used: longest, charged: continued ? charged : 0, onReader: onReader) != nil
+        runs = busy
+        return budget.check(used: longest, charged: continued ? interval : 0, onReader: onReader) != nil
     }
 
     private static func threadCPUNanoseconds() -> Int64 {

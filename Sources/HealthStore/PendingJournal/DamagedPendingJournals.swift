@@ -1,23 +1,5 @@
-public import Foundation
-
-/// A pending journal a merge could not take whole, kept beside the store as
-/// `pending-N.journal.damaged` (`PendingJournalMerge`), as `healthctl status` shows it.
-public struct DamagedPendingJournal: Sendable, Equatable {
-    public var path: String
-    public var bytes: Int
-    /// When the merge kept it (its note's time; the file's own time if the note is missing).
-    public var kept: Date?
-    /// What the merge could not take ("entry 3 failed authentication; …"); empty when its note
-    /// is missing (a healthd older than the note, or a kill between the note and the rename).
-    public var lost: String
-
-    public init(path: String, bytes: Int, kept: Date?, lost: String) {
-        self.path = path
-        self.bytes = bytes
-        self.kept = kept
-        self.lost = lost
-    }
-}
+import Foundation
+public import HealthModel
 
 /// The damaged pending journals kept in a store folder, and the note beside each that says what
 /// its merge lost (`<journal>.damaged.lost`, plain text: entry numbers and byte offsets only,
@@ -30,8 +12,6 @@ public struct DamagedPendingJournal: Sendable, Equatable {
 public enum DamagedPendingJournals {
     static let suffix = ".damaged"
     static let noteSuffix = ".lost"
-    /// Journals listed at most (one per lock generation: more means something else is wrong).
-    public static let maxListed = 64
     /// A note is read up to this many bytes (eight problems and a count are far fewer).
     static let maxNoteBytes = 4096
 
@@ -52,7 +32,7 @@ public enum DamagedPendingJournals {
                   let generation = Int64(name.dropFirst("pending-".count).dropLast((".journal" + suffix).count)) else { return nil }
             return (generation, name)
         }
-        return kept.sorted { $0.generation < $1.generation }.prefix(maxListed).compactMap { entry in
+        return kept.sorted { $0.generation < $1.generation }.prefix(DamagedPendingJournal.maxListed).compactMap { entry in
             let path = directory + "/" + entry.name
             var info = stat()
             guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }

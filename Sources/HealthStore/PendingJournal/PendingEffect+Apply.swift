@@ -88,13 +88,18 @@ extension PendingEffect {
 
     /// Runs `body` in a savepoint; a HealthKit refusal rolls it back and is swallowed.
     private static func unlessRefused(_ db: Database, _ body: (Database) throws -> Void) throws {
+        // The effect's storage charges go with its savepoint when it is rolled back (`StorageUse`).
+        let storage = StorageUse.writing(db)
+        let charges = storage?.mark()
         do {
             try db.inSavepoint {
                 try body(db)
                 return .commit
             }
-        } catch is HKError {
-            return
+        } catch {
+            if let storage, let charges { storage.rollBack(to: charges) }
+            if error is HKError { return }
+            throw error
         }
     }
 }

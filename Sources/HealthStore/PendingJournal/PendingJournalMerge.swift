@@ -155,6 +155,8 @@ public enum PendingJournalMerge {
                 if let appID = try entry.effect.apply(db, budgets: budgets) { changed.insert(appID) }
             }
             try PendingJournalKeys.recordApplied(db, generation: generation, through: last.sequence)
+            // Apps' storage counts ride on the batch's commit when one moved far enough.
+            try StorageUse.writing(db)?.persistDue(db)
             return changed
         }
         report.merged += batch.count

@@ -21,6 +21,8 @@ enum CachedTransaction {
         do {
             let result = try work()
             try requireTransaction(db)
+            // Apps' storage counts ride on this commit when one moved far enough (`StorageUse`).
+            try StorageUse.writing(db)?.persistDue(db)
             try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
             return result
         } catch {
@@ -35,11 +37,15 @@ enum CachedTransaction {
     /// (and released) when it throws, leaving the rest of the transaction as it was.
     static func inSavepoint(_ db: Database, _ work: () throws -> Void) throws {
         try db.cachedStatement(sql: "SAVEPOINT group_save").execute()
+        // The save's storage charges go with it if it is rolled back (`StorageUse`).
+        let storage = StorageUse.writing(db)
+        let charges = storage?.mark()
         do {
             try work()
             try requireTransaction(db)
             try db.cachedStatement(sql: "RELEASE SAVEPOINT group_save").execute()
         } catch {
+            if let storage, let charges { storage.rollBack(to: charges) }
             // Nothing to roll back when SQLite ended the whole transaction: the caller checks
             // `isInsideTransaction` and fails the whole group.
             guard db.isInsideTransaction else { throw error }

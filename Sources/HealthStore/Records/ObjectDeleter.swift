@@ -5,8 +5,8 @@ import HealthModel
 /// The one path by which a stored object leaves the store, whatever the reason (`delete`,
 /// `deleteObjects`, a sync-identifier upsert replacing it, a workout taking its route along):
 /// the object's row goes, its side rows go with it (ON DELETE CASCADE) — its workout effort
-/// relations leaving a removal each (`WorkoutEffortChanges`) — and a `deleted_objects`
-/// row records it — UUID, type, source, sync identity and time span — for anchored queries,
+/// relations leaving a removal each (`WorkoutEffortChanges`), its app given back what it was
+/// charged (`StorageUse`) — and a `deleted_objects` row records it — UUID, type, source, sync identity and time span — for anchored queries,
 /// with the apps that held a per-object read grant for it (`deleted_object_read_grants`).
 enum ObjectDeleter {
     /// Deletes the object with row id `rowID` under change `change` and returns its UUID, or nil
@@ -19,7 +19,9 @@ enum ObjectDeleter {
     @discardableResult
     static func deleteAndRecord(_ db: Database, rowID: Int64, change: Int64) throws -> UUID? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT uuid, type_id, source_id, sync_identifier, sync_version, start_us, end_us FROM objects WHERE id = ?
+            SELECT uuid, type_id, source_id, sync_identifier, sync_version, start_us, end_us,
+                   coalesce(charged, \(StoredSize.legacyObjectSQL)) AS charged
+            FROM objects o WHERE id = ?
             """), arguments: [rowID]) else { return nil }
         for routeID in try routes(ofWorkout: rowID, db) {
             try deleteAndRecord(db, rowID: routeID, change: change)
@@ -51,6 +53,11 @@ enum ObjectDeleter {
         // Cached: preparing this statement compiles every foreign key's cascade into it, which
         // per deleted row cost more than the deletion itself (a large `deleteMatching`).
         try db.cachedStatement(sql: "DELETE FROM objects WHERE id = ?").execute(arguments: [rowID])
+        // Its app gets back what the object was charged, less the tombstone that stays
+        // (`StorageUse`; the user's and imported objects were charged to nobody).
+        let syncIdentifier: String? = row["sync_identifier"]
+        try StorageUse.writing(db)?.giveBack(row["charged"] - StoredSize.tombstone(syncIdentifier: syncIdentifier),
+                                             sourceID: row["source_id"], db)
         return uuid
     }
 

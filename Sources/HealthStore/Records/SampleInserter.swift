@@ -68,6 +68,12 @@ struct SampleInserter {
     }
     /// The row's metadata as JSON text (`MetadataCoding`), reused from row to row.
     private var metadataText: [UInt8] = []
+    /// The app this write's objects are charged to (`StorageUse`); nil for the user's own entries
+    /// and imports, which no app is charged for.
+    let chargedApp: String?
+    /// What this write charged so far: each object's `StoredSize` (kept in its row, given back
+    /// when it is deleted) and its device's (kept: device rows are shared and stay).
+    private(set) var charged: Int64 = 0
 
     init(_ db: Database, source: SourceRecord, systems stamp: SystemStamp = .source) throws {
         sourceID = try SampleRepository.sourceID(db, source)
@@ -75,17 +81,19 @@ struct SampleInserter {
         change = try ObjectDeleter.nextChange(db)
         self.source = source
         self.stamp = stamp
+        chargedApp = StorageUse.chargedApp(source.bundleIdentifier)
         insert = try BoundStatement(db, sql: """
             INSERT INTO objects (uuid, type_id, source_id, source_version, device_id, start_us, end_us,
                                  quantity, category, metadata, change_seq, sync_identifier, sync_version, series_count,
-                                 system_id, sync_key)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                 system_id, sync_key, charged)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         // The same for every row of this write; stay bound until the statement is next made
         // into a `BoundStatement` (which clears its bindings).
         try insert.bind(sourceID, at: 3)
         try insert.bind(source.version, at: 4)
         try insert.bind(change, at: 11)
+        if chargedApp == nil { try insert.bindNull(at: 17) }
     }
 
     /// The object this write's source stored under `identifier`, if any; `dated`: the identity is
@@ -119,6 +127,11 @@ struct SampleInserter {
         // quantities are the caller's, like a workout's side rows.
         try insert.bind(record.quantitySeries.map { Int64($0.count) }, at: 14)
         try insert.bind(try cachedSystemID(of: record, db), at: 15)
+        if chargedApp != nil {
+            let charge = StoredSize.charge(of: record, sync: sync)
+            try insert.bind(charge, at: 17)
+            charged += charge + StoredSize.device(record.device)
+        }
         try insert.stepDirectly(db)
         return insert.lastInsertedRowID
     }

@@ -95,6 +95,8 @@ public struct SampleRepository: Sendable {
             try write(records[index], presearched: syncedObjects.map { $0[index] }, dated: dated?[index] ?? false,
                       into: &uuids, using: &inserter, minting: uuidSupply, db)
         }
+        // One charge per write, counted at its commit (`StorageUse`): an app's objects and devices.
+        if let app = inserter.chargedApp { StorageUse.writing(db)?.charge(inserter.charged, appID: app, sourceID: inserter.sourceID) }
         return uuids
     }
 

@@ -19,30 +19,40 @@ extension WorkoutEffortRelationSQL {
         let removed = SampleSQL.visibility(visibility.scope, alias: "m", table: .other)
         let workout = SampleSQL.visibility(visibility.workouts, alias: "w")
         let departedWorkout = SampleSQL.visibility(visibility.workouts, alias: "w", table: .other)
-        let matching: (sql: String, arguments: StatementArguments) =
-            try predicate.map { try SampleSQL.condition($0, of: typeIdentifier, within: visibility) } ?? ("1", [])
-        var arguments: StatementArguments = [change, typeID]
-        arguments += related.arguments
-        arguments += workout.arguments
-        arguments += matching.arguments
-        arguments += [change, typeID]
-        arguments += removed.arguments
-        arguments += workout.arguments
-        arguments += [change, typeID]
-        arguments += removed.arguments
-        arguments += departedWorkout.arguments
+        var relatedArguments: StatementArguments = [change, typeID]
+        relatedArguments += related.arguments
+        relatedArguments += workout.arguments
+        var goneArguments: StatementArguments = [change, typeID]
+        goneArguments += removed.arguments
+        goneArguments += workout.arguments
+        goneArguments += [change, typeID]
+        goneArguments += removed.arguments
+        goneArguments += departedWorkout.arguments
         // Each walks the relations, removals or departures changed after `change` (`…_by_change`),
         // as the relationship query's anchor does, and drops the hidden ones by their own columns.
-        let sql = """
-            SELECT EXISTS (SELECT 1 FROM workout_effort_relations r
-                           JOIN objects o ON o.id = r.sample_id JOIN objects w ON w.id = r.workout_id
-                           WHERE r.change_seq > ? AND r.type_id = ? AND \(related.sql) AND \(workout.sql) AND (\(matching.sql)))
-                OR EXISTS (SELECT 1 FROM workout_effort_removals m JOIN objects w ON w.id = m.workout_id
-                           WHERE m.change_seq > ? AND m.type_id = ? AND \(removed.sql) AND \(workout.sql))
+        let relations = """
+            FROM workout_effort_relations r JOIN objects o ON o.id = r.sample_id JOIN objects w ON w.id = r.workout_id
+            WHERE r.change_seq > ? AND r.type_id = ? AND \(related.sql) AND \(workout.sql)
+            """
+        let gone = """
+            EXISTS (SELECT 1 FROM workout_effort_removals m JOIN objects w ON w.id = m.workout_id
+                    WHERE m.change_seq > ? AND m.type_id = ? AND \(removed.sql) AND \(workout.sql))
                 OR EXISTS (SELECT 1 FROM workout_effort_departed m
                            JOIN workout_effort_departed_workouts w ON w.workout_uuid = m.workout_uuid
                            WHERE m.change_seq > ? AND m.type_id = ? AND \(removed.sql) AND \(departedWorkout.sql))
             """
-        return try Bool.fetchOne(db, sql: sql, arguments: arguments) ?? false
+        // The walks are the scope's, over relations the reader may not see: no CPU stop there; the
+        // app's predicate over the samples the scope admitted is the call's (`ScopedCandidates`).
+        guard let predicate else {
+            return try StatementBudget.overScope {
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 \(relations)) OR \(gone)",
+                                  arguments: relatedArguments + goneArguments) ?? false
+            }
+        }
+        let matching = try SampleSQL.condition(predicate, of: typeIdentifier, within: visibility)
+        if try StatementBudget.overScope({ try Bool.fetchOne(db, sql: "SELECT \(gone)", arguments: goneArguments) ?? false }) {
+            return true
+        }
+        return try ScopedCandidates.anyMatches(db, candidates: ("SELECT o.id \(relations)", relatedArguments), condition: matching)
     }
 }

@@ -154,6 +154,7 @@ enum StoreSchema {
         registerSyncKeyKinds(&migrator)          // v58
         registerWorkoutEffortScoped(&migrator)   // v60
         registerAssociationChange(&migrator)     // v64
+        registerAppStorage(&migrator)            // v66
         return migrator
     }
 }

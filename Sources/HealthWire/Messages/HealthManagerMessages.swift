@@ -295,27 +295,8 @@ public struct BrokerStatus: WireMessage, Equatable {
     public var longRunningSlotVisits = 0
     public var watchComputations = 0
     /// Pending journals a merge kept as damaged, oldest first (field 98; at most
-    /// `DamagedJournal.maxListed`): shown until the user removes them.
-    public var damagedJournals: [DamagedJournal] = []
-
-    /// A locked store's pending journal that a merge could not take whole, kept beside the
-    /// store as `pending-N.journal.damaged` (`DamagedPendingJournals` in HealthStore).
-    public struct DamagedJournal: Equatable, Sendable {
-        public static let maxListed = 64
-        public var path: String
-        public var bytes: Int
-        /// When the merge kept it; nil: unknown.
-        public var kept: Date?
-        /// What the merge could not take; empty: not recorded.
-        public var lost: String
-
-        public init(path: String, bytes: Int, kept: Date?, lost: String) {
-            self.path = path
-            self.bytes = bytes
-            self.kept = kept
-            self.lost = lost
-        }
-    }
+    /// `DamagedPendingJournal.maxListed`): shown until the user removes them.
+    public var damagedJournals: [DamagedPendingJournal] = []
 
     /// healthd's own confinement (SECURITY.md "healthd's own confinement").
     public struct Confinement: Equatable, Sendable {
@@ -366,7 +347,7 @@ public struct BrokerStatus: WireMessage, Equatable {
     public init(storeDirectory: String, appSocket: String, adminSocket: String, installedApps: Int,
                 pendingRequests: Int, connectedApps: Int, sampleCount: Int, version: String, readOnlyReason: String = "",
                 locked: Bool = false, service: ServiceState = ServiceState(), storeBytes: Int = 0, lastExport: Date? = nil,
-                confinement: Confinement = Confinement(), answersReadAgain: Int = 0, damagedJournals: [DamagedJournal] = []) {
+                confinement: Confinement = Confinement(), answersReadAgain: Int = 0, damagedJournals: [DamagedPendingJournal] = []) {
         self.confinement = confinement
         self.damagedJournals = damagedJournals
         self.answersReadAgain = answersReadAgain
@@ -387,8 +368,8 @@ public struct BrokerStatus: WireMessage, Equatable {
 
     public init(wire bytes: [UInt8]) throws {
         self = try ProtobufCodec.withDecoded(Openhealth__V1__StatusResponse.self, from: bytes) { wire in
-            guard wire.n_damaged_journals <= DamagedJournal.maxListed else {
-                throw WireDecodeError.invalidField("more than \(DamagedJournal.maxListed) damaged journals")
+            guard wire.n_damaged_journals <= DamagedPendingJournal.maxListed else {
+                throw WireDecodeError.invalidField("more than \(DamagedPendingJournal.maxListed) damaged journals")
             }
             return BrokerStatus(
                 storeDirectory: WireRead.string(wire.store_directory), appSocket: WireRead.string(wire.app_socket),
@@ -406,7 +387,7 @@ public struct BrokerStatus: WireMessage, Equatable {
                                          peerInspector: Confinement.PeerInspector(rawValue: Int(wire.peer_inspector.rawValue)) ?? .unspecified),
                 answersReadAgain: Int(clamping: wire.answers_read_again),
                 damagedJournals: WireRead.messages(wire.damaged_journals, count: wire.n_damaged_journals).map { journal in
-                    DamagedJournal(path: WireRead.string(journal.path), bytes: Int(clamping: journal.bytes),
+                    DamagedPendingJournal(path: WireRead.string(journal.path), bytes: Int(clamping: journal.bytes),
                                    kept: Self.date(journal.kept_time), lost: WireRead.string(journal.lost))
                 })
             .with(longRunningSlotVisits: Int(clamping: wire.long_running_slot_visits), watchComputations: Int(clamping: wire.watch_computations))
@@ -453,7 +434,7 @@ public struct BrokerStatus: WireMessage, Equatable {
         wire.answers_read_again = UInt64(clamping: answersReadAgain)
         wire.long_running_slot_visits = UInt64(clamping: longRunningSlotVisits)
         wire.watch_computations = UInt64(clamping: watchComputations)
-        let journals: [UnsafeMutablePointer<Openhealth__V1__DamagedPendingJournal>] = damagedJournals.prefix(DamagedJournal.maxListed).map { journal in
+        let journals: [UnsafeMutablePointer<Openhealth__V1__DamagedPendingJournal>] = damagedJournals.prefix(DamagedPendingJournal.maxListed).map { journal in
             arena.message { message in
                 message.path = arena.string(journal.path)
                 message.bytes = UInt64(clamping: journal.bytes)

@@ -52,6 +52,9 @@ extension Openhealth__V1__AnswerRequestResponse: ProtobufCMessageStruct {
 extension Openhealth__V1__AppManifest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__app_manifest__init(message) }
 }
+extension Openhealth__V1__AppStorage: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__app_storage__init(message) }
+}
 extension Openhealth__V1__AppendAttachmentDataRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__append_attachment_data_request__init(message) }
 }
@@ -259,6 +262,12 @@ extension Openhealth__V1__ListAccessLogResponse: ProtobufCMessageStruct {
 extension Openhealth__V1__ListActivityGoalsRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_activity_goals_request__init(message) }
 }
+extension Openhealth__V1__ListAppStorageRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_app_storage_request__init(message) }
+}
+extension Openhealth__V1__ListAppStorageResponse: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_app_storage_response__init(message) }
+}
 extension Openhealth__V1__ListAppsRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__list_apps_request__init(message) }
 }
@@ -447,6 +456,9 @@ extension Openhealth__V1__SeriesDataBatch: ProtobufCMessageStruct {
 }
 extension Openhealth__V1__SeriesDataRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__series_data_request__init(message) }
+}
+extension Openhealth__V1__SetAppStorageBoundRequest: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_app_storage_bound_request__init(message) }
 }
 extension Openhealth__V1__SetCharacteristicResponse: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__set_characteristic_response__init(message) }

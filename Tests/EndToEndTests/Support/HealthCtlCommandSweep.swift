@@ -30,6 +30,7 @@ enum HealthCtlCommandSweep {
         "help": { _ in [["help"], ["help", "samples"]] },
         "apps list": { _ in [["apps", "list"]] },
         "apps background": { _ in [["apps", "background"]] },
+        "apps storage": { _ in [["apps", "storage"], ["apps", "storage", "--bytes"]] },
         "requests": { _ in [["requests"]] },
         "object-requests": { _ in [["object-requests"]] },
         "object-grants": { world in [["object-grants", world.appID]] },

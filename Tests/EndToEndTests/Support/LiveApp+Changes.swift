@@ -69,6 +69,11 @@ final class LiveApp: Sendable {
         return ProcessResult(status: status, stdout: output.text.withLock { $0 }, stderr: "")
     }
 
+    /// SIGKILLs the app (its sandbox, which takes the app with it: `--die-with-parent`).
+    func kill() {
+        child.signal(SIGKILL)
+    }
+
     deinit {
         child.signal(SIGKILL)
     }

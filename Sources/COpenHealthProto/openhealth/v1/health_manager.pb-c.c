@@ -367,6 +367,186 @@ void   openhealth__v1__list_apps_response__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__list_apps_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__list_app_storage_request__init
+                     (Openhealth__V1__ListAppStorageRequest         *message)
+{
+  static const Openhealth__V1__ListAppStorageRequest init_value = OPENHEALTH__V1__LIST_APP_STORAGE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__list_app_storage_request__get_packed_size
+                     (const Openhealth__V1__ListAppStorageRequest *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__list_app_storage_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__list_app_storage_request__pack
+                     (const Openhealth__V1__ListAppStorageRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__list_app_storage_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__list_app_storage_request__pack_to_buffer
+                     (const Openhealth__V1__ListAppStorageRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__list_app_storage_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__ListAppStorageRequest *
+       openhealth__v1__list_app_storage_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__ListAppStorageRequest *)
+     protobuf_c_message_unpack (&openhealth__v1__list_app_storage_request__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__list_app_storage_request__free_unpacked
+                     (Openhealth__V1__ListAppStorageRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__list_app_storage_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__app_storage__init
+                     (Openhealth__V1__AppStorage         *message)
+{
+  static const Openhealth__V1__AppStorage init_value = OPENHEALTH__V1__APP_STORAGE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__app_storage__get_packed_size
+                     (const Openhealth__V1__AppStorage *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__app_storage__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__app_storage__pack
+                     (const Openhealth__V1__AppStorage *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__app_storage__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__app_storage__pack_to_buffer
+                     (const Openhealth__V1__AppStorage *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__app_storage__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__AppStorage *
+       openhealth__v1__app_storage__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__AppStorage *)
+     protobuf_c_message_unpack (&openhealth__v1__app_storage__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__app_storage__free_unpacked
+                     (Openhealth__V1__AppStorage *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__app_storage__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__list_app_storage_response__init
+                     (Openhealth__V1__ListAppStorageResponse         *message)
+{
+  static const Openhealth__V1__ListAppStorageResponse init_value = OPENHEALTH__V1__LIST_APP_STORAGE_RESPONSE__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__list_app_storage_response__get_packed_size
+                     (const Openhealth__V1__ListAppStorageResponse *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__list_app_storage_response__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__list_app_storage_response__pack
+                     (const Openhealth__V1__ListAppStorageResponse *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__list_app_storage_response__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__list_app_storage_response__pack_to_buffer
+                     (const Openhealth__V1__ListAppStorageResponse *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__list_app_storage_response__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__ListAppStorageResponse *
+       openhealth__v1__list_app_storage_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__ListAppStorageResponse *)
+     protobuf_c_message_unpack (&openhealth__v1__list_app_storage_response__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__list_app_storage_response__free_unpacked
+                     (Openhealth__V1__ListAppStorageResponse *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__list_app_storage_response__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   openhealth__v1__set_app_storage_bound_request__init
+                     (Openhealth__V1__SetAppStorageBoundRequest         *message)
+{
+  static const Openhealth__V1__SetAppStorageBoundRequest init_value = OPENHEALTH__V1__SET_APP_STORAGE_BOUND_REQUEST__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__set_app_storage_bound_request__get_packed_size
+                     (const Openhealth__V1__SetAppStorageBoundRequest *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__set_app_storage_bound_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__set_app_storage_bound_request__pack
+                     (const Openhealth__V1__SetAppStorageBoundRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__set_app_storage_bound_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__set_app_storage_bound_request__pack_to_buffer
+                     (const Openhealth__V1__SetAppStorageBoundRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__set_app_storage_bound_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__SetAppStorageBoundRequest *
+       openhealth__v1__set_app_storage_bound_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__SetAppStorageBoundRequest *)
+     protobuf_c_message_unpack (&openhealth__v1__set_app_storage_bound_request__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__set_app_storage_bound_request__free_unpacked
+                     (Openhealth__V1__SetAppStorageBoundRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__set_app_storage_bound_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   openhealth__v1__list_requests_request__init
                      (Openhealth__V1__ListRequestsRequest         *message)
 {
@@ -2935,6 +3115,255 @@ const ProtobufCMessageDescriptor openhealth__v1__list_apps_response__descriptor 
   (ProtobufCMessageInit) openhealth__v1__list_apps_response__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+#define openhealth__v1__list_app_storage_request__field_descriptors NULL
+#define openhealth__v1__list_app_storage_request__field_indices_by_name NULL
+#define openhealth__v1__list_app_storage_request__number_ranges NULL
+const ProtobufCMessageDescriptor openhealth__v1__list_app_storage_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.ListAppStorageRequest",
+  "ListAppStorageRequest",
+  "Openhealth__V1__ListAppStorageRequest",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__ListAppStorageRequest),
+  0,
+  openhealth__v1__list_app_storage_request__field_descriptors,
+  openhealth__v1__list_app_storage_request__field_indices_by_name,
+  0,  openhealth__v1__list_app_storage_request__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__list_app_storage_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__app_storage__field_descriptors[6] =
+{
+  {
+    "app_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__AppStorage, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "used_bytes",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__AppStorage, used_bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "bound_bytes",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__AppStorage, bound_bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "bound_set",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__AppStorage, bound_set),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "journaled_bytes",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__AppStorage, journaled_bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "installed",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__AppStorage, installed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__app_storage__field_indices_by_name[] = {
+  0,   /* field[0] = app_id */
+  2,   /* field[2] = bound_bytes */
+  3,   /* field[3] = bound_set */
+  5,   /* field[5] = installed */
+  4,   /* field[4] = journaled_bytes */
+  1,   /* field[1] = used_bytes */
+};
+static const ProtobufCIntRange openhealth__v1__app_storage__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__app_storage__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.AppStorage",
+  "AppStorage",
+  "Openhealth__V1__AppStorage",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__AppStorage),
+  6,
+  openhealth__v1__app_storage__field_descriptors,
+  openhealth__v1__app_storage__field_indices_by_name,
+  1,  openhealth__v1__app_storage__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__app_storage__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__list_app_storage_response__field_descriptors[4] =
+{
+  {
+    "apps",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__ListAppStorageResponse, n_apps),
+    offsetof(Openhealth__V1__ListAppStorageResponse, apps),
+    &openhealth__v1__app_storage__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "default_bound_bytes",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__ListAppStorageResponse, default_bound_bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "journal_bound_bytes",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__ListAppStorageResponse, journal_bound_bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "locked",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__ListAppStorageResponse, locked),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__list_app_storage_response__field_indices_by_name[] = {
+  0,   /* field[0] = apps */
+  1,   /* field[1] = default_bound_bytes */
+  2,   /* field[2] = journal_bound_bytes */
+  3,   /* field[3] = locked */
+};
+static const ProtobufCIntRange openhealth__v1__list_app_storage_response__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__list_app_storage_response__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.ListAppStorageResponse",
+  "ListAppStorageResponse",
+  "Openhealth__V1__ListAppStorageResponse",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__ListAppStorageResponse),
+  4,
+  openhealth__v1__list_app_storage_response__field_descriptors,
+  openhealth__v1__list_app_storage_response__field_indices_by_name,
+  1,  openhealth__v1__list_app_storage_response__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__list_app_storage_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__set_app_storage_bound_request__field_descriptors[2] =
+{
+  {
+    "app_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__SetAppStorageBoundRequest, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "bound_bytes",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__SetAppStorageBoundRequest, bound_bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__set_app_storage_bound_request__field_indices_by_name[] = {
+  0,   /* field[0] = app_id */
+  1,   /* field[1] = bound_bytes */
+};
+static const ProtobufCIntRange openhealth__v1__set_app_storage_bound_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__set_app_storage_bound_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.SetAppStorageBoundRequest",
+  "SetAppStorageBoundRequest",
+  "Openhealth__V1__SetAppStorageBoundRequest",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__SetAppStorageBoundRequest),
+  2,
+  openhealth__v1__set_app_storage_bound_request__field_descriptors,
+  openhealth__v1__set_app_storage_bound_request__field_indices_by_name,
+  1,  openhealth__v1__set_app_storage_bound_request__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__set_app_storage_bound_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 #define openhealth__v1__list_requests_request__field_descriptors NULL
 #define openhealth__v1__list_requests_request__field_indices_by_name NULL
 #define openhealth__v1__list_requests_request__number_ranges NULL
@@ -4926,7 +5355,7 @@ const ProtobufCEnumDescriptor openhealth__v1__decision__descriptor =
   openhealth__v1__decision__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[46] =
+static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_descriptors[48] =
 {
   { "Status", &openhealth__v1__status_request__descriptor, &openhealth__v1__status_response__descriptor },
   { "InstallApp", &openhealth__v1__install_app_request__descriptor, &openhealth__v1__install_app_response__descriptor },
@@ -4974,6 +5403,8 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "ListAttachments", &openhealth__v1__list_attachments_request__descriptor, &openhealth__v1__list_attachments_response__descriptor },
   { "ReadAttachmentData", &openhealth__v1__attachment_request__descriptor, &openhealth__v1__attachment_data_chunk__descriptor },
   { "RemoveAttachment", &openhealth__v1__attachment_request__descriptor, &openhealth__v1__request_authorization_response__descriptor },
+  { "ListAppStorage", &openhealth__v1__list_app_storage_request__descriptor, &openhealth__v1__list_app_storage_response__descriptor },
+  { "SetAppStorageBound", &openhealth__v1__set_app_storage_bound_request__descriptor, &openhealth__v1__list_app_storage_response__descriptor },
 };
 const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   40,        /* AddSamples */
@@ -4987,6 +5418,7 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   13,        /* LaunchBind */
   21,        /* ListAccessLog */
   32,        /* ListActivityGoals */
+  46,        /* ListAppStorage */
   2,        /* ListApps */
   43,        /* ListAttachments */
   29,        /* ListBackgroundDeliveries */
@@ -5010,6 +5442,7 @@ const unsigned openhealth__v1__health_manager__method_indices_by_name[] = {
   9,        /* RevokeObjectReadGrants */
   15,        /* RotateKey */
   33,        /* SetActivityGoals */
+  47,        /* SetAppStorageBound */
   26,        /* SetCharacteristic */
   36,        /* SetDirectConnection */
   10,        /* SetGrants */
@@ -5030,7 +5463,7 @@ const ProtobufCServiceDescriptor openhealth__v1__health_manager__descriptor =
   "HealthManager",
   "Openhealth__V1__HealthManager",
   "openhealth.v1",
-  46,
+  48,
   openhealth__v1__health_manager__method_descriptors,
   openhealth__v1__health_manager__method_indices_by_name
 };
@@ -5401,6 +5834,22 @@ void openhealth__v1__health_manager__remove_attachment(ProtobufCService *service
 {
   assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
   service->invoke(service, 45, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__list_app_storage(ProtobufCService *service,
+                                                      const Openhealth__V1__ListAppStorageRequest *input,
+                                                      Openhealth__V1__ListAppStorageResponse_Closure closure,
+                                                      void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 46, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
+}
+void openhealth__v1__health_manager__set_app_storage_bound(ProtobufCService *service,
+                                                           const Openhealth__V1__SetAppStorageBoundRequest *input,
+                                                           Openhealth__V1__ListAppStorageResponse_Closure closure,
+                                                           void *closure_data)
+{
+  assert(service->descriptor == &openhealth__v1__health_manager__descriptor);
+  service->invoke(service, 47, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
                                            Openhealth__V1__HealthManager_ServiceDestroy destroy)

@@ -33,6 +33,10 @@ typedef struct Openhealth__V1__InstallAppRequest Openhealth__V1__InstallAppReque
 typedef struct Openhealth__V1__InstallAppResponse Openhealth__V1__InstallAppResponse;
 typedef struct Openhealth__V1__ListAppsRequest Openhealth__V1__ListAppsRequest;
 typedef struct Openhealth__V1__ListAppsResponse Openhealth__V1__ListAppsResponse;
+typedef struct Openhealth__V1__ListAppStorageRequest Openhealth__V1__ListAppStorageRequest;
+typedef struct Openhealth__V1__AppStorage Openhealth__V1__AppStorage;
+typedef struct Openhealth__V1__ListAppStorageResponse Openhealth__V1__ListAppStorageResponse;
+typedef struct Openhealth__V1__SetAppStorageBoundRequest Openhealth__V1__SetAppStorageBoundRequest;
 typedef struct Openhealth__V1__ListRequestsRequest Openhealth__V1__ListRequestsRequest;
 typedef struct Openhealth__V1__AuthorizationPrompt Openhealth__V1__AuthorizationPrompt;
 typedef struct Openhealth__V1__ListRequestsResponse Openhealth__V1__ListRequestsResponse;
@@ -308,6 +312,79 @@ struct  Openhealth__V1__ListAppsResponse
 #define OPENHEALTH__V1__LIST_APPS_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__list_apps_response__descriptor) \
     , 0,NULL, 0,NULL, 0,NULL }
+
+
+struct  Openhealth__V1__ListAppStorageRequest
+{
+  ProtobufCMessage base;
+};
+#define OPENHEALTH__V1__LIST_APP_STORAGE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__list_app_storage_request__descriptor) \
+     }
+
+
+struct  Openhealth__V1__AppStorage
+{
+  ProtobufCMessage base;
+  char *app_id;
+  /*
+   * healthd's count of what the app's objects take (an estimate per object)
+   */
+  uint64_t used_bytes;
+  /*
+   * the bound in force: the one set, else the default
+   */
+  uint64_t bound_bytes;
+  /*
+   * the user set this app's bound (else it is the default)
+   */
+  protobuf_c_boolean bound_set;
+  /*
+   * saved into the pending journal since the store locked; 0 unlocked
+   */
+  uint64_t journaled_bytes;
+  /*
+   * an installed app (else one removed, whose data stays)
+   */
+  protobuf_c_boolean installed;
+};
+#define OPENHEALTH__V1__APP_STORAGE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__app_storage__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0 }
+
+
+struct  Openhealth__V1__ListAppStorageResponse
+{
+  ProtobufCMessage base;
+  size_t n_apps;
+  Openhealth__V1__AppStorage **apps;
+  uint64_t default_bound_bytes;
+  /*
+   * what an app may journal while the store is locked
+   */
+  uint64_t journal_bound_bytes;
+  /*
+   * the store is locked: counts are as of the lock, journaled bytes since
+   */
+  protobuf_c_boolean locked;
+};
+#define OPENHEALTH__V1__LIST_APP_STORAGE_RESPONSE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__list_app_storage_response__descriptor) \
+    , 0,NULL, 0, 0, 0 }
+
+
+struct  Openhealth__V1__SetAppStorageBoundRequest
+{
+  ProtobufCMessage base;
+  char *app_id;
+  /*
+   * 0: the default
+   */
+  uint64_t bound_bytes;
+};
+#define OPENHEALTH__V1__SET_APP_STORAGE_BOUND_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__set_app_storage_bound_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
 
 
 struct  Openhealth__V1__ListRequestsRequest
@@ -1025,6 +1102,82 @@ Openhealth__V1__ListAppsResponse *
                       const uint8_t       *data);
 void   openhealth__v1__list_apps_response__free_unpacked
                      (Openhealth__V1__ListAppsResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__ListAppStorageRequest methods */
+void   openhealth__v1__list_app_storage_request__init
+                     (Openhealth__V1__ListAppStorageRequest         *message);
+size_t openhealth__v1__list_app_storage_request__get_packed_size
+                     (const Openhealth__V1__ListAppStorageRequest   *message);
+size_t openhealth__v1__list_app_storage_request__pack
+                     (const Openhealth__V1__ListAppStorageRequest   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__list_app_storage_request__pack_to_buffer
+                     (const Openhealth__V1__ListAppStorageRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__ListAppStorageRequest *
+       openhealth__v1__list_app_storage_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__list_app_storage_request__free_unpacked
+                     (Openhealth__V1__ListAppStorageRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__AppStorage methods */
+void   openhealth__v1__app_storage__init
+                     (Openhealth__V1__AppStorage         *message);
+size_t openhealth__v1__app_storage__get_packed_size
+                     (const Openhealth__V1__AppStorage   *message);
+size_t openhealth__v1__app_storage__pack
+                     (const Openhealth__V1__AppStorage   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__app_storage__pack_to_buffer
+                     (const Openhealth__V1__AppStorage   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__AppStorage *
+       openhealth__v1__app_storage__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__app_storage__free_unpacked
+                     (Openhealth__V1__AppStorage *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__ListAppStorageResponse methods */
+void   openhealth__v1__list_app_storage_response__init
+                     (Openhealth__V1__ListAppStorageResponse         *message);
+size_t openhealth__v1__list_app_storage_response__get_packed_size
+                     (const Openhealth__V1__ListAppStorageResponse   *message);
+size_t openhealth__v1__list_app_storage_response__pack
+                     (const Openhealth__V1__ListAppStorageResponse   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__list_app_storage_response__pack_to_buffer
+                     (const Openhealth__V1__ListAppStorageResponse   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__ListAppStorageResponse *
+       openhealth__v1__list_app_storage_response__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__list_app_storage_response__free_unpacked
+                     (Openhealth__V1__ListAppStorageResponse *message,
+                      ProtobufCAllocator *allocator);
+/* Openhealth__V1__SetAppStorageBoundRequest methods */
+void   openhealth__v1__set_app_storage_bound_request__init
+                     (Openhealth__V1__SetAppStorageBoundRequest         *message);
+size_t openhealth__v1__set_app_storage_bound_request__get_packed_size
+                     (const Openhealth__V1__SetAppStorageBoundRequest   *message);
+size_t openhealth__v1__set_app_storage_bound_request__pack
+                     (const Openhealth__V1__SetAppStorageBoundRequest   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__set_app_storage_bound_request__pack_to_buffer
+                     (const Openhealth__V1__SetAppStorageBoundRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__SetAppStorageBoundRequest *
+       openhealth__v1__set_app_storage_bound_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__set_app_storage_bound_request__free_unpacked
+                     (Openhealth__V1__SetAppStorageBoundRequest *message,
                       ProtobufCAllocator *allocator);
 /* Openhealth__V1__ListRequestsRequest methods */
 void   openhealth__v1__list_requests_request__init
@@ -1831,6 +1984,18 @@ typedef void (*Openhealth__V1__ListAppsRequest_Closure)
 typedef void (*Openhealth__V1__ListAppsResponse_Closure)
                  (const Openhealth__V1__ListAppsResponse *message,
                   void *closure_data);
+typedef void (*Openhealth__V1__ListAppStorageRequest_Closure)
+                 (const Openhealth__V1__ListAppStorageRequest *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__AppStorage_Closure)
+                 (const Openhealth__V1__AppStorage *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__ListAppStorageResponse_Closure)
+                 (const Openhealth__V1__ListAppStorageResponse *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__SetAppStorageBoundRequest_Closure)
+                 (const Openhealth__V1__SetAppStorageBoundRequest *message,
+                  void *closure_data);
 typedef void (*Openhealth__V1__ListRequestsRequest_Closure)
                  (const Openhealth__V1__ListRequestsRequest *message,
                   void *closure_data);
@@ -2145,6 +2310,14 @@ struct Openhealth__V1__HealthManager_Service
                             const Openhealth__V1__AttachmentRequest *input,
                             Openhealth__V1__RequestAuthorizationResponse_Closure closure,
                             void *closure_data);
+  void (*list_app_storage)(Openhealth__V1__HealthManager_Service *service,
+                           const Openhealth__V1__ListAppStorageRequest *input,
+                           Openhealth__V1__ListAppStorageResponse_Closure closure,
+                           void *closure_data);
+  void (*set_app_storage_bound)(Openhealth__V1__HealthManager_Service *service,
+                                const Openhealth__V1__SetAppStorageBoundRequest *input,
+                                Openhealth__V1__ListAppStorageResponse_Closure closure,
+                                void *closure_data);
 };
 typedef void (*Openhealth__V1__HealthManager_ServiceDestroy)(Openhealth__V1__HealthManager_Service *);
 void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service *service,
@@ -2198,7 +2371,9 @@ void openhealth__v1__health_manager__init (Openhealth__V1__HealthManager_Service
       function_prefix__ ## remove_app,\
       function_prefix__ ## list_attachments,\
       function_prefix__ ## read_attachment_data,\
-      function_prefix__ ## remove_attachment  }
+      function_prefix__ ## remove_attachment,\
+      function_prefix__ ## list_app_storage,\
+      function_prefix__ ## set_app_storage_bound  }
 void openhealth__v1__health_manager__status(ProtobufCService *service,
                                             const Openhealth__V1__StatusRequest *input,
                                             Openhealth__V1__StatusResponse_Closure closure,
@@ -2383,6 +2558,14 @@ void openhealth__v1__health_manager__remove_attachment(ProtobufCService *service
                                                        const Openhealth__V1__AttachmentRequest *input,
                                                        Openhealth__V1__RequestAuthorizationResponse_Closure closure,
                                                        void *closure_data);
+void openhealth__v1__health_manager__list_app_storage(ProtobufCService *service,
+                                                      const Openhealth__V1__ListAppStorageRequest *input,
+                                                      Openhealth__V1__ListAppStorageResponse_Closure closure,
+                                                      void *closure_data);
+void openhealth__v1__health_manager__set_app_storage_bound(ProtobufCService *service,
+                                                           const Openhealth__V1__SetAppStorageBoundRequest *input,
+                                                           Openhealth__V1__ListAppStorageResponse_Closure closure,
+                                                           void *closure_data);
 
 /* --- descriptors --- */
 
@@ -2397,6 +2580,10 @@ extern const ProtobufCMessageDescriptor openhealth__v1__install_app_request__des
 extern const ProtobufCMessageDescriptor openhealth__v1__install_app_response__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__list_apps_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__list_apps_response__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__list_app_storage_request__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__app_storage__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__list_app_storage_response__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__set_app_storage_bound_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__list_requests_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__authorization_prompt__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__list_requests_response__descriptor;
