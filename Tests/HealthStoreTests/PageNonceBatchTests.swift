@@ -78,4 +78,12 @@ import Testing
         #expect(after.nonce_batches - before.nonce_batches == 1,
                 "batches drawn by the first save after a fork: \(after.nonce_batches - before.nonce_batches)")
     }
+
+    /// The same with a real fork: the handler that throws the inherited batch away must be
+    /// registered with the C library, or a forked child sealing a page would repeat the nonce its
+    /// parent seals next, under the same key. (The case above bumps the generation by hand and
+    /// cannot tell whether the handler is registered at all.)
+    @Test func aRealForkedChildDoesNotTakeFromItsInheritedBatch() throws {
+        #expect(ohk_cipher_nonce_batch_fork_probe() == 1, "the child would take a nonce from the batch it inherited")
+    }
 }

@@ -83,6 +83,12 @@ int ohk_cipher_wal_statistics_of(void *db, ohk_cipher_wal_statistics *out);
 /// is thrown away before its next nonce. For tests.
 void ohk_cipher_simulate_fork_child(void);
 
+/// Forks for real: draws a batch and takes one nonce from it, forks, and asks the child whether
+/// its next nonce would come from a new draw rather than from the batch it inherited. Returns 1
+/// (a new draw: the fork handler ran), 0 (the child would repeat the parent's next nonce), or -1
+/// (pipe or fork failed). The child only writes its answer and exits. For tests.
+int ohk_cipher_nonce_batch_fork_probe(void);
+
 /// Fills `buffer` from OpenSSL's CSPRNG. Returns 1 on success.
 int ohk_random_bytes(uint8_t *buffer, size_t length);
 
