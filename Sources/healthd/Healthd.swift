@@ -88,6 +88,12 @@ struct Healthd: ParsableCommand {
     @Option(name: .customLong("large-queries-running"), help: .hidden)
     var largeQueriesRunning: Int?
 
+    // A test hook (hidden from --help): wake-up checks running at once (BrokerLimits'
+    // checkWorkers, half the cores, 1 to 4, unless given), so a test of the check pool sees the
+    // same pool on a two-core machine and on a CI machine with more cores.
+    @Option(name: .customLong("check-workers"), help: .hidden)
+    var checkWorkers: Int?
+
     // A test hook (hidden from --help): one app's share of the buffer bound in MiB (BrokerLimits'
     // bufferedBytesPerApp, 32 unless given; the broker's total is raised to it if below), so a
     // memory test can compare healthd under the same flood with the share and without it.
@@ -317,6 +323,7 @@ struct Healthd: ParsableCommand {
         }
         if let seconds = answerReadDeadlineSeconds { limits.answerReadDeadline = .seconds(seconds) }
         if let largeQueriesRunning { limits.largeQueriesRunning = largeQueriesRunning }
+        if let checkWorkers { limits.checkWorkers = max(1, checkWorkers) }
         if let statementCPUBudgetMilliseconds { limits.statementCPUBudget = .milliseconds(statementCPUBudgetMilliseconds) }
         if let journalBoundKiB { limits.journaledBytesPerApp = journalBoundKiB << 10 }
         if let appBufferShareMiB {

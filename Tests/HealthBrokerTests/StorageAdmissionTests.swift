@@ -19,6 +19,26 @@ import Testing
         if MethodTable.accessLogged[method.rawValue] == .delete { #expect(!stores, "a deletion gives room back") }
     }
 
+    /// While locked, the journal bound's admission refuses every app method that may journal:
+    /// whatever the access log records (its entry is journaled while locked), whatever stores,
+    /// and the writes that journal without storing (deletions, unrelations, background delivery).
+    /// Before session 21 only a write's own entry was refused, and calls that journal just their
+    /// log entry (`RequestAuthorization`, `OfferDocuments`) were never refused.
+    @Test(arguments: HealthStoreMethod.allCases)
+    func everyMethodThatMayJournalIsRefusedAtTheJournalBound(_ method: HealthStoreMethod) {
+        let journals = MethodTable.journalsWhileLocked(method.rawValue)
+        let logged = MethodTable.accessLogged[method.rawValue] != nil
+        let journaledWrite: Set<HealthStoreMethod> = [.enableBackgroundDelivery, .disableBackgroundDelivery,
+                                                      .disableAllBackgroundDeliveries]
+        #expect(journals == (logged || MethodTable.storesData(method.rawValue) || journaledWrite.contains(method)),
+                "\(method.rawValue): journals \(journals), logged \(logged)")
+    }
+
+    @Test(arguments: HealthManagerMethod.allCases)
+    func noManagerMethodCountsAgainstAnAppsJournal(_ method: HealthManagerMethod) {
+        #expect(!MethodTable.journalsWhileLocked(method.rawValue))
+    }
+
     /// Manager methods (imports, the user's entries) count against no app's bound.
     @Test(arguments: HealthManagerMethod.allCases)
     func noManagerMethodIsAnAppWrite(_ method: HealthManagerMethod) {

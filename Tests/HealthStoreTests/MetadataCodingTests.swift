@@ -91,4 +91,27 @@ import Testing
             #expect(try MetadataCoding.decode(fresh) == row)
         }
     }
+
+    /// The storage charge's measure of the text (`encodedLength`) is its exact length where no
+    /// number is in it, and never less where one is (numbers count at their longest form): every
+    /// control byte, quote and backslash, multi-byte characters, dates before 1970.
+    @Test func theEncodedLengthIsTheTextsLengthAndNeverLess() throws {
+        var rows: [[String: MetadataValue]] = [Self.metadata, [:], ["a": .bool(true)], ["b": .bool(false)],
+                                               ["d": .date(Date(timeIntervalSince1970: -1_234.5))], ["e": .date(Date(timeIntervalSince1970: 0))]]
+        for scalar in 0 ..< 0x20 {
+            let text = "x\(Character(Unicode.Scalar(UInt8(scalar))))\"\\é"
+            rows.append([text: .string(text + text), "q\(scalar)": .quantity(value: Double(scalar) / 3, unit: text)])
+            rows.append([text: .string(text)])
+        }
+        rows.append(["n": .number(-2.2250738585072014e-308), "m": .number(.nan), "p": .number(-.infinity)])
+        for row in rows {
+            let stored = MetadataCoding.encode(row)?.utf8.count ?? 0
+            let hasNumber = row.values.contains { if case .number = $0 { true } else if case .quantity = $0 { true } else { false } }
+            if hasNumber {
+                #expect(MetadataCoding.encodedLength(row) >= stored, "\(row)")
+            } else {
+                #expect(MetadataCoding.encodedLength(row) == stored, "\(row)")
+            }
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Glibc
 import Testing
 import TestSupport
@@ -50,6 +51,76 @@ struct PeerIdentificationStallTests {
         let stalled = try await stalling
         #expect(stalled.stdout.contains("no installed app manifest names the executable \(mountPoint)/e2e-client"), "\(stalled)")
         #expect(fuse.isRunning, "control: the mount was up (and unanswering) all along")
+    }
+}
+
+extension PeerIdentificationStallTests {
+    /// An installed app's executable on a mount that stops answering holds no one else's
+    /// connection (s19 availability review, finding 6). The user installed an app (allowed to
+    /// connect directly) whose executable lies in a folder that a FUSE mount which never answers
+    /// then covers. A process of the user's own, in a mount namespace of its own, binds Products'
+    /// folder over that path and runs e2e-client from it: `/proc/PID/exe` names the installed
+    /// path, so healthd looks that path up to check it is the file the peer runs — in healthd's
+    /// view, on the hung mount. That lookup ran on the app socket's one accept thread, which it
+    /// held until the mount answered; now it runs on a connection-admission worker, bounded by
+    /// `ExecutableLookups.timeout` (5 s): an ordinary connection made meanwhile is answered within
+    /// the bound, and the stalled peer is refused naming its file system.
+    @Test func anInstalledExecutableOnAHungMountDoesNotStallOthers() async throws {
+        let broker = try BrokerProcess()
+        let folder = broker.root + "/installed"
+        mkdir(folder, 0o755)
+        let executable = folder + "/e2e-client"
+        try FileManager.default.copyItem(atPath: BrokerProcess.clientExecutable, toPath: executable)
+        let app = "org.test.hung-executable"
+        _ = try await broker.install(appID: app, executable: executable)
+        try await broker.allowDirect(app)
+        let fuse = try HungMount(at: folder)
+        // Removed after 50 s at the latest, so that a healthd whose accept thread waits on the
+        // mount (before the fix) lets the test end: its peers are answered once the mount fails.
+        let removed = Mutex(false)
+        let remove: @Sendable () -> Void = {
+            if removed.withLock({ was in defer { was = true }; return !was }) { fuse.remove() }
+        }
+        let hangGuard = Task.detached {
+            try? await Task.sleep(for: .seconds(50))
+            if !Task.isCancelled { remove() }
+        }
+        defer {
+            hangGuard.cancel()
+            remove()
+        }
+
+        // The peer connects twice from the same namespace: the second time once the first lookup
+        // is past its time, which it shares — refused without waiting another 5 s (one blocked
+        // thread however often it connects). (A new bind onto the hung folder would wait for the
+        // folder's lock, which the blocked lookup holds.)
+        let script = "mount --bind \"$1\" \"$2\" && shift 2 && \"$@\"; sleep 1; s=$(date +%s%N); \"$@\"; "
+            + "echo \"second took $(( ($(date +%s%N) - s) / 1000000 )) ms\""
+        let environment = ["OPENHEALTH_APP_SOCKET": broker.appSocket]
+        async let stalling = ProcessRun.run("/usr/bin/unshare", ["-m", "--propagation", "private", "/bin/sh", "-c", script, "sh",
+                                                                  Products.directory, folder, executable, "query", Self.stepCount],
+                                            environment: environment, timeout: 60)
+        try await Task.sleep(for: .seconds(1))
+
+        let started = Date()
+        let ordinary = try await ProcessRun.run(BrokerProcess.clientExecutable, ["query", Self.stepCount],
+                                                environment: environment, timeout: 40)
+        let waited = Date().timeIntervalSince(started)
+        #expect(ordinary.stdout.contains("no installed app manifest names the executable \(BrokerProcess.clientExecutable)"), "\(ordinary)")
+        #expect(waited < Self.bound, "the ordinary peer waited \(waited) s for healthd to identify it\n\(ordinary)")
+
+        let stalled = try await stalling
+        let refusals = stalled.stdout.components(separatedBy: "could not look up the executable \(executable)").count - 1
+        let second = stalled.stdout.split(separator: "\n").first { $0.hasPrefix("second took ") }
+            .flatMap { Int($0.split(separator: " ")[2]) }
+        #expect(refusals == 2, "\(stalled)")
+        // Not a speed check: under 5 s means it did not wait for a lookup of its own.
+        #expect((second ?? .max) < 5_000, "the second connection of the hung path waited \(second ?? -1) ms\n\(stalled)")
+        #expect(fuse.isRunning, "control: the mount was up (and unanswering) all along")
+        let after = try await ProcessRun.run(BrokerProcess.clientExecutable, ["query", Self.stepCount],
+                                             environment: environment, timeout: 40)
+        #expect(after.stdout.contains("no installed app manifest names the executable"), "\(after)")
+        #expect(broker.isRunning, "healthd died: \(broker.log)")
     }
 }
 

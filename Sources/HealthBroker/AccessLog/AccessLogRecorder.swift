@@ -1,3 +1,4 @@
+import Foundation
 import HealthModel
 import HealthStore
 import Logging
@@ -22,23 +23,34 @@ struct AccessLogRecorder: Sendable {
         await appendRefused(entries, method: refusal.method)
     }
 
-    /// A connection on the app socket refused because its process is no installed app. On the
-    /// accept thread, before the refusal is sent, so the entry exists once the peer sees it —
-    /// in the log when the store is open, in the pending journal (sealed, durable) while it is
-    /// locked, like every other entry (`StoreHandle.recordAccess`). Rate-limited like
-    /// `appendRefusal`.
-    func appendRefusedConnectionBlocking(reason: String) {
+    /// A connection on the app socket refused because its process is no installed app: the
+    /// throttle's entries for it (`RefusalLogThrottle`), queued without waiting
+    /// (`RefusedConnectionLog`) with the time of the refusal, and written by the queue's drain
+    /// (`appendRefusedConnections`) — in the log when the store is open, in the pending journal
+    /// (sealed, durable) while it is locked, like every other entry (`StoreHandle.recordAccess`).
+    /// Rate-limited like `appendRefusal`.
+    func queueRefusedConnection(reason: String) {
         let entries = context.refusals.admit(actor: AccessLogEntry.unidentifiedActor, appID: nil,
                                              detail: "connection refused: \(reason)", types: [])
-        guard !entries.isEmpty else { return }
-        do {
-            for entry in entries {
-                try context.store.recordAccessBlocking(actor: entry.actor, appID: entry.appID, action: .refused,
-                                                       types: entry.types, count: 0, detail: entry.detail)
+        context.connections.refusedConnections.offer(entries)
+    }
+
+    /// Writes queued refusals of connections, each at the time it was refused; first, when the
+    /// queue dropped some since the last write, one entry that says how many.
+    func appendRefusedConnections(_ refusals: [RefusedConnectionLog.Refusal], droppedBefore: Int) async {
+        var writes = refusals.map { ($0.entry.detail, $0.time) }
+        if droppedBefore > 0 {
+            writes.insert(("connection refusals not logged: \(droppedBefore) (the queue of refusals to log was full)",
+                           refusals.first?.time ?? Date()), at: 0)
+        }
+        for (detail, time) in writes {
+            do {
+                try await context.store.recordAccess(actor: AccessLogEntry.unidentifiedActor, appID: nil, action: .refused,
+                                                     types: [], count: 0, detail: detail, at: time)
+            } catch {
+                unstored(actor: AccessLogEntry.unidentifiedActor, appID: nil, action: .refused, types: [], count: 0,
+                         detail: detail, error)
             }
-        } catch {
-            unstored(actor: AccessLogEntry.unidentifiedActor, appID: nil, action: .refused, types: [], count: 0,
-                     detail: "connection refused: \(reason)", error)
         }
     }
 

@@ -12,6 +12,8 @@ import HealthStore
 struct AppPeerResolver: Sendable {
     let store: StoreHandle
     let brokerUID: UInt32
+    /// Where an installed manifest's executable is looked up, within a time bound.
+    var executables = ExecutableLookups()
 
     enum Refusal: Error, CustomStringConvertible {
         case otherUser(UInt32)
@@ -20,6 +22,7 @@ struct AppPeerResolver: Sendable {
         case notInstalled(executable: String)
         case ambiguous(executable: String, appIDs: [String])
         case directNotAllowed(appID: String)
+        case executableNotAnswering(executable: String, timeout: Duration)
 
         var description: String {
             switch self {
@@ -35,6 +38,8 @@ struct AppPeerResolver: Sendable {
                 "several installed apps (\(appIDs.joined(separator: ", "))) name the executable \(executable); launch the app with `health-sandbox run APP-ID -- …` to say which"
             case let .directNotAllowed(appID):
                 "\(appID) may not connect to healthd directly: launch it with `health-sandbox run \(appID) -- …`, or allow direct connections (the weaker mode, see SECURITY.md) with `healthctl apps allow-direct \(appID)`"
+            case let .executableNotAnswering(executable, timeout):
+                "healthd could not look up the executable \(executable) that an installed manifest names: its file system did not answer within \(timeout) (a FUSE or network mount that stopped answering?); make it answer, or launch the app with `health-sandbox run APP-ID -- …`"
             }
         }
 
@@ -47,6 +52,7 @@ struct AppPeerResolver: Sendable {
             case let .notInstalled(executable): "no app installed for \(executable.prefix(256))"
             case let .ambiguous(executable, _): "several apps installed for \(executable.prefix(256))"
             case let .directNotAllowed(appID): "direct connections not allowed for \(appID.prefix(256))"
+            case let .executableNotAnswering(executable, _): "file system of \(executable.prefix(256)) did not answer"
             }
         }
     }
@@ -62,9 +68,11 @@ struct AppPeerResolver: Sendable {
         // The path the peer's process prints is matched against the manifests first, touching no
         // file; only a path an installed manifest names is then looked up to check that it is the
         // file the peer runs. A path only the peer chose is never walked here, on the app
-        // socket's accept thread: one on a mount that never answers would hold every connection.
+        // socket's connection-admission workers: one on a mount that never answers would hold them.
         let app = try store.withGrantsBlocking { try Self.admit(executable: executable, in: $0) }
-        guard peer.runs(app.executable) else { throw Refusal.executableUnknown }
+        // The manifest's path, looked up within a time bound (`ExecutableLookups`): this runs on
+        // a connection-admission worker (`ConnectionAdmission`), which must not hang with it.
+        guard try executables.runs(peer, app.executable) else { throw Refusal.executableUnknown }
         return app
     }
 

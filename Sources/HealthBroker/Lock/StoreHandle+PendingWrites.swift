@@ -312,35 +312,28 @@ extension StoreHandle {
     /// budget, which its end stops, is not the entry's. An entry is bounded work, like the
     /// checks that run outside the slots.
     func recordAccess(actor: String, appID: String?, action: AccessAction, types: [String], count: Int,
-                      detail: String) async throws {
+                      detail: String, at time: Date = Date()) async throws {
         try await Task.detached(priority: Task.currentPriority) {
-            try await self.appendAccessEntry(actor: actor, appID: appID, action: action, types: types, count: count, detail: detail)
+            try await self.appendAccessEntry(actor: actor, appID: appID, action: action, types: types, count: count, detail: detail,
+                                             at: time)
         }.value
     }
 
     /// `recordAccess`'s write, on its own task.
     private func appendAccessEntry(actor: String, appID: String?, action: AccessAction, types: [String], count: Int,
-                                   detail: String) async throws {
+                                   detail: String, at time: Date) async throws {
         try await withSaveTarget { access in
             switch access {
             case let .open(database):
                 // Group-committed: entries of calls that end together share one commit and fsync.
                 try await database.accessLog.appendGrouped(
-                    AccessLogEntryDraft(actor: actor, appID: appID, action: action, types: types, detail: detail), count: count)
+                    AccessLogEntryDraft(actor: actor, appID: appID, action: action, types: types, detail: detail, date: time),
+                    count: count)
             case let .locked(locked):
                 let entry = try PendingEntryCoding.encode(.accessLog(actor: actor, appID: appID, action: action, types: types,
-                                                                     count: count, detail: detail, at: Date()))
+                                                                     count: count, detail: detail, at: time))
                 try await JournalAppends.append(entry, to: locked, charging: accessLogCharge(actor: actor, appID: appID, action: action))
             }
-        }
-    }
-
-    /// `recordAccess` for the broker's own threads (the accept threads), which may block: the
-    /// entry of a refused connection is journaled while locked like any other, never dropped.
-    func recordAccessBlocking(actor: String, appID: String?, action: AccessAction, types: [String], count: Int,
-                              detail: String) throws {
-        try blocking {
-            try await self.recordAccess(actor: actor, appID: appID, action: action, types: types, count: count, detail: detail)
         }
     }
 }

@@ -86,13 +86,23 @@ struct CallDispatcher: Sendable {
         }
     }
 
-    /// The storage bound's admission, the one check every app write passes (on either path: the
-    /// reader thread's `commitNow` leaves a refused call to `dispatch`, which refuses and logs it):
-    /// a call that may store data (`MethodTable.storesData`) is refused when the app's count
-    /// (`StorageUse`) and the request's bytes would pass the app's bound. A memory lookup: the
-    /// count is the writer's, kept as it commits. Calls admitted together may pass the bound by
-    /// what they store (at most the app's request-buffer share in flight, `BrokerLimits`).
+    /// The storage bounds' admission, the one check every app call passes before it runs (on
+    /// either path: the reader thread's `commitNow` leaves a refused call to `dispatch`, which
+    /// refuses and logs it, rate-limited and charged to nobody). Memory lookups only.
+    /// - While the store is locked, a call that may journal anything (`MethodTable.journalsWhileLocked`:
+    ///   a write, or just its access-log entry) is refused once the app has journaled its bound
+    ///   since the lock (`JournalUse`). Calls admitted before that each add their entries, so the
+    ///   unlock merges at most the bound plus the app's calls in flight.
+    /// - A call that may store data (`MethodTable.storesData`) is refused when the app's count
+    ///   (`StorageUse`) and the request's bytes would pass the app's bound. The count is the
+    ///   writer's, kept as it commits. Calls admitted together may pass the bound by what they
+    ///   store (at most the app's request-buffer share in flight, `BrokerLimits`).
     private func storageBoundRefusal(_ call: IncomingCall, app: AppManifest) -> StorageBoundExceeded? {
+        if let locked = context.store.gate.lockedNow, MethodTable.journalsWhileLocked(call.method) {
+            let bound = context.store.journalBytesPerApp
+            let journaled = locked.journaled.used(by: app.id)
+            if journaled >= bound { return StorageBoundExceeded(bound: .journaled, used: Int64(journaled), limit: Int64(bound)) }
+        }
         guard MethodTable.storesData(call.method),
               let excess = context.store.storage.excess(appID: app.id, adding: call.payload.count) else { return nil }
         return StorageBoundExceeded(bound: .stored, used: excess.used, limit: excess.bound)

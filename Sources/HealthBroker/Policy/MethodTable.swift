@@ -229,6 +229,43 @@ enum MethodTable {
         }
     }
 
+    /// Whether an app's call may append to the pending journal while the store is locked — a
+    /// write of its own, or its access-log entry — and so is refused, while locked, once the app
+    /// has journaled its bound (`CallDispatcher`, `JournalAppends`). Every method that is
+    /// access-logged or journals a write is; the rest answer from memory or fail while locked
+    /// without a record. Like `stores`, the switch names every app method and has no default: a
+    /// new method does not build until someone decides (session 21 availability review,
+    /// finding 2: calls that journal only their log entry — `RequestAuthorization` for decided
+    /// types, `OfferDocuments` — were never refused, and one app journaled 17 MB at an 8 MiB bound).
+    static func journalsWhileLocked(_ method: String) -> Bool {
+        journalingMethods.contains(method)
+    }
+
+    private static let journalingMethods = Set(HealthStoreMethod.allCases.filter(journals).map(\.rawValue))
+
+    private static func journals(_ appMethod: HealthStoreMethod) -> Bool {
+        switch appMethod {
+        // Writes, journaled while locked (StoreHandle+PendingWrites), and logged.
+        case .save, .addSamplesToWorkout, .insertRouteData, .finishRoute, .relateWorkoutEffort, .unrelateWorkoutEffort,
+             .deleteObjects, .deleteMatching, .enableBackgroundDelivery, .disableBackgroundDelivery,
+             .disableAllBackgroundDeliveries,
+             // Attachments need the open store; decided here all the same, as writes.
+             .beginAttachment, .appendAttachmentData, .finishAttachment, .removeAttachment,
+             // Requests: answered while locked, each with its access-log entry.
+             .requestAuthorization, .requestPerObjectReadAuthorization, .offerDocuments,
+             // Reads: fail while locked, but are access-logged whenever they report what they read.
+             .querySamples, .queryAnchored, .observeChanges, .querySources, .queryRouteData, .querySeriesData,
+             .queryStatistics, .queryStatisticsCollection, .getCharacteristic, .queryCorrelations,
+             .queryActivitySummaries, .watchStatisticsCollection, .watchActivitySummaries,
+             .queryWorkoutEffortRelationships, .listAttachments, .readAttachmentData:
+            return true
+        // Answered from memory or the grants, or failing while locked, with no record.
+        case .getRequestStatus, .authorizationStatus, .currentSource, .acknowledgeObserverUpdate, .preferredUnits,
+             .watchUserPreferences:
+            return false
+        }
+    }
+
     /// The methods recorded in the access log (DESIGN.md §7.9), as which action. The handler
     /// reports the app, types and count (`CallAccessReport`); `CallDispatcher` appends the entry.
     /// Status, listing and key methods touch no health data and are not logged; reading the log

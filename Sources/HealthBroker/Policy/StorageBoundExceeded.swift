@@ -33,8 +33,8 @@ struct StorageBoundExceeded: Error, Sendable {
                 + "delete some of its data (what it deletes gives room back), or ask the user to raise its bound "
                 + "(healthctl apps storage APP-ID --bound SIZE)"
         case .journaled:
-            "the health store is locked, and this app has saved \(ByteSize.text(used)) since, of the "
-                + "\(ByteSize.text(limit)) an app may save until the user unlocks it (healthctl unlock); save again then"
+            "the health store is locked, and this app's calls have journaled \(ByteSize.text(used)) since, of the "
+                + "\(ByteSize.text(limit)) an app may until the user unlocks it (healthctl unlock); try again then"
         }
     }
 

@@ -32,7 +32,8 @@ public final class Broker: Sendable {
         try self.init(configuration: configuration, inherited: inherited, logger: logger) { changes in
             try StoreHandle(directory: configuration.storeDirectory, opened: encrypted, notifying: changes,
                             lockAfter: configuration.lockAfter, readers: configuration.limits.storeReaders,
-                            statementCPUBudget: configuration.limits.statementCPUBudget, storage: configuration.limits.storageBounds)
+                            statementCPUBudget: configuration.limits.statementCPUBudget, storage: configuration.limits.storageBounds,
+                            checkWorkers: configuration.limits.checkWorkers)
         }
     }
 
@@ -43,7 +44,8 @@ public final class Broker: Sendable {
         try self.init(configuration: configuration, inherited: inherited, logger: logger) { changes in
             StoreHandle(directory: configuration.storeDirectory, startingLocked: start, notifying: changes,
                         lockAfter: configuration.lockAfter, readers: configuration.limits.storeReaders,
-                        statementCPUBudget: configuration.limits.statementCPUBudget, storage: configuration.limits.storageBounds)
+                        statementCPUBudget: configuration.limits.statementCPUBudget, storage: configuration.limits.storageBounds,
+                            checkWorkers: configuration.limits.checkWorkers)
         }
     }
 
@@ -174,6 +176,7 @@ public final class Broker: Sendable {
         return context.connections.openConnectionCount <= agentConnection
             && !context.backgroundDelivery.hasPendingWork
             && !context.refusals.hasUncountedRefusals
+            && context.connections.admissionsPending == 0
             && !Self.hasQueuedConnection([listeners.app, listeners.admin])
     }
 
@@ -193,6 +196,7 @@ public final class Broker: Sendable {
     /// manager listens on them for the next start). Open connections end as their peers go.
     public func stop() {
         gate.close()
+        context.connections.stopAdmitting()
         context.grantExpiries.cancel()
         // The apps' storage counts, so a clean stop loses none of them (`StorageUse`); skipped
         // while locked or mid key change, whose close wrote them.

@@ -34,6 +34,13 @@ public struct BrokerLimits: Sendable {
     /// life and a cheap read that waits a moment for another cheap read is fine — what must
     /// never happen is a cheap call waiting for a large query to finish or its client to read.
     public var storeReadersForCheapCalls = min(8, max(2, ProcessInfo.processInfo.activeProcessorCount))
+    /// Wake-up checks of long-running queries running at once in the whole broker (`CheckPool`):
+    /// each holds a worker thread, a store reader (counted in `storeReaders`) and up to a core
+    /// for up to one statement budget; the rest wait, taken round-robin by app, one per app at a
+    /// time. Half the cores (1 on two cores, at most 4), so checks woken by many apps' queries at
+    /// once leave CPU for everyone's calls; before, each check had a thread of its own and N apps'
+    /// checks ran N at once.
+    public var checkWorkers = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount / 2))
     /// Long-running queries (observers, anchored and statistics-collection updates) one app may
     /// hold open. Real HealthKit apps keep an observer per type they sync (a dozen or two is
     /// common), so the bound sits well above that and below a connection's calls in flight (32).
@@ -108,12 +115,13 @@ public struct BrokerLimits: Sendable {
 
     /// The store's reader connections (`EncryptedDatabase.open(maximumReaderCount:)`): every
     /// large query running or parked holds one for as long as it streams, so the pool has a
-    /// reader for each of them plus `storeReadersForCheapCalls`. GRDB's fixed 5 was below
+    /// reader for each of them, every wake-up check running holds one (`checkWorkers`), and
+    /// `storeReadersForCheapCalls` are kept beside them. GRDB's fixed 5 was below
     /// running + parked on a machine of 6 cores or more, and cheap calls then queued behind
     /// large queries. The one place the pool size is derived; healthd opens (and reopens, after
     /// a key change or an unlock) the store with it.
     public var storeReaders: Int {
-        max(1, largeQueriesRunning) + max(0, largeQueriesParked) + max(1, storeReadersForCheapCalls)
+        max(1, largeQueriesRunning) + max(0, largeQueriesParked) + max(1, checkWorkers) + max(1, storeReadersForCheapCalls)
     }
 
     /// The storage bounds, as the store handle takes them.

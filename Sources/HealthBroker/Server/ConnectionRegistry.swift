@@ -28,6 +28,10 @@ final class ConnectionRegistry: Sendable {
     let buffers: BufferBudget
     /// Open app connections and whether each began an attachment upload, dropped when it ends.
     let uploads = ConnectionUploads()
+    /// New app-socket connections waiting to be identified, off the accept thread.
+    private let admission = ConnectionAdmission()
+    /// Refused connections' access-log entries, written without the refusing thread waiting.
+    let refusedConnections = RefusedConnectionLog()
 
     init(configuration: BrokerConfiguration, appResolver: AppPeerResolver, managerPolicy: ManagerPeerPolicy, logger: Logger) {
         self.configuration = configuration
@@ -39,6 +43,22 @@ final class ConnectionRegistry: Sendable {
 
     func attach(_ context: BrokerContext) {
         contextBox.withLock { $0 = context }
+        let recorder = AccessLogRecorder(context: context)
+        Task.detached { [refusedConnections] in
+            await refusedConnections.drain { refusals, dropped in
+                await recorder.appendRefusedConnections(refusals, droppedBefore: dropped)
+            }
+        }
+    }
+
+    /// Connections accepted and not yet served or refused, and refusals not yet logged: the
+    /// broker is not idle while there are any.
+    var admissionsPending: Int { admission.pending + refusedConnections.pending }
+
+    /// Stops identifying new connections (the broker stops): queued ones are closed.
+    func stopAdmitting() {
+        admission.stop()
+        refusedConnections.finish()
     }
 
     var connectedAppCount: Int {
@@ -50,12 +70,24 @@ final class ConnectionRegistry: Sendable {
         counts.withLock { $0.total }
     }
 
-    /// A connection accepted on the app socket: credential binding.
+    /// A connection accepted on the app socket, on the accept thread: handed to a worker that
+    /// identifies it (`ConnectionAdmission`), or refused at once when too many wait for one. The
+    /// accept thread touches no file and waits for no store or writer: a peer whose identity
+    /// takes long (an installed executable on a mount that stopped answering, a key change
+    /// holding the store) cannot hold the connections of others.
+    func acceptApp(_ fd: Int32) {
+        let queued = admission.submit(fd) { [self] fd in admitApp(fd) }
+        if !queued {
+            refuse(fd, RPCStatus(.unavailable, "healthd has \(admission.capacity) connections waiting to be identified; try again shortly"))
+        }
+    }
+
+    /// Credential binding, on a connection-admission worker.
     ///
     /// The connection is tracked before its admission is checked: a `deny-direct` committed
     /// after the check then finds it in `revalidateDirectConnections`, and one committed before
     /// makes the check refuse it — no order lets it slip through.
-    func acceptApp(_ fd: Int32) {
+    private func admitApp(_ fd: Int32) {
         let peer: PeerCredentials
         do {
             peer = try PeerCredentials.of(fd, inspecting: appResolver.brokerUID)
@@ -75,7 +107,7 @@ final class ConnectionRegistry: Sendable {
             appConnections.remove(token)
             logger.warning("app connection refused", metadata: ["reason": "\(refusal)"])
             if let context = contextBox.withLock({ $0 }) {
-                AccessLogRecorder(context: context).appendRefusedConnectionBlocking(reason: refusal.logDetail)
+                AccessLogRecorder(context: context).queueRefusedConnection(reason: refusal.logDetail)
             }
             refuse(fd, RPCStatus(.unauthenticated, "\(refusal)", healthKitCode: .errorAuthorizationDenied))
             return
@@ -284,7 +316,8 @@ final class ConnectionRegistry: Sendable {
     /// Sends a connection-level status (call id 0) and closes: the peer's calls fail with it.
     private func refuse(_ fd: Int32, _ error: any Error) {
         let status = (error as? RPCStatus) ?? RPCStatus(.unavailable, error.statusMessage)
-        // On the accept thread: a peer that is refused and reads nothing must not hold it.
+        // On the accept thread or an admission worker: a peer that is refused and reads nothing
+        // must not hold it.
         UnixSocket.setSendTimeout(fd, seconds: 1)
         let connection = FrameConnection(fd: fd)
         try? connection.send(Frame(callID: 0, kind: .endOfStream, status: status))

@@ -103,6 +103,16 @@ actor StoreGate {
         }
     }
 
+    /// The locked store while the gate is locked, without entering it; nil while open, changing
+    /// or failed. One lock, no suspension: for the journal bound's admission check
+    /// (`CallDispatcher`), which reads only what each app journaled since the lock.
+    nonisolated var lockedNow: LockedStore? {
+        admission.withLock { admission in
+            guard case let .locked(locked)? = admission.immediate else { return nil }
+            return locked
+        }
+    }
+
     /// The open database or the locked store; waits at most `limit` while a key change (or a
     /// lock or unlock) has the store closed.
     nonisolated func enter(waitingAtMost limit: Duration) async throws -> Access {

@@ -38,10 +38,12 @@ final class StoreHandle: Sendable {
     /// Takes over `encrypted`, which must stay open (and locked) as long as the handle serves it.
     init(directory: String, opened encrypted: EncryptedDatabase, notifying changes: ChangeNotifier,
          lockAfter: Duration? = nil, readers: Int = EncryptedDatabase.defaultMaximumReaderCount,
-         statementCPUBudget: Duration = BrokerLimits().statementCPUBudget, storage: StorageBounds = StorageBounds()) throws {
+         statementCPUBudget: Duration = BrokerLimits().statementCPUBudget, storage: StorageBounds = StorageBounds(),
+         checkWorkers: Int = BrokerLimits().checkWorkers) throws {
         self.directory = directory
         self.readers = readers
         self.statementCPUBudget = statementCPUBudget
+        checkPool = CheckPool(workers: checkWorkers)
         idleLock = lockAfter.map(IdleLock.init(limit:))
         self.changes = changes
         self.storage = StorageUse(defaultBound: storage.storedBytesPerApp)
@@ -57,6 +59,7 @@ final class StoreHandle: Sendable {
         }
         gate = StoreGate(.init(encrypted: encrypted, database: database))
         startedLocked = false
+        endWaitingChecksOnDrain()
     }
 
     /// Serves a store started locked (`healthd --start-locked`): the apps and grants restored from
@@ -64,10 +67,12 @@ final class StoreHandle: Sendable {
     /// opens the store and merges what was journaled. Nothing is merged before then.
     init(directory: String, startingLocked start: LockedStart, notifying changes: ChangeNotifier,
          lockAfter: Duration? = nil, readers: Int = EncryptedDatabase.defaultMaximumReaderCount,
-         statementCPUBudget: Duration = BrokerLimits().statementCPUBudget, storage: StorageBounds = StorageBounds()) {
+         statementCPUBudget: Duration = BrokerLimits().statementCPUBudget, storage: StorageBounds = StorageBounds(),
+         checkWorkers: Int = BrokerLimits().checkWorkers) {
         self.directory = directory
         self.readers = readers
         self.statementCPUBudget = statementCPUBudget
+        checkPool = CheckPool(workers: checkWorkers)
         idleLock = lockAfter.map(IdleLock.init(limit:))
         self.changes = changes
         // Counted from the store once the first unlock opens it: until then no app's use is
@@ -79,6 +84,7 @@ final class StoreHandle: Sendable {
         gate = StoreGate(locked: .init(grants: start.grants, journal: start.journal, lockedStart: start))
         startedLocked = true
         lockSignal.set(locked: true)
+        endWaitingChecksOnDrain()
     }
 
     /// `BrokerLimits.statementCPUBudget`: what an app's statement may compute, online and when
@@ -146,28 +152,36 @@ final class StoreHandle: Sendable {
     ///
     /// The one way a check reaches the store, so the rules of checks hold here (s20 availability
     /// review, finding 1, where one app's checks stalled all of healthd for 81 s):
-    /// - `body` runs on a thread of its own (`BlockingWork`), never on Swift's cooperative pool,
-    ///   whose two threads every other call needs;
+    /// - `body` runs on the pool's worker thread (`CheckWorker`), never on Swift's cooperative
+    ///   pool, whose two threads every other call needs;
     /// - all of its statements — one per descriptor of an anchored query, up to 64 — share one
     ///   CPU bound (`StatementBudget.forCheck`), past which the query ends RESOURCE_EXHAUSTED;
     ///   the walks of what others committed, hidden rows among it, are under no CPU bound
     ///   (`StatementBudget.overScope`), so only the app's predicate over rows it may see stops it;
-    /// - an app has at most one check running (`CheckTurns`), taken before the store's gate, so
-    ///   its checks wait for each other, never for another app's, and hold no drain meanwhile.
+    /// - it runs on one of a fixed number of workers (`CheckPool`, `BrokerLimits.checkWorkers`),
+    ///   taken before the store's gate (so a waiting check holds no drain), round-robin by app, at
+    ///   most one per app: an app's checks wait for each other, and another app's check waits for
+    ///   at most one of them.
     func withDatabaseToCheck<T: Sendable>(_ body: @escaping @Sendable (HealthDatabase) throws -> T) async throws -> T {
-        try await checkTurns.run(app: ScheduledStoreVisits.current?.app) {
+        try await checkPool.run(app: ScheduledStoreVisits.current?.app) { worker in
             try await ScheduledStoreVisits.outsideSlots {
                 try await withDatabase { database in
                     try await StatementBudget.$current.withValue(StatementBudget.current?.forCheck()) {
-                        try await BlockingWork.run { try body(database) }
+                        try await worker.run { try body(database) }
                     }
                 }
             }
         }
     }
 
-    /// One wake-up check per app at a time (`withDatabaseToCheck`).
-    let checkTurns = CheckTurns()
+    /// The wake-up checks' workers, taken round-robin by app, one check per app at a time
+    /// (`withDatabaseToCheck`).
+    let checkPool: CheckPool
+
+    /// A lock or key change that starts draining the store ends the checks waiting for a worker.
+    private func endWaitingChecksOnDrain() {
+        closing.onChange { [checkPool] in checkPool.storeClosing($0) }
+    }
 
     /// `withDatabase` for a query that streams from inside its store read
     /// (`CallResponder.sendFromSynchronousContext`): `body` runs on a thread of its own, not the

@@ -110,7 +110,10 @@ struct SampleInserter {
                          sync: SyncIdentity?, dated: Bool = false, _ db: Database) throws -> Int64 {
         let typeID = try cachedTypeID(record.typeIdentifier, db)
         var deviceID: Int64?
-        if let device = record.device { deviceID = try cachedDeviceID(device, db) }
+        // Whether the row before this one in the write named the same device: then its row, if
+        // one was made, is charged already (`StoredSize.device`).
+        var sameDevice = false
+        if let device = record.device { (deviceID, sameDevice) = try cachedDeviceID(device, db) }
         try insert.bind(uuid, at: 1)
         try insert.bind(typeID, at: 2)
         try insert.bind(deviceID, at: 5)
@@ -128,9 +131,9 @@ struct SampleInserter {
         try insert.bind(record.quantitySeries.map { Int64($0.count) }, at: 14)
         try insert.bind(try cachedSystemID(of: record, db), at: 15)
         if chargedApp != nil {
-            let charge = StoredSize.charge(of: record, sync: sync)
+            let charge = StoredSize.charge(of: record, sync: sync, sourceVersion: source.version)
             try insert.bind(charge, at: 17)
-            charged += charge + StoredSize.device(record.device)
+            charged += charge + (sameDevice ? StoredSize.deviceReference : StoredSize.device(record.device))
         }
         try insert.stepDirectly(db)
         return insert.lastInsertedRowID
@@ -172,11 +175,12 @@ struct SampleInserter {
         return id
     }
 
-    private mutating func cachedDeviceID(_ device: DeviceRecord, _ db: Database) throws -> Int64 {
-        if let lastDevice, lastDevice.device == device { return lastDevice.id }
+    /// The device's row id, and whether it is the previous row's device.
+    private mutating func cachedDeviceID(_ device: DeviceRecord, _ db: Database) throws -> (id: Int64, same: Bool) {
+        if let lastDevice, lastDevice.device == device { return (lastDevice.id, true) }
         let id = try deviceIDs[device] ?? SampleRepository.deviceID(db, device)
         deviceIDs[device] = id
         lastDevice = (device, id)
-        return id
+        return (id, false)
     }
 }
