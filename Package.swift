@@ -7,6 +7,7 @@
 //   HealthWire    framing and conversion between the model and the generated structs.
 //   HealthIPC     Unix sockets: listen/connect, peer credentials, fd passing, RPC calls.
 //   CPageCipher   SQLite VFS shim doing page-level AES-256-GCM with OpenSSL.
+//   CChangeCapture SQLite's pre-update hook noting which sample types a write touched.
 //   HealthStore   the only importer of SQLite: schema, migrations, key custody.
 //   HealthBroker  policy: identity, authorization engine, method table, queries.
 //   HealthKit     the SDK apps import. Never depends on HealthStore or HealthBroker.
@@ -69,10 +70,15 @@ let package = Package(
             name: "CJournalSeal",
             linkerSettings: [.linkedLibrary("crypto")]
         ),
+        // SQLite's pre-update hook noting the sample types a write touched, for the commit watcher.
+        .target(
+            name: "CChangeCapture",
+            dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]
+        ),
         .target(
             name: "HealthStore",
             dependencies: [
-                "HealthModel", "CPageCipher", "CJournalSeal",
+                "HealthModel", "CPageCipher", "CJournalSeal", "CChangeCapture",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The insert path binds cached statements through SQLite's C API (BoundStatement).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

@@ -38,10 +38,20 @@ typedef struct derived_keys {
     uint8_t wal_mask_key[OHK_CIPHER_KEY_BYTES];
 } derived_keys;
 
+/// Nonces drawn from the CSPRNG per batch (nonce_batch.c).
+#define NONCE_BATCH_COUNT 64
+typedef struct nonce_batch {
+    uint8_t bytes[NONCE_BATCH_COUNT * NONCE_BYTES];
+    int left;              /* nonces not yet handed out, at the front of `bytes` */
+    uint64_t generation;   /* the fork generation `bytes` were drawn in */
+    uint64_t drawn;        /* batches drawn, for ohk_cipher_wal_statistics_of */
+} nonce_batch;
+
 /// AES-256-GCM contexts keyed once, re-initialised with a fresh nonce per unit.
 typedef struct page_codec {
     EVP_CIPHER_CTX *seal;
     EVP_CIPHER_CTX *open;
+    nonce_batch nonces;
 } page_codec;
 
 /// One open file of the cipher VFS. `real` is the unix VFS's file, allocated
@@ -56,11 +66,30 @@ typedef struct cipher_file {
     EVP_CIPHER_CTX *wal_mask;   /* WAL only: masks frame-header checksums */
     uint8_t *scratch;           /* 2 * TEMP_STORED_BLOCK_BYTES bytes */
     sqlite3_int64 logical_size; /* temporary files only */
+    /* WAL only (wal_write_buffer.c): sealed frames not yet written, from wal_pending_offset */
+    uint8_t *wal_pending;
+    sqlite3_int64 wal_pending_offset;
+    int wal_pending_length;
+    /* WAL only: the frame whose header was written last, and whether it ends a transaction */
+    uint64_t wal_last_header_frame;
+    int wal_last_header_commits;
+    /* WAL only: one past the last frame whose page this handle wrote since the log's header */
+    uint64_t wal_pages_end;
+    /* WAL only, for ohk_cipher_wal_statistics_of */
+    uint64_t wal_file_writes;
+    uint64_t wal_pages_sealed;
 } cipher_file;
 
 /* key_registry.c */
 int key_registry_retain(uint64_t id, derived_keys *out);
 void key_registry_release(uint64_t id);
+
+/* nonce_batch.c */
+void nonce_batch_init(nonce_batch *batch);
+/// Copies the next unused random nonce into `nonce`. Returns 1, or 0 if the CSPRNG failed.
+int nonce_batch_take(nonce_batch *batch, uint8_t nonce[NONCE_BYTES]);
+void nonce_batch_free(nonce_batch *batch);
+uint64_t nonce_batches_drawn(const nonce_batch *batch);
 
 /* page_codec.c */
 int page_codec_init(page_codec *codec, const uint8_t key[OHK_CIPHER_KEY_BYTES]);
@@ -83,6 +112,19 @@ int page_cache_lookup(uint64_t key_id, file_kind kind, uint64_t unit, const uint
 void page_cache_store(uint64_t key_id, file_kind kind, uint64_t unit, const uint8_t *sealed, const uint8_t *plain);
 /// Cleanses every entry made under `key_id` (its last holder let go).
 void page_cache_forget_key(uint64_t key_id);
+
+/* wal_write_buffer.c: contiguous WAL writes gathered into one */
+/// Where the next `amount` bytes for `offset` go in the file's buffer, flushing it first when
+/// they do not continue it; NULL when they cannot be buffered (then `*rc` says why, SQLITE_OK
+/// meaning "write them through").
+uint8_t *wal_buffer_reserve(cipher_file *file, int amount, sqlite3_int64 offset, int *rc);
+/// Counts `amount` bytes placed where `wal_buffer_reserve` said as buffered.
+void wal_buffer_extend(cipher_file *file, int amount);
+/// Writes the buffered bytes to the file. SQLITE_OK when nothing is pending any more.
+int wal_buffer_flush(cipher_file *file);
+/// Writes `bytes` straight to the file, after what is buffered.
+int wal_buffer_write_through(cipher_file *file, const void *bytes, int amount, sqlite3_int64 offset);
+void wal_buffer_free(cipher_file *file);
 
 /* failure_report.c */
 void failure_report(const cipher_file *file, int64_t unit, int recovered);

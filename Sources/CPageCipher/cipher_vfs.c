@@ -27,6 +27,7 @@ static int classify(int flags, file_kind *kind) {
 }
 
 static void release_file_resources(cipher_file *file) {
+    wal_buffer_free(file);
     page_codec_free(&file->codec);
     EVP_CIPHER_CTX_free(file->wal_mask);
     file->wal_mask = NULL;
@@ -96,9 +97,17 @@ static int cipher_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *ba
 
 static cipher_file *as_cipher(sqlite3_file *base) { return (cipher_file *)base; }
 
+/// A WAL's buffered writes (wal_write_buffer.c) reach the file before any other operation
+/// on it; other kinds buffer nothing.
+static int flush_wal(cipher_file *file) {
+    return file->kind == FILE_KIND_WAL ? wal_buffer_flush(file) : SQLITE_OK;
+}
+
 static int cipher_close(sqlite3_file *base) {
     cipher_file *file = as_cipher(base);
+    int flushed = flush_wal(file);
     int rc = file->real->pMethods->xClose(file->real);
+    if (rc == SQLITE_OK) rc = flushed;
     release_file_resources(file);
     return rc;
 }
@@ -128,6 +137,8 @@ static int cipher_write(sqlite3_file *base, const void *in, int amount, sqlite3_
 static int cipher_truncate(sqlite3_file *base, sqlite3_int64 size) {
     cipher_file *file = as_cipher(base);
     if (file->kind == FILE_KIND_TEMP) return temp_file_truncate(file, size);
+    int flushed = flush_wal(file);
+    if (flushed != SQLITE_OK) return flushed;
     return file->real->pMethods->xTruncate(file->real, size);
 }
 
@@ -137,6 +148,8 @@ static int cipher_file_size(sqlite3_file *base, sqlite3_int64 *size) {
         *size = file->logical_size;
         return SQLITE_OK;
     }
+    int flushed = flush_wal(file);
+    if (flushed != SQLITE_OK) return flushed;
     return file->real->pMethods->xFileSize(file->real, size);
 }
 
@@ -150,8 +163,11 @@ static int cipher_file_control(sqlite3_file *base, int op, void *argument) {
         // Memory-mapped pages would hand SQLite ciphertext: mapping stays off.
         *(sqlite3_int64 *)argument = 0;
         return SQLITE_OK;
-    default:
+    default: {
+        int flushed = flush_wal(file);
+        if (flushed != SQLITE_OK) return flushed;
         return file->real->pMethods->xFileControl(file->real, op, argument);
+    }
     }
 }
 
@@ -178,7 +194,11 @@ static int cipher_unfetch(sqlite3_file *base, sqlite3_int64 offset, void *page) 
 
 /* Pass-through methods. */
 static sqlite3_file *real_of(sqlite3_file *base) { return as_cipher(base)->real; }
-static int cipher_sync(sqlite3_file *b, int flags) { return real_of(b)->pMethods->xSync(real_of(b), flags); }
+static int cipher_sync(sqlite3_file *b, int flags) {
+    int flushed = flush_wal(as_cipher(b));
+    if (flushed != SQLITE_OK) return flushed;
+    return real_of(b)->pMethods->xSync(real_of(b), flags);
+}
 static int cipher_lock(sqlite3_file *b, int level) { return real_of(b)->pMethods->xLock(real_of(b), level); }
 static int cipher_unlock(sqlite3_file *b, int level) { return real_of(b)->pMethods->xUnlock(real_of(b), level); }
 static int cipher_check_reserved_lock(sqlite3_file *b, int *out) {
@@ -242,6 +262,20 @@ static void register_vfs(void) {
     cipher_vfs.mxPathname = real->mxPathname;
     cipher_vfs.pAppData = real;
     register_result = sqlite3_vfs_register(&cipher_vfs, 0);
+}
+
+int ohk_cipher_wal_statistics_of(void *db, ohk_cipher_wal_statistics *out) {
+    memset(out, 0, sizeof *out);
+    sqlite3_file *journal = NULL;
+    // The WAL's file object when the connection has a WAL open (else its rollback journal).
+    if (sqlite3_file_control((sqlite3 *)db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &journal) != SQLITE_OK
+        || journal == NULL || journal->pMethods != &cipher_io_methods) return 0;
+    cipher_file *file = as_cipher(journal);
+    if (file->kind != FILE_KIND_WAL) return 0;
+    out->file_writes = file->wal_file_writes;
+    out->pages_sealed = file->wal_pages_sealed;
+    out->nonce_batches = nonce_batches_drawn(&file->codec.nonces);
+    return 1;
 }
 
 int ohk_cipher_vfs_register(void) {

@@ -1,8 +1,8 @@
 // AES-256-GCM for one page (or one temporary-file block): a fresh random nonce per
-// seal, nonce and tag stored in the unit's last 28 bytes, and the file kind and the
-// unit's position bound in as associated data so units cannot be swapped or moved.
+// seal (drawn a batch at a time: nonce_batch.c), nonce and tag stored in the unit's last
+// 28 bytes, and the file kind and the unit's position bound in as associated data so
+// units cannot be swapped or moved.
 #include <string.h>
-#include <openssl/rand.h>
 #include "cipher_internal.h"
 
 enum { AAD_BYTES = 16 };
@@ -14,6 +14,7 @@ static void make_aad(uint8_t aad[AAD_BYTES], file_kind kind, uint64_t unit) {
 }
 
 int page_codec_init(page_codec *codec, const uint8_t key[OHK_CIPHER_KEY_BYTES]) {
+    nonce_batch_init(&codec->nonces);
     codec->seal = EVP_CIPHER_CTX_new();
     codec->open = EVP_CIPHER_CTX_new();
     if (codec->seal == NULL || codec->open == NULL) return 0;
@@ -29,6 +30,7 @@ void page_codec_free(page_codec *codec) {
     EVP_CIPHER_CTX_free(codec->open);
     codec->seal = NULL;
     codec->open = NULL;
+    nonce_batch_free(&codec->nonces);
 }
 
 int page_codec_seal(page_codec *codec, file_kind kind, uint64_t unit,
@@ -37,7 +39,7 @@ int page_codec_seal(page_codec *codec, file_kind kind, uint64_t unit,
     uint8_t aad[AAD_BYTES];
     uint8_t *nonce = out + body, *tag = out + body + NONCE_BYTES;
     make_aad(aad, kind, unit);
-    if (RAND_bytes(nonce, NONCE_BYTES) != 1) return 0;
+    if (!nonce_batch_take(&codec->nonces, nonce)) return 0;
     if (EVP_EncryptInit_ex(codec->seal, NULL, NULL, NULL, nonce) != 1) return 0;
     if (EVP_EncryptUpdate(codec->seal, NULL, &produced, aad, AAD_BYTES) != 1) return 0;
     if (EVP_EncryptUpdate(codec->seal, out, &produced, plain, body) != 1) return 0;

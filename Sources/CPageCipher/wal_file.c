@@ -25,37 +25,59 @@ static uint32_t read_big_endian_u32(const uint8_t *bytes) {
     return ((uint32_t)bytes[0] << 24) | ((uint32_t)bytes[1] << 16) | ((uint32_t)bytes[2] << 8) | bytes[3];
 }
 
+/// Seals one frame write of SQLite's — a frame header, a page, or both — into the file's write
+/// buffer (wal_write_buffer.c), or through the scratch buffer when it cannot be buffered. Only
+/// new frames are buffered, each header with the page after it; a frame that ends a transaction
+/// (its header's commit size is not zero) sends the buffer to the file once its page is in it:
+/// SQLite syncs and publishes the commit only after this returns. What SQLite writes again
+/// within a transaction — a page over its own earlier frame, headers whose checksums it
+/// recomputes (`walRewriteChecksums`) — goes to the file at once, after what is buffered.
 int wal_file_write(cipher_file *file, const void *in, int amount, sqlite3_int64 offset) {
     const uint8_t *bytes = in;
     if (offset < WAL_HEADER_BYTES) {
         if (offset != 0 || amount != WAL_HEADER_BYTES || read_big_endian_u32(bytes + 8) != PAGE_SIZE_BYTES) {
             return failure_report_invalid_shape(file, "a WAL header write", amount, offset, SQLITE_IOERR_WRITE);
         }
-        return file->real->pMethods->xWrite(file->real, in, amount, offset);
+        file->wal_pages_end = 0;  // a new generation of the log starts at frame 0
+        return wal_buffer_write_through(file, in, amount, offset);
     }
     sqlite3_int64 relative = offset - WAL_HEADER_BYTES;
     uint64_t frame = (uint64_t)(relative / WAL_FRAME_BYTES);
     sqlite3_int64 within = relative % WAL_FRAME_BYTES;
-    uint8_t *out = file->scratch;
-    if (within == 0 && (amount == WAL_FRAME_HEADER_BYTES || amount == WAL_FRAME_BYTES)) {
-        memcpy(out, bytes, WAL_FRAME_HEADER_BYTES);
-        if (!toggle_checksum_mask(file, out, frame)) return SQLITE_IOERR_WRITE;
-        bytes += WAL_FRAME_HEADER_BYTES;
-        out += WAL_FRAME_HEADER_BYTES;
-        if (amount == WAL_FRAME_HEADER_BYTES) {
-            return file->real->pMethods->xWrite(file->real, file->scratch, amount, offset);
-        }
-    } else if (!(within == WAL_FRAME_HEADER_BYTES && amount == PAGE_SIZE_BYTES)) {
+    int has_header = within == 0 && (amount == WAL_FRAME_HEADER_BYTES || amount == WAL_FRAME_BYTES);
+    if (!has_header && !(within == WAL_FRAME_HEADER_BYTES && amount == PAGE_SIZE_BYTES)) {
         return failure_report_invalid_shape(file, "a WAL write", amount, offset, SQLITE_IOERR_WRITE);
     }
-    if (!page_reserved_area_is_clear(bytes)) {
+    int has_page = amount != WAL_FRAME_HEADER_BYTES;
+    if (has_page && !page_reserved_area_is_clear(bytes + (has_header ? WAL_FRAME_HEADER_BYTES : 0))) {
         return failure_report_invalid_shape(file, "a WAL page whose reserved bytes are in use",
                                             amount, offset, SQLITE_IOERR_WRITE);
     }
-    if (!page_codec_seal(&file->codec, FILE_KIND_WAL, frame, bytes, out, PAGE_SIZE_BYTES)) {
-        return SQLITE_IOERR_WRITE;
+    int new_frame = has_header ? frame >= file->wal_pages_end : file->wal_last_header_frame == frame;
+    int commits = has_header ? read_big_endian_u32(bytes + 4) != 0 : file->wal_last_header_commits;
+    if (has_header) {
+        file->wal_last_header_frame = frame;
+        file->wal_last_header_commits = commits;
     }
-    return file->real->pMethods->xWrite(file->real, file->scratch, amount, offset);
+    int rc = SQLITE_OK;
+    uint8_t *buffered = new_frame ? wal_buffer_reserve(file, amount, offset, &rc) : NULL;
+    if (buffered == NULL && rc != SQLITE_OK) return rc;
+    uint8_t *out = buffered != NULL ? buffered : file->scratch;
+    uint8_t *next = out;
+    if (has_header) {
+        memcpy(next, bytes, WAL_FRAME_HEADER_BYTES);
+        if (!toggle_checksum_mask(file, next, frame)) return SQLITE_IOERR_WRITE;
+        bytes += WAL_FRAME_HEADER_BYTES;
+        next += WAL_FRAME_HEADER_BYTES;
+    }
+    if (has_page) {
+        if (!page_codec_seal(&file->codec, FILE_KIND_WAL, frame, bytes, next, PAGE_SIZE_BYTES)) return SQLITE_IOERR_WRITE;
+        file->wal_pages_sealed++;
+        if (frame >= file->wal_pages_end) file->wal_pages_end = frame + 1;
+    }
+    if (buffered == NULL) return wal_buffer_write_through(file, out, amount, offset);
+    wal_buffer_extend(file, amount);
+    return has_page && commits ? wal_buffer_flush(file) : SQLITE_OK;
 }
 
 static uint32_t read_little_endian_u32(const uint8_t *bytes) {
@@ -185,6 +207,9 @@ static int read_frame_checksums(cipher_file *file, uint8_t *out, uint64_t frame,
 }
 
 int wal_file_read(cipher_file *file, void *out, int amount, sqlite3_int64 offset) {
+    // Whatever is buffered is in the file before anything is read from it.
+    int flushed = wal_buffer_flush(file);
+    if (flushed != SQLITE_OK) return flushed;
     if (offset + amount <= WAL_HEADER_BYTES) {
         return file->real->pMethods->xRead(file->real, out, amount, offset);
     }

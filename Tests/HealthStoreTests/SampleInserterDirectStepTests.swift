@@ -6,9 +6,9 @@ import Testing
 
 @testable import HealthStore
 
-/// `SampleInserter` runs the first row of each write through GRDB and steps the others in SQLite
-/// directly (issue 17). What that must not change, on a real encrypted store: every write is
-/// still announced to the commit hook (whose observer GRDB tells only of rows it runs), a row
+/// `SampleInserter` steps every row in SQLite directly (issue 17; until session 20 the first row of
+/// each write ran through GRDB). What that must not change, on a real encrypted store: every write
+/// is still announced to the commit hook (which SQLite's pre-update hook tells of every row), a row
 /// that fails after the first fails its save alone with SQLite's error and leaves nothing of it,
 /// the statement stays usable for the next save, and each row keeps its own values and the
 /// write's shared ones (source, version, change number).
@@ -52,9 +52,10 @@ import Testing
         }
     }
 
-    /// Rows stepped directly are not seen by GRDB's observers: the first row of each write tells
-    /// them. Here the first record of the second write is an ignored sync upsert (no row at all),
-    /// so its first insert is the second record's, of another type than the rest.
+    /// Rows stepped directly are not seen by GRDB's observers; the commit watcher hears of each
+    /// from SQLite's pre-update hook. Here the first record of the second write is an ignored sync
+    /// upsert (no row at all), so its first insert is the second record's, of another type than
+    /// the rest.
     @Test func everyWriteIsAnnouncedWithAllItsTypes() async throws {
         try await Self.withStore { database in
             let heard = Mutex<[CommittedChange]>([])

@@ -65,6 +65,30 @@ int ohk_cipher_take_last_failure(ohk_cipher_failure *out);
 /// (page_cache.c) since the thread started: for tests, which read on one thread.
 uint64_t ohk_cipher_page_cache_thread_hits(void);
 
+/// What a connection's write-ahead log file has done since the connection opened it.
+typedef struct ohk_cipher_wal_statistics {
+    /// Writes that reached the file (SQLite's frame writes are gathered: wal_write_buffer.c).
+    uint64_t file_writes;
+    /// Frame pages sealed.
+    uint64_t pages_sealed;
+    /// Batches of nonces drawn from the CSPRNG for them (nonce_batch.c).
+    uint64_t nonce_batches;
+} ohk_cipher_wal_statistics;
+
+/// The statistics of connection `db`'s (an `sqlite3 *`) WAL file: 1, or 0 when the connection
+/// has no WAL open through the cipher VFS. For tests.
+int ohk_cipher_wal_statistics_of(void *db, ohk_cipher_wal_statistics *out);
+
+/// Does what a fork does to the nonce batches, without forking: every batch drawn before
+/// is thrown away before its next nonce. For tests.
+void ohk_cipher_simulate_fork_child(void);
+
+/// Forks for real: draws a batch and takes one nonce from it, forks, and asks the child whether
+/// its next nonce would come from a new draw rather than from the batch it inherited. Returns 1
+/// (a new draw: the fork handler ran), 0 (the child would repeat the parent's next nonce), or -1
+/// (pipe or fork failed). The child only writes its answer and exits. For tests.
+int ohk_cipher_nonce_batch_fork_probe(void);
+
 /// Fills `buffer` from OpenSSL's CSPRNG. Returns 1 on success.
 int ohk_random_bytes(uint8_t *buffer, size_t length);
 

@@ -17,15 +17,16 @@ public struct ChangeFeedRepository: Sendable {
         self.writer = writer
         let (key, counter) = try writer.read { db in
             (try Data.fetchOne(db, sql: "SELECT key FROM change_feed_key WHERE id = 1"),
-             try Row.fetchOne(db, sql: "SELECT rowid, value FROM counters WHERE name = 'change'"))
+             try Int64.fetchOne(db, sql: "SELECT value FROM counters WHERE name = 'change'"))
         }
         guard var key else { throw StoreOpenError.cryptoFailure(operation: "loading the anchor key (it is missing)") }
         defer { key.resetBytes(in: 0..<key.count) }
         anchors = try AnchorSealer(key: key)
         // No change row: every save fails (`StoreIntegrityError.missingChangeCounter`), so no
         // row of `counters` can mean a change.
-        watcher = CommitWatcher(changeNumber: counter?["value"] ?? 0, changeCounterRow: counter?["rowid"] ?? 0, storage: storage)
+        watcher = try CommitWatcher(changeNumber: counter ?? 0, storage: storage)
         writer.add(transactionObserver: watcher, extent: .observerLifetime)
+        try writer.writeWithoutTransaction { [watcher] db in try watcher.installCapture(db) }
     }
 
     /// Calls `listener` after every committed write that added or deleted objects, on the

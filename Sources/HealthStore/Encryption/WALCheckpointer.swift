@@ -13,6 +13,11 @@ public struct WALCheckpointing: Sendable, Equatable {
     /// snapshot, a stalled disk). 16,000 frames of 4 KiB pages ≈ 64 MiB.
     public var inlineFrames: Int32
 
+    /// WAL frames a commit may leave beyond what the background checkpointer's last pass copied
+    /// for the committing writer to copy them itself, so that the next transaction restarts the
+    /// WAL (`WALCheckpointer`, "finishing"): a quarter of `backgroundFrames`.
+    public var finishingFrames: Int32 { backgroundFrames / 4 }
+
     public static let standard = WALCheckpointing(backgroundFrames: 1_000, inlineFrames: 16_000)
 
     public init(backgroundFrames: Int32, inlineFrames: Int32) {
@@ -36,6 +41,19 @@ public struct WALCheckpointing: Sendable, Equatable {
 /// restarts the WAL from its start. Past `inlineFrames` the writer checkpoints by itself, as
 /// before, so the WAL stays bounded whatever this thread does.
 ///
+/// Finishing (issue 17, session 20): a background pass copies the frames committed before it
+/// began, and the writer keeps committing meanwhile, so when it ends the WAL holds a few frames
+/// more than it copied. The WAL restarts only when a write transaction begins with every frame
+/// copied, which a pass ending between two commits of a busy writer rarely allows: the log kept
+/// growing, every commit past the threshold asked for another pass, and a writer saving in a loop
+/// had the checkpointer syncing the WAL and the database after nearly every save (0.2–0.6 extra
+/// fsyncs per one-sample save measured, and the WAL's index sorted again on each pass). So when a
+/// commit leaves at most `finishingFrames` beyond what the last completed pass copied (and no pass
+/// is running), the writer copies those few itself — a PASSIVE checkpoint on its own connection,
+/// a few pages and two syncs on that save — and its next transaction restarts the WAL. One
+/// background pass and one small finish per cycle of `backgroundFrames`, instead of a pass per
+/// commit.
+///
 /// Durability is SQLite's: a checkpoint only copies frames of committed transactions, each
 /// already synced at its commit (synchronous=FULL); the WAL is synced before any page is copied
 /// and the database synced before the WAL may be reused, so a crash mid-checkpoint leaves the WAL
@@ -48,12 +66,14 @@ final class WALCheckpointer: @unchecked Sendable {
     private var requested = false
     private var stopping = false
     private var suspended = false
+    private var cycle: CheckpointCycle
     private var counters = WALCheckpointStatistics()
     private let finished = DispatchSemaphore(value: 0)
 
     init(connection: DatabaseQueue, policy: WALCheckpointing) {
         self.connection = connection
         self.policy = policy
+        cycle = CheckpointCycle(policy: policy)
         let thread = Thread { [self] in run() }
         thread.name = "openhealthkit.store.checkpoint"
         thread.start()
@@ -103,21 +123,29 @@ final class WALCheckpointer: @unchecked Sendable {
     /// Runs on the writer's thread after each commit, inside SQLite: nothing here may use the
     /// writer connection through GRDB.
     private func committed(frames: Int32, _ db: OpaquePointer?, _ name: UnsafePointer<CChar>?) -> Int32 {
-        let alone = condition.withLock { stopping }
-        if frames >= policy.inlineFrames || (alone && frames >= policy.backgroundFrames) {
-            // The bound: SQLite's automatic checkpoint, on the writer, as it always did.
-            let code = sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-            condition.withLock { counters.inline += 1 }
-            // A busy checkpoint is normal (a reader's snapshot); it does not fail the commit.
-            return code == SQLITE_BUSY ? SQLITE_OK : code
-        }
-        if frames >= policy.backgroundFrames {
-            condition.withLock {
+        let step = condition.withLock { () -> CheckpointCycle.Step in
+            let step = cycle.committed(frames: frames, stopping: stopping)
+            switch step {
+            case .request:
                 requested = true
                 condition.signal()
+            case .finish:
+                requested = false  // the finish copies what a pass would
+            case .none, .inline:
+                break
             }
+            return step
         }
-        return SQLITE_OK
+        guard step == .inline || step == .finish else { return SQLITE_OK }
+        // The bound (SQLite's automatic checkpoint, on the writer, as it always did), or the
+        // finish of what the last background pass left: the same PASSIVE checkpoint.
+        let code = sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        condition.withLock {
+            if step == .inline { counters.inline += 1 } else { counters.finished += 1 }
+        }
+        // A busy checkpoint is normal (a reader's snapshot, a pass that began meanwhile); it does
+        // not fail the commit.
+        return code == SQLITE_BUSY ? SQLITE_OK : code
     }
 
     private func run() {
@@ -130,15 +158,19 @@ final class WALCheckpointer: @unchecked Sendable {
                 return
             }
             requested = false
+            cycle.passBegan()
             condition.unlock()
             let outcome = Result { try connection.writeWithoutTransaction { db in try db.checkpoint(.passive) } }
             condition.withLock {
                 switch outcome {
                 case let .success(result) where result.walFrameCount == result.checkpointedFrameCount:
+                    cycle.passEnded(copiedAll: Int32(clamping: result.walFrameCount))
                     counters.complete += 1
                 case .success:
+                    cycle.passEnded(copiedAll: nil)
                     counters.partial += 1  // a reader's snapshot stopped it; the next commit asks again
                 case .failure:
+                    cycle.passEnded(copiedAll: nil)
                     // The WAL keeps every frame; the next request retries, and `inlineFrames`
                     // bounds the WAL meanwhile.
                     counters.failed += 1
@@ -158,6 +190,9 @@ public struct WALCheckpointStatistics: Sendable, Equatable {
     public var failed = 0
     /// Checkpoints the writer ran itself because the WAL passed `inlineFrames`.
     public var inline = 0
+    /// Checkpoints the writer ran itself to copy the few frames a complete background pass left,
+    /// so that its next transaction restarts the WAL (`WALCheckpointing.finishingFrames`).
+    public var finished = 0
 
     public init() {}
 }

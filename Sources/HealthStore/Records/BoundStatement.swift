@@ -3,16 +3,19 @@ import GRDB
 import GRDBSQLite
 
 /// A cached statement whose parameters are bound through SQLite's C API, one value at a time,
-/// and which is then run by GRDB.
+/// and which is then run by GRDB (`execute`) or stepped in SQLite directly (`stepDirectly`,
+/// `readFirstRow`).
 ///
 /// Why: binding a row through GRDB's `StatementArguments` builds an array of boxed
 /// `DatabaseValue`s per row and validates it against the statement — 15 % of healthd's time in a
 /// batched save (issue 17). Binding each column directly costs one C call per value.
 ///
-/// Why GRDB still runs it: GRDB notifies its transaction observers (`CommitWatcher`, which
-/// announces every committed change to queries waiting on it) only for statements it steps, and
-/// drops a statement that failed from its cache so the next use gets a fresh one. Stepping the
-/// raw statement would silently skip both.
+/// What running it through GRDB adds: GRDB tells its transaction observers of the rows of
+/// statements it steps, and drops a statement that failed from its cache so the next use gets a
+/// fresh one. The direct runs make up for the second (a statement is reset after any error, which
+/// leaves a v2 statement usable); the first matters only for a table a GRDB observer watches, and
+/// the store's observers watch none that is written here: the commit watcher learns what changed
+/// from SQLite's pre-update hook (`ChangeCapture`), and `LockedStartWriter` watches `locked_start`.
 ///
 /// The statement is taken from the connection's cache (prepared once per connection) and marked
 /// as bound with no GRDB arguments, so GRDB's `execute()` resets it and keeps the values bound
@@ -115,16 +118,13 @@ struct BoundStatement {
     /// per statement it checks the transaction and the scheduling queue, sets up its transaction
     /// observers and installs SQLite's update hook, and inside a savepoint (every save is one,
     /// `GroupCommitQueue`) it copies each row's change event into a buffer to replay at the
-    /// release, 1,000 copies for the one event the `CommitWatcher` needs (issue 17).
+    /// release (issue 17).
     ///
     /// What it skips is therefore the caller's to make up: GRDB's observers hear nothing of a
-    /// row stepped here. Only for a statement whose table GRDB has already seen changed in the
-    /// same savepoint (`SampleInserter` runs the first row of each write through `execute()`):
-    /// the observers on this store care whether a table changed in a transaction, not which
-    /// rows (`CommitWatcher` reads the rows back by change number after the commit). A failure
-    /// is thrown as GRDB would throw it; the statement is reset, so it stays usable (SQLite's
-    /// v2 statements can be reset after any error), and whether the error ended the whole
-    /// transaction is read from SQLite itself (`isInsideTransaction`) by the group commit.
+    /// row stepped here, so it is not for a table one of them watches (see the type's comment).
+    /// A failure is thrown as GRDB would throw it; the statement is reset, so it stays usable
+    /// (SQLite's v2 statements can be reset after any error), and whether the error ended the
+    /// whole transaction is read from SQLite itself (`isInsideTransaction`) by the group commit.
     func stepDirectly(_ db: Database) throws {
         defer { rewind() }
         let code = sqlite3_step(handle)

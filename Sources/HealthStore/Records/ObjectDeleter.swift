@@ -63,9 +63,14 @@ enum ObjectDeleter {
 
     /// The next value of the change counter: one per committed write, shared by all its changes.
     static func nextChange(_ db: Database) throws -> Int64 {
-        guard let change = try Int64.fetchOne(db.cachedStatement(sql: """
-            UPDATE counters SET value = value + 1 WHERE name = 'change' RETURNING value
-            """)) else { throw StoreIntegrityError.missingChangeCounter }
+        // Once per save, so stepped in SQLite directly, and as an update and a read rather than
+        // one `UPDATE … RETURNING`: SQLite gathers returned rows in a temporary b-tree, which cost
+        // more than the update itself (issue 17, Benchmarks/README.md "Session 20").
+        try BoundStatement(db, sql: "UPDATE counters SET value = value + 1 WHERE name = 'change'").stepDirectly(db)
+        let read = try BoundStatement(db, sql: "SELECT value FROM counters WHERE name = 'change'")
+        guard db.changesCount == 1, let change = try read.readFirstRow({ $0.int64(0) }) else {
+            throw StoreIntegrityError.missingChangeCounter
+        }
         return change
     }
 

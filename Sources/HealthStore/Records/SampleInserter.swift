@@ -14,9 +14,10 @@ import HealthModel
 ///
 /// - the columns every row of a write shares (source, its version, the change number) are bound
 ///   once: SQLite keeps a statement's bindings across runs;
-/// - only the first row of a write runs through GRDB, the rest are stepped in SQLite directly
-///   (`BoundStatement.stepDirectly`): GRDB's observers need to hear that `objects` changed in
-///   this savepoint, which the first row tells them, not of every row.
+/// - every row is stepped in SQLite directly (`BoundStatement.stepDirectly`), without GRDB's
+///   per-statement work: no GRDB observer needs to hear of rows (the commit watcher learns what
+///   changed from SQLite's pre-update hook, `ChangeCapture`). Until issue 17's session 20 the
+///   first row of each write ran through GRDB so that the watcher heard `objects` changed.
 ///
 /// It also stores each sync identifier's `SyncKey` (v36), the column the per-source sync index is
 /// built on, so no row is ever written without the key its lookup will search by (an import's
@@ -65,9 +66,6 @@ struct SampleInserter {
         let productType: String?
         let version: SystemVersion
     }
-    /// Whether a row of this write has run through GRDB, so its observers know `objects`
-    /// changed in this savepoint and the following rows may be stepped directly.
-    private var observersTold = false
     /// The row's metadata as JSON text (`MetadataCoding`), reused from row to row.
     private var metadataText: [UInt8] = []
     /// The app this write's objects are charged to (`StorageUse`); nil for the user's own entries
@@ -137,12 +135,7 @@ struct SampleInserter {
             try insert.bind(charge, at: 17)
             charged += charge + (sameDevice ? StoredSize.deviceReference : StoredSize.device(record.device))
         }
-        if observersTold {
-            try insert.stepDirectly(db)
-        } else {
-            try insert.execute()
-            observersTold = true
-        }
+        try insert.stepDirectly(db)
         return insert.lastInsertedRowID
     }
 

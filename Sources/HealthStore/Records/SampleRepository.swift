@@ -367,21 +367,31 @@ public struct SampleRepository: Sendable {
     /// (product type, system version) index on every save — one more WAL frame encrypted,
     /// written, synced and checkpointed per durable save (`WALFramesPerSaveTests`).
     static func systemID(_ db: Database, _ source: SourceRecord) throws -> Int64 {
-        let arguments: StatementArguments = [source.productType ?? "", source.operatingSystemVersion.description]
+        let productType = source.productType ?? "", version = source.operatingSystemVersion.description
         return try storedOrInsertedID(
-            db, lookup: "SELECT id FROM source_systems WHERE product_type = ? AND os_version = ?", arguments: arguments,
+            db, lookup: "SELECT id FROM source_systems WHERE product_type = ? AND os_version = ?",
+            binding: { lookup in
+                try lookup.bind(productType, at: 1)
+                try lookup.bind(version, at: 2)
+            },
+            arguments: [productType, version],
             upsert: """
                 INSERT INTO source_systems (product_type, os_version) VALUES (?, ?)
                 ON CONFLICT(product_type, os_version) DO UPDATE SET product_type = excluded.product_type RETURNING id
                 """)
     }
 
-    /// The one shape of the save path's get-or-create rows (types, systems, devices): the row's id
-    /// when `lookup` finds it — no write, so a known row costs its commit no page — else the id
-    /// `upsert` returns. An upsert alone dirties the row's pages even when nothing changes.
-    private static func storedOrInsertedID(_ db: Database, lookup: String, lookupArguments: StatementArguments? = nil,
+    /// The one shape of the save path's get-or-create rows (systems, devices): the row's id
+    /// when `lookup` (its parameters bound by `binding`) finds it — no write, so a known row costs
+    /// its commit no page — else the id `upsert` returns. An upsert alone dirties the row's pages
+    /// even when nothing changes. The lookup runs for every save, so it is read straight from
+    /// SQLite (`BoundStatement.readFirstRow`: GRDB's argument array and cursor cost more than the
+    /// index search, issue 17).
+    private static func storedOrInsertedID(_ db: Database, lookup: String, binding: (BoundStatement) throws -> Void,
                                            arguments: StatementArguments, upsert: String) throws -> Int64 {
-        if let known = try Int64.fetchOne(db.cachedStatement(sql: lookup), arguments: lookupArguments ?? arguments) {
+        let statement = try BoundStatement(db, sql: lookup)
+        try binding(statement)
+        if let known = try statement.readFirstRow({ $0.int64(0) }) {
             return known
         }
         return try returnedID(db.cachedStatement(sql: upsert), arguments: arguments)
@@ -413,7 +423,7 @@ public struct SampleRepository: Sendable {
     static func deviceID(_ db: Database, _ device: DeviceRecord) throws -> Int64 {
         let fingerprint = fingerprint(of: device)
         return try storedOrInsertedID(
-            db, lookup: "SELECT id FROM devices WHERE fingerprint = ?", lookupArguments: [fingerprint],
+            db, lookup: "SELECT id FROM devices WHERE fingerprint = ?", binding: { try $0.bind(fingerprint, at: 1) },
             arguments: StatementArguments([fingerprint] + fields(of: device).map { $0 as (any DatabaseValueConvertible)? }),
             upsert: """
                 INSERT INTO devices (fingerprint, name, manufacturer, model, hardware_version, firmware_version,

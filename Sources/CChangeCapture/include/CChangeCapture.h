@@ -1,0 +1,31 @@
+// CChangeCapture: which sample types a write transaction touched, told by SQLite itself.
+// See change_capture.c for why and how. No SQLite types here: connections are `sqlite3 *`
+// passed as opaque pointers, so Swift needs no SQLite module to call it.
+#ifndef CCHANGECAPTURE_H
+#define CCHANGECAPTURE_H
+
+#include <stdint.h>
+
+typedef struct ohk_change_capture ohk_change_capture;
+
+/// A capture watching no table yet; NULL when out of memory.
+ohk_change_capture *ohk_change_capture_create(void);
+
+/// Watches table `table` of the main database: every row inserted or updated there notes the
+/// integer in column `type_column` (0-based). At most 8 tables; returns 0 when full.
+int ohk_change_capture_watch(ohk_change_capture *capture, const char *table, int type_column);
+
+/// Installs the capture as `db`'s pre-update hook. A capture installed on the connection before
+/// hears nothing more and reports every later take incomplete. A capture stays the hook's context
+/// for the connection's life: it is never freed.
+int ohk_change_capture_install(void *db, ohk_change_capture *capture);
+
+/// Copies the distinct type values noted since the last take or reset into `types` (at most
+/// `capacity`), returns how many, sets `*complete` to 1 when they are all of them (0: more
+/// were noted than fit, or a value was not an integer), and starts the capture afresh.
+int ohk_change_capture_take(ohk_change_capture *capture, int64_t *types, int capacity, int *complete);
+
+/// Forgets what was noted (a rolled-back transaction).
+void ohk_change_capture_reset(ohk_change_capture *capture);
+
+#endif

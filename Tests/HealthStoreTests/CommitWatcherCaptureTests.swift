@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+import HealthModel
+import Synchronization
+import Testing
+
+@testable import HealthStore
+
+/// The commit watcher learns which types a commit changed from SQLite's pre-update hook
+/// (`ChangeCapture`) instead of querying five tables after every commit (issue 17: that query
+/// was about a sixth of healthd's instructions for a one-sample save). What it announces must
+/// not shrink: every type a committed row of the change tables carries.
+@Suite(.timeLimit(.minutes(10))) struct CommitWatcherCaptureTests {
+    static let steps = HKQuantityTypeIdentifier.stepCount.rawValue
+    static let energy = HKQuantityTypeIdentifier.activeEnergyBurned.rawValue
+    static let app = "org.example.app"
+    static let source = SourceRecord(bundleIdentifier: app, name: "App", version: "1")
+    static let draft = AccessLogEntryDraft(actor: app, appID: app, action: .write, types: [steps])
+
+    static func sample(_ index: Int, _ type: String = steps) -> SampleRecord {
+        let start = Date(timeIntervalSince1970: 1_700_000_000 + Double(index) * 60)
+        return SampleRecord(uuid: UUID(), typeIdentifier: type, startDate: start, endDate: start.addingTimeInterval(30),
+                            value: .quantity(Double(index), unit: type == steps ? "count" : "kcal"))
+    }
+
+    /// The change tables' query is the watcher's fallback only: 20 durable saves are announced,
+    /// each with its type, and it never runs (traced by SQLite on the writer connection).
+    @Test func durableSavesAreAnnouncedWithoutTheChangeTablesQuery() throws {
+        let directory = TemporaryDirectory()
+        let store = try EncryptedDatabase.open(directory: directory.path)
+        let database = try HealthDatabase(writer: store.writer)
+        let heard = Mutex<[CommittedChange]>([])
+        database.changeFeed.onCommit { change in heard.withLock { $0.append(change) } }
+        let trace = SaveStatementReuseTests.StatementTrace()
+        try trace.start(store.writer)
+        for index in 0..<20 {
+            _ = try database.samples.insertBlocking([Self.sample(index, index % 2 == 0 ? Self.steps : Self.energy)],
+                                                   source: Self.source, accessLog: Self.draft)
+        }
+        _ = try trace.stopAndFindPreparedPerRun(store.writer)
+        let queries = trace.runs.withLock { runs in runs.filter { $0.key.contains("FROM workout_effort_departed WHERE change_seq") } }
+        #expect(queries.isEmpty, "the change tables' query ran after the saves' commits: \(queries.values.reduce(0, +)) times")
+        let announced = heard.withLock { $0 }
+        #expect(announced.count == 20)
+        for (index, change) in announced.enumerated() {
+            #expect(change.typeIdentifiers == [index % 2 == 0 ? Self.steps : Self.energy])
+        }
+        #expect(announced.map(\.change) == Array(announced.first.map { $0.change..<($0.change + 20) } ?? 0..<0))
+    }
+
+    /// A second store object on the same writer takes the connection's hook; the first watcher's
+    /// capture then reports itself incomplete, and that watcher asks the store instead: its
+    /// listener still hears every commit's types.
+    @Test func aWatcherWhoseCaptureWasTakenOverStillAnnounces() async throws {
+        let writer = try DatabaseQueue()
+        let first = try HealthDatabase(writer: writer)
+        let heard = Mutex<[CommittedChange]>([])
+        first.changeFeed.onCommit { change in heard.withLock { $0.append(change) } }
+        let second = try HealthDatabase(writer: writer)
+        _ = try await second.samples.insert([Self.sample(0), Self.sample(1, Self.energy)], source: Self.source)
+        #expect(heard.withLock { $0 } == [CommittedChange(typeIdentifiers: [Self.steps, Self.energy], change: 1)])
+    }
+
+    /// A write rolled back as a whole announces nothing, and what it wrote is not carried into
+    /// the next commit's announcement.
+    @Test func aRolledBackWriteIsNeitherAnnouncedNorCarriedOver() async throws {
+        let database = try HealthDatabase(writer: DatabaseQueue())
+        let heard = Mutex<[CommittedChange]>([])
+        database.changeFeed.onCommit { change in heard.withLock { $0.append(change) } }
+        _ = try await database.samples.insert([Self.sample(0)], source: Self.source)
+        struct Refused: Error {}
+        await #expect(throws: Refused.self) {
+            _ = try await database.samples.commits.submit { db in
+                _ = try SampleRepository.write([Self.sample(1, Self.energy)], source: Self.source, db)
+                throw Refused()
+            }
+        }
+        _ = try await database.samples.insert([Self.sample(2)], source: Self.source)
+        #expect(heard.withLock { $0 }.map(\.typeIdentifiers) == [[Self.steps], [Self.steps]])
+    }
+}
