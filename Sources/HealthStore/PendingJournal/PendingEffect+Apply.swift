@@ -94,6 +94,8 @@ extension PendingEffect {
                 return .commit
             }
         } catch is HKError {
+            // GRDB rolled the savepoint back: the commit must not announce types of its rows.
+            ChangeCapture.savepointRolledBack(db)
             return
         }
     }
