@@ -13,9 +13,14 @@
 //
 // What it notes is never less than the query found: the query reported the types of rows whose
 // change number is above the last one reported, and such a row was inserted or updated in this
-// transaction. It may note more: a row inserted and deleted again, or written in a savepoint
-// that was rolled back. A type announced for nothing is harmless: every listener re-checks what
-// its reader may see.
+// transaction. It may note more: a row inserted and deleted again. A type announced for nothing
+// is harmless — every listener re-checks what its reader may see — but the announcement makes
+// healthd re-read for every query of that type, work that a save's failure must not trigger
+// where nothing was committed (a timing signal; cipherreview21, finding 4). So a rollback to a
+// savepoint (a failed save of a group commit) makes the note incomplete, and that commit's
+// watcher asks the store which types its committed rows carry (ohk_change_capture_savepoint_
+// rolled_back); SQLite undoes a savepoint's rows without telling the pre-update hook, so the note
+// cannot take them out itself. Failed saves are rare: the query runs after few commits.
 //
 // GRDB installs no pre-update hook (it would only with SQLITE_ENABLE_PREUPDATE_HOOK, which this
 // package does not set); the commit watcher's tests fail if anything replaces this one.
@@ -100,6 +105,15 @@ int ohk_change_capture_install(void *db, ohk_change_capture *capture) {
     ohk_change_capture *previous = sqlite3_preupdate_hook((sqlite3 *)db, changed, capture);
     if (previous != NULL && previous != capture) previous->superseded = 1;
     return 1;
+}
+
+void ohk_change_capture_savepoint_rolled_back(void *db) {
+    // The connection's capture is its pre-update hook's context (only captures are installed):
+    // read by taking the hook off and putting it back, on the connection's own thread.
+    ohk_change_capture *capture = sqlite3_preupdate_hook((sqlite3 *)db, NULL, NULL);
+    if (capture == NULL) return;
+    sqlite3_preupdate_hook((sqlite3 *)db, changed, capture);
+    capture->incomplete = 1;
 }
 
 int ohk_change_capture_take(ohk_change_capture *capture, int64_t *types, int capacity, int *complete) {

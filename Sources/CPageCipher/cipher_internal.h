@@ -40,11 +40,17 @@ typedef struct derived_keys {
 
 /// Nonces drawn from the CSPRNG per batch (nonce_batch.c).
 #define NONCE_BATCH_COUNT 64
-typedef struct nonce_batch {
+/// A batch's nonces, in a memory page of their own that the kernel zeroes in a forked child
+/// (MADV_WIPEONFORK): a zeroed batch has none left.
+typedef struct nonce_batch_page {
     uint8_t bytes[NONCE_BATCH_COUNT * NONCE_BYTES];
     int left;              /* nonces not yet handed out, at the front of `bytes` */
     uint64_t generation;   /* the fork generation `bytes` were drawn in */
-    uint64_t drawn;        /* batches drawn, for ohk_cipher_wal_statistics_of */
+} nonce_batch_page;
+typedef struct nonce_batch {
+    nonce_batch_page *page;  /* NULL until the first nonce, and when no page could be wiped on fork */
+    int unbatched;           /* no such page: one CSPRNG call per nonce */
+    uint64_t drawn;          /* CSPRNG calls for nonces, for ohk_cipher_wal_statistics_of */
 } nonce_batch;
 
 /// AES-256-GCM contexts keyed once, re-initialised with a fresh nonce per unit.
@@ -75,6 +81,9 @@ typedef struct cipher_file {
     int wal_last_header_commits;
     /* WAL only: one past the last frame whose page this handle wrote since the log's header */
     uint64_t wal_pages_end;
+    /* Writes to the real file still to fail as a full disk: 0 unless a test armed it
+       (ohk_cipher_fail_next_writes_of) */
+    int failing_writes;
     /* WAL only, for ohk_cipher_wal_statistics_of */
     uint64_t wal_file_writes;
     uint64_t wal_pages_sealed;
@@ -120,11 +129,24 @@ void page_cache_forget_key(uint64_t key_id);
 uint8_t *wal_buffer_reserve(cipher_file *file, int amount, sqlite3_int64 offset, int *rc);
 /// Counts `amount` bytes placed where `wal_buffer_reserve` said as buffered.
 void wal_buffer_extend(cipher_file *file, int amount);
-/// Writes the buffered bytes to the file. SQLITE_OK when nothing is pending any more.
+/// Writes the buffered bytes to the file, for a write: SQLITE_OK, or the write's error. Nothing
+/// is pending afterwards either way: bytes that failed to reach the file are forgotten.
 int wal_buffer_flush(cipher_file *file);
+/// wal_buffer_flush for an operation other than a write (a read, a size, a truncation, a sync,
+/// the close): a failure is an I/O error (SQLITE_IOERR_WRITE), never SQLITE_FULL.
+int wal_buffer_flush_unasked(cipher_file *file);
 /// Writes `bytes` straight to the file, after what is buffered.
 int wal_buffer_write_through(cipher_file *file, const void *bytes, int amount, sqlite3_int64 offset);
 void wal_buffer_free(cipher_file *file);
+
+/* fault_injection.c: every write of the cipher VFS to a real file goes through here */
+/// Writes to `file`'s real file, unless a test armed it to fail (then SQLITE_FULL).
+int cipher_file_write_real(cipher_file *file, const void *bytes, int amount, sqlite3_int64 offset);
+
+/* cipher_vfs.c */
+/// The cipher file behind connection `db`'s main database (SQLITE_FCNTL_FILE_POINTER) or its
+/// WAL (SQLITE_FCNTL_JOURNAL_POINTER, when of kind WAL); NULL when it is not one of this VFS's.
+cipher_file *cipher_file_of_connection(void *db, file_kind kind);
 
 /* failure_report.c */
 void failure_report(const cipher_file *file, int64_t unit, int recovered);

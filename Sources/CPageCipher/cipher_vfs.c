@@ -98,9 +98,10 @@ static int cipher_open(sqlite3_vfs *vfs, sqlite3_filename name, sqlite3_file *ba
 static cipher_file *as_cipher(sqlite3_file *base) { return (cipher_file *)base; }
 
 /// A WAL's buffered writes (wal_write_buffer.c) reach the file before any other operation
-/// on it; other kinds buffer nothing.
+/// on it but a file control; other kinds buffer nothing. None of these operations is a write,
+/// so a failure is reported as an I/O error (wal_write_buffer.c says why).
 static int flush_wal(cipher_file *file) {
-    return file->kind == FILE_KIND_WAL ? wal_buffer_flush(file) : SQLITE_OK;
+    return file->kind == FILE_KIND_WAL ? wal_buffer_flush_unasked(file) : SQLITE_OK;
 }
 
 static int cipher_close(sqlite3_file *base) {
@@ -163,11 +164,10 @@ static int cipher_file_control(sqlite3_file *base, int op, void *argument) {
         // Memory-mapped pages would hand SQLite ciphertext: mapping stays off.
         *(sqlite3_int64 *)argument = 0;
         return SQLITE_OK;
-    default: {
-        int flushed = flush_wal(file);
-        if (flushed != SQLITE_OK) return flushed;
+    default:
+        // No flush: SQLite ignores what most file controls return, so a failed flush would go
+        // unseen, and none needs the WAL's bytes in the file (wal_write_buffer.c).
         return file->real->pMethods->xFileControl(file->real, op, argument);
-    }
     }
 }
 
@@ -264,14 +264,22 @@ static void register_vfs(void) {
     register_result = sqlite3_vfs_register(&cipher_vfs, 0);
 }
 
+cipher_file *cipher_file_of_connection(void *db, file_kind kind) {
+    if (kind != FILE_KIND_DATABASE && kind != FILE_KIND_WAL) return NULL;
+    sqlite3_file *found = NULL;
+    // The journal pointer is the WAL's file object when the connection has a WAL open (else its
+    // rollback journal's).
+    int op = kind == FILE_KIND_DATABASE ? SQLITE_FCNTL_FILE_POINTER : SQLITE_FCNTL_JOURNAL_POINTER;
+    if (sqlite3_file_control((sqlite3 *)db, "main", op, &found) != SQLITE_OK
+        || found == NULL || found->pMethods != &cipher_io_methods) return NULL;
+    cipher_file *file = as_cipher(found);
+    return file->kind == kind ? file : NULL;
+}
+
 int ohk_cipher_wal_statistics_of(void *db, ohk_cipher_wal_statistics *out) {
     memset(out, 0, sizeof *out);
-    sqlite3_file *journal = NULL;
-    // The WAL's file object when the connection has a WAL open (else its rollback journal).
-    if (sqlite3_file_control((sqlite3 *)db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &journal) != SQLITE_OK
-        || journal == NULL || journal->pMethods != &cipher_io_methods) return 0;
-    cipher_file *file = as_cipher(journal);
-    if (file->kind != FILE_KIND_WAL) return 0;
+    cipher_file *file = cipher_file_of_connection(db, FILE_KIND_WAL);
+    if (file == NULL) return 0;
     out->file_writes = file->wal_file_writes;
     out->pages_sealed = file->wal_pages_sealed;
     out->nonce_batches = nonce_batches_drawn(&file->codec.nonces);

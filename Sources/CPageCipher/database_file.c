@@ -88,5 +88,5 @@ int database_file_write(cipher_file *file, const void *in, int amount, sqlite3_i
     if (!page_codec_seal(&file->codec, FILE_KIND_DATABASE, page_number, page, file->scratch, PAGE_SIZE_BYTES)) {
         return SQLITE_IOERR_WRITE;
     }
-    return file->real->pMethods->xWrite(file->real, file->scratch, PAGE_SIZE_BYTES, offset);
+    return cipher_file_write_real(file, file->scratch, PAGE_SIZE_BYTES, offset);
 }

@@ -26,7 +26,7 @@ int journal_file_read(cipher_file *file, void *out, int amount, sqlite3_int64 of
 
 int journal_file_write(cipher_file *file, const void *in, int amount, sqlite3_int64 offset) {
     if (!is_page_record(amount, offset)) {
-        return file->real->pMethods->xWrite(file->real, in, amount, offset);
+        return cipher_file_write_real(file, in, amount, offset);
     }
     if (!page_reserved_area_is_clear(in)) {
         return failure_report_invalid_shape(file, "a journal page whose reserved bytes are in use",
@@ -35,5 +35,5 @@ int journal_file_write(cipher_file *file, const void *in, int amount, sqlite3_in
     if (!page_codec_seal(&file->codec, FILE_KIND_JOURNAL, (uint64_t)offset, in, file->scratch, amount)) {
         return SQLITE_IOERR_WRITE;
     }
-    return file->real->pMethods->xWrite(file->real, file->scratch, amount, offset);
+    return cipher_file_write_real(file, file->scratch, amount, offset);
 }

@@ -33,8 +33,7 @@ static int store_block(cipher_file *file, sqlite3_int64 block) {
                          stored_block(file), TEMP_STORED_BLOCK_BYTES)) {
         return SQLITE_IOERR_WRITE;
     }
-    return file->real->pMethods->xWrite(file->real, stored_block(file), TEMP_STORED_BLOCK_BYTES,
-                                        stored_offset(block));
+    return cipher_file_write_real(file, stored_block(file), TEMP_STORED_BLOCK_BYTES, stored_offset(block));
 }
 
 /// Writes `amount` bytes from `in` (or zeros when `in` is NULL) at `offset`,

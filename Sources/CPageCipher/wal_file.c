@@ -208,7 +208,7 @@ static int read_frame_checksums(cipher_file *file, uint8_t *out, uint64_t frame,
 
 int wal_file_read(cipher_file *file, void *out, int amount, sqlite3_int64 offset) {
     // Whatever is buffered is in the file before anything is read from it.
-    int flushed = wal_buffer_flush(file);
+    int flushed = wal_buffer_flush_unasked(file);
     if (flushed != SQLITE_OK) return flushed;
     if (offset + amount <= WAL_HEADER_BYTES) {
         return file->real->pMethods->xRead(file->real, out, amount, offset);

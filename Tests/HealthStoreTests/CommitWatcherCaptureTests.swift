@@ -78,4 +78,52 @@ import Testing
         _ = try await database.samples.insert([Self.sample(2)], source: Self.source)
         #expect(heard.withLock { $0 }.map(\.typeIdentifiers) == [[Self.steps], [Self.steps]])
     }
+
+    /// A save that fails inside a group commit is rolled back to its savepoint while the others
+    /// commit: the commit announces the committed saves' type, not the failed save's, although
+    /// the failed save had inserted a row of its type before its bad one (cipherreview21, finding
+    /// 4: announcing it made healthd re-read for every query of a type nothing was saved to).
+    @Test func aSaveRolledBackToItsSavepointIsNotAnnounced() async throws {
+        let directory = TemporaryDirectory()
+        let store = try EncryptedDatabase.open(directory: directory.path)
+        let database = try HealthDatabase(writer: store.writer)
+        // Both types stored once, so that neither save registers a type.
+        _ = try await database.samples.insert([Self.sample(0), Self.sample(1, Self.energy)], source: Self.source)
+        let heard = Mutex<[CommittedChange]>([])
+        database.changeFeed.onCommit { change in heard.withLock { $0.append(change) } }
+        let start = Date(timeIntervalSince1970: 1_700_100_000)
+        // Its second sample ends before it starts: the objects table's CHECK refuses it, after
+        // its first was inserted.
+        let failing = [Self.sample(2, Self.energy),
+                       SampleRecord(uuid: UUID(), typeIdentifier: Self.energy, startDate: start,
+                                    endDate: start.addingTimeInterval(-30), value: .quantity(1, unit: "kcal"))]
+        let hold = GroupCommitTests.WriterHold(store.writer)
+        let outcomes = await withTaskGroup(of: (String, Bool).self) { group in
+            // A steps save first: it leads the next group (committed alone or with the others),
+            // so the failing save never has a transaction of its own.
+            for (submitted, (name, records)) in [("steps a", [Self.sample(3)]), ("energy", failing),
+                                                 ("steps b", [Self.sample(4)])].enumerated() {
+                group.addTask {
+                    do {
+                        _ = try await database.samples.insert(records, source: Self.source)
+                        return (name, true)
+                    } catch {
+                        return (name, false)
+                    }
+                }
+                if submitted == 0 { try? await GroupCommitTests.waitUntilSubmitted(2, database) }
+            }
+            try? await GroupCommitTests.waitUntilSubmitted(4, database)
+            hold.release()
+            return await group.reduce(into: [String: Bool]()) { $0[$1.0] = $1.1 }
+        }
+        #expect(outcomes == ["steps a": true, "energy": false, "steps b": true])
+        #expect(database.samples.commitStatistics.largestGroup >= 2)
+        let announced = heard.withLock { $0 }
+        #expect(!announced.isEmpty)
+        for change in announced {
+            #expect(change.typeIdentifiers == [Self.steps], "announced: \(announced)")
+        }
+        try store.close()
+    }
 }

@@ -1,6 +1,8 @@
+import CPageCipher
 import Foundation
 import GRDB
 import HealthModel
+import Synchronization
 import Testing
 
 @testable import HealthStore
@@ -90,6 +92,46 @@ import Testing
         }
         #expect(store.checkpointStatistics.inline >= 1)
         #expect(index < 60)  // one-sample saves write several frames each
+        #expect(try Self.storedUUIDs(database) == acknowledged)
+        try store.close()
+    }
+
+    /// A checkpoint the writer runs in SQLite's WAL hook (past the bound, or the finish of a
+    /// pass) comes after the commit, which is durable by then. When it fails — here the database
+    /// file cannot grow: a full disk — the save it ran on is acknowledged and announced, the
+    /// failure is counted, and a later commit checkpoints again (cipherreview21, finding 2: the
+    /// hook returned the checkpoint's error as the COMMIT's, the caller was told its committed
+    /// save failed, and GRDB then told no observer). Driven through the bound, which is
+    /// deterministic with the checkpointer held; the finish returns through the same line.
+    @Test func aCheckpointOnTheWriterThatFailsLeavesItsSaveCommittedAndAnnounced() async throws {
+        let directory = TemporaryDirectory()
+        let store = try EncryptedDatabase.open(directory: directory.path,
+                                               checkpointing: WALCheckpointing(backgroundFrames: 20, inlineFrames: 60))
+        let database = try HealthDatabase(writer: store.writer)
+        try #require(store.backgroundCheckpointer).suspend()
+        let heard = Mutex<[CommittedChange]>([])
+        database.changeFeed.onCommit { change in heard.withLock { $0.append(change) } }
+        // Only checkpoints write the database file on the writer: the first one's first write fails.
+        try await store.writer.writeWithoutTransaction { db in
+            guard ohk_cipher_fail_next_writes_of(UnsafeMutableRawPointer(db.sqliteConnection), OHK_CIPHER_FILE_DATABASE, 1) == 1 else {
+                throw DatabaseError(message: "the writer's database file is not the cipher VFS's")
+            }
+        }
+        let before = store.checkpointStatistics
+        var acknowledged: Set<UUID> = []
+        var index = 0
+        // Until the writer has checkpointed twice (the failed one and the retry); a hang guard caps it.
+        while store.checkpointStatistics.inline < before.inline + 2 && index < 2_000 {
+            do {
+                acknowledged.formUnion(try await database.samples.insert(Self.samples(1, from: index), source: Self.source))
+            } catch {
+                Issue.record("save \(index) failed: \(error) (\(store.checkpointStatistics))")
+            }
+            index += 1
+        }
+        #expect(store.checkpointStatistics.failedOnWriter == before.failedOnWriter + 1, "\(store.checkpointStatistics)")
+        #expect(acknowledged.count == index)
+        #expect(heard.withLock { $0.count } == index)
         #expect(try Self.storedUUIDs(database) == acknowledged)
         try store.close()
     }

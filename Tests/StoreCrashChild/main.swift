@@ -19,6 +19,8 @@
 //                                         journal GENERATION for appending as a locked start does (scan),
 //                                         or read every record with its body as the merge does (read);
 //                                         print the records seen (PendingJournalMemoryTests)
+//   store-crash-child fork-nonces <directory>  the next WAL page nonce drawn here and in a child
+//                                         made by _Fork() (ForkNonces, PageNonceBatchTests)
 import Foundation
 import GRDB
 import HealthModel
@@ -148,7 +150,7 @@ func readJournal(_ argument: String, bodies: Bool) throws {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else { fail("usage: store-crash-child save|rotate|step|attach|passcode|journal-scan|journal-read <directory>") }
+guard arguments.count == 3 else { fail("usage: store-crash-child save|rotate|step|attach|passcode|journal-scan|journal-read|fork-nonces <directory>") }
 do {
     switch arguments[1] {
     case "save": try saveForever(directory: arguments[2])
@@ -158,6 +160,7 @@ do {
     case "passcode": try cyclePasscodeForever(directory: arguments[2])
     case "journal-scan": try readJournal(arguments[2], bodies: false)
     case "journal-read": try readJournal(arguments[2], bodies: true)
+    case "fork-nonces": try forkNonces(directory: arguments[2])
     default: fail("unknown mode \(arguments[1])")
     }
 } catch {

@@ -25,6 +25,11 @@ int ohk_change_capture_install(void *db, ohk_change_capture *capture);
 /// were noted than fit, or a value was not an integer), and starts the capture afresh.
 int ohk_change_capture_take(ohk_change_capture *capture, int64_t *types, int capacity, int *complete);
 
+/// Tells the capture installed on `db` (if any) that the open transaction was rolled back to a
+/// savepoint: its note may name types of rows that are gone, so the next take reports itself
+/// incomplete. Call it on the connection's own thread, after the rollback.
+void ohk_change_capture_savepoint_rolled_back(void *db);
+
 /// Forgets what was noted (a rolled-back transaction).
 void ohk_change_capture_reset(ohk_change_capture *capture);
 

@@ -89,6 +89,22 @@ void ohk_cipher_simulate_fork_child(void);
 /// (pipe or fork failed). The child only writes its answer and exits. For tests.
 int ohk_cipher_nonce_batch_fork_probe(void);
 
+/// Kinds of file for ohk_cipher_fail_next_writes_of (cipher_internal.h's file_kind).
+#define OHK_CIPHER_FILE_DATABASE 1
+#define OHK_CIPHER_FILE_WAL 2
+
+/// For tests: the next `count` writes of connection `db`'s (an `sqlite3 *`) main database file
+/// (`kind` OHK_CIPHER_FILE_DATABASE) or WAL (OHK_CIPHER_FILE_WAL) to the disk fail as a full disk
+/// does (SQLITE_FULL), without reaching it; 0 disarms. Call it on the connection's own thread.
+/// Returns 1, or 0 when the connection has no such file open through the cipher VFS. Nothing in
+/// the project but tests calls it: unarmed, every write goes to the disk.
+int ohk_cipher_fail_next_writes_of(void *db, int kind, int count);
+
+/// For tests: uses up the next nonce that connection `db`'s WAL would seal a frame with, and
+/// copies it to `nonce` (12 bytes). Returns 1, or 0 when the connection has no WAL open through
+/// the cipher VFS or the CSPRNG failed. Used to compare what a process and its child draw.
+int ohk_cipher_wal_take_nonce_of(void *db, uint8_t nonce[OHK_AEAD_NONCE_BYTES]);
+
 /// Fills `buffer` from OpenSSL's CSPRNG. Returns 1 on success.
 int ohk_random_bytes(uint8_t *buffer, size_t length);
 

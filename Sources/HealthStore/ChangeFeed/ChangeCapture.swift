@@ -46,4 +46,13 @@ final class ChangeCapture: @unchecked Sendable {
     func reset() {
         ohk_change_capture_reset(capture)
     }
+
+    /// After a rollback to a savepoint on `db`'s connection: the capture installed there, if any,
+    /// reports its next take incomplete, so the commit watcher asks the store which types the
+    /// committed rows carry instead of announcing types of rows that were undone. Every rollback
+    /// to a savepoint on a store connection calls this (`CachedTransaction.inSavepoint`, the
+    /// pending journal's merge).
+    static func savepointRolledBack(_ db: Database) {
+        ohk_change_capture_savepoint_rolled_back(UnsafeMutableRawPointer(db.sqliteConnection))
+    }
 }

@@ -33,10 +33,12 @@ public struct CommittedChange: Sendable, Equatable {
 /// were about a sixth of healthd's instructions for a one-sample save (issue 17,
 /// Benchmarks/README.md "Session 20").
 ///
-/// The note may hold more than the query found: a row written in a savepoint that was rolled
-/// back (a failed save of a group commit) or deleted again before the commit. A type announced
-/// for nothing is harmless — every listener re-checks what its reader may see — and a
-/// transaction rolled back as a whole announces nothing.
+/// The note may hold more than the query found: a row deleted again before the commit. A type
+/// announced for nothing is harmless — every listener re-checks what its reader may see — but it
+/// is work a failed save must not cause: a transaction rolled back as a whole announces nothing,
+/// and one rolled back to a savepoint (a failed save of a group commit) makes the note incomplete
+/// (`ChangeCapture.savepointRolledBack`), so that commit's types come from the query over
+/// committed rows.
 ///
 /// It observes no event of GRDB's (`observes(eventsOfKind:)` is false): GRDB tells observers
 /// only of rows of statements it runs itself, and the store steps most rows directly.

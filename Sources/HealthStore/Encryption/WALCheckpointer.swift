@@ -142,10 +142,18 @@ final class WALCheckpointer: @unchecked Sendable {
         let code = sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
         condition.withLock {
             if step == .inline { counters.inline += 1 } else { counters.finished += 1 }
+            // A busy checkpoint is normal (a reader's snapshot, a pass that began meanwhile).
+            if code != SQLITE_OK && code != SQLITE_BUSY { counters.failedOnWriter += 1 }
         }
-        // A busy checkpoint is normal (a reader's snapshot, a pass that began meanwhile); it does
-        // not fail the commit.
-        return code == SQLITE_BUSY ? SQLITE_OK : code
+        // Never the commit's error: the transaction is committed and durable before SQLite calls
+        // this hook, and what the hook returns becomes the COMMIT statement's result. Returned, a
+        // failed checkpoint (a full disk: the database file must grow) told the caller its saved
+        // data was not saved, and GRDB, seeing COMMIT fail after its commit hook ran, told no
+        // observer, so the change went unannounced (cipherreview21, finding 2). SQLite's own
+        // automatic checkpoint ignores the result the same way. The frames stay in the WAL: the
+        // next commit past `backgroundFrames` asks for a pass (a finish is used up either way) and
+        // the next past `inlineFrames` checkpoints again.
+        return SQLITE_OK
     }
 
     private func run() {
@@ -193,6 +201,9 @@ public struct WALCheckpointStatistics: Sendable, Equatable {
     /// Checkpoints the writer ran itself to copy the few frames a complete background pass left,
     /// so that its next transaction restarts the WAL (`WALCheckpointing.finishingFrames`).
     public var finished = 0
+    /// Of `inline` and `finished`, those that failed (an I/O error, a full disk). The commit
+    /// before them stands; the frames stay in the WAL for a later checkpoint.
+    public var failedOnWriter = 0
 
     public init() {}
 }

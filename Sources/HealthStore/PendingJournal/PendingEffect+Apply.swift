@@ -98,6 +98,8 @@ extension PendingEffect {
             }
         } catch {
             if let storage, let charges { storage.rollBack(to: charges) }
+            // GRDB rolled the savepoint back: the commit must not announce types of its rows.
+            ChangeCapture.savepointRolledBack(db)
             if error is HKError { return }
             throw error
         }

@@ -51,6 +51,8 @@ enum CachedTransaction {
             guard db.isInsideTransaction else { throw error }
             do {
                 try db.cachedStatement(sql: "ROLLBACK TRANSACTION TO SAVEPOINT group_save").execute()
+                // The commit must not announce types of the rows just undone.
+                ChangeCapture.savepointRolledBack(db)
                 try db.cachedStatement(sql: "RELEASE SAVEPOINT group_save").execute()
             } catch {
                 // The failed save's changes could not be undone alone: end the whole transaction,
