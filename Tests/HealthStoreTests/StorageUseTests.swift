@@ -144,6 +144,37 @@ import Testing
         #expect(reopened.storage.used(appID: Self.app.bundleIdentifier) == storage.used(appID: Self.app.bundleIdentifier))
     }
 
+    /// Whether an app's row is written depends on its own moves alone: one app saving a lot leaves
+    /// another's row untouched while that one has moved less than the threshold, and the store's
+    /// close writes it. Failed before: once any app's row was due, every app half the threshold
+    /// from its row was written too, so an app's row (what seeds it after a crash) followed other
+    /// apps' save volume (privacy review, session 21, finding 4).
+    @Test func anAppsRowIsWrittenForItsOwnMovesOnly() async throws {
+        let threshold: Int64 = 8 * 1_024
+        let storage = StorageUse(persistThreshold: threshold)
+        let database = try HealthDatabase(writer: try DatabaseQueue(), storage: storage)
+        let quiet = Self.other.bundleIdentifier
+        var index = 0
+        // The quiet app moves between half the threshold and the threshold: due for neither rule alone.
+        while storage.used(appID: quiet) < threshold * 5 / 8 {
+            _ = try await database.samples.insert([Self.steps(index)], source: Self.other)
+            index += 1
+        }
+        let quietUsed = storage.used(appID: quiet)
+        try #require(quietUsed < threshold, "one save moved the quiet app \(quietUsed) past the threshold")
+        #expect(try Self.persisted(database)[quiet] == nil)
+        // The busy app saves four thresholds' worth, in saves of ten.
+        while storage.used(appID: Self.app.bundleIdentifier) < threshold * 4 {
+            _ = try await database.samples.insert((index..<index + 10).map { Self.steps($0) }, source: Self.app)
+            index += 10
+        }
+        let rows = try Self.persisted(database)
+        #expect(rows[Self.app.bundleIdentifier] != nil, "the busy app's row was never written")
+        #expect(rows[quiet] == nil, "the quiet app's row was written at \(rows[quiet] ?? 0) (its count \(quietUsed), the threshold \(threshold))")
+        try database.persistStorageUse()
+        #expect(try Self.persisted(database)[quiet] == quietUsed, "the close did not write the quiet app's count")
+    }
+
     /// The bound the user sets is kept, and an app without one has the default.
     @Test func aBoundSetIsKeptAndTheDefaultStandsOtherwise() throws {
         let writer = try DatabaseQueue()

@@ -118,6 +118,13 @@ final class AppConnectionTracker: Sendable {
         return tokens.compactMap { mark($0, with: status) }
     }
 
+    /// Ends every connection with `status` (healthd stopping). Returns the served ones'
+    /// connections, for the caller to wait for their calls (`ServerConnection.end`).
+    func endAll(with status: RPCStatus) -> [ServerConnection] {
+        let tokens = state.withLock { Array($0.entries.keys) }
+        return tokens.compactMap { mark($0, with: status) }
+    }
+
     /// Ends the connection `token` if it is still open. Returns its `ServerConnection` if it is
     /// served (the caller ends it there), after shutting down a connection not yet served: its
     /// reads see end of file, so its thread stops, and the peer's next call fails.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HealthIPC
+import HealthWire
 public import HealthStore
 public import Logging
 
@@ -192,12 +193,31 @@ public final class Broker: Sendable {
         return poll(&fds, nfds_t(fds.count), 0) > 0
     }
 
-    /// Stops accepting; removes the sockets healthd created (inherited ones stay: their service
-    /// manager listens on them for the next start). Open connections end as their peers go.
-    public func stop() {
+    /// Stops accepting; ends every app connection and waits (at most `callsTimeout`) for their
+    /// calls to finish, so each long-running query's access-log entry is written and no app's
+    /// store work is still running when healthd exits; writes the storage counts; removes the
+    /// sockets healthd created (inherited ones stay: their service manager listens on them for
+    /// the next start). Manager connections end as their peers go. Called from healthd's main
+    /// thread, never from a task.
+    public func stop(callsTimeout: Duration = .seconds(10)) {
         gate.close()
         context.connections.stopAdmitting()
         context.grantExpiries.cancel()
+        let connections = context.connections
+        let logger = context.logger
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            let status = RPCStatus(.unavailable, "healthd is stopping; connect again once it runs")
+            let (ended, unfinished) = await connections.endAllConnections(because: status, timeout: callsTimeout)
+            if unfinished > 0 {
+                logger.warning("healthd stopping: some calls did not finish in time; their access-log entries may be missing",
+                               metadata: ["connections": "\(ended)", "unfinished": "\(unfinished)"])
+            } else if ended > 0 {
+                logger.notice("healthd stopping: app connections ended", metadata: ["count": "\(ended)"])
+            }
+            done.signal()
+        }
+        done.wait()
         // The apps' storage counts, so a clean stop loses none of them (`StorageUse`); skipped
         // while locked or mid key change, whose close wrote them.
         _ = try? context.store.withOpenStoreNow { try $0.persistStorageUse() }

@@ -155,6 +155,24 @@ final class ConnectionRegistry: Sendable {
         return servers.count
     }
 
+    /// Ends every app connection because healthd is stopping: each peer is told so, every call
+    /// it has open is cancelled, and this returns once they have all finished — each long-running
+    /// query has then written its access-log entry (`CallDispatcher.logAccess`) — or after
+    /// `timeout` (the connections are ended together, so that is the whole wait). Before this,
+    /// healthd exited with its calls running: their entries were never written, and their store
+    /// work ran on while the process tore down under it (s21 privacy review, finding 3).
+    /// Returns how many connections were ended and how many did not finish in time.
+    func endAllConnections(because status: RPCStatus, timeout: Duration) async -> (ended: Int, unfinished: Int) {
+        let servers = appConnections.endAll(with: status)
+        let unfinished = await withTaskGroup(of: Bool.self) { group in
+            for server in servers { group.addTask { await server.end(with: status, timeout: timeout) } }
+            var unfinished = 0
+            for await finished in group where !finished { unfinished += 1 }
+            return unfinished
+        }
+        return (servers.count, unfinished)
+    }
+
     /// Applies the direct-connection rule (`AppPeerResolver.admit`) again to every open direct
     /// connection and ends those it no longer admits. Called after every change that can
     /// withdraw one (`healthctl apps deny-direct`, a reinstall); returns how many were ended.

@@ -12,36 +12,36 @@ import GRDB
 /// In one statement the predicate's cost and the walk over hidden rows shared one budget, and
 /// enough hidden commits stopped a window reader's check where its twin's never stopped
 /// (privacy review, session 20, finding 2).
+///
+/// The walk is read whole before the predicate runs: no statement of the walk is busy while one
+/// of the call's budget steps. With the walk open as a cursor between the predicate's chunks,
+/// `StatementWatch` charged the cursor's run — the walk over hidden rows included — to whichever
+/// budget looked at it first, and that was often the call's: with a budget between the two
+/// worlds' costs the hidden world's check stopped and its twin's answered (privacy review,
+/// session 21, finding 1). The ids are those the scope admits, so what they take in memory
+/// follows the rows the app may see. `StatementWatch` asserts, in debug builds, that no
+/// connection has statements of two budgets busy at once.
 enum ScopedCandidates {
     /// Ids tested per statement of the predicate: small enough that the first match ends the
-    /// question soon after the scope's walk reaches it.
+    /// question soon, with few ids tested past it.
     static let chunk = 256
 
     /// Whether any object among `candidates` (a statement selecting object ids) satisfies
     /// `condition` (over alias `o`, `SampleSQL.condition`).
     static func anyMatches(_ db: Database, candidates: (sql: String, arguments: StatementArguments),
                            condition: (sql: String, arguments: StatementArguments)) throws -> Bool {
-        let budget = StatementBudget.current
+        let ids = try StatementBudget.overScope {
+            try Int64.fetchAll(db, sql: candidates.sql, arguments: candidates.arguments)
+        }
+        guard !ids.isEmpty else { return false }
         let test = try db.makeStatement(sql: """
             SELECT EXISTS (SELECT 1 FROM objects o WHERE o.id IN (SELECT value FROM json_each(?)) AND (\(condition.sql)))
             """)
-        func anyMatch(_ ids: [Int64]) throws -> Bool {
-            var arguments: StatementArguments = ["[" + ids.map(String.init).joined(separator: ",") + "]"]
+        for start in stride(from: 0, to: ids.count, by: chunk) {
+            var arguments: StatementArguments = ["[" + ids[start..<min(start + chunk, ids.count)].map(String.init).joined(separator: ",") + "]"]
             arguments += condition.arguments
-            return try StatementBudget.$current.withValue(budget) { try Bool.fetchOne(test, arguments: arguments) } == true
+            if try Bool.fetchOne(test, arguments: arguments) == true { return true }
         }
-        return try StatementBudget.overScope {
-            let rows = try Int64.fetchCursor(db, sql: candidates.sql, arguments: candidates.arguments)
-            var ids: [Int64] = []
-            ids.reserveCapacity(chunk)
-            while let id = try rows.next() {
-                ids.append(id)
-                if ids.count == chunk {
-                    if try anyMatch(ids) { return true }
-                    ids.removeAll(keepingCapacity: true)
-                }
-            }
-            return try !ids.isEmpty && anyMatch(ids)
-        }
+        return false
     }
 }

@@ -28,9 +28,13 @@ import GRDBSQLite
 /// resets a statement before each execution, and its cursors reset theirs when they go (they
 /// do not outlive the access).
 ///
-/// An outer cursor keeps what it used while inner statements run per row. A statement busy
-/// under another budget (a scope walk's cursor, `StatementBudget.overScope`, while the call's
-/// predicate is evaluated under the call's budget) is left as it is and charged nothing here.
+/// An outer cursor keeps what it used while inner statements of its budget run per row.
+/// Statements of two budgets must never be busy on one connection at once: the watch cannot tell
+/// which busy statement is stepping, so a run is labelled with the budget of whichever look sees
+/// it first, and an outer cursor of one budget (a scope walk, `StatementBudget.overScope`) first
+/// seen by a look of another (the call's predicate) had its own stepping charged to that other
+/// budget (privacy review, session 21, finding 1). Debug builds assert it at every look
+/// (`ScopedCandidates` reads a walk whole before evaluating anything under the call's budget).
 ///
 /// The watch resets the run counters of the busy statements it looks at under a budget, so that
 /// counter no longer counts a connection's runs of those statements (nothing in the store reads it).
@@ -122,6 +126,11 @@ final class StatementWatch: @unchecked Sendable {
                 var run: Run
                 if begunSince == 0, let before = runs[current] {
                     run = before
+                    // A run still busy since a look under another budget: two budgets' statements
+                    // are busy on this connection at once, and the interval is charged to
+                    // whichever label this run got first (see the type's comment).
+                    assert(before.budget == budget.serial,
+                           "statements of two budgets busy on one connection: read the outer statement whole first")
                     if before.budget == budget.serial {
                         continued = true
                         if run.handed != handed {

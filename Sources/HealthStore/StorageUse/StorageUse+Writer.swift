@@ -10,7 +10,8 @@ import Synchronization
 ///
 /// What a save adds to the commit path is a few memory operations: one lookup of the count, a
 /// charge appended to the transaction's list, its application at the commit, and a comparison
-/// before the commit (`persistDue`), which only every megabyte or so of changes looks further.
+/// before the commit (`persistDue`), which looks further only once some app may have moved by the
+/// threshold.
 extension StorageUse {
     /// The `StorageUse` of each store's writer connection (`attach`), by connection, with the
     /// attachment's number: a connection closed and a new one at the same address must not be
@@ -96,15 +97,20 @@ extension StorageUse {
     }
 
     /// Writes, in the open transaction, the count of each app whose count will then be
-    /// `persistThreshold` or more from what `app_storage` holds — and, while at it, of each app half
-    /// that far — so every app is within the threshold once the transaction commits. Called just
-    /// before a commit (`CachedTransaction.run`, the journal merge's batches); it looks at the
-    /// apps only when `driftBound` says one may be due (about every half megabyte of changes), and
-    /// then writes one row per app so far off.
+    /// `persistThreshold` or more from what `app_storage` holds, and of no other app, so every app
+    /// is within the threshold once the transaction commits. Called just before a commit
+    /// (`CachedTransaction.run`, the journal merge's batches); it looks at the apps only when
+    /// `driftBound` says one may be due, and then writes one row per app so far off.
+    ///
+    /// Whether an app's row is written depends on its own moves alone: `driftBound` counts every
+    /// app's charges and only says when nothing can be due. Writing each app "half that far" as
+    /// well, once any app was due, made an app's row — what it is seeded from after a crash, and
+    /// what it can read back to the byte near its bound — depend on other apps' save volume
+    /// (privacy review, session 21, finding 4).
     func persistDue(_ db: Database) throws {
         let due: [(app: String, used: Int64)] = state.withLock { state in
             guard state.driftBound + state.pendingMagnitude >= persistThreshold else { return [] }
-            let (due, left) = state.countsToWrite(from: persistThreshold / 2)
+            let (due, left) = state.countsToWrite(from: persistThreshold)
             state.driftAfterCommit = left
             return due
         }

@@ -67,6 +67,16 @@ final class RestartableHealthd: @unchecked Sendable {
         self.process = nil
     }
 
+    /// Stops healthd with SIGTERM and returns how it exited: its exit code, or 128 + the signal
+    /// that ended it (139: SIGSEGV). SIGKILLs it after `timeout` seconds.
+    func terminate(timeout: TimeInterval = 120) async -> Int32 {
+        guard let process, process.isRunning else { return -1 }
+        process.signal(SIGTERM)
+        let status = await process.wait(timeout: timeout)
+        self.process = nil
+        return status
+    }
+
     /// Kills healthd with SIGKILL (no shutdown of any kind) and waits for it.
     func kill() {
         guard let process, process.isRunning else { return }
