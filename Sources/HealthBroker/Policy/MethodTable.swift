@@ -262,7 +262,7 @@ enum MethodTable {
              .querySamples, .queryAnchored, .observeChanges, .querySources, .queryRouteData, .querySeriesData,
              .queryStatistics, .queryStatisticsCollection, .getCharacteristic, .queryCorrelations,
              .queryActivitySummaries, .watchStatisticsCollection, .watchActivitySummaries,
-             .queryWorkoutEffortRelationships, .listAttachments, .readAttachmentData:
+             .queryWorkoutEffortRelationships, .listAttachments, .readAttachmentData, .queryVerifiableRecords:
             return true
         // Answered from memory or the grants, or failing while locked, with no record.
         case .getRequestStatus, .authorizationStatus, .currentSource, .acknowledgeObserverUpdate, .preferredUnits,
