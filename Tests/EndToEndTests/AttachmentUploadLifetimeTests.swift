@@ -33,10 +33,12 @@ import TestSupport
         return (uploader, object, upload)
     }
 
-    /// Stops healthd (SIGTERM: it closes the store as it does at every stop) and counts the staged
-    /// upload rows left in its store, opened directly with its key files.
-    static func stagedRowsAfterStopping(_ broker: BrokerProcess) throws -> (uploads: Int, chunks: Int) {
-        kill(broker.pid, SIGTERM)
+    /// Stops healthd with `signal` and counts the staged upload rows left in its store, opened
+    /// directly with its key files. SIGTERM is an orderly stop: healthd ends every app connection
+    /// first (their uploads go with them) and closes the store; SIGKILL leaves the store as the
+    /// last commit did.
+    static func stagedRowsAfterStopping(_ broker: BrokerProcess, with signal: Int32 = SIGTERM) throws -> (uploads: Int, chunks: Int) {
+        kill(broker.pid, signal)
         let deadline = Date().addingTimeInterval(60)
         while broker.isRunning && Date() < deadline { usleep(20_000) }
         let store = try EncryptedDatabase.open(directory: broker.storeDirectory)
@@ -62,14 +64,26 @@ import TestSupport
     }
 
     /// Control: while the connection is open, its upload is staged in the store (one upload, its
-    /// 400 bytes in chunks) — what the next test expects gone.
+    /// 400 bytes in chunks) — what the next tests expect gone. Seen by killing healthd (SIGKILL),
+    /// since an orderly stop ends the connection first.
     @Test func anOpenConnectionsUploadIsStaged() async throws {
         let broker = try BrokerProcess()
         defer { broker.stop() }
         let (uploader, _, _) = try await Self.stagedUpload(on: broker)
         defer { uploader.close() }
-        let rows = try Self.stagedRowsAfterStopping(broker)
+        let rows = try Self.stagedRowsAfterStopping(broker, with: SIGKILL)
         #expect(rows.uploads == 1 && rows.chunks == 1, "\(rows)")
+    }
+
+    /// An orderly stop (SIGTERM) ends every app connection before the store closes, so an upload
+    /// still open then leaves nothing staged either (session 21: `Broker.stop` ends app calls).
+    @Test func anOrderlyStopDropsAnOpenConnectionsUpload() async throws {
+        let broker = try BrokerProcess()
+        defer { broker.stop() }
+        let (uploader, _, _) = try await Self.stagedUpload(on: broker)
+        defer { uploader.close() }
+        let rows = try Self.stagedRowsAfterStopping(broker, with: SIGTERM)
+        #expect(rows.uploads == 0 && rows.chunks == 0, "\(rows)")
     }
 
     /// The connection ends mid-upload: nothing of the upload stays in the store. Fails without the

@@ -160,6 +160,8 @@ enum WireNumberRules {
         "MedicationPredicate.start_us": .steering("a query bound"),
         "MedicationPredicate.end_us": .steering("a query bound"),
         "MedicationPredicate.values": .steering("compared with stored codes"),
+        "VerifiableRecordQuery.relevant_start_us": .steering("a query bound on the user's cards' relevant dates; an end before the start is refused"),
+        "VerifiableRecordQuery.relevant_end_us": .steering("a query bound on the user's cards' relevant dates; an end before the start is refused"),
         "StatisticsQueryRequest.options": .steering("HKStatisticsOptions bits; unknown bits are refused (StatisticsService)"),
         "StatisticsCollectionRequest.anchor_us": .steering("the buckets' anchor; any date"),
         "StatisticsInterval.minutes": .steering("bucket size: zero or too many buckets refused (StatisticsService)"),
