@@ -64,8 +64,10 @@ import TestSupport
     }
 
     /// Control: while the connection is open, its upload is staged in the store (one upload, its
-    /// 400 bytes in chunks) — what the next tests expect gone. Seen by killing healthd (SIGKILL),
-    /// since an orderly stop ends the connection first.
+    /// 400 bytes in chunks) — what the next test expects gone. Seen by killing healthd (SIGKILL):
+    /// an orderly stop ends the app's connections first (session 21), and whether the connection's
+    /// thread has dropped its upload before the store closes is a race (healthd drops staged rows
+    /// when it next opens the store either way).
     @Test func anOpenConnectionsUploadIsStaged() async throws {
         let broker = try BrokerProcess()
         defer { broker.stop() }
@@ -73,17 +75,6 @@ import TestSupport
         defer { uploader.close() }
         let rows = try Self.stagedRowsAfterStopping(broker, with: SIGKILL)
         #expect(rows.uploads == 1 && rows.chunks == 1, "\(rows)")
-    }
-
-    /// An orderly stop (SIGTERM) ends every app connection before the store closes, so an upload
-    /// still open then leaves nothing staged either (session 21: `Broker.stop` ends app calls).
-    @Test func anOrderlyStopDropsAnOpenConnectionsUpload() async throws {
-        let broker = try BrokerProcess()
-        defer { broker.stop() }
-        let (uploader, _, _) = try await Self.stagedUpload(on: broker)
-        defer { uploader.close() }
-        let rows = try Self.stagedRowsAfterStopping(broker, with: SIGTERM)
-        #expect(rows.uploads == 0 && rows.chunks == 0, "\(rows)")
     }
 
     /// The connection ends mid-upload: nothing of the upload stays in the store. Fails without the

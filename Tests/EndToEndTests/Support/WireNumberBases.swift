@@ -28,6 +28,9 @@ enum WireNumberBases {
         "Electrocardiogram.symptoms_status", "Electrocardiogram.voltage_count", "Electrocardiogram.voltages",
         "MedicationDoseEvent.dose_quantity", "MedicationDoseEvent.scheduled_dose_quantity", "MedicationDoseEvent.log_status",
         "MedicationDoseEvent.schedule_type", "MedicationDoseEvent.scheduled_date_us",
+        // A verifiable-record query waits for the user's answer in healthctl (a prompt): its two
+        // dates are checked by decoding (an end before its start is refused) and compare only.
+        "VerifiableRecordQuery.relevant_start_us", "VerifiableRecordQuery.relevant_end_us",
         // Computed by healthd and only answered.
         "Sample.route_location_count",
         "QuantitySeries.values", "QuantitySeries.minimum", "QuantitySeries.maximum", "QuantitySeries.most_recent",
