@@ -10,6 +10,30 @@ struct HealthSandbox: ParsableCommand {
         commandName: "health-sandbox",
         abstract: "Starts an app confined, with a connection to healthd already bound to the app's id.",
         subcommands: [Run.self, Agent.self, Confine.self])
+
+    /// The app's command (everything after the first `--`) goes past swift-argument-parser:
+    /// its `.postTerminator` array costs time quadratic in the number of values (a union of
+    /// input origins per value), so 4,000 arguments took minutes of CPU before anything was
+    /// launched. The parser sees the options, `--` and the command's first word (what
+    /// `validate()` checks); the whole command is put back before `run()`.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard let terminator = arguments.firstIndex(of: "--") else { return main(arguments) }
+        let command = Array(arguments[(terminator + 1)...])
+        do {
+            var parsed = try parseAsRoot(Array(arguments[...terminator]) + command.prefix(1))
+            if var run = parsed as? Run {
+                run.command = command
+                parsed = run
+            } else if var confine = parsed as? Confine {
+                confine.command = command
+                parsed = confine
+            }
+            try parsed.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 struct Run: ParsableCommand {
