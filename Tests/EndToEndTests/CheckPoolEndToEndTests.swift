@@ -214,10 +214,13 @@ import TestSupport
               + "\(statusBound) / \(servedBound); healthd CPU \(cpuUsed) over \(attackTook) (~\(busy) cores); "
               + "healthd threads: quiet at most \(quietThreads.peak) (\(quietThreads.started) started), attacked at most "
               + "\(attackThreads.peak) (\(attackThreads.started) started)")
-        // Counted, not timed: the pool's one worker (already started by the probe's check) and
-        // one more for slack; before, a thread per attacker app's check at once.
-        #expect(attackThreads.peak <= quietThreads.peak + 2,
-                "healthd had \(attackThreads.peak) threads under attack, \(quietThreads.peak) quiet (pool of 1)")
+        // Counted, not timed: threads healthd started during the attack. Before the pool a check
+        // started one each: 77–391 in the alternated runs against main; the pool's runs started
+        // 0–5 (dispatch and cooperative-pool threads under a loaded full run). The peak held
+        // within 2 of the quiet peak in the helper's runs, but reached quiet + 3 in a full run
+        // at load 13, so it is printed, not asserted.
+        #expect(attackThreads.started <= Self.attackers * 2,
+                "healthd started \(attackThreads.started) threads under attack (peak \(attackThreads.peak), \(quietThreads.peak) quiet; pool of 1)")
         #expect(cpuUsed > oneCheck / 2, "the attack did not keep healthd computing: \(cpuUsed) over \(attackTook)")
         for round in attacked {
             #expect(round.read <= readBound, "the victim's read: \(attacked.map(\.read))")
