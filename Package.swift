@@ -281,7 +281,7 @@ let package = Package(
                                                                .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "HealthReportTests", dependencies: ["HealthReport"], swiftSettings: swiftSettings),
-        .testTarget(name: "SmartHealthCardTests", dependencies: ["SmartHealthCard", "HealthModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "SmartHealthCardTests", dependencies: ["SmartHealthCard", "HealthModel", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HealthKitTests", dependencies: ["HealthKit", "HealthWire", "HealthIPC", "CDADocument", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HealthBrokerTests",

@@ -31,16 +31,16 @@ import TestSupport
     }
 
     /// The card the user shares, fixed so both worlds import the same bytes.
-    static let sharedCard = VerifiableCards.jws(payload: VerifiableCards.payload(name: "Shared Person", date: day(30),
+    static let sharedCard = TestCards.jws(payload: TestCards.payload(name: "Shared Person", date: day(30),
                                                                                  vaccine: "Shared vaccine", issued: 1_700_000_000))
     /// What only the richer world also holds: another matching card (offered, not chosen), a
     /// laboratory card (another type) and an immunization outside the six months.
     static let otherCards = [
-        VerifiableCards.jws(payload: VerifiableCards.payload(name: "Other Match", date: day(10), vaccine: "Other vaccine")),
-        VerifiableCards.jws(payload: VerifiableCards.payload(types: ["https://smarthealth.cards#health-card",
+        TestCards.jws(payload: TestCards.payload(name: "Other Match", date: day(10), vaccine: "Other vaccine")),
+        TestCards.jws(payload: TestCards.payload(types: ["https://smarthealth.cards#health-card",
                                                                      "https://smarthealth.cards#laboratory"],
                                                              name: "Lab Result", date: day(5), vaccine: "PCR")),
-        VerifiableCards.jws(payload: VerifiableCards.payload(name: "Old Shot", date: day(400), vaccine: "Old vaccine")),
+        TestCards.jws(payload: TestCards.payload(name: "Old Shot", date: day(400), vaccine: "Old vaccine")),
     ]
 
     struct World {
@@ -54,7 +54,7 @@ import TestSupport
         try await broker.installHealthRecordsClient(app)
         let cards = [sharedCard] + (withOtherRecords ? otherCards : [])
         let path = broker.root + "/cards.smart-health-card"
-        try Data(VerifiableCards.file(cards)).write(to: URL(fileURLWithPath: path))
+        try Data(TestCards.file(cards)).write(to: URL(fileURLWithPath: path))
         let imported = try await broker.healthctl(["verifiable-records", "import", path])
         #expect(imported.status == 0 && imported.stdout.contains("Imported \(cards.count) verifiable record"), "\(imported)")
         let listing = try await broker.healthctl(["verifiable-records", "list"])

@@ -11,16 +11,13 @@ import Testing
 /// was about a sixth of healthd's instructions for a one-sample save). What it announces must
 /// not shrink: every type a committed row of the change tables carries.
 @Suite(.timeLimit(.minutes(10))) struct CommitWatcherCaptureTests {
-    static let steps = HKQuantityTypeIdentifier.stepCount.rawValue
+    static let steps = StepSaveFixture.steps
     static let energy = HKQuantityTypeIdentifier.activeEnergyBurned.rawValue
-    static let app = "org.example.app"
-    static let source = SourceRecord(bundleIdentifier: app, name: "App", version: "1")
-    static let draft = AccessLogEntryDraft(actor: app, appID: app, action: .write, types: [steps])
+    static let source = StepSaveFixture.source
+    static let draft = StepSaveFixture.draft
 
     static func sample(_ index: Int, _ type: String = steps) -> SampleRecord {
-        let start = Date(timeIntervalSince1970: 1_700_000_000 + Double(index) * 60)
-        return SampleRecord(uuid: UUID(), typeIdentifier: type, startDate: start, endDate: start.addingTimeInterval(30),
-                            value: .quantity(Double(index), unit: type == steps ? "count" : "kcal"))
+        StepSaveFixture.sample(index, type: type, unit: type == steps ? "count" : "kcal")
     }
 
     /// The change tables' query is the watcher's fallback only: 20 durable saves are announced,

@@ -11,16 +11,11 @@ import Testing
 /// once: every frame the WAL holds has its own, and a forked child — however it was made —
 /// draws nonces of its own. Counted by the writer connection's WAL file on a real encrypted store.
 @Suite(.timeLimit(.minutes(10))) struct PageNonceBatchTests {
-    static let steps = HKQuantityTypeIdentifier.stepCount.rawValue
-    static let app = "org.example.app"
-    static let source = SourceRecord(bundleIdentifier: app, name: "App", version: "1")
-    static let draft = AccessLogEntryDraft(actor: app, appID: app, action: .write, types: [steps])
+    static let steps = StepSaveFixture.steps
+    static let source = StepSaveFixture.source
+    static let draft = StepSaveFixture.draft
 
-    static func sample(_ index: Int) -> [SampleRecord] {
-        let start = Date(timeIntervalSince1970: 1_700_000_000 + Double(index) * 60)
-        return [SampleRecord(uuid: UUID(), typeIdentifier: steps, startDate: start, endDate: start.addingTimeInterval(30),
-                             value: .quantity(Double(index), unit: "count"))]
-    }
+    static func sample(_ index: Int) -> [SampleRecord] { [StepSaveFixture.sample(index)] }
 
     /// 100 durable one-sample saves seal hundreds of frames from a few batches (one a page before).
     @Test func sealedFramesDrawOneBatchPerSixtyFourNonces() throws {

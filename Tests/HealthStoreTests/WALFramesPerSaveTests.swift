@@ -10,16 +10,14 @@ import Testing
 /// its commit. Counted on a real encrypted store: the WAL is emptied (checkpoint TRUNCATE), one
 /// save with its access-log entry commits, and SQLite's own count of the WAL's frames is read.
 @Suite(.timeLimit(.minutes(10))) struct WALFramesPerSaveTests {
-    static let steps = HKQuantityTypeIdentifier.stepCount.rawValue
-    static let app = "org.example.app"
+    static let steps = StepSaveFixture.steps
+    static let app = StepSaveFixture.app
 
     static func sample(_ index: Int, device: DeviceRecord? = nil) -> SampleRecord {
-        let start = Date(timeIntervalSince1970: 1_700_000_000 + Double(index) * 60)
-        return SampleRecord(uuid: UUID(), typeIdentifier: steps, startDate: start, endDate: start.addingTimeInterval(30),
-                            value: .quantity(Double(index), unit: "count"), device: device)
+        StepSaveFixture.sample(index, device: device)
     }
 
-    static let draft = AccessLogEntryDraft(actor: app, appID: app, action: .write, types: [steps])
+    static let draft = StepSaveFixture.draft
 
     /// The frames the WAL holds after `save` ran on an emptied WAL.
     static func frames(of save: () async throws -> Void, _ store: EncryptedDatabase) async throws -> Int {

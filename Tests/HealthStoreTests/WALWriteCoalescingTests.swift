@@ -11,17 +11,12 @@ import Testing
 /// one-sample save's commit of 8 frames made 16 `pwrite` calls. Counted by the connection's
 /// own WAL file (`ohk_cipher_wal_statistics_of`) on a real encrypted store.
 @Suite(.timeLimit(.minutes(10))) struct WALWriteCoalescingTests {
-    static let steps = HKQuantityTypeIdentifier.stepCount.rawValue
-    static let app = "org.example.app"
-    static let source = SourceRecord(bundleIdentifier: app, name: "App", version: "1")
-    static let draft = AccessLogEntryDraft(actor: app, appID: app, action: .write, types: [steps])
+    static let steps = StepSaveFixture.steps
+    static let source = StepSaveFixture.source
+    static let draft = StepSaveFixture.draft
 
     static func samples(_ count: Int, from first: Int) -> [SampleRecord] {
-        (first..<first + count).map { index in
-            let start = Date(timeIntervalSince1970: 1_700_000_000 + Double(index) * 60)
-            return SampleRecord(uuid: UUID(), typeIdentifier: steps, startDate: start, endDate: start.addingTimeInterval(30),
-                                value: .quantity(Double(index % 100), unit: "count"))
-        }
+        (first..<first + count).map { StepSaveFixture.sample($0, value: Double($0 % 100)) }
     }
 
     static func statistics(_ store: EncryptedDatabase) throws -> ohk_cipher_wal_statistics {

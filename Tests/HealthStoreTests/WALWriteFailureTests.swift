@@ -14,16 +14,11 @@ import Testing
 /// SQLITE_FULL, as the unix VFS reports ENOSPC), on a real encrypted store; the crash is a copy of
 /// its files taken while it is open, as a kill leaves them.
 @Suite(.timeLimit(.minutes(10))) struct WALWriteFailureTests {
-    static let steps = HKQuantityTypeIdentifier.stepCount.rawValue
-    static let app = "org.example.app"
-    static let source = SourceRecord(bundleIdentifier: app, name: "App", version: "1")
-    static let draft = AccessLogEntryDraft(actor: app, appID: app, action: .write, types: [steps])
+    static let steps = StepSaveFixture.steps
+    static let source = StepSaveFixture.source
+    static let draft = StepSaveFixture.draft
 
-    static func sample(_ index: Int) -> [SampleRecord] {
-        let start = Date(timeIntervalSince1970: 1_700_000_000 + Double(index) * 60)
-        return [SampleRecord(uuid: UUID(), typeIdentifier: steps, startDate: start, endDate: start.addingTimeInterval(30),
-                             value: .quantity(Double(index), unit: "count"))]
-    }
+    static func sample(_ index: Int) -> [SampleRecord] { [StepSaveFixture.sample(index)] }
 
     /// Makes the next `count` writes of the writer connection's file of `kind` fail as a full disk.
     static func failNextWrites(_ store: EncryptedDatabase, kind: Int32, count: Int32) throws {

@@ -1,6 +1,7 @@
 import Foundation
 import HealthModel
 import Testing
+import TestSupport
 @testable import SmartHealthCard
 
 /// The card reader healthd runs on a file the user imports (`healthctl verifiable-records

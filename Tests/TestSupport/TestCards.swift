@@ -1,9 +1,10 @@
 import Foundation
 
-/// Unsigned cards built here (their signature is 64 zero bytes): a payload's JSON as raw
+/// Unsigned SMART Health Cards for the parser's tests and the end-to-end tests (their signature is
+/// 64 zero bytes): a payload's JSON as raw
 /// DEFLATE in stored blocks (RFC 1951 §3.2.4, BTYPE 00), which needs no compressor.
-enum TestCards {
-    static func storedDeflate(_ bytes: [UInt8]) -> [UInt8] {
+public enum TestCards {
+    public static func storedDeflate(_ bytes: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         var chunks = stride(from: 0, to: bytes.count, by: 65_535).map { Array(bytes[$0..<min($0 + 65_535, bytes.count)]) }
         if chunks.isEmpty { chunks = [[]] }
@@ -16,18 +17,18 @@ enum TestCards {
         return out
     }
 
-    static func b64url(_ bytes: [UInt8]) -> String {
+    public static func b64url(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
 
-    static let header = b64url(Array(#"{"zip":"DEF","alg":"ES256","kid":"test"}"#.utf8))
+    public static let header = b64url(Array(#"{"zip":"DEF","alg":"ES256","kid":"test"}"#.utf8))
 
-    static func jws(payload: String, header: String = header) -> String {
+    public static func jws(payload: String, header: String = header) -> String {
         header + "." + b64url(storedDeflate(Array(payload.utf8))) + "." + b64url([UInt8](repeating: 0, count: 64))
     }
 
-    static func payload(types: [String] = ["https://smarthealth.cards#health-card", "https://smarthealth.cards#immunization"],
+    public static func payload(types: [String] = ["https://smarthealth.cards#health-card", "https://smarthealth.cards#immunization"],
                         name: String = "Jane Doe", date: String = "2021-03-01", vaccine: String = "COVID-19 vaccine",
                         issued: Int = 1_622_505_600) -> String {
         let typeList = types.map { "\"\($0)\"" }.joined(separator: ",")
@@ -35,12 +36,12 @@ enum TestCards {
     }
 
     /// A card file of `cards` (`.smart-health-card`).
-    static func file(_ cards: [String]) -> [UInt8] {
+    public static func file(_ cards: [String]) -> [UInt8] {
         Array(#"{"verifiableCredential":[\#(cards.map { "\"\($0)\"" }.joined(separator: ","))]}"#.utf8)
     }
 
     /// The QR code's numeric form of one JWS.
-    static func numeric(_ jws: String) -> String {
+    public static func numeric(_ jws: String) -> String {
         "shc:/" + jws.unicodeScalars.map { String(format: "%02d", Int($0.value) - 45) }.joined()
     }
 }
