@@ -41,12 +41,7 @@ struct PeerIdentificationStallTests {
         try await Task.sleep(for: .seconds(1))
 
         // Meanwhile an ordinary peer, run from where it lies: answered (refused: not installed) within the bound.
-        let started = Date()
-        let ordinary = try await ProcessRun.run(BrokerProcess.clientExecutable, ["query", Self.stepCount],
-                                                environment: environment, timeout: 40)
-        let waited = Date().timeIntervalSince(started)
-        #expect(ordinary.stdout.contains("no installed app manifest names the executable \(BrokerProcess.clientExecutable)"), "\(ordinary)")
-        #expect(waited < Self.bound, "the ordinary peer waited \(waited) s for healthd to identify it\n\(ordinary)")
+        try await Self.expectOrdinaryPeerAnswered(environment)
 
         let stalled = try await stalling
         #expect(stalled.stdout.contains("no installed app manifest names the executable \(mountPoint)/e2e-client"), "\(stalled)")
@@ -102,12 +97,7 @@ extension PeerIdentificationStallTests {
                                             environment: environment, timeout: 60)
         try await Task.sleep(for: .seconds(1))
 
-        let started = Date()
-        let ordinary = try await ProcessRun.run(BrokerProcess.clientExecutable, ["query", Self.stepCount],
-                                                environment: environment, timeout: 40)
-        let waited = Date().timeIntervalSince(started)
-        #expect(ordinary.stdout.contains("no installed app manifest names the executable \(BrokerProcess.clientExecutable)"), "\(ordinary)")
-        #expect(waited < Self.bound, "the ordinary peer waited \(waited) s for healthd to identify it\n\(ordinary)")
+        try await Self.expectOrdinaryPeerAnswered(environment)
 
         let stalled = try await stalling
         let refusals = stalled.stdout.components(separatedBy: "could not look up the executable \(executable)").count - 1
@@ -158,4 +148,17 @@ struct HungMount {
 struct HungMountFailed: Error, CustomStringConvertible {
     let detail: String
     var description: String { detail }
+}
+
+extension PeerIdentificationStallTests {
+    /// An ordinary peer, run from where it lies, is answered (refused: not installed) within the
+    /// bound while the stalling peer's identification hangs.
+    static func expectOrdinaryPeerAnswered(_ environment: [String: String]) async throws {
+        let started = Date()
+        let ordinary = try await ProcessRun.run(BrokerProcess.clientExecutable, ["query", stepCount],
+                                                environment: environment, timeout: 40)
+        let waited = Date().timeIntervalSince(started)
+        #expect(ordinary.stdout.contains("no installed app manifest names the executable \(BrokerProcess.clientExecutable)"), "\(ordinary)")
+        #expect(waited < bound, "the ordinary peer waited \(waited) s for healthd to identify it\n\(ordinary)")
+    }
 }
