@@ -162,3 +162,57 @@ extension PeerIdentificationStallTests {
         #expect(waited < bound, "the ordinary peer waited \(waited) s for healthd to identify it\n\(ordinary)")
     }
 }
+
+extension PeerIdentificationStallTests {
+    /// A manager tool's path on a hung mount holds no one else's `healthctl` (s19 availability
+    /// review, finding 6, its admin-socket half). healthd trusts a second healthctl
+    /// (`--trust-manager`) in a folder that a FUSE mount which never answers then covers; a process
+    /// of the user's own binds Products' folder over that path in a namespace of its own and runs
+    /// healthctl from it: `/proc/PID/exe` names the trusted path, so healthd looks it up — on the
+    /// hung mount. That lookup ran on the admin socket's accept thread, which it held until the
+    /// mount answered; now it runs on a connection-admission worker (`ConnectionAdmission`, the
+    /// app socket's rule), bounded by `ExecutableLookups.timeout`: the ordinary healthctl run
+    /// meanwhile gets its answer, and the stalled peer is refused naming its file system.
+    @Test func aManagerToolOnAHungMountDoesNotStallHealthctl() async throws {
+        let tools = NSTemporaryDirectory() + "ohk-hung-tool-" + UUID().uuidString.prefix(8)
+        mkdir(tools, 0o755)
+        defer { try? FileManager.default.removeItem(atPath: tools) }
+        let trusted = tools + "/healthctl"
+        try FileManager.default.copyItem(atPath: Products.path("healthctl"), toPath: trusted)
+        let broker = try BrokerProcess(extraArguments: ["--trust-manager", trusted])
+        let control = try await broker.healthctl(["status"])
+        try #require(control.status == 0, "control: healthctl answered before the mount: \(control)")
+        let fuse = try HungMount(at: tools)
+        // Removed after 50 s at the latest, so that a healthd whose accept thread waits on the
+        // mount (before the fix) lets the test end: its peers are answered once the mount fails.
+        let removed = Mutex(false)
+        let remove: @Sendable () -> Void = {
+            if removed.withLock({ was in defer { was = true }; return !was }) { fuse.remove() }
+        }
+        let hangGuard = Task.detached {
+            try? await Task.sleep(for: .seconds(50))
+            if !Task.isCancelled { remove() }
+        }
+        defer {
+            hangGuard.cancel()
+            remove()
+        }
+
+        let script = "mount --bind \"$1\" \"$2\" && shift 2 && exec \"$@\""
+        async let stalling = ProcessRun.run("/usr/bin/unshare", ["-m", "--propagation", "private", "/bin/sh", "-c", script, "sh",
+                                                                  Products.directory, tools, trusted, "status", "--socket", broker.adminSocket],
+                                            environment: ["XDG_STATE_HOME": broker.root + "/state"], timeout: 60)
+        try await Task.sleep(for: .seconds(1))
+
+        let started = Date()
+        let ordinary = try await broker.healthctl(["status"])
+        let waited = Date().timeIntervalSince(started)
+        #expect(ordinary.status == 0 && ordinary.stdout.contains("Connected apps:"), "\(ordinary)")
+        #expect(waited < Self.bound, "healthctl waited \(waited) s for healthd to identify it\n\(ordinary)")
+
+        let stalled = try await stalling
+        #expect((stalled.stdout + stalled.stderr).contains("could not look up the manager tool \(trusted)"), "\(stalled)")
+        #expect(fuse.isRunning, "control: the mount was up (and unanswering) all along")
+        #expect(broker.isRunning, "healthd died: \(broker.log)")
+    }
+}

@@ -72,7 +72,13 @@ struct AppPeerResolver: Sendable {
         let app = try store.withGrantsBlocking { try Self.admit(executable: executable, in: $0) }
         // The manifest's path, looked up within a time bound (`ExecutableLookups`): this runs on
         // a connection-admission worker (`ConnectionAdmission`), which must not hang with it.
-        guard try executables.runs(peer, app.executable) else { throw Refusal.executableUnknown }
+        let runs: Bool
+        do throws(ExecutableLookups.NotAnswering) {
+            runs = try executables.runs(peer, app.executable)
+        } catch {
+            throw Refusal.executableNotAnswering(executable: error.executable, timeout: error.timeout)
+        }
+        guard runs else { throw Refusal.executableUnknown }
         return app
     }
 

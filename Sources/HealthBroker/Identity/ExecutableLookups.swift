@@ -2,19 +2,26 @@ import Foundation
 import HealthIPC
 import Synchronization
 
-/// The one way a connection's identity looks up an installed manifest's executable
-/// (`PeerCredentials.runs`): on a thread of its own, waited for at most `timeout`, one lookup per
-/// path at a time. The path is the user's choice, but the file system under it may stop
-/// answering (a FUSE server that hangs, an NFS server gone): a `stat` there waits for as long as
-/// it does, and before (s19 availability review, finding 6) it waited on the app socket's accept
-/// thread, holding every other app's connection.
+/// The one way a connection's identity looks up a path a trusted source names — an installed
+/// manifest's executable (`AppPeerResolver`), a manager tool (`ManagerPeerPolicy`) — to check it is
+/// the file the peer runs (`PeerCredentials.runs`): on a thread of its own, waited for at most
+/// `timeout`, one lookup per path at a time. The path is the user's choice, but the file system
+/// under it may stop answering (a FUSE server that hangs, an NFS server gone): a `stat` there
+/// waits for as long as it does, and before (s19 availability review, finding 6) it waited on a
+/// socket's accept thread, holding every other peer's connection.
 ///
-/// A lookup that does not answer in time refuses its connection (`executableNotAnswering`); its
+/// A lookup that does not answer in time refuses its connection (`NotAnswering`); its
 /// thread stays blocked in the kernel until the file system answers. Connections of the same path
 /// meanwhile share that lookup — refused at once once it is past its time — so a peer that keeps
 /// connecting costs one blocked thread, not one per connection; at most `maximumPaths` different
 /// paths are looked up at once, beyond which connections are refused until one answers.
 final class ExecutableLookups: Sendable {
+    /// The path's file system did not answer within `timeout`: each policy says so in its refusal.
+    struct NotAnswering: Error {
+        let executable: String
+        let timeout: Duration
+    }
+
     /// One lookup of one path, shared by the connections that need it while it runs.
     private final class Lookup: Sendable {
         let started = ContinuousClock.now
@@ -47,8 +54,8 @@ final class ExecutableLookups: Sendable {
     }
 
     /// Whether `peer` runs the executable at `path` (`PeerCredentials.runs`), the path looked up
-    /// within `timeout`. Throws `executableNotAnswering` when it was not.
-    func runs(_ peer: PeerCredentials, _ path: String) throws(AppPeerResolver.Refusal) -> Bool {
+    /// within `timeout`. Throws `NotAnswering` when it was not.
+    func runs(_ peer: PeerCredentials, _ path: String) throws(NotAnswering) -> Bool {
         // What needs no file system first: the peer's own claim.
         guard peer.executablePath == path, let runs = peer.executableFile else { return false }
         let taken: (Lookup, Bool)? = inFlight.withLock { lookups in
@@ -58,7 +65,7 @@ final class ExecutableLookups: Sendable {
             lookups[path] = lookup
             return (lookup, true)
         }
-        guard let (lookup, mine) = taken else { throw .executableNotAnswering(executable: path, timeout: timeout) }
+        guard let (lookup, mine) = taken else { throw NotAnswering(executable: path, timeout: timeout) }
         if mine {
             let thread = Thread { [self] in
                 let file = ExecutableFile(path: path)
@@ -71,7 +78,7 @@ final class ExecutableLookups: Sendable {
         // Waited for until the lookup's own time is up: a connection that comes while it has
         // hung already is refused at once.
         guard let file = lookup.wait(until: lookup.started + timeout) else {
-            throw .executableNotAnswering(executable: path, timeout: timeout)
+            throw NotAnswering(executable: path, timeout: timeout)
         }
         return file == runs
     }

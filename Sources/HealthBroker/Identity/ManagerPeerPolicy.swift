@@ -9,12 +9,31 @@ import HealthIPC
 struct ManagerPeerPolicy: Sendable {
     let brokerUID: UInt32
     let trustedExecutables: Set<String>
+    /// Where a manager tool's path is looked up, within a time bound — the same rule as an
+    /// installed app's (`AppPeerResolver.executables`), with lookups of its own: a hung app path
+    /// does not take the room of the user's tools.
+    var executables = ExecutableLookups()
 
+    /// Why `peer` may not use the admin socket, nil if it may. Runs on a connection-admission
+    /// worker (`ConnectionAdmission`), never on the admin socket's accept thread.
     func refusal(for peer: PeerCredentials) -> String? {
         guard peer.uid == brokerUID else { return "the admin socket accepts only uid \(brokerUID), not \(peer.uid)" }
-        // The peer's path is looked up (`runs`) only when it is one of the trusted tools' paths:
-        // a path only the peer chose is never walked on the accept path.
-        guard let executable = peer.executablePath, trustedExecutables.contains(executable), peer.runs(executable) else {
+        // The peer's path is looked up only when it is one of the trusted tools' paths: a path
+        // only the peer chose is never walked. That lookup may still wait on a mount that stopped
+        // answering (a tool installed on NFS, a FUSE mount laid over its folder): bounded
+        // (`ExecutableLookups`), past which the peer is refused naming the file system.
+        let runs: Bool
+        do throws(ExecutableLookups.NotAnswering) {
+            if let executable = peer.executablePath, trustedExecutables.contains(executable) {
+                runs = try executables.runs(peer, executable)
+            } else {
+                runs = false
+            }
+        } catch {
+            return "healthd could not look up the manager tool \(error.executable): its file system did not answer within \(error.timeout) "
+                + "(a FUSE or network mount that stopped answering?); make it answer"
+        }
+        guard runs else {
             let named = peer.executablePath.flatMap { trustedExecutables.contains($0) ? nil : $0 }
             return "the admin socket accepts only the manager tools (\(trustedExecutables.sorted().joined(separator: ", "))), not \(named ?? "an unverifiable executable")"
         }

@@ -2,14 +2,16 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// Identifies connections accepted on the app socket off its one accept thread: the accept
-/// thread only hands each new descriptor to a bounded queue served by a few worker threads, and
-/// refuses it at once when the queue is full. Identifying a peer reads `/proc`, the store's apps
-/// (which a key change holds for up to `StoreHandle.admissionWait`) and the installed manifest's
-/// executable (`ExecutableLookups`, itself time-bounded), and logs a refusal
+/// Identifies connections accepted on a socket off its one accept thread — one of these per
+/// socket, app and admin (`ConnectionRegistry.queueForIdentification`): the accept thread only
+/// hands each new descriptor to a bounded queue served by a few worker threads, and refuses it at
+/// once when the queue is full. Identifying a peer reads `/proc`, the store's apps (which a key
+/// change holds for up to `StoreHandle.admissionWait`) and the installed manifest's executable or
+/// the manager tool's path (`ExecutableLookups`, itself time-bounded), and logs a refusal
 /// (`RefusedConnectionLog`, which never waits). Before, all of it ran on the accept thread: an
 /// installed executable on a FUSE or NFS mount that stopped answering held it, and with it every
-/// other app's connection (s19 availability review, finding 6).
+/// other app's connection (s19 availability review, finding 6); on the admin socket, until
+/// session 22, a manager tool's path did the same to every `healthctl`.
 ///
 /// The workers are started with the first connection and live until `stop`.
 final class ConnectionAdmission: Sendable {

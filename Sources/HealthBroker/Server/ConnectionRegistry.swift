@@ -28,8 +28,11 @@ final class ConnectionRegistry: Sendable {
     let buffers: BufferBudget
     /// Open app connections and whether each began an attachment upload, dropped when it ends.
     let uploads = ConnectionUploads()
-    /// New app-socket connections waiting to be identified, off the accept thread.
-    private let admission = ConnectionAdmission()
+    /// New connections waiting to be identified, off the accept threads: one queue per socket, so
+    /// apps filling theirs do not refuse the user's manager tools. The admin socket's peers are
+    /// the user's few tools (and the launch agent): fewer workers and less room.
+    private let appAdmission = ConnectionAdmission()
+    private let managerAdmission = ConnectionAdmission(workers: 2, capacity: 16)
     /// Refused connections' access-log entries, written without the refusing thread waiting.
     let refusedConnections = RefusedConnectionLog()
 
@@ -53,11 +56,12 @@ final class ConnectionRegistry: Sendable {
 
     /// Connections accepted and not yet served or refused, and refusals not yet logged: the
     /// broker is not idle while there are any.
-    var admissionsPending: Int { admission.pending + refusedConnections.pending }
+    var admissionsPending: Int { appAdmission.pending + managerAdmission.pending + refusedConnections.pending }
 
     /// Stops identifying new connections (the broker stops): queued ones are closed.
     func stopAdmitting() {
-        admission.stop()
+        appAdmission.stop()
+        managerAdmission.stop()
         refusedConnections.finish()
     }
 
@@ -70,14 +74,26 @@ final class ConnectionRegistry: Sendable {
         counts.withLock { $0.total }
     }
 
-    /// A connection accepted on the app socket, on the accept thread: handed to a worker that
-    /// identifies it (`ConnectionAdmission`), or refused at once when too many wait for one. The
-    /// accept thread touches no file and waits for no store or writer: a peer whose identity
-    /// takes long (an installed executable on a mount that stopped answering, a key change
-    /// holding the store) cannot hold the connections of others.
+    /// A connection accepted on the app socket, on its accept thread (`queueForIdentification`).
     func acceptApp(_ fd: Int32) {
-        let queued = admission.submit(fd) { [self] fd in admitApp(fd) }
-        if !queued {
+        queueForIdentification(fd, on: appAdmission) { [self] fd in admitApp(fd) }
+    }
+
+    /// A connection accepted on the admin socket, on its accept thread (`queueForIdentification`).
+    func acceptManager(_ fd: Int32) {
+        queueForIdentification(fd, on: managerAdmission) { [self] fd in admitManager(fd) }
+    }
+
+    /// The one rule for both sockets: an accept thread hands each connection to a worker that
+    /// identifies it (`ConnectionAdmission`), or refuses it at once when too many wait for one.
+    /// The accept thread touches no file and waits for no store or writer: a peer whose identity
+    /// takes long (an installed executable or a manager tool on a mount that stopped answering, a
+    /// key change holding the store) cannot hold the connections of others. Before, the admin
+    /// socket's accept thread identified its peers itself: a manager tool's path on a hung mount
+    /// held every `healthctl` until the mount answered (s19 availability review, finding 6).
+    private func queueForIdentification(_ fd: Int32, on admission: ConnectionAdmission,
+                                        _ identify: @escaping @Sendable (Int32) -> Void) {
+        if !admission.submit(fd, identify) {
             refuse(fd, RPCStatus(.unavailable, "healthd has \(admission.capacity) connections waiting to be identified; try again shortly"))
         }
     }
@@ -194,8 +210,8 @@ final class ConnectionRegistry: Sendable {
         return ended
     }
 
-    /// A connection accepted on the admin socket.
-    func acceptManager(_ fd: Int32) {
+    /// Identifies a manager tool's connection, on a connection-admission worker.
+    private func admitManager(_ fd: Int32) {
         let peer: PeerCredentials
         do {
             peer = try PeerCredentials.of(fd, inspecting: managerPolicy.brokerUID)
