@@ -64,10 +64,8 @@ import TestSupport
     }
 
     /// Control: while the connection is open, its upload is staged in the store (one upload, its
-    /// 400 bytes in chunks) — what the next test expects gone. Seen by killing healthd (SIGKILL):
-    /// an orderly stop ends the app's connections first (session 21), and whether the connection's
-    /// thread has dropped its upload before the store closes is a race (healthd drops staged rows
-    /// when it next opens the store either way).
+    /// 400 bytes in chunks) — what the next two tests expect gone. Seen by killing healthd
+    /// (SIGKILL): an orderly stop drops it (`anOrderlyStopDropsAnOpenConnectionsUpload`).
     @Test func anOpenConnectionsUploadIsStaged() async throws {
         let broker = try BrokerProcess()
         defer { broker.stop() }
@@ -87,6 +85,77 @@ import TestSupport
         try await Self.waitUntilNoAppIsConnected(broker)
         let rows = try Self.stagedRowsAfterStopping(broker)
         #expect(rows.uploads == 0 && rows.chunks == 0, "\(rows)")
+    }
+
+    /// healthd stopped (SIGTERM) with the upload's connection still open and not reading: the
+    /// stop ends the connection, gives its peer a second to read that healthd stops, shuts it
+    /// down, and waits for its thread's clean-up (`Broker.stop`), so nothing of the upload stays in
+    /// the store. Before, the stop waited for the connection's calls only, and healthd exited while
+    /// the connection's writer still waited on the peer (for `unreadRepliesTimeout`) and its thread
+    /// had not dropped the upload: it stayed staged (1 upload, 1 chunk row) until the next start.
+    /// (With a peer that reads, the thread usually won that race.)
+    @Test func anOrderlyStopDropsAnOpenConnectionsUpload() async throws {
+        // The stalled peer's connection is not given up on by itself (10 s in production) during
+        // the test: only the stop ends it.
+        let broker = try BrokerProcess(extraArguments: ["--stalled-peer-timeout", "600"])
+        defer { broker.stop() }
+        let (uploader, object, _) = try await Self.stagedUpload(on: broker)
+        uploader.close()
+        try await Self.waitUntilNoAppIsConnected(broker)
+        let fd = try UnixSocket.connect(path: broker.appSocket)
+        defer { close(fd) }
+        try Self.beginUpload(to: object, on: fd)
+        let unread = try await Self.stopReading(fd)
+        let rows = try Self.stagedRowsAfterStopping(broker)
+        #expect(rows.uploads == 0 && rows.chunks == 0, "\(rows) (the connection stalled at \(unread) unread bytes)")
+        #expect(!broker.log.contains("had not finished their clean-up"), "\(broker.log)")
+    }
+
+    /// Begins an upload to `object` on the raw connection `fd` (this test process, as `app`) and
+    /// sends it 400 bytes, each answer read.
+    static func beginUpload(to object: UUID, on fd: Int32) throws {
+        let start = AttachmentUploadStart(object: AttachmentObjectRef(uuid: object, typeIdentifier: vision),
+                                          name: "scan.pdf", contentType: "com.adobe.pdf", size: 1000, metadata: [:])
+        try #require(RawFrames.pipeline([(HealthStoreMethod.beginAttachment.rawValue, start.wireBytes())], firstID: 1, to: fd))
+        let begun = try #require(try RawFrames.answer(to: 1, on: fd), "no answer to the begin")
+        let upload = try AttachmentUploadID(wire: begun.payload).id
+        let chunk = AttachmentUploadChunk(uploadID: upload, offset: 0, data: [UInt8](repeating: 7, count: 400))
+        try #require(RawFrames.pipeline([(HealthStoreMethod.appendAttachmentData.rawValue, chunk.wireBytes())], firstID: 2, to: fd))
+        let appended = try #require(try RawFrames.answer(to: 2, on: fd), "no answer to the append")
+        try #require(appended.status == nil || appended.status?.code == .ok, "the append failed: \(String(describing: appended.status))")
+    }
+
+    /// Sends `fd` 40,000 cheap calls from a thread of its own (healthd stops reading a peer that
+    /// leaves its answers unread, so the write may block until the socket closes) and reads none
+    /// of their answers; returns the bytes unread once healthd's writes to it have stopped (the
+    /// unread bytes the same for a second), i.e. its writer waits on this peer. That is a few
+    /// KiB: each answer is a small message of its own, and the socket's room is counted in the
+    /// kernel's buffers per message, not in bytes.
+    static func stopReading(_ fd: Int32) async throws -> Int {
+        let call = (HealthStoreMethod.authorizationStatus.rawValue,
+                    TypeIdentifierMessage(HKQuantityTypeIdentifier.stepCount.rawValue).wireBytes())
+        let own = dup(fd)
+        let writer = Thread {
+            _ = RawFrames.pipeline(Array(repeating: call, count: 40_000), firstID: 3, to: own)
+            close(own)
+        }
+        writer.start()
+        let until = Date().addingTimeInterval(120)
+        var last: Int32 = 0
+        var steadySince = Date()
+        while Date() < until {
+            var unread: Int32 = 0
+            _ = ioctl(fd, UInt(FIONREAD), &unread)
+            if unread != last {
+                last = unread
+                steadySince = Date()
+            } else if unread > 0, Date().timeIntervalSince(steadySince) >= 1 {
+                return Int(unread)
+            }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        Issue.record("healthd's answers on the connection never stopped (\(last) bytes unread)")
+        return Int(last)
     }
 
     /// Another connection of the same app cannot append to, or finish, the upload (an unknown

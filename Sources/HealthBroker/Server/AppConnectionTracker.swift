@@ -106,6 +106,16 @@ final class AppConnectionTracker: Sendable {
 
     var snapshot: [UInt64: Entry] { state.withLock { $0.entries } }
 
+    /// Shuts every tracked connection's socket down now (healthd stopping, its peers past their
+    /// grace to read their last word): a write blocked on a peer that does not read fails, and
+    /// each reader sees end of file, so every connection's thread goes on to its clean-up. Under
+    /// the lock `remove` takes an entry out under, so no descriptor here is closed (or reused) yet.
+    func shutDownAll() {
+        state.withLock { state in
+            for entry in state.entries.values { shutdown(entry.socket, Int32(SHUT_RDWR)) }
+        }
+    }
+
     /// Ends every connection of `appID` with `status`, and refuses from now on every registration
     /// whose lookup came before this call. Returns the served ones' connections, for the caller
     /// to wait for their calls (`ServerConnection.end`).

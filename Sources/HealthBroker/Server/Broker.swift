@@ -195,11 +195,14 @@ public final class Broker: Sendable {
 
     /// Stops accepting; ends every app connection and waits (at most `callsTimeout`) for their
     /// calls to finish, so each long-running query's access-log entry is written and no app's
-    /// store work is still running when healthd exits; writes the storage counts; removes the
-    /// sockets healthd created (inherited ones stay: their service manager listens on them for
-    /// the next start). Manager connections end as their peers go. Called from healthd's main
-    /// thread, never from a task.
-    public func stop(callsTimeout: Duration = .seconds(10)) {
+    /// store work is still running when healthd exits, then for each connection's own clean-up
+    /// (its peer given `lastWordGrace` to read that healthd stops, then its socket shut down; at
+    /// most `cleanupTimeout` more), so no unfinished attachment upload stays staged; writes the
+    /// storage counts; removes the sockets healthd created (inherited ones stay: their service
+    /// manager listens on them for the next start). Manager connections end as their peers go.
+    /// Called from healthd's main thread, never from a task.
+    public func stop(callsTimeout: Duration = .seconds(10), lastWordGrace: Duration = .seconds(1),
+                     cleanupTimeout: Duration = .seconds(5)) {
         gate.close()
         context.connections.stopAdmitting()
         context.grantExpiries.cancel()
@@ -218,6 +221,11 @@ public final class Broker: Sendable {
             done.signal()
         }
         done.wait()
+        // Each ended connection's thread drops the uploads it left unfinished once its reader
+        // has seen the socket close; before the counts are written, since the uploads count.
+        if !connections.finishAppConnectionThreads(grace: lastWordGrace, timeout: cleanupTimeout) {
+            logger.warning("healthd stopping: some app connections had not finished their clean-up in time; their unfinished attachment uploads are dropped at the next start")
+        }
         // The apps' storage counts, so a clean stop loses none of them (`StorageUse`); skipped
         // while locked or mid key change, whose close wrote them.
         _ = try? context.store.withOpenStoreNow { try $0.persistStorageUse() }

@@ -14,6 +14,9 @@ final class ConnectionRegistry: Sendable {
     private struct Counts {
         var total = 0
         var perApp: [String: Int] = [:]
+        /// healthd is stopping (`stopAdmitting`): no connection is served from now on, so none
+        /// starts after `endAllConnections` took the ones to end.
+        var stopping = false
     }
 
     private let counts = Mutex(Counts())
@@ -35,6 +38,9 @@ final class ConnectionRegistry: Sendable {
     private let managerAdmission = ConnectionAdmission(workers: 2, capacity: 16)
     /// Refused connections' access-log entries, written without the refusing thread waiting.
     let refusedConnections = RefusedConnectionLog()
+    /// App connections' threads, from their start until their clean-up is done (their unfinished
+    /// attachment uploads dropped): an orderly stop waits for them (`finishAppConnectionThreads`).
+    private let appConnectionThreads = DispatchGroup()
 
     init(configuration: BrokerConfiguration, appResolver: AppPeerResolver, managerPolicy: ManagerPeerPolicy, logger: Logger) {
         self.configuration = configuration
@@ -58,8 +64,10 @@ final class ConnectionRegistry: Sendable {
     /// broker is not idle while there are any.
     var admissionsPending: Int { appAdmission.pending + managerAdmission.pending + refusedConnections.pending }
 
-    /// Stops identifying new connections (the broker stops): queued ones are closed.
+    /// Stops identifying new connections (the broker stops): queued ones are closed, and one
+    /// being identified now is refused rather than served.
     func stopAdmitting() {
+        counts.withLock { $0.stopping = true }
         appAdmission.stop()
         managerAdmission.stop()
         refusedConnections.finish()
@@ -189,6 +197,25 @@ final class ConnectionRegistry: Sendable {
         return (servers.count, unfinished)
     }
 
+    /// Waits until every app connection's thread has ended — after `endAllConnections`, each
+    /// one's clean-up: the attachment uploads it began and did not finish are dropped from the
+    /// store (`dropUploads`). A thread ends once its connection's writer has sent the peer its last
+    /// word and closed; after `grace`, the connections still open are shut down (a peer that does
+    /// not read would otherwise hold its writer, and the clean-up, for `unreadRepliesTimeout`), and
+    /// the wait goes on for at most `timeout`. Before, an orderly stop exited once the calls had
+    /// finished, and the threads' clean-up raced the exit: an upload open at SIGTERM on a
+    /// connection that did not read stayed staged until the next start dropped it. False if some
+    /// were still running at the end.
+    func finishAppConnectionThreads(grace: Duration, timeout: Duration) -> Bool {
+        func wait(_ duration: Duration) -> Bool {
+            let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+            return appConnectionThreads.wait(timeout: .now() + seconds) == .success
+        }
+        if wait(grace) { return true }
+        appConnections.shutDownAll()
+        return wait(timeout)
+    }
+
     /// Applies the direct-connection rule (`AppPeerResolver.admit`) again to every open direct
     /// connection and ends those it no longer admits. Called after every change that can
     /// withdraw one (`healthctl apps deny-direct`, a reinstall); returns how many were ended.
@@ -267,6 +294,7 @@ final class ConnectionRegistry: Sendable {
             throw RPCStatus(.unavailable, "healthd is still starting; try again")
         }
         try counts.withLock { (counts) throws(RPCStatus) in
+            guard !counts.stopping else { throw RPCStatus(.unavailable, "healthd is stopping; connect again once it runs") }
             guard counts.total < configuration.limits.connections else {
                 throw RPCStatus(.resourceExhausted, "healthd has \(configuration.limits.connections) connections open; try again later")
             }
@@ -303,8 +331,12 @@ final class ConnectionRegistry: Sendable {
             Task { await connection.end(with: ending) }
         }
         let appConnections = self.appConnections
-        if appID != nil { uploads.opened(connectionID) }
+        if appID != nil {
+            uploads.opened(connectionID)
+            appConnectionThreads.enter()
+        }
         let thread = Thread { [self] in
+            defer { if appID != nil { appConnectionThreads.leave() } }
             if let failure = connection.serve(answerNow: dispatcher.answerNow, { call in
                 await CallerConnection.$current.withValue(connectionID) { await dispatcher.dispatch(call) }
             }) {

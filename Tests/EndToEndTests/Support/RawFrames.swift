@@ -16,6 +16,28 @@ enum RawFrames {
         return sendAll(bytes, to: fd)
     }
 
+    /// Reads frames from `fd` until the answer to call `callID` (a response or an end of stream)
+    /// and returns it; nil when the connection ends or `timeout` passes first. For a connection
+    /// with nothing else in flight: frames read past it are dropped.
+    static func answer(to callID: UInt64, on fd: Int32, timeout: TimeInterval = 60) throws -> Frame? {
+        var reader = FrameReader()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, 200) >= 0 else { return nil }
+            guard entry.revents != 0 else { continue }
+            let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if count < 0, errno == EAGAIN || errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            for body in try reader.consume(buffer[0..<count]) {
+                let frame = try FrameCodec.decode(body)
+                if frame.callID == callID, frame.kind == .response || frame.kind == .endOfStream { return frame }
+            }
+        }
+        return nil
+    }
+
     /// Reads frames from `fd` until one fails a call (a status other than OK), and returns it;
     /// nil when the connection ends or `timeout` passes first (a hang guard). Other frames
     /// (answers, stream messages) are read and dropped.
