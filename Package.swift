@@ -256,6 +256,10 @@ let package = Package(
         .executableTarget(name: "broker-impostor", path: "Tests/BrokerImpostor"),
         // healthd's crash reporter in a process that traps (EndToEndTests/CrashReportEndToEndTests).
         .executableTarget(name: "crash-report-probe", dependencies: ["CCrashReport"], path: "Tests/CrashReportProbe"),
+        // Starts a healthd through the test support code and waits to be killed
+        // (EndToEndTests/HarnessChildLifetimeTests: the healthd dies with it).
+        .executableTarget(name: "broker-holder", dependencies: ["TestSupport"], path: "Tests/BrokerHolder",
+                          swiftSettings: swiftSettings),
         // A FUSE mount that never answers (SandboxTests/PeerIdentificationStallTests).
         .executableTarget(name: "hung-fuse", path: "Tests/HungFuse"),
         // healthd's file confinement and peer inspector applied to a probe that tries what a hijacked

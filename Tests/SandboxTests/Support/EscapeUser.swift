@@ -35,7 +35,9 @@ enum EscapeUser: String, CustomStringConvertible, CaseIterable, Sendable {
     func command(_ executable: String, _ arguments: [String]) async throws -> (String, [String]) {
         guard self == .unprivileged, getuid() == 0 else { return (executable, arguments) }
         let (uid, gid) = try await ids()
-        return ("/usr/bin/setpriv", ["--reuid", String(uid), "--regid", String(gid), "--clear-groups", "--", executable] + arguments)
+        // The uid change clears the parent-death signal `ChildProcess` set; setpriv sets it
+        // again after the change, so a healthd run as the user still dies with the test process.
+        return ("/usr/bin/setpriv", ["--reuid", String(uid), "--regid", String(gid), "--clear-groups", "--pdeathsig", "KILL", "--", executable] + arguments)
     }
 
     func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {

@@ -16,7 +16,24 @@ import Synchronization
 /// the pool retired that thread: traced with the kernel's signal_generate event, the sender was
 /// the exiting dispatch worker that had forked the client's bubblewrap (LeakProbeTests' CI
 /// failure at the session 12 close, a workout-effort client at command 3 before it).
+///
+/// Every child dies with the test process: it is started through util-linux's
+/// `setpriv --pdeathsig KILL`, which sets the parent-death signal and execs the executable (same
+/// pid), so when the thread that started it ends — which it does only when the child has exited
+/// or the test process is gone, killed or exited with a child still running — the kernel kills
+/// the child. Before, a healthd that a test kept past its end (`StatementBudgetEndToEndTests`'
+/// static world, a test process killed by its time limit or by hand) ran on after the test
+/// process, with its peer inspector, one more per run. healthd itself has no option for this:
+/// the signal is a test harness's concern, set from outside, never a flag a user could misuse.
+/// The signal is cleared when a child changes its user (`setpriv --reuid`, as `EscapeUser` does):
+/// such a command sets it again after the change.
 public final class ChildProcess: Sendable {
+    /// The program that starts every child with a parent-death signal.
+    public static let parentDeathLauncher = "/usr/bin/setpriv"
+    /// `setpriv`'s options before the child's executable: the signal to receive when the
+    /// starting thread ends.
+    public static let parentDeathOptions = ["--pdeathsig", "KILL", "--"]
+
     public let pid: pid_t
     private let record: ExitRecord
 
@@ -82,14 +99,19 @@ public final class ChildProcess: Sendable {
         }
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { $1 }
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        // What posix_spawn of the executable itself would report, now that setpriv is what is
+        // spawned (its own failure to exec would only show as an exit status).
+        guard access(executable, X_OK) == 0 else {
+            throw SpawnFailed(executable: executable, reason: String(cString: strerror(errno)))
+        }
+        let argv = ([parentDeathLauncher] + parentDeathOptions + [executable] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
         var spawned: pid_t = 0
-        let result = posix_spawn(&spawned, executable, &actions, nil, argv, envp)
+        let result = posix_spawn(&spawned, parentDeathLauncher, &actions, nil, argv, envp)
         guard result == 0 else {
             throw SpawnFailed(executable: executable, reason: String(cString: strerror(result)))
         }
