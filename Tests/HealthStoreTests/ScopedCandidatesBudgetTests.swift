@@ -14,6 +14,9 @@ import Testing
 /// budget in all between the two worlds' costs, the hidden world's check stopped
 /// (RESOURCE_EXHAUSTED for an observer) and its twin's answered.
 ///
+/// Since session 22 the scope's walk visits no hidden row at all (`SampleSQL.laterChanges`, v68);
+/// the twins below still show the outcome equal under a budget twice the twin's charge.
+///
 /// Twin stores: the same rows of the reader (in its window), and in one of them, between the
 /// reader's saves, another app's page-sized rows from before the window. The budget is derived
 /// from the twin's measured cost in the same run, so the test compares outcomes, never durations.
@@ -112,9 +115,11 @@ import Testing
             hiddenTotal = max(hiddenTotal, Self.check(hiddenWorld, cpuInAll: nil).total)
         }
         let limit = max(twinCharged * 2, .milliseconds(4))
-        // Charging the hidden walk to the call would overrun the budget: the test can fail.
-        try #require(hiddenTotal - twinTotal > limit - twinCharged,
-                     "the hidden walk costs only \(hiddenTotal - twinTotal) more than the twin's check (budget \(limit), twin charged \(twinCharged))")
+        // Until v68 (session 22) the hidden world's walk cost more than the budget's slack
+        // (`hiddenTotal - twinTotal > limit - twinCharged`, required here then), so charging it to
+        // the call would have overrun the budget. Since then the window's walk never visits the
+        // hidden rows (`WindowRecheckHiddenRowsTests` counts it), and both worlds' checks cost
+        // about the same; the accounting rule itself is held by the debug assertion below.
         for visibleChange in [false, true] {
             if visibleChange {
                 // The reader saves one sample its predicate matches, in both worlds.
@@ -137,7 +142,7 @@ import Testing
             }
             #expect(inTwin == Array(repeating: "\(visibleChange)", count: 3), "budget \(limit): twin \(inTwin)")
             #expect(inHidden == inTwin,
-                    "budget \(limit) (twin charged \(twinCharged)): hidden world \(inHidden), charged \(hiddenCharged); twin \(inTwin)")
+                    "budget \(limit) (twin charged \(twinCharged), checks took \(twinTotal) / hidden \(hiddenTotal)): hidden world \(inHidden), charged \(hiddenCharged); twin \(inTwin)")
         }
     }
 

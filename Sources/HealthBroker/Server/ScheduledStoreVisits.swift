@@ -16,8 +16,9 @@
 /// Such a check runs at every commit of a watched type, by anyone: in a slot, an app with no read
 /// permission saw another source's hidden save as its own next large query waiting behind up to 24
 /// checks in its own queue, each a turn of the broker-wide slot (privacy review, session 19,
-/// finding 5). What a check costs follows what was committed since the query's last check
-/// (`SampleSQL.laterChanges`) and the app's predicate over the rows of those it may see; it runs
+/// finding 5). What a check costs follows the rows its scope admits — its own changes since the
+/// query's last check and, under a window grant, the window's rows (`SampleSQL.laterChanges`) —
+/// and the app's predicate over those that changed; it runs
 /// on a thread of its own, under one budget, one per app at a time (`StoreHandle.withDatabaseToCheck`).
 ///
 /// Only the visit holds the slot, never the waits between visits: a delivery waits for its client

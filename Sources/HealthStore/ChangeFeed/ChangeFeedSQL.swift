@@ -131,37 +131,29 @@ enum ChangeFeedSQL {
     /// Whether any visible addition matching `predicate`, or any visible deletion, has a change
     /// number above `change`. Stops at the first one found.
     ///
-    /// The walk of what was committed since is the scope's (hidden rows among it, for a window:
-    /// `SampleSQL.laterChanges`) and runs under `StatementBudget.overScope`, which no CPU use
-    /// stops; the app's predicate is evaluated only over the rows the scope admitted, under the
-    /// call's budget (`ScopedCandidates`). So a check is stopped for CPU only by what its
-    /// predicate costs over rows the app may see (privacy review, session 20, finding 2).
+    /// The walks of what changed since are the scope's (`SampleSQL.laterChanges`: rows it admits
+    /// only) and run under `StatementBudget.overScope`, which no CPU use stops; the app's
+    /// predicate is evaluated only over the rows the scope admitted, under the call's budget
+    /// (`ScopedCandidates`). So a check is stopped for CPU only by what its predicate costs over
+    /// rows the app may see (privacy review, session 20, finding 2).
     static func anyChange(_ db: Database, typeID: Int64, typeIdentifier: String, predicate: SamplePredicate?, scope visibility: Visibility,
                           after change: Int64) throws -> Bool {
-        // The rows committed after the check's cursor, not the window's (SampleSQL.laterChanges).
-        let visibleObjects = SampleSQL.laterChanges(visibility.scope, alias: "o", table: .objects, after: change)
-        let visibleDeletions = SampleSQL.laterChanges(visibility.scope, alias: "d", table: .deletedObjects, after: change)
-        var deletionArguments: StatementArguments = [typeID]
-        deletionArguments += visibleDeletions.arguments
-        let anyDeletion = "EXISTS (SELECT 1 FROM \(visibleDeletions.from) WHERE d.type_id = ? AND \(visibleDeletions.sql))"
-        var objectArguments: StatementArguments = [typeID]
-        objectArguments += visibleObjects.arguments
+        // The rows changed after the check's cursor that the scope admits (SampleSQL.laterChanges).
+        let objects = SampleSQL.laterChanges(visibility.scope, alias: "o", table: .objects, typeID: typeID, after: change)
+        let anyDeletion = SampleSQL.laterChanges(visibility.scope, alias: "d", table: .deletedObjects, typeID: typeID, after: change).anyRow
         guard let predicate else {
-            // Nothing of the request to evaluate: one statement, the scope's walk alone.
+            // Nothing of the request to evaluate: one statement, the scope's walks alone.
+            let anyObject = objects.anyRow
             return try StatementBudget.overScope {
-                try Bool.fetchOne(db, sql: """
-                    SELECT EXISTS (SELECT 1 FROM \(visibleObjects.from) WHERE o.type_id = ? AND \(visibleObjects.sql))
-                        OR \(anyDeletion)
-                    """, arguments: objectArguments + deletionArguments) ?? false
+                try Bool.fetchOne(db, sql: "SELECT \(anyObject.sql) OR \(anyDeletion.sql)",
+                                  arguments: anyObject.arguments + anyDeletion.arguments) ?? false
             }
         }
         let compiled = try SampleSQL.condition(predicate, of: typeIdentifier, within: visibility)
         let deleted = try StatementBudget.overScope {
-            try Bool.fetchOne(db, sql: "SELECT \(anyDeletion)", arguments: deletionArguments) ?? false
+            try Bool.fetchOne(db, sql: "SELECT \(anyDeletion.sql)", arguments: anyDeletion.arguments) ?? false
         }
         if deleted { return true }
-        return try ScopedCandidates.anyMatches(
-            db, candidates: ("SELECT o.id FROM \(visibleObjects.from) WHERE o.type_id = ? AND \(visibleObjects.sql)", objectArguments),
-            condition: compiled)
+        return try ScopedCandidates.anyMatches(db, candidates: objects.ids, condition: compiled)
     }
 }

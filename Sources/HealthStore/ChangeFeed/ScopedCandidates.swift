@@ -1,12 +1,11 @@
 import GRDB
 
-/// A question over the objects a reader's scope admits among rows it may not see — a wake-up
-/// check, "did anything matching the app's predicate change after the cursor?" — asked in two
-/// parts, so that only the app's own request can make its budget stop it:
-/// 1. the scope's walk (`candidates`: the ids of the objects the scope admits, which for a window
-///    walks every row committed since, hidden ones included) under `StatementBudget.overScope`,
-///    which no CPU use stops (only the call's end or a drain): what it costs follows what others
-///    committed, and a stop there would tell the app how much that was;
+/// A question over the objects a reader's scope admits — a wake-up check, "did anything matching
+/// the app's predicate change after the cursor?" — asked in two parts, so that only the app's
+/// own request can make its budget stop it:
+/// 1. the scope's walk (`candidates`: the ids of the objects the scope admits that changed after
+///    the cursor, `SampleSQL.laterChanges`; for a window it visits every in-window row) under
+///    `StatementBudget.overScope`, which no CPU use stops (only the call's end or a drain);
 /// 2. the app's predicate over those ids, a chunk at a time, under the call's budget: what it
 ///    costs follows the rows the app may see, as any of its queries does.
 /// In one statement the predicate's cost and the walk over hidden rows shared one budget, and

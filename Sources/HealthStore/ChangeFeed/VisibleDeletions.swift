@@ -4,8 +4,9 @@ import GRDB
 /// stream answered in many frames asks when objects left the store while it waited for its
 /// reader (the broker's `StreamVisibility`). Only deletions the reader could see count: a
 /// `deleted_objects` row of one of its types that its scope admits, found among the deletions
-/// after the reading (`SampleSQL.laterChanges`: for a window, the (type, change) index from the
-/// reading on, never the reader's in-window tombstones, which it can add without bound).
+/// after the reading (`SampleSQL.laterChanges`: for a window, its own deletions since the reading
+/// and the window's tombstones, each tested in the index; never another app's deletions outside
+/// the window).
 /// A deletion it could not see cannot have removed anything it was computed from, and must not
 /// make it read again: whether an answer is read again would otherwise tell its reader that some
 /// app deleted something (DESIGN.md §7.3). The twin store — the same without what the reader
@@ -40,13 +41,9 @@ public struct VisibleDeletions: Sendable {
         for (type, scope) in scopes.sorted(by: { $0.key < $1.key }) {
             let typeID = try SampleSQL.typeID(db, type)
             // The deletions after the reading, not the tombstones the scope shows (SampleSQL.laterChanges).
-            let visible = SampleSQL.laterChanges(scope, alias: "d", table: .deletedObjects, after: change)
-            var arguments: StatementArguments = [typeID]
-            arguments += visible.arguments
-            let statement = try db.cachedStatement(sql: """
-                SELECT EXISTS (SELECT 1 FROM \(visible.from) WHERE d.type_id = ? AND \(visible.sql))
-                """)
-            if try Bool.fetchOne(statement, arguments: arguments) == true { return true }
+            let visible = SampleSQL.laterChanges(scope, alias: "d", table: .deletedObjects, typeID: typeID, after: change).anyRow
+            let statement = try db.cachedStatement(sql: "SELECT \(visible.sql)")
+            if try Bool.fetchOne(statement, arguments: visible.arguments) == true { return true }
         }
         return false
     }

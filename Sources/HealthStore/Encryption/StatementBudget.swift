@@ -24,10 +24,10 @@ public import Synchronization
 /// run exactly and budgets by `serial`, never by address), so whether a call is stopped never
 /// depends on another call's statements, nor on other work its thread did between its statements.
 ///
-/// What a call's read scope makes the store walk over rows the app may not see (a wake-up
-/// check's walk of everything committed since, `SampleSQL.laterChanges`) runs under `overScope`:
-/// a budget that stops only for the call's end or a drain, never for CPU, so whether such a walk
-/// is stopped cannot tell the app how much others committed. The app's own predicate is then
+/// What a call's read scope makes the store walk before the app's predicate (a wake-up check's
+/// walk of the rows its scope admits that changed since, `SampleSQL.laterChanges`) runs under
+/// `overScope`: a budget that stops only for the call's end or a drain, never for CPU, so
+/// whether a check is stopped depends on its predicate alone. The app's own predicate is then
 /// evaluated over the rows its scope admitted, under the CPU bound (SECURITY.md "Per-statement
 /// budget").
 public final class StatementBudget: Sendable {

@@ -156,6 +156,7 @@ enum StoreSchema {
         registerAssociationChange(&migrator)     // v64
         registerAppStorage(&migrator)            // v66
         registerVerifiableRecords(&migrator)     // v67
+        registerWindowWalk(&migrator)            // v68
         return migrator
     }
 }
