@@ -167,7 +167,7 @@ let package = Package(
         .executableTarget(
             name: "health-sandbox",
             dependencies: [
-                "HealthSandboxKit", "HealthIPC", "HealthWire",
+                "HealthSandboxKit", "HealthIPC", "HealthWire", "HealthModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -1,4 +1,5 @@
 import Foundation
+import HealthModel
 
 /// The folders `health-sandbox agent` gives the apps it launches, beyond each one's data folder:
 /// some to every app (`--allow-read`, `--allow-write`: shared — what one app writes there every
@@ -111,11 +112,12 @@ public enum AgentFolderRefusal: Error, CustomStringConvertible, Equatable {
     }
 }
 
-/// The app ids the launch agent accepts, in launch requests and in its options: the id becomes
-/// a file name (its log, its data folder), so it is not empty, holds no '/' and does not start
-/// with '.'. (healthd installs only manifest ids, which are narrower: `AppManifest.problems`.)
+/// The app ids the launch agent accepts, in launch requests and in its options: manifest ids
+/// (`AppIDRule`, the rule healthd installs by). The id becomes a file name (its log, its data
+/// folder) and a key of the agent's own tables (running apps, per-app folders), where Swift's
+/// canonical equality must not merge two apps: ASCII, no '/', not starting with '.' or '-'.
 enum LaunchAppID {
     static func isUsable(_ id: String) -> Bool {
-        !id.isEmpty && !id.contains("/") && !id.hasPrefix(".")
+        AppIDRule.isValid(id)
     }
 }

@@ -81,7 +81,7 @@ public final class SandboxedAppSpawner: Sendable {
     /// The launch itself; for a started app, also the signal its watcher waits for before it
     /// reports the app's exit.
     private func start(_ request: LaunchRequest) -> (LaunchOutcome, DispatchSemaphore?) {
-        // Manifest ids are reverse-DNS names; anything else must not become a log file path.
+        // Manifest ids only (`AppIDRule`): anything else must not become a log file path or a key of `running`.
         guard LaunchAppID.isUsable(request.appID) else {
             report("refusing launch request \(request.requestID): app id \(request.appID.prefix(64)) is not a valid id")
             return (LaunchOutcome(requestID: request.requestID, kind: .failed, appID: request.appID, detail: "not a valid app id"), nil)

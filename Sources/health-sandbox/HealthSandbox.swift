@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HealthIPC
+import HealthModel
 import HealthWire
 import HealthSandboxKit
 
@@ -93,6 +94,8 @@ struct Run: ParsableCommand {
     var landlockABI: Int32 = 1
 
     func validate() throws {
+        // The manifest's id rule (healthd's launch binding checks it too): a look-alike id is refused here first.
+        guard AppIDRule.isValid(appID) else { throw ValidationError("'\(AppIDRule.spelled(appID))' is not an app id: an app \(AppIDRule.message)") }
         guard !command.isEmpty else { throw ValidationError("give the command to run after --, e.g. `health-sandbox run \(appID) -- ./my-app`") }
         for path in allowRead + allowWrite + [data].compactMap({ $0 }) where !path.hasPrefix("/") {
             throw ValidationError("'\(path)' is not an absolute path")

@@ -14,6 +14,7 @@ enum AppStorageService {
     /// (the bound is kept in it). Takes effect at the app's next write.
     static func setBound(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let setting = try AppStorageBoundSetting(wire: payload)
+        _ = try AdminAppID.checked(setting.appID)
         try await context.store.withDatabase(changing: "setting an app's storage bound") { database in
             guard try database.apps.find(id: setting.appID) != nil else {
                 throw HKError(.errorInvalidArgument, "no installed app \(setting.appID.prefix(128)); see `healthctl apps list`")
@@ -35,7 +36,9 @@ enum AppStorageService {
             }
         }
         let storage = store.storage
-        var entries = Dictionary(uniqueKeysWithValues: storage.entries.map { ($0.appID, $0) })
+        // Not `uniqueKeysWithValues`: entries come from stored rows, unique by bytes, and two app ids an
+        // older version installed in canonically equivalent spellings are one Swift key (the first is listed).
+        var entries = Dictionary(storage.entries.map { ($0.appID, $0) }, uniquingKeysWith: { first, _ in first })
         for app in installed.union(journaled.keys) where entries[app] == nil {
             entries[app] = StorageUse.Entry(appID: app, used: 0, setBound: nil)
         }

@@ -97,13 +97,16 @@ enum ImportService {
 
     /// The store's source for a batch. Origin and name are the user's (from the file they chose),
     /// bounded; the origin holds no '/', so `@import/<origin>/<name>` names one (origin, name) pair.
+    /// Both in one spelling (NFC, `IdentityKeyText`): "Café" written two ways in two files, or in
+    /// two runs of healthd, is one source, not two rows Swift sees as one key.
     static func source(of batch: ImportBatch) throws(HKError) -> SourceRecord {
-        let origin = batch.origin.trimmingCharacters(in: .whitespaces)
+        let origin = IdentityKeyText.oneSpelling(batch.origin).trimmingCharacters(in: .whitespaces)
         // `TextBound`: characters and bytes — the name and version come from the export file.
         guard !origin.isEmpty, TextBound.fits(origin, characters: maxOriginLength), !origin.contains("/") else {
             throw HKError(.errorInvalidArgument, "an import's origin must be 1–\(maxOriginLength) characters (at most \(maxOriginLength * 4) UTF-8 bytes) without '/'")
         }
-        guard TextBound.fits(batch.sourceName, characters: maxSourceNameLength) else {
+        let name = IdentityKeyText.oneSpelling(batch.sourceName)
+        guard TextBound.fits(name, characters: maxSourceNameLength) else {
             throw HKError(.errorInvalidArgument,
                           "a source name may have at most \(maxSourceNameLength) characters (\(maxSourceNameLength * 4) UTF-8 bytes)")
         }
@@ -111,7 +114,6 @@ enum ImportService {
             throw HKError(.errorInvalidArgument,
                           "a source version may have at most \(maxSourceVersionLength) characters (\(maxSourceVersionLength * 4) UTF-8 bytes)")
         }
-        let name = batch.sourceName
         let display = name.isEmpty ? "Imported from \(origin)" : "\(name) (\(origin))"
         return SourceRecord(bundleIdentifier: "\(SourceRecord.importedPrefix)\(origin)/\(name)", name: display, version: batch.sourceVersion)
     }

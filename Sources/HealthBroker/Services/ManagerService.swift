@@ -104,6 +104,7 @@ enum ManagerService {
     /// The user's switch for one app's network access; the app's next launch applies it.
     static func setNetworkAccess(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let setting = try NetworkAccessSetting(wire: payload)
+        _ = try AdminAppID.checked(setting.appID)
         // Kept while locked (journaled, and in the copy the locked store launches apps from).
         let found = try await context.store.setAppAccess(appID: setting.appID, .network, allowed: setting.allowed)
         guard found else {
@@ -116,6 +117,7 @@ enum ManagerService {
     /// The user's opt-in to direct connections for one app (AppPeerResolver checks it).
     static func setDirectConnection(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let setting = try DirectConnectionSetting(wire: payload)
+        _ = try AdminAppID.checked(setting.appID)
         // Kept while locked too (journaled, and in the copy that identifies connections meanwhile):
         // withdrawing trust must not wait for an unlock.
         let found = try await context.store.setAppAccess(appID: setting.appID, .directConnections, allowed: setting.allowed) { database in
@@ -171,6 +173,7 @@ enum ManagerService {
 
     static func setGrants(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let request = try AppGrants(wire: payload)
+        _ = try AdminAppID.checked(request.appID)
         guard try await context.store.withGrants({ try $0.apps.find(id: request.appID) }) != nil else {
             throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); see `healthctl apps list`")
         }
@@ -220,6 +223,7 @@ enum ManagerService {
     /// its other end handed to health-sandbox, which passes it on to the app it execs.
     static func launchBind(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
         let request = try AppGrants(wire: payload)
+        _ = try AdminAppID.checked(request.appID)
         // Read before the lookup: a removal or reinstall after it refuses the binding.
         let epoch = context.connections.revocationEpoch
         guard let app = try await context.store.withGrants({ try $0.apps.find(id: request.appID) }) else {

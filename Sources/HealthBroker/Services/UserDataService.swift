@@ -73,22 +73,28 @@ enum UserDataService {
         guard try await context.store.withDatabase(changing: "removing an app and its data", { try $0.apps.find(id: request.appID) }) != nil else {
             throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); see `healthctl apps list`")
         }
+        // An id outside `AppIDRule` (a look-alike an older version installed) cannot have served
+        // since (`InstalledManifestCheck`), so nothing in healthd's tables is its; and those
+        // tables compare by Swift's equality, where it is the app it looks like. Only its rows go.
+        let served = AppIDRule.isValid(request.appID)
         // Also withdraws its waiting prompts: each is its request's call, cancelled and awaited
         // here (PromptCenter.ask withdraws a prompt whose call is cancelled).
-        await context.connections.endConnections(of: request.appID, because: ending)
+        if served { await context.connections.endConnections(of: request.appID, because: ending) }
         let deleted = try await context.store.withDatabase(changing: "removing an app and its data") { database -> Int? in
             guard try database.apps.remove(id: request.appID) else { return nil }
             return request.deleteData ? try await database.samples.deleteAll(fromSource: request.appID) : 0
         }
-        await context.connections.endConnections(of: request.appID, because: ending)
+        if served { await context.connections.endConnections(of: request.appID, because: ending) }
         // Its per-object read requests go too, whatever became of their calls: an answer
         // arriving later finds none (and `decide` refuses one already looked up).
-        await context.perObjectPrompts.withdrawAll(appID: request.appID)
+        if served { await context.perObjectPrompts.withdrawAll(appID: request.appID) }
         guard let deleted else {
             throw HKError(.errorInvalidArgument, "no installed app \(request.appID.prefix(128)); see `healthctl apps list`")
         }
-        context.backgroundDelivery.registrationsChanged(appID: request.appID)
-        context.changes.post(grantsChangedFor: request.appID)
+        if served {
+            context.backgroundDelivery.registrationsChanged(appID: request.appID)
+            context.changes.post(grantsChangedFor: request.appID)
+        }
         context.grantExpiries.reschedule()
         CallAccessReport.record(appID: request.appID, types: [], count: deleted,
                                 detail: request.deleteData ? "removed by the user with its data" : "removed by the user, its data kept")

@@ -37,7 +37,9 @@ struct AppsRemoveCommand: AsyncParsableCommand {
         let client = try connection.connect()
         defer { client.close() }
         // Asked only for an app that is installed: a typo fails before any question.
-        guard let app = try await client.listApps().first(where: { $0.id == appID }) else {
+        // By bytes, as healthd finds it: Swift's `==` would take `com.example.Keep` for a look-alike
+        // `com.example.\u{212A}eep` an older version installed (`AppIDRule`).
+        guard let app = try await client.listApps().first(where: { $0.id.utf8.elementsEqual(appID.utf8) }) else {
             throw HealthCtlError.brokerFailed(action: "remove \(appID)",
                                               status: RPCStatus(.invalidArgument, "no installed app \(appID); see `healthctl apps list`"))
         }

@@ -103,10 +103,8 @@ public struct AppManifest: Codable, Hashable, Sendable {
     /// Everything wrong with the manifest, each problem a sentence naming the field; empty if valid.
     public var problems: [String] {
         var problems: [String] = []
-        let idCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_")
-        if id.isEmpty || id.count > 128 || !id.allSatisfy(idCharacters.contains) || id.first == "." {
-            problems.append("id must be 1-128 characters of letters, digits, '.', '-' or '_' (reverse-DNS style), not starting with '.'")
-        }
+        // ASCII by scalar: an id that only looks like another installed app's is refused (`AppIDRule`).
+        if !AppIDRule.isValid(id) { problems.append(AppIDRule.message + " (it is '\(AppIDRule.spelled(id))')") }
         // `TextBound`: characters and bytes, so no "short" text of megabytes of combining marks.
         if displayName.trimmingCharacters(in: .whitespaces).isEmpty || !TextBound.fits(displayName, characters: 128) {
             problems.append("displayName must be 1-128 characters (at most 512 UTF-8 bytes)")

@@ -47,24 +47,31 @@ public struct SourcePriorityRepository: Sendable {
     /// the user's own view.
     public func list(typeIdentifier: String?) throws -> [SourceEntry] {
         try writer.read { db in
-            let apps = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, display_name FROM apps")
-                .map { (row: Row) -> (String, String) in (row["id"], row["display_name"]) })
+            // Keyed by Swift's equality, never with `uniqueKeysWithValues`: the store's keys are
+            // unique by bytes, and an older version could store one key in two canonically
+            // equivalent spellings (an imported "Café" as NFC and NFD, an app id with a KELVIN
+            // SIGN). Such rows list as one entry — the first row's name, every row's samples —
+            // and never trap healthd (SECURITY.md, "Identity keys from outside text").
+            let apps = try Dictionary(Row.fetchAll(db, sql: "SELECT id, display_name FROM apps ORDER BY id")
+                .map { (row: Row) -> (String, String) in (row["id"], row["display_name"]) }, uniquingKeysWith: { first, _ in first })
             let userOrder = try typeIdentifier.map { try Self.userOrder(db, typeIdentifier: $0) } ?? []
             let counts = try Self.sampleCounts(db, typeIdentifier: typeIdentifier)
-            let sources = try Row.fetchAll(db, sql: "SELECT id, bundle_identifier, name FROM sources ORDER BY bundle_identifier")
+            let sources = try Row.fetchAll(db, sql: "SELECT id, bundle_identifier, name FROM sources ORDER BY bundle_identifier, id")
+            var sourceRows: [String: (name: String, count: Int)] = [:]
             var ordered = userOrder
             for row in sources {
                 let appID: String = row["bundle_identifier"]
-                let count = counts[row["id"]] ?? 0
-                if !ordered.contains(appID), typeIdentifier == nil || count > 0 { ordered.append(appID) }
+                sourceRows[appID, default: (row["name"], 0)].count += counts[row["id"]] ?? 0
+            }
+            for row in sources {
+                let appID: String = row["bundle_identifier"]
+                if !ordered.contains(appID), typeIdentifier == nil || (sourceRows[appID]?.count ?? 0) > 0 { ordered.append(appID) }
             }
             if typeIdentifier == nil { ordered += apps.keys.filter { !ordered.contains($0) }.sorted() }
-            let sourceRows = Dictionary(uniqueKeysWithValues: sources.map { (row: Row) -> (String, Row) in (row["bundle_identifier"], row) })
             return ordered.map { appID in
-                let row = sourceRows[appID]
-                return SourceEntry(appID: appID, name: apps[appID] ?? row?["name"] ?? appID, installed: apps[appID] != nil,
-                                   sampleCount: row.map { counts[$0["id"]] ?? 0 } ?? 0,
-                                   orderedByUser: userOrder.contains(appID))
+                let source = sourceRows[appID]
+                return SourceEntry(appID: appID, name: apps[appID] ?? source?.name ?? appID, installed: apps[appID] != nil,
+                                   sampleCount: source?.count ?? 0, orderedByUser: userOrder.contains(appID))
             }
         }
     }
@@ -95,7 +102,8 @@ public struct SourcePriorityRepository: Sendable {
         } else {
             rows = try Row.fetchAll(db, sql: "SELECT source_id, count(*) AS n FROM objects GROUP BY source_id")
         }
-        return Dictionary(uniqueKeysWithValues: rows.map { ($0["source_id"], $0["n"]) })
+        // Keyed by row id (unique by GROUP BY); summed all the same, so no row can trap it.
+        return Dictionary(rows.map { ($0["source_id"], $0["n"]) }, uniquingKeysWith: +)
     }
 
     private static func knownIDs(_ db: Database) throws -> Set<String> {

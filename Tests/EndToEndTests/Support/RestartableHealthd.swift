@@ -14,6 +14,8 @@ final class RestartableHealthd: @unchecked Sendable {
     var appSocket: String { socketDirectory + "/app.sock" }
     var adminSocket: String { socketDirectory + "/admin.sock" }
     var runningMarker: String { socketDirectory + "/healthd.pid" }
+    /// Whether the healthd last started still runs (false after a crash).
+    var isRunning: Bool { process?.isRunning ?? false }
     var storeArguments: [String] { ["--store", storeDirectory, "--socket-dir", socketDirectory, "--log-level", "info"] }
 
     /// `storeDirectory` defaults to `store` under a fresh temporary root (a disk-full test puts
