@@ -155,7 +155,7 @@ import Testing
             .enumerated().compactMap { index, line in
                 let sql = line.contains("SAVEPOINT")
                     || line.range(of: #""[^"]*savepoint\s"#, options: [.regularExpression, .caseInsensitive]) != nil
-                let grdb = line.contains("inSavepoint(") && !line.contains("CachedTransaction.inSavepoint(")
+                let grdb = line.contains(".inSavepoint") && !line.contains("CachedTransaction.inSavepoint")
                 return sql || grdb ? index + 1 : nil
             }
     }

@@ -116,6 +116,8 @@ import Testing
             try UUID.fetchOne(db, sql: "SELECT w.uuid FROM workout_associations a JOIN objects w ON w.id = a.workout_id "
                               + "JOIN objects r ON r.id = a.sample_id WHERE r.uuid = ?", arguments: [routes[0]])
         })
+        _ = try database.apps.install(AppManifest(id: Self.source.bundleIdentifier, displayName: "Runner", executable: "/usr/bin/true",
+                                                  version: "1"))
         try database.grants.apply(appID: Self.source.bundleIdentifier, [GrantDecision(HKWorkoutRouteTypeIdentifier, .share, .authorized)])
         let builder = UUID()
         _ = try await repository.insertRouteData([RouteLocation(timestamp: Self.start.addingTimeInterval(5), latitude: 1, longitude: 2)],
