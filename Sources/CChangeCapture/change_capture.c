@@ -16,11 +16,22 @@
 // transaction. It may note more: a row inserted and deleted again. A type announced for nothing
 // is harmless — every listener re-checks what its reader may see — but the announcement makes
 // healthd re-read for every query of that type, work that a save's failure must not trigger
-// where nothing was committed (a timing signal; cipherreview21, finding 4). So a rollback to a
-// savepoint (a failed save of a group commit) makes the note incomplete, and that commit's
-// watcher asks the store which types its committed rows carry (ohk_change_capture_savepoint_
-// rolled_back); SQLite undoes a savepoint's rows without telling the pre-update hook, so the note
-// cannot take them out itself. Failed saves are rare: the query runs after few commits.
+// where nothing was committed (a timing signal; cipherreview21, finding 4). SQLite undoes a
+// savepoint's rows without telling the pre-update hook, so the note follows the savepoints
+// itself: where a savepoint begins the writer takes a mark (ohk_change_capture_mark, the count
+// of types noted so far), and a rollback to it cuts the note back to that mark
+// (ohk_change_capture_roll_back); a release keeps what was noted. note() only appends a type not
+// yet noted, so the types past the mark are exactly those first written inside the savepoint; a
+// type noted before it stays, as its earlier row does.
+//
+// Until session 22 a rollback to a savepoint made the note incomplete instead, and the watcher
+// then asked the store which types had rows above the last reported change number — one index
+// seek per *stored* type, hidden ones included, before anyone in the group was answered. Any
+// app could force it (a failing call grouped with another: privreview22, finding 1). The note is
+// also unbounded now (it grows by doubling; HealthKit has a few hundred sample types, so it
+// stays small), so no commit needs that query: a note that is still incomplete (no memory, a
+// type column that is not an integer, another capture installed) makes the watcher announce
+// "every type" (CommitWatcher), whose cost follows the listeners, not the stored types.
 //
 // GRDB installs no pre-update hook (it would only with SQLITE_ENABLE_PREUPDATE_HOOK, which this
 // package does not set); the commit watcher's tests fail if anything replaces this one.
@@ -40,9 +51,8 @@ int sqlite3_preupdate_count(sqlite3 *db);
 int sqlite3_preupdate_new(sqlite3 *db, int column, sqlite3_value **value);
 
 #define WATCHED_TABLES 8
-/// Distinct types one transaction may note before the capture gives up (and the watcher
-/// queries instead): more than HealthKit has sample types.
-#define NOTED_TYPES 256
+/// Room for distinct types the note starts with; it doubles when full.
+#define FIRST_CAPACITY 64
 
 struct ohk_change_capture {
     /// Another capture was installed on the connection after this one: this one hears nothing
@@ -53,7 +63,8 @@ struct ohk_change_capture {
     int type_columns[WATCHED_TABLES];
     int noted;
     int incomplete;
-    int64_t types[NOTED_TYPES];
+    int capacity;
+    int64_t *types;
 };
 
 ohk_change_capture *ohk_change_capture_create(void) { return calloc(1, sizeof(ohk_change_capture)); }
@@ -72,9 +83,15 @@ static void note(ohk_change_capture *capture, int64_t type) {
     for (int i = 0; i < capture->noted; i++) {
         if (capture->types[i] == type) return;
     }
-    if (capture->noted == NOTED_TYPES) {
-        capture->incomplete = 1;
-        return;
+    if (capture->noted == capture->capacity) {
+        int capacity = capture->capacity == 0 ? FIRST_CAPACITY : capture->capacity * 2;
+        int64_t *types = realloc(capture->types, (size_t)capacity * sizeof *types);
+        if (types == NULL) {
+            capture->incomplete = 1;
+            return;
+        }
+        capture->types = types;
+        capture->capacity = capacity;
     }
     capture->types[capture->noted++] = type;
 }
@@ -107,22 +124,46 @@ int ohk_change_capture_install(void *db, ohk_change_capture *capture) {
     return 1;
 }
 
-void ohk_change_capture_savepoint_rolled_back(void *db) {
-    // The connection's capture is its pre-update hook's context (only captures are installed):
-    // read by taking the hook off and putting it back, on the connection's own thread.
-    ohk_change_capture *capture = sqlite3_preupdate_hook((sqlite3 *)db, NULL, NULL);
+/// The connection's capture: its pre-update hook's context (only captures are installed), read by
+/// taking the hook off and putting it back, on the connection's own thread.
+static ohk_change_capture *installed(sqlite3 *db) {
+    ohk_change_capture *capture = sqlite3_preupdate_hook(db, NULL, NULL);
+    if (capture != NULL) sqlite3_preupdate_hook(db, changed, capture);
+    return capture;
+}
+
+ohk_change_mark ohk_change_capture_mark(void *db) {
+    ohk_change_capture *capture = installed((sqlite3 *)db);
+    ohk_change_mark mark = {capture, 0, 0};
+    if (capture != NULL) {
+        mark.noted = capture->noted;
+        mark.incomplete = capture->incomplete;
+    }
+    return mark;
+}
+
+void ohk_change_capture_roll_back(void *db, ohk_change_mark mark) {
+    ohk_change_capture *capture = installed((sqlite3 *)db);
     if (capture == NULL) return;
-    sqlite3_preupdate_hook((sqlite3 *)db, changed, capture);
-    capture->incomplete = 1;
+    if (capture != mark.capture || mark.noted > capture->noted) {
+        // Not the note the mark was taken of (a capture installed since, or a reset between):
+        // what to cut is unknown, so the note cannot be trusted.
+        capture->incomplete = 1;
+        return;
+    }
+    capture->noted = mark.noted;
+    capture->incomplete = mark.incomplete;
 }
 
 int ohk_change_capture_take(ohk_change_capture *capture, int64_t *types, int capacity, int *complete) {
     int count = capture->noted < capacity ? capture->noted : capacity;
-    memcpy(types, capture->types, (size_t)count * sizeof *types);
+    if (count > 0) memcpy(types, capture->types, (size_t)count * sizeof *types);
     *complete = !capture->superseded && !capture->incomplete && count == capture->noted;
     ohk_change_capture_reset(capture);
     return count;
 }
+
+int ohk_change_capture_count(ohk_change_capture *capture) { return capture->noted; }
 
 void ohk_change_capture_reset(ohk_change_capture *capture) {
     capture->noted = 0;

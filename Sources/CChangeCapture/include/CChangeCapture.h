@@ -25,10 +25,24 @@ int ohk_change_capture_install(void *db, ohk_change_capture *capture);
 /// were noted than fit, or a value was not an integer), and starts the capture afresh.
 int ohk_change_capture_take(ohk_change_capture *capture, int64_t *types, int capacity, int *complete);
 
-/// Tells the capture installed on `db` (if any) that the open transaction was rolled back to a
-/// savepoint: its note may name types of rows that are gone, so the next take reports itself
-/// incomplete. Call it on the connection's own thread, after the rollback.
-void ohk_change_capture_savepoint_rolled_back(void *db);
+/// The count of types noted so far by the capture installed on `db` (the connection's own
+/// thread): taken where a savepoint begins, so that a rollback to it cuts the note back.
+typedef struct {
+    void *capture;
+    int noted;
+    int incomplete;
+} ohk_change_mark;
+
+/// Where the note of the capture installed on `db` stands (capture NULL: none installed). Call it
+/// on the connection's own thread, right after SAVEPOINT.
+ohk_change_mark ohk_change_capture_mark(void *db);
+
+/// After ROLLBACK TO the savepoint begun at `mark`: forgets the types first noted since, as SQLite
+/// undid their rows. A mark of another capture, or one past the note, makes the note incomplete.
+void ohk_change_capture_roll_back(void *db, ohk_change_mark mark);
+
+/// How many distinct types are noted now (a take needs room for them all).
+int ohk_change_capture_count(ohk_change_capture *capture);
 
 /// Forgets what was noted (a rolled-back transaction).
 void ohk_change_capture_reset(ohk_change_capture *capture);

@@ -11,7 +11,7 @@ import GRDB
 /// freed (a few KiB per store opened).
 final class ChangeCapture: @unchecked Sendable {
     private let capture: OpaquePointer
-    /// Room for every distinct type one take may return (the C capture holds at most 256).
+    /// Room for the distinct types one take returns; grown when the note holds more.
     private var taken = [Int64](repeating: 0, count: 256)
 
     init() throws {
@@ -36,6 +36,8 @@ final class ChangeCapture: @unchecked Sendable {
     /// The type ids noted since the last take or reset, nil when the note is incomplete; starts
     /// noting afresh.
     func take() -> [Int64]? {
+        let noted = Int(ohk_change_capture_count(capture))
+        if noted > taken.count { taken = [Int64](repeating: 0, count: noted) }
         var complete: Int32 = 0
         let count = taken.withUnsafeMutableBufferPointer { buffer in
             ohk_change_capture_take(capture, buffer.baseAddress, Int32(buffer.count), &complete)
@@ -47,12 +49,21 @@ final class ChangeCapture: @unchecked Sendable {
         ohk_change_capture_reset(capture)
     }
 
-    /// After a rollback to a savepoint on `db`'s connection: the capture installed there, if any,
-    /// reports its next take incomplete, so the commit watcher asks the store which types the
-    /// committed rows carry instead of announcing types of rows that were undone. Every rollback
-    /// to a savepoint on a store connection calls this (`CachedTransaction.inSavepoint`, the
-    /// pending journal's merge).
-    static func savepointRolledBack(_ db: Database) {
-        ohk_change_capture_savepoint_rolled_back(UnsafeMutableRawPointer(db.sqliteConnection))
+    /// Where the note of the capture installed on `db`'s connection stands: taken right after a
+    /// savepoint begins (`CachedTransaction.inSavepoint`, the writer's one savepoint).
+    struct Mark {
+        fileprivate let mark: ohk_change_mark
+    }
+
+    static func mark(_ db: Database) -> Mark {
+        Mark(mark: ohk_change_capture_mark(UnsafeMutableRawPointer(db.sqliteConnection)))
+    }
+
+    /// After a rollback to the savepoint begun at `mark`: the types first noted since are
+    /// forgotten (SQLite undid their rows without telling the hook), those noted before kept. So
+    /// a failed save of a group commit is not announced, and the commit needs no query over the
+    /// store to find out what it changed (privreview22, finding 1).
+    static func rollBack(_ db: Database, to mark: Mark) {
+        ohk_change_capture_roll_back(UnsafeMutableRawPointer(db.sqliteConnection), mark.mark)
     }
 }

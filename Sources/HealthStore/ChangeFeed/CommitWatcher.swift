@@ -25,20 +25,21 @@ public struct CommittedChange: Sendable, Equatable {
 /// it and however the statement was stepped — through GRDB or directly. After the commit the
 /// watcher reads the change number and hands the noted types to the listener before the writer
 /// returns — so a save is acknowledged only after its change was announced. A commit that noted
-/// nothing (an access-log entry alone, a grant) announces nothing and reads nothing. When the
-/// note is incomplete (more types than it holds, or another capture took over the connection)
-/// the watcher asks the store instead, as it did after every commit before the capture: which
-/// types have rows with a change number above the last one it reported (one seek per stored
-/// type in each table's `(type, change)` index). That query, and the read transaction it took,
-/// were about a sixth of healthd's instructions for a one-sample save (issue 17,
-/// Benchmarks/README.md "Session 20").
+/// nothing (an access-log entry alone, a grant) announces nothing and reads nothing.
 ///
-/// The note may hold more than the query found: a row deleted again before the commit. A type
-/// announced for nothing is harmless — every listener re-checks what its reader may see — but it
-/// is work a failed save must not cause: a transaction rolled back as a whole announces nothing,
-/// and one rolled back to a savepoint (a failed save of a group commit) makes the note incomplete
-/// (`ChangeCapture.savepointRolledBack`), so that commit's types come from the query over
-/// committed rows.
+/// The note follows the transaction's savepoints (`CachedTransaction.inSavepoint`, the writer's
+/// one savepoint): the types first noted inside a savepoint rolled back (a failed save of a group
+/// commit, a refused journal effect) are cut from it, so the commit announces the committed
+/// saves' types only, and a failed save causes no work (cipherreview21, finding 4). Until
+/// session 22 that rollback made the note incomplete and the watcher asked the store which types
+/// had rows above the last reported change number — one index seek per stored type, hidden ones
+/// included, in the answer of every save of that commit; any app could make it happen at will
+/// with a failing call beside its own save (privreview22, finding 1). No commit queries now: the
+/// note is unbounded, and one still incomplete (no memory, another capture installed on the
+/// connection) announces "every type" (`typeIdentifiers` nil), whose cost follows the listeners
+/// rather than what is stored. The note may hold more than was committed: a row deleted again
+/// before the commit. A type announced for nothing is harmless — every listener re-checks what
+/// its reader may see.
 ///
 /// It observes no event of GRDB's (`observes(eventsOfKind:)` is false): GRDB tells observers
 /// only of rows of statements it runs itself, and the store steps most rows directly.
@@ -100,9 +101,9 @@ final class CommitWatcher: TransactionObserver, Sendable {
             // Read straight from SQLite: run after every commit that wrote samples (`BoundStatement`).
             let read = try BoundStatement(db, sql: "SELECT value FROM counters WHERE name = 'change'")
             let now = try read.readFirstRow { $0.int64(0) } ?? since
-            let types = try noted.flatMap { try identifiers(of: $0, db) } ?? queriedTypes(since: since, db)
+            // An incomplete note, or a noted id that is not a stored type: every type (see above).
+            let types = try noted.flatMap { try identifiers(of: $0, db) }
             state.withLock { $0.reportedThrough = max($0.reportedThrough, now) }
-            guard !types.isEmpty else { return }  // the fallback query found every change rolled back
             change = CommittedChange(typeIdentifiers: types, change: now)
         } catch {
             change = CommittedChange(typeIdentifiers: nil, change: since)
@@ -111,7 +112,7 @@ final class CommitWatcher: TransactionObserver, Sendable {
     }
 
     /// The identifiers of the noted type ids; nil when one is not a stored type (then the
-    /// caller queries).
+    /// commit is announced for every type).
     private func identifiers(of typeIDs: [Int64], _ db: Database) throws -> Set<String>? {
         var known = state.withLock { $0.identifiers }
         if typeIDs.contains(where: { known[$0] == nil }) {
@@ -127,20 +128,6 @@ final class CommitWatcher: TransactionObserver, Sendable {
             identifiers.insert(identifier)
         }
         return identifiers
-    }
-
-    /// Which types have rows with a change number above `since`: the store's own answer, when the
-    /// capture's note is incomplete.
-    private func queriedTypes(since: Int64, _ db: Database) throws -> Set<String> {
-        // Cached: preparing it each time was about 1 % of a batched save's CPU in healthd (issue 17).
-        try String.fetchSet(db.cachedStatement(sql: """
-            SELECT identifier FROM sample_types WHERE id IN (
-                SELECT type_id FROM objects WHERE change_seq > ?1
-                UNION SELECT type_id FROM deleted_objects WHERE change_seq > ?1
-                UNION SELECT type_id FROM workout_effort_relations WHERE change_seq > ?1
-                UNION SELECT type_id FROM workout_effort_removals WHERE change_seq > ?1
-                UNION SELECT type_id FROM workout_effort_departed WHERE change_seq > ?1)
-            """), arguments: [since])
     }
 
     func databaseDidRollback(_ db: Database) {

@@ -13,7 +13,11 @@ extension PendingEffect {
     func apply(_ db: Database, budgets: MergeBudgets = MergeBudgets()) throws -> String? {
         switch self {
         case let .save(records, source, uuids):
-            _ = try SampleRepository.write(records, source: source, db, minting: UUIDSupply(preassigned: uuids))
+            // Refused now only when it breaks a rule the locked broker could not check: a workout
+            // associating more of the app's routes than the cap (`WorkoutAssociation`).
+            try Self.unlessRefused(db) {
+                _ = try SampleRepository.write(records, source: source, $0, minting: UUIDSupply(preassigned: uuids))
+            }
         case let .delete(references, appID):
             try Self.unlessRefused(db) { _ = try SampleRepository.deleteOwned(references, appID: appID, $0) }
         case let .deleteMatching(typeIdentifier, predicate, appID, workouts, accessLog):
@@ -86,22 +90,15 @@ extension PendingEffect {
         return nil
     }
 
-    /// Runs `body` in a savepoint; a HealthKit refusal rolls it back and is swallowed.
+    /// Runs `body` in a savepoint; a HealthKit refusal rolls it back and is swallowed. The
+    /// writer's one savepoint (`CachedTransaction.inSavepoint`) takes back the effect's storage
+    /// charges and the types it noted for the commit watcher.
     private static func unlessRefused(_ db: Database, _ body: (Database) throws -> Void) throws {
-        // The effect's storage charges go with its savepoint when it is rolled back (`StorageUse`).
-        let storage = StorageUse.writing(db)
-        let charges = storage?.mark()
         do {
-            try db.inSavepoint {
-                try body(db)
-                return .commit
-            }
-        } catch {
-            if let storage, let charges { storage.rollBack(to: charges) }
-            // GRDB rolled the savepoint back: the commit must not announce types of its rows.
-            ChangeCapture.savepointRolledBack(db)
-            if error is HKError { return }
-            throw error
+            try CachedTransaction.inSavepoint(db) { try body(db) }
+        } catch is HKError where db.isInsideTransaction {
+            // Refused and rolled back alone; when SQLite ended the whole transaction instead, the
+            // error goes on and fails the batch (nothing of it was merged).
         }
     }
 }

@@ -35,11 +35,18 @@ enum CachedTransaction {
 
     /// `work` in a savepoint of the open transaction: released when it returns, rolled back to
     /// (and released) when it throws, leaving the rest of the transaction as it was.
+    ///
+    /// The writer's one savepoint (the group commit's saves, the pending journal's effects): what
+    /// the transaction keeps beside SQLite's rows — the apps' storage charges and the commit
+    /// watcher's note of changed types — is marked here and cut back here when the savepoint is
+    /// rolled back, so a failed save leaves no trace in either.
     static func inSavepoint(_ db: Database, _ work: () throws -> Void) throws {
         try db.cachedStatement(sql: "SAVEPOINT group_save").execute()
         // The save's storage charges go with it if it is rolled back (`StorageUse`).
         let storage = StorageUse.writing(db)
         let charges = storage?.mark()
+        // And so do the types it noted (`ChangeCapture`): the commit announces the others only.
+        let noted = ChangeCapture.mark(db)
         do {
             try work()
             try requireTransaction(db)
@@ -52,7 +59,7 @@ enum CachedTransaction {
             do {
                 try db.cachedStatement(sql: "ROLLBACK TRANSACTION TO SAVEPOINT group_save").execute()
                 // The commit must not announce types of the rows just undone.
-                ChangeCapture.savepointRolledBack(db)
+                ChangeCapture.rollBack(db, to: noted)
                 try db.cachedStatement(sql: "RELEASE SAVEPOINT group_save").execute()
             } catch {
                 // The failed save's changes could not be undone alone: end the whole transaction,

@@ -66,7 +66,6 @@ extension SampleRepository {
         guard let workout = try Row.fetchOne(db, sql: "SELECT start_us, end_us FROM objects WHERE id = ?", arguments: [workoutID]) else {
             throw StoreIntegrityError.missingRowJustWritten("the workout found for the route")
         }
-        try Self.checkRouteRoom(workoutID: workoutID, db)
         let sourceID = try Self.sourceID(db, source)
         guard let draft = try Row.fetchOne(db, sql: """
             SELECT d.id, d.location_count, min(l.time_us) AS first_us, max(l.time_us) AS last_us
@@ -101,16 +100,16 @@ extension SampleRepository {
         } else {
             route.value = .workoutRoute(locationCount: stored)
         }
-        // The write's change number (v64), as every association carries.
-        try db.execute(sql: "INSERT OR IGNORE INTO workout_associations (workout_id, sample_id, change_seq) VALUES (?, ?, (SELECT value FROM counters WHERE name = 'change'))",
-                       arguments: [workoutID, routeID])
+        // The write's change number (v64), as every association carries; the route cap is
+        // checked there (`WorkoutAssociation`), with every other way a route reaches a workout.
+        try WorkoutAssociation.add(db, workoutID: workoutID, sampleID: routeID, isRoute: true)
         try db.execute(sql: "DELETE FROM route_drafts WHERE id = ?", arguments: [draft["id"] as Int64])
         return route
     }
 
     /// The one check that a workout takes one more route (`SampleLimits.maximumRoutesPerWorkout`),
-    /// before a route is finished on it or associated with it: errorInvalidArgument naming the
-    /// cap. Deleting the workout deletes its routes in one writer transaction, so their number
+    /// made by `WorkoutAssociation.add` for every route new to a workout: errorInvalidArgument
+    /// naming the cap. Deleting the workout deletes its routes in one writer transaction, so their number
     /// bounds that transaction.
     static func checkRouteRoom(workoutID: Int64, _ db: Database) throws {
         let routes = try Int.fetchOne(db, sql: """

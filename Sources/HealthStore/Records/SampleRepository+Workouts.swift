@@ -39,7 +39,6 @@ extension SampleRepository {
         // A change number of its own (v64): associating an older sample is a change a reading
         // bounded by an earlier one must not see (`Visibility.through`).
         let change = try ObjectDeleter.nextChange(db)
-        let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO workout_associations (workout_id, sample_id, change_seq) VALUES (?, ?, ?)")
         for (index, uuid) in sampleUUIDs.enumerated() {
             guard let sample = try OwnedObjects.row(db, uuid: uuid, appID: appID) else {
                 throw HKError(.errorInvalidArgument, "sample \(index + 1) was not found among the samples this app saved")
@@ -47,12 +46,8 @@ extension SampleRepository {
             guard sample.typeIdentifier != HKWorkoutTypeIdentifier else {
                 throw HKError(.errorInvalidArgument, "sample \(index + 1) is a workout; workouts cannot be added to workouts")
             }
-            if sample.typeIdentifier == HKWorkoutRouteTypeIdentifier,
-               try Int.fetchOne(db, sql: "SELECT 1 FROM workout_associations WHERE workout_id = ? AND sample_id = ?",
-                                arguments: [workoutID, sample.id]) == nil {
-                try checkRouteRoom(workoutID: workoutID, db)
-            }
-            try insert.execute(arguments: [workoutID, sample.id, change])
+            try WorkoutAssociation.add(db, workoutID: workoutID, sampleID: sample.id,
+                                       isRoute: sample.typeIdentifier == HKWorkoutRouteTypeIdentifier, change: change)
         }
     }
 }

@@ -35,16 +35,18 @@ enum WorkoutActivityRows {
     /// visible to the app or not, or one that does not exist — is skipped without a trace, so the
     /// save reveals nothing about other apps' data, and a save journaled while the store was
     /// locked merges the same way as one made while it was open. The SDK's builder sends only
-    /// the app's own samples, but the rule does not rely on it.
+    /// the app's own samples, but the rule does not rely on it. Routes count against the
+    /// workout's route cap like every association (`WorkoutAssociation`): past it the save fails
+    /// with errorInvalidArgument naming the cap (the count is of the app's own routes only).
     private static func associate(_ db: Database, _ uuids: [UUID], with workoutID: Int64, sourceID: Int64) throws {
         guard !uuids.isEmpty else { return }
         let workoutType = try SampleRepository.typeID(db, HKWorkoutTypeIdentifier)
-        let insert = try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO workout_associations (workout_id, sample_id, change_seq)
-            SELECT ?, o.id, (SELECT value FROM counters WHERE name = 'change') FROM objects o WHERE o.uuid = ? AND o.source_id = ? AND o.type_id != ?
-            """)
+        let routeType = try SampleSQL.knownTypeID(db, HKWorkoutRouteTypeIdentifier)
+        let own = try db.cachedStatement(sql: "SELECT id, type_id FROM objects WHERE uuid = ? AND source_id = ? AND type_id != ?")
         for uuid in uuids {
-            try insert.execute(arguments: [workoutID, uuid, sourceID, workoutType])
+            guard let row = try Row.fetchOne(own, arguments: [uuid, sourceID, workoutType]) else { continue }
+            let (sampleID, typeID): (Int64, Int64) = (row[0], row[1])
+            try WorkoutAssociation.add(db, workoutID: workoutID, sampleID: sampleID, isRoute: typeID == routeType)
         }
     }
 
