@@ -243,7 +243,9 @@ let package = Package(
             // CSandbox: the kernel's Landlock ABI, to know whether healthd must say it is confined.
             dependencies: ["HealthWire", "HealthIPC", "HealthModel", "HealthStore", "TestSupport", "AppleHealthExport", "CSandbox",
                            // COpenHealthProto: WireNumberJunkEndToEndTests walks the generated descriptors.
-                           "COpenHealthProto"],
+                           "COpenHealthProto",
+                           // ZIPFoundation: raw DEFLATE for HostileCardEndToEndTests' compressed cards.
+                           .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: swiftSettings
         ),
         // Byte-for-byte comparison of what an app receives with and without hidden data

@@ -30,6 +30,8 @@ let messageTypes: [any WireMessage.Type] = [
     AppStorageBoundSetting.self, AppStorageList.self,
     // Added in session 21: verifiable clinical records.
     VerifiableRecordDeletion.self, VerifiableRecordImport.self, VerifiableRecordList.self, VerifiableRecordQuerySpec.self,
+    // Added in session 22: the listing's selection.
+    VerifiableRecordSelection.self,
 ]
 
 /// libFuzzer target: protobuf decoding of every message type (the depth and string guard, then

@@ -1,4 +1,5 @@
 public import Foundation
+import HealthModel
 
 /// The two date forms Apple Health exports use: `2016-04-18 08:25:32 -0700` (every export since
 /// iOS 9) and the compact `20141021075510+0200` of iOS 8. Parsed by hand — a date per attribute,
@@ -35,9 +36,9 @@ public enum ExportDate {
         case UInt8(ascii: "-"): sign = -1
         default: return nil
         }
-        guard (1...12).contains(mo), (1...daysIn(month: mo, year: y)).contains(d), h < 24, mi < 60, s < 60,
+        guard (1...12).contains(mo), (1...CivilDate.daysIn(month: mo, year: y)).contains(d), h < 24, mi < 60, s < 60,
               zh <= 14, zm < 60 else { return nil }
-        let days = daysSinceEpoch(year: y, month: mo, day: d)
+        let days = CivilDate.daysSinceEpoch(year: y, month: mo, day: d)
         let local = ((days * 24 + h) * 60 + mi) * 60 + s
         return Date(timeIntervalSince1970: TimeInterval(local - sign * (zh * 3600 + zm * 60)))
     }
@@ -49,24 +50,6 @@ public enum ExportDate {
             value = value * 10 + Int(byte - UInt8(ascii: "0"))
         }
         return value
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days from 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HealthModel
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -18,13 +19,6 @@ final class GPXRouteReader: NSObject, XMLParserDelegate {
     private var point: (latitude: Double, longitude: Double, fields: [String: String], line: Int)?
     private var text = ""
     private var failure: ExportReadError?
-    // One pair per file: ISO8601DateFormatter is costly to make and not Sendable.
-    private let iso = ISO8601DateFormatter()
-    private let isoWithFraction: ISO8601DateFormatter = {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
-    }()
 
     init(fileName: String) {
         self.fileName = fileName
@@ -66,8 +60,9 @@ final class GPXRouteReader: NSObject, XMLParserDelegate {
             point?.fields[name] = text.trimmingCharacters(in: .whitespacesAndNewlines)
         case "trkpt":
             point = nil
-            guard let timeText = current.fields["time"], let date = iso.date(from: timeText) ?? isoWithFraction.date(from: timeText) else {
-                return fail(parser, "a <trkpt> needs a <time> in ISO 8601 form", line: current.line)
+            // Read by hand (`ISO8601DateTime`): ICU's formatter traps on a long fraction.
+            guard let timeText = current.fields["time"], let date = ISO8601DateTime.parse(timeText) else {
+                return fail(parser, "a <trkpt> needs a <time> in ISO 8601 form (YYYY-MM-DDTHH:MM:SS, up to 9 fraction digits, Z or ±HH:MM)", line: current.line)
             }
             func number(_ key: String) -> Double? { current.fields[key].flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil } }
             locations.append(ExportLocation(date: date, latitude: current.latitude, longitude: current.longitude,

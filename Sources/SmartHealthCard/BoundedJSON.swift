@@ -1,13 +1,14 @@
 import Foundation
 
 /// JSON from untrusted bytes: nesting checked by a scan before `JSONSerialization` (whose
-/// recursion it bounds), then only objects at the top.
+/// recursion it bounds), then only objects at the top, every decoded string checked (`CardText`).
 enum BoundedJSON {
     static func object(_ bytes: [UInt8], maxDepth: Int, what: String) throws(SmartHealthCardError) -> [String: Any] {
         guard depth(of: bytes) <= maxDepth else { throw .malformedPayload("\(what) nests deeper than \(maxDepth)") }
         guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
             throw .malformedPayload("\(what) is not a JSON object")
         }
+        try CardText.check(object, in: what)
         return object
     }
 

@@ -61,6 +61,9 @@ struct CardPayload {
         subjectName = Self.clip(name, limits.maxTextBytes)
         subjectBirthDate = birthDate
         itemNames = items.prefix(limits.maxEntries).map { Self.clip($0, limits.maxTextBytes) }
+        guard itemNames.reduce(0, { $0 + $1.utf8.count }) <= limits.maxItemNameBytes else {
+            throw .itemNamesTooLarge(limit: limits.maxItemNameBytes)
+        }
         relevant = newest ?? issued
     }
 
@@ -106,27 +109,21 @@ struct CardPayload {
 }
 
 /// FHIR `date` and `dateTime` (YYYY, YYYY-MM, YYYY-MM-DD, or a full time with offset): a date
-/// alone is its first instant in UTC.
+/// alone is its first instant in UTC. A time is read by `ISO8601DateTime` (by hand: never ICU's
+/// formatter, which a long fractional second crashes).
 enum FHIRDate {
     static func isDate(_ text: String) -> Bool {
         // ASCII digits only: `\d` matches other scripts' digits, which `Int` does not read.
         let pattern = /^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$/
-        return text.wholeMatch(of: pattern) != nil
+        return text.utf8.count <= 10 && text.wholeMatch(of: pattern) != nil
     }
 
     static func parse(_ text: String) -> Date? {
-        guard text.utf8.count <= 64 else { return nil }
-        if isDate(text) {
-            var parts = text.split(separator: "-").compactMap { Int($0) }
-            while parts.count < 3 { parts.append(1) }
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? .current
-            guard (1...12).contains(parts[1]), (1...31).contains(parts[2]) else { return nil }
-            return calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
-        }
-        let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)
+        guard isDate(text) else { return ISO8601DateTime.parse(text) }
+        var parts = text.split(separator: "-").compactMap { Int($0) }
+        while parts.count < 3 { parts.append(1) }
+        guard (1...12).contains(parts[1]), (1...CivilDate.daysIn(month: parts[1], year: parts[0])).contains(parts[2]) else { return nil }
+        let days = CivilDate.daysSinceEpoch(year: parts[0], month: parts[1], day: parts[2])
+        return Date(timeIntervalSince1970: TimeInterval(days * 86_400))
     }
 }

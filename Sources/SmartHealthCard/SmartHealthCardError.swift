@@ -10,6 +10,9 @@ public enum SmartHealthCardError: Error, Equatable, CustomStringConvertible {
     case unsupportedHeader(String)
     case payloadTooLarge(limit: Int)
     case malformedPayload(String)
+    /// A decoded string of the card holds a control, bidirectional or separator character.
+    case unsafeText(field: String, scalar: UInt32)
+    case itemNamesTooLarge(limit: Int)
     case malformedKeys(String)
     case noKeyForCard(kid: String)
     case signatureInvalid
@@ -25,9 +28,21 @@ public enum SmartHealthCardError: Error, Equatable, CustomStringConvertible {
         case let .unsupportedHeader(why): "the card's JWS header is not a SMART Health Card's (ES256, zip DEF): \(why)"
         case let .payloadTooLarge(limit): "the card's payload inflates to more than \(limit) bytes"
         case let .malformedPayload(why): "the card's payload is not a SMART Health Card's: \(why)"
+        case let .unsafeText(field, scalar):
+            "\(field) holds the character U+\(String(scalar, radix: 16, uppercase: true).leftPadded(to: 4)) (a control, "
+                + "bidirectional or line-separator character), which no text of a card may hold"
+        case let .itemNamesTooLarge(limit):
+            "the card's entry names (vaccines, tests) take more than \(limit) bytes together; a record keeps at most that, "
+                + "so that every listing carrying it fits a frame"
         case let .malformedKeys(why): "the issuer key file is not a JWKS of P-256 keys: \(why)"
         case let .noKeyForCard(kid): "the issuer key file has no key \(kid.prefix(64)) for this card"
         case .signatureInvalid: "the card's signature does not verify with the issuer's key"
         }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -17,6 +17,12 @@ public struct SmartHealthCardLimits: Sendable {
     /// FHIR bundle entries read per card; item names kept per record, each at most `maxTextBytes`.
     public var maxEntries = 256
     public var maxTextBytes = 512
+    /// A record's item names together. With the other fields' bounds this bounds what a record
+    /// adds to a listing without its JWS (`VerifiableRecordList`'s summaries): 16 KiB of names,
+    /// 32 types of 256 bytes, a name and an issuer of 512, under 27 KiB with their tags, so the
+    /// import's answer of 64 records is under 1.8 MB, within one 4 MiB frame. 256 names of 512
+    /// bytes (128 KiB) made a 64-card file's answer 8.5 MB (red team, session 22, finding 3).
+    public var maxItemNameBytes = 16 << 10
 
     public init() {}
 

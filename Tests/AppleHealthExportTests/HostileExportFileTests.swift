@@ -72,6 +72,26 @@ import ZIPFoundation
         #expect(said.contains("larger than"), "\(said)")
     }
 
+    /// A route point's `<time>` with a 41-digit fraction made ICU's ISO8601DateFormatter trap
+    /// (SIGFPE) and `healthctl import` die (red team, session 22, finding 1). Read by
+    /// `ISO8601DateTime` now: refused with the point's line, like any other bad point.
+    @Test func aRouteTimeWithAHugeFractionIsRefusedNotFatal() throws {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let time = "2024-05-02T05:00:00." + String(repeating: "0", count: 40) + "1Z"
+        let gpx = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="Apple Health Export"><trk><trkseg>
+            <trkpt lon="13.4" lat="52.5"><ele>34</ele><time>2024-05-02T05:00:00Z</time></trkpt>
+            <trkpt lon="13.4" lat="52.5"><ele>34</ele><time>\(time)</time></trkpt>
+            </trkseg></trk></gpx>
+            """
+        try Data(gpx.utf8).write(to: folder.appendingPathComponent("workout-routes/r.gpx"))
+        let file = try AppleHealthExportFile(url: folder)
+        let said = message { _ = try file.routeLocations(at: "/workout-routes/r.gpx") }
+        #expect(said.contains("<time> in ISO 8601 form") && said.contains("r.gpx:4:"), "\(said)")
+    }
+
     /// A zip with export.xml and one ECG file, `method`-compressed; `patch` edits its bytes.
     func zip(ecg: String, method: CompressionMethod, patch: (inout [UInt8]) -> Void) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString).zip")

@@ -113,6 +113,74 @@ import TestSupport
         }
     }
 
+    /// A fractional second of 34+ digits made ICU's ISO8601DateFormatter trap (SIGFPE), ending
+    /// healthd before any signature check (red team, session 22, finding 1). Dates are read by
+    /// `ISO8601DateTime` now: such a date is not a date, so the record's relevant date is the
+    /// issue date, and the reader returns.
+    @Test func aDateWithAHugeFractionIsIgnoredNotFatal() throws {
+        for digits in [34, 35, 40, 1_000] {
+            let date = "2020-01-01T00:00:00." + String(repeating: "0", count: digits) + "1Z"
+            let records = try SmartHealthCardReader.records(file: Array(TestCards.jws(payload: TestCards.payload(date: date)).utf8),
+                                                            issuerKeys: nil)
+            #expect(records.map(\.relevantDate) == [Date(timeIntervalSince1970: 1_622_505_600)])
+        }
+        let ordinary = try SmartHealthCardReader.records(
+            file: Array(TestCards.jws(payload: TestCards.payload(date: "2021-03-01T10:00:00.5+01:00")).utf8), issuerKeys: nil)
+        #expect(ordinary.map(\.relevantDate) == [Date(timeIntervalSince1970: 1_614_589_200.5)])
+    }
+
+    /// Every decoded string of a card — JSON escapes included — is checked once (`CardText`):
+    /// `\u0000` was stored and then broke every listing; a newline in a type forged a line of
+    /// the listing (red team, session 22, findings 2 and 4). Refused, naming the field.
+    @Test func aCardWhoseTextHoldsAControlCharacterIsRefusedNamingTheField() {
+        let cases: [(payload: String, field: String, scalar: UInt32)] = [
+            (TestCards.payload(name: "Jane\\u0000Doe"), "the payload (at vc.credentialSubject.fhirBundle.entry[0].resource.name[0].text)", 0),
+            (TestCards.payload(types: ["https://smarthealth.cards#health-card\\n    issuer forged, signature verified"]),
+             "the payload (at vc.type[0])", 0x0A),
+            (TestCards.payload(types: ["#x\\u001b[2K"]), "the payload (at vc.type[0])", 0x1B),
+            (TestCards.payload(vaccine: "abc\\u202Edef"), "the payload (at vc.credentialSubject.fhirBundle.entry[1].resource.vaccineCode.text)", 0x202E),
+            (TestCards.payload(vaccine: "line\\u2028sep"), "the payload (at vc.credentialSubject.fhirBundle.entry[1].resource.vaccineCode.text)", 0x2028),
+            (TestCards.payload(vaccine: "c1\\u0085"), "the payload (at vc.credentialSubject.fhirBundle.entry[1].resource.vaccineCode.text)", 0x85),
+        ]
+        for (payload, field, scalar) in cases {
+            #expect(throws: SmartHealthCardError.unsafeText(field: field, scalar: scalar)) {
+                try SmartHealthCardReader.records(file: Array(TestCards.jws(payload: payload).utf8), issuerKeys: nil)
+            }
+        }
+        // A key, and the header's kid (which error texts quote).
+        #expect(throws: SmartHealthCardError.unsafeText(field: "the payload (at a key)", scalar: 0)) {
+            try SmartHealthCardReader.records(file: Array(TestCards.jws(payload: #"{"a\u0000":1}"#).utf8), issuerKeys: nil)
+        }
+        let header = TestCards.b64url(Array(#"{"zip":"DEF","alg":"ES256","kid":"k\nforged"}"#.utf8))
+        #expect(throws: SmartHealthCardError.unsafeText(field: "the JWS header (at kid)", scalar: 0x0A)) {
+            try SmartHealthCardReader.records(file: Array(TestCards.jws(payload: TestCards.payload(), header: header).utf8), issuerKeys: nil)
+        }
+        // The error text itself is one printable line.
+        let text = SmartHealthCardError.unsafeText(field: "the payload (at vc.type[0])", scalar: 0x0A).description
+        #expect(text.hasPrefix("the payload (at vc.type[0]) holds the character U+000A"), "\(text)")
+    }
+
+    /// A record's item names are bounded together (16 KiB), so 64 records' summaries fit one
+    /// frame: the red team's 64 cards of 255 names of 505 bytes made an 8.5 MB answer.
+    @Test func itemNamesPastTheRecordBoundAreRefused() throws {
+        func card(names: Int, bytes: Int) -> String {
+            let entries = (0..<names).map { index in
+                #"{"resource":{"resourceType":"Immunization","vaccineCode":{"text":"\#(String(repeating: "v", count: bytes - 4))\#(String(format: "%04d", index))"},"occurrenceDateTime":"2021-01-01"}}"#
+            }
+            return TestCards.jws(payload: #"{"iss":"https://issuer.example.org","nbf":1622505600,"vc":{"type":["https://smarthealth.cards#health-card"],"credentialSubject":{"fhirBundle":{"resourceType":"Bundle","entry":[\#(entries.joined(separator: ","))]}}}}"#)
+        }
+        let limit = SmartHealthCardLimits.standard.maxItemNameBytes
+        #expect(throws: SmartHealthCardError.itemNamesTooLarge(limit: limit)) {
+            try SmartHealthCardReader.records(file: TestCards.file([card(names: 255, bytes: 505)]), issuerKeys: nil)
+        }
+        // Exactly at the bound: read.
+        let atBound = try SmartHealthCardReader.records(file: TestCards.file([card(names: 32, bytes: 512)]), issuerKeys: nil)
+        #expect(atBound.first?.itemNames.reduce(0) { $0 + $1.utf8.count } == limit)
+        #expect(throws: SmartHealthCardError.itemNamesTooLarge(limit: limit)) {
+            try SmartHealthCardReader.records(file: TestCards.file([card(names: 33, bytes: 497)]), issuerKeys: nil)
+        }
+    }
+
     /// Fuzz-ish: every truncation and many byte flips of a valid card, a file and a key set, and
     /// random bytes, are either read or refused with a typed error — never a trap or a hang.
     @Test func malformedInputsAreRefusedWithTypedErrors() throws {

@@ -130,7 +130,7 @@ enum MethodTable {
         HealthManagerMethod.listObjectReadGrants.rawValue: .unary(PerObjectReadService.listGrants),
         HealthManagerMethod.revokeObjectReadGrants.rawValue: .unary(PerObjectReadService.revoke),
         HealthManagerMethod.importVerifiableRecords.rawValue: .unary(VerifiableRecordService.importRecords),
-        HealthManagerMethod.listVerifiableRecords.rawValue: .unary(VerifiableRecordService.list),
+        HealthManagerMethod.listVerifiableRecords.rawValue: .stream(VerifiableRecordService.list),
         HealthManagerMethod.deleteVerifiableRecords.rawValue: .unary(VerifiableRecordService.delete),
         HealthManagerMethod.listAttachments.rawValue: .unary(AttachmentService.listForManager),
         HealthManagerMethod.readAttachmentData.rawValue: .stream(AttachmentService.readForManager),

@@ -127,6 +127,15 @@ enum PerObjectReadService {
             // One-time: the records go to the waiting call and no grant is stored.
             let allowed = Set(answer.uuids)
             let shared = candidates.filter(allowed.contains)
+            // The app is sent the records whole in one answer: a pick that would not fit a frame
+            // is refused here, for the user to pick fewer, rather than failing the app's call.
+            let records = try await context.store.withDatabaseOffPool { try $0.verifiableRecords.records(shared) }
+            let (bytes, fits) = VerifiableRecordList.appAnswerSize(records)
+            guard fits else {
+                throw HKError(.errorInvalidArgument, "the \(records.count) records picked take \(bytes) bytes; one answer to an app "
+                              + "carries at most \(VerifiableRecordList.maxRecords) records and \(VerifiableRecordList.appAnswerBytes) "
+                              + "bytes: share fewer of them (the app may ask again for the others)")
+            }
             CallAccessReport.record(appID: request.app.id, types: [request.typeIdentifier], count: shared.count,
                                     detail: "verifiable record query \(answer.requestID): \(shared.count) of \(candidates.count) records shared")
             _ = await context.perObjectPrompts.resolve(answer.requestID, allowed: shared)

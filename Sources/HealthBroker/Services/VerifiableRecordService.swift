@@ -64,12 +64,22 @@ enum VerifiableRecordService {
         let stored = try await context.store.withDatabase { try $0.verifiableRecords.insert(parsed) }
         CallAccessReport.record(appID: nil, types: [VerifiableRecord.promptTypeIdentifier], count: stored.count,
                                 detail: "verifiable records imported: \(stored.count)")
-        return MethodTable.Reply(VerifiableRecordList(stored))
+        // Summaries: the user needs the UUID, name, dates, issuer and verification, not the JWSs,
+        // and 64 summaries fit one frame (`SmartHealthCardLimits.maxItemNameBytes`).
+        return MethodTable.Reply(VerifiableRecordList(stored.map(\.summary)))
     }
 
-    static func list(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {
-        let records = try await context.store.withDatabase { try $0.verifiableRecords.all() }
-        return MethodTable.Reply(VerifiableRecordList(Array(records.prefix(VerifiableRecordList.maxRecords))))
+    /// The records named (every record when none is), as summaries, in frames cut by bytes
+    /// (`VerifiableRecordList.frames`). A record stored before the card reader checked its text
+    /// is listed with those characters escaped, so the user can see and delete it.
+    static func list(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8], _ responder: CallResponder) async throws {
+        let selection = try VerifiableRecordSelection(wire: payload)
+        let records = try await context.store.withDatabaseOffPool { database in
+            try database.verifiableRecords.summaries(selection.uuids.isEmpty ? nil : selection.uuids)
+        }
+        for frame in VerifiableRecordList.frames(records.map(\.escapingUnsafeText)) {
+            try await responder.send(frame.wireBytes())
+        }
     }
 
     static func delete(_ context: BrokerContext, _ caller: Caller, _ payload: [UInt8]) async throws -> MethodTable.Reply {

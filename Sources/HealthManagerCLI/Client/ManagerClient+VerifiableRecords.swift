@@ -11,9 +11,15 @@ extension ManagerClient {
         return reply.records
     }
 
-    public func verifiableRecords() async throws(HealthCtlError) -> [VerifiableRecord] {
-        let reply: VerifiableRecordList = try await unary(.listVerifiableRecords, EmptyMessage(), action: "list verifiable clinical records")
-        return reply.records
+    /// The records named, or every record when none is, without their JWS (summaries), read
+    /// from the frames healthd streams.
+    public func verifiableRecords(_ uuids: [UUID] = []) async throws(HealthCtlError) -> [VerifiableRecord] {
+        var records: [VerifiableRecord] = []
+        for try await frame in stream(.listVerifiableRecords, VerifiableRecordSelection(uuids), action: "list verifiable clinical records",
+                                      as: VerifiableRecordList.self) {
+            records += frame.records
+        }
+        return records
     }
 
     public func deleteVerifiableRecords(_ uuids: [UUID]) async throws(HealthCtlError) {

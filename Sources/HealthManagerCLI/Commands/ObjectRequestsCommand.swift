@@ -55,31 +55,44 @@ struct ObjectRequestsCommand: AsyncParsableCommand {
             return
         }
         let formatter = SampleFormatter(displayUnit: nil, timeZone: io.timeZone)
-        // The records a verifiable-record query offers are shown with their own fields, read once.
-        var verifiable: [UUID: VerifiableRecord] = [:]
-        if prompts.contains(where: { $0.typeIdentifier == VerifiableRecord.promptTypeIdentifier }) {
-            for record in try await client.verifiableRecords() { verifiable[record.uuid] = record }
+        // The records verifiable-record queries offer are shown with their own fields: only those
+        // records, read once, as summaries. Failing to read them hides no request: each such
+        // request then says so, and the others are listed as ever.
+        var verifiable: Result<[UUID: VerifiableRecord], HealthCtlError> = .success([:])
+        let offered = prompts.filter { $0.typeIdentifier == VerifiableRecord.promptTypeIdentifier }.flatMap { $0.candidates.map(\.uuid) }
+        if !offered.isEmpty {
+            do throws(HealthCtlError) {
+                let records = try await client.verifiableRecords(offered)
+                verifiable = .success(Dictionary(records.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first }))
+            } catch {
+                verifiable = .failure(error)
+            }
         }
         for prompt in prompts {
             if prompt.typeIdentifier == VerifiableRecord.promptTypeIdentifier {
-                io.output.writeLine("Request \(prompt.requestID): \(prompt.appDisplayName) (\(prompt.appID)) asks you to share "
-                                    + "verifiable clinical records, once: \(prompt.readUsageDescription)")
+                io.output.writeLine("Request \(prompt.requestID): \(TerminalText.shown(prompt.appDisplayName)) "
+                                    + "(\(TerminalText.shown(prompt.appID))) asks you to share verifiable clinical records, once: "
+                                    + TerminalText.shown(prompt.readUsageDescription))
+                if case let .failure(error) = verifiable, !prompt.candidates.isEmpty {
+                    io.output.writeLine("  (its \(prompt.candidates.count) records could not be listed: \(TerminalText.shown("\(error)")))")
+                }
                 for candidate in prompt.candidates {
-                    guard let record = verifiable[candidate.uuid] else { continue }
+                    guard case let .success(records) = verifiable, let record = records[candidate.uuid] else { continue }
                     for line in VerifiableRecordsCommand.describe(record, timeZone: io.timeZone) { io.output.writeLine("  " + line) }
                 }
                 if prompt.candidates.isEmpty { io.output.writeLine("  (nothing matches)") }
                 continue
             }
-            io.output.writeLine("Request \(prompt.requestID): \(prompt.appDisplayName) (\(prompt.appID)) asks to read "
-                                + "\(TypeDisplayName.words(of: prompt.typeIdentifier)): \(prompt.readUsageDescription)")
+            io.output.writeLine("Request \(prompt.requestID): \(TerminalText.shown(prompt.appDisplayName)) "
+                                + "(\(TerminalText.shown(prompt.appID))) asks to read "
+                                + "\(TypeDisplayName.words(of: prompt.typeIdentifier)): \(TerminalText.shown(prompt.readUsageDescription))")
             let documents = try await DocumentCandidateText.details(of: prompt, client: client)
             for candidate in prompt.candidates {
                 let (value, detail) = documents[candidate.uuid].map { (value: "CDA document", unit: $0) }
                     ?? formatter.displayedValue(candidate.value, typeIdentifier: candidate.typeIdentifier)
                 let source = candidate.source.map { $0.name.isEmpty ? $0.bundleIdentifier : $0.name } ?? ""
                 io.output.writeLine("  \(candidate.uuid.uuidString.lowercased())  \(formatter.localTime(candidate.startDate))  "
-                                    + "\(value)  \(detail)  (\(source))")
+                                    + "\(TerminalText.shown(value))  \(TerminalText.shown(detail))  (\(TerminalText.shown(source)))")
             }
             if prompt.candidates.isEmpty { io.output.writeLine("  (nothing matches)") }
         }

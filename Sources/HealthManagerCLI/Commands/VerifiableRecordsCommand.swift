@@ -35,7 +35,9 @@ struct VerifiableRecordsCommand: AsyncParsableCommand {
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyy-MM-dd"
         formatter.timeZone = timeZone
-        let types = record.recordTypes.map { $0.replacingOccurrences(of: "https://smarthealth.cards#", with: "#") }
+        // Every text here came from a card: each goes through `TerminalText.shown` (a type with a
+        // newline forged a "signature verified" line, red team session 22).
+        let types = record.recordTypes.map { TerminalText.shown($0.replacingOccurrences(of: "https://smarthealth.cards#", with: "#")) }
         var lines = ["\(record.uuid.uuidString.lowercased())  \(formatter.string(from: record.relevantDate))  "
                      + "\(TerminalText.shown(record.subjectFullName))  \(types.joined(separator: " "))"]
         lines.append("    issuer \(TerminalText.shown(record.issuerIdentifier)), issued \(formatter.string(from: record.issuedDate))"

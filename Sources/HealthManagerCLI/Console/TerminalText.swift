@@ -16,8 +16,7 @@ import HealthModel
 enum TerminalText {
     /// `text` with every unsafe character escaped; `text` itself when it holds none.
     static func shown(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
-        return text.unicodeScalars.map { isUnsafe($0) ? $0.escaped(asASCII: true) : String($0) }.joined()
+        TerminalControlCharacters.escaped(text)
     }
 
     /// One set for the whole project: the same characters a manifest may not hold

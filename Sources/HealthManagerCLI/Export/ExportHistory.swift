@@ -1,4 +1,5 @@
 public import Foundation
+import HealthModel
 
 /// The last finished export (when, where, how many samples), kept so `healthctl status` can
 /// remind the user how old their newest copy is. Stored in
@@ -28,7 +29,14 @@ public struct ExportHistory: Codable, Equatable, Sendable {
     public static func last(environment: [String: String] = ProcessInfo.processInfo.environment) -> ExportHistory? {
         guard let data = try? Data(contentsOf: file(environment: environment)) else { return nil }
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        // The encoder's `.iso8601` form, read by the one hand-written parser of ISO 8601 text.
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let date = ISO8601DateTime.parse(text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date"))
+            }
+            return date
+        }
         return try? decoder.decode(ExportHistory.self, from: data)
     }
 

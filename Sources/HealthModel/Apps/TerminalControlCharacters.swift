@@ -19,6 +19,14 @@ public enum TerminalControlCharacters {
         }
     }
 
+    /// `text` with each such character written as its escape (`\u{1B}`), the one escaping of
+    /// the project: healthctl shows stored text through it (`TerminalText.shown`), and healthd
+    /// lists a verifiable record stored before its card's text was checked through it.
+    public static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: contains) else { return text }
+        return text.unicodeScalars.map { contains($0) ? $0.escaped(asASCII: true) : String($0) }.joined()
+    }
+
     /// The first such character in `text` and its position (counted in Unicode scalars from 1), nil for none.
     public static func first(in text: String) -> (scalar: Unicode.Scalar, position: Int)? {
         for (offset, scalar) in text.unicodeScalars.enumerated() where contains(scalar) {

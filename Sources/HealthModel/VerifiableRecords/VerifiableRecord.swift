@@ -69,6 +69,40 @@ public struct VerifiableRecord: Sendable, Equatable {
         return shared
     }
 
+    /// What the manager's listings carry (`healthctl verifiable-records import/list`,
+    /// `object-requests`): the record without its card (`dataRepresentation` empty). Only an app
+    /// the user shares the record with receives the JWS; a listing of summaries stays small
+    /// whatever the cards (`SmartHealthCardLimits.maxItemNameBytes`).
+    public var summary: VerifiableRecord {
+        var summary = self
+        summary.dataRepresentation = []
+        return summary
+    }
+
+    /// The first field whose text holds a character no record may hold (a control, bidirectional
+    /// or separator character, `TerminalControlCharacters`), nil when none does. The card reader
+    /// refuses such cards; a record stored before it did is never offered to an app, and is listed
+    /// to the manager with those characters escaped (`escapingUnsafeText`) so it can be deleted.
+    public var unsafeTextField: String? {
+        let fields: [(String, [String])] = [("source type", [sourceType]), ("type", recordTypes), ("issuer", [issuerIdentifier]),
+                                            ("subject name", [subjectFullName]), ("birth date", [subjectBirthDate]),
+                                            ("item name", itemNames)]
+        return fields.first { $0.1.contains { TerminalControlCharacters.first(in: $0) != nil } }?.0
+    }
+
+    /// The record with every unsafe character of its text written as an escape (`\u{0}`).
+    public var escapingUnsafeText: VerifiableRecord {
+        guard unsafeTextField != nil else { return self }
+        var escaped = self
+        escaped.sourceType = TerminalControlCharacters.escaped(sourceType)
+        escaped.recordTypes = recordTypes.map(TerminalControlCharacters.escaped)
+        escaped.issuerIdentifier = TerminalControlCharacters.escaped(issuerIdentifier)
+        escaped.subjectFullName = TerminalControlCharacters.escaped(subjectFullName)
+        escaped.subjectBirthDate = TerminalControlCharacters.escaped(subjectBirthDate)
+        escaped.itemNames = itemNames.map(TerminalControlCharacters.escaped)
+        return escaped
+    }
+
     /// The type identifier a verifiable-record query's per-object prompt carries
     /// (`PerObjectPromptCenter`): not a sample type, registered nowhere, so no grant or sample
     /// query can name it.

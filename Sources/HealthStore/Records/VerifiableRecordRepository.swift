@@ -52,9 +52,32 @@ public struct VerifiableRecordRepository: Sendable {
         }
     }
 
-    /// The records `spec` matches, newest relevant date first, at most `limit`.
+    /// The records without their card (`VerifiableRecord.summary`): every one when `uuids` is nil,
+    /// newest relevant date first, else those among `uuids` in the order given (unknown ones left
+    /// out, each once). The JWS
+    /// column is not read: a listing of a thousand cards need not load up to 256 KiB for each.
+    public func summaries(_ uuids: [UUID]? = nil) throws -> [VerifiableRecord] {
+        try writer.read { db in
+            let columns = "uuid, source_type, record_types, issuer, subject_name, subject_birth_date, issued_us, relevant_us, "
+                + "expiration_us, item_names, NULL AS jws, verification, imported_us"
+            guard let uuids else {
+                return try Row.fetchAll(db, sql: "SELECT \(columns) FROM verifiable_records ORDER BY relevant_us DESC, uuid")
+                    .map(Self.record)
+            }
+            var seen = Set<UUID>()
+            return try uuids.filter { seen.insert($0).inserted }.compactMap { uuid in
+                try Row.fetchOne(db, sql: "SELECT \(columns) FROM verifiable_records WHERE uuid = ?", arguments: [uuid])
+                    .map(Self.record)
+            }
+        }
+    }
+
+    /// The records `spec` matches, newest relevant date first, at most `limit`, as summaries (a
+    /// prompt's candidates need the UUID and date; the JWS is read only for the records shared).
+    /// A record whose text holds a character the card reader now refuses (stored before it did)
+    /// is never offered: an app could not be sent it.
     public func matching(_ spec: VerifiableRecordQuerySpec, limit: Int) throws -> [VerifiableRecord] {
-        Array(try all().filter(spec.matches).prefix(limit))
+        Array(try summaries().lazy.filter { spec.matches($0) && $0.unsafeTextField == nil }.prefix(limit))
     }
 
     /// The stored records among `uuids`, in the order given; unknown ones are left out.
@@ -91,7 +114,7 @@ public struct VerifiableRecordRepository: Sendable {
         guard let uuid = row["uuid"] as UUID? else {
             throw HKError(.errorDatabaseInaccessible, "a stored verifiable record has no UUID")
         }
-        let jws: Data = row["jws"]
+        let jws: Data? = row["jws"]  // NULL in summaries
         let expiration: Int64? = row["expiration_us"]
         let verification: String = row["verification"]
         return VerifiableRecord(
@@ -99,7 +122,7 @@ public struct VerifiableRecordRepository: Sendable {
             subjectFullName: row["subject_name"], subjectBirthDate: row["subject_birth_date"],
             issuedDate: Date(microsecondsSince1970: row["issued_us"]), relevantDate: Date(microsecondsSince1970: row["relevant_us"]),
             expirationDate: expiration.map { Date(microsecondsSince1970: $0) }, itemNames: try strings(row["item_names"]),
-            dataRepresentation: [UInt8](jws), verification: VerifiableRecord.Verification(rawValue: verification) ?? .unverified,
+            dataRepresentation: jws.map { [UInt8]($0) } ?? [], verification: VerifiableRecord.Verification(rawValue: verification) ?? .unverified,
             importedDate: Date(microsecondsSince1970: row["imported_us"]))
     }
 }

@@ -157,3 +157,36 @@ public struct VerifiableRecordDeletion: WireMessage, Equatable {
         return ProtobufCodec.encode(wire)
     }
 }
+
+/// verifiable_records.proto `VerifiableRecordSelection`: the records a manager listing asks for,
+/// every record when `uuids` is empty (`healthctl object-requests` names only its requests'
+/// candidates, so it never reads every stored card).
+public struct VerifiableRecordSelection: WireMessage, Equatable {
+    public var uuids: [UUID]
+
+    /// The store's bound on records (`VerifiableRecordRepository.maxStored`): a selection never
+    /// needs to name more.
+    public static let maxUUIDs = 1_000
+
+    public init(_ uuids: [UUID] = []) { self.uuids = uuids }
+
+    public init(wire bytes: [UInt8]) throws {
+        uuids = try ProtobufCodec.withDecoded(Openhealth__V1__VerifiableRecordSelection.self, from: bytes) { wire in
+            guard wire.n_uuids <= Self.maxUUIDs else { throw WireDecodeError.invalidField("more than \(Self.maxUUIDs) records named") }
+            return try (0..<wire.n_uuids).map { index in
+                guard let uuid = UUID(bytes: WireRead.bytes(wire.uuids[index])) else {
+                    throw WireDecodeError.invalidField("a record UUID is not 16 bytes")
+                }
+                return uuid
+            }
+        }
+    }
+
+    public func wireBytes() -> [UInt8] {
+        let arena = WireArena()
+        var wire = Openhealth__V1__VerifiableRecordSelection.initialized()
+        wire.n_uuids = uuids.count
+        wire.uuids = arena.array(uuids.map { arena.bytes(of: $0) })
+        return ProtobufCodec.encode(wire)
+    }
+}

@@ -592,6 +592,9 @@ extension Openhealth__V1__VerifiableRecordList: ProtobufCMessageStruct {
 extension Openhealth__V1__VerifiableRecordQuery: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__verifiable_record_query__init(message) }
 }
+extension Openhealth__V1__VerifiableRecordSelection: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__verifiable_record_selection__init(message) }
+}
 extension Openhealth__V1__VerifyAccessLogRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__verify_access_log_request__init(message) }
 }

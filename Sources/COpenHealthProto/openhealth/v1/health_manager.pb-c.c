@@ -5368,7 +5368,7 @@ static const ProtobufCMethodDescriptor openhealth__v1__health_manager__method_de
   { "ListObjectReadGrants", &openhealth__v1__object_read_grants__descriptor, &openhealth__v1__object_read_grants__descriptor },
   { "RevokeObjectReadGrants", &openhealth__v1__object_read_grants__descriptor, &openhealth__v1__answer_request_response__descriptor },
   { "ImportVerifiableRecords", &openhealth__v1__verifiable_record_import__descriptor, &openhealth__v1__verifiable_record_list__descriptor },
-  { "ListVerifiableRecords", &openhealth__v1__list_requests_request__descriptor, &openhealth__v1__verifiable_record_list__descriptor },
+  { "ListVerifiableRecords", &openhealth__v1__verifiable_record_selection__descriptor, &openhealth__v1__verifiable_record_list__descriptor },
   { "DeleteVerifiableRecords", &openhealth__v1__verifiable_record_deletion__descriptor, &openhealth__v1__answer_request_response__descriptor },
   { "SetGrants", &openhealth__v1__set_grants_request__descriptor, &openhealth__v1__set_grants_response__descriptor },
   { "ListGrants", &openhealth__v1__list_grants_request__descriptor, &openhealth__v1__list_grants_response__descriptor },
@@ -5562,7 +5562,7 @@ void openhealth__v1__health_manager__import_verifiable_records(ProtobufCService 
   service->invoke(service, 10, (const ProtobufCMessage *) input, (ProtobufCClosure) closure, closure_data);
 }
 void openhealth__v1__health_manager__list_verifiable_records(ProtobufCService *service,
-                                                             const Openhealth__V1__ListRequestsRequest *input,
+                                                             const Openhealth__V1__VerifiableRecordSelection *input,
                                                              Openhealth__V1__VerifiableRecordList_Closure closure,
                                                              void *closure_data)
 {

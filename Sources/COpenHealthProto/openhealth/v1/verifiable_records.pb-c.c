@@ -187,6 +187,51 @@ void   openhealth__v1__verifiable_record_import__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__verifiable_record_import__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__verifiable_record_selection__init
+                     (Openhealth__V1__VerifiableRecordSelection         *message)
+{
+  static const Openhealth__V1__VerifiableRecordSelection init_value = OPENHEALTH__V1__VERIFIABLE_RECORD_SELECTION__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__verifiable_record_selection__get_packed_size
+                     (const Openhealth__V1__VerifiableRecordSelection *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__verifiable_record_selection__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__verifiable_record_selection__pack
+                     (const Openhealth__V1__VerifiableRecordSelection *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__verifiable_record_selection__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__verifiable_record_selection__pack_to_buffer
+                     (const Openhealth__V1__VerifiableRecordSelection *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__verifiable_record_selection__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__VerifiableRecordSelection *
+       openhealth__v1__verifiable_record_selection__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__VerifiableRecordSelection *)
+     protobuf_c_message_unpack (&openhealth__v1__verifiable_record_selection__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__verifiable_record_selection__free_unpacked
+                     (Openhealth__V1__VerifiableRecordSelection *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__verifiable_record_selection__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   openhealth__v1__verifiable_record_deletion__init
                      (Openhealth__V1__VerifiableRecordDeletion         *message)
 {
@@ -616,6 +661,44 @@ const ProtobufCMessageDescriptor openhealth__v1__verifiable_record_import__descr
   openhealth__v1__verifiable_record_import__field_indices_by_name,
   1,  openhealth__v1__verifiable_record_import__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__verifiable_record_import__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__verifiable_record_selection__field_descriptors[1] =
+{
+  {
+    "uuids",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_BYTES,
+    offsetof(Openhealth__V1__VerifiableRecordSelection, n_uuids),
+    offsetof(Openhealth__V1__VerifiableRecordSelection, uuids),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__verifiable_record_selection__field_indices_by_name[] = {
+  0,   /* field[0] = uuids */
+};
+static const ProtobufCIntRange openhealth__v1__verifiable_record_selection__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__verifiable_record_selection__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.VerifiableRecordSelection",
+  "VerifiableRecordSelection",
+  "Openhealth__V1__VerifiableRecordSelection",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__VerifiableRecordSelection),
+  1,
+  openhealth__v1__verifiable_record_selection__field_descriptors,
+  openhealth__v1__verifiable_record_selection__field_indices_by_name,
+  1,  openhealth__v1__verifiable_record_selection__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__verifiable_record_selection__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor openhealth__v1__verifiable_record_deletion__field_descriptors[1] =

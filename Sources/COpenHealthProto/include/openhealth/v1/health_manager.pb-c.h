@@ -2172,7 +2172,7 @@ struct Openhealth__V1__HealthManager_Service
                                     Openhealth__V1__VerifiableRecordList_Closure closure,
                                     void *closure_data);
   void (*list_verifiable_records)(Openhealth__V1__HealthManager_Service *service,
-                                  const Openhealth__V1__ListRequestsRequest *input,
+                                  const Openhealth__V1__VerifiableRecordSelection *input,
                                   Openhealth__V1__VerifiableRecordList_Closure closure,
                                   void *closure_data);
   void (*delete_verifiable_records)(Openhealth__V1__HealthManager_Service *service,
@@ -2435,7 +2435,7 @@ void openhealth__v1__health_manager__import_verifiable_records(ProtobufCService 
                                                                Openhealth__V1__VerifiableRecordList_Closure closure,
                                                                void *closure_data);
 void openhealth__v1__health_manager__list_verifiable_records(ProtobufCService *service,
-                                                             const Openhealth__V1__ListRequestsRequest *input,
+                                                             const Openhealth__V1__VerifiableRecordSelection *input,
                                                              Openhealth__V1__VerifiableRecordList_Closure closure,
                                                              void *closure_data);
 void openhealth__v1__health_manager__delete_verifiable_records(ProtobufCService *service,

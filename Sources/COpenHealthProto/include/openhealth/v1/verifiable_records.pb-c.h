@@ -19,6 +19,7 @@ typedef struct Openhealth__V1__VerifiableRecordQuery Openhealth__V1__VerifiableR
 typedef struct Openhealth__V1__VerifiableRecord Openhealth__V1__VerifiableRecord;
 typedef struct Openhealth__V1__VerifiableRecordList Openhealth__V1__VerifiableRecordList;
 typedef struct Openhealth__V1__VerifiableRecordImport Openhealth__V1__VerifiableRecordImport;
+typedef struct Openhealth__V1__VerifiableRecordSelection Openhealth__V1__VerifiableRecordSelection;
 typedef struct Openhealth__V1__VerifiableRecordDeletion Openhealth__V1__VerifiableRecordDeletion;
 
 
@@ -104,7 +105,7 @@ struct  Openhealth__V1__VerifiableRecordList
 /*
  * healthctl verifiable-records import: the file's bytes as read (a .smart-health-card JSON file,
  * a compact JWS, or a shc:/ numeric QR string) and, optionally, the issuer's JWKS. healthd parses
- * both (bounded) and stores each card; the reply lists what was stored.
+ * both (bounded) and stores each card; the reply lists what was stored, without the JWSs.
  */
 struct  Openhealth__V1__VerifiableRecordImport
 {
@@ -115,6 +116,23 @@ struct  Openhealth__V1__VerifiableRecordImport
 #define OPENHEALTH__V1__VERIFIABLE_RECORD_IMPORT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__verifiable_record_import__descriptor) \
     , {0,NULL}, {0,NULL} }
+
+
+/*
+ * healthctl's listing (verifiable-records list; object-requests, for a query's candidates): the
+ * records named, or every record when none is named, without their JWS (data_representation
+ * empty: the manager shows the fields healthd read), streamed as VerifiableRecordList frames cut
+ * by bytes. An app receives whole records only in the answer to its query.
+ */
+struct  Openhealth__V1__VerifiableRecordSelection
+{
+  ProtobufCMessage base;
+  size_t n_uuids;
+  ProtobufCBinaryData *uuids;
+};
+#define OPENHEALTH__V1__VERIFIABLE_RECORD_SELECTION__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__verifiable_record_selection__descriptor) \
+    , 0,NULL }
 
 
 /*
@@ -207,6 +225,25 @@ Openhealth__V1__VerifiableRecordImport *
 void   openhealth__v1__verifiable_record_import__free_unpacked
                      (Openhealth__V1__VerifiableRecordImport *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__VerifiableRecordSelection methods */
+void   openhealth__v1__verifiable_record_selection__init
+                     (Openhealth__V1__VerifiableRecordSelection         *message);
+size_t openhealth__v1__verifiable_record_selection__get_packed_size
+                     (const Openhealth__V1__VerifiableRecordSelection   *message);
+size_t openhealth__v1__verifiable_record_selection__pack
+                     (const Openhealth__V1__VerifiableRecordSelection   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__verifiable_record_selection__pack_to_buffer
+                     (const Openhealth__V1__VerifiableRecordSelection   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__VerifiableRecordSelection *
+       openhealth__v1__verifiable_record_selection__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__verifiable_record_selection__free_unpacked
+                     (Openhealth__V1__VerifiableRecordSelection *message,
+                      ProtobufCAllocator *allocator);
 /* Openhealth__V1__VerifiableRecordDeletion methods */
 void   openhealth__v1__verifiable_record_deletion__init
                      (Openhealth__V1__VerifiableRecordDeletion         *message);
@@ -240,6 +277,9 @@ typedef void (*Openhealth__V1__VerifiableRecordList_Closure)
 typedef void (*Openhealth__V1__VerifiableRecordImport_Closure)
                  (const Openhealth__V1__VerifiableRecordImport *message,
                   void *closure_data);
+typedef void (*Openhealth__V1__VerifiableRecordSelection_Closure)
+                 (const Openhealth__V1__VerifiableRecordSelection *message,
+                  void *closure_data);
 typedef void (*Openhealth__V1__VerifiableRecordDeletion_Closure)
                  (const Openhealth__V1__VerifiableRecordDeletion *message,
                   void *closure_data);
@@ -253,6 +293,7 @@ extern const ProtobufCMessageDescriptor openhealth__v1__verifiable_record_query_
 extern const ProtobufCMessageDescriptor openhealth__v1__verifiable_record__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__verifiable_record_list__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__verifiable_record_import__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__verifiable_record_selection__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__verifiable_record_deletion__descriptor;
 
 PROTOBUF_C__END_DECLS
