@@ -308,6 +308,7 @@ if Context.environment["OHK_FUZZ"] == "1" {
         ("unit", ["HealthModel"]),
         ("manifest", ["HealthManagerCLI"]),
         ("health-card", ["SmartHealthCard"]),
+        ("query-spec", ["HealthWire", "HealthModel"]),
     ]
     for target in fuzzTargets {
         package.targets.append(.executableTarget(name: "fuzz-\(target.name)", dependencies: target.dependencies,

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Runs one coverage-guided libFuzzer target for N minutes (Fuzz/README.md).
 #
-#   scripts/fuzz.sh TARGET MINUTES      TARGET: frame | message | predicate | unit | manifest
+#   scripts/fuzz.sh TARGET MINUTES      TARGET: frame | message | predicate | unit | manifest | health-card | query-spec
 #
 # Builds with -sanitize=fuzzer in release into .build/fuzz (apart from the normal build; the
 # targets exist only when OHK_FUZZ=1, see Package.swift). The committed seeds in

@@ -42,6 +42,42 @@ import Testing
     static let sampleListIndex: UInt8 = 40
     static let sampleQuerySpecIndex: UInt8 = 41
 
+    /// Fuzz/query-spec: the first byte picks the query kind (`QuerySpecKind` in the target), the
+    /// rest is the request an app sends for it.
+    static func querySpecSeeds() -> [[UInt8]] {
+        func day(_ year: Int, _ month: Int, _ day: Int) -> CalendarDay? { CalendarDay(year: year, month: month, day: day) }
+        let heartRate = HKQuantityTypeIdentifier.heartRate.rawValue, steps = HKQuantityTypeIdentifier.stepCount.rawValue
+        let dateRange = predicates[0], aboveSixty = predicates[3]
+        let stepSums = StatisticsQuerySpec(typeIdentifier: steps, predicate: dateRange, options: .cumulativeSum)
+        let seeds: [(kind: UInt8, payload: [UInt8])] = [
+            // Session 22 (crashhunt22): 1582-10-14 … 15 built an inverted TimeSpan (a trap in healthd).
+            (0, ActivitySummaryQuerySpec(firstDay: day(1582, 10, 14), lastDay: day(1582, 10, 15), timeZoneIdentifier: "UTC").wireBytes()),
+            (0, ActivitySummaryQuerySpec(firstDay: day(2020, 1, 1), lastDay: day(2020, 1, 7), timeZoneIdentifier: "Europe/Berlin").wireBytes()),
+            (0, ActivitySummaryQuerySpec(firstDay: day(2020, 3, 28), timeZoneIdentifier: "America/New_York").wireBytes()),
+            (1, StatisticsCollectionSpec(statistics: stepSums, anchor: Date(timeIntervalSince1970: 1_577_833_200),
+                                         interval: StatisticsInterval(days: 1), timeZoneIdentifier: "Europe/Berlin").wireBytes()),
+            (1, StatisticsCollectionSpec(statistics: StatisticsQuerySpec(typeIdentifier: heartRate, predicate: aboveSixty,
+                                                                         options: [.discreteAverage, .discreteMin, .discreteMax]),
+                                         anchor: Date(timeIntervalSince1970: 1_577_836_800), interval: StatisticsInterval(months: 1),
+                                         timeZoneIdentifier: "UTC").wireBytes()),
+            (2, stepSums.wireBytes()),
+            (3, SampleQuerySpec(typeIdentifier: heartRate, predicate: dateRange, sort: [SampleSort(.startDate, ascending: false)],
+                                limit: 10).wireBytes()),
+            (4, AnchoredQuerySpec(descriptors: [TypePredicateSpec(typeIdentifier: heartRate, predicate: aboveSixty),
+                                                TypePredicateSpec(typeIdentifier: heartRate, predicate: dateRange),
+                                                TypePredicateSpec(typeIdentifier: HKCategoryTypeIdentifier.sleepAnalysis.rawValue, predicate: nil)],
+                                  limit: 10).wireBytes()),
+            (5, TypePredicateSpec(typeIdentifier: heartRate, predicate: aboveSixty).wireBytes()),
+            (6, MatchingDeletion(typeIdentifier: heartRate, predicate: dateRange).wireBytes()),
+            (7, VerifiableRecordQuerySpec(recordTypes: ["#immunization"], sourceTypes: [VerifiableRecordSourceType.smartHealthCard],
+                                          relevantInterval: Date(timeIntervalSince1970: 1_609_459_200)...Date(timeIntervalSince1970: 1_640_995_200))
+                .wireBytes()),
+            (8, CorrelationQuerySpec(typeIdentifier: HKCorrelationTypeIdentifier.bloodPressure.rawValue, predicate: dateRange,
+                                     objectPredicates: [HKQuantityTypeIdentifier.bloodPressureSystolic.rawValue: dateRange]).wireBytes()),
+        ]
+        return seeds.map { [$0.kind] + $0.payload }
+    }
+
     static func seeds() -> [String: [[UInt8]]] {
         let specs = predicates.map { SampleQuerySpec(typeIdentifier: HKQuantityTypeIdentifier.heartRate.rawValue, predicate: $0,
                                                      sort: [SampleSort(.startDate, ascending: false)], limit: 10).wireBytes() }
@@ -63,6 +99,7 @@ import Testing
             "predicate": specs,
             "unit": units.map { Array($0.utf8) },
             "manifest": manifests.map { Array($0.utf8) },
+            "query-spec": querySpecSeeds(),
         ]
     }
 
