@@ -43,6 +43,9 @@ public final class AppleHealthExportFile {
             }
             layout = .file(xml)
         } else if url.pathExtension.lowercased() == "zip" {
+            // Before ZIPFoundation sees the file: it trusts the directory's offsets and sizes
+            // and traps on one past Int64.max (`ZipBoundsCheck`).
+            try ZipBoundsCheck.check(url)
             let archive: Archive
             do {
                 archive = try Archive(url: url, accessMode: .read)

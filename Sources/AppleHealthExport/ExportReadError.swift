@@ -13,6 +13,9 @@ public enum ExportReadError: Error, Equatable, CustomStringConvertible {
     /// copy is checked against): the archive is damaged or crafted, and reading stopped there,
     /// before any record was imported.
     case inflatesPastDeclaredSize(archive: String, entry: String, declaredBytes: UInt64)
+    /// An offset or size in the zip's directory points outside the file (`ZipBoundsCheck`):
+    /// the archive is damaged or crafted, and it was refused before anything in it was read.
+    case damagedZip(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -24,6 +27,9 @@ public enum ExportReadError: Error, Equatable, CustomStringConvertible {
             "\(archive): \(entry) inflates past the \(declaredBytes) bytes its zip header declares, so the archive is "
                 + "damaged or was made to mislead; reading stopped there and nothing was imported. Export again from "
                 + "the Health app (your picture, then Export All Health Data) and import the new export.zip"
+        case let .damagedZip(path, reason):
+            "\(path): damaged zip: \(reason). Nothing was read from it. Export again from the Health app (your "
+                + "picture, then Export All Health Data) and import the new export.zip"
         }
     }
 }

@@ -2,6 +2,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 import ZIPFoundation
 
 /// An export is untrusted input (session 18 storage review, finding 4): the files beside
@@ -173,5 +174,60 @@ import ZIPFoundation
         let file = try AppleHealthExportFile(url: url)
         let said = message { _ = try file.electrocardiogram(at: "electrocardiograms/a.csv") }
         #expect(said.contains("CRC-32"), "\(said)")
+    }
+
+    /// crashhunt22 finding 2: ZIPFoundation 0.9.20 trusts every offset and size a zip's
+    /// directory gives and traps (`off_t(offset)`, `Int64(size)`) on one past Int64.max — the
+    /// reviewer's two zips ended `healthctl import` with SIGILL. `ZipBoundsCheck` refuses each
+    /// before ZIPFoundation opens the file: the ZIP64 directory offset, an entry's ZIP64
+    /// local-header offset and compressed size, 32-bit ones past the end, an entry count the
+    /// directory does not hold.
+    @Test func aZipWhoseDirectoryPointsPastItsEndIsRefusedBeforeZIPFoundationReadsIt() throws {
+        let record = HostileZips.localHeaderOffsetDirectoryRecord
+        let plain = [UInt8](try Data(contentsOf: try zip(ecg: Self.ecg(voltages: 3), method: .none) { _ in }))
+        let plainEnd = try #require(offsets(of: 0x0605_4b50, in: plain).last)
+        let plainRecords = offsets(of: 0x0201_4b50, in: plain)
+        let cases: [(String, [UInt8], String)] = [
+            ("ZIP64 directory offset 2^64-1", HostileZips.directoryOffset, "the central directory"),
+            ("ZIP64 local-header offset 2^64-1", HostileZips.localHeaderOffset, "local header"),
+            // The same extra field read as the compressed size: the offset field back to 0,
+            // the compressed one all ones (ZIPFoundation: `Int64(size)` when inflating).
+            ("ZIP64 compressed size 2^64-1",
+             HostileZips.patched(HostileZips.patched(HostileZips.localHeaderOffset, 0, at: record + 42, width: 4), 0xFFFF_FFFF, at: record + 20, width: 4),
+             "entry 1's data"),
+            ("32-bit directory offset past the end", HostileZips.patched(plain, 0x7FFF_FF00, at: plainEnd + 16, width: 4), "the central directory"),
+            ("32-bit local-header offset past the end", HostileZips.patched(plain, 0x7FFF_FF00, at: plainRecords[1] + 42, width: 4), "local header"),
+            ("32-bit stored size past the end", HostileZips.patched(plain, 0x7FFF_FF00, at: plainRecords[1] + 24, width: 4), "entry 2's data"),
+            ("more entries than the directory holds", HostileZips.patched(plain, 3, at: plainEnd + 10, width: 2), "entry 3's directory record"),
+        ]
+        for (name, bytes, place) in cases {
+            let url = try HostileZips.write(bytes)
+            defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+            do {
+                _ = try AppleHealthExportFile(url: url)
+                Issue.record("\(name): accepted")
+            } catch {
+                guard case .damagedZip? = error as? ExportReadError else {
+                    Issue.record("\(name): refused, but not as a damaged zip: \(error)")
+                    continue
+                }
+                let said = "\(error)"
+                #expect(said.contains("damaged zip") && said.contains(place), "\(name): \(said)")
+                #expect(said.contains("points past the end of the file"), "\(name): \(said)")
+            }
+        }
+    }
+
+    /// The checks take what ZIPFoundation takes and no more: the reviewer's first zip with its
+    /// ZIP64 record's true directory offset, and a plain zip of ours, open and read as before.
+    @Test func aZipWithTrueZIP64FieldsIsRead() throws {
+        let honest = HostileZips.patched(HostileZips.directoryOffset, 174, at: HostileZips.directoryOffsetField, width: 8)
+        let url = try HostileZips.write(honest)
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let file = try AppleHealthExportFile(url: url)
+        #expect(file.xmlBytes > 0)
+        let ours = try zip(ecg: Self.ecg(voltages: 3), method: .deflate) { _ in }
+        defer { try? FileManager.default.removeItem(at: ours) }
+        _ = try AppleHealthExportFile(url: ours)
     }
 }

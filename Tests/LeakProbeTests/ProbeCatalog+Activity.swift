@@ -29,7 +29,7 @@ extension ProbeCatalog {
         // Refused before any read, the same for every app.
         .call(summaries("activity: an unknown time zone", 14, 14, zone: "Mars/Olympus")),
         .call(summaries("activity: last day before the first", 17, 16)),
-        .call(.stream("activity: more days than a query may cover", .queryActivitySummaries) { _ in
+        .call(.stream("activity: days outside the store's dates (1-01-01 … 9999-12-31)", .queryActivitySummaries) { _ in
             ActivitySummaryQuerySpec(firstDay: CalendarDay(year: 1, month: 1, day: 1), lastDay: CalendarDay(year: 9999, month: 12, day: 31),
                                      timeZoneIdentifier: "UTC").wireBytes()
         }),

@@ -14,14 +14,21 @@ public struct ActivityDayGrid: Sendable, Equatable {
         let calendar = Self.calendar(timeZone)
         let start = try startOfDay(first, calendar)
         let lastStart = try startOfDay(max(first, last), calendar)
+        // A calendar surprise is an error, never a trap: midnights out of order (Foundation's
+        // Gregorian calendar has the Julian cutover of 1582-10-15, so 1582-10-14 once fell
+        // after 10-15, the day count went negative and `TimeSpan` trapped in healthd).
+        // `ActivitySummaryQuerySpec` keeps such days away; this holds for any caller.
+        guard start <= lastStart else {
+            throw HKError(.errorInvalidArgument, "the days \(first) through \(last) do not follow each other in the calendar of \(timeZone.identifier)")
+        }
         // Checked here, in the words of days: the grid's own limit message suggests a longer
         // interval, which summaries (always one per day) do not have.
         let dayCount = (calendar.dateComponents([.day], from: start, to: lastStart).day ?? 0) + 1
-        guard dayCount <= StatisticsLimits.maxIntervals else {
+        guard dayCount >= 1, dayCount <= StatisticsLimits.maxIntervals else {
             throw HKError(.errorInvalidArgument, "the query covers \(dayCount) days; at most "
                           + "\(StatisticsLimits.maxIntervals) days of activity summaries are computed at once — use a narrower date range")
         }
-        let grid = try IntervalGrid.covering(TimeSpan(start: start.microsecondsSince1970, end: lastStart.microsecondsSince1970),
+        let grid = try IntervalGrid.covering(try TimeSpan(checkedStart: start.microsecondsSince1970, end: lastStart.microsecondsSince1970),
                                              anchor: start, interval: StatisticsInterval(days: 1), timeZone: timeZone)
         return ActivityDayGrid(grid: grid, firstDay: first, timeZone: timeZone)
     }
@@ -44,7 +51,10 @@ public struct ActivityDayGrid: Sendable, Equatable {
     }
 
     /// Local midnight of `day`: the first instant of the day (in a zone whose clocks skip
-    /// midnight, the first instant after the skipped hour).
+    /// midnight, the first instant after the skipped hour). `CalendarDay` is proleptic
+    /// Gregorian, Foundation's calendar Julian before 1582-10-15, so the two disagree about
+    /// days before then (1582-10-10 is read as 10-20): `days` checks the order of what this
+    /// returns rather than trusting it.
     static func startOfDay(_ day: CalendarDay, _ calendar: Calendar) throws(HKError) -> Date {
         let noon = DateComponents(year: day.year, month: day.month, day: day.day, hour: 12)
         guard let date = calendar.date(from: noon) else {

@@ -17,12 +17,21 @@ public struct ActivitySummaryQuerySpec: Hashable, Sendable {
         self.timeZoneIdentifier = timeZoneIdentifier
     }
 
-    /// The time zone, after the checks every app gets the same answer to: a known time zone and
-    /// days in order. The number of days is checked when the days are laid out
-    /// (`ActivityDayGrid`), also before any data is read.
+    /// The time zone, after the checks every app gets the same answer to: a known time zone,
+    /// days the store keeps (`SampleLimits.permittedDays`) and in order. The number of days is
+    /// checked when the days are laid out (`ActivityDayGrid`), also before any data is read.
+    ///
+    /// The one check of the days an app or healthctl names: both services and the repository
+    /// call it. The range keeps every day away from the Julian/Gregorian cutover Foundation's
+    /// calendar has at 1582-10-15 (`CalendarDay` is proleptic Gregorian): 1582-10-14 … 10-15
+    /// once ended healthd for a grantless app (`ActivitySummaryDayRangeEndToEndTests`).
     public func validatedTimeZone() throws(HKError) -> TimeZone {
         guard let zone = TimeZone(identifier: timeZoneIdentifier) else {
             throw HKError(.errorInvalidArgument, "unknown time zone \(timeZoneIdentifier.prefix(100))")
+        }
+        for day in [firstDay, lastDay].compactMap({ $0 }) where !SampleLimits.permittedDays.contains(day) {
+            throw HKError(.errorInvalidArgument, "the activity summary predicate names the day \(day); days must lie "
+                          + SampleLimits.permittedDaysDescription)
         }
         if let firstDay, let lastDay, lastDay < firstDay {
             throw HKError(.errorInvalidArgument, "the activity summary predicate ends (\(lastDay)) before it starts (\(firstDay))")

@@ -14,6 +14,11 @@ public enum SampleLimits {
     /// expirations — and how refusals state it.
     public static let permittedDates = earliestPermittedSampleDate...latestPermittedSampleDate
     public static let permittedDatesDescription = "between 1900-01-01 and 2200-01-01 (UTC)"
+    /// The same window as calendar days, for what names days rather than instants (activity
+    /// summary predicates): whatever the time zone, none of them is near Foundation's
+    /// Julian/Gregorian cutover (1582-10-15), where `CalendarDay` and `Calendar` disagree.
+    public static let permittedDays = CalendarDay(year: 1900, month: 1, day: 1)!...CalendarDay(year: 2200, month: 1, day: 1)!
+    public static let permittedDaysDescription = "between 1900-01-01 and 2200-01-01"
 
     /// At most this many metadata entries per sample.
     public static let maximumMetadataEntries = 64

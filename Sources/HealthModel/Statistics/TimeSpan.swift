@@ -7,10 +7,24 @@ public struct TimeSpan: Hashable, Sendable, CustomStringConvertible {
     public var start: Int64
     public var end: Int64
 
+    /// For bounds the caller has ordered itself (a max, a clamp, a stored row the schema's
+    /// `CHECK (start_us <= end_us)` admitted). Bounds computed from what an app or a file sent —
+    /// days, dates, a calendar's answer for them — go through `init(checkedStart:end:)` instead:
+    /// a calendar surprise once reached this precondition and ended healthd (1582-10-14, the
+    /// Julian/Gregorian cutover, `ActivitySummaryDayRangeEndToEndTests`).
     public init(start: Int64, end: Int64) {
         precondition(start <= end, "a time span must not end before it starts")
         self.start = start
         self.end = end
+    }
+
+    /// The span, or `errorInvalidArgument` when `end` lies before `start`: the throwing
+    /// constructor for bounds derived from outside values.
+    public init(checkedStart start: Int64, end: Int64) throws(HKError) {
+        guard start <= end else {
+            throw HKError(.errorInvalidArgument, "a time span must not end (\(end) µs since 1970) before it starts (\(start) µs)")
+        }
+        self.init(start: start, end: end)
     }
 
     public var length: Int64 { end - start }

@@ -74,7 +74,7 @@ public struct ActivitySummaryRepository: Sendable {
                                       exerciseTime: try quantities(.appleExerciseTime),
                                       moveTime: try quantities(.appleMoveTime))
         samples.workouts = try rows(db, type: HKWorkoutTypeIdentifier, column: "o.end_us", window: overlapping, scope: scope, through: through)
-            .map { TimeSpan(start: $0[0], end: $0[1]) }
+            .map { row throws(HKError) in try TimeSpan(checkedStart: row[0], end: row[1]) }
         samples.standHours = try rows(db, type: HKCategoryTypeIdentifier.appleStandHour.rawValue, column: "o.category",
                                       window: overlapping, scope: scope, through: through)
             .map { StandHourSample(start: $0[0], stood: $0[1] == HKCategoryValueAppleStandHour.stood.rawValue) }

@@ -37,4 +37,24 @@ import Testing
         #expect(error.message.contains("narrower date range"))
         #expect(!error.message.contains("interval"))
     }
+
+    /// Foundation's Gregorian calendar is Julian before 1582-10-15, `CalendarDay` proleptic
+    /// Gregorian: 1582-10-14's midnight lies after 10-15's there. The grid refuses what the
+    /// calendar puts out of order; it once built an inverted `TimeSpan` and trapped (healthd
+    /// died for a grantless app, crashhunt22 finding 1).
+    @Test func daysTheCalendarPutsOutOfOrderAreRefusedNotTrappedOn() throws {
+        let utc = TimeZone(identifier: "UTC")!
+        for (first, last, zone) in [(CalendarDay(year: 1582, month: 10, day: 14)!, CalendarDay(year: 1582, month: 10, day: 15)!, utc),
+                                    (CalendarDay(year: 1582, month: 10, day: 10)!, CalendarDay(year: 1582, month: 10, day: 15)!, berlin)] {
+            let error = try #require(throws: HKError.self) { try ActivityDayGrid.days(from: first, through: last, in: zone) }
+            #expect(error.code == .errorInvalidArgument)
+            #expect(error.message.contains("\(first)"), "\(error.message)")
+        }
+    }
+
+    @Test func aSpanFromOutsideBoundsThrowsWhenItEndsBeforeItStarts() throws {
+        let error = try #require(throws: HKError.self) { try TimeSpan(checkedStart: 10, end: 9) }
+        #expect(error.code == .errorInvalidArgument)
+        #expect(try TimeSpan(checkedStart: 9, end: 9) == TimeSpan(start: 9, end: 9))
+    }
 }
