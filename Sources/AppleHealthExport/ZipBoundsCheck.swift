@@ -81,6 +81,11 @@ enum ZipBoundsCheck {
             let local = try file.bytes(at: sizes.localHeaderOffset, count: 30)
             guard local.u32(0) == 0x0403_4B50 else { throw ZipDamage(reason: "\(what)'s local header is missing") }
             let dataOffset = sizes.localHeaderOffset + 30 + UInt64(local.u16(26)) + UInt64(local.u16(28))
+            // ZIPFoundation extracts by the local header's method; one read by the directory's
+            // would check the other extent (stored: uncompressed size, deflated: compressed).
+            guard local.u16(8) == central.u16(10) else {
+                throw ZipDamage(reason: "\(what)'s local header and directory record name different compression methods")
+            }
             let stored = central.u16(10) == 0
             let dataSize = stored ? sizes.uncompressed : sizes.compressed
             try within(dataOffset, dataSize, "\(what)'s data")
@@ -140,7 +145,8 @@ enum ZipBoundsCheck {
         }
 
         /// The first ZIP64 block of `extra`, header included, when its length is what the
-        /// all-ones fields call for and it is not empty (ZIPFoundation ignores it otherwise).
+        /// all-ones fields call for (ZIPFoundation ignores it otherwise). An empty block counts:
+        /// ZIPFoundation then takes the entry as ZIP64 and reads a 24-byte data descriptor.
         static func zip64Field(in extra: [UInt8], expectedBytes: Int) -> [UInt8]? {
             var offset = 0
             while offset < extra.count - 4 {
@@ -148,7 +154,7 @@ enum ZipBoundsCheck {
                 let next = offset + 4 + size
                 guard next <= extra.count else { return nil }
                 if extra.u16(offset) == 0x0001 {
-                    guard size == expectedBytes, size > 0 else { return nil }
+                    guard size == expectedBytes else { return nil }
                     return Array(extra[offset..<next])
                 }
                 offset = next

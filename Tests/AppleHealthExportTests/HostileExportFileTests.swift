@@ -218,6 +218,27 @@ import ZIPFoundation
         }
     }
 
+    /// ZIPFoundation extracts by the local header's compression method, the bounds check reads
+    /// the directory's: an entry whose two disagree would have one extent checked and the other
+    /// read (diffreview22, F2), so it is refused.
+    @Test func anEntryWhoseLocalHeaderNamesAnotherMethodIsRefused() throws {
+        let plain = [UInt8](try Data(contentsOf: try zip(ecg: Self.ecg(voltages: 3), method: .none) { _ in }))
+        let locals = offsets(of: 0x0403_4b50, in: plain)
+        try #require(locals.count >= 2)
+        let url = try HostileZips.write(HostileZips.patched(plain, 8, at: locals[1] + 8, width: 2))
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        do {
+            _ = try AppleHealthExportFile(url: url)
+            Issue.record("a stored entry whose local header says deflated was accepted")
+        } catch {
+            guard case .damagedZip? = error as? ExportReadError else {
+                Issue.record("refused, but not as a damaged zip: \(error)")
+                return
+            }
+            #expect("\(error)".contains("different compression methods"), "\(error)")
+        }
+    }
+
     /// The checks take what ZIPFoundation takes and no more: the reviewer's first zip with its
     /// ZIP64 record's true directory offset, and a plain zip of ours, open and read as before.
     @Test func aZipWithTrueZIP64FieldsIsRead() throws {

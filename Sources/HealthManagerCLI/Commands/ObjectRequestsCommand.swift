@@ -59,7 +59,12 @@ struct ObjectRequestsCommand: AsyncParsableCommand {
         // records, read once, as summaries. Failing to read them hides no request: each such
         // request then says so, and the others are listed as ever.
         var verifiable: Result<[UUID: VerifiableRecord], HealthCtlError> = .success([:])
-        let offered = prompts.filter { $0.typeIdentifier == VerifiableRecord.promptTypeIdentifier }.flatMap { $0.candidates.map(\.uuid) }
+        // Each record once, in the order first offered: requests over the same records would
+        // otherwise add up past healthd's selection cap (1,000 UUIDs, the store's own maximum).
+        var seen = Set<UUID>()
+        let offered = prompts.filter { $0.typeIdentifier == VerifiableRecord.promptTypeIdentifier }
+            .flatMap { $0.candidates.map(\.uuid) }
+            .filter { seen.insert($0).inserted }
         if !offered.isEmpty {
             do throws(HealthCtlError) {
                 let records = try await client.verifiableRecords(offered)

@@ -13,8 +13,11 @@ extension PendingEffect {
     func apply(_ db: Database, budgets: MergeBudgets = MergeBudgets()) throws -> String? {
         switch self {
         case let .save(records, source, uuids):
-            // Refused now only when it breaks a rule the locked broker could not check: a workout
-            // associating more of the app's routes than the cap (`WorkoutAssociation`).
+            // Refused now when it breaks a rule the locked broker could not check against the
+            // store: a workout associating more of the app's routes than the cap
+            // (`WorkoutAssociation`), a medication rule (`MedicationRows`) — any HKError the
+            // save throws. Like every refused effect, it changes nothing and is not counted
+            // (SECURITY "Open, known": the app was answered while locked).
             try Self.unlessRefused(db) {
                 _ = try SampleRepository.write(records, source: source, $0, minting: UUIDSupply(preassigned: uuids))
             }
