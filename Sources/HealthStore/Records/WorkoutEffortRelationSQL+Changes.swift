@@ -15,44 +15,56 @@ extension WorkoutEffortRelationSQL {
                                  after change: Int64) throws -> Bool {
         guard WorkoutEffortRules.effortTypes.contains(typeIdentifier) else { return false }
         let typeID = try SampleSQL.typeID(db, typeIdentifier)
-        let related = SampleSQL.visibility(visibility.scope, alias: "r", table: .other)
-        let removed = SampleSQL.visibility(visibility.scope, alias: "m", table: .other)
         let workout = SampleSQL.visibility(visibility.workouts, alias: "w")
         let departedWorkout = SampleSQL.visibility(visibility.workouts, alias: "w", table: .other)
-        var relatedArguments: StatementArguments = [change, typeID]
-        relatedArguments += related.arguments
-        relatedArguments += workout.arguments
-        var goneArguments: StatementArguments = [change, typeID]
-        goneArguments += removed.arguments
-        goneArguments += workout.arguments
-        goneArguments += [change, typeID]
-        goneArguments += removed.arguments
-        goneArguments += departedWorkout.arguments
-        // Each walks the relations, removals or departures changed after `change` (`…_by_change`),
-        // as the relationship query's anchor does, and drops the hidden ones by their own columns.
-        let relations = """
-            FROM workout_effort_relations r JOIN objects o ON o.id = r.sample_id JOIN objects w ON w.id = r.workout_id
-            WHERE r.change_seq > ? AND r.type_id = ? AND \(related.sql) AND \(workout.sql)
-            """
-        let gone = """
-            EXISTS (SELECT 1 FROM workout_effort_removals m JOIN objects w ON w.id = m.workout_id
-                    WHERE m.change_seq > ? AND m.type_id = ? AND \(removed.sql) AND \(workout.sql))
-                OR EXISTS (SELECT 1 FROM workout_effort_departed m
-                           JOIN workout_effort_departed_workouts w ON w.workout_uuid = m.workout_uuid
-                           WHERE m.change_seq > ? AND m.type_id = ? AND \(removed.sql) AND \(departedWorkout.sql))
-            """
-        // The walks are the scope's, over relations the reader may not see: no CPU stop there; the
-        // app's predicate over the samples the scope admitted is the call's (`ScopedCandidates`).
+        // Each walk visits only the relations, removals or departures the sample scope admits
+        // (`laterChanges`); the workout, looked up per row walked, decides among those.
+        func walks(_ table: RelationChangeTable, alias: String) -> [RelationWalk] {
+            laterChanges(visibility.scope, table: table, alias: alias, typeID: typeID, after: change)
+        }
+        var related: [String] = []
+        var relatedArguments = StatementArguments()
+        for walk in walks(.relations, alias: "r") {
+            related.append("""
+                FROM \(walk.from) CROSS JOIN objects o ON o.id = r.sample_id CROSS JOIN objects w ON w.id = r.workout_id
+                WHERE \(walk.condition) AND \(workout.sql)
+                """)
+            relatedArguments += walk.arguments
+            relatedArguments += workout.arguments
+        }
+        var gone: [String] = []
+        var goneArguments = StatementArguments()
+        for walk in walks(.removals, alias: "m") {
+            gone.append("""
+                EXISTS (SELECT 1 FROM \(walk.from) CROSS JOIN objects w ON w.id = m.workout_id
+                        WHERE \(walk.condition) AND \(workout.sql))
+                """)
+            goneArguments += walk.arguments
+            goneArguments += workout.arguments
+        }
+        for walk in walks(.departed, alias: "m") {
+            gone.append("""
+                EXISTS (SELECT 1 FROM \(walk.from) CROSS JOIN workout_effort_departed_workouts w ON w.workout_uuid = m.workout_uuid
+                        WHERE \(walk.condition) AND \(departedWorkout.sql))
+                """)
+            goneArguments += walk.arguments
+            goneArguments += departedWorkout.arguments
+        }
+        let anyGone = "(" + gone.joined(separator: " OR ") + ")"
+        // The walks are the scope's (whose workouts the reader may not see among them): no CPU stop
+        // there; the app's predicate over the samples the scope admitted is the call's
+        // (`ScopedCandidates`).
         guard let predicate else {
             return try StatementBudget.overScope {
-                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 \(relations)) OR \(gone)",
+                try Bool.fetchOne(db, sql: "SELECT " + related.map { "EXISTS (SELECT 1 \($0))" }.joined(separator: " OR ") + " OR \(anyGone)",
                                   arguments: relatedArguments + goneArguments) ?? false
             }
         }
         let matching = try SampleSQL.condition(predicate, of: typeIdentifier, within: visibility)
-        if try StatementBudget.overScope({ try Bool.fetchOne(db, sql: "SELECT \(gone)", arguments: goneArguments) ?? false }) {
+        if try StatementBudget.overScope({ try Bool.fetchOne(db, sql: "SELECT \(anyGone)", arguments: goneArguments) ?? false }) {
             return true
         }
-        return try ScopedCandidates.anyMatches(db, candidates: ("SELECT o.id \(relations)", relatedArguments), condition: matching)
+        let candidates = related.map { "SELECT o.id \($0)" }.joined(separator: " UNION ")
+        return try ScopedCandidates.anyMatches(db, candidates: (candidates, relatedArguments), condition: matching)
     }
 }

@@ -19,7 +19,8 @@ import HealthModel
 /// after N (`workout_effort_relations.change_seq`), or one it could see was unrelated or deleted
 /// after N (`workout_effort_removals`, which keeps the sample's type, source and start for the
 /// same scope test). A change to a sample the reader cannot see selects nothing, so no answer,
-/// count or anchor depends on it.
+/// count or anchor depends on it; nor is it visited: the changes are walked by the ranges each
+/// type's scope names (`laterChanges`, v69), not by change number alone.
 ///
 /// `through` (a stream's later reading, `ReadSnapshot`): the relations as they were at that change
 /// number — those made by then and still there, and those made by then and unrelated since (a
@@ -57,10 +58,6 @@ struct WorkoutEffortRelationSQL {
 
     init(_ db: Database, predicate: SamplePredicate?, workouts: Visibility, samples: [String: ReadScope], after: Int64?,
          through: Int64? = nil) throws {
-        // The bound on a table's `change_seq`, beside its other terms; none for a first reading.
-        func committed(_ alias: String) -> (sql: String, arguments: StatementArguments) {
-            through.map { ("AND \(alias).change_seq <= ?", [$0]) } ?? ("", [])
-        }
         let workoutVisible = SampleSQL.visibility(workouts.scope, alias: "o")
         let matching: (sql: String, arguments: StatementArguments) =
             try predicate.map { try SampleSQL.condition($0, of: HKWorkoutTypeIdentifier, within: workouts) } ?? ("1", [])
@@ -68,32 +65,32 @@ struct WorkoutEffortRelationSQL {
         var workoutArguments: StatementArguments = [try SampleSQL.typeID(db, HKWorkoutTypeIdentifier)]
         workoutArguments += workoutVisible.arguments
         workoutArguments += matching.arguments
-        let relationTerms = try Self.scopeTerms(db, samples, alias: "r")
 
         var changed = ""
         var changedCTEArguments = StatementArguments()
         var onlyChanged = ""
         if let after {
-            let removalTerms = try Self.scopeTerms(db, samples, alias: "m")
+            // Each effort type's walks under its scope (`laterChanges`): only relations and
+            // removals the reader's sample scopes admit are visited.
+            var walks: [String] = []
+            for walk in try Self.laterChanges(db, samples, table: .relations, alias: "r", after: after, through: through) {
+                walks.append("SELECT r.workout_id, r.activity_position FROM \(walk.from) WHERE \(walk.condition)")
+                changedCTEArguments += walk.arguments
+            }
             // A later reading also counts a relation made in (after, through] and unrelated since:
             // it was a change of that stretch, and the first reading answered it.
             let removed: (sql: String, arguments: StatementArguments) = through.map {
                 ("AND (m.change_seq <= ? OR (m.related_seq > ? AND m.related_seq <= ?))", [$0, after, $0])
             } ?? ("", [])
+            for walk in try Self.laterChanges(db, samples, table: .removals, alias: "m", after: after) {
+                walks.append("SELECT m.workout_id, m.activity_position FROM \(walk.from) WHERE \(walk.condition) \(removed.sql)")
+                changedCTEArguments += walk.arguments
+                changedCTEArguments += removed.arguments
+            }
             changed = """
                 WITH changed(workout_id, activity_position) AS (
-                    SELECT r.workout_id, r.activity_position FROM workout_effort_relations r
-                    WHERE r.change_seq > ? \(committed("r").sql) AND (\(relationTerms.sql))
-                    UNION
-                    SELECT m.workout_id, m.activity_position FROM workout_effort_removals m
-                    WHERE m.change_seq > ? \(removed.sql) AND (\(removalTerms.sql)))
+                    \(walks.joined(separator: "\nUNION\n")))
                 """
-            changedCTEArguments = [after]
-            changedCTEArguments += committed("r").arguments
-            changedCTEArguments += relationTerms.arguments
-            changedCTEArguments += [after]
-            changedCTEArguments += removed.arguments
-            changedCTEArguments += removalTerms.arguments
             onlyChanged = "AND (r.workout_id, r.activity_position) IN (SELECT workout_id, activity_position FROM changed)"
         }
 
@@ -134,7 +131,7 @@ struct WorkoutEffortRelationSQL {
             ORDER BY workout_start, workout_row, activity_position, start_us, sample_id
             """
         relatedSamplesArguments = arguments
-        if after != nil {
+        if let after {
             changedSQL = """
                 \(changed)
                 SELECT o.uuid AS workout_uuid, a.uuid AS activity_uuid
@@ -151,19 +148,20 @@ struct WorkoutEffortRelationSQL {
             // the reader's workout scope as it was, the sample within its type's. The predicate
             // cannot be asked of a workout that is gone: every reader who could see the relation
             // is told, whatever its predicate.
-            let departedTerms = try Self.scopeTerms(db, samples, alias: "m")
             let departedWorkout = SampleSQL.visibility(workouts.scope, alias: "w", table: .other)
-            departedSQL = """
-                SELECT DISTINCT m.workout_uuid, m.activity_uuid, w.start_us
-                FROM workout_effort_departed m
-                JOIN workout_effort_departed_workouts w ON w.workout_uuid = m.workout_uuid
-                WHERE m.change_seq > ? \(committed("m").sql) AND (\(departedTerms.sql)) AND \(departedWorkout.sql)
-                ORDER BY w.start_us, m.workout_uuid, m.activity_uuid
-                """
-            var departedArguments: StatementArguments = [after]
-            departedArguments += committed("m").arguments
-            departedArguments += departedTerms.arguments
-            departedArguments += departedWorkout.arguments
+            var departed: [String] = []
+            var departedArguments = StatementArguments()
+            for walk in try Self.laterChanges(db, samples, table: .departed, alias: "m", after: after, through: through) {
+                departed.append("""
+                    SELECT m.workout_uuid AS workout_uuid, m.activity_uuid AS activity_uuid, w.start_us AS start_us
+                    FROM \(walk.from) CROSS JOIN workout_effort_departed_workouts w ON w.workout_uuid = m.workout_uuid
+                    WHERE \(walk.condition) AND \(departedWorkout.sql)
+                    """)
+                departedArguments += walk.arguments
+                departedArguments += departedWorkout.arguments
+            }
+            // UNION: a relation found by two walks (a window's own in-window rows) once.
+            departedSQL = departed.joined(separator: "\nUNION\n") + "\nORDER BY start_us, workout_uuid, activity_uuid"
             self.departedArguments = departedArguments
         } else {
             changedSQL = nil
@@ -196,21 +194,5 @@ struct WorkoutEffortRelationSQL {
             keys.append(Key(workout: row["workout_uuid"], activity: row["activity_uuid"]))
         }
         return keys
-    }
-
-    /// One term per effort type: the type's id bound, then the row confined to the reader's
-    /// scope for that type, on the columns every relation, removal and departure keeps (the
-    /// sample's type, source and start). A type missing from `samples` shows nothing (no source
-    /// has an empty identifier).
-    static func scopeTerms(_ db: Database, _ samples: [String: ReadScope], alias: String) throws -> (sql: String, arguments: StatementArguments) {
-        var terms: [String] = []
-        var arguments = StatementArguments()
-        for type in WorkoutEffortRules.effortTypes {
-            let visible = SampleSQL.visibility(samples[type] ?? .ownSamples(appID: ""), alias: alias, table: .other)
-            terms.append("(\(alias).type_id = ? AND \(visible.sql))")
-            arguments += [try SampleSQL.typeID(db, type)]
-            arguments += visible.arguments
-        }
-        return (terms.joined(separator: " OR "), arguments)
     }
 }

@@ -157,6 +157,7 @@ enum StoreSchema {
         registerAppStorage(&migrator)            // v66
         registerVerifiableRecords(&migrator)     // v67
         registerWindowWalk(&migrator)            // v68
+        registerWorkoutEffortWalk(&migrator)     // v69
         return migrator
     }
 }
