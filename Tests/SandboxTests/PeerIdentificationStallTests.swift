@@ -72,18 +72,8 @@ extension PeerIdentificationStallTests {
         let fuse = try HungMount(at: folder)
         // Removed after 50 s at the latest, so that a healthd whose accept thread waits on the
         // mount (before the fix) lets the test end: its peers are answered once the mount fails.
-        let removed = Mutex(false)
-        let remove: @Sendable () -> Void = {
-            if removed.withLock({ was in defer { was = true }; return !was }) { fuse.remove() }
-        }
-        let hangGuard = Task.detached {
-            try? await Task.sleep(for: .seconds(50))
-            if !Task.isCancelled { remove() }
-        }
-        defer {
-            hangGuard.cancel()
-            remove()
-        }
+        let removal = fuse.removal(atTheLatestAfter: .seconds(50))
+        defer { removal.now() }
 
         // The peer connects twice from the same namespace: the second time once the first lookup
         // is past its time, which it shares — refused without waiting another 5 s (one blocked
@@ -116,7 +106,7 @@ extension PeerIdentificationStallTests {
 
 /// `hung-fuse` mounted at a folder; `remove` kills it (which aborts every waiting call) and
 /// detaches the mount.
-struct HungMount {
+struct HungMount: Sendable {
     let path: String
     private let server: ChildProcess
 
@@ -142,6 +132,39 @@ struct HungMount {
         server.signal(SIGKILL)
         server.waitBlocking()
         umount2(path, Int32(MNT_DETACH))
+    }
+
+    /// Removes the mount once: at `deadline`, or earlier when the test calls `now()`.
+    func removal(atTheLatestAfter deadline: Duration) -> Removal { Removal(self, after: deadline) }
+
+    final class Removal: Sendable {
+        private let once: Once
+        private let timer: Task<Void, Never>
+
+        fileprivate init(_ mount: HungMount, after deadline: Duration) {
+            let once = Once(mount)
+            self.once = once
+            timer = Task.detached {
+                try? await Task.sleep(for: deadline)
+                if !Task.isCancelled { once.remove() }
+            }
+        }
+
+        func now() {
+            timer.cancel()
+            once.remove()
+        }
+
+        private final class Once: Sendable {
+            private let done = Mutex(false)
+            private let mount: HungMount
+
+            init(_ mount: HungMount) { self.mount = mount }
+
+            func remove() {
+                if done.withLock({ was in defer { was = true }; return !was }) { mount.remove() }
+            }
+        }
     }
 }
 
@@ -185,18 +208,8 @@ extension PeerIdentificationStallTests {
         let fuse = try HungMount(at: tools)
         // Removed after 50 s at the latest, so that a healthd whose accept thread waits on the
         // mount (before the fix) lets the test end: its peers are answered once the mount fails.
-        let removed = Mutex(false)
-        let remove: @Sendable () -> Void = {
-            if removed.withLock({ was in defer { was = true }; return !was }) { fuse.remove() }
-        }
-        let hangGuard = Task.detached {
-            try? await Task.sleep(for: .seconds(50))
-            if !Task.isCancelled { remove() }
-        }
-        defer {
-            hangGuard.cancel()
-            remove()
-        }
+        let removal = fuse.removal(atTheLatestAfter: .seconds(50))
+        defer { removal.now() }
 
         let script = "mount --bind \"$1\" \"$2\" && shift 2 && exec \"$@\""
         async let stalling = ProcessRun.run("/usr/bin/unshare", ["-m", "--propagation", "private", "/bin/sh", "-c", script, "sh",

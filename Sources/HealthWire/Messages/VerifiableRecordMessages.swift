@@ -140,12 +140,7 @@ public struct VerifiableRecordDeletion: WireMessage, Equatable {
     public init(wire bytes: [UInt8]) throws {
         uuids = try ProtobufCodec.withDecoded(Openhealth__V1__VerifiableRecordDeletion.self, from: bytes) { wire in
             guard wire.n_uuids <= VerifiableRecordList.maxRecords else { throw WireDecodeError.invalidField("too many records") }
-            return try (0..<wire.n_uuids).map { index in
-                guard let uuid = UUID(bytes: WireRead.bytes(wire.uuids[index])) else {
-                    throw WireDecodeError.invalidField("a record UUID is not 16 bytes")
-                }
-                return uuid
-            }
+            return try RecordUUIDs.decode(wire.uuids, count: wire.n_uuids)
         }
     }
 
@@ -173,12 +168,7 @@ public struct VerifiableRecordSelection: WireMessage, Equatable {
     public init(wire bytes: [UInt8]) throws {
         uuids = try ProtobufCodec.withDecoded(Openhealth__V1__VerifiableRecordSelection.self, from: bytes) { wire in
             guard wire.n_uuids <= Self.maxUUIDs else { throw WireDecodeError.invalidField("more than \(Self.maxUUIDs) records named") }
-            return try (0..<wire.n_uuids).map { index in
-                guard let uuid = UUID(bytes: WireRead.bytes(wire.uuids[index])) else {
-                    throw WireDecodeError.invalidField("a record UUID is not 16 bytes")
-                }
-                return uuid
-            }
+            return try RecordUUIDs.decode(wire.uuids, count: wire.n_uuids)
         }
     }
 
@@ -188,5 +178,20 @@ public struct VerifiableRecordSelection: WireMessage, Equatable {
         wire.n_uuids = uuids.count
         wire.uuids = arena.array(uuids.map { arena.bytes(of: $0) })
         return ProtobufCodec.encode(wire)
+    }
+}
+
+/// The record UUIDs a deletion or a selection names, each 16 bytes (its caller has bounded
+/// `count` by its own limit).
+private enum RecordUUIDs {
+    static func decode(_ list: UnsafeMutablePointer<ProtobufCBinaryData>?, count: Int) throws -> [UUID] {
+        guard count > 0 else { return [] }
+        guard let list else { throw WireDecodeError.invalidField("record UUIDs are missing") }
+        return try (0..<count).map { index in
+            guard let uuid = UUID(bytes: WireRead.bytes(list[index])) else {
+                throw WireDecodeError.invalidField("a record UUID is not 16 bytes")
+            }
+            return uuid
+        }
     }
 }
