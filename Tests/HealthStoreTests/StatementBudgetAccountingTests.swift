@@ -164,14 +164,15 @@ import Testing
 /// Finding 2: a window reader's wake-up check walks every row committed since its cursor, hidden
 /// ones included (`SampleSQL.laterChanges`); under its call's CPU budget, enough hidden commits
 /// stopped it — the observer ended RESOURCE_EXHAUSTED — where the twin store without them
-/// answered "nothing changed". The walk now runs under `StatementBudget.overScope` (no CPU
-/// bound), and the app's predicate only over the rows its scope admitted (`ScopedCandidates`).
+/// answered "nothing changed". The walk then ran under `StatementBudget.overScope` (no CPU
+/// bound), and the app's predicate only over the rows its scope admitted (`ScopedCandidates`);
+/// since session 22 it visits only the window's rows, so the hidden ones cost nothing at all.
 @Suite(.timeLimit(.minutes(10)), .serialized) struct RecheckBudgetTests {
     static let heartRate = HKQuantityTypeIdentifier.heartRate.rawValue
     static let reader = SourceRecord(bundleIdentifier: "org.example.reader", name: "Reader", version: "1")
     static let hidden = SourceRecord(bundleIdentifier: "org.example.hidden", name: "Hidden", version: "1")
-    /// Hidden rows committed after the reader's cursor: their walk costs tens of milliseconds in a
-    /// debug build, many times the budget below.
+    /// Hidden rows committed after the reader's cursor, before the window: until session 22 their
+    /// walk cost tens of milliseconds in a debug build, many times the budget below.
     static let hiddenRows = 200_000
     static let limit = Duration.milliseconds(5)
 
@@ -242,17 +243,19 @@ import Testing
         ]
     }
 
-    @Test func aRecheckOverManyHiddenRowsIsStoppedAsItsTwinIs() async throws {
+    @Test func aRecheckOverManyHiddenRowsAnswersAsItsTwinDoes() async throws {
         let hiddenWorld = try await Self.world(hiddenRows: Self.hiddenRows)
         let twin = try await Self.world(hiddenRows: 0)
-        // The walks are what the budget would stop: unbounded, each costs many times the budget.
+        // Until session 22 the window's walks visited the hidden rows and cost many times the
+        // budget, which this test then showed charged to nobody. Since then they visit only the
+        // window's rows (`WindowRecheckHiddenRowsTests` counts their VM steps against a twin's), so
+        // the hidden rows cannot cost the budget anything; the answers must still be the twin's.
         var started = StatementBudgetAccountingTests.cpu()
         _ = try hiddenWorld.database.changeFeed.hasChanges(of: Self.heartRate, matching: nil, scope: Self.window, after: hiddenWorld.cursor)
         let walk = StatementBudgetAccountingTests.cpu() - started
         started = StatementBudgetAccountingTests.cpu()
         _ = try hiddenWorld.database.visibleDeletions.anyLeft(of: [Self.heartRate: Self.window.scope], after: hiddenWorld.cursor)
         let deletionWalk = StatementBudgetAccountingTests.cpu() - started
-        try #require(walk > Self.limit * 3 && deletionWalk > Self.limit * 3, "the hidden rows' walks cost only \(walk) and \(deletionWalk)")
         for visibleChange in [false, true] {
             if visibleChange {
                 try await Self.visibleChange(hiddenWorld)
