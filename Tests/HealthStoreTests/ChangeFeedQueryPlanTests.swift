@@ -16,15 +16,7 @@ import Testing
     /// The statements `body` runs that read objects or deleted objects, with their arguments
     /// expanded (so each can be explained or run again on its own).
     static func objectReads(_ writer: DatabaseQueue, while body: () throws -> Void) throws -> [String] {
-        let executed = Mutex<[String]>([])
-        writer.inDatabase { db in
-            db.trace { event in
-                if case let .statement(statement) = event { executed.withLock { $0.append(statement.expandedSQL) } }
-            }
-        }
-        try body()
-        writer.inDatabase { db in db.trace(nil) }
-        return executed.withLock { $0 }.filter {
+        try StatementSteps.executed(writer, while: body).filter {
             $0.hasPrefix("SELECT") && ($0.contains("FROM objects") || $0.contains("FROM deleted_objects"))
         }
     }

@@ -63,16 +63,6 @@ import Testing
     /// The VM steps of the statements reading objects or deleted objects that `body` runs, each
     /// run again to completion on its own statement to read the counter.
     static func steps(_ writer: DatabaseQueue, while body: () throws -> Void) throws -> Int64 {
-        let statements = try ChangeFeedQueryPlanTests.objectReads(writer, while: body)
-        return try writer.read { db in
-            var total: Int64 = 0
-            for sql in statements {
-                let statement = try db.makeStatement(sql: sql)
-                let rows = try Row.fetchCursor(statement)
-                while try rows.next() != nil {}
-                total += Int64(sqlite3_stmt_status(statement.sqliteStatement, Int32(SQLITE_STMTSTATUS_VM_STEP), 0))
-            }
-            return total
-        }
+        try StatementSteps.vmSteps(of: ChangeFeedQueryPlanTests.objectReads(writer, while: body), in: writer)
     }
 }

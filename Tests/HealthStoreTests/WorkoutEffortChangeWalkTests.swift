@@ -185,27 +185,10 @@ import Testing
 
     /// The VM steps of every query `body` runs (each run again on its own, its arguments expanded).
     static func steps(_ writer: DatabaseQueue, while body: () throws -> Void) throws -> Int64 {
-        let executed = Mutex<[String]>([])
-        writer.inDatabase { db in
-            db.trace { event in
-                if case let .statement(statement) = event { executed.withLock { $0.append(statement.expandedSQL) } }
-            }
-        }
-        try body()
-        writer.inDatabase { db in db.trace(nil) }
-        let queries = executed.withLock { $0 }.filter {
+        let queries = try StatementSteps.executed(writer, while: body).filter {
             let sql = $0.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
             return sql.hasPrefix("SELECT") || sql.hasPrefix("WITH")
         }
-        return try writer.read { db in
-            var total: Int64 = 0
-            for sql in queries {
-                let statement = try db.makeStatement(sql: sql)
-                let rows = try Row.fetchCursor(statement)
-                while try rows.next() != nil {}
-                total += Int64(sqlite3_stmt_status(statement.sqliteStatement, Int32(SQLITE_STMTSTATUS_VM_STEP), 0))
-            }
-            return total
-        }
+        return try StatementSteps.vmSteps(of: queries, in: writer)
     }
 }
