@@ -122,9 +122,15 @@ import TestSupport
         #expect(healthd.isRunning, "\(healthd.log)")
         // The look-alike left by the older version is listed with its problem and can be removed.
         let apps = try await healthd.healthctl(["apps", "list"])
-        #expect(apps.stdout.contains("needs reinstalling") && apps.stdout.contains(AppIDRule.message), "\(apps)")
-        let removed = try await healthd.healthctl(["apps", "remove", Self.kelvin, "--keep-data"])
+        // Spelled, so it does not pass for `com.example.Keep`, and told to go: no manifest can be
+        // installed under its id. Removed by the spelling the list shows.
+        let spelled = AppIDRule.spelled(Self.kelvin)
+        #expect(apps.stdout.contains("\(spelled) needs removing") && apps.stdout.contains(AppIDRule.message), "\(apps)")
+        #expect(apps.lines.filter { $0.hasPrefix("com.example.Keep ") }.count == 1, "\(apps)")
+        let removed = try await healthd.healthctl(["apps", "remove", spelled, "--keep-data"])
         #expect(removed.status == 0, "\(removed)")
+        let after = try await healthd.healthctl(["apps", "list"])
+        #expect(!after.stdout.contains(spelled) && after.stdout.contains("com.example.Keep"), "\(after)")
         #expect(healthd.isRunning, "\(healthd.log)")
     }
 }

@@ -36,8 +36,17 @@ struct AppsListCommand: AsyncParsableCommand {
             .rendered(emphasize: io.emphasized))
         // The rule healthd applies where it serves an app (`InstalledManifestCheck`).
         for app in apps.sorted(by: { $0.id < $1.id }) where !app.problems.isEmpty {
-            io.output.writeLine("\n\(app.id) needs reinstalling: healthd will not launch it or let it connect until its manifest, "
-                                + "fixed, is installed again (`healthctl apps install MANIFEST.json`): \(app.problems.joined(separator: "; "))")
+            if AppIDRule.isValid(app.id) {
+                io.output.writeLine("\n\(app.id) needs reinstalling: healthd will not launch it or let it connect until its manifest, "
+                                    + "fixed, is installed again (`healthctl apps install MANIFEST.json`): \(app.problems.joined(separator: "; "))")
+            } else {
+                // No manifest can be installed under such an id (an older version let it in: a
+                // look-alike of another app's, say); it can only go. Shown spelled, so it does not
+                // pass for the app it looks like, and in the form `apps remove` takes.
+                let spelled = AppIDRule.spelled(app.id)
+                io.output.writeLine("\n\(spelled) needs removing: its \(AppIDRule.message); healthd will not launch it or let it "
+                                    + "connect, and no manifest can be installed under it (`healthctl apps remove '\(spelled)'`)")
+            }
         }
     }
 
@@ -45,7 +54,7 @@ struct AppsListCommand: AsyncParsableCommand {
         var table = TextTable([.init("ID"), .init("NAME"), .init("VERSION"), .init("READS"), .init("WRITES"),
                                .init("DIRECT"), .init("NETWORK"), .init("EXECUTABLE"), .init("ENTITLEMENTS")])
         for app in apps.sorted(by: { $0.id < $1.id }) {
-            table.append([app.id, app.displayName, app.version,
+            table.append([AppIDRule.spelled(app.id), app.displayName, app.version,
                           app.readUsageDescription == nil ? "no" : "yes",
                           app.shareUsageDescription == nil ? "no" : "yes",
                           directConnectionAppIDs.contains(app.id) ? "allowed" : "no",

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HealthModel
 import HealthWire
 
 /// `healthctl apps remove APP`: uninstall an app; keep or delete what it saved.
@@ -39,12 +40,16 @@ struct AppsRemoveCommand: AsyncParsableCommand {
         // Asked only for an app that is installed: a typo fails before any question.
         // By bytes, as healthd finds it: Swift's `==` would take `com.example.Keep` for a look-alike
         // `com.example.\u{212A}eep` an older version installed (`AppIDRule`).
-        guard let app = try await client.listApps().first(where: { $0.id.utf8.elementsEqual(appID.utf8) }) else {
+        // An id no app may have is also found as `apps list` shows it (`AppIDRule.spelled`), so it
+        // can be removed by what the user reads.
+        let installed = try await client.listApps()
+        guard let app = installed.first(where: { $0.id.utf8.elementsEqual(appID.utf8) })
+            ?? installed.first(where: { !AppIDRule.isValid($0.id) && AppIDRule.spelled($0.id) == appID }) else {
             throw HealthCtlError.brokerFailed(action: "remove \(appID)",
                                               status: RPCStatus(.invalidArgument, "no installed app \(appID); see `healthctl apps list`"))
         }
         let delete = deleteData || (!keepData && Confirmation.ask("Also delete every sample \(app.displayName) saved?", io: io))
-        let deleted = try await client.removeApp(appID, deleteData: delete)
-        io.output.writeLine("Removed \(app.displayName) (\(appID)); " + (delete ? "deleted the \(deleted) sample\(deleted == 1 ? "" : "s") it saved." : "the samples it saved are kept."))
+        let deleted = try await client.removeApp(app.id, deleteData: delete)
+        io.output.writeLine("Removed \(app.displayName) (\(AppIDRule.spelled(app.id))); " + (delete ? "deleted the \(deleted) sample\(deleted == 1 ? "" : "s") it saved." : "the samples it saved are kept."))
     }
 }
