@@ -105,50 +105,80 @@ import TestSupport
         }
     }
 
-    /// The instants the attacker's messages arrived at, in order.
-    final class Arrivals: Sendable {
-        private let instants = Mutex<[ContinuousClock.Instant]>([])
-        private let ended = Mutex(false)
-        var count: Int { instants.withLock { $0.count } }
-        var all: [ContinuousClock.Instant] { instants.withLock { $0 } }
-        var finished: Bool { ended.withLock { $0 } }
-        func record() { instants.withLock { $0.append(.now) } }
-        func finish() { ended.withLock { $0 = true } }
+    /// The attacker's answer, read on a thread of its own that takes each message's arrival
+    /// there, on CLOCK_MONOTONIC — as the victim's process times its own query (`timedQuery`).
+    /// Timed by a consumer task of this test process instead, a CI run with the whole target in
+    /// parallel recorded arrivals 8 ms apart that healthd had sent about 200 ms apart, and the
+    /// victim's wait as four times its own (stop 37): the pool that ran both was busy, not healthd.
+    final class AttackerReader: Sendable {
+        private let arrivals = Mutex<[UInt64]>([])
+        private let outcome = Mutex<Result<Int, RPCStatus>?>(nil)
+        var instants: [UInt64] { arrivals.withLock { $0 } }
+        var result: Result<Int, RPCStatus>? { outcome.withLock { $0 } }
+
+        init(kind: Kind, socket: String) throws {
+            let connection = FrameConnection(fd: try BrokerSocket.connect(path: socket))
+            try connection.send(.request(1, kind.method.rawValue, kind.request))
+            let thread = Thread { [self] in
+                var received = 0
+                var ending: Result<Int, RPCStatus>?
+                _ = connection.readFrames { frame in
+                    guard frame.callID == 1, ending == nil else { return }
+                    switch frame.kind {
+                    case .streamMessage:
+                        let arrived = MonotonicClock.nanoseconds()
+                        arrivals.withLock { $0.append(arrived) }
+                        do {
+                            let (samples, last) = try kind.read(frame.payload)
+                            received += samples
+                            // A long-running query's first delivery is its answer here.
+                            if last { ending = .success(received) }
+                        } catch {
+                            ending = .failure(RPCStatus(.internal, "unreadable message: \(error)"))
+                        }
+                    case .endOfStream, .response:
+                        if let status = frame.status, status.code != .ok { ending = .failure(status) } else { ending = .success(received) }
+                    case .request, .cancel:
+                        break
+                    }
+                    if ending != nil { shutdown(connection.fd, Int32(SHUT_RDWR)) }
+                }
+                connection.close()
+                outcome.withLock { $0 = ending ?? .failure(RPCStatus(.unavailable, "healthd closed the connection")) }
+            }
+            thread.name = "slot-turns-attacker"
+            thread.start()
+        }
+
+        func answer() async throws -> Int {
+            while true {
+                if let result { return try result.get() }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
     }
 
-    static func victimQueryTime(_ victim: SandboxedProtocolApp) async throws -> Duration {
-        let started = ContinuousClock.now
-        let found = try await victim.query(SampleQuerySpec(typeIdentifier: bodyMass))
+    /// The victim's query, timed in its own process: how long it took, and when it started and ended.
+    static func victimQuery(_ victim: SandboxedProtocolApp) async throws -> (time: Duration, started: UInt64, ended: UInt64) {
+        let (found, started, ended) = try await victim.timedQuery(SampleQuerySpec(typeIdentifier: bodyMass))
         #expect(found.count == 1)
-        return ContinuousClock.now - started
+        return (.nanoseconds(Int64(ended - started)), started, ended)
     }
 
     @Test(arguments: Kind.allCases) func aVictimWaitsForOneMessageOfAReadingAttackerNotItsWholeAnswer(kind: Kind) async throws {
         let world = try await Self.world.value
         // The victim alone, in this run: its query's own time.
         var alone = Duration.zero
-        for _ in 0..<3 { alone = max(alone, try await Self.victimQueryTime(world.victim)) }
+        for _ in 0..<3 { alone = max(alone, try await Self.victimQuery(world.victim).time) }
 
-        let arrivals = Arrivals()
-        let client = try RPCClient.connect(path: world.broker.appSocket)
-        defer { client.close() }
-        let attack = Task { () throws -> Int in
-            defer { arrivals.finish() }
-            var received = 0
-            for try await message in client.serverStream(kind.method.rawValue, kind.request) {
-                arrivals.record()
-                let (samples, last) = try kind.read(message)
-                received += samples
-                if last { break }  // a long-running query's first delivery is its answer here
-            }
-            return received
-        }
-        while arrivals.count < 2, !arrivals.finished { try await Task.sleep(for: .milliseconds(5)) }
-        let before = arrivals.count
-        let waited = try await Self.victimQueryTime(world.victim)
-        let during = arrivals.count - before
-        let received = try await attack.value
-        let instants = arrivals.all
+        let attack = try AttackerReader(kind: kind, socket: world.broker.appSocket)
+        while attack.instants.count < 2, attack.result == nil { try await Task.sleep(for: .milliseconds(5)) }
+        let victim = try await Self.victimQuery(world.victim)
+        let waited = victim.time
+        let received = try await attack.answer()
+        let instants = attack.instants
+        let before = instants.filter { $0 <= victim.started }.count
+        let during = instants.filter { $0 > victim.started && $0 <= victim.ended }.count
         #expect(received == Self.matching, "\(kind): the attacker's answer came whole")
         let left = instants.count - before
         if kind == .anchoredLongRunning, left < Self.remainingAtLeast {
@@ -163,7 +193,7 @@ import TestSupport
         }
         try #require(left >= Self.remainingAtLeast,
                      "\(kind): only \(left) attacker messages were left when the victim asked (of \(instants.count))")
-        let gaps = zip(instants.dropFirst(), instants).map { $0 - $1 }.sorted()
+        let gaps = zip(instants.dropFirst(), instants).map { Duration.nanoseconds(Int64($0 - $1)) }.sorted()
         let message = gaps[gaps.count / 2]
         let bound = message * 2 + alone * 2
         let figures = "\(kind): victim \(waited) (alone \(alone)), attacker message \(message) (median of \(gaps.count) gaps), "

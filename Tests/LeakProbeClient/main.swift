@@ -8,6 +8,7 @@
 // from earlier answers (an anchor):
 //   unary METHOD PAYLOAD-HEX       (empty payload: "-")
 //   stream METHOD PAYLOAD-HEX
+//   timed-stream METHOD PAYLOAD-HEX   `stream`, and a `clock` line before its end
 //   open NAME METHOD PAYLOAD-HEX   start a server stream that stays open (long-running queries)
 //   close NAME                     cancel it
 //   stall METHOD PAYLOAD-HEX       (first command only) send the request, never read a reply
@@ -19,6 +20,7 @@
 //   call N METHOD
 //   reply HEX            a unary call's response payload
 //   item HEX             each message of a stream, in order
+//   clock START END      (timed-stream) when the request left and the answer ended, CLOCK_MONOTONIC ns
 //   end                  a stream's clean end
 //   status CODE HK MESSAGE-HEX   the call failed (gRPC code, HealthKit code or -1, message bytes)
 //   done N
@@ -203,6 +205,13 @@ func slow(_ fields: [String]) -> Never {
     exit(0)
 }
 
+/// CLOCK_MONOTONIC, in nanoseconds: one clock for every process of the machine.
+func monotonicNanoseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}
+
 var firstLine = readLine()
 if let first = firstLine, first.hasPrefix("slow ") {
     slow(first.split(separator: " ", omittingEmptySubsequences: true).map(String.init))
@@ -236,6 +245,21 @@ while let line = firstLine ?? readLine() {
             for try await item in client.serverStream(fields[1], payload) { emit("item \(hex(item))") }
             emit("end")
         } catch {
+            emit(statusLine(error))
+        }
+    case "timed-stream" where fields.count == 3:
+        // `stream`, plus when the request left and the answer's end arrived, on the system's
+        // monotonic clock (comparable with another process's): timing measured here does not
+        // depend on how busy the test process driving this client is.
+        guard let payload = bytes(fromHex: Substring(fields[2])) else { fail("bad payload on line \(number)") }
+        emit("call \(number) \(fields[1])")
+        let started = monotonicNanoseconds()
+        do {
+            for try await item in client.serverStream(fields[1], payload) { emit("item \(hex(item))") }
+            emit("clock \(started) \(monotonicNanoseconds())")
+            emit("end")
+        } catch {
+            emit("clock \(started) \(monotonicNanoseconds())")
             emit(statusLine(error))
         }
     case "open" where fields.count == 4:

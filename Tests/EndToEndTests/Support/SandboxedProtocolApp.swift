@@ -65,6 +65,18 @@ final class SandboxedProtocolApp: Sendable {
         return try lines.filter { $0.hasPrefix("item ") }.flatMap { try SampleList(wire: Self.bytes(String($0.dropFirst(5)))).samples }
     }
 
+    /// `query`, timed inside the app's own process (`timed-stream`): when its request left and
+    /// its answer ended, on CLOCK_MONOTONIC (`MonotonicClock`), whatever this process was busy with.
+    func timedQuery(_ spec: SampleQuerySpec) async throws -> (found: [SampleRecord], started: UInt64, ended: UInt64) {
+        let lines = try await session.run("timed-stream \(HealthStoreMethod.querySamples.rawValue) \(Self.hex(spec.wireBytes()))",
+                                          timeout: 120)
+        if let failure = lines.lazy.compactMap(Self.failure).first { throw failure }
+        let clock = lines.first { $0.hasPrefix("clock ") }?.split(separator: " ").dropFirst().compactMap { UInt64($0) } ?? []
+        guard clock.count == 2 else { throw Failure(code: -1, healthKitCode: nil, message: "no clock line: \(lines)") }
+        let found = try lines.filter { $0.hasPrefix("item ") }.flatMap { try SampleList(wire: Self.bytes(String($0.dropFirst(5)))).samples }
+        return (found, clock[0], clock[1])
+    }
+
     private static func failure(_ line: String) -> Failure? {
         let fields = line.split(separator: " ", omittingEmptySubsequences: false)
         guard fields.count == 4, fields[0] == "status", let code = Int(fields[1]), let healthKit = Int(fields[2]) else { return nil }
