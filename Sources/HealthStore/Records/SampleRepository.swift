@@ -271,8 +271,8 @@ public struct SampleRepository: Sendable {
         let visible = SampleSQL.visibility(visibility.scope)
         conditions.append(visible.sql)
         arguments += visible.arguments
-        if let predicate = spec.predicate {  // converted for its type by condition(_:of:within:)
-            let compiled = try SampleSQL.condition(predicate, of: spec.typeIdentifier, within: visibility.bounded(through: through))
+        if let predicate = spec.predicate {  // converted for its type by condition(_:of:within:_:)
+            let compiled = try SampleSQL.condition(predicate, of: spec.typeIdentifier, within: visibility.bounded(through: through), db)
             conditions.append("(\(compiled.sql))")
             arguments += compiled.arguments
         }
