@@ -22,12 +22,12 @@ The count that does not depend on the machine's load is the pages each save writ
 (WAL bytes / 4096 per 1,000-row transaction, checkpoints off); the time is printed beside the
 load average. Usage: uuid-layout.py [PREFILL] [BATCHES] [ROUNDS] [DIR] [WORKLOADS]
 """
-import os, random, shutil, sqlite3, struct, sys, time
+import os, random, shutil, sqlite3, sys, tempfile, time
 
 PREFILL = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
 BATCHES = int(sys.argv[2]) if len(sys.argv) > 2 else 20
 ROUNDS = int(sys.argv[3]) if len(sys.argv) > 3 else 2
-DIR = sys.argv[4] if len(sys.argv) > 4 else "/tmp/uuid-layout"
+DIR = sys.argv[4] if len(sys.argv) > 4 else os.path.join(tempfile.gettempdir(), "uuid-layout")
 WORKLOADS = sys.argv[5].split(",") if len(sys.argv) > 5 else ["live", "backfill", "sync"]
 YEAR_MS = 365 * 86_400_000
 NOW_MS = 1_795_000_000_000                    # "now": 2026-11-18
