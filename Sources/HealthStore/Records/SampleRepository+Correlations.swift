@@ -23,7 +23,7 @@ extension SampleRepository {
                  .clinicalRecord, .visionPrescription, .medicationDoseEvent, .userAnnotatedMedication:
                 throw StoredValueError(table: "correlation_members")  // CorrelationRules admits quantity and category samples only
             }
-            let uuid = uuidSupply.next()
+            let uuid = uuidSupply.next(startingAt: object.startDate)
             // No sync identity: it belongs to the correlation, not to its samples.
             let memberID = try inserter.insert(object, uuid: uuid, quantity: quantity, category: category, sync: nil, db)
             try link.execute(arguments: [correlationID, memberID])

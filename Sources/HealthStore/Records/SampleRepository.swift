@@ -114,7 +114,7 @@ public struct SampleRepository: Sendable {
             }
             try stored.replace(db, change: inserter.change)
         }
-        let uuid = uuidSupply.next()
+        let uuid = uuidSupply.next(startingAt: record.startDate)
         var quantity: Double?
         var category: Int?
         switch record.value {
