@@ -83,6 +83,9 @@ struct ohk_change_capture {
     /// The counter's value last written in this transaction, when counter_written.
     int counter_written;
     int64_t counter;
+    /// Writes of the counter noted since the capture was made (never reset nor rolled back): the
+    /// writer of one tells by it that the value noted is its own write's (ohk_change_capture_counter).
+    int64_t counter_writes;
 };
 
 ohk_change_capture *ohk_change_capture_create(void) { return calloc(1, sizeof(ohk_change_capture)); }
@@ -144,6 +147,7 @@ static void counter_changed(ohk_change_capture *capture, sqlite3 *db, int operat
     }
     capture->counter = sqlite3_value_int64(value);
     capture->counter_written = 1;
+    capture->counter_writes++;
 }
 
 static void note(ohk_change_capture *capture, int64_t type) {
@@ -214,6 +218,14 @@ ohk_change_mark ohk_change_capture_mark(void *db) {
         mark.counter = capture->counter;
     }
     return mark;
+}
+
+int ohk_change_capture_counter(void *db, int64_t *writes, int64_t *value) {
+    ohk_change_capture *capture = installed((sqlite3 *)db);
+    if (capture == NULL || capture->counter_table == NULL) return 0;
+    *writes = capture->counter_writes;
+    *value = capture->counter;
+    return 1;
 }
 
 void ohk_change_capture_roll_back(void *db, ohk_change_mark mark) {

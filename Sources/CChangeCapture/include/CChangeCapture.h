@@ -53,6 +53,12 @@ ohk_change_mark ohk_change_capture_mark(void *db);
 /// undid their rows, and restores the counter's value as it stood at the mark. A mark of another capture, or one past the note, makes the note incomplete.
 void ohk_change_capture_roll_back(void *db, ohk_change_mark mark);
 
+/// For the writer of the watched counter (the connection's own thread): when the capture installed
+/// on `db` watches a counter, sets `*writes` to the counter writes it has noted since it was made
+/// and `*value` to the value last noted, and returns 1; 0 otherwise. Read before and after one
+/// UPDATE of the counter: `*writes` one higher means `*value` is that UPDATE's.
+int ohk_change_capture_counter(void *db, int64_t *writes, int64_t *value);
+
 /// How many distinct types are noted now (a take needs room for them all).
 int ohk_change_capture_count(ohk_change_capture *capture);
 

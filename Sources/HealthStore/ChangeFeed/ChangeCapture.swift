@@ -76,6 +76,17 @@ final class ChangeCapture: @unchecked Sendable {
         fileprivate let mark: ohk_change_mark
     }
 
+    /// The counter writes the capture installed on `db`'s connection has noted, and the value last
+    /// noted; nil when no capture watching the counter is installed there.
+    static func counterWrites(_ db: Database) -> (writes: Int64, value: Int64)? {
+        var writes: Int64 = 0
+        var value: Int64 = 0
+        guard ohk_change_capture_counter(UnsafeMutableRawPointer(db.sqliteConnection), &writes, &value) == 1 else {
+            return nil
+        }
+        return (writes, value)
+    }
+
     static func mark(_ db: Database) -> Mark {
         Mark(mark: ohk_change_capture_mark(UnsafeMutableRawPointer(db.sqliteConnection)))
     }
