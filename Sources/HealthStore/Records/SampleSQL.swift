@@ -20,8 +20,10 @@ enum SampleSQL {
     /// lookup of a type by its identifier, which the insert path (`SampleRepository.typeID`) also
     /// uses before it adds the type.
     /// Read straight from SQLite (`BoundStatement.readFirstRow`): every save looks its type up.
+    private static let typeLookupSlot = StatementSlot("SELECT id FROM sample_types WHERE identifier = ?")
+
     static func knownTypeID(_ db: Database, _ identifier: String) throws -> Int64? {
-        let lookup = try BoundStatement(db, sql: "SELECT id FROM sample_types WHERE identifier = ?")
+        let lookup = try BoundStatement(db, typeLookupSlot)
         try lookup.bind(identifier, at: 1)
         return try lookup.readFirstRow { $0.int64(0) }
     }
