@@ -98,7 +98,14 @@ import Testing
         let sleeper = try #require(try await Self.sleeper(reusing: connector.pid),
                                    "could not start a process under the reused pid \(connector.pid)")
         defer { sleeper.signal(SIGKILL) }
-        let reusedExecutable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(connector.pid)/exe")
+        // A test child starts as `setpriv --pdeathsig KILL` (ChildProcess), which then executes
+        // sleep: read the executable once it has (loaded full runs read setpriv's, session 23).
+        var reusedExecutable = ""
+        for _ in 0..<200 {
+            reusedExecutable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(connector.pid)/exe")) ?? ""
+            if reusedExecutable.hasSuffix("sleep") { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
         #expect(reusedExecutable.hasSuffix("sleep"), "control: pid \(connector.pid) now runs \(reusedExecutable)")
 
         let accepted = try UnixSocket.accept(listener)
