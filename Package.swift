@@ -158,7 +158,7 @@ let package = Package(
         .executableTarget(
             name: "healthd",
             dependencies: [
-                "HealthBroker", "HealthStore", "HealthIPC", "CSandbox", "CAllocator", "CCrashReport", "HealthSandboxKit",
+                "HealthBroker", "HealthStore", "HealthIPC", "HealthModel", "CSandbox", "CAllocator", "CCrashReport", "HealthSandboxKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

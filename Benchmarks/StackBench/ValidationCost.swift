@@ -41,7 +41,7 @@ enum ValidationCost {
                         var types = Set<String>(), logged = Set<String>()
                         var previous: String?
                         for record in batch {
-                            if record.typeIdentifier == previous, !record.holdsCorrelatedSamples { continue }
+                            if record.typeIdentifier == previous, !record.carriesValuesOfOtherTypes { continue }
                             previous = record.typeIdentifier
                             record.forEachShareTypeIdentifier { types.insert($0) }
                             logged.insert(record.typeIdentifier)

@@ -91,7 +91,7 @@ struct GroupCommitWorkload {
         try db.execute(sql: """
             INSERT INTO objects (uuid, type_id, source_id, source_version, start_us, end_us, quantity, change_seq)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [UUIDv7.make(), typeID, sourceID, source.version, record.startDate.microsecondsSince1970,
+            """, arguments: [UUIDv7.make(startingAt: record.startDate), typeID, sourceID, source.version, record.startDate.microsecondsSince1970,
                              record.endDate.microsecondsSince1970, value, change])
     }
 }

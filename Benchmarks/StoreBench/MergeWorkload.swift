@@ -20,7 +20,7 @@ struct MergeWorkload {
             let record = SampleRecord(uuid: UUID(), typeIdentifier: HKQuantityTypeIdentifier.stepCount.rawValue,
                                       startDate: start, endDate: start.addingTimeInterval(60),
                                       value: .quantity(Double(index % 200), unit: "count"))
-            return .save(records: [record], source: source, uuids: [UUIDv7.make()])
+            return .save(records: [record], source: source, uuids: [UUIDv7.make(startingAt: start)])
         }
         let journal = try PendingJournalMerge.begin(database, directory: directory)
         for index in 0..<entries {

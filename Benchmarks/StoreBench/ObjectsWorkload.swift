@@ -41,8 +41,8 @@ struct ObjectsWorkload {
                     let statement = try db.makeStatement(
                         sql: "INSERT INTO objects (uuid, type, start, end, value, source) VALUES (?, ?, ?, ?, ?, ?)")
                     for i in batch..<min(batch + batchSize, rows) {
-                        let uuid = withUnsafeBytes(of: UUIDv7.make().uuid) { Data($0) }
                         let start = Double(i) * 60
+                        let uuid = withUnsafeBytes(of: UUIDv7.make(startingAt: Date(timeIntervalSince1970: start)).uuid) { Data($0) }
                         try statement.execute(arguments: [
                             uuid, i % typeCount, start, start + 30,
                             Double.random(in: 0..<200, using: &generator), i % 5,

@@ -2,49 +2,48 @@ import Foundation
 import HealthModel
 import HealthWire
 
-/// The sample-query family: the checks healthd makes of a request before any store work, which
-/// live in the broker (`SampleQueries.check`, `ChangeQueries.check`, `AnchoredParts`,
-/// `CorrelationService.check`, `DeletionService.checkDeletable`) and are mirrored here from
-/// their HealthModel parts — the type, the limit, the sort keys (`checkSort`), the predicate as
-/// the store compiles it (`canonicalized(for:)`), the union of an anchored query's descriptors
-/// (`DescriptorUnion`). Oracle: no trap, and a canonical predicate canonicalizes again.
+/// The sample-query family: the checks healthd makes of a request before any store work, called
+/// here exactly as the broker calls them (they live in HealthModel for that: `SampleQuerySpec.check`,
+/// `SampleQuerySpec.checkChangeQuery`, `DescriptorUnion.checkedParts`, `CorrelationQuerySpec.check`,
+/// `HKObjectType.deletableSampleType`) — the type, the limit, the sort keys, the predicate as the
+/// store compiles it (`canonicalized(for:)`), the union of an anchored query's descriptors.
+/// Oracle: no trap, a request that passed its check passes it again, and a canonical predicate
+/// canonicalizes again.
 enum SampleQueryFuzz {
     static func samples(_ payload: [UInt8]) {
-        guard let spec = try? SampleQuerySpec(wire: payload), sampleType(spec.typeIdentifier) != nil, spec.limit >= 0 else { return }
-        guard (try? spec.checkSort()) != nil else { return }
+        guard let spec = try? SampleQuerySpec(wire: payload), (try? spec.check()) != nil else { return }
+        guard (try? spec.check()) != nil else { violated("a sample query spec that passed its check did not again") }
         if HKObjectType.type(forIdentifier: spec.typeIdentifier) is HKCorrelationType {
-            checkCorrelation(CorrelationQuerySpec(spec))
+            correlation(CorrelationQuerySpec(spec))
             return
         }
         recanonicalize(spec.typeIdentifier, spec.predicate)
     }
 
     static func anchored(_ payload: [UInt8]) {
-        guard let spec = try? AnchoredQuerySpec(wire: payload), !spec.descriptors.isEmpty else { return }
-        for descriptor in spec.descriptors {
-            guard sampleType(descriptor.typeIdentifier) != nil,
-                  (try? SampleQuerySpec(typeIdentifier: descriptor.typeIdentifier, predicate: descriptor.predicate).canonicalPredicate()) != nil
-            else { return }
+        guard let spec = try? AnchoredQuerySpec(wire: payload) else { return }
+        let requested = spec.descriptors.map { DescriptorUnion.Part(typeIdentifier: $0.typeIdentifier, predicate: $0.predicate) }
+        guard let parts = try? DescriptorUnion.checkedParts(requested) else { return }
+        guard parts.count <= requested.count, Set(parts.map(\.typeIdentifier)) == Set(requested.map(\.typeIdentifier)) else {
+            violated("the union of \(requested.count) descriptors has \(parts.count) parts or other types")
         }
-        let parts = DescriptorUnion.parts(spec.descriptors.map { DescriptorUnion.Part(typeIdentifier: $0.typeIdentifier, predicate: $0.predicate) })
-        guard parts.count <= spec.descriptors.count, Set(parts.map(\.typeIdentifier)) == Set(spec.descriptors.map(\.typeIdentifier)) else {
-            violated("the union of \(spec.descriptors.count) descriptors has \(parts.count) parts or other types")
-        }
-        // The union of predicates that each compile for their type compiles too.
+        // The union of descriptors that each passed the check passes it too.
         for part in parts {
-            guard (try? SampleQuerySpec(typeIdentifier: part.typeIdentifier, predicate: part.predicate).canonicalPredicate()) != nil else {
+            guard (try? SampleQuerySpec.checkChangeQuery(typeIdentifier: part.typeIdentifier, predicate: part.predicate)) != nil else {
                 violated("the union predicate for \(part.typeIdentifier) does not compile where its descriptors did")
             }
         }
     }
 
     static func observer(_ payload: [UInt8]) {
-        guard let spec = try? TypePredicateSpec(wire: payload), sampleType(spec.typeIdentifier) != nil else { return }
+        guard let spec = try? TypePredicateSpec(wire: payload),
+              (try? SampleQuerySpec.checkChangeQuery(typeIdentifier: spec.typeIdentifier, predicate: spec.predicate)) != nil else { return }
         recanonicalize(spec.typeIdentifier, spec.predicate)
     }
 
     static func deletion(_ payload: [UInt8]) {
-        guard let deletion = try? MatchingDeletion(wire: payload), sampleType(deletion.typeIdentifier) != nil else { return }
+        guard let deletion = try? MatchingDeletion(wire: payload), (try? HKObjectType.deletableSampleType(deletion.typeIdentifier)) != nil
+        else { return }
         recanonicalize(deletion.typeIdentifier, deletion.predicate)
     }
 
@@ -56,24 +55,20 @@ enum SampleQueryFuzz {
 
     static func correlation(_ payload: [UInt8]) {
         guard let spec = try? CorrelationQuerySpec(wire: payload) else { return }
-        checkCorrelation(spec)
+        correlation(spec)
     }
 
-    /// `CorrelationService.check`'s HealthModel parts.
-    static func checkCorrelation(_ spec: CorrelationQuerySpec) {
-        guard HKObjectType.type(forIdentifier: spec.typeIdentifier) is HKCorrelationType, spec.limit >= 0 else { return }
-        let allowed = Set(CorrelationRules.memberTypes(of: spec.typeIdentifier).map(\.identifier))
-        guard spec.objectPredicates.keys.allSatisfy(allowed.contains), let canonical = try? spec.canonicalized() else { return }
+    /// `CorrelationQuerySpec.check`, as `CorrelationService.check` runs it.
+    static func correlation(_ spec: CorrelationQuerySpec) {
+        guard (try? spec.check()) != nil, let canonical = try? spec.canonicalized() else { return }
+        guard (try? spec.check()) != nil else { violated("a correlation spec that passed its check did not again") }
         guard (try? canonical.canonicalized()) != nil else { violated("a canonical correlation spec did not canonicalize again") }
-    }
-
-    static func sampleType(_ identifier: String) -> HKSampleType? {
-        HKObjectType.type(forIdentifier: identifier) as? HKSampleType
     }
 
     /// The predicate as the store compiles it; what compiled once compiles again.
     static func recanonicalize(_ identifier: String, _ predicate: SamplePredicate?) {
-        guard let type = sampleType(identifier), let predicate, let canonical = try? predicate.canonicalized(for: type) else { return }
+        guard let type = HKObjectType.type(forIdentifier: identifier) as? HKSampleType, let predicate,
+              let canonical = try? predicate.canonicalized(for: type) else { return }
         guard (try? canonical.canonicalized(for: type)) != nil else {
             violated("a canonical predicate for \(identifier) did not canonicalize again")
         }

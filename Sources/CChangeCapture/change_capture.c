@@ -33,6 +33,15 @@
 // type column that is not an integer, another capture installed) makes the watcher announce
 // "every type" (CommitWatcher), whose cost follows the listeners, not the stored types.
 //
+// The same hook notes the change number the transaction wrote (the `counters` row named
+// 'change', ohk_change_capture_watch_counter): the watcher read it after the commit, in a read
+// transaction of its own — a WAL read lock taken and dropped (4 `fcntl` calls) and the statement
+// run, for every save (issue 17, Benchmarks/README.md "Session 23"). The value last
+// written is the one committed: a rollback resets the note, and a savepoint's mark keeps the value
+// as it stood, which a rollback to it restores (SQLite undoes the savepoint's UPDATE of the counter
+// without telling the hook; without that, a failed save last in a group commit would have its
+// rolled-back number announced).
+//
 // GRDB installs no pre-update hook (it would only with SQLITE_ENABLE_PREUPDATE_HOOK, which this
 // package does not set); the commit watcher's tests fail if anything replaces this one.
 #include <sqlite3.h>
@@ -49,6 +58,7 @@ void *sqlite3_preupdate_hook(sqlite3 *db,
                              void *context);
 int sqlite3_preupdate_count(sqlite3 *db);
 int sqlite3_preupdate_new(sqlite3 *db, int column, sqlite3_value **value);
+int sqlite3_preupdate_old(sqlite3 *db, int column, sqlite3_value **value);
 
 #define WATCHED_TABLES 8
 /// Room for distinct types the note starts with; it doubles when full.
@@ -65,6 +75,17 @@ struct ohk_change_capture {
     int incomplete;
     int capacity;
     int64_t *types;
+    /// The counter row watched (ohk_change_capture_watch_counter); counter_table NULL: none.
+    char *counter_table;
+    char *counter_key;
+    int counter_key_column;
+    int counter_value_column;
+    /// The counter's value last written in this transaction, when counter_written.
+    int counter_written;
+    int64_t counter;
+    /// Writes of the counter noted since the capture was made (never reset nor rolled back): the
+    /// writer of one tells by it that the value noted is its own write's (ohk_change_capture_counter).
+    int64_t counter_writes;
 };
 
 ohk_change_capture *ohk_change_capture_create(void) { return calloc(1, sizeof(ohk_change_capture)); }
@@ -77,6 +98,56 @@ int ohk_change_capture_watch(ohk_change_capture *capture, const char *table, int
     capture->type_columns[capture->tables] = type_column;
     capture->tables++;
     return 1;
+}
+
+int ohk_change_capture_watch_counter(ohk_change_capture *capture, const char *table, int key_column, const char *key,
+                                     int value_column) {
+    if (capture->counter_table != NULL || key_column < 0 || value_column < 0) return 0;
+    char *name = strdup(table);
+    char *row = strdup(key);
+    if (name == NULL || row == NULL) {
+        free(name);
+        free(row);
+        return 0;
+    }
+    capture->counter_table = name;
+    capture->counter_key = row;
+    capture->counter_key_column = key_column;
+    capture->counter_value_column = value_column;
+    return 1;
+}
+
+/// A row of the counter table written: notes the new value when it is the watched counter's row.
+/// A write it cannot read, or the counter's row deleted, makes the note incomplete: the watcher
+/// then announces every type and reads the number from the store (never expected; the store's
+/// counter row is only ever updated).
+static void counter_changed(ohk_change_capture *capture, sqlite3 *db, int operation) {
+    int columns = sqlite3_preupdate_count(db);
+    if (capture->counter_key_column >= columns || capture->counter_value_column >= columns) {
+        capture->counter_written = 0;
+        capture->incomplete = 1;
+        return;
+    }
+    sqlite3_value *key = NULL;
+    int read = operation == SQLITE_DELETE ? sqlite3_preupdate_old(db, capture->counter_key_column, &key)
+                                          : sqlite3_preupdate_new(db, capture->counter_key_column, &key);
+    if (read != SQLITE_OK || key == NULL) {
+        capture->counter_written = 0;
+        capture->incomplete = 1;
+        return;
+    }
+    const unsigned char *text = sqlite3_value_type(key) == SQLITE_TEXT ? sqlite3_value_text(key) : NULL;
+    if (text == NULL || strcmp((const char *)text, capture->counter_key) != 0) return;  // another counter
+    sqlite3_value *value = NULL;
+    if (operation == SQLITE_DELETE || sqlite3_preupdate_new(db, capture->counter_value_column, &value) != SQLITE_OK
+        || value == NULL || sqlite3_value_type(value) != SQLITE_INTEGER) {
+        capture->counter_written = 0;
+        capture->incomplete = 1;
+        return;
+    }
+    capture->counter = sqlite3_value_int64(value);
+    capture->counter_written = 1;
+    capture->counter_writes++;
 }
 
 static void note(ohk_change_capture *capture, int64_t type) {
@@ -101,8 +172,13 @@ static void changed(void *context, sqlite3 *db, int operation, const char *datab
     (void)old_key;
     (void)new_key;
     ohk_change_capture *capture = context;
+    if (strcmp(database, "main") != 0) return;
+    if (capture->counter_table != NULL && strcmp(table, capture->counter_table) == 0) {
+        counter_changed(capture, db, operation);
+        return;
+    }
     // A deleted row leaves no row with a new change number; its deletion record is an insert.
-    if (operation == SQLITE_DELETE || strcmp(database, "main") != 0) return;
+    if (operation == SQLITE_DELETE) return;
     for (int i = 0; i < capture->tables; i++) {
         if (strcmp(table, capture->names[i]) != 0) continue;
         sqlite3_value *value = NULL;
@@ -134,12 +210,22 @@ static ohk_change_capture *installed(sqlite3 *db) {
 
 ohk_change_mark ohk_change_capture_mark(void *db) {
     ohk_change_capture *capture = installed((sqlite3 *)db);
-    ohk_change_mark mark = {capture, 0, 0};
+    ohk_change_mark mark = {capture, 0, 0, 0, 0};
     if (capture != NULL) {
         mark.noted = capture->noted;
         mark.incomplete = capture->incomplete;
+        mark.counter_written = capture->counter_written;
+        mark.counter = capture->counter;
     }
     return mark;
+}
+
+int ohk_change_capture_counter(void *db, int64_t *writes, int64_t *value) {
+    ohk_change_capture *capture = installed((sqlite3 *)db);
+    if (capture == NULL || capture->counter_table == NULL) return 0;
+    *writes = capture->counter_writes;
+    *value = capture->counter;
+    return 1;
 }
 
 void ohk_change_capture_roll_back(void *db, ohk_change_mark mark) {
@@ -153,12 +239,18 @@ void ohk_change_capture_roll_back(void *db, ohk_change_mark mark) {
     }
     capture->noted = mark.noted;
     capture->incomplete = mark.incomplete;
+    // SQLite undid the savepoint's counter updates too: the value committed is the one before it.
+    capture->counter_written = mark.counter_written;
+    capture->counter = mark.counter;
 }
 
-int ohk_change_capture_take(ohk_change_capture *capture, int64_t *types, int capacity, int *complete) {
+int ohk_change_capture_take(ohk_change_capture *capture, int64_t *types, int capacity, int *complete,
+                            int64_t *counter, int *counter_written) {
     int count = capture->noted < capacity ? capture->noted : capacity;
     if (count > 0) memcpy(types, capture->types, (size_t)count * sizeof *types);
     *complete = !capture->superseded && !capture->incomplete && count == capture->noted;
+    *counter_written = *complete && capture->counter_written;
+    *counter = capture->counter;
     ohk_change_capture_reset(capture);
     return count;
 }
@@ -168,4 +260,5 @@ int ohk_change_capture_count(ohk_change_capture *capture) { return capture->note
 void ohk_change_capture_reset(ohk_change_capture *capture) {
     capture->noted = 0;
     capture->incomplete = 0;
+    capture->counter_written = 0;
 }

@@ -12,7 +12,8 @@ import Synchronization
 /// is a `let` of a Sendable value, and the one thing that changes, the UUID, sits behind a mutex.
 public class HKObject: NSObject, NSSecureCoding, @unchecked Sendable {
     /// Until the object is saved, a random UUID made on this side (so unsaved objects can be
-    /// told apart). The broker assigns the real, time-ordered UUID when it stores the object;
+    /// told apart). The broker assigns the real UUID (version 7, its time field the object's
+    /// start date) when it stores the object;
     /// a successful `save` writes it back here, which is why this is the one mutable property.
     public var uuid: UUID { assignedUUID.withLock { $0 } }
     private let assignedUUID: Mutex<UUID>

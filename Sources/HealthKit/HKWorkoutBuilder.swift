@@ -173,6 +173,9 @@ public class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         // association limit. Fetched samples name their source; samples this builder saved
         // were never fetched and carry the unsaved source's empty bundle identifier.
         let ownBundle = HKSource.default().bundleIdentifier
+        let shareable = shareableTypes(of: contents.withLock { contents in
+            contents.sampleOrder.compactMap { (contents.samples[$0] as? HKQuantitySample)?.quantityType }
+        })
         let workout = try contents.withLock { (contents) throws(HKError) -> HKWorkout in
             guard contents.phase == .ended, let start = contents.startDate, let end = contents.endDate else {
                 throw Self.phaseError("finish the workout", contents.phase)
@@ -181,7 +184,7 @@ public class HKWorkoutBuilder: NSObject, @unchecked Sendable {
                 let bundle = contents.samples[uuid]?.sourceRevision.source.bundleIdentifier
                 return bundle == ownBundle || bundle == ""
             }
-            return try makeWorkout(contents, start: start, end: end, associating: own)
+            return try makeWorkout(contents, start: start, end: end, associating: own, statisticsOf: shareable)
         }
         try await healthStore.save(workout)
         contents.withLock { contents in
@@ -353,12 +356,30 @@ public class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Of the quantity types the builder collected, those this app may share. healthd stores a
+    /// workout's statistics of a type only from an app with share permission for it
+    /// (`SampleRecord.forEachShareTypeIdentifier`: a statistic is a value of its type, and an app
+    /// must not write values of a type the user did not let it write). Samples the app added
+    /// itself were saved by `addSamples` and needed that permission already (HealthKit refuses
+    /// such a save with errorAuthorizationDenied, "The user hasn't given the app permission to
+    /// save data"); samples of another app collected from the store (the live data source, or
+    /// stored samples added) may be of a type the app only reads. HealthKit computes a live
+    /// workout's statistics in its own daemon from the device's sensors; here the app computes
+    /// them, so healthd cannot tell real ones from invented ones and the builder leaves out the
+    /// types it may not share rather than have the whole workout refused.
+    private func shareableTypes(of collected: [HKQuantityType]) -> Set<HKQuantityType> {
+        Set(Set(collected).filter { healthStore.authorizationStatus(for: $0) == .sharingAuthorized })
+    }
+
     /// The workout `finishWorkout` saves: the builder's dates, events and metadata (the
     /// configuration's location metadata where the app set none), activities ended and with
     /// their statistics, the workout's statistics, and totals from the sums of active energy,
-    /// the activity's distance type, swimming strokes and flights climbed.
-    private func makeWorkout(_ contents: Contents, start: Date, end: Date, associating: [UUID]) throws(HKError) -> HKWorkout {
+    /// the activity's distance type, swimming strokes and flights climbed — statistics and
+    /// totals from the collected samples of `shareable` types only (`shareableTypes(of:)`).
+    private func makeWorkout(_ contents: Contents, start: Date, end: Date, associating: [UUID],
+                             statisticsOf shareable: Set<HKQuantityType>) throws(HKError) -> HKWorkout {
         let samples = contents.sampleOrder.compactMap { contents.samples[$0] as? HKQuantitySample }
+            .filter { shareable.contains($0.quantityType) }
         let statistics = WorkoutBuilderStatistics.all(of: samples, from: start, to: end)
         let activities = contents.activities.map { activity in
             let activityEnd = activity.endDate ?? end

@@ -41,16 +41,17 @@ public struct HealthCtl: ParsableCommand {
             }
             return HealthCtlExitCode.success.rawValue
         } catch let error as HealthCtlError {
-            io.errors.writeLine("healthctl: \(error)")
+            ErrorLines.write(error, to: io.errors)
             return error.exitCode.rawValue
         } catch {
-            // ArgumentParser's own outcomes: help, completion scripts, usage errors.
+            // ArgumentParser's own outcomes: help, completion scripts, usage errors — and any
+            // other error a command threw, which ArgumentParser describes.
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
             if code == .success {
                 if !message.isEmpty { io.output.writeLine(message) }
             } else {
-                io.errors.writeLine(message)
+                io.errors.writeLine(ErrorLines.argumentParserText(message: Self.message(for: error), full: message))
             }
             return code.rawValue
         }

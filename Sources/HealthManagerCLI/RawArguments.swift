@@ -9,7 +9,7 @@ extension HealthCtl {
         var arguments: [String] = []
         for (index, bytes) in rawArguments.enumerated() {
             if let problem = WireText.problem(in: bytes) {
-                CommandIO.current.errors.writeLine("healthctl: argument \(index + 1) \(problem); arguments must be UTF-8 text")
+                CommandIO.current.errors.writeLine(ErrorLines.line("argument \(index + 1) \(problem); arguments must be UTF-8 text"))
                 return HealthCtlExitCode.usage.rawValue
             }
             arguments.append(String(decoding: bytes, as: UTF8.self))

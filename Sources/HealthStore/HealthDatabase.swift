@@ -20,6 +20,9 @@ public final class HealthDatabase: Sendable {
     /// Whether this open store is still in service, or a lock or key change began closing it:
     /// the admission a stream's question between its messages runs in, which the close waits for.
     public let lifetime = StoreLifetime()
+    /// What the migrations run by this opening changed that the user must be told
+    /// (`store_upgrade_notices`, v71 on): healthd logs them. Empty when none ran.
+    public let upgradeNotices: [String]
 
     /// `readOnly`: the store cannot be written (`EncryptedDatabase.openReadOnly`), so it is
     /// not migrated; it must already have every migration, or opening fails. `sideReader`: a
@@ -35,8 +38,14 @@ public final class HealthDatabase: Sendable {
                 throw StoreOpenError.database(path: "", code: 8,
                                               message: "the store needs a schema upgrade, which cannot run while it is read-only")
             }
+            upgradeNotices = []
         } else {
+            let appliedBefore = try writer.read { try StoreSchema.migrator.appliedIdentifiers($0) }
             try StoreSchema.migrator.migrate(writer)
+            upgradeNotices = try writer.read { db in
+                try Row.fetchAll(db, sql: "SELECT migration, notice FROM store_upgrade_notices ORDER BY sequence")
+                    .filter { !appliedBefore.contains($0["migration"]) }.map { $0["notice"] }
+            }
         }
         self.writer = writer
         // One group-commit queue for every durable write that may batch: saves, deletions and

@@ -2,15 +2,14 @@ import Foundation
 import Glibc
 
 /// Mints the UUIDv7s of one write (`UUIDSupply`) with the random bits of many ids drawn by one
-/// `arc4random_buf` (one `getrandom`) and the clock read once per refill.
+/// `arc4random_buf` (one `getrandom`).
 ///
-/// `UUIDv7.make()` reads the clock and calls `getrandom` two or three times per id (a system
-/// call each, and the kernel's CSPRNG state set up each time): with 1,000 samples per save that
-/// was more than half of `SampleRepository.write` and 8 % of healthd's CPU in a batched save
-/// (Benchmarks/README.md, "Batched saves"). The ids are the same kind: 48-bit milliseconds and
-/// 74 fresh random bits each from the kernel's CSPRNG, no counter and nothing shared between
-/// ids (`UUIDv7`'s privacy reasoning holds unchanged). Ids of one refill share a millisecond,
-/// which RFC 9562 allows and no code relies on (rows keep their order in `objects.id`).
+/// `UUIDv7.make(startingAt:)` calls `getrandom` two or three times per id (a system call each,
+/// and the kernel's CSPRNG state set up each time): with 1,000 samples per save that was more
+/// than half of `SampleRepository.write` and 8 % of healthd's CPU in a batched save
+/// (Benchmarks/README.md, "Batched saves"). The ids are the same kind: the object's start date
+/// in whole milliseconds and 74 fresh random bits each from the kernel's CSPRNG, no counter,
+/// nothing shared between ids and no clock read (`UUIDv7`'s privacy reasoning holds unchanged).
 struct UUIDv7Minter {
     /// Ids per refill: one draw of 640 bytes serves 64 ids.
     static let idsPerRefill = 64
@@ -19,9 +18,10 @@ struct UUIDv7Minter {
     /// Allocated on the first id: a supply of preassigned ids never mints.
     private var random: [UInt8] = []
     private var used = UUIDv7Minter.idsPerRefill
-    private var milliseconds: UInt64 = 0
 
-    mutating func next() -> UUID {
+    /// The id of an object starting at `startDate` (`UUIDv7.make(startingAt:)`).
+    mutating func next(startingAt startDate: Date) -> UUID {
+        let milliseconds = UUIDv7.milliseconds(of: startDate)
         if used == Self.idsPerRefill { refill() }
         let offset = used * Self.randomBytesPerID
         used += 1
@@ -34,7 +34,6 @@ struct UUIDv7Minter {
     }
 
     private mutating func refill() {
-        milliseconds = UInt64(Date().timeIntervalSince1970 * 1000)
         used = 0
         if random.isEmpty { random = [UInt8](repeating: 0, count: Self.idsPerRefill * Self.randomBytesPerID) }
         // glibc's arc4random_buf: the kernel's CSPRNG through getrandom(2) (one call for the whole

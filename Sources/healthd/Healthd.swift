@@ -186,11 +186,13 @@ struct Healthd: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let toJournal = JournalLogHandler.standardErrorIsJournal(environment)
         CrashReport.install(journal: toJournal)
+        // Every line through `EscapingLogHandler`: no text in a message or its metadata can
+        // start a line (or a journal entry) of its own.
         LoggingSystem.bootstrap { label in
-            if toJournal { return JournalLogHandler(label: label, logLevel: level) }
-            var handler = StreamLogHandler.standardError(label: label)
+            if toJournal { return EscapingLogHandler(wrapping: JournalLogHandler(label: EscapingLogHandler.escaped(label), logLevel: level)) }
+            var handler = StreamLogHandler.standardError(label: EscapingLogHandler.escaped(label))
             handler.logLevel = level
-            return handler
+            return EscapingLogHandler(wrapping: handler)
         }
         let logger = Logger(label: "healthd")
         // Before the store opens: a page that fails authentication during a read is logged with

@@ -7,8 +7,9 @@ import Logging
 /// timestamp: the journal stamps every entry itself.
 ///
 /// What is logged is decided by the callers, which never pass health values; this handler
-/// only formats. A line break inside a message or a metadata value is written as a space, so
-/// no text can start a journal entry of its own with a priority of its choosing.
+/// only formats. It is installed behind `EscapingLogHandler`, which escapes line breaks and every
+/// other control character in messages and metadata, so no text can start a journal entry of its
+/// own with a priority of its choosing; a line break still left is written as a space.
 struct JournalLogHandler: LogHandler {
     let label: String
     var logLevel: Logger.Level = .info

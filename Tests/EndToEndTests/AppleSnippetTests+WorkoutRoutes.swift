@@ -101,6 +101,9 @@ extension AppleSnippetTests {
             try await broker.set(recorder, "read", type, allowed: true)
         }
         try await broker.set(recorder, "share", HKWorkoutTypeIdentifier, allowed: true)
+        // The saved workout keeps statistics of types the recorder may share only
+        // (`HKWorkoutBuilder.shareableTypes`, red team 23 F4): power and heart rate.
+        for type in [Self.heartRate, Self.cyclingPower] { try await broker.set(recorder, "share", type, allowed: true) }
 
         let live = try LiveApp(recorder, ["workout-snippet", "workout-data-source", "140"], adminSocket: broker.adminSocket)
         let deadline = Date().addingTimeInterval(120)

@@ -34,11 +34,12 @@ extension AppleSnippetTests {
     }
 
     func installRecorderAndWriter(_ broker: BrokerProcess, recorder: String, writer: String,
-                                  recorderReadsEnergy: Bool) async throws {
+                                  recorderReadsEnergy: Bool, recorderSharesHeartRate: Bool = false) async throws {
         _ = try await broker.installClient(recorder)
         _ = try await broker.installClient(writer)
         for type in [Self.heartRate, Self.activeEnergy] { try await broker.set(writer, "share", type, allowed: true) }
         for type in [HKWorkoutTypeIdentifier, Self.activeEnergy] { try await broker.set(recorder, "share", type, allowed: true) }
+        try await broker.set(recorder, "share", Self.heartRate, allowed: recorderSharesHeartRate)
         try await broker.set(recorder, "read", Self.heartRate, allowed: true)
         try await broker.set(recorder, "read", Self.activeEnergy, allowed: recorderReadsEnergy)
     }
@@ -46,44 +47,53 @@ extension AppleSnippetTests {
     /// developer.apple.com/documentation/healthkit/hkliveworkoutbuilder and
     /// hkliveworkoutdatasource ("provides live data from an active workout session"): the
     /// builder collects the configured types saved during the session — here by another app —
-    /// and its statistics and the saved workout's are computed from them. The recorder may read
-    /// heart rate but not active energy, so the other app's 50 kcal never reach it: its workout
-    /// holds only its own 10 kcal. Session states and pause/resume events follow
+    /// and its statistics are computed from them. The recorder may read heart rate but not
+    /// active energy, so the other app's 50 kcal never reach it: its workout holds only its own
+    /// 10 kcal. It may read heart rate but not share it, so the builder's heart-rate statistics
+    /// (it waited for the last, 140) stay out of the saved workout: healthd stores a workout's
+    /// statistics of a type only from an app that may share that type (red team, session 23, F4;
+    /// `HKWorkoutBuilder.shareableTypes`). Session states and pause/resume events follow
     /// developer.apple.com/documentation/healthkit/hkworkoutsessionstate.
     @Test func aLiveBuilderCollectsAnotherAppsReadableSamplesDuringTheSession() async throws {
         let broker = try BrokerProcess()
         let recorder = "org.test.workout-recorder", writer = "org.test.workout-sensor"
         try await installRecorderAndWriter(broker, recorder: recorder, writer: writer, recorderReadsEnergy: false)
         let result = try await recordWhileAnotherAppSaves(broker, recorder: recorder, writer: writer)
-        #expect(result.okValue == "120", "\(result)")
+        #expect(result.okValue == "none", "\(result)")
         #expect(result.lines.contains("states running,paused,running,stopped,ended"), "\(result)")
         #expect(result.lines.contains("events pause,resume 2"), "\(result)")
         #expect(result.lines.contains("collected \(Self.activeEnergy),\(Self.heartRate)")
                 || result.lines.contains("collected \(Self.heartRate)"), "\(result)")
         #expect(result.lines.contains("energy 10.0 10.0"), "\(result)")
 
-        // The stored workout: statistics kept, only the recorder's own sample associated.
+        // The stored workout: the statistics of the type it may share, only the recorder's own
+        // sample associated.
         let workout = try #require(result.lines.first { $0.hasPrefix("workout ") }?.split(separator: " ").last.map(String.init))
         let stored = try await broker.runApp(recorder, ["workout-snippet", "workout-stored"])
-        #expect(stored.lines.contains { $0.hasPrefix("workout \(workout) activities - statistics \(Self.activeEnergy),\(Self.heartRate) ")
+        #expect(stored.lines.contains { $0.hasPrefix("workout \(workout) activities - statistics \(Self.activeEnergy) ")
             && $0.hasSuffix(" indoor false") }, "\(stored)")
         let associated = try await broker.runApp(recorder, ["query-associated", workout, Self.activeEnergy])
         #expect(associated.okValue == "1", "\(associated)")
         #expect(associated.lines.allSatisfy { !$0.contains(writer) }, "\(associated)")
     }
 
-    /// The same session with read permission for active energy (one dimension changed): the
-    /// other app's 50 kcal are collected and counted, so the test above fails if the builder
-    /// ignored read grants in either direction.
+    /// The same session with read permission for active energy and share permission for heart
+    /// rate: the other app's 50 kcal are collected and counted, so the test above fails if the
+    /// builder ignored read grants in either direction, and the heart-rate statistics (100 and
+    /// 140 collected: average 120) are saved with the workout.
     @Test func withReadPermissionTheOtherAppsEnergyIsCollectedToo() async throws {
         let broker = try BrokerProcess()
         let recorder = "org.test.workout-recorder2", writer = "org.test.workout-sensor2"
-        try await installRecorderAndWriter(broker, recorder: recorder, writer: writer, recorderReadsEnergy: true)
+        try await installRecorderAndWriter(broker, recorder: recorder, writer: writer, recorderReadsEnergy: true,
+                                           recorderSharesHeartRate: true)
         let result = try await recordWhileAnotherAppSaves(broker, recorder: recorder, writer: writer)
         #expect(result.okValue == "120", "\(result)")
         #expect(result.lines.contains("energy 60.0 60.0"), "\(result)")
         // Counted, but not associated: only the recorder's own samples are linked to its workout.
         let workout = try #require(result.lines.first { $0.hasPrefix("workout ") }?.split(separator: " ").last.map(String.init))
+        let stored = try await broker.runApp(recorder, ["workout-snippet", "workout-stored"])
+        #expect(stored.lines.contains { $0.hasPrefix("workout \(workout) activities - statistics \(Self.activeEnergy),\(Self.heartRate) ") },
+                "\(stored)")
         let energy = try await broker.runApp(recorder, ["query-associated", workout, Self.activeEnergy])
         #expect(energy.okValue == "1" && !energy.stdout.contains(writer), "\(energy)")
         let heartRates = try await broker.runApp(recorder, ["query-associated", workout, Self.heartRate])

@@ -54,7 +54,7 @@ import TestSupport
         async let asked = broker.runApp(reader, ["snippet", "vision-per-object"])
         let listing = try await broker.pendingObjectRequests()
         let lines = listing.split(separator: "\n").map(String.init)
-        let candidates = lines.filter { $0.hasPrefix("  ") && $0.contains(" (Test org.test.frames-writer)") }
+        let candidates = lines.filter { $0.hasPrefix("  ") && $0.contains(" from Test org.test.frames-writer (org.test.frames-writer)") }
         #expect(candidates.count == 16, "every prescription offered: \(listing.prefix(2_000))")
         guard let requestID = lines.first(where: { $0.hasPrefix("Request ") })
             .flatMap({ $0.dropFirst("Request ".count).split(separator: ":").first }) else {

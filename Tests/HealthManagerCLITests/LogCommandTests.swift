@@ -48,6 +48,30 @@ import Testing
         #expect(query == AccessLogQuery(appID: "com.example.run", limit: 2))
     }
 
+    /// redteam23 F1, rows kept from before the fix: an app an older version installed as
+    /// `manager` read, and the user browsed. The two rows differ: the app's names it in DETAIL.
+    @Test func anOldRowOfAnAppNamedManagerDoesNotReadAsTheUsers() async throws {
+        let rows = [
+            AccessLogEntry(sequence: 5, date: Self.start, actor: "manager", appID: "manager", action: "read",
+                           types: [Self.steps], count: 1, detail: ""),
+            AccessLogEntry(sequence: 6, date: Self.start, actor: "manager", appID: nil, action: "read",
+                           types: [Self.steps], count: 1, detail: ""),
+        ]
+        let server = try FakeManagerServer { call in
+            for entry in rows.reversed() { try? await call.responder.send(AccessLogPage([entry]).wireBytes()) }
+            call.responder.finish()
+        }
+        defer { server.stop() }
+        let outcome = await runHealthCtl(["log", "--socket", server.socketPath])
+        #expect(outcome.exitCode == 0, "\(outcome.errors)")
+        #expect(outcome.output == """
+            #  TIME                 ACTOR    ACTION  TYPES       COUNT  DETAIL
+            5  2024-05-01 08:30:00  manager  read    Step Count      1  manager
+            6  2024-05-01 08:30:00  manager  read    Step Count      1
+
+            """)
+    }
+
     @Test func jsonPrintsOneObjectPerEntry() async throws {
         let server = try Self.broker()
         defer { server.stop() }

@@ -40,9 +40,9 @@ import Testing
                                           "--from", "2024-05-01", "--to", "2024-05-01", "--limit", "5"])
         #expect(outcome.exitCode == 0, "\(outcome.errors)")
         #expect(outcome.output == """
-            START                END                  VALUE  UNIT     SOURCE  DEVICE
-            2024-05-01 08:30:00  2024-05-01 08:31:00    1.2  count/s  Runner  Watch
-            2024-05-01 08:30:00  2024-05-01 08:31:00    1.2  count/s  Runner  Watch
+            START                END                  VALUE  UNIT     SOURCE                    DEVICE
+            2024-05-01 08:30:00  2024-05-01 08:31:00    1.2  count/s  Runner (com.example.run)  Watch
+            2024-05-01 08:30:00  2024-05-01 08:31:00    1.2  count/s  Runner (com.example.run)  Watch
 
             """)
         let spec = try SampleQuerySpec(wire: try #require(server.payloads(for: .querySamples).first))
@@ -89,6 +89,22 @@ import Testing
         let outcome = await runHealthCtl(["samples", "--socket", "/nonexistent/admin.sock"] + arguments)
         #expect(outcome.exitCode == HealthCtlExitCode.usage.rawValue)
         #expect(outcome.errors.contains(message), "\(outcome.errors)")
+    }
+
+    /// redteam23 F5: the SOURCE cell says who a source is, beyond the name an app chooses — the
+    /// user's own entries and an app named "Health" (an older version let the name in) differ.
+    @Test func theUsersOwnEntriesAndAnAppNamedLikeThemShowApart() {
+        let formatter = SampleFormatter(displayUnit: nil, timeZone: TimeZone(identifier: "UTC")!)
+        var own = Self.pulse, app = Self.pulse, imported = Self.pulse
+        own.source = .user
+        app.source = SourceRecord(bundleIdentifier: "com.ex.fake", name: "Health", version: "1")
+        imported.source = SourceRecord(bundleIdentifier: "@import/Apple Health/Health", name: "Health (Apple Health)")
+        #expect(formatter.tableRow(own)[4] == "Health (you)")
+        #expect(formatter.tableRow(app)[4] == "Health (com.ex.fake)")
+        #expect(formatter.tableRow(imported)[4] == "Health (Apple Health)")
+        // An app named like the user's label still ends with its id.
+        app.source = SourceRecord(bundleIdentifier: "com.ex.fake", name: "Health (you)", version: "1")
+        #expect(formatter.tableRow(app)[4] == "Health (you) (com.ex.fake)")
     }
 
     @Test func formatterKeepsTinyValuesVisible() {

@@ -45,6 +45,38 @@ import Testing
         #expect(announced.map(\.change) == Array(announced.first.map { $0.change..<($0.change + 20) } ?? 0..<0))
     }
 
+    /// The change number is noted by the same hook as the types (the `counters` row the save's
+    /// transaction updated), so neither the save (`nextChange`, which takes the value its own
+    /// UPDATE wrote from the capture) nor the watcher after the commit reads it: 20 durable saves
+    /// run the counter's SELECT 0 times, where it ran 40 before session 23 (once in each save's
+    /// transaction, once in the watcher's read transaction after each commit; issue 17,
+    /// Benchmarks/README.md "Session 23"). The numbers announced, and those the saved objects
+    /// carry, are still the committed ones.
+    @Test func durableSavesAreAnnouncedWithoutReadingTheChangeNumberAgain() throws {
+        let directory = TemporaryDirectory()
+        let store = try EncryptedDatabase.open(directory: directory.path)
+        let database = try HealthDatabase(writer: store.writer)
+        _ = try database.samples.insertBlocking([Self.sample(0)], source: Self.source, accessLog: Self.draft)
+        let heard = Mutex<[CommittedChange]>([])
+        database.changeFeed.onCommit { change in heard.withLock { $0.append(change) } }
+        let trace = SaveStatementReuseTests.StatementTrace()
+        try trace.start(store.writer)
+        let saves = 20
+        for index in 1...saves {
+            _ = try database.samples.insertBlocking([Self.sample(index)], source: Self.source, accessLog: Self.draft)
+        }
+        _ = try trace.stopAndFindPreparedPerRun(store.writer)
+        let reads = trace.runs.withLock { $0["SELECT value FROM counters WHERE name = 'change'"] ?? 0 }
+        #expect(reads == 0, "the change number was read \(reads) times for \(saves) saves")
+        let stored = try database.changeFeed.currentChange()
+        #expect(heard.withLock { $0 }.map(\.change) == Array((stored - Int64(saves) + 1)...stored))
+        let carried = try store.writer.read { db in
+            try Int64.fetchAll(db, sql: "SELECT change_seq FROM objects ORDER BY change_seq DESC LIMIT ?", arguments: [saves])
+        }
+        #expect(carried == Array((stored - Int64(saves) + 1)...stored).reversed())
+        try store.close()
+    }
+
     /// A second store object on the same writer takes the connection's hook; the first watcher's
     /// capture then reports itself incomplete, and that watcher announces every type (no query
     /// over the store since session 22: its cost followed the stored types): its listener still
@@ -124,6 +156,7 @@ import Testing
         for change in announced {
             #expect(change.typeIdentifiers == [Self.steps], "announced: \(announced)")
         }
+        #expect(announced.last?.change == (try database.changeFeed.currentChange()), "announced: \(announced)")
         try store.close()
     }
 }

@@ -30,6 +30,11 @@ import Testing
         var announced: [Set<String>?] = []
         var fallbackRuns = 0
         var statements: [String: Int] = [:]
+        /// The change numbers announced, and the store's when the saves were answered.
+        var changes: [Int64] = []
+        var storedChange: Int64 = 0
+        /// The kept and the failing save shared one commit, as the world is meant to have them.
+        var shared = false
     }
 
     /// The failing save: a row of a type the store has never held (registered inside its
@@ -41,7 +46,21 @@ import Testing
                              value: .quantity(1, unit: "kcal"))]
     }
 
+    /// A world in which the kept and the failing save shared a commit. Whether they do depends on
+    /// the group-commit leader taking the first save before the kept one is submitted, which a
+    /// busy machine (other suites running in parallel) can delay past it: then the world is made
+    /// again, at most five times.
     static func world(hiddenTypes: Int) async throws -> World {
+        var world = World()
+        for _ in 0..<5 {
+            world = try await attempt(hiddenTypes: hiddenTypes)
+            if world.shared { break }
+        }
+        #expect(world.shared, "the kept and the failing save did not share a commit in five attempts")
+        return world
+    }
+
+    static func attempt(hiddenTypes: Int) async throws -> World {
         let directory = TemporaryDirectory()
         let store = try EncryptedDatabase.open(directory: directory.path)
         let database = try HealthDatabase(writer: store.writer)
@@ -78,9 +97,12 @@ import Testing
             return await group.reduce(into: [String: Bool]()) { $0[$1.0] = $1.1 }
         }
         _ = try trace.stopAndFindPreparedPerRun(store.writer)
-        #expect(database.samples.commitStatistics.largestGroup == 2, "the kept and the failing save did not share a commit")
         world.announced = heard.withLock { $0 }.map(\.typeIdentifiers)
+        world.changes = heard.withLock { $0 }.map(\.change)
+        world.storedChange = try database.changeFeed.currentChange()
         world.statements = trace.runs.withLock { $0 }
+        world.shared = database.samples.commitStatistics.largestGroup == 2
+            && world.statements["ROLLBACK TRANSACTION TO SAVEPOINT group_save"] == 1
         world.fallbackRuns = world.statements.filter { $0.key.contains(fallbackQuery) }.values.reduce(0, +)
         try store.close()
         return world
@@ -95,8 +117,45 @@ import Testing
             #expect(world.outcomes == ["first": true, "kept": true, "failing": false], "\(name)")
             #expect(world.fallbackRuns == 0, "\(name): the commit watcher's fallback query ran \(world.fallbackRuns) times")
             #expect(world.announced == [[Self.steps], [Self.steps]], "\(name): announced \(world.announced)")
+            // The failing save came last in the shared commit: its rolled-back number is not announced.
+            #expect(world.changes.last == world.storedChange, "\(name): announced \(world.changes), stored \(world.storedChange)")
         }
         #expect(few.statements == many.statements, "the worlds' writers ran different statements")
+    }
+
+    /// The change number is noted by the pre-update hook too (no read after the commit: issue 17,
+    /// Benchmarks/README.md "Session 23"), and a save's savepoint rolled back undoes its update of
+    /// the counter without telling the hook: the savepoint's mark keeps the number noted before it,
+    /// and the rollback restores it. One transaction: a save that is kept, then a save in the
+    /// writer's savepoint that took the next number and wrote its row before it failed. The commit
+    /// announces the kept save's number — the stored one — not the rolled-back save's (one higher).
+    @Test func aChangeNumberRolledBackToItsSavepointIsNotAnnounced() async throws {
+        let directory = TemporaryDirectory()
+        let store = try EncryptedDatabase.open(directory: directory.path)
+        let database = try HealthDatabase(writer: store.writer)
+        _ = try await database.samples.insert([StepSaveFixture.sample(0)], source: Self.source)
+        let heard = Mutex<[CommittedChange]>([])
+        database.changeFeed.onCommit { change in heard.withLock { $0.append(change) } }
+        struct Refused: Error {}
+        let rolledBack = Mutex<Int64?>(nil)
+        _ = try await database.samples.commits.submit { db in
+            let kept = try SampleRepository.write([StepSaveFixture.sample(1)], source: Self.source, db)
+            do {
+                try CachedTransaction.inSavepoint(db) {
+                    _ = try SampleRepository.write([StepSaveFixture.sample(2)], source: Self.source, db)
+                    let taken = try Int64.fetchOne(db, sql: "SELECT value FROM counters WHERE name = 'change'")
+                    rolledBack.withLock { $0 = taken }
+                    throw Refused()
+                }
+            } catch is Refused {}
+            return kept
+        }
+        let stored = try database.changeFeed.currentChange()
+        #expect(rolledBack.withLock { $0 } == stored + 1, "the failed save did not take a change number of its own")
+        #expect(try database.samples.count() == 2)
+        let announced = heard.withLock { $0 }
+        #expect(announced == [CommittedChange(typeIdentifiers: [Self.steps], change: stored)], "announced: \(announced)")
+        try store.close()
     }
 
     /// The pending journal's merge runs each effect in the writer's one savepoint too: a workout

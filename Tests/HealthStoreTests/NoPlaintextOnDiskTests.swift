@@ -26,7 +26,7 @@ import Testing
                 CREATE INDEX IF NOT EXISTS marker_type_start ON marker_objects (type, start);
                 """)
             for i in 0..<rows {
-                let uuid = UUIDv7.make()
+                let uuid = UUIDv7.make(startingAt: Date())
                 let id = withUnsafeBytes(of: uuid.uuid) { Data($0) }
                 try db.execute(
                     sql: "INSERT INTO marker_objects VALUES (?, ?, ?, ?, ?, ?)",

@@ -10,7 +10,7 @@ import Testing
 /// quantity:)": "Returns a predicate for matching quantity samples based on their quantity
 /// value"). Samples are stored in the type's canonical unit (kg for body mass), so a predicate
 /// written in pounds has to be converted before it is compared — by the one function every read
-/// compiles predicates through (`SampleSQL.condition(_:of:within:)`). Only the sample and
+/// compiles predicates through (`SampleSQL.condition(_:of:within:_:)`). Only the sample and
 /// correlation queries used to convert; statistics, anchored, observer, source and deletion
 /// reads compared 132 lb with 70 kg as numbers.
 ///

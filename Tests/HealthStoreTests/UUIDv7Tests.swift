@@ -12,10 +12,9 @@ import Testing
         #expect(bytes[8] & 0xC0 == 0x80)
     }
 
-    @Test func idsOfLaterMillisecondsSortLater() async throws {
-        let early = UUIDv7.make()
-        try await Task.sleep(for: .milliseconds(3))
-        let late = UUIDv7.make()
+    @Test func idsOfLaterStartDatesSortLater() {
+        let early = UUIDv7.make(startingAt: Date(timeIntervalSince1970: 1_764_000_000))
+        let late = UUIDv7.make(startingAt: Date(timeIntervalSince1970: 1_764_000_000.003))
         #expect(Self.bytes(early).lexicographicallyPrecedes(Self.bytes(late)))
     }
 
@@ -41,12 +40,24 @@ import Testing
         #expect(gapIsTheCount * 100 <= pairs, "\(gapIsTheCount) of \(pairs) gaps equal the ids minted between")
     }
 
-    /// The clock's own path: `make()` stamps the current millisecond.
-    @Test func makeStampsTheCurrentMillisecond() {
-        let before = UInt64(Date().timeIntervalSince1970 * 1000)
-        let uuid = UUIDv7.make()
-        let after = UInt64(Date().timeIntervalSince1970 * 1000)
-        #expect((before...after).contains(Self.milliseconds(uuid)))
+    /// Red team, session 23, F6: an id's time field is its object's start date in whole
+    /// milliseconds, whatever the clock says — a sample dated 30 days ago no longer carries the
+    /// millisecond it was saved — and two ids of one start date minted apart in time differ in
+    /// their random bits only. Before, `make()` stamped the clock's millisecond.
+    @Test func theTimeFieldIsTheStartDateNotTheClock() async throws {
+        let start = Date(timeIntervalSince1970: 1_761_700_000.123_9)  // 2025-10-29, long past
+        let first = UUIDv7.make(startingAt: start)
+        try await Task.sleep(for: .milliseconds(5))
+        let second = UUIDv7.make(startingAt: start)
+        #expect(Self.milliseconds(first) == 1_761_700_000_123 && Self.milliseconds(second) == 1_761_700_000_123)
+        #expect(Self.bytes(first)[6] >> 4 == 7 && Self.bytes(second)[6] >> 4 == 7)
+    }
+
+    /// Dates outside what 48 bits of milliseconds hold take the nearest end instead of wrapping.
+    @Test func startDatesOutsideTheFieldAreClamped() {
+        #expect(Self.milliseconds(UUIDv7.make(startingAt: Date(timeIntervalSince1970: -86_400))) == 0)
+        #expect(Self.milliseconds(UUIDv7.make(startingAt: .distantFuture)) == 1_000 * 64_092_211_200)
+        #expect(UUIDv7.milliseconds(of: Date(timeIntervalSince1970: 1e16)) == UUIDv7.maximumMilliseconds)
     }
 
     static func bytes(_ uuid: UUID) -> [UInt8] { withUnsafeBytes(of: uuid.uuid) { Array($0) } }

@@ -121,7 +121,7 @@ import Testing
         let hostile = "x') OR 1=1; DROP TABLE objects; --"
         for predicate: SamplePredicate in [.device(.name, allowedValues: [hostile]), .metadata(key: hostile, .exists),
                                            .metadata(key: "k", .compare(.equalTo, .string(hostile)))] {
-            let compiled = SampleSQL.compile(predicate, within: .allSources)
+            let compiled = SampleSQL.compile(predicate, of: 1, within: .allSources)
             #expect(!compiled.sql.contains("DROP"), "\(compiled.sql)")
         }
     }

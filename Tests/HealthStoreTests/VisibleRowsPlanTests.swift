@@ -74,7 +74,7 @@ import Testing
             ("workout effort", .workoutEffort(workout: workout, activity: nil)),
             ("workout effort activity", .workoutEffort(workout: workout, activity: UUID())),
             // No category-list leaf: every read converts its predicate for the type it reads
-            // (`SampleSQL.condition(_:of:within:)`) and refuses a category predicate on the
+            // (`SampleSQL.condition(_:of:within:_:)`) and refuses a category predicate on the
             // quantity types read here; its SQL (`o.category IN json_each(?)`, a column of the
             // visible row) is checked on a category type by KindPredicateStoreTests.
         ]
@@ -258,6 +258,11 @@ import Testing
             """,
             "SELECT o.id FROM objects o WHERE o.type_id = 1 AND o.source_id = 2 AND o.id IN (SELECT object_id FROM workouts WHERE activity_type = 3)",
             "SELECT o.id FROM objects o WHERE o.type_id = 1 AND o.source_id = 2 AND o.device_id IN (SELECT id FROM devices WHERE name IN ('a'))",
+            // redteam23 F2: the samples of a workout, read from its associations before their type.
+            """
+            SELECT o.id FROM objects o WHERE o.type_id = 1 AND o.source_id = 2 AND o.id IN (SELECT a.sample_id FROM \
+            workout_associations a JOIN objects w ON w.id = a.workout_id WHERE w.uuid = x'00' AND w.source_id = 2)
+            """,
         ]
         for sql in leaked {
             let steps = try writer.read { db in try ChangeFeedQueryPlanTests.steps(db, sql) }
@@ -276,6 +281,19 @@ import Testing
             }
             return false
         }
+        func listSubquery(_ step: ChangeFeedQueryPlanTests.PlanStep) -> ChangeFeedQueryPlanTests.PlanStep? {
+            var parent = byID[step.parent]
+            while let current = parent {
+                if current.detail.hasPrefix("LIST SUBQUERY") { return current }
+                parent = byID[current.parent]
+            }
+            return nil
+        }
+        /// A list read from the reader's own per-object grants (`object_read_grants g` by app, the
+        /// scope `.ownAndGrantedObjects`): every row it names is one the reader may see.
+        func grantKeyed(_ list: ChangeFeedQueryPlanTests.PlanStep) -> Bool {
+            steps.contains { $0.parent == list.id && $0.detail.hasPrefix("SEARCH g USING PRIMARY KEY (app_id=?)") }
+        }
         var found: [String] = []
         for step in steps {
             let detail = step.detail
@@ -284,6 +302,14 @@ import Testing
             }
             if detail.hasPrefix("SCAN "), !Self.scansOnlyInputOrResults(detail) {
                 found.append("scan of stored rows: \(detail)")
+            }
+            if !correlated(step), let list = listSubquery(step), !grantKeyed(list), !Self.readsOnlyListInput(detail) {
+                // A list built before any visible row is looked at (`x IN (SELECT …)`) may read
+                // only the predicate's own bound values and the sources' names: one read from
+                // rows that refer to objects (`o.id IN (SELECT a.sample_id FROM
+                // workout_associations …)`) holds hidden rows, each looked up before its type and
+                // scope are tested (redteam23 F2: a workout's associations).
+                found.append("a list read from stored rows before the visible rows (\(list.detail)): \(detail)")
             }
             if detail.hasPrefix("SEARCH "), !correlated(step), let index = Self.index(in: detail),
                !index.hasPrefix("sqlite_autoindex_"), !Self.scopeRanges.contains(where: { index.hasPrefix($0) }),
@@ -304,6 +330,13 @@ import Testing
     /// `object_read_grants` by app through `medications` to `medication_dose_events` by concept).
     /// Every row such a search finds is one the reader may see, so it is bounded by visible rows.
     static let grantKeyedIndexes: Set<String> = ["medication_dose_events_by_concept"]
+
+    /// A step of an uncorrelated list subquery that reads no object rows: the bound list
+    /// (`json_each`), the sources by name, or structure with no table.
+    static func readsOnlyListInput(_ detail: String) -> Bool {
+        !(detail.hasPrefix("SEARCH ") || detail.hasPrefix("SCAN ")) || detail.hasPrefix("SCAN json_each")
+            || detail.hasPrefix("SEARCH sources ") || detail.hasPrefix("SCAN sources ")
+    }
 
     /// `SCAN json_each` reads the predicate's own bound list; a scan of a subquery's result
     /// (`v`, a co-routine) reads rows already confined; a constant row is no table.

@@ -140,6 +140,10 @@ import Testing
             return effects[index]
         }
         #expect(report.merged == effects.count)
+        // Counted for the unlock's report and healthd's log (`MergeRefusals`): the three refused, one app, one reason each.
+        #expect(report.refused.total == 3, "\(report.refused)")
+        #expect(report.refused.entries.allSatisfy { $0.appID == Self.source.bundleIdentifier && $0.reason.contains("at most \(Self.cap) routes") },
+                "\(report.refused)")
         #expect(try repository.count() == stored + 1, "only the last workout is stored")
         #expect(try await Self.routesOf(refusedWorkout, database) == 0)
         #expect(try await Self.routesOf(full, database) == Self.cap)

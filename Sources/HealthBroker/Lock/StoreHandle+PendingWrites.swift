@@ -25,8 +25,7 @@ extension StoreHandle {
             case let .open(database):
                 return (try await database.samples.insert(records, source: source, accessLog: accessLog), accessLog != nil)
             case let .locked(locked):
-                let count = records.reduce(0) { $0 + $1.mintedUUIDCount }
-                let uuids = (0 ..< count).map { _ in UUIDv7.make() }
+                let uuids = records.flatMap(\.mintedUUIDs)
                 let entry = try PendingEntryCoding.encode(.save(records: records, source: source, uuids: uuids))
                 try await JournalAppends.append(entry, to: locked, charging: journalCharge(source.bundleIdentifier))
                 return (uuids, false)
@@ -216,7 +215,7 @@ extension StoreHandle {
                         the health store is locked and this route's locations were inserted before it was locked;                         finish the route once the user unlocks it (healthctl unlock)
                         """)
                 }
-                let uuid = UUIDv7.make()
+                let uuid = UUIDv7.make(startingAt: summary.first)
                 let entry = try PendingEntryCoding.encode(.finishRoute(builderID: builderID, workoutUUID: workoutUUID,
                                                                        metadata: metadata, device: device, source: source, uuid: uuid))
                 try await JournalAppends.append(entry, to: locked, charging: journalCharge(source.bundleIdentifier))

@@ -109,6 +109,7 @@ public final class Broker: Sendable {
             logger.notice("merged saves kept while the store was locked", metadata: [
                 "merged": "\(merge.merged)", "damaged": "\(merge.damaged.map(\.description))"])
         }
+        MergeRefusalLog.write(merge.refused, logger)
         if !merge.budgetStopped.isEmpty {
             logger.warning("journaled deletions by predicate went past their merge budget and changed nothing", metadata: [
                 "apps": "\(merge.budgetStopped.keys.sorted())"])

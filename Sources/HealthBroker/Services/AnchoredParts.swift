@@ -5,7 +5,7 @@ import HealthWire
 ///
 /// Checked here, from the request alone (never from who asks or what the store holds): every
 /// descriptor names a sample type healthd knows with a predicate that compiles for it
-/// (`ChangeQueries.check`), and there is at least one. The descriptors are read as HealthKit's
+/// (`SampleQuerySpec.checkChangeQuery`), and there is at least one. The descriptors are read as HealthKit's
 /// union (`DescriptorUnion`, the SDK's rule for its sample and observer queries too): one part
 /// per type whose predicate is any of its descriptors', so a sample two descriptors match, or
 /// its deletion, is delivered once.
@@ -14,9 +14,8 @@ struct AnchoredParts {
     let descriptors: [TypePredicateSpec]
 
     init(_ requested: [TypePredicateSpec]) throws(HKError) {
-        guard !requested.isEmpty else { throw HKError(.errorInvalidArgument, "an anchored query needs at least one query descriptor") }
-        for descriptor in requested { try ChangeQueries.check(descriptor) }
-        let parts = DescriptorUnion.parts(requested.map { DescriptorUnion.Part(typeIdentifier: $0.typeIdentifier, predicate: $0.predicate) })
+        // `DescriptorUnion.checkedParts` (HealthModel): the `query-spec` fuzz target runs it too.
+        let parts = try DescriptorUnion.checkedParts(requested.map { DescriptorUnion.Part(typeIdentifier: $0.typeIdentifier, predicate: $0.predicate) })
         descriptors = parts.map { TypePredicateSpec(typeIdentifier: $0.typeIdentifier, predicate: $0.predicate) }
     }
 

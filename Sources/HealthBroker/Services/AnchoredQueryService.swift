@@ -202,24 +202,14 @@ private struct AnchoredFeed {
 
 /// Checks shared by the change-feed methods; they depend only on the request, never on who asks.
 enum ChangeQueries {
-    /// A type and predicate an app asks about (observer, source query, each anchored descriptor):
-    /// a sample type healthd knows, and a predicate that compiles for it — units that fit the
-    /// type and numbers finite in its stored unit, category predicates on category types
-    /// (`SamplePredicate.canonicalized(for:)`). Refused here, when the query is opened, before
-    /// any store work: a long-running query that first compiled its predicate when a change woke
-    /// it ended with the error at the first save of the type by *any* app, so an app could
-    /// learn from its observer failing that someone it may not read from had saved.
+    /// A type and predicate an app asks about (observer, source query, each anchored
+    /// descriptor): `SampleQuerySpec.checkChangeQuery` (HealthModel, where the `query-spec` fuzz
+    /// target runs it too), refused when the query is opened, before any store work.
     static func check(_ spec: TypePredicateSpec) throws(HKError) {
-        try checkSampleType(spec.typeIdentifier)
-        _ = try SampleQuerySpec(typeIdentifier: spec.typeIdentifier, predicate: spec.predicate).canonicalPredicate()
+        try SampleQuerySpec.checkChangeQuery(typeIdentifier: spec.typeIdentifier, predicate: spec.predicate)
     }
 
     static func checkSampleType(_ identifier: String) throws(HKError) {
-        guard let type = HKObjectType.type(forIdentifier: identifier) else {
-            throw HKError(.errorInvalidArgument, "unknown type identifier \(identifier.prefix(100))")
-        }
-        guard type is HKSampleType else {
-            throw HKError(.errorInvalidArgument, "\(identifier) is not a sample type")
-        }
+        _ = try HKObjectType.requestedSampleType(identifier)
     }
 }

@@ -56,18 +56,10 @@ enum CorrelationService {
         }
     }
 
-    /// Checks that do not depend on who asks, so they reveal nothing.
+    /// Checks that do not depend on who asks, so they reveal nothing: `CorrelationQuerySpec.check`
+    /// (HealthModel, where the `query-spec` fuzz target runs it too).
     static func check(_ spec: CorrelationQuerySpec) throws(HKError) {
-        guard HKObjectType.type(forIdentifier: spec.typeIdentifier) is HKCorrelationType else {
-            throw HKError(.errorInvalidArgument, "\(spec.typeIdentifier.prefix(100)) is not a correlation type")
-        }
-        let allowed = Set(CorrelationRules.memberTypes(of: spec.typeIdentifier).map(\.identifier))
-        for type in spec.objectPredicates.keys.sorted() where !allowed.contains(type) {
-            throw HKError(.errorInvalidArgument,
-                          "a sample predicate names \(type.prefix(100)), which \(spec.typeIdentifier) cannot hold")
-        }
-        guard spec.limit >= 0 else { throw HKError(.errorInvalidArgument, "limit must not be negative") }
-        _ = try spec.canonicalized()
+        try spec.check()
     }
 
     private static func stream(_ spec: CorrelationQuerySpec, objectScopes: [String: Visibility], from database: HealthDatabase,

@@ -33,7 +33,7 @@ enum LockService {
             }
         }
         context.logger.notice("store unlocked", metadata: [
-            "store": "\(context.store.directory)", "merged": "\(report.merged)", "damaged": "\(report.damaged.count)",
+            "store": "\(context.store.directory)", "merged": "\(report.merged)", "damaged": "\(report.damaged.count)", "refused": "\(report.refused.total)",
         ])
         if !report.budgetStopped.isEmpty {
             context.logger.warning("journaled deletions by predicate went past their merge budget and changed nothing", metadata: [
@@ -49,6 +49,9 @@ enum LockService {
         for damaged in report.damaged {
             context.logger.error("pending journal damaged", metadata: ["detail": "\(damaged)"])
         }
-        return MethodTable.Reply(UnlockReport(merged: report.merged, damaged: report.damaged.map(\.description)))
+        MergeRefusalLog.write(report.refused, context.logger)
+        let refused = MergeRefusalLog.wire(report.refused)
+        return MethodTable.Reply(UnlockReport(merged: report.merged, damaged: report.damaged.map(\.description),
+                                              refused: refused.refused, refusedMore: refused.more))
     }
 }

@@ -10,8 +10,9 @@ struct SaveRequest {
     /// Checked, canonicalized and stored where they lie: a 1,000-sample save is not copied on
     /// its way to the store (issue 17).
     var records: [SampleRecord]
-    /// The types the app needs share permission for. A correlation needs it for the types it
-    /// holds (its own type has none).
+    /// The types the app needs share permission for (`SampleRecord.forEachShareTypeIdentifier`):
+    /// a correlation for the types it holds (its own type has none), a workout for its own type
+    /// and its statistics' types.
     let shareTypes: Set<String>
     /// What the access-log entry names: the share types and the records' own types, sorted.
     let loggedTypes: [String]
@@ -25,8 +26,9 @@ struct SaveRequest {
         var previous: String?
         for record in records {
             // A run of samples of one type adds nothing after its first (comparing is cheaper
-            // than hashing); a correlation's share types depend on what it holds, not its type.
-            if record.typeIdentifier == previous, !record.holdsCorrelatedSamples { continue }
+            // than hashing); a correlation's or a workout's share types depend on what it holds,
+            // not its type.
+            if record.typeIdentifier == previous, !record.carriesValuesOfOtherTypes { continue }
             previous = record.typeIdentifier
             record.forEachShareTypeIdentifier { types.insert($0) }
             logged.insert(record.typeIdentifier)

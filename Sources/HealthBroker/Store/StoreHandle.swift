@@ -118,6 +118,11 @@ final class StoreHandle: Sendable {
         let database = try HealthDatabase(writer: encrypted.writer, sideReader: encrypted.sideReader,
                                           readOnly: encrypted.readOnlyReason != nil, storage: storage)
         database.changeFeed.onCommit { changes.post($0) }
+        // Every opening (start, unlock, key change) goes through here: what an upgrade it ran
+        // changed is logged once, when it ran (the notices stay in the store).
+        for notice in database.upgradeNotices {
+            Logger(label: "healthd").notice("store upgrade", metadata: ["change": "\(notice)"])
+        }
         if encrypted.readOnlyReason == nil {
             database.keepLockedStartSnapshot(directory: directory, writeNow: true, onFailure: Self.snapshotFailed)
         }

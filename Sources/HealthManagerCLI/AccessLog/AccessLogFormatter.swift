@@ -14,7 +14,12 @@ struct AccessLogFormatter {
     func tableRow(_ entry: AccessLogEntry) -> [String] {
         let types = entry.types.map(TypeDisplayName.words(of:)).joined(separator: ", ")
         var detail = entry.detail
-        if let app = entry.appID, app != entry.actor { detail = detail.isEmpty ? app : "\(app): \(detail)" }
+        // The app an entry is about, unless it is the actor itself. An entry whose app bears a
+        // non-app actor's name (`manager`: an app an older version installed under it, whose rows
+        // the hash chain keeps) names it too, so its reads do not read as the user's own (redteam23 F1).
+        if let app = entry.appID, app != entry.actor || NonAppActor(rawValue: app) != nil {
+            detail = detail.isEmpty ? app : "\(app): \(detail)"
+        }
         return [String(entry.sequence), SampleFormatter(displayUnit: nil, timeZone: timeZone).localTime(entry.date),
                 entry.actor, entry.action, types, String(entry.count), detail]
     }

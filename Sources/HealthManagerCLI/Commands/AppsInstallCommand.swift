@@ -39,7 +39,7 @@ struct AppsInstallCommand: AsyncParsableCommand {
     func run() async throws {
         let loaded = try ManifestLoader.load(path: manifestPath)
         let io = CommandIO.current
-        for warning in loaded.warnings { io.errors.writeLine("healthctl: warning: \(warning)") }
+        for warning in loaded.warnings { io.errors.writeLine(ErrorLines.warning(warning)) }
         let client = try connection.connect()
         defer { client.close() }
         let id = loaded.manifest.id

@@ -15,8 +15,9 @@ struct AppsListCommand: AsyncParsableCommand {
             an app has a network only when it is "on". An app whose installed manifest no longer passes the checks \
             an install makes (installed before a rule existed) is listed below the table as needing reinstalling: \
             healthd neither launches nor serves it until you install its (fixed) manifest again. One whose id no \
-            app may have (outside ASCII, say — it could look like another app's) is shown with such characters \
-            as \\u{…} and listed as needing removing: `healthctl apps remove` takes the id as shown.
+            app may have (outside ASCII, say — it could look like another app's — or not reverse-DNS, such as \
+            `manager`, the access log's name for you) is shown with such characters as \\u{…} and listed as \
+            needing removing: `healthctl apps remove` takes the id as shown.
 
             Example:
               healthctl apps list

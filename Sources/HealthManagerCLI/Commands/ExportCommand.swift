@@ -109,7 +109,7 @@ struct ExportCommand: AsyncParsableCommand {
         do {
             try ExportHistory(date: now, path: destination.standardizedFileURL.path, format: format.rawValue, samples: summary.total).save()
         } catch {
-            io.errors.writeLine("healthctl: the export is complete, but its time could not be recorded for `healthctl status`: \(error.localizedDescription)")
+            io.errors.writeLine(ErrorLines.line("the export is complete, but its time could not be recorded for `healthctl status`: \(error.localizedDescription)"))
         }
     }
 

@@ -95,9 +95,9 @@ struct ObjectRequestsCommand: AsyncParsableCommand {
             for candidate in prompt.candidates {
                 let (value, detail) = documents[candidate.uuid].map { (value: "CDA document", unit: $0) }
                     ?? formatter.displayedValue(candidate.value, typeIdentifier: candidate.typeIdentifier)
-                let source = candidate.source.map { $0.name.isEmpty ? $0.bundleIdentifier : $0.name } ?? ""
                 io.output.writeLine("  \(candidate.uuid.uuidString.lowercased())  \(formatter.localTime(candidate.startDate))  "
-                                    + "\(TerminalText.shown(value))  \(TerminalText.shown(detail))  (\(TerminalText.shown(source)))")
+                                    + "\(TerminalText.shown(value))  \(TerminalText.shown(detail))  "
+                                    + "from \(TerminalText.shown(SourceLabel.text(candidate.source)))")
             }
             if prompt.candidates.isEmpty { io.output.writeLine("  (nothing matches)") }
         }

@@ -9,8 +9,10 @@ struct SamplesCommand: AsyncParsableCommand {
         commandName: "samples",
         abstract: "Browse the samples of one type.",
         discussion: """
-            Lists samples oldest first with start, end, value, unit, source app and device. \
-            A sample is listed when it overlaps the range.
+            Lists samples oldest first with start, end, value, unit, source and device. \
+            A sample is listed when it overlaps the range. SOURCE says who saved it: an app as \
+            NAME (APP-ID), your own entries (`healthctl add`) as "Health (you)", imported data as \
+            NAME (ORIGIN). An app chooses its name, never its id: go by the id.
 
             Dates are ISO 8601: a day (2024-05-01) or a date and time (2024-05-01T08:30, \
             2024-05-01T08:30:00Z, 2024-05-01T08:30+02:00), read in your time zone unless a zone \

@@ -20,20 +20,33 @@ struct UnlockCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
-        var merged = 0
-        var damaged: [String] = []
+        var report = UnlockReport(merged: 0)
         try await KeyChangeSession.run(connection) { client, credentials in
             if try await client.keyStatus().passcodeSet {
                 credentials.passcode = try PasscodeReader().read("the store's passcode")
             }
-            let report = try await client.unlock(credentials)
-            merged = report.merged
-            damaged = report.damaged
+            report = try await client.unlock(credentials)
         }
         let output = CommandIO.current.output
-        output.writeLine("Unlocked: merged \(merged) change\(merged == 1 ? "" : "s") made while locked.")
-        for line in damaged {
-            CommandIO.current.errors.writeLine("warning: \(line)")
+        output.writeLine("Unlocked: merged \(report.merged) change\(report.merged == 1 ? "" : "s") made while locked.")
+        for line in report.damaged + Self.refusalLines(report) {
+            CommandIO.current.errors.writeLine(ErrorLines.warning(line))
         }
+    }
+
+    /// One line per app and reason whose journaled calls the store refused at the merge: the
+    /// app was told they saved, and they changed nothing. App ids and reasons are shown escaped
+    /// (`TerminalText`): a reason may quote what the app sent.
+    static func refusalLines(_ report: UnlockReport) -> [String] {
+        var lines = report.refused.map { refusal in
+            let calls = refusal.count == 1 ? "1 call" : "\(refusal.count) calls"
+            return "\(calls) \(TerminalText.shown(refusal.appID)) made while locked \(refusal.count == 1 ? "was" : "were") refused "
+                + "at the merge and changed nothing (the app was told it saved): \(TerminalText.shown(refusal.reason))"
+        }
+        if report.refusedMore > 0 {
+            lines.append("\(report.refusedMore) more call\(report.refusedMore == 1 ? "" : "s") made while locked, of further apps or "
+                         + "reasons, \(report.refusedMore == 1 ? "was" : "were") refused at the merge; healthd's log has their count")
+        }
+        return lines
     }
 }

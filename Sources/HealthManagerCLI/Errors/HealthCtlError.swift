@@ -53,6 +53,18 @@ public enum HealthCtlError: Error, Equatable, Sendable, CustomStringConvertible 
         }
     }
 
+    /// The first line of the message (`ErrorLines` shows it as one line, whatever it quotes).
+    public var headline: String {
+        if case let .manifestInvalid(file, problems) = self, problems.count > 1 { return "\(file) is not a valid app manifest:" }
+        return description
+    }
+
+    /// The lines healthctl lists under the headline: a manifest's problems, when there are several.
+    public var details: [String] {
+        if case let .manifestInvalid(_, problems) = self, problems.count > 1 { return problems }
+        return []
+    }
+
     public var description: String {
         switch self {
         case let .brokerUnreachable(socket, cause):

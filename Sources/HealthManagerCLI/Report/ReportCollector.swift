@@ -98,7 +98,7 @@ struct ReportCollector {
                 activity: Self.activityName(workout.activityType), minutes: workout.duration / 60,
                 distanceKilometres: workout.totalDistance.map { convert($0.value, $0.unit, to: .meterUnit(with: .kilo)) },
                 energyKilocalories: workout.totalEnergyBurned.map { convert($0.value, $0.unit, to: .kilocalorie()) },
-                source: sample.source?.name ?? "", kind: Self.routeKind(workout.activityType), routes: routes))
+                source: SourceLabel.text(sample.source), kind: Self.routeKind(workout.activityType), routes: routes))
         }
         data.sources = sources.sorted()
         return data
@@ -110,7 +110,7 @@ struct ReportCollector {
                                    sort: [SampleSort(.startDate, ascending: true)])
         for try await batch in client.querySamples(spec) {
             for sample in batch.samples {
-                if let source = sample.source { sources.insert(source.name.isEmpty ? source.bundleIdentifier : source.name) }
+                if let source = sample.source { sources.insert(SourceLabel.text(source)) }
                 body(sample)
             }
         }

@@ -22,7 +22,7 @@ public struct SampleFormatter: Sendable {
         // quantities it holds; `--json` has its summary.
         if let series = sample.quantitySeries { unit += " (series of \(series.count))" }
         return [localTime(sample.startDate), localTime(sample.endDate), value, unit,
-                sample.source.map { $0.name.isEmpty ? $0.bundleIdentifier : $0.name } ?? "",
+                SourceLabel.text(sample.source),
                 sample.device?.name ?? ""]
     }
 

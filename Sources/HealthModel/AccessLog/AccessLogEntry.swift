@@ -6,7 +6,8 @@ public import Foundation
 public struct AccessLogEntry: Sendable, Equatable {
     public var sequence: Int64
     public var date: Date
-    /// An app id, or `AccessLogEntry.managerActor`.
+    /// An app id, or a non-app actor's name (`NonAppActor`: the manager, healthd, unidentified),
+    /// which no app id can be (`AppIDRule`).
     public var actor: String
     /// The app the entry is about: the actor itself, or the app whose grants the manager changed;
     /// nil when the manager browsed data (no app involved).
@@ -18,11 +19,11 @@ public struct AccessLogEntry: Sendable, Equatable {
     public var detail: String
 
     /// The actor name of the user's own manager tool.
-    public static let managerActor = "manager"
+    public static let managerActor = NonAppActor.manager.rawValue
     /// The actor of a refused connection from a process that is no installed app.
-    public static let unidentifiedActor = "unidentified"
+    public static let unidentifiedActor = NonAppActor.unidentified.rawValue
     /// The actor name of healthd itself, for what it does on its own (background launches).
-    public static let brokerActor = "healthd"
+    public static let brokerActor = NonAppActor.broker.rawValue
 
     public init(sequence: Int64, date: Date, actor: String, appID: String?, action: String,
                 types: [String], count: Int, detail: String) {

@@ -1,5 +1,6 @@
-/// What an app id may be: 1–128 ASCII letters, digits, '.', '-' or '_', not starting with '.'
-/// or '-'. The one rule, checked by Unicode scalar.
+/// What an app id may be: reverse-DNS, as a bundle identifier is — 1–128 ASCII letters, digits,
+/// '-' or '_' in two or more non-empty parts joined by '.', not starting with '-' — and no name
+/// the access log gives a non-app actor (`NonAppActor`). The one rule, checked by Unicode scalar.
 ///
 /// An app id is an identity key: the store compares it by bytes (the `apps` primary key, grants,
 /// sources), Swift compares `String`s by canonical equivalence. Outside ASCII the two disagree —
@@ -11,6 +12,12 @@
 /// id is a command-line argument (`health-sandbox agent run ID --socket …`); a leading '.' makes
 /// a hidden or relative file name (the id names the app's data folder and log).
 ///
+/// The '.' keeps app ids apart from every name that is no app's: the access log's actors
+/// (`manager`, `healthd`, `unidentified` — an app installed as `manager` had its reads logged
+/// exactly as the user's own browsing, redteam23 F1) and any such name added later, which the
+/// rule also refuses by name (`NonAppActor`), dotted or not. Sources that are no app's start
+/// with '@' (`@user`, `@import/…`), which no id holds.
+///
 /// `AppManifest.problems` applies it at install and, through `InstalledManifestCheck`, to a
 /// manifest installed before it whenever that manifest would become an app's identity; the launch
 /// agent applies it to the ids it is asked to launch and to its per-app options.
@@ -18,13 +25,17 @@ public enum AppIDRule {
     public static let maximumLength = 128
 
     /// The sentence a refusal carries: what an id may be.
-    public static let message = "id must be 1-128 ASCII characters of letters, digits, '.', '-' or '_' (reverse-DNS style), "
-        + "not starting with '.' or '-'"
+    public static let message = "id must be reverse-DNS like com.example.steps: at most 128 ASCII letters, digits, '-' or '_' "
+        + "in two or more non-empty parts joined by '.', not starting with '-', and none of the access log's own actor names ("
+        + NonAppActor.allCases.map(\.rawValue).joined(separator: ", ") + ")"
 
     public static func isValid(_ id: String) -> Bool {
         let scalars = id.unicodeScalars
-        guard let first = scalars.first, first != ".", first != "-", scalars.count <= maximumLength else { return false }
-        return scalars.allSatisfy(allowed)
+        guard let first = scalars.first, first != "-", scalars.count <= maximumLength, scalars.allSatisfy(allowed) else { return false }
+        // Reverse-DNS: at least two parts, none empty (no leading, trailing or doubled '.').
+        let parts = id.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 2, !parts.contains(where: \.isEmpty) else { return false }
+        return NonAppActor(rawValue: id) == nil
     }
 
     private static func allowed(_ scalar: Unicode.Scalar) -> Bool {

@@ -109,6 +109,8 @@ public struct AppManifest: Codable, Hashable, Sendable {
         if displayName.trimmingCharacters(in: .whitespaces).isEmpty || !TextBound.fits(displayName, characters: 128) {
             problems.append("displayName must be 1-128 characters (at most 512 UTF-8 bytes)")
         }
+        // Not the user's own source name (`DisplayNameRule`); another app's is refused by the install itself.
+        if let problem = DisplayNameRule.userNameProblem(displayName) { problems.append(problem) }
         if !executable.hasPrefix("/") { problems.append("executable must be an absolute path") }
         if version.isEmpty || !TextBound.fits(version, characters: 64) {
             problems.append("version must be 1-64 characters (at most 256 UTF-8 bytes)")

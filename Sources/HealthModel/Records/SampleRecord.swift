@@ -42,7 +42,8 @@ public struct SampleRecord: Hashable, Sendable {
         indirect case userAnnotatedMedication(UserAnnotatedMedicationValue)
     }
 
-    /// Assigned by the broker on save (time-ordered, UUIDv7); whatever a client sends is ignored.
+    /// Assigned by the broker on save (UUIDv7 of the object's start date, `UUIDv7.make(startingAt:)`);
+    /// whatever a client sends is ignored.
     public var uuid: UUID
     public var typeIdentifier: String
     public var startDate: Date

@@ -55,7 +55,7 @@ enum ChangeFeedSQL {
                           batching: ChangeFeedBatching? = nil) throws -> FeedRows<SampleRecord> {
         let correlations = !CorrelationRules.memberTypes(of: typeIdentifier).isEmpty
         // The predicate's side rows are bounded like the rows: the delivery's `through`.
-        let compiled = try predicate.map { try SampleSQL.condition($0, of: typeIdentifier, within: visibility.bounded(through: through)) }
+        let compiled = try predicate.map { try SampleSQL.condition($0, of: typeIdentifier, within: visibility.bounded(through: through), db) }
         // Where each row stands in this reader's feed: its change number, or for an object a
         // per-object grant shows, the grant's (`SampleSQL.feedChange`).
         let position = SampleSQL.feedChange(visibility.scope, alias: "o")
@@ -149,7 +149,7 @@ enum ChangeFeedSQL {
                                   arguments: anyObject.arguments + anyDeletion.arguments) ?? false
             }
         }
-        let compiled = try SampleSQL.condition(predicate, of: typeIdentifier, within: visibility)
+        let compiled = try SampleSQL.condition(predicate, of: typeIdentifier, within: visibility, db)
         let deleted = try StatementBudget.overScope {
             try Bool.fetchOne(db, sql: "SELECT \(anyDeletion.sql)", arguments: anyDeletion.arguments) ?? false
         }

@@ -22,14 +22,18 @@ public struct CommittedChange: Sendable, Equatable {
 ///
 /// SQLite's pre-update hook on the same connection notes the type of every row inserted or
 /// updated in the change tables during the transaction (`ChangeCapture`), whichever code wrote
-/// it and however the statement was stepped — through GRDB or directly. After the commit the
-/// watcher reads the change number and hands the noted types to the listener before the writer
-/// returns — so a save is acknowledged only after its change was announced. A commit that noted
-/// nothing (an access-log entry alone, a grant) announces nothing and reads nothing.
+/// it and however the statement was stepped — through GRDB or directly — and the change number it
+/// wrote to `counters`. After the commit the watcher hands the noted types and number to the
+/// listener before the writer returns — so a save is acknowledged only after its change was
+/// announced. Until session 23 it read the number after the commit, a read transaction of its own
+/// for every save (issue 17, Benchmarks/README.md "Session 23"); now only when the note is
+/// incomplete or holds no number. A commit that noted nothing (an access-log entry alone, a
+/// grant) announces nothing and reads nothing.
 ///
 /// The note follows the transaction's savepoints (`CachedTransaction.inSavepoint`, the writer's
 /// one savepoint): the types first noted inside a savepoint rolled back (a failed save of a group
-/// commit, a refused journal effect) are cut from it, so the commit announces the committed
+/// commit, a refused journal effect) are cut from it, and so is its change number (the value
+/// noted before the savepoint is restored), so the commit announces the committed
 /// saves' types only, and a failed save causes no work (cipherreview21, finding 4). Until
 /// session 22 that rollback made the note incomplete and the watcher asked the store which types
 /// had rows above the last reported change number — one index seek per stored type, hidden ones
@@ -69,6 +73,7 @@ final class CommitWatcher: TransactionObserver, Sendable {
     /// Starts noting, on `db` (the connection this watcher observes), the types written to the
     /// change tables.
     func installCapture(_ db: Database) throws {
+        try capture.watchCounter(on: db, table: "counters", keyColumn: "name", key: "change", valueColumn: "value")
         try capture.install(on: db, watching: Self.changeTables)
     }
 
@@ -93,14 +98,15 @@ final class CommitWatcher: TransactionObserver, Sendable {
         // Every commit, before anything below may return: the transaction's storage charges
         // count now, whether or not it wrote to the change tables.
         storage?.transactionCommitted()
-        let noted = capture.take()
+        let note = capture.take()
+        let noted = note.types
         if noted?.isEmpty == true { return }  // nothing written to the change tables
         let (since, listener) = state.withLock { ($0.reportedThrough, $0.listener) }
         let change: CommittedChange
         do {
-            // Read straight from SQLite: run after every commit that wrote samples (`BoundStatement`).
-            let read = try BoundStatement(db, sql: "SELECT value FROM counters WHERE name = 'change'")
-            let now = try read.readFirstRow { $0.int64(0) } ?? since
+            // The number the transaction wrote, as the capture noted it; read from the store only
+            // when the note is incomplete (a read transaction after the commit: issue 17).
+            let now = try note.counter ?? Self.storedChange(db) ?? since
             // An incomplete note, or a noted id that is not a stored type: every type (see above).
             let types = try noted.flatMap { try identifiers(of: $0, db) }
             state.withLock { $0.reportedThrough = max($0.reportedThrough, now) }
@@ -109,6 +115,11 @@ final class CommitWatcher: TransactionObserver, Sendable {
             change = CommittedChange(typeIdentifiers: nil, change: since)
         }
         listener?(change)
+    }
+
+    /// The change number as committed. Read straight from SQLite (`BoundStatement`).
+    private static func storedChange(_ db: Database) throws -> Int64? {
+        try BoundStatement(db, sql: "SELECT value FROM counters WHERE name = 'change'").readFirstRow { $0.int64(0) }
     }
 
     /// The identifiers of the noted type ids; nil when one is not a stored type (then the

@@ -6,23 +6,23 @@ import HealthModel
 /// answered while locked; an effect that would fail now (an object not the app's own, or gone; a
 /// share grant revoked before the call) changes nothing, in a savepoint of its own, so that the
 /// entry is still recorded as merged — an unlocked call failing at that moment would have
-/// changed nothing either.
+/// changed nothing either. Each such refusal is counted in `refusals`, per app and reason, for
+/// healthd's log and the unlock's report (`MergeRefusals`).
 extension PendingEffect {
     /// Applies the effect; returns the app whose background-delivery registrations it changed,
     /// if any (the broker reloads them after the merge).
-    func apply(_ db: Database, budgets: MergeBudgets = MergeBudgets()) throws -> String? {
+    func apply(_ db: Database, budgets: MergeBudgets = MergeBudgets(), refusals: inout MergeRefusals) throws -> String? {
         switch self {
         case let .save(records, source, uuids):
             // Refused now when it breaks a rule the locked broker could not check against the
             // store: a workout associating more of the app's routes than the cap
             // (`WorkoutAssociation`), a medication rule (`MedicationRows`) — any HKError the
-            // save throws. Like every refused effect, it changes nothing and is not counted
-            // (SECURITY "Open, known": the app was answered while locked).
-            try Self.unlessRefused(db) {
+            // save throws. Like every refused effect, it changes nothing and is counted.
+            try Self.unlessRefused(db, appID: source.bundleIdentifier, &refusals) {
                 _ = try SampleRepository.write(records, source: source, $0, minting: UUIDSupply(preassigned: uuids))
             }
         case let .delete(references, appID):
-            try Self.unlessRefused(db) { _ = try SampleRepository.deleteOwned(references, appID: appID, $0) }
+            try Self.unlessRefused(db, appID: appID, &refusals) { _ = try SampleRepository.deleteOwned(references, appID: appID, $0) }
         case let .deleteMatching(typeIdentifier, predicate, appID, workouts, accessLog):
             // The entry is written whatever happens, with what was deleted: the call was made.
             // The app's predicate is evaluated under the app's merge budget: past it, this and the
@@ -31,7 +31,7 @@ extension PendingEffect {
             let budget = budgets.budget(for: appID)
             if budget.stop == nil {
                 do {
-                    try Self.unlessRefused(db) {
+                    try Self.unlessRefused(db, appID: appID, &refusals) {
                         deleted = try SampleRepository.deleteMatchingRows(typeIdentifier: typeIdentifier, predicate: predicate,
                                                                           appID: appID, workouts: workouts, budget: budget, $0)
                     }
@@ -41,7 +41,7 @@ extension PendingEffect {
             }
             if let accessLog { _ = try AccessLogRepository.write(accessLog, count: deleted, db) }
         case let .associate(sampleUUIDs, workoutUUID, appID):
-            try Self.unlessRefused(db) { db in
+            try Self.unlessRefused(db, appID: appID, &refusals) { db in
                 for (index, type) in try SampleRepository.ownObjectTypes(sampleUUIDs, appID: appID, db).enumerated() {
                     guard let type else { continue }  // associateOwned refuses it, naming its position
                     guard try GrantRepository.decision(db, appID: appID, type: type, access: .share) == .authorized else {
@@ -51,7 +51,7 @@ extension PendingEffect {
                 try SampleRepository.associateOwned(sampleUUIDs, with: workoutUUID, appID: appID, db)
             }
         case let .workoutEffortRelation(sample, workout, activity, appID, workouts, relate):
-            try Self.unlessRefused(db) { db in
+            try Self.unlessRefused(db, appID: appID, &refusals) { db in
                 // Unknown samples and other types are refused by `apply`, naming the sample.
                 if let type = try OwnedObjects.row(db, uuid: sample, appID: appID)?.typeIdentifier,
                    WorkoutEffortRules.effortTypes.contains(type) {
@@ -64,11 +64,11 @@ extension PendingEffect {
                                                workouts: workouts, relate: relate, db)
             }
         case let .routeData(locations, builderID, source, date):
-            try Self.unlessRefused(db) {
+            try Self.unlessRefused(db, appID: source.bundleIdentifier, &refusals) {
                 _ = try SampleRepository.insertDraftLocations(locations, builderID: builderID, source: source, now: date, $0)
             }
         case let .finishRoute(builderID, workoutUUID, metadata, device, source, uuid):
-            try Self.unlessRefused(db) {
+            try Self.unlessRefused(db, appID: source.bundleIdentifier, &refusals) {
                 _ = try SampleRepository.finishDraft(builderID: builderID, workoutUUID: workoutUUID, metadata: metadata,
                                                      device: device, source: source, $0, minting: UUIDSupply(preassigned: [uuid]))
             }
@@ -93,15 +93,18 @@ extension PendingEffect {
         return nil
     }
 
-    /// Runs `body` in a savepoint; a HealthKit refusal rolls it back and is swallowed. The
-    /// writer's one savepoint (`CachedTransaction.inSavepoint`) takes back the effect's storage
-    /// charges and the types it noted for the commit watcher.
-    private static func unlessRefused(_ db: Database, _ body: (Database) throws -> Void) throws {
+    /// Runs `body` in a savepoint; a HealthKit refusal rolls it back and is counted for `appID`
+    /// in `refusals` (the one place a merged entry's refusal is noted). The writer's one
+    /// savepoint (`CachedTransaction.inSavepoint`) takes back the effect's storage charges and
+    /// the types it noted for the commit watcher.
+    private static func unlessRefused(_ db: Database, appID: String, _ refusals: inout MergeRefusals,
+                                      _ body: (Database) throws -> Void) throws {
         do {
             try CachedTransaction.inSavepoint(db) { try body(db) }
-        } catch is HKError where db.isInsideTransaction {
+        } catch let error as HKError where db.isInsideTransaction {
             // Refused and rolled back alone; when SQLite ended the whole transaction instead, the
             // error goes on and fails the batch (nothing of it was merged).
+            refusals.add(appID: appID, error)
         }
     }
 }

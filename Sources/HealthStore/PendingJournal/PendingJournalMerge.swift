@@ -33,6 +33,8 @@ public enum PendingJournalMerge {
         /// Apps whose journaled deletions by predicate went past their merge budget, and why:
         /// those entries changed nothing (`MergeBudgets`).
         public var budgetStopped: [String: StatementBudget.Stop] = [:]
+        /// Merged entries the store refused (they changed nothing), per app and reason.
+        public var refused = MergeRefusals()
 
         public init() {}
     }
@@ -149,17 +151,20 @@ public enum PendingJournalMerge {
     private static func apply(_ batch: [(sequence: UInt64, effect: PendingEffect)], generation: Int64,
                               _ writer: any DatabaseWriter, budgets: MergeBudgets, into report: inout Report) throws {
         guard let last = batch.last else { return }
-        let changed = try writer.write { db in
+        let (changed, refused) = try writer.write { db in
             var changed: Set<String> = []
+            var refused = MergeRefusals()
             for entry in batch {
-                if let appID = try entry.effect.apply(db, budgets: budgets) { changed.insert(appID) }
+                if let appID = try entry.effect.apply(db, budgets: budgets, refusals: &refused) { changed.insert(appID) }
             }
             try PendingJournalKeys.recordApplied(db, generation: generation, through: last.sequence)
             // Apps' storage counts ride on the batch's commit when one moved far enough.
             try StorageUse.writing(db)?.persistDue(db)
-            return changed
+            return (changed, refused)
         }
+        // Counted once the batch committed: a batch that failed merged nothing.
         report.merged += batch.count
         report.backgroundDeliveryApps.formUnion(changed)
+        report.refused.formUnion(refused)
     }
 }

@@ -85,7 +85,7 @@ public struct ActivitySummaryRepository: Sendable {
     private static func rows(_ db: Database, type: String, column: String, window: SamplePredicate,
                              scope visibility: Visibility, through: Int64?) throws -> [Row] {
         let visible = SampleSQL.visibility(visibility.scope)
-        let range = try SampleSQL.condition(window, of: type, within: visibility.bounded(through: through))
+        let range = try SampleSQL.condition(window, of: type, within: visibility.bounded(through: through), db)
         let committed = through == nil ? "" : "AND o.change_seq <= ?"
         return try Row.fetchAll(db, sql: """
             SELECT o.start_us, \(column) FROM objects o

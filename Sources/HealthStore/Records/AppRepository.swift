@@ -15,10 +15,21 @@ public struct AppRepository: Sendable {
     /// The app's source, if it has written before, takes the manifest's display name here and
     /// only here: writes never rename a source (`SampleRepository.sourceID`), so the name its
     /// visible samples show depends on the user's installs, not on what it wrote since.
+    ///
+    /// Refused (`errorInvalidArgument`) when another installed app has the same display name in
+    /// `DisplayNameRule.comparisonKey` form: checked in this write transaction, so two installs
+    /// racing cannot both take one name.
     @discardableResult
     public func install(_ manifest: AppManifest, at date: Date = Date()) throws -> Bool {
         let entitlements = String(decoding: try JSONEncoder().encode(manifest.entitlements), as: UTF8.self)
         return try writer.write { db in
+            let key = DisplayNameRule.comparisonKey(manifest.displayName)
+            for row in try Row.fetchAll(db, sql: "SELECT id, display_name FROM apps WHERE id != ?", arguments: [manifest.id]) {
+                let (otherID, otherName): (String, String) = (row["id"], row["display_name"])
+                guard DisplayNameRule.comparisonKey(otherName) == key else { continue }
+                throw HKError(.errorInvalidArgument, DisplayNameRule.clashMessage(manifest.displayName, otherAppID: otherID,
+                                                                                   otherDisplayName: otherName))
+            }
             let existed = try Bool.fetchOne(db, sql: "SELECT 1 FROM apps WHERE id = ?", arguments: [manifest.id]) ?? false
             try db.execute(sql: """
                 INSERT INTO apps (id, display_name, executable, version, read_usage_description,

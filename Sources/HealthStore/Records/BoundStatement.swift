@@ -3,8 +3,7 @@ import GRDB
 import GRDBSQLite
 
 /// A cached statement whose parameters are bound through SQLite's C API, one value at a time,
-/// and which is then run by GRDB (`execute`) or stepped in SQLite directly (`stepDirectly`,
-/// `readFirstRow`).
+/// and which is then stepped in SQLite directly (`stepDirectly`, `readFirstRow`).
 ///
 /// Why: binding a row through GRDB's `StatementArguments` builds an array of boxed
 /// `DatabaseValue`s per row and validates it against the statement — 15 % of healthd's time in a
@@ -17,21 +16,36 @@ import GRDBSQLite
 /// the store's observers watch none that is written here: the commit watcher learns what changed
 /// from SQLite's pre-update hook (`ChangeCapture`), and `LockedStartWriter` watches `locked_start`.
 ///
-/// The statement is taken from the connection's cache (prepared once per connection) and marked
-/// as bound with no GRDB arguments, so GRDB's `execute()` resets it and keeps the values bound
-/// here. One `BoundStatement` per statement and write: nothing else may run the same SQL with
-/// GRDB arguments in between (that clears the bindings). Every parameter must be bound before
-/// each run: values stay bound from the previous row otherwise (which an owner may rely on for
-/// values that are the same for every row, as `SampleInserter` does).
+/// The statement is taken from the connection's cache (prepared once per connection; on the save
+/// path through a `StatementSlot`), reset and its bindings cleared, in SQLite directly. It is only
+/// ever stepped directly (`stepDirectly`, `readFirstRow`), never through GRDB: GRDB's record of
+/// its arguments is neither read nor kept. (Until issue 17's session 23 it was cleared with GRDB's
+/// `setUncheckedArguments`, which also checks the calling queue and records empty arguments —
+/// about 1.3k instructions a statement, 10 statements a durable save; Benchmarks/README.md
+/// "Session 23".) One `BoundStatement` per statement and write: nothing else may bind the same
+/// statement in between. Every parameter must be bound before each run: values stay bound from
+/// the previous row otherwise (which an owner may rely on for values that are the same for every
+/// row, as `SampleInserter` does); a new `BoundStatement` starts with every parameter NULL.
 struct BoundStatement {
     let statement: Statement
     private var handle: OpaquePointer { statement.sqliteStatement }
 
     init(_ db: Database, sql: String) throws {
-        statement = try db.cachedStatement(sql: sql)
-        // Resets the statement, clears its bindings and records that its (zero) GRDB arguments
-        // are valid, so `execute()` and `fetchOne` use the values bound below as they are.
-        statement.setUncheckedArguments(StatementArguments())
+        try self.init(db.cachedStatement(sql: sql))
+    }
+
+    /// The statement of `slot` on `db`'s connection (the save path's statements).
+    init(_ db: Database, _ slot: StatementSlot) throws {
+        try self.init(slot.statement(db))
+    }
+
+    private init(_ statement: Statement) {
+        self.statement = statement
+        // Every run of ours rewinds, but a statement GRDB ran last may still be stepped: reset
+        // (its result only repeats the last step's error, already reported), then forget the
+        // previous user's values so no parameter of this write carries one over.
+        sqlite3_reset(statement.sqliteStatement)
+        sqlite3_clear_bindings(statement.sqliteStatement)
     }
 
     /// SQLite copies text and blobs bound with this destructor, so Swift's buffers may go away.
@@ -106,12 +120,6 @@ struct BoundStatement {
         try check(sqlite3_bind_null(handle, index), index)
     }
 
-    /// Runs the statement with the values bound, through GRDB.
-    func execute() throws {
-        defer { rewind() }
-        try statement.execute()
-    }
-
     /// Runs a statement that changes the store by stepping it in SQLite directly, without GRDB.
     ///
     /// Why: GRDB's run costs more than the row's insert into six B-trees in a batched save —
@@ -138,12 +146,6 @@ struct BoundStatement {
     /// right after this statement inserted, on the connection's queue, where it was run.
     var lastInsertedRowID: Int64 {
         sqlite3_last_insert_rowid(sqlite3_db_handle(handle))
-    }
-
-    /// The first row the statement returns with the values bound, through GRDB.
-    func fetchOne() throws -> Row? {
-        defer { rewind() }
-        return try Row.fetchOne(statement)
     }
 
     /// The first row of a read-only statement with the values bound, read column by column by

@@ -15,15 +15,20 @@ import GRDB
 /// itself (a full disk, an I/O error): `commit` refuses when the connection is no longer inside
 /// the transaction it began — GRDB's `inTransaction` throws SQLITE_ABORT there too.
 enum CachedTransaction {
+    /// The transaction's two statements, which every durable save runs, found without GRDB's
+    /// look-up by SQL text (`StatementSlot`); GRDB still runs them (its observers hear them).
+    private static let begin = StatementSlot("BEGIN IMMEDIATE TRANSACTION")
+    private static let commit = StatementSlot("COMMIT TRANSACTION")
+
     /// `work` inside one immediate write transaction, committed when it returns.
     static func run<T>(_ db: Database, _ work: () throws -> T) throws -> T {
-        try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+        try begin.statement(db).execute()
         do {
             let result = try work()
             try requireTransaction(db)
             // Apps' storage counts ride on this commit when one moved far enough (`StorageUse`).
             try StorageUse.writing(db)?.persistDue(db)
-            try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+            try commit.statement(db).execute()
             return result
         } catch {
             // GRDB's rollback runs ROLLBACK only while a transaction is open (SQLite may have

@@ -11,7 +11,7 @@ public struct CharacteristicRepository: Sendable {
     /// (`AppManifest.problems`), so no app ever owns them and an app's own-samples scope finds
     /// none of them. The user's own entries (`healthctl add`) are stored under it too, named
     /// "Health" as entries typed into Apple's Health app are.
-    public static let userSource = SourceRecord(bundleIdentifier: "@user", name: "Health")
+    public static let userSource = SourceRecord.user
 
     /// The value of `type` as `scope` sees it: nil when it is unset or outside the scope, which
     /// the caller cannot tell apart (the same query answers both).

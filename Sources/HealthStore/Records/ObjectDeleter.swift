@@ -61,16 +61,25 @@ enum ObjectDeleter {
         return uuid
     }
 
+    /// The change counter's update, found without GRDB's look-up by SQL text (`StatementSlot`).
+    private static let bumpChangeSlot = StatementSlot("UPDATE counters SET value = value + 1 WHERE name = 'change'")
+
     /// The next value of the change counter: one per committed write, shared by all its changes.
     static func nextChange(_ db: Database) throws -> Int64 {
-        // Once per save, so stepped in SQLite directly, and as an update and a read rather than
-        // one `UPDATE … RETURNING`: SQLite gathers returned rows in a temporary b-tree, which cost
-        // more than the update itself (issue 17, Benchmarks/README.md "Session 20").
-        try BoundStatement(db, sql: "UPDATE counters SET value = value + 1 WHERE name = 'change'").stepDirectly(db)
-        let read = try BoundStatement(db, sql: "SELECT value FROM counters WHERE name = 'change'")
-        guard db.changesCount == 1, let change = try read.readFirstRow({ $0.int64(0) }) else {
-            throw StoreIntegrityError.missingChangeCounter
+        // Once per save, so stepped in SQLite directly, and not as one `UPDATE … RETURNING`: SQLite
+        // gathers returned rows in a temporary b-tree, which cost more than the update itself
+        // (issue 17, Benchmarks/README.md "Session 20"). The new value is the one the commit
+        // watcher's capture noted from this very UPDATE (one counter write more than before it);
+        // read back with a SELECT only where no capture watches the counter on this connection
+        // (issue 17, "Session 23").
+        let before = ChangeCapture.counterWrites(db)
+        try BoundStatement(db, bumpChangeSlot).stepDirectly(db)
+        guard db.changesCount == 1 else { throw StoreIntegrityError.missingChangeCounter }
+        if let before, let after = ChangeCapture.counterWrites(db), after.writes == before.writes + 1 {
+            return after.value
         }
+        let read = try BoundStatement(db, sql: "SELECT value FROM counters WHERE name = 'change'")
+        guard let change = try read.readFirstRow({ $0.int64(0) }) else { throw StoreIntegrityError.missingChangeCounter }
         return change
     }
 

@@ -75,6 +75,14 @@ struct SampleInserter {
     /// when it is deleted) and its device's (kept: device rows are shared and stay).
     private(set) var charged: Int64 = 0
 
+    /// The objects insert, found without GRDB's look-up by SQL text (`StatementSlot`).
+    private static let insertSlot = StatementSlot("""
+        INSERT INTO objects (uuid, type_id, source_id, source_version, device_id, start_us, end_us,
+                             quantity, category, metadata, change_seq, sync_identifier, sync_version, series_count,
+                             system_id, sync_key, charged)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """)
+
     init(_ db: Database, source: SourceRecord, systems stamp: SystemStamp = .source) throws {
         sourceID = try SampleRepository.sourceID(db, source)
         syncLookup = try SyncLookup(sourceID: sourceID, source: source, db)
@@ -82,12 +90,7 @@ struct SampleInserter {
         self.source = source
         self.stamp = stamp
         chargedApp = StorageUse.chargedApp(source.bundleIdentifier)
-        insert = try BoundStatement(db, sql: """
-            INSERT INTO objects (uuid, type_id, source_id, source_version, device_id, start_us, end_us,
-                                 quantity, category, metadata, change_seq, sync_identifier, sync_version, series_count,
-                                 system_id, sync_key, charged)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        insert = try BoundStatement(db, Self.insertSlot)
         // The same for every row of this write; stay bound until the statement is next made
         // into a `BoundStatement` (which clears its bindings).
         try insert.bind(sourceID, at: 3)

@@ -32,7 +32,7 @@ extension SampleRepository {
             var conditions = ["o.type_id = ?"]
             var arguments: StatementArguments = [try SampleSQL.typeID(db, typeIdentifier)]
             if let predicate {
-                let compiled = try SampleSQL.condition(predicate, of: typeIdentifier, within: .allSources)
+                let compiled = try SampleSQL.condition(predicate, of: typeIdentifier, within: .allSources, db)
                 conditions.append("(\(compiled.sql))")
                 arguments += compiled.arguments
             }
@@ -115,6 +115,6 @@ extension SampleRepository {
     /// type is not measured in, a type that holds no samples), without reading the store.
     public static func checkCandidatePredicate(_ predicate: SamplePredicate?, of typeIdentifier: String) throws {
         guard let predicate else { return }
-        _ = try SampleSQL.condition(predicate, of: typeIdentifier, within: .allSources)
+        _ = try SampleSQL.canonical(predicate, of: typeIdentifier)
     }
 }

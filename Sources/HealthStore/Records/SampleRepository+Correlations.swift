@@ -23,7 +23,7 @@ extension SampleRepository {
                  .clinicalRecord, .visionPrescription, .medicationDoseEvent, .userAnnotatedMedication:
                 throw StoredValueError(table: "correlation_members")  // CorrelationRules admits quantity and category samples only
             }
-            let uuid = uuidSupply.next()
+            let uuid = uuidSupply.next(startingAt: object.startDate)
             // No sync identity: it belongs to the correlation, not to its samples.
             let memberID = try inserter.insert(object, uuid: uuid, quantity: quantity, category: category, sync: nil, db)
             try link.execute(arguments: [correlationID, memberID])
@@ -80,7 +80,7 @@ extension SampleRepository {
             let scopes = objectScopes.mapValues(\.scope)
             var predicates: [(sql: String, arguments: StatementArguments)] = []
             if let predicate = spec.predicate {
-                predicates.append(try Self.narrowest(objectScopes).map { try SampleSQL.condition(predicate, of: spec.typeIdentifier, within: $0) }
+                predicates.append(try Self.narrowest(objectScopes).map { try SampleSQL.condition(predicate, of: spec.typeIdentifier, within: $0, db) }
                                    ?? (sql: "0", arguments: StatementArguments()))
             }
             for condition in [Self.scopeFilter(scopes), try Self.everyObjectVisible(scopes, db)] + predicates
@@ -194,7 +194,7 @@ extension SampleRepository {
                                          _ db: Database) throws -> (sql: String, arguments: StatementArguments) {
         var arguments = StatementArguments()
         let parts = try predicates.sorted { $0.key < $1.key }.map { type, predicate in
-            let compiled = try visibilities[type].map { try SampleSQL.condition(predicate, of: type, within: $0) } ?? (sql: "0", arguments: StatementArguments())
+            let compiled = try visibilities[type].map { try SampleSQL.condition(predicate, of: type, within: $0, db) } ?? (sql: "0", arguments: StatementArguments())
             arguments += [try SampleSQL.typeID(db, type)]
             arguments += compiled.arguments
             return """

@@ -200,7 +200,7 @@ extension SampleRepository {
         arguments += own.arguments
         if let predicate {
             let compiled = try SampleSQL.condition(predicate, of: typeIdentifier, within: Visibility(scope: .ownSamples(appID: appID), workouts: workouts,
-                                                                                     correlations: .ownSamples(appID: appID)))
+                                                                                     correlations: .ownSamples(appID: appID)), db)
             conditions.append("(\(compiled.sql))")
             arguments += compiled.arguments
         }

@@ -148,8 +148,7 @@ extension SampleRepository {
             }
         }
         // The write's change number (v64), as every association carries.
-        try db.execute(sql: "INSERT OR IGNORE INTO workout_associations (workout_id, sample_id, change_seq) VALUES (?, ?, (SELECT value FROM counters WHERE name = 'change'))",
-                       arguments: [workout["id"] as Int64, routeID])
+        try WorkoutAssociation.insert(db, workoutID: workout["id"] as Int64, sampleID: routeID)
         return isNew
     }
 }

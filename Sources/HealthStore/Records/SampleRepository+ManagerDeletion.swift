@@ -31,7 +31,7 @@ extension SampleRepository {
             var sql = "SELECT o.id FROM objects o WHERE o.type_id = ?"
             var arguments: StatementArguments = [try SampleSQL.typeID(db, typeIdentifier)]
             if let predicate {
-                let compiled = try SampleSQL.condition(predicate, of: typeIdentifier, within: Visibility.allSources)
+                let compiled = try SampleSQL.condition(predicate, of: typeIdentifier, within: Visibility.allSources, db)
                 sql += " AND (\(compiled.sql))"
                 arguments += compiled.arguments
             }

@@ -14,7 +14,7 @@ extension SampleRepository {
             var arguments: StatementArguments = [try SampleSQL.typeID(db, typeIdentifier)]
             arguments += visible.arguments
             if let predicate {
-                let compiled = try SampleSQL.condition(predicate, of: typeIdentifier, within: visibility)
+                let compiled = try SampleSQL.condition(predicate, of: typeIdentifier, within: visibility, db)
                 conditions.append("(\(compiled.sql))")
                 arguments += compiled.arguments
             }

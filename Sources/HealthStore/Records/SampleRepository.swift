@@ -114,7 +114,7 @@ public struct SampleRepository: Sendable {
             }
             try stored.replace(db, change: inserter.change)
         }
-        let uuid = uuidSupply.next()
+        let uuid = uuidSupply.next(startingAt: record.startDate)
         var quantity: Double?
         var category: Int?
         switch record.value {
@@ -271,8 +271,8 @@ public struct SampleRepository: Sendable {
         let visible = SampleSQL.visibility(visibility.scope)
         conditions.append(visible.sql)
         arguments += visible.arguments
-        if let predicate = spec.predicate {  // converted for its type by condition(_:of:within:)
-            let compiled = try SampleSQL.condition(predicate, of: spec.typeIdentifier, within: visibility.bounded(through: through))
+        if let predicate = spec.predicate {  // converted for its type by condition(_:of:within:_:)
+            let compiled = try SampleSQL.condition(predicate, of: spec.typeIdentifier, within: visibility.bounded(through: through), db)
             conditions.append("(\(compiled.sql))")
             arguments += compiled.arguments
         }
@@ -346,9 +346,14 @@ public struct SampleRepository: Sendable {
     /// A lookup first, as for types: an upsert alone rewrites the row on every save, and a
     /// rewritten page is one more WAL frame encrypted, written and checkpointed for a one-sample
     /// save (issue 17). Only a new source writes.
+    /// The save path's look-ups, found without GRDB's look-up by SQL text (`StatementSlot`).
+    private static let sourceLookupSlot = StatementSlot("SELECT id FROM sources WHERE bundle_identifier = ?")
+    private static let systemLookupSlot = StatementSlot("SELECT id FROM source_systems WHERE product_type = ? AND os_version = ?")
+    private static let deviceLookupSlot = StatementSlot("SELECT id FROM devices WHERE fingerprint = ?")
+
     static func sourceID(_ db: Database, _ source: SourceRecord) throws -> Int64 {
         // Read straight from SQLite (`BoundStatement.readFirstRow`): this runs for every save.
-        let lookup = try BoundStatement(db, sql: "SELECT id FROM sources WHERE bundle_identifier = ?")
+        let lookup = try BoundStatement(db, Self.sourceLookupSlot)
         try lookup.bind(source.bundleIdentifier, at: 1)
         if let id = try lookup.readFirstRow({ $0.int64(0) }) {
             return id
@@ -369,7 +374,7 @@ public struct SampleRepository: Sendable {
     static func systemID(_ db: Database, _ source: SourceRecord) throws -> Int64 {
         let productType = source.productType ?? "", version = source.operatingSystemVersion.description
         return try storedOrInsertedID(
-            db, lookup: "SELECT id FROM source_systems WHERE product_type = ? AND os_version = ?",
+            db, lookup: systemLookupSlot,
             binding: { lookup in
                 try lookup.bind(productType, at: 1)
                 try lookup.bind(version, at: 2)
@@ -387,9 +392,9 @@ public struct SampleRepository: Sendable {
     /// even when nothing changes. The lookup runs for every save, so it is read straight from
     /// SQLite (`BoundStatement.readFirstRow`: GRDB's argument array and cursor cost more than the
     /// index search, issue 17).
-    private static func storedOrInsertedID(_ db: Database, lookup: String, binding: (BoundStatement) throws -> Void,
+    private static func storedOrInsertedID(_ db: Database, lookup: StatementSlot, binding: (BoundStatement) throws -> Void,
                                            arguments: StatementArguments, upsert: String) throws -> Int64 {
-        let statement = try BoundStatement(db, sql: lookup)
+        let statement = try BoundStatement(db, lookup)
         try binding(statement)
         if let known = try statement.readFirstRow({ $0.int64(0) }) {
             return known
@@ -423,7 +428,7 @@ public struct SampleRepository: Sendable {
     static func deviceID(_ db: Database, _ device: DeviceRecord) throws -> Int64 {
         let fingerprint = fingerprint(of: device)
         return try storedOrInsertedID(
-            db, lookup: "SELECT id FROM devices WHERE fingerprint = ?", binding: { try $0.bind(fingerprint, at: 1) },
+            db, lookup: deviceLookupSlot, binding: { try $0.bind(fingerprint, at: 1) },
             arguments: StatementArguments([fingerprint] + fields(of: device).map { $0 as (any DatabaseValueConvertible)? }),
             upsert: """
                 INSERT INTO devices (fingerprint, name, manufacturer, model, hardware_version, firmware_version,

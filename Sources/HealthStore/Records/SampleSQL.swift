@@ -20,8 +20,10 @@ enum SampleSQL {
     /// lookup of a type by its identifier, which the insert path (`SampleRepository.typeID`) also
     /// uses before it adds the type.
     /// Read straight from SQLite (`BoundStatement.readFirstRow`): every save looks its type up.
+    private static let typeLookupSlot = StatementSlot("SELECT id FROM sample_types WHERE identifier = ?")
+
     static func knownTypeID(_ db: Database, _ identifier: String) throws -> Int64? {
-        let lookup = try BoundStatement(db, sql: "SELECT id FROM sample_types WHERE identifier = ?")
+        let lookup = try BoundStatement(db, typeLookupSlot)
         try lookup.bind(identifier, at: 1)
         return try lookup.readFirstRow { $0.int64(0) }
     }
@@ -110,15 +112,22 @@ enum SampleSQL {
     /// with stored count/s values everywhere else.) Throws `errorInvalidArgument` for a unit the
     /// type cannot be measured in, which depends on the request alone.
     static func condition(_ predicate: SamplePredicate, of typeIdentifier: String,
-                          within visibility: Visibility) throws -> (sql: String, arguments: StatementArguments) {
+                          within visibility: Visibility, _ db: Database) throws -> (sql: String, arguments: StatementArguments) {
+        compile(try canonical(predicate, of: typeIdentifier), of: try typeID(db, typeIdentifier), within: visibility)
+    }
+
+    /// `predicate` in the stored units of `typeIdentifier`, or what `condition` throws for it:
+    /// the checks that depend on the request alone.
+    static func canonical(_ predicate: SamplePredicate, of typeIdentifier: String) throws -> SamplePredicate {
         guard let type = HKObjectType.type(forIdentifier: typeIdentifier) as? HKSampleType else {
             throw HKError(.errorInvalidArgument, "\(typeIdentifier.prefix(100)) is not a sample type")
         }
-        return compile(try predicate.canonicalized(for: type), within: visibility)
+        return try predicate.canonicalized(for: type)
     }
 
-    /// `condition(_:of:within:)` for a predicate already in stored units; its operands recurse here.
-    static func compile(_ predicate: SamplePredicate, within visibility: Visibility) -> (sql: String, arguments: StatementArguments) {
+    /// `condition(_:of:within:_:)` for a predicate already in stored units; its operands recurse here.
+    static func compile(_ predicate: SamplePredicate, of typeID: Int64,
+                        within visibility: Visibility) -> (sql: String, arguments: StatementArguments) {
         switch predicate {
         case let .dateRange(start, end, strictStart, strictEnd):
             var parts: [String] = []
@@ -170,24 +179,14 @@ enum SampleSQL {
             }
             return (clauses.joined(separator: " OR "), arguments)
         case let .and(operands):
-            return join(operands, with: "AND", empty: "1", within: visibility)
+            return join(operands, with: "AND", empty: "1", of: typeID, within: visibility)
         case let .or(operands):
-            return join(operands, with: "OR", empty: "0", within: visibility)
+            return join(operands, with: "OR", empty: "0", of: typeID, within: visibility)
         case let .not(operand):
-            let inner = compile(operand, within: visibility)
+            let inner = compile(operand, of: typeID, within: visibility)
             return ("NOT (\(inner.sql))", inner.arguments)
         case let .workout(uuid):
-            // The workout is looked up within the reader's workout scope: one it cannot see
-            // names nothing, so it matches what it would if that workout did not exist.
-            // A reading after the answer's first sees the workout and its associations as the
-            // first did (`Visibility.through`): one made since names nothing more.
-            let workoutVisible = SampleSQL.visibility(visibility.workouts, alias: "w")
-            let committed = committedBy(visibility.through, aliases: ["a", "w"])
-            var arguments: StatementArguments = [uuid]
-            arguments += workoutVisible.arguments
-            arguments += committed.arguments
-            return ("o.id IN (SELECT a.sample_id FROM workout_associations a JOIN objects w ON w.id = a.workout_id WHERE w.uuid = ? AND \(workoutVisible.sql)\(committed.sql))",
-                    arguments)
+            return workoutSamples(uuid, of: typeID, within: visibility)
         case let .workoutEffort(workout, activity):
             // The workout is looked up first, by its UUID within the reader's workout scope, and
             // then the one relation of it and the visible row `o` by the relation's key (CROSS
@@ -228,7 +227,7 @@ enum SampleSQL {
         case let .metadata(key, test):
             return metadataCondition(key, test)
         case let .quantity(op, value, _):
-            // Already in the type's stored unit: converted by condition(_:of:within:), the only way in.
+            // Already in the type's stored unit: converted by condition(_:of:within:_:), the only way in.
             return ("COALESCE(o.quantity \(op.sqlOperator) ?, 0)", [value])
         case let .categoryValue(op, value):
             return ("COALESCE(o.category \(op.sqlOperator) ?, 0)", [value])
@@ -254,7 +253,7 @@ enum SampleSQL {
 
     /// ` AND x.change_seq <= ?` for each of `aliases` (rows of tables with a change number), for a
     /// reading bounded by `through`; nothing for a first reading (nil).
-    private static func committedBy(_ through: Int64?, aliases: [String]) -> (sql: String, arguments: StatementArguments) {
+    static func committedBy(_ through: Int64?, aliases: [String]) -> (sql: String, arguments: StatementArguments) {
         guard let through else { return ("", []) }
         var arguments = StatementArguments()
         let sql: String = aliases.map { alias -> String in
@@ -281,12 +280,12 @@ enum SampleSQL {
         return uuid.databaseValue
     }
 
-    private static func join(_ operands: [SamplePredicate], with op: String, empty: String,
+    private static func join(_ operands: [SamplePredicate], with op: String, empty: String, of typeID: Int64,
                              within visibility: Visibility) -> (sql: String, arguments: StatementArguments) {
         guard !operands.isEmpty else { return (empty, []) }
         var arguments = StatementArguments()
         let parts = operands.map { operand in
-            let compiled = compile(operand, within: visibility)
+            let compiled = compile(operand, of: typeID, within: visibility)
             arguments += compiled.arguments
             return "(\(compiled.sql))"
         }

@@ -35,7 +35,7 @@ public struct StatisticsRepository: Sendable {
             arguments += [through]
         }
         if let predicate {
-            let compiled = try SampleSQL.condition(predicate, of: typeIdentifier, within: visibility.bounded(through: through))
+            let compiled = try SampleSQL.condition(predicate, of: typeIdentifier, within: visibility.bounded(through: through), db)
             conditions.append("(\(compiled.sql))")
             arguments += compiled.arguments
         }

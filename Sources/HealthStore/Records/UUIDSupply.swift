@@ -1,8 +1,9 @@
-import Foundation
+public import Foundation
 public import HealthModel
 
-/// Where a write takes the UUIDs of the objects it creates: fresh UUIDv7s, or, for a save merged
-/// from the pending journal, the ones the app was answered with while the store was locked.
+/// Where a write takes the UUIDs of the objects it creates: fresh UUIDv7s of each object's start
+/// date, or, for a save merged from the pending journal, the ones the app was answered with
+/// while the store was locked (minted the same way: `UUIDv7.make(startingAt:)`).
 /// Not shared between writes (one per `SampleRepository.write`).
 final class UUIDSupply {
     private var preassigned: ArraySlice<UUID>?
@@ -13,8 +14,10 @@ final class UUIDSupply {
         self.preassigned = preassigned.map { $0[...] }
     }
 
-    func next() -> UUID {
-        guard var remaining = preassigned, let uuid = remaining.popFirst() else { return minter.next() }
+    /// The id of the next object, which starts at `startDate` (a fresh id's time field is that
+    /// date: `UUIDv7`).
+    func next(startingAt startDate: Date) -> UUID {
+        guard var remaining = preassigned, let uuid = remaining.popFirst() else { return minter.next(startingAt: startDate) }
         preassigned = remaining
         return uuid
     }
@@ -32,5 +35,12 @@ extension SampleRecord {
     public var mintedUUIDCount: Int {
         if case let .correlation(objects) = value { return 1 + objects.count }
         return 1
+    }
+
+    /// Fresh UUIDs for the objects saving this record creates, in the order a write takes them
+    /// (`savedObjects`: the record, then a correlation's samples), each of its own start date:
+    /// what the pending journal answers a locked save with.
+    public var mintedUUIDs: [UUID] {
+        savedObjects.map { UUIDv7.make(startingAt: $0.startDate) }
     }
 }

@@ -2,7 +2,7 @@ public import Foundation
 
 /// Everything a read needs to know about what its reader may see: the scope of the type it
 /// queries, and the scope of every object type its predicate can name. `SampleSQL` cannot
-/// compile a predicate without one (`SampleSQL.condition(_:of:within:)`), and every repository read
+/// compile a predicate without one (`SampleSQL.condition(_:of:within:_:)`), and every repository read
 /// that takes a predicate takes one, so a query kind — present or future — cannot confine its
 /// rows and forget to confine the objects its predicate names. (Reads without a predicate —
 /// characteristics, route locations — take the one `ReadScope` they need.)

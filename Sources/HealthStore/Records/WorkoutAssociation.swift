@@ -22,9 +22,17 @@ enum WorkoutAssociation {
                             arguments: [workoutID, sampleID]) == nil {
             try SampleRepository.checkRouteRoom(workoutID: workoutID, db)
         }
+        try insert(db, workoutID: workoutID, sampleID: sampleID, change: change)
+    }
+
+    /// The one statement that writes an association row, with no rule of its own: `add`'s, and
+    /// an import's, which keeps what the export holds. The row carries the sample's type (v72),
+    /// by which `predicateForObjects(from: workout)` reads one type's associations only.
+    static func insert(_ db: Database, workoutID: Int64, sampleID: Int64, change: Int64? = nil) throws {
         try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO workout_associations (workout_id, sample_id, change_seq)
-            VALUES (?, ?, coalesce(?, (SELECT value FROM counters WHERE name = 'change')))
+            INSERT OR IGNORE INTO workout_associations (workout_id, sample_id, change_seq, sample_type_id)
+            VALUES (?1, ?2, coalesce(?3, (SELECT value FROM counters WHERE name = 'change')),
+                    (SELECT type_id FROM objects WHERE id = ?2))
             """).execute(arguments: [workoutID, sampleID, change])
     }
 }

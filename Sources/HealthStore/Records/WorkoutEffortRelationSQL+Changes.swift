@@ -44,7 +44,7 @@ extension WorkoutEffortRelationSQL {
                                   arguments: relatedArguments + goneArguments) ?? false
             }
         }
-        let matching = try SampleSQL.condition(predicate, of: typeIdentifier, within: visibility)
+        let matching = try SampleSQL.condition(predicate, of: typeIdentifier, within: visibility, db)
         if try StatementBudget.overScope({ try Bool.fetchOne(db, sql: "SELECT \(anyGone)", arguments: goneArguments) ?? false }) {
             return true
         }

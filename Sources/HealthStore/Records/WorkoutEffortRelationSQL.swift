@@ -61,7 +61,7 @@ struct WorkoutEffortRelationSQL {
          through: Int64? = nil) throws {
         let workoutVisible = SampleSQL.visibility(workouts.scope, alias: "o")
         let matching: (sql: String, arguments: StatementArguments) =
-            try predicate.map { try SampleSQL.condition($0, of: HKWorkoutTypeIdentifier, within: workouts) } ?? ("1", [])
+            try predicate.map { try SampleSQL.condition($0, of: HKWorkoutTypeIdentifier, within: workouts, db) } ?? ("1", [])
         let workoutCondition = "o.type_id = ? AND \(workoutVisible.sql) AND (\(matching.sql))"
         var workoutArguments: StatementArguments = [try SampleSQL.typeID(db, HKWorkoutTypeIdentifier)]
         workoutArguments += workoutVisible.arguments

@@ -159,6 +159,8 @@ enum StoreSchema {
         registerWindowWalk(&migrator)            // v68
         registerWorkoutEffortWalk(&migrator)     // v69
         registerWorkoutEffortWorkoutScope(&migrator) // v70
+        registerKeySpellings(&migrator)          // v71
+        registerAssociationType(&migrator)       // v72
         return migrator
     }
 }

@@ -74,17 +74,45 @@ public struct UnlockReport: WireMessage, Equatable {
     public var merged: Int
     /// One line per journal holding an entry that failed authentication (kept, not merged).
     public var damaged: [String]
+    /// Merged entries the store refused (they changed nothing, though the app was told they
+    /// saved), per app and reason, at most `maxRefusalsListed` pairs; `refusedMore` counts the rest.
+    public var refused: [Refusal]
+    public var refusedMore: Int
 
-    public init(merged: Int, damaged: [String] = []) {
+    public struct Refusal: Equatable, Sendable {
+        public var appID: String
+        public var reason: String
+        public var count: Int
+
+        public init(appID: String, reason: String, count: Int) {
+            self.appID = appID
+            self.reason = reason
+            self.count = count
+        }
+    }
+
+    public static let maxRefusalsListed = 64
+
+    public init(merged: Int, damaged: [String] = [], refused: [Refusal] = [], refusedMore: Int = 0) {
         self.merged = merged
         self.damaged = damaged
+        self.refused = refused
+        self.refusedMore = refusedMore
     }
 
     public init(wire bytes: [UInt8]) throws {
         self = try ProtobufCodec.withDecoded(Openhealth__V1__UnlockResponse.self, from: bytes) { wire in
             guard wire.n_damaged <= 1024 else { throw WireDecodeError.invalidField("more than 1024 damaged journals") }
+            guard wire.n_refused <= Self.maxRefusalsListed else {
+                throw WireDecodeError.invalidField("more than \(Self.maxRefusalsListed) kinds of refused entries")
+            }
             return UnlockReport(merged: Int(wire.merged),
-                                damaged: WireRead.strings(wire.damaged, count: wire.n_damaged))
+                                damaged: WireRead.strings(wire.damaged, count: wire.n_damaged),
+                                refused: WireRead.messages(wire.refused, count: wire.n_refused).map { refusal in
+                                    Refusal(appID: WireRead.string(refusal.app_id), reason: WireRead.string(refusal.reason),
+                                            count: Int(refusal.count))
+                                },
+                                refusedMore: Int(wire.refused_more))
         }
     }
 
@@ -94,6 +122,16 @@ public struct UnlockReport: WireMessage, Equatable {
         wire.merged = UInt32(clamping: merged)
         wire.n_damaged = damaged.count
         wire.damaged = arena.strings(damaged)
+        let refusals: [UnsafeMutablePointer<Openhealth__V1__RefusedMergedEntries>] = refused.prefix(Self.maxRefusalsListed).map { refusal in
+            arena.message { message in
+                message.app_id = arena.string(refusal.appID)
+                message.reason = arena.string(refusal.reason)
+                message.count = UInt32(clamping: refusal.count)
+            }
+        }
+        wire.n_refused = refusals.count
+        wire.refused = arena.messages(refusals)
+        wire.refused_more = UInt32(clamping: refusedMore)
         return ProtobufCodec.encode(wire)
     }
 }

@@ -403,6 +403,9 @@ extension Openhealth__V1__QuantitySeries: ProtobufCMessageStruct {
 extension Openhealth__V1__QueryDescriptor: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__query_descriptor__init(message) }
 }
+extension Openhealth__V1__RefusedMergedEntries: ProtobufCMessageStruct {
+    static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__refused_merged_entries__init(message) }
+}
 extension Openhealth__V1__RemoveAppRequest: ProtobufCMessageStruct {
     static func cInit(_ message: UnsafeMutablePointer<Self>) { openhealth__v1__remove_app_request__init(message) }
 }

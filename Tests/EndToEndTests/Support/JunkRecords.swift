@@ -18,9 +18,11 @@ enum JunkRecords {
     static let steps = HKQuantityTypeIdentifier.stepCount.rawValue
     static let gad7 = HKScoredAssessmentTypeIdentifier.GAD7.rawValue
     static let cda = HKDocumentTypeIdentifier.CDA.rawValue
-    /// The types the saving app needs share permission for.
+    /// The types the saving app needs share permission for (a workout's statistics of distance
+    /// need distance's: `SampleRecord.forEachShareTypeIdentifier`).
     static let types = [steps, HKVisionPrescriptionTypeIdentifier, HKWorkoutTypeIdentifier, HKDataTypeIdentifierStateOfMind,
-                        HKDataTypeIdentifierAudiogram, gad7, cda, HKDataTypeIdentifierHeartbeatSeries]
+                        HKDataTypeIdentifierAudiogram, gad7, cda, HKDataTypeIdentifierHeartbeatSeries,
+                        HKQuantityTypeIdentifier.distanceWalkingRunning.rawValue]
 
     /// Strings past every bound that counts bytes, and one that is a single character of many
     /// bytes (combining marks), which a bound counting characters lets through.

@@ -1312,6 +1312,51 @@ void   openhealth__v1__unlock_response__free_unpacked
   assert(message->base.descriptor == &openhealth__v1__unlock_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   openhealth__v1__refused_merged_entries__init
+                     (Openhealth__V1__RefusedMergedEntries         *message)
+{
+  static const Openhealth__V1__RefusedMergedEntries init_value = OPENHEALTH__V1__REFUSED_MERGED_ENTRIES__INIT;
+  *message = init_value;
+}
+size_t openhealth__v1__refused_merged_entries__get_packed_size
+                     (const Openhealth__V1__RefusedMergedEntries *message)
+{
+  assert(message->base.descriptor == &openhealth__v1__refused_merged_entries__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t openhealth__v1__refused_merged_entries__pack
+                     (const Openhealth__V1__RefusedMergedEntries *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &openhealth__v1__refused_merged_entries__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t openhealth__v1__refused_merged_entries__pack_to_buffer
+                     (const Openhealth__V1__RefusedMergedEntries *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &openhealth__v1__refused_merged_entries__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Openhealth__V1__RefusedMergedEntries *
+       openhealth__v1__refused_merged_entries__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Openhealth__V1__RefusedMergedEntries *)
+     protobuf_c_message_unpack (&openhealth__v1__refused_merged_entries__descriptor,
+                                allocator, len, data);
+}
+void   openhealth__v1__refused_merged_entries__free_unpacked
+                     (Openhealth__V1__RefusedMergedEntries *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &openhealth__v1__refused_merged_entries__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   openhealth__v1__key_status_request__init
                      (Openhealth__V1__KeyStatusRequest         *message)
 {
@@ -4108,7 +4153,7 @@ const ProtobufCMessageDescriptor openhealth__v1__unlock_request__descriptor =
   (ProtobufCMessageInit) openhealth__v1__unlock_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor openhealth__v1__unlock_response__field_descriptors[2] =
+static const ProtobufCFieldDescriptor openhealth__v1__unlock_response__field_descriptors[4] =
 {
   {
     "merged",
@@ -4134,15 +4179,41 @@ static const ProtobufCFieldDescriptor openhealth__v1__unlock_response__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "refused",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Openhealth__V1__UnlockResponse, n_refused),
+    offsetof(Openhealth__V1__UnlockResponse, refused),
+    &openhealth__v1__refused_merged_entries__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "refused_more",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__UnlockResponse, refused_more),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned openhealth__v1__unlock_response__field_indices_by_name[] = {
   1,   /* field[1] = damaged */
   0,   /* field[0] = merged */
+  2,   /* field[2] = refused */
+  3,   /* field[3] = refused_more */
 };
 static const ProtobufCIntRange openhealth__v1__unlock_response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor openhealth__v1__unlock_response__descriptor =
 {
@@ -4152,11 +4223,75 @@ const ProtobufCMessageDescriptor openhealth__v1__unlock_response__descriptor =
   "Openhealth__V1__UnlockResponse",
   "openhealth.v1",
   sizeof(Openhealth__V1__UnlockResponse),
-  2,
+  4,
   openhealth__v1__unlock_response__field_descriptors,
   openhealth__v1__unlock_response__field_indices_by_name,
   1,  openhealth__v1__unlock_response__number_ranges,
   (ProtobufCMessageInit) openhealth__v1__unlock_response__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor openhealth__v1__refused_merged_entries__field_descriptors[3] =
+{
+  {
+    "app_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__RefusedMergedEntries, app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "reason",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__RefusedMergedEntries, reason),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "count",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Openhealth__V1__RefusedMergedEntries, count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned openhealth__v1__refused_merged_entries__field_indices_by_name[] = {
+  0,   /* field[0] = app_id */
+  2,   /* field[2] = count */
+  1,   /* field[1] = reason */
+};
+static const ProtobufCIntRange openhealth__v1__refused_merged_entries__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor openhealth__v1__refused_merged_entries__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "openhealth.v1.RefusedMergedEntries",
+  "RefusedMergedEntries",
+  "Openhealth__V1__RefusedMergedEntries",
+  "openhealth.v1",
+  sizeof(Openhealth__V1__RefusedMergedEntries),
+  3,
+  openhealth__v1__refused_merged_entries__field_descriptors,
+  openhealth__v1__refused_merged_entries__field_indices_by_name,
+  1,  openhealth__v1__refused_merged_entries__number_ranges,
+  (ProtobufCMessageInit) openhealth__v1__refused_merged_entries__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 #define openhealth__v1__key_status_request__field_descriptors NULL

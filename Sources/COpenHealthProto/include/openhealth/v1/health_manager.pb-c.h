@@ -55,6 +55,7 @@ typedef struct Openhealth__V1__LockRequest Openhealth__V1__LockRequest;
 typedef struct Openhealth__V1__LockResponse Openhealth__V1__LockResponse;
 typedef struct Openhealth__V1__UnlockRequest Openhealth__V1__UnlockRequest;
 typedef struct Openhealth__V1__UnlockResponse Openhealth__V1__UnlockResponse;
+typedef struct Openhealth__V1__RefusedMergedEntries Openhealth__V1__RefusedMergedEntries;
 typedef struct Openhealth__V1__KeyStatusRequest Openhealth__V1__KeyStatusRequest;
 typedef struct Openhealth__V1__KeyStatusResponse Openhealth__V1__KeyStatusResponse;
 typedef struct Openhealth__V1__RotateKeyRequest Openhealth__V1__RotateKeyRequest;
@@ -617,10 +618,37 @@ struct  Openhealth__V1__UnlockResponse
    */
   size_t n_damaged;
   char **damaged;
+  /*
+   * Merged entries the store refused (they changed nothing), per app and reason; at most 64.
+   */
+  size_t n_refused;
+  Openhealth__V1__RefusedMergedEntries **refused;
+  /*
+   * refused entries of further (app, reason) pairs
+   */
+  uint32_t refused_more;
 };
 #define OPENHEALTH__V1__UNLOCK_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__unlock_response__descriptor) \
-    , 0, 0,NULL }
+    , 0, 0,NULL, 0,NULL, 0 }
+
+
+/*
+ * Entries of one app that the merge refused for one reason: the app was told they saved.
+ */
+struct  Openhealth__V1__RefusedMergedEntries
+{
+  ProtobufCMessage base;
+  char *app_id;
+  /*
+   * the store's refusal message
+   */
+  char *reason;
+  uint32_t count;
+};
+#define OPENHEALTH__V1__REFUSED_MERGED_ENTRIES__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&openhealth__v1__refused_merged_entries__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
 
 
 struct  Openhealth__V1__KeyStatusRequest
@@ -1503,6 +1531,25 @@ Openhealth__V1__UnlockResponse *
 void   openhealth__v1__unlock_response__free_unpacked
                      (Openhealth__V1__UnlockResponse *message,
                       ProtobufCAllocator *allocator);
+/* Openhealth__V1__RefusedMergedEntries methods */
+void   openhealth__v1__refused_merged_entries__init
+                     (Openhealth__V1__RefusedMergedEntries         *message);
+size_t openhealth__v1__refused_merged_entries__get_packed_size
+                     (const Openhealth__V1__RefusedMergedEntries   *message);
+size_t openhealth__v1__refused_merged_entries__pack
+                     (const Openhealth__V1__RefusedMergedEntries   *message,
+                      uint8_t             *out);
+size_t openhealth__v1__refused_merged_entries__pack_to_buffer
+                     (const Openhealth__V1__RefusedMergedEntries   *message,
+                      ProtobufCBuffer     *buffer);
+Openhealth__V1__RefusedMergedEntries *
+       openhealth__v1__refused_merged_entries__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   openhealth__v1__refused_merged_entries__free_unpacked
+                     (Openhealth__V1__RefusedMergedEntries *message,
+                      ProtobufCAllocator *allocator);
 /* Openhealth__V1__KeyStatusRequest methods */
 void   openhealth__v1__key_status_request__init
                      (Openhealth__V1__KeyStatusRequest         *message);
@@ -2047,6 +2094,9 @@ typedef void (*Openhealth__V1__UnlockRequest_Closure)
                   void *closure_data);
 typedef void (*Openhealth__V1__UnlockResponse_Closure)
                  (const Openhealth__V1__UnlockResponse *message,
+                  void *closure_data);
+typedef void (*Openhealth__V1__RefusedMergedEntries_Closure)
+                 (const Openhealth__V1__RefusedMergedEntries *message,
                   void *closure_data);
 typedef void (*Openhealth__V1__KeyStatusRequest_Closure)
                  (const Openhealth__V1__KeyStatusRequest *message,
@@ -2629,6 +2679,7 @@ extern const ProtobufCMessageDescriptor openhealth__v1__lock_request__descriptor
 extern const ProtobufCMessageDescriptor openhealth__v1__lock_response__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__unlock_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__unlock_response__descriptor;
+extern const ProtobufCMessageDescriptor openhealth__v1__refused_merged_entries__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__key_status_request__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__key_status_response__descriptor;
 extern const ProtobufCMessageDescriptor openhealth__v1__rotate_key_request__descriptor;
