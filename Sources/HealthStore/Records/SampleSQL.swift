@@ -188,10 +188,12 @@ enum SampleSQL {
         case let .workout(uuid):
             return workoutSamples(uuid, of: typeID, within: visibility)
         case let .workoutEffort(workout, activity):
-            // Correlated to the visible row `o` by its key (workout_effort_relations_by_sample);
-            // the workout is looked up within the reader's workout scope, so a hidden workout
-            // relates nothing, as if it did not exist. The row `o` itself is already confined
-            // to its type's scope by the caller.
+            // The workout is looked up first, by its UUID within the reader's workout scope, and
+            // then the one relation of it and the visible row `o` by the relation's key (CROSS
+            // JOIN keeps that order): a hidden workout relates nothing, as if it did not exist,
+            // and the sample's relations to other workouts — hidden ones among them — are not
+            // walked (until session 23 the planner took `o`'s relations by sample, each workout
+            // looked up). The row `o` itself is already confined to its type's scope by the caller.
             let workoutVisible = SampleSQL.visibility(visibility.workouts, alias: "w")
             var arguments: StatementArguments = [workout]
             arguments += workoutVisible.arguments
@@ -204,8 +206,8 @@ enum SampleSQL {
             let committed = committedBy(visibility.through, aliases: ["r", "w"])
             arguments += committed.arguments
             return ("""
-                EXISTS (SELECT 1 FROM workout_effort_relations r JOIN objects w ON w.id = r.workout_id \
-                WHERE r.sample_id = o.id AND w.uuid = ? AND \(workoutVisible.sql) AND \(activityTest)\(committed.sql))
+                EXISTS (SELECT 1 FROM objects w CROSS JOIN workout_effort_relations r ON r.workout_id = w.id \
+                WHERE w.uuid = ? AND \(workoutVisible.sql) AND \(activityTest) AND r.sample_id = o.id\(committed.sql))
                 """, arguments)
         case .noCorrelation:
             // Correlated to the row by its key (correlation_members_by_member); a correlation

@@ -23,11 +23,14 @@ enum WorkoutEffortChanges {
         guard related != relate else { return }
         let change = try ObjectDeleter.nextChange(db)
         if relate {
-            // With the sample's type, source and start: what a reader's scope decides on (v60).
+            // With the sample's type, source and start and the workout's source and start: what
+            // a reader's two scopes decide on (v60, v70).
             try db.execute(sql: """
-                INSERT INTO workout_effort_relations (workout_id, activity_position, sample_id, type_id, source_id, start_us, change_seq)
-                SELECT ?, ?, s.id, s.type_id, s.source_id, s.start_us, ? FROM objects s WHERE s.id = ?
-                """, arguments: [ids.workout, ids.activityPosition, change, ids.sample])
+                INSERT INTO workout_effort_relations
+                    (workout_id, activity_position, sample_id, type_id, source_id, start_us, workout_source_id, workout_start_us, change_seq)
+                SELECT w.id, ?, s.id, s.type_id, s.source_id, s.start_us, w.source_id, w.start_us, ?
+                FROM objects s CROSS JOIN objects w WHERE s.id = ? AND w.id = ?
+                """, arguments: [ids.activityPosition, change, ids.sample, ids.workout])
         } else {
             try recordRemovals(db, where: "r.workout_id = ? AND r.activity_position = ? AND r.sample_id = ?", key, change: change,
                                keepingSample: true)
@@ -49,36 +52,33 @@ enum WorkoutEffortChanges {
     /// The workout `rowID` leaves the store under `change` (`ObjectDeleter`, before the row goes):
     /// each relation it has is recorded as departed with that change, and each removal it kept
     /// with the removal's own, by UUID (v39), so a reader continuing from an anchor is told the
-    /// relation went — if it could see it: the workout's source and start are kept for its
-    /// workout scope. Indexed lookups by the workout's key that find nothing for any other object.
+    /// relation went — if it could see it: each departure keeps the workout's source and start
+    /// for its workout scope (v70). Indexed lookups by the workout's key that find nothing for any
+    /// other object.
     static func workoutLeaving(_ rowID: Int64, change: Int64, _ db: Database) throws {
         try db.cachedStatement(sql: """
-            INSERT INTO workout_effort_departed (workout_uuid, activity_uuid, type_id, source_id, start_us, change_seq)
-            SELECT w.uuid, a.uuid, s.type_id, s.source_id, s.start_us, ?
+            INSERT INTO workout_effort_departed
+                (workout_uuid, activity_uuid, type_id, source_id, start_us, workout_source_id, workout_start_us, change_seq)
+            SELECT w.uuid, a.uuid, s.type_id, s.source_id, s.start_us, w.source_id, w.start_us, ?
             FROM workout_effort_relations r
             JOIN objects w ON w.id = r.workout_id
             JOIN objects s ON s.id = r.sample_id
             LEFT JOIN workout_activities a ON a.workout_id = r.workout_id AND a.position = r.activity_position
             WHERE r.workout_id = ?
             """).execute(arguments: [change, rowID])
-        var departed = db.changesCount
         try db.cachedStatement(sql: """
-            INSERT INTO workout_effort_departed (workout_uuid, activity_uuid, type_id, source_id, start_us, change_seq)
-            SELECT w.uuid, a.uuid, m.type_id, m.source_id, m.start_us, m.change_seq
+            INSERT INTO workout_effort_departed
+                (workout_uuid, activity_uuid, type_id, source_id, start_us, workout_source_id, workout_start_us, change_seq)
+            SELECT w.uuid, a.uuid, m.type_id, m.source_id, m.start_us, w.source_id, w.start_us, m.change_seq
             FROM workout_effort_removals m
             JOIN objects w ON w.id = m.workout_id
             LEFT JOIN workout_activities a ON a.workout_id = m.workout_id AND a.position = m.activity_position
             WHERE m.workout_id = ?
             """).execute(arguments: [rowID])
-        departed += db.changesCount
-        guard departed > 0 else { return }
-        try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO workout_effort_departed_workouts (workout_uuid, source_id, start_us)
-            SELECT uuid, source_id, start_us FROM objects WHERE id = ?
-            """).execute(arguments: [rowID])
     }
 
-    /// A removal keeps the sample's type, source and start (what a reader's scope decides on) and
+    /// A removal keeps the sample's type, source and start and the workout's source and start
+    /// (what a reader's two scopes decide on, v70) and
     /// the change number the relation was made under; an unrelate (`keepingSample`) keeps the
     /// sample too. Together they let a stream's later reading, bounded by its first
     /// (`ReadSnapshot`), answer the relation as it was then (`WorkoutEffortRelationSQL`, v60).
@@ -87,8 +87,10 @@ enum WorkoutEffortChanges {
                                        change: Int64, keepingSample: Bool) throws {
         try db.cachedStatement(sql: """
             INSERT INTO workout_effort_removals
-                (workout_id, activity_position, type_id, source_id, start_us, change_seq, sample_id, related_seq)
-            SELECT r.workout_id, r.activity_position, r.type_id, r.source_id, r.start_us, ?, \(keepingSample ? "r.sample_id" : "NULL"), r.change_seq
+                (workout_id, activity_position, type_id, source_id, start_us, workout_source_id, workout_start_us, change_seq, sample_id,
+                 related_seq)
+            SELECT r.workout_id, r.activity_position, r.type_id, r.source_id, r.start_us, r.workout_source_id, r.workout_start_us, ?,
+                   \(keepingSample ? "r.sample_id" : "NULL"), r.change_seq
             FROM workout_effort_relations r
             WHERE \(condition)
             """).execute(arguments: [change] + arguments)

@@ -4,10 +4,11 @@ import HealthModel
 extension WorkoutEffortRelationSQL {
     /// Whether a workout effort relation of a `typeIdentifier` sample changed after change number
     /// `change` in a way the reader may see: related, unrelated, its sample deleted, or gone with
-    /// its workout — the sample within `visibility.scope` (tested on the columns each relation,
-    /// removal and departure keeps) and the workout within `visibility.workouts` (for a departure,
-    /// as it was). A new relation counts only if its sample matches `predicate` (which is how
-    /// `predicateForWorkoutEffortSamplesRelated` learns of it); a removal, like a deletion, is
+    /// its workout — the sample within `visibility.scope` and the workout within
+    /// `visibility.workouts` (for a departure, as it was), both tested on the columns each
+    /// relation, removal and departure keeps. A new relation counts only if its sample matches
+    /// `predicate` (which is how `predicateForWorkoutEffortSamplesRelated` learns of it); a
+    /// removal, like a deletion, is
     /// counted whatever the predicate. What an observer or a background launch of an effort type
     /// asks besides its objects (`ChangeFeedRepository.hasChanges`); a hidden relation answers
     /// false, as in a store where it was never made.
@@ -15,45 +16,28 @@ extension WorkoutEffortRelationSQL {
                                  after change: Int64) throws -> Bool {
         guard WorkoutEffortRules.effortTypes.contains(typeIdentifier) else { return false }
         let typeID = try SampleSQL.typeID(db, typeIdentifier)
-        let workout = SampleSQL.visibility(visibility.workouts, alias: "w")
-        let departedWorkout = SampleSQL.visibility(visibility.workouts, alias: "w", table: .other)
-        // Each walk visits only the relations, removals or departures the sample scope admits
-        // (`laterChanges`); the workout, looked up per row walked, decides among those.
+        // Each walk visits only the relations, removals or departures both scopes admit — the
+        // sample's and the workout's, tested on the columns each row keeps (`laterChanges`, v70):
+        // no workout is looked up, and a hidden workout's relations are not visited.
         func walks(_ table: RelationChangeTable, alias: String) -> [RelationWalk] {
-            laterChanges(visibility.scope, table: table, alias: alias, typeID: typeID, after: change)
+            laterChanges(samples: visibility.scope, workouts: visibility.workouts, table: table, alias: alias, typeID: typeID,
+                         after: change)
         }
         var related: [String] = []
         var relatedArguments = StatementArguments()
         for walk in walks(.relations, alias: "r") {
-            related.append("""
-                FROM \(walk.from) CROSS JOIN objects o ON o.id = r.sample_id CROSS JOIN objects w ON w.id = r.workout_id
-                WHERE \(walk.condition) AND \(workout.sql)
-                """)
+            related.append("FROM \(walk.from) WHERE \(walk.condition)")
             relatedArguments += walk.arguments
-            relatedArguments += workout.arguments
         }
         var gone: [String] = []
         var goneArguments = StatementArguments()
-        for walk in walks(.removals, alias: "m") {
-            gone.append("""
-                EXISTS (SELECT 1 FROM \(walk.from) CROSS JOIN objects w ON w.id = m.workout_id
-                        WHERE \(walk.condition) AND \(workout.sql))
-                """)
+        for walk in walks(.removals, alias: "m") + walks(.departed, alias: "m") {
+            gone.append("EXISTS (SELECT 1 FROM \(walk.from) WHERE \(walk.condition))")
             goneArguments += walk.arguments
-            goneArguments += workout.arguments
-        }
-        for walk in walks(.departed, alias: "m") {
-            gone.append("""
-                EXISTS (SELECT 1 FROM \(walk.from) CROSS JOIN workout_effort_departed_workouts w ON w.workout_uuid = m.workout_uuid
-                        WHERE \(walk.condition) AND \(departedWorkout.sql))
-                """)
-            goneArguments += walk.arguments
-            goneArguments += departedWorkout.arguments
         }
         let anyGone = "(" + gone.joined(separator: " OR ") + ")"
-        // The walks are the scope's (whose workouts the reader may not see among them): no CPU stop
-        // there; the app's predicate over the samples the scope admitted is the call's
-        // (`ScopedCandidates`).
+        // The walks are the scopes': no CPU stop there; the app's predicate over the samples the
+        // scopes admitted is the call's (`ScopedCandidates`).
         guard let predicate else {
             return try StatementBudget.overScope {
                 try Bool.fetchOne(db, sql: "SELECT " + related.map { "EXISTS (SELECT 1 \($0))" }.joined(separator: " OR ") + " OR \(anyGone)",
@@ -64,7 +48,7 @@ extension WorkoutEffortRelationSQL {
         if try StatementBudget.overScope({ try Bool.fetchOne(db, sql: "SELECT \(anyGone)", arguments: goneArguments) ?? false }) {
             return true
         }
-        let candidates = related.map { "SELECT o.id \($0)" }.joined(separator: " UNION ")
+        let candidates = related.map { "SELECT r.sample_id \($0)" }.joined(separator: " UNION ")
         return try ScopedCandidates.anyMatches(db, candidates: (candidates, relatedArguments), condition: matching)
     }
 }

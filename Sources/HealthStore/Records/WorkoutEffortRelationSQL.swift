@@ -19,8 +19,9 @@ import HealthModel
 /// after N (`workout_effort_relations.change_seq`), or one it could see was unrelated or deleted
 /// after N (`workout_effort_removals`, which keeps the sample's type, source and start for the
 /// same scope test). A change to a sample the reader cannot see selects nothing, so no answer,
-/// count or anchor depends on it; nor is it visited: the changes are walked by the ranges each
-/// type's scope names (`laterChanges`, v69), not by change number alone.
+/// count or anchor depends on it; nor is it visited, nor a change of a relation to a workout the
+/// reader cannot see: the changes are walked by the ranges each type's scope and the workout
+/// scope name together (`laterChanges`, v69, v70), not by change number alone.
 ///
 /// `through` (a stream's later reading, `ReadSnapshot`): the relations as they were at that change
 /// number — those made by then and still there, and those made by then and unrelated since (a
@@ -70,10 +71,12 @@ struct WorkoutEffortRelationSQL {
         var changedCTEArguments = StatementArguments()
         var onlyChanged = ""
         if let after {
-            // Each effort type's walks under its scope (`laterChanges`): only relations and
-            // removals the reader's sample scopes admit are visited.
+            // Each effort type's walks under its scope and the workout scope (`laterChanges`):
+            // only relations and removals both admit are visited (v70), so the workouts the CTE
+            // names are visible ones, and the reading below tests them again only for the predicate.
             var walks: [String] = []
-            for walk in try Self.laterChanges(db, samples, table: .relations, alias: "r", after: after, through: through) {
+            for walk in try Self.laterChanges(db, samples, workouts: workouts.scope, table: .relations, alias: "r", after: after,
+                                              through: through) {
                 walks.append("SELECT r.workout_id, r.activity_position FROM \(walk.from) WHERE \(walk.condition)")
                 changedCTEArguments += walk.arguments
             }
@@ -82,7 +85,7 @@ struct WorkoutEffortRelationSQL {
             let removed: (sql: String, arguments: StatementArguments) = through.map {
                 ("AND (m.change_seq <= ? OR (m.related_seq > ? AND m.related_seq <= ?))", [$0, after, $0])
             } ?? ("", [])
-            for walk in try Self.laterChanges(db, samples, table: .removals, alias: "m", after: after) {
+            for walk in try Self.laterChanges(db, samples, workouts: workouts.scope, table: .removals, alias: "m", after: after) {
                 walks.append("SELECT m.workout_id, m.activity_position FROM \(walk.from) WHERE \(walk.condition) \(removed.sql)")
                 changedCTEArguments += walk.arguments
                 changedCTEArguments += removed.arguments
@@ -145,20 +148,18 @@ struct WorkoutEffortRelationSQL {
             changedArguments += workoutArguments
             self.changedArguments = changedArguments
             // Relations that left with their workout after the anchor (v39): the workout within
-            // the reader's workout scope as it was, the sample within its type's. The predicate
-            // cannot be asked of a workout that is gone: every reader who could see the relation
-            // is told, whatever its predicate.
-            let departedWorkout = SampleSQL.visibility(workouts.scope, alias: "w", table: .other)
+            // the reader's workout scope as it was, the sample within its type's, both on the
+            // departure's own columns (v70). The predicate cannot be asked of a workout that is
+            // gone: every reader who could see the relation is told, whatever its predicate.
             var departed: [String] = []
             var departedArguments = StatementArguments()
-            for walk in try Self.laterChanges(db, samples, table: .departed, alias: "m", after: after, through: through) {
+            for walk in try Self.laterChanges(db, samples, workouts: workouts.scope, table: .departed, alias: "m", after: after,
+                                              through: through) {
                 departed.append("""
-                    SELECT m.workout_uuid AS workout_uuid, m.activity_uuid AS activity_uuid, w.start_us AS start_us
-                    FROM \(walk.from) CROSS JOIN workout_effort_departed_workouts w ON w.workout_uuid = m.workout_uuid
-                    WHERE \(walk.condition) AND \(departedWorkout.sql)
+                    SELECT m.workout_uuid AS workout_uuid, m.activity_uuid AS activity_uuid, m.workout_start_us AS start_us
+                    FROM \(walk.from) WHERE \(walk.condition)
                     """)
                 departedArguments += walk.arguments
-                departedArguments += departedWorkout.arguments
             }
             // UNION: a relation found by two walks (a window's own in-window rows) once.
             departedSQL = departed.joined(separator: "\nUNION\n") + "\nORDER BY start_us, workout_uuid, activity_uuid"

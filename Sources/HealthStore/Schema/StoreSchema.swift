@@ -158,6 +158,7 @@ enum StoreSchema {
         registerVerifiableRecords(&migrator)     // v67
         registerWindowWalk(&migrator)            // v68
         registerWorkoutEffortWalk(&migrator)     // v69
+        registerWorkoutEffortWorkoutScope(&migrator) // v70
         registerKeySpellings(&migrator)          // v71
         registerAssociationType(&migrator)       // v72
         return migrator
