@@ -7,23 +7,21 @@ extension HKObjectType {
     /// The sample type `identifier` names; errorInvalidArgument for an unknown type or one that
     /// holds no samples (a characteristic, say).
     public static func requestedSampleType(_ identifier: String) throws(HKError) -> HKSampleType {
-        guard let type = HKObjectType.type(forIdentifier: identifier) else {
-            throw HKError(.errorInvalidArgument, "unknown type identifier \(identifier.prefix(100))")
-        }
-        guard let sampleType = type as? HKSampleType else {
-            throw HKError(.errorInvalidArgument, "\(identifier) is not a sample type")
-        }
-        return sampleType
+        try sampleType(identifier, notOne: "is not a sample type")
     }
 
     /// The sample type a deletion names (`deleteObjects`, by object or by predicate): as
     /// `requestedSampleType`, saying that only samples can be deleted.
     public static func deletableSampleType(_ identifier: String) throws(HKError) -> HKSampleType {
+        try sampleType(identifier, notOne: "is not a sample type; only samples can be deleted")
+    }
+
+    private static func sampleType(_ identifier: String, notOne: String) throws(HKError) -> HKSampleType {
         guard let type = HKObjectType.type(forIdentifier: identifier) else {
             throw HKError(.errorInvalidArgument, "unknown type identifier \(identifier.prefix(100))")
         }
         guard let sampleType = type as? HKSampleType else {
-            throw HKError(.errorInvalidArgument, "\(identifier) is not a sample type; only samples can be deleted")
+            throw HKError(.errorInvalidArgument, "\(identifier) \(notOne)")
         }
         return sampleType
     }

@@ -1,4 +1,4 @@
-import HealthModel
+public import HealthModel
 
 /// Journaled calls the store refused at the merge, counted per app and reason. The app was
 /// answered while the store was locked ("saved"); at the merge a save, deletion or association
@@ -10,18 +10,8 @@ import HealthModel
 /// Bounded: at most `maxListed` (app, reason) pairs are kept apart; refusals of further pairs
 /// are counted together in `more`, so a journal of many distinct refusals costs a fixed size.
 public struct MergeRefusals: Sendable, Equatable {
-    public struct Entry: Sendable, Equatable {
-        public var appID: String
-        /// The refusal's message (`HKError.message`), cut to `maxReasonLength` characters.
-        public var reason: String
-        public var count: Int
-
-        public init(appID: String, reason: String, count: Int) {
-            self.appID = appID
-            self.reason = reason
-            self.count = count
-        }
-    }
+    /// One (app, reason) pair and its count; the reason is cut to `maxReasonLength` characters.
+    public typealias Entry = MergeRefusal
 
     /// Pairs kept apart, in the order first refused.
     public private(set) var entries: [Entry] = []

@@ -1,5 +1,6 @@
 import COpenHealthProto
 import Glibc
+public import HealthModel
 
 // The payloads of the manager's key-management methods (GetKeyStatus, RotateKey, SetPasscode,
 // ChangePasscode, RemovePasscode in proto/openhealth/v1/health_manager.proto).
@@ -79,17 +80,7 @@ public struct UnlockReport: WireMessage, Equatable {
     public var refused: [Refusal]
     public var refusedMore: Int
 
-    public struct Refusal: Equatable, Sendable {
-        public var appID: String
-        public var reason: String
-        public var count: Int
-
-        public init(appID: String, reason: String, count: Int) {
-            self.appID = appID
-            self.reason = reason
-            self.count = count
-        }
-    }
+    public typealias Refusal = MergeRefusal
 
     public static let maxRefusalsListed = 64
 
